@@ -1,0 +1,194 @@
+// The zod schemas are the single source of truth for every document we read or
+// write: catalog records on the way in, the v1 API documents on the way out.
+// JSON Schemas under /api/v1/schema/ are generated from these (see ./json-schema.ts).
+import { z } from 'zod'
+
+export const SERVICE = 'updatesafe'
+export const APPS_SCHEMA_ID = `${SERVICE}.apps.v1` as const
+export const APP_SCHEMA_ID = `${SERVICE}.app.v1` as const
+
+export const CLASSES = ['safe', 'caution', 'breaking', 'unknown', 'unmaintained'] as const
+export type Classification = (typeof CLASSES)[number]
+
+export const SLUG_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/
+// GitHub owners are alphanumerics and hyphens; repository names add `_` and `.`.
+// `.` and `..` alone are never valid names.
+export const REPO_PATTERN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})\/(?!\.\.?$)[A-Za-z0-9._-]{1,100}$/
+export const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/
+export const TIMESTAMP_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
+
+/** Bounds on text that reaches readers; upstream text is hostile and unbounded. */
+export const LIMITS = {
+  name: 100,
+  version: 128,
+  rationale: 1000,
+  summary: 500,
+  successor: 200,
+  reason: 500,
+  /** Notes kept in a catalog record or read from upstream, in characters. */
+  notes: 65_536
+} as const
+
+function isRealDate(s: string): boolean {
+  const d = new Date(`${s}T00:00:00Z`)
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s
+}
+
+export const dateString = z
+  .string()
+  .regex(DATE_PATTERN, 'must be a date written YYYY-MM-DD')
+  .refine(isRealDate, 'must be a real calendar date')
+
+export const httpUrl = z
+  .string()
+  .max(2048)
+  .refine((s) => {
+    try {
+      const u = new URL(s)
+      return u.protocol === 'https:' || u.protocol === 'http:'
+    } catch {
+      return false
+    }
+  }, 'must be an absolute http(s) URL')
+
+const versionLabel = z
+  .string()
+  .min(1)
+  .max(LIMITS.version)
+  // A version label is shown everywhere and used in comparisons: no control characters.
+  .regex(/^[^\p{Cc}\p{Cf}\s]+$/u, 'must be a single word without control characters')
+
+// ---------------------------------------------------------------------------
+// Catalog records: catalog/apps/<slug>.yml
+
+export const seedReleaseSchema = z
+  .strictObject({
+    version: versionLabel.describe('The release tag or version label exactly as upstream names it'),
+    url: httpUrl.describe('The upstream release page of this version'),
+    date: dateString.nullable().optional().describe('Release date, when upstream gives one'),
+    notes: z.string().max(LIMITS.notes).optional().describe('The release notes as upstream wrote them'),
+    checked: dateString.describe('The day these facts were read')
+  })
+  .describe('The last known release, so an offline build has real data')
+
+export const overrideSchema = z
+  .strictObject({
+    class: z.enum(CLASSES),
+    reason: z.string().min(1).max(LIMITS.reason),
+    version: versionLabel.describe('The latestVersion this override applies to; it expires after')
+  })
+  .describe('A curated classification that wins over the rules for one version')
+
+export const catalogEntrySchema = z
+  .strictObject({
+    name: z.string().trim().min(1).max(LIMITS.name),
+    repo: z.string().regex(REPO_PATTERN, 'must be "<owner>/<name>"'),
+    tagPrefix: z.string().min(1).max(64).optional().describe('Only tags starting with this belong to the app, e.g. "server@"'),
+    tagPattern: z
+      .string()
+      .min(1)
+      .max(256)
+      .refine((s) => {
+        try {
+          new RegExp(s, 'u')
+          return true
+        } catch {
+          return false
+        }
+      }, 'must be a valid regular expression')
+      .optional()
+      .describe('Only tags matching this regular expression belong to the app'),
+    archived: z.boolean().optional().describe('The repository was archived (read-only) when last checked'),
+    successor: z.string().trim().min(1).max(LIMITS.successor).optional(),
+    lifecycle: z.strictObject({ product: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, 'must be an endoflife.date product id') }).optional(),
+    override: overrideSchema.optional(),
+    release: seedReleaseSchema.optional()
+  })
+  .describe('One curated catalog record')
+
+export type CatalogEntry = z.infer<typeof catalogEntrySchema>
+export type SeedRelease = z.infer<typeof seedReleaseSchema>
+export type Override = z.infer<typeof overrideSchema>
+
+// ---------------------------------------------------------------------------
+// Published documents
+
+export const LIFECYCLE_STATUSES = ['supported', 'eol-scheduled', 'eol'] as const
+
+export const lifecycleSchema = z
+  .strictObject({
+    product: z.string().min(1),
+    link: httpUrl,
+    cycle: z.string().min(1),
+    eol: z.union([dateString, z.literal(false)]),
+    status: z.enum(LIFECYCLE_STATUSES),
+    eolDate: dateString.nullable()
+  })
+  .refine((l) => (l.eol === false ? l.eolDate === null : l.eolDate === l.eol), {
+    message: 'eolDate must equal eol when eol is a date, and be null when eol is false',
+    path: ['eolDate']
+  })
+  .refine((l) => (l.eol === false ? l.status === 'supported' : l.status !== 'supported'), {
+    message: 'status must be "supported" exactly when eol is false',
+    path: ['status']
+  })
+  .describe('End-of-life data from endoflife.date for the release cycle of latestVersion')
+
+export type Lifecycle = z.infer<typeof lifecycleSchema>
+
+const appRecordShape = {
+  slug: z.string().regex(SLUG_PATTERN),
+  name: z.string().min(1).max(LIMITS.name),
+  repo: z.string().regex(REPO_PATTERN),
+  latestVersion: versionLabel,
+  safeToUpdate: z.enum(CLASSES),
+  rationale: z.string().min(1).max(LIMITS.rationale),
+  changelogSummary: z.string().min(1).max(LIMITS.summary).nullable(),
+  sourceUrl: httpUrl,
+  lastChecked: dateString,
+  successor: z.string().min(1).max(LIMITS.successor).nullable(),
+  url: httpUrl,
+  badge: httpUrl,
+  lifecycle: lifecycleSchema.nullable()
+}
+
+type RecordLike = { safeToUpdate: Classification; changelogSummary: string | null }
+const summaryNullOnlyWhereAllowed = (r: RecordLike) =>
+  r.changelogSummary !== null || r.safeToUpdate === 'unknown' || r.safeToUpdate === 'unmaintained'
+const summaryRule = {
+  message: 'changelogSummary may be null only when safeToUpdate is "unknown" or "unmaintained"',
+  path: ['changelogSummary']
+}
+
+export const appRecordSchema = z
+  .strictObject(appRecordShape)
+  .refine(summaryNullOnlyWhereAllowed, summaryRule)
+  .describe('One tracked application')
+
+export type AppRecord = z.infer<typeof appRecordSchema>
+
+export const catalogDocSchema = z
+  .strictObject({
+    schema: z.literal(APPS_SCHEMA_ID),
+    generatedAt: z.string().regex(TIMESTAMP_PATTERN, 'must be ISO 8601 UTC with milliseconds and Z'),
+    docs: z.string().min(1),
+    count: z.number().int().nonnegative(),
+    apps: z.array(appRecordSchema)
+  })
+  .refine((d) => d.count === d.apps.length, { message: 'count must equal the number of apps', path: ['count'] })
+  .describe(`The whole catalog (${APPS_SCHEMA_ID})`)
+
+export const appDocSchema = z
+  .strictObject({
+    schema: z.literal(APP_SCHEMA_ID),
+    generatedAt: z.string().regex(TIMESTAMP_PATTERN, 'must be ISO 8601 UTC with milliseconds and Z'),
+    ...appRecordShape
+  })
+  .refine(summaryNullOnlyWhereAllowed, summaryRule)
+  .describe(`One application (${APP_SCHEMA_ID}); the record's fields sit directly on the document`)
+
+export type CatalogDoc = z.infer<typeof catalogDocSchema>
+export type AppDoc = z.infer<typeof appDocSchema>
+
+/** Field order of a record, as published. */
+export const RECORD_FIELDS = Object.keys(appRecordShape) as (keyof AppRecord)[]

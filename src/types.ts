@@ -1,0 +1,50 @@
+// Types shared across the pipeline's modules. Each module owns its own details;
+// these are the hand-offs between them.
+import type { Classification } from './schema/index.js'
+
+/** Where a message points, so the action can annotate the right line of a file. */
+export interface SourceRef {
+  file?: string
+  line?: number
+  col?: number
+}
+
+/** Log sink handed to every module: the CLI prints, the action uses @actions/core. */
+export interface Logger {
+  info(message: string): void
+  warning(message: string, ref?: SourceRef): void
+  error(message: string, ref?: SourceRef): void
+}
+
+/** One release's notes, as the classifier reads them. */
+export interface ReleaseNotes {
+  version: string
+  notes: string
+}
+
+/** What the classifier decides for an app. */
+export interface Verdict {
+  safeToUpdate: Classification
+  rationale: string
+  changelogSummary: string | null
+}
+
+/** The facts about an app's latest release that a build publishes. */
+export interface ReleaseFacts {
+  version: string
+  url: string
+  date: string | null
+  notes: string
+  /** YYYY-MM-DD: the day these facts were read from upstream. */
+  checked: string
+  archived: boolean
+  /**
+   * Releases an admin crosses from the previously published version up to and
+   * including `version`, oldest first. Empty when only the latest is known.
+   */
+  crossed: ReleaseNotes[]
+  /** The repository now lives elsewhere (GitHub resolved a rename). */
+  movedTo?: string
+  /** No releases are published; the version came from tags. */
+  fromTags?: boolean
+}
