@@ -34,7 +34,8 @@ export interface ReleaseFacts {
   version: string
   url: string
   date: string | null
-  notes: string
+  /** The notes of `version`; null when they have not been read (an assessment is pending). */
+  notes: string | null
   /** YYYY-MM-DD: the day these facts were read from upstream. */
   checked: string
   archived: boolean

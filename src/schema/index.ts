@@ -39,17 +39,7 @@ export const dateString = z
   .regex(DATE_PATTERN, 'must be a date written YYYY-MM-DD')
   .refine(isRealDate, 'must be a real calendar date')
 
-export const httpUrl = z
-  .string()
-  .max(2048)
-  .refine((s) => {
-    try {
-      const u = new URL(s)
-      return u.protocol === 'https:' || u.protocol === 'http:'
-    } catch {
-      return false
-    }
-  }, 'must be an absolute http(s) URL')
+export const httpUrl = z.url({ protocol: /^https?$/ }).max(2048)
 
 const versionLabel = z
   .string()
@@ -137,19 +127,24 @@ export const lifecycleSchema = z
 export type Lifecycle = z.infer<typeof lifecycleSchema>
 
 const appRecordShape = {
-  slug: z.string().regex(SLUG_PATTERN),
-  name: z.string().min(1).max(LIMITS.name),
-  repo: z.string().regex(REPO_PATTERN),
-  latestVersion: versionLabel,
-  safeToUpdate: z.enum(CLASSES),
-  rationale: z.string().min(1).max(LIMITS.rationale),
-  changelogSummary: z.string().min(1).max(LIMITS.summary).nullable(),
-  sourceUrl: httpUrl,
-  lastChecked: dateString,
-  successor: z.string().min(1).max(LIMITS.successor).nullable(),
-  url: httpUrl,
-  badge: httpUrl,
-  lifecycle: lifecycleSchema.nullable()
+  slug: z.string().regex(SLUG_PATTERN).describe('URL-safe key of the app; used in every path'),
+  name: z.string().min(1).max(LIMITS.name).describe('Display name'),
+  repo: z.string().regex(REPO_PATTERN).describe('Source repository, <owner>/<name>'),
+  latestVersion: versionLabel.describe('Latest stable release, exactly as upstream labels it; do not parse as one scheme'),
+  safeToUpdate: z.enum(CLASSES).describe('How safe it is to update to latestVersion'),
+  rationale: z.string().min(1).max(LIMITS.rationale).describe('Why: the rule, the release and the quoted words that decided'),
+  changelogSummary: z
+    .string()
+    .min(1)
+    .max(LIMITS.summary)
+    .nullable()
+    .describe('Plain-text summary of the notes; "..." when they were empty; null only for unknown/unmaintained'),
+  sourceUrl: httpUrl.describe('Upstream release page of latestVersion'),
+  lastChecked: dateString.describe('The last day upstream was read for this app (YYYY-MM-DD)'),
+  successor: z.string().min(1).max(LIMITS.successor).nullable().describe('What replaces an unmaintained app, or null'),
+  url: httpUrl.describe('{base_url}/apps/<slug>/'),
+  badge: httpUrl.describe('{base_url}/badge/<slug>.svg'),
+  lifecycle: lifecycleSchema.nullable().describe('End-of-life data, or null when none is tracked')
 }
 
 type RecordLike = { safeToUpdate: Classification; changelogSummary: string | null }

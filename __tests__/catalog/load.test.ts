@@ -1,0 +1,138 @@
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
+import { mkdir, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import { CatalogError, formatIssue, loadCatalog, parseRecord, type CatalogIssue } from '../../src/catalog/load.js'
+import { tempDir } from '../support/tmp.js'
+
+const GOOD = `# comment
+name: Gitea
+repo: go-gitea/gitea
+release:
+  version: 1.23.5
+  url: https://github.com/go-gitea/gitea/releases/tag/v1.23.5
+  date: 2025-03-03
+  notes: |
+    * BUGFIXES
+      * Fix navbar dropdown item align (#33782)
+  checked: 2026-11-21
+`
+
+let dir: string
+let cleanup: () => Promise<void>
+beforeEach(async () => {
+  ;({ dir, cleanup } = await tempDir())
+  await mkdir(path.join(dir, 'apps'))
+})
+afterEach(() => cleanup())
+
+async function put(name: string, text: string | Buffer) {
+  await writeFile(path.join(dir, 'apps', name), text)
+}
+
+async function issuesOf(): Promise<CatalogIssue[]> {
+  try {
+    await loadCatalog(dir)
+  } catch (e) {
+    expect(e).toBeInstanceOf(CatalogError)
+    return (e as CatalogError).issues
+  }
+  throw new Error('expected the catalog to be rejected')
+}
+
+describe('parseRecord', () => {
+  it('accepts a full record and a record with only name and repo', () => {
+    expect(parseRecord(GOOD, 'a.yml').entry?.release?.version).toBe('1.23.5')
+    const minimal = parseRecord('name: X\nrepo: owner/x\n', 'b.yml')
+    expect(minimal.issues).toEqual([])
+    expect(minimal.entry).toEqual({ name: 'X', repo: 'owner/x' })
+  })
+
+  it('names the line and field of an unknown key, nested or not', () => {
+    const { issues } = parseRecord(GOOD.replace('  date:', '  dat:').replace('repo:', 'repository: x\nrepo:'), 'a.yml')
+    const byField = Object.fromEntries(issues.map((i) => [i.field, i]))
+    expect(byField['repository']).toMatchObject({ line: 3, message: expect.stringContaining('unknown key') })
+    expect(byField['release.dat']).toMatchObject({ line: 8, col: 3 })
+  })
+
+  it('reports a missing name as required', () => {
+    const { issues } = parseRecord('repo: owner/x\n', 'a.yml')
+    expect(issues).toEqual([expect.objectContaining({ field: 'name', message: 'is required' })])
+  })
+
+  it('rejects a repo that is not <owner>/<name>, pointing at its line', () => {
+    for (const repo of ['gitea', 'a/b/c', 'https://github.com/a/b', 'owner/..', '-x/y']) {
+      const { issues } = parseRecord(`name: X\nrepo: ${repo}\n`, 'a.yml')
+      expect(issues).toEqual([expect.objectContaining({ field: 'repo', line: 2, message: 'must be "<owner>/<name>"' })])
+    }
+  })
+
+  it('reports YAML syntax errors with their position', () => {
+    const { issues } = parseRecord('name: X\nrepo: [a/b\n', 'a.yml')
+    expect(issues[0]).toMatchObject({ field: '', message: expect.stringMatching(/^YAML syntax error/) })
+    expect(issues[0]!.line).toBeGreaterThanOrEqual(2)
+  })
+
+  it('rejects a number where a version label belongs, with a hint to quote it', () => {
+    const { issues } = parseRecord(GOOD.replace('version: 1.23.5', 'version: 1.10'), 'a.yml')
+    expect(issues).toEqual([expect.objectContaining({ field: 'release.version', line: 5, message: expect.stringContaining('quotes') })])
+  })
+
+  it('rejects non-http release URLs and impossible dates', () => {
+    const { issues } = parseRecord(GOOD.replace(/url: .*/, 'url: javascript:alert(1)').replace('2025-03-03', '2025-02-30'), 'a.yml')
+    expect(issues.map((i) => i.field).sort()).toEqual(['release.date', 'release.url'])
+  })
+
+  it('rejects an override with an unknown class', () => {
+    const { issues } = parseRecord('name: X\nrepo: a/b\noverride:\n  class: fine\n  reason: r\n  version: "1"\n', 'a.yml')
+    expect(issues).toEqual([expect.objectContaining({ field: 'override.class', line: 4 })])
+  })
+})
+
+describe('loadCatalog', () => {
+  it('loads records ordered by slug', async () => {
+    await put('zeta.yml', 'name: Z\nrepo: a/z\n')
+    await put('alpha.yml', 'name: A\nrepo: a/a\n')
+    expect((await loadCatalog(dir)).map((e) => e.slug)).toEqual(['alpha', 'zeta'])
+  })
+
+  it('reports every error of a run together', async () => {
+    await put('one.yml', 'name: A\nrepo: a/a\ncolour: red\n')
+    await put('two.yml', 'repo: a/b\n')
+    await put('Foo_Bar.yml', 'name: F\nrepo: a/f\n')
+    const issues = await issuesOf()
+    expect(issues.map((i) => `${path.basename(i.file)} ${i.field}`).sort()).toEqual(['Foo_Bar.yml ', 'one.yml colour', 'two.yml name'])
+  })
+
+  it.each(['Foo_Bar.yml', '..x.yml', '.hidden.yml', 'a--b.yml', '-a.yml'])('rejects the file name %s as a slug', async (name) => {
+    await put(name, 'name: A\nrepo: a/a\n')
+    const [issue] = await issuesOf()
+    expect(issue!.file).toBe(path.join(dir, 'apps', name))
+    expect(issue!.message).toContain('not a valid slug')
+  })
+
+  it('rejects the same repository twice, case-insensitively, naming both files', async () => {
+    await put('a.yml', 'name: A\nrepo: Owner/App\n')
+    await put('b.yml', '# x\nname: B\nrepo: owner/app\n')
+    const [issue] = await issuesOf()
+    expect(issue).toMatchObject({ file: path.join(dir, 'apps', 'b.yml'), line: 3, field: 'repo' })
+    expect(issue!.message).toContain(`${path.join(dir, 'apps', 'a.yml')}:2`)
+  })
+
+  it('rejects a file that is not UTF-8', async () => {
+    await put('latin.yml', Buffer.from('name: Caf\xe9\nrepo: a/b\n', 'latin1'))
+    const [issue] = await issuesOf()
+    expect(formatIssue(issue!)).toBe(`${path.join(dir, 'apps', 'latin.yml')}:1:1: is not valid UTF-8 text`)
+  })
+
+  it('rejects an empty catalog and a catalog without apps/', async () => {
+    expect((await issuesOf())[0]!.message).toContain('catalog is empty')
+    const { dir: bare, cleanup: done } = await tempDir()
+    await expect(loadCatalog(bare)).rejects.toThrow('no apps/ directory')
+    await done()
+  })
+
+  it('rejects a record that is a list, not a mapping', async () => {
+    await put('a.yml', '- name: A\n')
+    expect((await issuesOf())[0]!.message).toContain('must be a YAML mapping')
+  })
+})

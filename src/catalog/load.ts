@@ -1,0 +1,177 @@
+// Reads catalog/apps/*.yml into validated entries. Every problem of a run is
+// collected (not just the first) and points at file, line and field, so a
+// maintainer fixes a pull request in one pass and the action can annotate lines.
+import { readdir, readFile, stat } from 'node:fs/promises'
+import path from 'node:path'
+import { isMap, isScalar, LineCounter, parseDocument, type Document, type Node as YamlNode } from 'yaml'
+import { z } from 'zod'
+import { catalogEntrySchema, SLUG_PATTERN, type CatalogEntry } from '../schema/index.js'
+
+export interface CatalogIssue {
+  /** Path as given on the command line joined with the file name (what the user typed). */
+  file: string
+  line: number
+  col: number
+  /** Dotted field path, e.g. `release.url`; empty for the whole file. */
+  field: string
+  message: string
+}
+
+export interface LoadedEntry {
+  slug: string
+  file: string
+  entry: CatalogEntry
+}
+
+export class CatalogError extends Error {
+  constructor(readonly issues: CatalogIssue[]) {
+    super(issues.map(formatIssue).join('\n'))
+    this.name = 'CatalogError'
+  }
+}
+
+export function formatIssue(i: CatalogIssue): string {
+  return `${i.file}:${i.line}:${i.col}: ${i.field ? `${i.field}: ` : ''}${i.message}`
+}
+
+/** A record larger than this is not a hand-curated record; refuse to parse it. */
+export const MAX_RECORD_BYTES = 1024 * 1024
+
+const utf8 = new TextDecoder('utf-8', { fatal: true })
+
+type Located = { line: number; col: number }
+
+function locate(doc: Document, lc: LineCounter, fieldPath: PropertyKey[], key?: string): Located {
+  // Walk down as far as the document goes; a missing field points at its parent.
+  let node: unknown = doc.contents
+  let range: [number, number, number] | undefined = (doc.contents as YamlNode | null)?.range ?? undefined
+  for (const p of [...fieldPath, ...(key === undefined ? [] : [key])]) {
+    if (!isMap(node)) break
+    const pair = node.items.find((it) => isScalar(it.key) && String(it.key.value) === String(p))
+    if (!pair) break
+    const isLast = p === key
+    const target = (isLast ? pair.key : pair.value) as YamlNode | null
+    range = (target?.range ?? (pair.key as YamlNode | null)?.range) ?? range
+    node = pair.value
+  }
+  const pos = lc.linePos(range?.[0] ?? 0)
+  return { line: pos.line, col: pos.col }
+}
+
+function fieldOf(p: PropertyKey[]): string {
+  return p.map(String).join('.')
+}
+
+function valueAt(data: unknown, p: PropertyKey[]): unknown {
+  let v: unknown = data
+  for (const k of p) v = v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined
+  return v
+}
+
+function describeZodIssue(issue: z.core.$ZodIssue, data: unknown): string {
+  if (issue.code === 'invalid_type' && valueAt(data, issue.path) === undefined) return 'is required'
+  if (issue.code === 'invalid_type') return `${issue.message} (write it in quotes if it is text, e.g. "1.10")`
+  return issue.message
+}
+
+/** Validate one record's text; returns the entry or the issues found. */
+export function parseRecord(text: string, file: string): { entry?: CatalogEntry; issues: CatalogIssue[] } {
+  const lc = new LineCounter()
+  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true })
+  const issues: CatalogIssue[] = []
+  if (doc.errors.length > 0) {
+    for (const e of doc.errors) {
+      const pos = lc.linePos(e.pos[0])
+      issues.push({ file, line: pos.line, col: pos.col, field: '', message: `YAML syntax error: ${e.message.split('\n')[0]}` })
+    }
+    return { issues }
+  }
+  const data: unknown = doc.toJS()
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+    return { issues: [{ file, line: 1, col: 1, field: '', message: 'must be a YAML mapping of fields (name, repo, …)' }] }
+  }
+  const parsed = catalogEntrySchema.safeParse(data)
+  if (parsed.success) return { entry: parsed.data, issues }
+  for (const issue of parsed.error.issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) {
+        const at = locate(doc, lc, issue.path, key)
+        issues.push({ file, ...at, field: fieldOf([...issue.path, key]), message: 'unknown key (check the spelling; see the catalog format in README.md)' })
+      }
+      continue
+    }
+    const at = locate(doc, lc, issue.path)
+    issues.push({ file, ...at, field: fieldOf(issue.path), message: describeZodIssue(issue, data) })
+  }
+  return { issues }
+}
+
+/**
+ * Load and validate `<catalogDir>/apps/*.yml`. Throws CatalogError with every
+ * issue found; returns entries ordered by slug.
+ */
+export async function loadCatalog(catalogDir: string): Promise<LoadedEntry[]> {
+  const appsDir = path.join(catalogDir, 'apps')
+  const issues: CatalogIssue[] = []
+  let names: string[]
+  try {
+    names = (await readdir(appsDir)).sort()
+  } catch {
+    throw new CatalogError([{ file: appsDir, line: 1, col: 1, field: '', message: 'catalog has no apps/ directory (expected <catalog>/apps/<slug>.yml files)' }])
+  }
+  const ymlNames = names.filter((n) => n.endsWith('.yml') || n.endsWith('.yaml'))
+  if (ymlNames.length === 0) {
+    throw new CatalogError([{ file: appsDir, line: 1, col: 1, field: '', message: 'catalog is empty: add at least one apps/<slug>.yml record' }])
+  }
+  const loaded: LoadedEntry[] = []
+  const repos = new Map<string, { file: string; line: number }>()
+  for (const name of ymlNames) {
+    const file = path.join(appsDir, name)
+    const slug = name.replace(/\.ya?ml$/, '')
+    if (name.endsWith('.yaml')) {
+      issues.push({ file, line: 1, col: 1, field: '', message: `records are named <slug>.yml; rename to ${slug}.yml` })
+      continue
+    }
+    if (!SLUG_PATTERN.test(slug)) {
+      issues.push({ file, line: 1, col: 1, field: '', message: `file name "${name}" is not a valid slug: use lowercase letters, digits and single hyphens (e.g. "adguard-home.yml")` })
+      continue
+    }
+    const info = await stat(file)
+    if (!info.isFile()) {
+      issues.push({ file, line: 1, col: 1, field: '', message: 'is not a regular file' })
+      continue
+    }
+    if (info.size > MAX_RECORD_BYTES) {
+      issues.push({ file, line: 1, col: 1, field: '', message: `is ${info.size} bytes; a record may be at most ${MAX_RECORD_BYTES} bytes` })
+      continue
+    }
+    let text: string
+    try {
+      text = utf8.decode(await readFile(file))
+    } catch {
+      issues.push({ file, line: 1, col: 1, field: '', message: 'is not valid UTF-8 text' })
+      continue
+    }
+    const { entry, issues: recordIssues } = parseRecord(text, file)
+    issues.push(...recordIssues)
+    if (!entry) continue
+    // GitHub treats owner/name case-insensitively, so `Foo/Bar` and `foo/bar` are one repo.
+    const key = entry.repo.toLowerCase()
+    const line = repoLine(text)
+    const seen = repos.get(key)
+    if (seen) {
+      issues.push({ file, line, col: 1, field: 'repo', message: `repository ${entry.repo} is already tracked by ${seen.file}:${seen.line}` })
+      continue
+    }
+    repos.set(key, { file, line })
+    loaded.push({ slug, file, entry })
+  }
+  if (issues.length > 0) throw new CatalogError(issues)
+  return loaded
+}
+
+function repoLine(text: string): number {
+  const lc = new LineCounter()
+  const doc = parseDocument(text, { lineCounter: lc })
+  return locate(doc, lc, [], 'repo').line
+}

@@ -1,0 +1,95 @@
+// Writes a whole site tree so that readers only ever see the old tree or the
+// new one: build it beside the target, then swap directories with renames.
+import { randomBytes } from 'node:crypto'
+import { existsSync } from 'node:fs'
+import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+
+export class UnsafeOutputError extends Error {
+  override name = 'UnsafeOutputError'
+}
+
+/** The file that marks a directory as one we wrote, so we never replace anything else. */
+export const MARKER = 'api/v1/apps.json'
+
+function isInside(child: string, parent: string): boolean {
+  const rel = path.relative(parent, child)
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel))
+}
+
+/**
+ * Refuse output directories whose replacement would destroy something: the
+ * catalog, anything containing it, a git work tree, the filesystem root, or a
+ * non-empty directory that is not a previous snapshot.
+ */
+export async function checkOutputDir(outDir: string, guard: { catalogDir: string; cwd: string }): Promise<void> {
+  const out = path.resolve(guard.cwd, outDir)
+  const catalog = path.resolve(guard.cwd, guard.catalogDir)
+  if (out === path.parse(out).root) throw new UnsafeOutputError(`refusing to write the site to the filesystem root (${out})`)
+  if (isInside(catalog, out)) throw new UnsafeOutputError(`refusing --out ${outDir}: it is, or contains, the catalog directory ${guard.catalogDir}`)
+  if (isInside(out, catalog)) throw new UnsafeOutputError(`refusing --out ${outDir}: it lies inside the catalog directory ${guard.catalogDir}`)
+  if (existsSync(path.join(out, '.git'))) throw new UnsafeOutputError(`refusing --out ${outDir}: it is a git repository root; write the site to a subdirectory`)
+  if (existsSync(path.join(out, 'package.json'))) throw new UnsafeOutputError(`refusing --out ${outDir}: it holds a package.json (a project root?)`)
+  let entries: string[] = []
+  try {
+    const info = await stat(out)
+    if (!info.isDirectory()) throw new UnsafeOutputError(`refusing --out ${outDir}: it exists and is not a directory`)
+    entries = await readdir(out)
+  } catch (e) {
+    if (e instanceof UnsafeOutputError) throw e
+    return // does not exist yet: fine
+  }
+  if (entries.length > 0 && !existsSync(path.join(out, MARKER))) {
+    throw new UnsafeOutputError(`refusing --out ${outDir}: it is not empty and holds no ${MARKER}, so it is not an updatesafe snapshot we may replace`)
+  }
+}
+
+/** A site path must be relative, POSIX, and free of `.`/`..` segments and odd characters. */
+export function assertSafeRelativePath(p: string): void {
+  const ok =
+    p.length > 0 &&
+    p.length <= 255 &&
+    !p.startsWith('/') &&
+    /^[A-Za-z0-9._/-]+$/.test(p) &&
+    p.split('/').every((seg) => seg !== '' && seg !== '.' && seg !== '..')
+  if (!ok) throw new UnsafeOutputError(`refusing to write unsafe path ${JSON.stringify(p)}`)
+}
+
+/**
+ * Write `files` as the complete content of `outDir`. `check` runs on the staged
+ * tree before the swap; if it (or anything else) throws, `outDir` is untouched.
+ */
+export async function writeTree(
+  outDir: string,
+  files: ReadonlyMap<string, string | Buffer>,
+  check: () => void | Promise<void> = () => {}
+): Promise<void> {
+  const target = path.resolve(outDir)
+  const parent = path.dirname(target)
+  const base = path.basename(target)
+  const tag = `${process.pid}-${randomBytes(4).toString('hex')}`
+  const staging = path.join(parent, `.${base}.new-${tag}`)
+  const retired = path.join(parent, `.${base}.old-${tag}`)
+  await mkdir(parent, { recursive: true })
+  try {
+    for (const rel of [...files.keys()].sort()) {
+      assertSafeRelativePath(rel)
+      const dest = path.join(staging, ...rel.split('/'))
+      if (!isInside(dest, staging)) throw new UnsafeOutputError(`refusing to write outside the output directory: ${rel}`)
+      await mkdir(path.dirname(dest), { recursive: true })
+      await writeFile(dest, files.get(rel)!)
+    }
+    await check()
+    const hadTarget = existsSync(target)
+    if (hadTarget) await rename(target, retired)
+    try {
+      await rename(staging, target)
+    } catch (e) {
+      if (hadTarget) await rename(retired, target)
+      throw e
+    }
+    if (hadTarget) await rm(retired, { recursive: true, force: true })
+  } finally {
+    await rm(staging, { recursive: true, force: true })
+  }
+}
