@@ -1,0 +1,46 @@
+// The machine-readable half of the site: the v1 JSON documents and their JSON Schemas.
+import { z } from 'zod'
+import {
+  APP_SCHEMA_ID,
+  APPS_SCHEMA_ID,
+  appDocSchema,
+  catalogDocSchema,
+  type AppDoc,
+  type AppRecord,
+  type CatalogDoc
+} from '../schema/index.js'
+import { paths } from '../urls.js'
+
+export function docsText(baseUrl: string): string {
+  return [
+    `updatesafe API v1. Catalog: ${baseUrl}/${paths.catalog} (schema ${APPS_SCHEMA_ID}; apps ordered by slug).`,
+    `One app: ${baseUrl}/api/v1/apps/{slug}.json (schema ${APP_SCHEMA_ID}; the record's fields on the document itself).`,
+    `Badge: ${baseUrl}/badge/{slug}.svg. Page: ${baseUrl}/apps/{slug}/. Shields endpoint: ${baseUrl}/api/v1/badge/{slug}.json.`,
+    `JSON Schemas: ${baseUrl}/${paths.appsSchema} and ${baseUrl}/${paths.appSchema}.`,
+    'This is a build-time snapshot, generated at generatedAt and served as static files; nothing is computed per request.',
+    'safeToUpdate is one of safe, caution, breaking, unknown, unmaintained. lifecycle.status is supported (no end of life set),',
+    'eol-scheduled (end of life in the future) or eol (the end-of-life date has passed at generatedAt). An unknown slug answers 404.'
+  ].join(' ')
+}
+
+export function buildDocuments(records: AppRecord[], generatedAt: string, baseUrl: string): { catalog: CatalogDoc; apps: AppDoc[] } {
+  const apps = [...records].sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0))
+  const catalog: CatalogDoc = { schema: APPS_SCHEMA_ID, generatedAt, docs: docsText(baseUrl), count: apps.length, apps }
+  return { catalog, apps: apps.map((r) => ({ schema: APP_SCHEMA_ID, generatedAt, ...r })) }
+}
+
+/** Stable, readable JSON: two-space indent and a final newline. */
+export function toJson(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`
+}
+
+export function jsonSchemas(baseUrl: string): Map<string, string> {
+  const files = new Map<string, string>()
+  const make = (schema: z.ZodType, file: string, title: string) => {
+    const json = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'output' })
+    files.set(file, toJson({ $id: `${baseUrl}/${file}`, title, ...json }))
+  }
+  make(catalogDocSchema, paths.appsSchema, APPS_SCHEMA_ID)
+  make(appDocSchema, paths.appSchema, APP_SCHEMA_ID)
+  return files
+}

@@ -1,0 +1,207 @@
+// CSS, JS and the icon ship as string constants: the action and CLI are single
+// ncc bundles, so nothing may be read from disk at run time. The palette is
+// data so a test can check every text/background pair for WCAG AA contrast.
+import { CLASSES, type Classification } from '../schema/index.js'
+
+export interface Scheme {
+  bg: string
+  fg: string
+  muted: string
+  link: string
+  line: string
+  panel: string
+  focus: string
+  /** Text and background of each class chip. */
+  classes: Record<Classification, { fg: string; bg: string }>
+}
+
+export const PALETTE: { light: Scheme; dark: Scheme } = {
+  light: {
+    bg: '#ffffff',
+    fg: '#1f2328',
+    muted: '#57606a',
+    link: '#0550ae',
+    line: '#8c959f',
+    panel: '#f6f8fa',
+    focus: '#0969da',
+    classes: {
+      safe: { fg: '#116329', bg: '#dafbe1' },
+      caution: { fg: '#6f4500', bg: '#fff1c2' },
+      breaking: { fg: '#a40e26', bg: '#ffebe9' },
+      unknown: { fg: '#424a53', bg: '#eaeef2' },
+      unmaintained: { fg: '#6639ba', bg: '#f5eeff' }
+    }
+  },
+  dark: {
+    bg: '#0d1117',
+    fg: '#e6edf3',
+    muted: '#9da7b3',
+    link: '#58a6ff',
+    line: '#6e7681',
+    panel: '#161b22',
+    focus: '#58a6ff',
+    classes: {
+      safe: { fg: '#56d364', bg: '#0f2a19' },
+      caution: { fg: '#e3b341', bg: '#2e2108' },
+      breaking: { fg: '#ff8e86', bg: '#3a1518' },
+      unknown: { fg: '#c9d1d9', bg: '#262c36' },
+      unmaintained: { fg: '#d2a8ff', bg: '#2a1d45' }
+    }
+  }
+}
+
+/** Icons per class, drawn by the stylesheet before the label (hidden from screen readers: the label says it). */
+export const CLASS_ICONS: Record<Classification, string> = {
+  safe: '\\2713',
+  caution: '!',
+  breaking: '\\2715',
+  unknown: '?',
+  unmaintained: '\\2298'
+}
+
+function vars(s: Scheme): string {
+  const classVars = CLASSES.map((c) => `--${c}:${s.classes[c].fg};--${c}-bg:${s.classes[c].bg}`).join(';')
+  return `--bg:${s.bg};--fg:${s.fg};--muted:${s.muted};--link:${s.link};--line:${s.line};--panel:${s.panel};--focus:${s.focus};${classVars}`
+}
+
+const classRules = CLASSES.map(
+  (c) =>
+    `.k-${c}{color:var(--${c});background:var(--${c}-bg)}` +
+    `.k-${c}::before{content:"${CLASS_ICONS[c]}";content:"${CLASS_ICONS[c]}"/""}` +
+    // Class filter that works without JavaScript: the checked radio hides other rows.
+    `main:has(#f-${c}:checked) tbody tr:not([data-c=${c}]){display:none}`
+).join('\n')
+
+export const SITE_CSS = `:root{color-scheme:light dark;${vars(PALETTE.light)}}
+@media (prefers-color-scheme:dark){:root{${vars(PALETTE.dark)}}}
+*,*::before,*::after{box-sizing:border-box}
+[hidden]{display:none!important}
+html{-webkit-text-size-adjust:100%;text-size-adjust:100%}
+body{margin:0;background:var(--bg);color:var(--fg);font:1rem/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif}
+.wrap{max-width:64rem;margin:0 auto;padding:0 1rem}
+a{color:var(--link);text-underline-offset:.15em}
+a:focus-visible,button:focus-visible,input:focus-visible,pre:focus-visible,summary:focus-visible{outline:3px solid var(--focus);outline-offset:2px;border-radius:2px}
+.skip{position:absolute;left:-999rem;top:.5rem;background:var(--bg);padding:.5rem 1rem;z-index:1}
+.skip:focus{left:.5rem}
+.vh{position:absolute!important;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}
+.top{border-bottom:1px solid var(--line);background:var(--panel)}
+.top .wrap{display:flex;flex-wrap:wrap;gap:.25rem 1rem;align-items:baseline;padding-top:.6rem;padding-bottom:.6rem}
+.brand{font-weight:700;font-size:1.1rem;color:var(--fg);text-decoration:none}
+.brand:hover{text-decoration:underline}
+main.wrap{padding-top:1.25rem;padding-bottom:2rem}
+h1{font-size:1.6rem;line-height:1.25;margin:.5rem 0}
+h1 .v{color:var(--muted);font-weight:400}
+h2{font-size:1.2rem;margin:1.75rem 0 .5rem}
+h1,h2,p,li,td,tbody th,dd,pre{overflow-wrap:anywhere}
+.lede,.muted,small{color:var(--muted)}
+.prose{white-space:pre-line;max-width:60rem}
+.k{display:inline-block;padding:0 .55rem;border:1px solid currentColor;border-radius:1rem;font-weight:600;white-space:nowrap}
+.k::before{display:inline-block;min-width:1em;margin-right:.3em;text-align:center}
+${classRules}
+.filters{border:0;margin:1rem 0 .5rem;padding:0;display:flex;flex-wrap:wrap;gap:.4rem;min-width:0}
+.filters legend{padding:0;margin-bottom:.35rem;font-weight:600}
+.filters input{position:absolute;opacity:0;width:1px;height:1px;margin:0}
+.filters label{display:inline-block;padding:.15rem .55rem .15rem .3rem;border:1px solid var(--line);border-radius:1rem;cursor:pointer;background:var(--bg)}
+.filters label b{font-weight:600}
+.filters input:checked+label{background:var(--fg);color:var(--bg);border-color:var(--fg)}
+.filters input:focus-visible+label{outline:3px solid var(--focus);outline-offset:2px}
+.search{margin:.75rem 0}
+.search label{display:block;font-weight:600}
+.search input{font:inherit;color:var(--fg);background:var(--bg);border:1px solid var(--line);border-radius:.35rem;padding:.35rem .6rem;width:100%;max-width:24rem}
+table{width:100%;border-collapse:collapse;margin-top:.5rem}
+th,td{text-align:left;vertical-align:top;padding:.45rem .5rem;border-bottom:1px solid var(--line)}
+thead th{font-size:.9rem;color:var(--muted);border-bottom-width:2px;white-space:nowrap}
+td.d{white-space:nowrap}
+td.d small{display:inline}
+tbody th{font-weight:400}
+tbody th a{font-weight:600}
+tbody small{display:block}
+td.v{font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:.95rem}
+dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.35rem 1rem;margin:1rem 0}
+dl.facts dt{color:var(--muted)}
+dl.facts dd{margin:0;min-width:0}
+.verdict{border:1px solid var(--line);border-left-width:.4rem;border-radius:.35rem;padding:.75rem 1rem;margin:1rem 0;background:var(--panel)}
+.verdict p{margin:.4rem 0}
+.verdict.c-safe{border-left-color:var(--safe)}.verdict.c-caution{border-left-color:var(--caution)}.verdict.c-breaking{border-left-color:var(--breaking)}.verdict.c-unknown{border-left-color:var(--unknown)}.verdict.c-unmaintained{border-left-color:var(--unmaintained)}
+.notice{border:1px solid var(--caution);background:var(--caution-bg);color:var(--fg);border-radius:.35rem;padding:.6rem 1rem}
+.eol{color:var(--breaking);font-weight:600}
+ol.releases{padding-left:1.5rem}
+ol.releases code,td.v,code{overflow-wrap:anywhere}
+pre{background:var(--panel);border:1px solid var(--line);border-radius:.35rem;padding:.6rem .8rem;white-space:pre-wrap;margin:.5rem 0}
+code{font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:.9rem}
+button{font:inherit;color:var(--fg);background:var(--panel);border:1px solid var(--line);border-radius:.35rem;padding:.25rem .8rem;cursor:pointer}
+.badge img{display:block;max-width:100%;height:auto;margin:.5rem 0}
+footer{border-top:1px solid var(--line);color:var(--muted);font-size:.9rem;padding:1rem 0 2rem}
+footer p{margin:.25rem 0}
+.legend dl{display:grid;grid-template-columns:max-content 1fr;gap:.5rem 1rem}
+.legend dd{margin:0}
+@media (max-width:40rem){
+h1{font-size:1.35rem}
+thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
+tbody tr{display:grid;grid-template-columns:1fr auto;gap:.15rem .75rem;padding:.6rem 0;border-bottom:1px solid var(--line)}
+tbody th,tbody td{display:block;padding:0;border:0}
+tbody th{grid-column:1/-1}
+td.d{grid-column:1/-1;font-size:.9rem;color:var(--muted)}
+td.d::before{content:"Checked "}
+dl.facts,.legend dl{grid-template-columns:1fr;gap:0}
+dl.facts dd,.legend dd{margin-bottom:.5rem}
+}
+@media (prefers-reduced-motion:no-preference){html{scroll-behavior:smooth}}
+`
+
+/**
+ * Progressive enhancement only: the page is complete without it. Adds free-text
+ * search (the class filter already works through CSS), a live result count,
+ * and copy buttons for snippets.
+ */
+export const SITE_JS = `'use strict';
+(function () {
+  var table = document.getElementById('apps');
+  var q = document.getElementById('q');
+  if (table && q && table.tBodies[0]) {
+    var rows = Array.prototype.slice.call(table.tBodies[0].rows);
+    var texts = rows.map(function (r) { return r.textContent.toLowerCase(); });
+    var radios = Array.prototype.slice.call(document.querySelectorAll('input[name="c"]'));
+    var shown = document.getElementById('shown');
+    var none = document.getElementById('none');
+    var apply = function () {
+      var c = '';
+      radios.forEach(function (r) { if (r.checked) c = r.value; });
+      var terms = q.value.toLowerCase().split(/\\s+/).filter(Boolean);
+      var n = 0;
+      rows.forEach(function (r, i) {
+        var ok = (!c || r.getAttribute('data-c') === c) && terms.every(function (t) { return texts[i].indexOf(t) !== -1; });
+        r.hidden = !ok;
+        if (ok) n++;
+      });
+      if (shown) shown.textContent = n === rows.length ? rows.length + (rows.length === 1 ? ' app' : ' apps') : 'Showing ' + n + ' of ' + rows.length + ' apps';
+      if (none) none.hidden = n > 0;
+    };
+    q.addEventListener('input', apply);
+    radios.forEach(function (r) { r.addEventListener('change', apply); });
+    document.getElementById('search').hidden = false;
+    apply();
+  }
+  Array.prototype.forEach.call(document.querySelectorAll('[data-copy]'), function (pre) {
+    if (!navigator.clipboard) return;
+    var b = document.createElement('button');
+    b.type = 'button';
+    b.textContent = 'Copy snippet';
+    b.addEventListener('click', function () {
+      navigator.clipboard.writeText(pre.textContent).then(function () { b.textContent = 'Copied'; }, function () { b.textContent = 'Copy failed: select the text'; });
+    });
+    pre.insertAdjacentElement('afterend', b);
+  });
+})();
+`
+
+/** Site icon, so browsers do not ask for /favicon.ico (a 404 at the site root). */
+export const ICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#1a7f37"/><path d="M9 16.5l4.5 4.5L23 11" fill="none" stroke="#fff" stroke-width="3.5" stroke-linecap="round" stroke-linejoin="round"/></svg>
+`
+
+/** Asset files keyed by path relative to the site root. */
+export const ASSETS: ReadonlyArray<readonly [string, string]> = [
+  ['assets/site.css', SITE_CSS],
+  ['assets/site.js', SITE_JS],
+  ['assets/icon.svg', ICON_SVG]
+]

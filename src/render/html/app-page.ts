@@ -1,0 +1,154 @@
+// One app's page: the verdict and why, then the facts a reader needs to act.
+import { LIMITS, REPO_PATTERN, type AppRecord, type Lifecycle } from '../../schema/index.js'
+import { CLASS_INFO } from './classes.js'
+import { chip } from './index-page.js'
+import { layout } from './layout.js'
+import { cleanText, escapeMarkup, isDate, safeHttpUrl, text } from './text.js'
+
+export interface AppPageInput {
+  record: AppRecord
+  releaseDate: string | null
+  releasesConsidered: string[]
+  rule: string | null
+  decidedBy: string | null
+  stale: boolean
+  generatedAt: string
+  now: Date
+  feeds?: boolean
+}
+
+/** At most this many releases are listed; the rest are counted. */
+export const MAX_RELEASES_SHOWN = 50
+
+const DAY_MS = 86_400_000
+
+/** Whole days from `now` (UTC calendar day) to `date` (YYYY-MM-DD); negative once passed. */
+export function daysUntil(date: string, now: Date): number {
+  const target = Date.parse(`${date}T00:00:00Z`)
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())
+  return Math.round((target - today) / DAY_MS)
+}
+
+/** The lifecycle sentence, in plain text. Null when nothing is tracked. */
+export function lifecycleText(l: Lifecycle | null, now: Date): string | null {
+  if (l === null) return null
+  const cycle = cleanText(l.cycle, 64)
+  if (l.eol === false || !isDate(l.eolDate ?? l.eol)) return `Release cycle ${cycle}: no end of life set.`
+  const date = (l.eolDate ?? l.eol) as string
+  const d = daysUntil(date, now)
+  if (d < 0) return `Release cycle ${cycle} reached end of life on ${date} (${-d} ${-d === 1 ? 'day' : 'days'} ago).`
+  if (d === 0) return `Release cycle ${cycle} reaches end of life today (${date}).`
+  return `Release cycle ${cycle} reaches end of life on ${date}: ${d} ${d === 1 ? 'day' : 'days'} remaining.`
+}
+
+/** Markdown for embedding the badge; parentheses are encoded so the link cannot break out. */
+export function badgeMarkdown(record: Pick<AppRecord, 'badge' | 'url'>): string | null {
+  const badge = safeHttpUrl(record.badge)
+  const url = safeHttpUrl(record.url)
+  if (!badge || !url) return null
+  const md = (u: string) => u.replace(/\(/g, '%28').replace(/\)/g, '%29')
+  return `[![update safety](${md(badge)})](${md(url)})`
+}
+
+function link(href: string | null, label: string): string {
+  return href ? `<a href="${escapeMarkup(href)}" rel="noopener noreferrer">${label}</a>` : label
+}
+
+export function renderAppPage(p: AppPageInput): string {
+  const r = p.record
+  const slug = r.slug
+  const info = CLASS_INFO[r.safeToUpdate]
+  const name = cleanText(r.name, LIMITS.name)
+  const version = cleanText(r.latestVersion, LIMITS.version)
+  const decidedBy = p.decidedBy === null ? null : cleanText(p.decidedBy, LIMITS.version)
+  const parts: string[] = []
+
+  parts.push(`<nav aria-label="Breadcrumb"><a href="../../">All apps</a></nav>
+<h1>${escapeMarkup(name)} <span class="v">${escapeMarkup(version)}</span></h1>
+<p class="muted">${text(r.repo, 140)}</p>\n`)
+
+  if (p.stale) {
+    parts.push(
+      `<p class="notice" role="note"><strong>Stale data.</strong> The upstream project could not be reached during the latest build; these are the last known facts, checked on ${isDate(r.lastChecked) ? r.lastChecked : 'an earlier day'}.</p>\n`
+    )
+  }
+
+  parts.push(`<section class="verdict c-${r.safeToUpdate}" aria-labelledby="verdict-h">
+<h2 id="verdict-h" class="vh">Update safety</h2>
+<p>${chip(r.safeToUpdate)} <span>${escapeMarkup(info.advice)}</span></p>
+<p class="prose">${text(r.rationale, LIMITS.rationale, { multiline: true })}</p>
+${p.rule || decidedBy ? `<p class="muted">${decidedBy ? `Decided by release <code>${escapeMarkup(decidedBy)}</code>` : 'Decided'}${p.rule ? ` (rule <code>${text(p.rule, 80)}</code>)` : ''}.</p>\n` : ''}</section>\n`)
+
+  if (r.safeToUpdate === 'unmaintained' || r.successor !== null) {
+    const succ = r.successor === null ? '' : cleanText(r.successor, LIMITS.successor)
+    // A repository reference links to GitHub; any other text stays text.
+    const succHtml =
+      succ === ''
+        ? 'No successor is named.'
+        : REPO_PATTERN.test(succ)
+          ? `Maintained successor: ${link(`https://github.com/${succ}`, escapeMarkup(succ))}`
+          : `Maintained successor: ${escapeMarkup(succ)}`
+    parts.push(`<h2>Successor</h2>\n<p>${succHtml}</p>\n`)
+  }
+
+  const notes = safeHttpUrl(r.sourceUrl)
+  parts.push(`<dl class="facts">
+<dt>Latest version</dt><dd><code>${escapeMarkup(version)}</code></dd>
+<dt>Released</dt><dd>${isDate(p.releaseDate) ? p.releaseDate : 'date not known'}</dd>
+<dt>Last checked</dt><dd>${isDate(r.lastChecked) ? r.lastChecked : 'not known'}</dd>
+<dt>Release notes</dt><dd>${notes ? link(notes, `Release notes for ${escapeMarkup(version)}`) : 'no link available'}</dd>
+</dl>\n`)
+
+  parts.push(`<h2>Changelog summary</h2>\n`)
+  parts.push(
+    r.changelogSummary === null || cleanText(r.changelogSummary, 8) === ''
+      ? `<p class="muted">No summary is available.</p>\n`
+      : `<p class="prose">${text(r.changelogSummary, LIMITS.summary, { multiline: true })}</p>\n`
+  )
+
+  const releases = p.releasesConsidered.slice(0, MAX_RELEASES_SHOWN)
+  if (releases.length > 0) {
+    const more = p.releasesConsidered.length - releases.length
+    parts.push(`<h2>Releases considered</h2>
+<p class="muted">${p.releasesConsidered.length === 1 ? 'Only this release was read.' : `Updating from the previously published version crosses these ${p.releasesConsidered.length} releases; the most severe finding decides.`}</p>
+<ol class="releases">
+${releases
+  .map((v) => {
+    const label = cleanText(v, LIMITS.version)
+    const decisive = decidedBy !== null && label === decidedBy
+    return `<li><code>${escapeMarkup(label)}</code>${decisive ? ' <strong>decided the class</strong>' : ''}</li>\n`
+  })
+  .join('')}</ol>
+${more > 0 ? `<p class="muted">and ${more} more.</p>\n` : ''}`)
+  }
+
+  const life = lifecycleText(r.lifecycle, p.now)
+  if (life !== null && r.lifecycle !== null) {
+    const passed = r.lifecycle.eol !== false && isDate(r.lifecycle.eol) && daysUntil(r.lifecycle.eol, p.now) < 0
+    const product = cleanText(r.lifecycle.product, 80)
+    parts.push(`<h2>Lifecycle</h2>
+<p${passed ? ' class="eol"' : ''}>${escapeMarkup(life)}</p>
+<p class="muted">Source: ${link(safeHttpUrl(r.lifecycle.link), `endoflife.date: ${escapeMarkup(product)}`)}</p>\n`)
+  }
+
+  const md = badgeMarkdown(r)
+  parts.push(`<h2>Badge</h2>
+<div class="badge"><img src="../../badge/${slug}.svg" alt="update safety: ${escapeMarkup(info.label.toLowerCase())}, ${escapeMarkup(version)}"></div>
+${md ? `<p>Markdown for a README:</p>\n<pre data-copy tabindex="0" aria-label="Badge Markdown"><code>${escapeMarkup(md)}</code></pre>\n` : ''}`)
+
+  parts.push(`<h2>Data</h2>
+<ul>
+<li><a href="../../api/v1/apps/${slug}.json">This app as JSON</a> (api/v1/apps/${slug}.json)</li>
+<li><a href="../../api/v1/badge/${slug}.json">Shields endpoint</a> (for shields.io badge styles)</li>
+${p.feeds ? `<li><a href="feed.xml">Atom feed of changes to this app</a></li>\n` : ''}</ul>\n`)
+
+  return layout({
+    title: `${name} ${version}: ${info.label} – updatesafe`,
+    description: `${name} ${version}: ${info.label}. ${info.advice}`,
+    root: '../../',
+    main: parts.join(''),
+    generatedAt: p.generatedAt,
+    feeds: p.feeds,
+    head: p.feeds ? `<link rel="alternate" type="application/atom+xml" title="Changes to ${escapeMarkup(name)}" href="feed.xml">\n` : ''
+  })
+}

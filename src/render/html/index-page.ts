@@ -1,0 +1,81 @@
+// The index: every app in one table. The full list and the class filter work
+// without JavaScript (radios + CSS :has); the script only adds text search.
+// Markup per row is kept lean: 1,000 apps must stay under 100 KB gzipped.
+import { CLASSES, LIMITS, type AppRecord, type Classification } from '../../schema/index.js'
+import { CLASS_INFO } from './classes.js'
+import { layout } from './layout.js'
+import { escapeMarkup, isDate, text } from './text.js'
+
+export interface IndexInput {
+  records: AppRecord[]
+  generatedAt: string
+  feeds?: boolean
+  /** Slugs whose facts are last-known-good because upstream was unreachable. */
+  stale?: ReadonlySet<string>
+}
+
+/** Human order: by name, case-insensitively, then slug. Code-unit comparison keeps it locale-independent. */
+export function byName(a: AppRecord, b: AppRecord): number {
+  const an = a.name.toLowerCase()
+  const bn = b.name.toLowerCase()
+  if (an !== bn) return an < bn ? -1 : 1
+  return a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0
+}
+
+export function chip(c: Classification): string {
+  return `<span class="k k-${c}">${CLASS_INFO[c].label}</span>`
+}
+
+function row(r: AppRecord, stale: boolean): string {
+  const c = r.safeToUpdate
+  const checked = isDate(r.lastChecked) ? r.lastChecked : 'not known'
+  return `<tr data-c="${c}"><th scope="row"><a href="apps/${r.slug}/">${text(r.name, LIMITS.name)}</a><small>${text(r.repo, 140)}</small></th><td class="v">${text(r.latestVersion, LIMITS.version)}</td><td>${chip(c)}</td><td class="d">${checked}${stale ? ' <small>stale</small>' : ''}</td></tr>\n`
+}
+
+export function renderIndex(input: IndexInput): string {
+  const records = [...input.records].sort(byName)
+  const counts = new Map<Classification, number>(CLASSES.map((c) => [c, 0]))
+  for (const r of records) counts.set(r.safeToUpdate, (counts.get(r.safeToUpdate) ?? 0) + 1)
+  const total = records.length
+  const plural = (n: number) => `${n} ${n === 1 ? 'app' : 'apps'}`
+
+  const filters =
+    `<fieldset class="filters"><legend>Show</legend>` +
+    `<input type="radio" name="c" id="f-all" value="" checked><label for="f-all">All <b>${total}</b></label>` +
+    CLASSES.map(
+      (c) =>
+        `<input type="radio" name="c" id="f-${c}" value="${c}"><label for="f-${c}"><span class="k k-${c}">${CLASS_INFO[c].label}</span> <b>${counts.get(c)}</b></label>`
+    ).join('') +
+    `</fieldset>\n`
+
+  const table =
+    total === 0
+      ? `<p>No apps are tracked yet.</p>\n`
+      : `<table id="apps"><caption class="vh">Tracked apps and the update safety of their latest release</caption>
+<thead><tr><th scope="col">App</th><th scope="col">Latest version</th><th scope="col">Update safety</th><th scope="col">Last checked</th></tr></thead>
+<tbody>
+${records.map((r) => row(r, input.stale?.has(r.slug) ?? false)).join('')}</tbody></table>
+<p id="none" hidden>No app matches this filter.</p>\n`
+
+  const legend =
+    `<section class="legend" aria-labelledby="legend-h"><h2 id="legend-h">What the classes mean</h2><dl>` +
+    CLASSES.map((c) => `<dt>${chip(c)}</dt><dd>${escapeMarkup(CLASS_INFO[c].advice)}</dd>`).join('') +
+    `</dl></section>\n`
+
+  const main =
+    `<h1>Update safety of ${plural(total)}</h1>
+<p class="lede">For each self-hosted app: its newest release, and whether the release notes say it is safe to install. Also as JSON: <a href="api/v1/apps.json">api/v1/apps.json</a>.</p>
+${filters}<p class="search" id="search" hidden><label for="q">Search by name, repository or version</label><input id="q" type="search" autocomplete="off" spellcheck="false"></p>
+<p id="shown" role="status">${plural(total)}</p>
+${table}${legend}`
+
+  return layout({
+    title: 'updatesafe: is the newest release safe to install?',
+    description: `Update safety of the latest release of ${plural(total)}.`,
+    root: '',
+    main,
+    generatedAt: input.generatedAt,
+    feeds: input.feeds,
+    head: input.feeds ? `<link rel="alternate" type="application/atom+xml" title="All changes" href="feed.xml">\n` : ''
+  })
+}

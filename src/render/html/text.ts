@@ -1,0 +1,88 @@
+// Text that reaches a reader comes from strangers (release notes, names, tags).
+// Everything shown goes through cleanText (bounded, no control or bidi-override
+// characters) and then through escapeMarkup for the context it lands in.
+
+/**
+ * C0/C1 controls (except tab and newline, handled below), the bidi embedding,
+ * override and isolate controls, the directional marks, and the two XML
+ * non-characters. Removing them keeps HTML readable and keeps XML well-formed.
+ */
+const UNSAFE_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\uFFFE\uFFFF]/g
+/** A surrogate half without its partner is not a character: XML rejects it. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
+
+export interface CleanOptions {
+  /** Keep line breaks (collapsed to at most one blank line); otherwise fold all whitespace to single spaces. */
+  multiline?: boolean
+}
+
+/**
+ * Neutralise and bound text for display. `max` counts code points; longer text
+ * ends with an ellipsis. Only a bounded prefix of the input is ever read, so a
+ * 10 MB string costs no more than a short one.
+ */
+export function cleanText(input: unknown, max: number, opts: CleanOptions = {}): string {
+  if (typeof input !== 'string' || max <= 0) return ''
+  // Read a little more than we can show: cleaning may remove characters.
+  const head = input.length > max * 4 + 16 ? input.slice(0, max * 4 + 16) : input
+  const overLong = head.length < input.length
+  let s = head.replace(/\r\n?/g, '\n').replace(UNSAFE_CHARS, '').replace(LONE_SURROGATE, '\uFFFD')
+  if (opts.multiline) {
+    s = s
+      .replace(/[ \t\u00A0]+\n/g, '\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .replace(/[ \t]+/g, ' ')
+      .trim()
+  } else {
+    s = s.replace(/\s+/g, ' ').trim()
+  }
+  const points = Array.from(s)
+  if (points.length > max) return points.slice(0, max - 1).join('').trimEnd() + '…'
+  return overLong ? s + '…' : s
+}
+
+const MARKUP_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;'
+}
+
+/** Escape for HTML text and quoted attribute values, and equally for XML (SVG, Atom). */
+export function escapeMarkup(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => MARKUP_ESCAPES[c] ?? c)
+}
+
+/** cleanText then escapeMarkup: the usual path for a record field into a page. */
+export function text(input: unknown, max: number, opts?: CleanOptions): string {
+  return escapeMarkup(cleanText(input, max, opts))
+}
+
+/**
+ * The normalised absolute URL when `input` is an http(s) URL, otherwise null.
+ * Anything else (javascript:, data:, relative, garbage) must never become an href.
+ */
+export function safeHttpUrl(input: unknown): string | null {
+  if (typeof input !== 'string' || input.length > 2048) return null
+  let u: URL
+  try {
+    u = new URL(input)
+  } catch {
+    return null
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return null
+  if (u.username || u.password) return null
+  return u.href
+}
+
+/** "2026-11-21T03:00:00.000Z" → "2026-11-21 03:00 UTC"; anything else is shown cleaned. */
+export function formatTimestamp(iso: string): string {
+  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})/.exec(iso)
+  return m ? `${m[1]} ${m[2]} UTC` : cleanText(iso, 40)
+}
+
+/** A date string is shown only when it is really YYYY-MM-DD. */
+export function isDate(s: unknown): s is string {
+  return typeof s === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`))
+}
