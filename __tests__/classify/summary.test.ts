@@ -1,0 +1,55 @@
+import { describe, expect, it } from '@jest/globals'
+import { summarise, SUMMARY_MAX } from '../../src/classify/index.js'
+import { note, NOTES } from './fixtures.js'
+
+// Markdown syntax and the HTML tags real notes use. Code spans may legitimately hold `__x__` or `<app>`.
+const MARKUP = /\*\*|`|\]\(|\]\[|<\/?(?:details|summary|p|br|a|div|img|ul|ol|li|h[1-6]|code|strong|em)\b[^>]*>|^\s*(?:[-*+>]|#{1,6})\s/im
+
+describe('summarise', () => {
+  it('keeps headings as lead-ins and the first items of each section', () => {
+    const s = summarise(note('adguard-home@v0.107.77').notes)
+    expect(s).toBe(
+      'Security: Authorization in GLiNET mode is no longer vulnerable to path traversal attacks. NOTE: This is CVE-2026-41448. We thank for reporting this security issue. ' +
+        'Deprecated: Query parameter response_status in GET /control/querylog is now deprecated. Use new reason query parameter instead. ' +
+        'Added: New reason query parameter in GET /control/querylog. See openapi/openapi.yaml for the full description.'
+    )
+  })
+
+  it('puts breaking and security sections before the rest', () => {
+    const s = summarise('### Bug fixes\n\n- Fix crash\n\n### Breaking changes\n\n- Removed the FOO option\n')
+    expect(s).toBe('Breaking changes: Removed the FOO option. Bug fixes: Fix crash.')
+  })
+
+  it('drops link targets, commit hashes, issue references and mentions', () => {
+    const s = summarise(note('traefik@v3.7.8').notes)
+    expect(s).not.toMatch(/https?:|github\.com|#\d+|@\w/)
+    expect(s).toContain('[middleware, k8s/crd] Add missing ErrorRequestHeaders field to CRDs; ')
+    expect(s).toContain('(+1 more)')
+    const v = summarise(note('vikunja@1.1.0').notes)
+    expect(v).not.toMatch(/\b[0-9a-f]{7,40}\b/)
+    expect(v).toContain('Add option to send Basic Auth header with webhook requests (+2 more)') // its commit link is gone
+    const g = summarise(note('gitea@1.23.5').notes)
+    expect(g).toMatch(/^SECURITY: Bump x\/oauth2 & x\/crypto\. /)
+  })
+
+  it('has no Markdown or HTML and stays within SUMMARY_MAX on every real entry', () => {
+    for (const n of NOTES) {
+      const s = summarise(n.notes)
+      expect(s.length).toBeGreaterThan(0)
+      expect(s.length).toBeLessThanOrEqual(SUMMARY_MAX)
+      expect([n.id, MARKUP.test(s)]).toEqual([n.id, false])
+    }
+  })
+
+  it('is `...` for empty notes and says how many releases it spans', () => {
+    expect(summarise('')).toBe('...')
+    expect(summarise('  \n[truncated]')).toBe('...')
+    expect(summarise('- Fix crash', { releasesSpanned: 4 })).toBe('Spans 4 releases; the newest: Fix crash.')
+  })
+
+  it('cuts long items at a word boundary', () => {
+    const s = summarise(`- ${'word '.repeat(400)}`)
+    expect(s.length).toBeLessThanOrEqual(SUMMARY_MAX)
+    expect(s).toMatch(/word…\.$/)
+  })
+})

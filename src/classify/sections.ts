@@ -1,0 +1,60 @@
+// What a heading announces. Changelogs are written under headings, and the heading
+// says more about an item than any word in it: a line under "Breaking changes" is
+// breaking whatever it says, a line under "Documentation" changes no deployment.
+
+export const S = {
+  breaking: 1,
+  upgrade: 2,
+  removed: 4,
+  deprecated: 8,
+  security: 16,
+  changed: 32,
+  config: 64,
+  important: 128,
+  /** Documentation, tests, CI, dependencies, thanks: nothing an admin runs changes. */
+  housekeeping: 256,
+  fixes: 512,
+  features: 1024,
+  knownIssues: 2048
+} as const
+
+const PATTERNS: [number, RegExp][] = [
+  [S.breaking, /\bbreaking\b|\bbackwards?[- ]incompatib|\bincompatible changes?\b|💥/i],
+  [
+    S.upgrade,
+    /\bupgrad(?:e|ing) (?:notes?|instructions?|guide|steps?|considerations?|information|warnings?|path)\b|^upgrad(?:e|ing)\b|\bbefore (?:you )?(?:upgrad|updat)|\bhow to (?:upgrade|update|migrate)\b|\bmigration (?:notes?|guide|steps?|instructions?|required)\b|^migrat(?:ion|ing)s?\b|\baction (?:required|needed)\b|\bmanual (?:steps?|actions?|intervention|migration)\b|\brequired (?:actions?|steps?)\b/i
+  ],
+  [S.removed, /^(?:removed|removals?|dropped|deleted)\b|\bremoved (?:features?|settings?|options?|support)\b/i],
+  [S.deprecated, /deprecat/i],
+  [S.security, /\bsecurity\b|\bvulnerabilit|🔒|\bcve\b/i],
+  [S.changed, /^(?:changed|changes in behaviou?r|behaviou?r(?:al)? changes?|changed behaviou?r)$/i],
+  [S.config, /\b(?:config(?:uration)?|settings?) changes?\b/i],
+  [S.important, /\bimportant\b|\battention\b|\bwarnings?\b|\bnotice\b|⚠/i],
+  [
+    S.housekeeping,
+    /\b(?:docs?|documentation|tests?|testing|ci|chores?|misc(?:ellaneous)?(?: tasks)?|internal|refactor(?:ing)?s?|dependenc(?:y|ies)|deps|translations?|i18n|l10n|localisation|localization|thanks|contributors|all (?:app )?changes|all commits|maintenance|development|tooling|code quality|build system)\b/i
+  ],
+  [S.fixes, /\bfix(?:es|ed)?\b|\bbugs?\b/i],
+  [S.features, /\bfeatures?\b|\benhancements?\b|\badded\b|\bnew\b|\bimprovements?\b/i],
+  [S.knownIssues, /\bknown issues?\b/i]
+]
+
+/** The kinds a heading's text announces, as a bit set of `S`. */
+export function headingKinds(title: string): number {
+  const t = title.replace(/[:.]+$/, '').trim()
+  let k = 0
+  for (const [bit, re] of PATTERNS) if (re.test(t)) k |= bit
+  // "Breaking changes" also matches the changed/features words; the stronger meaning wins.
+  if (k & S.breaking) k &= ~(S.housekeeping | S.features)
+  return k
+}
+
+/**
+ * Is this short text a label that introduces a list (a pseudo-heading such as
+ * `**Bug fixes:**` or a list item `SECURITY` with sub-items)?
+ */
+export function looksLikeLabel(text: string): boolean {
+  if (text.length === 0 || text.length > 60) return false
+  const words = text.split(/\s+/).length
+  return words <= 6 && !/[.!?]\s*$/.test(text.replace(/:$/, ''))
+}

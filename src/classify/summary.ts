@@ -1,0 +1,104 @@
+// Plain-text summary of one release's notes: headings as lead-ins, their first items,
+// the sections an admin must read first. No Markdown, no HTML, no link targets,
+// commit hashes, issue references or @mentions. Bounded by SUMMARY_MAX.
+import { parseUnits, type Unit } from './blocks.js'
+import { S } from './sections.js'
+import { cleanNotes, clip, isBlankNotes, squash } from './text.js'
+
+export const SUMMARY_MAX = 500
+/** What a summary says when the notes have no content. */
+export const EMPTY_SUMMARY = '...'
+/** The fixed summary of an archived (read-only) repository. */
+export const ARCHIVED_SUMMARY = 'The upstream repository is archived (read-only): no further releases or fixes are expected.'
+
+const ITEMS_PER_SECTION = 3
+const URGENT_KINDS = S.breaking | S.upgrade | S.removed | S.security | S.deprecated | S.important | S.changed | S.config
+const SKIP_SECTION = /\b(?:thanks|contributors|all commits|all (?:app )?changes|full changelog|new contributors)\b/i
+/** Boilerplate lines that say nothing about the release itself. */
+const SKIP_TEXT = /^(?:all commits|full changelog\b.*|(?:see|view) (?:also )?(?:the )?.{0,60}\b(?:milestone|changelog|release notes|commits)\.?|what's changed|compare(?: changes)?|changes|changelog)$/i
+
+/** Drop what is noise in plain text: URLs, issue and PR refs, commit hashes, mentions. */
+export function scrub(text: string): string {
+  return squash(
+    text
+      .replace(/\bhttps?:\/\/\S+|\bwww\.\S+/gi, ' ')
+      .replace(/\b[\w.-]+\/[\w.-]+#\d+\b/g, ' ')
+      .replace(/(?:^|(?<=[\s(\[,]))(?:GH-|#)\d+\b/gi, ' ')
+      .replace(/\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b/g, ' ')
+      .replace(/\b(?:by|thanks to|from) @[\w-]+(?:\[bot\])?/gi, ' ')
+      .replace(/(?:^|(?<=[\s(\[,]))@[\w-]+(?:\[bot\])?/g, ' ')
+      .replace(/\p{Extended_Pictographic}\uFE0F?/gu, ' ')
+      // Parentheses and brackets emptied by the above.
+      .replace(/[([]\s*(?:[,;]\s*)*[)\]]/g, ' ')
+      .replace(/[([]\s*(?:[,;]\s*)*[)\]]/g, ' ')
+  )
+    .replace(/\s+([,.;:)\]])/g, '$1')
+    .replace(/^[\s,;:.\-–—]+/, '')
+}
+
+interface Group {
+  title: string
+  kinds: number
+  units: Unit[]
+  order: number
+}
+
+function groups(units: Unit[]): Group[] {
+  const bySection = new Map<object | null, Group>()
+  const list: Group[] = []
+  for (const u of units) {
+    if (u.kind === 'heading' || u.kind === 'code') continue
+    if (u.section && SKIP_SECTION.test(u.section.title)) continue
+    if (SKIP_TEXT.test(u.text)) continue
+    let g = bySection.get(u.section)
+    if (!g) {
+      g = { title: u.section ? u.section.title : '', kinds: u.section?.kinds ?? 0, units: [], order: list.length }
+      bySection.set(u.section, g)
+      list.push(g)
+    }
+    g.units.push(u)
+  }
+  const rank = (g: Group) => (g.kinds & URGENT_KINDS ? 0 : g.kinds & S.housekeeping ? 2 : 1)
+  return list.sort((a, b) => rank(a) - rank(b) || a.order - b.order)
+}
+
+/** The first few distinct, non-empty items of a group, scrubbed (only these are scrubbed: it is the costly part). */
+function firstItems(g: Group): { shown: string[]; more: number } {
+  const shown: string[] = []
+  let i = 0
+  for (; i < g.units.length && shown.length < ITEMS_PER_SECTION; i++) {
+    const t = scrub(g.units[i]!.text)
+    if (t.length >= 2 && !shown.includes(t)) shown.push(t)
+  }
+  return { shown, more: g.units.length - i }
+}
+
+/** Summarise already-parsed units (the classifier parses once and reuses them). */
+export function summariseUnits(units: Unit[], opts: { releasesSpanned?: number } = {}): string {
+  const spanned = opts.releasesSpanned ?? 1
+  const prefix = spanned > 1 ? `Spans ${spanned} releases; the newest: ` : ''
+  const parts: string[] = []
+  let length = prefix.length
+  for (const g of groups(units)) {
+    const { shown, more } = firstItems(g)
+    if (shown.length === 0) continue
+    const title = scrub(g.title).replace(/:$/, '')
+    const body = `${shown.map((i) => clip(i, 160).replace(/[.;:]$/, '')).join('; ')}${more > 0 ? ` (+${more} more)` : ''}`
+    const part = `${title ? `${title}: ` : ''}${body}.`
+    parts.push(part)
+    length += part.length + 1
+    if (length >= SUMMARY_MAX) break
+  }
+  if (parts.length === 0) return spanned > 1 ? clip(`${prefix}${EMPTY_SUMMARY}`, SUMMARY_MAX) : EMPTY_SUMMARY
+  return clip(`${prefix}${parts.join(' ')}`, SUMMARY_MAX)
+}
+
+/**
+ * Plain-text summary of release notes, at most SUMMARY_MAX characters; `...` when
+ * the notes are empty. `releasesSpanned` > 1 says how many releases the update crosses.
+ */
+export function summarise(notes: string, opts: { releasesSpanned?: number } = {}): string {
+  const { text } = cleanNotes(notes)
+  if (isBlankNotes(text)) return summariseUnits([], opts)
+  return summariseUnits(parseUnits(text), opts)
+}

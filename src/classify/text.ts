@@ -1,0 +1,107 @@
+// Plain text out of hostile input: the notes come from upstream and may be huge,
+// binary, HTML or carry control characters. Everything here is bounded and total.
+
+/**
+ * Notes longer than this many characters are cut before parsing (64 Ki characters,
+ * the same bound a catalog record keeps). The rules read at most this much, so
+ * 10 MB of notes cost the same as 64 KiB.
+ */
+export const NOTES_CAP = 65_536
+
+/** Characters kept per line. Real notes stay under 500; longer lines are dumps and feed the lexer's slow paths. */
+export const LINE_CAP = 2_000
+
+const TRUNCATED_MARK = /\[truncated\]\s*$/i
+
+/** Cut lines longer than LINE_CAP. One linear scan; most notes have no long line and are returned as is. */
+function capLines(s: string): string {
+  let start = 0
+  let long = false
+  while (start <= s.length) {
+    let end = s.indexOf('\n', start)
+    if (end < 0) end = s.length
+    if (end - start > LINE_CAP) {
+      long = true
+      break
+    }
+    start = end + 1
+  }
+  if (!long) return s
+  return s
+    .split('\n')
+    .map((line) => (line.length > LINE_CAP ? line.slice(0, LINE_CAP) : line))
+    .join('\n')
+}
+
+/**
+ * Cap, drop control/format characters (keeping newlines and tabs), normalise line ends.
+ * `cut` is true when the cap cut the notes; an upstream `[truncated]` marker is only removed
+ * (what is left is still a whole list of changes, read as such).
+ */
+export function cleanNotes(raw: unknown): { text: string; cut: boolean } {
+  let s = typeof raw === 'string' ? raw : ''
+  let cut = false
+  if (s.length > NOTES_CAP) {
+    s = s.slice(0, NOTES_CAP)
+    // Do not leave half a surrogate pair behind.
+    if (/[\uD800-\uDBFF]$/.test(s)) s = s.slice(0, -1)
+    cut = true
+  }
+  s = s
+    .replace(/\r\n?/g, '\n')
+    // C0/C1 controls (not \t \n), DEL, lone surrogates, bidi overrides, BOM and U+FFFD junk.
+    .replace(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\uFEFF\uFFFD]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '')
+  s = capLines(s.replace(TRUNCATED_MARK, ''))
+  return { text: s, cut }
+}
+
+/** True when nothing is left once whitespace and `[truncated]` markers are gone. */
+export function isBlankNotes(text: string): boolean {
+  return text.replace(/\[truncated\]/gi, '').trim() === ''
+}
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', '#39': "'" }
+
+export function decodeEntities(s: string): string {
+  if (!s.includes('&')) return s
+  return s.replace(/&(#x[0-9a-f]{1,6}|#\d{1,7}|[a-z]{2,8}|#39);/gi, (m, name: string) => {
+    const lower = name.toLowerCase()
+    if (ENTITIES[lower] !== undefined) return ENTITIES[lower]!
+    let code = NaN
+    if (lower.startsWith('#x')) code = Number.parseInt(lower.slice(2), 16)
+    else if (lower.startsWith('#')) code = Number.parseInt(lower.slice(1), 10)
+    if (Number.isInteger(code) && code > 31 && code < 0x110000 && !(code >= 0xd800 && code < 0xe000) && code !== 0x7f) {
+      return String.fromCodePoint(code)
+    }
+    return m
+  })
+}
+
+/** Strip HTML tags from one line of text (the text of an inline html token). */
+export function stripTags(s: string): string {
+  return decodeEntities(s.replace(/<!--[\s\S]*?-->/g, ' ').replace(/<\/?[a-z][^>]*>/gi, ' '))
+}
+
+/** Collapse runs of whitespace and trim. */
+export function squash(s: string): string {
+  return s.replace(/\s+/g, ' ').trim()
+}
+
+/**
+ * Cut to at most `max` characters at a word boundary, adding an ellipsis when cut.
+ * Never splits a surrogate pair.
+ */
+export function clip(s: string, max: number): string {
+  if (s.length <= max) return s
+  let cut = s.slice(0, Math.max(0, max - 1))
+  if (/[\uD800-\uDBFF]$/.test(cut)) cut = cut.slice(0, -1)
+  const space = cut.lastIndexOf(' ')
+  if (space > max * 0.6) cut = cut.slice(0, space)
+  return `${cut.replace(/[\s,;:.\-–—(]+$/, '')}…`
+}
+
+/** A version label as it may appear in prose: no control characters, bounded. */
+export function safeLabel(label: string): string {
+  const s = squash(label.replace(/[\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g, ''))
+  return clip(s === '' ? '(unnamed release)' : s, 64)
+}
