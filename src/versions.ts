@@ -97,3 +97,87 @@ export function tagMatches(tag: string, opts: { tagPrefix?: string; tagPattern?:
   if (opts.tagPattern && !new RegExp(opts.tagPattern, 'u').test(tag)) return false
   return true
 }
+
+/** Which tags belong to an app (a monorepo tags several apps in one repository). */
+export interface TagFilter {
+  tagPrefix?: string
+  tagPattern?: string
+}
+
+// Same rule as the published `latestVersion` (src/schema): one word, no control
+// characters, bounded. A tag that breaks it can never be published, so it never wins.
+const LABEL_MAX = 128
+const LABEL_SHAPE = /^[^\p{Cc}\p{Cf}\s]+$/u
+
+/** Can this tag be published as a version label at all? */
+export function isVersionLabel(label: string): boolean {
+  return label.length > 0 && label.length <= LABEL_MAX && LABEL_SHAPE.test(label)
+}
+
+/**
+ * A tag is a stable version of the app when it belongs to the app, reads as a
+ * version number, and names no prerelease. Opaque tags (`latest`, `nightly`) never are.
+ */
+export function isStableVersion(label: string, filter: TagFilter = {}): boolean {
+  if (!isVersionLabel(label) || !tagMatches(label, filter)) return false
+  if (parseVersion(label, filter.tagPrefix) === null) return false
+  return !isPrerelease(label, filter.tagPrefix)
+}
+
+/**
+ * The newest stable item by version order (not by date: a 2.11.x backport
+ * published after 3.6.0 is not the latest). `items` should come newest-first
+ * by date, so among equal versions (`v1.2` vs `1.2.0`) the most recent wins.
+ */
+export function newestStable<T>(items: readonly T[], labelOf: (item: T) => string, filter: TagFilter = {}): T | null {
+  let best: T | null = null
+  for (const item of items) {
+    const label = labelOf(item)
+    if (!isStableVersion(label, filter)) continue
+    if (best === null || (compareVersions(label, labelOf(best), filter.tagPrefix) ?? 0) > 0) best = item
+  }
+  return best
+}
+
+/**
+ * The stable items an admin crosses when updating from `previous` to `latest`:
+ * every stable item above `previous` up to and including `latest`, oldest first,
+ * at most `max` (the newest ones are kept). Without a usable `previous`, or when
+ * `previous` is not below `latest`, just `[latest]`.
+ */
+export function stableBetween<T>(
+  items: readonly T[],
+  labelOf: (item: T) => string,
+  previous: string | undefined,
+  latest: T,
+  max: number,
+  filter: TagFilter = {}
+): T[] {
+  const latestLabel = labelOf(latest)
+  const prefix = filter.tagPrefix
+  const above = previous === undefined ? null : compareVersions(latestLabel, previous, prefix)
+  if (above === null || above <= 0) return [latest]
+  const seen = new Set<string>()
+  const picked: T[] = []
+  for (const item of items) {
+    const label = labelOf(item)
+    if (!isStableVersion(label, filter)) continue
+    const key = versionKey(label, prefix)
+    if (seen.has(key)) continue
+    if ((compareVersions(label, previous!, prefix) ?? 0) <= 0) continue
+    if ((compareVersions(label, latestLabel, prefix) ?? 1) > 0) continue
+    seen.add(key)
+    picked.push(item)
+  }
+  picked.sort((a, b) => compareVersions(labelOf(a), labelOf(b), prefix) ?? 0)
+  return picked.slice(Math.max(0, picked.length - Math.max(1, max)))
+}
+
+// `v1.2` and `1.2.0` are one version: key on the numbers with trailing zeros dropped.
+function versionKey(label: string, tagPrefix?: string): string {
+  const p = parseVersion(label, tagPrefix)
+  if (!p) return label
+  const n = [...p.numbers]
+  while (n.length > 1 && n[n.length - 1] === 0) n.pop()
+  return n.join('.')
+}
