@@ -2,7 +2,7 @@ import { createDefaultEsmPreset } from 'ts-jest'
 
 /** @type {import('jest').Config} */
 export default {
-  ...createDefaultEsmPreset({ tsconfig: 'tsconfig.json' }),
+  ...createDefaultEsmPreset({ tsconfig: 'tsconfig.test.json' }),
   testEnvironment: 'node',
   testMatch: ['<rootDir>/__tests__/**/*.test.ts'],
   modulePathIgnorePatterns: ['<rootDir>/dist/', '<rootDir>/site/', '<rootDir>/.tmp/'],

@@ -41,7 +41,8 @@ export interface ReleaseFacts {
   archived: boolean
   /**
    * Releases an admin crosses from the previously published version up to and
-   * including `version`, oldest first. Empty when only the latest is known.
+   * including `version`, oldest first (a refresh always gives at least the
+   * latest). Empty for catalog seeds, which know only the latest.
    */
   crossed: ReleaseNotes[]
   /** The repository now lives elsewhere (GitHub resolved a rename). */

@@ -34,8 +34,8 @@ export function formatIssue(i: CatalogIssue): string {
   return `${i.file}:${i.line}:${i.col}: ${i.field ? `${i.field}: ` : ''}${i.message}`
 }
 
-/** A record larger than this is not a hand-curated record; refuse to parse it. */
-export const MAX_RECORD_BYTES = 1024 * 1024
+/** A record larger than this is not a catalog record; refuse to parse it. (Notes are cut to LIMITS.notes later.) */
+export const MAX_RECORD_BYTES = 16 * 1024 * 1024
 
 const utf8 = new TextDecoder('utf-8', { fatal: true })
 

@@ -25,7 +25,7 @@ export const LIMITS = {
   summary: 500,
   successor: 200,
   reason: 500,
-  /** Notes kept in a catalog record or read from upstream, in characters. */
+  /** Notes read from a catalog record or from upstream, in characters; the rest is cut. */
   notes: 65_536
 } as const
 
@@ -56,7 +56,7 @@ export const seedReleaseSchema = z
     version: versionLabel.describe('The release tag or version label exactly as upstream names it'),
     url: httpUrl.describe('The upstream release page of this version'),
     date: dateString.nullable().optional().describe('Release date, when upstream gives one'),
-    notes: z.string().max(LIMITS.notes).optional().describe('The release notes as upstream wrote them'),
+    notes: z.string().optional().describe('The release notes as upstream wrote them (the classifier reads a bounded prefix)'),
     checked: dateString.describe('The day these facts were read')
   })
   .describe('The last known release, so an offline build has real data')

@@ -1,0 +1,134 @@
+// Runs the committed bundle dist/cli/index.js exactly as a user would, and checks
+// each bad-input case: a clear message naming file and field, a non-zero exit,
+// and the previously written site left byte-identical.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { spawnSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import { tempDir } from './support/tmp.js'
+
+const CLI = path.resolve('dist/cli/index.js')
+const NOW = '2026-11-21T12:00:00.000Z'
+let dir: string
+let cleanup: () => Promise<void>
+
+function cli(args: string[], opts: { cwd?: string; input?: string } = {}) {
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    cwd: opts.cwd ?? dir,
+    encoding: 'utf8',
+    input: opts.input ?? '',
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' }
+  })
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr }
+}
+
+async function treeHash(root: string): Promise<string> {
+  const h = createHash('sha256')
+  const entries = (await readdir(root, { recursive: true, withFileTypes: true })).filter((e) => e.isFile())
+  const files = entries.map((e) => path.relative(root, path.join(e.parentPath, e.name))).sort()
+  for (const f of files) h.update(`${f}\0`).update(await readFile(path.join(root, f))).update('\0')
+  return h.digest('hex')
+}
+
+beforeAll(async () => {
+  ;({ dir, cleanup } = await tempDir())
+  await cp('catalog', path.join(dir, 'catalog'), { recursive: true })
+})
+afterAll(() => cleanup())
+
+describe('updatesafe CLI (dist bundle)', () => {
+  it('validates the bundled catalog', () => {
+    const r = cli(['validate', '--catalog', 'catalog'])
+    expect(r.code).toBe(0)
+    expect(r.stderr).toMatch(/catalog: \d+ records, all valid/)
+  })
+
+  it('builds a byte-identical tree from the same input and --now', async () => {
+    const a = cli(['build', '--catalog', 'catalog', '--out', 'a', '--base-url', 'https://example.org/c', '--now', NOW])
+    expect(a.code).toBe(0)
+    expect(a.stdout).toBe('')
+    const b = cli(['build', '--catalog', 'catalog', '--out', 'b', '--base-url', 'https://example.org/c/', '--now', NOW])
+    expect(b.code).toBe(0)
+    expect(await treeHash(path.join(dir, 'a'))).toBe(await treeHash(path.join(dir, 'b')))
+    const doc = JSON.parse(await readFile(path.join(dir, 'a/api/v1/apps.json'), 'utf8'))
+    expect(doc.generatedAt).toBe(NOW)
+    expect(doc.apps[0].url).toBe(`https://example.org/c/apps/${doc.apps[0].slug}/`)
+  })
+
+  it('defaults the base URL to the Pages address inside GitHub Actions', async () => {
+    const r = spawnSync(process.execPath, [CLI, 'build', '--catalog', 'catalog', '--out', 'gh', '--now', NOW], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '', GITHUB_ACTIONS: 'true', GITHUB_REPOSITORY: 'someone/updatesafe' }
+    })
+    expect(r.status).toBe(0)
+    const doc = JSON.parse(await readFile(path.join(dir, 'gh/api/v1/apps.json'), 'utf8'))
+    expect(doc.apps[0].badge).toBe(`https://someone.github.io/updatesafe/badge/${doc.apps[0].slug}.svg`)
+  })
+
+  it('refuses to write the site over the catalog or a repository root', async () => {
+    expect(cli(['build', '--catalog', 'catalog', '--out', 'catalog']).stderr).toContain('refusing --out catalog')
+    await mkdir(path.join(dir, 'repo', '.git'), { recursive: true })
+    const r = cli(['build', '--catalog', 'catalog', '--out', 'repo'])
+    expect(r.code).not.toBe(0)
+    expect(r.stderr).toContain('git repository root')
+  })
+
+  it('rejects bad flags with usage and exit 2', () => {
+    expect(cli(['build', '--catalog', 'catalog', '--out', 'x', '--now', 'yesterday']).code).toBe(2)
+    expect(cli(['build', '--bogus']).code).toBe(2)
+    expect(cli(['frobnicate']).code).toBe(2)
+  })
+
+  describe('bad input leaves the published site untouched', () => {
+    const cases: [string, (apps: string) => Promise<void>, RegExp][] = [
+      ['an unknown key', (apps) => writeFile(`${apps}/gitea.yml`, 'name: Gitea\nrepo: go-gitea/gitea\nhompage: x\n'), /gitea\.yml:3:1: hompage: unknown key/],
+      ['a missing name', (apps) => writeFile(`${apps}/gitea.yml`, 'repo: go-gitea/gitea\n'), /gitea\.yml:1:1: name: is required/],
+      ['a bad slug file name', (apps) => writeFile(`${apps}/Foo_Bar.yml`, 'name: F\nrepo: a/f\n'), /Foo_Bar\.yml:1:1: file name "Foo_Bar\.yml" is not a valid slug/],
+      ['a dotted file name', (apps) => writeFile(`${apps}/..x.yml`, 'name: F\nrepo: a/f\n'), /\.\.x\.yml:1:1: .*not a valid slug/],
+      ['a repo that is not owner/name', (apps) => writeFile(`${apps}/gitea.yml`, 'name: Gitea\nrepo: gitea\n'), /gitea\.yml:2:7: repo: must be "<owner>\/<name>"/],
+      ['a YAML syntax error', (apps) => writeFile(`${apps}/gitea.yml`, 'name: Gitea\nrepo: [go-gitea/gitea\n'), /gitea\.yml:\d+:\d+: YAML syntax error/],
+      ['the same repo twice', (apps) => writeFile(`${apps}/gitea-copy.yml`, 'name: Gitea again\nrepo: go-gitea/gitea\n'), /gitea\.yml:\d+:1: repo: repository go-gitea\/gitea is already tracked by .*gitea-copy\.yml/],
+      ['a non-UTF-8 file', (apps) => writeFile(`${apps}/latin.yml`, Buffer.from('name: Caf\xe9\nrepo: a/b\n', 'latin1')), /latin\.yml:1:1: is not valid UTF-8 text/],
+      ['an empty catalog', async (apps) => {
+        for (const f of await readdir(apps)) await rm(`${apps}/${f}`)
+      }, /catalog is empty/],
+      ['a record without release data', (apps) => writeFile(`${apps}/newapp.yml`, 'name: New\nrepo: someone/newapp\n'), /newapp\.yml: release: newapp has no release data/]
+    ]
+    it.each(cases)('%s', async (_label, breakIt, message) => {
+      const work = path.join(dir, `bad-${Math.random().toString(36).slice(2)}`)
+      await cp(path.join(dir, 'catalog'), path.join(work, 'catalog'), { recursive: true })
+      const ok = cli(['build', '--catalog', 'catalog', '--out', 'site', '--now', NOW], { cwd: work })
+      expect(ok.code).toBe(0)
+      const before = await treeHash(path.join(work, 'site'))
+      await breakIt(path.join(work, 'catalog', 'apps'))
+      const r = cli(['build', '--catalog', 'catalog', '--out', 'site', '--now', '2026-11-22T12:00:00.000Z'], { cwd: work })
+      expect(r.code).toBe(1)
+      expect(r.stderr).toMatch(message)
+      expect(await treeHash(path.join(work, 'site'))).toBe(before)
+      expect((await readdir(work)).sort()).toEqual(['catalog', 'site'])
+      if (!/release data/.test(message.source)) expect(cli(['validate', '--catalog', 'catalog'], { cwd: work }).code).toBe(1)
+    })
+  })
+
+  it('classifies JSONL in input order, nothing else on stdout, and names a malformed line', async () => {
+    const input = [
+      { id: 'a', notes: '## Breaking changes\n- The `--legacy` flag was removed; update your config.' },
+      { id: 'b', notes: '' },
+      { id: 'c', notes: '### Bug fixes\n- Fix a typo in the settings page.' }
+    ]
+    await writeFile(path.join(dir, 'in.jsonl'), input.map((l) => JSON.stringify(l)).join('\n') + '\n')
+    const r = cli(['classify', '--jsonl', 'in.jsonl'])
+    expect(r.code).toBe(0)
+    const out = r.stdout.trim().split('\n').map((l) => JSON.parse(l))
+    expect(out.map((o) => o.id)).toEqual(['a', 'b', 'c'])
+    expect(out.map((o) => o.safeToUpdate)).toEqual(['breaking', 'unknown', 'safe'])
+    expect(out[1].changelogSummary).toBe('...')
+    for (const o of out) expect(Object.keys(o)).toEqual(['id', 'safeToUpdate', 'rationale', 'changelogSummary'])
+    await writeFile(path.join(dir, 'bad.jsonl'), `${JSON.stringify(input[0])}\n{not json\n`)
+    const bad = cli(['classify', '--jsonl', 'bad.jsonl'])
+    expect(bad.code).not.toBe(0)
+    expect(bad.stderr).toMatch(/line 2/)
+  })
+})

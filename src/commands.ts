@@ -1,0 +1,154 @@
+// The CLI commands (build, serve, classify, validate): parse flags and call the
+// same code the action runs. Logs go to stderr so stdout carries only data.
+import { createReadStream } from 'node:fs'
+import { readFile } from 'node:fs/promises'
+import { createInterface } from 'node:readline'
+import { parseArgs } from 'node:util'
+import { CatalogError, formatIssue, loadCatalog } from './catalog/load.js'
+import { classifyJsonl, JsonlInputError } from './classify/jsonl.js'
+import { buildDeps, upstreamSettings } from './deps.js'
+import { build } from './pipeline.js'
+import { serveSite } from './serve.js'
+import type { Logger } from './types.js'
+import { defaultBaseUrl } from './urls.js'
+
+const USAGE = `updatesafe <command> [options]
+
+Commands:
+  build     --catalog DIR --out DIR [--base-url URL] [--refresh] [--previous DIR] [--now ISO]
+            Build the static site (JSON API, pages, badges) from the catalog.
+            --refresh reads GitHub (GITHUB_TOKEN, GITHUB_API_URL, GITHUB_GRAPHQL_URL)
+            and endoflife.date (ENDOFLIFE_API_URL); --previous is the published
+            snapshot used as last-known-good.
+  serve     --dir DIR [--port 8080] [--host 127.0.0.1]
+            Serve a built site with GitHub Pages semantics.
+  classify  --jsonl FILE | --notes-file FILE
+            Classify release notes; one JSON line per input line on stdout.
+  validate  --catalog DIR
+            Check every catalog record; exit 1 on any error.
+`
+
+export function stderrLogger(stream: NodeJS.WritableStream = process.stderr): Logger {
+  const where = (ref?: { file?: string; line?: number }) => (ref?.file ? `${ref.file}${ref.line ? `:${ref.line}` : ''}: ` : '')
+  return {
+    info: (m) => stream.write(`${m}\n`),
+    warning: (m, ref) => stream.write(`warning: ${where(ref)}${m}\n`),
+    error: (m, ref) => stream.write(`error: ${where(ref)}${m}\n`)
+  }
+}
+
+class UsageError extends Error {}
+
+function parseNow(value: string | undefined): Date {
+  if (value === undefined) return new Date()
+  const d = new Date(value)
+  if (!/^\d{4}-\d{2}-\d{2}(T.*)?$/.test(value) || Number.isNaN(d.getTime())) throw new UsageError(`--now "${value}" is not an ISO 8601 date or time`)
+  return d
+}
+
+async function* lines(file: string): AsyncIterable<string> {
+  const rl = createInterface({ input: file === '-' ? process.stdin : createReadStream(file), crlfDelay: Infinity })
+  for await (const line of rl) yield line
+}
+
+async function run(argv: string[], log: Logger): Promise<number> {
+  const [command, ...rest] = argv
+  const opts = { strict: true, allowPositionals: false } as const
+  switch (command) {
+    case 'build': {
+      const { values } = parseArgs({
+        ...opts,
+        args: rest,
+        options: {
+          catalog: { type: 'string', default: 'catalog' },
+          out: { type: 'string' },
+          'base-url': { type: 'string' },
+          refresh: { type: 'boolean', default: false },
+          previous: { type: 'string' },
+          now: { type: 'string' }
+        }
+      })
+      if (!values.out) throw new UsageError('build needs --out DIR')
+      const now = parseNow(values.now)
+      const result = await build(
+        {
+          catalogDir: values.catalog,
+          outDir: values.out,
+          baseUrl: values['base-url'] ?? defaultBaseUrl(process.env),
+          now,
+          refresh: values.refresh,
+          ...(values.previous ? { previousDir: values.previous } : {})
+        },
+        buildDeps(upstreamSettings(process.env), log, now)
+      )
+      if (result.stats) log.info(`GitHub: ${result.stats.requests} requests, ${result.stats.graphqlPoints} GraphQL points, ${result.stats.remaining ?? '?'} remaining`)
+      log.info(`changed: ${result.changed.length ? result.changed.join(', ') : 'none'}`)
+      return 0
+    }
+    case 'serve': {
+      const { values } = parseArgs({
+        ...opts,
+        args: rest,
+        options: { dir: { type: 'string', default: 'site' }, port: { type: 'string', default: '8080' }, host: { type: 'string' } }
+      })
+      const port = Number(values.port)
+      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port "${values.port}" is not a port number`)
+      const { url } = await serveSite({ dir: values.dir, port, ...(values.host ? { host: values.host } : {}) })
+      log.info(`serving ${values.dir} at ${url} (Ctrl+C to stop)`)
+      await new Promise(() => {}) // until interrupted
+      return 0
+    }
+    case 'classify': {
+      const { values } = parseArgs({ ...opts, args: rest, options: { jsonl: { type: 'string' }, 'notes-file': { type: 'string' } } })
+      const write = (line: string) => process.stdout.write(`${line}\n`)
+      if (values['notes-file']) {
+        const notes = await readFile(values['notes-file'], 'utf8')
+        async function* one() {
+          yield JSON.stringify({ id: values['notes-file'], notes })
+        }
+        await classifyJsonl(one(), write)
+        return 0
+      }
+      if (!values.jsonl) throw new UsageError('classify needs --jsonl FILE (or - for stdin) or --notes-file FILE')
+      await classifyJsonl(lines(values.jsonl), write)
+      return 0
+    }
+    case 'validate': {
+      const { values } = parseArgs({ ...opts, args: rest, options: { catalog: { type: 'string', default: 'catalog' } } })
+      const entries = await loadCatalog(values.catalog)
+      log.info(`${values.catalog}: ${entries.length} records, all valid`)
+      return 0
+    }
+    case undefined:
+    case '--help':
+    case '-h':
+    case 'help':
+      process.stdout.write(USAGE)
+      return command === undefined ? 2 : 0
+    default:
+      throw new UsageError(`unknown command "${command}"`)
+  }
+}
+
+export async function main(argv: string[], log: Logger = stderrLogger()): Promise<number> {
+  try {
+    return await run(argv, log)
+  } catch (e) {
+    if (e instanceof CatalogError) {
+      for (const issue of e.issues) log.error(formatIssue(issue))
+      log.error(`${e.issues.length} catalog error${e.issues.length === 1 ? '' : 's'}; nothing was written`)
+      return 1
+    }
+    if (e instanceof JsonlInputError) {
+      log.error(e.message)
+      return 1
+    }
+    if (e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      log.error(`${(e as Error).message}\n\n${USAGE}`)
+      return 2
+    }
+    log.error((e as Error).message)
+    return 1
+  }
+}
+

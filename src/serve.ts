@@ -1,0 +1,51 @@
+// Local preview with GitHub Pages semantics, on sirv (a maintained static
+// server): index.html for a directory, a redirect from /dir to /dir/,
+// 404.html with status 404, and content types by extension.
+import { existsSync, readFileSync, statSync } from 'node:fs'
+import http from 'node:http'
+import path from 'node:path'
+import sirv from 'sirv'
+
+export function createSiteHandler(dir: string): http.RequestListener {
+  const root = path.resolve(dir)
+  // dev: re-read the tree on every request, so a rebuild (directory swap) shows at once.
+  const files = sirv(root, { dev: true, dotfiles: false, extensions: ['html'] })
+  const notFound = (res: http.ServerResponse) => {
+    const page = path.join(root, '404.html')
+    res.statusCode = 404
+    res.setHeader('Content-Type', 'text/html; charset=utf-8')
+    res.end(existsSync(page) ? readFileSync(page) : 'Not found\n')
+  }
+  return (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost')
+    let pathname: string
+    try {
+      pathname = decodeURIComponent(url.pathname)
+    } catch {
+      return notFound(res)
+    }
+    if (!pathname.endsWith('/')) {
+      const full = path.join(root, pathname)
+      // Pages answers /apps/x with a redirect to /apps/x/ when x is a directory.
+      if (full.startsWith(root + path.sep) && existsSync(full) && statSync(full).isDirectory()) {
+        res.writeHead(301, { Location: `${url.pathname}/${url.search}` })
+        return res.end()
+      }
+    }
+    files(req, res, () => notFound(res))
+  }
+}
+
+export async function serveSite(opts: { dir: string; port: number; host?: string }): Promise<{ server: http.Server; url: string }> {
+  if (!existsSync(path.join(opts.dir, 'index.html'))) throw new Error(`${opts.dir} holds no index.html; build the site first`)
+  const server = http.createServer(createSiteHandler(opts.dir))
+  const host = opts.host ?? '127.0.0.1'
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(opts.port, host, () => resolve())
+  })
+  const address = server.address()
+  const port = typeof address === 'object' && address ? address.port : opts.port
+  const shown = host === '127.0.0.1' || host === '::1' ? 'localhost' : host
+  return { server, url: `http://${shown}:${port}/` }
+}
