@@ -82,7 +82,8 @@ async function run(argv: string[], log: Logger): Promise<number> {
         buildDeps(upstreamSettings(process.env), log, now)
       )
       if (result.stats) log.info(`GitHub: ${result.stats.requests} requests, ${result.stats.graphqlPoints} GraphQL points, ${result.stats.remaining ?? '?'} remaining`)
-      log.info(`changed: ${result.changed.length ? result.changed.join(', ') : 'none'}`)
+      const shown = result.changed.slice(0, 20).join(', ')
+      log.info(`changed: ${result.changed.length === 0 ? 'none' : result.changed.length > 20 ? `${shown} and ${result.changed.length - 20} more` : shown}`)
       return 0
     }
     case 'serve': {

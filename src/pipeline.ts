@@ -9,10 +9,10 @@ import { loadCatalog, type LoadedEntry } from './catalog/load.js'
 import { offlineFacts, publishedVersion, refreshedFacts, type AppFacts } from './facts.js'
 import { buildLifecycle } from './lifecycle/index.js'
 import { readPrevious } from './publish/previous.js'
-import { validateSnapshot } from './publish/validate.js'
+import { snapshotChecker } from './publish/validate.js'
 import { checkOutputDir, writeTree } from './publish/write-tree.js'
 import { buildDocuments, jsonSchemas, toJson } from './render/api.js'
-import { renderPages, type PageInput } from './render/pages.js'
+import { pageFiles, type PageInput } from './render/pages.js'
 import { appRecordSchema, type AppRecord, type Lifecycle } from './schema/index.js'
 import type { Logger } from './types.js'
 import { readStoredProduct, writeStoredProduct, type EndoflifeProduct } from './upstream/endoflife.js'
@@ -218,17 +218,27 @@ export async function build(opts: BuildOptions, given: BuildDeps): Promise<Build
   // Nothing changed: keep the previous generatedAt so the tree is byte-identical and a publish has nothing to commit.
   const generatedAt = previous && changes.length === 0 ? previous.generatedAt : opts.now.toISOString()
   const { catalog, apps: appDocs } = buildDocuments(records, generatedAt, baseUrl)
-  const files = new Map<string, string>()
-  files.set(paths.catalog, toJson(catalog))
-  for (const doc of appDocs) files.set(paths.app(doc.slug), toJson(doc))
-  for (const [file, text] of jsonSchemas(baseUrl)) files.set(file, text)
-  // Pages are rendered as of the snapshot, so the same snapshot always renders the same bytes.
-  for (const [file, text] of renderPages(pages, { generatedAt, now: new Date(generatedAt), baseUrl })) files.set(file, text)
-
-  validateSnapshot(files, baseUrl)
-  await writeTree(outDir, files)
+  // Produced lazily and checked one by one as they are written aside.
+  function* files(): Generator<[string, string]> {
+    yield [paths.catalog, toJson(catalog)]
+    for (const doc of appDocs) yield [paths.app(doc.slug), toJson(doc)]
+    yield* jsonSchemas(baseUrl)
+    // Pages are rendered as of the snapshot, so the same snapshot always renders the same bytes.
+    yield* pageFiles(pages, { generatedAt, now: new Date(generatedAt), baseUrl })
+  }
+  const checker = snapshotChecker(baseUrl)
+  const written = await writeTree(
+    outDir,
+    (function* () {
+      for (const [file, content] of files()) {
+        checker.add(file, content)
+        yield [file, content] as const
+      }
+    })(),
+    () => checker.finish()
+  )
 
   const stale = apps.filter((a) => a.stale).map((a) => a.slug)
-  log.info(`wrote ${files.size} files for ${catalog.count} apps to ${outDir}${stale.length ? `; stale: ${stale.join(', ')}` : ''}`)
+  log.info(`wrote ${written} files for ${catalog.count} apps to ${outDir}${stale.length ? `; stale: ${stale.join(', ')}` : ''}`)
   return { outDir, generatedAt, count: catalog.count, changed: changes.map((c) => c.slug), changes, stale, warnings, stats }
 }

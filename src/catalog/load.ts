@@ -1,7 +1,8 @@
 // Reads catalog/apps/*.yml into validated entries. Every problem of a run is
 // collected (not just the first) and points at file, line and field, so a
 // maintainer fixes a pull request in one pass and the action can annotate lines.
-import { readdir, readFile, stat } from 'node:fs/promises'
+import { readFileSync, statSync } from 'node:fs'
+import { readdir } from 'node:fs/promises'
 import path from 'node:path'
 import { isMap, isScalar, LineCounter, parseDocument, type Document, type Node as YamlNode } from 'yaml'
 import { z } from 'zod'
@@ -75,7 +76,7 @@ function describeZodIssue(issue: z.core.$ZodIssue, data: unknown): string {
 }
 
 /** Validate one record's text; returns the entry or the issues found. */
-export function parseRecord(text: string, file: string): { entry?: CatalogEntry; issues: CatalogIssue[] } {
+export function parseRecord(text: string, file: string): { entry?: CatalogEntry; issues: CatalogIssue[]; repoLine?: number } {
   const lc = new LineCounter()
   const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true })
   const issues: CatalogIssue[] = []
@@ -91,7 +92,7 @@ export function parseRecord(text: string, file: string): { entry?: CatalogEntry;
     return { issues: [{ file, line: 1, col: 1, field: '', message: 'must be a YAML mapping of fields (name, repo, …)' }] }
   }
   const parsed = catalogEntrySchema.safeParse(data)
-  if (parsed.success) return { entry: parsed.data, issues }
+  if (parsed.success) return { entry: parsed.data, issues, repoLine: locate(doc, lc, [], 'repo').line }
   for (const issue of parsed.error.issues) {
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) {
@@ -136,7 +137,7 @@ export async function loadCatalog(catalogDir: string): Promise<LoadedEntry[]> {
       issues.push({ file, line: 1, col: 1, field: '', message: `file name "${name}" is not a valid slug: use lowercase letters, digits and single hyphens (e.g. "adguard-home.yml")` })
       continue
     }
-    const info = await stat(file)
+    const info = statSync(file)
     if (!info.isFile()) {
       issues.push({ file, line: 1, col: 1, field: '', message: 'is not a regular file' })
       continue
@@ -147,17 +148,18 @@ export async function loadCatalog(catalogDir: string): Promise<LoadedEntry[]> {
     }
     let text: string
     try {
-      text = utf8.decode(await readFile(file))
+      // Sync reads: a catalog is thousands of small files read back to back.
+      text = utf8.decode(readFileSync(file))
     } catch {
       issues.push({ file, line: 1, col: 1, field: '', message: 'is not valid UTF-8 text' })
       continue
     }
-    const { entry, issues: recordIssues } = parseRecord(text, file)
+    const { entry, issues: recordIssues, repoLine } = parseRecord(text, file)
     issues.push(...recordIssues)
     if (!entry) continue
     // GitHub treats owner/name case-insensitively, so `Foo/Bar` and `foo/bar` are one repo.
     const key = entry.repo.toLowerCase()
-    const line = repoLine(text)
+    const line = repoLine ?? 1
     const seen = repos.get(key)
     if (seen) {
       issues.push({ file, line, col: 1, field: 'repo', message: `repository ${entry.repo} is already tracked by ${seen.file}:${seen.line}` })
@@ -168,10 +170,4 @@ export async function loadCatalog(catalogDir: string): Promise<LoadedEntry[]> {
   }
   if (issues.length > 0) throw new CatalogError(issues)
   return loaded
-}
-
-function repoLine(text: string): number {
-  const lc = new LineCounter()
-  const doc = parseDocument(text, { lineCounter: lc })
-  return locate(doc, lc, [], 'repo').line
 }

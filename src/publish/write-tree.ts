@@ -1,8 +1,8 @@
 // Writes a whole site tree so that readers only ever see the old tree or the
 // new one: build it beside the target, then swap directories with renames.
 import { randomBytes } from 'node:crypto'
-import { existsSync } from 'node:fs'
-import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises'
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises'
 import path from 'node:path'
 
 export class UnsafeOutputError extends Error {
@@ -56,14 +56,16 @@ export function assertSafeRelativePath(p: string): void {
 }
 
 /**
- * Write `files` as the complete content of `outDir`. `check` runs on the staged
- * tree before the swap; if it (or anything else) throws, `outDir` is untouched.
+ * Write `files` as the complete content of `outDir`. Files may be produced
+ * lazily (a generator), so a large site is never held in memory whole. `check`
+ * runs on the staged tree before the swap; if it (or anything else) throws,
+ * `outDir` is untouched.
  */
 export async function writeTree(
   outDir: string,
-  files: ReadonlyMap<string, string | Buffer>,
+  files: Iterable<readonly [string, string | Buffer]>,
   check: () => void | Promise<void> = () => {}
-): Promise<void> {
+): Promise<number> {
   const target = path.resolve(outDir)
   const parent = path.dirname(target)
   const base = path.basename(target)
@@ -71,14 +73,25 @@ export async function writeTree(
   const staging = path.join(parent, `.${base}.new-${tag}`)
   const retired = path.join(parent, `.${base}.old-${tag}`)
   await mkdir(parent, { recursive: true })
+  let count = 0
   try {
-    for (const rel of [...files.keys()].sort()) {
+    // Synchronous writes: tens of thousands of small files go several times faster
+    // than through the thread pool one promise at a time, and a build has nothing
+    // else to do meanwhile.
+    const made = new Set<string>()
+    for (const [rel, content] of files) {
       assertSafeRelativePath(rel)
       const dest = path.join(staging, ...rel.split('/'))
       if (!isInside(dest, staging)) throw new UnsafeOutputError(`refusing to write outside the output directory: ${rel}`)
-      await mkdir(path.dirname(dest), { recursive: true })
-      await writeFile(dest, files.get(rel)!)
+      const dir = path.dirname(dest)
+      if (!made.has(dir)) {
+        mkdirSync(dir, { recursive: true })
+        made.add(dir)
+      }
+      writeFileSync(dest, content, { flag: 'wx' })
+      count++
     }
+    mkdirSync(staging, { recursive: true })
     await check()
     const hadTarget = existsSync(target)
     if (hadTarget) await rename(target, retired)
@@ -92,4 +105,5 @@ export async function writeTree(
   } finally {
     await rm(staging, { recursive: true, force: true })
   }
+  return count
 }

@@ -42,23 +42,31 @@ function assertRenderable(p: PageInput, seen: Set<string>): void {
   seen.add(slug)
 }
 
-export function renderPages(pages: PageInput[], ctx: SiteContext): Map<string, string> {
+/**
+ * Every human-facing file, produced one at a time so a large site never has to
+ * sit in memory whole: shared files first, then each app's page, badge and
+ * shields endpoint.
+ */
+export function* pageFiles(pages: PageInput[], ctx: SiteContext): Generator<[string, string]> {
   const seen = new Set<string>()
   for (const p of pages) assertRenderable(p, seen)
   const sorted = [...pages].sort((a, b) => (a.record.slug < b.record.slug ? -1 : a.record.slug > b.record.slug ? 1 : 0))
   const first = sorted[0]?.record
   const basePath = ctx.baseUrl !== undefined ? basePathOf(ctx.baseUrl) : basePathOf(first?.url, first?.slug)
 
-  const out = new Map<string, string>()
-  for (const [path, body] of ASSETS) out.set(path, body)
+  for (const [path, body] of ASSETS) yield [path, body]
   const stale = new Set(sorted.filter((p) => p.stale).map((p) => p.record.slug))
-  out.set('index.html', renderIndex({ records: sorted.map((p) => p.record), generatedAt: ctx.generatedAt, feeds: ctx.feeds, stale }))
-  out.set('404.html', renderNotFound({ basePath, generatedAt: ctx.generatedAt }))
+  yield ['index.html', renderIndex({ records: sorted.map((p) => p.record), generatedAt: ctx.generatedAt, feeds: ctx.feeds, stale })]
+  yield ['404.html', renderNotFound({ basePath, generatedAt: ctx.generatedAt })]
   for (const p of sorted) {
     const slug = p.record.slug
-    out.set(`apps/${slug}/index.html`, renderAppPage({ ...p, generatedAt: ctx.generatedAt, now: ctx.now, feeds: ctx.feeds }))
-    out.set(`badge/${slug}.svg`, renderBadge(p.record))
-    out.set(`api/v1/badge/${slug}.json`, JSON.stringify(shieldsEndpoint(p.record), null, 2) + '\n')
+    yield [`apps/${slug}/index.html`, renderAppPage({ ...p, generatedAt: ctx.generatedAt, now: ctx.now, feeds: ctx.feeds })]
+    yield [`badge/${slug}.svg`, renderBadge(p.record)]
+    yield [`api/v1/badge/${slug}.json`, JSON.stringify(shieldsEndpoint(p.record), null, 2) + '\n']
   }
-  return out
+}
+
+/** All of pageFiles at once, keyed by path. */
+export function renderPages(pages: PageInput[], ctx: SiteContext): Map<string, string> {
+  return new Map(pageFiles(pages, ctx))
 }
