@@ -165,7 +165,7 @@ describe('scripts/publish.sh with dist/index.js', () => {
     const paths = touched(second)
     // The app's own files and the catalog-wide documents change in substance …
     const own = ['api/v1/apps/linkding.json', 'api/v1/badge/linkding.json', 'apps/linkding/index.html', 'badge/linkding.svg']
-    const catalogWide = ['api/v1/apps.json', 'index.html']
+    const catalogWide = ['api/v1/apps.json', 'api/v1/changes.json', 'index.html']
     for (const p of [...own, ...catalogWide]) expect(paths).toContain(p)
     // … and every other file that moved (other apps' documents) moved only by the snapshot's timestamp.
     const others = paths.filter((p) => !own.includes(p) && !catalogWide.includes(p) && !p.includes('linkding') && !p.endsWith('feed.xml'))

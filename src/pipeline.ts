@@ -8,6 +8,7 @@ import { assess } from './assess.js'
 import { loadCatalog, type LoadedEntry } from './catalog/load.js'
 import { offlineFacts, publishedVersion, refreshedFacts, type AppFacts } from './facts.js'
 import { buildLifecycle } from './lifecycle/index.js'
+import { feedFiles, readPreviousChanges } from './publish/feeds.js'
 import { readPrevious } from './publish/previous.js'
 import { snapshotChecker } from './publish/validate.js'
 import { checkOutputDir, writeTree } from './publish/write-tree.js'
@@ -156,7 +157,9 @@ export async function build(opts: BuildOptions, given: BuildDeps): Promise<Build
 
   // Relative to the process, so messages name files the way the user typed the path.
   const entries = await loadCatalog(path.relative(process.cwd(), catalogDir) || '.')
-  const previous = await readPrevious(opts.previousDir && path.resolve(cwd, opts.previousDir), log)
+  const previousDir = opts.previousDir && path.resolve(cwd, opts.previousDir)
+  const previous = await readPrevious(previousDir, log)
+  const previousChanges = await readPreviousChanges(previousDir, log)
   const { apps, stats } = await gatherFacts(entries, previous?.records ?? new Map(), opts, deps)
 
   const missing = apps.filter((a) => !a.facts && !a.kept)
@@ -224,7 +227,8 @@ export async function build(opts: BuildOptions, given: BuildDeps): Promise<Build
     for (const doc of appDocs) yield [paths.app(doc.slug), toJson(doc)]
     yield* jsonSchemas(baseUrl)
     // Pages are rendered as of the snapshot, so the same snapshot always renders the same bytes.
-    yield* pageFiles(pages, { generatedAt, now: new Date(generatedAt), baseUrl })
+    yield* pageFiles(pages, { generatedAt, now: new Date(generatedAt), baseUrl, feeds: true })
+    yield* feedFiles({ records, changes, previous: previousChanges, generatedAt, baseUrl })
   }
   const checker = snapshotChecker(baseUrl)
   const written = await writeTree(

@@ -1,40 +1,23 @@
 // Real-browser check of the rendered site: Debian's chromium driven by
 // playwright-core, the site served by sirv under a path prefix like GitHub Pages
 // project sites. Skips without chromium, except in CI where that is a failure.
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals'
-import { existsSync } from 'node:fs'
+import { afterAll, beforeAll, expect, test } from '@jest/globals'
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { createServer, type Server, type ServerResponse } from 'node:http'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import type { AddressInfo } from 'node:net'
 import sirv from 'sirv'
-import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { renderPages } from '../../src/render/pages.js'
 import { PALETTE } from '../../src/render/assets.js'
+import { browserDescribe, inPage, launchChromium, visitor, type VisitFn } from '../support/browser.js'
 import { CTX, HOSTILE, REALISTIC } from './fixtures.js'
 
-const CHROMIUM = '/usr/bin/chromium'
 const PREFIX = '/updatesafe/'
 const SHOTS = resolve('screenshots')
-const available = existsSync(CHROMIUM)
+const suite = browserDescribe('browser tests of the rendered pages')
 
-if (!available) {
-  if (process.env.CI === 'true') {
-    test('chromium is installed (required in CI)', () => {
-      throw new Error(`${CHROMIUM} is missing: apt-get install -y --no-install-recommends chromium`)
-    })
-  } else {
-    console.warn(`SKIPPED browser tests: ${CHROMIUM} not found (apt-get install -y --no-install-recommends chromium). They never skip when CI=true.`)
-  }
-}
-
-const suite = available ? describe : describe.skip
-
-/** Evaluate an expression in the page. Written as a string: the project's TypeScript has no DOM types. */
-async function inPage<T = unknown>(page: Page, expression: string): Promise<T> {
-  return (await page.evaluate(expression)) as T
-}
 const ALL = [...REALISTIC, ...HOSTILE]
 
 suite('rendered site in chromium', () => {
@@ -42,6 +25,7 @@ suite('rendered site in chromium', () => {
   let server: Server
   let origin = ''
   let browser: Browser
+  let visit: VisitFn
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'updatesafe-render-'))
@@ -62,10 +46,8 @@ suite('rendered site in chromium', () => {
     await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok))
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
     await mkdir(SHOTS, { recursive: true })
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
-    })
+    browser = await launchChromium()
+    visit = visitor(browser, origin)
   })
 
   afterAll(async () => {
@@ -73,33 +55,6 @@ suite('rendered site in chromium', () => {
     await new Promise((ok) => server?.close(ok))
     if (dir) await rm(dir, { recursive: true, force: true })
   })
-
-  interface Visit {
-    page: Page
-    problems: string[]
-    close(): Promise<void>
-  }
-
-  /** Open a page and record every console error, page error, failed or off-site request and HTTP error. */
-  async function visit(path: string, opts: BrowserContextOptions = {}, expectStatus = 200): Promise<Visit> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...opts })
-    const page = await context.newPage()
-    const problems: string[] = []
-    page.on('console', (m) => {
-      if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`)
-    })
-    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`))
-    page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`))
-    page.on('request', (r) => {
-      if (!r.url().startsWith(origin + '/')) problems.push(`off-site request: ${r.url()}`)
-    })
-    page.on('response', (r) => {
-      if (r.status() >= 400 && r.request().isNavigationRequest() === false) problems.push(`HTTP ${r.status()}: ${r.url()}`)
-    })
-    const res = await page.goto(origin + path, { waitUntil: 'load' })
-    expect(res?.status()).toBe(expectStatus)
-    return { page, problems, close: () => context.close() }
-  }
 
   const visibleRows = (page: Page) => page.locator('#apps tbody tr:visible')
 

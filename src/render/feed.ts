@@ -78,6 +78,10 @@ ${entries}</feed>
  * published record. The id is the page URL plus version and class, so the same
  * state always yields the same id and a change yields a new one.
  */
+function rationaleWithClass(label: string, rationale: string): string {
+  return rationale.toLowerCase().startsWith(label.toLowerCase()) ? rationale : `${label}. ${rationale}`
+}
+
 export function recordFeedEntry(record: AppRecord, updated: string): FeedEntry {
   const info = CLASS_INFO[record.safeToUpdate]
   const name = cleanText(record.name, LIMITS.name)
@@ -87,6 +91,7 @@ export function recordFeedEntry(record: AppRecord, updated: string): FeedEntry {
     title: `${name} ${version}: ${info.label.toLowerCase()}`,
     link: record.url,
     updated,
-    summary: `${info.label}. ${cleanText(record.rationale, LIMITS.rationale, { multiline: true })}`
+    // The rationale usually opens with the class already ("Breaking (rule …)"); say it once.
+    summary: rationaleWithClass(info.label, cleanText(record.rationale, LIMITS.rationale, { multiline: true }))
   }
 }

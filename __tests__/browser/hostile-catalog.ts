@@ -1,0 +1,132 @@
+// A catalog of valid records full of what strangers can put in names, tags and
+// release notes: script and handler injection, javascript: links, markup that
+// tries to break out of SVG/XML, control characters, bidi overrides and 10 MB
+// of notes. Written at test time so nothing hostile lives in the repository.
+import { mkdir, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+
+const CHECKED = '2026-11-21'
+/** A YAML double-quoted scalar (JSON strings are valid ones), so any character can be written escaped. */
+const q = (s: string) => JSON.stringify(s)
+/** A literal block scalar, indented under `notes:`. */
+const block = (s: string) => '|-\n' + s.split('\n').map((l) => `    ${l}`).join('\n')
+
+const BIDI = '\u202Egnp.exe\u202C \u2066isolate\u2069 \u200Fx'
+const CONTROLS = '\u0001\u0007\u001B[31m\u007F\u0085'
+
+export interface HostileApp {
+  slug: string
+  yaml: string
+}
+
+const XSS_NOTES = `## Breaking changes
+- <script>window.__pwned=1</script> removed
+- <img src=x onerror="window.__pwned=2"> changed
+- [read the guide](javascript:window.__pwned=3) before updating
+- <a href="javascript:window.__pwned=4">click</a> and <svg onload="window.__pwned=5"></svg>
+- [data](data:text/html,<script>window.__pwned=6</script>) <iframe src="javascript:window.__pwned=7"></iframe>
+- <style>body{display:none}</style> <meta http-equiv="refresh" content="0;url=javascript:window.__pwned=8">
+- ![x](javascript:window.__pwned=9) <javascript:window.__pwned=10>
+
+## Security
+\`\`\`html
+<script>window.__pwned=11</script>
+\`\`\``
+
+const XML_NOTES = `## Upgrade notes
+]]></title><script>window.__pwned=12</script><title>
+<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]>&e;
+<![CDATA[ <svg onload="window.__pwned=13"/> ]]> &amp; &#x3C;script&#x3E; &lt;script&gt;
+</summary></entry><entry><title>forged</title></entry></feed>`
+
+/** About 10 MB of notes; the loader accepts records up to 16 MB and cuts notes to a bounded prefix. */
+export const HUGE_LINE = 'A<script>window.__pwned=14</script> breaking change: <img src=x onerror="window.__pwned=15"> '
+export function hugeNotes(): string {
+  return Array.from({ length: Math.ceil((10 * 1024 * 1024) / (HUGE_LINE.length + 1)) }, () => HUGE_LINE).join('\n')
+}
+
+export function hostileApps(): HostileApp[] {
+  return [
+    {
+      slug: 'xss-script',
+      yaml: `name: ${q('<script>window.__pwned=1</script>')}
+repo: evil/xss-script
+release:
+  version: ${q('<svg/onload=window.__pwned=16>')}
+  url: ${q('https://example.com/notes?a=1&b="><script>window.__pwned=17</script>')}
+  date: 2026-11-01
+  notes: ${block(XSS_NOTES)}
+  checked: ${CHECKED}
+`
+    },
+    {
+      slug: 'xss-img',
+      yaml: `name: ${q('<img src=x onerror="window.__pwned=2">')}
+repo: evil/xss-img
+override:
+  class: caution
+  reason: ${q('<script>window.__pwned=18</script> [x](javascript:window.__pwned=19)')}
+  version: ${q('"/><script>window.__pwned=20</script>')}
+release:
+  version: ${q('"/><script>window.__pwned=20</script>')}
+  url: https://example.com/xss-img
+  notes: ${block(XSS_NOTES)}
+  checked: ${CHECKED}
+`
+    },
+    {
+      slug: 'xml-injection',
+      yaml: `name: ${q(']]></title><script>window.__pwned=12</script>')}
+repo: evil/xml-injection
+release:
+  version: ${q(']]></text><script>window.__pwned=21</script>')}
+  url: https://example.com/xml
+  notes: ${block(XML_NOTES)}
+  checked: ${CHECKED}
+`
+    },
+    {
+      slug: 'bidi-controls',
+      yaml: `name: ${q(`${BIDI}${CONTROLS} app`)}
+repo: evil/bidi
+release:
+  version: v1.0-rc.1+build
+  url: https://example.com/bidi
+  notes: ${q(`## Breaking changes\n- ${BIDI} ${CONTROLS} [x](javascript:window.__pwned=22)\n`)}
+  checked: ${CHECKED}
+`
+    },
+    {
+      slug: 'dead-hostile',
+      yaml: `name: Dead hostile
+repo: evil/dead
+archived: true
+successor: ${q('javascript:window.__pwned=23')}
+release:
+  version: v0.1
+  url: https://example.com/dead
+  notes: ${q('<script>window.__pwned=24</script>')}
+  checked: ${CHECKED}
+`
+    },
+    {
+      slug: 'huge-notes',
+      yaml: `name: Huge notes
+repo: evil/huge
+release:
+  version: 1.0.0
+  url: https://example.com/huge
+  notes: ${block(hugeNotes())}
+  checked: ${CHECKED}
+`
+    }
+  ]
+}
+
+/** Write `<dir>/apps/<slug>.yml` for every hostile app; returns the slugs. */
+export async function writeHostileCatalog(dir: string): Promise<string[]> {
+  const apps = hostileApps()
+  await mkdir(path.join(dir, 'apps'), { recursive: true })
+  for (const a of apps) await writeFile(path.join(dir, 'apps', `${a.slug}.yml`), a.yaml)
+  return apps.map((a) => a.slug)
+}

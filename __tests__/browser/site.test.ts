@@ -1,0 +1,306 @@
+// The real built site in a real browser: build() of a catalog, served by the
+// project's own preview server (createSiteHandler), loaded in chromium. First
+// the bundled catalog, then a hostile one generated at test time.
+import { afterAll, beforeAll, expect, test } from '@jest/globals'
+import { readdirSync } from 'node:fs'
+import { mkdir, readFile } from 'node:fs/promises'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import path from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { build } from '../../src/pipeline.js'
+import { changesDocSchema } from '../../src/publish/feeds.js'
+import { catalogDocSchema, CLASSES, type CatalogDoc } from '../../src/schema/index.js'
+import { createSiteHandler } from '../../src/serve.js'
+import type { Logger } from '../../src/types.js'
+import { child, parseXml, type XmlNode } from '../render/markup.js'
+import { browserDescribe, inPage, launchChromium, visitor, type VisitFn } from '../support/browser.js'
+import { tempDir } from '../support/tmp.js'
+import { hostileApps, writeHostileCatalog } from './hostile-catalog.js'
+
+const NOW = '2026-11-21T12:00:00.000Z'
+const SHOTS = path.resolve('screenshots')
+const BUNDLED = readdirSync('catalog/apps')
+  .filter((f) => f.endsWith('.yml'))
+  .map((f) => f.slice(0, -4))
+  .sort()
+const HOSTILE = hostileApps().map((a) => a.slug)
+
+interface Site {
+  origin: string
+  catalog: CatalogDoc
+  warnings: string[]
+  close(): Promise<void>
+}
+
+/** Listen first, so the site is built for the address it is served at; then build into a temp dir. */
+async function buildAndServe(catalogDir: (tmp: string) => Promise<string> | string): Promise<Site> {
+  const t = await tempDir('updatesafe-site-')
+  const out = path.join(t.dir, 'site')
+  const server = http.createServer(createSiteHandler(out))
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok))
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  const warnings: string[] = []
+  const log: Logger = { info: () => {}, warning: (m) => warnings.push(m), error: (m) => warnings.push(m) }
+  const close = async () => {
+    await new Promise((ok) => server.close(ok))
+    await t.cleanup()
+  }
+  try {
+    await build({ catalogDir: await catalogDir(t.dir), outDir: out, baseUrl: origin, now: new Date(NOW) }, { log })
+  } catch (e) {
+    await close()
+    throw e
+  }
+  const catalog = catalogDocSchema.parse(JSON.parse(await readFile(path.join(out, 'api/v1/apps.json'), 'utf8')))
+  return { origin, catalog, warnings, close }
+}
+
+async function get(url: string): Promise<{ status: number; type: string; text: string }> {
+  const res = await fetch(url)
+  return { status: res.status, type: res.headers.get('content-type') ?? '', text: await res.text() }
+}
+
+/** Fetch and parse an Atom feed; throws when it is not well-formed. */
+async function fetchFeed(url: string): Promise<XmlNode> {
+  const res = await get(url)
+  expect(res.status).toBe(200)
+  const root = parseXml(res.text)
+  expect(root.name).toBe('feed')
+  expect(root.attrs.xmlns).toBe('http://www.w3.org/2005/Atom')
+  return root
+}
+
+function allNodes(n: XmlNode): XmlNode[] {
+  return [n, ...n.children.flatMap(allNodes)]
+}
+
+// A document that is not HTML (an SVG opened directly) makes chromium ask for
+// /favicon.ico, which the site does not have; the console names no URL.
+const FAVICON_404 = /^console error: Failed to load resource: the server responded with a status of 404/
+
+const visibleRows = (page: Page) => page.locator('#apps tbody tr:visible')
+
+/** What a page exposes to injection: script sources, inline handlers, link and source targets, text size. */
+interface Exposure {
+  pwned: string
+  scripts: Array<string | null>
+  handlers: string[]
+  urls: string[]
+  textLength: number
+  oddChars: boolean
+}
+
+function exposure(page: Page): Promise<Exposure> {
+  return inPage<Exposure>(
+    page,
+    `({
+      pwned: typeof window.__pwned,
+      scripts: Array.from(document.scripts).map((s) => s.getAttribute('src')),
+      handlers: Array.from(document.querySelectorAll('*')).flatMap((el) => el.getAttributeNames().filter((n) => n.startsWith('on'))),
+      urls: Array.from(document.querySelectorAll('[href], [src], [action], [formaction]')).map((el) => el.href || el.src || el.action || el.formAction),
+      textLength: document.body.innerText.length,
+      oddChars: /[\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\u202A-\\u202E\\u2066-\\u2069]/.test(document.documentElement.outerHTML)
+    })`
+  )
+}
+
+const suite = browserDescribe('browser tests of the built site')
+
+suite('the bundled catalog, built and served by the preview server', () => {
+  let site: Site
+  let browser: Browser
+  let visit: VisitFn
+
+  beforeAll(async () => {
+    site = await buildAndServe(() => 'catalog')
+    await mkdir(SHOTS, { recursive: true })
+    browser = await launchChromium()
+    visit = visitor(browser, site.origin)
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await site?.close()
+  })
+
+  test('it is the whole bundled catalog', () => {
+    expect(site.catalog.apps.map((a) => a.slug)).toEqual(BUNDLED)
+  })
+
+  test('index: loads cleanly; search and the class filter narrow the list', async () => {
+    const v = await visit('/')
+    const { page } = v
+    await page.screenshot({ path: path.join(SHOTS, 'site-index.png'), fullPage: true })
+    const total = site.catalog.count
+    expect(await visibleRows(page).count()).toBe(total)
+
+    await page.fill('#q', 'traefik')
+    expect(await visibleRows(page).count()).toBe(1)
+    await expect(page.locator('#apps tbody tr:visible a').textContent()).resolves.toBe('Traefik')
+    await page.fill('#q', '')
+    expect(await visibleRows(page).count()).toBe(total)
+
+    for (const c of CLASSES) {
+      const want = site.catalog.apps.filter((a) => a.safeToUpdate === c).length
+      await page.click(`label[for="f-${c}"]`)
+      expect(await visibleRows(page).count()).toBe(want)
+      expect(await page.locator(`#apps tbody tr:visible:not([data-c="${c}"])`).count()).toBe(0)
+    }
+    // Filter and search together: an app of another class is not found.
+    const breaking = site.catalog.apps.find((a) => a.safeToUpdate === 'breaking')!
+    const other = site.catalog.apps.find((a) => a.safeToUpdate !== 'breaking')!
+    await page.click('label[for="f-breaking"]')
+    await page.fill('#q', breaking.name)
+    expect(await visibleRows(page).count()).toBeGreaterThanOrEqual(1)
+    await page.fill('#q', other.name)
+    expect(await page.locator(`#apps tbody tr:visible:has-text("${other.name}")`).count()).toBe(0)
+    await page.click('label[for="f-all"]')
+    await page.fill('#q', '')
+    expect(await visibleRows(page).count()).toBe(total)
+
+    // The index announces the site-wide feed, and it is there.
+    const feedHref = await inPage<string>(page, `document.querySelector('link[rel="alternate"][type="application/atom+xml"]').href`)
+    expect(feedHref).toBe(`${site.origin}/feed.xml`)
+    expect(v.problems).toEqual([])
+    await v.close()
+  })
+
+  test.each(BUNDLED)('app page %s: clean load, badge shown, feed linked', async (slug) => {
+    const v = await visit(`/apps/${slug}/`)
+    const { page } = v
+    expect(await inPage(page, `(() => { const i = document.querySelector('.badge img'); return !!i && i.complete && i.naturalWidth > 0 })()`)).toBe(true)
+    const feedHref = await inPage<string>(page, `document.querySelector('link[rel="alternate"][type="application/atom+xml"]').href`)
+    expect(feedHref).toBe(`${site.origin}/apps/${slug}/feed.xml`)
+    const e = await exposure(page)
+    expect(e.pwned).toBe('undefined')
+    expect(e.handlers).toEqual([])
+    for (const u of e.urls) expect(u).toMatch(/^https?:\/\//)
+    if (slug === 'prometheus' || slug === 'traefik') await page.screenshot({ path: path.join(SHOTS, `site-app-${slug}.png`), fullPage: true })
+    expect(v.problems).toEqual([])
+    await v.close()
+  })
+
+  test('feeds: site-wide, per class and per app are well-formed Atom with one entry per app on a first publication', async () => {
+    const all = await fetchFeed(`${site.origin}/feed.xml`)
+    const entries = all.children.filter((c) => c.name === 'entry')
+    expect(entries).toHaveLength(Math.min(site.catalog.count, 50))
+    for (const e of entries) {
+      expect(child(e, 'updated')!.text).toBe(NOW)
+      expect(child(e, 'link')!.attrs.href).toMatch(new RegExp(`^${site.origin}/apps/[a-z0-9-]+/$`))
+    }
+    for (const c of CLASSES) {
+      const feed = await fetchFeed(`${site.origin}/feeds/${c}.xml`)
+      const n = feed.children.filter((x) => x.name === 'entry').length
+      expect(n).toBe(Math.min(site.catalog.apps.filter((a) => a.safeToUpdate === c).length, 50))
+    }
+    for (const a of site.catalog.apps) {
+      const feed = await fetchFeed(`${site.origin}/apps/${a.slug}/feed.xml`)
+      expect(feed.children.filter((x) => x.name === 'entry').map((x) => child(x, 'link')!.attrs.href)).toEqual([a.url])
+    }
+    const changes = changesDocSchema.parse(JSON.parse((await get(`${site.origin}/api/v1/changes.json`)).text))
+    expect(changes.count).toBe(site.catalog.count)
+  })
+})
+
+suite('a hostile catalog, built and served the same way', () => {
+  let site: Site
+  let browser: Browser
+  let visit: VisitFn
+
+  beforeAll(async () => {
+    site = await buildAndServe(async (tmp) => {
+      const dir = path.join(tmp, 'catalog')
+      await writeHostileCatalog(dir)
+      return dir
+    })
+    await mkdir(SHOTS, { recursive: true })
+    browser = await launchChromium()
+    visit = visitor(browser, site.origin)
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await site?.close()
+  })
+
+  test('the build succeeds and publishes every hostile record', () => {
+    expect(site.catalog.apps.map((a) => a.slug)).toEqual([...HOSTILE].sort())
+    expect(site.catalog.apps.find((a) => a.slug === 'xss-script')!.name).toBe('<script>window.__pwned=1</script>')
+  })
+
+  test('index: nothing runs, nothing odd is shown, and the list is all there', async () => {
+    const v = await visit('/')
+    const { page } = v
+    await page.screenshot({ path: path.join(SHOTS, 'site-hostile-index.png'), fullPage: true })
+    expect(await visibleRows(page).count()).toBe(HOSTILE.length)
+    await page.fill('#q', 'script')
+    expect(await visibleRows(page).count()).toBeGreaterThanOrEqual(1)
+    const e = await exposure(page)
+    expect(e.pwned).toBe('undefined')
+    expect(e.scripts).toEqual(['assets/site.js'])
+    expect(e.handlers).toEqual([])
+    expect(e.oddChars).toBe(false)
+    expect(e.textLength).toBeLessThan(10_000)
+    for (const u of e.urls) expect(u).toMatch(/^https?:\/\//)
+    expect(await page.locator('text=<script>window.__pwned=1</script>').count()).toBeGreaterThanOrEqual(1)
+    expect(v.problems).toEqual([])
+    await v.close()
+  })
+
+  test.each(HOSTILE)('app page %s: nothing runs, links are http(s), text is bounded', async (slug) => {
+    const v = await visit(`/apps/${slug}/`)
+    const { page } = v
+    const html = await get(`${site.origin}/apps/${slug}/`)
+    expect(html.text.length).toBeLessThan(60_000)
+    const e = await exposure(page)
+    expect(e.pwned).toBe('undefined')
+    expect(e.scripts).toEqual(['../../assets/site.js'])
+    expect(e.handlers).toEqual([])
+    expect(e.oddChars).toBe(false)
+    expect(e.textLength).toBeLessThan(10_000)
+    for (const u of e.urls) expect(u).toMatch(/^https?:\/\//)
+    expect(await inPage(page, `(() => { const i = document.querySelector('.badge img'); return !!i && i.complete && i.naturalWidth > 0 })()`)).toBe(true)
+    if (slug === 'xss-script' || slug === 'huge-notes') await page.screenshot({ path: path.join(SHOTS, `site-hostile-${slug}.png`), fullPage: true })
+    expect(v.problems).toEqual([])
+    await v.close()
+  })
+
+  test.each(HOSTILE)('badge %s: well-formed SVG without script or handlers, inert when opened directly', async (slug) => {
+    const res = await get(`${site.origin}/badge/${slug}.svg`)
+    expect(res.status).toBe(200)
+    expect(res.type).toMatch(/^image\/svg\+xml/)
+    const svg = parseXml(res.text)
+    expect(svg.name).toBe('svg')
+    const nodes = allNodes(svg)
+    // Only the elements a static badge is drawn with: no script, foreignObject, a, image, use or animation.
+    expect(nodes.filter((n) => !/^(svg|title|filter|feGaussianBlur|linearGradient|stop|clipPath|mask|rect|g|text|path)$/.test(n.name)).map((n) => n.name)).toEqual([])
+    expect(nodes.flatMap((n) => Object.keys(n.attrs).filter((a) => /^on/i.test(a)))).toEqual([])
+    expect(res.text.length).toBeLessThan(5_000)
+    // An SVG opened as a document may run script; this one must not.
+    const v = await visit(`/badge/${slug}.svg`)
+    expect(await inPage(v.page, 'typeof window.__pwned')).toBe('undefined')
+    expect(v.problems.filter((p) => !FAVICON_404.test(p))).toEqual([])
+    await v.close()
+  })
+
+  test('feeds stay well-formed, inert and bounded', async () => {
+    const urls = [`${site.origin}/feed.xml`, ...CLASSES.map((c) => `${site.origin}/feeds/${c}.xml`), ...HOSTILE.map((s) => `${site.origin}/apps/${s}/feed.xml`)]
+    for (const url of urls) {
+      const res = await get(url)
+      expect(res.status).toBe(200)
+      const feed = parseXml(res.text)
+      expect(feed.name).toBe('feed')
+      expect(allNodes(feed).map((n) => n.name).filter((n) => !/^(feed|id|title|link|updated|author|name|generator|entry|summary)$/.test(n))).toEqual([])
+      expect(res.text).not.toMatch(/<script|<svg|<img|[\u0000-\u0008\u202A-\u202E\u2066-\u2069]/)
+      expect(res.text.length).toBeLessThan(30_000)
+    }
+    const all = parseXml((await get(`${site.origin}/feed.xml`)).text)
+    const titles = all.children.filter((c) => c.name === 'entry').map((e) => child(e, 'title')!.text)
+    expect(titles).toHaveLength(HOSTILE.length)
+    expect(titles).toContain('<script>window.__pwned=1</script> <svg/onload=window.__pwned=16>: breaking')
+    const v = await visit('/feed.xml')
+    expect(await inPage(v.page, 'typeof window.__pwned')).toBe('undefined')
+    await v.close()
+    const changes = changesDocSchema.parse(JSON.parse((await get(`${site.origin}/api/v1/changes.json`)).text))
+    expect(changes.count).toBe(HOSTILE.length)
+  })
+})
