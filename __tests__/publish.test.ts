@@ -168,7 +168,7 @@ describe('scripts/publish.sh with dist/index.js', () => {
     const catalogWide = ['api/v1/apps.json', 'api/v1/changes.json', 'index.html']
     for (const p of [...own, ...catalogWide]) expect(paths).toContain(p)
     // … and every other file that moved (other apps' documents) moved only by the snapshot's timestamp.
-    const others = paths.filter((p) => !own.includes(p) && !catalogWide.includes(p) && !p.includes('linkding') && !p.endsWith('feed.xml'))
+    const others = paths.filter((p) => !own.includes(p) && !catalogWide.includes(p) && !p.includes('linkding') && !p.endsWith('.xml'))
     for (const p of others) expect([p, onlyTimestampsMoved(first, second, p)]).toEqual([p, true])
     expect(paths.some((p) => p.startsWith('catalog/') || p === '.nojekyll')).toBe(false)
   })
