@@ -83,3 +83,12 @@ export function factsOfRecord(r: AppRecord): ReleaseFacts {
     crossed: []
   }
 }
+
+/**
+ * Drop an app's notes once it has been classified: they are never published,
+ * and across thousands of apps they are most of what a build holds in memory.
+ */
+export function forgetNotes(app: AppFacts): void {
+  if (app.entry.release?.notes !== undefined) app.entry.release.notes = ''
+  if (app.facts) app.facts = { ...app.facts, notes: app.facts.notes === null ? null : '', crossed: [] }
+}

@@ -6,9 +6,9 @@ import path from 'node:path'
 import { isDeepStrictEqual } from 'node:util'
 import { assess } from './assess.js'
 import { loadCatalog, type LoadedEntry } from './catalog/load.js'
-import { offlineFacts, publishedVersion, refreshedFacts, type AppFacts } from './facts.js'
+import { forgetNotes, offlineFacts, publishedVersion, refreshedFacts, type AppFacts } from './facts.js'
 import { buildLifecycle } from './lifecycle/index.js'
-import { feedFiles, readPreviousChanges } from './publish/feeds.js'
+import { feedFileEntries, readPreviousChanges } from './publish/feeds.js'
 import { readPrevious } from './publish/previous.js'
 import { snapshotChecker } from './publish/validate.js'
 import { checkOutputDir, writeTree } from './publish/write-tree.js'
@@ -180,6 +180,7 @@ export async function build(opts: BuildOptions, given: BuildDeps): Promise<Build
     let page: Omit<PageInput, 'record' | 'stale'>
     if (app.facts) {
       const { verdict, rule, decidedBy, considered } = assess({ ...app, facts: app.facts }, log)
+      forgetNotes(app)
       record = {
         slug: app.slug,
         name: app.entry.name,
@@ -228,7 +229,7 @@ export async function build(opts: BuildOptions, given: BuildDeps): Promise<Build
     yield* jsonSchemas(baseUrl)
     // Pages are rendered as of the snapshot, so the same snapshot always renders the same bytes.
     yield* pageFiles(pages, { generatedAt, now: new Date(generatedAt), baseUrl, feeds: true })
-    yield* feedFiles({ records, changes, previous: previousChanges, generatedAt, baseUrl })
+    yield* feedFileEntries({ records, changes, previous: previousChanges, generatedAt, baseUrl })
   }
   const checker = snapshotChecker(baseUrl)
   const written = await writeTree(

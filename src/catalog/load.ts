@@ -92,7 +92,9 @@ export function parseRecord(text: string, file: string): { entry?: CatalogEntry;
     return { issues: [{ file, line: 1, col: 1, field: '', message: 'must be a YAML mapping of fields (name, repo, …)' }] }
   }
   const parsed = catalogEntrySchema.safeParse(data)
-  if (parsed.success) return { entry: parsed.data, issues, repoLine: locate(doc, lc, [], 'repo').line }
+  // A JSON round trip gives the entry fresh, flat strings: the parser's are slices
+  // and joins of the file text, which would keep every file's text alive.
+  if (parsed.success) return { entry: JSON.parse(JSON.stringify(parsed.data)) as CatalogEntry, issues, repoLine: locate(doc, lc, [], 'repo').line }
   for (const issue of parsed.error.issues) {
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) {

@@ -194,22 +194,29 @@ export function renderChangesDoc(changes: Change[], baseUrl: string): string {
  * record, api/v1/changes.json. Pure: the same input gives the same bytes.
  */
 export function feedFiles(input: FeedFilesInput): Map<string, string> {
+  return new Map(feedFileEntries(input))
+}
+
+/** feedFiles one file at a time, so a large site never holds every feed at once. */
+export function* feedFileEntries(input: FeedFilesInput): Generator<[string, string]> {
   const { baseUrl, generatedAt } = input
   const changes = mergeChanges(input)
-  const out = new Map<string, string>()
-  out.set(feedPaths.changes, renderChangesDoc(changes, baseUrl))
-  out.set(feedPaths.all, feed(feedPaths.all, `${baseUrl}/`, 'updatesafe: every change of version or class', changes, generatedAt, baseUrl))
+  yield [feedPaths.changes, renderChangesDoc(changes, baseUrl)]
+  yield [feedPaths.all, feed(feedPaths.all, `${baseUrl}/`, 'updatesafe: every change of version or class', changes, generatedAt, baseUrl)]
   for (const c of CLASSES) {
     const title = `updatesafe: apps that became ${CLASS_INFO[c].label.toLowerCase()}`
-    out.set(feedPaths.byClass(c), feed(feedPaths.byClass(c), `${baseUrl}/`, title, changes.filter((e) => e.safeToUpdate === c), generatedAt, baseUrl))
+    yield [feedPaths.byClass(c), feed(feedPaths.byClass(c), `${baseUrl}/`, title, changes.filter((e) => e.safeToUpdate === c), generatedAt, baseUrl)]
   }
   const bySlug = new Map<string, Change[]>()
-  for (const e of changes) bySlug.set(e.slug, [...(bySlug.get(e.slug) ?? []), e])
+  for (const e of changes) {
+    const list = bySlug.get(e.slug)
+    if (list) list.push(e)
+    else bySlug.set(e.slug, [e])
+  }
   for (const r of input.records) {
     const title = `updatesafe: changes to ${cleanText(r.name, 100) || r.slug}`
-    out.set(feedPaths.app(r.slug), feed(feedPaths.app(r.slug), appUrls(baseUrl, r.slug).url, title, bySlug.get(r.slug) ?? [], generatedAt, baseUrl))
+    yield [feedPaths.app(r.slug), feed(feedPaths.app(r.slug), appUrls(baseUrl, r.slug).url, title, bySlug.get(r.slug) ?? [], generatedAt, baseUrl)]
   }
-  return out
 }
 
 /**

@@ -2,16 +2,11 @@
 import { LIMITS, REPO_PATTERN, type AppRecord, type Lifecycle } from '../../schema/index.js'
 import { CLASS_INFO } from './classes.js'
 import { chip } from './index-page.js'
+import type { PageInput } from '../pages.js'
 import { layout } from './layout.js'
 import { cleanText, escapeMarkup, isDate, safeHttpUrl, text } from './text.js'
 
-export interface AppPageInput {
-  record: AppRecord
-  releaseDate: string | null
-  releasesConsidered: string[]
-  rule: string | null
-  decidedBy: string | null
-  stale: boolean
+export interface AppPageInput extends PageInput {
   generatedAt: string
   now: Date
   feeds?: boolean
