@@ -28,6 +28,8 @@ describe('summarise', () => {
     const v = summarise(note('vikunja@1.1.0').notes)
     expect(v).not.toMatch(/\b[0-9a-f]{7,40}\b/)
     expect(v).toContain('Add option to send Basic Auth header with webhook requests (+2 more)') // its commit link is gone
+    // A hash written as an issue-style reference goes whole, with its emptied parentheses.
+    expect(summarise('## Fixes\n- Windows binary no longer distributed (#b470b18).')).toBe('Fixes: Windows binary no longer distributed.')
     const g = summarise(note('gitea@1.23.5').notes)
     expect(g).toMatch(/^SECURITY: Bump x\/oauth2 & x\/crypto\. /)
   })

@@ -24,7 +24,7 @@ export function scrub(text: string): string {
       .replace(/\bhttps?:\/\/\S+|\bwww\.\S+/gi, ' ')
       .replace(/\b[\w.-]+\/[\w.-]+#\d+\b/g, ' ')
       .replace(/(?:^|(?<=[\s(\[,]))(?:GH-|#)\d+\b/gi, ' ')
-      .replace(/\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b/g, ' ')
+      .replace(/#?\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b/g, ' ')
       .replace(/\b(?:by|thanks to|from) @[\w-]+(?:\[bot\])?/gi, ' ')
       .replace(/(?:^|(?<=[\s(\[,]))@[\w-]+(?:\[bot\])?/g, ' ')
       .replace(/\p{Extended_Pictographic}\uFE0F?/gu, ' ')
