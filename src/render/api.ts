@@ -19,7 +19,9 @@ export function docsText(baseUrl: string): string {
     `JSON Schemas: ${baseUrl}/${paths.appsSchema} and ${baseUrl}/${paths.appSchema}.`,
     'This is a build-time snapshot, generated at generatedAt and served as static files; nothing is computed per request.',
     'safeToUpdate is one of safe, caution, breaking, unknown, unmaintained. lifecycle.status is supported (no end of life set),',
-    'eol-scheduled (end of life in the future) or eol (the end-of-life date has passed at generatedAt). An unknown slug answers 404.'
+    'eol-scheduled (end of life in the future) or eol (the end-of-life date has passed at generatedAt). An unknown slug answers 404.',
+    'lastChecked is the day the facts of a record were read; a build that finds nothing new keeps the published record unchanged.',
+    `Recent changes: ${baseUrl}/api/v1/changes.json; Atom feeds: ${baseUrl}/feed.xml, ${baseUrl}/feeds/{class}.xml, ${baseUrl}/apps/{slug}/feed.xml.`
   ].join(' ')
 }
 
