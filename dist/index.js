@@ -31545,7 +31545,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 4337:
+/***/ 8325:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -44055,6 +44055,10 @@ const APPS_SCHEMA_ID = `${SERVICE}.apps.v1`;
 const APP_SCHEMA_ID = `${SERVICE}.app.v1`;
 const CLASSES = ['safe', 'caution', 'breaking', 'unknown', 'unmaintained'];
 const SLUG_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+/** The catalog's order: by slug, in code units, so it never depends on a locale. */
+function compareSlugs(a, b) {
+    return a < b ? -1 : a > b ? 1 : 0;
+}
 // GitHub owners are alphanumerics and hyphens; repository names add `_` and `.`.
 // `.` and `..` alone are never valid names.
 const REPO_PATTERN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})\/(?!\.\.?$)[A-Za-z0-9._-]{1,100}$/;
@@ -44351,11 +44355,19 @@ async function loadCatalog(catalogDir) {
     return loaded;
 }
 
+;// CONCATENATED MODULE: ./src/json.ts
+// The one way every JSON file we write is serialised: two-space indent and a
+// final newline, so files are readable, diff well and are byte-stable.
+function toJson(value) {
+    return `${JSON.stringify(value, null, 2)}\n`;
+}
+
 ;// CONCATENATED MODULE: ./src/upstream/endoflife.ts
 // endoflife.date API v1 client, plus the stored copy of each product's data that
 // offline builds read (catalog/endoflife/<product>.json). Responses are hostile
 // input: the body is size-capped, parsed with zod, and the product id is checked
 // before it reaches a URL or a file name.
+
 
 
 
@@ -44589,7 +44601,7 @@ async function readStoredProduct(dir, product) {
 }
 /** Pretty JSON with a trailing newline, as the seeded files are; written aside, then renamed. */
 function serializeProduct(doc) {
-    return `${JSON.stringify(doc, null, 2)}\n`;
+    return toJson(doc);
 }
 async function writeStoredProduct(dir, product, doc) {
     const file = storedPath(dir, product);
@@ -44605,6 +44617,14 @@ async function writeStoredProduct(dir, product, doc) {
         await (0,promises_namespaceObject.rm)(tmp, { force: true });
         throw err;
     }
+}
+
+;// CONCATENATED MODULE: ./src/dates.ts
+/** YYYY-MM-DD of `now` in UTC: the day a build is on. */
+function utcDay(now) {
+    if (Number.isNaN(now.getTime()))
+        throw new RangeError('now is not a valid date');
+    return now.toISOString().slice(0, 10);
 }
 
 ;// CONCATENATED MODULE: ./src/versions.ts
@@ -44793,6 +44813,7 @@ function versionKey(label, tagPrefix) {
 // into the ReleaseFacts a build publishes. Pure: no I/O, the clock comes in.
 
 
+
 /** Upstream notes are hostile and unbounded: normalise line ends and cap at LIMITS.notes characters. */
 function capNotes(notes) {
     if (!notes)
@@ -44847,7 +44868,7 @@ function repoPage(snapshot) {
  */
 function factsFromSnapshot(snapshot, target, opts) {
     const filter = { tagPrefix: target.tagPrefix, tagPattern: target.tagPattern };
-    const checked = opts.now.toISOString().slice(0, 10);
+    const checked = utcDay(opts.now);
     const page = repoPage(snapshot);
     const stable = snapshot.releases.filter((r) => !r.draft && !r.prerelease);
     const latest = newestStable(stable, (r) => r.tag, filter);
@@ -52035,16 +52056,8 @@ function matchCycle(latestVersion, releases, opts = {}) {
 
 
 
+
 const ENDOFLIFE_SITE = 'https://endoflife.date';
-/** For the catalog's `docs` text: spec 2.5 shows two statuses; ours adds `eol`. */
-const LIFECYCLE_STATUS_DOCS = (/* unused pure expression or super */ null && ('lifecycle.status is "supported" when endoflife.date sets no end of life, "eol-scheduled" while the ' +
-    'end-of-life date lies ahead, and "eol" once it has passed (judged on the build date, in UTC).'));
-/** YYYY-MM-DD of `now` in UTC, the day a build judges dates on. */
-function utcDay(now) {
-    if (Number.isNaN(now.getTime()))
-        throw new RangeError('now is not a valid date');
-    return now.toISOString().slice(0, 10);
-}
 /** Upstream text in a log line: bounded, control and format characters neutralised. */
 function clean(label, max = 80) {
     return label.slice(0, max).replace(/[\p{Cc}\p{Cf}]/gu, '?');
@@ -52100,6 +52113,7 @@ function buildLifecycle(product, doc, latestVersion, now, opts = {}) {
 
 ;// CONCATENATED MODULE: ./src/lifecycle/index.ts
 // Lifecycle from endoflife.date: cycle matching and the spec's Lifecycle object.
+
 
 
 
@@ -52325,7 +52339,7 @@ function defaultBaseUrl(env) {
         return pagesUrlFor(env.GITHUB_REPOSITORY);
     return 'http://localhost:8080';
 }
-const urls_paths = {
+const paths = {
     catalog: 'api/v1/apps.json',
     app: (slug) => `api/v1/apps/${slug}.json`,
     badge: (slug) => `badge/${slug}.svg`,
@@ -52334,7 +52348,7 @@ const urls_paths = {
     appSchema: 'api/v1/schema/app.v1.json'
 };
 function appUrls(baseUrl, slug) {
-    return { url: `${baseUrl}/apps/${slug}/`, badge: `${baseUrl}/${urls_paths.badge(slug)}` };
+    return { url: `${baseUrl}/apps/${slug}/`, badge: `${baseUrl}/${paths.badge(slug)}` };
 }
 
 ;// CONCATENATED MODULE: ./src/publish/feeds.ts
@@ -52342,6 +52356,7 @@ function appUrls(baseUrl, slug) {
 // snapshot does not hold, so the entries are published as a public JSON
 // document (api/v1/changes.json) and read back from the previous snapshot on
 // the next run: the published tree is the only state there is.
+
 
 
 
@@ -52397,7 +52412,7 @@ const changesDocSchema = strictObject({
 function newestFirst(a, b) {
     if (a.at !== b.at)
         return a.at < b.at ? 1 : -1;
-    return a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0;
+    return compareSlugs(a.slug, b.slug);
 }
 function newChange(given, before, generatedAt, baseUrl) {
     // The id and link come from the address derived from the slug, whatever the record says.
@@ -52487,10 +52502,10 @@ function docsText(baseUrl) {
     return (`updatesafe recent changes (schema ${CHANGES_SCHEMA_ID}). Each element records that an app reached a new latestVersion or safeToUpdate ` +
         `(or was first published) in the snapshot generated at "at"; newest first; the newest ${RECENT_CHANGES} changes plus the newest of every tracked app are kept. ` +
         `Atom feeds of the same entries (newest ${FEED_ENTRIES} each): ${baseUrl}/${feedPaths.all}, ${baseUrl}/feeds/{class}.xml, ${baseUrl}/apps/{slug}/feed.xml. ` +
-        `Current state: ${baseUrl}/${urls_paths.catalog}.`);
+        `Current state: ${baseUrl}/${paths.catalog}.`);
 }
 function renderChangesDoc(changes, baseUrl) {
-    return JSON.stringify({ schema: CHANGES_SCHEMA_ID, docs: docsText(baseUrl), count: changes.length, changes }, null, 2) + '\n';
+    return toJson({ schema: CHANGES_SCHEMA_ID, docs: docsText(baseUrl), count: changes.length, changes });
 }
 /**
  * Every feed file and the changes document, as a map from site path to content:
@@ -52537,7 +52552,7 @@ async function readPreviousChanges(dir, log) {
         text = await (0,promises_namespaceObject.readFile)(file, 'utf8');
     }
     catch {
-        const firstPublication = await (0,promises_namespaceObject.readFile)(external_node_path_default().join(dir, ...urls_paths.catalog.split('/'))).then(() => false, () => true);
+        const firstPublication = await (0,promises_namespaceObject.readFile)(external_node_path_default().join(dir, ...paths.catalog.split('/'))).then(() => false, () => true);
         if (firstPublication)
             log.info(`no previous ${feedPaths.changes}; the feeds start empty`);
         else
@@ -52572,7 +52587,7 @@ async function readPreviousChanges(dir, log) {
 async function readPrevious(dir, log) {
     if (!dir)
         return null;
-    const file = external_node_path_default().join(dir, ...urls_paths.catalog.split('/'));
+    const file = external_node_path_default().join(dir, ...paths.catalog.split('/'));
     let text;
     try {
         text = await (0,promises_namespaceObject.readFile)(file, 'utf8');
@@ -52614,7 +52629,7 @@ class SnapshotInvalidError extends Error {
     }
 }
 const APP_DOC = /^api\/v1\/apps\/([^/]+)\.json$/;
-function issuesOf(error) {
+function formatZodIssues(error) {
     return error.issues.map((i) => `${i.path.map(String).join('.')}: ${i.message}`).join('; ');
 }
 function snapshotChecker(baseUrl) {
@@ -52632,12 +52647,12 @@ function snapshotChecker(baseUrl) {
         }
     }
     function addCatalog(content) {
-        const raw = json(urls_paths.catalog, content);
+        const raw = json(paths.catalog, content);
         if (raw === undefined)
             return;
         const parsed = catalogDocSchema.safeParse(raw);
         if (!parsed.success) {
-            problems.push(`${urls_paths.catalog}: ${issuesOf(parsed.error)}`);
+            problems.push(`${paths.catalog}: ${formatZodIssues(parsed.error)}`);
             return;
         }
         generatedAt = parsed.data.generatedAt;
@@ -52666,7 +52681,7 @@ function snapshotChecker(baseUrl) {
             return;
         const parsed = appDocSchema.safeParse(raw);
         if (!parsed.success) {
-            problems.push(`${file}: ${issuesOf(parsed.error)}`);
+            problems.push(`${file}: ${formatZodIssues(parsed.error)}`);
             return;
         }
         const { schema: _schema, generatedAt: docAt, ...record } = parsed.data;
@@ -52680,20 +52695,20 @@ function snapshotChecker(baseUrl) {
             if (seen.has(file))
                 problems.push(`${file} is produced twice`);
             seen.add(file);
-            if (file === urls_paths.catalog)
+            if (file === paths.catalog)
                 return addCatalog(content);
             const m = APP_DOC.exec(file);
             if (m)
                 addAppDoc(file, m[1], content);
         },
         finish() {
-            if (!seen.has(urls_paths.catalog))
-                problems.push(`${urls_paths.catalog} is missing`);
-            for (const f of ['index.html', '404.html', urls_paths.appsSchema, urls_paths.appSchema])
+            if (!seen.has(paths.catalog))
+                problems.push(`${paths.catalog} is missing`);
+            for (const f of ['index.html', '404.html', paths.appsSchema, paths.appSchema])
                 if (!seen.has(f))
                     problems.push(`${f} is missing`);
             for (const slug of apps?.keys() ?? []) {
-                for (const f of [urls_paths.app(slug), urls_paths.badge(slug), urls_paths.page(slug)])
+                for (const f of [paths.app(slug), paths.badge(slug), paths.page(slug)])
                     if (!seen.has(f))
                         problems.push(`${f} is missing`);
             }
@@ -52701,17 +52716,6 @@ function snapshotChecker(baseUrl) {
                 throw new SnapshotInvalidError(problems);
         }
     };
-}
-/** Check a whole tree held in memory (the catalog document is checked first). */
-function validateSnapshot(files, baseUrl) {
-    const checker = snapshotChecker(baseUrl);
-    const catalog = files.get(paths.catalog);
-    if (catalog !== undefined)
-        checker.add(paths.catalog, catalog);
-    for (const [file, content] of files)
-        if (file !== paths.catalog)
-            checker.add(file, content);
-    checker.finish();
 }
 
 // EXTERNAL MODULE: external "node:crypto"
@@ -52836,12 +52840,13 @@ async function writeTree(outDir, files, check = () => { }) {
 
 
 
+
 function api_docsText(baseUrl) {
     return [
-        `updatesafe API v1. Catalog: ${baseUrl}/${urls_paths.catalog} (schema ${APPS_SCHEMA_ID}; apps ordered by slug).`,
+        `updatesafe API v1. Catalog: ${baseUrl}/${paths.catalog} (schema ${APPS_SCHEMA_ID}; apps ordered by slug).`,
         `One app: ${baseUrl}/api/v1/apps/{slug}.json (schema ${APP_SCHEMA_ID}; the record's fields on the document itself).`,
         `Badge: ${baseUrl}/badge/{slug}.svg. Page: ${baseUrl}/apps/{slug}/. Shields endpoint: ${baseUrl}/api/v1/badge/{slug}.json.`,
-        `JSON Schemas: ${baseUrl}/${urls_paths.appsSchema} and ${baseUrl}/${urls_paths.appSchema}.`,
+        `JSON Schemas: ${baseUrl}/${paths.appsSchema} and ${baseUrl}/${paths.appSchema}.`,
         'This is a build-time snapshot, generated at generatedAt and served as static files; nothing is computed per request.',
         'safeToUpdate is one of safe, caution, breaking, unknown, unmaintained. lifecycle.status is supported (no end of life set),',
         'eol-scheduled (end of life in the future) or eol (the end-of-life date has passed at generatedAt). An unknown slug answers 404.',
@@ -52850,13 +52855,9 @@ function api_docsText(baseUrl) {
     ].join(' ');
 }
 function buildDocuments(records, generatedAt, baseUrl) {
-    const apps = [...records].sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
+    const apps = [...records].sort((a, b) => compareSlugs(a.slug, b.slug));
     const catalog = { schema: APPS_SCHEMA_ID, generatedAt, docs: api_docsText(baseUrl), count: apps.length, apps };
     return { catalog, apps: apps.map((r) => ({ schema: APP_SCHEMA_ID, generatedAt, ...r })) };
-}
-/** Stable, readable JSON: two-space indent and a final newline. */
-function toJson(value) {
-    return `${JSON.stringify(value, null, 2)}\n`;
 }
 function jsonSchemas(baseUrl) {
     const files = new Map();
@@ -52864,8 +52865,8 @@ function jsonSchemas(baseUrl) {
         const json = toJSONSchema(schema, { target: 'draft-2020-12', io: 'output' });
         files.set(file, toJson({ $id: `${baseUrl}/${file}`, title, ...json }));
     };
-    make(catalogDocSchema, urls_paths.appsSchema, APPS_SCHEMA_ID);
-    make(appDocSchema, urls_paths.appSchema, APP_SCHEMA_ID);
+    make(catalogDocSchema, paths.appsSchema, APPS_SCHEMA_ID);
+    make(appDocSchema, paths.appSchema, APP_SCHEMA_ID);
     return files;
 }
 
@@ -54531,7 +54532,7 @@ function byName(a, b) {
     const bn = b.name.toLowerCase();
     if (an !== bn)
         return an < bn ? -1 : 1;
-    return a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0;
+    return compareSlugs(a.slug, b.slug);
 }
 function chip(c) {
     return `<span class="k k-${c}">${CLASS_INFO[c].label}</span>`;
@@ -54774,6 +54775,7 @@ function shieldsEndpoint(record) {
 
 
 
+
 function assertRenderable(p, seen) {
     const slug = p.record.slug;
     // Paths are built only from the slug, so it must be exactly a slug.
@@ -54794,7 +54796,7 @@ function* pageFiles(pages, ctx) {
     const seen = new Set();
     for (const p of pages)
         assertRenderable(p, seen);
-    const sorted = [...pages].sort((a, b) => (a.record.slug < b.record.slug ? -1 : a.record.slug > b.record.slug ? 1 : 0));
+    const sorted = [...pages].sort((a, b) => compareSlugs(a.record.slug, b.record.slug));
     const first = sorted[0]?.record;
     const basePath = ctx.baseUrl !== undefined ? basePathOf(ctx.baseUrl) : basePathOf(first?.url, first?.slug);
     for (const [path, body] of ASSETS)
@@ -54806,7 +54808,7 @@ function* pageFiles(pages, ctx) {
         const slug = p.record.slug;
         yield [`apps/${slug}/index.html`, renderAppPage({ ...p, generatedAt: ctx.generatedAt, now: ctx.now, feeds: ctx.feeds })];
         yield [`badge/${slug}.svg`, badge_renderBadge(p.record)];
-        yield [`api/v1/badge/${slug}.json`, JSON.stringify(shieldsEndpoint(p.record), null, 2) + '\n'];
+        yield [`api/v1/badge/${slug}.json`, toJson(shieldsEndpoint(p.record))];
     }
 }
 /** All of pageFiles at once, keyed by path. */
@@ -54819,6 +54821,7 @@ function renderPages(pages, ctx) {
 // catalog → facts (seed, previous snapshot, optional refresh) → verdicts →
 // lifecycle → records → documents and pages → validate → write aside and swap.
 // Every side effect comes in through `deps`, so tests hand in fakes.
+
 
 
 
@@ -54852,7 +54855,7 @@ function diffRecords(before, after) {
     for (const [slug, r] of before)
         if (!kept.has(slug))
             changes.push({ slug, before: brief(r), after: null });
-    return changes.sort((a, b) => (a.slug < b.slug ? -1 : 1));
+    return changes.sort((a, b) => compareSlugs(a.slug, b.slug));
 }
 class BuildError extends Error {
     name = 'BuildError';
@@ -54984,7 +54987,7 @@ async function build(opts, given) {
         }
         const checked = appRecordSchema.safeParse(record);
         if (!checked.success) {
-            throw new BuildError(`${app.file}: the record built for ${app.slug} is invalid: ${checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+            throw new BuildError(`${app.file}: the record built for ${app.slug} is invalid: ${formatZodIssues(checked.error)}`);
         }
         if (app.stale)
             log.warning(`${app.slug}: stale, republished last-known-good (${app.note ?? 'upstream failed'})`, { file: app.file });
@@ -54999,9 +55002,9 @@ async function build(opts, given) {
     const { catalog, apps: appDocs } = buildDocuments(records, generatedAt, baseUrl);
     // Produced lazily and checked one by one as they are written aside.
     function* files() {
-        yield [urls_paths.catalog, toJson(catalog)];
+        yield [paths.catalog, toJson(catalog)];
         for (const doc of appDocs)
-            yield [urls_paths.app(doc.slug), toJson(doc)];
+            yield [paths.app(doc.slug), toJson(doc)];
         yield* jsonSchemas(baseUrl);
         // Pages are rendered as of the snapshot, so the same snapshot always renders the same bytes.
         yield* pageFiles(pages, { generatedAt, now: new Date(generatedAt), baseUrl, feeds: true });
@@ -55246,7 +55249,7 @@ async function runAction(env = process.env, cwd = process.cwd()) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _action_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4337);
+/* harmony import */ var _action_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8325);
 // Action entry (dist/index.js): everything lives in ./action.ts.
 
 await (0,_action_js__WEBPACK_IMPORTED_MODULE_0__/* .runAction */ .Cs)();

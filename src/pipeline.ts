@@ -10,11 +10,12 @@ import { forgetNotes, offlineFacts, publishedVersion, refreshedFacts, type AppFa
 import { buildLifecycle } from './lifecycle/index.js'
 import { feedFileEntries, readPreviousChanges } from './publish/feeds.js'
 import { readPrevious } from './publish/previous.js'
-import { snapshotChecker } from './publish/validate.js'
+import { formatZodIssues, snapshotChecker } from './publish/validate.js'
 import { checkOutputDir, writeTree } from './publish/write-tree.js'
-import { buildDocuments, jsonSchemas, toJson } from './render/api.js'
+import { toJson } from './json.js'
+import { buildDocuments, jsonSchemas } from './render/api.js'
 import { pageFiles, type PageInput } from './render/pages.js'
-import { appRecordSchema, type AppRecord, type Lifecycle } from './schema/index.js'
+import { appRecordSchema, compareSlugs, type AppRecord, type Lifecycle } from './schema/index.js'
 import type { Logger } from './types.js'
 import { readStoredProduct, writeStoredProduct, type EndoflifeProduct } from './upstream/endoflife.js'
 import type { RefreshOutcome, RefreshStats, RefreshTarget } from './upstream/github.js'
@@ -76,7 +77,7 @@ export function diffRecords(before: ReadonlyMap<string, AppRecord>, after: reado
     .map((r) => ({ slug: r.slug, before: brief(before.get(r.slug)), after: brief(r) }))
   const kept = new Set(after.map((r) => r.slug))
   for (const [slug, r] of before) if (!kept.has(slug)) changes.push({ slug, before: brief(r), after: null })
-  return changes.sort((a, b) => (a.slug < b.slug ? -1 : 1))
+  return changes.sort((a, b) => compareSlugs(a.slug, b.slug))
 }
 
 export class BuildError extends Error {
@@ -209,7 +210,7 @@ export async function build(opts: BuildOptions, given: BuildDeps): Promise<Build
     }
     const checked = appRecordSchema.safeParse(record)
     if (!checked.success) {
-      throw new BuildError(`${app.file}: the record built for ${app.slug} is invalid: ${checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`)
+      throw new BuildError(`${app.file}: the record built for ${app.slug} is invalid: ${formatZodIssues(checked.error)}`)
     }
     if (app.stale) log.warning(`${app.slug}: stale, republished last-known-good (${app.note ?? 'upstream failed'})`, { file: app.file })
     const settled = settle(checked.data, previous?.records.get(app.slug))

@@ -2,14 +2,10 @@
 import { lifecycleSchema, type Lifecycle } from '../schema/index.js'
 import type { EndoflifeProduct } from '../upstream/endoflife.js'
 import { PRODUCT_PATTERN } from '../upstream/endoflife.js'
+import { utcDay } from '../dates.js'
 import { matchCycle } from './match.js'
 
 export const ENDOFLIFE_SITE = 'https://endoflife.date'
-
-/** For the catalog's `docs` text: spec 2.5 shows two statuses; ours adds `eol`. */
-export const LIFECYCLE_STATUS_DOCS =
-  'lifecycle.status is "supported" when endoflife.date sets no end of life, "eol-scheduled" while the ' +
-  'end-of-life date lies ahead, and "eol" once it has passed (judged on the build date, in UTC).'
 
 export interface LifecycleResult {
   lifecycle: Lifecycle | null
@@ -17,11 +13,6 @@ export interface LifecycleResult {
   warning?: string
 }
 
-/** YYYY-MM-DD of `now` in UTC, the day a build judges dates on. */
-export function utcDay(now: Date): string {
-  if (Number.isNaN(now.getTime())) throw new RangeError('now is not a valid date')
-  return now.toISOString().slice(0, 10)
-}
 
 /** Upstream text in a log line: bounded, control and format characters neutralised. */
 function clean(label: string, max = 80): string {

@@ -8,7 +8,8 @@ import { z } from 'zod'
 import { recordFeedEntry, renderAtomFeed, type FeedEntry } from '../render/feed.js'
 import { CLASS_INFO } from '../render/html/classes.js'
 import { cleanText } from '../render/html/text.js'
-import { CLASSES, SERVICE, SLUG_PATTERN, TIMESTAMP_PATTERN, type AppRecord, type Classification } from '../schema/index.js'
+import { toJson } from '../json.js'
+import { CLASSES, compareSlugs, SERVICE, SLUG_PATTERN, TIMESTAMP_PATTERN, type AppRecord, type Classification } from '../schema/index.js'
 import type { Logger } from '../types.js'
 import { appUrls, paths } from '../urls.js'
 
@@ -86,7 +87,7 @@ export interface FeedFilesInput {
 /** Newest first; entries of one run in slug order, so the order never depends on input order. */
 function newestFirst(a: Change, b: Change): number {
   if (a.at !== b.at) return a.at < b.at ? 1 : -1
-  return a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0
+  return compareSlugs(a.slug, b.slug)
 }
 
 function newChange(given: AppRecord, before: VersionClassChange['before'], generatedAt: string, baseUrl: string): Change {
@@ -185,7 +186,7 @@ function docsText(baseUrl: string): string {
 }
 
 export function renderChangesDoc(changes: Change[], baseUrl: string): string {
-  return JSON.stringify({ schema: CHANGES_SCHEMA_ID, docs: docsText(baseUrl), count: changes.length, changes }, null, 2) + '\n'
+  return toJson({ schema: CHANGES_SCHEMA_ID, docs: docsText(baseUrl), count: changes.length, changes })
 }
 
 /**

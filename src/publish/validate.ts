@@ -15,7 +15,7 @@ export class SnapshotInvalidError extends Error {
 
 const APP_DOC = /^api\/v1\/apps\/([^/]+)\.json$/
 
-function issuesOf(error: { issues: { path: PropertyKey[]; message: string }[] }): string {
+export function formatZodIssues(error: { issues: { path: PropertyKey[]; message: string }[] }): string {
   return error.issues.map((i) => `${i.path.map(String).join('.')}: ${i.message}`).join('; ')
 }
 
@@ -46,7 +46,7 @@ export function snapshotChecker(baseUrl: string): SnapshotChecker {
     if (raw === undefined) return
     const parsed = catalogDocSchema.safeParse(raw)
     if (!parsed.success) {
-      problems.push(`${paths.catalog}: ${issuesOf(parsed.error)}`)
+      problems.push(`${paths.catalog}: ${formatZodIssues(parsed.error)}`)
       return
     }
     generatedAt = parsed.data.generatedAt
@@ -72,7 +72,7 @@ export function snapshotChecker(baseUrl: string): SnapshotChecker {
     if (raw === undefined) return
     const parsed = appDocSchema.safeParse(raw)
     if (!parsed.success) {
-      problems.push(`${file}: ${issuesOf(parsed.error)}`)
+      problems.push(`${file}: ${formatZodIssues(parsed.error)}`)
       return
     }
     const { schema: _schema, generatedAt: docAt, ...record } = parsed.data
@@ -97,13 +97,4 @@ export function snapshotChecker(baseUrl: string): SnapshotChecker {
       if (problems.length > 0) throw new SnapshotInvalidError(problems)
     }
   }
-}
-
-/** Check a whole tree held in memory (the catalog document is checked first). */
-export function validateSnapshot(files: ReadonlyMap<string, string | Buffer>, baseUrl: string): void {
-  const checker = snapshotChecker(baseUrl)
-  const catalog = files.get(paths.catalog)
-  if (catalog !== undefined) checker.add(paths.catalog, catalog)
-  for (const [file, content] of files) if (file !== paths.catalog) checker.add(file, content)
-  checker.finish()
 }

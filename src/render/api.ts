@@ -5,10 +5,12 @@ import {
   APPS_SCHEMA_ID,
   appDocSchema,
   catalogDocSchema,
+  compareSlugs,
   type AppDoc,
   type AppRecord,
   type CatalogDoc
 } from '../schema/index.js'
+import { toJson } from '../json.js'
 import { paths } from '../urls.js'
 
 export function docsText(baseUrl: string): string {
@@ -26,15 +28,11 @@ export function docsText(baseUrl: string): string {
 }
 
 export function buildDocuments(records: AppRecord[], generatedAt: string, baseUrl: string): { catalog: CatalogDoc; apps: AppDoc[] } {
-  const apps = [...records].sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0))
+  const apps = [...records].sort((a, b) => compareSlugs(a.slug, b.slug))
   const catalog: CatalogDoc = { schema: APPS_SCHEMA_ID, generatedAt, docs: docsText(baseUrl), count: apps.length, apps }
   return { catalog, apps: apps.map((r) => ({ schema: APP_SCHEMA_ID, generatedAt, ...r })) }
 }
 
-/** Stable, readable JSON: two-space indent and a final newline. */
-export function toJson(value: unknown): string {
-  return `${JSON.stringify(value, null, 2)}\n`
-}
 
 export function jsonSchemas(baseUrl: string): Map<string, string> {
   const files = new Map<string, string>()

@@ -1,6 +1,7 @@
 // Every human-facing file of the site, as a map from POSIX path to content.
 // Pure: the same pages and context give byte-identical output.
-import { CLASSES, SLUG_PATTERN, type AppRecord } from '../schema/index.js'
+import { toJson } from '../json.js'
+import { CLASSES, compareSlugs, SLUG_PATTERN, type AppRecord } from '../schema/index.js'
 import { ASSETS } from './assets.js'
 import { renderBadge } from './badge.js'
 import { renderAppPage } from './html/app-page.js'
@@ -50,7 +51,7 @@ function assertRenderable(p: PageInput, seen: Set<string>): void {
 export function* pageFiles(pages: PageInput[], ctx: SiteContext): Generator<[string, string]> {
   const seen = new Set<string>()
   for (const p of pages) assertRenderable(p, seen)
-  const sorted = [...pages].sort((a, b) => (a.record.slug < b.record.slug ? -1 : a.record.slug > b.record.slug ? 1 : 0))
+  const sorted = [...pages].sort((a, b) => compareSlugs(a.record.slug, b.record.slug))
   const first = sorted[0]?.record
   const basePath = ctx.baseUrl !== undefined ? basePathOf(ctx.baseUrl) : basePathOf(first?.url, first?.slug)
 
@@ -62,7 +63,7 @@ export function* pageFiles(pages: PageInput[], ctx: SiteContext): Generator<[str
     const slug = p.record.slug
     yield [`apps/${slug}/index.html`, renderAppPage({ ...p, generatedAt: ctx.generatedAt, now: ctx.now, feeds: ctx.feeds })]
     yield [`badge/${slug}.svg`, renderBadge(p.record)]
-    yield [`api/v1/badge/${slug}.json`, JSON.stringify(shieldsEndpoint(p.record), null, 2) + '\n']
+    yield [`api/v1/badge/${slug}.json`, toJson(shieldsEndpoint(p.record))]
   }
 }
 

@@ -11,6 +11,10 @@ export const CLASSES = ['safe', 'caution', 'breaking', 'unknown', 'unmaintained'
 export type Classification = (typeof CLASSES)[number]
 
 export const SLUG_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/
+/** The catalog's order: by slug, in code units, so it never depends on a locale. */
+export function compareSlugs(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0
+}
 // GitHub owners are alphanumerics and hyphens; repository names add `_` and `.`.
 // `.` and `..` alone are never valid names.
 export const REPO_PATTERN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})\/(?!\.\.?$)[A-Za-z0-9._-]{1,100}$/

@@ -5,6 +5,7 @@
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { z } from 'zod'
+import { toJson } from '../json.js'
 import { dateString, httpUrl } from '../schema/index.js'
 import type { Logger } from '../types.js'
 
@@ -259,7 +260,7 @@ export async function readStoredProduct(dir: string, product: string): Promise<E
 
 /** Pretty JSON with a trailing newline, as the seeded files are; written aside, then renamed. */
 export function serializeProduct(doc: EndoflifeProduct): string {
-  return `${JSON.stringify(doc, null, 2)}\n`
+  return toJson(doc)
 }
 
 export async function writeStoredProduct(dir: string, product: string, doc: EndoflifeProduct): Promise<void> {

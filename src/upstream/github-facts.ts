@@ -1,5 +1,6 @@
 // Turn what GitHub says about one repository (from GraphQL or the REST fallback)
 // into the ReleaseFacts a build publishes. Pure: no I/O, the clock comes in.
+import { utcDay } from '../dates.js'
 import { LIMITS } from '../schema/index.js'
 import type { ReleaseFacts } from '../types.js'
 import { newestStable, stableBetween, type TagFilter } from '../versions.js'
@@ -98,7 +99,7 @@ export function factsFromSnapshot(
   opts: { now: Date; maxCrossed: number }
 ): FactsResult {
   const filter: TagFilter = { tagPrefix: target.tagPrefix, tagPattern: target.tagPattern }
-  const checked = opts.now.toISOString().slice(0, 10)
+  const checked = utcDay(opts.now)
   const page = repoPage(snapshot)
 
   const stable = snapshot.releases.filter((r) => !r.draft && !r.prerelease)

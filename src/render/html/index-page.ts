@@ -1,7 +1,7 @@
 // The index: every app in one table. The full list and the class filter work
 // without JavaScript (radios + CSS :has); the script only adds text search.
 // Markup per row is kept lean: 1,000 apps must stay under 100 KB gzipped.
-import { CLASSES, LIMITS, type AppRecord, type Classification } from '../../schema/index.js'
+import { CLASSES, compareSlugs, LIMITS, type AppRecord, type Classification } from '../../schema/index.js'
 import { CLASS_INFO } from './classes.js'
 import { layout } from './layout.js'
 import { escapeMarkup, isDate, text } from './text.js'
@@ -19,7 +19,7 @@ export function byName(a: AppRecord, b: AppRecord): number {
   const an = a.name.toLowerCase()
   const bn = b.name.toLowerCase()
   if (an !== bn) return an < bn ? -1 : 1
-  return a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0
+  return compareSlugs(a.slug, b.slug)
 }
 
 export function chip(c: Classification): string {
