@@ -126,9 +126,9 @@ class Walker {
     for (const t of item.tokens) (t.type === 'list' || t.type === 'blockquote' || t.type === 'code' || t.type === 'heading' ? nested : own).push(t)
     const text = own.map((t) => ('tokens' in t && t.tokens ? inline(t.tokens, '') : 'text' in t ? decodeEntities(String(t.text)) : '')).join(' ')
     const lead = own[0] && 'tokens' in own[0] ? leadIn(own[0].tokens) : ''
-    const hasSublist = nested.some((t) => t.type === 'list')
-    const label = squash(text).replace(/:$/, '')
-    if (hasSublist && looksLikeLabel(label)) {
+    // Only an item with a sub-list can be a label ('' is none).
+    const label = nested.some((t) => t.type === 'list') ? squash(text).replace(/:$/, '') : ''
+    if (looksLikeLabel(label)) {
       // `* SECURITY` / `- **LDAP:**` with sub-items: a heading written as a list item.
       const saved = this.stack.slice()
       this.heading(label, 7 + depth)
@@ -213,10 +213,11 @@ function leadIn(tokens: Token[] | undefined): string {
 export const EMPHASIS_CAP = 2_000
 
 function defuseEmphasis(text: string): string {
+  // A text no longer than the cap cannot pass it; counting (by indexOf, the fast scan) stops once past it.
+  if (text.length <= EMPHASIS_CAP) return text
   let n = 0
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    if (c === 42 || c === 95 || c === 126) n++ // * _ ~
+  for (const d of ['*', '_', '~']) {
+    for (let i = text.indexOf(d); i >= 0 && n <= EMPHASIS_CAP; i = text.indexOf(d, i + 1)) n++
   }
   return n > EMPHASIS_CAP ? text.replace(/[*_~]/g, '\\$&') : text
 }

@@ -35,7 +35,13 @@ function because(j: ReleaseJudgement, version: string): string {
   return `${cls} (rule ${j.rule}): for ${version}, ${j.describes}`
 }
 
-export function classifyReleases(input: { releases: ReleaseNotes[]; archived?: boolean }): Judgement {
+export interface ClassifyInput {
+  /** Oldest first; the last is the release published. */
+  releases: ReleaseNotes[]
+  archived?: boolean
+}
+
+export function classifyReleases(input: ClassifyInput): Judgement {
   if (input.archived) {
     return {
       safeToUpdate: 'unmaintained',

@@ -2,6 +2,7 @@
 // Each rule has a name, a class and a test over one unit (its text, the headings it
 // sits under, its lead-in and admonition). No rule names an app, a version or an entry.
 import type { Unit } from './blocks.js'
+import { groupScanner } from './keywords.js'
 import { S } from './sections.js'
 import { NOTES_CAP } from './text.js'
 
@@ -134,12 +135,10 @@ function find(re: RegExp, text: string): number {
   return m ? m.index : -1
 }
 
-/** Cheap guard before a costly pattern: does the lower-cased text contain any of these? */
-function has(lc: string, keys: readonly string[]): boolean {
-  for (const k of keys) if (lc.includes(k)) return true
-  return false
-}
-
+/**
+ * Cheap guards before the costly patterns: does the lower-cased text contain a key of the
+ * group? One scan answers for every group (./keywords.ts).
+ */
 const K = {
   negation: ['break', 'compatib', 'no ', 'nothing'],
   marker: ['breaking', '!:'],
@@ -153,105 +152,131 @@ const K = {
   behaviour: ['[change', 'no longer', 'now', 'reject', 'disabl', 'replaced', 'moved', 'behavio', 'limited', 'restrict', 'renam', 'remov', 'chang'],
   configFormat: ['schema', 'format', 'structure'],
   advice: ['make sure', 'please', 'recommend', 'advise', 'suggest', 'should', 'want to', 'aware', 'take care', 'check'],
-  image: ['image']
+  image: ['image'],
+  deprecation: ['deprecat'],
+  renamed: ['renam'],
+  comma: [','],
+  to: ['to '],
+  /** One word of each alternative of REQUIREMENT. */
+  requirement: ['require', 'minimum', 'at least', 'or later', 'or newer', 'or higher', 'or above', 'or greater', '>=', 'no longer', 'support', 'drop', 'need'],
+  /** The words SETTING starts with (REMOVED_SETTING and RENAMED_SETTING need one). */
+  setting: ['config', 'env', 'cli', 'command', 'startup', 'setting', 'option', 'flag', 'directive'],
+  /** One word of each alternative of SECURITY. */
+  security: [
+    'cve-', 'ghsa', 'security', 'vulnerab', 'xss', 'ssrf', 'csrf', 'idor', 'traversal', 'slip', 'injection', 'escalation', 'spoof', 'enumeration',
+    'denial', 'bomb', 'permission', 'require', 'unauthori', 'brute', 'harden', 'exploit', 'smuggling', 'remote code', 'rce', 'redirect'
+  ]
 } as const
+
+type KeyGroup = keyof typeof K
+const GROUPS = Object.keys(K) as KeyGroup[]
+/** The bit of each group in the set `keyGroups` returns. */
+const G = Object.fromEntries(GROUPS.map((g, i) => [g, 1 << i])) as Record<KeyGroup, number>
+
+/** The groups of K with a key in the lower-cased text, as a bit set of G. */
+const keyGroups = groupScanner(GROUPS.map((g) => K[g]))
+
+/** Record a finding of `rule` in `unit` at `at` (clamped to the text). Not a closure: one per unit cost time. */
+function add(out: Finding[], unit: Unit, rule: Rule, at: number, direct = true): void {
+  out.push({ rule, unit, at: Math.max(0, at), direct, weight: 0 })
+}
 
 /** Every finding for one unit (at most a few per rule); the caller keeps the strongest. */
 export function judgeUnit(u: Unit): Finding[] {
   const out: Finding[] = []
   if (u.kind === 'heading' || u.kind === 'code') return out
   const text = u.text
-  const lc = text.toLowerCase()
   const k = u.section?.kinds ?? 0
-  const add = (r: Rule, at: number, direct = true) => out.push({ rule: r, unit: u, at: Math.max(0, at), direct, weight: 0 })
   if (NONE.test(text)) return out
-  const hedged = has(lc, K.prose) ? find(HEDGE, text) : -1
-  const negated = hedged < 0 && has(lc, K.negation) && NEGATION.test(text)
-  const rollback = has(lc, K.rollback) && ROLLBACK.test(text)
+  const g = keyGroups(text.toLowerCase())
+  const hedged = g & G.prose ? find(HEDGE, text) : -1
+  const negated = hedged < 0 && (g & G.negation) !== 0 && NEGATION.test(text)
+  const rollback = (g & G.rollback) !== 0 && ROLLBACK.test(text)
   const housekeepingItem = HOUSEKEEPING_ITEM.test(text)
   const housekeeping = (k & S.housekeeping) !== 0 && (k & (S.breaking | S.upgrade | S.security | S.removed | S.deprecated)) === 0
-  const removal = has(lc, K.removal)
-  const defaults = has(lc, K.defaults) ? find(DEFAULT_CHANGE, text) : -1
+  const removal = (g & G.removal) !== 0
+  const defaults = g & G.defaults ? find(DEFAULT_CHANGE, text) : -1
 
-  if (hedged >= 0) add(RULES.hedgedBreaking, hedged)
+  if (hedged >= 0) add(out, u, RULES.hedgedBreaking, hedged)
 
   if (!negated && hedged < 0) {
-    if (k & S.breaking) add(RULES.breakingSection, 0, false)
-    const marker = has(lc, K.marker) ? find(BREAKING_MARKER, text) : -1
-    if (marker >= 0 || /^breaking/i.test(u.lead)) add(RULES.breakingMarker, Math.max(0, marker))
-    if (k & S.upgrade && !housekeeping) add(RULES.upgradeSection, 0, false)
+    if (k & S.breaking) add(out, u, RULES.breakingSection, 0, false)
+    const marker = g & G.marker ? find(BREAKING_MARKER, text) : -1
+    if (marker >= 0 || /^breaking/i.test(u.lead)) add(out, u, RULES.breakingMarker, Math.max(0, marker))
+    if (k & S.upgrade && !housekeeping) add(out, u, RULES.upgradeSection, 0, false)
 
-    const rt = /\d/.test(text) ? find(RUNTIME_VERSION, text) : -1
+    // A runtime version counts only with a REQUIREMENT match, which needs a word of its group: skip the search without one.
+    const rt = g & G.requirement && /\d/.test(text) ? find(RUNTIME_VERSION, text) : -1
     if (rt >= 0 && REQUIREMENT.test(text)) {
-      if (FUTURE.test(text) || k & S.deprecated) add(RULES.deprecation, rt)
-      else if (!housekeepingItem) add(RULES.runtimeRequirement, rt)
+      if (FUTURE.test(text) || k & S.deprecated) add(out, u, RULES.deprecation, rt)
+      else if (!housekeepingItem) add(out, u, RULES.runtimeRequirement, rt)
     }
 
     if (!rollback && !housekeeping) {
-      const ob = has(lc, K.obligation) ? find(OBLIGATION, text) : -1
+      const ob = g & G.obligation ? find(OBLIGATION, text) : -1
       if (ob >= 0) {
         const rest = text.slice(ob)
-        if (/^(?:make sure|ensure)/i.test(rest)) add(RULES.advice, ob)
-        else if (ACTION.test(rest)) add(RULES.manualStep, ob)
+        if (/^(?:make sure|ensure)/i.test(rest)) add(out, u, RULES.advice, ob)
+        else if (ACTION.test(rest)) add(out, u, RULES.manualStep, ob)
       }
-      const ins = lc.includes(',') && lc.includes('to ') ? find(INSTRUCTION, text) : -1
-      if (ins >= 0) add(RULES.manualStep, ins)
+      const ins = g & G.comma && g & G.to ? find(INSTRUCTION, text) : -1
+      if (ins >= 0) add(out, u, RULES.manualStep, ins)
     }
 
-    const urg = has(lc, K.urgent) ? find(URGENT, text) : -1
-    if (urg >= 0) add(RULES.urgentUpdate, urg)
+    const urg = g & G.urgent ? find(URGENT, text) : -1
+    if (urg >= 0) add(out, u, RULES.urgentUpdate, urg)
 
     if (removal && !housekeeping && !housekeepingItem && !rollback) {
       const auto = AUTO_MIGRATED.test(text)
-      const rs = find(REMOVED_SETTING, text)
-      if (rs >= 0 && !INTERNAL.test(text)) add(auto ? RULES.configChange : RULES.removedSetting, rs)
-      if (lc.includes('renam')) {
+      const rs = g & G.setting ? find(REMOVED_SETTING, text) : -1
+      if (rs >= 0 && !INTERNAL.test(text)) add(out, u, auto ? RULES.configChange : RULES.removedSetting, rs)
+      if (g & G.renamed) {
         const rn = find(RENAMED_ID, text)
-        if (rn >= 0) add(auto ? RULES.configChange : RULES.removedSetting, rn)
-        const rns = find(RENAMED_SETTING, text)
-        if (rns >= 0) add(auto ? RULES.configChange : RULES.removedSetting, rns)
+        if (rn >= 0) add(out, u, auto ? RULES.configChange : RULES.removedSetting, rn)
+        const rns = g & G.setting ? find(RENAMED_SETTING, text) : -1
+        if (rns >= 0) add(out, u, auto ? RULES.configChange : RULES.removedSetting, rns)
       }
       const sup = find(REMOVED_SUPPORT, text)
       if (sup >= 0 && !INTERNAL.test(text)) {
         // "no longer supported" alone is a behaviour change; for a platform, API or interface it is a removal.
         const strong = !/^(?:no longer|not) /i.test(text.slice(sup)) || PLATFORM.test(text)
-        add(strong && !(k & S.deprecated) ? RULES.removedSupport : RULES.behaviourChange, sup)
+        add(out, u, strong && !(k & S.deprecated) ? RULES.removedSupport : RULES.behaviourChange, sup)
       }
     }
 
-    const mg = has(lc, K.guide) ? find(MIGRATION_GUIDE, text) : -1
-    if (mg >= 0) add(housekeeping ? RULES.behaviourChange : RULES.migrationGuide, mg)
+    const mg = g & G.guide ? find(MIGRATION_GUIDE, text) : -1
+    if (mg >= 0) add(out, u, housekeeping ? RULES.behaviourChange : RULES.migrationGuide, mg)
 
     // "Removed X by default" under a Removed heading changes a default; it removes nothing an admin relies on.
-    if (k & S.removed && !housekeeping && defaults < 0 && !INTERNAL.test(text)) add(RULES.removedSection, 0, false)
+    if (k & S.removed && !housekeeping && defaults < 0 && !INTERNAL.test(text)) add(out, u, RULES.removedSection, 0, false)
 
-    const bp = has(lc, K.prose) ? find(BREAKING_PROSE, text) : -1
-    if (bp >= 0 && !FIX_OR_REVERT.test(text) && !housekeeping) add(LATER.test(text) ? RULES.hedgedBreaking : RULES.breakingProse, bp)
+    const bp = g & G.prose ? find(BREAKING_PROSE, text) : -1
+    if (bp >= 0 && !FIX_OR_REVERT.test(text) && !housekeeping) add(out, u, LATER.test(text) ? RULES.hedgedBreaking : RULES.breakingProse, bp)
   }
 
   // Caution-level evidence.
-  const sec = find(SECURITY, text)
-  if (sec >= 0 && !(housekeeping && !/\[security\]|\bCVE-|\bGHSA-/i.test(text))) add(RULES.securityFix, sec)
-  else if (k & S.security && !negated) add(RULES.securityFix, 0, false)
-  const dep = lc.includes('deprecat') ? find(DEPRECATION, text) : -1
-  if (dep >= 0 && !housekeepingItem && !housekeeping) add(RULES.deprecation, dep)
-  else if (k & S.deprecated) add(RULES.deprecation, 0, false)
+  const sec = g & G.security ? find(SECURITY, text) : -1
+  if (sec >= 0 && !(housekeeping && !/\[security\]|\bCVE-|\bGHSA-/i.test(text))) add(out, u, RULES.securityFix, sec)
+  else if (k & S.security && !negated) add(out, u, RULES.securityFix, 0, false)
+  const dep = g & G.deprecation ? find(DEPRECATION, text) : -1
+  if (dep >= 0 && !housekeepingItem && !housekeeping) add(out, u, RULES.deprecation, dep)
+  else if (k & S.deprecated) add(out, u, RULES.deprecation, 0, false)
   if (!housekeeping && !housekeepingItem) {
-    if (defaults >= 0) add(RULES.defaultChange, defaults)
-    const bc = has(lc, K.behaviour) ? find(BEHAVIOUR, text) : -1
-    if (bc >= 0) add(RULES.behaviourChange, bc)
-    const pc = has(lc, K.image) ? find(PLATFORM_CHANGE, text) : -1
-    if (pc >= 0) add(RULES.platformChange, pc)
+    if (defaults >= 0) add(out, u, RULES.defaultChange, defaults)
+    const bc = g & G.behaviour ? find(BEHAVIOUR, text) : -1
+    if (bc >= 0) add(out, u, RULES.behaviourChange, bc)
+    const pc = g & G.image ? find(PLATFORM_CHANGE, text) : -1
+    if (pc >= 0) add(out, u, RULES.platformChange, pc)
   }
-  const cf = has(lc, K.configFormat) ? find(CONFIG_FORMAT, text) : -1
-  if (cf >= 0 || (k & S.config && !housekeeping)) add(RULES.configChange, Math.max(0, cf), cf >= 0)
-  if (k & S.changed && !housekeeping) add(RULES.behaviourChange, 0, false)
+  const cf = g & G.configFormat ? find(CONFIG_FORMAT, text) : -1
+  if (cf >= 0 || (k & S.config && !housekeeping)) add(out, u, RULES.configChange, Math.max(0, cf), cf >= 0)
+  if (k & S.changed && !housekeeping) add(out, u, RULES.behaviourChange, 0, false)
   if (/^(?:WARNING|IMPORTANT|CAUTION|DANGER|ATTENTION)$/.test(u.alert) || /^(?:important|warning|attention|caution|danger|heads up)\b/i.test(u.lead) || text.includes('⚠') || (k & S.important && !housekeeping)) {
-    add(RULES.admonition, 0, false)
+    add(out, u, RULES.admonition, 0, false)
   }
-  if (!housekeeping && !rollback && has(lc, K.advice)) {
+  if (!housekeeping && !rollback && g & G.advice) {
     const adv = find(ADVICE, text)
-    if (adv >= 0) add(RULES.advice, adv)
+    if (adv >= 0) add(out, u, RULES.advice, adv)
   }
   let weight = 0
   for (const f of out) if (f.rule.severity === 'breaking') weight++

@@ -19,14 +19,13 @@ const SKIP_TEXT = /^(?:all commits|full changelog\b.*|(?:see|view) (?:also )?(?:
 
 /** Drop what is noise in plain text: URLs, issue and PR refs, commit hashes, mentions. */
 export function scrub(text: string): string {
+  let s = text.replace(/\bhttps?:\/\/\S+|\bwww\.\S+/gi, ' ')
+  // The costly reference and mention patterns are skipped when a character they need is absent.
+  if (s.includes('#') && s.includes('/')) s = s.replace(/\b[\w.-]+\/[\w.-]+#\d+\b/g, ' ')
+  s = s.replace(/(?:^|(?<=[\s(\[,]))(?:GH-|#)\d+\b/gi, ' ').replace(/#?\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b/g, ' ')
+  if (s.includes('@')) s = s.replace(/\b(?:by|thanks to|from) @[\w-]+(?:\[bot\])?/gi, ' ').replace(/(?:^|(?<=[\s(\[,]))@[\w-]+(?:\[bot\])?/g, ' ')
   return squash(
-    text
-      .replace(/\bhttps?:\/\/\S+|\bwww\.\S+/gi, ' ')
-      .replace(/\b[\w.-]+\/[\w.-]+#\d+\b/g, ' ')
-      .replace(/(?:^|(?<=[\s(\[,]))(?:GH-|#)\d+\b/gi, ' ')
-      .replace(/#?\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b/g, ' ')
-      .replace(/\b(?:by|thanks to|from) @[\w-]+(?:\[bot\])?/gi, ' ')
-      .replace(/(?:^|(?<=[\s(\[,]))@[\w-]+(?:\[bot\])?/g, ' ')
+    s
       .replace(/\p{Extended_Pictographic}\uFE0F?/gu, ' ')
       // Parentheses and brackets emptied by the above.
       .replace(/[([]\s*(?:[,;]\s*)*[)\]]/g, ' ')
@@ -58,8 +57,12 @@ function groups(units: Unit[]): Group[] {
     }
     g.units.push(u)
   }
-  const rank = (g: Group) => (g.kinds & URGENT_KINDS ? 0 : g.kinds & S.housekeeping ? 2 : 1)
   return list.sort((a, b) => rank(a) - rank(b) || a.order - b.order)
+}
+
+/** Sections an admin must read first come first, housekeeping last. */
+function rank(g: Group): number {
+  return g.kinds & URGENT_KINDS ? 0 : g.kinds & S.housekeeping ? 2 : 1
 }
 
 /** The first few distinct, non-empty items of a group, scrubbed (only these are scrubbed: it is the costly part). */

@@ -12,6 +12,10 @@ export const NOTES_CAP = 65_536
 export const LINE_CAP = 2_000
 
 const TRUNCATED_MARK = /\[truncated\]\s*$/i
+/** C0/C1 controls (not \t \n), DEL, lone surrogates, bidi overrides, BOM and U+FFFD junk. */
+const JUNK = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\uFEFF\uFFFD]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
+/** Every character JUNK can match (any surrogate, paired or not). */
+const MAYBE_JUNK = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\uFEFF\uFFFD\uD800-\uDFFF]/
 
 /** Cut lines longer than LINE_CAP. One linear scan; most notes have no long line and are returned as is. */
 function capLines(s: string): string {
@@ -47,17 +51,19 @@ export function cleanNotes(raw: unknown): { text: string; cut: boolean } {
     if (/[\uD800-\uDBFF]$/.test(s)) s = s.slice(0, -1)
     cut = true
   }
-  s = s
-    .replace(/\r\n?/g, '\n')
-    // C0/C1 controls (not \t \n), DEL, lone surrogates, bidi overrides, BOM and U+FFFD junk.
-    .replace(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\uFEFF\uFFFD]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '')
+  if (s.includes('\r')) s = s.replace(/\r\n?/g, '\n')
+  // The junk pattern is slow; most notes have no character it could match.
+  if (MAYBE_JUNK.test(s)) s = s.replace(JUNK, '')
   s = capLines(s.replace(TRUNCATED_MARK, ''))
   return { text: s, cut }
 }
 
 /** True when nothing is left once whitespace and `[truncated]` markers are gone. */
 export function isBlankNotes(text: string): boolean {
-  return text.replace(/\[truncated\]/gi, '').trim() === ''
+  // The first non-space character stays unless it opens a marker: then the notes are not blank.
+  const first = text.search(/\S/)
+  if (first < 0) return true
+  return text[first] === '[' && text.replace(/\[truncated\]/gi, '').trim() === ''
 }
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', '#39': "'" }
@@ -82,9 +88,14 @@ export function stripTags(s: string): string {
   return decodeEntities(s.replace(/<!--[\s\S]*?-->/g, ' ').replace(/<\/?[a-z][^>]*>/gi, ' '))
 }
 
+/** Whitespace other than a plain space. */
+const OTHER_SPACE = /[^\S ]/
+
 /** Collapse runs of whitespace and trim. */
 export function squash(s: string): string {
-  return s.replace(/\s+/g, ' ').trim()
+  // Most texts are single-spaced already (no double space, no other whitespace): only the ends can change.
+  const loose = s.includes('  ') || OTHER_SPACE.test(s)
+  return (loose ? s.replace(/\s+/g, ' ') : s).trim()
 }
 
 /**
