@@ -55,16 +55,47 @@ export function assertSafeRelativePath(p: string): void {
   if (!ok) throw new UnsafeOutputError(`refusing to write unsafe path ${JSON.stringify(p)}`)
 }
 
+/** Writes files given by absolute path; may finish later (a worker thread writing them). */
+export type WriteBatch = (files: Array<readonly [string, string | Buffer]>) => void | Promise<void>
+
+/**
+ * Synchronous writes: tens of thousands of small files go several times faster
+ * than through libuv's thread pool, where each file costs three round trips.
+ */
+export function writeFilesSync(files: Iterable<readonly [string, string | Buffer]>): void {
+  const made = new Set<string>()
+  for (const [dest, content] of files) {
+    const dir = path.dirname(dest)
+    if (!made.has(dir)) {
+      mkdirSync(dir, { recursive: true })
+      made.add(dir)
+    }
+    writeFileSync(dest, content, { flag: 'wx' })
+  }
+}
+
+/**
+ * Files and bytes per batch handed to `write`, and batches outstanding at once.
+ * Small: rendered files held in a batch outlive a young-generation collection and
+ * are promoted; batches of 500 files added about 40 MB to a 10,000-app build's peak RSS.
+ */
+const BATCH_FILES = 64
+const BATCH_BYTES = 512 * 1024
+const BATCHES_IN_FLIGHT = 4
+
 /**
  * Write `files` as the complete content of `outDir`. Files may be produced
- * lazily (a generator), so a large site is never held in memory whole. `check`
- * runs on the staged tree before the swap; if it (or anything else) throws,
- * `outDir` is untouched.
+ * lazily (a generator), so a large site is never held in memory whole. `write`
+ * may be asynchronous (a worker thread), so rendering goes on while the kernel
+ * creates files; a bounded number of batches is outstanding at once.
+ * `check` runs on the staged tree before the swap; if it (or anything else)
+ * throws, `outDir` is untouched.
  */
 export async function writeTree(
   outDir: string,
   files: Iterable<readonly [string, string | Buffer]>,
-  check: () => void | Promise<void> = () => {}
+  check: () => void | Promise<void> = () => {},
+  write: WriteBatch = writeFilesSync
 ): Promise<number> {
   const target = path.resolve(outDir)
   const parent = path.dirname(target)
@@ -74,24 +105,40 @@ export async function writeTree(
   const retired = path.join(parent, `.${base}.old-${tag}`)
   await mkdir(parent, { recursive: true })
   let count = 0
+  const pending = new Set<Promise<void>>()
+  const failures: unknown[] = []
+  const flush = async (batch: Array<readonly [string, string | Buffer]>) => {
+    const done = write(batch)
+    if (!done) return
+    const tracked: Promise<void> = done
+      .catch((e: unknown) => {
+        failures.push(e)
+      })
+      .finally(() => pending.delete(tracked))
+    pending.add(tracked)
+    if (pending.size >= BATCHES_IN_FLIGHT) await Promise.race(pending)
+  }
   try {
-    // Synchronous writes: tens of thousands of small files go several times faster
-    // than through the thread pool one promise at a time, and a build has nothing
-    // else to do meanwhile.
-    const made = new Set<string>()
+    let batch: Array<readonly [string, string | Buffer]> = []
+    let bytes = 0
     for (const [rel, content] of files) {
+      if (failures.length > 0) break
       assertSafeRelativePath(rel)
       const dest = path.join(staging, ...rel.split('/'))
       if (!isInside(dest, staging)) throw new UnsafeOutputError(`refusing to write outside the output directory: ${rel}`)
-      const dir = path.dirname(dest)
-      if (!made.has(dir)) {
-        mkdirSync(dir, { recursive: true })
-        made.add(dir)
-      }
-      writeFileSync(dest, content, { flag: 'wx' })
+      batch.push([dest, content])
+      bytes += content.length
       count++
+      if (batch.length >= BATCH_FILES || bytes >= BATCH_BYTES) {
+        await flush(batch)
+        batch = []
+        bytes = 0
+      }
     }
-    mkdirSync(staging, { recursive: true })
+    if (batch.length > 0 && failures.length === 0) await flush(batch)
+    await Promise.all(pending)
+    if (failures.length > 0) throw failures[0]
+    await mkdir(staging, { recursive: true })
     await check()
     const hadTarget = existsSync(target)
     if (hadTarget) await rename(target, retired)
@@ -103,6 +150,8 @@ export async function writeTree(
     }
     if (hadTarget) await rm(retired, { recursive: true, force: true })
   } finally {
+    // Nothing may still be writing into the staging tree when it is removed.
+    await Promise.all(pending)
     await rm(staging, { recursive: true, force: true })
   }
   return count
