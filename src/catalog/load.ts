@@ -6,6 +6,7 @@ import { readdir } from 'node:fs/promises'
 import path from 'node:path'
 import { isMap, isScalar, LineCounter, parseDocument, type Document, type Node as YamlNode } from 'yaml'
 import { z } from 'zod'
+import type { Judgement } from '../classify/classifier.js'
 import { catalogEntrySchema, SLUG_PATTERN, type CatalogEntry } from '../schema/index.js'
 
 export interface CatalogIssue {
@@ -22,6 +23,8 @@ export interface LoadedEntry {
   slug: string
   file: string
   entry: CatalogEntry
+  /** The seed release's judgement, when the reader classified it (its notes are then dropped). */
+  judged?: Judgement
 }
 
 export class CatalogError extends Error {
@@ -109,11 +112,36 @@ export function parseRecord(text: string, file: string): { entry?: CatalogEntry;
   return { issues }
 }
 
+export type RecordRead = ReturnType<typeof parseRecord> & { judged?: Judgement }
+export type ReadRecords = (files: string[]) => Promise<RecordRead[]>
+
+/** Read and validate one record file: size, encoding, YAML, schema. */
+export function readRecord(file: string): RecordRead {
+  const issue = (message: string): RecordRead => ({ issues: [{ file, line: 1, col: 1, field: '', message }] })
+  let info
+  try {
+    info = statSync(file)
+  } catch (e) {
+    return issue(`cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`)
+  }
+  if (!info.isFile()) return issue('is not a regular file')
+  if (info.size > MAX_RECORD_BYTES) return issue(`is ${info.size} bytes; a record may be at most ${MAX_RECORD_BYTES} bytes`)
+  let text: string
+  try {
+    // Sync reads: a catalog is thousands of small files read back to back.
+    text = utf8.decode(readFileSync(file))
+  } catch {
+    return issue('is not valid UTF-8 text')
+  }
+  return parseRecord(text, file)
+}
+
 /**
  * Load and validate `<catalogDir>/apps/*.yml`. Throws CatalogError with every
- * issue found; returns entries ordered by slug.
+ * issue found; returns entries ordered by slug. `readRecords` may read the files
+ * on other threads; it returns one result per file, in order.
  */
-export async function loadCatalog(catalogDir: string): Promise<LoadedEntry[]> {
+export async function loadCatalog(catalogDir: string, readRecords: ReadRecords = async (files) => files.map(readRecord)): Promise<LoadedEntry[]> {
   const appsDir = path.join(catalogDir, 'apps')
   const issues: CatalogIssue[] = []
   let names: string[]
@@ -126,8 +154,7 @@ export async function loadCatalog(catalogDir: string): Promise<LoadedEntry[]> {
   if (ymlNames.length === 0) {
     throw new CatalogError([{ file: appsDir, line: 1, col: 1, field: '', message: 'catalog is empty: add at least one apps/<slug>.yml record' }])
   }
-  const loaded: LoadedEntry[] = []
-  const repos = new Map<string, { file: string; line: number }>()
+  const candidates: { file: string; slug: string }[] = []
   for (const name of ymlNames) {
     const file = path.join(appsDir, name)
     const slug = name.replace(/\.ya?ml$/, '')
@@ -139,37 +166,27 @@ export async function loadCatalog(catalogDir: string): Promise<LoadedEntry[]> {
       issues.push({ file, line: 1, col: 1, field: '', message: `file name "${name}" is not a valid slug: use lowercase letters, digits and single hyphens (e.g. "adguard-home.yml")` })
       continue
     }
-    const info = statSync(file)
-    if (!info.isFile()) {
-      issues.push({ file, line: 1, col: 1, field: '', message: 'is not a regular file' })
-      continue
-    }
-    if (info.size > MAX_RECORD_BYTES) {
-      issues.push({ file, line: 1, col: 1, field: '', message: `is ${info.size} bytes; a record may be at most ${MAX_RECORD_BYTES} bytes` })
-      continue
-    }
-    let text: string
-    try {
-      // Sync reads: a catalog is thousands of small files read back to back.
-      text = utf8.decode(readFileSync(file))
-    } catch {
-      issues.push({ file, line: 1, col: 1, field: '', message: 'is not valid UTF-8 text' })
-      continue
-    }
-    const { entry, issues: recordIssues, repoLine } = parseRecord(text, file)
+    candidates.push({ file, slug })
+  }
+  const read = await readRecords(candidates.map((c) => c.file))
+  const loaded: LoadedEntry[] = []
+  const repos = new Map<string, { file: string; line: number }>()
+  candidates.forEach(({ file, slug }, i) => {
+    const { entry, issues: recordIssues, repoLine, judged } = read[i]!
     issues.push(...recordIssues)
-    if (!entry) continue
+    if (!entry) return
     // GitHub treats owner/name case-insensitively, so `Foo/Bar` and `foo/bar` are one repo.
     const key = entry.repo.toLowerCase()
     const line = repoLine ?? 1
     const seen = repos.get(key)
     if (seen) {
       issues.push({ file, line, col: 1, field: 'repo', message: `repository ${entry.repo} is already tracked by ${seen.file}:${seen.line}` })
-      continue
+      return
     }
     repos.set(key, { file, line })
-    loaded.push({ slug, file, entry })
-  }
-  if (issues.length > 0) throw new CatalogError(issues)
+    loaded.push({ slug, file, entry, ...(judged ? { judged } : {}) })
+  })
+  // In file order, as a maintainer reads them (names sort the same way as paths in one folder).
+  if (issues.length > 0) throw new CatalogError(issues.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)))
   return loaded
 }
