@@ -13,12 +13,12 @@ const NOW = '2026-11-21T12:00:00.000Z'
 let dir: string
 let cleanup: () => Promise<void>
 
-function cli(args: string[], opts: { cwd?: string; input?: string } = {}) {
+function cli(args: string[], opts: { cwd?: string; input?: string; env?: Record<string, string> } = {}) {
   const r = spawnSync(process.execPath, [CLI, ...args], {
     cwd: opts.cwd ?? dir,
     encoding: 'utf8',
     input: opts.input ?? '',
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' }
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...opts.env }
   })
   return { code: r.status, stdout: r.stdout, stderr: r.stderr }
 }
@@ -54,6 +54,31 @@ describe('updatesafe CLI (dist bundle)', () => {
     const doc = JSON.parse(await readFile(path.join(dir, 'a/api/v1/apps.json'), 'utf8'))
     expect(doc.generatedAt).toBe(NOW)
     expect(doc.apps[0].url).toBe(`https://example.org/c/apps/${doc.apps[0].slug}/`)
+  })
+
+  it('builds a large catalog over worker threads into the same tree as in one thread', async () => {
+    // Records made from the real notes; UPDATESAFE_WORKERS_MIN lets threads start for 600 of them.
+    const big = path.join(dir, 'big')
+    await mkdir(path.join(big, 'apps'), { recursive: true })
+    const notes = (await readFile('__tests__/fixtures/release-notes/notes.jsonl', 'utf8')).trim().split('\n')
+    for (let i = 0; i < 600; i++) {
+      const n = JSON.parse(notes[i % notes.length]!) as { app: string; version: string; notes: string }
+      const record = { name: `${n.app} ${i}`, repo: `owner/app-${i}`, release: { version: n.version, url: `https://github.com/owner/app-${i}/releases/tag/${encodeURIComponent(n.version)}`, notes: n.notes, checked: '2026-11-21' } }
+      await writeFile(path.join(big, 'apps', `app-${i}.yml`), `# synthetic, notes from ${n.app}\n${JSON.stringify(record)}\n`)
+    }
+    const args = (out: string) => ['build', '--catalog', 'big', '--out', out, '--base-url', 'https://example.org/big', '--now', NOW]
+    const threads = cli(args('big-threads'), { env: { UPDATESAFE_WORKERS: '2', UPDATESAFE_WORKERS_MIN: '500' } })
+    const one = cli(args('big-one'), { env: { UPDATESAFE_WORKERS: '0' } })
+    expect(threads.stderr).toContain('wrote 3015 files for 600 apps to')
+    expect(threads.stderr).toContain('(2 worker threads)')
+    expect(one.stderr).not.toContain('worker threads')
+    // Below the minimum (5,000 by default) the build stays in one thread.
+    expect(cli(args('big-default'), { env: { UPDATESAFE_WORKERS: '2' } }).stderr).not.toContain('worker threads')
+    expect([threads.code, one.code]).toEqual([0, 0])
+    expect(await treeHash(path.join(dir, 'big-threads'))).toBe(await treeHash(path.join(dir, 'big-one')))
+    const bad = cli(args('big-bad'), { env: { UPDATESAFE_WORKERS: 'lots' } })
+    expect(bad.code).not.toBe(0)
+    expect(bad.stderr).toContain('UPDATESAFE_WORKERS')
   })
 
   it('defaults the base URL to the Pages address inside GitHub Actions', async () => {

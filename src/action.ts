@@ -9,6 +9,7 @@ import { build, type BuildResult } from './pipeline.js'
 import { buildSummary, type SummaryInput } from './summary.js'
 import type { Logger, SourceRef } from './types.js'
 import { defaultBaseUrl } from './urls.js'
+import { withParallel } from './workers/index.js'
 
 /**
  * Annotations need a path relative to the repository root. Catalog paths are
@@ -75,7 +76,8 @@ function setOutputs(result: BuildResult): void {
   core.setOutput('output', result.outDir)
 }
 
-export async function runAction(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Promise<void> {
+/** `workerScript` is the entry bundle; given, a large build spreads its work over threads that run it. */
+export async function runAction(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd(), workerScript?: string | URL): Promise<void> {
   const log = coreLogger(env, cwd)
   let refresh = false
   try {
@@ -86,17 +88,19 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env, cwd = proc
     const previous = core.getInput('previous')
     const endoflifeUrl = core.getInput('endoflife-url')
     const settings = upstreamSettings(env, { ...(token ? { token } : {}), ...(endoflifeUrl ? { endoflifeUrl } : {}) })
-    const result = await build(
-      {
-        catalogDir: core.getInput('catalog') || 'catalog',
-        outDir: core.getInput('output') || 'site',
-        baseUrl: core.getInput('base-url') || defaultBaseUrl(env),
-        now,
-        refresh,
-        cwd,
-        ...(previous ? { previousDir: previous } : {})
-      },
-      buildDeps(settings, log, now)
+    const result = await withParallel(workerScript, env, (parallel) =>
+      build(
+        {
+          catalogDir: core.getInput('catalog') || 'catalog',
+          outDir: core.getInput('output') || 'site',
+          baseUrl: core.getInput('base-url') || defaultBaseUrl(env),
+          now,
+          refresh,
+          cwd,
+          ...(previous ? { previousDir: previous } : {})
+        },
+        buildDeps(settings, log, now, parallel)
+      )
     )
     setOutputs(result)
     core.info(`changed: ${result.changed.length ? result.changed.join(', ') : 'none'}`)

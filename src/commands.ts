@@ -11,6 +11,7 @@ import { build } from './pipeline.js'
 import { serveSite } from './serve.js'
 import type { Logger } from './types.js'
 import { defaultBaseUrl } from './urls.js'
+import { withParallel } from './workers/index.js'
 
 const USAGE = `updatesafe <command> [options]
 
@@ -51,7 +52,7 @@ async function* lines(file: string): AsyncIterable<string> {
   for await (const line of rl) yield line
 }
 
-async function run(argv: string[], log: Logger): Promise<number> {
+async function run(argv: string[], log: Logger, workerScript: string | URL | undefined): Promise<number> {
   const [command, ...rest] = argv
   const opts = { strict: true, allowPositionals: false } as const
   switch (command) {
@@ -68,18 +69,21 @@ async function run(argv: string[], log: Logger): Promise<number> {
           now: { type: 'string' }
         }
       })
-      if (!values.out) throw new UsageError('build needs --out DIR')
+      const outDir = values.out
+      if (!outDir) throw new UsageError('build needs --out DIR')
       const now = parseNow(values.now)
-      const result = await build(
-        {
-          catalogDir: values.catalog,
-          outDir: values.out,
-          baseUrl: values['base-url'] ?? defaultBaseUrl(process.env),
-          now,
-          refresh: values.refresh,
-          ...(values.previous ? { previousDir: values.previous } : {})
-        },
-        buildDeps(upstreamSettings(process.env), log, now)
+      const result = await withParallel(workerScript, process.env, (parallel) =>
+        build(
+          {
+            catalogDir: values.catalog,
+            outDir,
+            baseUrl: values['base-url'] ?? defaultBaseUrl(process.env),
+            now,
+            refresh: values.refresh,
+            ...(values.previous ? { previousDir: values.previous } : {})
+          },
+          buildDeps(upstreamSettings(process.env), log, now, parallel)
+        )
       )
       if (result.stats) log.info(`GitHub: ${result.stats.requests} requests, ${result.stats.graphqlPoints} GraphQL points, ${result.stats.remaining ?? '?'} remaining`)
       const shown = result.changed.slice(0, 20).join(', ')
@@ -131,9 +135,10 @@ async function run(argv: string[], log: Logger): Promise<number> {
   }
 }
 
-export async function main(argv: string[], log: Logger = stderrLogger()): Promise<number> {
+/** `workerScript` is the entry file; given, a large build spreads its work over threads that run it. */
+export async function main(argv: string[], log: Logger = stderrLogger(), workerScript?: string | URL): Promise<number> {
   try {
-    return await run(argv, log)
+    return await run(argv, log, workerScript)
   } catch (e) {
     if (e instanceof CatalogError) {
       for (const issue of e.issues) log.error(formatIssue(issue))

@@ -2,6 +2,7 @@
 // inputs), once, for both entries. Tests build BuildDeps by hand instead.
 import type { BuildDeps } from './pipeline.js'
 import type { Logger } from './types.js'
+import type { Parallel } from './workers/index.js'
 import { ENDOFLIFE_DEFAULT_URL, fetchProduct } from './upstream/endoflife.js'
 import { githubEndpoints, refreshFromGitHub } from './upstream/github.js'
 
@@ -20,10 +21,11 @@ export function upstreamSettings(env: NodeJS.ProcessEnv, overrides: { token?: st
   }
 }
 
-export function buildDeps(settings: UpstreamSettings, log: Logger, now: Date): BuildDeps {
+export function buildDeps(settings: UpstreamSettings, log: Logger, now: Date, parallel?: Parallel): BuildDeps {
   const { token } = settings
   return {
     log,
+    ...(parallel ? { parallel } : {}),
     refresh: token
       ? (targets) => refreshFromGitHub(targets, { token, apiUrl: settings.apiUrl, graphqlUrl: settings.graphqlUrl, now, log })
       : async () => {

@@ -3,6 +3,7 @@
 // catalog seed). An upstream failure therefore never drops an app.
 import type { LoadedEntry } from './catalog/load.js'
 import type { AppRecord, CatalogEntry } from './schema/index.js'
+import type { Judgement } from './classify/classifier.js'
 import type { ReleaseFacts } from './types.js'
 import type { RefreshOutcome } from './upstream/github.js'
 
@@ -19,10 +20,11 @@ export interface AppFacts {
   note: string | null
 }
 
-export function seedFacts(entry: CatalogEntry): ReleaseFacts | null {
+export function seedFacts(entry: CatalogEntry, judged?: Judgement): ReleaseFacts | null {
   const r = entry.release
   if (!r) return null
   return {
+    ...(judged ? { judged } : {}),
     version: r.version,
     url: r.url,
     date: r.date ?? null,
@@ -39,7 +41,7 @@ export function seedFacts(entry: CatalogEntry): ReleaseFacts | null {
  * checked later than the seed (a refresh published it), else the seed.
  */
 export function lastKnownGood(item: LoadedEntry, previous: AppRecord | undefined): Pick<AppFacts, 'facts' | 'kept'> {
-  const seed = seedFacts(item.entry)
+  const seed = seedFacts(item.entry, item.judged)
   if (previous && (!seed || previous.lastChecked > seed.checked)) return { facts: null, kept: previous }
   return { facts: seed, kept: null }
 }
@@ -67,7 +69,11 @@ export function refreshedFacts(item: LoadedEntry, previous: AppRecord | undefine
   const reason = outcome ? outcome.reason : 'not refreshed'
   const lkg = lastKnownGood(item, previous)
   // The repository answered that it is archived, but has no release we can read: still unmaintained.
-  if (outcome?.status === 'no-release' && outcome.archived && lkg.facts) lkg.facts = { ...lkg.facts, archived: true }
+  if (outcome?.status === 'no-release' && outcome.archived && lkg.facts) {
+    // The seed was judged as not archived; archived decides the class now.
+    const { judged: _judged, ...facts } = lkg.facts
+    lkg.facts = { ...facts, archived: true }
+  }
   return { ...base, ...lkg, stale: true, note: reason }
 }
 

@@ -4,7 +4,8 @@
 // Every side effect comes in through `deps`, so tests hand in fakes.
 import path from 'node:path'
 import { isDeepStrictEqual } from 'node:util'
-import { assess } from './assess.js'
+import { finishAssessment, planAssessment, type Assessment } from './assess.js'
+import type { ClassifyInput } from './classify/classifier.js'
 import { loadCatalog, type LoadedEntry } from './catalog/load.js'
 import { forgetNotes, offlineFacts, publishedVersion, refreshedFacts, type AppFacts } from './facts.js'
 import { buildLifecycle } from './lifecycle/index.js'
@@ -20,6 +21,7 @@ import type { Logger } from './types.js'
 import { readStoredProduct, writeStoredProduct, type EndoflifeProduct } from './upstream/endoflife.js'
 import type { RefreshOutcome, RefreshStats, RefreshTarget } from './upstream/github.js'
 import { appUrls, normaliseBaseUrl, paths } from './urls.js'
+import { inChunks, inProcess, recordReader, type Parallel } from './workers/index.js'
 
 export interface BuildOptions {
   catalogDir: string
@@ -38,6 +40,8 @@ export interface BuildDeps {
   log: Logger
   refresh?: (targets: RefreshTarget[]) => Promise<{ outcomes: Map<string, RefreshOutcome>; stats: RefreshStats }>
   fetchProduct?: (product: string) => Promise<EndoflifeProduct>
+  /** Where reading, classifying and writing run (worker threads for large catalogs); in-process when absent. */
+  parallel?: Parallel
 }
 
 export interface BuildResult {
@@ -138,6 +142,43 @@ function lifecycleFor(app: AppFacts, version: string, docs: Map<string, Endoflif
   return lifecycle
 }
 
+/**
+ * Every app's verdict (null for a republished record). Seeds were judged as
+ * the catalog was read; other notes (a refresh's) go to the runner a chunk at a
+ * time and are dropped once handed over: they are never published, and across
+ * thousands of apps they are most of what a build holds.
+ */
+async function assessAll(apps: AppFacts[], par: Parallel, log: Logger): Promise<(Assessment | null)[]> {
+  const out: (Assessment | null)[] = new Array(apps.length).fill(null)
+  const runner = par.forJob(apps.filter((a) => a.facts && !a.facts.judged).length)
+  await inChunks(runner, apps.length, async (from, to, lane) => {
+    const chunk = apps.slice(from, to)
+    const inputs: ClassifyInput[] = []
+    // Per app: its verdict (pending), a judgement made earlier, the index of its classifier input, or null (republished).
+    const plans = chunk.map((app) => {
+      if (!app.facts) return null
+      const plan = planAssessment({ ...app, facts: app.facts }, log)
+      if ('pending' in plan) return plan.pending
+      if (app.facts.judged) return { judged: app.facts.judged, considered: plan.input.releases.map((r) => r.version) }
+      return inputs.push(plan.input) - 1
+    })
+    const considered = inputs.map((input) => input.releases.map((r) => r.version))
+    const judging = inputs.length > 0 ? runner.run({ kind: 'classify', inputs }, lane) : Promise.resolve([])
+    inputs.length = 0
+    chunk.forEach(forgetNotes)
+    const judged = await judging
+    plans.forEach((plan, i) => {
+      const app = chunk[i]!
+      if (plan === null) return
+      const facts = { ...app, facts: app.facts! }
+      if (typeof plan === 'number') out[from + i] = finishAssessment(facts, considered[plan]!, judged[plan]!, log)
+      else if ('judged' in plan) out[from + i] = finishAssessment(facts, plan.considered, plan.judged, log)
+      else out[from + i] = plan
+    })
+  })
+  return out
+}
+
 export async function build(opts: BuildOptions, given: BuildDeps): Promise<BuildResult> {
   const warnings: string[] = []
   const log: Logger = {
@@ -157,7 +198,8 @@ export async function build(opts: BuildOptions, given: BuildDeps): Promise<Build
   await checkOutputDir(opts.outDir, { catalogDir: opts.catalogDir, cwd })
 
   // Relative to the process, so messages name files the way the user typed the path.
-  const entries = await loadCatalog(path.relative(process.cwd(), catalogDir) || '.')
+  const par = deps.parallel ?? inProcess
+  const entries = await loadCatalog(path.relative(process.cwd(), catalogDir) || '.', recordReader(par, { judge: true }))
   const previousDir = opts.previousDir && path.resolve(cwd, opts.previousDir)
   const previous = await readPrevious(previousDir, log)
   const previousChanges = await readPreviousChanges(previousDir, log)
@@ -173,15 +215,15 @@ export async function build(opts: BuildOptions, given: BuildDeps): Promise<Build
   }
 
   const docs = await productDocs(apps, catalogDir, opts, deps)
+  const assessments = await assessAll(apps, par, log)
   const records: AppRecord[] = []
   const pages: PageInput[] = []
-  for (const app of apps) {
+  for (const [i, app] of apps.entries()) {
     const urls = appUrls(baseUrl, app.slug)
     let record: AppRecord
     let page: Omit<PageInput, 'record' | 'stale'>
     if (app.facts) {
-      const { verdict, rule, decidedBy, considered } = assess({ ...app, facts: app.facts }, log)
-      forgetNotes(app)
+      const { verdict, rule, decidedBy, considered } = assessments[i]!
       record = {
         slug: app.slug,
         name: app.entry.name,
@@ -241,10 +283,12 @@ export async function build(opts: BuildOptions, given: BuildDeps): Promise<Build
         yield [file, content] as const
       }
     })(),
-    () => checker.finish()
+    () => checker.finish(),
+    par.write
   )
 
   const stale = apps.filter((a) => a.stale).map((a) => a.slug)
-  log.info(`wrote ${written} files for ${catalog.count} apps to ${outDir}${stale.length ? `; stale: ${stale.join(', ')}` : ''}`)
+  const threads = par.threads()
+  log.info(`wrote ${written} files for ${catalog.count} apps to ${outDir}${threads ? ` (${threads} worker threads)` : ''}${stale.length ? `; stale: ${stale.join(', ')}` : ''}`)
   return { outDir, generatedAt, count: catalog.count, changed: changes.map((c) => c.slug), changes, stale, warnings, stats }
 }

@@ -1,5 +1,6 @@
 // Types shared across the pipeline's modules. Each module owns its own details;
 // these are the hand-offs between them.
+import type { Judgement } from './classify/classifier.js'
 import type { Classification } from './schema/index.js'
 
 /** Where a message points, so the action can annotate the right line of a file. */
@@ -45,6 +46,11 @@ export interface ReleaseFacts {
    * latest). Empty for catalog seeds, which know only the latest.
    */
   crossed: ReleaseNotes[]
+  /**
+   * The classifier's judgement of exactly these facts, made when the catalog
+   * record was read (seeds), so the notes need not be kept until classification.
+   */
+  judged?: Judgement
   /** The repository now lives elsewhere (GitHub resolved a rename). */
   movedTo?: string
   /** No releases are published; the version came from tags. */
