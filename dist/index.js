@@ -46300,8 +46300,8 @@ function pooled(pool, minItems = MIN_PARALLEL_ITEMS) {
     };
 }
 /**
- * Run `fn` with a pool of threads started from `script` (the running entry
- * bundle) when the machine and UPDATESAFE_WORKERS allow, and stop them after.
+ * Run `fn` with a pool of threads started from `script` (the worker bundle)
+ * when the machine and UPDATESAFE_WORKERS allow, and stop them after.
  */
 async function withParallel(script, env, fn) {
     const count = script ? workerCount(env) : 0;

@@ -140,8 +140,8 @@ export function pooled(pool: WorkerPool, minItems = MIN_PARALLEL_ITEMS): Paralle
 }
 
 /**
- * Run `fn` with a pool of threads started from `script` (the running entry
- * bundle) when the machine and UPDATESAFE_WORKERS allow, and stop them after.
+ * Run `fn` with a pool of threads started from `script` (the worker bundle)
+ * when the machine and UPDATESAFE_WORKERS allow, and stop them after.
  */
 export async function withParallel<T>(script: string | URL | undefined, env: NodeJS.ProcessEnv, fn: (par: Parallel | undefined) => Promise<T>): Promise<T> {
   const count = script ? workerCount(env) : 0
