@@ -76,7 +76,7 @@ function setOutputs(result: BuildResult): void {
   core.setOutput('output', result.outDir)
 }
 
-/** `workerScript` is the entry bundle; given, a large build spreads its work over threads that run it. */
+/** `workerScript` is the worker bundle; given, a large build spreads its work over threads that run it. */
 export async function runAction(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd(), workerScript?: string | URL): Promise<void> {
   const log = coreLogger(env, cwd)
   let refresh = false

@@ -1,6 +1,6 @@
 // Turns an app's release facts into its published verdict: the pending cases
 // that the notes cannot decide, then the classifier, then a curated override.
-import { classifyReleases, type ClassifyInput, type Judgement } from './classify/classifier.js'
+import type { ClassifyInput, Judgement } from './classify/classifier.js'
 import { applyOverride } from './classify/override.js'
 import { LIMITS } from './schema/index.js'
 import type { AppFacts } from './facts.js'
@@ -66,16 +66,4 @@ export function finishAssessment(app: AppFacts & { facts: ReleaseFacts }, consid
   verdict = applyOverride(verdict, entry.override, facts.version, log, app.file)
   verdict.rationale = bounded(verdict.rationale, LIMITS.rationale)
   return { verdict, rule: judged.rule, decidedBy: judged.decidedBy, considered }
-}
-
-/** Plan, classify in-process and finish: one app at a time. */
-export function assess(app: AppFacts & { facts: ReleaseFacts }, log: Logger): Assessment {
-  const plan = planAssessment(app, log)
-  if ('pending' in plan) return plan.pending
-  return finishAssessment(
-    app,
-    plan.input.releases.map((r) => r.version),
-    classifyReleases(plan.input),
-    log
-  )
 }

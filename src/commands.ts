@@ -135,7 +135,7 @@ async function run(argv: string[], log: Logger, workerScript: string | URL | und
   }
 }
 
-/** `workerScript` is the entry file; given, a large build spreads its work over threads that run it. */
+/** `workerScript` is the worker bundle; given, a large build spreads its work over threads that run it. */
 export async function main(argv: string[], log: Logger = stderrLogger(), workerScript?: string | URL): Promise<number> {
   try {
     return await run(argv, log, workerScript)

@@ -154,15 +154,15 @@ async function assessAll(apps: AppFacts[], par: Parallel, log: Logger): Promise<
   await inChunks(runner, apps.length, async (from, to, lane) => {
     const chunk = apps.slice(from, to)
     const inputs: ClassifyInput[] = []
-    // Per app: its verdict (pending), a judgement made earlier, the index of its classifier input, or null (republished).
+    // Per app: null (republished), a pending verdict, or the releases read with their judgement
+    // (made as the record was read) or the index of its classifier input.
     const plans = chunk.map((app) => {
       if (!app.facts) return null
       const plan = planAssessment({ ...app, facts: app.facts }, log)
-      if ('pending' in plan) return plan.pending
-      if (app.facts.judged) return { judged: app.facts.judged, considered: plan.input.releases.map((r) => r.version) }
-      return inputs.push(plan.input) - 1
+      if ('pending' in plan) return plan
+      const considered = plan.input.releases.map((r) => r.version)
+      return app.facts.judged ? { considered, judged: app.facts.judged } : { considered, at: inputs.push(plan.input) - 1 }
     })
-    const considered = inputs.map((input) => input.releases.map((r) => r.version))
     const judging = inputs.length > 0 ? runner.run({ kind: 'classify', inputs }, lane) : Promise.resolve([])
     inputs.length = 0
     chunk.forEach(forgetNotes)
@@ -170,10 +170,8 @@ async function assessAll(apps: AppFacts[], par: Parallel, log: Logger): Promise<
     plans.forEach((plan, i) => {
       const app = chunk[i]!
       if (plan === null) return
-      const facts = { ...app, facts: app.facts! }
-      if (typeof plan === 'number') out[from + i] = finishAssessment(facts, considered[plan]!, judged[plan]!, log)
-      else if ('judged' in plan) out[from + i] = finishAssessment(facts, plan.considered, plan.judged, log)
-      else out[from + i] = plan
+      if ('pending' in plan) out[from + i] = plan.pending
+      else out[from + i] = finishAssessment({ ...app, facts: app.facts! }, plan.considered, plan.judged ?? judged[plan.at]!, log)
     })
   })
   return out
@@ -199,7 +197,7 @@ export async function build(opts: BuildOptions, given: BuildDeps): Promise<Build
 
   // Relative to the process, so messages name files the way the user typed the path.
   const par = deps.parallel ?? inProcess
-  const entries = await loadCatalog(path.relative(process.cwd(), catalogDir) || '.', recordReader(par, { judge: true }))
+  const entries = await loadCatalog(path.relative(process.cwd(), catalogDir) || '.', recordReader(par))
   const previousDir = opts.previousDir && path.resolve(cwd, opts.previousDir)
   const previous = await readPrevious(previousDir, log)
   const previousChanges = await readPreviousChanges(previousDir, log)

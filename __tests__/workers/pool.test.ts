@@ -47,7 +47,7 @@ describe('workerPool (threads running dist/worker/index.js)', () => {
     await writeFile(good, 'name: Good\nrepo: owner/good\n')
     await writeFile(bad, 'name: Bad\nrepo: not-a-repo\ncolour: red\n')
     const files = [good, bad, path.join(dir, 'apps', 'missing.yml')]
-    expect(await pool.run({ kind: 'read', files })).toEqual(files.map(readRecord))
+    expect(await pool.run({ kind: 'load', files })).toEqual(files.map(readRecord))
   })
 
   it('writes files, and a failed write rejects with the thread error without breaking the pool', async () => {

@@ -39520,9 +39520,6 @@ function applyOverride(verdict, override, latestVersion, log, file) {
 }
 
 ;// CONCATENATED MODULE: ./src/assess.ts
-// Turns an app's release facts into its published verdict: the pending cases
-// that the notes cannot decide, then the classifier, then a curated override.
-
 
 
 function bounded(text, max) {
@@ -39573,13 +39570,6 @@ function finishAssessment(app, considered, judged, log) {
     verdict = applyOverride(verdict, entry.override, facts.version, log, app.file);
     verdict.rationale = bounded(verdict.rationale, schema/* LIMITS */.b1.rationale);
     return { verdict, rule: judged.rule, decidedBy: judged.decidedBy, considered };
-}
-/** Plan, classify in-process and finish: one app at a time. */
-function assess(app, log) {
-    const plan = planAssessment(app, log);
-    if ('pending' in plan)
-        return plan.pending;
-    return finishAssessment(app, plan.input.releases.map((r) => r.version), classifyReleases(plan.input), log);
 }
 
 ;// CONCATENATED MODULE: ./src/facts.ts
@@ -42468,18 +42458,17 @@ async function assessAll(apps, par, log) {
     await (0,workers/* inChunks */.mk)(runner, apps.length, async (from, to, lane) => {
         const chunk = apps.slice(from, to);
         const inputs = [];
-        // Per app: its verdict (pending), a judgement made earlier, the index of its classifier input, or null (republished).
+        // Per app: null (republished), a pending verdict, or the releases read with their judgement
+        // (made as the record was read) or the index of its classifier input.
         const plans = chunk.map((app) => {
             if (!app.facts)
                 return null;
             const plan = planAssessment({ ...app, facts: app.facts }, log);
             if ('pending' in plan)
-                return plan.pending;
-            if (app.facts.judged)
-                return { judged: app.facts.judged, considered: plan.input.releases.map((r) => r.version) };
-            return inputs.push(plan.input) - 1;
+                return plan;
+            const considered = plan.input.releases.map((r) => r.version);
+            return app.facts.judged ? { considered, judged: app.facts.judged } : { considered, at: inputs.push(plan.input) - 1 };
         });
-        const considered = inputs.map((input) => input.releases.map((r) => r.version));
         const judging = inputs.length > 0 ? runner.run({ kind: 'classify', inputs }, lane) : Promise.resolve([]);
         inputs.length = 0;
         chunk.forEach(forgetNotes);
@@ -42488,13 +42477,10 @@ async function assessAll(apps, par, log) {
             const app = chunk[i];
             if (plan === null)
                 return;
-            const facts = { ...app, facts: app.facts };
-            if (typeof plan === 'number')
-                out[from + i] = finishAssessment(facts, considered[plan], judged[plan], log);
-            else if ('judged' in plan)
-                out[from + i] = finishAssessment(facts, plan.considered, plan.judged, log);
+            if ('pending' in plan)
+                out[from + i] = plan.pending;
             else
-                out[from + i] = plan;
+                out[from + i] = finishAssessment({ ...app, facts: app.facts }, plan.considered, plan.judged ?? judged[plan.at], log);
         });
     });
     return out;
@@ -42519,7 +42505,7 @@ async function build(opts, given) {
     await (0,write_tree/* checkOutputDir */.Vg)(opts.outDir, { catalogDir: opts.catalogDir, cwd });
     // Relative to the process, so messages name files the way the user typed the path.
     const par = deps.parallel ?? workers/* inProcess */.bu;
-    const entries = await (0,load/* loadCatalog */.ak)(external_node_path_default().relative(process.cwd(), catalogDir) || '.', (0,workers/* recordReader */.h9)(par, { judge: true }));
+    const entries = await (0,load/* loadCatalog */.ak)(external_node_path_default().relative(process.cwd(), catalogDir) || '.', (0,workers/* recordReader */.h9)(par));
     const previousDir = opts.previousDir && external_node_path_default().resolve(cwd, opts.previousDir);
     const previous = await readPrevious(previousDir, log);
     const previousChanges = await readPreviousChanges(previousDir, log);
@@ -43513,7 +43499,7 @@ async function run(argv, log, workerScript) {
             throw new UsageError(`unknown command "${command}"`);
     }
 }
-/** `workerScript` is the entry file; given, a large build spreads its work over threads that run it. */
+/** `workerScript` is the worker bundle; given, a large build spreads its work over threads that run it. */
 async function main(argv, log = stderrLogger(), workerScript) {
     try {
         return await run(argv, log, workerScript);
@@ -44023,8 +44009,6 @@ function loadRecords(files) {
 }
 function runTask(task) {
     switch (task.kind) {
-        case 'read':
-            return task.files.map(load/* readRecord */.aE);
         case 'load':
             return loadRecords(task.files);
         case 'classify':
@@ -44080,15 +44064,15 @@ async function inChunks({ lanes, chunk }, total, work) {
     await Promise.all(Array.from({ length: Math.max(1, lanes) }, (_, lane) => run(lane)));
 }
 /**
- * Read catalog records, in chunks over the runner's lanes; one result per file,
- * in order. `judge` also classifies each seed release (a build's `load` task).
+ * Read catalog records and judge their seed releases (the `load` task), in
+ * chunks over the runner's lanes; one result per file, in order.
  */
-function recordReader(par, { judge = false } = {}) {
+function recordReader(par) {
     return async (files) => {
         const runner = par.forJob(files.length);
         const out = new Array(files.length);
         await inChunks(runner, files.length, async (from, to, lane) => {
-            const read = await runner.run({ kind: judge ? 'load' : 'read', files: files.slice(from, to) }, lane);
+            const read = await runner.run({ kind: 'load', files: files.slice(from, to) }, lane);
             read.forEach((r, i) => (out[from + i] = r));
         });
         return out;

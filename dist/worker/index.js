@@ -19797,8 +19797,6 @@ function loadRecords(files) {
 }
 function runTask(task) {
     switch (task.kind) {
-        case 'read':
-            return task.files.map(readRecord);
         case 'load':
             return loadRecords(task.files);
         case 'classify':

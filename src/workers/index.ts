@@ -75,15 +75,15 @@ export async function inChunks(
 }
 
 /**
- * Read catalog records, in chunks over the runner's lanes; one result per file,
- * in order. `judge` also classifies each seed release (a build's `load` task).
+ * Read catalog records and judge their seed releases (the `load` task), in
+ * chunks over the runner's lanes; one result per file, in order.
  */
-export function recordReader(par: Parallel, { judge = false } = {}): ReadRecords {
+export function recordReader(par: Parallel): ReadRecords {
   return async (files) => {
     const runner = par.forJob(files.length)
     const out: RecordRead[] = new Array(files.length)
     await inChunks(runner, files.length, async (from, to, lane) => {
-      const read = await runner.run({ kind: judge ? 'load' : 'read', files: files.slice(from, to) }, lane)
+      const read = await runner.run({ kind: 'load', files: files.slice(from, to) }, lane)
       read.forEach((r, i) => (out[from + i] = r))
     })
     return out

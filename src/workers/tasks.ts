@@ -5,13 +5,11 @@ import { classifyReleases, type ClassifyInput, type Judgement } from '../classif
 import { writeFilesSync } from '../publish/write-tree.js'
 
 export type Task =
-  | { kind: 'read'; files: string[] }
   | { kind: 'load'; files: string[] }
   | { kind: 'classify'; inputs: ClassifyInput[] }
   | { kind: 'write'; files: Array<readonly [string, string | Buffer]> }
 
 export interface TaskResults {
-  read: RecordRead[]
   load: RecordRead[]
   classify: Judgement[]
   write: number
@@ -35,8 +33,6 @@ export function loadRecords(files: string[]): RecordRead[] {
 
 export function runTask(task: Task): TaskResults[Task['kind']] {
   switch (task.kind) {
-    case 'read':
-      return task.files.map(readRecord)
     case 'load':
       return loadRecords(task.files)
     case 'classify':
