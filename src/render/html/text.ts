@@ -10,6 +10,11 @@
 const UNSAFE_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\uFFFE\uFFFF]/g
 /** A surrogate half without its partner is not a character: XML rejects it. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
+/** Every character UNSAFE_CHARS or LONE_SURROGATE can match (any surrogate, paired or not). */
+const MAYBE_UNSAFE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\uFFFE\uFFFF\uD800-\uDFFF]/
+
+/** Whitespace that folding to single spaces would change. */
+const FOLDABLE = /[^\S ]| {2}/
 
 export interface CleanOptions {
   /** Keep line breaks (collapsed to at most one blank line); otherwise fold all whitespace to single spaces. */
@@ -26,7 +31,9 @@ export function cleanText(input: unknown, max: number, opts: CleanOptions = {}):
   // Read a little more than we can show: cleaning may remove characters.
   const head = input.length > max * 4 + 16 ? input.slice(0, max * 4 + 16) : input
   const overLong = head.length < input.length
-  let s = head.replace(/\r\n?/g, '\n').replace(UNSAFE_CHARS, '').replace(LONE_SURROGATE, '\uFFFD')
+  let s = head.includes('\r') ? head.replace(/\r\n?/g, '\n') : head
+  // Most text has no character either pattern could match; testing first skips two copies.
+  if (MAYBE_UNSAFE.test(s)) s = s.replace(UNSAFE_CHARS, '').replace(LONE_SURROGATE, '\uFFFD')
   if (opts.multiline) {
     s = s
       .replace(/[ \t\u00A0]+\n/g, '\n')
@@ -34,9 +41,11 @@ export function cleanText(input: unknown, max: number, opts: CleanOptions = {}):
       .replace(/[ \t]+/g, ' ')
       .trim()
   } else {
-    s = s.replace(/\s+/g, ' ').trim()
+    // Only a double space or other whitespace can change; most text has neither.
+    s = (FOLDABLE.test(s) ? s.replace(/\s+/g, ' ') : s).trim()
   }
-  const points = Array.from(s)
+  // Code points never outnumber UTF-16 units: only a longer string needs counting.
+  const points = s.length > max ? Array.from(s) : []
   if (points.length > max) return points.slice(0, max - 1).join('').trimEnd() + '…'
   return overLong ? s + '…' : s
 }
