@@ -2,8 +2,9 @@
 // re-read from the exact bytes we are about to write and checked against the
 // schemas and the spec's cross-document rules. Files are checked one at a time
 // as they are produced, so a large site never sits in memory whole.
-import { isDeepStrictEqual } from 'node:util'
-import { appDocSchema, catalogDocSchema, type AppRecord } from '../schema/index.js'
+import { createHash } from 'node:crypto'
+import { z } from 'zod'
+import { appDocSchema, appRecordSchema, catalogEnvelopeShape, COUNT_MESSAGE } from '../schema/index.js'
 import { appUrls, paths } from '../urls.js'
 
 export class SnapshotInvalidError extends Error {
@@ -15,8 +16,8 @@ export class SnapshotInvalidError extends Error {
 
 const APP_DOC = /^api\/v1\/apps\/([^/]+)\.json$/
 
-export function formatZodIssues(error: { issues: { path: PropertyKey[]; message: string }[] }): string {
-  return error.issues.map((i) => `${i.path.map(String).join('.')}: ${i.message}`).join('; ')
+export function formatZodIssues(error: { issues: { path: PropertyKey[]; message: string }[] }, at: PropertyKey[] = []): string {
+  return error.issues.map((i) => `${[...at, ...i.path].map(String).join('.')}: ${i.message}`).join('; ')
 }
 
 export interface SnapshotChecker {
@@ -26,10 +27,24 @@ export interface SnapshotChecker {
   finish(): void
 }
 
+/**
+ * A record's identity for the cross-document check: the JSON of what its schema
+ * parsed (zod emits keys in schema order, so key order in the file does not
+ * matter), hashed. Holding every parsed element instead kept a second copy of
+ * the catalog alive until the last page was written.
+ */
+function digest(record: unknown): string {
+  return createHash('sha256').update(JSON.stringify(record)).digest('base64')
+}
+
+/** The catalog document with its elements left to be checked one at a time (and counted). */
+const catalogEnvelopeSchema = z.strictObject({ ...catalogEnvelopeShape, apps: z.array(z.unknown()) })
+
 export function snapshotChecker(baseUrl: string): SnapshotChecker {
   const problems: string[] = []
   const seen = new Set<string>()
-  let apps: Map<string, AppRecord> | null = null
+  /** Slug → digest of its catalog element; null until the catalog document is read. */
+  let apps: Map<string, string> | null = null
   let generatedAt = ''
 
   function json(file: string, content: string | Buffer): unknown {
@@ -44,22 +59,32 @@ export function snapshotChecker(baseUrl: string): SnapshotChecker {
   function addCatalog(content: string | Buffer): void {
     const raw = json(paths.catalog, content)
     if (raw === undefined) return
-    const parsed = catalogDocSchema.safeParse(raw)
-    if (!parsed.success) {
-      problems.push(`${paths.catalog}: ${formatZodIssues(parsed.error)}`)
+    const envelope = catalogEnvelopeSchema.safeParse(raw)
+    if (!envelope.success) {
+      problems.push(`${paths.catalog}: ${formatZodIssues(envelope.error)}`)
       return
     }
-    generatedAt = parsed.data.generatedAt
-    apps = new Map()
+    generatedAt = envelope.data.generatedAt
+    const elements = envelope.data.apps
+    if (envelope.data.count !== elements.length) problems.push(`${paths.catalog}: count: ${COUNT_MESSAGE}`)
+    const known = new Map<string, string>()
     let previous = ''
-    for (const app of parsed.data.apps) {
+    for (const [i, element] of elements.entries()) {
+      // Parsed copies are dropped element by element, so only the digests outlive this loop.
+      const parsed = appRecordSchema.safeParse(element)
+      if (!parsed.success) {
+        problems.push(`${paths.catalog}: ${formatZodIssues(parsed.error, ['apps', i])}`)
+        continue
+      }
+      const app = parsed.data
       if (app.slug <= previous) problems.push(`apps are not ordered by unique slug at "${app.slug}"`)
       previous = app.slug
       const want = appUrls(baseUrl, app.slug)
       if (app.url !== want.url) problems.push(`${app.slug}: url is ${app.url}, expected ${want.url}`)
       if (app.badge !== want.badge) problems.push(`${app.slug}: badge is ${app.badge}, expected ${want.badge}`)
-      apps.set(app.slug, app)
+      known.set(app.slug, digest(app))
     }
+    apps = known
   }
 
   function addAppDoc(file: string, slug: string, content: string | Buffer): void {
@@ -77,7 +102,7 @@ export function snapshotChecker(baseUrl: string): SnapshotChecker {
     }
     const { schema: _schema, generatedAt: docAt, ...record } = parsed.data
     if (docAt !== generatedAt) problems.push(`${file}: generatedAt differs from the catalog's`)
-    if (!isDeepStrictEqual(record, element)) problems.push(`${file}: record differs from its catalog element`)
+    if (digest(record) !== element) problems.push(`${file}: record differs from its catalog element`)
   }
 
   return {

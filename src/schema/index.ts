@@ -166,15 +166,18 @@ export const appRecordSchema = z
 
 export type AppRecord = z.infer<typeof appRecordSchema>
 
+/** The catalog document's fields besides `apps`. */
+export const catalogEnvelopeShape = {
+  schema: z.literal(APPS_SCHEMA_ID),
+  generatedAt: z.string().regex(TIMESTAMP_PATTERN, 'must be ISO 8601 UTC with milliseconds and Z'),
+  docs: z.string().min(1),
+  count: z.number().int().nonnegative()
+}
+export const COUNT_MESSAGE = 'count must equal the number of apps'
+
 export const catalogDocSchema = z
-  .strictObject({
-    schema: z.literal(APPS_SCHEMA_ID),
-    generatedAt: z.string().regex(TIMESTAMP_PATTERN, 'must be ISO 8601 UTC with milliseconds and Z'),
-    docs: z.string().min(1),
-    count: z.number().int().nonnegative(),
-    apps: z.array(appRecordSchema)
-  })
-  .refine((d) => d.count === d.apps.length, { message: 'count must equal the number of apps', path: ['count'] })
+  .strictObject({ ...catalogEnvelopeShape, apps: z.array(appRecordSchema) })
+  .refine((d) => d.count === d.apps.length, { message: COUNT_MESSAGE, path: ['count'] })
   .describe(`The whole catalog (${APPS_SCHEMA_ID})`)
 
 export const appDocSchema = z
