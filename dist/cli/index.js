@@ -39796,6 +39796,10 @@ const CLASS_INFO = {
 const UNSAFE_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\uFFFE\uFFFF]/g;
 /** A surrogate half without its partner is not a character: XML rejects it. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/** Every character UNSAFE_CHARS or LONE_SURROGATE can match (any surrogate, paired or not). */
+const MAYBE_UNSAFE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\uFFFE\uFFFF\uD800-\uDFFF]/;
+/** Whitespace that folding to single spaces would change. */
+const FOLDABLE = /[^\S ]| {2}/;
 /**
  * Neutralise and bound text for display. `max` counts code points; longer text
  * ends with an ellipsis. Only a bounded prefix of the input is ever read, so a
@@ -39807,7 +39811,10 @@ function cleanText(input, max, opts = {}) {
     // Read a little more than we can show: cleaning may remove characters.
     const head = input.length > max * 4 + 16 ? input.slice(0, max * 4 + 16) : input;
     const overLong = head.length < input.length;
-    let s = head.replace(/\r\n?/g, '\n').replace(UNSAFE_CHARS, '').replace(LONE_SURROGATE, '\uFFFD');
+    let s = head.includes('\r') ? head.replace(/\r\n?/g, '\n') : head;
+    // Most text has no character either pattern could match; testing first skips two copies.
+    if (MAYBE_UNSAFE.test(s))
+        s = s.replace(UNSAFE_CHARS, '').replace(LONE_SURROGATE, '\uFFFD');
     if (opts.multiline) {
         s = s
             .replace(/[ \t\u00A0]+\n/g, '\n')
@@ -39816,9 +39823,11 @@ function cleanText(input, max, opts = {}) {
             .trim();
     }
     else {
-        s = s.replace(/\s+/g, ' ').trim();
+        // Only a double space or other whitespace can change; most text has neither.
+        s = (FOLDABLE.test(s) ? s.replace(/\s+/g, ' ') : s).trim();
     }
-    const points = Array.from(s);
+    // Code points never outnumber UTF-16 units: only a longer string needs counting.
+    const points = s.length > max ? Array.from(s) : [];
     if (points.length > max)
         return points.slice(0, max - 1).join('').trimEnd() + '…';
     return overLong ? s + '…' : s;
@@ -40250,11 +40259,14 @@ async function readPrevious(dir, log) {
     return { generatedAt: parsed.data.generatedAt, records: new Map(parsed.data.apps.map((a) => [a.slug, a])) };
 }
 
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
 ;// CONCATENATED MODULE: ./src/publish/validate.ts
 // The last gate before a tree replaces the published one: every document is
 // re-read from the exact bytes we are about to write and checked against the
 // schemas and the spec's cross-document rules. Files are checked one at a time
 // as they are produced, so a large site never sits in memory whole.
+
 
 
 
@@ -40267,12 +40279,24 @@ class SnapshotInvalidError extends Error {
     }
 }
 const APP_DOC = /^api\/v1\/apps\/([^/]+)\.json$/;
-function formatZodIssues(error) {
-    return error.issues.map((i) => `${i.path.map(String).join('.')}: ${i.message}`).join('; ');
+function formatZodIssues(error, at = []) {
+    return error.issues.map((i) => `${[...at, ...i.path].map(String).join('.')}: ${i.message}`).join('; ');
 }
+/**
+ * A record's identity for the cross-document check: the JSON of what its schema
+ * parsed (zod emits keys in schema order, so key order in the file does not
+ * matter), hashed. Holding every parsed element instead kept a second copy of
+ * the catalog alive until the last page was written.
+ */
+function digest(record) {
+    return (0,external_node_crypto_.createHash)('sha256').update(JSON.stringify(record)).digest('base64');
+}
+/** The catalog document with its elements left to be checked one at a time (and counted). */
+const catalogEnvelopeSchema = schemas/* strictObject */.rej({ ...schema/* catalogEnvelopeShape */.JS, apps: schemas/* array */.YOg(schemas/* unknown */.L5J()) });
 function snapshotChecker(baseUrl) {
     const problems = [];
     const seen = new Set();
+    /** Slug → digest of its catalog element; null until the catalog document is read. */
     let apps = null;
     let generatedAt = '';
     function json(file, content) {
@@ -40288,15 +40312,25 @@ function snapshotChecker(baseUrl) {
         const raw = json(paths.catalog, content);
         if (raw === undefined)
             return;
-        const parsed = schema/* catalogDocSchema */.rB.safeParse(raw);
-        if (!parsed.success) {
-            problems.push(`${paths.catalog}: ${formatZodIssues(parsed.error)}`);
+        const envelope = catalogEnvelopeSchema.safeParse(raw);
+        if (!envelope.success) {
+            problems.push(`${paths.catalog}: ${formatZodIssues(envelope.error)}`);
             return;
         }
-        generatedAt = parsed.data.generatedAt;
-        apps = new Map();
+        generatedAt = envelope.data.generatedAt;
+        const elements = envelope.data.apps;
+        if (envelope.data.count !== elements.length)
+            problems.push(`${paths.catalog}: count: ${schema/* COUNT_MESSAGE */.cj}`);
+        const known = new Map();
         let previous = '';
-        for (const app of parsed.data.apps) {
+        for (const [i, element] of elements.entries()) {
+            // Parsed copies are dropped element by element, so only the digests outlive this loop.
+            const parsed = schema/* appRecordSchema */.mt.safeParse(element);
+            if (!parsed.success) {
+                problems.push(`${paths.catalog}: ${formatZodIssues(parsed.error, ['apps', i])}`);
+                continue;
+            }
+            const app = parsed.data;
             if (app.slug <= previous)
                 problems.push(`apps are not ordered by unique slug at "${app.slug}"`);
             previous = app.slug;
@@ -40305,8 +40339,9 @@ function snapshotChecker(baseUrl) {
                 problems.push(`${app.slug}: url is ${app.url}, expected ${want.url}`);
             if (app.badge !== want.badge)
                 problems.push(`${app.slug}: badge is ${app.badge}, expected ${want.badge}`);
-            apps.set(app.slug, app);
+            known.set(app.slug, digest(app));
         }
+        apps = known;
     }
     function addAppDoc(file, slug, content) {
         const element = apps?.get(slug);
@@ -40325,7 +40360,7 @@ function snapshotChecker(baseUrl) {
         const { schema: _schema, generatedAt: docAt, ...record } = parsed.data;
         if (docAt !== generatedAt)
             problems.push(`${file}: generatedAt differs from the catalog's`);
-        if (!(0,external_node_util_.isDeepStrictEqual)(record, element))
+        if (digest(record) !== element)
             problems.push(`${file}: record differs from its catalog element`);
     }
     return {
@@ -43715,6 +43750,7 @@ async function writeTree(outDir, files, check = () => { }, write = writeFilesSyn
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   AP: () => (/* binding */ lifecycleSchema),
 /* harmony export */   DV: () => (/* binding */ appDocSchema),
+/* harmony export */   JS: () => (/* binding */ catalogEnvelopeShape),
 /* harmony export */   Jd: () => (/* binding */ catalogEntrySchema),
 /* harmony export */   Nv: () => (/* binding */ CLASSES),
 /* harmony export */   O2: () => (/* binding */ dateString),
@@ -43724,6 +43760,7 @@ async function writeTree(outDir, files, check = () => { }, write = writeFilesSyn
 /* harmony export */   YV: () => (/* binding */ SERVICE),
 /* harmony export */   ZT: () => (/* binding */ SLUG_PATTERN),
 /* harmony export */   b1: () => (/* binding */ LIMITS),
+/* harmony export */   cj: () => (/* binding */ COUNT_MESSAGE),
 /* harmony export */   ks: () => (/* binding */ APP_SCHEMA_ID),
 /* harmony export */   mt: () => (/* binding */ appRecordSchema),
 /* harmony export */   q3: () => (/* binding */ httpUrl),
@@ -43862,14 +43899,16 @@ const summaryRule = {
 const appRecordSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .strictObject */ .rej(appRecordShape)
     .refine(summaryNullOnlyWhereAllowed, summaryRule)
     .describe('One tracked application');
-const catalogDocSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .strictObject */ .rej({
+/** The catalog document's fields besides `apps`. */
+const catalogEnvelopeShape = {
     schema: zod__WEBPACK_IMPORTED_MODULE_0__/* .literal */ .euz(APPS_SCHEMA_ID),
     generatedAt: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().regex(TIMESTAMP_PATTERN, 'must be ISO 8601 UTC with milliseconds and Z'),
     docs: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().min(1),
-    count: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().nonnegative(),
-    apps: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(appRecordSchema)
-})
-    .refine((d) => d.count === d.apps.length, { message: 'count must equal the number of apps', path: ['count'] })
+    count: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().nonnegative()
+};
+const COUNT_MESSAGE = 'count must equal the number of apps';
+const catalogDocSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .strictObject */ .rej({ ...catalogEnvelopeShape, apps: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(appRecordSchema) })
+    .refine((d) => d.count === d.apps.length, { message: COUNT_MESSAGE, path: ['count'] })
     .describe(`The whole catalog (${APPS_SCHEMA_ID})`);
 const appDocSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .strictObject */ .rej({
     schema: zod__WEBPACK_IMPORTED_MODULE_0__/* .literal */ .euz(APP_SCHEMA_ID),

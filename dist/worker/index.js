@@ -18327,14 +18327,16 @@ const summaryRule = {
 const appRecordSchema = strictObject(appRecordShape)
     .refine(summaryNullOnlyWhereAllowed, summaryRule)
     .describe('One tracked application');
-const catalogDocSchema = strictObject({
+/** The catalog document's fields besides `apps`. */
+const catalogEnvelopeShape = {
     schema: literal(APPS_SCHEMA_ID),
     generatedAt: schemas_string().regex(TIMESTAMP_PATTERN, 'must be ISO 8601 UTC with milliseconds and Z'),
     docs: schemas_string().min(1),
-    count: schemas_number().int().nonnegative(),
-    apps: array(appRecordSchema)
-})
-    .refine((d) => d.count === d.apps.length, { message: 'count must equal the number of apps', path: ['count'] })
+    count: schemas_number().int().nonnegative()
+};
+const COUNT_MESSAGE = 'count must equal the number of apps';
+const catalogDocSchema = strictObject({ ...catalogEnvelopeShape, apps: array(appRecordSchema) })
+    .refine((d) => d.count === d.apps.length, { message: COUNT_MESSAGE, path: ['count'] })
     .describe(`The whole catalog (${APPS_SCHEMA_ID})`);
 const appDocSchema = strictObject({
     schema: literal(APP_SCHEMA_ID),
