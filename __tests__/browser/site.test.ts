@@ -105,33 +105,40 @@ function exposure(page: Page): Promise<Exposure> {
   )
 }
 
-const suite = browserDescribe('browser tests of the built site')
-
-suite('the bundled catalog, built and served by the preview server', () => {
-  let site: Site
-  let browser: Browser
-  let visit: VisitFn
-
+/**
+ * Within a suite: before its tests, build the catalog, serve it and start Chromium;
+ * after them, close both. The returned object is filled in by then.
+ */
+function servedInChromium(catalogDir: (tmp: string) => Promise<string> | string): { site: Site; visit: VisitFn } {
+  const served = {} as { site: Site; visit: VisitFn }
+  let browser: Browser | undefined
   beforeAll(async () => {
-    site = await buildAndServe(() => 'catalog')
+    served.site = await buildAndServe(catalogDir)
     await mkdir(SHOTS, { recursive: true })
     browser = await launchChromium()
-    visit = visitor(browser, site.origin)
+    served.visit = visitor(browser, served.site.origin)
   })
   afterAll(async () => {
     await browser?.close()
-    await site?.close()
+    await served.site?.close()
   })
+  return served
+}
+
+const suite = browserDescribe('browser tests of the built site')
+
+suite('the bundled catalog, built and served by the preview server', () => {
+  const served = servedInChromium(() => 'catalog')
 
   test('it is the whole bundled catalog', () => {
-    expect(site.catalog.apps.map((a) => a.slug)).toEqual(BUNDLED)
+    expect(served.site.catalog.apps.map((a) => a.slug)).toEqual(BUNDLED)
   })
 
   test('index: loads cleanly; search and the class filter narrow the list', async () => {
-    const v = await visit('/')
+    const v = await served.visit('/')
     const { page } = v
     await page.screenshot({ path: path.join(SHOTS, 'site-index.png'), fullPage: true })
-    const total = site.catalog.count
+    const total = served.site.catalog.count
     expect(await visibleRows(page).count()).toBe(total)
 
     await page.fill('#q', 'traefik')
@@ -141,14 +148,14 @@ suite('the bundled catalog, built and served by the preview server', () => {
     expect(await visibleRows(page).count()).toBe(total)
 
     for (const c of CLASSES) {
-      const want = site.catalog.apps.filter((a) => a.safeToUpdate === c).length
+      const want = served.site.catalog.apps.filter((a) => a.safeToUpdate === c).length
       await page.click(`label[for="f-${c}"]`)
       expect(await visibleRows(page).count()).toBe(want)
       expect(await page.locator(`#apps tbody tr:visible:not([data-c="${c}"])`).count()).toBe(0)
     }
     // Filter and search together: an app of another class is not found.
-    const breaking = site.catalog.apps.find((a) => a.safeToUpdate === 'breaking')!
-    const other = site.catalog.apps.find((a) => a.safeToUpdate !== 'breaking')!
+    const breaking = served.site.catalog.apps.find((a) => a.safeToUpdate === 'breaking')!
+    const other = served.site.catalog.apps.find((a) => a.safeToUpdate !== 'breaking')!
     await page.click('label[for="f-breaking"]')
     await page.fill('#q', breaking.name)
     expect(await visibleRows(page).count()).toBeGreaterThanOrEqual(1)
@@ -160,17 +167,17 @@ suite('the bundled catalog, built and served by the preview server', () => {
 
     // The index announces the site-wide feed, and it is there.
     const feedHref = await inPage<string>(page, `document.querySelector('link[rel="alternate"][type="application/atom+xml"]').href`)
-    expect(feedHref).toBe(`${site.origin}/feed.xml`)
+    expect(feedHref).toBe(`${served.site.origin}/feed.xml`)
     expect(v.problems).toEqual([])
     await v.close()
   })
 
   test.each(BUNDLED)('app page %s: clean load, badge shown, feed linked', async (slug) => {
-    const v = await visit(`/apps/${slug}/`)
+    const v = await served.visit(`/apps/${slug}/`)
     const { page } = v
     expect(await inPage(page, `(() => { const i = document.querySelector('.badge img'); return !!i && i.complete && i.naturalWidth > 0 })()`)).toBe(true)
     const feedHref = await inPage<string>(page, `document.querySelector('link[rel="alternate"][type="application/atom+xml"]').href`)
-    expect(feedHref).toBe(`${site.origin}/apps/${slug}/feed.xml`)
+    expect(feedHref).toBe(`${served.site.origin}/apps/${slug}/feed.xml`)
     const e = await exposure(page)
     expect(e.pwned).toBe('undefined')
     expect(e.handlers).toEqual([])
@@ -181,54 +188,41 @@ suite('the bundled catalog, built and served by the preview server', () => {
   })
 
   test('feeds: site-wide, per class and per app are well-formed Atom with one entry per app on a first publication', async () => {
-    const all = await fetchFeed(`${site.origin}/feed.xml`)
+    const all = await fetchFeed(`${served.site.origin}/feed.xml`)
     const entries = all.children.filter((c) => c.name === 'entry')
-    expect(entries).toHaveLength(Math.min(site.catalog.count, 50))
+    expect(entries).toHaveLength(Math.min(served.site.catalog.count, 50))
     for (const e of entries) {
       expect(child(e, 'updated')!.text).toBe(NOW)
-      expect(child(e, 'link')!.attrs.href).toMatch(new RegExp(`^${site.origin}/apps/[a-z0-9-]+/$`))
+      expect(child(e, 'link')!.attrs.href).toMatch(new RegExp(`^${served.site.origin}/apps/[a-z0-9-]+/$`))
     }
     for (const c of CLASSES) {
-      const feed = await fetchFeed(`${site.origin}/feeds/${c}.xml`)
+      const feed = await fetchFeed(`${served.site.origin}/feeds/${c}.xml`)
       const n = feed.children.filter((x) => x.name === 'entry').length
-      expect(n).toBe(Math.min(site.catalog.apps.filter((a) => a.safeToUpdate === c).length, 50))
+      expect(n).toBe(Math.min(served.site.catalog.apps.filter((a) => a.safeToUpdate === c).length, 50))
     }
-    for (const a of site.catalog.apps) {
-      const feed = await fetchFeed(`${site.origin}/apps/${a.slug}/feed.xml`)
+    for (const a of served.site.catalog.apps) {
+      const feed = await fetchFeed(`${served.site.origin}/apps/${a.slug}/feed.xml`)
       expect(feed.children.filter((x) => x.name === 'entry').map((x) => child(x, 'link')!.attrs.href)).toEqual([a.url])
     }
-    const changes = changesDocSchema.parse(JSON.parse((await get(`${site.origin}/api/v1/changes.json`)).text))
-    expect(changes.count).toBe(site.catalog.count)
+    const changes = changesDocSchema.parse(JSON.parse((await get(`${served.site.origin}/api/v1/changes.json`)).text))
+    expect(changes.count).toBe(served.site.catalog.count)
   })
 })
 
 suite('a hostile catalog, built and served the same way', () => {
-  let site: Site
-  let browser: Browser
-  let visit: VisitFn
-
-  beforeAll(async () => {
-    site = await buildAndServe(async (tmp) => {
-      const dir = path.join(tmp, 'catalog')
-      await writeHostileCatalog(dir)
-      return dir
-    })
-    await mkdir(SHOTS, { recursive: true })
-    browser = await launchChromium()
-    visit = visitor(browser, site.origin)
-  })
-  afterAll(async () => {
-    await browser?.close()
-    await site?.close()
+  const served = servedInChromium(async (tmp) => {
+    const dir = path.join(tmp, 'catalog')
+    await writeHostileCatalog(dir)
+    return dir
   })
 
   test('the build succeeds and publishes every hostile record', () => {
-    expect(site.catalog.apps.map((a) => a.slug)).toEqual([...HOSTILE].sort())
-    expect(site.catalog.apps.find((a) => a.slug === 'xss-script')!.name).toBe('<script>window.__pwned=1</script>')
+    expect(served.site.catalog.apps.map((a) => a.slug)).toEqual([...HOSTILE].sort())
+    expect(served.site.catalog.apps.find((a) => a.slug === 'xss-script')!.name).toBe('<script>window.__pwned=1</script>')
   })
 
   test('index: nothing runs, nothing odd is shown, and the list is all there', async () => {
-    const v = await visit('/')
+    const v = await served.visit('/')
     const { page } = v
     await page.screenshot({ path: path.join(SHOTS, 'site-hostile-index.png'), fullPage: true })
     expect(await visibleRows(page).count()).toBe(HOSTILE.length)
@@ -247,9 +241,9 @@ suite('a hostile catalog, built and served the same way', () => {
   })
 
   test.each(HOSTILE)('app page %s: nothing runs, links are http(s), text is bounded', async (slug) => {
-    const v = await visit(`/apps/${slug}/`)
+    const v = await served.visit(`/apps/${slug}/`)
     const { page } = v
-    const html = await get(`${site.origin}/apps/${slug}/`)
+    const html = await get(`${served.site.origin}/apps/${slug}/`)
     expect(html.text.length).toBeLessThan(60_000)
     const e = await exposure(page)
     expect(e.pwned).toBe('undefined')
@@ -265,7 +259,7 @@ suite('a hostile catalog, built and served the same way', () => {
   })
 
   test.each(HOSTILE)('badge %s: well-formed SVG without script or handlers, inert when opened directly', async (slug) => {
-    const res = await get(`${site.origin}/badge/${slug}.svg`)
+    const res = await get(`${served.site.origin}/badge/${slug}.svg`)
     expect(res.status).toBe(200)
     expect(res.type).toMatch(/^image\/svg\+xml/)
     const svg = parseXml(res.text)
@@ -276,14 +270,14 @@ suite('a hostile catalog, built and served the same way', () => {
     expect(nodes.flatMap((n) => Object.keys(n.attrs).filter((a) => /^on/i.test(a)))).toEqual([])
     expect(res.text.length).toBeLessThan(5_000)
     // An SVG opened as a document may run script; this one must not.
-    const v = await visit(`/badge/${slug}.svg`)
+    const v = await served.visit(`/badge/${slug}.svg`)
     expect(await inPage(v.page, 'typeof window.__pwned')).toBe('undefined')
     expect(v.problems.filter((p) => !FAVICON_404.test(p))).toEqual([])
     await v.close()
   })
 
   test('feeds stay well-formed, inert and bounded', async () => {
-    const urls = [`${site.origin}/feed.xml`, ...CLASSES.map((c) => `${site.origin}/feeds/${c}.xml`), ...HOSTILE.map((s) => `${site.origin}/apps/${s}/feed.xml`)]
+    const urls = [`${served.site.origin}/feed.xml`, ...CLASSES.map((c) => `${served.site.origin}/feeds/${c}.xml`), ...HOSTILE.map((s) => `${served.site.origin}/apps/${s}/feed.xml`)]
     for (const url of urls) {
       const res = await get(url)
       expect(res.status).toBe(200)
@@ -293,14 +287,14 @@ suite('a hostile catalog, built and served the same way', () => {
       expect(res.text).not.toMatch(/<script|<svg|<img|[\u0000-\u0008\u202A-\u202E\u2066-\u2069]/)
       expect(res.text.length).toBeLessThan(30_000)
     }
-    const all = parseXml((await get(`${site.origin}/feed.xml`)).text)
+    const all = parseXml((await get(`${served.site.origin}/feed.xml`)).text)
     const titles = all.children.filter((c) => c.name === 'entry').map((e) => child(e, 'title')!.text)
     expect(titles).toHaveLength(HOSTILE.length)
     expect(titles).toContain('<script>window.__pwned=1</script> <svg/onload=window.__pwned=16>: breaking')
-    const v = await visit('/feed.xml')
+    const v = await served.visit('/feed.xml')
     expect(await inPage(v.page, 'typeof window.__pwned')).toBe('undefined')
     await v.close()
-    const changes = changesDocSchema.parse(JSON.parse((await get(`${site.origin}/api/v1/changes.json`)).text))
+    const changes = changesDocSchema.parse(JSON.parse((await get(`${served.site.origin}/api/v1/changes.json`)).text))
     expect(changes.count).toBe(HOSTILE.length)
   })
 })
