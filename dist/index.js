@@ -45542,10 +45542,12 @@ const summaryRule = {
 const appRecordSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .strictObject */ .rej(appRecordShape)
     .refine(summaryNullOnlyWhereAllowed, summaryRule)
     .describe('One tracked application');
+/** When a document was built; the same rule in both documents. */
+const generatedAt = zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().regex(TIMESTAMP_PATTERN, 'must be ISO 8601 UTC with milliseconds and Z');
 /** The catalog document's fields besides `apps`. */
 const catalogEnvelopeShape = {
     schema: zod__WEBPACK_IMPORTED_MODULE_0__/* .literal */ .euz(APPS_SCHEMA_ID),
-    generatedAt: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().regex(TIMESTAMP_PATTERN, 'must be ISO 8601 UTC with milliseconds and Z'),
+    generatedAt,
     docs: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().min(1),
     count: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().nonnegative()
 };
@@ -45555,7 +45557,7 @@ const catalogDocSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .strictObject */ .re
     .describe(`The whole catalog (${APPS_SCHEMA_ID})`);
 const appDocSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .strictObject */ .rej({
     schema: zod__WEBPACK_IMPORTED_MODULE_0__/* .literal */ .euz(APP_SCHEMA_ID),
-    generatedAt: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().regex(TIMESTAMP_PATTERN, 'must be ISO 8601 UTC with milliseconds and Z'),
+    generatedAt,
     ...appRecordShape
 })
     .refine(summaryNullOnlyWhereAllowed, summaryRule)

@@ -18327,10 +18327,12 @@ const summaryRule = {
 const appRecordSchema = strictObject(appRecordShape)
     .refine(summaryNullOnlyWhereAllowed, summaryRule)
     .describe('One tracked application');
+/** When a document was built; the same rule in both documents. */
+const generatedAt = schemas_string().regex(TIMESTAMP_PATTERN, 'must be ISO 8601 UTC with milliseconds and Z');
 /** The catalog document's fields besides `apps`. */
 const catalogEnvelopeShape = {
     schema: literal(APPS_SCHEMA_ID),
-    generatedAt: schemas_string().regex(TIMESTAMP_PATTERN, 'must be ISO 8601 UTC with milliseconds and Z'),
+    generatedAt,
     docs: schemas_string().min(1),
     count: schemas_number().int().nonnegative()
 };
@@ -18340,7 +18342,7 @@ const catalogDocSchema = strictObject({ ...catalogEnvelopeShape, apps: array(app
     .describe(`The whole catalog (${APPS_SCHEMA_ID})`);
 const appDocSchema = strictObject({
     schema: literal(APP_SCHEMA_ID),
-    generatedAt: schemas_string().regex(TIMESTAMP_PATTERN, 'must be ISO 8601 UTC with milliseconds and Z'),
+    generatedAt,
     ...appRecordShape
 })
     .refine(summaryNullOnlyWhereAllowed, summaryRule)

@@ -166,10 +166,13 @@ export const appRecordSchema = z
 
 export type AppRecord = z.infer<typeof appRecordSchema>
 
+/** When a document was built; the same rule in both documents. */
+const generatedAt = z.string().regex(TIMESTAMP_PATTERN, 'must be ISO 8601 UTC with milliseconds and Z')
+
 /** The catalog document's fields besides `apps`. */
 export const catalogEnvelopeShape = {
   schema: z.literal(APPS_SCHEMA_ID),
-  generatedAt: z.string().regex(TIMESTAMP_PATTERN, 'must be ISO 8601 UTC with milliseconds and Z'),
+  generatedAt,
   docs: z.string().min(1),
   count: z.number().int().nonnegative()
 }
@@ -183,7 +186,7 @@ export const catalogDocSchema = z
 export const appDocSchema = z
   .strictObject({
     schema: z.literal(APP_SCHEMA_ID),
-    generatedAt: z.string().regex(TIMESTAMP_PATTERN, 'must be ISO 8601 UTC with milliseconds and Z'),
+    generatedAt,
     ...appRecordShape
   })
   .refine(summaryNullOnlyWhereAllowed, summaryRule)
