@@ -186,8 +186,14 @@ describe('build: spread over threads', () => {
         await new Promise((r) => setTimeout(r, [4, 0, 2][batches++ % 3]))
         writeFilesSync(files)
       },
-      threads: () => 3
+      threads: () => 3,
+      // Once, between classifying and writing.
+      recycle: async () => {
+        expect(batches).toBe(0)
+        recycled++
+      }
     }
+    let recycled = 0
     const spread = await run('spread', '2026-12-01T06:00:00.000Z', { previous: 'pages', refresh: true }, { refresh: refresher(outcomes), parallel })
     expect(spread).toEqual({ ...here, outDir: path.join(dir, 'spread') })
     expect([...warnings].sort()).toEqual([...hereWarnings].sort())
@@ -196,6 +202,7 @@ describe('build: spread over threads', () => {
     expect(apps.get('miniflux')?.safeToUpdate).toBe('breaking')
     expect(apps.get('gitea')?.safeToUpdate).toBe('unknown')
     expect(batches).toBeGreaterThan(1)
+    expect(recycled).toBe(1)
   })
 })
 

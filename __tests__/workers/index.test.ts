@@ -111,7 +111,10 @@ describe('pooled', () => {
         tasks.push(task)
         return (task.kind === 'write' ? task.files.length : []) as never
       },
-      close: async () => {}
+      close: async () => {},
+      recycle: async () => {
+        started = false
+      }
     }
   }
 
@@ -133,15 +136,21 @@ describe('pooled', () => {
     expect(par.threads()).toBe(3)
   })
 
-  it('writes in this thread until the pool has started, then on the pool', async () => {
+  it('writes in this thread until a job was large enough for the pool, then on the pool, also after the threads are recycled', async () => {
     const pool = fakePool()
     const par = pooled(pool, 5)
     const first = path.join(dir, 'a', 'first.txt')
     expect(par.write([[first, 'one']])).toBeUndefined()
     expect(existsSync(first)).toBe(true)
+    par.forJob(4)
+    expect(par.write([[path.join(dir, 'a', 'small.txt'), 'in this thread']])).toBeUndefined()
     await par.forJob(5).run({ kind: 'classify', inputs: [] }, 1)
+    await par.recycle()
+    expect(pool.started).toBe(false)
     await par.write([[path.join(dir, 'b', 'second.txt'), 'two']])
     expect(pool.tasks.at(-1)).toEqual({ kind: 'write', files: [[path.join(dir, 'b', 'second.txt'), 'two']] })
+    expect(existsSync(path.join(dir, 'b'))).toBe(false)
+    expect(par.threads()).toBe(3)
   })
 })
 

@@ -28,8 +28,10 @@ export interface Parallel {
   /** The runner for a job of `items` items: threads for large jobs, this thread for small ones. */
   forJob(items: number): Runner
   write: WriteBatch
-  /** Threads started so far (0 when everything ran in this thread). */
+  /** Threads used by this build (0 when everything ran in this thread). */
   threads(): number
+  /** Replace the threads with fresh ones from the next task on (see WorkerPool.recycle). */
+  recycle(): Promise<void>
 }
 
 /**
@@ -44,7 +46,7 @@ const here: Runner = {
   run: async (task) => runTask(task) as never
 }
 
-export const inProcess: Parallel = { forJob: () => here, write: writeFilesSync, threads: () => 0 }
+export const inProcess: Parallel = { forJob: () => here, write: writeFilesSync, threads: () => 0, recycle: async () => {} }
 
 /**
  * Below this many records a job runs in this thread. A thread costs about 0.1 s
@@ -131,11 +133,17 @@ export function pooled(pool: WorkerPool, minItems = MIN_PARALLEL_ITEMS): Paralle
       return result as never
     }
   }
+  // Whether a job was large enough for the threads: from then on the build is, and the threads write too.
+  let engaged = false
   return {
-    forJob: (items) => (items < minItems ? here : threads),
-    // Threads write only in a build large enough to have started them.
-    write: (files) => (pool.started ? pool.run({ kind: 'write', files }).then(() => undefined) : writeFilesSync(files)),
-    threads: () => (pool.started ? pool.size : 0)
+    forJob: (items) => {
+      if (items < minItems) return here
+      engaged = true
+      return threads
+    },
+    write: (files) => (engaged ? pool.run({ kind: 'write', files }).then(() => undefined) : writeFilesSync(files)),
+    threads: () => (engaged ? pool.size : 0),
+    recycle: () => pool.recycle()
   }
 }
 
