@@ -44040,6 +44040,10 @@ async function build(opts, given) {
     }
     const docs = await productDocs(apps, catalogDir, opts, deps);
     const assessments = await assessAll(apps, par, log);
+    // Reading and classifying are over. The threads' heaps still hold what they grew
+    // for it (about 45 MB at 10,000 apps); fresh threads write the tree. At 10,000
+    // apps this cut the peak RSS from about 333 MB to 275 MB at no cost in time.
+    await par.recycle();
     const records = [];
     const pages = [];
     for (const [i, app] of apps.entries()) {
@@ -45656,6 +45660,17 @@ function workerPool(script, size) {
                 slot.worker.postMessage({ id, task });
             });
         },
+        async recycle() {
+            const all = slots;
+            slots = [];
+            for (const slot of all) {
+                // Its exit is ours, not a failure of the pool.
+                slot.worker.removeAllListeners();
+                for (const w of slot.waiting.values())
+                    w.reject(new Error('the worker thread was recycled'));
+            }
+            await Promise.all(all.map((s) => s.worker.terminate()));
+        },
         async close() {
             const all = slots;
             slots = [];
@@ -46221,7 +46236,7 @@ const here = {
     chunk: CHUNK,
     run: async (task) => runTask(task)
 };
-const inProcess = { forJob: () => here, write: write_tree/* writeFilesSync */.Ky, threads: () => 0 };
+const inProcess = { forJob: () => here, write: write_tree/* writeFilesSync */.Ky, threads: () => 0, recycle: async () => { } };
 /**
  * Below this many records a job runs in this thread. A thread costs about 0.1 s
  * to start and runs its first chunks slowly until its code is optimised; measured
@@ -46299,11 +46314,18 @@ function pooled(pool, minItems = MIN_PARALLEL_ITEMS) {
             return result;
         }
     };
+    // Whether a job was large enough for the threads: from then on the build is, and the threads write too.
+    let engaged = false;
     return {
-        forJob: (items) => (items < minItems ? here : threads),
-        // Threads write only in a build large enough to have started them.
-        write: (files) => (pool.started ? pool.run({ kind: 'write', files }).then(() => undefined) : (0,write_tree/* writeFilesSync */.Ky)(files)),
-        threads: () => (pool.started ? pool.size : 0)
+        forJob: (items) => {
+            if (items < minItems)
+                return here;
+            engaged = true;
+            return threads;
+        },
+        write: (files) => (engaged ? pool.run({ kind: 'write', files }).then(() => undefined) : (0,write_tree/* writeFilesSync */.Ky)(files)),
+        threads: () => (engaged ? pool.size : 0),
+        recycle: () => pool.recycle()
     };
 }
 /**
