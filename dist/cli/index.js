@@ -40261,11 +40261,54 @@ async function readPrevious(dir, log) {
 
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
+// EXTERNAL MODULE: ./node_modules/zod/v4/core/json-schema-processors.js
+var json_schema_processors = __nccwpck_require__(8439);
+;// CONCATENATED MODULE: ./src/render/api.ts
+// The machine-readable half of the site: the v1 JSON documents and their JSON Schemas.
+
+
+
+
+function api_docsText(baseUrl) {
+    return [
+        `updatesafe API v1. Catalog: ${baseUrl}/${paths.catalog} (schema ${schema/* APPS_SCHEMA_ID */.TC}; apps ordered by slug).`,
+        `One app: ${baseUrl}/api/v1/apps/{slug}.json (schema ${schema/* APP_SCHEMA_ID */.ks}; the record's fields on the document itself).`,
+        `Badge: ${baseUrl}/badge/{slug}.svg. Page: ${baseUrl}/apps/{slug}/. Shields endpoint: ${baseUrl}/api/v1/badge/{slug}.json.`,
+        `JSON Schemas: ${baseUrl}/${paths.appsSchema} and ${baseUrl}/${paths.appSchema}.`,
+        'This is a build-time snapshot, generated at generatedAt and served as static files; nothing is computed per request.',
+        'safeToUpdate is one of safe, caution, breaking, unknown, unmaintained. lifecycle.status is supported (no end of life set),',
+        'eol-scheduled (end of life in the future) or eol (the end-of-life date has passed at generatedAt). An unknown slug answers 404.',
+        'lastChecked is the day the facts of a record were read; a build that finds nothing new keeps the published record unchanged.',
+        `Recent changes: ${baseUrl}/api/v1/changes.json; Atom feeds: ${baseUrl}/feed.xml, ${baseUrl}/feeds/{class}.xml, ${baseUrl}/apps/{slug}/feed.xml.`
+    ].join(' ');
+}
+/** The per-app document: the record's fields on the document itself, not wrapped. */
+function appDoc(record, generatedAt) {
+    return { schema: schema/* APP_SCHEMA_ID */.ks, generatedAt, ...record };
+}
+function buildDocuments(records, generatedAt, baseUrl) {
+    const apps = [...records].sort((a, b) => (0,schema/* compareSlugs */.wf)(a.slug, b.slug));
+    const catalog = { schema: schema/* APPS_SCHEMA_ID */.TC, generatedAt, docs: api_docsText(baseUrl), count: apps.length, apps };
+    return { catalog, apps: apps.map((r) => appDoc(r, generatedAt)) };
+}
+function jsonSchemas(baseUrl) {
+    const files = new Map();
+    const make = (schema, file, title) => {
+        const json = json_schema_processors/* toJSONSchema */.bl(schema, { target: 'draft-2020-12', io: 'output' });
+        files.set(file, toJson({ $id: `${baseUrl}/${file}`, title, ...json }));
+    };
+    make(schema/* catalogDocSchema */.rB, paths.appsSchema, schema/* APPS_SCHEMA_ID */.TC);
+    make(schema/* appDocSchema */.DV, paths.appSchema, schema/* APP_SCHEMA_ID */.ks);
+    return files;
+}
+
 ;// CONCATENATED MODULE: ./src/publish/validate.ts
 // The last gate before a tree replaces the published one: every document is
 // re-read from the exact bytes we are about to write and checked against the
 // schemas and the spec's cross-document rules. Files are checked one at a time
 // as they are produced, so a large site never sits in memory whole.
+
+
 
 
 
@@ -40283,13 +40326,16 @@ function formatZodIssues(error, at = []) {
     return error.issues.map((i) => `${[...at, ...i.path].map(String).join('.')}: ${i.message}`).join('; ');
 }
 /**
- * A record's identity for the cross-document check: the JSON of what its schema
- * parsed (zod emits keys in schema order, so key order in the file does not
- * matter), hashed. Holding every parsed element instead kept a second copy of
- * the catalog alive until the last page was written.
+ * A per-app document's identity for the cross-document check: the hash of the
+ * bytes the build writes for a record (its fields on the document, in schema
+ * order, as zod emits them). Holding every parsed element instead kept a second
+ * copy of the catalog alive until the last page was written.
  */
-function digest(record) {
-    return (0,external_node_crypto_.createHash)('sha256').update(JSON.stringify(record)).digest('base64');
+function docDigest(record, generatedAt) {
+    return digest(toJson(appDoc(record, generatedAt)));
+}
+function digest(content) {
+    return (0,external_node_crypto_.createHash)('sha256').update(content).digest('base64');
 }
 /** The catalog document with its elements left to be checked one at a time (and counted). */
 const catalogEnvelopeSchema = schemas/* strictObject */.rej({ ...schema/* catalogEnvelopeShape */.JS, apps: schemas/* array */.YOg(schemas/* unknown */.L5J()) });
@@ -40339,7 +40385,7 @@ function snapshotChecker(baseUrl) {
                 problems.push(`${app.slug}: url is ${app.url}, expected ${want.url}`);
             if (app.badge !== want.badge)
                 problems.push(`${app.slug}: badge is ${app.badge}, expected ${want.badge}`);
-            known.set(app.slug, digest(app));
+            known.set(app.slug, docDigest(app, generatedAt));
         }
         apps = known;
     }
@@ -40349,6 +40395,9 @@ function snapshotChecker(baseUrl) {
             problems.push(`${file} has no element in the catalog`);
             return;
         }
+        // The bytes the build writes for its (checked) element: valid and equal. Anything else is read and compared by content.
+        if (digest(content) === element)
+            return;
         const raw = json(file, content);
         if (raw === undefined)
             return;
@@ -40360,7 +40409,7 @@ function snapshotChecker(baseUrl) {
         const { schema: _schema, generatedAt: docAt, ...record } = parsed.data;
         if (docAt !== generatedAt)
             problems.push(`${file}: generatedAt differs from the catalog's`);
-        if (digest(record) !== element)
+        if (docDigest(record, generatedAt) !== element)
             problems.push(`${file}: record differs from its catalog element`);
     }
     return {
@@ -40393,43 +40442,6 @@ function snapshotChecker(baseUrl) {
 
 // EXTERNAL MODULE: ./src/publish/write-tree.ts
 var write_tree = __nccwpck_require__(1145);
-// EXTERNAL MODULE: ./node_modules/zod/v4/core/json-schema-processors.js
-var json_schema_processors = __nccwpck_require__(8439);
-;// CONCATENATED MODULE: ./src/render/api.ts
-// The machine-readable half of the site: the v1 JSON documents and their JSON Schemas.
-
-
-
-
-function api_docsText(baseUrl) {
-    return [
-        `updatesafe API v1. Catalog: ${baseUrl}/${paths.catalog} (schema ${schema/* APPS_SCHEMA_ID */.TC}; apps ordered by slug).`,
-        `One app: ${baseUrl}/api/v1/apps/{slug}.json (schema ${schema/* APP_SCHEMA_ID */.ks}; the record's fields on the document itself).`,
-        `Badge: ${baseUrl}/badge/{slug}.svg. Page: ${baseUrl}/apps/{slug}/. Shields endpoint: ${baseUrl}/api/v1/badge/{slug}.json.`,
-        `JSON Schemas: ${baseUrl}/${paths.appsSchema} and ${baseUrl}/${paths.appSchema}.`,
-        'This is a build-time snapshot, generated at generatedAt and served as static files; nothing is computed per request.',
-        'safeToUpdate is one of safe, caution, breaking, unknown, unmaintained. lifecycle.status is supported (no end of life set),',
-        'eol-scheduled (end of life in the future) or eol (the end-of-life date has passed at generatedAt). An unknown slug answers 404.',
-        'lastChecked is the day the facts of a record were read; a build that finds nothing new keeps the published record unchanged.',
-        `Recent changes: ${baseUrl}/api/v1/changes.json; Atom feeds: ${baseUrl}/feed.xml, ${baseUrl}/feeds/{class}.xml, ${baseUrl}/apps/{slug}/feed.xml.`
-    ].join(' ');
-}
-function buildDocuments(records, generatedAt, baseUrl) {
-    const apps = [...records].sort((a, b) => (0,schema/* compareSlugs */.wf)(a.slug, b.slug));
-    const catalog = { schema: schema/* APPS_SCHEMA_ID */.TC, generatedAt, docs: api_docsText(baseUrl), count: apps.length, apps };
-    return { catalog, apps: apps.map((r) => ({ schema: schema/* APP_SCHEMA_ID */.ks, generatedAt, ...r })) };
-}
-function jsonSchemas(baseUrl) {
-    const files = new Map();
-    const make = (schema, file, title) => {
-        const json = json_schema_processors/* toJSONSchema */.bl(schema, { target: 'draft-2020-12', io: 'output' });
-        files.set(file, toJson({ $id: `${baseUrl}/${file}`, title, ...json }));
-    };
-    make(schema/* catalogDocSchema */.rB, paths.appsSchema, schema/* APPS_SCHEMA_ID */.TC);
-    make(schema/* appDocSchema */.DV, paths.appSchema, schema/* APP_SCHEMA_ID */.ks);
-    return files;
-}
-
 ;// CONCATENATED MODULE: ./src/render/assets.ts
 // CSS, JS and the icon ship as string constants: the action and CLI are single
 // ncc bundles, so nothing may be read from disk at run time. The palette is
