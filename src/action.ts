@@ -9,7 +9,7 @@ import { build, type BuildResult } from './pipeline.js'
 import { buildSummary, type SummaryInput } from './summary.js'
 import type { Logger, SourceRef } from './types.js'
 import { defaultBaseUrl } from './urls.js'
-import { withParallel } from './workers/index.js'
+import { withParallel, type WorkerScripts } from './workers/index.js'
 
 /**
  * Annotations need a path relative to the repository root. Catalog paths are
@@ -76,8 +76,8 @@ function setOutputs(result: BuildResult): void {
   core.setOutput('output', result.outDir)
 }
 
-/** `workerScript` is the worker bundle; given, a large build spreads its work over threads that run it. */
-export async function runAction(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd(), workerScript?: string | URL): Promise<void> {
+/** `workers` are the thread bundles; given, a large build spreads its work over threads that run them. */
+export async function runAction(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd(), workers?: WorkerScripts): Promise<void> {
   const log = coreLogger(env, cwd)
   let refresh = false
   try {
@@ -88,7 +88,7 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env, cwd = proc
     const previous = core.getInput('previous')
     const endoflifeUrl = core.getInput('endoflife-url')
     const settings = upstreamSettings(env, { ...(token ? { token } : {}), ...(endoflifeUrl ? { endoflifeUrl } : {}) })
-    const result = await withParallel(workerScript, env, (parallel) =>
+    const result = await withParallel(workers, env, (parallel) =>
       build(
         {
           catalogDir: core.getInput('catalog') || 'catalog',

@@ -11,7 +11,7 @@ import { build } from './pipeline.js'
 import { serveSite } from './serve.js'
 import type { Logger } from './types.js'
 import { defaultBaseUrl } from './urls.js'
-import { withParallel } from './workers/index.js'
+import { withParallel, type WorkerScripts } from './workers/index.js'
 
 const USAGE = `updatesafe <command> [options]
 
@@ -52,7 +52,7 @@ async function* lines(file: string): AsyncIterable<string> {
   for await (const line of rl) yield line
 }
 
-async function run(argv: string[], log: Logger, workerScript: string | URL | undefined): Promise<number> {
+async function run(argv: string[], log: Logger, workers: WorkerScripts | undefined): Promise<number> {
   const [command, ...rest] = argv
   const opts = { strict: true, allowPositionals: false } as const
   switch (command) {
@@ -72,7 +72,7 @@ async function run(argv: string[], log: Logger, workerScript: string | URL | und
       const outDir = values.out
       if (!outDir) throw new UsageError('build needs --out DIR')
       const now = parseNow(values.now)
-      const result = await withParallel(workerScript, process.env, (parallel) =>
+      const result = await withParallel(workers, process.env, (parallel) =>
         build(
           {
             catalogDir: values.catalog,
@@ -135,10 +135,10 @@ async function run(argv: string[], log: Logger, workerScript: string | URL | und
   }
 }
 
-/** `workerScript` is the worker bundle; given, a large build spreads its work over threads that run it. */
-export async function main(argv: string[], log: Logger = stderrLogger(), workerScript?: string | URL): Promise<number> {
+/** `workers` are the thread bundles; given, a large build spreads its work over threads that run them. */
+export async function main(argv: string[], log: Logger = stderrLogger(), workers?: WorkerScripts): Promise<number> {
   try {
-    return await run(argv, log, workerScript)
+    return await run(argv, log, workers)
   } catch (e) {
     if (e instanceof CatalogError) {
       for (const issue of e.issues) log.error(formatIssue(issue))

@@ -214,9 +214,8 @@ export async function build(opts: BuildOptions, given: BuildDeps): Promise<Build
 
   const docs = await productDocs(apps, catalogDir, opts, deps)
   const assessments = await assessAll(apps, par, log)
-  // Reading and classifying are over. The threads' heaps still hold what they grew
-  // for it (about 45 MB at 10,000 apps); fresh threads write the tree. At 10,000
-  // apps this cut the peak RSS from about 333 MB to 275 MB at no cost in time.
+  // Reading and classifying are over; the threads that did it still hold the heaps
+  // they grew (about 45 MB at 10,000 apps). Writing threads of their own write the tree.
   await par.recycle()
   const records: AppRecord[] = []
   const pages: PageInput[] = []

@@ -6,7 +6,7 @@ import path from 'node:path'
 import { readRecord } from '../../src/catalog/load.js'
 import { existsSync } from 'node:fs'
 import { pathToFileURL } from 'node:url'
-import { bundledWorker, inChunks, inProcess, MIN_PARALLEL_ITEMS, parallelMinimum, pooled, recordReader, workerCount, type Parallel, type WorkerPool } from '../../src/workers/index.js'
+import { bundledWorkers, inChunks, inProcess, MIN_PARALLEL_ITEMS, parallelMinimum, pooled, recordReader, workerCount, type Parallel, type WorkerPool } from '../../src/workers/index.js'
 import type { Task } from '../../src/workers/tasks.js'
 import { shuffledRunner } from '../support/runners.js'
 import { tempDir } from '../support/tmp.js'
@@ -120,7 +120,7 @@ describe('pooled', () => {
 
   it('runs small jobs in this thread and large ones on the pool, one lane per thread', async () => {
     const pool = fakePool()
-    const par = pooled(pool, 5)
+    const par = pooled(pool, fakePool(), 5)
     const small = par.forJob(4)
     expect(small.lanes).toBe(1)
     await small.run({ kind: 'classify', inputs: [] }, 0)
@@ -136,30 +136,34 @@ describe('pooled', () => {
     expect(par.threads()).toBe(3)
   })
 
-  it('writes in this thread until a job was large enough for the pool, then on the pool, also after the threads are recycled', async () => {
-    const pool = fakePool()
-    const par = pooled(pool, 5)
+  it('writes in this thread until a job was large enough for the threads, then on the writing threads, also once the job threads are stopped', async () => {
+    const jobs = fakePool()
+    const writers = fakePool()
+    const par = pooled(jobs, writers, 5)
     const first = path.join(dir, 'a', 'first.txt')
     expect(par.write([[first, 'one']])).toBeUndefined()
     expect(existsSync(first)).toBe(true)
     par.forJob(4)
     expect(par.write([[path.join(dir, 'a', 'small.txt'), 'in this thread']])).toBeUndefined()
     await par.forJob(5).run({ kind: 'classify', inputs: [] }, 1)
+    expect(jobs.started).toBe(true)
     await par.recycle()
-    expect(pool.started).toBe(false)
+    expect(jobs.started).toBe(false)
     await par.write([[path.join(dir, 'b', 'second.txt'), 'two']])
-    expect(pool.tasks.at(-1)).toEqual({ kind: 'write', files: [[path.join(dir, 'b', 'second.txt'), 'two']] })
+    expect(writers.tasks).toEqual([{ kind: 'write', files: [[path.join(dir, 'b', 'second.txt'), 'two']] }])
+    expect(jobs.tasks.map((t) => t.kind)).toEqual(['classify'])
     expect(existsSync(path.join(dir, 'b'))).toBe(false)
     expect(par.threads()).toBe(3)
   })
 })
 
-describe('bundledWorker', () => {
-  it('finds the worker bundle beside the committed entry bundles, and none beside the sources', () => {
+describe('bundledWorkers', () => {
+  it('finds both thread bundles beside the committed entry bundles, and none beside the sources', () => {
     const root = path.resolve('.')
     const url = (p: string) => pathToFileURL(path.join(root, p)).href
-    expect(bundledWorker(url('dist/cli/index.js'), '../worker/index.js')).toBe(path.join(root, 'dist/worker/index.js'))
-    expect(bundledWorker(url('dist/index.js'), 'worker/index.js')).toBe(path.join(root, 'dist/worker/index.js'))
-    expect(bundledWorker(url('src/cli.ts'), '../worker/index.js')).toBeUndefined()
+    const both = { tasks: path.join(root, 'dist/worker/index.js'), write: path.join(root, 'dist/writer/index.js') }
+    expect(bundledWorkers(url('dist/cli/index.js'), '..')).toEqual(both)
+    expect(bundledWorkers(url('dist/index.js'), '.')).toEqual(both)
+    expect(bundledWorkers(url('src/cli.ts'), '..')).toBeUndefined()
   })
 })

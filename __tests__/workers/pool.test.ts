@@ -71,6 +71,18 @@ describe('workerPool (threads running dist/worker/index.js)', () => {
     expect(pool.started).toBe(true)
   })
 
+  it('a thread of the writer bundle (dist/writer/index.js) writes batches and refuses any other task', async () => {
+    const writers = workerPool(path.resolve('dist/writer/index.js'), 1)
+    try {
+      const target = path.join(dir, 'w', 'x.txt')
+      expect(await writers.run({ kind: 'write', files: [[target, 'written']] })).toBe(1)
+      expect(await readFile(target, 'utf8')).toBe('written')
+      await expect(writers.run({ kind: 'classify', inputs: [] })).rejects.toThrow('only write tasks, not "classify"')
+    } finally {
+      await writers.close()
+    }
+  })
+
   it('rejects tasks after close', async () => {
     await pool.run({ kind: 'classify', inputs: [] })
     await pool.close()

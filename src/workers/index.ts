@@ -30,7 +30,7 @@ export interface Parallel {
   write: WriteBatch
   /** Threads used by this build (0 when everything ran in this thread). */
   threads(): number
-  /** Replace the threads with fresh ones from the next task on (see WorkerPool.recycle). */
+  /** Stop the threads that read and classify; a later job starts fresh ones (see WorkerPool.recycle). */
   recycle(): Promise<void>
 }
 
@@ -92,13 +92,20 @@ export function recordReader(par: Parallel): ReadRecords {
   }
 }
 
+/** The thread bundles: `tasks` reads, classifies and writes (dist/worker), `write` only writes (dist/writer). */
+export interface WorkerScripts {
+  tasks: string | URL
+  write: string | URL
+}
+
 /**
- * The worker bundle (dist/worker/index.js) beside the running entry bundle, or
- * undefined where there is none (running from source): the build then stays in one thread.
+ * The thread bundles in `dir` (relative to the running entry bundle), or
+ * undefined where they are missing (running from source): the build then stays in one thread.
  */
-export function bundledWorker(entryUrl: string, relative: string): string | undefined {
-  const file = path.join(path.dirname(fileURLToPath(entryUrl)), ...relative.split('/'))
-  return existsSync(file) ? file : undefined
+export function bundledWorkers(entryUrl: string, dir: string): WorkerScripts | undefined {
+  const at = (name: string) => path.join(path.dirname(fileURLToPath(entryUrl)), ...dir.split('/'), name, 'index.js')
+  const [tasks, write] = [at('worker'), at('writer')]
+  return existsSync(tasks) && existsSync(write) ? { tasks, write } : undefined
 }
 
 function wholeNumber(env: NodeJS.ProcessEnv, name: string, max: number): number | undefined {
@@ -119,21 +126,26 @@ export function parallelMinimum(env: NodeJS.ProcessEnv): number {
   return wholeNumber(env, 'UPDATESAFE_WORKERS_MIN', 10 ** 9) ?? MIN_PARALLEL_ITEMS
 }
 
-export function pooled(pool: WorkerPool, minItems = MIN_PARALLEL_ITEMS): Parallel {
+/**
+ * `jobs` threads read and classify beside this thread; `writers` write the tree
+ * while this thread renders. Writing has threads of its own because a job
+ * thread, even a fresh one, loads the parsers and the classifier it does not need.
+ */
+export function pooled(jobs: WorkerPool, writers: WorkerPool, minItems = MIN_PARALLEL_ITEMS): Parallel {
   // This thread is lane 0 and works too; each pool thread gets two lanes so it
   // always has a task queued while this thread is busy with its own chunk.
   const threads: Runner = {
-    lanes: 1 + 2 * pool.size,
+    lanes: 1 + 2 * jobs.size,
     chunk: CHUNK,
     run: async (task, lane) => {
-      if (lane !== 0) return pool.run(task)
+      if (lane !== 0) return jobs.run(task)
       const result = runTask(task)
       // Let the threads' replies in (and hand them their next chunks) before this thread takes another chunk.
       await new Promise((resolve) => setImmediate(resolve))
       return result as never
     }
   }
-  // Whether a job was large enough for the threads: from then on the build is, and the threads write too.
+  // Whether a job was large enough for the threads: from then on the build is, and the writers write.
   let engaged = false
   return {
     forJob: (items) => {
@@ -141,24 +153,25 @@ export function pooled(pool: WorkerPool, minItems = MIN_PARALLEL_ITEMS): Paralle
       engaged = true
       return threads
     },
-    write: (files) => (engaged ? pool.run({ kind: 'write', files }).then(() => undefined) : writeFilesSync(files)),
-    threads: () => (engaged ? pool.size : 0),
-    recycle: () => pool.recycle()
+    write: (files) => (engaged ? writers.run({ kind: 'write', files }).then(() => undefined) : writeFilesSync(files)),
+    threads: () => (engaged ? jobs.size : 0),
+    recycle: () => jobs.recycle()
   }
 }
 
 /**
- * Run `fn` with a pool of threads started from `script` (the worker bundle)
+ * Run `fn` with pools of threads started from `scripts` (the thread bundles)
  * when the machine and UPDATESAFE_WORKERS allow, and stop them after.
  */
-export async function withParallel<T>(script: string | URL | undefined, env: NodeJS.ProcessEnv, fn: (par: Parallel | undefined) => Promise<T>): Promise<T> {
-  const count = script ? workerCount(env) : 0
+export async function withParallel<T>(scripts: WorkerScripts | undefined, env: NodeJS.ProcessEnv, fn: (par: Parallel | undefined) => Promise<T>): Promise<T> {
+  const count = scripts ? workerCount(env) : 0
   const minItems = parallelMinimum(env)
-  if (!script || count === 0) return fn(undefined)
-  const pool = workerPool(script, count)
+  if (!scripts || count === 0) return fn(undefined)
+  const jobs = workerPool(scripts.tasks, count)
+  const writers = workerPool(scripts.write, count)
   try {
-    return await fn(pooled(pool, minItems))
+    return await fn(pooled(jobs, writers, minItems))
   } finally {
-    await pool.close()
+    await Promise.all([jobs.close(), writers.close()])
   }
 }

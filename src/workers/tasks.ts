@@ -2,7 +2,7 @@
 // function of its message so the same code runs in-process for small builds.
 import { readRecord, type RecordRead } from '../catalog/load.js'
 import { classifyReleases, type ClassifyInput, type Judgement } from '../classify/classifier.js'
-import { writeFilesSync } from '../publish/write-tree.js'
+import { runWrite } from './write.js'
 
 export type Task =
   | { kind: 'load'; files: string[] }
@@ -38,7 +38,6 @@ export function runTask(task: Task): TaskResults[Task['kind']] {
     case 'classify':
       return task.inputs.map(classifyReleases)
     case 'write':
-      writeFilesSync(task.files)
-      return task.files.length
+      return runWrite(task)
   }
 }
