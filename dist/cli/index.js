@@ -32915,11 +32915,11 @@ function safeLabel(label) {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5992);
-/* harmony import */ var _workers_index_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2021);
+/* harmony import */ var _workers_index_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2359);
 // CLI entry: everything lives in ./commands.ts so tests can call it directly.
 
 
-process.exitCode = await (0,_commands_js__WEBPACK_IMPORTED_MODULE_0__/* .main */ .i)(process.argv.slice(2), undefined, (0,_workers_index_js__WEBPACK_IMPORTED_MODULE_1__/* .bundledWorker */ .VA)(import.meta.url, '../worker/index.js'));
+process.exitCode = await (0,_commands_js__WEBPACK_IMPORTED_MODULE_0__/* .main */ .i)(process.argv.slice(2), undefined, (0,_workers_index_js__WEBPACK_IMPORTED_MODULE_1__/* .bundledWorkers */ .yB)(import.meta.url, '..'));
 
 __webpack_async_result__();
 } catch(e) { __webpack_async_result__(e); } }, 1);
@@ -42388,8 +42388,8 @@ function renderPages(pages, ctx) {
     return new Map(pageFiles(pages, ctx));
 }
 
-// EXTERNAL MODULE: ./src/workers/index.ts + 3 modules
-var workers = __nccwpck_require__(2021);
+// EXTERNAL MODULE: ./src/workers/index.ts + 4 modules
+var src_workers = __nccwpck_require__(2359);
 ;// CONCATENATED MODULE: ./src/pipeline.ts
 // The one build flow shared by the action and the CLI:
 // catalog → facts (seed, previous snapshot, optional refresh) → verdicts →
@@ -42502,7 +42502,7 @@ function lifecycleFor(app, version, docs, now, log) {
 async function assessAll(apps, par, log) {
     const out = new Array(apps.length).fill(null);
     const runner = par.forJob(apps.filter((a) => a.facts && !a.facts.judged).length);
-    await (0,workers/* inChunks */.mk)(runner, apps.length, async (from, to, lane) => {
+    await (0,src_workers/* inChunks */.mk)(runner, apps.length, async (from, to, lane) => {
         const chunk = apps.slice(from, to);
         const inputs = [];
         // Per app: null (republished), a pending verdict, or the releases read with their judgement
@@ -42551,8 +42551,8 @@ async function build(opts, given) {
     const outDir = external_node_path_default().resolve(cwd, opts.outDir);
     await (0,write_tree/* checkOutputDir */.Vg)(opts.outDir, { catalogDir: opts.catalogDir, cwd });
     // Relative to the process, so messages name files the way the user typed the path.
-    const par = deps.parallel ?? workers/* inProcess */.bu;
-    const entries = await (0,load/* loadCatalog */.ak)(external_node_path_default().relative(process.cwd(), catalogDir) || '.', (0,workers/* recordReader */.h9)(par));
+    const par = deps.parallel ?? src_workers/* inProcess */.bu;
+    const entries = await (0,load/* loadCatalog */.ak)(external_node_path_default().relative(process.cwd(), catalogDir) || '.', (0,src_workers/* recordReader */.h9)(par));
     const previousDir = opts.previousDir && external_node_path_default().resolve(cwd, opts.previousDir);
     const previous = await readPrevious(previousDir, log);
     const previousChanges = await readPreviousChanges(previousDir, log);
@@ -42565,9 +42565,8 @@ async function build(opts, given) {
     }
     const docs = await productDocs(apps, catalogDir, opts, deps);
     const assessments = await assessAll(apps, par, log);
-    // Reading and classifying are over. The threads' heaps still hold what they grew
-    // for it (about 45 MB at 10,000 apps); fresh threads write the tree. At 10,000
-    // apps this cut the peak RSS from about 333 MB to 275 MB at no cost in time.
+    // Reading and classifying are over; the threads that did it still hold the heaps
+    // they grew (about 45 MB at 10,000 apps). Writing threads of their own write the tree.
     await par.recycle();
     const records = [];
     const pages = [];
@@ -43469,7 +43468,7 @@ async function* lines(file) {
     for await (const line of rl)
         yield line;
 }
-async function run(argv, log, workerScript) {
+async function run(argv, log, workers) {
     const [command, ...rest] = argv;
     const opts = { strict: true, allowPositionals: false };
     switch (command) {
@@ -43490,7 +43489,7 @@ async function run(argv, log, workerScript) {
             if (!outDir)
                 throw new UsageError('build needs --out DIR');
             const now = parseNow(values.now);
-            const result = await (0,workers/* withParallel */.ci)(workerScript, process.env, (parallel) => build({
+            const result = await (0,src_workers/* withParallel */.ci)(workers, process.env, (parallel) => build({
                 catalogDir: values.catalog,
                 outDir,
                 baseUrl: values['base-url'] ?? defaultBaseUrl(process.env),
@@ -43550,10 +43549,10 @@ async function run(argv, log, workerScript) {
             throw new UsageError(`unknown command "${command}"`);
     }
 }
-/** `workerScript` is the worker bundle; given, a large build spreads its work over threads that run it. */
-async function main(argv, log = stderrLogger(), workerScript) {
+/** `workers` are the thread bundles; given, a large build spreads its work over threads that run them. */
+async function main(argv, log = stderrLogger(), workers) {
     try {
-        return await run(argv, log, workerScript);
+        return await run(argv, log, workers);
     }
     catch (e) {
         if (e instanceof load/* CatalogError */.G$) {
@@ -43941,13 +43940,13 @@ const RECORD_FIELDS = Object.keys(appRecordShape);
 
 /***/ }),
 
-/***/ 2021:
+/***/ 2359:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  VA: () => (/* binding */ bundledWorker),
+  yB: () => (/* binding */ bundledWorkers),
   mk: () => (/* binding */ inChunks),
   bu: () => (/* binding */ inProcess),
   h9: () => (/* binding */ recordReader),
@@ -44053,6 +44052,16 @@ function workerPool(script, size) {
 var load = __nccwpck_require__(6043);
 // EXTERNAL MODULE: ./src/classify/classifier.ts + 3 modules
 var classifier = __nccwpck_require__(7588);
+;// CONCATENATED MODULE: ./src/workers/write.ts
+// The one task a writing thread runs: a batch of files into the staging tree.
+
+function runWrite(task) {
+    if (task.kind !== 'write')
+        throw new Error(`a writing thread runs only write tasks, not "${task.kind}"`);
+    (0,write_tree/* writeFilesSync */.Ky)(task.files);
+    return task.files.length;
+}
+
 ;// CONCATENATED MODULE: ./src/workers/tasks.ts
 // What a worker thread does: the CPU-heavy steps of a large build, each a pure
 // function of its message so the same code runs in-process for small builds.
@@ -44082,8 +44091,7 @@ function runTask(task) {
         case 'classify':
             return task.inputs.map(classifier/* classifyReleases */.x);
         case 'write':
-            (0,write_tree/* writeFilesSync */.Ky)(task.files);
-            return task.files.length;
+            return runWrite(task);
     }
 }
 
@@ -44147,12 +44155,13 @@ function recordReader(par) {
     };
 }
 /**
- * The worker bundle (dist/worker/index.js) beside the running entry bundle, or
- * undefined where there is none (running from source): the build then stays in one thread.
+ * The thread bundles in `dir` (relative to the running entry bundle), or
+ * undefined where they are missing (running from source): the build then stays in one thread.
  */
-function bundledWorker(entryUrl, relative) {
-    const file = external_node_path_default().join(external_node_path_default().dirname((0,external_node_url_.fileURLToPath)(entryUrl)), ...relative.split('/'));
-    return (0,external_node_fs_.existsSync)(file) ? file : undefined;
+function bundledWorkers(entryUrl, dir) {
+    const at = (name) => external_node_path_default().join(external_node_path_default().dirname((0,external_node_url_.fileURLToPath)(entryUrl)), ...dir.split('/'), name, 'index.js');
+    const [tasks, write] = [at('worker'), at('writer')];
+    return (0,external_node_fs_.existsSync)(tasks) && (0,external_node_fs_.existsSync)(write) ? { tasks, write } : undefined;
 }
 function wholeNumber(env, name, max) {
     const set = env[name];
@@ -44171,22 +44180,27 @@ function workerCount(env, cores = (0,external_node_os_namespaceObject.availableP
 function parallelMinimum(env) {
     return wholeNumber(env, 'UPDATESAFE_WORKERS_MIN', 10 ** 9) ?? MIN_PARALLEL_ITEMS;
 }
-function pooled(pool, minItems = MIN_PARALLEL_ITEMS) {
+/**
+ * `jobs` threads read and classify beside this thread; `writers` write the tree
+ * while this thread renders. Writing has threads of its own because a job
+ * thread, even a fresh one, loads the parsers and the classifier it does not need.
+ */
+function pooled(jobs, writers, minItems = MIN_PARALLEL_ITEMS) {
     // This thread is lane 0 and works too; each pool thread gets two lanes so it
     // always has a task queued while this thread is busy with its own chunk.
     const threads = {
-        lanes: 1 + 2 * pool.size,
+        lanes: 1 + 2 * jobs.size,
         chunk: CHUNK,
         run: async (task, lane) => {
             if (lane !== 0)
-                return pool.run(task);
+                return jobs.run(task);
             const result = runTask(task);
             // Let the threads' replies in (and hand them their next chunks) before this thread takes another chunk.
             await new Promise((resolve) => setImmediate(resolve));
             return result;
         }
     };
-    // Whether a job was large enough for the threads: from then on the build is, and the threads write too.
+    // Whether a job was large enough for the threads: from then on the build is, and the writers write.
     let engaged = false;
     return {
         forJob: (items) => {
@@ -44195,26 +44209,27 @@ function pooled(pool, minItems = MIN_PARALLEL_ITEMS) {
             engaged = true;
             return threads;
         },
-        write: (files) => (engaged ? pool.run({ kind: 'write', files }).then(() => undefined) : (0,write_tree/* writeFilesSync */.Ky)(files)),
-        threads: () => (engaged ? pool.size : 0),
-        recycle: () => pool.recycle()
+        write: (files) => (engaged ? writers.run({ kind: 'write', files }).then(() => undefined) : (0,write_tree/* writeFilesSync */.Ky)(files)),
+        threads: () => (engaged ? jobs.size : 0),
+        recycle: () => jobs.recycle()
     };
 }
 /**
- * Run `fn` with a pool of threads started from `script` (the worker bundle)
+ * Run `fn` with pools of threads started from `scripts` (the thread bundles)
  * when the machine and UPDATESAFE_WORKERS allow, and stop them after.
  */
-async function withParallel(script, env, fn) {
-    const count = script ? workerCount(env) : 0;
+async function withParallel(scripts, env, fn) {
+    const count = scripts ? workerCount(env) : 0;
     const minItems = parallelMinimum(env);
-    if (!script || count === 0)
+    if (!scripts || count === 0)
         return fn(undefined);
-    const pool = workerPool(script, count);
+    const jobs = workerPool(scripts.tasks, count);
+    const writers = workerPool(scripts.write, count);
     try {
-        return await fn(pooled(pool, minItems));
+        return await fn(pooled(jobs, writers, minItems));
     }
     finally {
-        await pool.close();
+        await Promise.all([jobs.close(), writers.close()]);
     }
 }
 

@@ -8652,6 +8652,27 @@ var __webpack_exports__ = {};
 
 ;// CONCATENATED MODULE: external "node:worker_threads"
 const external_node_worker_threads_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:worker_threads");
+;// CONCATENATED MODULE: ./src/workers/serve.ts
+// The worker side of the pool: answers each task message with its result or error.
+
+/** Answer the parent's task messages with `run` (the entry bundle chooses which tasks it can run, and so what it loads). */
+function serveTasks(run) {
+    const port = external_node_worker_threads_namespaceObject.parentPort;
+    if (!port)
+        throw new Error('serveTasks runs only in a worker thread');
+    port.on('message', ({ id, task }) => {
+        let reply;
+        try {
+            reply = { id, ok: true, result: run(task) };
+        }
+        catch (e) {
+            const err = e instanceof Error ? e : new Error(String(e));
+            reply = { id, ok: false, error: { name: err.name, message: err.message, ...(err.stack ? { stack: err.stack } : {}) } };
+        }
+        port.postMessage(reply);
+    });
+}
+
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 ;// CONCATENATED MODULE: external "node:fs/promises"
@@ -19777,6 +19798,16 @@ async function writeTree(outDir, files, check = () => { }, write = writeFilesSyn
     return count;
 }
 
+;// CONCATENATED MODULE: ./src/workers/write.ts
+// The one task a writing thread runs: a batch of files into the staging tree.
+
+function runWrite(task) {
+    if (task.kind !== 'write')
+        throw new Error(`a writing thread runs only write tasks, not "${task.kind}"`);
+    writeFilesSync(task.files);
+    return task.files.length;
+}
+
 ;// CONCATENATED MODULE: ./src/workers/tasks.ts
 // What a worker thread does: the CPU-heavy steps of a large build, each a pure
 // function of its message so the same code runs in-process for small builds.
@@ -19806,37 +19837,16 @@ function runTask(task) {
         case 'classify':
             return task.inputs.map(classifyReleases);
         case 'write':
-            writeFilesSync(task.files);
-            return task.files.length;
+            return runWrite(task);
     }
-}
-
-;// CONCATENATED MODULE: ./src/workers/serve.ts
-// The worker side of the pool: answers each task message with its result or error.
-
-
-function serveTasks() {
-    const port = external_node_worker_threads_namespaceObject.parentPort;
-    if (!port)
-        throw new Error('serveTasks runs only in a worker thread');
-    port.on('message', ({ id, task }) => {
-        let reply;
-        try {
-            reply = { id, ok: true, result: runTask(task) };
-        }
-        catch (e) {
-            const err = e instanceof Error ? e : new Error(String(e));
-            reply = { id, ok: false, error: { name: err.name, message: err.message, ...(err.stack ? { stack: err.stack } : {}) } };
-        }
-        port.postMessage(reply);
-    });
 }
 
 ;// CONCATENATED MODULE: ./src/worker.ts
 // Worker-thread entry (dist/worker/index.js): serves build tasks for the pool.
 // A bundle of its own, so a thread loads only what its tasks need.
 
-serveTasks();
+
+serveTasks(runTask);
 
 
 //# sourceMappingURL=index.js.map
