@@ -2,10 +2,11 @@
 // each bad-input case: a clear message naming file and field, a non-zero exit,
 // and the previously written site left byte-identical.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
+import { startFakeGitHub } from './support/fake-github.js'
 import { tempDir } from './support/tmp.js'
 
 const CLI = path.resolve('dist/cli/index.js')
@@ -79,6 +80,34 @@ describe('updatesafe CLI (dist bundle)', () => {
     const bad = cli(args('big-bad'), { env: { UPDATESAFE_WORKERS: 'lots' } })
     expect(bad.code).not.toBe(0)
     expect(bad.stderr).toContain('UPDATESAFE_WORKERS')
+  })
+
+  it('refreshes from GitHub with --refresh (the client is loaded only then, from its own chunk of the bundle)', async () => {
+    const token = 'fake-token-for-cli-tests'
+    const fake = await startFakeGitHub({
+      token,
+      repos: [{ owner: 'sissbruecker', name: 'linkding', releases: [{ tagName: 'v1.46.3', body: '### Fixes\n\n* Fix tag links', createdAt: '2026-11-01T10:00:00Z' }] }]
+    })
+    try {
+      const catalog = path.join(dir, 'cli-refresh-catalog')
+      await mkdir(path.join(catalog, 'apps'), { recursive: true })
+      await writeFile(path.join(catalog, 'apps/linkding.yml'), 'name: linkding\nrepo: sissbruecker/linkding\n')
+      const env = { PATH: process.env.PATH ?? '', GITHUB_TOKEN: token, GITHUB_API_URL: fake.apiUrl, GITHUB_GRAPHQL_URL: fake.graphqlUrl }
+      // Asynchronous: the fake server answers from this process.
+      const args = [CLI, 'build', '--catalog', catalog, '--out', path.join(dir, 'cli-refreshed'), '--refresh', '--now', NOW]
+      const child = spawn(process.execPath, args, { cwd: dir, env })
+      let stderr = ''
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve))
+      expect({ code, stderr }).toEqual({ code: 0, stderr: expect.any(String) })
+      expect(fake.counts.graphql).toBeGreaterThan(0)
+      expect(fake.invalid).toEqual([])
+      expect(stderr).not.toContain(token)
+      const doc = JSON.parse(await readFile(path.join(dir, 'cli-refreshed/api/v1/apps.json'), 'utf8'))
+      expect(doc.apps.map((a: { latestVersion: string }) => a.latestVersion)).toEqual(['v1.46.3'])
+    } finally {
+      await fake.close()
+    }
   })
 
   it('defaults the base URL to the Pages address inside GitHub Actions', async () => {

@@ -11,6 +11,8 @@ import { classifyFailure, createGitHubClient, type GitHubClient, type RequestFai
 import { aliasOf, buildBatchQuery, rateLimitAnswer, snapshotFromGraphQL } from './github-query.js'
 import { snapshotFromRest } from './github-rest.js'
 
+export { githubEndpoints } from './github-endpoints.js'
+
 export interface RefreshTarget {
   slug: string
   /** `owner/name` as the catalog records it. */
@@ -75,19 +77,6 @@ export const DEFAULT_CONCURRENCY = 4
 export const DEFAULT_MAX_CROSSED = 20
 export const DEFAULT_MIN_REMAINING = 50
 export const DEFAULT_MAX_CONSECUTIVE_FAILURES = 6
-
-/**
- * GitHub endpoints from the runner's variables. Without GITHUB_GRAPHQL_URL the
- * GraphQL URL is derived like Octokit does: `/api/v3` → `/api/graphql` (GHES),
- * otherwise `<api>/graphql`.
- */
-export function githubEndpoints(env: Record<string, string | undefined>): { apiUrl: string; graphqlUrl: string } {
-  const apiUrl = (env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, '')
-  const graphqlUrl =
-    env.GITHUB_GRAPHQL_URL ||
-    (/\/api\/v3$/.test(apiUrl) ? apiUrl.replace(/\/api\/v3$/, '/api/graphql') : `${apiUrl}/graphql`)
-  return { apiUrl, graphqlUrl }
-}
 
 interface GqlError {
   type?: string
