@@ -3,7 +3,8 @@
 import { afterEach, describe, expect, it } from '@jest/globals'
 import { LIMITS } from '../../src/schema/index.js'
 import type { Logger } from '../../src/types.js'
-import { githubEndpoints, refreshFromGitHub, type RefreshOptions, type RefreshOutcome, type RefreshTarget } from '../../src/upstream/github.js'
+import { githubEndpoints } from '../../src/upstream/github-endpoints.js'
+import { refreshFromGitHub, type RefreshOptions, type RefreshOutcome, type RefreshTarget } from '../../src/upstream/github.js'
 import { realReleaseSeries, repoFromSeries, startFakeGitHub, type FakeGitHub, type FakeGitHubOptions, type FakeRepo, type FakeTag } from '../support/fake-github.js'
 
 const TOKEN = 'ghs_testtoken0123456789'

@@ -11,8 +11,6 @@ import { classifyFailure, createGitHubClient, type GitHubClient, type RequestFai
 import { aliasOf, buildBatchQuery, rateLimitAnswer, snapshotFromGraphQL } from './github-query.js'
 import { snapshotFromRest } from './github-rest.js'
 
-export { githubEndpoints } from './github-endpoints.js'
-
 export interface RefreshTarget {
   slug: string
   /** `owner/name` as the catalog records it. */

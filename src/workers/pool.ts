@@ -1,5 +1,5 @@
-// A few worker threads running the worker bundle (src/worker.ts), started on
-// first use. Node gives no pool of its own; this one only spreads tasks over
+// A few worker threads running one thread bundle (src/worker.ts or src/writer.ts),
+// started on first use. Node gives no pool of its own; this one only spreads tasks over
 // threads and hands back results or errors.
 import { Worker } from 'node:worker_threads'
 import type { ReplyMessage, TaskMessage } from './serve.js'
@@ -58,6 +58,14 @@ export function workerPool(script: string | URL, size: number): WorkerPool {
     })
   }
 
+  /** Take every thread out of the pool and stop it, after `each` has run on its slot. */
+  async function stopAll(each: (slot: Slot) => void = () => {}): Promise<void> {
+    const all = slots
+    slots = []
+    all.forEach(each)
+    await Promise.all(all.map((s) => s.worker.terminate()))
+  }
+
   return {
     size,
     get started() {
@@ -76,21 +84,15 @@ export function workerPool(script: string | URL, size: number): WorkerPool {
         slot.worker.postMessage({ id, task } satisfies TaskMessage)
       })
     },
-    async recycle() {
-      const all = slots
-      slots = []
-      for (const slot of all) {
+    recycle: () =>
+      stopAll((slot) => {
         // Its exit is ours, not a failure of the pool.
         slot.worker.removeAllListeners()
         for (const w of slot.waiting.values()) w.reject(new Error('the worker thread was recycled'))
-      }
-      await Promise.all(all.map((s) => s.worker.terminate()))
-    },
-    async close() {
-      const all = slots
-      slots = []
+      }),
+    close() {
       broken ??= new Error('the worker pool was closed')
-      await Promise.all(all.map((s) => s.worker.terminate()))
+      return stopAll()
     }
   }
 }
