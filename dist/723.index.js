@@ -11,7 +11,7 @@ __webpack_require__.d(__webpack_exports__, {
   refreshFromGitHub: () => (/* binding */ refreshFromGitHub)
 });
 
-// UNUSED EXPORTS: DEFAULT_BATCH_SIZE, DEFAULT_CONCURRENCY, DEFAULT_MAX_CONSECUTIVE_FAILURES, DEFAULT_MAX_CROSSED, DEFAULT_MIN_REMAINING, githubEndpoints
+// UNUSED EXPORTS: DEFAULT_BATCH_SIZE, DEFAULT_CONCURRENCY, DEFAULT_MAX_CONSECUTIVE_FAILURES, DEFAULT_MAX_CROSSED, DEFAULT_MIN_REMAINING
 
 // EXTERNAL MODULE: ./src/schema/index.ts
 var schema = __webpack_require__(1107);
@@ -435,7 +435,6 @@ async function snapshotFromRest(client, target) {
 // (GraphQL points) is watched so a run stops asking before it runs dry.
 // Every target gets exactly one outcome; the caller merges failures with
 // last-known-good data. Per-app warnings are the caller's (it knows the fallback).
-
 
 
 

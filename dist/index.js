@@ -37304,8 +37304,8 @@ var write_tree = __nccwpck_require__(1145);
 // EXTERNAL MODULE: external "node:worker_threads"
 var external_node_worker_threads_ = __nccwpck_require__(5919);
 ;// CONCATENATED MODULE: ./src/workers/pool.ts
-// A few worker threads running the worker bundle (src/worker.ts), started on
-// first use. Node gives no pool of its own; this one only spreads tasks over
+// A few worker threads running one thread bundle (src/worker.ts or src/writer.ts),
+// started on first use. Node gives no pool of its own; this one only spreads tasks over
 // threads and hands back results or errors.
 
 /** `script` is the worker entry: a file that calls serveTasks(). */
@@ -37343,6 +37343,13 @@ function workerPool(script, size) {
             return slot;
         });
     }
+    /** Take every thread out of the pool and stop it, after `each` has run on its slot. */
+    async function stopAll(each = () => { }) {
+        const all = slots;
+        slots = [];
+        all.forEach(each);
+        await Promise.all(all.map((s) => s.worker.terminate()));
+    }
     return {
         size,
         get started() {
@@ -37363,22 +37370,15 @@ function workerPool(script, size) {
                 slot.worker.postMessage({ id, task });
             });
         },
-        async recycle() {
-            const all = slots;
-            slots = [];
-            for (const slot of all) {
-                // Its exit is ours, not a failure of the pool.
-                slot.worker.removeAllListeners();
-                for (const w of slot.waiting.values())
-                    w.reject(new Error('the worker thread was recycled'));
-            }
-            await Promise.all(all.map((s) => s.worker.terminate()));
-        },
-        async close() {
-            const all = slots;
-            slots = [];
+        recycle: () => stopAll((slot) => {
+            // Its exit is ours, not a failure of the pool.
+            slot.worker.removeAllListeners();
+            for (const w of slot.waiting.values())
+                w.reject(new Error('the worker thread was recycled'));
+        }),
+        close() {
             broken ??= new Error('the worker pool was closed');
-            await Promise.all(all.map((s) => s.worker.terminate()));
+            return stopAll();
         }
     };
 }
