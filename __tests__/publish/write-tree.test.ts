@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import { assertSafeRelativePath, checkOutputDir, MARKER, UnsafeOutputError, writeFilesSync, writeTree } from '../../src/publish/write-tree.js'
+import { assertSafeRelativePath, checkOutputDir, MARKER, UnsafeOutputError, writeFilesSync, writeTextSync, writeTree, type WriteSync } from '../../src/publish/write-tree.js'
 import { tempDir } from '../support/tmp.js'
 
 let dir: string
@@ -70,6 +70,41 @@ describe('writeTree', () => {
       await expect(writeTree(out, new Map([[bad, 'x']]))).rejects.toThrow(UnsafeOutputError)
     }
     expect(await readdir(dir)).toEqual([])
+  })
+})
+
+// Multi-byte UTF-8 of every length (2, 3 and 4 bytes), so a byte count taken for a character count shows.
+const TEXT = 'Grüße · naïve — 日本語 🚀 end\n'.repeat(500)
+
+describe('writeFilesSync', () => {
+  it('writes text and bytes exactly, creating folders, and refuses to replace a file', async () => {
+    const bytes = Buffer.from([0, 255, 10, 13])
+    writeFilesSync([
+      [path.join(dir, 'a', 'b', 'text.txt'), TEXT],
+      [path.join(dir, 'a', 'bytes.bin'), bytes],
+      [path.join(dir, 'empty.txt'), '']
+    ])
+    expect(await readFile(path.join(dir, 'a', 'b', 'text.txt'))).toEqual(Buffer.from(TEXT))
+    expect(await readFile(path.join(dir, 'a', 'bytes.bin'))).toEqual(bytes)
+    expect(await readFile(path.join(dir, 'empty.txt'), 'utf8')).toBe('')
+    expect(() => writeFilesSync([[path.join(dir, 'a', 'b', 'text.txt'), 'again']])).toThrow(/EEXIST/)
+    expect(await readFile(path.join(dir, 'a', 'b', 'text.txt'))).toEqual(Buffer.from(TEXT))
+  })
+})
+
+describe('writeTextSync', () => {
+  it('finishes a write that stops short, byte for byte', () => {
+    const out: Buffer[] = []
+    // Takes at most 7 bytes a call, so writes end inside multi-byte characters.
+    const short = ((_fd: number, data: string | Uint8Array, offset = 0, length?: number) => {
+      const all = typeof data === 'string' ? Buffer.from(data) : Buffer.from(data.subarray(offset, offset + (length ?? data.length)))
+      const taken = all.subarray(0, 7)
+      out.push(taken)
+      return taken.length
+    }) as WriteSync
+    writeTextSync(99, TEXT, short)
+    expect(Buffer.concat(out)).toEqual(Buffer.from(TEXT))
+    expect(out.length).toBe(Math.ceil(Buffer.byteLength(TEXT) / 7))
   })
 })
 

@@ -1,7 +1,7 @@
 // Writes a whole site tree so that readers only ever see the old tree or the
 // new one: build it beside the target, then swap directories with renames.
 import { randomBytes } from 'node:crypto'
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { closeSync, existsSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs'
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises'
 import path from 'node:path'
 
@@ -58,9 +58,32 @@ export function assertSafeRelativePath(p: string): void {
 /** Writes files given by absolute path; may finish later (a worker thread writing them). */
 export type WriteBatch = (files: Array<readonly [string, string | Buffer]>) => void | Promise<void>
 
+/** The two forms of fs.writeSync that writeTextSync uses (a parameter so a test can make writes stop short). */
+export interface WriteSync {
+  (fd: number, text: string): number
+  (fd: number, bytes: Uint8Array, offset: number, length: number): number
+}
+
+/**
+ * Writes all of `text` to `fd`. Node 20's writeFileSync first copies a string
+ * into a pooled Buffer; at 50,000 files V8 sometimes began to allocate those
+ * Buffers in the old generation, which kept every copy alive until a full
+ * collection and raised a 10,000-app build's peak RSS from about 250 MB to
+ * 320 MB in a third of the runs. writeSync hands the string to C++ as it is.
+ * write(2) on a regular file writes everything or fails; a short write is finished from a Buffer.
+ */
+export function writeTextSync(fd: number, text: string, write: WriteSync = writeSync): void {
+  let done = write(fd, text)
+  const size = Buffer.byteLength(text)
+  if (done >= size) return
+  const bytes = Buffer.from(text)
+  while (done < size) done += write(fd, bytes, done, size - done)
+}
+
 /**
  * Synchronous writes: tens of thousands of small files go several times faster
  * than through libuv's thread pool, where each file costs three round trips.
+ * `wx`: a path produced twice fails instead of replacing the first copy.
  */
 export function writeFilesSync(files: Iterable<readonly [string, string | Buffer]>): void {
   const made = new Set<string>()
@@ -70,7 +93,16 @@ export function writeFilesSync(files: Iterable<readonly [string, string | Buffer
       mkdirSync(dir, { recursive: true })
       made.add(dir)
     }
-    writeFileSync(dest, content, { flag: 'wx' })
+    if (typeof content !== 'string') {
+      writeFileSync(dest, content, { flag: 'wx' })
+      continue
+    }
+    const fd = openSync(dest, 'wx')
+    try {
+      writeTextSync(fd, content)
+    } finally {
+      closeSync(fd)
+    }
   }
 }
 
