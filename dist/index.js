@@ -36726,7 +36726,7 @@ __webpack_async_result__();
 /* harmony export */   Vg: () => (/* binding */ checkOutputDir),
 /* harmony export */   WM: () => (/* binding */ writeTree)
 /* harmony export */ });
-/* unused harmony exports UnsafeOutputError, MARKER, assertSafeRelativePath */
+/* unused harmony exports UnsafeOutputError, MARKER, assertSafeRelativePath, writeTextSync */
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7598);
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3024);
@@ -36795,8 +36795,26 @@ function assertSafeRelativePath(p) {
         throw new UnsafeOutputError(`refusing to write unsafe path ${JSON.stringify(p)}`);
 }
 /**
+ * Writes all of `text` to `fd`. Node 20's writeFileSync first copies a string
+ * into a pooled Buffer; at 50,000 files V8 sometimes began to allocate those
+ * Buffers in the old generation, which kept every copy alive until a full
+ * collection and raised a 10,000-app build's peak RSS from about 250 MB to
+ * 320 MB in a third of the runs. writeSync hands the string to C++ as it is.
+ * write(2) on a regular file writes everything or fails; a short write is finished from a Buffer.
+ */
+function writeTextSync(fd, text, write = node_fs__WEBPACK_IMPORTED_MODULE_1__.writeSync) {
+    let done = write(fd, text);
+    const size = Buffer.byteLength(text);
+    if (done >= size)
+        return;
+    const bytes = Buffer.from(text);
+    while (done < size)
+        done += write(fd, bytes, done, size - done);
+}
+/**
  * Synchronous writes: tens of thousands of small files go several times faster
  * than through libuv's thread pool, where each file costs three round trips.
+ * `wx`: a path produced twice fails instead of replacing the first copy.
  */
 function writeFilesSync(files) {
     const made = new Set();
@@ -36806,7 +36824,17 @@ function writeFilesSync(files) {
             (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.mkdirSync)(dir, { recursive: true });
             made.add(dir);
         }
-        (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.writeFileSync)(dest, content, { flag: 'wx' });
+        if (typeof content !== 'string') {
+            (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.writeFileSync)(dest, content, { flag: 'wx' });
+            continue;
+        }
+        const fd = (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.openSync)(dest, 'wx');
+        try {
+            writeTextSync(fd, content);
+        }
+        finally {
+            (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.closeSync)(fd);
+        }
     }
 }
 /**

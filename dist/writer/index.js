@@ -128,8 +128,26 @@ function assertSafeRelativePath(p) {
         throw new UnsafeOutputError(`refusing to write unsafe path ${JSON.stringify(p)}`);
 }
 /**
+ * Writes all of `text` to `fd`. Node 20's writeFileSync first copies a string
+ * into a pooled Buffer; at 50,000 files V8 sometimes began to allocate those
+ * Buffers in the old generation, which kept every copy alive until a full
+ * collection and raised a 10,000-app build's peak RSS from about 250 MB to
+ * 320 MB in a third of the runs. writeSync hands the string to C++ as it is.
+ * write(2) on a regular file writes everything or fails; a short write is finished from a Buffer.
+ */
+function writeTextSync(fd, text, write = external_node_fs_namespaceObject.writeSync) {
+    let done = write(fd, text);
+    const size = Buffer.byteLength(text);
+    if (done >= size)
+        return;
+    const bytes = Buffer.from(text);
+    while (done < size)
+        done += write(fd, bytes, done, size - done);
+}
+/**
  * Synchronous writes: tens of thousands of small files go several times faster
  * than through libuv's thread pool, where each file costs three round trips.
+ * `wx`: a path produced twice fails instead of replacing the first copy.
  */
 function writeFilesSync(files) {
     const made = new Set();
@@ -139,7 +157,17 @@ function writeFilesSync(files) {
             (0,external_node_fs_namespaceObject.mkdirSync)(dir, { recursive: true });
             made.add(dir);
         }
-        (0,external_node_fs_namespaceObject.writeFileSync)(dest, content, { flag: 'wx' });
+        if (typeof content !== 'string') {
+            (0,external_node_fs_namespaceObject.writeFileSync)(dest, content, { flag: 'wx' });
+            continue;
+        }
+        const fd = (0,external_node_fs_namespaceObject.openSync)(dest, 'wx');
+        try {
+            writeTextSync(fd, content);
+        }
+        finally {
+            (0,external_node_fs_namespaceObject.closeSync)(fd);
+        }
     }
 }
 /**
