@@ -96,12 +96,12 @@ describe('writeTextSync', () => {
   it('finishes a write that stops short, byte for byte', () => {
     const out: Buffer[] = []
     // Takes at most 7 bytes a call, so writes end inside multi-byte characters.
-    const short = ((_fd: number, data: string | Uint8Array, offset = 0, length?: number) => {
+    const short: WriteSync = (_fd: number, data: string | Uint8Array, offset: number = 0, length?: number): number => {
       const all = typeof data === 'string' ? Buffer.from(data) : Buffer.from(data.subarray(offset, offset + (length ?? data.length)))
       const taken = all.subarray(0, 7)
       out.push(taken)
       return taken.length
-    }) as WriteSync
+    }
     writeTextSync(99, TEXT, short)
     expect(Buffer.concat(out)).toEqual(Buffer.from(TEXT))
     expect(out.length).toBe(Math.ceil(Buffer.byteLength(TEXT) / 7))
