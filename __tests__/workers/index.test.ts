@@ -6,7 +6,19 @@ import path from 'node:path'
 import { readRecord } from '../../src/catalog/load.js'
 import { existsSync } from 'node:fs'
 import { pathToFileURL } from 'node:url'
-import { bundledWorkers, inChunks, inProcess, MIN_PARALLEL_ITEMS, parallelMinimum, pooled, recordReader, workerCount, type Parallel, type WorkerPool } from '../../src/workers/index.js'
+import {
+  bundledWorkers,
+  inChunks,
+  inProcess,
+  MIN_PARALLEL_ITEMS,
+  parallelMinimum,
+  pooled,
+  recordReader,
+  withParallel,
+  workerCount,
+  type Parallel,
+  type WorkerPool
+} from '../../src/workers/index.js'
 import type { Task } from '../../src/workers/tasks.js'
 import { shuffledRunner } from '../support/runners.js'
 import { tempDir } from '../support/tmp.js'
@@ -154,6 +166,53 @@ describe('pooled', () => {
     expect(jobs.tasks.map((t) => t.kind)).toEqual(['classify'])
     expect(existsSync(path.join(dir, 'b'))).toBe(false)
     expect(par.threads()).toBe(3)
+  })
+})
+
+describe('withParallel', () => {
+  const scripts = { tasks: '/bundles/worker.js', write: '/bundles/writer.js' }
+  function recordingStart() {
+    const started: Array<{ script: string; size: number; closed: boolean }> = []
+    const start = (script: string | URL, size: number): WorkerPool => {
+      const entry = { script: String(script), size, closed: false }
+      started.push(entry)
+      return {
+        size,
+        started: false,
+        run: async () => [] as never,
+        close: async () => {
+          entry.closed = true
+        },
+        recycle: async () => {}
+      }
+    }
+    return { started, start }
+  }
+
+  it('starts as many job threads as UPDATESAFE_WORKERS asks but one writing thread, and stops both pools after', async () => {
+    const { started, start } = recordingStart()
+    const threads = await withParallel(scripts, { UPDATESAFE_WORKERS: '3', UPDATESAFE_WORKERS_MIN: '1' }, async (par) => {
+      par!.forJob(1)
+      return par!.threads()
+    }, start)
+    expect(threads).toBe(3)
+    expect(started).toEqual([
+      { script: scripts.tasks, size: 3, closed: true },
+      { script: scripts.write, size: 1, closed: true }
+    ])
+  })
+
+  it('stops the pools when the build throws', async () => {
+    const { started, start } = recordingStart()
+    await expect(withParallel(scripts, { UPDATESAFE_WORKERS: '2' }, async () => Promise.reject(new Error('bad record')), start)).rejects.toThrow('bad record')
+    expect(started.map((p) => p.closed)).toEqual([true, true])
+  })
+
+  it('starts no thread when turned off or when the thread bundles are missing', async () => {
+    const { started, start } = recordingStart()
+    expect(await withParallel(scripts, { UPDATESAFE_WORKERS: '0' }, async (par) => par, start)).toBeUndefined()
+    expect(await withParallel(undefined, { UPDATESAFE_WORKERS: '3' }, async (par) => par, start)).toBeUndefined()
+    expect(started).toEqual([])
   })
 })
 
