@@ -1,7 +1,7 @@
 // The job plumbing of src/workers/index.ts, in this thread: chunking over lanes,
 // the thread count from the environment, and reading records in order.
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
-import { mkdir, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { readRecord } from '../../src/catalog/load.js'
 import { existsSync } from 'node:fs'
@@ -16,6 +16,7 @@ import {
   recordReader,
   withParallel,
   workerCount,
+  WRITE_HERE_FROM,
   type Parallel,
   type WorkerPool
 } from '../../src/workers/index.js'
@@ -166,6 +167,20 @@ describe('pooled', () => {
     expect(jobs.tasks.map((t) => t.kind)).toEqual(['classify'])
     expect(existsSync(path.join(dir, 'b'))).toBe(false)
     expect(par.threads()).toBe(3)
+  })
+
+  it('writes a batch holding a large file in this thread, also once the threads are engaged', async () => {
+    const writers = fakePool()
+    const par = pooled(fakePool(), writers, 5)
+    par.forJob(5)
+    const small = path.join(dir, 'c', 'small.txt')
+    const large = path.join(dir, 'c', 'large.json')
+    const big = 'é'.repeat(WRITE_HERE_FROM)
+    expect(par.write([[small, 'x'], [large, big]])).toBeUndefined()
+    expect(await readFile(large, 'utf8')).toBe(big)
+    expect(existsSync(small)).toBe(true)
+    await par.write([[path.join(dir, 'c', 'just-under.txt'), 'y'.repeat(WRITE_HERE_FROM - 1)]])
+    expect(writers.tasks.map((t) => (t.kind === 'write' ? t.files.map(([f]) => path.basename(f)) : t.kind))).toEqual([['just-under.txt']])
   })
 })
 
