@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import { assertSafeRelativePath, checkOutputDir, MARKER, UnsafeOutputError, writeFilesSync, writeTextSync, writeTree, type WriteSync } from '../../src/publish/write-tree.js'
+import { assertSafeRelativePath, checkOutputDir, MARKER, UnsafeOutputError, writeFilesSync, writeTextSync, writeTree, type SiteFile, type WriteSync } from '../../src/publish/write-tree.js'
 import { tempDir } from '../support/tmp.js'
 
 let dir: string
@@ -47,7 +47,7 @@ describe('writeTree', () => {
     const files = new Map<string, string>([[MARKER, 'second']])
     for (let i = 0; i < 300; i++) files.set(`apps/a${i}/index.html`, `page ${i}`)
     let batches = 0
-    const later = (fail: boolean) => async (batch: Array<readonly [string, string | Buffer]>) => {
+    const later = (fail: boolean) => async (batch: SiteFile[]) => {
       const n = batches++
       await new Promise((r) => setTimeout(r, n % 2 ? 3 : 0))
       if (fail && n === 2) throw new Error('disk full')

@@ -55,8 +55,11 @@ export function assertSafeRelativePath(p: string): void {
   if (!ok) throw new UnsafeOutputError(`refusing to write unsafe path ${JSON.stringify(p)}`)
 }
 
+/** A file to write: its path and its content. */
+export type SiteFile = readonly [path: string, content: string | Buffer]
+
 /** Writes files given by absolute path; may finish later (a worker thread writing them). */
-export type WriteBatch = (files: Array<readonly [string, string | Buffer]>) => void | Promise<void>
+export type WriteBatch = (files: SiteFile[]) => void | Promise<void>
 
 /** The two forms of fs.writeSync that writeTextSync uses (a parameter so a test can make writes stop short). */
 export interface WriteSync {
@@ -85,7 +88,7 @@ export function writeTextSync(fd: number, text: string, write: WriteSync = write
  * than through libuv's thread pool, where each file costs three round trips.
  * `wx`: a path produced twice fails instead of replacing the first copy.
  */
-export function writeFilesSync(files: Iterable<readonly [string, string | Buffer]>): void {
+export function writeFilesSync(files: Iterable<SiteFile>): void {
   const made = new Set<string>()
   for (const [dest, content] of files) {
     const dir = path.dirname(dest)
@@ -125,7 +128,7 @@ const BATCHES_IN_FLIGHT = 4
  */
 export async function writeTree(
   outDir: string,
-  files: Iterable<readonly [string, string | Buffer]>,
+  files: Iterable<SiteFile>,
   check: () => void | Promise<void> = () => {},
   write: WriteBatch = writeFilesSync
 ): Promise<number> {
@@ -139,7 +142,7 @@ export async function writeTree(
   let count = 0
   const pending = new Set<Promise<void>>()
   const failures: unknown[] = []
-  const flush = async (batch: Array<readonly [string, string | Buffer]>) => {
+  const flush = async (batch: SiteFile[]) => {
     const done = write(batch)
     if (!done) return
     const tracked: Promise<void> = done
@@ -151,7 +154,7 @@ export async function writeTree(
     if (pending.size >= BATCHES_IN_FLIGHT) await Promise.race(pending)
   }
   try {
-    let batch: Array<readonly [string, string | Buffer]> = []
+    let batch: SiteFile[] = []
     let bytes = 0
     for (const [rel, content] of files) {
       if (failures.length > 0) break

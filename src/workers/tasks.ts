@@ -2,12 +2,13 @@
 // function of its message so the same code runs in-process for small builds.
 import { readRecord, type RecordRead } from '../catalog/load.js'
 import { classifyReleases, type ClassifyInput, type Judgement } from '../classify/classifier.js'
+import type { SiteFile } from '../publish/write-tree.js'
 import { runWrite } from './write.js'
 
 export type Task =
   | { kind: 'load'; files: string[] }
   | { kind: 'classify'; inputs: ClassifyInput[] }
-  | { kind: 'write'; files: Array<readonly [string, string | Buffer]> }
+  | { kind: 'write'; files: SiteFile[] }
 
 export interface TaskResults {
   load: RecordRead[]
