@@ -7538,9 +7538,9 @@ function parallelMinimum(env) {
  */
 const WRITE_HERE_FROM = 1 << 20;
 /**
- * `jobs` threads read and classify beside this thread; `writers` write the tree
- * while this thread renders. Writing has threads of its own because a job
- * thread, even a fresh one, loads the parsers and the classifier it does not need.
+ * `jobs` threads read and classify beside this thread; `writers` (one thread, see
+ * WRITERS) write the tree while this thread renders. Writing has a thread of its own
+ * because a job thread, even a fresh one, loads the parsers and the classifier it does not need.
  */
 function pooled(jobs, writers, minItems = MIN_PARALLEL_ITEMS) {
     // This thread is lane 0 and works too; each pool thread gets two lanes so it
