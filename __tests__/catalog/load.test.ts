@@ -1,7 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
+import { readdirSync, readFileSync } from 'node:fs'
 import { mkdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
+import { parseDocument } from 'yaml'
 import { CatalogError, formatIssue, loadCatalog, parseRecord, type CatalogIssue } from '../../src/catalog/load.js'
+import { catalogEntrySchema } from '../../src/schema/index.js'
 import { tempDir } from '../support/tmp.js'
 
 const GOOD = `# comment
@@ -85,6 +88,82 @@ describe('parseRecord', () => {
   it('rejects an override with an unknown class', () => {
     const { issues } = parseRecord('name: X\nrepo: a/b\noverride:\n  class: fine\n  reason: r\n  version: "1"\n', 'a.yml')
     expect(issues).toEqual([expect.objectContaining({ field: 'override.class', line: 4 })])
+  })
+})
+
+/** What `yaml` alone makes of a text: the entry when it is a valid record, else undefined. */
+function byYaml(text: string): unknown {
+  const doc = parseDocument(text, { uniqueKeys: true })
+  if (doc.errors.length > 0) return undefined
+  const parsed = catalogEntrySchema.safeParse(doc.toJS())
+  return parsed.success ? parsed.data : undefined
+}
+
+// Valid records go through js-yaml, the rest through `yaml`; these texts are where YAML readers are known to part ways.
+const TRICKY = [
+  GOOD.replace(/\n/g, '\r\n'),
+  `\ufeff${GOOD}`,
+  `---\n${GOOD}...\n`,
+  'name: "Caf\\u00e9 \\x41\\N\\_"\nrepo: \'a/b\'\'\'\n',
+  'name: >-\n  folded\n\n  lines\n   kept\nrepo: a/b\n',
+  'name: X\nrepo: a/b\nrelease:\n  version: "1.0"\n  url: https://x.example/r\n  checked: 2026-11-21\n  notes: |+\n    kept\n\n\n',
+  'name: X\nrepo: a/b\nrelease:\n  version: v2\n  url: https://x.example/r\n  checked: 2026-11-21\n  date: ~\n  notes: |2-\n     indented\n    less\n',
+  'name: X\nrepo: a/b\nrelease:\n  version: v2\n  url: https://x.example/r\n  checked: 2026-11-21\n  notes: "tab\there\\t and \\\n    escaped break"\n',
+  'base: &r\n  version: v1\nname: X\nrepo: a/b\n',
+  'name: X\nrepo: a/b\nrelease: &r {version: v1, url: "https://x.example/r", checked: 2026-11-21}\n',
+  'name: X\nrepo: a/b\narchived: True\nsuccessor: Y\n',
+  'name: X\nrepo: a/b\narchived: yes\n',
+  'name: 1_000\nrepo: a/b\n',
+  'name: !!str 0x1F\nrepo: a/b\n',
+  'name: X\nrepo: a/b\nname: Y\n',
+  '%YAML 1.1\n---\nname: X\nrepo: a/b\nrelease:\n  version: v1\n  url: https://x.example/r\n  checked: 2026-11-21\n',
+  '%YAML 1.1\n---\nname: yes\nrepo: a/b\n',
+  '? [name]\n: X\nrepo: a/b\n',
+  '[name]: X\nrepo: a/b\n',
+  '? - name\n: X\nrepo: a/b\n',
+  'name: X\nrepo: a/b\n<<: {successor: Y}\n',
+  'name: !custom X\nrepo: a/b\n',
+  '',
+  '# only a comment\n'
+]
+
+describe('parseRecord reads as yaml does', () => {
+  it('on every record of the bundled catalog', () => {
+    const dir = 'catalog/apps'
+    const names = readdirSync(dir).filter((n) => n.endsWith('.yml'))
+    expect(names.length).toBeGreaterThan(10)
+    for (const name of names) {
+      const text = readFileSync(path.join(dir, name), 'utf8')
+      expect({ name, entry: parseRecord(text, name).entry }).toEqual({ name, entry: byYaml(text) })
+    }
+  })
+
+  it('on texts where YAML readers differ', () => {
+    for (const text of TRICKY) {
+      const { entry, issues } = parseRecord(text, 'a.yml')
+      expect({ text, entry }).toEqual({ text, entry: byYaml(text) })
+      if (!entry) expect(issues.length).toBeGreaterThan(0)
+    }
+    // The cases above that yaml accepts, so that the comparison is not only of refusals.
+    expect(TRICKY.filter((t) => byYaml(t) !== undefined).length).toBeGreaterThanOrEqual(11)
+  })
+
+  it('accepts a quoted scalar continued at its key\'s indentation, which yaml refuses', () => {
+    // The one leniency of js-yaml we keep: the reading is the evident one, and `yaml` would stop the build.
+    const text = 'name: X\nrepo: a/b\noverride:\n  class: safe\n  reason: "read \\\n  by hand"\n  version: v1\n'
+    expect(byYaml(text)).toBeUndefined()
+    expect(parseRecord(text, 'a.yml').entry).toEqual({ name: 'X', repo: 'a/b', override: { class: 'safe', reason: 'read by hand', version: 'v1' } })
+  })
+
+  it('refuses a sequence used as a key, which js-yaml alone would read as its text', () => {
+    const { entry, issues } = parseRecord('? [name]\n: X\nrepo: a/b\n', 'a.yml')
+    expect(entry).toBeUndefined()
+    expect(issues).toEqual(expect.arrayContaining([expect.objectContaining({ line: 1, message: expect.stringContaining('unknown key') })]))
+  })
+
+  it('reports a duplicate key at its line', () => {
+    const { issues } = parseRecord('name: X\nrepo: a/b\nname: Y\n', 'a.yml')
+    expect(issues).toEqual([expect.objectContaining({ line: 3, message: expect.stringContaining('YAML syntax error') })])
   })
 })
 

@@ -4,6 +4,7 @@
 import { readFileSync, statSync } from 'node:fs'
 import { readdir } from 'node:fs/promises'
 import path from 'node:path'
+import { CORE_SCHEMA, load as loadYamlFast } from 'js-yaml'
 import { isMap, isScalar, LineCounter, parseDocument, type Document, type Node as YamlNode } from 'yaml'
 import { z } from 'zod'
 import type { Judgement } from '../classify/classifier.js'
@@ -78,8 +79,41 @@ function describeZodIssue(issue: z.core.$ZodIssue, data: unknown): string {
   return issue.message
 }
 
+/**
+ * A valid record read by js-yaml, which reads records about four times faster
+ * than `yaml`; undefined when js-yaml refuses the text or what it reads is not a
+ * valid record. `yaml` stays the reader of record for everything else: its nodes
+ * locate each problem. Both read YAML 1.2's core schema and refuse duplicate
+ * keys; where they differ the record is not valid, except for a sequence used as
+ * a key (`? [name]`), which js-yaml reads as its text, and a `%YAML 1.1`
+ * directive, which only `yaml` obeys. A valid record holds no sequence at all,
+ * so any sequence, and any directive, sends the text to `yaml`.
+ */
+function validFast(text: string): CatalogEntry | undefined {
+  if (text.startsWith('%') || text.includes('\n%')) return undefined
+  let sequence = false
+  let data: unknown
+  try {
+    data = loadYamlFast(text, {
+      schema: CORE_SCHEMA,
+      listener: (event, state) => {
+        if (event === 'close' && state.kind === 'sequence') sequence = true
+      }
+    })
+  } catch {
+    return undefined
+  }
+  if (sequence) return undefined
+  const parsed = catalogEntrySchema.safeParse(data)
+  return parsed.success ? parsed.data : undefined
+}
+
 /** Validate one record's text; returns the entry or the issues found. */
-export function parseRecord(text: string, file: string): { entry?: CatalogEntry; issues: CatalogIssue[]; repoLine?: number } {
+export function parseRecord(text: string, file: string): { entry?: CatalogEntry; issues: CatalogIssue[] } {
+  const fast = validFast(text)
+  // A JSON round trip gives the entry fresh, flat strings: the parsers' are slices
+  // and joins of the file text, which would keep every file's text alive.
+  if (fast) return { entry: JSON.parse(JSON.stringify(fast)) as CatalogEntry, issues: [] }
   const lc = new LineCounter()
   const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true })
   const issues: CatalogIssue[] = []
@@ -95,9 +129,7 @@ export function parseRecord(text: string, file: string): { entry?: CatalogEntry;
     return { issues: [{ file, line: 1, col: 1, field: '', message: 'must be a YAML mapping of fields (name, repo, …)' }] }
   }
   const parsed = catalogEntrySchema.safeParse(data)
-  // A JSON round trip gives the entry fresh, flat strings: the parser's are slices
-  // and joins of the file text, which would keep every file's text alive.
-  if (parsed.success) return { entry: JSON.parse(JSON.stringify(parsed.data)) as CatalogEntry, issues, repoLine: locate(doc, lc, [], 'repo').line }
+  if (parsed.success) return { entry: JSON.parse(JSON.stringify(parsed.data)) as CatalogEntry, issues }
   for (const issue of parsed.error.issues) {
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) {
@@ -110,6 +142,17 @@ export function parseRecord(text: string, file: string): { entry?: CatalogEntry;
     issues.push({ file, ...at, field: fieldOf(issue.path), message: describeZodIssue(issue, data) })
   }
   return { issues }
+}
+
+/** Line of a record's `repo` key, for the rare message that names it; 1 when it cannot be found. */
+export function repoLine(file: string): number {
+  try {
+    const lc = new LineCounter()
+    const doc = parseDocument(readFileSync(file, 'utf8'), { lineCounter: lc })
+    return locate(doc, lc, [], 'repo').line
+  } catch {
+    return 1
+  }
 }
 
 export type RecordRead = ReturnType<typeof parseRecord> & { judged?: Judgement }
@@ -170,20 +213,19 @@ export async function loadCatalog(catalogDir: string, readRecords: ReadRecords =
   }
   const read = await readRecords(candidates.map((c) => c.file))
   const loaded: LoadedEntry[] = []
-  const repos = new Map<string, { file: string; line: number }>()
+  const repos = new Map<string, string>()
   candidates.forEach(({ file, slug }, i) => {
-    const { entry, issues: recordIssues, repoLine, judged } = read[i]!
+    const { entry, issues: recordIssues, judged } = read[i]!
     issues.push(...recordIssues)
     if (!entry) return
     // GitHub treats owner/name case-insensitively, so `Foo/Bar` and `foo/bar` are one repo.
     const key = entry.repo.toLowerCase()
-    const line = repoLine ?? 1
     const seen = repos.get(key)
-    if (seen) {
-      issues.push({ file, line, col: 1, field: 'repo', message: `repository ${entry.repo} is already tracked by ${seen.file}:${seen.line}` })
+    if (seen !== undefined) {
+      issues.push({ file, line: repoLine(file), col: 1, field: 'repo', message: `repository ${entry.repo} is already tracked by ${seen}:${repoLine(seen)}` })
       return
     }
-    repos.set(key, { file, line })
+    repos.set(key, file)
     loaded.push({ slug, file, entry, ...(judged ? { judged } : {}) })
   })
   // In file order, as a maintainer reads them (names sort the same way as paths in one folder).
