@@ -75,7 +75,11 @@ const envFor = (mode) => {
 // alternate, so that the sizes compared with each other are built under the
 // same conditions. Reported: the fastest build and copy, the median of the
 // per-pair ratios, and the ratio of the fastest of each; 20,000 / 10,000 apps
-// as the median of the ratios of builds of one run.
+// as the median of the ratios of builds of one run. The copy target is judged
+// on the larger of the two ratios: a copy slowed by the disk right after a
+// normal build makes the pair's ratio look good, and did here (a 1.5× median
+// beside 3.2× fastest/fastest), while the fastest of each is each one's time
+// on a quiet disk.
 const works = new Map()
 for (const n of sizes) {
   const work = mkdtempSync(path.join(os.tmpdir(), `updatesafe-bench-${n}-`))
@@ -120,9 +124,9 @@ for (const n of sizes) {
 for (const mode of modes) {
   const r = by.get(`10000/${mode}`)
   if (r) {
-    const ratio = median(r.ratios)
+    const ratio = Math.max(median(r.ratios), Math.min(...r.builds) / Math.min(...r.copies))
     console.log(
-      `target, workers=${mode}, 10,000 apps: build/copy ${ratio.toFixed(2)}× median (≤ 2×) ${ratio <= 2 ? 'PASS' : 'FAIL'}; ` +
+      `target, workers=${mode}, 10,000 apps: build/copy ${ratio.toFixed(2)}× (the larger of median and fastest/fastest; ≤ 2×) ${ratio <= 2 ? 'PASS' : 'FAIL'}; ` +
         `peak RSS ${r.rssMb.toFixed(0)} MB (≤ 300) ${r.rssMb <= 300 ? 'PASS' : 'FAIL'}`
     )
   }
