@@ -60,6 +60,8 @@ function timed(cmd, args, opts = {}) {
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]
+/** Fastest build over fastest copy: each one's time on a quiet disk. */
+const fastestRatio = (r) => Math.min(...r.builds) / Math.min(...r.copies)
 const s2 = (ms) => (ms / 1000).toFixed(2)
 const envFor = (mode) => {
   const env = { ...process.env }
@@ -115,7 +117,7 @@ for (const n of sizes) {
     const best = { buildMs: Math.min(...r.builds), copyMs: Math.min(...r.copies) }
     console.log(
       `${n} apps, workers=${mode} (${r.threads} threads): build ${s2(best.buildMs)} s (fastest of ${runs}), cp -r ${s2(best.copyMs)} s, ` +
-        `build/copy median ${median(r.ratios).toFixed(2)}× (fastest/fastest ${(best.buildMs / best.copyMs).toFixed(2)}×), peak RSS ${r.rssMb.toFixed(0)} MB, ${r.files} files`
+        `build/copy median ${median(r.ratios).toFixed(2)}× (fastest/fastest ${fastestRatio(r).toFixed(2)}×), peak RSS ${r.rssMb.toFixed(0)} MB, ${r.files} files`
     )
   }
   if (values.keep) console.log(`  kept ${works.get(n)}`)
@@ -124,7 +126,7 @@ for (const n of sizes) {
 for (const mode of modes) {
   const r = by.get(`10000/${mode}`)
   if (r) {
-    const ratio = Math.max(median(r.ratios), Math.min(...r.builds) / Math.min(...r.copies))
+    const ratio = Math.max(median(r.ratios), fastestRatio(r))
     console.log(
       `target, workers=${mode}, 10,000 apps: build/copy ${ratio.toFixed(2)}× (the larger of median and fastest/fastest; ≤ 2×) ${ratio <= 2 ? 'PASS' : 'FAIL'}; ` +
         `peak RSS ${r.rssMb.toFixed(0)} MB (≤ 300) ${r.rssMb <= 300 ? 'PASS' : 'FAIL'}`

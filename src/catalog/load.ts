@@ -108,12 +108,18 @@ function validFast(text: string): CatalogEntry | undefined {
   return parsed.success ? parsed.data : undefined
 }
 
+/**
+ * The entry with fresh, flat strings (a JSON round trip): the parsers' are slices
+ * and joins of the file text, which would keep every file's text alive.
+ */
+function detached(entry: CatalogEntry): CatalogEntry {
+  return JSON.parse(JSON.stringify(entry)) as CatalogEntry
+}
+
 /** Validate one record's text; returns the entry or the issues found. */
 export function parseRecord(text: string, file: string): { entry?: CatalogEntry; issues: CatalogIssue[] } {
   const fast = validFast(text)
-  // A JSON round trip gives the entry fresh, flat strings: the parsers' are slices
-  // and joins of the file text, which would keep every file's text alive.
-  if (fast) return { entry: JSON.parse(JSON.stringify(fast)) as CatalogEntry, issues: [] }
+  if (fast) return { entry: detached(fast), issues: [] }
   const lc = new LineCounter()
   const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true })
   const issues: CatalogIssue[] = []
@@ -129,7 +135,7 @@ export function parseRecord(text: string, file: string): { entry?: CatalogEntry;
     return { issues: [{ file, line: 1, col: 1, field: '', message: 'must be a YAML mapping of fields (name, repo, …)' }] }
   }
   const parsed = catalogEntrySchema.safeParse(data)
-  if (parsed.success) return { entry: JSON.parse(JSON.stringify(parsed.data)) as CatalogEntry, issues }
+  if (parsed.success) return { entry: detached(parsed.data), issues }
   for (const issue of parsed.error.issues) {
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) {
@@ -145,7 +151,7 @@ export function parseRecord(text: string, file: string): { entry?: CatalogEntry;
 }
 
 /** Line of a record's `repo` key, for the rare message that names it; 1 when it cannot be found. */
-export function repoLine(file: string): number {
+function repoLine(file: string): number {
   try {
     const lc = new LineCounter()
     const doc = parseDocument(readFileSync(file, 'utf8'), { lineCounter: lc })
