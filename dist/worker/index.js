@@ -21529,13 +21529,18 @@ function validFast(text) {
     const parsed = catalogEntrySchema.safeParse(data);
     return parsed.success ? parsed.data : undefined;
 }
+/**
+ * The entry with fresh, flat strings (a JSON round trip): the parsers' are slices
+ * and joins of the file text, which would keep every file's text alive.
+ */
+function detached(entry) {
+    return JSON.parse(JSON.stringify(entry));
+}
 /** Validate one record's text; returns the entry or the issues found. */
 function parseRecord(text, file) {
     const fast = validFast(text);
-    // A JSON round trip gives the entry fresh, flat strings: the parsers' are slices
-    // and joins of the file text, which would keep every file's text alive.
     if (fast)
-        return { entry: JSON.parse(JSON.stringify(fast)), issues: [] };
+        return { entry: detached(fast), issues: [] };
     const lc = new dist/* LineCounter */.HN();
     const doc = (0,dist/* parseDocument */.Tp)(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true });
     const issues = [];
@@ -21552,7 +21557,7 @@ function parseRecord(text, file) {
     }
     const parsed = catalogEntrySchema.safeParse(data);
     if (parsed.success)
-        return { entry: JSON.parse(JSON.stringify(parsed.data)), issues };
+        return { entry: detached(parsed.data), issues };
     for (const issue of parsed.error.issues) {
         if (issue.code === 'unrecognized_keys') {
             for (const key of issue.keys) {
