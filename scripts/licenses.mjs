@@ -50,18 +50,13 @@ export function entry(root, pkgDir) {
     ? texts.join('\n\n')
     : `The package ships no licence file; its package.json declares ${license}` +
       (meta.author ? `, author ${typeof meta.author === 'string' ? meta.author : meta.author.name}.` : '.')
-  return { name: meta.name, version: meta.version, text: `${meta.name}\n${license}\n${text}` }
+  return `${meta.name}\n${license}\n${text}`
 }
 
 export function licensesFor(root, dir) {
-  const entries = bundledPackages(dir).map((pkg) => entry(root, pkg))
-  // The same package may be bundled from two places (a nested copy); keep one
-  // entry per distinct text so the file names each licence once.
-  const unique = new Map(entries.map((e) => [e.text, e]))
-  return [...unique.values()]
-    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.version < b.version ? -1 : 1))
-    .map((e) => e.text)
-    .join('\n\n')
+  // The same package may be bundled from two places (a nested copy): one entry per
+  // distinct text. Each entry starts with the package name, so sorting orders by name.
+  return [...new Set(bundledPackages(dir).map((pkg) => entry(root, pkg)))].sort().join('\n\n')
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
