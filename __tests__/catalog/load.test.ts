@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
 import { readdirSync, readFileSync } from 'node:fs'
-import { mkdir, writeFile } from 'node:fs/promises'
+import { mkdir, symlink, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { parseDocument } from 'yaml'
 import { CatalogError, formatIssue, loadCatalog, parseRecord, type CatalogIssue } from '../../src/catalog/load.js'
@@ -91,10 +91,10 @@ describe('parseRecord', () => {
   })
 })
 
-/** What `yaml` alone makes of a text: the entry when it is a valid record, else undefined. */
+/** What `yaml` alone makes of a text, read as YAML 1.2: the entry when it is a valid record, else undefined. */
 function byYaml(text: string): unknown {
   const doc = parseDocument(text, { uniqueKeys: true })
-  if (doc.errors.length > 0) return undefined
+  if (doc.errors.length > 0 || doc.directives?.yaml.version !== '1.2') return undefined
   const parsed = catalogEntrySchema.safeParse(doc.toJS())
   return parsed.success ? parsed.data : undefined
 }
@@ -113,6 +113,8 @@ const TRICKY = [
   'name: X\nrepo: a/b\nrelease: &r {version: v1, url: "https://x.example/r", checked: 2026-11-21}\n',
   'name: X\nrepo: a/b\narchived: True\nsuccessor: Y\n',
   'name: X\nrepo: a/b\narchived: yes\n',
+  '%YAML 1.2\n---\nname: yes\nrepo: a/b\narchived: true\n',
+  '\ufeff%YAML 1.1\n---\nname: yes\nrepo: a/b\n',
   'name: 1_000\nrepo: a/b\n',
   'name: !!str 0x1F\nrepo: a/b\n',
   'name: X\nrepo: a/b\nname: Y\n',
@@ -159,6 +161,17 @@ describe('parseRecord reads as yaml does', () => {
     const { entry, issues } = parseRecord('? [name]\n: X\nrepo: a/b\n', 'a.yml')
     expect(entry).toBeUndefined()
     expect(issues).toEqual(expect.arrayContaining([expect.objectContaining({ line: 1, message: expect.stringContaining('unknown key') })]))
+  })
+
+  it('refuses a %YAML 1.1 directive, which would read yes as true, and hints at the value a field expects', () => {
+    const old = parseRecord('# a record\n%YAML 1.1\n---\nname: X\nrepo: a/b\narchived: yes\n', 'a.yml')
+    expect(old.entry).toBeUndefined()
+    expect(old.issues).toEqual([{ file: 'a.yml', line: 2, col: 1, field: '', message: 'records are YAML 1.2; remove the %YAML 1.1 line' }])
+    const [flag] = parseRecord('name: X\nrepo: a/b\narchived: yes\n', 'a.yml').issues
+    expect(flag).toMatchObject({ line: 3, field: 'archived' })
+    expect(flag!.message).toContain('(write true or false)')
+    expect(flag!.message).not.toContain('quotes')
+    expect(parseRecord('name: X\nrepo: a/b\nrelease:\n  version: 1.10\n  url: https://x.example/r\n  checked: 2026-11-21\n', 'a.yml').issues[0]!.message).toContain('write it in quotes')
   })
 
   it('reports a duplicate key at its line', () => {
@@ -208,6 +221,27 @@ describe('loadCatalog', () => {
     const { dir: bare, cleanup: done } = await tempDir()
     await expect(loadCatalog(bare)).rejects.toThrow('no apps/ directory')
     await done()
+  })
+
+  it('refuses a record or an apps/ folder that is a symbolic link, and quotes nothing it points at', async () => {
+    const { dir: outside, cleanup: done } = await tempDir()
+    try {
+      await writeFile(path.join(outside, 'secret'), 'token: hunter2\n')
+      await mkdir(path.join(outside, 'apps'))
+      await writeFile(path.join(outside, 'apps', 'x.yml'), 'name: X\nrepo: a/x\ncolour: hunter2\n')
+      await put('good.yml', 'name: Good\nrepo: a/good\n')
+      await symlink(path.join(outside, 'secret'), path.join(dir, 'apps', 'evil.yml'))
+      const issues = await issuesOf()
+      expect(issues.map(formatIssue)).toEqual([`${path.join(dir, 'apps', 'evil.yml')}:1:1: is a symbolic link; a record must be a regular file in the catalog`])
+      const linked = path.join(outside, 'catalog')
+      await mkdir(linked)
+      await symlink(path.join(outside, 'apps'), path.join(linked, 'apps'))
+      const err = await loadCatalog(linked).catch((e: unknown) => e as CatalogError)
+      expect(err).toBeInstanceOf(CatalogError)
+      expect(err.message).toBe(`${path.join(linked, 'apps')}:1:1: is a symbolic link; apps/ must be a directory in the catalog`)
+    } finally {
+      await done()
+    }
   })
 
   it('rejects a record that is a list, not a mapping', async () => {

@@ -1,8 +1,8 @@
 // Reads catalog/apps/*.yml into validated entries. Every problem of a run is
 // collected (not just the first) and points at file, line and field, so a
 // maintainer fixes a pull request in one pass and the action can annotate lines.
-import { readFileSync, statSync } from 'node:fs'
-import { readdir } from 'node:fs/promises'
+import { lstatSync, readFileSync } from 'node:fs'
+import { lstat, readdir } from 'node:fs/promises'
 import path from 'node:path'
 import { CORE_SCHEMA, load as loadYamlFast } from 'js-yaml'
 import { isMap, isScalar, LineCounter, parseDocument, type Document, type Node as YamlNode } from 'yaml'
@@ -75,7 +75,9 @@ function valueAt(data: unknown, p: PropertyKey[]): unknown {
 
 function describeZodIssue(issue: z.core.$ZodIssue, data: unknown): string {
   if (issue.code === 'invalid_type' && valueAt(data, issue.path) === undefined) return 'is required'
-  if (issue.code === 'invalid_type') return `${issue.message} (write it in quotes if it is text, e.g. "1.10")`
+  // YAML reads unquoted 1.10 as a number and 2026-11-21 as a date: the usual cause of a non-string where text belongs.
+  if (issue.code === 'invalid_type' && issue.expected === 'string') return `${issue.message} (write it in quotes if it is text, e.g. "1.10")`
+  if (issue.code === 'invalid_type' && issue.expected === 'boolean') return `${issue.message} (write true or false)`
   return issue.message
 }
 
@@ -86,11 +88,11 @@ function describeZodIssue(issue: z.core.$ZodIssue, data: unknown): string {
  * locate each problem. Both read YAML 1.2's core schema and refuse duplicate
  * keys; where they differ the record is not valid, except for a sequence used as
  * a key (`? [name]`), which js-yaml reads as its text, and a `%YAML 1.1`
- * directive, which only `yaml` obeys. A valid record holds no sequence at all,
+ * directive, which parseRecord refuses. A valid record holds no sequence at all,
  * so any sequence, and any directive, sends the text to `yaml`.
  */
 function validFast(text: string): CatalogEntry | undefined {
-  if (text.startsWith('%') || text.includes('\n%')) return undefined
+  if (text.startsWith('%') || text.startsWith('\ufeff%') || text.includes('\n%')) return undefined
   let sequence = false
   let data: unknown
   try {
@@ -129,6 +131,11 @@ export function parseRecord(text: string, file: string): { entry?: CatalogEntry;
       issues.push({ file, line: pos.line, col: pos.col, field: '', message: `YAML syntax error: ${e.message.split('\n')[0]}` })
     }
     return { issues }
+  }
+  // `yaml` obeys `%YAML 1.1`, which reads yes/no/on/off as booleans and 2026-11-21 as a date: records are 1.2 only.
+  if (doc.directives?.yaml.version !== '1.2') {
+    const line = text.split('\n').findIndex((l) => l.startsWith('%YAML')) + 1
+    return { issues: [{ file, line: Math.max(line, 1), col: 1, field: '', message: `records are YAML 1.2; remove the %YAML ${doc.directives?.yaml.version} line` }] }
   }
   const data: unknown = doc.toJS()
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
@@ -169,10 +176,12 @@ export function readRecord(file: string): RecordRead {
   const issue = (message: string): RecordRead => ({ issues: [{ file, line: 1, col: 1, field: '', message }] })
   let info
   try {
-    info = statSync(file)
+    // lstat: a link could point anywhere on the machine, and a bad record's lines are printed.
+    info = lstatSync(file)
   } catch (e) {
     return issue(`cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`)
   }
+  if (info.isSymbolicLink()) return issue('is a symbolic link; a record must be a regular file in the catalog')
   if (!info.isFile()) return issue('is not a regular file')
   if (info.size > MAX_RECORD_BYTES) return issue(`is ${info.size} bytes; a record may be at most ${MAX_RECORD_BYTES} bytes`)
   let text: string
@@ -195,8 +204,13 @@ export async function loadCatalog(catalogDir: string, readRecords: ReadRecords =
   const issues: CatalogIssue[] = []
   let names: string[]
   try {
+    // Records are read and quoted in messages, so apps/ must not lead out of the catalog.
+    if ((await lstat(appsDir)).isSymbolicLink()) {
+      throw new CatalogError([{ file: appsDir, line: 1, col: 1, field: '', message: 'is a symbolic link; apps/ must be a directory in the catalog' }])
+    }
     names = (await readdir(appsDir)).sort()
-  } catch {
+  } catch (e) {
+    if (e instanceof CatalogError) throw e
     throw new CatalogError([{ file: appsDir, line: 1, col: 1, field: '', message: 'catalog has no apps/ directory (expected <catalog>/apps/<slug>.yml files)' }])
   }
   const ymlNames = names.filter((n) => n.endsWith('.yml') || n.endsWith('.yaml'))
