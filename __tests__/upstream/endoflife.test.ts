@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import {
@@ -197,6 +197,20 @@ describe('stored product data', () => {
     await expect(readStoredProduct(dir, '../outside')).rejects.toThrow(/not an endoflife.date product id/)
     await expect(writeStoredProduct(dir, '../outside', loadFixture('redis'))).rejects.toThrow(/not an endoflife.date product id/)
     expect(await readFile(outside, 'utf8')).toBe(fixtureText('redis'))
+  })
+
+  it('refuses a stored file or folder that is a symbolic link, quoting nothing it points at', async () => {
+    const secret = path.join(root, 'secret')
+    await writeFile(secret, 'root:*:20228:0:99999:7:::\n')
+    await mkdir(dir, { recursive: true })
+    await symlink(secret, path.join(dir, 'linked-product.json'))
+    const err = await readStoredProduct(dir, 'linked-product').catch((e: unknown) => e as Error)
+    expect(err.message).toBe(`${path.join(dir, 'linked-product.json')}: is a symbolic link; stored end-of-life data must be regular files in the catalog`)
+    const linked = path.join(root, 'linked')
+    await mkdir(linked)
+    await symlink(dir, path.join(linked, 'endoflife'))
+    await expect(readStoredProduct(path.join(linked, 'endoflife'), 'redis')).rejects.toThrow(/endoflife: is a symbolic link/)
+    await rm(path.join(dir, 'linked-product.json'))
   })
 
   it('a stored file that does not validate is an error naming the file', async () => {

@@ -2,7 +2,7 @@
 // offline builds read (catalog/endoflife/<product>.json). Responses are hostile
 // input: the body is size-capped, parsed with zod, and the product id is checked
 // before it reaches a URL or a file name.
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { lstat, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { z } from 'zod'
 import { toJson } from '../json.js'
@@ -245,6 +245,10 @@ export async function readStoredProduct(dir: string, product: string): Promise<E
   const file = storedPath(dir, product)
   let body: string
   try {
+    // A link could lead to any file on the machine, and a parse error quotes the text it read.
+    for (const p of [path.dirname(file), file]) {
+      if ((await lstat(p)).isSymbolicLink()) throw new Error(`${p}: is a symbolic link; stored end-of-life data must be regular files in the catalog`)
+    }
     body = await readFile(file, 'utf8')
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null
