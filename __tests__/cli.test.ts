@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { spawn, spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { cp, mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { startFakeGitHub } from './support/fake-github.js'
 import { tempDir } from './support/tmp.js'
@@ -49,6 +49,7 @@ describe('updatesafe CLI (dist bundle)', () => {
     const a = cli(['build', '--catalog', 'catalog', '--out', 'a', '--base-url', 'https://example.org/c', '--now', NOW])
     expect(a.code).toBe(0)
     expect(a.stdout).toBe('')
+    expect(a.stderr).toMatch(/changed: all \d+ apps \(no --previous snapshot to compare with\)/)
     const b = cli(['build', '--catalog', 'catalog', '--out', 'b', '--base-url', 'https://example.org/c/', '--now', NOW])
     expect(b.code).toBe(0)
     expect(await treeHash(path.join(dir, 'a'))).toBe(await treeHash(path.join(dir, 'b')))
@@ -133,6 +134,11 @@ describe('updatesafe CLI (dist bundle)', () => {
     expect(cli(['build', '--catalog', 'catalog', '--out', 'x', '--now', 'yesterday']).code).toBe(2)
     expect(cli(['build', '--bogus']).code).toBe(2)
     expect(cli(['frobnicate']).code).toBe(2)
+    for (const command of ['build', 'serve', 'classify', 'validate']) {
+      const help = cli([command, '--help'])
+      expect({ command, code: help.code }).toEqual({ command, code: 0 })
+      expect(help.stdout).toContain(`  ${command} `)
+    }
   })
 
   describe('bad input leaves the published site untouched', () => {
@@ -148,6 +154,10 @@ describe('updatesafe CLI (dist bundle)', () => {
       ['an empty catalog', async (apps) => {
         for (const f of await readdir(apps)) await rm(`${apps}/${f}`)
       }, /catalog is empty/],
+      ['a record that links to a file outside the catalog', async (apps) => {
+        await writeFile(path.join(dir, 'secret.txt'), 'token: hunter2\n')
+        await symlink(path.join(dir, 'secret.txt'), `${apps}/evil.yml`)
+      }, /evil\.yml:1:1: is a symbolic link; a record must be a regular file in the catalog/],
       ['a record without release data', (apps) => writeFile(`${apps}/newapp.yml`, 'name: New\nrepo: someone/newapp\n'), /newapp\.yml: release: newapp has no release data/]
     ]
     it.each(cases)('%s', async (_label, breakIt, message) => {
@@ -160,9 +170,16 @@ describe('updatesafe CLI (dist bundle)', () => {
       const r = cli(['build', '--catalog', 'catalog', '--out', 'site', '--now', '2026-11-22T12:00:00.000Z'], { cwd: work })
       expect(r.code).toBe(1)
       expect(r.stderr).toMatch(message)
+      expect(r.stderr).not.toContain('hunter2')
       expect(await treeHash(path.join(work, 'site'))).toBe(before)
       expect((await readdir(work)).sort()).toEqual(['catalog', 'site'])
-      if (!/release data/.test(message.source)) expect(cli(['validate', '--catalog', 'catalog'], { cwd: work }).code).toBe(1)
+      if (!/release data/.test(message.source)) {
+        const v = cli(['validate', '--catalog', 'catalog'], { cwd: work })
+        expect(v.code).toBe(1)
+        expect(v.stderr).toMatch(message)
+        // validate never writes, so its summary does not say that nothing was.
+        expect(v.stderr).toMatch(/\d+ catalog errors?\n$/)
+      }
     })
   })
 

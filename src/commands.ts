@@ -52,8 +52,14 @@ async function* lines(file: string): AsyncIterable<string> {
   for await (const line of rl) yield line
 }
 
+const COMMANDS = ['build', 'serve', 'classify', 'validate']
+
 async function run(argv: string[], log: Logger, workers: WorkerScripts | undefined): Promise<number> {
   const [command, ...rest] = argv
+  if (COMMANDS.includes(command ?? '') && rest.some((a) => a === '--help' || a === '-h')) {
+    process.stdout.write(USAGE)
+    return 0
+  }
   const opts = { strict: true, allowPositionals: false } as const
   switch (command) {
     case 'build': {
@@ -87,7 +93,9 @@ async function run(argv: string[], log: Logger, workers: WorkerScripts | undefin
       )
       if (result.stats) log.info(`GitHub: ${result.stats.requests} requests, ${result.stats.graphqlPoints} GraphQL points, ${result.stats.remaining ?? '?'} remaining`)
       const shown = result.changed.slice(0, 20).join(', ')
-      log.info(`changed: ${result.changed.length === 0 ? 'none' : result.changed.length > 20 ? `${shown} and ${result.changed.length - 20} more` : shown}`)
+      // Without --previous there is nothing to compare with: every app is new, as on a first publication.
+      if (!values.previous) log.info(`changed: all ${result.count} apps (no --previous snapshot to compare with)`)
+      else log.info(`changed: ${result.changed.length === 0 ? 'none' : result.changed.length > 20 ? `${shown} and ${result.changed.length - 20} more` : shown}`)
       return 0
     }
     case 'serve': {
@@ -142,7 +150,7 @@ export async function main(argv: string[], log: Logger = stderrLogger(), workers
   } catch (e) {
     if (e instanceof CatalogError) {
       for (const issue of e.issues) log.error(formatIssue(issue))
-      log.error(`${e.issues.length} catalog error${e.issues.length === 1 ? '' : 's'}; nothing was written`)
+      log.error(`${e.issues.length} catalog error${e.issues.length === 1 ? '' : 's'}${argv[0] === 'build' ? '; nothing was written' : ''}`)
       return 1
     }
     if (e instanceof JsonlInputError) {
