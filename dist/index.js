@@ -32369,6 +32369,11 @@ async function readStoredProduct(dir, product) {
     const file = storedPath(dir, product);
     let body;
     try {
+        // A link could lead to any file on the machine, and a parse error quotes the text it read.
+        for (const p of [external_node_path_default().dirname(file), file]) {
+            if ((await (0,promises_.lstat)(p)).isSymbolicLink())
+                throw new Error(`${p}: is a symbolic link; stored end-of-life data must be regular files in the catalog`);
+        }
         body = await (0,promises_.readFile)(file, 'utf8');
     }
     catch (err) {
@@ -38982,8 +38987,11 @@ function valueAt(data, p) {
 function describeZodIssue(issue, data) {
     if (issue.code === 'invalid_type' && valueAt(data, issue.path) === undefined)
         return 'is required';
-    if (issue.code === 'invalid_type')
+    // YAML reads unquoted 1.10 as a number and 2026-11-21 as a date: the usual cause of a non-string where text belongs.
+    if (issue.code === 'invalid_type' && issue.expected === 'string')
         return `${issue.message} (write it in quotes if it is text, e.g. "1.10")`;
+    if (issue.code === 'invalid_type' && issue.expected === 'boolean')
+        return `${issue.message} (write true or false)`;
     return issue.message;
 }
 /**
@@ -38993,11 +39001,11 @@ function describeZodIssue(issue, data) {
  * locate each problem. Both read YAML 1.2's core schema and refuse duplicate
  * keys; where they differ the record is not valid, except for a sequence used as
  * a key (`? [name]`), which js-yaml reads as its text, and a `%YAML 1.1`
- * directive, which only `yaml` obeys. A valid record holds no sequence at all,
+ * directive, which parseRecord refuses. A valid record holds no sequence at all,
  * so any sequence, and any directive, sends the text to `yaml`.
  */
 function validFast(text) {
-    if (text.startsWith('%') || text.includes('\n%'))
+    if (text.startsWith('%') || text.startsWith('\ufeff%') || text.includes('\n%'))
         return undefined;
     let sequence = false;
     let data;
@@ -39040,6 +39048,11 @@ function parseRecord(text, file) {
         }
         return { issues };
     }
+    // `yaml` obeys `%YAML 1.1`, which reads yes/no/on/off as booleans and 2026-11-21 as a date: records are 1.2 only.
+    if (doc.directives?.yaml.version !== '1.2') {
+        const line = text.split('\n').findIndex((l) => l.startsWith('%YAML')) + 1;
+        return { issues: [{ file, line: Math.max(line, 1), col: 1, field: '', message: `records are YAML 1.2; remove the %YAML ${doc.directives?.yaml.version} line` }] };
+    }
     const data = doc.toJS();
     if (data === null || typeof data !== 'object' || Array.isArray(data)) {
         return { issues: [{ file, line: 1, col: 1, field: '', message: 'must be a YAML mapping of fields (name, repo, …)' }] };
@@ -39076,11 +39089,14 @@ function readRecord(file) {
     const issue = (message) => ({ issues: [{ file, line: 1, col: 1, field: '', message }] });
     let info;
     try {
-        info = (0,external_node_fs_.statSync)(file);
+        // lstat: a link could point anywhere on the machine, and a bad record's lines are printed.
+        info = (0,external_node_fs_.lstatSync)(file);
     }
     catch (e) {
         return issue(`cannot be read: ${e.code ?? e.message}`);
     }
+    if (info.isSymbolicLink())
+        return issue('is a symbolic link; a record must be a regular file in the catalog');
     if (!info.isFile())
         return issue('is not a regular file');
     if (info.size > MAX_RECORD_BYTES)
@@ -39105,9 +39121,15 @@ async function loadCatalog(catalogDir, readRecords = async (files) => files.map(
     const issues = [];
     let names;
     try {
+        // Records are read and quoted in messages, so apps/ must not lead out of the catalog.
+        if ((await (0,promises_.lstat)(appsDir)).isSymbolicLink()) {
+            throw new CatalogError([{ file: appsDir, line: 1, col: 1, field: '', message: 'is a symbolic link; apps/ must be a directory in the catalog' }]);
+        }
         names = (await (0,promises_.readdir)(appsDir)).sort();
     }
-    catch {
+    catch (e) {
+        if (e instanceof CatalogError)
+            throw e;
         throw new CatalogError([{ file: appsDir, line: 1, col: 1, field: '', message: 'catalog has no apps/ directory (expected <catalog>/apps/<slug>.yml files)' }]);
     }
     const ymlNames = names.filter((n) => n.endsWith('.yml') || n.endsWith('.yaml'));

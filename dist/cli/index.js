@@ -3953,8 +3953,11 @@ function valueAt(data, p) {
 function describeZodIssue(issue, data) {
     if (issue.code === 'invalid_type' && valueAt(data, issue.path) === undefined)
         return 'is required';
-    if (issue.code === 'invalid_type')
+    // YAML reads unquoted 1.10 as a number and 2026-11-21 as a date: the usual cause of a non-string where text belongs.
+    if (issue.code === 'invalid_type' && issue.expected === 'string')
         return `${issue.message} (write it in quotes if it is text, e.g. "1.10")`;
+    if (issue.code === 'invalid_type' && issue.expected === 'boolean')
+        return `${issue.message} (write true or false)`;
     return issue.message;
 }
 /**
@@ -3964,11 +3967,11 @@ function describeZodIssue(issue, data) {
  * locate each problem. Both read YAML 1.2's core schema and refuse duplicate
  * keys; where they differ the record is not valid, except for a sequence used as
  * a key (`? [name]`), which js-yaml reads as its text, and a `%YAML 1.1`
- * directive, which only `yaml` obeys. A valid record holds no sequence at all,
+ * directive, which parseRecord refuses. A valid record holds no sequence at all,
  * so any sequence, and any directive, sends the text to `yaml`.
  */
 function validFast(text) {
-    if (text.startsWith('%') || text.includes('\n%'))
+    if (text.startsWith('%') || text.startsWith('\ufeff%') || text.includes('\n%'))
         return undefined;
     let sequence = false;
     let data;
@@ -4011,6 +4014,11 @@ function parseRecord(text, file) {
         }
         return { issues };
     }
+    // `yaml` obeys `%YAML 1.1`, which reads yes/no/on/off as booleans and 2026-11-21 as a date: records are 1.2 only.
+    if (doc.directives?.yaml.version !== '1.2') {
+        const line = text.split('\n').findIndex((l) => l.startsWith('%YAML')) + 1;
+        return { issues: [{ file, line: Math.max(line, 1), col: 1, field: '', message: `records are YAML 1.2; remove the %YAML ${doc.directives?.yaml.version} line` }] };
+    }
     const data = doc.toJS();
     if (data === null || typeof data !== 'object' || Array.isArray(data)) {
         return { issues: [{ file, line: 1, col: 1, field: '', message: 'must be a YAML mapping of fields (name, repo, …)' }] };
@@ -4047,11 +4055,14 @@ function readRecord(file) {
     const issue = (message) => ({ issues: [{ file, line: 1, col: 1, field: '', message }] });
     let info;
     try {
-        info = (0,external_node_fs_.statSync)(file);
+        // lstat: a link could point anywhere on the machine, and a bad record's lines are printed.
+        info = (0,external_node_fs_.lstatSync)(file);
     }
     catch (e) {
         return issue(`cannot be read: ${e.code ?? e.message}`);
     }
+    if (info.isSymbolicLink())
+        return issue('is a symbolic link; a record must be a regular file in the catalog');
     if (!info.isFile())
         return issue('is not a regular file');
     if (info.size > MAX_RECORD_BYTES)
@@ -4076,9 +4087,15 @@ async function loadCatalog(catalogDir, readRecords = async (files) => files.map(
     const issues = [];
     let names;
     try {
+        // Records are read and quoted in messages, so apps/ must not lead out of the catalog.
+        if ((await (0,promises_.lstat)(appsDir)).isSymbolicLink()) {
+            throw new CatalogError([{ file: appsDir, line: 1, col: 1, field: '', message: 'is a symbolic link; apps/ must be a directory in the catalog' }]);
+        }
         names = (await (0,promises_.readdir)(appsDir)).sort();
     }
-    catch {
+    catch (e) {
+        if (e instanceof CatalogError)
+            throw e;
         throw new CatalogError([{ file: appsDir, line: 1, col: 1, field: '', message: 'catalog has no apps/ directory (expected <catalog>/apps/<slug>.yml files)' }]);
     }
     const ymlNames = names.filter((n) => n.endsWith('.yml') || n.endsWith('.yaml'));
@@ -5638,6 +5655,11 @@ async function readStoredProduct(dir, product) {
     const file = storedPath(dir, product);
     let body;
     try {
+        // A link could lead to any file on the machine, and a parse error quotes the text it read.
+        for (const p of [external_node_path_default().dirname(file), file]) {
+            if ((await (0,promises_.lstat)(p)).isSymbolicLink())
+                throw new Error(`${p}: is a symbolic link; stored end-of-life data must be regular files in the catalog`);
+        }
         body = await (0,promises_.readFile)(file, 'utf8');
     }
     catch (err) {
@@ -9706,8 +9728,13 @@ async function* lines(file) {
     for await (const line of rl)
         yield line;
 }
+const COMMANDS = ['build', 'serve', 'classify', 'validate'];
 async function run(argv, log, workers) {
     const [command, ...rest] = argv;
+    if (COMMANDS.includes(command ?? '') && rest.some((a) => a === '--help' || a === '-h')) {
+        process.stdout.write(USAGE);
+        return 0;
+    }
     const opts = { strict: true, allowPositionals: false };
     switch (command) {
         case 'build': {
@@ -9738,7 +9765,11 @@ async function run(argv, log, workers) {
             if (result.stats)
                 log.info(`GitHub: ${result.stats.requests} requests, ${result.stats.graphqlPoints} GraphQL points, ${result.stats.remaining ?? '?'} remaining`);
             const shown = result.changed.slice(0, 20).join(', ');
-            log.info(`changed: ${result.changed.length === 0 ? 'none' : result.changed.length > 20 ? `${shown} and ${result.changed.length - 20} more` : shown}`);
+            // Without --previous there is nothing to compare with: every app is new, as on a first publication.
+            if (!values.previous)
+                log.info(`changed: all ${result.count} apps (no --previous snapshot to compare with)`);
+            else
+                log.info(`changed: ${result.changed.length === 0 ? 'none' : result.changed.length > 20 ? `${shown} and ${result.changed.length - 20} more` : shown}`);
             return 0;
         }
         case 'serve': {
@@ -9796,7 +9827,7 @@ async function main(argv, log = stderrLogger(), workers) {
         if (e instanceof load/* CatalogError */.G$) {
             for (const issue of e.issues)
                 log.error((0,load/* formatIssue */.Hd)(issue));
-            log.error(`${e.issues.length} catalog error${e.issues.length === 1 ? '' : 's'}; nothing was written`);
+            log.error(`${e.issues.length} catalog error${e.issues.length === 1 ? '' : 's'}${argv[0] === 'build' ? '; nothing was written' : ''}`);
             return 1;
         }
         if (e instanceof JsonlInputError) {
