@@ -85,6 +85,11 @@ describe('parseRecord', () => {
     expect(issues.map((i) => i.field).sort()).toEqual(['release.date', 'release.url'])
   })
 
+  it('gives one message for a date that is not YYYY-MM-DD at all', () => {
+    const { issues } = parseRecord(GOOD.replace('checked: 2026-11-21', 'checked: yesterday'), 'a.yml')
+    expect(issues.map((i) => `${i.line} ${i.field}: ${i.message}`)).toEqual(['11 release.checked: must be a date written YYYY-MM-DD'])
+  })
+
   it('rejects an override with an unknown class', () => {
     const { issues } = parseRecord('name: X\nrepo: a/b\noverride:\n  class: fine\n  reason: r\n  version: "1"\n', 'a.yml')
     expect(issues).toEqual([expect.objectContaining({ field: 'override.class', line: 4 })])
@@ -236,9 +241,7 @@ describe('loadCatalog', () => {
       const linked = path.join(outside, 'catalog')
       await mkdir(linked)
       await symlink(path.join(outside, 'apps'), path.join(linked, 'apps'))
-      const err = await loadCatalog(linked).catch((e: unknown) => e as CatalogError)
-      expect(err).toBeInstanceOf(CatalogError)
-      expect(err.message).toBe(`${path.join(linked, 'apps')}:1:1: is a symbolic link; apps/ must be a directory in the catalog`)
+      await expect(loadCatalog(linked)).rejects.toThrow(new CatalogError([{ file: path.join(linked, 'apps'), line: 1, col: 1, field: '', message: 'is a symbolic link; apps/ must be a directory in the catalog' }]))
     } finally {
       await done()
     }

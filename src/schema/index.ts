@@ -40,7 +40,8 @@ function isRealDate(s: string): boolean {
 
 export const dateString = z
   .string()
-  .regex(DATE_PATTERN, 'must be a date written YYYY-MM-DD')
+  // abort: a text that is not YYYY-MM-DD at all gets one message, not also the calendar one.
+  .regex(DATE_PATTERN, { message: 'must be a date written YYYY-MM-DD', abort: true })
   .refine(isRealDate, 'must be a real calendar date')
 
 export const httpUrl = z.url({ protocol: /^https?$/ }).max(2048)
