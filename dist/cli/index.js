@@ -10131,7 +10131,8 @@ function isRealDate(s) {
     return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
 }
 const dateString = zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP()
-    .regex(DATE_PATTERN, 'must be a date written YYYY-MM-DD')
+    // abort: a text that is not YYYY-MM-DD at all gets one message, not also the calendar one.
+    .regex(DATE_PATTERN, { message: 'must be a date written YYYY-MM-DD', abort: true })
     .refine(isRealDate, 'must be a real calendar date');
 const httpUrl = zod__WEBPACK_IMPORTED_MODULE_0__/* .url */ .OZ5({ protocol: /^https?$/ }).max(2048);
 const versionLabel = zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP()

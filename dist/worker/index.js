@@ -21320,7 +21320,8 @@ function isRealDate(s) {
     return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
 }
 const dateString = schemas_string()
-    .regex(DATE_PATTERN, 'must be a date written YYYY-MM-DD')
+    // abort: a text that is not YYYY-MM-DD at all gets one message, not also the calendar one.
+    .regex(DATE_PATTERN, { message: 'must be a date written YYYY-MM-DD', abort: true })
     .refine(isRealDate, 'must be a real calendar date');
 const schema_httpUrl = url({ protocol: /^https?$/ }).max(2048);
 const versionLabel = schemas_string()
