@@ -215,6 +215,19 @@ describe('loadCatalog', () => {
     expect(issue!.message).toContain(`${path.join(dir, 'apps', 'a.yml')}:2`)
   })
 
+  it('reports a repository tracked twice even when one of the records has other errors', async () => {
+    await put('a.yml', 'name: A\nrepo: owner/app\ncolour: red\n')
+    await put('b.yml', 'repo: Owner/App\n')
+    await put('c.yml', 'name: C\nrepo: owner/other\nhompage: x\n')
+    const issues = await issuesOf()
+    expect(issues.map((i) => `${path.basename(i.file)}:${i.line} ${i.field}: ${i.message.split(' (')[0]}`)).toEqual([
+      'a.yml:3 colour: unknown key',
+      'b.yml:1 name: is required',
+      `b.yml:1 repo: repository Owner/App is already tracked by ${path.join(dir, 'apps', 'a.yml')}:2`,
+      'c.yml:3 hompage: unknown key'
+    ])
+  })
+
   it('rejects a file that is not UTF-8', async () => {
     await put('latin.yml', Buffer.from('name: Caf\xe9\nrepo: a/b\n', 'latin1'))
     const [issue] = await issuesOf()

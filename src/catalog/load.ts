@@ -8,7 +8,7 @@ import { CORE_SCHEMA, load as loadYamlFast } from 'js-yaml'
 import { isMap, isScalar, LineCounter, parseDocument, type Document, type Node as YamlNode } from 'yaml'
 import { z } from 'zod'
 import type { Judgement } from '../classify/classifier.js'
-import { catalogEntrySchema, SLUG_PATTERN, type CatalogEntry } from '../schema/index.js'
+import { catalogEntrySchema, REPO_PATTERN, SLUG_PATTERN, type CatalogEntry } from '../schema/index.js'
 
 export interface CatalogIssue {
   /** Path as given on the command line joined with the file name (what the user typed). */
@@ -119,7 +119,7 @@ function detached(entry: CatalogEntry): CatalogEntry {
 }
 
 /** Validate one record's text; returns the entry or the issues found. */
-export function parseRecord(text: string, file: string): { entry?: CatalogEntry; issues: CatalogIssue[] } {
+export function parseRecord(text: string, file: string): { entry?: CatalogEntry; issues: CatalogIssue[]; repo?: string } {
   const fast = validFast(text)
   if (fast) return { entry: detached(fast), issues: [] }
   const lc = new LineCounter()
@@ -154,7 +154,9 @@ export function parseRecord(text: string, file: string): { entry?: CatalogEntry;
     const at = locate(doc, lc, issue.path)
     issues.push({ file, ...at, field: fieldOf(issue.path), message: describeZodIssue(issue, data) })
   }
-  return { issues }
+  // A well-formed repo of an invalid record still counts for duplicates, so one run reports both problems.
+  const repo = (data as { repo?: unknown }).repo
+  return typeof repo === 'string' && REPO_PATTERN.test(repo) ? { issues, repo } : { issues }
 }
 
 /** Line of a record's `repo` key, for the rare message that names it; 1 when it cannot be found. */
@@ -235,18 +237,18 @@ export async function loadCatalog(catalogDir: string, readRecords: ReadRecords =
   const loaded: LoadedEntry[] = []
   const repos = new Map<string, string>()
   candidates.forEach(({ file, slug }, i) => {
-    const { entry, issues: recordIssues, judged } = read[i]!
+    const { entry, issues: recordIssues, judged, repo = entry?.repo } = read[i]!
     issues.push(...recordIssues)
-    if (!entry) return
+    if (repo === undefined) return
     // GitHub treats owner/name case-insensitively, so `Foo/Bar` and `foo/bar` are one repo.
-    const key = entry.repo.toLowerCase()
+    const key = repo.toLowerCase()
     const seen = repos.get(key)
     if (seen !== undefined) {
-      issues.push({ file, line: repoLine(file), col: 1, field: 'repo', message: `repository ${entry.repo} is already tracked by ${seen}:${repoLine(seen)}` })
+      issues.push({ file, line: repoLine(file), col: 1, field: 'repo', message: `repository ${repo} is already tracked by ${seen}:${repoLine(seen)}` })
       return
     }
     repos.set(key, file)
-    loaded.push({ slug, file, entry, ...(judged ? { judged } : {}) })
+    if (entry) loaded.push({ slug, file, entry, ...(judged ? { judged } : {}) })
   })
   // In file order, as a maintainer reads them (names sort the same way as paths in one folder).
   if (issues.length > 0) throw new CatalogError(issues.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)))
