@@ -39071,7 +39071,9 @@ function parseRecord(text, file) {
         const at = locate(doc, lc, issue.path);
         issues.push({ file, ...at, field: fieldOf(issue.path), message: describeZodIssue(issue, data) });
     }
-    return { issues };
+    // A well-formed repo of an invalid record still counts for duplicates, so one run reports both problems.
+    const repo = data.repo;
+    return typeof repo === 'string' && src_schema/* REPO_PATTERN */.WA.test(repo) ? { issues, repo } : { issues };
 }
 /** Line of a record's `repo` key, for the rare message that names it; 1 when it cannot be found. */
 function repoLine(file) {
@@ -39154,19 +39156,20 @@ async function loadCatalog(catalogDir, readRecords = async (files) => files.map(
     const loaded = [];
     const repos = new Map();
     candidates.forEach(({ file, slug }, i) => {
-        const { entry, issues: recordIssues, judged } = read[i];
+        const { entry, issues: recordIssues, judged, repo = entry?.repo } = read[i];
         issues.push(...recordIssues);
-        if (!entry)
+        if (repo === undefined)
             return;
         // GitHub treats owner/name case-insensitively, so `Foo/Bar` and `foo/bar` are one repo.
-        const key = entry.repo.toLowerCase();
+        const key = repo.toLowerCase();
         const seen = repos.get(key);
         if (seen !== undefined) {
-            issues.push({ file, line: repoLine(file), col: 1, field: 'repo', message: `repository ${entry.repo} is already tracked by ${seen}:${repoLine(seen)}` });
+            issues.push({ file, line: repoLine(file), col: 1, field: 'repo', message: `repository ${repo} is already tracked by ${seen}:${repoLine(seen)}` });
             return;
         }
         repos.set(key, file);
-        loaded.push({ slug, file, entry, ...(judged ? { judged } : {}) });
+        if (entry)
+            loaded.push({ slug, file, entry, ...(judged ? { judged } : {}) });
     });
     // In file order, as a maintainer reads them (names sort the same way as paths in one folder).
     if (issues.length > 0)
