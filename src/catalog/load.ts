@@ -75,7 +75,7 @@ function valueAt(data: unknown, p: PropertyKey[]): unknown {
 
 function describeZodIssue(issue: z.core.$ZodIssue, data: unknown): string {
   if (issue.code === 'invalid_type' && valueAt(data, issue.path) === undefined) return 'is required'
-  // YAML reads unquoted 1.10 as a number and 2026-11-21 as a date: the usual cause of a non-string where text belongs.
+  // YAML reads an unquoted 1.10 as a number and true as a boolean: the usual cause of a non-string where text belongs.
   if (issue.code === 'invalid_type' && issue.expected === 'string') return `${issue.message} (write it in quotes if it is text, e.g. "1.10")`
   if (issue.code === 'invalid_type' && issue.expected === 'boolean') return `${issue.message} (write true or false)`
   return issue.message
