@@ -71,13 +71,22 @@ async function treeHash(root: string): Promise<string> {
   const h = createHash('sha256')
   const entries = (await readdir(root, { recursive: true, withFileTypes: true })).filter((e) => e.isFile())
   for (const f of entries.map((e) => path.relative(root, path.join(e.parentPath, e.name))).sort()) {
-    h.update(`${f}\0`).update(await readFile(path.join(root, f))).update('\0')
+    h.update(`${f}\0`)
+      .update(await readFile(path.join(root, f)))
+      .update('\0')
   }
   return h.digest('hex')
 }
 
 // What the runner passes when a workflow gives only `output` (action.yml's defaults).
-const DEFAULTS = { catalog: 'catalog', 'base-url': '', refresh: 'false', 'github-token': '', previous: '', 'endoflife-url': '' }
+const DEFAULTS = {
+  catalog: 'catalog',
+  'base-url': '',
+  refresh: 'false',
+  'github-token': '',
+  previous: '',
+  'endoflife-url': ''
+}
 
 beforeAll(async () => {
   ;({ dir, cleanup } = await tempDir('updatesafe-action-'))
@@ -88,7 +97,10 @@ afterAll(() => cleanup())
 
 describe('dist/index.js as the runner runs it', () => {
   it('builds the catalog offline and sets every output (first publication: every app changed)', async () => {
-    const r = await runAction({ ...DEFAULTS, output: 'site' }, { GITHUB_ACTIONS: 'true', GITHUB_REPOSITORY: 'someone/my-catalog' })
+    const r = await runAction(
+      { ...DEFAULTS, output: 'site' },
+      { GITHUB_ACTIONS: 'true', GITHUB_REPOSITORY: 'someone/my-catalog' }
+    )
     expect(r.stdout).not.toContain('::error')
     expect(r.code).toBe(0)
     expect(r.outputs).toEqual({
@@ -107,7 +119,12 @@ describe('dist/index.js as the runner runs it', () => {
   })
 
   it('changes nothing on a second run against the published snapshot (byte-identical tree)', async () => {
-    const r = await runAction({ ...DEFAULTS, output: 'site-2', previous: 'site', 'base-url': 'https://someone.github.io/my-catalog/' })
+    const r = await runAction({
+      ...DEFAULTS,
+      output: 'site-2',
+      previous: 'site',
+      'base-url': 'https://someone.github.io/my-catalog/'
+    })
     expect(r.code).toBe(0)
     expect(r.outputs.changed).toBe('[]')
     expect(r.outputs['changed-count']).toBe('0')
@@ -120,7 +137,12 @@ describe('dist/index.js as the runner runs it', () => {
     const original = await readFile(file, 'utf8')
     try {
       await writeFile(file, original.replaceAll('v1.46.2', 'v1.46.3'))
-      const r = await runAction({ ...DEFAULTS, output: 'site-3', previous: 'site', 'base-url': 'https://someone.github.io/my-catalog' })
+      const r = await runAction({
+        ...DEFAULTS,
+        output: 'site-3',
+        previous: 'site',
+        'base-url': 'https://someone.github.io/my-catalog'
+      })
       expect(r.code).toBe(0)
       expect(r.outputs.changed).toBe('["linkding"]')
       expect(r.outputs['changed-count']).toBe('1')
@@ -156,7 +178,10 @@ describe('dist/index.js as the runner runs it', () => {
     const original = await readFile(file, 'utf8')
     try {
       await writeFile(file, original.replace(/^name: .*$/m, 'name: 42'))
-      const r = await runAction({ ...DEFAULTS, catalog: path.join(dir, 'catalog'), output: 'site-err' }, { GITHUB_WORKSPACE: dir })
+      const r = await runAction(
+        { ...DEFAULTS, catalog: path.join(dir, 'catalog'), output: 'site-err' },
+        { GITHUB_WORKSPACE: dir }
+      )
       expect(r.code).toBe(1)
       expect(r.stdout).toMatch(/::error file=catalog\/apps\/linkding\.yml,line=\d+,col=\d+::name: /)
     } finally {
@@ -184,7 +209,11 @@ describe('dist/index.js as the runner runs it', () => {
   })
 
   it('runs with no inputs at all (defaults: catalog/, site/, no refresh) and without a summary file', async () => {
-    const r = spawnSync(process.execPath, [ACTION], { cwd: dir, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } })
+    const r = spawnSync(process.execPath, [ACTION], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '' }
+    })
     expect(r.stdout).not.toContain('::error')
     expect(r.status).toBe(0)
     // Without GITHUB_OUTPUT core falls back to the deprecated stdout command.
@@ -204,7 +233,12 @@ describe('dist/index.js as the runner runs it', () => {
             { tagName: 'v1.47.0-rc1', body: 'testing', prerelease: true, createdAt: '2026-11-10T10:00:00Z' }
           ]
         },
-        { owner: 'example', name: 'old-tool', archived: true, releases: [{ tagName: '2.0', body: 'Last release.', createdAt: '2024-01-01T00:00:00Z' }] }
+        {
+          owner: 'example',
+          name: 'old-tool',
+          archived: true,
+          releases: [{ tagName: '2.0', body: 'Last release.', createdAt: '2024-01-01T00:00:00Z' }]
+        }
       ]
     })
     try {
@@ -212,8 +246,17 @@ describe('dist/index.js as the runner runs it', () => {
       const catalog = path.join(dir, 'refresh-catalog')
       await mkdir(path.join(catalog, 'apps'), { recursive: true })
       await writeFile(path.join(catalog, 'apps/linkding.yml'), 'name: linkding\nrepo: sissbruecker/linkding\n')
-      await writeFile(path.join(catalog, 'apps/old-tool.yml'), 'name: Old Tool\nrepo: example/old-tool\nsuccessor: example/new-tool\n')
-      const inputs = { ...DEFAULTS, catalog: 'refresh-catalog', refresh: 'true', 'github-token': token, 'base-url': 'https://example.org' }
+      await writeFile(
+        path.join(catalog, 'apps/old-tool.yml'),
+        'name: Old Tool\nrepo: example/old-tool\nsuccessor: example/new-tool\n'
+      )
+      const inputs = {
+        ...DEFAULTS,
+        catalog: 'refresh-catalog',
+        refresh: 'true',
+        'github-token': token,
+        'base-url': 'https://example.org'
+      }
       const env = { GITHUB_API_URL: fake.apiUrl, GITHUB_GRAPHQL_URL: fake.graphqlUrl }
 
       const first = await runAction({ ...inputs, output: 'refreshed' }, env)
@@ -231,7 +274,9 @@ describe('dist/index.js as the runner runs it', () => {
       // The token is masked in the log and never printed otherwise.
       expect(first.stdout.replace(`::add-mask::${token}`, '')).not.toContain(token)
       const doc = JSON.parse(await readFile(path.join(dir, 'refreshed/api/v1/apps.json'), 'utf8'))
-      expect(doc.apps.map((a: { latestVersion: string; safeToUpdate: string }) => [a.latestVersion, a.safeToUpdate])).toEqual([
+      expect(
+        doc.apps.map((a: { latestVersion: string; safeToUpdate: string }) => [a.latestVersion, a.safeToUpdate])
+      ).toEqual([
         ['v1.46.3', expect.any(String)],
         ['2.0', 'unmaintained']
       ])

@@ -28,7 +28,10 @@ async function treeHash(root: string): Promise<string> {
   const h = createHash('sha256')
   const entries = (await readdir(root, { recursive: true, withFileTypes: true })).filter((e) => e.isFile())
   const files = entries.map((e) => path.relative(root, path.join(e.parentPath, e.name))).sort()
-  for (const f of files) h.update(`${f}\0`).update(await readFile(path.join(root, f))).update('\0')
+  for (const f of files)
+    h.update(`${f}\0`)
+      .update(await readFile(path.join(root, f)))
+      .update('\0')
   return h.digest('hex')
 }
 
@@ -65,10 +68,32 @@ describe('updatesafe CLI (dist bundle)', () => {
     const notes = (await readFile('__tests__/fixtures/release-notes/notes.jsonl', 'utf8')).trim().split('\n')
     for (let i = 0; i < 600; i++) {
       const n = JSON.parse(notes[i % notes.length]!) as { app: string; version: string; notes: string }
-      const record = { name: `${n.app} ${i}`, repo: `owner/app-${i}`, release: { version: n.version, url: `https://github.com/owner/app-${i}/releases/tag/${encodeURIComponent(n.version)}`, notes: n.notes, checked: '2026-11-21' } }
-      await writeFile(path.join(big, 'apps', `app-${i}.yml`), `# synthetic, notes from ${n.app}\n${JSON.stringify(record)}\n`)
+      const record = {
+        name: `${n.app} ${i}`,
+        repo: `owner/app-${i}`,
+        release: {
+          version: n.version,
+          url: `https://github.com/owner/app-${i}/releases/tag/${encodeURIComponent(n.version)}`,
+          notes: n.notes,
+          checked: '2026-11-21'
+        }
+      }
+      await writeFile(
+        path.join(big, 'apps', `app-${i}.yml`),
+        `# synthetic, notes from ${n.app}\n${JSON.stringify(record)}\n`
+      )
     }
-    const args = (out: string) => ['build', '--catalog', 'big', '--out', out, '--base-url', 'https://example.org/big', '--now', NOW]
+    const args = (out: string) => [
+      'build',
+      '--catalog',
+      'big',
+      '--out',
+      out,
+      '--base-url',
+      'https://example.org/big',
+      '--now',
+      NOW
+    ]
     const threads = cli(args('big-threads'), { env: { UPDATESAFE_WORKERS: '2', UPDATESAFE_WORKERS_MIN: '500' } })
     const one = cli(args('big-one'), { env: { UPDATESAFE_WORKERS: '0' } })
     expect(threads.stderr).toContain('wrote 3015 files for 600 apps to')
@@ -87,15 +112,36 @@ describe('updatesafe CLI (dist bundle)', () => {
     const token = 'fake-token-for-cli-tests'
     const fake = await startFakeGitHub({
       token,
-      repos: [{ owner: 'sissbruecker', name: 'linkding', releases: [{ tagName: 'v1.46.3', body: '### Fixes\n\n* Fix tag links', createdAt: '2026-11-01T10:00:00Z' }] }]
+      repos: [
+        {
+          owner: 'sissbruecker',
+          name: 'linkding',
+          releases: [{ tagName: 'v1.46.3', body: '### Fixes\n\n* Fix tag links', createdAt: '2026-11-01T10:00:00Z' }]
+        }
+      ]
     })
     try {
       const catalog = path.join(dir, 'cli-refresh-catalog')
       await mkdir(path.join(catalog, 'apps'), { recursive: true })
       await writeFile(path.join(catalog, 'apps/linkding.yml'), 'name: linkding\nrepo: sissbruecker/linkding\n')
-      const env = { PATH: process.env.PATH ?? '', GITHUB_TOKEN: token, GITHUB_API_URL: fake.apiUrl, GITHUB_GRAPHQL_URL: fake.graphqlUrl }
+      const env = {
+        PATH: process.env.PATH ?? '',
+        GITHUB_TOKEN: token,
+        GITHUB_API_URL: fake.apiUrl,
+        GITHUB_GRAPHQL_URL: fake.graphqlUrl
+      }
       // Asynchronous: the fake server answers from this process.
-      const args = [CLI, 'build', '--catalog', catalog, '--out', path.join(dir, 'cli-refreshed'), '--refresh', '--now', NOW]
+      const args = [
+        CLI,
+        'build',
+        '--catalog',
+        catalog,
+        '--out',
+        path.join(dir, 'cli-refreshed'),
+        '--refresh',
+        '--now',
+        NOW
+      ]
       const child = spawn(process.execPath, args, { cwd: dir, env })
       let stderr = ''
       child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
@@ -143,22 +189,66 @@ describe('updatesafe CLI (dist bundle)', () => {
 
   describe('bad input leaves the published site untouched', () => {
     const cases: [string, (apps: string) => Promise<void>, RegExp][] = [
-      ['an unknown key', (apps) => writeFile(`${apps}/gitea.yml`, 'name: Gitea\nrepo: go-gitea/gitea\nhompage: x\n'), /gitea\.yml:3:1: hompage: unknown key/],
-      ['a missing name', (apps) => writeFile(`${apps}/gitea.yml`, 'repo: go-gitea/gitea\n'), /gitea\.yml:1:1: name: is required/],
-      ['a bad slug file name', (apps) => writeFile(`${apps}/Foo_Bar.yml`, 'name: F\nrepo: a/f\n'), /Foo_Bar\.yml:1:1: file name "Foo_Bar\.yml" is not a valid slug/],
-      ['a dotted file name', (apps) => writeFile(`${apps}/..x.yml`, 'name: F\nrepo: a/f\n'), /\.\.x\.yml:1:1: .*not a valid slug/],
-      ['a repo that is not owner/name', (apps) => writeFile(`${apps}/gitea.yml`, 'name: Gitea\nrepo: gitea\n'), /gitea\.yml:2:7: repo: must be "<owner>\/<name>"/],
-      ['a YAML syntax error', (apps) => writeFile(`${apps}/gitea.yml`, 'name: Gitea\nrepo: [go-gitea/gitea\n'), /gitea\.yml:\d+:\d+: YAML syntax error/],
-      ['the same repo twice', (apps) => writeFile(`${apps}/gitea-copy.yml`, 'name: Gitea again\nrepo: go-gitea/gitea\n'), /gitea\.yml:\d+:1: repo: repository go-gitea\/gitea is already tracked by .*gitea-copy\.yml/],
-      ['a non-UTF-8 file', (apps) => writeFile(`${apps}/latin.yml`, Buffer.from('name: Caf\xe9\nrepo: a/b\n', 'latin1')), /latin\.yml:1:1: is not valid UTF-8 text/],
-      ['an empty catalog', async (apps) => {
-        for (const f of await readdir(apps)) await rm(`${apps}/${f}`)
-      }, /catalog is empty/],
-      ['a record that links to a file outside the catalog', async (apps) => {
-        await writeFile(path.join(dir, 'secret.txt'), 'token: hunter2\n')
-        await symlink(path.join(dir, 'secret.txt'), `${apps}/evil.yml`)
-      }, /evil\.yml:1:1: is a symbolic link; a record must be a regular file in the catalog/],
-      ['a record without release data', (apps) => writeFile(`${apps}/newapp.yml`, 'name: New\nrepo: someone/newapp\n'), /newapp\.yml: release: newapp has no release data/]
+      [
+        'an unknown key',
+        (apps) => writeFile(`${apps}/gitea.yml`, 'name: Gitea\nrepo: go-gitea/gitea\nhompage: x\n'),
+        /gitea\.yml:3:1: hompage: unknown key/
+      ],
+      [
+        'a missing name',
+        (apps) => writeFile(`${apps}/gitea.yml`, 'repo: go-gitea/gitea\n'),
+        /gitea\.yml:1:1: name: is required/
+      ],
+      [
+        'a bad slug file name',
+        (apps) => writeFile(`${apps}/Foo_Bar.yml`, 'name: F\nrepo: a/f\n'),
+        /Foo_Bar\.yml:1:1: file name "Foo_Bar\.yml" is not a valid slug/
+      ],
+      [
+        'a dotted file name',
+        (apps) => writeFile(`${apps}/..x.yml`, 'name: F\nrepo: a/f\n'),
+        /\.\.x\.yml:1:1: .*not a valid slug/
+      ],
+      [
+        'a repo that is not owner/name',
+        (apps) => writeFile(`${apps}/gitea.yml`, 'name: Gitea\nrepo: gitea\n'),
+        /gitea\.yml:2:7: repo: must be "<owner>\/<name>"/
+      ],
+      [
+        'a YAML syntax error',
+        (apps) => writeFile(`${apps}/gitea.yml`, 'name: Gitea\nrepo: [go-gitea/gitea\n'),
+        /gitea\.yml:\d+:\d+: YAML syntax error/
+      ],
+      [
+        'the same repo twice',
+        (apps) => writeFile(`${apps}/gitea-copy.yml`, 'name: Gitea again\nrepo: go-gitea/gitea\n'),
+        /gitea\.yml:\d+:1: repo: repository go-gitea\/gitea is already tracked by .*gitea-copy\.yml/
+      ],
+      [
+        'a non-UTF-8 file',
+        (apps) => writeFile(`${apps}/latin.yml`, Buffer.from('name: Caf\xe9\nrepo: a/b\n', 'latin1')),
+        /latin\.yml:1:1: is not valid UTF-8 text/
+      ],
+      [
+        'an empty catalog',
+        async (apps) => {
+          for (const f of await readdir(apps)) await rm(`${apps}/${f}`)
+        },
+        /catalog is empty/
+      ],
+      [
+        'a record that links to a file outside the catalog',
+        async (apps) => {
+          await writeFile(path.join(dir, 'secret.txt'), 'token: hunter2\n')
+          await symlink(path.join(dir, 'secret.txt'), `${apps}/evil.yml`)
+        },
+        /evil\.yml:1:1: is a symbolic link; a record must be a regular file in the catalog/
+      ],
+      [
+        'a record without release data',
+        (apps) => writeFile(`${apps}/newapp.yml`, 'name: New\nrepo: someone/newapp\n'),
+        /newapp\.yml: release: newapp has no release data/
+      ]
     ]
     it.each(cases)('%s', async (_label, breakIt, message) => {
       const work = path.join(dir, `bad-${Math.random().toString(36).slice(2)}`)
@@ -167,7 +257,9 @@ describe('updatesafe CLI (dist bundle)', () => {
       expect(ok.code).toBe(0)
       const before = await treeHash(path.join(work, 'site'))
       await breakIt(path.join(work, 'catalog', 'apps'))
-      const r = cli(['build', '--catalog', 'catalog', '--out', 'site', '--now', '2026-11-22T12:00:00.000Z'], { cwd: work })
+      const r = cli(['build', '--catalog', 'catalog', '--out', 'site', '--now', '2026-11-22T12:00:00.000Z'], {
+        cwd: work
+      })
       expect(r.code).toBe(1)
       expect(r.stderr).toMatch(message)
       expect(r.stderr).not.toContain('hunter2')
@@ -192,7 +284,10 @@ describe('updatesafe CLI (dist bundle)', () => {
     await writeFile(path.join(dir, 'in.jsonl'), input.map((l) => JSON.stringify(l)).join('\n') + '\n')
     const r = cli(['classify', '--jsonl', 'in.jsonl'])
     expect(r.code).toBe(0)
-    const out = r.stdout.trim().split('\n').map((l) => JSON.parse(l))
+    const out = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
     expect(out.map((o) => o.id)).toEqual(['a', 'b', 'c'])
     expect(out.map((o) => o.safeToUpdate)).toEqual(['breaking', 'unknown', 'safe'])
     expect(out[1].changelogSummary).toBe('...')

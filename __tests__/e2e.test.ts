@@ -47,7 +47,13 @@ describe('the bundled catalog, served', () => {
     expect(catalog.count).toBeGreaterThanOrEqual(20)
     const slugs = catalog.apps.map((a) => a.slug)
     expect(slugs).toEqual([...slugs].sort())
-    for (const needle of ['/api/v1/apps.json', '/api/v1/apps/{slug}.json', '/badge/{slug}.svg', 'build-time snapshot', 'ordered by slug']) {
+    for (const needle of [
+      '/api/v1/apps.json',
+      '/api/v1/apps/{slug}.json',
+      '/badge/{slug}.svg',
+      'build-time snapshot',
+      'ordered by slug'
+    ]) {
       expect(catalog.docs).toContain(needle)
     }
   })
@@ -56,7 +62,18 @@ describe('the bundled catalog, served', () => {
     for (const app of catalog.apps) {
       expect(Object.keys(app)).toEqual(RECORD_FIELDS)
       expect(CLASSES).toContain(app.safeToUpdate)
-      for (const f of ['slug', 'name', 'repo', 'latestVersion', 'safeToUpdate', 'rationale', 'sourceUrl', 'lastChecked', 'url', 'badge'] as const) {
+      for (const f of [
+        'slug',
+        'name',
+        'repo',
+        'latestVersion',
+        'safeToUpdate',
+        'rationale',
+        'sourceUrl',
+        'lastChecked',
+        'url',
+        'badge'
+      ] as const) {
         expect(app[f]).not.toBeNull()
       }
       if (app.changelogSummary === null) expect(['unknown', 'unmaintained']).toContain(app.safeToUpdate)
@@ -67,8 +84,14 @@ describe('the bundled catalog, served', () => {
 
   it('classifies the archived repositories as unmaintained with their successors', () => {
     const bySlug = new Map(catalog.apps.map((a) => [a.slug, a]))
-    expect(bySlug.get('matrix-org-synapse')).toMatchObject({ safeToUpdate: 'unmaintained', successor: 'element-hq/synapse' })
-    expect(bySlug.get('watchtower')).toMatchObject({ safeToUpdate: 'unmaintained', successor: 'nicholas-fedor/watchtower' })
+    expect(bySlug.get('matrix-org-synapse')).toMatchObject({
+      safeToUpdate: 'unmaintained',
+      successor: 'element-hq/synapse'
+    })
+    expect(bySlug.get('watchtower')).toMatchObject({
+      safeToUpdate: 'unmaintained',
+      successor: 'nicholas-fedor/watchtower'
+    })
   })
 
   it('answers every per-app document with exactly its catalog element, not wrapped', async () => {
@@ -106,7 +129,10 @@ describe('the bundled catalog, served', () => {
     const index = await (await fetch(`${base}/`)).text()
     for (const app of catalog.apps) expect(index).toContain(`apps/${app.slug}/`)
     for (const s of ['apps.v1', 'app.v1']) {
-      const schema = (await (await fetch(`${base}/api/v1/schema/${s}.json`)).json()) as { $id: string; properties: object }
+      const schema = (await (await fetch(`${base}/api/v1/schema/${s}.json`)).json()) as {
+        $id: string
+        properties: object
+      }
       expect(schema.$id).toBe(`${base}/api/v1/schema/${s}.json`)
       expect(Object.keys(schema.properties)).toContain('schema')
     }

@@ -37,17 +37,32 @@ describe('scripts/licenses.mjs', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'licenses-'))
     try {
       // Two chunks, as ncc writes them when it splits a bundle.
-      writeFileSync(path.join(dir, 'index.js.map'), JSON.stringify({
-        sources: ['.././src/cli.ts', '.././node_modules/marked/lib/marked.esm.js', '.././node_modules/zod/v4/core/api.js']
-      }))
-      writeFileSync(path.join(dir, '239.index.js.map'), JSON.stringify({
-        sources: ['.././node_modules/@actions/github/node_modules/@actions/http-client/lib/index.js', '.././node_modules/sirv/build.mjs']
-      }))
+      writeFileSync(
+        path.join(dir, 'index.js.map'),
+        JSON.stringify({
+          sources: [
+            '.././src/cli.ts',
+            '.././node_modules/marked/lib/marked.esm.js',
+            '.././node_modules/zod/v4/core/api.js'
+          ]
+        })
+      )
+      writeFileSync(
+        path.join(dir, '239.index.js.map'),
+        JSON.stringify({
+          sources: [
+            '.././node_modules/@actions/github/node_modules/@actions/http-client/lib/index.js',
+            '.././node_modules/sirv/build.mjs'
+          ]
+        })
+      )
       const r = run(dir)
       expect(r.status).toBe(0)
       const text = readFileSync(path.join(dir, 'licenses.txt'), 'utf8')
       expect(entriesIn(text)).toEqual(['@actions/http-client', 'marked', 'sirv', 'zod'])
-      expect(text).toContain(`marked\nMIT\n${readFileSync('node_modules/marked/LICENSE', 'utf8').trim().split('\n')[0]}`)
+      expect(text).toContain(
+        `marked\nMIT\n${readFileSync('node_modules/marked/LICENSE', 'utf8').trim().split('\n')[0]}`
+      )
       // The nested copy's licence comes from the nested directory.
       const nested = readFileSync('node_modules/@actions/github/node_modules/@actions/http-client/LICENSE', 'utf8')
       expect(text).toContain(nested.trim())
@@ -71,10 +86,13 @@ describe('scripts/licenses.mjs', () => {
     }
   })
 
-  it.each(['dist', 'dist/cli', 'dist/worker'])('the committed %s/licenses.txt names every package bundled there', (dir) => {
-    const bundled = packagesInMaps(dir)
-    expect(bundled.size).toBeGreaterThan(3)
-    const named = new Set(entriesIn(readFileSync(path.join(dir, 'licenses.txt'), 'utf8')))
-    expect([...bundled].filter((name) => !named.has(name))).toEqual([])
-  })
+  it.each(['dist', 'dist/cli', 'dist/worker'])(
+    'the committed %s/licenses.txt names every package bundled there',
+    (dir) => {
+      const bundled = packagesInMaps(dir)
+      expect(bundled.size).toBeGreaterThan(3)
+      const named = new Set(entriesIn(readFileSync(path.join(dir, 'licenses.txt'), 'utf8')))
+      expect([...bundled].filter((name) => !named.has(name))).toEqual([])
+    }
+  )
 })

@@ -35,12 +35,21 @@ async function catalogAt(out: string): Promise<CatalogDoc> {
 async function snapshot(out: string): Promise<Map<string, string>> {
   const files = new Map<string, string>()
   for (const e of await readdir(path.join(dir, out), { recursive: true, withFileTypes: true })) {
-    if (e.isFile()) files.set(path.relative(path.join(dir, out), path.join(e.parentPath, e.name)), await readFile(path.join(e.parentPath, e.name), 'utf8'))
+    if (e.isFile())
+      files.set(
+        path.relative(path.join(dir, out), path.join(e.parentPath, e.name)),
+        await readFile(path.join(e.parentPath, e.name), 'utf8')
+      )
   }
   return files
 }
 
-function run(out: string, now: string, extra: { previous?: string; refresh?: boolean } = {}, deps: Partial<BuildDeps> = {}) {
+function run(
+  out: string,
+  now: string,
+  extra: { previous?: string; refresh?: boolean } = {},
+  deps: Partial<BuildDeps> = {}
+) {
   return build(
     {
       catalogDir: 'catalog',
@@ -56,7 +65,15 @@ function run(out: string, now: string, extra: { previous?: string; refresh?: boo
 }
 
 function fresh(version: string, notes: string, checked = '2026-12-01'): RefreshOutcome {
-  const facts: ReleaseFacts = { version, url: `https://github.com/x/y/releases/tag/${version}`, date: '2026-11-30', notes, checked, archived: false, crossed: [] }
+  const facts: ReleaseFacts = {
+    version,
+    url: `https://github.com/x/y/releases/tag/${version}`,
+    date: '2026-11-30',
+    notes,
+    checked,
+    archived: false,
+    crossed: []
+  }
   return { status: 'fresh', facts }
 }
 
@@ -64,7 +81,8 @@ function refresher(byRepo: Record<string, RefreshOutcome>, seen: RefreshTarget[]
   return async (targets) => {
     seen.push(...targets)
     const outcomes = new Map<string, RefreshOutcome>()
-    for (const t of targets) outcomes.set(t.slug, byRepo[t.repo] ?? { status: 'failed', reason: 'HTTP 502 after retries' })
+    for (const t of targets)
+      outcomes.set(t.slug, byRepo[t.repo] ?? { status: 'failed', reason: 'HTTP 502 after retries' })
     return { outcomes, stats: { requests: 1, graphqlPoints: 1, remaining: 4999, batches: 1 } }
   }
 }
@@ -84,9 +102,18 @@ describe('build: no churn', () => {
     await run('pages', '2026-11-21T12:00:00.000Z')
     const file = path.join(dir, 'catalog/apps/linkding.yml')
     const text = await readFile(file, 'utf8')
-    await writeFile(file, text.replace('version: v1.46.2', 'version: v1.46.3').replace(/checked: .*/, 'checked: 2026-11-24'))
+    await writeFile(
+      file,
+      text.replace('version: v1.46.2', 'version: v1.46.3').replace(/checked: .*/, 'checked: 2026-11-24')
+    )
     const r = await run('site', '2026-11-24T12:00:00.000Z', { previous: 'pages' })
-    expect(r.changes).toEqual([{ slug: 'linkding', before: { latestVersion: 'v1.46.2', safeToUpdate: expect.any(String) }, after: { latestVersion: 'v1.46.3', safeToUpdate: expect.any(String) } }])
+    expect(r.changes).toEqual([
+      {
+        slug: 'linkding',
+        before: { latestVersion: 'v1.46.2', safeToUpdate: expect.any(String) },
+        after: { latestVersion: 'v1.46.3', safeToUpdate: expect.any(String) }
+      }
+    ])
     expect(r.generatedAt).toBe('2026-11-24T12:00:00.000Z')
   })
 })
@@ -100,11 +127,20 @@ describe('build: refresh merged with last-known-good', () => {
       'site',
       '2026-12-01T06:00:00.000Z',
       { previous: 'pages', refresh: true },
-      { refresh: refresher({ 'miniflux/v2': fresh('2.2.12', '## Bug fixes\n- Fix feed refresh on slow servers.') }, seen) }
+      {
+        refresh: refresher(
+          { 'miniflux/v2': fresh('2.2.12', '## Bug fixes\n- Fix feed refresh on slow servers.') },
+          seen
+        )
+      }
     )
     expect(seen.find((t) => t.slug === 'miniflux')).toMatchObject({ repo: 'miniflux/v2', previousVersion: '2.2.11' })
     const after = new Map((await catalogAt('site')).apps.map((a) => [a.slug, a]))
-    expect(after.get('miniflux')).toMatchObject({ latestVersion: '2.2.12', lastChecked: '2026-12-01', safeToUpdate: 'safe' })
+    expect(after.get('miniflux')).toMatchObject({
+      latestVersion: '2.2.12',
+      lastChecked: '2026-12-01',
+      safeToUpdate: 'safe'
+    })
     expect(r.stale).toEqual([...after.keys()].filter((s) => s !== 'miniflux'))
     expect(after.get('gitea')).toEqual(before.get('gitea'))
     expect(after.size).toBe(before.size)
@@ -113,7 +149,12 @@ describe('build: refresh merged with last-known-good', () => {
 
   it('marks a moved repository unknown with a pending rationale and warns to update the catalog', async () => {
     const facts = (fresh('2.2.12', '## Fixes\n- x') as { facts: ReleaseFacts }).facts
-    await run('site', '2026-12-01T06:00:00.000Z', { refresh: true }, { refresh: refresher({ 'miniflux/v2': { status: 'moved', movedTo: 'miniflux/miniflux', facts } }) })
+    await run(
+      'site',
+      '2026-12-01T06:00:00.000Z',
+      { refresh: true },
+      { refresh: refresher({ 'miniflux/v2': { status: 'moved', movedTo: 'miniflux/miniflux', facts } }) }
+    )
     const miniflux = (await catalogAt('site')).apps.find((a) => a.slug === 'miniflux')!
     expect(miniflux).toMatchObject({ safeToUpdate: 'unknown', changelogSummary: null, latestVersion: '2.2.12' })
     expect(miniflux.rationale).toContain('moved to miniflux/miniflux')
@@ -131,11 +172,16 @@ describe('build: refresh merged with last-known-good', () => {
     await run('site', '2026-11-21T12:00:00.000Z')
     const before = await snapshot('site')
     await expect(
-      run('site', '2026-12-01T06:00:00.000Z', { refresh: true }, {
-        refresh: async () => {
-          throw new Error('--refresh needs a GitHub token')
+      run(
+        'site',
+        '2026-12-01T06:00:00.000Z',
+        { refresh: true },
+        {
+          refresh: async () => {
+            throw new Error('--refresh needs a GitHub token')
+          }
         }
-      })
+      )
     ).rejects.toThrow('token')
     expect(await snapshot('site')).toEqual(before)
   })
@@ -145,7 +191,10 @@ describe('build: overrides and pending assessments', () => {
   it('applies an override for its version and lets it expire with a warning', async () => {
     const file = path.join(dir, 'catalog/apps/linkding.yml')
     const text = await readFile(file, 'utf8')
-    const withOverride = text.replace('release:', 'override:\n  class: breaking\n  reason: The upgrade guide requires a manual database step.\n  version: v1.46.2\nrelease:')
+    const withOverride = text.replace(
+      'release:',
+      'override:\n  class: breaking\n  reason: The upgrade guide requires a manual database step.\n  version: v1.46.2\nrelease:'
+    )
     await writeFile(file, withOverride)
     await run('a', '2026-11-21T12:00:00.000Z')
     const a = (await catalogAt('a')).apps.find((x) => x.slug === 'linkding')!
@@ -176,7 +225,12 @@ describe('build: spread over threads', () => {
       'sissbruecker/linkding': fresh('v1.47.0', '## Bug fixes\n- Fix a typo.')
     }
     await run('pages', '2026-11-21T12:00:00.000Z')
-    const here = await run('here', '2026-12-01T06:00:00.000Z', { previous: 'pages', refresh: true }, { refresh: refresher(outcomes) })
+    const here = await run(
+      'here',
+      '2026-12-01T06:00:00.000Z',
+      { previous: 'pages', refresh: true },
+      { refresh: refresher(outcomes) }
+    )
     const hereWarnings = warnings.splice(0)
     let batches = 0
     const parallel: Parallel = {
@@ -194,7 +248,12 @@ describe('build: spread over threads', () => {
       }
     }
     let recycled = 0
-    const spread = await run('spread', '2026-12-01T06:00:00.000Z', { previous: 'pages', refresh: true }, { refresh: refresher(outcomes), parallel })
+    const spread = await run(
+      'spread',
+      '2026-12-01T06:00:00.000Z',
+      { previous: 'pages', refresh: true },
+      { refresh: refresher(outcomes), parallel }
+    )
     expect(spread).toEqual({ ...here, outDir: path.join(dir, 'spread') })
     expect([...warnings].sort()).toEqual([...hereWarnings].sort())
     expect(await snapshot('spread')).toEqual(await snapshot('here'))
@@ -213,8 +272,16 @@ describe('settle and diffRecords', () => {
     expect(settle({ ...rec, latestVersion: '2', lastChecked: '2026-11-22' }, rec).lastChecked).toBe('2026-11-22')
   })
   it('lists added, changed and removed slugs', () => {
-    const before = new Map([['a', rec], ['gone', { ...rec, slug: 'gone' }]])
-    expect(diffRecords(before, [{ ...rec, safeToUpdate: 'caution' }, { ...rec, slug: 'new' }]).map((c) => [c.slug, c.before?.safeToUpdate ?? null, c.after?.safeToUpdate ?? null])).toEqual([
+    const before = new Map([
+      ['a', rec],
+      ['gone', { ...rec, slug: 'gone' }]
+    ])
+    expect(
+      diffRecords(before, [
+        { ...rec, safeToUpdate: 'caution' },
+        { ...rec, slug: 'new' }
+      ]).map((c) => [c.slug, c.before?.safeToUpdate ?? null, c.after?.safeToUpdate ?? null])
+    ).toEqual([
       ['a', 'safe', 'caution'],
       ['gone', 'safe', null],
       ['new', null, 'safe']
@@ -239,15 +306,25 @@ describe('build: lifecycle refresh from an endoflife.date stand-in', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
     const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
     try {
-      await run('site', '2026-11-21T12:00:00.000Z', { refresh: true }, {
-        refresh: refresher({}),
-        fetchProduct: (product) => fetchProduct(product, { baseUrl, log, retries: 0, retryDelayMs: 1 })
-      })
+      await run(
+        'site',
+        '2026-11-21T12:00:00.000Z',
+        { refresh: true },
+        {
+          refresh: refresher({}),
+          fetchProduct: (product) => fetchProduct(product, { baseUrl, log, retries: 0, retryDelayMs: 1 })
+        }
+      )
     } finally {
       await new Promise((r) => server.close(r))
     }
     const apps = new Map((await catalogAt('site')).apps.map((a) => [a.slug, a]))
-    expect(apps.get('grafana')!.lifecycle).toMatchObject({ cycle: '13.2', eol: '2026-11-30', status: 'eol-scheduled', eolDate: '2026-11-30' })
+    expect(apps.get('grafana')!.lifecycle).toMatchObject({
+      cycle: '13.2',
+      eol: '2026-11-30',
+      status: 'eol-scheduled',
+      eolDate: '2026-11-30'
+    })
     const stored = JSON.parse(await readFile(path.join(dir, 'catalog/endoflife/grafana.json'), 'utf8'))
     expect(stored.result.releases.find((r: { name: string }) => r.name === '13.2').eolFrom).toBe('2026-11-30')
     // One request per product per run; failed products keep their stored data.

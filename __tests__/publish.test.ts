@@ -73,7 +73,9 @@ async function publishRun(): Promise<{ action: Record<string, string>; publish: 
 
   const publishOut = path.join(dir, 'publish-output.txt')
   await writeFile(publishOut, '')
-  const committed = sh('bash', [SCRIPT, 'commit', site, pages, action.changed ?? ''], work, { GITHUB_OUTPUT: publishOut })
+  const committed = sh('bash', [SCRIPT, 'commit', site, pages, action.changed ?? ''], work, {
+    GITHUB_OUTPUT: publishOut
+  })
   logs.push(committed.out)
   if (committed.code !== 0) throw new Error(`commit failed: ${committed.out}`)
   return { action, publish: readOutputs(await readFile(publishOut, 'utf8')), log: logs.join('') }
@@ -92,7 +94,8 @@ function touched(sha: string): string[] {
 /** The +/- lines of a file's diff with build timestamps blanked: equal when only the timestamps moved. */
 function onlyTimestampsMoved(from: string, to: string, file: string): boolean {
   const diff = git(['diff', '-U0', from, to, '--', file], remote).split('\n')
-  const blank = (l: string) => l.slice(1).replace(/\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}\.\d{3}Z| \d{2}:\d{2} UTC)/g, '<time>')
+  const blank = (l: string) =>
+    l.slice(1).replace(/\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}\.\d{3}Z| \d{2}:\d{2} UTC)/g, '<time>')
   const removed = diff.filter((l) => l.startsWith('-') && !l.startsWith('---')).map(blank)
   const added = diff.filter((l) => l.startsWith('+') && !l.startsWith('+++')).map(blank)
   return removed.length > 0 && JSON.stringify(removed) === JSON.stringify(added)
@@ -160,15 +163,24 @@ describe('scripts/publish.sh with dist/index.js', () => {
     expect(log).toHaveLength(2)
     second = log[0]!
     expect(log[1]).toBe(first)
-    expect(git(['log', '-1', '--format=%s%n%n%b', second], remote).trim()).toBe('Publish catalog: linkding\n\nChanged apps:\n- linkding')
+    expect(git(['log', '-1', '--format=%s%n%n%b', second], remote).trim()).toBe(
+      'Publish catalog: linkding\n\nChanged apps:\n- linkding'
+    )
 
     const paths = touched(second)
     // The app's own files and the catalog-wide documents change in substance …
-    const own = ['api/v1/apps/linkding.json', 'api/v1/badge/linkding.json', 'apps/linkding/index.html', 'badge/linkding.svg']
+    const own = [
+      'api/v1/apps/linkding.json',
+      'api/v1/badge/linkding.json',
+      'apps/linkding/index.html',
+      'badge/linkding.svg'
+    ]
     const catalogWide = ['api/v1/apps.json', 'api/v1/changes.json', 'index.html']
     for (const p of [...own, ...catalogWide]) expect(paths).toContain(p)
     // … and every other file that moved (other apps' documents) moved only by the snapshot's timestamp.
-    const others = paths.filter((p) => !own.includes(p) && !catalogWide.includes(p) && !p.includes('linkding') && !p.endsWith('.xml'))
+    const others = paths.filter(
+      (p) => !own.includes(p) && !catalogWide.includes(p) && !p.includes('linkding') && !p.endsWith('.xml')
+    )
     for (const p of others) expect([p, onlyTimestampsMoved(first, second, p)]).toEqual([p, true])
     expect(paths.some((p) => p.startsWith('catalog/') || p === '.nojekyll')).toBe(false)
   })
@@ -204,7 +216,16 @@ describe('scripts/publish.sh with dist/index.js', () => {
 })
 
 /** The workflow in README.md's "Use the action in your repository", parsed. */
-function readmeWorkflow(readme: string): { steps: { id?: string; uses?: string; run?: string; with?: Record<string, string>; env?: Record<string, string>; 'working-directory'?: string }[] } {
+function readmeWorkflow(readme: string): {
+  steps: {
+    id?: string
+    uses?: string
+    run?: string
+    with?: Record<string, string>
+    env?: Record<string, string>
+    'working-directory'?: string
+  }[]
+} {
   const section = readme.slice(readme.indexOf('## Use the action in your repository'))
   const m = /```yaml\n([\s\S]*?)```/.exec(section)
   if (!m) throw new Error('README has no workflow under "Use the action in your repository"')
@@ -238,14 +259,29 @@ describe("README's workflow for other repositories, run as written", () => {
       expect(p.code).toBe(0)
       const outFile = path.join(temp, 'output.txt')
       await writeFile(outFile, '')
-      const inputs = Object.fromEntries(Object.entries(build!.with ?? {}).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, expand(String(v))]))
+      const inputs = Object.fromEntries(
+        Object.entries(build!.with ?? {}).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, expand(String(v))])
+      )
       // Offline here: the catalog's stored release data instead of a refresh from GitHub.
-      const b = sh('node', [ACTION], checkout, { ...runnerEnv, ...inputs, INPUT_REFRESH: 'false', GITHUB_OUTPUT: outFile })
+      const b = sh('node', [ACTION], checkout, {
+        ...runnerEnv,
+        ...inputs,
+        INPUT_REFRESH: 'false',
+        GITHUB_OUTPUT: outFile
+      })
       expect(b.out).not.toContain('::error')
       expect(b.code).toBe(0)
       const outputs = readOutputs(await readFile(outFile, 'utf8'))
-      const stepEnv = Object.fromEntries(Object.entries(commit!.env ?? {}).map(([k, v]) => [k, v.replace(/^\$\{\{ steps\.[\w-]+\.outputs\.changed \}\}$/, outputs.changed ?? '')]))
-      const c = sh('bash', ['-e', '-c', commit!.run!], expand(commit!['working-directory']!), { ...runnerEnv, ...stepEnv })
+      const stepEnv = Object.fromEntries(
+        Object.entries(commit!.env ?? {}).map(([k, v]) => [
+          k,
+          v.replace(/^\$\{\{ steps\.[\w-]+\.outputs\.changed \}\}$/, outputs.changed ?? '')
+        ])
+      )
+      const c = sh('bash', ['-e', '-c', commit!.run!], expand(commit!['working-directory']!), {
+        ...runnerEnv,
+        ...stepEnv
+      })
       expect(c.code).toBe(0)
       return c.out
     }
@@ -253,7 +289,9 @@ describe("README's workflow for other repositories, run as written", () => {
     await runStep()
     const log = () => git(['log', '--format=%s', 'gh-pages'], origin).split('\n')
     expect(log()).toHaveLength(1)
-    expect(git(['ls-tree', '--name-only', 'gh-pages'], origin).split('\n')).toEqual(expect.arrayContaining(['.nojekyll', 'api', 'index.html']))
+    expect(git(['ls-tree', '--name-only', 'gh-pages'], origin).split('\n')).toEqual(
+      expect.arrayContaining(['.nojekyll', 'api', 'index.html'])
+    )
     expect(await runStep()).toContain('no change')
     expect(log()).toHaveLength(1)
   })

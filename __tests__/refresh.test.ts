@@ -8,7 +8,13 @@ import { buildDeps } from '../src/deps.js'
 import { build, type BuildResult } from '../src/pipeline.js'
 import { catalogDocSchema, type AppRecord, type CatalogDoc } from '../src/schema/index.js'
 import type { Logger } from '../src/types.js'
-import { realReleaseSeries, repoFromSeries, startFakeGitHub, type FakeGitHub, type FakeRepo } from './support/fake-github.js'
+import {
+  realReleaseSeries,
+  repoFromSeries,
+  startFakeGitHub,
+  type FakeGitHub,
+  type FakeRepo
+} from './support/fake-github.js'
 import { tempDir } from './support/tmp.js'
 
 const TOKEN = 'ghs_refreshtesttoken0123456789'
@@ -22,7 +28,11 @@ let before: Map<string, AppRecord>
 let after: Map<string, AppRecord>
 let doc: CatalogDoc
 const lines: string[] = []
-const log: Logger = { info: (m) => lines.push(m), warning: (m) => lines.push(`warning: ${m}`), error: (m) => lines.push(`error: ${m}`) }
+const log: Logger = {
+  info: (m) => lines.push(m),
+  warning: (m) => lines.push(`warning: ${m}`),
+  error: (m) => lines.push(`error: ${m}`)
+}
 
 function seedRepo(nwo: string, version: string, extra: Partial<FakeRepo> = {}): FakeRepo {
   const [owner = '', name = ''] = nwo.split('/')
@@ -34,7 +44,10 @@ beforeAll(async () => {
   await cp('catalog', path.join(dir, 'catalog'), { recursive: true })
   const cwd = dir
   // First publication: offline, from the catalog seeds.
-  await build({ catalogDir: 'catalog', outDir: 'pages', baseUrl: 'https://example.org/c', now: new Date(SEEDED), cwd }, { log })
+  await build(
+    { catalogDir: 'catalog', outDir: 'pages', baseUrl: 'https://example.org/c', now: new Date(SEEDED), cwd },
+    { log }
+  )
   const published = JSON.parse(await readFile(path.join(dir, 'pages/api/v1/apps.json'), 'utf8')) as CatalogDoc
   before = new Map(published.apps.map((a) => [a.slug, a]))
 
@@ -46,9 +59,22 @@ beforeAll(async () => {
       const real = repoFromSeries(app.repo, series.get(app.repo)!)
       real.releases!.unshift(
         { tagName: '2.3.0', createdAt: '2026-11-30T12:00:00Z', body: 'Draft notes', draft: true },
-        { tagName: '2.3.0-rc1', createdAt: '2026-11-29T12:00:00Z', body: '## Breaking\n- Everything', prerelease: true },
-        { tagName: '2.2.13', createdAt: '2026-11-28T12:00:00Z', body: '## Bug Fixes\n- Fix a crash when a feed has no title.' },
-        { tagName: '2.2.12', createdAt: '2026-11-20T12:00:00Z', body: '## ⚠️ Breaking Changes\n- The `LISTEN_ADDR` setting was removed; use `PORT` instead.' }
+        {
+          tagName: '2.3.0-rc1',
+          createdAt: '2026-11-29T12:00:00Z',
+          body: '## Breaking\n- Everything',
+          prerelease: true
+        },
+        {
+          tagName: '2.2.13',
+          createdAt: '2026-11-28T12:00:00Z',
+          body: '## Bug Fixes\n- Fix a crash when a feed has no title.'
+        },
+        {
+          tagName: '2.2.12',
+          createdAt: '2026-11-20T12:00:00Z',
+          body: '## ⚠️ Breaking Changes\n- The `LISTEN_ADDR` setting was removed; use `PORT` instead.'
+        }
       )
       repos.push(real)
     } else if (series.has(app.repo)) {
@@ -59,7 +85,16 @@ beforeAll(async () => {
       repos.push(seedRepo(app.repo, app.latestVersion, { hidden: true }))
     } else if (app.repo === 'caddyserver/caddy') {
       // Tags only: no releases published.
-      repos.push({ owner: 'caddyserver', name: 'caddy', releases: [], tags: [{ name: 'v2.11.4', date: '2026-10-02T00:00:00Z' }, { name: 'v2.11.3', date: '2026-09-01T00:00:00Z' }, { name: 'v2.12.0-beta.1', date: '2026-11-01T00:00:00Z' }] })
+      repos.push({
+        owner: 'caddyserver',
+        name: 'caddy',
+        releases: [],
+        tags: [
+          { name: 'v2.11.4', date: '2026-10-02T00:00:00Z' },
+          { name: 'v2.11.3', date: '2026-09-01T00:00:00Z' },
+          { name: 'v2.12.0-beta.1', date: '2026-11-01T00:00:00Z' }
+        ]
+      })
     } else if (app.repo !== 'pixelfed/pixelfed') {
       repos.push(seedRepo(app.repo, app.latestVersion))
     }
@@ -69,9 +104,24 @@ beforeAll(async () => {
   fake = await startFakeGitHub({ token: TOKEN, repos, renames: { 'pixelfed/pixelfed': 'pixelfed-org/pixelfed' } })
 
   const now = new Date(NOW)
-  const deps = buildDeps({ token: TOKEN, apiUrl: fake.apiUrl, graphqlUrl: fake.graphqlUrl, endoflifeUrl: 'http://127.0.0.1:9' }, log, now)
+  const deps = buildDeps(
+    { token: TOKEN, apiUrl: fake.apiUrl, graphqlUrl: fake.graphqlUrl, endoflifeUrl: 'http://127.0.0.1:9' },
+    log,
+    now
+  )
   const quiet = { ...deps, fetchProduct: async () => Promise.reject(new Error('offline in this test')) }
-  result = await build({ catalogDir: 'catalog', outDir: 'site', baseUrl: 'https://example.org/c', now, refresh: true, previousDir: 'pages', cwd }, quiet)
+  result = await build(
+    {
+      catalogDir: 'catalog',
+      outDir: 'site',
+      baseUrl: 'https://example.org/c',
+      now,
+      refresh: true,
+      previousDir: 'pages',
+      cwd
+    },
+    quiet
+  )
   doc = JSON.parse(await readFile(path.join(dir, 'site/api/v1/apps.json'), 'utf8')) as CatalogDoc
   after = new Map(doc.apps.map((a) => [a.slug, a]))
 })
@@ -105,7 +155,10 @@ describe('refresh of the bundled catalog against the GitHub stand-in', () => {
   it('reads the notes the catalog seed lacked and keeps archived repositories unmaintained', () => {
     expect(before.get('grafana')!.rationale).toMatch(/^Assessment pending/)
     expect(after.get('grafana')).toMatchObject({ safeToUpdate: 'unknown', changelogSummary: '...' })
-    expect(after.get('watchtower')).toMatchObject({ safeToUpdate: 'unmaintained', successor: 'nicholas-fedor/watchtower' })
+    expect(after.get('watchtower')).toMatchObject({
+      safeToUpdate: 'unmaintained',
+      successor: 'nicholas-fedor/watchtower'
+    })
   })
 
   it('falls back to tags, never to a prerelease tag, and says so', () => {

@@ -14,7 +14,12 @@ function rows(md: string): string[][] {
   return md
     .split('\n')
     .filter((l) => l.startsWith('| ') && !l.startsWith('| App') && !l.startsWith('| ---'))
-    .map((l) => l.slice(2, -2).split(' | ').map((c) => c.trim()))
+    .map((l) =>
+      l
+        .slice(2, -2)
+        .split(' | ')
+        .map((c) => c.trim())
+    )
 }
 
 describe('buildSummary', () => {
@@ -59,8 +64,12 @@ describe('buildSummary', () => {
       stale: ['grafana'],
       warnings: ['grafana: GitHub said <script>alert(1)</script> | [link](http://evil) **bold**\nsecond line']
     })
-    expect(md).toContain('### Stale\n\nUpstream could not be read for these apps; their last-known-good records were republished.\n\n- grafana')
-    expect(md).toContain('- grafana: GitHub said \\<script\\>alert\\(1\\)\\</script\\> \\| \\[link\\]\\(http://evil\\) \\*\\*bold\\*\\* second line')
+    expect(md).toContain(
+      '### Stale\n\nUpstream could not be read for these apps; their last-known-good records were republished.\n\n- grafana'
+    )
+    expect(md).toContain(
+      '- grafana: GitHub said \\<script\\>alert\\(1\\)\\</script\\> \\| \\[link\\]\\(http://evil\\) \\*\\*bold\\*\\* second line'
+    )
     expect(md).not.toMatch(/<script>/)
     // The pipe inside the version is escaped, so the row still has three cells.
     expect(rows(md)).toEqual([['x', '`1\\|2` → `<b>3</b>`', '**safe** → **caution**']])
@@ -85,7 +94,9 @@ describe('buildSummary', () => {
 
   it('cuts long lists so the summary stays readable', () => {
     const warnings = Array.from({ length: MAX_LIST_ITEMS + 7 }, (_, i) => `w${i}`)
-    const changes = Array.from({ length: MAX_LIST_ITEMS + 3 }, (_, i) => change(`app-${i}`, ['1', 'safe'], ['2', 'safe']))
+    const changes = Array.from({ length: MAX_LIST_ITEMS + 3 }, (_, i) =>
+      change(`app-${i}`, ['1', 'safe'], ['2', 'safe'])
+    )
     const md = buildSummary({ ...base, warnings, changes })
     expect(md).toContain('- … and 7 more')
     expect(md).toContain('| … and 3 more | | |')

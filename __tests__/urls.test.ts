@@ -18,6 +18,9 @@ describe('urls', () => {
   })
 
   it('builds url and badge from the slug', () => {
-    expect(appUrls('https://x.io/c', 'adguard-home')).toEqual({ url: 'https://x.io/c/apps/adguard-home/', badge: 'https://x.io/c/badge/adguard-home.svg' })
+    expect(appUrls('https://x.io/c', 'adguard-home')).toEqual({
+      url: 'https://x.io/c/apps/adguard-home/',
+      badge: 'https://x.io/c/badge/adguard-home.svg'
+    })
   })
 })

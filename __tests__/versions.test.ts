@@ -92,7 +92,12 @@ describe('newestStable', () => {
     expect(newestStable(withRc, tagOf)?.tag).toBe('v3.7.4')
   })
   it('honours a tag prefix in a monorepo', () => {
-    const n8n = [{ tag: 'n8n@1.65.0-beta.1' }, { tag: '@n8n/chat@0.30.0' }, { tag: 'n8n@1.64.3' }, { tag: 'n8n@1.64.2' }]
+    const n8n = [
+      { tag: 'n8n@1.65.0-beta.1' },
+      { tag: '@n8n/chat@0.30.0' },
+      { tag: 'n8n@1.64.3' },
+      { tag: 'n8n@1.64.2' }
+    ]
     expect(newestStable(n8n, tagOf, { tagPrefix: 'n8n@' })?.tag).toBe('n8n@1.64.3')
   })
   it('returns null when nothing is stable', () => {
@@ -106,7 +111,12 @@ describe('newestStable', () => {
 describe('stableBetween', () => {
   const latest = traefik[1]!
   it('lists every stable release above previous up to latest, oldest first', () => {
-    expect(stableBetween(traefik, tagOf, 'v3.6.7', latest, 20).map(tagOf)).toEqual(['v3.7.0', 'v3.7.2', 'v3.7.3', 'v3.7.4'])
+    expect(stableBetween(traefik, tagOf, 'v3.6.7', latest, 20).map(tagOf)).toEqual([
+      'v3.7.0',
+      'v3.7.2',
+      'v3.7.3',
+      'v3.7.4'
+    ])
   })
   it('keeps only the newest `max` releases', () => {
     expect(stableBetween(traefik, tagOf, 'v3.6.7', latest, 2).map(tagOf)).toEqual(['v3.7.3', 'v3.7.4'])

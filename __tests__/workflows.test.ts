@@ -10,9 +10,22 @@ import path from 'node:path'
 import { parse } from 'yaml'
 import { tempDir } from './support/tmp.js'
 
-type Step = { id?: string; name?: string; uses?: string; run?: string; with?: Record<string, unknown>; env?: Record<string, string> }
+type Step = {
+  id?: string
+  name?: string
+  uses?: string
+  run?: string
+  with?: Record<string, unknown>
+  env?: Record<string, string>
+}
 type Job = { 'runs-on'?: unknown; steps: Step[]; container?: unknown; permissions?: unknown }
-type Workflow = { on: Record<string, unknown>; permissions?: unknown; concurrency?: Record<string, unknown>; env?: Record<string, string>; jobs: Record<string, Job> }
+type Workflow = {
+  on: Record<string, unknown>
+  permissions?: unknown
+  concurrency?: Record<string, unknown>
+  env?: Record<string, string>
+  jobs: Record<string, Job>
+}
 
 const WORKFLOWS = '.github/workflows'
 const files = readdirSync(WORKFLOWS).filter((f) => /\.ya?ml$/.test(f))
@@ -76,7 +89,15 @@ describe('actionlint', () => {
 
 describe('action.yml', () => {
   it('declares the inputs and outputs of the interface, with the runner defaults', () => {
-    expect(Object.keys(action.inputs).sort()).toEqual(['base-url', 'catalog', 'endoflife-url', 'github-token', 'output', 'previous', 'refresh'])
+    expect(Object.keys(action.inputs).sort()).toEqual([
+      'base-url',
+      'catalog',
+      'endoflife-url',
+      'github-token',
+      'output',
+      'previous',
+      'refresh'
+    ])
     expect(Object.keys(action.outputs).sort()).toEqual(['changed', 'changed-count', 'count', 'output', 'stale'])
     expect(action.inputs['github-token']!.default).toBe('${{ github.token }}')
     expect(action.inputs.refresh!.default).toBe('false')
@@ -104,7 +125,8 @@ describe('workflows', () => {
   it('pin third-party actions to a major version tag', () => {
     for (const f of files) {
       for (const s of steps(load(f))) {
-        if (s.uses && !s.uses.startsWith('./')) expect([f, s.uses]).toEqual([f, expect.stringMatching(/^[\w.-]+\/[\w.-]+@v\d+$/)])
+        if (s.uses && !s.uses.startsWith('./'))
+          expect([f, s.uses]).toEqual([f, expect.stringMatching(/^[\w.-]+\/[\w.-]+@v\d+$/)])
       }
     }
   })
@@ -113,7 +135,8 @@ describe('workflows', () => {
     for (const f of files) {
       const w = load(f)
       const local = steps(w).filter((s) => s.uses === './')
-      for (const s of local) for (const key of Object.keys(s.with ?? {})) expect([f, key, key in action.inputs]).toEqual([f, key, true])
+      for (const s of local)
+        for (const key of Object.keys(s.with ?? {})) expect([f, key, key in action.inputs]).toEqual([f, key, true])
       const text = readFileSync(path.join(WORKFLOWS, f), 'utf8')
       for (const m of text.matchAll(/steps\.([\w-]+)\.outputs\.([\w-]+)/g)) {
         const producer = steps(w).find((s) => s.id === m[1])
@@ -139,16 +162,22 @@ describe('workflows', () => {
     expect(s.findIndex((x) => x.run?.includes('publish.sh prepare'))).toBeLessThan(s.indexOf(build))
     expect(s.findIndex((x) => x.run?.includes('publish.sh commit'))).toBeGreaterThan(s.indexOf(build))
     expect(runs).not.toMatch(/git (commit|push)/)
-    expect(s.find((x) => x.run?.includes('publish.sh commit'))!.env).toEqual({ CHANGED: `\${{ steps.${build.id}.outputs.changed }}` })
+    expect(s.find((x) => x.run?.includes('publish.sh commit'))!.env).toEqual({
+      CHANGED: `\${{ steps.${build.id}.outputs.changed }}`
+    })
   })
 
   it('ci: on push and pull request, tests, checks dist/ and lints the workflows', () => {
     const w = load('ci.yml')
     expect(Object.keys(w.on)).toEqual(expect.arrayContaining(['push', 'pull_request']))
     expect(w.permissions).toEqual({ contents: 'read' })
-    const runs = steps(w).map((x) => x.run ?? '').join('\n')
+    const runs = steps(w)
+      .map((x) => x.run ?? '')
+      .join('\n')
     expect(runs).toContain('.ci/run') // npm ci, typecheck, npm test and the dist/ check
-    expect(readFileSync('.ci/run', 'utf8')).toMatch(/npm test[\s\S]*npm run bundle[\s\S]*git status --porcelain -- dist/)
+    expect(readFileSync('.ci/run', 'utf8')).toMatch(
+      /npm test[\s\S]*npm run bundle[\s\S]*git status --porcelain -- dist/
+    )
     expect(runs).toContain('node scripts/actionlint.mjs')
     expect(steps(w).some((x) => x.uses === './')).toBe(true)
   })
@@ -179,6 +208,7 @@ describe("README's workflow for other repositories", () => {
   })
 
   it('documents every input and output of action.yml in the tables', () => {
-    for (const name of [...Object.keys(action.inputs), ...Object.keys(action.outputs)]) expect(section).toContain(`| \`${name}\` |`)
+    for (const name of [...Object.keys(action.inputs), ...Object.keys(action.outputs)])
+      expect(section).toContain(`| \`${name}\` |`)
   })
 })

@@ -20,18 +20,28 @@ import { stringify } from 'yaml'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const { values } = parseArgs({
-  options: { apps: { type: 'string', default: '10000,20000' }, runs: { type: 'string', default: '3' }, workers: { type: 'string', default: 'auto,0' }, node: { type: 'string', default: process.execPath }, notes: { type: 'string', default: 'real' }, keep: { type: 'boolean', default: false } }
+  options: {
+    apps: { type: 'string', default: '10000,20000' },
+    runs: { type: 'string', default: '3' },
+    workers: { type: 'string', default: 'auto,0' },
+    node: { type: 'string', default: process.execPath },
+    notes: { type: 'string', default: 'real' },
+    keep: { type: 'boolean', default: false }
+  }
 })
 const modes = values.workers.split(',')
 const runs = Math.max(1, Number(values.runs))
 const sizes = values.apps.split(',').map(Number)
 const cli = path.join(root, 'dist/cli/index.js')
 const nodeBin = values.node
-if (values.notes !== 'real' && values.notes !== 'empty') throw new Error(`--notes must be real or empty, not ${values.notes}`)
+if (values.notes !== 'real' && values.notes !== 'empty')
+  throw new Error(`--notes must be real or empty, not ${values.notes}`)
 const withNotes = values.notes === 'real'
 const nodeVersion = spawnSync(nodeBin, ['--version'], { encoding: 'utf8' }).stdout?.trim()
 if (!nodeVersion) throw new Error(`--node ${nodeBin} does not run`)
-console.log(`builds run on Node ${nodeVersion} (${nodeBin})${withNotes ? '' : '; every release has empty notes (a floor, not the target)'}`)
+console.log(
+  `builds run on Node ${nodeVersion} (${nodeBin})${withNotes ? '' : '; every release has empty notes (a floor, not the target)'}`
+)
 const notes = readFileSync(path.join(root, '__tests__/fixtures/release-notes/notes.jsonl'), 'utf8')
   .trim()
   .split('\n')
@@ -98,14 +108,33 @@ for (const n of sizes) {
   makeCatalog(path.join(work, 'catalog'), n)
   works.set(n, work)
 }
-const by = new Map(sizes.flatMap((n) => modes.map((m) => [`${n}/${m}`, { builds: [], copies: [], ratios: [], rssMb: 0, files: 0 }])))
+const by = new Map(
+  sizes.flatMap((n) => modes.map((m) => [`${n}/${m}`, { builds: [], copies: [], ratios: [], rssMb: 0, files: 0 }]))
+)
 for (let run = 0; run < runs; run++) {
   for (const n of sizes) {
     const work = works.get(n)
     for (const mode of modes) {
       const out = path.join(work, `site-${mode}-${run}`)
       spawnSync('sync')
-      const b = timed(nodeBin, ['--import', path.join(root, 'bench/support/report-rss.mjs'), cli, 'build', '--catalog', path.join(work, 'catalog'), '--out', out, '--base-url', 'https://bench.example.org/catalog', '--now', '2026-11-21T12:00:00.000Z'], { env: envFor(mode) })
+      const b = timed(
+        nodeBin,
+        [
+          '--import',
+          path.join(root, 'bench/support/report-rss.mjs'),
+          cli,
+          'build',
+          '--catalog',
+          path.join(work, 'catalog'),
+          '--out',
+          out,
+          '--base-url',
+          'https://bench.example.org/catalog',
+          '--now',
+          '2026-11-21T12:00:00.000Z'
+        ],
+        { env: envFor(mode) }
+      )
       const rssMb = Number(/BENCH_MAXRSS_KB=(\d+)/.exec(b.stderr)?.[1] ?? NaN) / 1024
       const threads = /\((\d+) worker threads\)/.exec(b.stderr)?.[1] ?? '0'
       spawnSync('sync')
@@ -117,7 +146,9 @@ for (let run = 0; run < runs; run++) {
       r.rssMb = Math.max(r.rssMb, rssMb)
       r.files ||= countFiles(out)
       r.threads = threads
-      console.log(`  ${n} apps, workers=${mode} (${threads} threads), run ${run + 1}: build ${s2(b.ms)} s, cp -r ${s2(c.ms)} s, ratio ${(b.ms / c.ms).toFixed(2)}×, peak RSS ${rssMb.toFixed(0)} MB`)
+      console.log(
+        `  ${n} apps, workers=${mode} (${threads} threads), run ${run + 1}: build ${s2(b.ms)} s, cp -r ${s2(c.ms)} s, ratio ${(b.ms / c.ms).toFixed(2)}×, peak RSS ${rssMb.toFixed(0)} MB`
+      )
     }
   }
 }

@@ -73,7 +73,12 @@ function metrics(pred) {
     const fn = CLASSES.reduce((s, p) => s + (p !== c ? m[c][p] : 0), 0)
     const precision = tp + fp === 0 ? 0 : tp / (tp + fp)
     const recall = tp + fn === 0 ? 0 : tp / (tp + fn)
-    per[c] = { precision, recall, f1: precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall), support: tp + fn }
+    per[c] = {
+      precision,
+      recall,
+      f1: precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall),
+      support: tp + fn
+    }
   }
   const macroF1 = CLASSES.reduce((s, c) => s + per[c].f1, 0) / CLASSES.length
   return { accuracy: correct / labels.size, macroF1, per, matrix: m, breakingAsSafe: m.breaking.safe }
@@ -82,14 +87,19 @@ function metrics(pred) {
 const fmt = (x) => x.toFixed(3)
 function report(name, r) {
   console.log(`\n== ${name}`)
-  console.log(`accuracy ${fmt(r.accuracy)}   macro-F1 ${fmt(r.macroF1)}   breaking recall ${fmt(r.per.breaking.recall)}   breaking predicted safe: ${r.breakingAsSafe}`)
+  console.log(
+    `accuracy ${fmt(r.accuracy)}   macro-F1 ${fmt(r.macroF1)}   breaking recall ${fmt(r.per.breaking.recall)}   breaking predicted safe: ${r.breakingAsSafe}`
+  )
   console.log('class      precision  recall  f1     support')
   for (const c of CLASSES) {
     const p = r.per[c]
-    console.log(`${c.padEnd(10)} ${fmt(p.precision).padStart(9)}  ${fmt(p.recall).padStart(6)}  ${fmt(p.f1)}  ${String(p.support).padStart(7)}`)
+    console.log(
+      `${c.padEnd(10)} ${fmt(p.precision).padStart(9)}  ${fmt(p.recall).padStart(6)}  ${fmt(p.f1)}  ${String(p.support).padStart(7)}`
+    )
   }
   console.log(`confusion (rows = label, columns = predicted): ${CLASSES.map((c) => c.padStart(8)).join('')}`)
-  for (const c of CLASSES) console.log(`${' '.repeat(46)}${c.padEnd(8)}${CLASSES.map((p) => String(r.matrix[c][p]).padStart(8)).join('')}`)
+  for (const c of CLASSES)
+    console.log(`${' '.repeat(46)}${c.padEnd(8)}${CLASSES.map((p) => String(r.matrix[c][p]).padStart(8)).join('')}`)
 }
 
 const dev = [...labels.keys()].map((id) => {
@@ -103,7 +113,9 @@ const results = {
   keyword: metrics(new Map(dev.map((n) => [n.id, keywordBaseline(n.notes)]))),
   semver: metrics(new Map(dev.map((n) => [n.id, semverBaseline(n)])))
 }
-console.log(`dev set: ${labels.size} labelled entries (${CLASSES.map((c) => `${c} ${[...labels.values()].filter((l) => l.label === c).length}`).join(', ')})`)
+console.log(
+  `dev set: ${labels.size} labelled entries (${CLASSES.map((c) => `${c} ${[...labels.values()].filter((l) => l.label === c).length}`).join(', ')})`
+)
 report('updatesafe rules', results.ours)
 report('baseline: keyword match', results.keyword)
 report('baseline: semver update type (previous entry of the same app)', results.semver)
@@ -115,21 +127,30 @@ const beats = ['keyword', 'semver'].every(
     results.ours.per.breaking.recall >= results[b].per.breaking.recall &&
     results.ours.breakingAsSafe <= results[b].breakingAsSafe
 )
-console.log(`\nbeats both baselines on accuracy, macro-F1, breaking recall and breaking-as-safe: ${beats ? 'yes' : 'NO'}`)
+console.log(
+  `\nbeats both baselines on accuracy, macro-F1, breaking recall and breaking-as-safe: ${beats ? 'yes' : 'NO'}`
+)
 const worse = []
 for (const b of ['keyword', 'semver']) {
   for (const c of CLASSES) {
-    for (const f of ['precision', 'recall', 'f1']) if (results[b].per[c][f] > results.ours.per[c][f] + 1e-9) worse.push(`${c} ${f} (${b} ${fmt(results[b].per[c][f])} > ours ${fmt(results.ours.per[c][f])})`)
+    for (const f of ['precision', 'recall', 'f1'])
+      if (results[b].per[c][f] > results.ours.per[c][f] + 1e-9)
+        worse.push(`${c} ${f} (${b} ${fmt(results[b].per[c][f])} > ours ${fmt(results.ours.per[c][f])})`)
   }
 }
-console.log(`per-class figures where a baseline does better than ours: ${worse.length === 0 ? 'none' : worse.join('; ')}`)
-console.log(`targets: macro-F1 >= 0.80 ${results.ours.macroF1 >= 0.8 ? 'met' : 'MISSED'}; breaking recall >= 0.95 ${results.ours.per.breaking.recall >= 0.95 ? 'met' : 'MISSED'}; zero breaking predicted safe ${results.ours.breakingAsSafe === 0 ? 'met' : 'MISSED'}`)
+console.log(
+  `per-class figures where a baseline does better than ours: ${worse.length === 0 ? 'none' : worse.join('; ')}`
+)
+console.log(
+  `targets: macro-F1 >= 0.80 ${results.ours.macroF1 >= 0.8 ? 'met' : 'MISSED'}; breaking recall >= 0.95 ${results.ours.per.breaking.recall >= 0.95 ? 'met' : 'MISSED'}; zero breaking predicted safe ${results.ours.breakingAsSafe === 0 ? 'met' : 'MISSED'}`
+)
 
 if (!quiet) {
   console.log('\ndev entries we get wrong (label → ours, rule, rationale):')
   for (const [id, l] of labels) {
     const j = oursJ.get(id)
-    if (j.safeToUpdate !== l.label) console.log(`- ${id}: ${l.label} → ${j.safeToUpdate} [${j.rule}] ${j.rationale.slice(0, 220)}`)
+    if (j.safeToUpdate !== l.label)
+      console.log(`- ${id}: ${l.label} → ${j.safeToUpdate} [${j.rule}] ${j.rationale.slice(0, 220)}`)
   }
 }
 
@@ -138,7 +159,8 @@ let unlabelled = 0
 for (const n of notes) {
   if (labels.has(n.id)) continue
   const j = ours(n)
-  if (!j.rationale || j.changelogSummary === null || j.changelogSummary.length > 500 || j.rationale.length > 1000) throw new Error(`bad verdict for ${n.id}`)
+  if (!j.rationale || j.changelogSummary === null || j.changelogSummary.length > 500 || j.rationale.length > 1000)
+    throw new Error(`bad verdict for ${n.id}`)
   unlabelled++
 }
 console.log(`\nunlabelled entries classified without error: ${unlabelled}`)

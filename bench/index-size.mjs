@@ -9,7 +9,28 @@ const N = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 1000)
 const ENTROPY = process.argv.includes('--entropy')
 const BUDGET = 100 * 1024
 const base = 'https://example-owner.github.io/updatesafe'
-const words = ['cloud', 'photo', 'mail', 'git', 'home', 'media', 'vault', 'feed', 'note', 'board', 'link', 'track', 'chat', 'wiki', 'dash', 'proxy', 'backup', 'budget', 'recipe', 'book']
+const words = [
+  'cloud',
+  'photo',
+  'mail',
+  'git',
+  'home',
+  'media',
+  'vault',
+  'feed',
+  'note',
+  'board',
+  'link',
+  'track',
+  'chat',
+  'wiki',
+  'dash',
+  'proxy',
+  'backup',
+  'budget',
+  'recipe',
+  'book'
+]
 const owners = ['acme-labs', 'selfhosted', 'opensource-collective', 'homelab-tools', 'linuxserver', 'the-foundation']
 
 // A deterministic pseudo-random stream, so every run measures the same page.
@@ -20,11 +41,14 @@ const pages = []
 for (let i = 0; i < N; i++) {
   const a = words[rnd(words.length)]
   const b = words[rnd(words.length)]
-  const token = ENTROPY ? Array.from({ length: 8 }, () => 'abcdefghijklmnopqrstuvwxyz0123456789'[rnd(36)]).join('') : String(i)
+  const token = ENTROPY
+    ? Array.from({ length: 8 }, () => 'abcdefghijklmnopqrstuvwxyz0123456789'[rnd(36)]).join('')
+    : String(i)
   const slug = `${a}-${b}-${token}`
   const name = `${a[0].toUpperCase()}${a.slice(1)}${b} ${token}`
   const major = rnd(30)
-  const version = rnd(4) === 0 ? `${2020 + rnd(6)}.${1 + rnd(12)}.${rnd(30)}` : `${rnd(2) ? 'v' : ''}${major}.${rnd(40)}.${rnd(20)}`
+  const version =
+    rnd(4) === 0 ? `${2020 + rnd(6)}.${1 + rnd(12)}.${rnd(30)}` : `${rnd(2) ? 'v' : ''}${major}.${rnd(40)}.${rnd(20)}`
   const c = CLASSES[rnd(CLASSES.length)]
   pages.push({
     record: {
@@ -59,8 +83,12 @@ const kb = (n) => `${(n / 1024).toFixed(1)} KB`
 console.log(`apps: ${N}${ENTROPY ? ' (high-entropy names)' : ''}`)
 console.log(`index.html raw: ${kb(raw)} (${(raw / N).toFixed(0)} bytes per app)`)
 console.log(`index.html gzip (default level 6): ${kb(gz6)}`)
-console.log(`index.html gzip -9: ${kb(gz)}  budget ${kb(BUDGET)} at 1,000 apps: ${N === 1000 ? (gz6 <= BUDGET ? 'OK' : 'OVER') : 'n/a'}`)
+console.log(
+  `index.html gzip -9: ${kb(gz)}  budget ${kb(BUDGET)} at 1,000 apps: ${N === 1000 ? (gz6 <= BUDGET ? 'OK' : 'OVER') : 'n/a'}`
+)
 const css = site.get('assets/site.css')
 const js = site.get('assets/site.js')
-console.log(`site.css: ${kb(Buffer.byteLength(css))} raw, ${kb(gzipSync(css, { level: 9 }).length)} gzip; site.js: ${kb(Buffer.byteLength(js))} raw, ${kb(gzipSync(js, { level: 9 }).length)} gzip`)
+console.log(
+  `site.css: ${kb(Buffer.byteLength(css))} raw, ${kb(gzipSync(css, { level: 9 }).length)} gzip; site.js: ${kb(Buffer.byteLength(js))} raw, ${kb(gzipSync(js, { level: 9 }).length)} gzip`
+)
 if (N === 1000 && gz6 > BUDGET) process.exitCode = 1

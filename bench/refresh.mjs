@@ -77,7 +77,12 @@ function buildModel(n) {
         repo.releases.push({ tagName: `web@${v}.1`, createdAt: r.createdAt.replace('T12', 'T13'), body: 'web package' })
       }
     } else {
-      repo.releases = releases.map((r) => ({ tagName: r.tag, createdAt: r.createdAt, body: r.notes, prerelease: /-/.test(r.tag) }))
+      repo.releases = releases.map((r) => ({
+        tagName: r.tag,
+        createdAt: r.createdAt,
+        body: r.notes,
+        prerelease: /-/.test(r.tag)
+      }))
     }
     if (kind === 3) {
       // Newer prerelease (flagged), newer prerelease-looking tag (not flagged), and a draft.
@@ -92,18 +97,38 @@ function buildModel(n) {
     }
     if (kind % 2 === 0) {
       // Half the apps were published before: crossed starts above the third newest stable.
-      const stable = releases.map((r) => r.tag).filter((t) => nums(t) !== null).sort((a, b) => cmp(nums(b), nums(a)))
+      const stable = releases
+        .map((r) => r.tag)
+        .filter((t) => nums(t) !== null)
+        .sort((a, b) => cmp(nums(b), nums(a)))
       if (stable[2]) target.previousVersion = prefix ? `${prefix}${stable[2].replace(/^v/, '')}` : stable[2]
     }
-    const allTags = kind === 5 ? repo.tags.map((t) => t.name) : repo.releases.filter((r) => !r.draft && !r.prerelease).map((r) => r.tagName)
-    expected.set(slug, newestStableTag(allTags.filter((t) => !/-/.test(t)), prefix))
+    const allTags =
+      kind === 5
+        ? repo.tags.map((t) => t.name)
+        : repo.releases.filter((r) => !r.draft && !r.prerelease).map((r) => r.tagName)
+    expected.set(
+      slug,
+      newestStableTag(
+        allTags.filter((t) => !/-/.test(t)),
+        prefix
+      )
+    )
     repos.push(repo)
     targets.push(target)
   }
   return { repos, renames, targets, expected }
 }
 
-const quiet = { info() {}, warning(m) { console.log(`  warning: ${m}`) }, error(m) { console.log(`  error: ${m}`) } }
+const quiet = {
+  info() {},
+  warning(m) {
+    console.log(`  warning: ${m}`)
+  },
+  error(m) {
+    console.log(`  error: ${m}`)
+  }
+}
 
 async function run(label, faultRate) {
   const { repos, renames, targets, expected } = buildModel(APPS)
@@ -152,18 +177,33 @@ async function run(label, faultRate) {
       }
     } else stale++
   }
-  console.log(`${label}: ${APPS} apps, latency ${LATENCY} ms, fault rate ${faultRate}, batch ${BATCH}, concurrency ${CONCURRENCY}${FAST ? ', fast backoff (50 ms units)' : ', real-time backoff'}`)
-  console.log(`  requests          ${stats.requests} (${(stats.requests / APPS).toFixed(4)} per app; server saw ${fake.counts.total}: ${fake.counts.graphql} GraphQL, ${fake.counts.rest} REST, ${fake.counts.faults} faulted)`)
-  console.log(`  GraphQL points    ${stats.graphqlPoints} (remaining ${stats.remaining}), batches ${stats.batches}, REST fallbacks ${stats.restFallbacks ?? 0}`)
+  console.log(
+    `${label}: ${APPS} apps, latency ${LATENCY} ms, fault rate ${faultRate}, batch ${BATCH}, concurrency ${CONCURRENCY}${FAST ? ', fast backoff (50 ms units)' : ', real-time backoff'}`
+  )
+  console.log(
+    `  requests          ${stats.requests} (${(stats.requests / APPS).toFixed(4)} per app; server saw ${fake.counts.total}: ${fake.counts.graphql} GraphQL, ${fake.counts.rest} REST, ${fake.counts.faults} faulted)`
+  )
+  console.log(
+    `  GraphQL points    ${stats.graphqlPoints} (remaining ${stats.remaining}), batches ${stats.batches}, REST fallbacks ${stats.restFallbacks ?? 0}`
+  )
   console.log(`  wall time         ${wall.toFixed(2)} s`)
   console.log(`  outcomes          ${JSON.stringify(byStatus)}; crossed releases ${crossed}`)
-  console.log(`  apps fresh ${fresh} / stale ${stale} / lost ${lost}; wrong versions ${wrong}; invalid queries ${fake.invalid.length}`)
+  console.log(
+    `  apps fresh ${fresh} / stale ${stale} / lost ${lost}; wrong versions ${wrong}; invalid queries ${fake.invalid.length}`
+  )
   return { perApp: stats.requests / APPS, wall, lost, wrong, invalid: fake.invalid.length }
 }
 
 const clean = await run('clean run', 0)
 const faulty = await run('faulty run', FAULT_RATE)
 const ok =
-  clean.perApp <= 0.02 && clean.wall <= 5 && clean.lost === 0 && clean.wrong === 0 && faulty.lost === 0 && faulty.wrong === 0 && clean.invalid === 0 && faulty.invalid === 0
+  clean.perApp <= 0.02 &&
+  clean.wall <= 5 &&
+  clean.lost === 0 &&
+  clean.wrong === 0 &&
+  faulty.lost === 0 &&
+  faulty.wrong === 0 &&
+  clean.invalid === 0 &&
+  faulty.invalid === 0
 console.log(`targets (<= 0.02 requests/app, <= 5 s, 0 lost, 0 wrong versions): ${ok ? 'met' : 'NOT met'}`)
 process.exitCode = ok ? 0 : 1

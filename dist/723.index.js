@@ -339,7 +339,9 @@ const repositoryAnswer = schemas/* object */.Ikc({
     isArchived: schemas/* boolean */.zMY(),
     isDisabled: schemas/* boolean */.zMY(),
     releases: schemas/* object */.Ikc({ totalCount: schemas/* number */.aig().optional(), nodes: schemas/* array */.YOg(releaseNode.nullable()) }),
-    refs: schemas/* object */.Ikc({ nodes: schemas/* array */.YOg(refNode.nullable()) }).nullable().optional()
+    refs: schemas/* object */.Ikc({ nodes: schemas/* array */.YOg(refNode.nullable()) })
+        .nullable()
+        .optional()
 });
 const rateLimitAnswer = schemas/* object */.Ikc({
     cost: schemas/* number */.aig(),
@@ -600,7 +602,11 @@ async function runBatch(state, batch) {
             again.push(target);
     });
     if (again.length === batch.length) {
-        return onBatchFailure(state, batch, { kind: 'transient', status: 200, message: 'every repository in the batch errored' });
+        return onBatchFailure(state, batch, {
+            kind: 'transient',
+            status: 200,
+            message: 'every repository in the batch errored'
+        });
     }
     // Some repositories errored while the rest answered: ask again for those only.
     if (again.length > 0)
@@ -657,7 +663,10 @@ async function restFallback(state, target, graphqlFailure) {
         const f = classifyFailure(error);
         const what = `${f.status ?? 'network error'}: ${capReason(f.message)}`;
         if (f.kind === 'not-found' || f.kind === 'forbidden') {
-            state.outcomes.set(target.slug, { status: 'not-found', reason: capReason(`${f.kind === 'forbidden' ? 'no access' : 'not found'} (REST ${what})`) });
+            state.outcomes.set(target.slug, {
+                status: 'not-found',
+                reason: capReason(`${f.kind === 'forbidden' ? 'no access' : 'not found'} (REST ${what})`)
+            });
         }
         else if (f.kind === 'rate-limited') {
             state.budget.exhausted ??= 'GitHub rate limit reached';
@@ -666,7 +675,10 @@ async function restFallback(state, target, graphqlFailure) {
         else {
             if (f.kind === 'transient')
                 tripBreaker(state, what);
-            state.outcomes.set(target.slug, { status: 'failed', reason: capReason(`GraphQL ${graphqlFailure}; REST ${what}`) });
+            state.outcomes.set(target.slug, {
+                status: 'failed',
+                reason: capReason(`GraphQL ${graphqlFailure}; REST ${what}`)
+            });
         }
     }
 }

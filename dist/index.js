@@ -32207,7 +32207,9 @@ const endoflifeProductSchema = schemas/* object */.Ikc({
         category: endoflife_text(100).optional(),
         tags: schemas/* array */.YOg(endoflife_text(100)).max(100).optional(),
         versionCommand: endoflife_text(1000).nullable().optional(),
-        identifiers: schemas/* array */.YOg(schemas/* object */.Ikc({ type: endoflife_text(50), id: endoflife_text(300) })).max(200).optional(),
+        identifiers: schemas/* array */.YOg(schemas/* object */.Ikc({ type: endoflife_text(50), id: endoflife_text(300) }))
+            .max(200)
+            .optional(),
         labels: schemas/* record */.g1P(endoflife_text(50), endoflife_text(300).nullable()).optional(),
         links: schemas/* record */.g1P(endoflife_text(50), schema/* httpUrl */.q3.nullable()).optional(),
         releases: schemas/* array */.YOg(releaseSchema).max(2000)
@@ -32445,7 +32447,13 @@ function buildDeps(settings, log, now, parallel) {
                 // Loaded on first use: Octokit and its HTTP stack add about 7 MB of heap and
                 // 20 MB of RSS from the start of every build, and an offline build never calls them.
                 const { refreshFromGitHub } = await Promise.all(/* import() */[__nccwpck_require__.e(239), __nccwpck_require__.e(723)]).then(__nccwpck_require__.bind(__nccwpck_require__, 7723));
-                return refreshFromGitHub(targets, { token, apiUrl: settings.apiUrl, graphqlUrl: settings.graphqlUrl, now, log });
+                return refreshFromGitHub(targets, {
+                    token,
+                    apiUrl: settings.apiUrl,
+                    graphqlUrl: settings.graphqlUrl,
+                    now,
+                    log
+                });
             }
             : async () => {
                 throw new Error('--refresh needs a GitHub token: set GITHUB_TOKEN (or the action input github-token)');
@@ -32501,7 +32509,10 @@ function bounded(text, max) {
 function planAssessment(app, log) {
     const { facts, entry } = app;
     if (facts.movedTo) {
-        log.warning(`${entry.repo} moved to ${facts.movedTo}: update "repo" in the catalog record`, { file: app.file, line: 1 });
+        log.warning(`${entry.repo} moved to ${facts.movedTo}: update "repo" in the catalog record`, {
+            file: app.file,
+            line: 1
+        });
         return {
             pending: {
                 verdict: {
@@ -32535,7 +32546,11 @@ function planAssessment(app, log) {
 /** The published verdict from the classifier's judgement of the `considered` releases: tag note, curated override, bounds. */
 function finishAssessment(app, considered, judged, log) {
     const { facts, entry } = app;
-    let verdict = { safeToUpdate: judged.safeToUpdate, rationale: judged.rationale, changelogSummary: judged.changelogSummary };
+    let verdict = {
+        safeToUpdate: judged.safeToUpdate,
+        rationale: judged.rationale,
+        changelogSummary: judged.changelogSummary
+    };
     if (facts.fromTags && !facts.archived) {
         verdict.rationale = `No GitHub releases are published; the version comes from the repository tags. ${verdict.rationale}`;
     }
@@ -32576,7 +32591,14 @@ function publishedVersion(item, previous) {
     return previous?.latestVersion ?? item.entry.release?.version;
 }
 function offlineFacts(item, previous) {
-    return { slug: item.slug, file: item.file, entry: item.entry, ...lastKnownGood(item, previous), stale: false, note: null };
+    return {
+        slug: item.slug,
+        file: item.file,
+        entry: item.entry,
+        ...lastKnownGood(item, previous),
+        stale: false,
+        note: null
+    };
 }
 /** Merge one refresh outcome with last-known-good. */
 function refreshedFacts(item, previous, outcome) {
@@ -32587,7 +32609,13 @@ function refreshedFacts(item, previous, outcome) {
     if (outcome?.status === 'moved') {
         const lkg = lastKnownGood(item, previous);
         const facts = outcome.facts ?? lkg.facts ?? (lkg.kept ? factsOfRecord(lkg.kept) : null);
-        return { ...base, facts: facts && { ...facts, movedTo: outcome.movedTo }, kept: null, stale: outcome.facts === null, note: `moved to ${outcome.movedTo}` };
+        return {
+            ...base,
+            facts: facts && { ...facts, movedTo: outcome.movedTo },
+            kept: null,
+            stale: outcome.facts === null,
+            note: `moved to ${outcome.movedTo}`
+        };
     }
     const reason = outcome ? outcome.reason : 'not refreshed';
     const lkg = lastKnownGood(item, previous);
@@ -32693,7 +32721,10 @@ function buildLifecycle(product, doc, latestVersion, now, opts = {}) {
     const releases = doc.result.releases;
     const cycle = matchCycle(latestVersion, releases, opts);
     if (cycle === null) {
-        const listed = releases.slice(0, 8).map((r) => clean(r.name, 20)).join(', ');
+        const listed = releases
+            .slice(0, 8)
+            .map((r) => clean(r.name, 20))
+            .join(', ');
         return {
             lifecycle: null,
             warning: `lifecycle: no release cycle of endoflife.date product "${product}" matches version ${quote(latestVersion)} ` +
@@ -32717,7 +32748,14 @@ function buildLifecycle(product, doc, latestVersion, now, opts = {}) {
     }
     else {
         const status = today > release.eolFrom ? 'eol' : 'eol-scheduled';
-        lifecycle = { product, link: `${ENDOFLIFE_SITE}/${product}`, cycle, eol: release.eolFrom, status, eolDate: release.eolFrom };
+        lifecycle = {
+            product,
+            link: `${ENDOFLIFE_SITE}/${product}`,
+            cycle,
+            eol: release.eolFrom,
+            status,
+            eolDate: release.eolFrom
+        };
     }
     // Cheap guarantee that what we hand on is publishable.
     return { lifecycle: schema/* lifecycleSchema */.AP.parse(lifecycle) };
@@ -32803,7 +32841,10 @@ function cleanText(input, max, opts = {}) {
     // Code points never outnumber UTF-16 units: only a longer string needs counting.
     const points = s.length > max ? Array.from(s) : [];
     if (points.length > max)
-        return points.slice(0, max - 1).join('').trimEnd() + '…';
+        return (points
+            .slice(0, max - 1)
+            .join('')
+            .trimEnd() + '…');
     return overLong ? s + '…' : s;
 }
 const MARKUP_ESCAPES = {
@@ -33015,10 +33056,14 @@ const changeSchema = schemas/* strictObject */.rej({
         .describe('generatedAt of the snapshot that first published this state'),
     slug: schemas/* string */.YjP().regex(schema/* SLUG_PATTERN */.ZT),
     name: schemas/* string */.YjP().min(1).max(200),
-    url: schemas/* url */.OZ5({ protocol: /^https?$/ }).max(2048).describe('{base_url}/apps/<slug>/'),
+    url: schemas/* url */.OZ5({ protocol: /^https?$/ })
+        .max(2048)
+        .describe('{base_url}/apps/<slug>/'),
     version: versionSchema.describe('latestVersion after the change'),
     safeToUpdate: classSchema.describe('safeToUpdate after the change'),
-    previousVersion: versionSchema.nullable().describe('latestVersion before, or null for an app published for the first time'),
+    previousVersion: versionSchema
+        .nullable()
+        .describe('latestVersion before, or null for an app published for the first time'),
     previousSafeToUpdate: classSchema.nullable(),
     title: schemas/* string */.YjP().min(1).max(400).describe('Plain-text entry title'),
     summary: schemas/* string */.YjP().max(2000).describe('Plain text: the class and the rationale at the time of the change')
@@ -33039,7 +33084,9 @@ function newChange(given, before, generatedAt, baseUrl) {
     // The id and link come from the address derived from the slug, whatever the record says.
     const record = { ...given, url: appUrls(baseUrl, given.slug).url };
     const entry = recordFeedEntry(record, generatedAt);
-    const was = before ? ` Before: ${cleanText(before.latestVersion, 128)}, ${CLASS_INFO[before.safeToUpdate].label.toLowerCase()}.` : ' First published.';
+    const was = before
+        ? ` Before: ${cleanText(before.latestVersion, 128)}, ${CLASS_INFO[before.safeToUpdate].label.toLowerCase()}.`
+        : ' First published.';
     return {
         id: entry.id,
         at: generatedAt,
@@ -33141,10 +33188,16 @@ function* feedFileEntries(input) {
     const { baseUrl, generatedAt } = input;
     const changes = mergeChanges(input);
     yield [feedPaths.changes, renderChangesDoc(changes, baseUrl)];
-    yield [feedPaths.all, feed(feedPaths.all, `${baseUrl}/`, 'updatesafe: every change of version or class', changes, generatedAt, baseUrl)];
+    yield [
+        feedPaths.all,
+        feed(feedPaths.all, `${baseUrl}/`, 'updatesafe: every change of version or class', changes, generatedAt, baseUrl)
+    ];
     for (const c of schema/* CLASSES */.Nv) {
         const title = `updatesafe: apps that became ${CLASS_INFO[c].label.toLowerCase()}`;
-        yield [feedPaths.byClass(c), feed(feedPaths.byClass(c), `${baseUrl}/`, title, changes.filter((e) => e.safeToUpdate === c), generatedAt, baseUrl)];
+        yield [
+            feedPaths.byClass(c),
+            feed(feedPaths.byClass(c), `${baseUrl}/`, title, changes.filter((e) => e.safeToUpdate === c), generatedAt, baseUrl)
+        ];
     }
     const bySlug = new Map();
     for (const e of changes) {
@@ -33156,7 +33209,10 @@ function* feedFileEntries(input) {
     }
     for (const r of input.records) {
         const title = `updatesafe: changes to ${cleanText(r.name, 100) || r.slug}`;
-        yield [feedPaths.app(r.slug), feed(feedPaths.app(r.slug), appUrls(baseUrl, r.slug).url, title, bySlug.get(r.slug) ?? [], generatedAt, baseUrl)];
+        yield [
+            feedPaths.app(r.slug),
+            feed(feedPaths.app(r.slug), appUrls(baseUrl, r.slug).url, title, bySlug.get(r.slug) ?? [], generatedAt, baseUrl)
+        ];
     }
 }
 /**
@@ -35247,7 +35303,9 @@ ${p.feeds ? `<li><a href="feed.xml">Atom feed of changes to this app</a></li>\n`
         main: parts.join(''),
         generatedAt: p.generatedAt,
         feeds: p.feeds,
-        head: p.feeds ? `<link rel="alternate" type="application/atom+xml" title="Changes to ${escapeMarkup(name)}" href="feed.xml">\n` : ''
+        head: p.feeds
+            ? `<link rel="alternate" type="application/atom+xml" title="Changes to ${escapeMarkup(name)}" href="feed.xml">\n`
+            : ''
     });
 }
 
@@ -35348,11 +35406,17 @@ function* pageFiles(pages, ctx) {
     for (const [path, body] of ASSETS)
         yield [path, body];
     const stale = new Set(sorted.filter((p) => p.stale).map((p) => p.record.slug));
-    yield ['index.html', renderIndex({ records: sorted.map((p) => p.record), generatedAt: ctx.generatedAt, feeds: ctx.feeds, stale })];
+    yield [
+        'index.html',
+        renderIndex({ records: sorted.map((p) => p.record), generatedAt: ctx.generatedAt, feeds: ctx.feeds, stale })
+    ];
     yield ['404.html', renderNotFound({ basePath, generatedAt: ctx.generatedAt })];
     for (const p of sorted) {
         const slug = p.record.slug;
-        yield [`apps/${slug}/index.html`, renderAppPage({ ...p, generatedAt: ctx.generatedAt, now: ctx.now, feeds: ctx.feeds })];
+        yield [
+            `apps/${slug}/index.html`,
+            renderAppPage({ ...p, generatedAt: ctx.generatedAt, now: ctx.now, feeds: ctx.feeds })
+        ];
         yield [`badge/${slug}.svg`, badge_renderBadge(p.record)];
         yield [`api/v1/badge/${slug}.json`, toJson(shieldsEndpoint(p.record))];
     }
@@ -35396,7 +35460,7 @@ function settle(record, previous) {
     return record;
 }
 function diffRecords(before, after) {
-    const brief = (r) => (r ? { latestVersion: r.latestVersion, safeToUpdate: r.safeToUpdate } : null);
+    const brief = (r) => r ? { latestVersion: r.latestVersion, safeToUpdate: r.safeToUpdate } : null;
     const changes = after
         .filter((r) => !(0,external_node_util_.isDeepStrictEqual)(before.get(r.slug), r))
         .map((r) => ({ slug: r.slug, before: brief(before.get(r.slug)), after: brief(r) }));
@@ -35419,7 +35483,9 @@ async function gatherFacts(entries, previous, opts, deps) {
         repo: e.entry.repo,
         ...(e.entry.tagPrefix ? { tagPrefix: e.entry.tagPrefix } : {}),
         ...(e.entry.tagPattern ? { tagPattern: e.entry.tagPattern } : {}),
-        ...(publishedVersion(e, previous.get(e.slug)) ? { previousVersion: publishedVersion(e, previous.get(e.slug)) } : {})
+        ...(publishedVersion(e, previous.get(e.slug))
+            ? { previousVersion: publishedVersion(e, previous.get(e.slug)) }
+            : {})
     }));
     const { outcomes, stats } = await deps.refresh(targets);
     const apps = entries.map((e) => refreshedFacts(e, previous.get(e.slug), outcomes.get(e.slug)));
@@ -35488,7 +35554,9 @@ async function assessAll(apps, par, log) {
             if ('pending' in plan)
                 return plan;
             const considered = plan.input.releases.map((r) => r.version);
-            return app.facts.judged ? { considered, judged: app.facts.judged } : { considered, at: inputs.push(plan.input) - 1 };
+            return app.facts.judged
+                ? { considered, judged: app.facts.judged }
+                : { considered, at: inputs.push(plan.input) - 1 };
         });
         const judging = inputs.length > 0 ? runner.run({ kind: 'classify', inputs }, lane) : Promise.resolve([]);
         inputs.length = 0;
@@ -35582,7 +35650,9 @@ async function build(opts, given) {
             throw new BuildError(`${app.file}: the record built for ${app.slug} is invalid: ${formatZodIssues(checked.error)}`);
         }
         if (app.stale)
-            log.warning(`${app.slug}: stale, republished last-known-good (${app.note ?? 'upstream failed'})`, { file: app.file });
+            log.warning(`${app.slug}: stale, republished last-known-good (${app.note ?? 'upstream failed'})`, {
+                file: app.file
+            });
         const settled = settle(checked.data, previous?.records.get(app.slug));
         records.push(settled);
         pages.push({ record: settled, stale: app.stale, ...page });
@@ -35612,7 +35682,16 @@ async function build(opts, given) {
     const stale = apps.filter((a) => a.stale).map((a) => a.slug);
     const threads = par.threads();
     log.info(`wrote ${written} files for ${catalog.count} apps to ${outDir}${threads ? ` (${threads} worker threads)` : ''}${stale.length ? `; stale: ${stale.join(', ')}` : ''}`);
-    return { outDir, generatedAt, count: catalog.count, changed: changes.map((c) => c.slug), changes, stale, warnings, stats };
+    return {
+        outDir,
+        generatedAt,
+        count: catalog.count,
+        changed: changes.map((c) => c.slug),
+        changes,
+        stale,
+        warnings,
+        stats
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/summary.ts
@@ -35633,7 +35712,9 @@ function escapeMarkdown(text) {
 function code(text) {
     // A backtick cannot sit inside a one-backtick code span; fall back to escaped text.
     // A pipe would end the table cell even inside a code span, so GFM wants it escaped there too.
-    return text.includes('`') || text.trim() === '' ? escapeMarkdown(text) : `\`${text.replace(/\s+/g, ' ').replace(/\|/g, '\\|')}\``;
+    return text.includes('`') || text.trim() === ''
+        ? escapeMarkdown(text)
+        : `\`${text.replace(/\s+/g, ' ').replace(/\|/g, '\\|')}\``;
 }
 /** `old → new`, or the one value when it did not move; a new or removed app says so once, in the version column. */
 function transition(before, after, show, edge) {
@@ -35653,7 +35734,10 @@ function list(items, render) {
 }
 /** Changes a reader cares about at a glance: the version or the classification moved, or the app came or went. */
 function headlineChanges(changes) {
-    return changes.filter((c) => !c.before || !c.after || c.before.latestVersion !== c.after.latestVersion || c.before.safeToUpdate !== c.after.safeToUpdate);
+    return changes.filter((c) => !c.before ||
+        !c.after ||
+        c.before.latestVersion !== c.after.latestVersion ||
+        c.before.safeToUpdate !== c.after.safeToUpdate);
 }
 function buildSummary(input) {
     const out = ['## updatesafe', ''];
@@ -39345,7 +39429,11 @@ class Walker {
                     const alert = alertMatch ? (alertMatch[1] ?? alertMatch[2] ?? '').toUpperCase() : (quote ?? '');
                     const body = alertMatch ? text.slice(alertMatch[0].length) : text;
                     // A paragraph that is nothing but a bold label ("**Bug fixes:**") heads what follows.
-                    if (depth === 0 && quote === null && lead !== '' && (0,classify_text/* squash */.iw)(body).replace(/:$/, '') === lead.replace(/:$/, '') && (0,sections/* looksLikeLabel */.M)(lead)) {
+                    if (depth === 0 &&
+                        quote === null &&
+                        lead !== '' &&
+                        (0,classify_text/* squash */.iw)(body).replace(/:$/, '') === lead.replace(/:$/, '') &&
+                        (0,sections/* looksLikeLabel */.M)(lead)) {
                         this.heading(lead.replace(/:$/, ''), 7);
                         break;
                     }
@@ -39387,7 +39475,9 @@ class Walker {
         const nested = [];
         for (const t of item.tokens)
             (t.type === 'list' || t.type === 'blockquote' || t.type === 'code' || t.type === 'heading' ? nested : own).push(t);
-        const text = own.map((t) => ('tokens' in t && t.tokens ? inline(t.tokens, '') : 'text' in t ? (0,classify_text/* decodeEntities */.Sm)(String(t.text)) : '')).join(' ');
+        const text = own
+            .map((t) => 'tokens' in t && t.tokens ? inline(t.tokens, '') : 'text' in t ? (0,classify_text/* decodeEntities */.Sm)(String(t.text)) : '')
+            .join(' ');
         const lead = own[0] && 'tokens' in own[0] ? leadIn(own[0].tokens) : '';
         // Only an item with a sub-list can be a label ('' is none).
         const label = nested.some((t) => t.type === 'list') ? (0,classify_text/* squash */.iw)(text).replace(/:$/, '') : '';
@@ -39620,9 +39710,13 @@ function scrub(text) {
     // The costly reference and mention patterns are skipped when a character they need is absent.
     if (s.includes('#') && s.includes('/'))
         s = s.replace(/\b[\w.-]+\/[\w.-]+#\d+\b/g, ' ');
-    s = s.replace(/(?:^|(?<=[\s(\[,]))(?:GH-|#)\d+\b/gi, ' ').replace(/#?\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b/g, ' ');
+    s = s
+        .replace(/(?:^|(?<=[\s([,]))(?:GH-|#)\d+\b/gi, ' ')
+        .replace(/#?\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b/g, ' ');
     if (s.includes('@'))
-        s = s.replace(/\b(?:by|thanks to|from) @[\w-]+(?:\[bot\])?/gi, ' ').replace(/(?:^|(?<=[\s(\[,]))@[\w-]+(?:\[bot\])?/g, ' ');
+        s = s
+            .replace(/\b(?:by|thanks to|from) @[\w-]+(?:\[bot\])?/gi, ' ')
+            .replace(/(?:^|(?<=[\s([,]))@[\w-]+(?:\[bot\])?/g, ' ');
     return (0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .squash */ .iw)(s
         .replace(/\p{Extended_Pictographic}\uFE0F?/gu, ' ')
         // Parentheses and brackets emptied by the above.
@@ -40154,7 +40248,9 @@ const seedReleaseSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .strictObject */ .r
     version: versionLabel.describe('The release tag or version label exactly as upstream names it'),
     url: httpUrl.describe('The upstream release page of this version'),
     date: dateString.nullable().optional().describe('Release date, when upstream gives one'),
-    notes: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional().describe('The release notes as upstream wrote them (the classifier reads a bounded prefix)'),
+    notes: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP()
+        .optional()
+        .describe('The release notes as upstream wrote them (the classifier reads a bounded prefix)'),
     checked: dateString.describe('The day these facts were read')
 })
     .describe('The last known release, so an offline build has real data');
@@ -40167,7 +40263,11 @@ const overrideSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .strictObject */ .rej(
 const catalogEntrySchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .strictObject */ .rej({
     name: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().trim().min(1).max(LIMITS.name),
     repo: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().regex(REPO_PATTERN, 'must be "<owner>/<name>"'),
-    tagPrefix: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().min(1).max(64).optional().describe('Only tags starting with this belong to the app, e.g. "server@"'),
+    tagPrefix: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP()
+        .min(1)
+        .max(64)
+        .optional()
+        .describe('Only tags starting with this belong to the app, e.g. "server@"'),
     tagPattern: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP()
         .min(1)
         .max(256)
@@ -40184,7 +40284,8 @@ const catalogEntrySchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .strictObject */ .
         .describe('Only tags matching this regular expression belong to the app'),
     archived: zod__WEBPACK_IMPORTED_MODULE_0__/* .boolean */ .zMY().optional().describe('The repository was archived (read-only) when last checked'),
     successor: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().trim().min(1).max(LIMITS.successor).optional(),
-    lifecycle: zod__WEBPACK_IMPORTED_MODULE_0__/* .strictObject */ .rej({ product: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().regex(/^[a-z0-9][a-z0-9._-]*$/, 'must be an endoflife.date product id') }).optional(),
+    lifecycle: zod__WEBPACK_IMPORTED_MODULE_0__/* .strictObject */ .rej({ product: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().regex(/^[a-z0-9][a-z0-9._-]*$/, 'must be an endoflife.date product id') })
+        .optional(),
     override: overrideSchema.optional(),
     release: seedReleaseSchema.optional()
 })
@@ -40215,7 +40316,10 @@ const appRecordShape = {
     repo: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().regex(REPO_PATTERN).describe('Source repository, <owner>/<name>'),
     latestVersion: versionLabel.describe('Latest stable release, exactly as upstream labels it; do not parse as one scheme'),
     safeToUpdate: zod__WEBPACK_IMPORTED_MODULE_0__/* ["enum"] */ .k5n(CLASSES).describe('How safe it is to update to latestVersion'),
-    rationale: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().min(1).max(LIMITS.rationale).describe('Why: the rule, the release and the quoted words that decided'),
+    rationale: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP()
+        .min(1)
+        .max(LIMITS.rationale)
+        .describe('Why: the rule, the release and the quoted words that decided'),
     changelogSummary: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP()
         .min(1)
         .max(LIMITS.summary)
@@ -40736,13 +40840,65 @@ const K = {
     negation: ['break', 'compatib', 'no ', 'nothing'],
     marker: ['breaking', '!:'],
     prose: ['break', 'incompatib'],
-    obligation: ['must', 'need', 'have to', 'has to', 'required', 'requires', 'manual', 'action', 'make sure', 'ensure', 'mandatory', 'necessary'],
+    obligation: [
+        'must',
+        'need',
+        'have to',
+        'has to',
+        'required',
+        'requires',
+        'manual',
+        'action',
+        'make sure',
+        'ensure',
+        'mandatory',
+        'necessary'
+    ],
     rollback: ['roll', 'downgrad', 'revert', 'unable', 'cannot', "can't", 'can not'],
-    urgent: ['immediately', 'as soon', 'asap', 'urgent', 'right away', 'delay', 'at once', 'strongly', 'highly', 'urge', 'critical', 'must'],
-    removal: ['remov', 'drop', 'delet', 'renam', 'no longer', 'discontinu', 'not ', 'read-only', 'now must', 'now has to', 'now required'],
+    urgent: [
+        'immediately',
+        'as soon',
+        'asap',
+        'urgent',
+        'right away',
+        'delay',
+        'at once',
+        'strongly',
+        'highly',
+        'urge',
+        'critical',
+        'must'
+    ],
+    removal: [
+        'remov',
+        'drop',
+        'delet',
+        'renam',
+        'no longer',
+        'discontinu',
+        'not ',
+        'read-only',
+        'now must',
+        'now has to',
+        'now required'
+    ],
     guide: ['guide', 'notes', 'instructions', 'docs', 'documentation', 'section', 'steps'],
     defaults: ['default', 'opt-', 'opt '],
-    behaviour: ['[change', 'no longer', 'now', 'reject', 'disabl', 'replaced', 'moved', 'behavio', 'limited', 'restrict', 'renam', 'remov', 'chang'],
+    behaviour: [
+        '[change',
+        'no longer',
+        'now',
+        'reject',
+        'disabl',
+        'replaced',
+        'moved',
+        'behavio',
+        'limited',
+        'restrict',
+        'renam',
+        'remov',
+        'chang'
+    ],
     configFormat: ['schema', 'format', 'structure'],
     advice: ['make sure', 'please', 'recommend', 'advise', 'suggest', 'should', 'want to', 'aware', 'take care', 'check'],
     image: ['image'],
@@ -40751,13 +40907,51 @@ const K = {
     comma: [','],
     to: ['to '],
     /** One word of each alternative of REQUIREMENT. */
-    requirement: ['require', 'minimum', 'at least', 'or later', 'or newer', 'or higher', 'or above', 'or greater', '>=', 'no longer', 'support', 'drop', 'need'],
+    requirement: [
+        'require',
+        'minimum',
+        'at least',
+        'or later',
+        'or newer',
+        'or higher',
+        'or above',
+        'or greater',
+        '>=',
+        'no longer',
+        'support',
+        'drop',
+        'need'
+    ],
     /** The words SETTING starts with (REMOVED_SETTING and RENAMED_SETTING need one). */
     setting: ['config', 'env', 'cli', 'command', 'startup', 'setting', 'option', 'flag', 'directive'],
     /** One word of each alternative of SECURITY. */
     security: [
-        'cve-', 'ghsa', 'security', 'vulnerab', 'xss', 'ssrf', 'csrf', 'idor', 'traversal', 'slip', 'injection', 'escalation', 'spoof', 'enumeration',
-        'denial', 'bomb', 'permission', 'require', 'unauthori', 'brute', 'harden', 'exploit', 'smuggling', 'remote code', 'rce', 'redirect'
+        'cve-',
+        'ghsa',
+        'security',
+        'vulnerab',
+        'xss',
+        'ssrf',
+        'csrf',
+        'idor',
+        'traversal',
+        'slip',
+        'injection',
+        'escalation',
+        'spoof',
+        'enumeration',
+        'denial',
+        'bomb',
+        'permission',
+        'require',
+        'unauthori',
+        'brute',
+        'harden',
+        'exploit',
+        'smuggling',
+        'remote code',
+        'rce',
+        'redirect'
     ]
 };
 const GROUPS = Object.keys(K);
@@ -40876,7 +41070,10 @@ function judgeUnit(u) {
         add(out, u, RULES.configChange, Math.max(0, cf), cf >= 0);
     if (k & sections.S.changed && !housekeeping)
         add(out, u, RULES.behaviourChange, 0, false);
-    if (/^(?:WARNING|IMPORTANT|CAUTION|DANGER|ATTENTION)$/.test(u.alert) || /^(?:important|warning|attention|caution|danger|heads up)\b/i.test(u.lead) || text.includes('⚠') || (k & sections.S.important && !housekeeping)) {
+    if (/^(?:WARNING|IMPORTANT|CAUTION|DANGER|ATTENTION)$/.test(u.alert) ||
+        /^(?:important|warning|attention|caution|danger|heads up)\b/i.test(u.lead) ||
+        text.includes('⚠') ||
+        (k & sections.S.important && !housekeeping)) {
         add(out, u, RULES.admonition, 0, false);
     }
     if (!housekeeping && !rollback && g & G.advice) {
@@ -40943,7 +41140,14 @@ function better(a, b) {
 function judgeRelease(notes) {
     const { text, cut } = (0,classify_text/* cleanNotes */.Bz)(notes);
     if ((0,classify_text/* isBlankNotes */.sC)(text)) {
-        return { safeToUpdate: 'unknown', rule: OUTCOMES.emptyNotes, describes: 'no release notes', finding: null, units: [], cut };
+        return {
+            safeToUpdate: 'unknown',
+            rule: OUTCOMES.emptyNotes,
+            describes: 'no release notes',
+            finding: null,
+            units: [],
+            cut
+        };
     }
     const units = (0,blocks/* parseUnits */.XS)(text);
     let best = null;
@@ -40953,16 +41157,37 @@ function judgeRelease(notes) {
                 best = f;
     }
     if (best) {
-        return { safeToUpdate: best.rule.severity, rule: best.rule.name, describes: best.rule.describes, finding: best, units, cut };
+        return {
+            safeToUpdate: best.rule.severity,
+            rule: best.rule.name,
+            describes: best.rule.describes,
+            finding: best,
+            units,
+            cut
+        };
     }
     const ws = words(units);
     const content = units.filter((u) => u.kind !== 'heading' && u.kind !== 'code');
     if (ws.length < 2 || (ws.length < 15 && content.some((u) => WITHDRAWN.test(u.text))) || content.length === 0) {
-        return { safeToUpdate: 'unknown', rule: OUTCOMES.noContent, describes: 'the notes carry no usable content', finding: null, units, cut };
+        return {
+            safeToUpdate: 'unknown',
+            rule: OUTCOMES.noContent,
+            describes: 'the notes carry no usable content',
+            finding: null,
+            units,
+            cut
+        };
     }
     const english = ws.filter((w) => ENGLISH.has(w.toLowerCase())).length;
     if (english < Math.max(1, ws.length * 0.08)) {
-        return { safeToUpdate: 'unknown', rule: OUTCOMES.unreadable, describes: 'no rule applies and the notes are not in a language or form the rules read', finding: null, units, cut };
+        return {
+            safeToUpdate: 'unknown',
+            rule: OUTCOMES.unreadable,
+            describes: 'no rule applies and the notes are not in a language or form the rules read',
+            finding: null,
+            units,
+            cut
+        };
     }
     if (cut) {
         const r = RULES.truncatedNotes;
@@ -41043,7 +41268,11 @@ function classifyReleases(input) {
         };
     }
     const releases = all.slice(-MAX_RELEASES);
-    const judged = releases.map((r) => ({ raw: String(r.version).slice(0, schema/* LIMITS */.b1.version), version: (0,classify_text/* safeLabel */.IW)(String(r.version)), j: judgeRelease(r.notes) }));
+    const judged = releases.map((r) => ({
+        raw: String(r.version).slice(0, schema/* LIMITS */.b1.version),
+        version: (0,classify_text/* safeLabel */.IW)(String(r.version)),
+        j: judgeRelease(r.notes)
+    }));
     // Newest first, so that among equally severe releases the newest one decides.
     let decided = judged[judged.length - 1];
     for (let i = judged.length - 2; i >= 0; i--) {
@@ -41092,7 +41321,10 @@ function loadRecords(files) {
         const release = read.entry?.release;
         if (!read.entry || !release || release.notes === undefined)
             return read;
-        const judged = classifyReleases({ releases: [{ version: release.version, notes: release.notes }], archived: read.entry.archived ?? false });
+        const judged = classifyReleases({
+            releases: [{ version: release.version, notes: release.notes }],
+            archived: read.entry.archived ?? false
+        });
         release.notes = '';
         return { ...read, judged };
     });
@@ -41129,7 +41361,12 @@ const here = {
     chunk: CHUNK,
     run: async (task) => runTask(task)
 };
-const inProcess = { forJob: () => here, write: write_tree/* writeFilesSync */.Ky, threads: () => 0, recycle: async () => { } };
+const inProcess = {
+    forJob: () => here,
+    write: write_tree/* writeFilesSync */.Ky,
+    threads: () => 0,
+    recycle: async () => { }
+};
 /**
  * Below this many records a job runs in this thread. A thread costs about 0.1 s
  * to start and runs its first chunks slowly until its code is optimised; measured

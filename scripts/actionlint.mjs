@@ -42,7 +42,10 @@ export function isStaleLabelFinding(finding) {
 async function workflowFiles(root) {
   const dir = path.join(root, '.github', 'workflows')
   const names = await readdir(dir).catch(() => [])
-  return names.filter((n) => /\.ya?ml$/.test(n)).sort().map((n) => path.join('.github', 'workflows', n))
+  return names
+    .filter((n) => /\.ya?ml$/.test(n))
+    .sort()
+    .map((n) => path.join('.github', 'workflows', n))
 }
 
 export async function lintFiles(files) {

@@ -27,7 +27,9 @@ export function packageDir(source) {
 /** Every package directory named by the source maps in one bundle directory. */
 export function bundledPackages(dir) {
   const found = new Set()
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.js.map')).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('.js.map'))
+    .sort()) {
     const { sources } = JSON.parse(readFileSync(join(dir, file), 'utf8'))
     for (const source of sources) {
       const pkg = packageDir(source)
@@ -46,10 +48,11 @@ export function entry(root, pkgDir) {
     .filter((f) => LICENSE_FILE.test(f))
     .sort()
     .map((f) => readFileSync(join(abs, f), 'utf8').trim())
-  const text = texts.length > 0
-    ? texts.join('\n\n')
-    : `The package ships no licence file; its package.json declares ${license}` +
-      (meta.author ? `, author ${typeof meta.author === 'string' ? meta.author : meta.author.name}.` : '.')
+  const text =
+    texts.length > 0
+      ? texts.join('\n\n')
+      : `The package ships no licence file; its package.json declares ${license}` +
+        (meta.author ? `, author ${typeof meta.author === 'string' ? meta.author : meta.author.name}.` : '.')
   return `${meta.name}\n${license}\n${text}`
 }
 

@@ -19,7 +19,16 @@ const APP = process.env.SCREENSHOT_APP ?? 'prometheus'
 const BASE_URL = 'http://localhost:8080'
 const NOW = new Date('2026-11-21T12:00:00.000Z')
 const CHROMIUM = '/usr/bin/chromium'
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync'
+]
 
 const SHOTS = [
   { file: 'index-desktop.png', path: '/', viewport: { width: 1280, height: 1000 }, scale: 1, fullPage: false },
@@ -35,7 +44,11 @@ let browser
 try {
   await new Promise((ok) => server.listen(0, '127.0.0.1', ok))
   const origin = `http://127.0.0.1:${server.address().port}`
-  const log = { info: () => {}, warning: (m) => console.error(`warning: ${m}`), error: (m) => console.error(`error: ${m}`) }
+  const log = {
+    info: () => {},
+    warning: (m) => console.error(`warning: ${m}`),
+    error: (m) => console.error(`error: ${m}`)
+  }
   await build({ catalogDir: path.join(ROOT, 'catalog'), outDir: site, baseUrl: BASE_URL, now: NOW, cwd: ROOT }, { log })
   await mkdir(OUT, { recursive: true })
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS })
@@ -45,7 +58,10 @@ try {
     const problems = []
     page.on('console', (m) => m.type() === 'error' && problems.push(m.text()))
     page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`))
-    page.on('request', (r) => r.url().startsWith(`${origin}/`) || problems.push(`request to another address: ${r.url()}`))
+    page.on(
+      'request',
+      (r) => r.url().startsWith(`${origin}/`) || problems.push(`request to another address: ${r.url()}`)
+    )
     const res = await page.goto(origin + s.path, { waitUntil: 'load' })
     if (res?.status() !== 200) throw new Error(`${s.path}: HTTP ${res?.status()}`)
     if (problems.length) throw new Error(`${s.path}: ${problems.join('; ')}`)

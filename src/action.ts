@@ -77,7 +77,11 @@ function setOutputs(result: BuildResult): void {
 }
 
 /** `workers` are the thread bundles; given, a large build spreads its work over threads that run them. */
-export async function runAction(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd(), workers?: WorkerScripts): Promise<void> {
+export async function runAction(
+  env: NodeJS.ProcessEnv = process.env,
+  cwd = process.cwd(),
+  workers?: WorkerScripts
+): Promise<void> {
   const log = coreLogger(env, cwd)
   let refresh = false
   try {

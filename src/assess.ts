@@ -24,7 +24,10 @@ export type Plan = { pending: Assessment } | { input: ClassifyInput }
 export function planAssessment(app: AppFacts & { facts: ReleaseFacts }, log: Logger): Plan {
   const { facts, entry } = app
   if (facts.movedTo) {
-    log.warning(`${entry.repo} moved to ${facts.movedTo}: update "repo" in the catalog record`, { file: app.file, line: 1 })
+    log.warning(`${entry.repo} moved to ${facts.movedTo}: update "repo" in the catalog record`, {
+      file: app.file,
+      line: 1
+    })
     return {
       pending: {
         verdict: {
@@ -57,9 +60,18 @@ export function planAssessment(app: AppFacts & { facts: ReleaseFacts }, log: Log
 }
 
 /** The published verdict from the classifier's judgement of the `considered` releases: tag note, curated override, bounds. */
-export function finishAssessment(app: AppFacts & { facts: ReleaseFacts }, considered: string[], judged: Judgement, log: Logger): Assessment {
+export function finishAssessment(
+  app: AppFacts & { facts: ReleaseFacts },
+  considered: string[],
+  judged: Judgement,
+  log: Logger
+): Assessment {
   const { facts, entry } = app
-  let verdict: Verdict = { safeToUpdate: judged.safeToUpdate, rationale: judged.rationale, changelogSummary: judged.changelogSummary }
+  let verdict: Verdict = {
+    safeToUpdate: judged.safeToUpdate,
+    rationale: judged.rationale,
+    changelogSummary: judged.changelogSummary
+  }
   if (facts.fromTags && !facts.archived) {
     verdict.rationale = `No GitHub releases are published; the version comes from the repository tags. ${verdict.rationale}`
   }

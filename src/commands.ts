@@ -30,7 +30,8 @@ Commands:
 `
 
 export function stderrLogger(stream: NodeJS.WritableStream = process.stderr): Logger {
-  const where = (ref?: { file?: string; line?: number }) => (ref?.file ? `${ref.file}${ref.line ? `:${ref.line}` : ''}: ` : '')
+  const where = (ref?: { file?: string; line?: number }) =>
+    ref?.file ? `${ref.file}${ref.line ? `:${ref.line}` : ''}: ` : ''
   return {
     info: (m) => stream.write(`${m}\n`),
     warning: (m, ref) => stream.write(`warning: ${where(ref)}${m}\n`),
@@ -43,7 +44,8 @@ class UsageError extends Error {}
 function parseNow(value: string | undefined): Date {
   if (value === undefined) return new Date()
   const d = new Date(value)
-  if (!/^\d{4}-\d{2}-\d{2}(T.*)?$/.test(value) || Number.isNaN(d.getTime())) throw new UsageError(`--now "${value}" is not an ISO 8601 date or time`)
+  if (!/^\d{4}-\d{2}-\d{2}(T.*)?$/.test(value) || Number.isNaN(d.getTime()))
+    throw new UsageError(`--now "${value}" is not an ISO 8601 date or time`)
   return d
 }
 
@@ -91,28 +93,43 @@ async function run(argv: string[], log: Logger, workers: WorkerScripts | undefin
           buildDeps(upstreamSettings(process.env), log, now, parallel)
         )
       )
-      if (result.stats) log.info(`GitHub: ${result.stats.requests} requests, ${result.stats.graphqlPoints} GraphQL points, ${result.stats.remaining ?? '?'} remaining`)
+      if (result.stats)
+        log.info(
+          `GitHub: ${result.stats.requests} requests, ${result.stats.graphqlPoints} GraphQL points, ${result.stats.remaining ?? '?'} remaining`
+        )
       const shown = result.changed.slice(0, 20).join(', ')
       // Without --previous there is nothing to compare with: every app is new, as on a first publication.
       if (!values.previous) log.info(`changed: all ${result.count} apps (no --previous snapshot to compare with)`)
-      else log.info(`changed: ${result.changed.length === 0 ? 'none' : result.changed.length > 20 ? `${shown} and ${result.changed.length - 20} more` : shown}`)
+      else
+        log.info(
+          `changed: ${result.changed.length === 0 ? 'none' : result.changed.length > 20 ? `${shown} and ${result.changed.length - 20} more` : shown}`
+        )
       return 0
     }
     case 'serve': {
       const { values } = parseArgs({
         ...opts,
         args: rest,
-        options: { dir: { type: 'string', default: 'site' }, port: { type: 'string', default: '8080' }, host: { type: 'string' } }
+        options: {
+          dir: { type: 'string', default: 'site' },
+          port: { type: 'string', default: '8080' },
+          host: { type: 'string' }
+        }
       })
       const port = Number(values.port)
-      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port "${values.port}" is not a port number`)
+      if (!Number.isInteger(port) || port < 0 || port > 65535)
+        throw new UsageError(`--port "${values.port}" is not a port number`)
       const { url } = await serveSite({ dir: values.dir, port, ...(values.host ? { host: values.host } : {}) })
       log.info(`serving ${values.dir} at ${url} (Ctrl+C to stop)`)
       await new Promise(() => {}) // until interrupted
       return 0
     }
     case 'classify': {
-      const { values } = parseArgs({ ...opts, args: rest, options: { jsonl: { type: 'string' }, 'notes-file': { type: 'string' } } })
+      const { values } = parseArgs({
+        ...opts,
+        args: rest,
+        options: { jsonl: { type: 'string' }, 'notes-file': { type: 'string' } }
+      })
       const write = (line: string) => process.stdout.write(`${line}\n`)
       if (values['notes-file']) {
         const notes = await readFile(values['notes-file'], 'utf8')
@@ -127,7 +144,11 @@ async function run(argv: string[], log: Logger, workers: WorkerScripts | undefin
       return 0
     }
     case 'validate': {
-      const { values } = parseArgs({ ...opts, args: rest, options: { catalog: { type: 'string', default: 'catalog' } } })
+      const { values } = parseArgs({
+        ...opts,
+        args: rest,
+        options: { catalog: { type: 'string', default: 'catalog' } }
+      })
       const entries = await loadCatalog(values.catalog)
       log.info(`${values.catalog}: ${entries.length} records, all valid`)
       return 0
@@ -150,7 +171,9 @@ export async function main(argv: string[], log: Logger = stderrLogger(), workers
   } catch (e) {
     if (e instanceof CatalogError) {
       for (const issue of e.issues) log.error(formatIssue(issue))
-      log.error(`${e.issues.length} catalog error${e.issues.length === 1 ? '' : 's'}${argv[0] === 'build' ? '; nothing was written' : ''}`)
+      log.error(
+        `${e.issues.length} catalog error${e.issues.length === 1 ? '' : 's'}${argv[0] === 'build' ? '; nothing was written' : ''}`
+      )
       return 1
     }
     if (e instanceof JsonlInputError) {
@@ -165,4 +188,3 @@ export async function main(argv: string[], log: Logger = stderrLogger(), workers
     return 1
   }
 }
-

@@ -13,7 +13,10 @@ export interface UpstreamSettings {
   endoflifeUrl: string
 }
 
-export function upstreamSettings(env: NodeJS.ProcessEnv, overrides: { token?: string; endoflifeUrl?: string } = {}): UpstreamSettings {
+export function upstreamSettings(
+  env: NodeJS.ProcessEnv,
+  overrides: { token?: string; endoflifeUrl?: string } = {}
+): UpstreamSettings {
   return {
     token: overrides.token || env.GITHUB_TOKEN || undefined,
     ...githubEndpoints(env),
@@ -31,7 +34,13 @@ export function buildDeps(settings: UpstreamSettings, log: Logger, now: Date, pa
           // Loaded on first use: Octokit and its HTTP stack add about 7 MB of heap and
           // 20 MB of RSS from the start of every build, and an offline build never calls them.
           const { refreshFromGitHub } = await import('./upstream/github.js')
-          return refreshFromGitHub(targets, { token, apiUrl: settings.apiUrl, graphqlUrl: settings.graphqlUrl, now, log })
+          return refreshFromGitHub(targets, {
+            token,
+            apiUrl: settings.apiUrl,
+            graphqlUrl: settings.graphqlUrl,
+            now,
+            log
+          })
         }
       : async () => {
           throw new Error('--refresh needs a GitHub token: set GITHUB_TOKEN (or the action input github-token)')

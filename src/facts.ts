@@ -52,11 +52,22 @@ export function publishedVersion(item: LoadedEntry, previous: AppRecord | undefi
 }
 
 export function offlineFacts(item: LoadedEntry, previous: AppRecord | undefined): AppFacts {
-  return { slug: item.slug, file: item.file, entry: item.entry, ...lastKnownGood(item, previous), stale: false, note: null }
+  return {
+    slug: item.slug,
+    file: item.file,
+    entry: item.entry,
+    ...lastKnownGood(item, previous),
+    stale: false,
+    note: null
+  }
 }
 
 /** Merge one refresh outcome with last-known-good. */
-export function refreshedFacts(item: LoadedEntry, previous: AppRecord | undefined, outcome: RefreshOutcome | undefined): AppFacts {
+export function refreshedFacts(
+  item: LoadedEntry,
+  previous: AppRecord | undefined,
+  outcome: RefreshOutcome | undefined
+): AppFacts {
   const base = { slug: item.slug, file: item.file, entry: item.entry }
   if (outcome?.status === 'fresh') {
     return { ...base, facts: outcome.facts, kept: null, stale: false, note: null }
@@ -64,7 +75,13 @@ export function refreshedFacts(item: LoadedEntry, previous: AppRecord | undefine
   if (outcome?.status === 'moved') {
     const lkg = lastKnownGood(item, previous)
     const facts = outcome.facts ?? lkg.facts ?? (lkg.kept ? factsOfRecord(lkg.kept) : null)
-    return { ...base, facts: facts && { ...facts, movedTo: outcome.movedTo }, kept: null, stale: outcome.facts === null, note: `moved to ${outcome.movedTo}` }
+    return {
+      ...base,
+      facts: facts && { ...facts, movedTo: outcome.movedTo },
+      kept: null,
+      stale: outcome.facts === null,
+      note: `moved to ${outcome.movedTo}`
+    }
   }
   const reason = outcome ? outcome.reason : 'not refreshed'
   const lkg = lastKnownGood(item, previous)

@@ -75,7 +75,8 @@ export function settle(record: AppRecord, previous: AppRecord | undefined): AppR
 }
 
 export function diffRecords(before: ReadonlyMap<string, AppRecord>, after: readonly AppRecord[]): RecordChange[] {
-  const brief = (r: AppRecord | undefined) => (r ? { latestVersion: r.latestVersion, safeToUpdate: r.safeToUpdate } : null)
+  const brief = (r: AppRecord | undefined) =>
+    r ? { latestVersion: r.latestVersion, safeToUpdate: r.safeToUpdate } : null
   const changes: RecordChange[] = after
     .filter((r) => !isDeepStrictEqual(before.get(r.slug), r))
     .map((r) => ({ slug: r.slug, before: brief(before.get(r.slug)), after: brief(r) }))
@@ -88,7 +89,12 @@ export class BuildError extends Error {
   override name = 'BuildError'
 }
 
-async function gatherFacts(entries: LoadedEntry[], previous: Map<string, AppRecord>, opts: BuildOptions, deps: BuildDeps) {
+async function gatherFacts(
+  entries: LoadedEntry[],
+  previous: Map<string, AppRecord>,
+  opts: BuildOptions,
+  deps: BuildDeps
+) {
   if (!opts.refresh) return { apps: entries.map((e) => offlineFacts(e, previous.get(e.slug))), stats: null }
   if (!deps.refresh) throw new BuildError('refresh was requested but no GitHub client is configured')
   const targets: RefreshTarget[] = entries.map((e) => ({
@@ -96,7 +102,9 @@ async function gatherFacts(entries: LoadedEntry[], previous: Map<string, AppReco
     repo: e.entry.repo,
     ...(e.entry.tagPrefix ? { tagPrefix: e.entry.tagPrefix } : {}),
     ...(e.entry.tagPattern ? { tagPattern: e.entry.tagPattern } : {}),
-    ...(publishedVersion(e, previous.get(e.slug)) ? { previousVersion: publishedVersion(e, previous.get(e.slug))! } : {})
+    ...(publishedVersion(e, previous.get(e.slug))
+      ? { previousVersion: publishedVersion(e, previous.get(e.slug))! }
+      : {})
   }))
   const { outcomes, stats } = await deps.refresh(targets)
   const apps = entries.map((e) => refreshedFacts(e, previous.get(e.slug), outcomes.get(e.slug)))
@@ -104,7 +112,12 @@ async function gatherFacts(entries: LoadedEntry[], previous: Map<string, AppReco
 }
 
 /** One product document per product and run: refreshed when asked, else the stored copy. */
-async function productDocs(apps: AppFacts[], catalogDir: string, opts: BuildOptions, deps: BuildDeps): Promise<Map<string, EndoflifeProduct | null>> {
+async function productDocs(
+  apps: AppFacts[],
+  catalogDir: string,
+  opts: BuildOptions,
+  deps: BuildDeps
+): Promise<Map<string, EndoflifeProduct | null>> {
   const dir = path.join(catalogDir, 'endoflife')
   const docs = new Map<string, EndoflifeProduct | null>()
   for (const product of new Set(apps.flatMap((a) => (a.entry.lifecycle ? [a.entry.lifecycle.product] : [])))) {
@@ -116,7 +129,10 @@ async function productDocs(apps: AppFacts[], catalogDir: string, opts: BuildOpti
         deps.log.warning(`endoflife.date product "${product}": ${(e as Error).message}; using the stored copy`)
       }
       // Keep the fresh data for this build even if storing it for the next offline build fails.
-      if (doc) await writeStoredProduct(dir, product, doc).catch((e: Error) => deps.log.warning(`could not store endoflife.date data for "${product}": ${e.message}`))
+      if (doc)
+        await writeStoredProduct(dir, product, doc).catch((e: Error) =>
+          deps.log.warning(`could not store endoflife.date data for "${product}": ${e.message}`)
+        )
     }
     doc ??= await readStoredProduct(dir, product).catch((e: Error) => {
       deps.log.warning(`stored endoflife.date data for "${product}" is unreadable: ${e.message}`)
@@ -127,7 +143,13 @@ async function productDocs(apps: AppFacts[], catalogDir: string, opts: BuildOpti
   return docs
 }
 
-function lifecycleFor(app: AppFacts, version: string, docs: Map<string, EndoflifeProduct | null>, now: Date, log: Logger): Lifecycle | null {
+function lifecycleFor(
+  app: AppFacts,
+  version: string,
+  docs: Map<string, EndoflifeProduct | null>,
+  now: Date,
+  log: Logger
+): Lifecycle | null {
   const product = app.entry.lifecycle?.product
   if (!product) return null
   const doc = docs.get(product)
@@ -137,7 +159,13 @@ function lifecycleFor(app: AppFacts, version: string, docs: Map<string, Endoflif
     log.warning(`${app.slug}: no endoflife.date data for product "${product}"`, { file: app.file })
     return null
   }
-  const { lifecycle, warning } = buildLifecycle(product, doc, version, now, app.entry.tagPrefix ? { tagPrefix: app.entry.tagPrefix } : {})
+  const { lifecycle, warning } = buildLifecycle(
+    product,
+    doc,
+    version,
+    now,
+    app.entry.tagPrefix ? { tagPrefix: app.entry.tagPrefix } : {}
+  )
   if (warning) log.warning(`${app.slug}: ${warning}`, { file: app.file })
   return lifecycle
 }
@@ -161,7 +189,9 @@ async function assessAll(apps: AppFacts[], par: Parallel, log: Logger): Promise<
       const plan = planAssessment({ ...app, facts: app.facts }, log)
       if ('pending' in plan) return plan
       const considered = plan.input.releases.map((r) => r.version)
-      return app.facts.judged ? { considered, judged: app.facts.judged } : { considered, at: inputs.push(plan.input) - 1 }
+      return app.facts.judged
+        ? { considered, judged: app.facts.judged }
+        : { considered, at: inputs.push(plan.input) - 1 }
     })
     const judging = inputs.length > 0 ? runner.run({ kind: 'classify', inputs }, lane) : Promise.resolve([])
     inputs.length = 0
@@ -171,7 +201,13 @@ async function assessAll(apps: AppFacts[], par: Parallel, log: Logger): Promise<
       const app = chunk[i]!
       if (plan === null) return
       if ('pending' in plan) out[from + i] = plan.pending
-      else out[from + i] = finishAssessment({ ...app, facts: app.facts! }, plan.considered, plan.judged ?? judged[plan.at]!, log)
+      else
+        out[from + i] = finishAssessment(
+          { ...app, facts: app.facts! },
+          plan.considered,
+          plan.judged ?? judged[plan.at]!,
+          log
+        )
     })
   })
   return out
@@ -207,7 +243,10 @@ export async function build(opts: BuildOptions, given: BuildDeps): Promise<Build
   if (missing.length > 0) {
     throw new BuildError(
       missing
-        .map((a) => `${a.file}: release: ${a.slug} has no release data; add a release: {version, url, checked} block or build with --refresh`)
+        .map(
+          (a) =>
+            `${a.file}: release: ${a.slug} has no release data; add a release: {version, url, checked} block or build with --refresh`
+        )
         .join('\n')
     )
   }
@@ -253,9 +292,14 @@ export async function build(opts: BuildOptions, given: BuildDeps): Promise<Build
     }
     const checked = appRecordSchema.safeParse(record)
     if (!checked.success) {
-      throw new BuildError(`${app.file}: the record built for ${app.slug} is invalid: ${formatZodIssues(checked.error)}`)
+      throw new BuildError(
+        `${app.file}: the record built for ${app.slug} is invalid: ${formatZodIssues(checked.error)}`
+      )
     }
-    if (app.stale) log.warning(`${app.slug}: stale, republished last-known-good (${app.note ?? 'upstream failed'})`, { file: app.file })
+    if (app.stale)
+      log.warning(`${app.slug}: stale, republished last-known-good (${app.note ?? 'upstream failed'})`, {
+        file: app.file
+      })
     const settled = settle(checked.data, previous?.records.get(app.slug))
     records.push(settled)
     pages.push({ record: settled, stale: app.stale, ...page })
@@ -290,6 +334,17 @@ export async function build(opts: BuildOptions, given: BuildDeps): Promise<Build
 
   const stale = apps.filter((a) => a.stale).map((a) => a.slug)
   const threads = par.threads()
-  log.info(`wrote ${written} files for ${catalog.count} apps to ${outDir}${threads ? ` (${threads} worker threads)` : ''}${stale.length ? `; stale: ${stale.join(', ')}` : ''}`)
-  return { outDir, generatedAt, count: catalog.count, changed: changes.map((c) => c.slug), changes, stale, warnings, stats }
+  log.info(
+    `wrote ${written} files for ${catalog.count} apps to ${outDir}${threads ? ` (${threads} worker threads)` : ''}${stale.length ? `; stale: ${stale.join(', ')}` : ''}`
+  )
+  return {
+    outDir,
+    generatedAt,
+    count: catalog.count,
+    changed: changes.map((c) => c.slug),
+    changes,
+    stale,
+    warnings,
+    stats
+  }
 }

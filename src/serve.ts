@@ -36,8 +36,13 @@ export function createSiteHandler(dir: string): http.RequestListener {
   }
 }
 
-export async function serveSite(opts: { dir: string; port: number; host?: string }): Promise<{ server: http.Server; url: string }> {
-  if (!existsSync(path.join(opts.dir, 'index.html'))) throw new Error(`${opts.dir} holds no index.html; build the site first`)
+export async function serveSite(opts: {
+  dir: string
+  port: number
+  host?: string
+}): Promise<{ server: http.Server; url: string }> {
+  if (!existsSync(path.join(opts.dir, 'index.html')))
+    throw new Error(`${opts.dir} holds no index.html; build the site first`)
   const server = http.createServer(createSiteHandler(opts.dir))
   const host = opts.host ?? '127.0.0.1'
   await new Promise<void>((resolve, reject) => {

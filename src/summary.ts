@@ -36,11 +36,18 @@ export function escapeMarkdown(text: string): string {
 function code(text: string): string {
   // A backtick cannot sit inside a one-backtick code span; fall back to escaped text.
   // A pipe would end the table cell even inside a code span, so GFM wants it escaped there too.
-  return text.includes('`') || text.trim() === '' ? escapeMarkdown(text) : `\`${text.replace(/\s+/g, ' ').replace(/\|/g, '\\|')}\``
+  return text.includes('`') || text.trim() === ''
+    ? escapeMarkdown(text)
+    : `\`${text.replace(/\s+/g, ' ').replace(/\|/g, '\\|')}\``
 }
 
 /** `old → new`, or the one value when it did not move; a new or removed app says so once, in the version column. */
-function transition<T extends string>(before: T | undefined, after: T | undefined, show: (v: T) => string, edge: boolean): string {
+function transition<T extends string>(
+  before: T | undefined,
+  after: T | undefined,
+  show: (v: T) => string,
+  edge: boolean
+): string {
   if (before === undefined) return after === undefined ? '' : `${show(after)}${edge ? ' (new app)' : ''}`
   if (after === undefined) return edge ? `${show(before)}${ARROW}removed` : show(before)
   if (before === after) return show(after)
@@ -56,14 +63,21 @@ function list(items: readonly string[], render: (s: string) => string): string[]
 /** Changes a reader cares about at a glance: the version or the classification moved, or the app came or went. */
 export function headlineChanges(changes: readonly RecordChange[]): RecordChange[] {
   return changes.filter(
-    (c) => !c.before || !c.after || c.before.latestVersion !== c.after.latestVersion || c.before.safeToUpdate !== c.after.safeToUpdate
+    (c) =>
+      !c.before ||
+      !c.after ||
+      c.before.latestVersion !== c.after.latestVersion ||
+      c.before.safeToUpdate !== c.after.safeToUpdate
   )
 }
 
 export function buildSummary(input: SummaryInput): string {
   const out: string[] = ['## updatesafe', '']
   if (input.errors.length > 0) {
-    out.push(`**Failed: nothing was published.** ${input.errors.length} error${input.errors.length === 1 ? '' : 's'}:`, '')
+    out.push(
+      `**Failed: nothing was published.** ${input.errors.length} error${input.errors.length === 1 ? '' : 's'}:`,
+      ''
+    )
     out.push(...list(input.errors, escapeMarkdown), '')
   } else {
     const facts = [
@@ -87,7 +101,12 @@ export function buildSummary(input: SummaryInput): string {
     out.push('### Version or classification changed', '', '| App | Version | Safe to update |', '| --- | --- | --- |')
     for (const c of headline.slice(0, MAX_LIST_ITEMS)) {
       const version = transition(c.before?.latestVersion, c.after?.latestVersion, code, true)
-      const verdict = transition(c.before?.safeToUpdate, c.after?.safeToUpdate, (v) => `**${escapeMarkdown(v)}**`, false)
+      const verdict = transition(
+        c.before?.safeToUpdate,
+        c.after?.safeToUpdate,
+        (v) => `**${escapeMarkdown(v)}**`,
+        false
+      )
       out.push(`| ${escapeMarkdown(c.slug)} | ${version} | ${verdict} |`)
     }
     if (headline.length > MAX_LIST_ITEMS) out.push(`| … and ${headline.length - MAX_LIST_ITEMS} more | | |`)
@@ -98,11 +117,19 @@ export function buildSummary(input: SummaryInput): string {
     out.push(`Also changed (rationale, summary, lifecycle or links): ${quiet.map(escapeMarkdown).join(', ')}.`, '')
   }
   if (input.errors.length === 0 && input.changes.length === 0) {
-    out.push('No record changed since the previous snapshot, so the site is unchanged and there is nothing to publish.', '')
+    out.push(
+      'No record changed since the previous snapshot, so the site is unchanged and there is nothing to publish.',
+      ''
+    )
   }
 
   if (input.stale.length > 0) {
-    out.push('### Stale', '', 'Upstream could not be read for these apps; their last-known-good records were republished.', '')
+    out.push(
+      '### Stale',
+      '',
+      'Upstream could not be read for these apps; their last-known-good records were republished.',
+      ''
+    )
     out.push(...list(input.stale, escapeMarkdown), '')
   }
   if (input.warnings.length > 0) {

@@ -11,7 +11,8 @@ export interface ParsedVersion {
   prerelease: string[]
 }
 
-const PRERELEASE_WORDS = /(?:^|[^a-z])(alpha|beta|rc|pre|preview|dev|nightly|canary|snapshot|next|insiders?|test|unstable)(?:[^a-z]|$)/i
+const PRERELEASE_WORDS =
+  /(?:^|[^a-z])(alpha|beta|rc|pre|preview|dev|nightly|canary|snapshot|next|insiders?|test|unstable)(?:[^a-z]|$)/i
 
 /**
  * Strip what is not the version: a configured tag prefix, any `name@` or `path/`

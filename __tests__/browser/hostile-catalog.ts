@@ -9,7 +9,12 @@ const CHECKED = '2026-11-21'
 /** A YAML double-quoted scalar (JSON strings are valid ones), so any character can be written escaped. */
 const q = (s: string) => JSON.stringify(s)
 /** A literal block scalar, indented under `notes:`. */
-const block = (s: string) => '|-\n' + s.split('\n').map((l) => `    ${l}`).join('\n')
+const block = (s: string) =>
+  '|-\n' +
+  s
+    .split('\n')
+    .map((l) => `    ${l}`)
+    .join('\n')
 
 const BIDI = '\u202Egnp.exe\u202C \u2066isolate\u2069 \u200Fx'
 const CONTROLS = '\u0001\u0007\u001B[31m\u007F\u0085'

@@ -166,7 +166,10 @@ suite('the bundled catalog, built and served by the preview server', () => {
     expect(await visibleRows(page).count()).toBe(total)
 
     // The index announces the site-wide feed, and it is there.
-    const feedHref = await inPage<string>(page, `document.querySelector('link[rel="alternate"][type="application/atom+xml"]').href`)
+    const feedHref = await inPage<string>(
+      page,
+      `document.querySelector('link[rel="alternate"][type="application/atom+xml"]').href`
+    )
     expect(feedHref).toBe(`${served.site.origin}/feed.xml`)
     expect(v.problems).toEqual([])
     await v.close()
@@ -175,14 +178,23 @@ suite('the bundled catalog, built and served by the preview server', () => {
   test.each(BUNDLED)('app page %s: clean load, badge shown, feed linked', async (slug) => {
     const v = await served.visit(`/apps/${slug}/`)
     const { page } = v
-    expect(await inPage(page, `(() => { const i = document.querySelector('.badge img'); return !!i && i.complete && i.naturalWidth > 0 })()`)).toBe(true)
-    const feedHref = await inPage<string>(page, `document.querySelector('link[rel="alternate"][type="application/atom+xml"]').href`)
+    expect(
+      await inPage(
+        page,
+        `(() => { const i = document.querySelector('.badge img'); return !!i && i.complete && i.naturalWidth > 0 })()`
+      )
+    ).toBe(true)
+    const feedHref = await inPage<string>(
+      page,
+      `document.querySelector('link[rel="alternate"][type="application/atom+xml"]').href`
+    )
     expect(feedHref).toBe(`${served.site.origin}/apps/${slug}/feed.xml`)
     const e = await exposure(page)
     expect(e.pwned).toBe('undefined')
     expect(e.handlers).toEqual([])
     for (const u of e.urls) expect(u).toMatch(/^https?:\/\//)
-    if (slug === 'prometheus' || slug === 'traefik') await page.screenshot({ path: path.join(SHOTS, `site-app-${slug}.png`), fullPage: true })
+    if (slug === 'prometheus' || slug === 'traefik')
+      await page.screenshot({ path: path.join(SHOTS, `site-app-${slug}.png`), fullPage: true })
     expect(v.problems).toEqual([])
     await v.close()
   })
@@ -218,7 +230,9 @@ suite('a hostile catalog, built and served the same way', () => {
 
   test('the build succeeds and publishes every hostile record', () => {
     expect(served.site.catalog.apps.map((a) => a.slug)).toEqual([...HOSTILE].sort())
-    expect(served.site.catalog.apps.find((a) => a.slug === 'xss-script')!.name).toBe('<script>window.__pwned=1</script>')
+    expect(served.site.catalog.apps.find((a) => a.slug === 'xss-script')!.name).toBe(
+      '<script>window.__pwned=1</script>'
+    )
   })
 
   test('index: nothing runs, nothing odd is shown, and the list is all there', async () => {
@@ -252,38 +266,62 @@ suite('a hostile catalog, built and served the same way', () => {
     expect(e.oddChars).toBe(false)
     expect(e.textLength).toBeLessThan(10_000)
     for (const u of e.urls) expect(u).toMatch(/^https?:\/\//)
-    expect(await inPage(page, `(() => { const i = document.querySelector('.badge img'); return !!i && i.complete && i.naturalWidth > 0 })()`)).toBe(true)
-    if (slug === 'xss-script' || slug === 'huge-notes') await page.screenshot({ path: path.join(SHOTS, `site-hostile-${slug}.png`), fullPage: true })
+    expect(
+      await inPage(
+        page,
+        `(() => { const i = document.querySelector('.badge img'); return !!i && i.complete && i.naturalWidth > 0 })()`
+      )
+    ).toBe(true)
+    if (slug === 'xss-script' || slug === 'huge-notes')
+      await page.screenshot({ path: path.join(SHOTS, `site-hostile-${slug}.png`), fullPage: true })
     expect(v.problems).toEqual([])
     await v.close()
   })
 
-  test.each(HOSTILE)('badge %s: well-formed SVG without script or handlers, inert when opened directly', async (slug) => {
-    const res = await get(`${served.site.origin}/badge/${slug}.svg`)
-    expect(res.status).toBe(200)
-    expect(res.type).toMatch(/^image\/svg\+xml/)
-    const svg = parseXml(res.text)
-    expect(svg.name).toBe('svg')
-    const nodes = allNodes(svg)
-    // Only the elements a static badge is drawn with: no script, foreignObject, a, image, use or animation.
-    expect(nodes.filter((n) => !/^(svg|title|filter|feGaussianBlur|linearGradient|stop|clipPath|mask|rect|g|text|path)$/.test(n.name)).map((n) => n.name)).toEqual([])
-    expect(nodes.flatMap((n) => Object.keys(n.attrs).filter((a) => /^on/i.test(a)))).toEqual([])
-    expect(res.text.length).toBeLessThan(5_000)
-    // An SVG opened as a document may run script; this one must not.
-    const v = await served.visit(`/badge/${slug}.svg`)
-    expect(await inPage(v.page, 'typeof window.__pwned')).toBe('undefined')
-    expect(v.problems.filter((p) => !FAVICON_404.test(p))).toEqual([])
-    await v.close()
-  })
+  test.each(HOSTILE)(
+    'badge %s: well-formed SVG without script or handlers, inert when opened directly',
+    async (slug) => {
+      const res = await get(`${served.site.origin}/badge/${slug}.svg`)
+      expect(res.status).toBe(200)
+      expect(res.type).toMatch(/^image\/svg\+xml/)
+      const svg = parseXml(res.text)
+      expect(svg.name).toBe('svg')
+      const nodes = allNodes(svg)
+      // Only the elements a static badge is drawn with: no script, foreignObject, a, image, use or animation.
+      expect(
+        nodes
+          .filter(
+            (n) =>
+              !/^(svg|title|filter|feGaussianBlur|linearGradient|stop|clipPath|mask|rect|g|text|path)$/.test(n.name)
+          )
+          .map((n) => n.name)
+      ).toEqual([])
+      expect(nodes.flatMap((n) => Object.keys(n.attrs).filter((a) => /^on/i.test(a)))).toEqual([])
+      expect(res.text.length).toBeLessThan(5_000)
+      // An SVG opened as a document may run script; this one must not.
+      const v = await served.visit(`/badge/${slug}.svg`)
+      expect(await inPage(v.page, 'typeof window.__pwned')).toBe('undefined')
+      expect(v.problems.filter((p) => !FAVICON_404.test(p))).toEqual([])
+      await v.close()
+    }
+  )
 
   test('feeds stay well-formed, inert and bounded', async () => {
-    const urls = [`${served.site.origin}/feed.xml`, ...CLASSES.map((c) => `${served.site.origin}/feeds/${c}.xml`), ...HOSTILE.map((s) => `${served.site.origin}/apps/${s}/feed.xml`)]
+    const urls = [
+      `${served.site.origin}/feed.xml`,
+      ...CLASSES.map((c) => `${served.site.origin}/feeds/${c}.xml`),
+      ...HOSTILE.map((s) => `${served.site.origin}/apps/${s}/feed.xml`)
+    ]
     for (const url of urls) {
       const res = await get(url)
       expect(res.status).toBe(200)
       const feed = parseXml(res.text)
       expect(feed.name).toBe('feed')
-      expect(allNodes(feed).map((n) => n.name).filter((n) => !/^(feed|id|title|link|updated|author|name|generator|entry|summary)$/.test(n))).toEqual([])
+      expect(
+        allNodes(feed)
+          .map((n) => n.name)
+          .filter((n) => !/^(feed|id|title|link|updated|author|name|generator|entry|summary)$/.test(n))
+      ).toEqual([])
       expect(res.text).not.toMatch(/<script|<svg|<img|[\u0000-\u0008\u202A-\u202E\u2066-\u2069]/)
       expect(res.text.length).toBeLessThan(30_000)
     }

@@ -46,7 +46,11 @@ describe('bad input', () => {
     let seed = 42
     const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31
     const junk = Array.from({ length: 20_000 }, () => String.fromCharCode(Math.floor(rand() * 0xffff))).join('')
-    for (const notes of [junk, '\u0000\u0001\u0007\u001b[31m\u007f\u0085', `\u0000${note('adguard-home@v0.107.77').notes}\u0007`]) {
+    for (const notes of [
+      junk,
+      '\u0000\u0001\u0007\u001b[31m\u007f\u0085',
+      `\u0000${note('adguard-home@v0.107.77').notes}\u0007`
+    ]) {
       const j = judge(notes)
       expect(j.rationale).not.toMatch(CONTROL)
       expect(j.changelogSummary ?? '').not.toMatch(CONTROL)
@@ -64,7 +68,9 @@ describe('bad input', () => {
     expect(j.safeToUpdate).toBe('breaking')
     expect(j.rule).toBe('breaking-section')
     expect(j.rationale).toContain('under "Breaking changes"')
-    expect(j.changelogSummary).toBe('Breaking changes: The LEGACY_AUTH option has been removed; use OIDC. Bug fixes: Fix crash when the cache is empty.')
+    expect(j.changelogSummary).toBe(
+      'Breaking changes: The LEGACY_AUTH option has been removed; use OIDC. Bug fixes: Fix crash when the cache is empty.'
+    )
   })
 
   it('HTML with script and style keeps neither in the summary', () => {
@@ -73,7 +79,8 @@ describe('bad input', () => {
   })
 
   it('non-English notes without a rule that applies → unknown', () => {
-    const german = '### Fehlerbehebungen\n\n- Absturz beim Öffnen der Einstellungen behoben\n- Übersetzungen aktualisiert\n- Darstellung der Seitenleiste auf Mobilgeräten verbessert\n'
+    const german =
+      '### Fehlerbehebungen\n\n- Absturz beim Öffnen der Einstellungen behoben\n- Übersetzungen aktualisiert\n- Darstellung der Seitenleiste auf Mobilgeräten verbessert\n'
     const j = judge(german)
     expect(j.safeToUpdate).toBe('unknown')
     expect(j.rule).toBe('unreadable-notes')
@@ -83,14 +90,23 @@ describe('bad input', () => {
 
   it('non-English notes: the rules that apply still apply', () => {
     // An English heading or marker in otherwise German notes still decides.
-    const j = judge('### Breaking Changes\n\n- Die Option `OLD_MODE` wurde entfernt.\n\n### Fehlerbehebungen\n\n- Absturz behoben\n')
+    const j = judge(
+      '### Breaking Changes\n\n- Die Option `OLD_MODE` wurde entfernt.\n\n### Fehlerbehebungen\n\n- Absturz behoben\n'
+    )
     expect(j.safeToUpdate).toBe('breaking')
     expect(j.rule).toBe('breaking-section')
     expect(judge('- Sicherheitslücke CVE-2025-12345 geschlossen\n').rule).toBe('security-fix')
   })
 
   it('pathological Markdown (emphasis runs, deep nesting, one huge line) is classified without error', () => {
-    const inputs = ['*_a\n'.repeat(15_000), '_a'.repeat(30_000), `${'> '.repeat(20_000)}x`, `${'- '.repeat(20_000)}x`, '['.repeat(60_000), '&#xD800;&#0;&amp;'.repeat(3000)]
+    const inputs = [
+      '*_a\n'.repeat(15_000),
+      '_a'.repeat(30_000),
+      `${'> '.repeat(20_000)}x`,
+      `${'- '.repeat(20_000)}x`,
+      '['.repeat(60_000),
+      '&#xD800;&#0;&amp;'.repeat(3000)
+    ]
     for (const notes of inputs) {
       const j = judge(notes)
       expect(j.rationale.length).toBeGreaterThan(0)
@@ -98,11 +114,15 @@ describe('bad input', () => {
       expect(j.changelogSummary).not.toMatch(CONTROL)
     }
     // Escaped delimiters stay in the text as characters, so identifiers survive.
-    expect(judge(`${'*_a\n'.repeat(1500)}\n\n- The \`OLD_MODE\` setting has been removed.\n`).rule).toBe('removed-setting')
+    expect(judge(`${'*_a\n'.repeat(1500)}\n\n- The \`OLD_MODE\` setting has been removed.\n`).rule).toBe(
+      'removed-setting'
+    )
   })
 
   it('a hostile version label is cleaned before it reaches the rationale', () => {
-    const j = classifyReleases({ releases: [{ version: 'v1\u0000\u001b[2J\u202Eevil', notes: note('netbox@v4.3.0').notes }] })
+    const j = classifyReleases({
+      releases: [{ version: 'v1\u0000\u001b[2J\u202Eevil', notes: note('netbox@v4.3.0').notes }]
+    })
     expect(j.rationale).not.toMatch(CONTROL)
     expect(j.rationale).not.toContain('\u202E')
     expect(j.rationale).toContain('v1[2Jevil')

@@ -73,7 +73,10 @@ describe('classifyReleases on real notes', () => {
 })
 
 describe('several releases', () => {
-  const crossed = ['netbox@v4.4.4', 'netbox@v4.5.0', 'netbox@v4.5.10'].map((id) => ({ version: note(id).version, notes: note(id).notes }))
+  const crossed = ['netbox@v4.4.4', 'netbox@v4.5.0', 'netbox@v4.5.10'].map((id) => ({
+    version: note(id).version,
+    notes: note(id).notes
+  }))
 
   it('the most severe release decides and the rationale names it', () => {
     const j = classifyReleases({ releases: crossed })
@@ -89,25 +92,38 @@ describe('several releases', () => {
     const newest = classifyReleases({ releases: [crossed[2]!] })
     expect(j.changelogSummary).toMatch(/^Spans 3 releases; the newest: /)
     // The newest release's own summary content follows the prefix.
-    expect(j.changelogSummary!.replace(/^Spans 3 releases; the newest: /, '').slice(0, 60)).toBe(newest.changelogSummary!.slice(0, 60))
+    expect(j.changelogSummary!.replace(/^Spans 3 releases; the newest: /, '').slice(0, 60)).toBe(
+      newest.changelogSummary!.slice(0, 60)
+    )
     expect(j.changelogSummary).not.toContain('Python 3.10') // that is in v4.5.0, not the newest
   })
 
   it('among equally severe releases the newest decides', () => {
-    const safe = ['adguard-home@v0.107.38', 'adguard-home@v0.107.43'].map((id) => ({ version: note(id).version, notes: note(id).notes }))
+    const safe = ['adguard-home@v0.107.38', 'adguard-home@v0.107.43'].map((id) => ({
+      version: note(id).version,
+      notes: note(id).notes
+    }))
     const j = classifyReleases({ releases: safe })
     expect(j.safeToUpdate).toBe('safe')
     expect(j.decidedBy).toBe('v0.107.43')
   })
 
   it('a release without notes among safe ones makes the update unknown, not safe', () => {
-    const j = classifyReleases({ releases: [{ version: '1.0.1', notes: note('netbox@v4.5.10').notes }, { version: '1.0.2', notes: '' }] })
+    const j = classifyReleases({
+      releases: [
+        { version: '1.0.1', notes: note('netbox@v4.5.10').notes },
+        { version: '1.0.2', notes: '' }
+      ]
+    })
     expect(j.safeToUpdate).toBe('unknown')
     expect(j.decidedBy).toBe('1.0.2')
   })
 
   it('reads at most MAX_RELEASES releases and says so', () => {
-    const many = Array.from({ length: MAX_RELEASES + 5 }, (_, i) => ({ version: `1.0.${i}`, notes: note('netbox@v4.5.10').notes }))
+    const many = Array.from({ length: MAX_RELEASES + 5 }, (_, i) => ({
+      version: `1.0.${i}`,
+      notes: note('netbox@v4.5.10').notes
+    }))
     many[0] = { version: '1.0.0', notes: note('netbox@v4.3.0').notes } // outside the window
     const j = classifyReleases({ releases: many })
     expect(j.safeToUpdate).toBe('safe')
@@ -118,7 +134,12 @@ describe('several releases', () => {
 describe('archived and empty input', () => {
   it('archived → unmaintained with the fixed summary sentence', () => {
     const j = classifyReleases({ releases: [{ version: 'v1', notes: note('netbox@v4.3.0').notes }], archived: true })
-    expect(j).toMatchObject({ safeToUpdate: 'unmaintained', changelogSummary: ARCHIVED_SUMMARY, rule: 'archived', decidedBy: null })
+    expect(j).toMatchObject({
+      safeToUpdate: 'unmaintained',
+      changelogSummary: ARCHIVED_SUMMARY,
+      rule: 'archived',
+      decidedBy: null
+    })
   })
 
   it('no releases → unknown with the `...` summary', () => {

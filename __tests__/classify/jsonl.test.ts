@@ -27,7 +27,11 @@ describe('classifyJsonl', () => {
 
   it('classifies the releases array when given, oldest first', async () => {
     const rel = (id: string) => ({ version: note(id).version, notes: note(id).notes })
-    const line = JSON.stringify({ id: 'nb', notes: '', releases: [rel('netbox@v4.4.4'), rel('netbox@v4.5.0'), rel('netbox@v4.5.10')] })
+    const line = JSON.stringify({
+      id: 'nb',
+      notes: '',
+      releases: [rel('netbox@v4.4.4'), rel('netbox@v4.5.0'), rel('netbox@v4.5.10')]
+    })
     const { out } = await run(lines(line))
     expect(out[0]).toMatchObject({ id: 'nb', safeToUpdate: 'breaking' })
     expect(out[0]!.rationale).toContain('the most severe decides: v4.5.0')
@@ -48,7 +52,10 @@ describe('classifyJsonl', () => {
     ['bad releases', '{"id": "a", "notes": "", "releases": [{"version": "1"}]}', /^line 2: .*releases\.0\.notes/]
   ])('stops at a malformed line (%s) naming its 1-based line number', async (_name, bad, message) => {
     const written: string[] = []
-    const promise = classifyJsonl(lines(JSON.stringify({ id: 'first', notes: '' }), bad, JSON.stringify({ id: 'never', notes: '' })), (l) => written.push(l))
+    const promise = classifyJsonl(
+      lines(JSON.stringify({ id: 'first', notes: '' }), bad, JSON.stringify({ id: 'never', notes: '' })),
+      (l) => written.push(l)
+    )
     await expect(promise).rejects.toBeInstanceOf(JsonlInputError)
     await expect(promise).rejects.toThrow(message)
     expect(written).toHaveLength(1) // lines before the bad one were written, nothing after

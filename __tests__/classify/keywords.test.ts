@@ -2,13 +2,32 @@
 import { describe, expect, it } from '@jest/globals'
 import { groupScanner } from '../../src/classify/keywords.js'
 
-const naive = (groups: string[][], text: string): number => groups.reduce((bits, keys, i) => (keys.some((k) => text.includes(k)) ? bits | (1 << i) : bits), 0)
+const naive = (groups: string[][], text: string): number =>
+  groups.reduce((bits, keys, i) => (keys.some((k) => text.includes(k)) ? bits | (1 << i) : bits), 0)
 
 describe('groupScanner', () => {
   it('finds overlapping keys, keys inside keys and keys at the ends', () => {
-    const groups = [['break', 'no '], ['breaking'], ['king', 'in'], ['no longer', 'longer'], [','], ['!:', '[change'], ['g']]
+    const groups = [
+      ['break', 'no '],
+      ['breaking'],
+      ['king', 'in'],
+      ['no longer', 'longer'],
+      [','],
+      ['!:', '[change'],
+      ['g']
+    ]
     const scan = groupScanner(groups)
-    for (const text of ['', 'breaking', 'xbreakin', 'no longer', 'nolonger', 'feat(x)!: a, b', '[changed]', 'ng', 'İ kelvin \u212A g']) {
+    for (const text of [
+      '',
+      'breaking',
+      'xbreakin',
+      'no longer',
+      'nolonger',
+      'feat(x)!: a, b',
+      '[changed]',
+      'ng',
+      'İ kelvin \u212A g'
+    ]) {
       expect(scan(text)).toBe(naive(groups, text))
     }
   })
@@ -19,7 +38,9 @@ describe('groupScanner', () => {
     const alphabet = 'abno ,!:-[é'
     const word = (max: number) => Array.from({ length: 1 + rand(max) }, () => alphabet[rand(alphabet.length)]).join('')
     for (let round = 0; round < 200; round++) {
-      const groups = Array.from({ length: 1 + rand(8) }, () => Array.from({ length: 1 + rand(4) }, () => word(4).replace(/é/g, 'e')))
+      const groups = Array.from({ length: 1 + rand(8) }, () =>
+        Array.from({ length: 1 + rand(4) }, () => word(4).replace(/é/g, 'e'))
+      )
       const scan = groupScanner(groups)
       for (let i = 0; i < 50; i++) {
         const text = word(40)

@@ -11,7 +11,11 @@ function fakeLog() {
 
 const n = note('netbox@v4.5.10')
 const verdict = classifyReleases({ releases: [{ version: n.version, notes: n.notes }] })
-const override = { class: 'caution' as const, reason: 'Upstream asks to reindex after this update (see discussion 123).', version: 'v4.5.10' }
+const override = {
+  class: 'caution' as const,
+  reason: 'Upstream asks to reindex after this update (see discussion 123).',
+  version: 'v4.5.10'
+}
 
 describe('applyOverride', () => {
   it('wins while latestVersion equals its version', () => {
@@ -19,7 +23,9 @@ describe('applyOverride', () => {
     const { log, warnings } = fakeLog()
     const v = applyOverride(verdict, override, 'v4.5.10', log, 'catalog/apps/netbox.yml')
     expect(v.safeToUpdate).toBe('caution')
-    expect(v.rationale).toBe('Curated override (rule override) for v4.5.10: Upstream asks to reindex after this update (see discussion 123). The rules alone say: safe.')
+    expect(v.rationale).toBe(
+      'Curated override (rule override) for v4.5.10: Upstream asks to reindex after this update (see discussion 123). The rules alone say: safe.'
+    )
     expect(v.changelogSummary).toBe(verdict.changelogSummary)
     expect(warnings).toEqual([])
   })
@@ -48,7 +54,11 @@ describe('applyOverride', () => {
 
   it('keeps the summary rule of the schema when the rules gave no summary', () => {
     const { log } = fakeLog()
-    const noSummary = { safeToUpdate: 'unknown' as const, rationale: 'Unknown: assessment pending.', changelogSummary: null }
+    const noSummary = {
+      safeToUpdate: 'unknown' as const,
+      rationale: 'Unknown: assessment pending.',
+      changelogSummary: null
+    }
     expect(applyOverride(noSummary, { ...override, class: 'safe' }, 'v4.5.10', log).changelogSummary).toBe('...')
     expect(applyOverride(noSummary, { ...override, class: 'unmaintained' }, 'v4.5.10', log).changelogSummary).toBeNull()
   })

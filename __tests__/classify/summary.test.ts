@@ -3,7 +3,8 @@ import { summarise, SUMMARY_MAX } from '../../src/classify/index.js'
 import { note, NOTES } from './fixtures.js'
 
 // Markdown syntax and the HTML tags real notes use. Code spans may legitimately hold `__x__` or `<app>`.
-const MARKUP = /\*\*|`|\]\(|\]\[|<\/?(?:details|summary|p|br|a|div|img|ul|ol|li|h[1-6]|code|strong|em)\b[^>]*>|^\s*(?:[-*+>]|#{1,6})\s/im
+const MARKUP =
+  /\*\*|`|\]\(|\]\[|<\/?(?:details|summary|p|br|a|div|img|ul|ol|li|h[1-6]|code|strong|em)\b[^>]*>|^\s*(?:[-*+>]|#{1,6})\s/im
 
 describe('summarise', () => {
   it('keeps headings as lead-ins and the first items of each section', () => {
@@ -29,7 +30,9 @@ describe('summarise', () => {
     expect(v).not.toMatch(/\b[0-9a-f]{7,40}\b/)
     expect(v).toContain('Add option to send Basic Auth header with webhook requests (+2 more)') // its commit link is gone
     // A hash written as an issue-style reference goes whole, with its emptied parentheses.
-    expect(summarise('## Fixes\n- Windows binary no longer distributed (#b470b18).')).toBe('Fixes: Windows binary no longer distributed.')
+    expect(summarise('## Fixes\n- Windows binary no longer distributed (#b470b18).')).toBe(
+      'Fixes: Windows binary no longer distributed.'
+    )
     const g = summarise(note('gitea@1.23.5').notes)
     expect(g).toMatch(/^SECURITY: Bump x\/oauth2 & x\/crypto\. /)
   })

@@ -5,7 +5,20 @@ import { EMPHASIS_CAP, parseUnits } from '../../src/classify/blocks.js'
 import { cleanNotes, isBlankNotes, squash } from '../../src/classify/text.js'
 
 describe('squash', () => {
-  it.each(['', ' ', 'a', ' a ', 'a b', 'a  b', 'a\tb', 'a\nb', 'a \u00a0b', '\u2028a\u3000b\ufeff', 'already single spaced', ' x  y \n z '])('%j', (s) => {
+  it.each([
+    '',
+    ' ',
+    'a',
+    ' a ',
+    'a b',
+    'a  b',
+    'a\tb',
+    'a\nb',
+    'a \u00a0b',
+    '\u2028a\u3000b\ufeff',
+    'already single spaced',
+    ' x  y \n z '
+  ])('%j', (s) => {
     expect(squash(s)).toBe(s.replace(/\s+/g, ' ').trim())
   })
 })

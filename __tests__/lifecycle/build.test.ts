@@ -26,12 +26,14 @@ describe('buildLifecycle', () => {
     expect(Object.keys(lifecycle!)).toEqual(['product', 'link', 'cycle', 'eol', 'status', 'eolDate'])
   })
 
-  it('judges a date against now, not the data\'s isEol flag (computed on 2026-08-22)', () => {
+  it("judges a date against now, not the data's isEol flag (computed on 2026-08-22)", () => {
     // nextcloud 32 ends 2026-09-30; the data says isEol: false.
     const doc = loadFixture('nextcloud')
     expect(cycleOf('nextcloud', '32').isEol).toBe(false)
     expect(buildLifecycle('nextcloud', doc, '32.0.14', at('2026-11-21T12:00:00Z')).lifecycle?.status).toBe('eol')
-    expect(buildLifecycle('nextcloud', doc, '32.0.14', at('2026-08-22T12:00:00Z')).lifecycle?.status).toBe('eol-scheduled')
+    expect(buildLifecycle('nextcloud', doc, '32.0.14', at('2026-08-22T12:00:00Z')).lifecycle?.status).toBe(
+      'eol-scheduled'
+    )
 
     // grafana 12.3 ended 2026-08-19; the data says isEol: true, yet a build dated before then is scheduled.
     const g = loadFixture('grafana')
@@ -86,7 +88,11 @@ describe('buildLifecycle', () => {
     expect(r.warning).toContain('nextcloud')
     const prefixed = buildLifecycle('nginx', loadFixture('nginx'), 'release-1.31.4', at('2026-11-21T00:00:00Z'))
     expect(prefixed.lifecycle).toBeNull()
-    expect(buildLifecycle('nginx', loadFixture('nginx'), 'release-1.31.4', at('2026-11-21T00:00:00Z'), { tagPrefix: 'release-' }).lifecycle?.cycle).toBe('1.31')
+    expect(
+      buildLifecycle('nginx', loadFixture('nginx'), 'release-1.31.4', at('2026-11-21T00:00:00Z'), {
+        tagPrefix: 'release-'
+      }).lifecycle?.cycle
+    ).toBe('1.31')
   })
 
   it('a cycle marked end of life without a date cannot be expressed: null with a warning', () => {
@@ -103,7 +109,9 @@ describe('buildLifecycle', () => {
   })
 
   it('rejects an invalid now and an invalid product id', () => {
-    expect(() => buildLifecycle('nextcloud', loadFixture('nextcloud'), '34.0.3', new Date('not a date'))).toThrow(RangeError)
+    expect(() => buildLifecycle('nextcloud', loadFixture('nextcloud'), '34.0.3', new Date('not a date'))).toThrow(
+      RangeError
+    )
     const r = buildLifecycle('../nextcloud', loadFixture('nextcloud'), '34.0.3', at('2026-11-21T00:00:00Z'))
     expect(r.lifecycle).toBeNull()
     expect(r.warning).toMatch(/not an endoflife.date product id/)

@@ -49,7 +49,12 @@ describe('catalog records seeded from endoflife.date', () => {
       expect(release.date).toBe(newest.latest!.date)
       expect(release.url).toBe(newest.latest!.link)
 
-      const { lifecycle, warning } = buildLifecycle(slug, doc!, release.version, new Date(`${release.checked}T00:00:00Z`))
+      const { lifecycle, warning } = buildLifecycle(
+        slug,
+        doc!,
+        release.version,
+        new Date(`${release.checked}T00:00:00Z`)
+      )
       expect(warning).toBeUndefined()
       expect(lifecycle?.cycle).toBe(newest.name)
       expect(lifecycle?.link).toBe(`https://endoflife.date/${slug}`)

@@ -24,12 +24,19 @@ const T3 = '2026-11-23T03:00:00.000Z'
 const RECORDS: AppRecord[] = REALISTIC.map((p) => p.record)
 
 const brief = (r: AppRecord) => ({ latestVersion: r.latestVersion, safeToUpdate: r.safeToUpdate })
-const firstPublication = (records: AppRecord[]): VersionClassChange[] => records.map((r) => ({ slug: r.slug, before: null, after: brief(r) }))
+const firstPublication = (records: AppRecord[]): VersionClassChange[] =>
+  records.map((r) => ({ slug: r.slug, before: null, after: brief(r) }))
 
 function recorder(): Logger & { infos: string[]; warnings: string[] } {
   const infos: string[] = []
   const warnings: string[] = []
-  return { infos, warnings, info: (m) => infos.push(m), warning: (m) => warnings.push(m), error: (m) => warnings.push(m) }
+  return {
+    infos,
+    warnings,
+    info: (m) => infos.push(m),
+    warning: (m) => warnings.push(m),
+    error: (m) => warnings.push(m)
+  }
 }
 
 const cleanups: Array<() => Promise<void>> = []
@@ -88,7 +95,9 @@ describe('feedFiles', () => {
     const gitea = entries(all).find((e) => child(e, 'title')!.text.startsWith('Gitea'))!
     expect(child(gitea, 'link')!.attrs.href).toBe(`${BASE}/apps/gitea/`)
     expect(child(gitea, 'id')!.text).toBe(`${BASE}/apps/gitea/#1.23.5/caution`)
-    expect(child(gitea, 'summary')!.text).toMatch(/^Caution\. Release 1\.23\.5 has a "SECURITY" section.* First published\.$/)
+    expect(child(gitea, 'summary')!.text).toMatch(
+      /^Caution\. Release 1\.23\.5 has a "SECURITY" section.* First published\.$/
+    )
 
     for (const c of CLASSES) atom(files, `feeds/${c}.xml`)
     for (const r of RECORDS) expect(entries(atom(files, `apps/${r.slug}/feed.xml`))).toHaveLength(1)
@@ -101,9 +110,20 @@ describe('feedFiles', () => {
 
     // Run 2: gitea gets a new version and class.
     const gitea = RECORDS.find((r) => r.slug === 'gitea')!
-    const gitea2: AppRecord = { ...gitea, latestVersion: '1.24.0', safeToUpdate: 'breaking', rationale: 'Release 1.24.0 has a "BREAKING" section.' }
+    const gitea2: AppRecord = {
+      ...gitea,
+      latestVersion: '1.24.0',
+      safeToUpdate: 'breaking',
+      rationale: 'Release 1.24.0 has a "BREAKING" section.'
+    }
     const records2 = RECORDS.map((r) => (r.slug === 'gitea' ? gitea2 : r))
-    const run2 = feedFiles({ records: records2, changes: [{ slug: 'gitea', before: brief(gitea), after: brief(gitea2) }], previous: previous1, generatedAt: T2, baseUrl: BASE })
+    const run2 = feedFiles({
+      records: records2,
+      changes: [{ slug: 'gitea', before: brief(gitea), after: brief(gitea2) }],
+      previous: previous1,
+      generatedAt: T2,
+      baseUrl: BASE
+    })
     const all = atom(run2, 'feed.xml')
     expect(entries(all)).toHaveLength(RECORDS.length + 1)
     expect(titles(all)[0]).toBe('Gitea 1.24.0: breaking')
@@ -140,13 +160,20 @@ describe('feedFiles', () => {
     ]
     const got = changesOf(run({ changes, generatedAt: T1 }))
     expect(got.map((c) => c.slug)).toEqual([b!.slug])
-    expect(got[0]).toMatchObject({ version: b!.latestVersion, safeToUpdate: b!.safeToUpdate, previousVersion: b!.latestVersion, previousSafeToUpdate: 'unknown' })
+    expect(got[0]).toMatchObject({
+      version: b!.latestVersion,
+      safeToUpdate: b!.safeToUpdate,
+      previousVersion: b!.latestVersion,
+      previousSafeToUpdate: 'unknown'
+    })
   })
 
   test('per-class feeds hold only entries that reached that class; per-app feeds only that app', () => {
     const files = run({ changes: firstPublication(RECORDS), generatedAt: T1 })
     for (const c of CLASSES) {
-      const want = RECORDS.filter((r) => r.safeToUpdate === c).map((r) => `${BASE}/apps/${r.slug}/`).sort()
+      const want = RECORDS.filter((r) => r.safeToUpdate === c)
+        .map((r) => `${BASE}/apps/${r.slug}/`)
+        .sort()
       const got = entries(atom(files, `feeds/${c}.xml`)).map((e) => child(e, 'link')!.attrs.href!)
       expect(got.sort()).toEqual(want)
     }
@@ -161,8 +188,22 @@ describe('feedFiles', () => {
     const gitea = RECORDS.find((r) => r.slug === 'gitea')!
     const flipped = { ...gitea, safeToUpdate: 'safe' as const }
     const p1 = await publishAndReadBack(run({ changes: firstPublication([gitea]), records: [gitea], generatedAt: T1 }))
-    const p2 = await publishAndReadBack(feedFiles({ records: [flipped], changes: [{ slug: 'gitea', before: brief(gitea), after: brief(flipped) }], previous: p1, generatedAt: T2, baseUrl: BASE }))
-    const run3 = feedFiles({ records: [gitea], changes: [{ slug: 'gitea', before: brief(flipped), after: brief(gitea) }], previous: p2, generatedAt: T3, baseUrl: BASE })
+    const p2 = await publishAndReadBack(
+      feedFiles({
+        records: [flipped],
+        changes: [{ slug: 'gitea', before: brief(gitea), after: brief(flipped) }],
+        previous: p1,
+        generatedAt: T2,
+        baseUrl: BASE
+      })
+    )
+    const run3 = feedFiles({
+      records: [gitea],
+      changes: [{ slug: 'gitea', before: brief(flipped), after: brief(gitea) }],
+      previous: p2,
+      generatedAt: T3,
+      baseUrl: BASE
+    })
     const feed = atom(run3, 'apps/gitea/feed.xml')
     expect(titles(feed)).toEqual(['Gitea 1.23.5: caution', 'Gitea 1.23.5: safe'])
     expect(updates(feed)).toEqual([T3, T2])
@@ -187,7 +228,15 @@ describe('feedFiles', () => {
       }
     })
     const traefik = RECORDS.find((r) => r.slug === 'traefik')!
-    const ancient: Change = { ...old[0]!, id: `${BASE}/apps/traefik/#v3.7.9/safe`, at: '2025-01-01T00:00:00.000Z', slug: 'traefik', name: 'Traefik', url: traefik.url, title: 'Traefik v3.7.9: safe' }
+    const ancient: Change = {
+      ...old[0]!,
+      id: `${BASE}/apps/traefik/#v3.7.9/safe`,
+      at: '2025-01-01T00:00:00.000Z',
+      slug: 'traefik',
+      name: 'Traefik',
+      url: traefik.url,
+      title: 'Traefik v3.7.9: safe'
+    }
     const gitea = RECORDS.find((r) => r.slug === 'gitea')!
     const files = run({ changes: firstPublication([gitea]), previous: [...old, ancient], generatedAt: T1 })
     const kept = changesOf(files)
@@ -202,13 +251,22 @@ describe('feedFiles', () => {
 
   test('hostile names, versions and rationales stay inert and bounded in every feed', () => {
     const hostile = HOSTILE.map((p) => p.record)
-    const files = feedFiles({ records: hostile, changes: firstPublication(hostile), previous: [], generatedAt: T1, baseUrl: BASE })
+    const files = feedFiles({
+      records: hostile,
+      changes: firstPublication(hostile),
+      previous: [],
+      generatedAt: T1,
+      baseUrl: BASE
+    })
     for (const [file, text] of files) {
       if (!file.endsWith('.xml')) continue
       const feed = atom(files, file)
       expect(text).not.toMatch(/<script|<svg|<img|[\u202A-\u202E\u2066-\u2069\u0000-\u0008]/)
       expect(text.length).toBeLessThan(20_000)
-      for (const e of entries(feed)) expect(child(e, 'link')!.attrs.href).toMatch(/^https:\/\/example-owner\.github\.io\/updatesafe\/apps\/[a-z-]+\/$/)
+      for (const e of entries(feed))
+        expect(child(e, 'link')!.attrs.href).toMatch(
+          /^https:\/\/example-owner\.github\.io\/updatesafe\/apps\/[a-z-]+\/$/
+        )
     }
     // The 10 MB rationale is cut before it is stored.
     expect(files.get('api/v1/changes.json')!.length).toBeLessThan(20_000)
@@ -237,15 +295,42 @@ describe('readPreviousChanges', () => {
   test.each([
     ['missing beside a catalog', undefined, /has no api\/v1\/changes\.json/],
     ['not JSON', '{"schema":', /is not JSON/],
-    ['another schema', JSON.stringify({ schema: 'updatesafe.changes.v2', docs: '', count: 0, changes: [] }), /does not match updatesafe\.changes\.v1/],
+    [
+      'another schema',
+      JSON.stringify({ schema: 'updatesafe.changes.v2', docs: '', count: 0, changes: [] }),
+      /does not match updatesafe\.changes\.v1/
+    ],
     [
       'an entry that would not render',
-      JSON.stringify({ schema: CHANGES_SCHEMA_ID, docs: '', count: 1, changes: [{ ...({} as object), id: 'not an iri', at: T1, slug: 'x', name: 'x', url: `${BASE}/apps/x/`, version: '1', safeToUpdate: 'safe', previousVersion: null, previousSafeToUpdate: null, title: 't', summary: '' }] }),
+      JSON.stringify({
+        schema: CHANGES_SCHEMA_ID,
+        docs: '',
+        count: 1,
+        changes: [
+          {
+            ...({} as object),
+            id: 'not an iri',
+            at: T1,
+            slug: 'x',
+            name: 'x',
+            url: `${BASE}/apps/x/`,
+            version: '1',
+            safeToUpdate: 'safe',
+            previousVersion: null,
+            previousSafeToUpdate: null,
+            title: 't',
+            summary: ''
+          }
+        ]
+      }),
       /changes\.0\.id/
     ]
   ])('%s: a warning, and the history starts empty', async (_, text, message) => {
     const log = recorder()
-    const dir = await dirWith({ 'api/v1/apps.json': '{}', ...(text === undefined ? {} : { 'api/v1/changes.json': text }) })
+    const dir = await dirWith({
+      'api/v1/apps.json': '{}',
+      ...(text === undefined ? {} : { 'api/v1/changes.json': text })
+    })
     expect(await readPreviousChanges(dir, log)).toEqual([])
     expect(log.warnings).toHaveLength(1)
     expect(log.warnings[0]).toMatch(message)

@@ -54,7 +54,9 @@ describe('snapshotChecker', () => {
     const withLifecycle = records.find((r) => r.lifecycle !== null)!
     const doc = JSON.parse(docs.get(paths.app(withLifecycle.slug))!) as AppRecord
     docs.set(paths.app(withLifecycle.slug), toJson({ ...doc, lifecycle: { ...doc.lifecycle!, cycle: 'other' } }))
-    expect(check(snapshot(toJson(catalog), docs, slugs))).toEqual([`${paths.app(withLifecycle.slug)}: record differs from its catalog element`])
+    expect(check(snapshot(toJson(catalog), docs, slugs))).toEqual([
+      `${paths.app(withLifecycle.slug)}: record differs from its catalog element`
+    ])
   })
 
   it('names the element and field of an invalid catalog element, and keeps checking the others', () => {
@@ -69,11 +71,17 @@ describe('snapshotChecker', () => {
 
   it('checks the envelope: count, order, addresses and generatedAt', () => {
     const { catalog, docs, slugs } = built()
-    expect(check(snapshot(toJson({ ...catalog, count: catalog.count + 1 }), docs, slugs))).toContain(`${paths.catalog}: count: count must equal the number of apps`)
+    expect(check(snapshot(toJson({ ...catalog, count: catalog.count + 1 }), docs, slugs))).toContain(
+      `${paths.catalog}: count: count must equal the number of apps`
+    )
     const swapped = [catalog.apps[1]!, catalog.apps[0]!, ...catalog.apps.slice(2)]
-    expect(check(snapshot(toJson({ ...catalog, apps: swapped }), docs, slugs))).toContain(`apps are not ordered by unique slug at "${catalog.apps[0]!.slug}"`)
+    expect(check(snapshot(toJson({ ...catalog, apps: swapped }), docs, slugs))).toContain(
+      `apps are not ordered by unique slug at "${catalog.apps[0]!.slug}"`
+    )
     const moved = catalog.apps.map((r, i) => (i === 0 ? { ...r, url: `${BASE}/elsewhere/` } : r))
-    expect(check(snapshot(toJson({ ...catalog, apps: moved }), docs, slugs))).toContainEqual(expect.stringContaining(`${catalog.apps[0]!.slug}: url is ${BASE}/elsewhere/`))
+    expect(check(snapshot(toJson({ ...catalog, apps: moved }), docs, slugs))).toContainEqual(
+      expect.stringContaining(`${catalog.apps[0]!.slug}: url is ${BASE}/elsewhere/`)
+    )
     const later = toJson({ ...catalog, generatedAt: '2026-11-22T03:00:00.000Z' })
     expect(check(snapshot(later, docs, slugs))).toHaveLength(slugs.length)
   })
@@ -83,7 +91,9 @@ describe('snapshotChecker', () => {
     docs.set(paths.app(slugs[0]!), '{not json')
     const files = snapshot(toJson(catalog), docs, slugs).filter(([f]) => f !== paths.badge(slugs[1]!))
     const problems = check(files)
-    expect(problems).toContainEqual(expect.stringMatching(new RegExp(`^${paths.app(slugs[0]!).replace(/\./g, '\\.')} is not JSON`)))
+    expect(problems).toContainEqual(
+      expect.stringMatching(new RegExp(`^${paths.app(slugs[0]!).replace(/\./g, '\\.')} is not JSON`))
+    )
     expect(problems).toContain(`${paths.badge(slugs[1]!)} is missing`)
   })
 })

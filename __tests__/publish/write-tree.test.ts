@@ -1,7 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import { assertSafeRelativePath, checkOutputDir, MARKER, UnsafeOutputError, writeFilesSync, writeTextSync, writeTree, type SiteFile, type WriteSync } from '../../src/publish/write-tree.js'
+import {
+  assertSafeRelativePath,
+  checkOutputDir,
+  MARKER,
+  UnsafeOutputError,
+  writeFilesSync,
+  writeTextSync,
+  writeTree,
+  type SiteFile,
+  type WriteSync
+} from '../../src/publish/write-tree.js'
 import { tempDir } from '../support/tmp.js'
 
 let dir: string
@@ -23,8 +33,20 @@ async function listTree(root: string): Promise<Record<string, string>> {
 describe('writeTree', () => {
   it('writes a new tree and replaces an old one completely, leaving no staging folders', async () => {
     const out = path.join(dir, 'site')
-    await writeTree(out, new Map([[MARKER, '{}'], ['old.html', 'old']]))
-    await writeTree(out, new Map([[MARKER, '{"v":2}'], ['apps/x/index.html', 'x']]))
+    await writeTree(
+      out,
+      new Map([
+        [MARKER, '{}'],
+        ['old.html', 'old']
+      ])
+    )
+    await writeTree(
+      out,
+      new Map([
+        [MARKER, '{"v":2}'],
+        ['apps/x/index.html', 'x']
+      ])
+    )
     expect(await listTree(out)).toEqual({ [MARKER]: '{"v":2}', [path.join('apps', 'x', 'index.html')]: 'x' })
     expect(await readdir(dir)).toEqual(['site'])
   })
@@ -97,7 +119,10 @@ describe('writeTextSync', () => {
     const out: Buffer[] = []
     // Takes at most 7 bytes a call, so writes end inside multi-byte characters.
     const short: WriteSync = (_fd: number, data: string | Uint8Array, offset: number = 0, length?: number): number => {
-      const all = typeof data === 'string' ? Buffer.from(data) : Buffer.from(data.subarray(offset, offset + (length ?? data.length)))
+      const all =
+        typeof data === 'string'
+          ? Buffer.from(data)
+          : Buffer.from(data.subarray(offset, offset + (length ?? data.length)))
       const taken = all.subarray(0, 7)
       out.push(taken)
       return taken.length
@@ -110,7 +135,8 @@ describe('writeTextSync', () => {
 
 describe('assertSafeRelativePath', () => {
   it('accepts the paths the site uses', () => {
-    for (const ok of ['index.html', 'api/v1/apps/adguard-home.json', 'badge/x.svg', 'assets/site.css']) expect(() => assertSafeRelativePath(ok)).not.toThrow()
+    for (const ok of ['index.html', 'api/v1/apps/adguard-home.json', 'badge/x.svg', 'assets/site.css'])
+      expect(() => assertSafeRelativePath(ok)).not.toThrow()
   })
 })
 

@@ -28,10 +28,16 @@ describe('renderBadge', () => {
     for (const p of HOSTILE) {
       const svg = renderBadge(p.record)
       const root = parseXml(svg)
-      expect(all(root).map((n) => n.name).filter((n) => n === 'script' || n === 'foreignObject')).toEqual([])
+      expect(
+        all(root)
+          .map((n) => n.name)
+          .filter((n) => n === 'script' || n === 'foreignObject')
+      ).toEqual([])
       expect(svg).not.toMatch(/[\u202A-\u202E\u2066-\u2069]/)
     }
-    const xml = parseXml(renderBadge({ safeToUpdate: 'unknown', latestVersion: '"/><script>window.__pwned=1</script>' }))
+    const xml = parseXml(
+      renderBadge({ safeToUpdate: 'unknown', latestVersion: '"/><script>window.__pwned=1</script>' })
+    )
     expect(deepText(xml)).toContain('"/><script>')
   })
 
@@ -42,14 +48,21 @@ describe('renderBadge', () => {
   })
 
   test('output is deterministic', () => {
-    expect(renderBadge({ safeToUpdate: 'breaking', latestVersion: '1.0' })).toBe(renderBadge({ safeToUpdate: 'breaking', latestVersion: '1.0' }))
+    expect(renderBadge({ safeToUpdate: 'breaking', latestVersion: '1.0' })).toBe(
+      renderBadge({ safeToUpdate: 'breaking', latestVersion: '1.0' })
+    )
   })
 })
 
 describe('shieldsEndpoint', () => {
   test.each(CLASSES)('%s: schemaVersion 1, same words and colour as the badge', (c) => {
     const e = shieldsEndpoint({ safeToUpdate: c, latestVersion: '2.0.0' })
-    expect(e).toEqual({ schemaVersion: 1, label: 'update safety', message: `${CLASS_INFO[c].label.toLowerCase()} · 2.0.0`, color: CLASS_INFO[c].badgeColor.slice(1) })
+    expect(e).toEqual({
+      schemaVersion: 1,
+      label: 'update safety',
+      message: `${CLASS_INFO[c].label.toLowerCase()} · 2.0.0`,
+      color: CLASS_INFO[c].badgeColor.slice(1)
+    })
     expect(e.color).toMatch(/^[0-9a-f]{6}$/)
   })
   test('control and bidi characters are removed from the message', () => {

@@ -36,7 +36,8 @@ suite('rendered site in chromium', () => {
     const files = sirv(dir, { dev: true, etag: false })
     const page404 = await readFile(join(dir, '404.html'))
     // GitHub Pages semantics: unknown paths get 404.html with status 404.
-    const notFound = (res: ServerResponse) => res.writeHead(404, { 'content-type': 'text/html; charset=utf-8' }).end(page404)
+    const notFound = (res: ServerResponse) =>
+      res.writeHead(404, { 'content-type': 'text/html; charset=utf-8' }).end(page404)
     server = createServer((req, res) => {
       const url = req.url ?? '/'
       if (!url.startsWith(PREFIX)) return notFound(res)
@@ -85,7 +86,10 @@ suite('rendered site in chromium', () => {
     await page.focus('#f-all')
     await page.keyboard.press('ArrowRight')
     await expect(page.locator('#f-safe').isChecked()).resolves.toBe(true)
-    const outline = await inPage<string>(page, `getComputedStyle(document.querySelector('label[for="f-safe"]')).outlineStyle`)
+    const outline = await inPage<string>(
+      page,
+      `getComputedStyle(document.querySelector('label[for="f-safe"]')).outlineStyle`
+    )
     expect(outline).toBe('solid')
     expect(await visibleRows(page).count()).toBe(ALL.filter((p) => p.record.safeToUpdate === 'safe').length)
 
@@ -106,31 +110,39 @@ suite('rendered site in chromium', () => {
     await v.close()
   })
 
-  test.each(ALL.map((p) => p.record.slug))('app page %s: clean load, badge shown, nothing injected runs', async (slug) => {
-    const v = await visit(`${PREFIX}apps/${slug}/`)
-    const { page } = v
-    const badge = page.locator('.badge img')
-    expect(await badge.count()).toBe(1)
-    expect(await inPage(page, `(() => { const i = document.querySelector('.badge img'); return i.complete && i.naturalWidth > 0 })()`)).toBe(true)
-    const dom = await inPage<{ pwned: string; scripts: string[]; handlers: string[]; hrefs: string[] }>(
-      page,
-      `({
+  test.each(ALL.map((p) => p.record.slug))(
+    'app page %s: clean load, badge shown, nothing injected runs',
+    async (slug) => {
+      const v = await visit(`${PREFIX}apps/${slug}/`)
+      const { page } = v
+      const badge = page.locator('.badge img')
+      expect(await badge.count()).toBe(1)
+      expect(
+        await inPage(
+          page,
+          `(() => { const i = document.querySelector('.badge img'); return i.complete && i.naturalWidth > 0 })()`
+        )
+      ).toBe(true)
+      const dom = await inPage<{ pwned: string; scripts: string[]; handlers: string[]; hrefs: string[] }>(
+        page,
+        `({
         pwned: typeof window.__pwned,
         scripts: Array.from(document.scripts).map((s) => s.getAttribute('src')),
         handlers: Array.from(document.querySelectorAll('*')).flatMap((el) => el.getAttributeNames().filter((n) => n.startsWith('on'))),
         hrefs: Array.from(document.querySelectorAll('[href]')).map((el) => el.href)
       })`
-    )
-    expect(dom.pwned).toBe('undefined')
-    expect(dom.scripts).toEqual(['../../assets/site.js'])
-    expect(dom.handlers).toEqual([])
-    for (const h of dom.hrefs) expect(h).toMatch(/^https?:\/\//)
-    if (slug === 'gitea') await page.screenshot({ path: join(SHOTS, 'app-desktop.png'), fullPage: true })
-    if (slug === 'traefik') await page.screenshot({ path: join(SHOTS, 'app-stale.png'), fullPage: true })
-    if (slug === 'xss-name') await page.screenshot({ path: join(SHOTS, 'app-hostile.png'), fullPage: true })
-    expect(v.problems).toEqual([])
-    await v.close()
-  })
+      )
+      expect(dom.pwned).toBe('undefined')
+      expect(dom.scripts).toEqual(['../../assets/site.js'])
+      expect(dom.handlers).toEqual([])
+      for (const h of dom.hrefs) expect(h).toMatch(/^https?:\/\//)
+      if (slug === 'gitea') await page.screenshot({ path: join(SHOTS, 'app-desktop.png'), fullPage: true })
+      if (slug === 'traefik') await page.screenshot({ path: join(SHOTS, 'app-stale.png'), fullPage: true })
+      if (slug === 'xss-name') await page.screenshot({ path: join(SHOTS, 'app-hostile.png'), fullPage: true })
+      expect(v.problems).toEqual([])
+      await v.close()
+    }
+  )
 
   test.each([
     ['index', PREFIX],
@@ -164,7 +176,10 @@ suite('rendered site in chromium', () => {
     const { page } = v
     const styled = await inPage<string>(page, `getComputedStyle(document.querySelector('.top')).borderBottomStyle`)
     expect(styled).toBe('solid')
-    const home = await inPage<string>(page, `Array.from(document.links).find((a) => a.textContent === 'See every app').href`)
+    const home = await inPage<string>(
+      page,
+      `Array.from(document.links).find((a) => a.textContent === 'See every app').href`
+    )
     expect(home).toBe(`${origin}${PREFIX}`)
     await page.screenshot({ path: join(SHOTS, '404.png') })
     // Chromium logs the document's own 404 status; nothing else may go wrong.

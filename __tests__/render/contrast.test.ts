@@ -45,7 +45,15 @@ describe.each(['light', 'dark'] as const)('%s scheme', (name) => {
     expect(contrast(s.line, s.bg)).toBeGreaterThanOrEqual(3)
   })
   test('the stylesheet ships exactly these colours', () => {
-    for (const v of [s.bg, s.fg, s.muted, s.link, s.focus, ...CLASSES.flatMap((c) => [s.classes[c].fg, s.classes[c].bg])]) expect(SITE_CSS).toContain(v)
+    for (const v of [
+      s.bg,
+      s.fg,
+      s.muted,
+      s.link,
+      s.focus,
+      ...CLASSES.flatMap((c) => [s.classes[c].fg, s.classes[c].bg])
+    ])
+      expect(SITE_CSS).toContain(v)
   })
 })
 

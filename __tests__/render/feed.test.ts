@@ -7,7 +7,14 @@ const ATOM = 'http://www.w3.org/2005/Atom'
 const UPDATED = '2026-11-21T03:00:00.000Z'
 
 function feedOf(entries: Feed['entries']): Feed {
-  return { id: `${BASE}/feed.xml`, title: 'updatesafe: all changes', selfLink: `${BASE}/feed.xml`, alternateLink: `${BASE}/`, updated: UPDATED, entries }
+  return {
+    id: `${BASE}/feed.xml`,
+    title: 'updatesafe: all changes',
+    selfLink: `${BASE}/feed.xml`,
+    alternateLink: `${BASE}/`,
+    updated: UPDATED,
+    entries
+  }
 }
 
 describe('renderAtomFeed', () => {
@@ -30,8 +37,16 @@ describe('renderAtomFeed', () => {
   })
 
   test('hostile text is escaped, bounded and free of control and bidi characters', () => {
-    const entries = HOSTILE.filter((p) => p.record.url.startsWith('https:')).map((p) => recordFeedEntry(p.record, UPDATED))
-    entries.push({ id: `${BASE}/apps/x/#1`, title: '<script>\u202E\u0001', link: `${BASE}/apps/x/`, updated: UPDATED, summary: TEN_MB })
+    const entries = HOSTILE.filter((p) => p.record.url.startsWith('https:')).map((p) =>
+      recordFeedEntry(p.record, UPDATED)
+    )
+    entries.push({
+      id: `${BASE}/apps/x/#1`,
+      title: '<script>\u202E\u0001',
+      link: `${BASE}/apps/x/`,
+      updated: UPDATED,
+      summary: TEN_MB
+    })
     const xml = renderAtomFeed(feedOf(entries))
     const root = parseXml(xml)
     expect(xml.length).toBeLessThan(20_000)

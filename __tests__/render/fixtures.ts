@@ -22,12 +22,41 @@ export function record(f: Fields, base = BASE): AppRecord {
 }
 
 function page(r: AppRecord, extra: Partial<Omit<PageInput, 'record'>> = {}): PageInput {
-  return { record: r, releaseDate: null, releasesConsidered: [r.latestVersion], rule: null, decidedBy: null, stale: false, ...extra }
+  return {
+    record: r,
+    releaseDate: null,
+    releasesConsidered: [r.latestVersion],
+    rule: null,
+    decidedBy: null,
+    stale: false,
+    ...extra
+  }
 }
 
-const traefikLifecycle: Lifecycle = { product: 'traefik', link: 'https://endoflife.date/traefik', cycle: '3.7', eol: false, status: 'supported', eolDate: null }
-const prometheusLifecycle: Lifecycle = { product: 'prometheus', link: 'https://endoflife.date/prometheus', cycle: '3.14', eol: '2026-09-30', status: 'eol', eolDate: '2026-09-30' }
-const nextcloudLikeLifecycle: Lifecycle = { product: 'gitea', link: 'https://endoflife.date/gitea', cycle: '1.23', eol: '2027-01-10', status: 'eol-scheduled', eolDate: '2027-01-10' }
+const traefikLifecycle: Lifecycle = {
+  product: 'traefik',
+  link: 'https://endoflife.date/traefik',
+  cycle: '3.7',
+  eol: false,
+  status: 'supported',
+  eolDate: null
+}
+const prometheusLifecycle: Lifecycle = {
+  product: 'prometheus',
+  link: 'https://endoflife.date/prometheus',
+  cycle: '3.14',
+  eol: '2026-09-30',
+  status: 'eol',
+  eolDate: '2026-09-30'
+}
+const nextcloudLikeLifecycle: Lifecycle = {
+  product: 'gitea',
+  link: 'https://endoflife.date/gitea',
+  cycle: '1.23',
+  eol: '2027-01-10',
+  status: 'eol-scheduled',
+  eolDate: '2027-01-10'
+}
 
 export const REALISTIC: PageInput[] = [
   page(
@@ -37,13 +66,20 @@ export const REALISTIC: PageInput[] = [
       repo: 'go-gitea/gitea',
       latestVersion: '1.23.5',
       safeToUpdate: 'caution',
-      rationale: 'Release 1.23.5 has a "SECURITY" section: "Bump x/oauth2 & x/crypto (#33704)". Read it before updating.',
-      changelogSummary: 'SECURITY: Bump x/oauth2 & x/crypto. PERFORMANCE: Optimize user dashboard loading. BUGFIXES: Fix navbar dropdown item align; Fix inconsistent closed issue list icon.',
+      rationale:
+        'Release 1.23.5 has a "SECURITY" section: "Bump x/oauth2 & x/crypto (#33704)". Read it before updating.',
+      changelogSummary:
+        'SECURITY: Bump x/oauth2 & x/crypto. PERFORMANCE: Optimize user dashboard loading. BUGFIXES: Fix navbar dropdown item align; Fix inconsistent closed issue list icon.',
       sourceUrl: 'https://github.com/go-gitea/gitea/releases/tag/v1.23.5',
       lastChecked: '2026-11-21',
       lifecycle: nextcloudLikeLifecycle
     }),
-    { releaseDate: '2025-03-03', releasesConsidered: ['1.23.4', '1.23.5'], rule: 'security-section', decidedBy: '1.23.5' }
+    {
+      releaseDate: '2025-03-03',
+      releasesConsidered: ['1.23.4', '1.23.5'],
+      rule: 'security-section',
+      decidedBy: '1.23.5'
+    }
   ),
   page(
     record({
@@ -53,7 +89,8 @@ export const REALISTIC: PageInput[] = [
       latestVersion: 'v3.7.9',
       safeToUpdate: 'safe',
       rationale: 'The notes of v3.7.8 and v3.7.9 list only "Bug fixes"; no breaking change, migration or manual step.',
-      changelogSummary: 'Bug fixes: Fix redirect with use-regex in IngressNGINX provider; Disable Zstd support in the gzhttp wrapper; Defer the CONNECT payload until the backend accepts the tunnel.',
+      changelogSummary:
+        'Bug fixes: Fix redirect with use-regex in IngressNGINX provider; Disable Zstd support in the gzhttp wrapper; Defer the CONNECT payload until the backend accepts the tunnel.',
       sourceUrl: 'https://github.com/traefik/traefik/releases/tag/v3.7.9',
       lastChecked: '2026-11-20',
       lifecycle: traefikLifecycle
@@ -67,8 +104,10 @@ export const REALISTIC: PageInput[] = [
       repo: 'prometheus/prometheus',
       latestVersion: '3.14.0',
       safeToUpdate: 'caution',
-      rationale: 'Release 3.14.0 deprecates behaviour: "[CHANGE] API: Deprecate the `stats` query parameter of `/api/v1/query`".',
-      changelogSummary: 'CHANGE: API: Deprecate the stats query parameter of /api/v1/query and /api/v1/query_range for values other than true and all.',
+      rationale:
+        'Release 3.14.0 deprecates behaviour: "[CHANGE] API: Deprecate the `stats` query parameter of `/api/v1/query`".',
+      changelogSummary:
+        'CHANGE: API: Deprecate the stats query parameter of /api/v1/query and /api/v1/query_range for values other than true and all.',
       sourceUrl: 'https://github.com/prometheus/prometheus/releases/tag/v3.14.0',
       lastChecked: '2026-11-21',
       lifecycle: prometheusLifecycle
@@ -82,7 +121,8 @@ export const REALISTIC: PageInput[] = [
       repo: 'firefly-iii/firefly-iii',
       latestVersion: 'v6.6.6',
       safeToUpdate: 'breaking',
-      rationale: 'Release v6.6.6 is an urgent fix: "This release fixes a bug in v6.6.5 that will remove foreign currency information from deposits."',
+      rationale:
+        'Release v6.6.6 is an urgent fix: "This release fixes a bug in v6.6.5 that will remove foreign currency information from deposits."',
       changelogSummary: 'Fixed: a bug in v6.6.5 that removes foreign currency information from deposits.',
       sourceUrl: 'https://github.com/firefly-iii/firefly-iii/releases/tag/v6.6.6',
       lastChecked: '2026-11-21'
@@ -96,7 +136,8 @@ export const REALISTIC: PageInput[] = [
       repo: 'sissbruecker/linkding',
       latestVersion: 'v1.46.2',
       safeToUpdate: 'safe',
-      rationale: 'The notes of v1.46.2 list fixes only ("Render tag hash character with CSS so it can be hidden"); nothing to do by hand.',
+      rationale:
+        'The notes of v1.46.2 list fixes only ("Render tag hash character with CSS so it can be hidden"); nothing to do by hand.',
       changelogSummary: "What's Changed: Render tag hash character with CSS so it can be hidden; Fix tag matching.",
       sourceUrl: 'https://github.com/sissbruecker/linkding/releases/tag/v1.46.2',
       lastChecked: '2026-11-21'
@@ -163,9 +204,21 @@ export const HOSTILE: PageInput[] = [
       sourceUrl: 'javascript:window.__pwned=1',
       lastChecked: '2026-11-21',
       successor: '"><img src=x onerror=window.__pwned=1>',
-      lifecycle: { product: '<b>x</b>', link: 'javascript:window.__pwned=1', cycle: '<i>1</i>', eol: '2020-01-01', status: 'eol', eolDate: '2020-01-01' }
+      lifecycle: {
+        product: '<b>x</b>',
+        link: 'javascript:window.__pwned=1',
+        cycle: '<i>1</i>',
+        eol: '2020-01-01',
+        status: 'eol',
+        eolDate: '2020-01-01'
+      }
     }),
-    { releaseDate: '<script>', releasesConsidered: ['<svg onload=window.__pwned=1>', `v1${BIDI}`], rule: '<script>window.__pwned=1</script>', decidedBy: '<svg onload=window.__pwned=1>' }
+    {
+      releaseDate: '<script>',
+      releasesConsidered: ['<svg onload=window.__pwned=1>', `v1${BIDI}`],
+      rule: '<script>window.__pwned=1</script>',
+      decidedBy: '<svg onload=window.__pwned=1>'
+    }
   ),
   page(
     {

@@ -13,7 +13,8 @@ const attr = (t: Tag, name: string) => t.attrs.find(([n]) => n === name)?.[1]
 
 describe('renderPages: files', () => {
   test('writes the index, 404, assets, and per app a page, a badge and a shields document', () => {
-    for (const k of ['index.html', '404.html', 'assets/site.css', 'assets/site.js', 'assets/icon.svg']) expect(site.has(k)).toBe(true)
+    for (const k of ['index.html', '404.html', 'assets/site.css', 'assets/site.js', 'assets/icon.svg'])
+      expect(site.has(k)).toBe(true)
     for (const p of [...REALISTIC, ...HOSTILE]) {
       const s = p.record.slug
       expect(site.has(`apps/${s}/index.html`)).toBe(true)
@@ -59,7 +60,11 @@ describe('every HTML page', () => {
       if (t.name === 'a' && attr(t, 'href')?.startsWith('http')) expect(attr(t, 'rel')).toBe('noopener noreferrer')
     }
     // Only known elements: an injected tag would show up here.
-    const allowed = new Set('html head meta title link script body a header div span main h1 h2 p small nav section strong code dl dt dd ol ul li pre img footer table caption thead tbody tr th td fieldset legend input label b'.split(' '))
+    const allowed = new Set(
+      'html head meta title link script body a header div span main h1 h2 p small nav section strong code dl dt dd ol ul li pre img footer table caption thead tbody tr th td fieldset legend input label b'.split(
+        ' '
+      )
+    )
     for (const t of tags) expect(allowed.has(t.name) ? t.name : `unexpected <${t.name}>`).toBe(t.name)
   })
 
@@ -102,7 +107,9 @@ describe('index page', () => {
   })
   test('the search box is hidden until the script reveals it; the class filter needs no script', () => {
     expect(html).toMatch(/<p class="search" id="search" hidden>/)
-    expect(site.get('assets/site.css')).toContain('main:has(#f-breaking:checked) tbody tr:not([data-c=breaking]){display:none}')
+    expect(site.get('assets/site.css')).toContain(
+      'main:has(#f-breaking:checked) tbody tr:not([data-c=breaking]){display:none}'
+    )
   })
   test('orders apps by name, case-insensitively', () => {
     const names = REALISTIC.map((p) => p.record.name)
@@ -119,25 +126,45 @@ describe('app page', () => {
     expect(html).toContain('<span class="k k-caution">Caution</span>')
     expect(html).toContain('&quot;Bump x/oauth2 &amp; x/crypto (#33704)&quot;')
     expect(html).toContain('PERFORMANCE: Optimize user dashboard loading.')
-    expect(html).toContain('<a href="https://github.com/go-gitea/gitea/releases/tag/v1.23.5" rel="noopener noreferrer">')
+    expect(html).toContain(
+      '<a href="https://github.com/go-gitea/gitea/releases/tag/v1.23.5" rel="noopener noreferrer">'
+    )
     expect(html).toContain('<dt>Released</dt><dd>2025-03-03</dd>')
-    expect(html).toMatch(/<li><code>1\.23\.4<\/code><\/li>\s*<li><code>1\.23\.5<\/code> <strong>decided the class<\/strong><\/li>/)
+    expect(html).toMatch(
+      /<li><code>1\.23\.4<\/code><\/li>\s*<li><code>1\.23\.5<\/code> <strong>decided the class<\/strong><\/li>/
+    )
     expect(html).toContain('rule <code>security-section</code>')
   })
   test('lifecycle: remaining days, passed dates said plainly, no end of life, nothing when null', () => {
     expect(page('gitea')).toContain('Release cycle 1.23 reaches end of life on 2027-01-10: 50 days remaining.')
-    expect(page('prometheus')).toContain('<p class="eol">Release cycle 3.14 reached end of life on 2026-09-30 (52 days ago).</p>')
+    expect(page('prometheus')).toContain(
+      '<p class="eol">Release cycle 3.14 reached end of life on 2026-09-30 (52 days ago).</p>'
+    )
     expect(page('traefik')).toContain('Release cycle 3.7: no end of life set.')
     expect(page('linkding')).not.toContain('<h2>Lifecycle</h2>')
     expect(daysUntil('2026-11-21', new Date('2026-11-21T23:59:59Z'))).toBe(0)
-    expect(lifecycleText({ product: 'p', link: 'https://e/', cycle: '1', eol: '2026-11-21', status: 'eol-scheduled', eolDate: '2026-11-21' }, CTX.now)).toContain('today')
+    expect(
+      lifecycleText(
+        {
+          product: 'p',
+          link: 'https://e/',
+          cycle: '1',
+          eol: '2026-11-21',
+          status: 'eol-scheduled',
+          eolDate: '2026-11-21'
+        },
+        CTX.now
+      )
+    ).toContain('today')
   })
   test('stale notice only when stale', () => {
     expect(page('traefik')).toContain('<strong>Stale data.</strong>')
     expect(page('gitea')).not.toContain('Stale data.')
   })
   test('successor of an unmaintained app links a repository reference to GitHub', () => {
-    expect(page('synapse-legacy')).toContain('Maintained successor: <a href="https://github.com/element-hq/synapse" rel="noopener noreferrer">element-hq/synapse</a>')
+    expect(page('synapse-legacy')).toContain(
+      'Maintained successor: <a href="https://github.com/element-hq/synapse" rel="noopener noreferrer">element-hq/synapse</a>'
+    )
     expect(page('gitea')).not.toContain('<h2>Successor</h2>')
   })
   test('badge image is relative; the Markdown snippet uses the absolute addresses', () => {
@@ -152,7 +179,9 @@ describe('app page', () => {
 describe('hostile records', () => {
   test('render inert: every piece of their text is escaped and bounded', () => {
     const xss = site.get('apps/xss-name/index.html')!
-    expect(xss).toContain('&lt;script&gt;window.__pwned=1&lt;/script&gt;&lt;img src=x onerror=&quot;window.__pwned=1&quot;&gt;')
+    expect(xss).toContain(
+      '&lt;script&gt;window.__pwned=1&lt;/script&gt;&lt;img src=x onerror=&quot;window.__pwned=1&quot;&gt;'
+    )
     expect(xss).not.toContain('<script>window')
     expect(xss).not.toContain('<img src=x')
     expect(xss).not.toContain('<svg')
@@ -167,7 +196,8 @@ describe('hostile records', () => {
     expect(huge).not.toContain('data-copy')
   })
   test('a base path cannot be smuggled into the 404 page', () => {
-    const render = (base: string) => renderPages([{ ...REALISTIC[0]!, record: record({ ...REALISTIC[0]!.record }, base) }], CTX).get('404.html')!
+    const render = (base: string) =>
+      renderPages([{ ...REALISTIC[0]!, record: record({ ...REALISTIC[0]!.record }, base) }], CTX).get('404.html')!
     // The URL parser percent-encodes markup characters; what is left is a plain path.
     const encoded = render('https://x.example/"><script>')
     expect(encoded).toContain('<a href="/%22%3E%3Cscript%3E/">See every app</a>')
@@ -184,7 +214,9 @@ describe('404 page', () => {
     expect(html).toContain('<a href="/updatesafe/">See every app</a>')
     const local: PageInput = { ...REALISTIC[0]!, record: record({ ...REALISTIC[0]!.record }, 'http://localhost:8080') }
     expect(renderPages([local], CTX).get('404.html')).toContain('<a href="/">See every app</a>')
-    expect(renderPages([], { ...CTX, baseUrl: 'https://o.github.io/repo' }).get('404.html')).toContain('href="/repo/assets/site.css"')
+    expect(renderPages([], { ...CTX, baseUrl: 'https://o.github.io/repo' }).get('404.html')).toContain(
+      'href="/repo/assets/site.css"'
+    )
   })
 })
 
@@ -192,7 +224,9 @@ describe('feeds option', () => {
   test('off by default; when on, pages link the Atom feeds relatively', () => {
     expect(site.get('index.html')).not.toContain('feed.xml')
     const withFeeds = renderPages(REALISTIC, { ...CTX, feeds: true })
-    expect(withFeeds.get('index.html')).toContain('<link rel="alternate" type="application/atom+xml" title="All changes" href="feed.xml">')
+    expect(withFeeds.get('index.html')).toContain(
+      '<link rel="alternate" type="application/atom+xml" title="All changes" href="feed.xml">'
+    )
     const app = withFeeds.get('apps/gitea/index.html')!
     expect(app).toContain('<link rel="alternate" type="application/atom+xml" title="Changes to Gitea" href="feed.xml">')
     expect(app).toContain('<a href="../../feed.xml">Atom feed</a>')

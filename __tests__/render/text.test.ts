@@ -33,7 +33,9 @@ describe('cleanText', () => {
 
 describe('escapeMarkup', () => {
   test('escapes the five markup characters for text and attributes', () => {
-    expect(escapeMarkup(`<a href="x" title='y'>&amp;</a>`)).toBe('&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;amp;&lt;/a&gt;')
+    expect(escapeMarkup(`<a href="x" title='y'>&amp;</a>`)).toBe(
+      '&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;amp;&lt;/a&gt;'
+    )
   })
   test('text() cleans, bounds and escapes in one step', () => {
     expect(text('<b>\u202Ehi</b>', 100)).toBe('&lt;b&gt;hi&lt;/b&gt;')

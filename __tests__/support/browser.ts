@@ -7,7 +7,16 @@ import { chromium, type Browser, type BrowserContextOptions, type Page } from 'p
 
 export const CHROMIUM = '/usr/bin/chromium'
 
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync'
+]
 
 /**
  * `describe` when chromium is installed; otherwise `describe.skip`, after
@@ -20,7 +29,9 @@ export function browserDescribe(what: string): typeof describe | typeof describe
       throw new Error(`${CHROMIUM} is missing: apt-get install -y --no-install-recommends chromium`)
     })
   } else {
-    console.warn(`SKIPPED ${what}: ${CHROMIUM} not found (apt-get install -y --no-install-recommends chromium). They never skip when CI=true.`)
+    console.warn(
+      `SKIPPED ${what}: ${CHROMIUM} not found (apt-get install -y --no-install-recommends chromium). They never skip when CI=true.`
+    )
   }
   return describe.skip
 }
@@ -61,7 +72,8 @@ export function visitor(browser: Browser, origin: string): VisitFn {
       if (!r.url().startsWith(origin + '/')) problems.push(`off-site request: ${r.url()}`)
     })
     page.on('response', (r) => {
-      if (r.status() >= 400 && r.request().isNavigationRequest() === false) problems.push(`HTTP ${r.status()}: ${r.url()}`)
+      if (r.status() >= 400 && r.request().isNavigationRequest() === false)
+        problems.push(`HTTP ${r.status()}: ${r.url()}`)
     })
     const res = await page.goto(origin + path, { waitUntil: 'load' })
     expect(res?.status()).toBe(expectStatus)

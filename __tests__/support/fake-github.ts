@@ -235,7 +235,12 @@ function repositoryNode(repo: FakeRepo & { id: number }) {
       const rel = releases.find((r) => r.tagName === args.tagName)
       return rel ? releaseNode(repo, rel, latestTag) : null
     },
-    releases: (args: { first?: number; last?: number; after?: string; orderBy?: { field: string; direction: string } }) => {
+    releases: (args: {
+      first?: number
+      last?: number
+      after?: string
+      orderBy?: { field: string; direction: string }
+    }) => {
       let list = releases
       if (args.orderBy?.field === 'NAME') list = [...list].sort((a, b) => b.tagName.localeCompare(a.tagName))
       if (args.orderBy?.direction === 'ASC') list = [...list].reverse()
@@ -244,7 +249,13 @@ function repositoryNode(repo: FakeRepo & { id: number }) {
         args
       )
     },
-    refs: (args: { refPrefix: string; first?: number; last?: number; after?: string; orderBy?: { field: string; direction: string } }) => {
+    refs: (args: {
+      refPrefix: string
+      first?: number
+      last?: number
+      after?: string
+      orderBy?: { field: string; direction: string }
+    }) => {
       if (args.refPrefix !== 'refs/tags/') return connection([], args)
       let list = tagsOf(repo)
       if (args.orderBy?.field === 'ALPHABETICAL') list.sort((a, b) => a.name.localeCompare(b.name))
@@ -298,8 +309,14 @@ function costOf(schema: GraphQLSchema, doc: DocumentNode, variables: Record<stri
         if (type.name.endsWith('Connection')) {
           const arg = (n: string) => intOf(sel.arguments?.find((a) => a.name.value === n)?.value)
           const n = arg('first') ?? arg('last')
-          if (n === null) acc.errors.push(`You must provide a \`first\` or \`last\` value to properly paginate the \`${sel.name.value}\` connection.`)
-          else if (n > 100) acc.errors.push(`Requesting ${n} records on the \`${sel.name.value}\` connection exceeds the \`first\` limit of 100 records.`)
+          if (n === null)
+            acc.errors.push(
+              `You must provide a \`first\` or \`last\` value to properly paginate the \`${sel.name.value}\` connection.`
+            )
+          else if (n > 100)
+            acc.errors.push(
+              `Requesting ${n} records on the \`${sel.name.value}\` connection exceeds the \`first\` limit of 100 records.`
+            )
           acc.requests += mult
           childMult = mult * (n ?? 0)
           acc.nodes += childMult
@@ -317,7 +334,8 @@ function costOf(schema: GraphQLSchema, doc: DocumentNode, variables: Record<stri
   }
   const query = schema.getQueryType()!
   for (const d of doc.definitions) if (d.kind === Kind.OPERATION_DEFINITION) walk(d.selectionSet, query, 1)
-  if (acc.nodes > 500_000) acc.errors.push(`This query requests up to ${acc.nodes} possible nodes which exceeds the maximum limit of 500,000.`)
+  if (acc.nodes > 500_000)
+    acc.errors.push(`This query requests up to ${acc.nodes} possible nodes which exceeds the maximum limit of 500,000.`)
   return acc
 }
 
@@ -325,7 +343,9 @@ function costOf(schema: GraphQLSchema, doc: DocumentNode, variables: Record<stri
 
 function restRepo(r: FakeRepo & { id: number }, api: string) {
   const nwo = nwoOf(r)
-  const body = JSON.parse(JSON.stringify(restRepository).replaceAll('octocat/Hello-World', nwo).replaceAll('https://api.github.com', api))
+  const body = JSON.parse(
+    JSON.stringify(restRepository).replaceAll('octocat/Hello-World', nwo).replaceAll('https://api.github.com', api)
+  )
   return {
     ...body,
     id: r.id,
@@ -340,7 +360,9 @@ function restRepo(r: FakeRepo & { id: number }, api: string) {
 
 function restReleaseOf(r: FakeRepo, rel: FakeRelease, id: number, api: string) {
   const nwo = nwoOf(r)
-  const body = JSON.parse(JSON.stringify(restRelease).replaceAll('octocat/Hello-World', nwo).replaceAll('https://api.github.com', api))
+  const body = JSON.parse(
+    JSON.stringify(restRelease).replaceAll('octocat/Hello-World', nwo).replaceAll('https://api.github.com', api)
+  )
   return {
     ...body,
     id,
@@ -454,16 +476,24 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
       return { status: 400, body: { message: 'Problems parsing JSON' }, headers }
     }
     const query = typeof payload.query === 'string' ? payload.query : ''
-    const variables = (payload.variables && typeof payload.variables === 'object' ? payload.variables : {}) as Record<string, unknown>
+    const variables = (payload.variables && typeof payload.variables === 'object' ? payload.variables : {}) as Record<
+      string,
+      unknown
+    >
     fake.queries.push(query)
     const problems = validateAgainstGitHub(query)
     if (problems.length > 0) {
       fake.invalid.push(...problems.map((p) => p.message))
-      return { status: 200, body: { errors: problems.map((p) => ({ message: p.message, locations: p.locations })) }, headers }
+      return {
+        status: 200,
+        body: { errors: problems.map((p) => ({ message: p.message, locations: p.locations })) },
+        headers
+      }
     }
     const doc = parse(query)
     const cost = costOf(schema, doc, variables)
-    if (cost.errors.length > 0) return { status: 200, body: { errors: cost.errors.map((message) => ({ message })) }, headers }
+    if (cost.errors.length > 0)
+      return { status: 200, body: { errors: cost.errors.map((message) => ({ message })) }, headers }
     const points = Math.max(1, Math.round(cost.requests / 100))
     if (fake.rateLimit.remaining < points) {
       return {
@@ -487,8 +517,13 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
       repository: (args: { owner: string; name: string; followRenames?: boolean }) => {
         const repo = lookup(model, args.owner, args.name, args.followRenames ?? true)
         const asked = `${args.owner}/${args.name}`
-        if (!repo || repo.hidden) throw new GitHubError('NOT_FOUND', `Could not resolve to a Repository with the name '${asked}'.`)
-        if (repo.forbidden) throw new GitHubError('FORBIDDEN', 'Resource protected by organization SAML enforcement. You must grant your Personal Access token access to this organization.')
+        if (!repo || repo.hidden)
+          throw new GitHubError('NOT_FOUND', `Could not resolve to a Repository with the name '${asked}'.`)
+        if (repo.forbidden)
+          throw new GitHubError(
+            'FORBIDDEN',
+            'Resource protected by organization SAML enforcement. You must grant your Personal Access token access to this organization.'
+          )
         if (repo.graphqlTimeout) timedOut = true
         const left = flaky.get(key(nwoOf(repo))) ?? 0
         if (left > 0) {
@@ -498,13 +533,20 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
         return repositoryNode(repo)
       }
     }
-    const result = execute({ schema, document: doc, rootValue, variableValues: variables }) as Awaited<ReturnType<typeof execute>>
+    const result = execute({ schema, document: doc, rootValue, variableValues: variables }) as Awaited<
+      ReturnType<typeof execute>
+    >
     if (timedOut) {
       return {
         status: 200,
         body: {
           data: null,
-          errors: [{ message: 'Something went wrong while executing your query. This may be the result of a timeout, or it could be a GitHub bug. Please include `ABCD:1234` when reporting this issue.' }]
+          errors: [
+            {
+              message:
+                'Something went wrong while executing your query. This may be the result of a timeout, or it could be a GitHub bug. Please include `ABCD:1234` when reporting this issue.'
+            }
+          ]
         },
         headers
       }
@@ -538,7 +580,12 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
           const location = `${api}/repositories/${target.id}${rest}${url.search}`
           return {
             status: 301,
-            body: { message: 'Moved Permanently', url: location, documentation_url: 'https://docs.github.com/rest/guides/best-practices-for-using-the-rest-api#follow-redirects' },
+            body: {
+              message: 'Moved Permanently',
+              url: location,
+              documentation_url:
+                'https://docs.github.com/rest/guides/best-practices-for-using-the-rest-api#follow-redirects'
+            },
             headers: { ...headers, location }
           }
         }
@@ -551,7 +598,15 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
       return { status: 404, body: notFound, headers }
     }
     if (!repo || repo.hidden) return { status: 404, body: notFound, headers }
-    if (repo.forbidden) return { status: 403, body: { message: 'Resource protected by organization SAML enforcement.', documentation_url: 'https://docs.github.com/rest' }, headers }
+    if (repo.forbidden)
+      return {
+        status: 403,
+        body: {
+          message: 'Resource protected by organization SAML enforcement.',
+          documentation_url: 'https://docs.github.com/rest'
+        },
+        headers
+      }
     const perPage = Math.min(100, Number(url.searchParams.get('per_page') ?? 30) || 30)
     const page = Math.max(1, Number(url.searchParams.get('page') ?? 1) || 1)
     const pageOf = <T>(list: T[]) => list.slice((page - 1) * perPage, page * perPage)
@@ -589,7 +644,8 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
           {
             message:
               'You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID ABCD:1234.',
-            documentation_url: 'https://docs.github.com/free-pro-team@latest/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits'
+            documentation_url:
+              'https://docs.github.com/free-pro-team@latest/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits'
           },
           { ...headers, 'retry-after': String(fault.retryAfter) }
         )
@@ -597,8 +653,15 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
         return send(
           res,
           403,
-          { message: 'API rate limit exceeded for user ID 1.', documentation_url: 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api' },
-          { ...headers, 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000) + fault.resetInSeconds) }
+          {
+            message: 'API rate limit exceeded for user ID 1.',
+            documentation_url: 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api'
+          },
+          {
+            ...headers,
+            'x-ratelimit-remaining': '0',
+            'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000) + fault.resetInSeconds)
+          }
         )
     }
   }
@@ -620,14 +683,26 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
       const reply = () => {
         if (options.token !== undefined && req.headers.authorization !== `token ${options.token}`) {
           record.status = 401
-          return send(res, 401, { message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest', status: '401' })
+          return send(res, 401, {
+            message: 'Bad credentials',
+            documentation_url: 'https://docs.github.com/rest',
+            status: '401'
+          })
         }
         if (fault) {
           fake.counts.faults++
-          record.status = fault.kind === 'reset' ? 0 : fault.kind === 'status' ? fault.status : fault.kind === 'secondary' ? (fault.status ?? 403) : 403
+          record.status =
+            fault.kind === 'reset'
+              ? 0
+              : fault.kind === 'status'
+                ? fault.status
+                : fault.kind === 'secondary'
+                  ? (fault.status ?? 403)
+                  : 403
           return faultAnswer(res, fault)
         }
-        const answer = api === 'graphql' ? answerGraphQL(Buffer.concat(chunks).toString('utf8')) : answerRest(method, url)
+        const answer =
+          api === 'graphql' ? answerGraphQL(Buffer.concat(chunks).toString('utf8')) : answerRest(method, url)
         record.status = answer.status
         send(res, answer.status, answer.body, answer.headers)
       }
@@ -671,9 +746,17 @@ export function realReleaseSeries(): Map<string, RealRelease[]> {
   const out = new Map<string, RealRelease[]>()
   for (const line of text.split('\n')) {
     if (!line.trim()) continue
-    const r = JSON.parse(line) as { repo: string; version: string; tag: string | null; date: string | null; notes: string }
+    const r = JSON.parse(line) as {
+      repo: string
+      version: string
+      tag: string | null
+      date: string | null
+      notes: string
+    }
     const list = out.get(r.repo) ?? []
-    const createdAt = r.date ? `${r.date}T12:00:00Z` : new Date(Date.UTC(2026, 0, 1) - list.length * 86_400_000).toISOString()
+    const createdAt = r.date
+      ? `${r.date}T12:00:00Z`
+      : new Date(Date.UTC(2026, 0, 1) - list.length * 86_400_000).toISOString()
     list.push({ tag: r.tag ?? r.version, createdAt, notes: r.notes })
     out.set(r.repo, list)
   }
@@ -686,7 +769,12 @@ export function repoFromSeries(nwo: string, series: RealRelease[], extra: Partia
   return {
     owner,
     name,
-    releases: series.map((r) => ({ tagName: r.tag, createdAt: r.createdAt, body: r.notes, prerelease: r.tag.includes('-') })),
+    releases: series.map((r) => ({
+      tagName: r.tag,
+      createdAt: r.createdAt,
+      body: r.notes,
+      prerelease: r.tag.includes('-')
+    })),
     ...extra
   }
 }

@@ -49,10 +49,12 @@ afterEach(() => {
   seen = []
 })
 
-const json = (body: string, status = 200): Handler => (_req, res) => {
-  res.writeHead(status, { 'content-type': 'application/json' })
-  res.end(body)
-}
+const json =
+  (body: string, status = 200): Handler =>
+  (_req, res) => {
+    res.writeHead(status, { 'content-type': 'application/json' })
+    res.end(body)
+  }
 
 function recordingLog(): Logger & { warnings: string[] } {
   const warnings: string[] = []
@@ -195,7 +197,9 @@ describe('stored product data', () => {
     const outside = path.join(root, 'outside.json')
     await writeFile(outside, fixtureText('redis'))
     await expect(readStoredProduct(dir, '../outside')).rejects.toThrow(/not an endoflife.date product id/)
-    await expect(writeStoredProduct(dir, '../outside', loadFixture('redis'))).rejects.toThrow(/not an endoflife.date product id/)
+    await expect(writeStoredProduct(dir, '../outside', loadFixture('redis'))).rejects.toThrow(
+      /not an endoflife.date product id/
+    )
     expect(await readFile(outside, 'utf8')).toBe(fixtureText('redis'))
   })
 
@@ -204,11 +208,17 @@ describe('stored product data', () => {
     await writeFile(secret, 'root:*:20228:0:99999:7:::\n')
     await mkdir(dir, { recursive: true })
     await symlink(secret, path.join(dir, 'linked-product.json'))
-    await expect(readStoredProduct(dir, 'linked-product')).rejects.toThrow(new Error(`${path.join(dir, 'linked-product.json')}: is a symbolic link; stored end-of-life data must be regular files in the catalog`))
+    await expect(readStoredProduct(dir, 'linked-product')).rejects.toThrow(
+      new Error(
+        `${path.join(dir, 'linked-product.json')}: is a symbolic link; stored end-of-life data must be regular files in the catalog`
+      )
+    )
     const linked = path.join(root, 'linked')
     await mkdir(linked)
     await symlink(dir, path.join(linked, 'endoflife'))
-    await expect(readStoredProduct(path.join(linked, 'endoflife'), 'redis')).rejects.toThrow(/endoflife: is a symbolic link/)
+    await expect(readStoredProduct(path.join(linked, 'endoflife'), 'redis')).rejects.toThrow(
+      /endoflife: is a symbolic link/
+    )
     await rm(path.join(dir, 'linked-product.json'))
   })
 
@@ -246,6 +256,13 @@ describe('stored product data', () => {
     const after = buildLifecycle('nextcloud', (await readStoredProduct(dir, 'nextcloud'))!, 'v35.0.1', now)
     expect(after.lifecycle).toMatchObject({ cycle: '35', eol: '2028-06-30', status: 'eol-scheduled' })
     // Cycle 34 ended 2027-06-30 in the same data: judged against now, not the stale flag.
-    expect(buildLifecycle('nextcloud', (await readStoredProduct(dir, 'nextcloud'))!, '34.0.3', new Date('2027-07-01T00:00:00Z')).lifecycle?.status).toBe('eol')
+    expect(
+      buildLifecycle(
+        'nextcloud',
+        (await readStoredProduct(dir, 'nextcloud'))!,
+        '34.0.3',
+        new Date('2027-07-01T00:00:00Z')
+      ).lifecycle?.status
+    ).toBe('eol')
   })
 })

@@ -1,6 +1,12 @@
 import { describe, expect, it } from '@jest/globals'
 import { LIMITS } from '../../src/schema/index.js'
-import { capNotes, capReason, factsFromSnapshot, safeHttpUrl, type RepoSnapshot } from '../../src/upstream/github-facts.js'
+import {
+  capNotes,
+  capReason,
+  factsFromSnapshot,
+  safeHttpUrl,
+  type RepoSnapshot
+} from '../../src/upstream/github-facts.js'
 import { realReleaseSeries } from '../support/fake-github.js'
 
 const series = realReleaseSeries()
@@ -42,7 +48,11 @@ describe('factsFromSnapshot', () => {
   })
 
   it('lists the crossed releases from the previous version, oldest first, with their notes', () => {
-    const r = factsFromSnapshot(snapshotOf('go-vikunja/vikunja'), { repo: 'go-vikunja/vikunja', previousVersion: 'v0.24.6' }, { now, maxCrossed: 20 })
+    const r = factsFromSnapshot(
+      snapshotOf('go-vikunja/vikunja'),
+      { repo: 'go-vikunja/vikunja', previousVersion: 'v0.24.6' },
+      { now, maxCrossed: 20 }
+    )
     if (r.kind !== 'facts') throw new Error('expected facts')
     // v1.0.0-rc0 is a prerelease and is never crossed.
     expect(r.facts.crossed.map((c) => c.version)).toEqual(['v1.0.0', 'v1.1.0', 'v2.0.0', 'v2.2.1', 'v2.2.2', 'v2.5.0'])
@@ -53,8 +63,24 @@ describe('factsFromSnapshot', () => {
   it('never takes a draft or a release flagged prerelease, whatever its label', () => {
     const snap = snapshotOf('sissbruecker/linkding')
     snap.releases.unshift(
-      { tag: 'v1.47.0', url: null, draft: true, prerelease: false, createdAt: '2026-09-01T00:00:00Z', publishedAt: null, notes: 'draft' },
-      { tag: 'v1.46.3', url: null, draft: false, prerelease: true, createdAt: '2026-08-30T00:00:00Z', publishedAt: null, notes: 'flagged' }
+      {
+        tag: 'v1.47.0',
+        url: null,
+        draft: true,
+        prerelease: false,
+        createdAt: '2026-09-01T00:00:00Z',
+        publishedAt: null,
+        notes: 'draft'
+      },
+      {
+        tag: 'v1.46.3',
+        url: null,
+        draft: false,
+        prerelease: true,
+        createdAt: '2026-08-30T00:00:00Z',
+        publishedAt: null,
+        notes: 'flagged'
+      }
     )
     const r = factsFromSnapshot(snap, { repo: 'sissbruecker/linkding' }, { now, maxCrossed: 20 })
     if (r.kind !== 'facts') throw new Error('expected facts')
@@ -69,7 +95,13 @@ describe('factsFromSnapshot', () => {
     }
     const r = factsFromSnapshot(snap, { repo: 'miniflux/v2' }, { now, maxCrossed: 20 })
     if (r.kind !== 'facts') throw new Error('expected facts')
-    expect(r.facts).toMatchObject({ version: '2.2.11', url: 'https://github.com/miniflux/v2/tree/2.2.11', notes: '', fromTags: true, date: '2025-07-26' })
+    expect(r.facts).toMatchObject({
+      version: '2.2.11',
+      url: 'https://github.com/miniflux/v2/tree/2.2.11',
+      notes: '',
+      fromTags: true,
+      date: '2025-07-26'
+    })
   })
 
   it('keeps the slash of a `release/x.y` tag in the tree page and encodes the rest', () => {
@@ -94,7 +126,10 @@ describe('factsFromSnapshot', () => {
     const snap = snapshotOf('go-vikunja/vikunja')
     snap.releases = snap.releases.filter((x) => x.tag === 'v1.0.0-rc0')
     const r = factsFromSnapshot(snap, { repo: 'go-vikunja/vikunja' }, { now, maxCrossed: 20 })
-    expect(r).toEqual({ kind: 'none', reason: 'no stable release or stable version tag among the 1 most recent releases (1 prerelease, 0 draft)' })
+    expect(r).toEqual({
+      kind: 'none',
+      reason: 'no stable release or stable version tag among the 1 most recent releases (1 prerelease, 0 draft)'
+    })
   })
 
   it('replaces a release URL that is not http(s)', () => {
@@ -106,7 +141,11 @@ describe('factsFromSnapshot', () => {
   })
 
   it('marks archived repositories', () => {
-    const r = factsFromSnapshot(snapshotOf('healthchecks/healthchecks', { archived: true }), { repo: 'healthchecks/healthchecks' }, { now, maxCrossed: 20 })
+    const r = factsFromSnapshot(
+      snapshotOf('healthchecks/healthchecks', { archived: true }),
+      { repo: 'healthchecks/healthchecks' },
+      { now, maxCrossed: 20 }
+    )
     if (r.kind !== 'facts') throw new Error('expected facts')
     expect(r.facts.archived).toBe(true)
     expect(r.facts.version).toBe('v4.3')

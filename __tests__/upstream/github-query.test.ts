@@ -27,7 +27,9 @@ describe('the batch query', () => {
     const { query } = buildBatchQuery(plain.slice(0, 1))
     // Renamed fragment: graphql-tag warns when one fragment name has two bodies.
     const broken = query.replace('isPrerelease', 'isPreRelease').replaceAll('RepoFacts', 'BrokenFacts')
-    expect(validate(broken).map((e) => e.message)).toEqual(['Cannot query field "isPreRelease" on type "Release". Did you mean "isPrerelease"?'])
+    expect(validate(broken).map((e) => e.message)).toEqual([
+      'Cannot query field "isPreRelease" on type "Release". Did you mean "isPrerelease"?'
+    ])
   })
 
   it('carries owner and name as variables, never inside the query text', () => {
@@ -62,14 +64,29 @@ describe('snapshotFromGraphQL', () => {
       releases: {
         totalCount: 1,
         nodes: [
-          { tagName: 'v3.7.9', url: 'https://github.com/traefik/traefik/releases/tag/v3.7.9', isDraft: false, isPrerelease: false, createdAt: '2026-07-24T12:00:00Z', publishedAt: '2026-07-24T12:00:00Z', description: 'notes' },
+          {
+            tagName: 'v3.7.9',
+            url: 'https://github.com/traefik/traefik/releases/tag/v3.7.9',
+            isDraft: false,
+            isPrerelease: false,
+            createdAt: '2026-07-24T12:00:00Z',
+            publishedAt: '2026-07-24T12:00:00Z',
+            description: 'notes'
+          },
           null
         ]
       },
       refs: {
         nodes: [
           { name: 'v3.7.9', target: { __typename: 'Commit', committedDate: '2026-07-24T11:00:00Z' } },
-          { name: 'v3.7.8', target: { __typename: 'Tag', tagger: { date: '2026-07-15T11:00:00+02:00' }, target: { committedDate: '2026-07-15T08:00:00Z' } } }
+          {
+            name: 'v3.7.8',
+            target: {
+              __typename: 'Tag',
+              tagger: { date: '2026-07-15T11:00:00+02:00' },
+              target: { committedDate: '2026-07-15T08:00:00Z' }
+            }
+          }
         ]
       }
     })
@@ -78,7 +95,15 @@ describe('snapshotFromGraphQL', () => {
       url: 'https://github.com/traefik/traefik',
       archived: true,
       releases: [
-        { tag: 'v3.7.9', url: 'https://github.com/traefik/traefik/releases/tag/v3.7.9', draft: false, prerelease: false, createdAt: '2026-07-24T12:00:00Z', publishedAt: '2026-07-24T12:00:00Z', notes: 'notes' }
+        {
+          tag: 'v3.7.9',
+          url: 'https://github.com/traefik/traefik/releases/tag/v3.7.9',
+          draft: false,
+          prerelease: false,
+          createdAt: '2026-07-24T12:00:00Z',
+          publishedAt: '2026-07-24T12:00:00Z',
+          notes: 'notes'
+        }
       ],
       tags: [
         { name: 'v3.7.9', date: '2026-07-24T11:00:00Z' },
@@ -88,8 +113,24 @@ describe('snapshotFromGraphQL', () => {
   })
 
   it('rejects a malformed answer instead of trusting half of it', () => {
-    expect(snapshotFromGraphQL({ nameWithOwner: 'a/b', url: 'x', isArchived: 'no', isDisabled: false, releases: { nodes: [] } })).toBeNull()
-    expect(snapshotFromGraphQL({ nameWithOwner: '../etc', url: 'x', isArchived: false, isDisabled: false, releases: { nodes: [] } })).toBeNull()
+    expect(
+      snapshotFromGraphQL({
+        nameWithOwner: 'a/b',
+        url: 'x',
+        isArchived: 'no',
+        isDisabled: false,
+        releases: { nodes: [] }
+      })
+    ).toBeNull()
+    expect(
+      snapshotFromGraphQL({
+        nameWithOwner: '../etc',
+        url: 'x',
+        isArchived: false,
+        isDisabled: false,
+        releases: { nodes: [] }
+      })
+    ).toBeNull()
     expect(snapshotFromGraphQL(null)).toBeNull()
   })
 })

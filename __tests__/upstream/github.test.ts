@@ -4,8 +4,21 @@ import { afterEach, describe, expect, it } from '@jest/globals'
 import { LIMITS } from '../../src/schema/index.js'
 import type { Logger } from '../../src/types.js'
 import { githubEndpoints } from '../../src/upstream/github-endpoints.js'
-import { refreshFromGitHub, type RefreshOptions, type RefreshOutcome, type RefreshTarget } from '../../src/upstream/github.js'
-import { realReleaseSeries, repoFromSeries, startFakeGitHub, type FakeGitHub, type FakeGitHubOptions, type FakeRepo, type FakeTag } from '../support/fake-github.js'
+import {
+  refreshFromGitHub,
+  type RefreshOptions,
+  type RefreshOutcome,
+  type RefreshTarget
+} from '../../src/upstream/github.js'
+import {
+  realReleaseSeries,
+  repoFromSeries,
+  startFakeGitHub,
+  type FakeGitHub,
+  type FakeGitHubOptions,
+  type FakeRepo,
+  type FakeTag
+} from '../support/fake-github.js'
 
 const TOKEN = 'ghs_testtoken0123456789'
 const now = new Date('2026-11-21T08:00:00Z')
@@ -67,7 +80,9 @@ function version(o: RefreshOutcome | undefined): string | null {
 
 describe('refreshFromGitHub: answers', () => {
   it('reads a batch in one request: latest stable release, its notes and page, crossed releases, the run day', async () => {
-    const f = await start({ repos: [real('traefik/traefik'), real('go-vikunja/vikunja'), real('sissbruecker/linkding')] })
+    const f = await start({
+      repos: [real('traefik/traefik'), real('go-vikunja/vikunja'), real('sissbruecker/linkding')]
+    })
     const { log, lines } = recorder()
     const { outcomes, stats } = await refresh(
       f,
@@ -92,7 +107,12 @@ describe('refreshFromGitHub: answers', () => {
       }
     })
     const vikunja = outcomes.get('vikunja')
-    expect(vikunja?.status === 'fresh' && vikunja.facts.crossed.map((c) => c.version)).toEqual(['v2.0.0', 'v2.2.1', 'v2.2.2', 'v2.5.0'])
+    expect(vikunja?.status === 'fresh' && vikunja.facts.crossed.map((c) => c.version)).toEqual([
+      'v2.0.0',
+      'v2.2.1',
+      'v2.2.2',
+      'v2.5.0'
+    ])
     expect(version(outcomes.get('linkding'))).toBe('v1.46.2')
     expect(stats).toMatchObject({ requests: 1, batches: 1, graphqlPoints: 1, remaining: 4999 })
     expect(f.counts).toMatchObject({ total: 1, graphql: 1, rest: 0 })
@@ -159,9 +179,14 @@ describe('refreshFromGitHub: answers', () => {
   })
 
   it('falls back to the newest stable tag (by version, not date) when a repository has no releases', async () => {
-    const tags: FakeTag[] = series.get('miniflux/v2')!.map((r, i) => ({ name: r.tag, date: r.createdAt, annotated: i % 2 === 0 }))
+    const tags: FakeTag[] = series
+      .get('miniflux/v2')!
+      .map((r, i) => ({ name: r.tag, date: r.createdAt, annotated: i % 2 === 0 }))
     // A re-tagged old version with the newest commit date must not win.
-    tags.push({ name: '2.0.43', date: '2026-11-01T00:00:00Z', annotated: false }, { name: '2.3.0-rc1', date: '2026-11-02T00:00:00Z' })
+    tags.push(
+      { name: '2.0.43', date: '2026-11-01T00:00:00Z', annotated: false },
+      { name: '2.3.0-rc1', date: '2026-11-02T00:00:00Z' }
+    )
     const f = await start({ repos: [{ owner: 'miniflux', name: 'v2', tags }] })
     const { outcomes } = await refresh(f, [{ slug: 'miniflux', repo: 'miniflux/v2', previousVersion: '2.2.9' }])
     expect(outcomes.get('miniflux')).toEqual({
@@ -209,7 +234,11 @@ describe('refreshFromGitHub: answers', () => {
     expect(o?.status).toBe('moved')
     if (o?.status !== 'moved') return
     expect(o.movedTo).toBe('element-hq/synapse')
-    expect(o.facts).toMatchObject({ version: 'v1.157.1', movedTo: 'element-hq/synapse', url: 'https://github.com/element-hq/synapse/releases/tag/v1.157.1' })
+    expect(o.facts).toMatchObject({
+      version: 'v1.157.1',
+      movedTo: 'element-hq/synapse',
+      url: 'https://github.com/element-hq/synapse/releases/tag/v1.157.1'
+    })
   })
 
   it('does not call a change of letter case a move', async () => {
@@ -220,7 +249,11 @@ describe('refreshFromGitHub: answers', () => {
 
   it('marks archived and disabled repositories', async () => {
     const f = await start({
-      repos: [real('healthchecks/healthchecks', { archived: true }), real('kimai/kimai', { disabled: true }), real('miniflux/v2')]
+      repos: [
+        real('healthchecks/healthchecks', { archived: true }),
+        real('kimai/kimai', { disabled: true }),
+        real('miniflux/v2')
+      ]
     })
     const { outcomes } = await refresh(f, [
       { slug: 'hc', repo: 'healthchecks/healthchecks' },
@@ -245,16 +278,33 @@ describe('refreshFromGitHub: answers', () => {
       { slug: 'saml', repo: 'miniflux/v2' }
     ])
     expect(version(outcomes.get('traefik'))).toBe('v3.7.9')
-    expect(outcomes.get('gone')).toEqual({ status: 'not-found', reason: "not found: Could not resolve to a Repository with the name 'nobody/gone'." })
+    expect(outcomes.get('gone')).toEqual({
+      status: 'not-found',
+      reason: "not found: Could not resolve to a Repository with the name 'nobody/gone'."
+    })
     expect(outcomes.get('private')?.status).toBe('not-found')
-    expect(outcomes.get('saml')).toMatchObject({ status: 'not-found', reason: expect.stringMatching(/^no access: Resource protected by organization SAML/) })
+    expect(outcomes.get('saml')).toMatchObject({
+      status: 'not-found',
+      reason: expect.stringMatching(/^no access: Resource protected by organization SAML/)
+    })
     expect(stats.requests).toBe(1)
   })
 
   it('caps release notes at LIMITS.notes', async () => {
-    const notes = series.get('element-hq/synapse')!.map((r) => r.notes).join('\n\n')
+    const notes = series
+      .get('element-hq/synapse')!
+      .map((r) => r.notes)
+      .join('\n\n')
     const huge = notes.repeat(Math.ceil((LIMITS.notes * 2) / notes.length))
-    const f = await start({ repos: [{ owner: 'big', name: 'notes', releases: [{ tagName: 'v1.0.0', createdAt: '2026-01-01T00:00:00Z', body: huge }] }] })
+    const f = await start({
+      repos: [
+        {
+          owner: 'big',
+          name: 'notes',
+          releases: [{ tagName: 'v1.0.0', createdAt: '2026-01-01T00:00:00Z', body: huge }]
+        }
+      ]
+    })
     const { outcomes } = await refresh(f, [{ slug: 'big', repo: 'big/notes' }])
     const o = outcomes.get('big')
     if (o?.status !== 'fresh') throw new Error('expected fresh')
@@ -300,9 +350,17 @@ describe('refreshFromGitHub: faults', () => {
     const base = 25
     const f = await start({
       repos: [real('traefik/traefik')],
-      fault: (i) => (i.n === 1 ? { kind: 'secondary', retryAfter: 3 } : i.n === 2 ? { kind: 'secondary', retryAfter: 2, status: 429 } : null)
+      fault: (i) =>
+        i.n === 1
+          ? { kind: 'secondary', retryAfter: 3 }
+          : i.n === 2
+            ? { kind: 'secondary', retryAfter: 2, status: 429 }
+            : null
     })
-    const { outcomes } = await refresh(f, [{ slug: 'traefik', repo: 'traefik/traefik' }], { throttle: { baseMs: base }, retry: { baseMs: 1 } })
+    const { outcomes } = await refresh(f, [{ slug: 'traefik', repo: 'traefik/traefik' }], {
+      throttle: { baseMs: base },
+      retry: { baseMs: 1 }
+    })
     expect(version(outcomes.get('traefik'))).toBe('v3.7.9')
     const [a, b, c] = f.requests
     expect(b!.at - a!.at).toBeGreaterThanOrEqual(3 * base)
@@ -311,8 +369,13 @@ describe('refreshFromGitHub: faults', () => {
 
   it('waits for x-ratelimit-reset on a primary rate limit when it is near', async () => {
     const base = 25
-    const f = await start({ repos: [real('traefik/traefik')], fault: (i) => (i.n === 1 ? { kind: 'primary', resetInSeconds: 2 } : null) })
-    const { outcomes } = await refresh(f, [{ slug: 'traefik', repo: 'traefik/traefik' }], { throttle: { baseMs: base } })
+    const f = await start({
+      repos: [real('traefik/traefik')],
+      fault: (i) => (i.n === 1 ? { kind: 'primary', resetInSeconds: 2 } : null)
+    })
+    const { outcomes } = await refresh(f, [{ slug: 'traefik', repo: 'traefik/traefik' }], {
+      throttle: { baseMs: base }
+    })
     expect(version(outcomes.get('traefik'))).toBe('v3.7.9')
     expect(f.requests[1]!.at - f.requests[0]!.at).toBeGreaterThanOrEqual(2 * base)
   })
@@ -334,7 +397,9 @@ describe('refreshFromGitHub: faults', () => {
     expect(outcomes.get('traefik')).toEqual({ status: 'skipped', reason: 'GitHub rate limit reached' })
     expect(outcomes.get('kimai')).toEqual({ status: 'skipped', reason: 'GitHub rate limit reached' })
     expect(stats.requests).toBe(1)
-    expect(lines.some((l) => l.startsWith('warning: GitHub: GitHub rate limit reached; 2 apps were not asked'))).toBe(true)
+    expect(lines.some((l) => l.startsWith('warning: GitHub: GitHub rate limit reached; 2 apps were not asked'))).toBe(
+      true
+    )
   })
 
   it('splits a batch that keeps failing down to the repository at fault, and reads that one over REST', async () => {
@@ -366,7 +431,11 @@ describe('refreshFromGitHub: faults', () => {
       { slug: 'kimai', repo: 'kimai/kimai' },
       { slug: 'miniflux', repo: 'miniflux/v2' }
     ])
-    expect([version(outcomes.get('traefik')), version(outcomes.get('kimai')), version(outcomes.get('miniflux'))]).toEqual(['v3.7.9', '2.66.0', '2.2.11'])
+    expect([
+      version(outcomes.get('traefik')),
+      version(outcomes.get('kimai')),
+      version(outcomes.get('miniflux'))
+    ]).toEqual(['v3.7.9', '2.66.0', '2.2.11'])
     expect(stats).toMatchObject({ requests: 2, batches: 2 })
     expect(f.queries[1]).toContain('r0: repository')
     expect(f.queries[1]).not.toContain('r1: repository')
@@ -390,7 +459,11 @@ describe('refreshFromGitHub: faults', () => {
       renames: { 'matrix-org/synapse': 'element-hq/synapse' }
     })
     const { outcomes, stats } = await refresh(f, [{ slug: 'synapse', repo: 'matrix-org/synapse' }])
-    expect(outcomes.get('synapse')).toMatchObject({ status: 'moved', movedTo: 'element-hq/synapse', facts: { version: 'v1.157.1' } })
+    expect(outcomes.get('synapse')).toMatchObject({
+      status: 'moved',
+      movedTo: 'element-hq/synapse',
+      facts: { version: 'v1.157.1' }
+    })
     expect(stats.restFallbacks).toBe(1)
     expect(f.requests.filter((r) => r.api === 'rest').map((r) => r.status)).toEqual([301, 200, 200])
   })
@@ -398,17 +471,23 @@ describe('refreshFromGitHub: faults', () => {
   it('rejected token: every app failed, nothing retried, the token never logged', async () => {
     const f = await start({ repos: [real('traefik/traefik')] })
     const { log, lines } = recorder()
-    const { outcomes, stats } = await refreshFromGitHub([{ slug: 'traefik', repo: 'traefik/traefik' }, { slug: 'kimai', repo: 'kimai/kimai' }], {
-      token: 'ghs_wrongtoken999',
-      apiUrl: f.apiUrl,
-      graphqlUrl: f.graphqlUrl,
-      now,
-      log,
-      batchSize: 1,
-      concurrency: 1,
-      retry: { baseMs: 1 },
-      throttle: { baseMs: 1 }
-    })
+    const { outcomes, stats } = await refreshFromGitHub(
+      [
+        { slug: 'traefik', repo: 'traefik/traefik' },
+        { slug: 'kimai', repo: 'kimai/kimai' }
+      ],
+      {
+        token: 'ghs_wrongtoken999',
+        apiUrl: f.apiUrl,
+        graphqlUrl: f.graphqlUrl,
+        now,
+        log,
+        batchSize: 1,
+        concurrency: 1,
+        retry: { baseMs: 1 },
+        throttle: { baseMs: 1 }
+      }
+    )
     expect(outcomes.get('traefik')).toMatchObject({ status: 'failed', reason: expect.stringContaining('401') })
     expect(outcomes.get('kimai')?.status).toBe('failed')
     expect(stats.requests).toBe(1)
@@ -420,7 +499,9 @@ describe('refreshFromGitHub: faults', () => {
 describe('refreshFromGitHub: budget', () => {
   it('stops asking before the remaining points dip below the reserve, and says so', async () => {
     const names = [...series.keys()]
-    const repos = Array.from({ length: 50 }, (_, i) => repoFromSeries(`owner-${i}/app`, series.get(names[i % names.length]!)!))
+    const repos = Array.from({ length: 50 }, (_, i) =>
+      repoFromSeries(`owner-${i}/app`, series.get(names[i % names.length]!)!)
+    )
     const f = await start({ repos, rateLimit: { limit: 1000, remaining: 3 } })
     const { log, lines } = recorder()
     const targets = repos.map((r, i) => ({ slug: `app-${i}`, repo: `${r.owner}/${r.name}` }))
@@ -429,11 +510,18 @@ describe('refreshFromGitHub: budget', () => {
     expect(statuses.filter((s) => s === 'fresh')).toHaveLength(20)
     expect(statuses.slice(20).every((s) => s === 'skipped')).toBe(true)
     expect(stats).toMatchObject({ graphqlPoints: 2, remaining: 1, requests: 2 })
-    expect(lines.some((l) => l.includes('warning: GitHub: GraphQL budget too low (1 points left, 1 kept in reserve); 30 apps were not asked'))).toBe(true)
+    expect(
+      lines.some((l) =>
+        l.includes('warning: GitHub: GraphQL budget too low (1 points left, 1 kept in reserve); 30 apps were not asked')
+      )
+    ).toBe(true)
   })
 
   it('treats a RATE_LIMITED answer as the end of the budget', async () => {
-    const f = await start({ repos: [real('traefik/traefik')], rateLimit: { remaining: 0, resetAt: new Date(Date.now() + 3600_000) } })
+    const f = await start({
+      repos: [real('traefik/traefik')],
+      rateLimit: { remaining: 0, resetAt: new Date(Date.now() + 3600_000) }
+    })
     const { outcomes, stats } = await refresh(f, [{ slug: 'traefik', repo: 'traefik/traefik' }])
     expect(outcomes.get('traefik')).toEqual({ status: 'skipped', reason: 'GitHub rate limit reached' })
     expect(stats.requests).toBe(1)
@@ -442,12 +530,20 @@ describe('refreshFromGitHub: budget', () => {
 
 describe('GitHub endpoints', () => {
   it('derives the GraphQL URL like Octokit when GITHUB_GRAPHQL_URL is unset', () => {
-    expect(githubEndpoints({})).toEqual({ apiUrl: 'https://api.github.com', graphqlUrl: 'https://api.github.com/graphql' })
+    expect(githubEndpoints({})).toEqual({
+      apiUrl: 'https://api.github.com',
+      graphqlUrl: 'https://api.github.com/graphql'
+    })
     expect(githubEndpoints({ GITHUB_API_URL: 'https://ghes.example.com/api/v3' })).toEqual({
       apiUrl: 'https://ghes.example.com/api/v3',
       graphqlUrl: 'https://ghes.example.com/api/graphql'
     })
-    expect(githubEndpoints({ GITHUB_API_URL: 'https://ghes.example.com/api/v3/', GITHUB_GRAPHQL_URL: 'https://gql.example.com/x' })).toEqual({
+    expect(
+      githubEndpoints({
+        GITHUB_API_URL: 'https://ghes.example.com/api/v3/',
+        GITHUB_GRAPHQL_URL: 'https://gql.example.com/x'
+      })
+    ).toEqual({
       apiUrl: 'https://ghes.example.com/api/v3',
       graphqlUrl: 'https://gql.example.com/x'
     })
@@ -457,20 +553,46 @@ describe('GitHub endpoints', () => {
     const f = await start({
       restPrefix: '/api/v3',
       graphqlPath: '/api/graphql',
-      repos: [real('traefik/traefik'), { owner: 'miniflux', name: 'v2', graphqlTimeout: true, tags: series.get('miniflux/v2')!.map((r) => ({ name: r.tag, date: r.createdAt })) }]
+      repos: [
+        real('traefik/traefik'),
+        {
+          owner: 'miniflux',
+          name: 'v2',
+          graphqlTimeout: true,
+          tags: series.get('miniflux/v2')!.map((r) => ({ name: r.tag, date: r.createdAt }))
+        }
+      ]
     })
     const { apiUrl, graphqlUrl } = githubEndpoints({ GITHUB_API_URL: f.apiUrl })
     expect(graphqlUrl).toBe(f.graphqlUrl)
-    const { outcomes } = await refresh(f, [{ slug: 'traefik', repo: 'traefik/traefik' }, { slug: 'miniflux', repo: 'miniflux/v2' }], { apiUrl, graphqlUrl })
+    const { outcomes } = await refresh(
+      f,
+      [
+        { slug: 'traefik', repo: 'traefik/traefik' },
+        { slug: 'miniflux', repo: 'miniflux/v2' }
+      ],
+      { apiUrl, graphqlUrl }
+    )
     expect(version(outcomes.get('traefik'))).toBe('v3.7.9')
     // Over REST, tags carry no date.
-    expect(outcomes.get('miniflux')).toMatchObject({ status: 'fresh', facts: { version: '2.2.11', fromTags: true, date: null } })
-    expect(f.requests.filter((r) => r.api === 'rest').map((r) => r.path)).toEqual(['/api/v3/repos/miniflux/v2', '/api/v3/repos/miniflux/v2/releases', '/api/v3/repos/miniflux/v2/tags'])
+    expect(outcomes.get('miniflux')).toMatchObject({
+      status: 'fresh',
+      facts: { version: '2.2.11', fromTags: true, date: null }
+    })
+    expect(f.requests.filter((r) => r.api === 'rest').map((r) => r.path)).toEqual([
+      '/api/v3/repos/miniflux/v2',
+      '/api/v3/repos/miniflux/v2/releases',
+      '/api/v3/repos/miniflux/v2/tags'
+    ])
   })
 
   it('honours a GITHUB_GRAPHQL_URL that is not derived from the API URL', async () => {
     const f = await start({ graphqlPath: '/custom/gql', repos: [real('kimai/kimai')] })
-    const { outcomes } = await refresh(f, [{ slug: 'kimai', repo: 'kimai/kimai' }], githubEndpoints({ GITHUB_API_URL: f.apiUrl, GITHUB_GRAPHQL_URL: f.graphqlUrl }))
+    const { outcomes } = await refresh(
+      f,
+      [{ slug: 'kimai', repo: 'kimai/kimai' }],
+      githubEndpoints({ GITHUB_API_URL: f.apiUrl, GITHUB_GRAPHQL_URL: f.graphqlUrl })
+    )
     expect(version(outcomes.get('kimai'))).toBe('2.66.0')
     expect(f.requests.map((r) => r.path)).toEqual(['/custom/gql'])
   })

@@ -70,7 +70,8 @@ describe('workerCount and parallelMinimum', () => {
     expect(workerCount({ UPDATESAFE_WORKERS: '0' }, 8)).toBe(0)
     expect(workerCount({ UPDATESAFE_WORKERS: '3' }, 1)).toBe(3)
     expect(workerCount({ UPDATESAFE_WORKERS: '' }, 3)).toBe(2)
-    for (const bad of ['-1', '1.5', 'many', '65']) expect(() => workerCount({ UPDATESAFE_WORKERS: bad }, 2)).toThrow('UPDATESAFE_WORKERS')
+    for (const bad of ['-1', '1.5', 'many', '65'])
+      expect(() => workerCount({ UPDATESAFE_WORKERS: bad }, 2)).toThrow('UPDATESAFE_WORKERS')
   })
 
   it('starts threads for jobs of MIN_PARALLEL_ITEMS records, or UPDATESAFE_WORKERS_MIN when set', () => {
@@ -101,7 +102,6 @@ describe('recordReader', () => {
     expect(read[3]!.issues[0]!.file).toBe(files[3])
     expect(read[4]!.entry?.name).toBe('App 4')
   })
-
 })
 
 describe('pooled', () => {
@@ -176,11 +176,18 @@ describe('pooled', () => {
     const small = path.join(dir, 'c', 'small.txt')
     const large = path.join(dir, 'c', 'large.json')
     const big = 'é'.repeat(WRITE_HERE_FROM)
-    expect(par.write([[small, 'x'], [large, big]])).toBeUndefined()
+    expect(
+      par.write([
+        [small, 'x'],
+        [large, big]
+      ])
+    ).toBeUndefined()
     expect(await readFile(large, 'utf8')).toBe(big)
     expect(existsSync(small)).toBe(true)
     await par.write([[path.join(dir, 'c', 'just-under.txt'), 'y'.repeat(WRITE_HERE_FROM - 1)]])
-    expect(writers.tasks.map((t) => (t.kind === 'write' ? t.files.map(([f]) => path.basename(f)) : t.kind))).toEqual([['just-under.txt']])
+    expect(writers.tasks.map((t) => (t.kind === 'write' ? t.files.map(([f]) => path.basename(f)) : t.kind))).toEqual([
+      ['just-under.txt']
+    ])
   })
 })
 
@@ -206,10 +213,15 @@ describe('withParallel', () => {
 
   it('starts as many job threads as UPDATESAFE_WORKERS asks but one writing thread, and stops both pools after', async () => {
     const { started, start } = recordingStart()
-    const threads = await withParallel(scripts, { UPDATESAFE_WORKERS: '3', UPDATESAFE_WORKERS_MIN: '1' }, async (par) => {
-      par!.forJob(1)
-      return par!.threads()
-    }, start)
+    const threads = await withParallel(
+      scripts,
+      { UPDATESAFE_WORKERS: '3', UPDATESAFE_WORKERS_MIN: '1' },
+      async (par) => {
+        par!.forJob(1)
+        return par!.threads()
+      },
+      start
+    )
     expect(threads).toBe(3)
     expect(started).toEqual([
       { script: scripts.tasks, size: 3, closed: true },
@@ -219,7 +231,9 @@ describe('withParallel', () => {
 
   it('stops the pools when the build throws', async () => {
     const { started, start } = recordingStart()
-    await expect(withParallel(scripts, { UPDATESAFE_WORKERS: '2' }, async () => Promise.reject(new Error('bad record')), start)).rejects.toThrow('bad record')
+    await expect(
+      withParallel(scripts, { UPDATESAFE_WORKERS: '2' }, async () => Promise.reject(new Error('bad record')), start)
+    ).rejects.toThrow('bad record')
     expect(started.map((p) => p.closed)).toEqual([true, true])
   })
 

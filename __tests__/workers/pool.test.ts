@@ -57,17 +57,23 @@ describe('workerPool (threads running dist/worker/index.js)', () => {
     // Files are created exclusively: writing one twice is an error.
     await expect(pool.run({ kind: 'write', files: [[target, 'again']] })).rejects.toThrow('EEXIST')
     expect(await readFile(target, 'utf8')).toBe('hello')
-    expect(await pool.run({ kind: 'classify', inputs: [{ releases: [] }] })).toEqual([classifyReleases({ releases: [] })])
+    expect(await pool.run({ kind: 'classify', inputs: [{ releases: [] }] })).toEqual([
+      classifyReleases({ releases: [] })
+    ])
   })
 
   it('recycles: rejects what the threads still run, then starts fresh threads that work as before', async () => {
     const inputs = notes.map((n) => ({ releases: [{ version: n.version, notes: n.notes }] }))
-    expect(await pool.run({ kind: 'classify', inputs: inputs.slice(0, 5) })).toEqual(inputs.slice(0, 5).map(classifyReleases))
+    expect(await pool.run({ kind: 'classify', inputs: inputs.slice(0, 5) })).toEqual(
+      inputs.slice(0, 5).map(classifyReleases)
+    )
     const running = pool.run({ kind: 'classify', inputs })
     await pool.recycle()
     await expect(running).rejects.toThrow('recycled')
     expect(pool.started).toBe(false)
-    expect(await pool.run({ kind: 'classify', inputs: inputs.slice(5, 10) })).toEqual(inputs.slice(5, 10).map(classifyReleases))
+    expect(await pool.run({ kind: 'classify', inputs: inputs.slice(5, 10) })).toEqual(
+      inputs.slice(5, 10).map(classifyReleases)
+    )
     expect(pool.started).toBe(true)
   })
 

@@ -8667,7 +8667,11 @@ function serveTasks(run) {
         }
         catch (e) {
             const err = e instanceof Error ? e : new Error(String(e));
-            reply = { id, ok: false, error: { name: err.name, message: err.message, ...(err.stack ? { stack: err.stack } : {}) } };
+            reply = {
+                id,
+                ok: false,
+                error: { name: err.name, message: err.message, ...(err.stack ? { stack: err.stack } : {}) }
+            };
         }
         port.postMessage(reply);
     });
@@ -21335,7 +21339,9 @@ const seedReleaseSchema = strictObject({
     version: versionLabel.describe('The release tag or version label exactly as upstream names it'),
     url: schema_httpUrl.describe('The upstream release page of this version'),
     date: dateString.nullable().optional().describe('Release date, when upstream gives one'),
-    notes: schemas_string().optional().describe('The release notes as upstream wrote them (the classifier reads a bounded prefix)'),
+    notes: schemas_string()
+        .optional()
+        .describe('The release notes as upstream wrote them (the classifier reads a bounded prefix)'),
     checked: dateString.describe('The day these facts were read')
 })
     .describe('The last known release, so an offline build has real data');
@@ -21348,7 +21354,11 @@ const overrideSchema = strictObject({
 const catalogEntrySchema = strictObject({
     name: schemas_string().trim().min(1).max(LIMITS.name),
     repo: schemas_string().regex(REPO_PATTERN, 'must be "<owner>/<name>"'),
-    tagPrefix: schemas_string().min(1).max(64).optional().describe('Only tags starting with this belong to the app, e.g. "server@"'),
+    tagPrefix: schemas_string()
+        .min(1)
+        .max(64)
+        .optional()
+        .describe('Only tags starting with this belong to the app, e.g. "server@"'),
     tagPattern: schemas_string()
         .min(1)
         .max(256)
@@ -21365,7 +21375,8 @@ const catalogEntrySchema = strictObject({
         .describe('Only tags matching this regular expression belong to the app'),
     archived: schemas_boolean().optional().describe('The repository was archived (read-only) when last checked'),
     successor: schemas_string().trim().min(1).max(LIMITS.successor).optional(),
-    lifecycle: strictObject({ product: schemas_string().regex(/^[a-z0-9][a-z0-9._-]*$/, 'must be an endoflife.date product id') }).optional(),
+    lifecycle: strictObject({ product: schemas_string().regex(/^[a-z0-9][a-z0-9._-]*$/, 'must be an endoflife.date product id') })
+        .optional(),
     override: overrideSchema.optional(),
     release: seedReleaseSchema.optional()
 })
@@ -21396,7 +21407,10 @@ const appRecordShape = {
     repo: schemas_string().regex(REPO_PATTERN).describe('Source repository, <owner>/<name>'),
     latestVersion: versionLabel.describe('Latest stable release, exactly as upstream labels it; do not parse as one scheme'),
     safeToUpdate: schemas_enum(CLASSES).describe('How safe it is to update to latestVersion'),
-    rationale: schemas_string().min(1).max(LIMITS.rationale).describe('Why: the rule, the release and the quoted words that decided'),
+    rationale: schemas_string()
+        .min(1)
+        .max(LIMITS.rationale)
+        .describe('Why: the rule, the release and the quoted words that decided'),
     changelogSummary: schemas_string()
         .min(1)
         .max(LIMITS.summary)
@@ -22016,7 +22030,11 @@ class Walker {
                     const alert = alertMatch ? (alertMatch[1] ?? alertMatch[2] ?? '').toUpperCase() : (quote ?? '');
                     const body = alertMatch ? text.slice(alertMatch[0].length) : text;
                     // A paragraph that is nothing but a bold label ("**Bug fixes:**") heads what follows.
-                    if (depth === 0 && quote === null && lead !== '' && squash(body).replace(/:$/, '') === lead.replace(/:$/, '') && looksLikeLabel(lead)) {
+                    if (depth === 0 &&
+                        quote === null &&
+                        lead !== '' &&
+                        squash(body).replace(/:$/, '') === lead.replace(/:$/, '') &&
+                        looksLikeLabel(lead)) {
                         this.heading(lead.replace(/:$/, ''), 7);
                         break;
                     }
@@ -22058,7 +22076,9 @@ class Walker {
         const nested = [];
         for (const t of item.tokens)
             (t.type === 'list' || t.type === 'blockquote' || t.type === 'code' || t.type === 'heading' ? nested : own).push(t);
-        const text = own.map((t) => ('tokens' in t && t.tokens ? inline(t.tokens, '') : 'text' in t ? decodeEntities(String(t.text)) : '')).join(' ');
+        const text = own
+            .map((t) => 'tokens' in t && t.tokens ? inline(t.tokens, '') : 'text' in t ? decodeEntities(String(t.text)) : '')
+            .join(' ');
         const lead = own[0] && 'tokens' in own[0] ? leadIn(own[0].tokens) : '';
         // Only an item with a sub-list can be a label ('' is none).
         const label = nested.some((t) => t.type === 'list') ? squash(text).replace(/:$/, '') : '';
@@ -22344,13 +22364,65 @@ const K = {
     negation: ['break', 'compatib', 'no ', 'nothing'],
     marker: ['breaking', '!:'],
     prose: ['break', 'incompatib'],
-    obligation: ['must', 'need', 'have to', 'has to', 'required', 'requires', 'manual', 'action', 'make sure', 'ensure', 'mandatory', 'necessary'],
+    obligation: [
+        'must',
+        'need',
+        'have to',
+        'has to',
+        'required',
+        'requires',
+        'manual',
+        'action',
+        'make sure',
+        'ensure',
+        'mandatory',
+        'necessary'
+    ],
     rollback: ['roll', 'downgrad', 'revert', 'unable', 'cannot', "can't", 'can not'],
-    urgent: ['immediately', 'as soon', 'asap', 'urgent', 'right away', 'delay', 'at once', 'strongly', 'highly', 'urge', 'critical', 'must'],
-    removal: ['remov', 'drop', 'delet', 'renam', 'no longer', 'discontinu', 'not ', 'read-only', 'now must', 'now has to', 'now required'],
+    urgent: [
+        'immediately',
+        'as soon',
+        'asap',
+        'urgent',
+        'right away',
+        'delay',
+        'at once',
+        'strongly',
+        'highly',
+        'urge',
+        'critical',
+        'must'
+    ],
+    removal: [
+        'remov',
+        'drop',
+        'delet',
+        'renam',
+        'no longer',
+        'discontinu',
+        'not ',
+        'read-only',
+        'now must',
+        'now has to',
+        'now required'
+    ],
     guide: ['guide', 'notes', 'instructions', 'docs', 'documentation', 'section', 'steps'],
     defaults: ['default', 'opt-', 'opt '],
-    behaviour: ['[change', 'no longer', 'now', 'reject', 'disabl', 'replaced', 'moved', 'behavio', 'limited', 'restrict', 'renam', 'remov', 'chang'],
+    behaviour: [
+        '[change',
+        'no longer',
+        'now',
+        'reject',
+        'disabl',
+        'replaced',
+        'moved',
+        'behavio',
+        'limited',
+        'restrict',
+        'renam',
+        'remov',
+        'chang'
+    ],
     configFormat: ['schema', 'format', 'structure'],
     advice: ['make sure', 'please', 'recommend', 'advise', 'suggest', 'should', 'want to', 'aware', 'take care', 'check'],
     image: ['image'],
@@ -22359,13 +22431,51 @@ const K = {
     comma: [','],
     to: ['to '],
     /** One word of each alternative of REQUIREMENT. */
-    requirement: ['require', 'minimum', 'at least', 'or later', 'or newer', 'or higher', 'or above', 'or greater', '>=', 'no longer', 'support', 'drop', 'need'],
+    requirement: [
+        'require',
+        'minimum',
+        'at least',
+        'or later',
+        'or newer',
+        'or higher',
+        'or above',
+        'or greater',
+        '>=',
+        'no longer',
+        'support',
+        'drop',
+        'need'
+    ],
     /** The words SETTING starts with (REMOVED_SETTING and RENAMED_SETTING need one). */
     setting: ['config', 'env', 'cli', 'command', 'startup', 'setting', 'option', 'flag', 'directive'],
     /** One word of each alternative of SECURITY. */
     security: [
-        'cve-', 'ghsa', 'security', 'vulnerab', 'xss', 'ssrf', 'csrf', 'idor', 'traversal', 'slip', 'injection', 'escalation', 'spoof', 'enumeration',
-        'denial', 'bomb', 'permission', 'require', 'unauthori', 'brute', 'harden', 'exploit', 'smuggling', 'remote code', 'rce', 'redirect'
+        'cve-',
+        'ghsa',
+        'security',
+        'vulnerab',
+        'xss',
+        'ssrf',
+        'csrf',
+        'idor',
+        'traversal',
+        'slip',
+        'injection',
+        'escalation',
+        'spoof',
+        'enumeration',
+        'denial',
+        'bomb',
+        'permission',
+        'require',
+        'unauthori',
+        'brute',
+        'harden',
+        'exploit',
+        'smuggling',
+        'remote code',
+        'rce',
+        'redirect'
     ]
 };
 const GROUPS = Object.keys(K);
@@ -22484,7 +22594,10 @@ function judgeUnit(u) {
         add(out, u, RULES.configChange, Math.max(0, cf), cf >= 0);
     if (k & sections_S.changed && !housekeeping)
         add(out, u, RULES.behaviourChange, 0, false);
-    if (/^(?:WARNING|IMPORTANT|CAUTION|DANGER|ATTENTION)$/.test(u.alert) || /^(?:important|warning|attention|caution|danger|heads up)\b/i.test(u.lead) || text.includes('⚠') || (k & sections_S.important && !housekeeping)) {
+    if (/^(?:WARNING|IMPORTANT|CAUTION|DANGER|ATTENTION)$/.test(u.alert) ||
+        /^(?:important|warning|attention|caution|danger|heads up)\b/i.test(u.lead) ||
+        text.includes('⚠') ||
+        (k & sections_S.important && !housekeeping)) {
         add(out, u, RULES.admonition, 0, false);
     }
     if (!housekeeping && !rollback && g & rules_G.advice) {
@@ -22551,7 +22664,14 @@ function better(a, b) {
 function judgeRelease(notes) {
     const { text, cut } = text_cleanNotes(notes);
     if (text_isBlankNotes(text)) {
-        return { safeToUpdate: 'unknown', rule: OUTCOMES.emptyNotes, describes: 'no release notes', finding: null, units: [], cut };
+        return {
+            safeToUpdate: 'unknown',
+            rule: OUTCOMES.emptyNotes,
+            describes: 'no release notes',
+            finding: null,
+            units: [],
+            cut
+        };
     }
     const units = blocks_parseUnits(text);
     let best = null;
@@ -22561,16 +22681,37 @@ function judgeRelease(notes) {
                 best = f;
     }
     if (best) {
-        return { safeToUpdate: best.rule.severity, rule: best.rule.name, describes: best.rule.describes, finding: best, units, cut };
+        return {
+            safeToUpdate: best.rule.severity,
+            rule: best.rule.name,
+            describes: best.rule.describes,
+            finding: best,
+            units,
+            cut
+        };
     }
     const ws = words(units);
     const content = units.filter((u) => u.kind !== 'heading' && u.kind !== 'code');
     if (ws.length < 2 || (ws.length < 15 && content.some((u) => WITHDRAWN.test(u.text))) || content.length === 0) {
-        return { safeToUpdate: 'unknown', rule: OUTCOMES.noContent, describes: 'the notes carry no usable content', finding: null, units, cut };
+        return {
+            safeToUpdate: 'unknown',
+            rule: OUTCOMES.noContent,
+            describes: 'the notes carry no usable content',
+            finding: null,
+            units,
+            cut
+        };
     }
     const english = ws.filter((w) => ENGLISH.has(w.toLowerCase())).length;
     if (english < Math.max(1, ws.length * 0.08)) {
-        return { safeToUpdate: 'unknown', rule: OUTCOMES.unreadable, describes: 'no rule applies and the notes are not in a language or form the rules read', finding: null, units, cut };
+        return {
+            safeToUpdate: 'unknown',
+            rule: OUTCOMES.unreadable,
+            describes: 'no rule applies and the notes are not in a language or form the rules read',
+            finding: null,
+            units,
+            cut
+        };
     }
     if (cut) {
         const r = RULES.truncatedNotes;
@@ -22625,9 +22766,13 @@ function scrub(text) {
     // The costly reference and mention patterns are skipped when a character they need is absent.
     if (s.includes('#') && s.includes('/'))
         s = s.replace(/\b[\w.-]+\/[\w.-]+#\d+\b/g, ' ');
-    s = s.replace(/(?:^|(?<=[\s(\[,]))(?:GH-|#)\d+\b/gi, ' ').replace(/#?\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b/g, ' ');
+    s = s
+        .replace(/(?:^|(?<=[\s([,]))(?:GH-|#)\d+\b/gi, ' ')
+        .replace(/#?\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b/g, ' ');
     if (s.includes('@'))
-        s = s.replace(/\b(?:by|thanks to|from) @[\w-]+(?:\[bot\])?/gi, ' ').replace(/(?:^|(?<=[\s(\[,]))@[\w-]+(?:\[bot\])?/g, ' ');
+        s = s
+            .replace(/\b(?:by|thanks to|from) @[\w-]+(?:\[bot\])?/gi, ' ')
+            .replace(/(?:^|(?<=[\s([,]))@[\w-]+(?:\[bot\])?/g, ' ');
     return squash(s
         .replace(/\p{Extended_Pictographic}\uFE0F?/gu, ' ')
         // Parentheses and brackets emptied by the above.
@@ -22751,7 +22896,11 @@ function classifyReleases(input) {
         };
     }
     const releases = all.slice(-MAX_RELEASES);
-    const judged = releases.map((r) => ({ raw: String(r.version).slice(0, LIMITS.version), version: safeLabel(String(r.version)), j: judgeRelease(r.notes) }));
+    const judged = releases.map((r) => ({
+        raw: String(r.version).slice(0, LIMITS.version),
+        version: safeLabel(String(r.version)),
+        j: judgeRelease(r.notes)
+    }));
     // Newest first, so that among equally severe releases the newest one decides.
     let decided = judged[judged.length - 1];
     for (let i = judged.length - 2; i >= 0; i--) {
@@ -22993,7 +23142,10 @@ function loadRecords(files) {
         const release = read.entry?.release;
         if (!read.entry || !release || release.notes === undefined)
             return read;
-        const judged = classifyReleases({ releases: [{ version: release.version, notes: release.notes }], archived: read.entry.archived ?? false });
+        const judged = classifyReleases({
+            releases: [{ version: release.version, notes: release.notes }],
+            archived: read.entry.archived ?? false
+        });
         release.notes = '';
         return { ...read, judged };
     });

@@ -52,7 +52,11 @@ function serveTasks(run) {
         }
         catch (e) {
             const err = e instanceof Error ? e : new Error(String(e));
-            reply = { id, ok: false, error: { name: err.name, message: err.message, ...(err.stack ? { stack: err.stack } : {}) } };
+            reply = {
+                id,
+                ok: false,
+                error: { name: err.name, message: err.message, ...(err.stack ? { stack: err.stack } : {}) }
+            };
         }
         port.postMessage(reply);
     });

@@ -33,7 +33,8 @@ const MAX_UNITS = 4000
 /** Characters kept of one unit's text (a whole release can be one paragraph). */
 const MAX_UNIT_TEXT = 4000
 
-const ALERT = /^\s*(?:\[!(note|tip|important|warning|caution|danger)\]|!!!\s*(note|tip|info|important|warning|caution|danger|attention)\b)/i
+const ALERT =
+  /^\s*(?:\[!(note|tip|important|warning|caution|danger)\]|!!!\s*(note|tip|info|important|warning|caution|danger|attention)\b)/i
 
 class Walker {
   units: Unit[] = []
@@ -83,7 +84,13 @@ class Walker {
           const alert = alertMatch ? (alertMatch[1] ?? alertMatch[2] ?? '').toUpperCase() : (quote ?? '')
           const body = alertMatch ? text.slice(alertMatch[0].length) : text
           // A paragraph that is nothing but a bold label ("**Bug fixes:**") heads what follows.
-          if (depth === 0 && quote === null && lead !== '' && squash(body).replace(/:$/, '') === lead.replace(/:$/, '') && looksLikeLabel(lead)) {
+          if (
+            depth === 0 &&
+            quote === null &&
+            lead !== '' &&
+            squash(body).replace(/:$/, '') === lead.replace(/:$/, '') &&
+            looksLikeLabel(lead)
+          ) {
             this.heading(lead.replace(/:$/, ''), 7)
             break
           }
@@ -123,8 +130,13 @@ class Walker {
   private item(item: Tokens.ListItem, depth: number, quote: string | null): void {
     const own: Token[] = []
     const nested: Token[] = []
-    for (const t of item.tokens) (t.type === 'list' || t.type === 'blockquote' || t.type === 'code' || t.type === 'heading' ? nested : own).push(t)
-    const text = own.map((t) => ('tokens' in t && t.tokens ? inline(t.tokens, '') : 'text' in t ? decodeEntities(String(t.text)) : '')).join(' ')
+    for (const t of item.tokens)
+      (t.type === 'list' || t.type === 'blockquote' || t.type === 'code' || t.type === 'heading' ? nested : own).push(t)
+    const text = own
+      .map((t) =>
+        'tokens' in t && t.tokens ? inline(t.tokens, '') : 'text' in t ? decodeEntities(String(t.text)) : ''
+      )
+      .join(' ')
     const lead = own[0] && 'tokens' in own[0] ? leadIn(own[0].tokens) : ''
     // Only an item with a sub-list can be a label ('' is none).
     const label = nested.some((t) => t.type === 'list') ? squash(text).replace(/:$/, '') : ''

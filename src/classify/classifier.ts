@@ -45,7 +45,8 @@ export function classifyReleases(input: ClassifyInput): Judgement {
   if (input.archived) {
     return {
       safeToUpdate: 'unmaintained',
-      rationale: 'Unmaintained (rule archived): the upstream repository is archived (read-only), so no further releases or fixes will come.',
+      rationale:
+        'Unmaintained (rule archived): the upstream repository is archived (read-only), so no further releases or fixes will come.',
       changelogSummary: ARCHIVED_SUMMARY,
       rule: 'archived',
       decidedBy: null
@@ -62,7 +63,11 @@ export function classifyReleases(input: ClassifyInput): Judgement {
     }
   }
   const releases = all.slice(-MAX_RELEASES)
-  const judged = releases.map((r) => ({ raw: String(r.version).slice(0, LIMITS.version), version: safeLabel(String(r.version)), j: judgeRelease(r.notes) }))
+  const judged = releases.map((r) => ({
+    raw: String(r.version).slice(0, LIMITS.version),
+    version: safeLabel(String(r.version)),
+    j: judgeRelease(r.notes)
+  }))
   // Newest first, so that among equally severe releases the newest one decides.
   let decided = judged[judged.length - 1]!
   for (let i = judged.length - 2; i >= 0; i--) {

@@ -3,4 +3,11 @@ export { classifyReleases, MAX_RELEASES, type Judgement } from './classifier.js'
 export { applyOverride } from './override.js'
 export { SUMMARY_MAX, summarise, ARCHIVED_SUMMARY, EMPTY_SUMMARY } from './summary.js'
 export { NOTES_CAP } from './text.js'
-export { classifyJsonl, classifyRecord, JsonlInputError, jsonlInputSchema, type JsonlInput, type JsonlOutput } from './jsonl.js'
+export {
+  classifyJsonl,
+  classifyRecord,
+  JsonlInputError,
+  jsonlInputSchema,
+  type JsonlInput,
+  type JsonlOutput
+} from './jsonl.js'

@@ -67,7 +67,11 @@ export async function classifyJsonl(lines: AsyncIterable<string>, write: (line: 
       throw new JsonlInputError(n, `not valid JSON (${e instanceof Error ? e.message.slice(0, 200) : 'parse error'})`)
     }
     const parsed = jsonlInputSchema.safeParse(value)
-    if (!parsed.success) throw new JsonlInputError(n, `expected {id, notes, version?, previousVersion?, releases?}: ${describe(parsed.error)}`)
+    if (!parsed.success)
+      throw new JsonlInputError(
+        n,
+        `expected {id, notes, version?, previousVersion?, releases?}: ${describe(parsed.error)}`
+      )
     write(JSON.stringify(classifyRecord(parsed.data)))
     count++
   }

@@ -23,7 +23,8 @@ export const OUTCOMES = {
   unreadable: 'unreadable-notes'
 } as const
 
-const WITHDRAWN = /\b(?:cancell?ed|withdrawn|yanked|retracted|pulled|skipped|not (?:been )?released|do not use|don't use)\b/i
+const WITHDRAWN =
+  /\b(?:cancell?ed|withdrawn|yanked|retracted|pulled|skipped|not (?:been )?released|do not use|don't use)\b/i
 
 // Common words of English changelogs. Notes in which almost no word is one of these
 // are in another language (or junk), and "no finding" there means nothing.
@@ -63,7 +64,14 @@ function better(a: Finding, b: Finding): boolean {
 export function judgeRelease(notes: unknown): ReleaseJudgement {
   const { text, cut } = cleanNotes(notes)
   if (isBlankNotes(text)) {
-    return { safeToUpdate: 'unknown', rule: OUTCOMES.emptyNotes, describes: 'no release notes', finding: null, units: [], cut }
+    return {
+      safeToUpdate: 'unknown',
+      rule: OUTCOMES.emptyNotes,
+      describes: 'no release notes',
+      finding: null,
+      units: [],
+      cut
+    }
   }
   const units = parseUnits(text)
   let best: Finding | null = null
@@ -71,16 +79,37 @@ export function judgeRelease(notes: unknown): ReleaseJudgement {
     for (const f of judgeUnit(u)) if (best === null || better(f, best)) best = f
   }
   if (best) {
-    return { safeToUpdate: best.rule.severity, rule: best.rule.name, describes: best.rule.describes, finding: best, units, cut }
+    return {
+      safeToUpdate: best.rule.severity,
+      rule: best.rule.name,
+      describes: best.rule.describes,
+      finding: best,
+      units,
+      cut
+    }
   }
   const ws = words(units)
   const content = units.filter((u) => u.kind !== 'heading' && u.kind !== 'code')
   if (ws.length < 2 || (ws.length < 15 && content.some((u) => WITHDRAWN.test(u.text))) || content.length === 0) {
-    return { safeToUpdate: 'unknown', rule: OUTCOMES.noContent, describes: 'the notes carry no usable content', finding: null, units, cut }
+    return {
+      safeToUpdate: 'unknown',
+      rule: OUTCOMES.noContent,
+      describes: 'the notes carry no usable content',
+      finding: null,
+      units,
+      cut
+    }
   }
   const english = ws.filter((w) => ENGLISH.has(w.toLowerCase())).length
   if (english < Math.max(1, ws.length * 0.08)) {
-    return { safeToUpdate: 'unknown', rule: OUTCOMES.unreadable, describes: 'no rule applies and the notes are not in a language or form the rules read', finding: null, units, cut }
+    return {
+      safeToUpdate: 'unknown',
+      rule: OUTCOMES.unreadable,
+      describes: 'no rule applies and the notes are not in a language or form the rules read',
+      finding: null,
+      units,
+      cut
+    }
   }
   if (cut) {
     const r = RULES.truncatedNotes
@@ -89,7 +118,8 @@ export function judgeRelease(notes: unknown): ReleaseJudgement {
   return {
     safeToUpdate: 'safe',
     rule: OUTCOMES.noRiskFound,
-    describes: 'the notes show no breaking change, required step, raised requirement, security fix, deprecation or behaviour change',
+    describes:
+      'the notes show no breaking change, required step, raised requirement, security fix, deprecation or behaviour change',
     finding: null,
     units,
     cut

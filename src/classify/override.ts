@@ -6,7 +6,13 @@ import { EMPTY_SUMMARY } from './summary.js'
 import { clip, safeLabel } from './text.js'
 import { compareVersions } from '../versions.js'
 
-export function applyOverride(verdict: Verdict, override: Override | undefined, latestVersion: string, log: Logger, file?: string): Verdict {
+export function applyOverride(
+  verdict: Verdict,
+  override: Override | undefined,
+  latestVersion: string,
+  log: Logger,
+  file?: string
+): Verdict {
   if (!override) return verdict
   const ref = file ? { file } : undefined
   if (override.version !== latestVersion) {
@@ -15,7 +21,10 @@ export function applyOverride(verdict: Verdict, override: Override | undefined, 
       order !== null && order < 0
         ? `it is for ${safeLabel(override.version)}, which is newer than the latest release ${safeLabel(latestVersion)}`
         : `it was for ${safeLabel(override.version)} and the latest release is now ${safeLabel(latestVersion)}`
-    log.warning(`override ignored: ${why}; the rules decide the classification again (update or remove the override)`, ref)
+    log.warning(
+      `override ignored: ${why}; the rules decide the classification again (update or remove the override)`,
+      ref
+    )
     return verdict
   }
   const cls = override.class
@@ -23,7 +32,10 @@ export function applyOverride(verdict: Verdict, override: Override | undefined, 
   const summary = verdict.changelogSummary ?? (cls === 'unknown' || cls === 'unmaintained' ? null : EMPTY_SUMMARY)
   return {
     safeToUpdate: cls,
-    rationale: clip(`Curated override (rule override) for ${safeLabel(latestVersion)}: ${override.reason.trim() || cls} The rules alone say: ${verdict.safeToUpdate}.`, LIMITS.rationale),
+    rationale: clip(
+      `Curated override (rule override) for ${safeLabel(latestVersion)}: ${override.reason.trim() || cls} The rules alone say: ${verdict.safeToUpdate}.`,
+      LIMITS.rationale
+    ),
     changelogSummary: summary
   }
 }

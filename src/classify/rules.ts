@@ -50,7 +50,11 @@ export const RULES = {
   admonition: rule('admonition', 'caution', 'carries a warning or "important" note'),
   advice: rule('advice', 'caution', 'advises the admin to check something'),
   platformChange: rule('platform-change', 'caution', 'changes the base image or platform'),
-  truncatedNotes: rule('truncated-notes', 'caution', `the notes exceed the ${NOTES_CAP / 1024} KiB read limit and nothing in the part read decides`)
+  truncatedNotes: rule(
+    'truncated-notes',
+    'caution',
+    `the notes exceed the ${NOTES_CAP / 1024} KiB read limit and nothing in the part read decides`
+  )
 } as const
 
 const RULE_ORDER: Rule[] = Object.values(RULES)
@@ -66,10 +70,13 @@ const HEDGE =
   /\bnot (?:really|strictly|technically|necessarily|entirely) (?:a )?breaking\b|\b(?:technically|potentially|possibly|might be|may be|could be|slightly|minor) (?:a )?breaking\b|\bshould(?:n't| not) (?:be )?break/i
 
 /** "BREAKING", "[breaking]", "BREAKING CHANGE:", conventional commits `feat(x)!:`. */
-const BREAKING_MARKER = /\bBREAKING(?: CHANGES?)?\b|\[breaking(?: changes?)?\]|^\s*(?:\[[^\]]{0,40}\]\s*)?[a-z]+(?:\([^)]{0,60}\))?!:/
-const BREAKING_PROSE = /\b(?:breaking|backwards?[- ]incompatible|incompatible) changes?\b|\bbreaks? (?:backwards? )?compatibility\b|\b(?:is|are) (?:a )?breaking\b/i
+const BREAKING_MARKER =
+  /\bBREAKING(?: CHANGES?)?\b|\[breaking(?: changes?)?\]|^\s*(?:\[[^\]]{0,40}\]\s*)?[a-z]+(?:\([^)]{0,60}\))?!:/
+const BREAKING_PROSE =
+  /\b(?:breaking|backwards?[- ]incompatible|incompatible) changes?\b|\bbreaks? (?:backwards? )?compatibility\b|\b(?:is|are) (?:a )?breaking\b/i
 /** Breaking changes announced for later are a heads-up, not a step for this update. */
-const LATER = /\b(?:will|before we (?:start|begin)|upcoming|future|next (?:major )?(?:release|version)|planned|going to|plan to|later)\b/i
+const LATER =
+  /\b(?:will|before we (?:start|begin)|upcoming|future|next (?:major )?(?:release|version)|planned|going to|plan to|later)\b/i
 const FIX_OR_REVERT = /^(?:fix(?:e[sd])?|revert(?:s|ed)?|bug ?fix)\b/i
 
 const RUNTIME =
@@ -77,7 +84,8 @@ const RUNTIME =
 const RUNTIME_VERSION = new RegExp(`\\b${RUNTIME}\\s*v?\\d+(?:\\.\\d+|\\.x)*\\b`, 'i')
 const REQUIREMENT =
   /\brequire[sd]?\b|\brequirements?\b|\bminimum\b|\bat least\b|\bor (?:later|newer|higher|above|greater)\b|>=|\bno longer (?:supported|support|compatible)\b|\b(?:not|un)supported\b|\bdrop(?:s|ped|ping)? (?:support|compatibility)\b|\bsupport (?:for )?[^.;]{0,60}\b(?:has been |is |was )?(?:removed|dropped|ended)\b|\bend of support\b|\bneeds?\b/i
-const FUTURE = /\bwill (?:be|become|now be)? ?(?:required|removed|dropped|deprecated|unsupported)\b|\b(?:in|with) (?:a |the )?(?:future|upcoming|next|later|coming)\b|\bto be (?:removed|dropped)\b|\bdeprecat|\bplanned\b|\beventually\b/i
+const FUTURE =
+  /\bwill (?:be|become|now be)? ?(?:required|removed|dropped|deprecated|unsupported)\b|\b(?:in|with) (?:a |the )?(?:future|upcoming|next|later|coming)\b|\bto be (?:removed|dropped)\b|\bdeprecat|\bplanned\b|\beventually\b/i
 
 /** Obligation + action: "you need to reinstall", "must be migrated manually", "run ... manually". */
 const OBLIGATION =
@@ -85,8 +93,10 @@ const OBLIGATION =
 const ACTION =
   /\b(?:migrat\w*|reinstall\w*|re-install\w*|re-?creat\w*|rebuild\w*|reconfigur\w*|re-?run\w*|run\w*|execut\w*|set(?:ting)?|update your|change your|adjust\w*|replac\w*|convert\w*|back ?up|backup|purge|delete|remov\w*|renam\w*|mov(?:e|ing)|edit\w*|add\w*|regenerat\w*|reindex\w*|re-?index\w*|restart\w*|upgrade your|switch\w*|uninstall\w*|install\w*|accept\w*|updat\w*|chang\w*|configur\w*)\b/i
 /** "To secure your instance, set X": an instruction to the admin. */
-const INSTRUCTION = /\bto (?:secure|protect|fix|mitigate|keep|continue|restore|avoid|prevent)\b[^.;]{0,60},\s*(?:you (?:must|need to|should) )?(?:set|add|change|update|remove|run|enable|disable|configure|edit|replace|upgrade)\b/i
-const ROLLBACK = /\broll(?:ing)?[ -]?back\b|\bdowngrad\w*|\brevert(?:ing)? to (?:an? )?(?:older|previous|earlier)\b|\bunable to (?:upgrade|update)\b|\bif you (?:cannot|can't|can not) (?:upgrade|update)\b/i
+const INSTRUCTION =
+  /\bto (?:secure|protect|fix|mitigate|keep|continue|restore|avoid|prevent)\b[^.;]{0,60},\s*(?:you (?:must|need to|should) )?(?:set|add|change|update|remove|run|enable|disable|configure|edit|replace|upgrade)\b/i
+const ROLLBACK =
+  /\broll(?:ing)?[ -]?back\b|\bdowngrad\w*|\brevert(?:ing)? to (?:an? )?(?:older|previous|earlier)\b|\bunable to (?:upgrade|update)\b|\bif you (?:cannot|can't|can not) (?:upgrade|update)\b/i
 
 const URGENT =
   /\b(?:upgrad|updat|patch)\w*\b[^.;]{0,50}\b(?:as soon as possible|immediately|asap|urgently|right away|without delay|at once)\b|\b(?:strongly|highly) (?:recommend|advise|encourage|urge)\w*\b[^.;]{0,40}\b(?:upgrad|updat)|\burge[sd]? (?:all )?(?:users|admins|administrators|you)\b|\bcritical (?:security )?(?:vulnerabilit|fix|issue|update|patch)|\bmust (?:update|upgrade)\b/i
@@ -99,17 +109,25 @@ const REMOVED_SETTING = new RegExp(
   'i'
 )
 /** A rename of an identifier an admin writes: ENV_VARS or a named setting. */
-const RENAMED_ID = /\b[Rr]enam(?:e|ed|es|ing)\b[^.;]{0,80}?\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b[^.;]{0,40}\bto\b|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b[^.;]{0,40}\b(?:has been |was |is )?renamed\b/
-const RENAMED_SETTING = new RegExp(`\\brenam(?:e|ed|es|ing)\\b[^.;]{0,60}\\b${SETTING}\\b|\\b${SETTING}\\b[^.;]{0,60}\\brenamed\\b`, 'i')
-const AUTO_MIGRATED = /\bmigrated\b|\bautomatic(?:ally)?\b|\bwill be (?:converted|migrated|adjusted|updated)\b|\bstill (?:work|supported|accepted|honou?red)|\balias\b|\bfall ?back\b|\bbackwards? compat/i
+const RENAMED_ID =
+  /\b[Rr]enam(?:e|ed|es|ing)\b[^.;]{0,80}?\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b[^.;]{0,40}\bto\b|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b[^.;]{0,40}\b(?:has been |was |is )?renamed\b/
+const RENAMED_SETTING = new RegExp(
+  `\\brenam(?:e|ed|es|ing)\\b[^.;]{0,60}\\b${SETTING}\\b|\\b${SETTING}\\b[^.;]{0,60}\\brenamed\\b`,
+  'i'
+)
+const AUTO_MIGRATED =
+  /\bmigrated\b|\bautomatic(?:ally)?\b|\bwill be (?:converted|migrated|adjusted|updated)\b|\bstill (?:work|supported|accepted|honou?red)|\balias\b|\bfall ?back\b|\bbackwards? compat/i
 
 const REMOVED_SUPPORT =
   /\bsupport (?:for|of) [^.;]{1,60}\b(?:has been |have been |was |were |is |are )?(?:removed|dropped|discontinued|ended)\b|\b(?:remov(?:e|ed|es|ing)|drop(?:s|ped|ping)?|discontinu\w+)\b (?:the )?(?:support|compatibility) (?:for|of|with)\b|^(?:[\w-]+(?:\([^)]{0,60}\))?!?:\s*)?(?:remov(?:e|ed|es|ing)|drop(?:s|ped)?)\b [^.;]{0,50}\b(?:integration|backend|provider|feature|api(?: v?\d+)?|endpoints?|routes?|plugin|driver|module)s?\b|\b(?:api|endpoints?|routes?|integration|backend|feature|platform|architecture)\b[^.;]{0,60}\b(?:(?:has|have) been |was |were |is |are )?(?:removed|dropped|discontinued)\b|\b(?:no longer|not) (?:be(?:ing)? )?(?:supported|distributed|provided|published|shipped|built|available)\b|\bis now (?:read-only|required)\b|\bnow (?:must|has to)\b/i
-const PLATFORM = /\b(?:arm\w*|i?[3-6]86|32[- ]?bit|x86\w*|amd64|arm64|aarch64|windows|macos|freebsd|platforms?|architectures?|binar(?:y|ies)|packages?|images?|api|endpoints?|routes?)\b/i
+const PLATFORM =
+  /\b(?:arm\w*|i?[3-6]86|32[- ]?bit|x86\w*|amd64|arm64|aarch64|windows|macos|freebsd|platforms?|architectures?|binar(?:y|ies)|packages?|images?|api|endpoints?|routes?)\b/i
 /** Things whose removal an admin never notices. */
-const INTERNAL = /\b(?:unused|dead code|obsolete code|test(?:s|ing)?|lint\w*|ci|workflow|debug log|log message|typo|duplicate[sd]?|redundant|unnecessary|warning message|dependency|dependencies|deps)\b/i
+const INTERNAL =
+  /\b(?:unused|dead code|obsolete code|test(?:s|ing)?|lint\w*|ci|workflow|debug log|log message|typo|duplicate[sd]?|redundant|unnecessary|warning message|dependency|dependencies|deps)\b/i
 
-const MIGRATION_GUIDE = /\b(?:read|see|follow|consult|check|review|refer to|look at)\b[^.;]{0,50}\b(?:migration|upgrade|upgrading|update) (?:guide|notes?|instructions|docs|documentation|section|steps)\b/i
+const MIGRATION_GUIDE =
+  /\b(?:read|see|follow|consult|check|review|refer to|look at)\b[^.;]{0,50}\b(?:migration|upgrade|upgrading|update) (?:guide|notes?|instructions|docs|documentation|section|steps)\b/i
 
 const SECURITY =
   /\bCVE-\d{4}-\d+|\bGHSA(?:-[0-9a-z]{4}){3}\b|\[security\]|\bsecurity\b|\bvulnerab\w*|\bXSS\b|\bSSRF\b|\bCSRF\b|\bIDOR\b|\bpath traversal\b|\bzip ?slip\b|\b(?:sql |command |code |header |path |template )?injection\b|\bprivilege escalation\b|\bspoof\w*|\benumeration\b|\bdenial[- ]of[- ]service\b|\bdecompression bombs?\b|\b(?:enforce|require|check)s? (?:\w+ )?permissions?\b|\brequire[sd]? (?:\w+ )?(?:access|authentication|auth|admin(?:istrator)? (?:access|rights|privileges))\b|\bunauthori[sz]ed\b|\bbrute[- ]?force\b|\bharden\w*|\bexploit\w*|\bsmuggling\b|\bremote code execution\b|\bRCE\b|\bopen redirect\b/i
@@ -118,14 +136,16 @@ const DEFAULT_CHANGE =
   /\b(?:change[sd]?|changing|new|updated?|different) (?:the )?defaults?\b|\bdefaults? (?:to|is now|now|value (?:is|of|has|changed)|(?:has |have )?changed)\b|\bby default\b|\bnow default|\bopt[- ](?:in|out)\b/i
 const BEHAVIOUR =
   /^\s*\[change[sd]?\]|\bno longer\b|\bnow (?:requires?|rejects?|returns?|enforces?|applies|only|always|fails?|blocks?|refuses?|validates?|treats?|restricts?|denies|ignores?|limits?|strips?|escapes?)\b|\b(?:is|are) now (?:restricted|required|read-only|mandatory|enforced|applied|rejected|disabled|enabled|ignored|limited)\b|\breject(?:s|ed|ing)?\b|^(?:[\w-]+(?:\([^)]{0,60}\))?:\s*)?(?:\[[^\]]{0,40}\]\s*)?disabl(?:e|es|ed|ing)\b|\b(?:is|are|now|be) (?:now )?disabled\b|\breplaced (?:by|with)\b|\bmoved (?:to|from)\b|\bchange[sd]? (?:the )?behaviou?r\b|\bbehaviou?r (?:change|has changed)\b|\b(?:is|are) limited\b|\brestrict(?:s|ed)?\b|\brenam(?:e|ed|es)\b|\bremov(?:e|ed|es)\b[^.;]{0,40}\b(?:by default|fallback|from the (?:image|container|package))\b|\bchange[sd]? (?:the )?(?:format|content[- ]type|path|location|order|permissions?|port|schema|layout)\b|\bchange[sd]? \w+ (?:to|from)\b/i
-const CONFIG_FORMAT = /\bschema version (?:has )?changed\b|\bconfig(?:uration)? (?:file )?(?:format|schema|structure) (?:has )?chang/i
+const CONFIG_FORMAT =
+  /\bschema version (?:has )?changed\b|\bconfig(?:uration)? (?:file )?(?:format|schema|structure) (?:has )?chang/i
 const ADVICE =
   /\b(?:make sure to|please (?:check|review|read|verify|update|note|be aware)|we (?:recommend|advise|suggest)|(?:it is|it's) recommended|you (?:should|may want to|might want to)|be aware|take care|check (?:the|your) (?:documentation|docs|config\w*|settings))\b/i
 const PLATFORM_CHANGE =
   /\b(?:base|docker|container|underlying|runtime) ?image\b[^.;]{0,60}\b(?:debian|alpine|ubuntu|trixie|bookworm|bullseye|buster|noble|jammy|\d+(?:\.\d+)?)\b|\b(?:upgrad|updat|switch|mov|bump)\w* (?:the )?(?:base|docker|container|underlying) ?image\b/i
 
 /** Conventional-commit or scope prefixes that mark internal work. */
-const HOUSEKEEPING_ITEM = /^(?:\[[^\]]{0,40}\]\s*)?(?:test|tests|ci|docs?|chore|build|style|refactor|perf|lint|i18n|l10n|deps)(?:\([^)]{0,60}\))?:|^(?:chore|build|ci|docs|test)\(deps\)|^(?:bump|update|upgrade) (?:dependency|module|github\.com|golang\.org|go\.mod|[\w@./-]+ (?:from|to) v?\d)/i
+const HOUSEKEEPING_ITEM =
+  /^(?:\[[^\]]{0,40}\]\s*)?(?:test|tests|ci|docs?|chore|build|style|refactor|perf|lint|i18n|l10n|deps)(?:\([^)]{0,60}\))?:|^(?:chore|build|ci|docs|test)\(deps\)|^(?:bump|update|upgrade) (?:dependency|module|github\.com|golang\.org|go\.mod|[\w@./-]+ (?:from|to) v?\d)/i
 const NONE = /^(?:none|n\/a|nothing|-|—|no changes?)\.?$/i
 
 // ---------------------------------------------------------------------------
@@ -143,13 +163,65 @@ const K = {
   negation: ['break', 'compatib', 'no ', 'nothing'],
   marker: ['breaking', '!:'],
   prose: ['break', 'incompatib'],
-  obligation: ['must', 'need', 'have to', 'has to', 'required', 'requires', 'manual', 'action', 'make sure', 'ensure', 'mandatory', 'necessary'],
+  obligation: [
+    'must',
+    'need',
+    'have to',
+    'has to',
+    'required',
+    'requires',
+    'manual',
+    'action',
+    'make sure',
+    'ensure',
+    'mandatory',
+    'necessary'
+  ],
   rollback: ['roll', 'downgrad', 'revert', 'unable', 'cannot', "can't", 'can not'],
-  urgent: ['immediately', 'as soon', 'asap', 'urgent', 'right away', 'delay', 'at once', 'strongly', 'highly', 'urge', 'critical', 'must'],
-  removal: ['remov', 'drop', 'delet', 'renam', 'no longer', 'discontinu', 'not ', 'read-only', 'now must', 'now has to', 'now required'],
+  urgent: [
+    'immediately',
+    'as soon',
+    'asap',
+    'urgent',
+    'right away',
+    'delay',
+    'at once',
+    'strongly',
+    'highly',
+    'urge',
+    'critical',
+    'must'
+  ],
+  removal: [
+    'remov',
+    'drop',
+    'delet',
+    'renam',
+    'no longer',
+    'discontinu',
+    'not ',
+    'read-only',
+    'now must',
+    'now has to',
+    'now required'
+  ],
   guide: ['guide', 'notes', 'instructions', 'docs', 'documentation', 'section', 'steps'],
   defaults: ['default', 'opt-', 'opt '],
-  behaviour: ['[change', 'no longer', 'now', 'reject', 'disabl', 'replaced', 'moved', 'behavio', 'limited', 'restrict', 'renam', 'remov', 'chang'],
+  behaviour: [
+    '[change',
+    'no longer',
+    'now',
+    'reject',
+    'disabl',
+    'replaced',
+    'moved',
+    'behavio',
+    'limited',
+    'restrict',
+    'renam',
+    'remov',
+    'chang'
+  ],
   configFormat: ['schema', 'format', 'structure'],
   advice: ['make sure', 'please', 'recommend', 'advise', 'suggest', 'should', 'want to', 'aware', 'take care', 'check'],
   image: ['image'],
@@ -158,13 +230,51 @@ const K = {
   comma: [','],
   to: ['to '],
   /** One word of each alternative of REQUIREMENT. */
-  requirement: ['require', 'minimum', 'at least', 'or later', 'or newer', 'or higher', 'or above', 'or greater', '>=', 'no longer', 'support', 'drop', 'need'],
+  requirement: [
+    'require',
+    'minimum',
+    'at least',
+    'or later',
+    'or newer',
+    'or higher',
+    'or above',
+    'or greater',
+    '>=',
+    'no longer',
+    'support',
+    'drop',
+    'need'
+  ],
   /** The words SETTING starts with (REMOVED_SETTING and RENAMED_SETTING need one). */
   setting: ['config', 'env', 'cli', 'command', 'startup', 'setting', 'option', 'flag', 'directive'],
   /** One word of each alternative of SECURITY. */
   security: [
-    'cve-', 'ghsa', 'security', 'vulnerab', 'xss', 'ssrf', 'csrf', 'idor', 'traversal', 'slip', 'injection', 'escalation', 'spoof', 'enumeration',
-    'denial', 'bomb', 'permission', 'require', 'unauthori', 'brute', 'harden', 'exploit', 'smuggling', 'remote code', 'rce', 'redirect'
+    'cve-',
+    'ghsa',
+    'security',
+    'vulnerab',
+    'xss',
+    'ssrf',
+    'csrf',
+    'idor',
+    'traversal',
+    'slip',
+    'injection',
+    'escalation',
+    'spoof',
+    'enumeration',
+    'denial',
+    'bomb',
+    'permission',
+    'require',
+    'unauthori',
+    'brute',
+    'harden',
+    'exploit',
+    'smuggling',
+    'remote code',
+    'rce',
+    'redirect'
   ]
 } as const
 
@@ -193,7 +303,8 @@ export function judgeUnit(u: Unit): Finding[] {
   const negated = hedged < 0 && (g & G.negation) !== 0 && NEGATION.test(text)
   const rollback = (g & G.rollback) !== 0 && ROLLBACK.test(text)
   const housekeepingItem = HOUSEKEEPING_ITEM.test(text)
-  const housekeeping = (k & S.housekeeping) !== 0 && (k & (S.breaking | S.upgrade | S.security | S.removed | S.deprecated)) === 0
+  const housekeeping =
+    (k & S.housekeeping) !== 0 && (k & (S.breaking | S.upgrade | S.security | S.removed | S.deprecated)) === 0
   const removal = (g & G.removal) !== 0
   const defaults = g & G.defaults ? find(DEFAULT_CHANGE, text) : -1
 
@@ -248,10 +359,12 @@ export function judgeUnit(u: Unit): Finding[] {
     if (mg >= 0) add(out, u, housekeeping ? RULES.behaviourChange : RULES.migrationGuide, mg)
 
     // "Removed X by default" under a Removed heading changes a default; it removes nothing an admin relies on.
-    if (k & S.removed && !housekeeping && defaults < 0 && !INTERNAL.test(text)) add(out, u, RULES.removedSection, 0, false)
+    if (k & S.removed && !housekeeping && defaults < 0 && !INTERNAL.test(text))
+      add(out, u, RULES.removedSection, 0, false)
 
     const bp = g & G.prose ? find(BREAKING_PROSE, text) : -1
-    if (bp >= 0 && !FIX_OR_REVERT.test(text) && !housekeeping) add(out, u, LATER.test(text) ? RULES.hedgedBreaking : RULES.breakingProse, bp)
+    if (bp >= 0 && !FIX_OR_REVERT.test(text) && !housekeeping)
+      add(out, u, LATER.test(text) ? RULES.hedgedBreaking : RULES.breakingProse, bp)
   }
 
   // Caution-level evidence.
@@ -271,7 +384,12 @@ export function judgeUnit(u: Unit): Finding[] {
   const cf = g & G.configFormat ? find(CONFIG_FORMAT, text) : -1
   if (cf >= 0 || (k & S.config && !housekeeping)) add(out, u, RULES.configChange, Math.max(0, cf), cf >= 0)
   if (k & S.changed && !housekeeping) add(out, u, RULES.behaviourChange, 0, false)
-  if (/^(?:WARNING|IMPORTANT|CAUTION|DANGER|ATTENTION)$/.test(u.alert) || /^(?:important|warning|attention|caution|danger|heads up)\b/i.test(u.lead) || text.includes('⚠') || (k & S.important && !housekeeping)) {
+  if (
+    /^(?:WARNING|IMPORTANT|CAUTION|DANGER|ATTENTION)$/.test(u.alert) ||
+    /^(?:important|warning|attention|caution|danger|heads up)\b/i.test(u.lead) ||
+    text.includes('⚠') ||
+    (k & S.important && !housekeeping)
+  ) {
     add(out, u, RULES.admonition, 0, false)
   }
   if (!housekeeping && !rollback && g & G.advice) {

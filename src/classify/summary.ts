@@ -9,21 +9,28 @@ export const SUMMARY_MAX = 500
 /** What a summary says when the notes have no content. */
 export const EMPTY_SUMMARY = '...'
 /** The fixed summary of an archived (read-only) repository. */
-export const ARCHIVED_SUMMARY = 'The upstream repository is archived (read-only): no further releases or fixes are expected.'
+export const ARCHIVED_SUMMARY =
+  'The upstream repository is archived (read-only): no further releases or fixes are expected.'
 
 const ITEMS_PER_SECTION = 3
 const URGENT_KINDS = S.breaking | S.upgrade | S.removed | S.security | S.deprecated | S.important | S.changed | S.config
 const SKIP_SECTION = /\b(?:thanks|contributors|all commits|all (?:app )?changes|full changelog|new contributors)\b/i
 /** Boilerplate lines that say nothing about the release itself. */
-const SKIP_TEXT = /^(?:all commits|full changelog\b.*|(?:see|view) (?:also )?(?:the )?.{0,60}\b(?:milestone|changelog|release notes|commits)\.?|what's changed|compare(?: changes)?|changes|changelog)$/i
+const SKIP_TEXT =
+  /^(?:all commits|full changelog\b.*|(?:see|view) (?:also )?(?:the )?.{0,60}\b(?:milestone|changelog|release notes|commits)\.?|what's changed|compare(?: changes)?|changes|changelog)$/i
 
 /** Drop what is noise in plain text: URLs, issue and PR refs, commit hashes, mentions. */
 export function scrub(text: string): string {
   let s = text.replace(/\bhttps?:\/\/\S+|\bwww\.\S+/gi, ' ')
   // The costly reference and mention patterns are skipped when a character they need is absent.
   if (s.includes('#') && s.includes('/')) s = s.replace(/\b[\w.-]+\/[\w.-]+#\d+\b/g, ' ')
-  s = s.replace(/(?:^|(?<=[\s(\[,]))(?:GH-|#)\d+\b/gi, ' ').replace(/#?\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b/g, ' ')
-  if (s.includes('@')) s = s.replace(/\b(?:by|thanks to|from) @[\w-]+(?:\[bot\])?/gi, ' ').replace(/(?:^|(?<=[\s(\[,]))@[\w-]+(?:\[bot\])?/g, ' ')
+  s = s
+    .replace(/(?:^|(?<=[\s([,]))(?:GH-|#)\d+\b/gi, ' ')
+    .replace(/#?\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b/g, ' ')
+  if (s.includes('@'))
+    s = s
+      .replace(/\b(?:by|thanks to|from) @[\w-]+(?:\[bot\])?/gi, ' ')
+      .replace(/(?:^|(?<=[\s([,]))@[\w-]+(?:\[bot\])?/g, ' ')
   return squash(
     s
       .replace(/\p{Extended_Pictographic}\uFE0F?/gu, ' ')

@@ -13,7 +13,8 @@ export const LINE_CAP = 2_000
 
 const TRUNCATED_MARK = /\[truncated\]\s*$/i
 /** C0/C1 controls (not \t \n), DEL, lone surrogates, bidi overrides, BOM and U+FFFD junk. */
-const JUNK = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\uFEFF\uFFFD]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
+const JUNK =
+  /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\uFEFF\uFFFD]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
 /** Every character JUNK can match (any surrogate, paired or not). */
 const MAYBE_JUNK = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\uFEFF\uFFFD\uD800-\uDFFF]/
 

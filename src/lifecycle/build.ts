@@ -13,7 +13,6 @@ export interface LifecycleResult {
   warning?: string
 }
 
-
 /** Upstream text in a log line: bounded, control and format characters neutralised. */
 function clean(label: string, max = 80): string {
   return label.slice(0, max).replace(/[\p{Cc}\p{Cf}]/gu, '?')
@@ -45,7 +44,10 @@ export function buildLifecycle(
   const releases = doc.result.releases
   const cycle = matchCycle(latestVersion, releases, opts)
   if (cycle === null) {
-    const listed = releases.slice(0, 8).map((r) => clean(r.name, 20)).join(', ')
+    const listed = releases
+      .slice(0, 8)
+      .map((r) => clean(r.name, 20))
+      .join(', ')
     return {
       lifecycle: null,
       warning:
@@ -69,7 +71,14 @@ export function buildLifecycle(
     lifecycle = { product, link: `${ENDOFLIFE_SITE}/${product}`, cycle, eol: false, status: 'supported', eolDate: null }
   } else {
     const status = today > release.eolFrom ? 'eol' : 'eol-scheduled'
-    lifecycle = { product, link: `${ENDOFLIFE_SITE}/${product}`, cycle, eol: release.eolFrom, status, eolDate: release.eolFrom }
+    lifecycle = {
+      product,
+      link: `${ENDOFLIFE_SITE}/${product}`,
+      cycle,
+      eol: release.eolFrom,
+      status,
+      eolDate: release.eolFrom
+    }
   }
   // Cheap guarantee that what we hand on is publishable.
   return { lifecycle: lifecycleSchema.parse(lifecycle) }

@@ -17,7 +17,11 @@ export interface CycleLike {
  * `name@`, `path/`, build metadata). Non-numeric cycles are never matched, and
  * two cycles that are numerically the same (`9.0`, `9.00`) give null.
  */
-export function matchCycle(latestVersion: string, releases: readonly CycleLike[], opts: { tagPrefix?: string } = {}): string | null {
+export function matchCycle(
+  latestVersion: string,
+  releases: readonly CycleLike[],
+  opts: { tagPrefix?: string } = {}
+): string | null {
   const parsed = parseVersion(latestVersion, opts.tagPrefix)
   if (!parsed) return null
   const version = parsed.numbers

@@ -9,7 +9,15 @@ import { recordFeedEntry, renderAtomFeed, type FeedEntry } from '../render/feed.
 import { CLASS_INFO } from '../render/html/classes.js'
 import { cleanText } from '../render/html/text.js'
 import { toJson } from '../json.js'
-import { CLASSES, compareSlugs, SERVICE, SLUG_PATTERN, TIMESTAMP_PATTERN, type AppRecord, type Classification } from '../schema/index.js'
+import {
+  CLASSES,
+  compareSlugs,
+  SERVICE,
+  SLUG_PATTERN,
+  TIMESTAMP_PATTERN,
+  type AppRecord,
+  type Classification
+} from '../schema/index.js'
 import type { Logger } from '../types.js'
 import { appUrls, paths } from '../urls.js'
 
@@ -48,10 +56,15 @@ export const changeSchema = z.strictObject({
     .describe('generatedAt of the snapshot that first published this state'),
   slug: z.string().regex(SLUG_PATTERN),
   name: z.string().min(1).max(200),
-  url: z.url({ protocol: /^https?$/ }).max(2048).describe('{base_url}/apps/<slug>/'),
+  url: z
+    .url({ protocol: /^https?$/ })
+    .max(2048)
+    .describe('{base_url}/apps/<slug>/'),
   version: versionSchema.describe('latestVersion after the change'),
   safeToUpdate: classSchema.describe('safeToUpdate after the change'),
-  previousVersion: versionSchema.nullable().describe('latestVersion before, or null for an app published for the first time'),
+  previousVersion: versionSchema
+    .nullable()
+    .describe('latestVersion before, or null for an app published for the first time'),
   previousSafeToUpdate: classSchema.nullable(),
   title: z.string().min(1).max(400).describe('Plain-text entry title'),
   summary: z.string().max(2000).describe('Plain text: the class and the rationale at the time of the change')
@@ -90,11 +103,18 @@ function newestFirst(a: Change, b: Change): number {
   return compareSlugs(a.slug, b.slug)
 }
 
-function newChange(given: AppRecord, before: VersionClassChange['before'], generatedAt: string, baseUrl: string): Change {
+function newChange(
+  given: AppRecord,
+  before: VersionClassChange['before'],
+  generatedAt: string,
+  baseUrl: string
+): Change {
   // The id and link come from the address derived from the slug, whatever the record says.
   const record = { ...given, url: appUrls(baseUrl, given.slug).url }
   const entry = recordFeedEntry(record, generatedAt)
-  const was = before ? ` Before: ${cleanText(before.latestVersion, 128)}, ${CLASS_INFO[before.safeToUpdate].label.toLowerCase()}.` : ' First published.'
+  const was = before
+    ? ` Before: ${cleanText(before.latestVersion, 128)}, ${CLASS_INFO[before.safeToUpdate].label.toLowerCase()}.`
+    : ' First published.'
   return {
     id: entry.id,
     at: generatedAt,
@@ -137,7 +157,8 @@ export function mergeChanges(input: FeedFilesInput): Change[] {
     const record = c.after ? bySlug.get(c.slug) : undefined
     // A removed app gets no entry; a new app (before null) does.
     if (!c.after || !record) continue
-    if (c.before && c.before.latestVersion === c.after.latestVersion && c.before.safeToUpdate === c.after.safeToUpdate) continue
+    if (c.before && c.before.latestVersion === c.after.latestVersion && c.before.safeToUpdate === c.after.safeToUpdate)
+      continue
     fresh.push(newChange(record, c.before, input.generatedAt, input.baseUrl))
   }
   // A state seen before (e.g. a class that flips back) replaces its older entry: ids stay unique in every feed.
@@ -162,7 +183,14 @@ function entryOf(c: Change): FeedEntry {
   return { id: c.id, title: c.title, link: c.url, updated: c.at, summary: c.summary }
 }
 
-function feed(selfPath: string, alternate: string, title: string, entries: Change[], generatedAt: string, baseUrl: string): string {
+function feed(
+  selfPath: string,
+  alternate: string,
+  title: string,
+  entries: Change[],
+  generatedAt: string,
+  baseUrl: string
+): string {
   const shown = entries.slice(0, FEED_ENTRIES)
   return renderAtomFeed({
     id: `${baseUrl}/${selfPath}`,
@@ -203,10 +231,23 @@ export function* feedFileEntries(input: FeedFilesInput): Generator<[string, stri
   const { baseUrl, generatedAt } = input
   const changes = mergeChanges(input)
   yield [feedPaths.changes, renderChangesDoc(changes, baseUrl)]
-  yield [feedPaths.all, feed(feedPaths.all, `${baseUrl}/`, 'updatesafe: every change of version or class', changes, generatedAt, baseUrl)]
+  yield [
+    feedPaths.all,
+    feed(feedPaths.all, `${baseUrl}/`, 'updatesafe: every change of version or class', changes, generatedAt, baseUrl)
+  ]
   for (const c of CLASSES) {
     const title = `updatesafe: apps that became ${CLASS_INFO[c].label.toLowerCase()}`
-    yield [feedPaths.byClass(c), feed(feedPaths.byClass(c), `${baseUrl}/`, title, changes.filter((e) => e.safeToUpdate === c), generatedAt, baseUrl)]
+    yield [
+      feedPaths.byClass(c),
+      feed(
+        feedPaths.byClass(c),
+        `${baseUrl}/`,
+        title,
+        changes.filter((e) => e.safeToUpdate === c),
+        generatedAt,
+        baseUrl
+      )
+    ]
   }
   const bySlug = new Map<string, Change[]>()
   for (const e of changes) {
@@ -216,7 +257,10 @@ export function* feedFileEntries(input: FeedFilesInput): Generator<[string, stri
   }
   for (const r of input.records) {
     const title = `updatesafe: changes to ${cleanText(r.name, 100) || r.slug}`
-    yield [feedPaths.app(r.slug), feed(feedPaths.app(r.slug), appUrls(baseUrl, r.slug).url, title, bySlug.get(r.slug) ?? [], generatedAt, baseUrl)]
+    yield [
+      feedPaths.app(r.slug),
+      feed(feedPaths.app(r.slug), appUrls(baseUrl, r.slug).url, title, bySlug.get(r.slug) ?? [], generatedAt, baseUrl)
+    ]
   }
 }
 
@@ -250,7 +294,9 @@ export async function readPreviousChanges(dir: string | undefined, log: Logger):
   const parsed = changesDocSchema.safeParse(raw)
   if (!parsed.success) {
     const first = parsed.error.issues[0]
-    log.warning(`previous ${file} does not match ${CHANGES_SCHEMA_ID} (${first ? `${first.path.join('.')}: ${first.message}` : 'invalid'}); the feeds start empty`)
+    log.warning(
+      `previous ${file} does not match ${CHANGES_SCHEMA_ID} (${first ? `${first.path.join('.')}: ${first.message}` : 'invalid'}); the feeds start empty`
+    )
     return []
   }
   return parsed.data.changes

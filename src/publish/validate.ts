@@ -18,7 +18,10 @@ export class SnapshotInvalidError extends Error {
 
 const APP_DOC = /^api\/v1\/apps\/([^/]+)\.json$/
 
-export function formatZodIssues(error: { issues: { path: PropertyKey[]; message: string }[] }, at: PropertyKey[] = []): string {
+export function formatZodIssues(
+  error: { issues: { path: PropertyKey[]; message: string }[] },
+  at: PropertyKey[] = []
+): string {
   return error.issues.map((i) => `${[...at, ...i.path].map(String).join('.')}: ${i.message}`).join('; ')
 }
 
@@ -123,9 +126,11 @@ export function snapshotChecker(baseUrl: string): SnapshotChecker {
     },
     finish() {
       if (!seen.has(paths.catalog)) problems.push(`${paths.catalog} is missing`)
-      for (const f of ['index.html', '404.html', paths.appsSchema, paths.appSchema]) if (!seen.has(f)) problems.push(`${f} is missing`)
+      for (const f of ['index.html', '404.html', paths.appsSchema, paths.appSchema])
+        if (!seen.has(f)) problems.push(`${f} is missing`)
       for (const slug of apps?.keys() ?? []) {
-        for (const f of [paths.app(slug), paths.badge(slug), paths.page(slug)]) if (!seen.has(f)) problems.push(`${f} is missing`)
+        for (const f of [paths.app(slug), paths.badge(slug), paths.page(slug)])
+          if (!seen.has(f)) problems.push(`${f} is missing`)
       }
       if (problems.length > 0) throw new SnapshotInvalidError(problems)
     }

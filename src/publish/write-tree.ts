@@ -25,11 +25,20 @@ function isInside(child: string, parent: string): boolean {
 export async function checkOutputDir(outDir: string, guard: { catalogDir: string; cwd: string }): Promise<void> {
   const out = path.resolve(guard.cwd, outDir)
   const catalog = path.resolve(guard.cwd, guard.catalogDir)
-  if (out === path.parse(out).root) throw new UnsafeOutputError(`refusing to write the site to the filesystem root (${out})`)
-  if (isInside(catalog, out)) throw new UnsafeOutputError(`refusing --out ${outDir}: it is, or contains, the catalog directory ${guard.catalogDir}`)
-  if (isInside(out, catalog)) throw new UnsafeOutputError(`refusing --out ${outDir}: it lies inside the catalog directory ${guard.catalogDir}`)
-  if (existsSync(path.join(out, '.git'))) throw new UnsafeOutputError(`refusing --out ${outDir}: it is a git repository root; write the site to a subdirectory`)
-  if (existsSync(path.join(out, 'package.json'))) throw new UnsafeOutputError(`refusing --out ${outDir}: it holds a package.json (a project root?)`)
+  if (out === path.parse(out).root)
+    throw new UnsafeOutputError(`refusing to write the site to the filesystem root (${out})`)
+  if (isInside(catalog, out))
+    throw new UnsafeOutputError(
+      `refusing --out ${outDir}: it is, or contains, the catalog directory ${guard.catalogDir}`
+    )
+  if (isInside(out, catalog))
+    throw new UnsafeOutputError(`refusing --out ${outDir}: it lies inside the catalog directory ${guard.catalogDir}`)
+  if (existsSync(path.join(out, '.git')))
+    throw new UnsafeOutputError(
+      `refusing --out ${outDir}: it is a git repository root; write the site to a subdirectory`
+    )
+  if (existsSync(path.join(out, 'package.json')))
+    throw new UnsafeOutputError(`refusing --out ${outDir}: it holds a package.json (a project root?)`)
   let entries: string[] = []
   try {
     const info = await stat(out)
@@ -40,7 +49,9 @@ export async function checkOutputDir(outDir: string, guard: { catalogDir: string
     return // does not exist yet: fine
   }
   if (entries.length > 0 && !existsSync(path.join(out, MARKER))) {
-    throw new UnsafeOutputError(`refusing --out ${outDir}: it is not empty and holds no ${MARKER}, so it is not an updatesafe snapshot we may replace`)
+    throw new UnsafeOutputError(
+      `refusing --out ${outDir}: it is not empty and holds no ${MARKER}, so it is not an updatesafe snapshot we may replace`
+    )
   }
 }
 
@@ -160,7 +171,8 @@ export async function writeTree(
       if (failures.length > 0) break
       assertSafeRelativePath(rel)
       const dest = path.join(staging, ...rel.split('/'))
-      if (!isInside(dest, staging)) throw new UnsafeOutputError(`refusing to write outside the output directory: ${rel}`)
+      if (!isInside(dest, staging))
+        throw new UnsafeOutputError(`refusing to write outside the output directory: ${rel}`)
       batch.push([dest, content])
       bytes += content.length
       count++

@@ -32,12 +32,15 @@ export function appDoc(record: AppRecord, generatedAt: string): AppDoc {
   return { schema: APP_SCHEMA_ID, generatedAt, ...record }
 }
 
-export function buildDocuments(records: AppRecord[], generatedAt: string, baseUrl: string): { catalog: CatalogDoc; apps: AppDoc[] } {
+export function buildDocuments(
+  records: AppRecord[],
+  generatedAt: string,
+  baseUrl: string
+): { catalog: CatalogDoc; apps: AppDoc[] } {
   const apps = [...records].sort((a, b) => compareSlugs(a.slug, b.slug))
   const catalog: CatalogDoc = { schema: APPS_SCHEMA_ID, generatedAt, docs: docsText(baseUrl), count: apps.length, apps }
   return { catalog, apps: apps.map((r) => appDoc(r, generatedAt)) }
 }
-
 
 export function jsonSchemas(baseUrl: string): Map<string, string> {
   const files = new Map<string, string>()

@@ -30,7 +30,8 @@ export const FEED_SUMMARY_MAX = 1000
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/
 
 function timestamp(s: string, where: string): string {
-  if (!RFC3339.test(s) || Number.isNaN(Date.parse(s))) throw new Error(`${where}: updated must be an RFC 3339 timestamp, got ${JSON.stringify(cleanText(s, 40))}`)
+  if (!RFC3339.test(s) || Number.isNaN(Date.parse(s)))
+    throw new Error(`${where}: updated must be an RFC 3339 timestamp, got ${JSON.stringify(cleanText(s, 40))}`)
   return s
 }
 
@@ -42,7 +43,8 @@ function httpLink(s: string, where: string): string {
 
 /** An id is an IRI: no whitespace or markup characters; anything else is a caller bug. */
 function iri(s: string, where: string): string {
-  if (!/^[A-Za-z][A-Za-z0-9+.-]*:[^\s<>"{}|\\^`]+$/.test(s) || s.length > 2048) throw new Error(`${where}: id must be an IRI`)
+  if (!/^[A-Za-z][A-Za-z0-9+.-]*:[^\s<>"{}|\\^`]+$/.test(s) || s.length > 2048)
+    throw new Error(`${where}: id must be an IRI`)
   return escapeMarkup(s)
 }
 

@@ -37,7 +37,8 @@ export interface SiteContext {
 function assertRenderable(p: PageInput, seen: Set<string>): void {
   const slug = p.record.slug
   // Paths are built only from the slug, so it must be exactly a slug.
-  if (typeof slug !== 'string' || !SLUG_PATTERN.test(slug)) throw new Error(`render: invalid slug ${JSON.stringify(String(slug).slice(0, 80))}`)
+  if (typeof slug !== 'string' || !SLUG_PATTERN.test(slug))
+    throw new Error(`render: invalid slug ${JSON.stringify(String(slug).slice(0, 80))}`)
   if (seen.has(slug)) throw new Error(`render: duplicate slug "${slug}"`)
   if (!(CLASSES as readonly string[]).includes(p.record.safeToUpdate)) throw new Error(`render: ${slug}: unknown class`)
   seen.add(slug)
@@ -57,11 +58,17 @@ export function* pageFiles(pages: PageInput[], ctx: SiteContext): Generator<[str
 
   for (const [path, body] of ASSETS) yield [path, body]
   const stale = new Set(sorted.filter((p) => p.stale).map((p) => p.record.slug))
-  yield ['index.html', renderIndex({ records: sorted.map((p) => p.record), generatedAt: ctx.generatedAt, feeds: ctx.feeds, stale })]
+  yield [
+    'index.html',
+    renderIndex({ records: sorted.map((p) => p.record), generatedAt: ctx.generatedAt, feeds: ctx.feeds, stale })
+  ]
   yield ['404.html', renderNotFound({ basePath, generatedAt: ctx.generatedAt })]
   for (const p of sorted) {
     const slug = p.record.slug
-    yield [`apps/${slug}/index.html`, renderAppPage({ ...p, generatedAt: ctx.generatedAt, now: ctx.now, feeds: ctx.feeds })]
+    yield [
+      `apps/${slug}/index.html`,
+      renderAppPage({ ...p, generatedAt: ctx.generatedAt, now: ctx.now, feeds: ctx.feeds })
+    ]
     yield [`badge/${slug}.svg`, renderBadge(p.record)]
     yield [`api/v1/badge/${slug}.json`, toJson(shieldsEndpoint(p.record))]
   }

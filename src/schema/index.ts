@@ -61,7 +61,10 @@ export const seedReleaseSchema = z
     version: versionLabel.describe('The release tag or version label exactly as upstream names it'),
     url: httpUrl.describe('The upstream release page of this version'),
     date: dateString.nullable().optional().describe('Release date, when upstream gives one'),
-    notes: z.string().optional().describe('The release notes as upstream wrote them (the classifier reads a bounded prefix)'),
+    notes: z
+      .string()
+      .optional()
+      .describe('The release notes as upstream wrote them (the classifier reads a bounded prefix)'),
     checked: dateString.describe('The day these facts were read')
   })
   .describe('The last known release, so an offline build has real data')
@@ -78,7 +81,12 @@ export const catalogEntrySchema = z
   .strictObject({
     name: z.string().trim().min(1).max(LIMITS.name),
     repo: z.string().regex(REPO_PATTERN, 'must be "<owner>/<name>"'),
-    tagPrefix: z.string().min(1).max(64).optional().describe('Only tags starting with this belong to the app, e.g. "server@"'),
+    tagPrefix: z
+      .string()
+      .min(1)
+      .max(64)
+      .optional()
+      .describe('Only tags starting with this belong to the app, e.g. "server@"'),
     tagPattern: z
       .string()
       .min(1)
@@ -95,7 +103,9 @@ export const catalogEntrySchema = z
       .describe('Only tags matching this regular expression belong to the app'),
     archived: z.boolean().optional().describe('The repository was archived (read-only) when last checked'),
     successor: z.string().trim().min(1).max(LIMITS.successor).optional(),
-    lifecycle: z.strictObject({ product: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, 'must be an endoflife.date product id') }).optional(),
+    lifecycle: z
+      .strictObject({ product: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, 'must be an endoflife.date product id') })
+      .optional(),
     override: overrideSchema.optional(),
     release: seedReleaseSchema.optional()
   })
@@ -135,9 +145,15 @@ const appRecordShape = {
   slug: z.string().regex(SLUG_PATTERN).describe('URL-safe key of the app; used in every path'),
   name: z.string().min(1).max(LIMITS.name).describe('Display name'),
   repo: z.string().regex(REPO_PATTERN).describe('Source repository, <owner>/<name>'),
-  latestVersion: versionLabel.describe('Latest stable release, exactly as upstream labels it; do not parse as one scheme'),
+  latestVersion: versionLabel.describe(
+    'Latest stable release, exactly as upstream labels it; do not parse as one scheme'
+  ),
   safeToUpdate: z.enum(CLASSES).describe('How safe it is to update to latestVersion'),
-  rationale: z.string().min(1).max(LIMITS.rationale).describe('Why: the rule, the release and the quoted words that decided'),
+  rationale: z
+    .string()
+    .min(1)
+    .max(LIMITS.rationale)
+    .describe('Why: the rule, the release and the quoted words that decided'),
   changelogSummary: z
     .string()
     .min(1)

@@ -64,7 +64,10 @@ export const endoflifeProductSchema = z.object({
     category: text(100).optional(),
     tags: z.array(text(100)).max(100).optional(),
     versionCommand: text(1000).nullable().optional(),
-    identifiers: z.array(z.object({ type: text(50), id: text(300) })).max(200).optional(),
+    identifiers: z
+      .array(z.object({ type: text(50), id: text(300) }))
+      .max(200)
+      .optional(),
     labels: z.record(text(50), text(300).nullable()).optional(),
     links: z.record(text(50), httpUrl.nullable()).optional(),
     releases: z.array(releaseSchema).max(2000)
@@ -139,10 +142,7 @@ export function parseProduct(body: string, product: string): EndoflifeProduct {
   const doc = parsed.data
   // An alias may answer with its canonical product; anything else is not what we asked for.
   if (doc.result.name !== product && !(doc.result.aliases ?? []).includes(product)) {
-    throw new EndoflifeError(
-      `endoflife.date answered "${product}" with product "${doc.result.name}"`,
-      false
-    )
+    throw new EndoflifeError(`endoflife.date answered "${product}" with product "${doc.result.name}"`, false)
   }
   return doc
 }
@@ -172,7 +172,12 @@ async function readCapped(res: Response, max: number, product: string): Promise<
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
-async function attempt(url: string, product: string, doFetch: typeof fetch, timeoutMs: number): Promise<EndoflifeProduct> {
+async function attempt(
+  url: string,
+  product: string,
+  doFetch: typeof fetch,
+  timeoutMs: number
+): Promise<EndoflifeProduct> {
   let res: Response
   try {
     res = await doFetch(url, {
@@ -247,7 +252,8 @@ export async function readStoredProduct(dir: string, product: string): Promise<E
   try {
     // A link could lead to any file on the machine, and a parse error quotes the text it read.
     for (const p of [path.dirname(file), file]) {
-      if ((await lstat(p)).isSymbolicLink()) throw new Error(`${p}: is a symbolic link; stored end-of-life data must be regular files in the catalog`)
+      if ((await lstat(p)).isSymbolicLink())
+        throw new Error(`${p}: is a symbolic link; stored end-of-life data must be regular files in the catalog`)
     }
     body = await readFile(file, 'utf8')
   } catch (err) {

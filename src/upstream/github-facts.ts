@@ -147,4 +147,3 @@ export function factsFromSnapshot(
       : `no stable release or stable version tag${scope} among the ${snapshot.releases.length} most recent releases (${pre} prerelease, ${drafts} draft)`
   return { kind: 'none', reason }
 }
-

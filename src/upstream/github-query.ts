@@ -129,7 +129,10 @@ const repositoryAnswer = z.object({
   isArchived: z.boolean(),
   isDisabled: z.boolean(),
   releases: z.object({ totalCount: z.number().optional(), nodes: z.array(releaseNode.nullable()) }),
-  refs: z.object({ nodes: z.array(refNode.nullable()) }).nullable().optional()
+  refs: z
+    .object({ nodes: z.array(refNode.nullable()) })
+    .nullable()
+    .optional()
 })
 
 export const rateLimitAnswer = z.object({

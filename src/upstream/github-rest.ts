@@ -4,7 +4,13 @@
 // (3 when the repository has no stable release and tags are needed).
 import type { RepoRelease, RepoSnapshot, RepoTag } from './github-facts.js'
 import type { GitHubClient } from './github-client.js'
-import { MONOREPO_RELEASES_WINDOW, MONOREPO_TAGS_WINDOW, RELEASES_WINDOW, TAGS_WINDOW, type QueryTarget } from './github-query.js'
+import {
+  MONOREPO_RELEASES_WINDOW,
+  MONOREPO_TAGS_WINDOW,
+  RELEASES_WINDOW,
+  TAGS_WINDOW,
+  type QueryTarget
+} from './github-query.js'
 import { REPO_PATTERN } from '../schema/index.js'
 import { isStableVersion } from '../versions.js'
 

@@ -7,7 +7,14 @@
 import { REPO_PATTERN } from '../schema/index.js'
 import type { Logger, ReleaseFacts } from '../types.js'
 import { capReason, factsFromSnapshot, type RepoSnapshot } from './github-facts.js'
-import { classifyFailure, createGitHubClient, type GitHubClient, type RequestFailure, type RetryTimings, type ThrottleTimings } from './github-client.js'
+import {
+  classifyFailure,
+  createGitHubClient,
+  type GitHubClient,
+  type RequestFailure,
+  type RetryTimings,
+  type ThrottleTimings
+} from './github-client.js'
 import { aliasOf, buildBatchQuery, rateLimitAnswer, snapshotFromGraphQL } from './github-query.js'
 import { snapshotFromRest } from './github-rest.js'
 
@@ -156,14 +163,17 @@ function report(state: RunState, total: number): void {
   )
   const skipped = counts.get('skipped') ?? 0
   if (skipped > 0 && state.budget.exhausted) {
-    state.options.log.warning(`GitHub: ${state.budget.exhausted}; ${skipped} apps were not asked and keep last-known-good data`)
+    state.options.log.warning(
+      `GitHub: ${state.budget.exhausted}; ${skipped} apps were not asked and keep last-known-good data`
+    )
   }
 }
 
 function settle(state: RunState, target: RefreshTarget, snapshot: RepoSnapshot): void {
   const maxCrossed = Math.max(1, state.options.maxCrossed ?? DEFAULT_MAX_CROSSED)
   const result = factsFromSnapshot(snapshot, target, { now: state.options.now, maxCrossed })
-  const moved = snapshot.nameWithOwner.toLowerCase() !== target.repo.toLowerCase() && REPO_PATTERN.test(snapshot.nameWithOwner)
+  const moved =
+    snapshot.nameWithOwner.toLowerCase() !== target.repo.toLowerCase() && REPO_PATTERN.test(snapshot.nameWithOwner)
   let outcome: RefreshOutcome
   if (moved) {
     const movedTo = snapshot.nameWithOwner
@@ -243,7 +253,11 @@ async function runBatch(state: RunState, batch: RefreshTarget[]): Promise<void> 
     else again.push(target)
   })
   if (again.length === batch.length) {
-    return onBatchFailure(state, batch, { kind: 'transient', status: 200, message: 'every repository in the batch errored' })
+    return onBatchFailure(state, batch, {
+      kind: 'transient',
+      status: 200,
+      message: 'every repository in the batch errored'
+    })
   }
   // Some repositories errored while the rest answered: ask again for those only.
   if (again.length > 0) await runBatch(state, again)
@@ -299,13 +313,19 @@ async function restFallback(state: RunState, target: RefreshTarget, graphqlFailu
     const f = classifyFailure(error)
     const what = `${f.status ?? 'network error'}: ${capReason(f.message)}`
     if (f.kind === 'not-found' || f.kind === 'forbidden') {
-      state.outcomes.set(target.slug, { status: 'not-found', reason: capReason(`${f.kind === 'forbidden' ? 'no access' : 'not found'} (REST ${what})`) })
+      state.outcomes.set(target.slug, {
+        status: 'not-found',
+        reason: capReason(`${f.kind === 'forbidden' ? 'no access' : 'not found'} (REST ${what})`)
+      })
     } else if (f.kind === 'rate-limited') {
       state.budget.exhausted ??= 'GitHub rate limit reached'
       state.outcomes.set(target.slug, { status: 'skipped', reason: state.budget.exhausted })
     } else {
       if (f.kind === 'transient') tripBreaker(state, what)
-      state.outcomes.set(target.slug, { status: 'failed', reason: capReason(`GraphQL ${graphqlFailure}; REST ${what}`) })
+      state.outcomes.set(target.slug, {
+        status: 'failed',
+        reason: capReason(`GraphQL ${graphqlFailure}; REST ${what}`)
+      })
     }
   }
 }

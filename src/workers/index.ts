@@ -46,7 +46,12 @@ const here: Runner = {
   run: async (task) => runTask(task) as never
 }
 
-export const inProcess: Parallel = { forJob: () => here, write: writeFilesSync, threads: () => 0, recycle: async () => {} }
+export const inProcess: Parallel = {
+  forJob: () => here,
+  write: writeFilesSync,
+  threads: () => 0,
+  recycle: async () => {}
+}
 
 /**
  * Below this many records a job runs in this thread. A thread costs about 0.1 s
@@ -112,7 +117,8 @@ function wholeNumber(env: NodeJS.ProcessEnv, name: string, max: number): number 
   const set = env[name]
   if (set === undefined || set.trim() === '') return undefined
   const n = Number(set)
-  if (!Number.isInteger(n) || n < 0 || n > max) throw new Error(`${name}="${set}" is not a whole number from 0 to ${max}`)
+  if (!Number.isInteger(n) || n < 0 || n > max)
+    throw new Error(`${name}="${set}" is not a whole number from 0 to ${max}`)
   return n
 }
 

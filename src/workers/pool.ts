@@ -50,7 +50,8 @@ export function workerPool(script: string | URL, size: number): WorkerPool {
         slot.waiting.delete(reply.id)
         if (slot.waiting.size === 0) worker.unref()
         if (reply.ok) w.resolve(reply.result)
-        else w.reject(Object.assign(new Error(reply.error.message), { name: reply.error.name, stack: reply.error.stack }))
+        else
+          w.reject(Object.assign(new Error(reply.error.message), { name: reply.error.name, stack: reply.error.stack }))
       })
       worker.on('error', (e) => fail(slot, e))
       worker.on('exit', (code) => fail(slot, new Error(`a worker thread exited (code ${code})`)))

@@ -7,7 +7,9 @@ export interface TaskMessage {
   task: Task
 }
 
-export type ReplyMessage = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: { name: string; message: string; stack?: string } }
+export type ReplyMessage =
+  | { id: number; ok: true; result: unknown }
+  | { id: number; ok: false; error: { name: string; message: string; stack?: string } }
 
 /** Answer the parent's task messages with `run` (the entry bundle chooses which tasks it can run, and so what it loads). */
 export function serveTasks(run: (task: Task) => unknown): void {
@@ -19,7 +21,11 @@ export function serveTasks(run: (task: Task) => unknown): void {
       reply = { id, ok: true, result: run(task) }
     } catch (e) {
       const err = e instanceof Error ? e : new Error(String(e))
-      reply = { id, ok: false, error: { name: err.name, message: err.message, ...(err.stack ? { stack: err.stack } : {}) } }
+      reply = {
+        id,
+        ok: false,
+        error: { name: err.name, message: err.message, ...(err.stack ? { stack: err.stack } : {}) }
+      }
     }
     port.postMessage(reply)
   })

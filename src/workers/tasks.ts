@@ -26,7 +26,10 @@ export function loadRecords(files: string[]): RecordRead[] {
   return files.map(readRecord).map((read) => {
     const release = read.entry?.release
     if (!read.entry || !release || release.notes === undefined) return read
-    const judged = classifyReleases({ releases: [{ version: release.version, notes: release.notes }], archived: read.entry.archived ?? false })
+    const judged = classifyReleases({
+      releases: [{ version: release.version, notes: release.notes }],
+      archived: read.entry.archived ?? false
+    })
     release.notes = ''
     return { ...read, judged }
   })

@@ -144,6 +144,8 @@ ${p.feeds ? `<li><a href="feed.xml">Atom feed of changes to this app</a></li>\n`
     main: parts.join(''),
     generatedAt: p.generatedAt,
     feeds: p.feeds,
-    head: p.feeds ? `<link rel="alternate" type="application/atom+xml" title="Changes to ${escapeMarkup(name)}" href="feed.xml">\n` : ''
+    head: p.feeds
+      ? `<link rel="alternate" type="application/atom+xml" title="Changes to ${escapeMarkup(name)}" href="feed.xml">\n`
+      : ''
   })
 }

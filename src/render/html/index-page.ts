@@ -62,8 +62,7 @@ ${records.map((r) => row(r, input.stale?.has(r.slug) ?? false)).join('')}</tbody
     CLASSES.map((c) => `<dt>${chip(c)}</dt><dd>${escapeMarkup(CLASS_INFO[c].advice)}</dd>`).join('') +
     `</dl></section>\n`
 
-  const main =
-    `<h1>Update safety of ${plural(total)}</h1>
+  const main = `<h1>Update safety of ${plural(total)}</h1>
 <p class="lede">For each self-hosted app: its newest release, and whether the release notes say it is safe to install. Also as JSON: <a href="api/v1/apps.json">api/v1/apps.json</a>.</p>
 ${filters}<p class="search" id="search" hidden><label for="q">Search by name, repository or version</label><input id="q" type="search" autocomplete="off" spellcheck="false"></p>
 <p id="shown" role="status">${plural(total)}</p>

@@ -7,11 +7,13 @@
  * override and isolate controls, the directional marks, and the two XML
  * non-characters. Removing them keeps HTML readable and keeps XML well-formed.
  */
-const UNSAFE_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\uFFFE\uFFFF]/g
+const UNSAFE_CHARS =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\uFFFE\uFFFF]/g
 /** A surrogate half without its partner is not a character: XML rejects it. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
 /** Every character UNSAFE_CHARS or LONE_SURROGATE can match (any surrogate, paired or not). */
-const MAYBE_UNSAFE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\uFFFE\uFFFF\uD800-\uDFFF]/
+const MAYBE_UNSAFE =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\uFFFE\uFFFF\uD800-\uDFFF]/
 
 /** Whitespace that folding to single spaces would change. */
 const FOLDABLE = /[^\S ]| {2}/
@@ -46,7 +48,13 @@ export function cleanText(input: unknown, max: number, opts: CleanOptions = {}):
   }
   // Code points never outnumber UTF-16 units: only a longer string needs counting.
   const points = s.length > max ? Array.from(s) : []
-  if (points.length > max) return points.slice(0, max - 1).join('').trimEnd() + '…'
+  if (points.length > max)
+    return (
+      points
+        .slice(0, max - 1)
+        .join('')
+        .trimEnd() + '…'
+    )
   return overLong ? s + '…' : s
 }
 
