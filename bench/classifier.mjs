@@ -5,7 +5,7 @@
 // Data: __tests__/fixtures/release-notes/ (copied from the shared data set; see PROVENANCE.md).
 import { readFileSync } from 'node:fs'
 import { classifyReleases } from '../src/classify/index.ts'
-import { compareVersions, parseVersion } from '../src/versions.ts'
+import { compareVersions, parseVersion } from '../src/util/versions.ts'
 
 const dir = new URL('../__tests__/fixtures/release-notes/', import.meta.url)
 const readJsonl = (name) =>

@@ -1,7 +1,7 @@
 // Prints the size of index.html for N apps (default 1,000), raw and gzipped.
 // Budget: ≤ 100 KB gzipped at 1,000 apps. Run: node --import tsx bench/index-size.mjs [N]
 import { gzipSync } from 'node:zlib'
-import { renderPages } from '../src/render/pages.ts'
+import { renderPages } from '../src/site/pages.ts'
 import { CLASSES } from '../src/schema/index.ts'
 
 const N = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 1000)

@@ -8,7 +8,7 @@
 // Targets: <= 0.02 requests per app, <= 5 s wall time, 0 lost, 0 wrong versions.
 // Backoff runs in real time (1 s units) unless --fast-backoff.
 import { randomFaults, realReleaseSeries, startFakeGitHub } from '../__tests__/support/fake-github.ts'
-import { refreshFromGitHub } from '../src/upstream/github.ts'
+import { refreshFromGitHub } from '../src/upstream/github/refresh.ts'
 
 const args = process.argv.slice(2)
 const opt = (name, dflt) => {

@@ -7,8 +7,8 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { chromium } from 'playwright-core'
-import { build } from '../src/pipeline.ts'
-import { createSiteHandler } from '../src/serve.ts'
+import { build } from '../src/build/pipeline.ts'
+import { createSiteHandler } from '../src/output/serve.ts'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const OUT = path.join(ROOT, 'docs', 'screenshots')

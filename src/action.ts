@@ -4,11 +4,11 @@
 import path from 'node:path'
 import * as core from '@actions/core'
 import { CatalogError, formatIssue } from './catalog/load.js'
-import { buildDeps, upstreamSettings } from './deps.js'
-import { build, type BuildResult } from './pipeline.js'
-import { buildSummary, type SummaryInput } from './summary.js'
-import type { Logger, SourceRef } from './types.js'
-import { defaultBaseUrl } from './urls.js'
+import { buildDeps, upstreamSettings } from './build/deps.js'
+import { build, type BuildResult } from './build/pipeline.js'
+import { buildSummary, type SummaryInput } from './output/job-summary.js'
+import type { Logger, SourceRef } from './util/types.js'
+import { defaultBaseUrl } from './site/paths.js'
 import { withParallel, type WorkerScripts } from './workers/index.js'
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals'
 import { applyOverride, classifyReleases } from '../../src/classify/index.js'
-import type { Logger, SourceRef } from '../../src/types.js'
+import type { Logger, SourceRef } from '../../src/util/types.js'
 import { note } from './fixtures.js'
 
 function fakeLog() {

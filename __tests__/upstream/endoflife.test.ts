@@ -13,7 +13,7 @@ import {
   writeStoredProduct,
   type EndoflifeProduct
 } from '../../src/upstream/endoflife.js'
-import type { Logger } from '../../src/types.js'
+import type { Logger } from '../../src/util/types.js'
 import { buildLifecycle } from '../../src/lifecycle/index.js'
 import { FIXTURE_DIR, fixtureProducts, fixtureText, loadFixture } from '../fixtures/endoflife/load.js'
 

@@ -1,7 +1,7 @@
 // Every release an admin crosses is judged, the most severe wins, and the rationale
 // names the rule, the release and the words that decided.
 import { LIMITS, type Classification } from '../schema/index.js'
-import type { ReleaseNotes, Verdict } from '../types.js'
+import type { ReleaseNotes, Verdict } from '../util/types.js'
 import { judgeRelease, quoteOf, type ReleaseJudgement } from './judge.js'
 import { ARCHIVED_SUMMARY, EMPTY_SUMMARY, summariseUnits } from './summary.js'
 import { clip, safeLabel } from './text.js'

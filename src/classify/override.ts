@@ -1,10 +1,10 @@
 // A curated override wins for exactly one version; once upstream moves on, the
 // curator's judgement no longer describes the latest release, so the rules decide again.
 import { LIMITS, type Override } from '../schema/index.js'
-import type { Logger, Verdict } from '../types.js'
+import type { Logger, Verdict } from '../util/types.js'
 import { EMPTY_SUMMARY } from './summary.js'
 import { clip, safeLabel } from './text.js'
-import { compareVersions } from '../versions.js'
+import { compareVersions } from '../util/versions.js'
 
 export function applyOverride(
   verdict: Verdict,

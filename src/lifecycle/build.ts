@@ -2,7 +2,7 @@
 import { lifecycleSchema, type Lifecycle } from '../schema/index.js'
 import type { EndoflifeProduct } from '../upstream/endoflife.js'
 import { PRODUCT_PATTERN } from '../upstream/endoflife.js'
-import { utcDay } from '../dates.js'
+import { utcDay } from '../util/dates.js'
 import { matchCycle } from './match.js'
 
 export const ENDOFLIFE_SITE = 'https://endoflife.date'

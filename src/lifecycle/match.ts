@@ -1,6 +1,6 @@
 // Which endoflife.date release cycle a version label belongs to. A wrong cycle
 // is worse than none, so anything ambiguous or unreadable gives null.
-import { parseVersion } from '../versions.js'
+import { parseVersion } from '../util/versions.js'
 
 /** Cycles we can compare: dotted numbers such as `34`, `3.7`, `2026.5`. */
 const NUMERIC_CYCLE = /^\d{1,9}(?:\.\d{1,9}){0,5}$/

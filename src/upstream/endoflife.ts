@@ -5,9 +5,9 @@
 import { lstat, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { z } from 'zod'
-import { toJson } from '../json.js'
+import { toJson } from '../util/json.js'
 import { dateString, httpUrl } from '../schema/index.js'
-import type { Logger } from '../types.js'
+import type { Logger } from '../util/types.js'
 
 export const ENDOFLIFE_DEFAULT_URL = 'https://endoflife.date'
 

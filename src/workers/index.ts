@@ -5,7 +5,7 @@ import { availableParallelism } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { ReadRecords, RecordRead } from '../catalog/load.js'
-import { writeFilesSync, type WriteBatch } from '../publish/write-tree.js'
+import { writeFilesSync, type WriteBatch } from '../output/write-tree.js'
 import { workerPool, type WorkerPool } from './pool.js'
 import { runTask, type Task, type TaskResults } from './tasks.js'
 

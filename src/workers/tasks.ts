@@ -2,7 +2,7 @@
 // function of its message so the same code runs in-process for small builds.
 import { readRecord, type RecordRead } from '../catalog/load.js'
 import { classifyReleases, type ClassifyInput, type Judgement } from '../classify/classifier.js'
-import type { SiteFile } from '../publish/write-tree.js'
+import type { SiteFile } from '../output/write-tree.js'
 import { runWrite } from './write.js'
 
 export type Task =

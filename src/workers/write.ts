@@ -1,5 +1,5 @@
 // The one task a writing thread runs: a batch of files into the staging tree.
-import { writeFilesSync } from '../publish/write-tree.js'
+import { writeFilesSync } from '../output/write-tree.js'
 import type { Task } from './tasks.js'
 
 export function runWrite(task: Task): number {

@@ -1,0 +1,335 @@
+// The build flow with its upstream dependencies handed in as plain functions:
+// last-known-good merging, no churn, pending assessments and overrides.
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
+import { cp, readFile, readdir, writeFile } from 'node:fs/promises'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import path from 'node:path'
+import { build, diffRecords, settle, type BuildDeps } from '../../src/build/pipeline.js'
+import type { AppRecord, CatalogDoc } from '../../src/schema/index.js'
+import type { Logger, ReleaseFacts } from '../../src/util/types.js'
+import type { RefreshOutcome, RefreshTarget } from '../../src/upstream/github/refresh.js'
+import { fetchProduct } from '../../src/upstream/endoflife.js'
+import type { Parallel } from '../../src/workers/index.js'
+import { writeFilesSync } from '../../src/output/write-tree.js'
+import { shuffledRunner } from '../support/runners.js'
+import { tempDir } from '../support/tmp.js'
+
+let dir: string
+let cleanup: () => Promise<void>
+let warnings: string[]
+const log: Logger = { info: () => {}, warning: (m) => warnings.push(m), error: (m) => warnings.push(m) }
+const BASE = 'https://example.org/catalog'
+
+beforeEach(async () => {
+  ;({ dir, cleanup } = await tempDir())
+  warnings = []
+  await cp('catalog', path.join(dir, 'catalog'), { recursive: true })
+})
+afterEach(() => cleanup())
+
+async function catalogAt(out: string): Promise<CatalogDoc> {
+  return JSON.parse(await readFile(path.join(dir, out, 'api/v1/apps.json'), 'utf8')) as CatalogDoc
+}
+
+async function snapshot(out: string): Promise<Map<string, string>> {
+  const files = new Map<string, string>()
+  for (const e of await readdir(path.join(dir, out), { recursive: true, withFileTypes: true })) {
+    if (e.isFile())
+      files.set(
+        path.relative(path.join(dir, out), path.join(e.parentPath, e.name)),
+        await readFile(path.join(e.parentPath, e.name), 'utf8')
+      )
+  }
+  return files
+}
+
+function run(
+  out: string,
+  now: string,
+  extra: { previous?: string; refresh?: boolean } = {},
+  deps: Partial<BuildDeps> = {}
+) {
+  return build(
+    {
+      catalogDir: 'catalog',
+      outDir: out,
+      baseUrl: BASE,
+      now: new Date(now),
+      cwd: dir,
+      ...(extra.previous ? { previousDir: extra.previous } : {}),
+      ...(extra.refresh ? { refresh: true } : {})
+    },
+    { log, ...deps }
+  )
+}
+
+function fresh(version: string, notes: string, checked = '2026-12-01'): RefreshOutcome {
+  const facts: ReleaseFacts = {
+    version,
+    url: `https://github.com/x/y/releases/tag/${version}`,
+    date: '2026-11-30',
+    notes,
+    checked,
+    archived: false,
+    crossed: []
+  }
+  return { status: 'fresh', facts }
+}
+
+function refresher(byRepo: Record<string, RefreshOutcome>, seen: RefreshTarget[] = []): BuildDeps['refresh'] {
+  return async (targets) => {
+    seen.push(...targets)
+    const outcomes = new Map<string, RefreshOutcome>()
+    for (const t of targets)
+      outcomes.set(t.slug, byRepo[t.repo] ?? { status: 'failed', reason: 'HTTP 502 after retries' })
+    return { outcomes, stats: { requests: 1, graphqlPoints: 1, remaining: 4999, batches: 1 } }
+  }
+}
+
+describe('build: no churn', () => {
+  it('rebuilding from an unchanged catalog with the previous snapshot gives a byte-identical tree', async () => {
+    const first = await run('site', '2026-11-21T12:00:00.000Z')
+    expect(first.changed.length).toBe(first.count)
+    await cp(path.join(dir, 'site'), path.join(dir, 'pages'), { recursive: true })
+    const second = await run('site', '2026-11-25T08:30:00.000Z', { previous: 'pages' })
+    expect(second.changed).toEqual([])
+    expect(second.generatedAt).toBe('2026-11-21T12:00:00.000Z')
+    expect(await snapshot('site')).toEqual(await snapshot('pages'))
+  })
+
+  it('a changed seed release changes that record only and moves generatedAt', async () => {
+    await run('pages', '2026-11-21T12:00:00.000Z')
+    const file = path.join(dir, 'catalog/apps/linkding.yml')
+    const text = await readFile(file, 'utf8')
+    await writeFile(
+      file,
+      text.replace('version: v1.46.2', 'version: v1.46.3').replace(/checked: .*/, 'checked: 2026-11-24')
+    )
+    const r = await run('site', '2026-11-24T12:00:00.000Z', { previous: 'pages' })
+    expect(r.changes).toEqual([
+      {
+        slug: 'linkding',
+        before: { latestVersion: 'v1.46.2', safeToUpdate: expect.any(String) },
+        after: { latestVersion: 'v1.46.3', safeToUpdate: expect.any(String) }
+      }
+    ])
+    expect(r.generatedAt).toBe('2026-11-24T12:00:00.000Z')
+  })
+})
+
+describe('build: refresh merged with last-known-good', () => {
+  it('publishes fresh facts, keeps failed apps from the previous snapshot with their old lastChecked, and lists them stale', async () => {
+    await run('pages', '2026-11-21T12:00:00.000Z')
+    const before = new Map((await catalogAt('pages')).apps.map((a) => [a.slug, a]))
+    const seen: RefreshTarget[] = []
+    const r = await run(
+      'site',
+      '2026-12-01T06:00:00.000Z',
+      { previous: 'pages', refresh: true },
+      {
+        refresh: refresher(
+          { 'miniflux/v2': fresh('2.2.12', '## Bug fixes\n- Fix feed refresh on slow servers.') },
+          seen
+        )
+      }
+    )
+    expect(seen.find((t) => t.slug === 'miniflux')).toMatchObject({ repo: 'miniflux/v2', previousVersion: '2.2.11' })
+    const after = new Map((await catalogAt('site')).apps.map((a) => [a.slug, a]))
+    expect(after.get('miniflux')).toMatchObject({
+      latestVersion: '2.2.12',
+      lastChecked: '2026-12-01',
+      safeToUpdate: 'safe'
+    })
+    expect(r.stale).toEqual([...after.keys()].filter((s) => s !== 'miniflux'))
+    expect(after.get('gitea')).toEqual(before.get('gitea'))
+    expect(after.size).toBe(before.size)
+    expect(warnings.some((w) => w.startsWith('gitea: stale'))).toBe(true)
+  })
+
+  it('marks a moved repository unknown with a pending rationale and warns to update the catalog', async () => {
+    const facts = (fresh('2.2.12', '## Fixes\n- x') as { facts: ReleaseFacts }).facts
+    await run(
+      'site',
+      '2026-12-01T06:00:00.000Z',
+      { refresh: true },
+      { refresh: refresher({ 'miniflux/v2': { status: 'moved', movedTo: 'miniflux/miniflux', facts } }) }
+    )
+    const miniflux = (await catalogAt('site')).apps.find((a) => a.slug === 'miniflux')!
+    expect(miniflux).toMatchObject({ safeToUpdate: 'unknown', changelogSummary: null, latestVersion: '2.2.12' })
+    expect(miniflux.rationale).toContain('moved to miniflux/miniflux')
+    expect(warnings.some((w) => w.includes('update "repo"'))).toBe(true)
+  })
+
+  it('without a previous snapshot, a failed app falls back to its catalog seed', async () => {
+    const r = await run('site', '2026-12-01T06:00:00.000Z', { refresh: true }, { refresh: refresher({}) })
+    expect(r.stale.length).toBe(r.count)
+    const gitea = (await catalogAt('site')).apps.find((a) => a.slug === 'gitea')!
+    expect(gitea).toMatchObject({ latestVersion: '1.23.5', lastChecked: '2026-11-21' })
+  })
+
+  it('a refresh that throws leaves the output untouched and fails the build', async () => {
+    await run('site', '2026-11-21T12:00:00.000Z')
+    const before = await snapshot('site')
+    await expect(
+      run(
+        'site',
+        '2026-12-01T06:00:00.000Z',
+        { refresh: true },
+        {
+          refresh: async () => {
+            throw new Error('--refresh needs a GitHub token')
+          }
+        }
+      )
+    ).rejects.toThrow('token')
+    expect(await snapshot('site')).toEqual(before)
+  })
+})
+
+describe('build: overrides and pending assessments', () => {
+  it('applies an override for its version and lets it expire with a warning', async () => {
+    const file = path.join(dir, 'catalog/apps/linkding.yml')
+    const text = await readFile(file, 'utf8')
+    const withOverride = text.replace(
+      'release:',
+      'override:\n  class: breaking\n  reason: The upgrade guide requires a manual database step.\n  version: v1.46.2\nrelease:'
+    )
+    await writeFile(file, withOverride)
+    await run('a', '2026-11-21T12:00:00.000Z')
+    const a = (await catalogAt('a')).apps.find((x) => x.slug === 'linkding')!
+    expect(a.safeToUpdate).toBe('breaking')
+    expect(a.rationale).toContain('manual database step')
+    await writeFile(file, withOverride.replace('version: v1.46.2\n  url', 'version: v1.46.3\n  url'))
+    await run('b', '2026-11-22T12:00:00.000Z')
+    const b = (await catalogAt('b')).apps.find((x) => x.slug === 'linkding')!
+    expect(b.safeToUpdate).not.toBe('breaking')
+    expect(warnings.some((w) => w.includes('override ignored'))).toBe(true)
+  })
+
+  it('a seed without notes is unknown, pending the refresh, with a null summary', async () => {
+    await run('site', '2026-11-21T12:00:00.000Z')
+    const grafana = (await catalogAt('site')).apps.find((a) => a.slug === 'grafana')!
+    expect(grafana).toMatchObject({ safeToUpdate: 'unknown', changelogSummary: null })
+    expect(grafana.rationale).toMatch(/^Assessment pending/)
+    expect(grafana.lifecycle).toMatchObject({ product: 'grafana', cycle: '13.2' })
+  })
+})
+
+describe('build: spread over threads', () => {
+  it('gives the same tree, result and warnings when chunks are classified and files written out of order', async () => {
+    const facts = (fresh('2.2.12', '## Fixes\n- x') as { facts: ReleaseFacts }).facts
+    const outcomes = {
+      'miniflux/v2': fresh('2.2.12', '## Breaking changes\n- The `LISTEN_ADDR` setting was removed.'),
+      'go-gitea/gitea': { status: 'moved', movedTo: 'gitea/gitea', facts } as RefreshOutcome,
+      'sissbruecker/linkding': fresh('v1.47.0', '## Bug fixes\n- Fix a typo.')
+    }
+    await run('pages', '2026-11-21T12:00:00.000Z')
+    const here = await run(
+      'here',
+      '2026-12-01T06:00:00.000Z',
+      { previous: 'pages', refresh: true },
+      { refresh: refresher(outcomes) }
+    )
+    const hereWarnings = warnings.splice(0)
+    let batches = 0
+    const parallel: Parallel = {
+      forJob: () => shuffledRunner(3, 4),
+      // Batches finish late and out of order, as on a thread.
+      write: async (files) => {
+        await new Promise((r) => setTimeout(r, [4, 0, 2][batches++ % 3]))
+        writeFilesSync(files)
+      },
+      threads: () => 3,
+      // Once, between classifying and writing.
+      recycle: async () => {
+        expect(batches).toBe(0)
+        recycled++
+      }
+    }
+    let recycled = 0
+    const spread = await run(
+      'spread',
+      '2026-12-01T06:00:00.000Z',
+      { previous: 'pages', refresh: true },
+      { refresh: refresher(outcomes), parallel }
+    )
+    expect(spread).toEqual({ ...here, outDir: path.join(dir, 'spread') })
+    expect([...warnings].sort()).toEqual([...hereWarnings].sort())
+    expect(await snapshot('spread')).toEqual(await snapshot('here'))
+    const apps = new Map((await catalogAt('spread')).apps.map((a) => [a.slug, a]))
+    expect(apps.get('miniflux')?.safeToUpdate).toBe('breaking')
+    expect(apps.get('gitea')?.safeToUpdate).toBe('unknown')
+    expect(batches).toBeGreaterThan(1)
+    expect(recycled).toBe(1)
+  })
+})
+
+describe('settle and diffRecords', () => {
+  const rec = { slug: 'a', latestVersion: '1', safeToUpdate: 'safe', lastChecked: '2026-11-21' } as AppRecord
+  it('keeps the published record when only lastChecked moved', () => {
+    expect(settle({ ...rec, lastChecked: '2026-11-22' }, rec)).toBe(rec)
+    expect(settle({ ...rec, latestVersion: '2', lastChecked: '2026-11-22' }, rec).lastChecked).toBe('2026-11-22')
+  })
+  it('lists added, changed and removed slugs', () => {
+    const before = new Map([
+      ['a', rec],
+      ['gone', { ...rec, slug: 'gone' }]
+    ])
+    expect(
+      diffRecords(before, [
+        { ...rec, safeToUpdate: 'caution' },
+        { ...rec, slug: 'new' }
+      ]).map((c) => [c.slug, c.before?.safeToUpdate ?? null, c.after?.safeToUpdate ?? null])
+    ).toEqual([
+      ['a', 'safe', 'caution'],
+      ['gone', 'safe', null],
+      ['new', null, 'safe']
+    ])
+  })
+})
+
+describe('build: lifecycle refresh from an endoflife.date stand-in', () => {
+  it('renews the stored product data, updates the lifecycle, and keeps the stored copy for products that fail', async () => {
+    const grafana = JSON.parse(await readFile(path.join(dir, 'catalog/endoflife/grafana.json'), 'utf8'))
+    const cycle = grafana.result.releases.find((r: { name: string }) => r.name === '13.2')
+    cycle.eolFrom = '2026-11-30'
+    const served: string[] = []
+    const server = http.createServer((req, res) => {
+      served.push(req.url ?? '')
+      if (req.url === '/api/v1/products/grafana') {
+        res.writeHead(200, { 'content-type': 'application/json' })
+        return res.end(JSON.stringify(grafana))
+      }
+      res.writeHead(503).end()
+    })
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+    const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    try {
+      await run(
+        'site',
+        '2026-11-21T12:00:00.000Z',
+        { refresh: true },
+        {
+          refresh: refresher({}),
+          fetchProduct: (product) => fetchProduct(product, { baseUrl, log, retries: 0, retryDelayMs: 1 })
+        }
+      )
+    } finally {
+      await new Promise((r) => server.close(r))
+    }
+    const apps = new Map((await catalogAt('site')).apps.map((a) => [a.slug, a]))
+    expect(apps.get('grafana')!.lifecycle).toMatchObject({
+      cycle: '13.2',
+      eol: '2026-11-30',
+      status: 'eol-scheduled',
+      eolDate: '2026-11-30'
+    })
+    const stored = JSON.parse(await readFile(path.join(dir, 'catalog/endoflife/grafana.json'), 'utf8'))
+    expect(stored.result.releases.find((r: { name: string }) => r.name === '13.2').eolFrom).toBe('2026-11-30')
+    // One request per product per run; failed products keep their stored data.
+    expect(served.filter((u) => u.endsWith('/grafana'))).toHaveLength(1)
+    expect(apps.get('nextcloud')!.lifecycle).toMatchObject({ product: 'nextcloud', cycle: '34' })
+    expect(warnings.some((w) => w.includes('endoflife.date product "nextcloud"'))).toBe(true)
+  })
+})

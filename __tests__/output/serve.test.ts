@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import type http from 'node:http'
+import { MARKER, writeTree } from '../../src/output/write-tree.js'
+import { serveSite } from '../../src/output/serve.js'
+import { tempDir } from '../support/tmp.js'
+
+let server: http.Server
+let base: string
+let cleanup: () => Promise<void>
+
+beforeAll(async () => {
+  const t = await tempDir()
+  cleanup = t.cleanup
+  await writeTree(
+    `${t.dir}/site`,
+    new Map([
+      ['index.html', '<!doctype html><title>home</title>'],
+      ['404.html', '<!doctype html><title>not found</title>'],
+      [MARKER, '{"schema":"x"}'],
+      ['apps/gitea/index.html', '<!doctype html><title>gitea</title>'],
+      ['badge/gitea.svg', '<svg xmlns="http://www.w3.org/2000/svg"/>']
+    ])
+  )
+  const s = await serveSite({ dir: `${t.dir}/site`, port: 0 })
+  server = s.server
+  base = s.url.replace('localhost', '127.0.0.1').replace(/\/$/, '')
+})
+afterAll(async () => {
+  await new Promise((r) => server.close(r))
+  await cleanup()
+})
+
+const get = (p: string) => fetch(`${base}${p}`, { redirect: 'manual' })
+
+describe('serveSite (GitHub Pages semantics)', () => {
+  it('serves index.html for a directory', async () => {
+    const res = await get('/')
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/)
+    expect(await res.text()).toContain('home')
+    expect(await (await get('/apps/gitea/')).text()).toContain('gitea')
+  })
+
+  it('redirects a directory without its trailing slash, keeping the query', async () => {
+    const res = await get('/apps/gitea?x=1')
+    expect(res.status).toBe(301)
+    expect(res.headers.get('location')).toBe('/apps/gitea/?x=1')
+  })
+
+  it('answers JSON and SVG with their content types', async () => {
+    expect((await get('/api/v1/apps.json')).headers.get('content-type')).toMatch(/^application\/json/)
+    expect((await get('/badge/gitea.svg')).headers.get('content-type')).toMatch(/^image\/svg\+xml/)
+  })
+
+  it('answers unknown paths with 404.html and status 404, at any depth and for traversal attempts', async () => {
+    for (const p of ['/nope', '/api/v1/apps/nope.json', '/apps/nope/', '/%2e%2e/%2e%2e/etc/passwd', '/%E0%A4%A']) {
+      const res = await get(p)
+      expect(res.status).toBe(404)
+      expect(res.headers.get('content-type')).toMatch(/^text\/html/)
+      expect(await res.text()).toContain('not found')
+    }
+  })
+})

@@ -1,0 +1,99 @@
+import { describe, expect, it } from '@jest/globals'
+import { toJson } from '../../src/util/json.js'
+import { SnapshotInvalidError, snapshotChecker } from '../../src/output/validate.js'
+import { buildDocuments } from '../../src/site/api.js'
+import type { AppRecord } from '../../src/schema/index.js'
+import { paths } from '../../src/site/paths.js'
+import { BASE, REALISTIC } from '../site/fixtures.js'
+
+const AT = '2026-11-21T03:00:00.000Z'
+const records = REALISTIC.map((p) => p.record)
+
+/** Every file the checker expects of a snapshot, with the documents as given. */
+function snapshot(catalogText: string, appDocs: Map<string, string>, slugs: string[]): Array<[string, string]> {
+  const files: Array<[string, string]> = [[paths.catalog, catalogText], ...appDocs]
+  for (const f of ['index.html', '404.html', paths.appsSchema, paths.appSchema]) files.push([f, ''])
+  for (const slug of slugs) files.push([paths.badge(slug), '<svg/>'], [paths.page(slug), '<html></html>'])
+  return files
+}
+
+function check(files: Array<[string, string]>): string[] {
+  const checker = snapshotChecker(BASE)
+  for (const [f, c] of files) checker.add(f, c)
+  try {
+    checker.finish()
+    return []
+  } catch (e) {
+    expect(e).toBeInstanceOf(SnapshotInvalidError)
+    return (e as SnapshotInvalidError).problems
+  }
+}
+
+function built(rs: AppRecord[] = records) {
+  const { catalog, apps } = buildDocuments(rs, AT, BASE)
+  return { catalog, docs: new Map(apps.map((d) => [paths.app(d.slug), toJson(d)])), slugs: apps.map((d) => d.slug) }
+}
+
+describe('snapshotChecker', () => {
+  it('accepts the documents the build makes', () => {
+    const { catalog, docs, slugs } = built()
+    expect(check(snapshot(toJson(catalog), docs, slugs))).toEqual([])
+  })
+
+  it('compares records by content, not by the order of their keys', () => {
+    const { catalog, docs, slugs } = built()
+    const slug = slugs[0]!
+    const doc = JSON.parse(docs.get(paths.app(slug))!) as Record<string, unknown>
+    const reversed = Object.fromEntries(Object.entries(doc).reverse())
+    docs.set(paths.app(slug), JSON.stringify(reversed))
+    expect(check(snapshot(toJson(catalog), docs, slugs))).toEqual([])
+  })
+
+  it('finds a per-app document that differs from its catalog element, down to a nested field', () => {
+    const { catalog, docs, slugs } = built()
+    const withLifecycle = records.find((r) => r.lifecycle !== null)!
+    const doc = JSON.parse(docs.get(paths.app(withLifecycle.slug))!) as AppRecord
+    docs.set(paths.app(withLifecycle.slug), toJson({ ...doc, lifecycle: { ...doc.lifecycle!, cycle: 'other' } }))
+    expect(check(snapshot(toJson(catalog), docs, slugs))).toEqual([
+      `${paths.app(withLifecycle.slug)}: record differs from its catalog element`
+    ])
+  })
+
+  it('names the element and field of an invalid catalog element, and keeps checking the others', () => {
+    const { catalog, docs, slugs } = built()
+    const bad = { ...catalog, apps: catalog.apps.map((r, i) => (i === 1 ? { ...r, safeToUpdate: 'maybe' } : r)) }
+    const problems = check(snapshot(toJson(bad), docs, slugs))
+    expect(problems).toContainEqual(expect.stringMatching(new RegExp(`^${paths.catalog}: apps\\.1\\.safeToUpdate: `)))
+    // The invalid element has no digest, so its document has no element; every other one still matches.
+    expect(problems).toContain(`${paths.app(slugs[1]!)} has no element in the catalog`)
+    expect(problems.filter((p) => p.includes('differs'))).toEqual([])
+  })
+
+  it('checks the envelope: count, order, addresses and generatedAt', () => {
+    const { catalog, docs, slugs } = built()
+    expect(check(snapshot(toJson({ ...catalog, count: catalog.count + 1 }), docs, slugs))).toContain(
+      `${paths.catalog}: count: count must equal the number of apps`
+    )
+    const swapped = [catalog.apps[1]!, catalog.apps[0]!, ...catalog.apps.slice(2)]
+    expect(check(snapshot(toJson({ ...catalog, apps: swapped }), docs, slugs))).toContain(
+      `apps are not ordered by unique slug at "${catalog.apps[0]!.slug}"`
+    )
+    const moved = catalog.apps.map((r, i) => (i === 0 ? { ...r, url: `${BASE}/elsewhere/` } : r))
+    expect(check(snapshot(toJson({ ...catalog, apps: moved }), docs, slugs))).toContainEqual(
+      expect.stringContaining(`${catalog.apps[0]!.slug}: url is ${BASE}/elsewhere/`)
+    )
+    const later = toJson({ ...catalog, generatedAt: '2026-11-22T03:00:00.000Z' })
+    expect(check(snapshot(later, docs, slugs))).toHaveLength(slugs.length)
+  })
+
+  it('reports missing files and documents that are not JSON', () => {
+    const { catalog, docs, slugs } = built()
+    docs.set(paths.app(slugs[0]!), '{not json')
+    const files = snapshot(toJson(catalog), docs, slugs).filter(([f]) => f !== paths.badge(slugs[1]!))
+    const problems = check(files)
+    expect(problems).toContainEqual(
+      expect.stringMatching(new RegExp(`^${paths.app(slugs[0]!).replace(/\./g, '\\.')} is not JSON`))
+    )
+    expect(problems).toContain(`${paths.badge(slugs[1]!)} is missing`)
+  })
+})

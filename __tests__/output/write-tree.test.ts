@@ -1,0 +1,169 @@
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import {
+  assertSafeRelativePath,
+  checkOutputDir,
+  MARKER,
+  UnsafeOutputError,
+  writeFilesSync,
+  writeTextSync,
+  writeTree,
+  type SiteFile,
+  type WriteSync
+} from '../../src/output/write-tree.js'
+import { tempDir } from '../support/tmp.js'
+
+let dir: string
+let cleanup: () => Promise<void>
+beforeEach(async () => ({ dir, cleanup } = await tempDir()))
+afterEach(() => cleanup())
+
+async function listTree(root: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {}
+  for (const e of await readdir(root, { recursive: true, withFileTypes: true })) {
+    if (e.isFile()) {
+      const full = path.join(e.parentPath, e.name)
+      out[path.relative(root, full)] = await readFile(full, 'utf8')
+    }
+  }
+  return out
+}
+
+describe('writeTree', () => {
+  it('writes a new tree and replaces an old one completely, leaving no staging folders', async () => {
+    const out = path.join(dir, 'site')
+    await writeTree(
+      out,
+      new Map([
+        [MARKER, '{}'],
+        ['old.html', 'old']
+      ])
+    )
+    await writeTree(
+      out,
+      new Map([
+        [MARKER, '{"v":2}'],
+        ['apps/x/index.html', 'x']
+      ])
+    )
+    expect(await listTree(out)).toEqual({ [MARKER]: '{"v":2}', [path.join('apps', 'x', 'index.html')]: 'x' })
+    expect(await readdir(dir)).toEqual(['site'])
+  })
+
+  it('leaves the existing tree byte-identical when the check fails', async () => {
+    const out = path.join(dir, 'site')
+    await writeTree(out, new Map([[MARKER, 'first']]))
+    await expect(
+      writeTree(out, new Map([[MARKER, 'second']]), () => {
+        throw new Error('invalid')
+      })
+    ).rejects.toThrow('invalid')
+    expect(await listTree(out)).toEqual({ [MARKER]: 'first' })
+    expect(await readdir(dir)).toEqual(['site'])
+  })
+
+  it('waits for an asynchronous writer, and when a batch fails, leaves the existing tree and no staging folder behind', async () => {
+    const out = path.join(dir, 'site')
+    await writeTree(out, new Map([[MARKER, 'first']]))
+    const files = new Map<string, string>([[MARKER, 'second']])
+    for (let i = 0; i < 300; i++) files.set(`apps/a${i}/index.html`, `page ${i}`)
+    let batches = 0
+    const later = (fail: boolean) => async (batch: SiteFile[]) => {
+      const n = batches++
+      await new Promise((r) => setTimeout(r, n % 2 ? 3 : 0))
+      if (fail && n === 2) throw new Error('disk full')
+      writeFilesSync(batch)
+    }
+    await expect(writeTree(out, files, () => {}, later(true))).rejects.toThrow('disk full')
+    expect(await listTree(out)).toEqual({ [MARKER]: 'first' })
+    expect(await readdir(dir)).toEqual(['site'])
+    batches = 0
+    await writeTree(out, files, () => {}, later(false))
+    expect(batches).toBeGreaterThan(2)
+    const written = await listTree(out)
+    expect(Object.keys(written).length).toBe(301)
+    expect(written[path.join('apps', 'a299', 'index.html')]).toBe('page 299')
+  })
+
+  it('refuses paths that would leave the output directory', async () => {
+    const out = path.join(dir, 'site')
+    for (const bad of ['../escape.txt', '/etc/passwd', 'a/../../b', 'a//b', './a', 'a\\b', 'a b']) {
+      await expect(writeTree(out, new Map([[bad, 'x']]))).rejects.toThrow(UnsafeOutputError)
+    }
+    expect(await readdir(dir)).toEqual([])
+  })
+})
+
+// Multi-byte UTF-8 of every length (2, 3 and 4 bytes), so a byte count taken for a character count shows.
+const TEXT = 'Grüße · naïve — 日本語 🚀 end\n'.repeat(500)
+
+describe('writeFilesSync', () => {
+  it('writes text and bytes exactly, creating folders, and refuses to replace a file', async () => {
+    const bytes = Buffer.from([0, 255, 10, 13])
+    writeFilesSync([
+      [path.join(dir, 'a', 'b', 'text.txt'), TEXT],
+      [path.join(dir, 'a', 'bytes.bin'), bytes],
+      [path.join(dir, 'empty.txt'), '']
+    ])
+    expect(await readFile(path.join(dir, 'a', 'b', 'text.txt'))).toEqual(Buffer.from(TEXT))
+    expect(await readFile(path.join(dir, 'a', 'bytes.bin'))).toEqual(bytes)
+    expect(await readFile(path.join(dir, 'empty.txt'), 'utf8')).toBe('')
+    expect(() => writeFilesSync([[path.join(dir, 'a', 'b', 'text.txt'), 'again']])).toThrow(/EEXIST/)
+    expect(await readFile(path.join(dir, 'a', 'b', 'text.txt'))).toEqual(Buffer.from(TEXT))
+  })
+})
+
+describe('writeTextSync', () => {
+  it('finishes a write that stops short, byte for byte', () => {
+    const out: Buffer[] = []
+    // Takes at most 7 bytes a call, so writes end inside multi-byte characters.
+    const short: WriteSync = (_fd: number, data: string | Uint8Array, offset: number = 0, length?: number): number => {
+      const all =
+        typeof data === 'string'
+          ? Buffer.from(data)
+          : Buffer.from(data.subarray(offset, offset + (length ?? data.length)))
+      const taken = all.subarray(0, 7)
+      out.push(taken)
+      return taken.length
+    }
+    writeTextSync(99, TEXT, short)
+    expect(Buffer.concat(out)).toEqual(Buffer.from(TEXT))
+    expect(out.length).toBe(Math.ceil(Buffer.byteLength(TEXT) / 7))
+  })
+})
+
+describe('assertSafeRelativePath', () => {
+  it('accepts the paths the site uses', () => {
+    for (const ok of ['index.html', 'api/v1/apps/adguard-home.json', 'badge/x.svg', 'assets/site.css'])
+      expect(() => assertSafeRelativePath(ok)).not.toThrow()
+  })
+})
+
+describe('checkOutputDir', () => {
+  it('refuses the catalog, a directory containing it, the root, a git work tree and foreign non-empty folders', async () => {
+    const catalogDir = path.join(dir, 'catalog')
+    await mkdir(path.join(catalogDir, 'apps'), { recursive: true })
+    const guard = { catalogDir, cwd: dir }
+    await expect(checkOutputDir(catalogDir, guard)).rejects.toThrow('catalog')
+    await expect(checkOutputDir(dir, guard)).rejects.toThrow('catalog')
+    await expect(checkOutputDir(path.join(catalogDir, 'apps'), guard)).rejects.toThrow('inside the catalog')
+    await expect(checkOutputDir('/', guard)).rejects.toThrow('root')
+    const repo = path.join(dir, 'repo')
+    await mkdir(path.join(repo, '.git'), { recursive: true })
+    await expect(checkOutputDir(repo, guard)).rejects.toThrow('git repository root')
+    const src = path.join(dir, 'src')
+    await mkdir(src)
+    await writeFile(path.join(src, 'main.ts'), '')
+    await expect(checkOutputDir(src, guard)).rejects.toThrow('not an updatesafe snapshot')
+  })
+
+  it('accepts a missing directory, an empty one and a previous snapshot', async () => {
+    const guard = { catalogDir: path.join(dir, 'catalog'), cwd: dir }
+    await expect(checkOutputDir(path.join(dir, 'new'), guard)).resolves.toBeUndefined()
+    await mkdir(path.join(dir, 'empty'))
+    await expect(checkOutputDir(path.join(dir, 'empty'), guard)).resolves.toBeUndefined()
+    await writeTree(path.join(dir, 'site'), new Map([[MARKER, '{}']]))
+    await expect(checkOutputDir(path.join(dir, 'site'), guard)).resolves.toBeUndefined()
+  })
+})

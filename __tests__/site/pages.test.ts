@@ -1,0 +1,234 @@
+import { describe, expect, test } from '@jest/globals'
+import { posix } from 'node:path'
+import { renderPages, type PageInput } from '../../src/site/pages.js'
+import { daysUntil, lifecycleText } from '../../src/site/html/app-page.js'
+import { CSP } from '../../src/site/html/layout.js'
+import { CLASSES } from '../../src/schema/index.js'
+import { BASE, CTX, HOSTILE, REALISTIC, record } from './fixtures.js'
+import { htmlTags, type Tag } from './markup.js'
+
+const site = renderPages([...REALISTIC, ...HOSTILE], CTX)
+const htmlFiles = [...site.keys()].filter((k) => k.endsWith('.html'))
+const attr = (t: Tag, name: string) => t.attrs.find(([n]) => n === name)?.[1]
+
+describe('renderPages: files', () => {
+  test('writes the index, 404, assets, and per app a page, a badge and a shields document', () => {
+    for (const k of ['index.html', '404.html', 'assets/site.css', 'assets/site.js', 'assets/icon.svg'])
+      expect(site.has(k)).toBe(true)
+    for (const p of [...REALISTIC, ...HOSTILE]) {
+      const s = p.record.slug
+      expect(site.has(`apps/${s}/index.html`)).toBe(true)
+      expect(site.get(`badge/${s}.svg`)).toMatch(/^<svg /)
+      expect(JSON.parse(site.get(`api/v1/badge/${s}.json`)!)).toMatchObject({ schemaVersion: 1 })
+    }
+  })
+  test('refuses a slug that is not a slug, and duplicates', () => {
+    const bad = { ...REALISTIC[0]!, record: { ...REALISTIC[0]!.record, slug: '../x' } }
+    expect(() => renderPages([bad], CTX)).toThrow(/invalid slug/)
+    expect(() => renderPages([REALISTIC[0]!, REALISTIC[0]!], CTX)).toThrow(/duplicate slug/)
+  })
+  test('is deterministic: same input, any order, same bytes', () => {
+    const again = renderPages([...HOSTILE, ...REALISTIC].reverse(), CTX)
+    expect([...again.keys()].sort()).toEqual([...site.keys()].sort())
+    for (const [k, v] of site) expect(again.get(k)).toBe(v)
+  })
+})
+
+describe('every HTML page', () => {
+  test.each(htmlFiles)('%s: lang, viewport, strict CSP, no inline script or style, no handlers', (file) => {
+    const html = site.get(file)!
+    expect(html.startsWith('<!doctype html>\n<html lang="en">')).toBe(true)
+    const tags = htmlTags(html)
+    const start = tags.filter((t) => !t.end)
+    const csp = start.find((t) => t.name === 'meta' && attr(t, 'http-equiv') === 'Content-Security-Policy')
+    expect(attr(csp!, 'content')).toBe(CSP)
+    expect(CSP).toMatch(/default-src 'none'/)
+    expect(start.some((t) => t.name === 'meta' && attr(t, 'name') === 'viewport')).toBe(true)
+    const scripts = start.filter((t) => t.name === 'script')
+    expect(scripts).toHaveLength(1)
+    expect(attr(scripts[0]!, 'src')).toMatch(/(^|\/)assets\/site\.js$/)
+    expect(start.filter((t) => t.name === 'style')).toHaveLength(0)
+    for (const t of start) {
+      for (const [n, v] of t.attrs) {
+        expect(n.startsWith('on')).toBe(false)
+        expect(n).not.toBe('style')
+        expect(v.trim().toLowerCase()).not.toMatch(/^(javascript|data|vbscript):/)
+      }
+      // No request may leave the site: only links may point elsewhere.
+      for (const a of ['src', 'srcset', 'poster', 'data']) expect(attr(t, a) ?? '').not.toMatch(/^(https?:)?\/\//)
+      if (t.name === 'link') expect(attr(t, 'href')).not.toMatch(/^(https?:)?\/\//)
+      if (t.name === 'a' && attr(t, 'href')?.startsWith('http')) expect(attr(t, 'rel')).toBe('noopener noreferrer')
+    }
+    // Only known elements: an injected tag would show up here.
+    const allowed = new Set(
+      'html head meta title link script body a header div span main h1 h2 p small nav section strong code dl dt dd ol ul li pre img footer table caption thead tbody tr th td fieldset legend input label b'.split(
+        ' '
+      )
+    )
+    for (const t of tags) expect(allowed.has(t.name) ? t.name : `unexpected <${t.name}>`).toBe(t.name)
+  })
+
+  test('relative links from pages resolve to files of the site (served under a path prefix)', () => {
+    const prefix = '/updatesafe/'
+    for (const file of htmlFiles.filter((f) => f !== '404.html')) {
+      const dir = posix.dirname(prefix + file) + '/'
+      for (const t of htmlTags(site.get(file)!).filter((x) => !x.end)) {
+        for (const a of ['href', 'src']) {
+          const v = attr(t, a)
+          if (v === undefined || /^https?:/.test(v) || v.startsWith('#')) continue
+          expect(v.startsWith('/')).toBe(false)
+          const resolved = new URL(v, `http://h${dir}`).pathname
+          expect(resolved.startsWith(prefix)).toBe(true)
+          let key = resolved.slice(prefix.length)
+          if (key === '' || key.endsWith('/')) key += 'index.html'
+          if (key === 'api/v1/apps.json' || /^api\/v1\/apps\/[a-z0-9-]+\.json$/.test(key)) continue // written by the JSON renderer
+          expect(site.has(key) ? key : `${file} links to missing ${key}`).toBe(key)
+        }
+      }
+    }
+  })
+})
+
+describe('index page', () => {
+  const html = site.get('index.html')!
+  const rows = htmlTags(html).filter((t) => t.name === 'tr' && !t.end && attr(t, 'data-c'))
+  test('lists every app once with its class, and counts per class', () => {
+    expect(rows).toHaveLength(REALISTIC.length + HOSTILE.length)
+    for (const c of CLASSES) {
+      const n = [...REALISTIC, ...HOSTILE].filter((p) => p.record.safeToUpdate === c).length
+      expect(rows.filter((r) => attr(r, 'data-c') === c)).toHaveLength(n)
+      expect(html).toContain(`<label for="f-${c}"><span class="k k-${c}">`)
+      expect(html).toMatch(new RegExp(`for="f-${c}">.*?<b>${n}</b>`))
+    }
+  })
+  test('links each app page and the JSON API, relatively', () => {
+    for (const p of REALISTIC) expect(html).toContain(`<a href="apps/${p.record.slug}/">${p.record.name}</a>`)
+    expect(html).toContain('href="api/v1/apps.json"')
+  })
+  test('the search box is hidden until the script reveals it; the class filter needs no script', () => {
+    expect(html).toMatch(/<p class="search" id="search" hidden>/)
+    expect(site.get('assets/site.css')).toContain(
+      'main:has(#f-breaking:checked) tbody tr:not([data-c=breaking]){display:none}'
+    )
+  })
+  test('orders apps by name, case-insensitively', () => {
+    const names = REALISTIC.map((p) => p.record.name)
+    const positions = names.map((n) => html.indexOf(`>${n}</a>`))
+    const sorted = [...names].sort((a, b) => (a.toLowerCase() < b.toLowerCase() ? -1 : 1))
+    expect([...names].sort((a, b) => positions[names.indexOf(a)]! - positions[names.indexOf(b)]!)).toEqual(sorted)
+  })
+})
+
+describe('app page', () => {
+  const page = (slug: string) => site.get(`apps/${slug}/index.html`)!
+  test('shows class, rationale with its quote, summary, notes link, version, date, releases considered', () => {
+    const html = page('gitea')
+    expect(html).toContain('<span class="k k-caution">Caution</span>')
+    expect(html).toContain('&quot;Bump x/oauth2 &amp; x/crypto (#33704)&quot;')
+    expect(html).toContain('PERFORMANCE: Optimize user dashboard loading.')
+    expect(html).toContain(
+      '<a href="https://github.com/go-gitea/gitea/releases/tag/v1.23.5" rel="noopener noreferrer">'
+    )
+    expect(html).toContain('<dt>Released</dt><dd>2025-03-03</dd>')
+    expect(html).toMatch(
+      /<li><code>1\.23\.4<\/code><\/li>\s*<li><code>1\.23\.5<\/code> <strong>decided the class<\/strong><\/li>/
+    )
+    expect(html).toContain('rule <code>security-section</code>')
+  })
+  test('lifecycle: remaining days, passed dates said plainly, no end of life, nothing when null', () => {
+    expect(page('gitea')).toContain('Release cycle 1.23 reaches end of life on 2027-01-10: 50 days remaining.')
+    expect(page('prometheus')).toContain(
+      '<p class="eol">Release cycle 3.14 reached end of life on 2026-09-30 (52 days ago).</p>'
+    )
+    expect(page('traefik')).toContain('Release cycle 3.7: no end of life set.')
+    expect(page('linkding')).not.toContain('<h2>Lifecycle</h2>')
+    expect(daysUntil('2026-11-21', new Date('2026-11-21T23:59:59Z'))).toBe(0)
+    expect(
+      lifecycleText(
+        {
+          product: 'p',
+          link: 'https://e/',
+          cycle: '1',
+          eol: '2026-11-21',
+          status: 'eol-scheduled',
+          eolDate: '2026-11-21'
+        },
+        CTX.now
+      )
+    ).toContain('today')
+  })
+  test('stale notice only when stale', () => {
+    expect(page('traefik')).toContain('<strong>Stale data.</strong>')
+    expect(page('gitea')).not.toContain('Stale data.')
+  })
+  test('successor of an unmaintained app links a repository reference to GitHub', () => {
+    expect(page('synapse-legacy')).toContain(
+      'Maintained successor: <a href="https://github.com/element-hq/synapse" rel="noopener noreferrer">element-hq/synapse</a>'
+    )
+    expect(page('gitea')).not.toContain('<h2>Successor</h2>')
+  })
+  test('badge image is relative; the Markdown snippet uses the absolute addresses', () => {
+    const html = page('gitea')
+    expect(html).toContain('<img src="../../badge/gitea.svg" alt="update safety: caution, 1.23.5">')
+    expect(html).toContain(`<code>[![update safety](${BASE}/badge/gitea.svg)](${BASE}/apps/gitea/)</code>`)
+    expect(html).toContain('<a href="../../api/v1/apps/gitea.json">')
+    expect(html).toContain('<a href="../../">All apps</a>')
+  })
+})
+
+describe('hostile records', () => {
+  test('render inert: every piece of their text is escaped and bounded', () => {
+    const xss = site.get('apps/xss-name/index.html')!
+    expect(xss).toContain(
+      '&lt;script&gt;window.__pwned=1&lt;/script&gt;&lt;img src=x onerror=&quot;window.__pwned=1&quot;&gt;'
+    )
+    expect(xss).not.toContain('<script>window')
+    expect(xss).not.toContain('<img src=x')
+    expect(xss).not.toContain('<svg')
+    expect(xss).not.toMatch(/[\u202A-\u202E\u2066-\u2069\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/)
+    // The javascript: release-notes link and lifecycle link are shown as text, never as hrefs.
+    expect(xss).toContain('no link available')
+    expect(xss).not.toMatch(/href="[^"]*javascript/i)
+    const huge = site.get('apps/huge-text/index.html')!
+    expect(huge.length).toBeLessThan(60_000)
+    expect(huge).toContain('and 450 more.')
+    // A javascript: page or badge URL yields no snippet at all.
+    expect(huge).not.toContain('data-copy')
+  })
+  test('a base path cannot be smuggled into the 404 page', () => {
+    const render = (base: string) =>
+      renderPages([{ ...REALISTIC[0]!, record: record({ ...REALISTIC[0]!.record }, base) }], CTX).get('404.html')!
+    // The URL parser percent-encodes markup characters; what is left is a plain path.
+    const encoded = render('https://x.example/"><script>')
+    expect(encoded).toContain('<a href="/%22%3E%3Cscript%3E/">See every app</a>')
+    expect(htmlTags(encoded).filter((t) => t.name === 'script' && !t.end)).toHaveLength(1)
+    // Characters the parser leaves alone but that do not belong in a base path fall back to "/".
+    expect(render("https://x.example/it's")).toContain('<a href="/">See every app</a>')
+  })
+})
+
+describe('404 page', () => {
+  test('links root-relative through the base path, so it works at any depth', () => {
+    const html = site.get('404.html')!
+    expect(html).toContain('<link rel="stylesheet" href="/updatesafe/assets/site.css">')
+    expect(html).toContain('<a href="/updatesafe/">See every app</a>')
+    const local: PageInput = { ...REALISTIC[0]!, record: record({ ...REALISTIC[0]!.record }, 'http://localhost:8080') }
+    expect(renderPages([local], CTX).get('404.html')).toContain('<a href="/">See every app</a>')
+    expect(renderPages([], { ...CTX, baseUrl: 'https://o.github.io/repo' }).get('404.html')).toContain(
+      'href="/repo/assets/site.css"'
+    )
+  })
+})
+
+describe('feeds option', () => {
+  test('off by default; when on, pages link the Atom feeds relatively', () => {
+    expect(site.get('index.html')).not.toContain('feed.xml')
+    const withFeeds = renderPages(REALISTIC, { ...CTX, feeds: true })
+    expect(withFeeds.get('index.html')).toContain(
+      '<link rel="alternate" type="application/atom+xml" title="All changes" href="feed.xml">'
+    )
+    const app = withFeeds.get('apps/gitea/index.html')!
+    expect(app).toContain('<link rel="alternate" type="application/atom+xml" title="Changes to Gitea" href="feed.xml">')
+    expect(app).toContain('<a href="../../feed.xml">Atom feed</a>')
+  })
+})

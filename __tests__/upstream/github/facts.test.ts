@@ -1,0 +1,174 @@
+import { describe, expect, it } from '@jest/globals'
+import { LIMITS } from '../../../src/schema/index.js'
+import {
+  capNotes,
+  capReason,
+  factsFromSnapshot,
+  safeHttpUrl,
+  type RepoSnapshot
+} from '../../../src/upstream/github/facts.js'
+import { realReleaseSeries } from '../../support/fake-github.js'
+
+const series = realReleaseSeries()
+const now = new Date('2026-11-21T23:30:00Z')
+
+function snapshotOf(repo: string, extra: Partial<RepoSnapshot> = {}): RepoSnapshot {
+  const list = series.get(repo)!
+  return {
+    nameWithOwner: repo,
+    url: `https://github.com/${repo}`,
+    archived: false,
+    releases: [...list]
+      .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
+      .map((r) => ({
+        tag: r.tag,
+        url: `https://github.com/${repo}/releases/tag/${r.tag}`,
+        draft: false,
+        prerelease: r.tag.includes('-'),
+        createdAt: r.createdAt,
+        publishedAt: r.createdAt,
+        notes: r.notes
+      })),
+    tags: [],
+    ...extra
+  }
+}
+
+describe('factsFromSnapshot', () => {
+  it('takes the newest stable release by version, with its notes, page, date and the run day', () => {
+    const r = factsFromSnapshot(snapshotOf('traefik/traefik'), { repo: 'traefik/traefik' }, { now, maxCrossed: 20 })
+    expect(r.kind).toBe('facts')
+    if (r.kind !== 'facts') return
+    expect(r.facts.version).toBe('v3.7.9')
+    expect(r.facts.url).toBe('https://github.com/traefik/traefik/releases/tag/v3.7.9')
+    expect(r.facts.date).toBe('2026-07-24')
+    expect(r.facts.checked).toBe('2026-11-21')
+    expect(r.facts.notes).toBe(series.get('traefik/traefik')!.find((x) => x.tag === 'v3.7.9')!.notes)
+    expect(r.facts.crossed.map((c) => c.version)).toEqual(['v3.7.9'])
+  })
+
+  it('lists the crossed releases from the previous version, oldest first, with their notes', () => {
+    const r = factsFromSnapshot(
+      snapshotOf('go-vikunja/vikunja'),
+      { repo: 'go-vikunja/vikunja', previousVersion: 'v0.24.6' },
+      { now, maxCrossed: 20 }
+    )
+    if (r.kind !== 'facts') throw new Error('expected facts')
+    // v1.0.0-rc0 is a prerelease and is never crossed.
+    expect(r.facts.crossed.map((c) => c.version)).toEqual(['v1.0.0', 'v1.1.0', 'v2.0.0', 'v2.2.1', 'v2.2.2', 'v2.5.0'])
+    const v2 = series.get('go-vikunja/vikunja')!.find((x) => x.tag === 'v2.0.0')!
+    expect(r.facts.crossed[2]!.notes).toBe(v2.notes)
+  })
+
+  it('never takes a draft or a release flagged prerelease, whatever its label', () => {
+    const snap = snapshotOf('sissbruecker/linkding')
+    snap.releases.unshift(
+      {
+        tag: 'v1.47.0',
+        url: null,
+        draft: true,
+        prerelease: false,
+        createdAt: '2026-09-01T00:00:00Z',
+        publishedAt: null,
+        notes: 'draft'
+      },
+      {
+        tag: 'v1.46.3',
+        url: null,
+        draft: false,
+        prerelease: true,
+        createdAt: '2026-08-30T00:00:00Z',
+        publishedAt: null,
+        notes: 'flagged'
+      }
+    )
+    const r = factsFromSnapshot(snap, { repo: 'sissbruecker/linkding' }, { now, maxCrossed: 20 })
+    if (r.kind !== 'facts') throw new Error('expected facts')
+    expect(r.facts.version).toBe('v1.46.2')
+  })
+
+  it('falls back to the newest stable tag when there are no releases', () => {
+    const snap: RepoSnapshot = {
+      ...snapshotOf('miniflux/v2'),
+      releases: [],
+      tags: series.get('miniflux/v2')!.map((r) => ({ name: r.tag, date: r.createdAt }))
+    }
+    const r = factsFromSnapshot(snap, { repo: 'miniflux/v2' }, { now, maxCrossed: 20 })
+    if (r.kind !== 'facts') throw new Error('expected facts')
+    expect(r.facts).toMatchObject({
+      version: '2.2.11',
+      url: 'https://github.com/miniflux/v2/tree/2.2.11',
+      notes: '',
+      fromTags: true,
+      date: '2025-07-26'
+    })
+  })
+
+  it('keeps the slash of a `release/x.y` tag in the tree page and encodes the rest', () => {
+    const snap: RepoSnapshot = {
+      nameWithOwner: 'o/r',
+      url: 'https://github.com/o/r',
+      archived: false,
+      releases: [],
+      tags: [
+        { name: 'release/1.2', date: null },
+        { name: 'release/1.10', date: null },
+        { name: 'feature/9.9', date: null }
+      ]
+    }
+    const r = factsFromSnapshot(snap, { repo: 'o/r', tagPattern: '^release/' }, { now, maxCrossed: 20 })
+    if (r.kind !== 'facts') throw new Error('expected facts')
+    expect(r.facts.version).toBe('release/1.10')
+    expect(r.facts.url).toBe('https://github.com/o/r/tree/release/1.10')
+  })
+
+  it('says why when only prereleases exist', () => {
+    const snap = snapshotOf('go-vikunja/vikunja')
+    snap.releases = snap.releases.filter((x) => x.tag === 'v1.0.0-rc0')
+    const r = factsFromSnapshot(snap, { repo: 'go-vikunja/vikunja' }, { now, maxCrossed: 20 })
+    expect(r).toEqual({
+      kind: 'none',
+      reason: 'no stable release or stable version tag among the 1 most recent releases (1 prerelease, 0 draft)'
+    })
+  })
+
+  it('replaces a release URL that is not http(s)', () => {
+    const snap = snapshotOf('kimai/kimai')
+    snap.releases[0]!.url = 'javascript:alert(1)'
+    const r = factsFromSnapshot(snap, { repo: 'kimai/kimai' }, { now, maxCrossed: 20 })
+    if (r.kind !== 'facts') throw new Error('expected facts')
+    expect(r.facts.url).toBe(`https://github.com/kimai/kimai/releases/tag/${r.facts.version}`)
+  })
+
+  it('marks archived repositories', () => {
+    const r = factsFromSnapshot(
+      snapshotOf('healthchecks/healthchecks', { archived: true }),
+      { repo: 'healthchecks/healthchecks' },
+      { now, maxCrossed: 20 }
+    )
+    if (r.kind !== 'facts') throw new Error('expected facts')
+    expect(r.facts.archived).toBe(true)
+    expect(r.facts.version).toBe('v4.3')
+  })
+})
+
+describe('caps on upstream text', () => {
+  it('caps notes at LIMITS.notes without splitting a surrogate pair, and normalises line ends', () => {
+    const real = series.get('element-hq/synapse')![0]!.notes
+    const long = `${'🎉'.repeat(10)}\r\n${real}\r\n`.repeat(Math.ceil((LIMITS.notes * 1.5) / real.length))
+    const capped = capNotes(long)
+    expect(capped.length).toBeLessThanOrEqual(LIMITS.notes)
+    expect(capped.length).toBeGreaterThan(LIMITS.notes - 2)
+    expect(capped).not.toContain('\r')
+    expect(/[\ud800-\udbff]$/.test(capped)).toBe(false)
+  })
+  it('caps reasons and strips control characters', () => {
+    expect(capReason('a\u0000b\u202ec')).toBe('a b c')
+    expect(capReason('x'.repeat(2000)).length).toBe(LIMITS.reason)
+  })
+  it('accepts only absolute http(s) URLs', () => {
+    expect(safeHttpUrl('https://github.com/o/r')).toBe('https://github.com/o/r')
+    expect(safeHttpUrl('data:text/html,hi')).toBeNull()
+    expect(safeHttpUrl('/relative')).toBeNull()
+  })
+})

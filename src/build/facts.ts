@@ -1,0 +1,117 @@
+// Decides, per app, which release facts this build publishes: what the refresh
+// just read, or else the newest last-known-good (the previous snapshot or the
+// catalog seed). An upstream failure therefore never drops an app.
+import type { LoadedEntry } from '../catalog/load.js'
+import type { AppRecord, CatalogEntry } from '../schema/index.js'
+import type { Judgement } from '../classify/classifier.js'
+import type { ReleaseFacts } from '../util/types.js'
+import type { RefreshOutcome } from '../upstream/github/refresh.js'
+
+export interface AppFacts {
+  slug: string
+  file: string
+  entry: CatalogEntry
+  /** Facts to classify; null when a previous record is republished as it was. */
+  facts: ReleaseFacts | null
+  /** The previous published record, republished (stale or newer than the seed). */
+  kept: AppRecord | null
+  stale: boolean
+  /** Why the facts are stale or pending, for logs and the page. */
+  note: string | null
+}
+
+export function seedFacts(entry: CatalogEntry, judged?: Judgement): ReleaseFacts | null {
+  const r = entry.release
+  if (!r) return null
+  return {
+    ...(judged ? { judged } : {}),
+    version: r.version,
+    url: r.url,
+    date: r.date ?? null,
+    // The classifier reads at most NOTES_CAP of them, so oversized notes cost nothing more.
+    notes: r.notes ?? null,
+    checked: r.checked,
+    archived: entry.archived ?? false,
+    crossed: []
+  }
+}
+
+/**
+ * The newest last-known-good for an app: the previous record when it was
+ * checked later than the seed (a refresh published it), else the seed.
+ */
+export function lastKnownGood(item: LoadedEntry, previous: AppRecord | undefined): Pick<AppFacts, 'facts' | 'kept'> {
+  const seed = seedFacts(item.entry, item.judged)
+  if (previous && (!seed || previous.lastChecked > seed.checked)) return { facts: null, kept: previous }
+  return { facts: seed, kept: null }
+}
+
+/** The version an admin has installed at best: what we published last, else the seed. */
+export function publishedVersion(item: LoadedEntry, previous: AppRecord | undefined): string | undefined {
+  return previous?.latestVersion ?? item.entry.release?.version
+}
+
+export function offlineFacts(item: LoadedEntry, previous: AppRecord | undefined): AppFacts {
+  return {
+    slug: item.slug,
+    file: item.file,
+    entry: item.entry,
+    ...lastKnownGood(item, previous),
+    stale: false,
+    note: null
+  }
+}
+
+/** Merge one refresh outcome with last-known-good. */
+export function refreshedFacts(
+  item: LoadedEntry,
+  previous: AppRecord | undefined,
+  outcome: RefreshOutcome | undefined
+): AppFacts {
+  const base = { slug: item.slug, file: item.file, entry: item.entry }
+  if (outcome?.status === 'fresh') {
+    return { ...base, facts: outcome.facts, kept: null, stale: false, note: null }
+  }
+  if (outcome?.status === 'moved') {
+    const lkg = lastKnownGood(item, previous)
+    const facts = outcome.facts ?? lkg.facts ?? (lkg.kept ? factsOfRecord(lkg.kept) : null)
+    return {
+      ...base,
+      facts: facts && { ...facts, movedTo: outcome.movedTo },
+      kept: null,
+      stale: outcome.facts === null,
+      note: `moved to ${outcome.movedTo}`
+    }
+  }
+  const reason = outcome ? outcome.reason : 'not refreshed'
+  const lkg = lastKnownGood(item, previous)
+  // The repository answered that it is archived, but has no release we can read: still unmaintained.
+  if (outcome?.status === 'no-release' && outcome.archived && lkg.facts) {
+    // The seed was judged as not archived; archived decides the class now.
+    const { judged: _judged, ...facts } = lkg.facts
+    lkg.facts = { ...facts, archived: true }
+  }
+  return { ...base, ...lkg, stale: true, note: reason }
+}
+
+/** Facts recovered from a published record (no notes: they are not published). */
+export function factsOfRecord(r: AppRecord): ReleaseFacts {
+  return {
+    version: r.latestVersion,
+    url: r.sourceUrl,
+    date: null,
+    notes: null,
+    checked: r.lastChecked,
+    archived: r.safeToUpdate === 'unmaintained',
+    crossed: []
+  }
+}
+
+/**
+ * Drop an app's notes once it has been classified: they are never published,
+ * and across thousands of apps they are most of what a build holds in memory.
+ */
+export function forgetNotes(app: AppFacts): void {
+  if (app.entry.release?.notes !== undefined) app.entry.release.notes = ''
+  if (app.facts) app.facts = { ...app.facts, notes: app.facts.notes === null ? null : '', crossed: [] }
+}

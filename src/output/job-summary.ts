@@ -1,0 +1,140 @@
+// The job summary (GITHUB_STEP_SUMMARY) of one action run, as Markdown: what
+// a maintainer needs to review a scheduled publish without opening the site.
+// Pure: the action writes the string; tests read it.
+import type { RecordChange } from '../build/pipeline.js'
+import type { RefreshStats } from '../upstream/github/refresh.js'
+
+export interface SummaryInput {
+  /** Apps in the snapshot; null when the run failed before building one. */
+  count: number | null
+  changes: readonly RecordChange[]
+  stale: readonly string[]
+  warnings: readonly string[]
+  /** Errors that stopped the run (catalog issues as `file:line:col: field: message`). */
+  errors: readonly string[]
+  refresh: boolean
+  stats: RefreshStats | null
+}
+
+/** Past this many lines a list is cut; a summary is capped at 1 MiB by GitHub and must stay readable. */
+export const MAX_LIST_ITEMS = 50
+
+const ARROW = ' → '
+
+/**
+ * Text from upstream (warnings quote release notes, error messages, tags) must
+ * not turn into Markdown or HTML: escape the characters that could, and keep
+ * it on one line so it cannot break a table row or list item.
+ */
+export function escapeMarkdown(text: string): string {
+  return text
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[\\`*_{}[\]()<>#|!~&]/g, (c) => `\\${c}`)
+}
+
+function code(text: string): string {
+  // A backtick cannot sit inside a one-backtick code span; fall back to escaped text.
+  // A pipe would end the table cell even inside a code span, so GFM wants it escaped there too.
+  return text.includes('`') || text.trim() === ''
+    ? escapeMarkdown(text)
+    : `\`${text.replace(/\s+/g, ' ').replace(/\|/g, '\\|')}\``
+}
+
+/** `old → new`, or the one value when it did not move; a new or removed app says so once, in the version column. */
+function transition<T extends string>(
+  before: T | undefined,
+  after: T | undefined,
+  show: (v: T) => string,
+  edge: boolean
+): string {
+  if (before === undefined) return after === undefined ? '' : `${show(after)}${edge ? ' (new app)' : ''}`
+  if (after === undefined) return edge ? `${show(before)}${ARROW}removed` : show(before)
+  if (before === after) return show(after)
+  return `${show(before)}${ARROW}${show(after)}`
+}
+
+function list(items: readonly string[], render: (s: string) => string): string[] {
+  const shown = items.slice(0, MAX_LIST_ITEMS).map((s) => `- ${render(s)}`)
+  if (items.length > MAX_LIST_ITEMS) shown.push(`- … and ${items.length - MAX_LIST_ITEMS} more`)
+  return shown
+}
+
+/** Changes a reader cares about at a glance: the version or the classification moved, or the app came or went. */
+export function headlineChanges(changes: readonly RecordChange[]): RecordChange[] {
+  return changes.filter(
+    (c) =>
+      !c.before ||
+      !c.after ||
+      c.before.latestVersion !== c.after.latestVersion ||
+      c.before.safeToUpdate !== c.after.safeToUpdate
+  )
+}
+
+export function buildSummary(input: SummaryInput): string {
+  const out: string[] = ['## updatesafe', '']
+  if (input.errors.length > 0) {
+    out.push(
+      `**Failed: nothing was published.** ${input.errors.length} error${input.errors.length === 1 ? '' : 's'}:`,
+      ''
+    )
+    out.push(...list(input.errors, escapeMarkdown), '')
+  } else {
+    const facts = [
+      `${input.count ?? 0} apps`,
+      `${input.changes.length} changed`,
+      `${input.stale.length} stale`,
+      `${input.warnings.length} warning${input.warnings.length === 1 ? '' : 's'}`,
+      input.refresh ? 'refreshed from upstream' : 'built from the catalog (no refresh)'
+    ]
+    out.push(facts.join(' · '), '')
+    if (input.stats) {
+      out.push(
+        `GitHub: ${input.stats.requests} requests, ${input.stats.graphqlPoints} GraphQL points, ${input.stats.remaining ?? '?'} points left.`,
+        ''
+      )
+    }
+  }
+
+  const headline = headlineChanges(input.changes)
+  if (headline.length > 0) {
+    out.push('### Version or classification changed', '', '| App | Version | Safe to update |', '| --- | --- | --- |')
+    for (const c of headline.slice(0, MAX_LIST_ITEMS)) {
+      const version = transition(c.before?.latestVersion, c.after?.latestVersion, code, true)
+      const verdict = transition(
+        c.before?.safeToUpdate,
+        c.after?.safeToUpdate,
+        (v) => `**${escapeMarkdown(v)}**`,
+        false
+      )
+      out.push(`| ${escapeMarkdown(c.slug)} | ${version} | ${verdict} |`)
+    }
+    if (headline.length > MAX_LIST_ITEMS) out.push(`| … and ${headline.length - MAX_LIST_ITEMS} more | | |`)
+    out.push('')
+  }
+  const quiet = input.changes.filter((c) => !headline.includes(c)).map((c) => c.slug)
+  if (quiet.length > 0) {
+    out.push(`Also changed (rationale, summary, lifecycle or links): ${quiet.map(escapeMarkdown).join(', ')}.`, '')
+  }
+  if (input.errors.length === 0 && input.changes.length === 0) {
+    out.push(
+      'No record changed since the previous snapshot, so the site is unchanged and there is nothing to publish.',
+      ''
+    )
+  }
+
+  if (input.stale.length > 0) {
+    out.push(
+      '### Stale',
+      '',
+      'Upstream could not be read for these apps; their last-known-good records were republished.',
+      ''
+    )
+    out.push(...list(input.stale, escapeMarkdown), '')
+  }
+  if (input.warnings.length > 0) {
+    out.push('### Warnings', '')
+    out.push(...list(input.warnings, escapeMarkdown), '')
+  }
+  return `${out.join('\n').trimEnd()}\n`
+}

@@ -1,0 +1,138 @@
+// The last gate before a tree replaces the published one: every document is
+// re-read from the exact bytes we are about to write and checked against the
+// schemas and the spec's cross-document rules. Files are checked one at a time
+// as they are produced, so a large site never sits in memory whole.
+import { createHash } from 'node:crypto'
+import { z } from 'zod'
+import { toJson } from '../util/json.js'
+import { appDoc } from '../site/api.js'
+import { appDocSchema, appRecordSchema, catalogEnvelopeShape, COUNT_MESSAGE, type AppRecord } from '../schema/index.js'
+import { appUrls, paths } from '../site/paths.js'
+
+export class SnapshotInvalidError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`the new snapshot is invalid, nothing was published:\n${problems.map((p) => `  - ${p}`).join('\n')}`)
+    this.name = 'SnapshotInvalidError'
+  }
+}
+
+const APP_DOC = /^api\/v1\/apps\/([^/]+)\.json$/
+
+export function formatZodIssues(
+  error: { issues: { path: PropertyKey[]; message: string }[] },
+  at: PropertyKey[] = []
+): string {
+  return error.issues.map((i) => `${[...at, ...i.path].map(String).join('.')}: ${i.message}`).join('; ')
+}
+
+export interface SnapshotChecker {
+  /** Check one file; the catalog document must come before the per-app documents. */
+  add(file: string, content: string | Buffer): void
+  /** Throw SnapshotInvalidError listing every problem found. */
+  finish(): void
+}
+
+/**
+ * A per-app document's identity for the cross-document check: the hash of the
+ * bytes the build writes for a record (its fields on the document, in schema
+ * order, as zod emits them). Holding every parsed element instead kept a second
+ * copy of the catalog alive until the last page was written.
+ */
+function docDigest(record: AppRecord, generatedAt: string): string {
+  return digest(toJson(appDoc(record, generatedAt)))
+}
+
+function digest(content: string | Buffer): string {
+  return createHash('sha256').update(content).digest('base64')
+}
+
+/** The catalog document with its elements left to be checked one at a time (and counted). */
+const catalogEnvelopeSchema = z.strictObject({ ...catalogEnvelopeShape, apps: z.array(z.unknown()) })
+
+export function snapshotChecker(baseUrl: string): SnapshotChecker {
+  const problems: string[] = []
+  const seen = new Set<string>()
+  /** Slug → digest of its catalog element; null until the catalog document is read. */
+  let apps: Map<string, string> | null = null
+  let generatedAt = ''
+
+  function json(file: string, content: string | Buffer): unknown {
+    try {
+      return JSON.parse(content.toString())
+    } catch (e) {
+      problems.push(`${file} is not JSON: ${(e as Error).message}`)
+      return undefined
+    }
+  }
+
+  function addCatalog(content: string | Buffer): void {
+    const raw = json(paths.catalog, content)
+    if (raw === undefined) return
+    const envelope = catalogEnvelopeSchema.safeParse(raw)
+    if (!envelope.success) {
+      problems.push(`${paths.catalog}: ${formatZodIssues(envelope.error)}`)
+      return
+    }
+    generatedAt = envelope.data.generatedAt
+    const elements = envelope.data.apps
+    if (envelope.data.count !== elements.length) problems.push(`${paths.catalog}: count: ${COUNT_MESSAGE}`)
+    const known = new Map<string, string>()
+    let previous = ''
+    for (const [i, element] of elements.entries()) {
+      // Parsed copies are dropped element by element, so only the digests outlive this loop.
+      const parsed = appRecordSchema.safeParse(element)
+      if (!parsed.success) {
+        problems.push(`${paths.catalog}: ${formatZodIssues(parsed.error, ['apps', i])}`)
+        continue
+      }
+      const app = parsed.data
+      if (app.slug <= previous) problems.push(`apps are not ordered by unique slug at "${app.slug}"`)
+      previous = app.slug
+      const want = appUrls(baseUrl, app.slug)
+      if (app.url !== want.url) problems.push(`${app.slug}: url is ${app.url}, expected ${want.url}`)
+      if (app.badge !== want.badge) problems.push(`${app.slug}: badge is ${app.badge}, expected ${want.badge}`)
+      known.set(app.slug, docDigest(app, generatedAt))
+    }
+    apps = known
+  }
+
+  function addAppDoc(file: string, slug: string, content: string | Buffer): void {
+    const element = apps?.get(slug)
+    if (!element) {
+      problems.push(`${file} has no element in the catalog`)
+      return
+    }
+    // The bytes the build writes for its (checked) element: valid and equal. Anything else is read and compared by content.
+    if (digest(content) === element) return
+    const raw = json(file, content)
+    if (raw === undefined) return
+    const parsed = appDocSchema.safeParse(raw)
+    if (!parsed.success) {
+      problems.push(`${file}: ${formatZodIssues(parsed.error)}`)
+      return
+    }
+    const { schema: _schema, generatedAt: docAt, ...record } = parsed.data
+    if (docAt !== generatedAt) problems.push(`${file}: generatedAt differs from the catalog's`)
+    if (docDigest(record, generatedAt) !== element) problems.push(`${file}: record differs from its catalog element`)
+  }
+
+  return {
+    add(file, content) {
+      if (seen.has(file)) problems.push(`${file} is produced twice`)
+      seen.add(file)
+      if (file === paths.catalog) return addCatalog(content)
+      const m = APP_DOC.exec(file)
+      if (m) addAppDoc(file, m[1]!, content)
+    },
+    finish() {
+      if (!seen.has(paths.catalog)) problems.push(`${paths.catalog} is missing`)
+      for (const f of ['index.html', '404.html', paths.appsSchema, paths.appSchema])
+        if (!seen.has(f)) problems.push(`${f} is missing`)
+      for (const slug of apps?.keys() ?? []) {
+        for (const f of [paths.app(slug), paths.badge(slug), paths.page(slug)])
+          if (!seen.has(f)) problems.push(`${f} is missing`)
+      }
+      if (problems.length > 0) throw new SnapshotInvalidError(problems)
+    }
+  }
+}

@@ -1,0 +1,146 @@
+// The Octokit client for the refresh: @actions/github's getOctokit (proxy-aware)
+// with the throttling and retry plugins, timings injectable so tests run fast,
+// and a counter of every HTTP attempt (retries included).
+import { getOctokit } from '@actions/github'
+import { retry } from '@octokit/plugin-retry'
+import { throttling, type ThrottlingOptions } from '@octokit/plugin-throttling'
+import type { Logger } from '../../util/types.js'
+
+export interface RetryTimings {
+  /** Retries after a 5xx, a 429 or a connection reset (plugin-retry). Default 3. */
+  retries?: number
+  /** Milliseconds per backoff unit: waits are 1, 4, 9 units (plugin-retry). Default 1000. */
+  baseMs?: number
+}
+
+export interface ThrottleTimings {
+  /** Milliseconds per second of `retry-after` / `x-ratelimit-reset`. Default 1000 (real time). */
+  baseMs?: number
+  /** Longest wait, in seconds, we accept before retrying; longer means stop asking. Default 60. */
+  maxWaitSeconds?: number
+  /** Retries after a rate-limit answer. Default 3. */
+  retries?: number
+}
+
+export interface ClientOptions {
+  token: string
+  /** REST base URL (GITHUB_API_URL). */
+  apiUrl: string
+  log: Logger
+  retry?: RetryTimings
+  throttle?: ThrottleTimings
+}
+
+export interface RequestCounter {
+  requests: number
+}
+
+type Octokit = ReturnType<typeof getOctokit>
+
+export interface GitHubClient {
+  octokit: Octokit
+  counter: RequestCounter
+}
+
+type Hook = (request: (o: unknown) => Promise<unknown>, options: unknown) => Promise<unknown>
+interface Hookable {
+  hook: { wrap(name: 'request', hook: Hook): void }
+}
+
+function header(error: unknown, name: string): string | undefined {
+  const headers = (error as { response?: { headers?: Record<string, unknown> } })?.response?.headers
+  const v = headers?.[name]
+  return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined
+}
+
+/**
+ * Innermost plugin (plugins listed first wrap closest to the wire): count every
+ * attempt, and when a 5xx or a plain 429 carries `retry-after`, wait that long
+ * before plugin-retry adds its own backoff (plugin-retry ignores the header;
+ * secondary and primary rate limits are the throttling plugin's job).
+ */
+function attemptsPlugin(counter: RequestCounter, baseMs: number, maxWaitSeconds: number) {
+  return (octokit: unknown) => {
+    ;(octokit as Hookable).hook.wrap('request', async (request, options) => {
+      counter.requests++
+      try {
+        return await request(options)
+      } catch (error) {
+        const status = (error as { status?: number }).status ?? 0
+        const secondary = /secondary rate/i.test(String((error as Error).message))
+        const after = Number(header(error, 'retry-after'))
+        if ((status >= 500 || (status === 429 && !secondary)) && Number.isFinite(after) && after > 0) {
+          await new Promise((r) => setTimeout(r, Math.min(after, maxWaitSeconds) * baseMs))
+        }
+        throw error
+      }
+    })
+    return {}
+  }
+}
+
+// plugin-throttling queues every GraphQL request behind one limiter with a
+// 1-second gap, GitHub's advice for mutations. Our queries only read; how many
+// run at once is bounded by the caller's own pool, so this group lets them pass.
+const passThroughGroup = {
+  key: () => ({ schedule: (_opts: unknown, fn: (...a: unknown[]) => unknown, ...args: unknown[]) => fn(...args) })
+}
+
+export function createGitHubClient(opts: ClientOptions): GitHubClient {
+  const counter: RequestCounter = { requests: 0 }
+  const throttleBase = opts.throttle?.baseMs ?? 1000
+  const maxWait = opts.throttle?.maxWaitSeconds ?? 60
+  const throttleRetries = opts.throttle?.retries ?? 3
+  const onLimit =
+    (kind: string) =>
+    (retryAfter: number, options: { method?: string; url?: string }, _o: unknown, retryCount: number): boolean => {
+      const go = retryCount < throttleRetries && retryAfter <= maxWait
+      opts.log.info(
+        `GitHub ${kind} on ${options.method ?? ''} ${options.url ?? ''}: ${go ? `retrying in ${retryAfter} s` : `not waiting ${retryAfter} s`}`
+      )
+      return go
+    }
+  const throttle = {
+    onRateLimit: onLimit('rate limit'),
+    onSecondaryRateLimit: onLimit('secondary rate limit'),
+    retryAfterBaseValue: throttleBase,
+    fallbackSecondaryRateRetryAfter: 60,
+    write: passThroughGroup
+  } as unknown as ThrottlingOptions
+  const octokit = getOctokit(
+    opts.token,
+    {
+      baseUrl: opts.apiUrl.replace(/\/+$/, ''),
+      throttle,
+      retry: { retries: opts.retry?.retries ?? 3, retryAfterBaseValue: opts.retry?.baseMs ?? 1000 }
+    },
+    attemptsPlugin(counter, throttleBase, maxWait),
+    throttling,
+    retry
+  )
+  return { octokit, counter }
+}
+
+/** What a failed request tells us, without ever carrying headers (or the token) along. */
+export interface RequestFailure {
+  kind: 'rate-limited' | 'transient' | 'unauthorized' | 'not-found' | 'forbidden' | 'client'
+  status: number | null
+  message: string
+}
+
+export function classifyFailure(error: unknown): RequestFailure {
+  const e = error as { status?: number; message?: string; data?: { errors?: { type?: string }[] } }
+  const status = typeof e.status === 'number' ? e.status : null
+  const message = String(e.message ?? error).slice(0, 300)
+  const rateLimited =
+    (e.data?.errors ?? []).some((x) => x?.type === 'RATE_LIMITED') ||
+    /GraphQL Rate Limit Exceeded/.test(message) ||
+    ((status === 403 || status === 429) && header(error, 'x-ratelimit-remaining') === '0')
+  if (rateLimited) return { kind: 'rate-limited', status, message }
+  if (status === null || status >= 500 || status === 429) return { kind: 'transient', status, message }
+  if (status === 403 && /secondary rate/i.test(message)) return { kind: 'transient', status, message }
+  if (status === 401) return { kind: 'unauthorized', status, message }
+  if (status === 404 || status === 410) return { kind: 'not-found', status, message }
+  if (status === 403 || status === 451) return { kind: 'forbidden', status, message }
+  return { kind: 'client', status, message }
+}

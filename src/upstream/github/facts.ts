@@ -1,0 +1,149 @@
+// Turn what GitHub says about one repository (from GraphQL or the REST fallback)
+// into the ReleaseFacts a build publishes. Pure: no I/O, the clock comes in.
+import { utcDay } from '../../util/dates.js'
+import { LIMITS } from '../../schema/index.js'
+import type { ReleaseFacts } from '../../util/types.js'
+import { newestStable, stableBetween, type TagFilter } from '../../util/versions.js'
+
+/** One release as either API reports it, newest first by creation. */
+export interface RepoRelease {
+  tag: string
+  url: string | null
+  draft: boolean
+  prerelease: boolean
+  publishedAt: string | null
+  createdAt: string | null
+  notes: string | null
+}
+
+/** One git tag; `date` is the tagged commit's (or the annotated tag's) date when known. */
+export interface RepoTag {
+  name: string
+  date: string | null
+}
+
+/** A repository as read from GitHub, already reduced to what the facts need. */
+export interface RepoSnapshot {
+  /** `owner/name` as GitHub reports it now (differs from the catalog after a rename). */
+  nameWithOwner: string
+  /** The repository's web page, e.g. https://github.com/owner/name. */
+  url: string
+  archived: boolean
+  releases: RepoRelease[]
+  tags: RepoTag[]
+}
+
+export interface FactsTarget extends TagFilter {
+  repo: string
+  previousVersion?: string
+}
+
+export type FactsResult = { kind: 'facts'; facts: ReleaseFacts } | { kind: 'none'; reason: string }
+
+/** Upstream notes are hostile and unbounded: normalise line ends and cap at LIMITS.notes characters. */
+export function capNotes(notes: string | null | undefined): string {
+  if (!notes) return ''
+  let s = notes.replace(/\r\n?/g, '\n')
+  if (s.length > LIMITS.notes) {
+    s = s.slice(0, LIMITS.notes)
+    // Never leave half of a surrogate pair at the cut.
+    const last = s.charCodeAt(s.length - 1)
+    if (last >= 0xd800 && last <= 0xdbff) s = s.slice(0, -1)
+  }
+  return s
+}
+
+/** Cap a message from upstream (error texts end up in logs and rationales). */
+export function capReason(text: string): string {
+  const s = text.replace(/[\p{Cc}\p{Cf}]+/gu, ' ').trim()
+  return s.length > LIMITS.reason ? `${s.slice(0, LIMITS.reason - 1)}…` : s
+}
+
+/** Only absolute http(s) URLs leave this module; anything else is replaced. */
+export function safeHttpUrl(value: string | null | undefined): string | null {
+  if (!value || value.length > 2048) return null
+  try {
+    const u = new URL(value)
+    return u.protocol === 'https:' || u.protocol === 'http:' ? u.href : null
+  } catch {
+    return null
+  }
+}
+
+function day(timestamp: string | null | undefined): string | null {
+  if (!timestamp) return null
+  const d = new Date(timestamp)
+  return Number.isNaN(d.getTime()) ? null : d.toISOString().slice(0, 10)
+}
+
+// Tags may contain `/` (`release/1.2`): keep the slashes, encode each segment.
+function pathOf(tag: string): string {
+  return tag.split('/').map(encodeURIComponent).join('/')
+}
+
+function repoPage(snapshot: RepoSnapshot): string {
+  return safeHttpUrl(snapshot.url) ?? `https://github.com/${snapshot.nameWithOwner}`
+}
+
+/**
+ * The facts for one app: the newest stable release matching the app's tags
+ * (drafts, prereleases by flag and by label are never it), or, when the
+ * repository publishes no such release, the newest stable tag (fromTags).
+ * `crossed` holds every stable release above `previousVersion` up to the
+ * latest, oldest first, at most `maxCrossed`; just the latest when
+ * `previousVersion` is absent or not below it.
+ */
+export function factsFromSnapshot(
+  snapshot: RepoSnapshot,
+  target: FactsTarget,
+  opts: { now: Date; maxCrossed: number }
+): FactsResult {
+  const filter: TagFilter = { tagPrefix: target.tagPrefix, tagPattern: target.tagPattern }
+  const checked = utcDay(opts.now)
+  const page = repoPage(snapshot)
+
+  const stable = snapshot.releases.filter((r) => !r.draft && !r.prerelease)
+  const latest = newestStable(stable, (r) => r.tag, filter)
+  if (latest) {
+    const crossed = stableBetween(stable, (r) => r.tag, target.previousVersion, latest, opts.maxCrossed, filter)
+    return {
+      kind: 'facts',
+      facts: {
+        version: latest.tag,
+        url: safeHttpUrl(latest.url) ?? `${page}/releases/tag/${pathOf(latest.tag)}`,
+        date: day(latest.publishedAt ?? latest.createdAt),
+        notes: capNotes(latest.notes),
+        checked,
+        archived: snapshot.archived,
+        crossed: crossed.map((r) => ({ version: r.tag, notes: capNotes(r.notes) }))
+      }
+    }
+  }
+
+  const tag = newestStable(snapshot.tags, (t) => t.name, filter)
+  if (tag) {
+    const crossed = stableBetween(snapshot.tags, (t) => t.name, target.previousVersion, tag, opts.maxCrossed, filter)
+    return {
+      kind: 'facts',
+      facts: {
+        version: tag.name,
+        url: `${page}/tree/${pathOf(tag.name)}`,
+        date: day(tag.date),
+        notes: '',
+        checked,
+        archived: snapshot.archived,
+        crossed: crossed.map((t) => ({ version: t.name, notes: '' })),
+        fromTags: true
+      }
+    }
+  }
+
+  const drafts = snapshot.releases.filter((r) => r.draft).length
+  const pre = snapshot.releases.filter((r) => !r.draft && r.prerelease).length
+  const scope = target.tagPrefix || target.tagPattern ? ' matching this app' : ''
+  const reason =
+    snapshot.releases.length === 0
+      ? `no releases and no stable version tag${scope}`
+      : `no stable release or stable version tag${scope} among the ${snapshot.releases.length} most recent releases (${pre} prerelease, ${drafts} draft)`
+  return { kind: 'none', reason }
+}

@@ -1,0 +1,331 @@
+// Refresh every app's release facts from GitHub: aliased GraphQL batches, a batch
+// that keeps failing is split in halves down to single repositories, a single
+// repository that GraphQL still cannot answer is read over REST, and the budget
+// (GraphQL points) is watched so a run stops asking before it runs dry.
+// Every target gets exactly one outcome; the caller merges failures with
+// last-known-good data. Per-app warnings are the caller's (it knows the fallback).
+import { REPO_PATTERN } from '../../schema/index.js'
+import type { Logger, ReleaseFacts } from '../../util/types.js'
+import { capReason, factsFromSnapshot, type RepoSnapshot } from './facts.js'
+import {
+  classifyFailure,
+  createGitHubClient,
+  type GitHubClient,
+  type RequestFailure,
+  type RetryTimings,
+  type ThrottleTimings
+} from './client.js'
+import { aliasOf, buildBatchQuery, rateLimitAnswer, snapshotFromGraphQL } from './query.js'
+import { snapshotFromRest } from './rest.js'
+
+export interface RefreshTarget {
+  slug: string
+  /** `owner/name` as the catalog records it. */
+  repo: string
+  tagPrefix?: string
+  tagPattern?: string
+  /** The version published last time; `crossed` starts above it. */
+  previousVersion?: string
+}
+
+export type RefreshOutcome =
+  | { status: 'fresh'; facts: ReleaseFacts }
+  /** GitHub resolved the catalog's name to another repository; facts null when it has no stable release. */
+  | { status: 'moved'; movedTo: string; facts: ReleaseFacts | null }
+  /** 404 or no access. */
+  | { status: 'not-found'; reason: string }
+  /** The repository answered but publishes no stable release or tag for this app (e.g. only prereleases). */
+  | { status: 'no-release'; reason: string; archived: boolean }
+  /** Still failing after retries, batch splitting and the REST fallback. */
+  | { status: 'failed'; reason: string }
+  /** Not asked: the budget was too low, or GitHub's rate limit was reached. */
+  | { status: 'skipped'; reason: string }
+
+export interface RefreshStats {
+  /** HTTP requests sent, every retry included. */
+  requests: number
+  /** Sum of `rateLimit.cost` over the GraphQL answers. */
+  graphqlPoints: number
+  /** GraphQL points left after the last answer; null when no answer carried it. */
+  remaining: number | null
+  /** GraphQL batch requests started (split halves count as batches). */
+  batches: number
+  /** Repositories read over REST because GraphQL could not answer them (absent from older callers' fakes). */
+  restFallbacks?: number
+}
+
+export interface RefreshOptions {
+  token: string
+  /** REST base URL: GITHUB_API_URL (https://api.github.com, or https://HOST/api/v3 on GHES). */
+  apiUrl: string
+  /** GraphQL URL: GITHUB_GRAPHQL_URL (https://api.github.com/graphql, or https://HOST/api/graphql). */
+  graphqlUrl: string
+  /** The run's clock; `checked` is its UTC day. */
+  now: Date
+  log: Logger
+  /** Repositories per GraphQL request. Default 50 (see github-query.ts for why). */
+  batchSize?: number
+  /** GraphQL requests in flight at once. Default 4. */
+  concurrency?: number
+  /** Most releases kept in `crossed`. Default 20 (the release window bounds it too). */
+  maxCrossed?: number
+  /** GraphQL points kept in reserve: a batch that would dip below is not sent. Default 50. */
+  minRemaining?: number
+  /** Transient batch failures in a row after which the run stops asking. Default 6. */
+  maxConsecutiveFailures?: number
+  retry?: RetryTimings
+  throttle?: ThrottleTimings
+}
+
+export const DEFAULT_BATCH_SIZE = 50
+export const DEFAULT_CONCURRENCY = 4
+export const DEFAULT_MAX_CROSSED = 20
+export const DEFAULT_MIN_REMAINING = 50
+export const DEFAULT_MAX_CONSECUTIVE_FAILURES = 6
+
+interface GqlError {
+  type?: string
+  path?: (string | number)[]
+  message?: string
+}
+
+interface RunState {
+  client: GitHubClient
+  options: RefreshOptions
+  outcomes: Map<string, RefreshOutcome>
+  stats: RefreshStats
+  budget: { inFlight: number; exhausted: string | null }
+  failuresInARow: number
+  /** Set once the run stops asking (token rejected, GitHub down): every later target gets this. */
+  stopped: RefreshOutcome | null
+}
+
+export async function refreshFromGitHub(
+  targets: RefreshTarget[],
+  options: RefreshOptions
+): Promise<{ outcomes: Map<string, RefreshOutcome>; stats: RefreshStats }> {
+  if (!options.token) throw new Error('refreshFromGitHub needs a GitHub token (GITHUB_TOKEN or the github-token input)')
+  const slugs = new Set<string>()
+  for (const t of targets) {
+    if (slugs.has(t.slug)) throw new Error(`duplicate slug in refresh targets: ${t.slug}`)
+    slugs.add(t.slug)
+  }
+  const state: RunState = {
+    client: createGitHubClient({
+      token: options.token,
+      apiUrl: options.apiUrl,
+      log: options.log,
+      retry: options.retry,
+      throttle: options.throttle
+    }),
+    options,
+    outcomes: new Map(),
+    stats: { requests: 0, graphqlPoints: 0, remaining: null, batches: 0, restFallbacks: 0 },
+    budget: { inFlight: 0, exhausted: null },
+    failuresInARow: 0,
+    stopped: null
+  }
+
+  const askable: RefreshTarget[] = []
+  for (const t of targets) {
+    if (REPO_PATTERN.test(t.repo)) askable.push(t)
+    else state.outcomes.set(t.slug, { status: 'not-found', reason: 'the catalog repo is not "<owner>/<name>"' })
+  }
+
+  const size = Math.max(1, Math.min(options.batchSize ?? DEFAULT_BATCH_SIZE, 100))
+  const batches: RefreshTarget[][] = []
+  for (let i = 0; i < askable.length; i += size) batches.push(askable.slice(i, i + size))
+  let next = 0
+  const worker = async (): Promise<void> => {
+    while (next < batches.length) await runBatch(state, batches[next++]!)
+  }
+  const concurrency = Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY)
+  await Promise.all(Array.from({ length: Math.min(concurrency, batches.length) }, worker))
+
+  // Never lose an app, whatever happened above.
+  for (const t of targets) {
+    if (!state.outcomes.has(t.slug)) state.outcomes.set(t.slug, { status: 'failed', reason: 'no answer was recorded' })
+  }
+  state.stats.requests = state.client.counter.requests
+  report(state, targets.length)
+  return { outcomes: state.outcomes, stats: state.stats }
+}
+
+function report(state: RunState, total: number): void {
+  const counts = new Map<string, number>()
+  for (const o of state.outcomes.values()) counts.set(o.status, (counts.get(o.status) ?? 0) + 1)
+  const { requests, graphqlPoints, remaining, restFallbacks } = state.stats
+  const perApp = total > 0 ? (requests / total).toFixed(3) : '0'
+  const summary = [...counts].map(([k, v]) => `${k} ${v}`).join(', ')
+  state.options.log.info(
+    `GitHub refresh: ${total} apps, ${requests} requests (${perApp} per app), ${graphqlPoints} GraphQL points used, ` +
+      `${remaining ?? 'unknown'} remaining, ${restFallbacks ?? 0} REST fallbacks; ${summary}`
+  )
+  const skipped = counts.get('skipped') ?? 0
+  if (skipped > 0 && state.budget.exhausted) {
+    state.options.log.warning(
+      `GitHub: ${state.budget.exhausted}; ${skipped} apps were not asked and keep last-known-good data`
+    )
+  }
+}
+
+function settle(state: RunState, target: RefreshTarget, snapshot: RepoSnapshot): void {
+  const maxCrossed = Math.max(1, state.options.maxCrossed ?? DEFAULT_MAX_CROSSED)
+  const result = factsFromSnapshot(snapshot, target, { now: state.options.now, maxCrossed })
+  const moved =
+    snapshot.nameWithOwner.toLowerCase() !== target.repo.toLowerCase() && REPO_PATTERN.test(snapshot.nameWithOwner)
+  let outcome: RefreshOutcome
+  if (moved) {
+    const movedTo = snapshot.nameWithOwner
+    outcome = { status: 'moved', movedTo, facts: result.kind === 'facts' ? { ...result.facts, movedTo } : null }
+  } else if (result.kind === 'facts') {
+    outcome = { status: 'fresh', facts: result.facts }
+  } else {
+    outcome = { status: 'no-release', reason: result.reason, archived: snapshot.archived }
+  }
+  state.outcomes.set(target.slug, outcome)
+}
+
+function markAll(state: RunState, batch: RefreshTarget[], outcome: RefreshOutcome): void {
+  for (const t of batch) if (!state.outcomes.has(t.slug)) state.outcomes.set(t.slug, outcome)
+}
+
+// GitHub's cost: one "request" per connection per repository, divided by 100, minimum 1.
+function estimatedCost(batch: RefreshTarget[]): number {
+  return Math.max(1, Math.round((2 * batch.length) / 100))
+}
+
+async function runBatch(state: RunState, batch: RefreshTarget[]): Promise<void> {
+  if (batch.length === 0) return
+  if (state.stopped) return markAll(state, batch, state.stopped)
+  const { budget, stats, options } = state
+  if (budget.exhausted) return markAll(state, batch, { status: 'skipped', reason: budget.exhausted })
+  const cost = estimatedCost(batch)
+  const minRemaining = options.minRemaining ?? DEFAULT_MIN_REMAINING
+  if (stats.remaining !== null && stats.remaining - budget.inFlight - cost < minRemaining) {
+    budget.exhausted = `GraphQL budget too low (${stats.remaining} points left, ${minRemaining} kept in reserve)`
+    return markAll(state, batch, { status: 'skipped', reason: budget.exhausted })
+  }
+
+  stats.batches++
+  budget.inFlight += cost
+  const { query, variables } = buildBatchQuery(batch)
+  let body: { data?: Record<string, unknown> | null; errors?: GqlError[] }
+  try {
+    const res = await state.client.octokit.request({ method: 'POST', url: options.graphqlUrl, query, variables })
+    body = (res.data && typeof res.data === 'object' ? res.data : {}) as typeof body
+  } catch (error) {
+    return onBatchFailure(state, batch, classifyFailure(error))
+  } finally {
+    budget.inFlight -= cost
+  }
+
+  const errors = Array.isArray(body.errors) ? body.errors : []
+  const rate = rateLimitAnswer.safeParse(body.data?.rateLimit)
+  if (rate.success) {
+    stats.graphqlPoints += rate.data.cost
+    stats.remaining = rate.data.remaining
+  }
+  if (errors.some((e) => e?.type === 'RATE_LIMITED')) {
+    return onBatchFailure(state, batch, { kind: 'rate-limited', status: 200, message: 'RATE_LIMITED' })
+  }
+  if (!body.data || typeof body.data !== 'object') {
+    const message = errors.map((e) => e?.message ?? '').join('; ') || 'no data in the GraphQL answer'
+    return onBatchFailure(state, batch, { kind: 'transient', status: 200, message })
+  }
+  state.failuresInARow = 0
+
+  const again: RefreshTarget[] = []
+  batch.forEach((target, i) => {
+    const alias = aliasOf(i)
+    const value = body.data![alias]
+    if (value === null || value === undefined) {
+      const own = errors.filter((e) => Array.isArray(e?.path) && e.path[0] === alias)
+      const notFound = own.find((e) => e.type === 'NOT_FOUND' || e.type === 'FORBIDDEN')
+      if (notFound) {
+        const why = notFound.type === 'FORBIDDEN' ? 'no access' : 'not found'
+        state.outcomes.set(target.slug, { status: 'not-found', reason: capReason(`${why}: ${notFound.message ?? ''}`) })
+      } else again.push(target)
+      return
+    }
+    const snapshot = snapshotFromGraphQL(value)
+    if (snapshot) settle(state, target, snapshot)
+    else again.push(target)
+  })
+  if (again.length === batch.length) {
+    return onBatchFailure(state, batch, {
+      kind: 'transient',
+      status: 200,
+      message: 'every repository in the batch errored'
+    })
+  }
+  // Some repositories errored while the rest answered: ask again for those only.
+  if (again.length > 0) await runBatch(state, again)
+}
+
+async function onBatchFailure(state: RunState, batch: RefreshTarget[], failure: RequestFailure): Promise<void> {
+  const { log } = state.options
+  const what = `${failure.status ?? 'network error'}: ${capReason(failure.message)}`
+  switch (failure.kind) {
+    case 'rate-limited':
+      state.budget.exhausted ??= 'GitHub rate limit reached'
+      return markAll(state, batch, { status: 'skipped', reason: state.budget.exhausted })
+    case 'unauthorized':
+      state.stopped = { status: 'failed', reason: `GitHub rejected the token (${what})` }
+      log.error(`GitHub rejected the token; not asking further (${what})`)
+      return markAll(state, batch, state.stopped)
+    case 'transient':
+      break
+    default:
+      // A wrong GraphQL URL or a token without access: splitting cannot help.
+      return markAll(state, batch, { status: 'failed', reason: `GitHub GraphQL answered ${what}` })
+  }
+  if (tripBreaker(state, what)) return markAll(state, batch, state.stopped!)
+  if (batch.length > 1) {
+    const half = Math.ceil(batch.length / 2)
+    log.info(`GitHub batch of ${batch.length} failed (${what}); splitting into ${half} + ${batch.length - half}`)
+    await runBatch(state, batch.slice(0, half))
+    await runBatch(state, batch.slice(half))
+    return
+  }
+  await restFallback(state, batch[0]!, what)
+}
+
+function tripBreaker(state: RunState, what: string): boolean {
+  state.failuresInARow++
+  const max = state.options.maxConsecutiveFailures ?? DEFAULT_MAX_CONSECUTIVE_FAILURES
+  if (state.failuresInARow >= max && !state.stopped) {
+    state.stopped = { status: 'failed', reason: `GitHub kept failing; stopped asking (${what})` }
+    state.options.log.warning(`GitHub failed ${state.failuresInARow} times in a row; not asking further this run`)
+  }
+  return state.stopped !== null
+}
+
+async function restFallback(state: RunState, target: RefreshTarget, graphqlFailure: string): Promise<void> {
+  if (state.stopped) return markAll(state, [target], state.stopped)
+  state.options.log.info(`GitHub GraphQL could not answer for ${target.repo} (${graphqlFailure}); reading it over REST`)
+  state.stats.restFallbacks = (state.stats.restFallbacks ?? 0) + 1
+  try {
+    const snapshot = await snapshotFromRest(state.client, target)
+    state.failuresInARow = 0
+    settle(state, target, snapshot)
+  } catch (error) {
+    const f = classifyFailure(error)
+    const what = `${f.status ?? 'network error'}: ${capReason(f.message)}`
+    if (f.kind === 'not-found' || f.kind === 'forbidden') {
+      state.outcomes.set(target.slug, {
+        status: 'not-found',
+        reason: capReason(`${f.kind === 'forbidden' ? 'no access' : 'not found'} (REST ${what})`)
+      })
+    } else if (f.kind === 'rate-limited') {
+      state.budget.exhausted ??= 'GitHub rate limit reached'
+      state.outcomes.set(target.slug, { status: 'skipped', reason: state.budget.exhausted })
+    } else {
+      if (f.kind === 'transient') tripBreaker(state, what)
+      state.outcomes.set(target.slug, {
+        status: 'failed',
+        reason: capReason(`GraphQL ${graphqlFailure}; REST ${what}`)
+      })
+    }
+  }
+}

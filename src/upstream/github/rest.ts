@@ -1,0 +1,83 @@
+// REST fallback for ONE repository, used only where GraphQL cannot answer: the
+// repository's GraphQL answer still fails when it is asked alone (GitHub times out
+// or errors on that repository, e.g. very large release bodies). Costs 2 requests
+// (3 when the repository has no stable release and tags are needed).
+import type { RepoRelease, RepoSnapshot, RepoTag } from './facts.js'
+import type { GitHubClient } from './client.js'
+import {
+  MONOREPO_RELEASES_WINDOW,
+  MONOREPO_TAGS_WINDOW,
+  RELEASES_WINDOW,
+  TAGS_WINDOW,
+  type QueryTarget
+} from './query.js'
+import { REPO_PATTERN } from '../../schema/index.js'
+import { isStableVersion } from '../../util/versions.js'
+
+interface RestRepo {
+  full_name?: unknown
+  html_url?: unknown
+  archived?: unknown
+  disabled?: unknown
+}
+
+interface RestRelease {
+  tag_name?: unknown
+  html_url?: unknown
+  draft?: unknown
+  prerelease?: unknown
+  created_at?: unknown
+  published_at?: unknown
+  body?: unknown
+}
+
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null)
+
+/** Read one repository over REST. Throws the request error when a call fails (404 included). */
+export async function snapshotFromRest(client: GitHubClient, target: QueryTarget): Promise<RepoSnapshot> {
+  const [owner = '', repo = ''] = target.repo.split('/')
+  const mono = Boolean(target.tagPrefix || target.tagPattern)
+  // A renamed repository answers 301; fetch follows it and we read the new full_name.
+  const { data: info } = await client.octokit.request('GET /repos/{owner}/{repo}', { owner, repo })
+  const r = info as RestRepo
+  const fullName = str(r.full_name)
+  if (!fullName || !REPO_PATTERN.test(fullName)) throw new Error('malformed repository answer')
+  const [newOwner = owner, newRepo = repo] = fullName.split('/')
+  const { data: list } = await client.octokit.request('GET /repos/{owner}/{repo}/releases', {
+    owner: newOwner,
+    repo: newRepo,
+    per_page: mono ? MONOREPO_RELEASES_WINDOW : RELEASES_WINDOW
+  })
+  const releases: RepoRelease[] = (Array.isArray(list) ? (list as RestRelease[]) : [])
+    .filter((x) => typeof x?.tag_name === 'string')
+    .map((x) => ({
+      tag: x.tag_name as string,
+      url: str(x.html_url),
+      draft: x.draft === true,
+      prerelease: x.prerelease === true,
+      createdAt: str(x.created_at),
+      publishedAt: str(x.published_at),
+      notes: str(x.body)
+    }))
+  let tags: RepoTag[] = []
+  const filter = { tagPrefix: target.tagPrefix, tagPattern: target.tagPattern }
+  if (!releases.some((x) => !x.draft && !x.prerelease && isStableVersion(x.tag, filter))) {
+    const { data: tagList } = await client.octokit.request('GET /repos/{owner}/{repo}/tags', {
+      owner: newOwner,
+      repo: newRepo,
+      per_page: mono ? MONOREPO_TAGS_WINDOW : TAGS_WINDOW
+    })
+    // REST tags carry no date; the facts then say date: null.
+    tags = (Array.isArray(tagList) ? tagList : [])
+      .map((t) => str((t as { name?: unknown })?.name))
+      .filter((n): n is string => n !== null)
+      .map((name) => ({ name, date: null }))
+  }
+  return {
+    nameWithOwner: fullName,
+    url: str(r.html_url) ?? `https://github.com/${fullName}`,
+    archived: r.archived === true || r.disabled === true,
+    releases,
+    tags
+  }
+}

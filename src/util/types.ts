@@ -1,0 +1,58 @@
+// Types shared across the pipeline's modules. Each module owns its own details;
+// these are the hand-offs between them.
+import type { Judgement } from '../classify/classifier.js'
+import type { Classification } from '../schema/index.js'
+
+/** Where a message points, so the action can annotate the right line of a file. */
+export interface SourceRef {
+  file?: string
+  line?: number
+  col?: number
+}
+
+/** Log sink handed to every module: the CLI prints, the action uses @actions/core. */
+export interface Logger {
+  info(message: string): void
+  warning(message: string, ref?: SourceRef): void
+  error(message: string, ref?: SourceRef): void
+}
+
+/** One release's notes, as the classifier reads them. */
+export interface ReleaseNotes {
+  version: string
+  notes: string
+}
+
+/** What the classifier decides for an app. */
+export interface Verdict {
+  safeToUpdate: Classification
+  rationale: string
+  changelogSummary: string | null
+}
+
+/** The facts about an app's latest release that a build publishes. */
+export interface ReleaseFacts {
+  version: string
+  url: string
+  date: string | null
+  /** The notes of `version`; null when they have not been read (an assessment is pending). */
+  notes: string | null
+  /** YYYY-MM-DD: the day these facts were read from upstream. */
+  checked: string
+  archived: boolean
+  /**
+   * Releases an admin crosses from the previously published version up to and
+   * including `version`, oldest first (a refresh always gives at least the
+   * latest). Empty for catalog seeds, which know only the latest.
+   */
+  crossed: ReleaseNotes[]
+  /**
+   * The classifier's judgement of exactly these facts, made when the catalog
+   * record was read (seeds), so the notes need not be kept until classification.
+   */
+  judged?: Judgement
+  /** The repository now lives elsewhere (GitHub resolved a rename). */
+  movedTo?: string
+  /** No releases are published; the version came from tags. */
+  fromTags?: boolean
+}
