@@ -61,51 +61,49 @@ describe('updatesafe CLI (dist bundle)', () => {
     expect(doc.apps[0].url).toBe(`https://example.org/c/apps/${doc.apps[0].slug}/`)
   })
 
-  it('builds a large catalog over worker threads into the same tree as in one thread', async () => {
-    // Records made from the real notes; UPDATESAFE_WORKERS_MIN lets threads start for 600 of them.
-    const big = path.join(dir, 'big')
-    await mkdir(path.join(big, 'apps'), { recursive: true })
-    const notes = (await readFile('__tests__/fixtures/release-notes/notes.jsonl', 'utf8')).trim().split('\n')
-    for (let i = 0; i < 600; i++) {
-      const n = JSON.parse(notes[i % notes.length]!) as { app: string; version: string; notes: string }
-      const record = {
-        name: `${n.app} ${i}`,
-        repo: `owner/app-${i}`,
-        release: {
-          version: n.version,
-          url: `https://github.com/owner/app-${i}/releases/tag/${encodeURIComponent(n.version)}`,
-          notes: n.notes,
-          checked: '2026-11-21'
-        }
-      }
-      await writeFile(
-        path.join(big, 'apps', `app-${i}.yml`),
-        `# synthetic, notes from ${n.app}\n${JSON.stringify(record)}\n`
-      )
+  it('builds the bundled catalog and a 1,000-app catalog with --previous into the recorded trees', async () => {
+    // The digests in fixtures/golden-trees.json were recorded from the build before a refactor; a change
+    // of output is deliberate only when the recording is renewed: UPDATE_GOLDEN=1 npm test -- cli.test
+    // (GOLDEN_CLI=path/to/cli/index.js records another bundle's output, e.g. the one before a change).
+    const golden = '__tests__/fixtures/golden-trees.json'
+    const bin = process.env.GOLDEN_CLI ? path.resolve(process.env.GOLDEN_CLI) : CLI
+    const run = (args: string[]) => {
+      const r = spawnSync(process.execPath, [bin, 'build', ...args, '--base-url', 'https://example.org/c'], {
+        cwd: dir,
+        encoding: 'utf8'
+      })
+      expect(r.stderr).toContain('wrote')
     }
-    const args = (out: string) => [
-      'build',
-      '--catalog',
-      'big',
-      '--out',
-      out,
-      '--base-url',
-      'https://example.org/big',
-      '--now',
-      NOW
-    ]
-    const threads = cli(args('big-threads'), { env: { UPDATESAFE_WORKERS: '2', UPDATESAFE_WORKERS_MIN: '500' } })
-    const one = cli(args('big-one'), { env: { UPDATESAFE_WORKERS: '0' } })
-    expect(threads.stderr).toContain('wrote 3015 files for 600 apps to')
-    expect(threads.stderr).toContain('(2 worker threads)')
-    expect(one.stderr).not.toContain('worker threads')
-    // Below the minimum (5,000 by default) the build stays in one thread.
-    expect(cli(args('big-default'), { env: { UPDATESAFE_WORKERS: '2' } }).stderr).not.toContain('worker threads')
-    expect([threads.code, one.code]).toEqual([0, 0])
-    expect(await treeHash(path.join(dir, 'big-threads'))).toBe(await treeHash(path.join(dir, 'big-one')))
-    const bad = cli(args('big-bad'), { env: { UPDATESAFE_WORKERS: 'lots' } })
-    expect(bad.code).not.toBe(0)
-    expect(bad.stderr).toContain('UPDATESAFE_WORKERS')
+    const notes = (await readFile('__tests__/fixtures/release-notes/notes.jsonl', 'utf8')).trim().split('\n')
+    /** Day 0, and day 1 when 1% of the apps have a newer release. */
+    const synthetic = async (name: string, day: number) => {
+      await mkdir(path.join(dir, name, 'apps'), { recursive: true })
+      for (let i = 0; i < 1000; i++) {
+        const bumped = day > 0 && i % 100 === 7
+        const n = JSON.parse(notes[(i + (bumped ? 1 : 0)) % notes.length]!) as Record<string, string>
+        const release = {
+          version: bumped ? `${n.version}.${day}` : n.version,
+          url: `https://github.com/owner/app-${i}/releases/tag/${encodeURIComponent(n.tag ?? n.version!)}`,
+          ...(n.date ? { date: n.date } : {}),
+          notes: n.notes,
+          checked: bumped ? '2026-11-22' : '2026-11-21'
+        }
+        const record = { name: `${JSON.parse(notes[i % notes.length]!).app} ${i}`, repo: `owner/app-${i}`, release }
+        await writeFile(
+          path.join(dir, name, 'apps', `app-${i}.yml`),
+          `# synthetic, notes from ${n.app}\n${JSON.stringify(record)}\n`
+        )
+      }
+    }
+    await synthetic('syn0', 0)
+    await synthetic('syn1', 1)
+    run(['--catalog', 'catalog', '--out', 'g-bundled', '--now', NOW])
+    run(['--catalog', 'syn0', '--out', 'g-day0', '--now', NOW])
+    run(['--catalog', 'syn1', '--out', 'g-day1', '--previous', 'g-day0', '--now', '2026-11-22T12:00:00.000Z'])
+    const trees: Record<string, string> = {}
+    for (const t of ['bundled', 'day0', 'day1']) trees[t] = await treeHash(path.join(dir, `g-${t}`))
+    if (process.env.UPDATE_GOLDEN === '1') await writeFile(golden, `${JSON.stringify(trees, null, 2)}\n`)
+    expect(trees).toEqual(JSON.parse(await readFile(golden, 'utf8')))
   })
 
   it('refreshes from GitHub with --refresh (the client is loaded only then, from its own chunk of the bundle)', async () => {

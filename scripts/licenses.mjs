@@ -7,7 +7,7 @@
 // badge-maker and others without their notices. The source maps list every
 // bundled file, so they are the record of what each directory ships.
 //
-// Usage: node scripts/licenses.mjs dist dist/cli dist/worker dist/writer
+// Usage: node scripts/licenses.mjs dist dist/cli
 import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'

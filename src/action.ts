@@ -3,13 +3,12 @@
 // point at (so they show inline on pull requests).
 import path from 'node:path'
 import * as core from '@actions/core'
-import { CatalogError, formatIssue } from './catalog/load.js'
-import { buildDeps, upstreamSettings } from './build/deps.js'
+import { buildDeps } from './build/deps.js'
 import { build, type BuildResult } from './build/pipeline.js'
 import { buildSummary, type SummaryInput } from './output/job-summary.js'
 import type { Logger, SourceRef } from './util/types.js'
-import { defaultBaseUrl } from './site/paths.js'
-import { withParallel, type WorkerScripts } from './workers/index.js'
+import { defaultBaseUrl, upstreamSettings } from './inputs.js'
+import { closingLine, formatProblem, ProblemsError } from './util/problems.js'
 
 /**
  * Annotations need a path relative to the repository root. Catalog paths are
@@ -30,26 +29,13 @@ export function coreLogger(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       ? {
           file: repoPath(ref.file, cwd, env.GITHUB_WORKSPACE),
           ...(ref.line ? { startLine: ref.line } : {}),
-          ...(ref.col ? { startColumn: ref.col } : {})
+          ...(ref.column ? { startColumn: ref.column } : {})
         }
       : {}
   return {
     info: (m) => core.info(m),
     warning: (m, ref) => core.warning(m, props(ref)),
     error: (m, ref) => core.error(m, props(ref))
-  }
-}
-
-/**
- * Pipeline errors that are not CatalogErrors still name a catalog file at the
- * start of a line (`catalog/apps/x.yml: release: …`); point the annotation there.
- */
-export function fileOfLine(line: string): { ref: SourceRef; message: string } | null {
-  const m = /^(\S[^:]*\.ya?ml)(?::(\d+))?(?::(\d+))?: (.+)$/.exec(line)
-  if (!m) return null
-  return {
-    ref: { file: m[1]!, ...(m[2] ? { line: Number(m[2]) } : {}), ...(m[3] ? { col: Number(m[3]) } : {}) },
-    message: m[4]!
   }
 }
 
@@ -76,12 +62,7 @@ function setOutputs(result: BuildResult): void {
   core.setOutput('output', result.outDir)
 }
 
-/** `workers` are the thread bundles; given, a large build spreads its work over threads that run them. */
-export async function runAction(
-  env: NodeJS.ProcessEnv = process.env,
-  cwd = process.cwd(),
-  workers?: WorkerScripts
-): Promise<void> {
+export async function runAction(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Promise<void> {
   const log = coreLogger(env, cwd)
   let refresh = false
   try {
@@ -92,19 +73,17 @@ export async function runAction(
     const previous = core.getInput('previous')
     const endoflifeUrl = core.getInput('endoflife-url')
     const settings = upstreamSettings(env, { ...(token ? { token } : {}), ...(endoflifeUrl ? { endoflifeUrl } : {}) })
-    const result = await withParallel(workers, env, (parallel) =>
-      build(
-        {
-          catalogDir: core.getInput('catalog') || 'catalog',
-          outDir: core.getInput('output') || 'site',
-          baseUrl: core.getInput('base-url') || defaultBaseUrl(env),
-          now,
-          refresh,
-          cwd,
-          ...(previous ? { previousDir: previous } : {})
-        },
-        buildDeps(settings, log, now, parallel)
-      )
+    const result = await build(
+      {
+        catalogDir: core.getInput('catalog') || 'catalog',
+        outDir: core.getInput('output') || 'site',
+        baseUrl: core.getInput('base-url') || defaultBaseUrl(env),
+        now,
+        refresh,
+        cwd,
+        ...(previous ? { previousDir: previous } : {})
+      },
+      buildDeps(settings, log, now)
     )
     setOutputs(result)
     core.info(`changed: ${result.changed.length ? result.changed.join(', ') : 'none'}`)
@@ -118,22 +97,11 @@ export async function runAction(
       stats: result.stats
     })
   } catch (e) {
-    let errors: string[]
-    if (e instanceof CatalogError) {
-      for (const i of e.issues) log.error(`${i.field ? `${i.field}: ` : ''}${i.message}`, i)
-      errors = e.issues.map(formatIssue)
-      core.setFailed(`${e.issues.length} catalog error${e.issues.length === 1 ? '' : 's'}; nothing was published`)
-    } else {
-      const message = (e as Error).message
-      errors = message.split('\n').filter((l) => l.trim() !== '')
-      const located = errors.map(fileOfLine)
-      if (located.every((l) => l !== null) && located.length > 0) {
-        for (const l of located) log.error(l!.message, l!.ref)
-        core.setFailed(`${located.length} error${located.length === 1 ? '' : 's'}; nothing was published`)
-      } else {
-        core.setFailed(message)
-      }
-    }
+    // Every problem becomes an annotation on the file and line it names; nothing is parsed back out of text.
+    const problems = e instanceof ProblemsError ? e.problems : [{ message: (e as Error).message }]
+    for (const p of problems) log.error(p.field ? `${p.field}: ${p.message}` : p.message, p)
+    core.setFailed(e instanceof ProblemsError ? closingLine(e, 'nothing was published') : (e as Error).message)
+    const errors = problems.map(formatProblem)
     await writeSummary(env, { count: null, changes: [], stale: [], warnings: [], errors, refresh, stats: null })
   }
 }

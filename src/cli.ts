@@ -1,6 +1,5 @@
 #!/usr/bin/env node
 // CLI entry: everything lives in ./commands.ts so tests can call it directly.
 import { main } from './commands.js'
-import { bundledWorkers } from './workers/index.js'
 
-process.exitCode = await main(process.argv.slice(2), undefined, bundledWorkers(import.meta.url, '..'))
+process.exitCode = await main(process.argv.slice(2))

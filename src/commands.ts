@@ -3,15 +3,15 @@
 import { createReadStream } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { createInterface } from 'node:readline'
-import { parseArgs } from 'node:util'
-import { CatalogError, formatIssue, loadCatalog } from './catalog/load.js'
-import { classifyJsonl, JsonlInputError } from './classify/jsonl.js'
-import { buildDeps, upstreamSettings } from './build/deps.js'
+import { parseArgs, type ParseArgsConfig } from 'node:util'
+import { buildDeps } from './build/deps.js'
+import { loadCatalog } from './catalog/load.js'
+import { classifyJsonl } from './classify/jsonl.js'
 import { build } from './build/pipeline.js'
 import { serveSite } from './output/serve.js'
 import type { Logger } from './util/types.js'
-import { defaultBaseUrl } from './site/paths.js'
-import { withParallel, type WorkerScripts } from './workers/index.js'
+import { defaultBaseUrl, upstreamSettings } from './inputs.js'
+import { closingLine, exitStatus, formatProblem, problem, ProblemsError } from './util/problems.js'
 
 const USAGE = `updatesafe <command> [options]
 
@@ -39,13 +39,14 @@ export function stderrLogger(stream: NodeJS.WritableStream = process.stderr): Lo
   }
 }
 
-class UsageError extends Error {}
+/** A misused command line: exit status 2 and the usage text. */
+const usageError = (message: string) => problem('usage', message)
 
 function parseNow(value: string | undefined): Date {
   if (value === undefined) return new Date()
   const d = new Date(value)
   if (!/^\d{4}-\d{2}-\d{2}(T.*)?$/.test(value) || Number.isNaN(d.getTime()))
-    throw new UsageError(`--now "${value}" is not an ISO 8601 date or time`)
+    throw usageError(`--now "${value}" is not an ISO 8601 date or time`)
   return d
 }
 
@@ -56,18 +57,24 @@ async function* lines(file: string): AsyncIterable<string> {
 
 const COMMANDS = ['build', 'serve', 'classify', 'validate']
 
-async function run(argv: string[], log: Logger, workers: WorkerScripts | undefined): Promise<number> {
+/** The command's flags; whatever parseArgs refuses (an unknown or malformed flag) is a usage error. */
+function flags<T extends ParseArgsConfig['options']>(args: string[], config: { options: T }) {
+  try {
+    return parseArgs({ args, options: config.options, strict: true, allowPositionals: false })
+  } catch (e) {
+    throw usageError((e as Error).message)
+  }
+}
+
+async function run(argv: string[], log: Logger): Promise<number> {
   const [command, ...rest] = argv
   if (COMMANDS.includes(command ?? '') && rest.some((a) => a === '--help' || a === '-h')) {
     process.stdout.write(USAGE)
     return 0
   }
-  const opts = { strict: true, allowPositionals: false } as const
   switch (command) {
     case 'build': {
-      const { values } = parseArgs({
-        ...opts,
-        args: rest,
+      const { values } = flags(rest, {
         options: {
           catalog: { type: 'string', default: 'catalog' },
           out: { type: 'string' },
@@ -78,20 +85,18 @@ async function run(argv: string[], log: Logger, workers: WorkerScripts | undefin
         }
       })
       const outDir = values.out
-      if (!outDir) throw new UsageError('build needs --out DIR')
+      if (!outDir) throw usageError('build needs --out DIR')
       const now = parseNow(values.now)
-      const result = await withParallel(workers, process.env, (parallel) =>
-        build(
-          {
-            catalogDir: values.catalog,
-            outDir,
-            baseUrl: values['base-url'] ?? defaultBaseUrl(process.env),
-            now,
-            refresh: values.refresh,
-            ...(values.previous ? { previousDir: values.previous } : {})
-          },
-          buildDeps(upstreamSettings(process.env), log, now, parallel)
-        )
+      const result = await build(
+        {
+          catalogDir: values.catalog,
+          outDir,
+          baseUrl: values['base-url'] ?? defaultBaseUrl(process.env),
+          now,
+          refresh: values.refresh,
+          ...(values.previous ? { previousDir: values.previous } : {})
+        },
+        buildDeps(upstreamSettings(process.env), log, now)
       )
       if (result.stats)
         log.info(
@@ -107,9 +112,7 @@ async function run(argv: string[], log: Logger, workers: WorkerScripts | undefin
       return 0
     }
     case 'serve': {
-      const { values } = parseArgs({
-        ...opts,
-        args: rest,
+      const { values } = flags(rest, {
         options: {
           dir: { type: 'string', default: 'site' },
           port: { type: 'string', default: '8080' },
@@ -118,16 +121,14 @@ async function run(argv: string[], log: Logger, workers: WorkerScripts | undefin
       })
       const port = Number(values.port)
       if (!Number.isInteger(port) || port < 0 || port > 65535)
-        throw new UsageError(`--port "${values.port}" is not a port number`)
+        throw usageError(`--port "${values.port}" is not a port number`)
       const { url } = await serveSite({ dir: values.dir, port, ...(values.host ? { host: values.host } : {}) })
       log.info(`serving ${values.dir} at ${url} (Ctrl+C to stop)`)
       await new Promise(() => {}) // until interrupted
       return 0
     }
     case 'classify': {
-      const { values } = parseArgs({
-        ...opts,
-        args: rest,
+      const { values } = flags(rest, {
         options: { jsonl: { type: 'string' }, 'notes-file': { type: 'string' } }
       })
       const write = (line: string) => process.stdout.write(`${line}\n`)
@@ -139,14 +140,12 @@ async function run(argv: string[], log: Logger, workers: WorkerScripts | undefin
         await classifyJsonl(one(), write)
         return 0
       }
-      if (!values.jsonl) throw new UsageError('classify needs --jsonl FILE (or - for stdin) or --notes-file FILE')
+      if (!values.jsonl) throw usageError('classify needs --jsonl FILE (or - for stdin) or --notes-file FILE')
       await classifyJsonl(lines(values.jsonl), write)
       return 0
     }
     case 'validate': {
-      const { values } = parseArgs({
-        ...opts,
-        args: rest,
+      const { values } = flags(rest, {
         options: { catalog: { type: 'string', default: 'catalog' } }
       })
       const entries = await loadCatalog(values.catalog)
@@ -160,31 +159,27 @@ async function run(argv: string[], log: Logger, workers: WorkerScripts | undefin
       process.stdout.write(USAGE)
       return command === undefined ? 2 : 0
     default:
-      throw new UsageError(`unknown command "${command}"`)
+      throw usageError(`unknown command "${command}"`)
   }
 }
 
-/** `workers` are the thread bundles; given, a large build spreads its work over threads that run them. */
-export async function main(argv: string[], log: Logger = stderrLogger(), workers?: WorkerScripts): Promise<number> {
+/** Runs one command; every error that stops it is reported here and mapped to the exit status here. */
+export async function main(argv: string[], log: Logger = stderrLogger()): Promise<number> {
   try {
-    return await run(argv, log, workers)
+    return await run(argv, log)
   } catch (e) {
-    if (e instanceof CatalogError) {
-      for (const issue of e.issues) log.error(formatIssue(issue))
-      log.error(
-        `${e.issues.length} catalog error${e.issues.length === 1 ? '' : 's'}${argv[0] === 'build' ? '; nothing was written' : ''}`
-      )
-      return 1
+    const error = e
+    if (!(error instanceof ProblemsError)) {
+      log.error((error as Error).message)
+      return exitStatus(error)
     }
-    if (e instanceof JsonlInputError) {
-      log.error(e.message)
-      return 1
+    if (error.kind === 'usage') {
+      log.error(`${error.message}\n\n${USAGE}`)
+      return exitStatus(error)
     }
-    if (e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-      log.error(`${(e as Error).message}\n\n${USAGE}`)
-      return 2
-    }
-    log.error((e as Error).message)
-    return 1
+    for (const p of error.problems) log.error(formatProblem(p))
+    if (error.kind !== 'input' && error.kind !== 'output')
+      log.error(argv[0] === 'build' ? closingLine(error, 'nothing was written') : error.summary)
+    return exitStatus(error)
   }
 }

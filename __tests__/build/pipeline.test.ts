@@ -10,9 +10,6 @@ import type { AppRecord, CatalogDoc } from '../../src/schema/index.js'
 import type { Logger, ReleaseFacts } from '../../src/util/types.js'
 import type { RefreshOutcome, RefreshTarget } from '../../src/upstream/github/refresh.js'
 import { fetchProduct } from '../../src/upstream/endoflife.js'
-import type { Parallel } from '../../src/workers/index.js'
-import { writeFilesSync } from '../../src/output/write-tree.js'
-import { shuffledRunner } from '../support/runners.js'
 import { tempDir } from '../support/tmp.js'
 
 let dir: string
@@ -213,55 +210,6 @@ describe('build: overrides and pending assessments', () => {
     expect(grafana).toMatchObject({ safeToUpdate: 'unknown', changelogSummary: null })
     expect(grafana.rationale).toMatch(/^Assessment pending/)
     expect(grafana.lifecycle).toMatchObject({ product: 'grafana', cycle: '13.2' })
-  })
-})
-
-describe('build: spread over threads', () => {
-  it('gives the same tree, result and warnings when chunks are classified and files written out of order', async () => {
-    const facts = (fresh('2.2.12', '## Fixes\n- x') as { facts: ReleaseFacts }).facts
-    const outcomes = {
-      'miniflux/v2': fresh('2.2.12', '## Breaking changes\n- The `LISTEN_ADDR` setting was removed.'),
-      'go-gitea/gitea': { status: 'moved', movedTo: 'gitea/gitea', facts } as RefreshOutcome,
-      'sissbruecker/linkding': fresh('v1.47.0', '## Bug fixes\n- Fix a typo.')
-    }
-    await run('pages', '2026-11-21T12:00:00.000Z')
-    const here = await run(
-      'here',
-      '2026-12-01T06:00:00.000Z',
-      { previous: 'pages', refresh: true },
-      { refresh: refresher(outcomes) }
-    )
-    const hereWarnings = warnings.splice(0)
-    let batches = 0
-    const parallel: Parallel = {
-      forJob: () => shuffledRunner(3, 4),
-      // Batches finish late and out of order, as on a thread.
-      write: async (files) => {
-        await new Promise((r) => setTimeout(r, [4, 0, 2][batches++ % 3]))
-        writeFilesSync(files)
-      },
-      threads: () => 3,
-      // Once, between classifying and writing.
-      recycle: async () => {
-        expect(batches).toBe(0)
-        recycled++
-      }
-    }
-    let recycled = 0
-    const spread = await run(
-      'spread',
-      '2026-12-01T06:00:00.000Z',
-      { previous: 'pages', refresh: true },
-      { refresh: refresher(outcomes), parallel }
-    )
-    expect(spread).toEqual({ ...here, outDir: path.join(dir, 'spread') })
-    expect([...warnings].sort()).toEqual([...hereWarnings].sort())
-    expect(await snapshot('spread')).toEqual(await snapshot('here'))
-    const apps = new Map((await catalogAt('spread')).apps.map((a) => [a.slug, a]))
-    expect(apps.get('miniflux')?.safeToUpdate).toBe('breaking')
-    expect(apps.get('gitea')?.safeToUpdate).toBe('unknown')
-    expect(batches).toBeGreaterThan(1)
-    expect(recycled).toBe(1)
   })
 })
 

@@ -3,7 +3,8 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { mkdir, symlink, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { parseDocument } from 'yaml'
-import { CatalogError, formatIssue, loadCatalog, parseRecord, type CatalogIssue } from '../../src/catalog/load.js'
+import { loadCatalog, parseRecord, type CatalogIssue } from '../../src/catalog/load.js'
+import { formatProblem as formatIssue, ProblemsError } from '../../src/util/problems.js'
 import { catalogEntrySchema } from '../../src/schema/index.js'
 import { tempDir } from '../support/tmp.js'
 
@@ -36,8 +37,9 @@ async function issuesOf(): Promise<CatalogIssue[]> {
   try {
     await loadCatalog(dir)
   } catch (e) {
-    expect(e).toBeInstanceOf(CatalogError)
-    return (e as CatalogError).issues
+    expect(e).toBeInstanceOf(ProblemsError)
+    expect((e as ProblemsError).kind).toBe('catalog')
+    return (e as ProblemsError).problems as CatalogIssue[]
   }
   throw new Error('expected the catalog to be rejected')
 }
@@ -54,7 +56,7 @@ describe('parseRecord', () => {
     const { issues } = parseRecord(GOOD.replace('  date:', '  dat:').replace('repo:', 'repository: x\nrepo:'), 'a.yml')
     const byField = Object.fromEntries(issues.map((i) => [i.field, i]))
     expect(byField['repository']).toMatchObject({ line: 3, message: expect.stringContaining('unknown key') })
-    expect(byField['release.dat']).toMatchObject({ line: 8, col: 3 })
+    expect(byField['release.dat']).toMatchObject({ line: 8, column: 3 })
   })
 
   it('reports a missing name as required', () => {
@@ -71,7 +73,7 @@ describe('parseRecord', () => {
 
   it('reports YAML syntax errors with their position', () => {
     const { issues } = parseRecord('name: X\nrepo: [a/b\n', 'a.yml')
-    expect(issues[0]).toMatchObject({ field: '', message: expect.stringMatching(/^YAML syntax error/) })
+    expect(issues[0]).toMatchObject({ message: expect.stringMatching(/^YAML syntax error/) })
     expect(issues[0]!.line).toBeGreaterThanOrEqual(2)
   })
 
@@ -171,7 +173,7 @@ describe('parseRecord reads as yaml does', () => {
   it('refuses a %YAML 1.1 directive, which would read yes as true, and hints at the value a field expects', () => {
     const old = parseRecord('# a record\n%YAML 1.1\n---\nname: X\nrepo: a/b\narchived: yes\n', 'a.yml')
     expect(old.entry).toBeUndefined()
-    expect(old.issues).toEqual([{ file: 'a.yml', line: 2, col: 1, field: '', message: 'records are YAML 1.2; remove the %YAML 1.1 line' }])
+    expect(old.issues).toEqual([{ file: 'a.yml', line: 2, column: 1, message: 'records are YAML 1.2; remove the %YAML 1.1 line' }])
     const [flag] = parseRecord('name: X\nrepo: a/b\narchived: yes\n', 'a.yml').issues
     expect(flag).toMatchObject({ line: 3, field: 'archived' })
     expect(flag!.message).toContain('(write true or false)')
@@ -197,7 +199,7 @@ describe('loadCatalog', () => {
     await put('two.yml', 'repo: a/b\n')
     await put('Foo_Bar.yml', 'name: F\nrepo: a/f\n')
     const issues = await issuesOf()
-    expect(issues.map((i) => `${path.basename(i.file)} ${i.field}`).sort()).toEqual(['Foo_Bar.yml ', 'one.yml colour', 'two.yml name'])
+    expect(issues.map((i) => `${path.basename(i.file)} ${i.field ?? ''}`).sort()).toEqual(['Foo_Bar.yml ', 'one.yml colour', 'two.yml name'])
   })
 
   it.each(['Foo_Bar.yml', '..x.yml', '.hidden.yml', 'a--b.yml', '-a.yml'])('rejects the file name %s as a slug', async (name) => {
@@ -254,7 +256,7 @@ describe('loadCatalog', () => {
       const linked = path.join(outside, 'catalog')
       await mkdir(linked)
       await symlink(path.join(outside, 'apps'), path.join(linked, 'apps'))
-      await expect(loadCatalog(linked)).rejects.toThrow(new CatalogError([{ file: path.join(linked, 'apps'), line: 1, col: 1, field: '', message: 'is a symbolic link; apps/ must be a directory in the catalog' }]))
+      await expect(loadCatalog(linked)).rejects.toThrow(`${path.join(linked, 'apps')}:1:1: is a symbolic link; apps/ must be a directory in the catalog`)
     } finally {
       await done()
     }

@@ -150,7 +150,7 @@ describe('archived and empty input', () => {
 
 describe('generality', () => {
   it('no rule names an app of the data set', () => {
-    const dir = fileURLToPath(new URL('../../src/classify/index', import.meta.url))
+    const dir = fileURLToPath(new URL('../../src/classify/', import.meta.url))
     const source = readdirSync(dir)
       .filter((f) => f.endsWith('.ts'))
       .map((f) => readFileSync(`${dir}${f}`, 'utf8').toLowerCase())

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { toJson } from '../../src/util/json.js'
-import { SnapshotInvalidError, snapshotChecker } from '../../src/output/validate.js'
+import { snapshotChecker } from '../../src/output/validate.js'
+import { formatProblem, ProblemsError } from '../../src/util/problems.js'
 import { buildDocuments } from '../../src/site/api.js'
 import type { AppRecord } from '../../src/schema/index.js'
 import { paths } from '../../src/site/paths.js'
@@ -24,8 +25,9 @@ function check(files: Array<[string, string]>): string[] {
     checker.finish()
     return []
   } catch (e) {
-    expect(e).toBeInstanceOf(SnapshotInvalidError)
-    return (e as SnapshotInvalidError).problems
+    expect(e).toBeInstanceOf(ProblemsError)
+    expect((e as ProblemsError).kind).toBe('snapshot')
+    return (e as ProblemsError).problems.map(formatProblem)
   }
 }
 
@@ -65,7 +67,7 @@ describe('snapshotChecker', () => {
     const problems = check(snapshot(toJson(bad), docs, slugs))
     expect(problems).toContainEqual(expect.stringMatching(new RegExp(`^${paths.catalog}: apps\\.1\\.safeToUpdate: `)))
     // The invalid element has no digest, so its document has no element; every other one still matches.
-    expect(problems).toContain(`${paths.app(slugs[1]!)} has no element in the catalog`)
+    expect(problems).toContain(`${paths.app(slugs[1]!)}: has no element in the catalog`)
     expect(problems.filter((p) => p.includes('differs'))).toEqual([])
   })
 
@@ -76,11 +78,11 @@ describe('snapshotChecker', () => {
     )
     const swapped = [catalog.apps[1]!, catalog.apps[0]!, ...catalog.apps.slice(2)]
     expect(check(snapshot(toJson({ ...catalog, apps: swapped }), docs, slugs))).toContain(
-      `apps are not ordered by unique slug at "${catalog.apps[0]!.slug}"`
+      `${paths.catalog}: apps are not ordered by unique slug at "${catalog.apps[0]!.slug}"`
     )
     const moved = catalog.apps.map((r, i) => (i === 0 ? { ...r, url: `${BASE}/elsewhere/` } : r))
     expect(check(snapshot(toJson({ ...catalog, apps: moved }), docs, slugs))).toContainEqual(
-      expect.stringContaining(`${catalog.apps[0]!.slug}: url is ${BASE}/elsewhere/`)
+      expect.stringContaining(`${paths.catalog}: apps.0.url: is ${BASE}/elsewhere/`)
     )
     const later = toJson({ ...catalog, generatedAt: '2026-11-22T03:00:00.000Z' })
     expect(check(snapshot(later, docs, slugs))).toHaveLength(slugs.length)
@@ -92,8 +94,8 @@ describe('snapshotChecker', () => {
     const files = snapshot(toJson(catalog), docs, slugs).filter(([f]) => f !== paths.badge(slugs[1]!))
     const problems = check(files)
     expect(problems).toContainEqual(
-      expect.stringMatching(new RegExp(`^${paths.app(slugs[0]!).replace(/\./g, '\\.')} is not JSON`))
+      expect.stringMatching(new RegExp(`^${paths.app(slugs[0]!).replace(/\./g, '\\.')}: is not JSON`))
     )
-    expect(problems).toContain(`${paths.badge(slugs[1]!)} is missing`)
+    expect(problems).toContain(`${paths.badge(slugs[1]!)}: is missing`)
   })
 })

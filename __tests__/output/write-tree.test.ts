@@ -9,7 +9,6 @@ import {
   writeFilesSync,
   writeTextSync,
   writeTree,
-  type SiteFile,
   type WriteSync
 } from '../../src/output/write-tree.js'
 import { tempDir } from '../support/tmp.js'
@@ -61,29 +60,6 @@ describe('writeTree', () => {
     ).rejects.toThrow('invalid')
     expect(await listTree(out)).toEqual({ [MARKER]: 'first' })
     expect(await readdir(dir)).toEqual(['site'])
-  })
-
-  it('waits for an asynchronous writer, and when a batch fails, leaves the existing tree and no staging folder behind', async () => {
-    const out = path.join(dir, 'site')
-    await writeTree(out, new Map([[MARKER, 'first']]))
-    const files = new Map<string, string>([[MARKER, 'second']])
-    for (let i = 0; i < 300; i++) files.set(`apps/a${i}/index.html`, `page ${i}`)
-    let batches = 0
-    const later = (fail: boolean) => async (batch: SiteFile[]) => {
-      const n = batches++
-      await new Promise((r) => setTimeout(r, n % 2 ? 3 : 0))
-      if (fail && n === 2) throw new Error('disk full')
-      writeFilesSync(batch)
-    }
-    await expect(writeTree(out, files, () => {}, later(true))).rejects.toThrow('disk full')
-    expect(await listTree(out)).toEqual({ [MARKER]: 'first' })
-    expect(await readdir(dir)).toEqual(['site'])
-    batches = 0
-    await writeTree(out, files, () => {}, later(false))
-    expect(batches).toBeGreaterThan(2)
-    const written = await listTree(out)
-    expect(Object.keys(written).length).toBe(301)
-    expect(written[path.join('apps', 'a299', 'index.html')]).toBe('page 299')
   })
 
   it('refuses paths that would leave the output directory', async () => {

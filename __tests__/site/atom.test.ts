@@ -1,5 +1,6 @@
 import { describe, expect, test } from '@jest/globals'
-import { recordFeedEntry, renderAtomFeed, type Feed } from '../../src/site/atom.js'
+import { renderAtomFeed, type Feed } from '../../src/site/atom.js'
+import { recordFeedEntry } from '../../src/site/changes.js'
 import { BASE, HOSTILE, REALISTIC, TEN_MB } from './fixtures.js'
 import { child, parseXml } from './markup.js'
 

@@ -6,10 +6,10 @@ import {
   FEED_ENTRIES,
   RECENT_CHANGES,
   changesDocSchema,
-  feedFiles,
-  readPreviousChanges,
+  mergeChanges,
+  renderChangesDoc,
   type Change,
-  type FeedFilesInput,
+  type ChangesInput,
   type VersionClassChange
 } from '../../src/site/changes.js'
 import { CLASSES, type AppRecord } from '../../src/schema/index.js'
@@ -17,6 +17,18 @@ import type { Logger } from '../../src/util/types.js'
 import { BASE, HOSTILE, REALISTIC } from './fixtures.js'
 import { child, parseXml, type XmlNode } from './markup.js'
 import { tempDir } from '../support/tmp.js'
+import { readPreviousChanges } from '../../src/build/previous.js'
+import { atomFiles } from '../../src/site/atom.js'
+import { paths } from '../../src/site/paths.js'
+
+/** The change history and its feeds, as the build writes them. */
+function feedFiles(input: ChangesInput): Map<string, string> {
+  const history = mergeChanges(input)
+  return new Map([
+    [paths.changes, renderChangesDoc(history, input.baseUrl)],
+    ...atomFiles(history, input.records, input.generatedAt, input.baseUrl)
+  ])
+}
 
 const T1 = '2026-11-21T03:00:00.000Z'
 const T2 = '2026-11-22T03:00:00.000Z'
@@ -57,7 +69,7 @@ async function publishAndReadBack(files: Map<string, string>, log = recorder()):
   return changes
 }
 
-function run(input: Partial<FeedFilesInput> & Pick<FeedFilesInput, 'changes' | 'generatedAt'>): Map<string, string> {
+function run(input: Partial<ChangesInput> & Pick<ChangesInput, 'changes' | 'generatedAt'>): Map<string, string> {
   return feedFiles({ records: RECORDS, previous: [], baseUrl: BASE, ...input })
 }
 

@@ -806,27 +806,344 @@ module.exports = function (value, sourceUnit, targetUnit, precision) {
 
 /***/ }),
 
-/***/ 124:
+/***/ 5581:
+/***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
+
+__nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
+/* harmony import */ var _commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3725);
+// CLI entry: everything lives in ./commands.ts so tests can call it directly.
+
+process.exitCode = await (0,_commands_js__WEBPACK_IMPORTED_MODULE_0__/* .main */ .i)(process.argv.slice(2));
+
+__webpack_async_result__();
+} catch(e) { __webpack_async_result__(e); } }, 1);
+
+/***/ }),
+
+/***/ 3725:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  G$: () => (/* binding */ CatalogError),
-  Hd: () => (/* binding */ formatIssue),
-  ak: () => (/* binding */ loadCatalog),
-  aE: () => (/* binding */ readRecord)
+  i: () => (/* binding */ main)
 });
 
-// UNUSED EXPORTS: MAX_RECORD_BYTES, parseRecord
+// UNUSED EXPORTS: stderrLogger
 
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __nccwpck_require__(3024);
-// EXTERNAL MODULE: external "node:fs/promises"
-var promises_ = __nccwpck_require__(1455);
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(6760);
-var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+;// CONCATENATED MODULE: external "node:fs/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+;// CONCATENATED MODULE: external "node:readline"
+const external_node_readline_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:readline");
+// EXTERNAL MODULE: external "node:util"
+var external_node_util_ = __nccwpck_require__(7975);
+;// CONCATENATED MODULE: external "node:path"
+const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_namespaceObject);
+// EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 6 modules
+var schemas = __nccwpck_require__(104);
+// EXTERNAL MODULE: ./node_modules/zod/v4/core/errors.js
+var errors = __nccwpck_require__(7428);
+;// CONCATENATED MODULE: ./src/util/json.ts
+// The one way every JSON file we write is serialised: two-space indent and a
+// final newline, so files are readable, diff well and are byte-stable.
+function toJson(value) {
+    return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+// EXTERNAL MODULE: ./src/schema/index.ts
+var schema = __nccwpck_require__(1107);
+;// CONCATENATED MODULE: ./src/upstream/endoflife.ts
+// endoflife.date API v1 client, plus the stored copy of each product's data that
+// offline builds read (catalog/endoflife/<product>.json). Responses are hostile
+// input: the body is size-capped, parsed with zod, and the product id is checked
+// before it reaches a URL or a file name.
+
+
+
+
+
+const ENDOFLIFE_DEFAULT_URL = 'https://endoflife.date';
+/** Same rule as `lifecycle.product` in catalogEntrySchema, plus a length bound. */
+/** The largest product in our data is ~35 KB; 2 MB leaves room and still bounds memory. */
+const MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
+const endoflife_text = (max) => schemas/* string */.YjP().max(max);
+const optDate = schema/* dateString */.O2.nullable().optional();
+// A flag whose source key is absent is null (generate-api-v1.rb), e.g. mariadb's isEoes.
+const optBool = schemas/* boolean */.zMY().nullable().optional();
+// Field order follows the generator (generate-api-v1.rb) so a parsed document
+// serialises back byte for byte: a refresh with unchanged data changes no file.
+// Unknown keys are dropped; fields we read are required, the rest optional so a
+// small upstream addition or omission does not break a build.
+const releaseSchema = schemas/* object */.Ikc({
+    name: endoflife_text(64).min(1),
+    codename: endoflife_text(200).nullable().optional(),
+    label: endoflife_text(300).nullable().optional(),
+    releaseDate: optDate,
+    isLts: optBool,
+    ltsFrom: optDate,
+    isEoas: optBool,
+    eoasFrom: optDate,
+    isEol: schemas/* boolean */.zMY().nullable(),
+    eolFrom: schema/* dateString */.O2.nullable(),
+    isDiscontinued: optBool,
+    discontinuedFrom: optDate,
+    isEoes: optBool,
+    eoesFrom: optDate,
+    isMaintained: optBool,
+    latest: schemas/* object */.Ikc({
+        name: endoflife_text(128).min(1),
+        date: optDate,
+        link: schema/* httpUrl */.q3.nullable().optional()
+    })
+        .nullable()
+        .optional(),
+    custom: schemas/* record */.g1P(endoflife_text(100), schemas/* unknown */.L5J()).nullable().optional()
+});
+const endoflifeProductSchema = schemas/* object */.Ikc({
+    schema_version: endoflife_text(32).optional(),
+    generated_at: endoflife_text(64).optional(),
+    last_modified: endoflife_text(64).optional(),
+    result: schemas/* object */.Ikc({
+        name: schemas/* string */.YjP().regex(schema/* PRODUCT_PATTERN */.dA, 'must be an endoflife.date product id'),
+        aliases: schemas/* array */.YOg(endoflife_text(100)).max(100).optional(),
+        label: endoflife_text(200).optional(),
+        category: endoflife_text(100).optional(),
+        tags: schemas/* array */.YOg(endoflife_text(100)).max(100).optional(),
+        versionCommand: endoflife_text(1000).nullable().optional(),
+        identifiers: schemas/* array */.YOg(schemas/* object */.Ikc({ type: endoflife_text(50), id: endoflife_text(300) }))
+            .max(200)
+            .optional(),
+        labels: schemas/* record */.g1P(endoflife_text(50), endoflife_text(300).nullable()).optional(),
+        links: schemas/* record */.g1P(endoflife_text(50), schema/* httpUrl */.q3.nullable()).optional(),
+        releases: schemas/* array */.YOg(releaseSchema).max(2000)
+    })
+});
+class EndoflifeError extends Error {
+    transient;
+    constructor(message, 
+    /** True when trying again later may succeed (5xx, 429, network). */
+    transient) {
+        super(message);
+        this.transient = transient;
+        this.name = 'EndoflifeError';
+    }
+}
+function assertProductId(product) {
+    if (typeof product !== 'string' || !schema/* PRODUCT_PATTERN */.dA.test(product)) {
+        throw new Error(`not an endoflife.date product id: ${JSON.stringify(String(product).slice(0, 100))}`);
+    }
+}
+/** `{base}/api/v1/products/<product>`; a base with a path (a stand-in under /eol/) keeps it. */
+function productUrl(baseUrl, product) {
+    assertProductId(product);
+    let base;
+    try {
+        base = new URL(baseUrl);
+    }
+    catch {
+        throw new Error(`endoflife.date base URL is not a URL: ${JSON.stringify(baseUrl)}`);
+    }
+    if (base.protocol !== 'https:' && base.protocol !== 'http:') {
+        throw new Error(`endoflife.date base URL must be http(s): ${JSON.stringify(baseUrl)}`);
+    }
+    base.search = '';
+    base.hash = '';
+    if (!base.pathname.endsWith('/'))
+        base.pathname += '/';
+    return new URL(`api/v1/products/${product}`, base).toString();
+}
+/** Parse and validate a response body; the error names the first problems, briefly. */
+function parseProduct(body, product) {
+    let json;
+    try {
+        json = JSON.parse(body);
+    }
+    catch {
+        throw new EndoflifeError(`endoflife.date returned malformed JSON for "${product}"`, false);
+    }
+    const parsed = endoflifeProductSchema.safeParse(json);
+    if (!parsed.success) {
+        const detail = errors/* prettifyError */.S1(parsed.error).split('\n').slice(0, 6).join('; ').slice(0, 500);
+        throw new EndoflifeError(`endoflife.date returned an unexpected document for "${product}": ${detail}`, false);
+    }
+    const doc = parsed.data;
+    // An alias may answer with its canonical product; anything else is not what we asked for.
+    if (doc.result.name !== product && !(doc.result.aliases ?? []).includes(product)) {
+        throw new EndoflifeError(`endoflife.date answered "${product}" with product "${doc.result.name}"`, false);
+    }
+    return doc;
+}
+async function readCapped(res, max, product) {
+    const declared = Number(res.headers.get('content-length'));
+    if (Number.isFinite(declared) && declared > max) {
+        await res.body?.cancel().catch(() => { });
+        throw new EndoflifeError(`endoflife.date response for "${product}" is larger than ${max} bytes`, false);
+    }
+    if (!res.body)
+        return '';
+    const reader = res.body.getReader();
+    const chunks = [];
+    let size = 0;
+    for (;;) {
+        const { done, value } = await reader.read();
+        if (done)
+            break;
+        size += value.byteLength;
+        if (size > max) {
+            await reader.cancel().catch(() => { });
+            throw new EndoflifeError(`endoflife.date response for "${product}" is larger than ${max} bytes`, false);
+        }
+        chunks.push(value);
+    }
+    return Buffer.concat(chunks).toString('utf8');
+}
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+async function attempt(url, product, doFetch, timeoutMs) {
+    let res;
+    try {
+        res = await doFetch(url, {
+            headers: { accept: 'application/json', 'user-agent': 'updatesafe' },
+            redirect: 'follow',
+            signal: AbortSignal.timeout(timeoutMs)
+        });
+    }
+    catch (err) {
+        // Connection refused/reset, DNS, timeout: all worth another try.
+        const why = err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err);
+        throw new EndoflifeError(`endoflife.date request for "${product}" failed: ${why.slice(0, 200)}`, true);
+    }
+    if (res.status === 404) {
+        await res.body?.cancel().catch(() => { });
+        throw new EndoflifeError(`endoflife.date has no product "${product}" (404 at ${url})`, false);
+    }
+    if (!res.ok) {
+        await res.body?.cancel().catch(() => { });
+        const transient = res.status >= 500 || res.status === 429 || res.status === 408;
+        throw new EndoflifeError(`endoflife.date answered ${res.status} for "${product}" (${url})`, transient);
+    }
+    let body;
+    try {
+        body = await readCapped(res, MAX_RESPONSE_BYTES, product);
+    }
+    catch (err) {
+        if (err instanceof EndoflifeError)
+            throw err;
+        // The connection dropped mid-body.
+        throw new EndoflifeError(`endoflife.date response for "${product}" was cut off`, true);
+    }
+    return parseProduct(body, product);
+}
+/**
+ * GET {base}/api/v1/products/<product>. Retries 5xx, 429, timeouts and network
+ * errors; a 404 or a malformed document fails at once. Throws on failure, so the
+ * caller can fall back to its last-known-good data.
+ */
+async function fetchProduct(product, opts) {
+    const url = productUrl(opts.baseUrl, product);
+    const doFetch = opts.fetch ?? globalThis.fetch;
+    const retries = Math.max(0, Math.floor(opts.retries ?? 2));
+    const delay = Math.max(0, opts.retryDelayMs ?? 1000);
+    const timeoutMs = opts.timeoutMs ?? 20_000;
+    for (let i = 0;; i++) {
+        try {
+            return await attempt(url, product, doFetch, timeoutMs);
+        }
+        catch (err) {
+            if (!(err instanceof EndoflifeError) || !err.transient || i >= retries)
+                throw err;
+            opts.log.warning(`${err.message}; retrying (${i + 1}/${retries})`);
+            await sleep(delay * 2 ** i);
+        }
+    }
+}
+function storedPath(dir, product) {
+    assertProductId(product);
+    const root = external_node_path_default().resolve(dir);
+    const file = external_node_path_default().resolve(root, `${product}.json`);
+    // The pattern already forbids separators; check anyway so no id can leave dir.
+    if (external_node_path_default().dirname(file) !== root)
+        throw new Error(`product id escapes the data directory: ${product}`);
+    return file;
+}
+/**
+ * The stored product data (catalog/endoflife/<product>.json), or null when none
+ * is stored. A file that exists but does not validate is an error, not a null:
+ * it is part of the repository and a maintainer must fix it.
+ */
+async function readStoredProduct(dir, product) {
+    const file = storedPath(dir, product);
+    let body;
+    try {
+        // A link could lead to any file on the machine, and a parse error quotes the text it read.
+        for (const p of [external_node_path_default().dirname(file), file]) {
+            if ((await (0,promises_namespaceObject.lstat)(p)).isSymbolicLink())
+                throw new Error(`${p}: is a symbolic link; stored end-of-life data must be regular files in the catalog`);
+        }
+        body = await (0,promises_namespaceObject.readFile)(file, 'utf8');
+    }
+    catch (err) {
+        if (err.code === 'ENOENT')
+            return null;
+        throw err;
+    }
+    if (Buffer.byteLength(body) > MAX_RESPONSE_BYTES)
+        throw new Error(`${file}: larger than ${MAX_RESPONSE_BYTES} bytes`);
+    try {
+        return parseProduct(body, product);
+    }
+    catch (err) {
+        throw new Error(`${file}: ${err.message}`);
+    }
+}
+/** Pretty JSON with a trailing newline, as the seeded files are; written aside, then renamed. */
+function serializeProduct(doc) {
+    return toJson(doc);
+}
+async function writeStoredProduct(dir, product, doc) {
+    const file = storedPath(dir, product);
+    // Validate what we write, whoever built it: the file is read back by offline builds.
+    const valid = parseProduct(JSON.stringify(doc), product);
+    await (0,promises_namespaceObject.mkdir)(external_node_path_default().dirname(file), { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    try {
+        await (0,promises_namespaceObject.writeFile)(tmp, serializeProduct(valid), 'utf8');
+        await (0,promises_namespaceObject.rename)(tmp, file);
+    }
+    catch (err) {
+        await (0,promises_namespaceObject.rm)(tmp, { force: true });
+        throw err;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/build/deps.ts
+
+function buildDeps(settings, log, now) {
+    const { token } = settings;
+    return {
+        log,
+        refresh: token
+            ? async (targets) => {
+                // Loaded on first use: Octokit and its HTTP stack add about 7 MB of heap and
+                // 20 MB of RSS from the start of every build, and an offline build never calls them.
+                const { refreshFromGitHub } = await Promise.all(/* import() */[__nccwpck_require__.e(239), __nccwpck_require__.e(438)]).then(__nccwpck_require__.bind(__nccwpck_require__, 7438));
+                return refreshFromGitHub(targets, {
+                    token,
+                    apiUrl: settings.apiUrl,
+                    graphqlUrl: settings.graphqlUrl,
+                    now,
+                    log
+                });
+            }
+            : async () => {
+                throw new Error('--refresh needs a GitHub token: set GITHUB_TOKEN (or the action input github-token)');
+            },
+        fetchProduct: (product) => fetchProduct(product, { baseUrl: settings.endoflifeUrl, log })
+    };
+}
+
 ;// CONCATENATED MODULE: ./node_modules/js-yaml/dist/js-yaml.mjs
 function getDefaultExportFromCjs(x) {
   return x && x.__esModule && Object.prototype.hasOwnProperty.call(x, "default") ? x["default"] : x;
@@ -1059,10 +1376,10 @@ function requireType() {
   type = Type2;
   return type;
 }
-var schema;
+var js_yaml_schema;
 var hasRequiredSchema;
 function requireSchema() {
-  if (hasRequiredSchema) return schema;
+  if (hasRequiredSchema) return js_yaml_schema;
   hasRequiredSchema = 1;
   const YAMLException2 = requireException();
   const Type2 = requireType();
@@ -1145,8 +1462,8 @@ function requireSchema() {
     result.compiledTypeMap = compileMap(result.compiledImplicit, result.compiledExplicit);
     return result;
   };
-  schema = Schema2;
-  return schema;
+  js_yaml_schema = Schema2;
+  return js_yaml_schema;
 }
 var str;
 var hasRequiredStr;
@@ -3897,8 +4214,62 @@ const {
 
 // EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
 var dist = __nccwpck_require__(8815);
-// EXTERNAL MODULE: ./src/schema/index.ts
-var src_schema = __nccwpck_require__(1107);
+;// CONCATENATED MODULE: ./src/util/problems.ts
+// One shape for everything that stops a run: a list of problems, each pointing
+// at a file, line, column and field where it can. The CLI prints them as
+// `file:line:column: field: message`, the action turns the same objects into
+// annotations, and one function maps an error to an exit status.
+/** An error that carries every problem found, so a run reports them all at once. */
+class ProblemsError extends Error {
+    kind;
+    problems;
+    summary;
+    name = 'ProblemsError';
+    constructor(kind, problems, 
+    /** One line for the end of the report, e.g. "3 catalog errors; nothing was published". */
+    summary = defaultSummary(kind, problems.length)) {
+        super(problems.map(formatProblem).join('\n'));
+        this.kind = kind;
+        this.problems = problems;
+        this.summary = summary;
+    }
+}
+function defaultSummary(kind, n) {
+    const noun = kind === 'usage' || kind === 'input' ? 'error' : `${kind} error`;
+    return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+/** `file:line:column: field: message`, leaving out what is unknown. */
+function formatProblem(p) {
+    let where = p.file ?? '';
+    if (where && p.line !== undefined) {
+        where += `:${p.line}`;
+        if (p.column !== undefined)
+            where += `:${p.column}`;
+    }
+    return `${where ? `${where}: ` : ''}${p.field ? `${p.field}: ` : ''}${p.message}`;
+}
+/** A single problem with no location. */
+function problem(kind, message, at = {}) {
+    return new ProblemsError(kind, [{ ...at, message }], message);
+}
+/** zod issues as problems of one file; `at` prefixes each issue's path. */
+function zodProblems(error, file, at = []) {
+    return error.issues.map((i) => {
+        const field = [...at, ...i.path].map(String).join('.');
+        return { ...(file ? { file } : {}), ...(field ? { field } : {}), message: i.message };
+    });
+}
+/** The last line of a report: the summary, and `nothing` (what did not happen) where a build was stopped. */
+function closingLine(e, nothing) {
+    return e.kind === 'catalog' || e.kind === 'build' || e.kind === 'snapshot' ? `${e.summary}; ${nothing}` : e.summary;
+}
+/** 2 for a misused command line, 1 for everything else that stopped the run, 0 for none. */
+function exitStatus(e) {
+    if (e === undefined)
+        return 0;
+    return e instanceof ProblemsError && e.kind === 'usage' ? 2 : 1;
+}
+
 ;// CONCATENATED MODULE: ./src/catalog/load.ts
 // Reads catalog/apps/*.yml into validated entries. Every problem of a run is
 // collected (not just the first) and points at file, line and field, so a
@@ -3909,16 +4280,11 @@ var src_schema = __nccwpck_require__(1107);
 
 
 
-class CatalogError extends Error {
-    issues;
-    constructor(issues) {
-        super(issues.map(formatIssue).join('\n'));
-        this.issues = issues;
-        this.name = 'CatalogError';
-    }
-}
-function formatIssue(i) {
-    return `${i.file}:${i.line}:${i.col}: ${i.field ? `${i.field}: ` : ''}${i.message}`;
+
+/** The catalog's problems, every one of the run, ordered by file. */
+function catalogError(issues) {
+    const n = issues.length;
+    return new ProblemsError('catalog', issues, `${n} catalog error${n === 1 ? '' : 's'}`);
 }
 /** A record larger than this is not a catalog record; refuse to parse it. (Notes are cut to LIMITS.notes later.) */
 const MAX_RECORD_BYTES = 16 * 1024 * 1024;
@@ -3939,7 +4305,7 @@ function locate(doc, lc, fieldPath, key) {
         node = pair.value;
     }
     const pos = lc.linePos(range?.[0] ?? 0);
-    return { line: pos.line, col: pos.col };
+    return { line: pos.line, column: pos.col };
 }
 function fieldOf(p) {
     return p.map(String).join('.');
@@ -3989,7 +4355,7 @@ function validFast(text) {
     }
     if (sequence)
         return undefined;
-    const parsed = src_schema/* catalogEntrySchema */.Jd.safeParse(data);
+    const parsed = schema/* catalogEntrySchema */.Jd.safeParse(data);
     return parsed.success ? parsed.data : undefined;
 }
 /**
@@ -4010,20 +4376,20 @@ function parseRecord(text, file) {
     if (doc.errors.length > 0) {
         for (const e of doc.errors) {
             const pos = lc.linePos(e.pos[0]);
-            issues.push({ file, line: pos.line, col: pos.col, field: '', message: `YAML syntax error: ${e.message.split('\n')[0]}` });
+            issues.push({ file, line: pos.line, column: pos.col, message: `YAML syntax error: ${e.message.split('\n')[0]}` });
         }
         return { issues };
     }
     // `yaml` obeys `%YAML 1.1`, which reads yes/no/on/off as booleans and 2026-11-21 as a date: records are 1.2 only.
     if (doc.directives?.yaml.version !== '1.2') {
         const line = text.split('\n').findIndex((l) => l.startsWith('%YAML')) + 1;
-        return { issues: [{ file, line: Math.max(line, 1), col: 1, field: '', message: `records are YAML 1.2; remove the %YAML ${doc.directives?.yaml.version} line` }] };
+        return { issues: [{ file, line: Math.max(line, 1), column: 1, message: `records are YAML 1.2; remove the %YAML ${doc.directives?.yaml.version} line` }] };
     }
     const data = doc.toJS();
     if (data === null || typeof data !== 'object' || Array.isArray(data)) {
-        return { issues: [{ file, line: 1, col: 1, field: '', message: 'must be a YAML mapping of fields (name, repo, …)' }] };
+        return { issues: [{ file, line: 1, column: 1, message: 'must be a YAML mapping of fields (name, repo, …)' }] };
     }
-    const parsed = src_schema/* catalogEntrySchema */.Jd.safeParse(data);
+    const parsed = schema/* catalogEntrySchema */.Jd.safeParse(data);
     if (parsed.success)
         return { entry: detached(parsed.data), issues };
     for (const issue of parsed.error.issues) {
@@ -4039,13 +4405,13 @@ function parseRecord(text, file) {
     }
     // A well-formed repo of an invalid record still counts for duplicates, so one run reports both problems.
     const repo = data.repo;
-    return typeof repo === 'string' && src_schema/* REPO_PATTERN */.WA.test(repo) ? { issues, repo } : { issues };
+    return typeof repo === 'string' && schema/* REPO_PATTERN */.WA.test(repo) ? { issues, repo } : { issues };
 }
 /** Line of a record's `repo` key, for the rare message that names it; 1 when it cannot be found. */
 function repoLine(file) {
     try {
         const lc = new dist/* LineCounter */.HN();
-        const doc = (0,dist/* parseDocument */.Tp)((0,external_node_fs_.readFileSync)(file, 'utf8'), { lineCounter: lc });
+        const doc = (0,dist/* parseDocument */.Tp)((0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8'), { lineCounter: lc });
         return locate(doc, lc, [], 'repo').line;
     }
     catch {
@@ -4054,11 +4420,11 @@ function repoLine(file) {
 }
 /** Read and validate one record file: size, encoding, YAML, schema. */
 function readRecord(file) {
-    const issue = (message) => ({ issues: [{ file, line: 1, col: 1, field: '', message }] });
+    const issue = (message) => ({ issues: [{ file, line: 1, column: 1, message }] });
     let info;
     try {
         // lstat: a link could point anywhere on the machine, and a bad record's lines are printed.
-        info = (0,external_node_fs_.lstatSync)(file);
+        info = (0,external_node_fs_namespaceObject.lstatSync)(file);
     }
     catch (e) {
         return issue(`cannot be read: ${e.code ?? e.message}`);
@@ -4072,7 +4438,7 @@ function readRecord(file) {
     let text;
     try {
         // Sync reads: a catalog is thousands of small files read back to back.
-        text = utf8.decode((0,external_node_fs_.readFileSync)(file));
+        text = utf8.decode((0,external_node_fs_namespaceObject.readFileSync)(file));
     }
     catch {
         return issue('is not valid UTF-8 text');
@@ -4080,49 +4446,48 @@ function readRecord(file) {
     return parseRecord(text, file);
 }
 /**
- * Load and validate `<catalogDir>/apps/*.yml`. Throws CatalogError with every
- * issue found; returns entries ordered by slug. `readRecords` may read the files
- * on other threads; it returns one result per file, in order.
+ * Load and validate `<catalogDir>/apps/*.yml`. Throws a catalog ProblemsError with
+ * every issue found; returns entries ordered by slug.
  */
-async function loadCatalog(catalogDir, readRecords = async (files) => files.map(readRecord)) {
+async function loadCatalog(catalogDir) {
     const appsDir = external_node_path_default().join(catalogDir, 'apps');
     const issues = [];
     let names;
     try {
         // Records are read and quoted in messages, so apps/ must not lead out of the catalog.
-        if ((await (0,promises_.lstat)(appsDir)).isSymbolicLink()) {
-            throw new CatalogError([{ file: appsDir, line: 1, col: 1, field: '', message: 'is a symbolic link; apps/ must be a directory in the catalog' }]);
+        if ((await (0,promises_namespaceObject.lstat)(appsDir)).isSymbolicLink()) {
+            throw catalogError([{ file: appsDir, line: 1, column: 1, message: 'is a symbolic link; apps/ must be a directory in the catalog' }]);
         }
-        names = (await (0,promises_.readdir)(appsDir)).sort();
+        names = (await (0,promises_namespaceObject.readdir)(appsDir)).sort();
     }
     catch (e) {
-        if (e instanceof CatalogError)
+        if (e instanceof ProblemsError)
             throw e;
-        throw new CatalogError([{ file: appsDir, line: 1, col: 1, field: '', message: 'catalog has no apps/ directory (expected <catalog>/apps/<slug>.yml files)' }]);
+        throw catalogError([{ file: appsDir, line: 1, column: 1, message: 'catalog has no apps/ directory (expected <catalog>/apps/<slug>.yml files)' }]);
     }
     const ymlNames = names.filter((n) => n.endsWith('.yml') || n.endsWith('.yaml'));
     if (ymlNames.length === 0) {
-        throw new CatalogError([{ file: appsDir, line: 1, col: 1, field: '', message: 'catalog is empty: add at least one apps/<slug>.yml record' }]);
+        throw catalogError([{ file: appsDir, line: 1, column: 1, message: 'catalog is empty: add at least one apps/<slug>.yml record' }]);
     }
     const candidates = [];
     for (const name of ymlNames) {
         const file = external_node_path_default().join(appsDir, name);
         const slug = name.replace(/\.ya?ml$/, '');
         if (name.endsWith('.yaml')) {
-            issues.push({ file, line: 1, col: 1, field: '', message: `records are named <slug>.yml; rename to ${slug}.yml` });
+            issues.push({ file, line: 1, column: 1, message: `records are named <slug>.yml; rename to ${slug}.yml` });
             continue;
         }
-        if (!src_schema/* SLUG_PATTERN */.ZT.test(slug)) {
-            issues.push({ file, line: 1, col: 1, field: '', message: `file name "${name}" is not a valid slug: use lowercase letters, digits and single hyphens (e.g. "adguard-home.yml")` });
+        if (!schema/* SLUG_PATTERN */.ZT.test(slug)) {
+            issues.push({ file, line: 1, column: 1, message: `file name "${name}" is not a valid slug: use lowercase letters, digits and single hyphens (e.g. "adguard-home.yml")` });
             continue;
         }
         candidates.push({ file, slug });
     }
-    const read = await readRecords(candidates.map((c) => c.file));
+    const read = candidates.map((c) => readRecord(c.file));
     const loaded = [];
     const repos = new Map();
     candidates.forEach(({ file, slug }, i) => {
-        const { entry, issues: recordIssues, judged, repo = entry?.repo } = read[i];
+        const { entry, issues: recordIssues, repo = entry?.repo } = read[i];
         issues.push(...recordIssues);
         if (repo === undefined)
             return;
@@ -4130,32 +4495,18 @@ async function loadCatalog(catalogDir, readRecords = async (files) => files.map(
         const key = repo.toLowerCase();
         const seen = repos.get(key);
         if (seen !== undefined) {
-            issues.push({ file, line: repoLine(file), col: 1, field: 'repo', message: `repository ${repo} is already tracked by ${seen}:${repoLine(seen)}` });
+            issues.push({ file, line: repoLine(file), column: 1, field: 'repo', message: `repository ${repo} is already tracked by ${seen}:${repoLine(seen)}` });
             return;
         }
         repos.set(key, file);
         if (entry)
-            loaded.push({ slug, file, entry, ...(judged ? { judged } : {}) });
+            loaded.push({ slug, file, entry });
     });
     // In file order, as a maintainer reads them (names sort the same way as paths in one folder).
     if (issues.length > 0)
-        throw new CatalogError(issues.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)));
+        throw catalogError(issues.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)));
     return loaded;
 }
-
-
-/***/ }),
-
-/***/ 6138:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  XS: () => (/* binding */ parseUnits)
-});
-
-// UNUSED EXPORTS: EMPHASIS_CAP, inline
 
 ;// CONCATENATED MODULE: ./node_modules/marked/lib/marked.esm.js
 /**
@@ -4247,10 +4598,189 @@ ${e}</tr>
 Please report this to https://github.com/markedjs/marked.`,e){let r="<p>An error occurred:</p><pre>"+y(n.message+"",!0)+"</pre>";return t?Promise.resolve(r):r}if(t)return Promise.reject(n);throw n}}};var v=new ne;function x(l,e){return v.parse(l,e)}x.options=x.setOptions=function(l){return v.setOptions(l),x.defaults=v.defaults,ue(x.defaults),x};x.getDefaults=G;x.defaults=S;function jt(...l){return v.use(...l),x.defaults=v.defaults,ue(x.defaults),x}x.use=jt;x.walkTokens=function(l,e){return v.walkTokens(l,e)};x.parseInline=v.parseInline;x.Parser=P;x.parser=P.parse;x.Renderer=I;x.TextRenderer=z;x.Lexer=marked_esm_w;x.lexer=marked_esm_w.lex;x.Tokenizer=_;x.Hooks=A;x.parse=x;var En=x.options,zn=x.setOptions,Mn=x.walkTokens,Bn=x.parseInline,Dn=(/* unused pure expression or super */ null && (x)),qn=P.parse,vn=marked_esm_w.lex;
 //# sourceMappingURL=marked.esm.js.map
 
-// EXTERNAL MODULE: ./src/classify/sections.ts
-var sections = __nccwpck_require__(5152);
-// EXTERNAL MODULE: ./src/classify/text.ts
-var classify_text = __nccwpck_require__(5739);
+;// CONCATENATED MODULE: ./src/classify/sections.ts
+// What a heading announces. Changelogs are written under headings, and the heading
+// says more about an item than any word in it: a line under "Breaking changes" is
+// breaking whatever it says, a line under "Documentation" changes no deployment.
+const sections_S = {
+    breaking: 1,
+    upgrade: 2,
+    removed: 4,
+    deprecated: 8,
+    security: 16,
+    changed: 32,
+    config: 64,
+    important: 128,
+    /** Documentation, tests, CI, dependencies, thanks: nothing an admin runs changes. */
+    housekeeping: 256,
+    fixes: 512,
+    features: 1024,
+    knownIssues: 2048
+};
+const PATTERNS = [
+    [sections_S.breaking, /\bbreaking\b|\bbackwards?[- ]incompatib|\bincompatible changes?\b|💥/i],
+    [
+        sections_S.upgrade,
+        /\bupgrad(?:e|ing) (?:notes?|instructions?|guide|steps?|considerations?|information|warnings?|path)\b|^upgrad(?:e|ing)\b|\bbefore (?:you )?(?:upgrad|updat)|\bhow to (?:upgrade|update|migrate)\b|\bmigration (?:notes?|guide|steps?|instructions?|required)\b|^migrat(?:ion|ing)s?\b|\baction (?:required|needed)\b|\bmanual (?:steps?|actions?|intervention|migration)\b|\brequired (?:actions?|steps?)\b/i
+    ],
+    [sections_S.removed, /^(?:removed|removals?|dropped|deleted)\b|\bremoved (?:features?|settings?|options?|support)\b/i],
+    [sections_S.deprecated, /deprecat/i],
+    [sections_S.security, /\bsecurity\b|\bvulnerabilit|🔒|\bcve\b/i],
+    [sections_S.changed, /^(?:changed|changes in behaviou?r|behaviou?r(?:al)? changes?|changed behaviou?r)$/i],
+    [sections_S.config, /\b(?:config(?:uration)?|settings?) changes?\b/i],
+    [sections_S.important, /\bimportant\b|\battention\b|\bwarnings?\b|\bnotice\b|⚠/i],
+    [
+        sections_S.housekeeping,
+        /\b(?:docs?|documentation|tests?|testing|ci|chores?|misc(?:ellaneous)?(?: tasks)?|internal|refactor(?:ing)?s?|dependenc(?:y|ies)|deps|translations?|i18n|l10n|localisation|localization|thanks|contributors|all (?:app )?changes|all commits|maintenance|development|tooling|code quality|build system)\b/i
+    ],
+    [sections_S.fixes, /\bfix(?:es|ed)?\b|\bbugs?\b/i],
+    [sections_S.features, /\bfeatures?\b|\benhancements?\b|\badded\b|\bnew\b|\bimprovements?\b/i],
+    [sections_S.knownIssues, /\bknown issues?\b/i]
+];
+/** The kinds a heading's text announces, as a bit set of `S`. */
+function headingKinds(title) {
+    const t = title.replace(/[:.]+$/, '').trim();
+    let k = 0;
+    for (const [bit, re] of PATTERNS)
+        if (re.test(t))
+            k |= bit;
+    // "Breaking changes" also matches the changed/features words; the stronger meaning wins.
+    if (k & sections_S.breaking)
+        k &= ~(sections_S.housekeeping | sections_S.features);
+    return k;
+}
+/**
+ * Is this short text a label that introduces a list (a pseudo-heading such as
+ * `**Bug fixes:**` or a list item `SECURITY` with sub-items)?
+ */
+function looksLikeLabel(text) {
+    if (text.length === 0 || text.length > 60)
+        return false;
+    const words = text.split(/\s+/).length;
+    return words <= 6 && !/[.!?]\s*$/.test(text.replace(/:$/, ''));
+}
+
+;// CONCATENATED MODULE: ./src/classify/text.ts
+// Plain text out of hostile input: the notes come from upstream and may be huge,
+// binary, HTML or carry control characters. Everything here is bounded and total.
+
+/**
+ * Notes longer than this many characters are cut before parsing (64 Ki characters,
+ * the same bound a catalog record keeps). The rules read at most this much, so
+ * 10 MB of notes cost the same as 64 KiB.
+ */
+const NOTES_CAP = schema/* LIMITS */.b1.notes;
+/** Characters kept per line. Real notes stay under 500; longer lines are dumps and feed the lexer's slow paths. */
+const LINE_CAP = 2_000;
+const TRUNCATED_MARK = /\[truncated\]\s*$/i;
+/** C0/C1 controls (not \t \n), DEL, lone surrogates, bidi overrides, BOM and U+FFFD junk. */
+const JUNK = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\uFEFF\uFFFD]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/** Every character JUNK can match (any surrogate, paired or not). */
+const MAYBE_JUNK = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\uFEFF\uFFFD\uD800-\uDFFF]/;
+/** Cut lines longer than LINE_CAP. One linear scan; most notes have no long line and are returned as is. */
+function capLines(s) {
+    let start = 0;
+    let long = false;
+    while (start <= s.length) {
+        let end = s.indexOf('\n', start);
+        if (end < 0)
+            end = s.length;
+        if (end - start > LINE_CAP) {
+            long = true;
+            break;
+        }
+        start = end + 1;
+    }
+    if (!long)
+        return s;
+    return s
+        .split('\n')
+        .map((line) => (line.length > LINE_CAP ? line.slice(0, LINE_CAP) : line))
+        .join('\n');
+}
+/**
+ * Cap, drop control/format characters (keeping newlines and tabs), normalise line ends.
+ * `cut` is true when the cap cut the notes; an upstream `[truncated]` marker is only removed
+ * (what is left is still a whole list of changes, read as such).
+ */
+function text_cleanNotes(raw) {
+    let s = typeof raw === 'string' ? raw : '';
+    let cut = false;
+    if (s.length > NOTES_CAP) {
+        s = s.slice(0, NOTES_CAP);
+        // Do not leave half a surrogate pair behind.
+        if (/[\uD800-\uDBFF]$/.test(s))
+            s = s.slice(0, -1);
+        cut = true;
+    }
+    if (s.includes('\r'))
+        s = s.replace(/\r\n?/g, '\n');
+    // The junk pattern is slow; most notes have no character it could match.
+    if (MAYBE_JUNK.test(s))
+        s = s.replace(JUNK, '');
+    s = capLines(s.replace(TRUNCATED_MARK, ''));
+    return { text: s, cut };
+}
+/** True when nothing is left once whitespace and `[truncated]` markers are gone. */
+function text_isBlankNotes(text) {
+    // The first non-space character stays unless it opens a marker: then the notes are not blank.
+    const first = text.search(/\S/);
+    if (first < 0)
+        return true;
+    return text[first] === '[' && text.replace(/\[truncated\]/gi, '').trim() === '';
+}
+const ENTITIES = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', '#39': "'" };
+function decodeEntities(s) {
+    if (!s.includes('&'))
+        return s;
+    return s.replace(/&(#x[0-9a-f]{1,6}|#\d{1,7}|[a-z]{2,8}|#39);/gi, (m, name) => {
+        const lower = name.toLowerCase();
+        if (ENTITIES[lower] !== undefined)
+            return ENTITIES[lower];
+        let code = NaN;
+        if (lower.startsWith('#x'))
+            code = Number.parseInt(lower.slice(2), 16);
+        else if (lower.startsWith('#'))
+            code = Number.parseInt(lower.slice(1), 10);
+        if (Number.isInteger(code) && code > 31 && code < 0x110000 && !(code >= 0xd800 && code < 0xe000) && code !== 0x7f) {
+            return String.fromCodePoint(code);
+        }
+        return m;
+    });
+}
+/** Strip HTML tags from one line of text (the text of an inline html token). */
+function stripTags(s) {
+    return decodeEntities(s.replace(/<!--[\s\S]*?-->/g, ' ').replace(/<\/?[a-z][^>]*>/gi, ' '));
+}
+/** Whitespace other than a plain space. */
+const OTHER_SPACE = /[^\S ]/;
+/** Collapse runs of whitespace and trim. */
+function squash(s) {
+    // Most texts are single-spaced already (no double space, no other whitespace): only the ends can change.
+    const loose = s.includes('  ') || OTHER_SPACE.test(s);
+    return (loose ? s.replace(/\s+/g, ' ') : s).trim();
+}
+/**
+ * Cut to at most `max` characters at a word boundary, adding an ellipsis when cut.
+ * Never splits a surrogate pair.
+ */
+function clip(s, max) {
+    if (s.length <= max)
+        return s;
+    let cut = s.slice(0, Math.max(0, max - 1));
+    if (/[\uD800-\uDBFF]$/.test(cut))
+        cut = cut.slice(0, -1);
+    const space = cut.lastIndexOf(' ');
+    if (space > max * 0.6)
+        cut = cut.slice(0, space);
+    return `${cut.replace(/[\s,;:.\-–—(]+$/, '')}…`;
+}
+/** A version label as it may appear in prose: no control characters, bounded. */
+function safeLabel(label) {
+    const s = squash(label.replace(/[\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g, ''));
+    return clip(s === '' ? '(unnamed release)' : s, 64);
+}
+
 ;// CONCATENATED MODULE: ./src/classify/blocks.ts
 // Notes → a flat list of units (headings, list items, paragraphs, quotes), each
 // knowing the headings it sits under. Parsing is marked's lexer; regexes only ever
@@ -4273,20 +4803,20 @@ class Walker {
         while (this.stack.length > 0 && this.top().level >= level)
             this.stack.pop();
         const parent = this.top();
-        const section = { title, level, kinds: (0,sections/* headingKinds */.G)(title) | (parent?.kinds ?? 0) };
+        const section = { title, level, kinds: headingKinds(title) | (parent?.kinds ?? 0) };
         this.stack.push(section);
         return section;
     }
     emit(kind, text, depth, lead = '', alert = '') {
         if (this.units.length >= MAX_UNITS)
             return;
-        const t = (0,classify_text/* squash */.iw)(text).slice(0, MAX_UNIT_TEXT);
+        const t = squash(text).slice(0, MAX_UNIT_TEXT);
         if (t === '')
             return;
         this.units.push({ kind, text: t, depth, section: this.top(), lead, alert });
     }
     heading(title, level) {
-        const t = (0,classify_text/* squash */.iw)(title).slice(0, 200);
+        const t = squash(title).slice(0, 200);
         if (t === '')
             return;
         this.push(t, level);
@@ -4314,8 +4844,8 @@ class Walker {
                     if (depth === 0 &&
                         quote === null &&
                         lead !== '' &&
-                        (0,classify_text/* squash */.iw)(body).replace(/:$/, '') === lead.replace(/:$/, '') &&
-                        (0,sections/* looksLikeLabel */.M)(lead)) {
+                        squash(body).replace(/:$/, '') === lead.replace(/:$/, '') &&
+                        looksLikeLabel(lead)) {
                         this.heading(lead.replace(/:$/, ''), 7);
                         break;
                     }
@@ -4358,12 +4888,12 @@ class Walker {
         for (const t of item.tokens)
             (t.type === 'list' || t.type === 'blockquote' || t.type === 'code' || t.type === 'heading' ? nested : own).push(t);
         const text = own
-            .map((t) => 'tokens' in t && t.tokens ? inline(t.tokens, '') : 'text' in t ? (0,classify_text/* decodeEntities */.Sm)(String(t.text)) : '')
+            .map((t) => 'tokens' in t && t.tokens ? inline(t.tokens, '') : 'text' in t ? decodeEntities(String(t.text)) : '')
             .join(' ');
         const lead = own[0] && 'tokens' in own[0] ? leadIn(own[0].tokens) : '';
         // Only an item with a sub-list can be a label ('' is none).
-        const label = nested.some((t) => t.type === 'list') ? (0,classify_text/* squash */.iw)(text).replace(/:$/, '') : '';
-        if ((0,sections/* looksLikeLabel */.M)(label)) {
+        const label = nested.some((t) => t.type === 'list') ? squash(text).replace(/:$/, '') : '';
+        if (looksLikeLabel(label)) {
             // `* SECURITY` / `- **LDAP:**` with sub-items: a heading written as a list item.
             const saved = this.stack.slice();
             this.heading(label, 7 + depth);
@@ -4384,7 +4914,7 @@ class Walker {
             .replace(/<li\b[^>]*>/gi, '\n\u0002 ')
             .replace(/<(?:br|p|div|tr|\/p|\/div|\/li|\/tr|\/ul|\/ol|summary|\/summary)\b[^>]*>/gi, '\n');
         for (const line of marked.split('\n')) {
-            const text = (0,classify_text/* stripTags */.Kq)(line);
+            const text = stripTags(line);
             if (text.trim() === '')
                 continue;
             if (text.startsWith('\u0001'))
@@ -4399,16 +4929,16 @@ class Walker {
 /** Plain text of inline tokens: link text kept, targets, images and tags dropped. */
 function inline(tokens, fallback) {
     if (!tokens)
-        return (0,classify_text/* decodeEntities */.Sm)(fallback);
+        return decodeEntities(fallback);
     let out = '';
     for (const t of tokens) {
         switch (t.type) {
             case 'text':
-                out += 'tokens' in t && t.tokens ? inline(t.tokens, t.text) : (0,classify_text/* decodeEntities */.Sm)(t.text);
+                out += 'tokens' in t && t.tokens ? inline(t.tokens, t.text) : decodeEntities(t.text);
                 break;
             case 'escape':
             case 'codespan':
-                out += (0,classify_text/* decodeEntities */.Sm)(t.text);
+                out += decodeEntities(t.text);
                 break;
             case 'strong':
             case 'em':
@@ -4420,13 +4950,13 @@ function inline(tokens, fallback) {
                 out += ' ';
                 break;
             case 'html':
-                out += (0,classify_text/* stripTags */.Kq)(t.text);
+                out += stripTags(t.text);
                 break;
             case 'image':
             case 'checkbox':
                 break;
             default:
-                out += 'text' in t && typeof t.text === 'string' ? (0,classify_text/* decodeEntities */.Sm)(t.text) : '';
+                out += 'text' in t && typeof t.text === 'string' ? decodeEntities(t.text) : '';
         }
     }
     return out;
@@ -4441,7 +4971,7 @@ function leadIn(tokens) {
         if (t.type === 'text' && 'tokens' in t && t.tokens)
             return leadIn(t.tokens);
         if (t.type === 'strong' || t.type === 'em')
-            return (0,classify_text/* squash */.iw)(inline(t.tokens, t.text));
+            return squash(inline(t.tokens, t.text));
         return '';
     }
     return '';
@@ -4464,7 +4994,7 @@ function defuseEmphasis(text) {
     return n > EMPHASIS_CAP ? text.replace(/[*_~]/g, '\\$&') : text;
 }
 /** Parse cleaned notes into units. Never throws: unparseable input yields its plain text. */
-function parseUnits(text) {
+function blocks_parseUnits(text) {
     const w = new Walker();
     let tokens;
     try {
@@ -4474,7 +5004,7 @@ function parseUnits(text) {
         // The lexer is total on every input we have tried; if it ever is not, read lines.
         return text
             .split('\n')
-            .map((line) => (0,classify_text/* squash */.iw)((0,classify_text/* stripTags */.Kq)(line)).slice(0, MAX_UNIT_TEXT))
+            .map((line) => squash(stripTags(line)).slice(0, MAX_UNIT_TEXT))
             .filter((line) => line !== '')
             .slice(0, MAX_UNITS)
             .map((line) => ({ kind: 'paragraph', text: line, depth: 0, section: null, lead: '', alert: '' }));
@@ -4483,24 +5013,6 @@ function parseUnits(text) {
     return w.units;
 }
 
-
-/***/ }),
-
-/***/ 7588:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  x: () => (/* binding */ classifyReleases)
-});
-
-// UNUSED EXPORTS: MAX_RELEASES
-
-// EXTERNAL MODULE: ./src/schema/index.ts
-var schema = __nccwpck_require__(1107);
-// EXTERNAL MODULE: ./src/classify/blocks.ts + 1 modules
-var blocks = __nccwpck_require__(6138);
 ;// CONCATENATED MODULE: ./src/classify/keywords.ts
 // Which groups of key words occur in a text, in one pass over it. The rules guard their
 // costly patterns with key words; an `includes` per key scanned each unit once per key.
@@ -4575,10 +5087,6 @@ function groupScanner(groups) {
     };
 }
 
-// EXTERNAL MODULE: ./src/classify/sections.ts
-var sections = __nccwpck_require__(5152);
-// EXTERNAL MODULE: ./src/classify/text.ts
-var classify_text = __nccwpck_require__(5739);
 ;// CONCATENATED MODULE: ./src/classify/rules.ts
 
 
@@ -4606,7 +5114,7 @@ const RULES = {
     admonition: rule('admonition', 'caution', 'carries a warning or "important" note'),
     advice: rule('advice', 'caution', 'advises the admin to check something'),
     platformChange: rule('platform-change', 'caution', 'changes the base image or platform'),
-    truncatedNotes: rule('truncated-notes', 'caution', `the notes exceed the ${classify_text/* NOTES_CAP */.fR / 1024} KiB read limit and nothing in the part read decides`)
+    truncatedNotes: rule('truncated-notes', 'caution', `the notes exceed the ${NOTES_CAP / 1024} KiB read limit and nothing in the part read decides`)
 };
 const RULE_ORDER = Object.values(RULES);
 const rulePriority = (r) => RULE_ORDER.indexOf(r);
@@ -4783,7 +5291,7 @@ const K = {
 };
 const GROUPS = Object.keys(K);
 /** The bit of each group in the set `keyGroups` returns. */
-const G = Object.fromEntries(GROUPS.map((g, i) => [g, 1 << i]));
+const rules_G = Object.fromEntries(GROUPS.map((g, i) => [g, 1 << i]));
 /** The groups of K with a key in the lower-cased text, as a bit set of G. */
 const keyGroups = groupScanner(GROUPS.map((g) => K[g]));
 /** Record a finding of `rule` in `unit` at `at` (clamped to the text). Not a closure: one per unit cost time. */
@@ -4800,33 +5308,33 @@ function judgeUnit(u) {
     if (NONE.test(text))
         return out;
     const g = keyGroups(text.toLowerCase());
-    const hedged = g & G.prose ? find(HEDGE, text) : -1;
-    const negated = hedged < 0 && (g & G.negation) !== 0 && NEGATION.test(text);
-    const rollback = (g & G.rollback) !== 0 && ROLLBACK.test(text);
+    const hedged = g & rules_G.prose ? find(HEDGE, text) : -1;
+    const negated = hedged < 0 && (g & rules_G.negation) !== 0 && NEGATION.test(text);
+    const rollback = (g & rules_G.rollback) !== 0 && ROLLBACK.test(text);
     const housekeepingItem = HOUSEKEEPING_ITEM.test(text);
-    const housekeeping = (k & sections.S.housekeeping) !== 0 && (k & (sections.S.breaking | sections.S.upgrade | sections.S.security | sections.S.removed | sections.S.deprecated)) === 0;
-    const removal = (g & G.removal) !== 0;
-    const defaults = g & G.defaults ? find(DEFAULT_CHANGE, text) : -1;
+    const housekeeping = (k & sections_S.housekeeping) !== 0 && (k & (sections_S.breaking | sections_S.upgrade | sections_S.security | sections_S.removed | sections_S.deprecated)) === 0;
+    const removal = (g & rules_G.removal) !== 0;
+    const defaults = g & rules_G.defaults ? find(DEFAULT_CHANGE, text) : -1;
     if (hedged >= 0)
         add(out, u, RULES.hedgedBreaking, hedged);
     if (!negated && hedged < 0) {
-        if (k & sections.S.breaking)
+        if (k & sections_S.breaking)
             add(out, u, RULES.breakingSection, 0, false);
-        const marker = g & G.marker ? find(BREAKING_MARKER, text) : -1;
+        const marker = g & rules_G.marker ? find(BREAKING_MARKER, text) : -1;
         if (marker >= 0 || /^breaking/i.test(u.lead))
             add(out, u, RULES.breakingMarker, Math.max(0, marker));
-        if (k & sections.S.upgrade && !housekeeping)
+        if (k & sections_S.upgrade && !housekeeping)
             add(out, u, RULES.upgradeSection, 0, false);
         // A runtime version counts only with a REQUIREMENT match, which needs a word of its group: skip the search without one.
-        const rt = g & G.requirement && /\d/.test(text) ? find(RUNTIME_VERSION, text) : -1;
+        const rt = g & rules_G.requirement && /\d/.test(text) ? find(RUNTIME_VERSION, text) : -1;
         if (rt >= 0 && REQUIREMENT.test(text)) {
-            if (FUTURE.test(text) || k & sections.S.deprecated)
+            if (FUTURE.test(text) || k & sections_S.deprecated)
                 add(out, u, RULES.deprecation, rt);
             else if (!housekeepingItem)
                 add(out, u, RULES.runtimeRequirement, rt);
         }
         if (!rollback && !housekeeping) {
-            const ob = g & G.obligation ? find(OBLIGATION, text) : -1;
+            const ob = g & rules_G.obligation ? find(OBLIGATION, text) : -1;
             if (ob >= 0) {
                 const rest = text.slice(ob);
                 if (/^(?:make sure|ensure)/i.test(rest))
@@ -4834,23 +5342,23 @@ function judgeUnit(u) {
                 else if (ACTION.test(rest))
                     add(out, u, RULES.manualStep, ob);
             }
-            const ins = g & G.comma && g & G.to ? find(INSTRUCTION, text) : -1;
+            const ins = g & rules_G.comma && g & rules_G.to ? find(INSTRUCTION, text) : -1;
             if (ins >= 0)
                 add(out, u, RULES.manualStep, ins);
         }
-        const urg = g & G.urgent ? find(URGENT, text) : -1;
+        const urg = g & rules_G.urgent ? find(URGENT, text) : -1;
         if (urg >= 0)
             add(out, u, RULES.urgentUpdate, urg);
         if (removal && !housekeeping && !housekeepingItem && !rollback) {
             const auto = AUTO_MIGRATED.test(text);
-            const rs = g & G.setting ? find(REMOVED_SETTING, text) : -1;
+            const rs = g & rules_G.setting ? find(REMOVED_SETTING, text) : -1;
             if (rs >= 0 && !INTERNAL.test(text))
                 add(out, u, auto ? RULES.configChange : RULES.removedSetting, rs);
-            if (g & G.renamed) {
+            if (g & rules_G.renamed) {
                 const rn = find(RENAMED_ID, text);
                 if (rn >= 0)
                     add(out, u, auto ? RULES.configChange : RULES.removedSetting, rn);
-                const rns = g & G.setting ? find(RENAMED_SETTING, text) : -1;
+                const rns = g & rules_G.setting ? find(RENAMED_SETTING, text) : -1;
                 if (rns >= 0)
                     add(out, u, auto ? RULES.configChange : RULES.removedSetting, rns);
             }
@@ -4858,52 +5366,52 @@ function judgeUnit(u) {
             if (sup >= 0 && !INTERNAL.test(text)) {
                 // "no longer supported" alone is a behaviour change; for a platform, API or interface it is a removal.
                 const strong = !/^(?:no longer|not) /i.test(text.slice(sup)) || PLATFORM.test(text);
-                add(out, u, strong && !(k & sections.S.deprecated) ? RULES.removedSupport : RULES.behaviourChange, sup);
+                add(out, u, strong && !(k & sections_S.deprecated) ? RULES.removedSupport : RULES.behaviourChange, sup);
             }
         }
-        const mg = g & G.guide ? find(MIGRATION_GUIDE, text) : -1;
+        const mg = g & rules_G.guide ? find(MIGRATION_GUIDE, text) : -1;
         if (mg >= 0)
             add(out, u, housekeeping ? RULES.behaviourChange : RULES.migrationGuide, mg);
         // "Removed X by default" under a Removed heading changes a default; it removes nothing an admin relies on.
-        if (k & sections.S.removed && !housekeeping && defaults < 0 && !INTERNAL.test(text))
+        if (k & sections_S.removed && !housekeeping && defaults < 0 && !INTERNAL.test(text))
             add(out, u, RULES.removedSection, 0, false);
-        const bp = g & G.prose ? find(BREAKING_PROSE, text) : -1;
+        const bp = g & rules_G.prose ? find(BREAKING_PROSE, text) : -1;
         if (bp >= 0 && !FIX_OR_REVERT.test(text) && !housekeeping)
             add(out, u, LATER.test(text) ? RULES.hedgedBreaking : RULES.breakingProse, bp);
     }
     // Caution-level evidence.
-    const sec = g & G.security ? find(SECURITY, text) : -1;
+    const sec = g & rules_G.security ? find(SECURITY, text) : -1;
     if (sec >= 0 && !(housekeeping && !/\[security\]|\bCVE-|\bGHSA-/i.test(text)))
         add(out, u, RULES.securityFix, sec);
-    else if (k & sections.S.security && !negated)
+    else if (k & sections_S.security && !negated)
         add(out, u, RULES.securityFix, 0, false);
-    const dep = g & G.deprecation ? find(DEPRECATION, text) : -1;
+    const dep = g & rules_G.deprecation ? find(DEPRECATION, text) : -1;
     if (dep >= 0 && !housekeepingItem && !housekeeping)
         add(out, u, RULES.deprecation, dep);
-    else if (k & sections.S.deprecated)
+    else if (k & sections_S.deprecated)
         add(out, u, RULES.deprecation, 0, false);
     if (!housekeeping && !housekeepingItem) {
         if (defaults >= 0)
             add(out, u, RULES.defaultChange, defaults);
-        const bc = g & G.behaviour ? find(BEHAVIOUR, text) : -1;
+        const bc = g & rules_G.behaviour ? find(BEHAVIOUR, text) : -1;
         if (bc >= 0)
             add(out, u, RULES.behaviourChange, bc);
-        const pc = g & G.image ? find(PLATFORM_CHANGE, text) : -1;
+        const pc = g & rules_G.image ? find(PLATFORM_CHANGE, text) : -1;
         if (pc >= 0)
             add(out, u, RULES.platformChange, pc);
     }
-    const cf = g & G.configFormat ? find(CONFIG_FORMAT, text) : -1;
-    if (cf >= 0 || (k & sections.S.config && !housekeeping))
+    const cf = g & rules_G.configFormat ? find(CONFIG_FORMAT, text) : -1;
+    if (cf >= 0 || (k & sections_S.config && !housekeeping))
         add(out, u, RULES.configChange, Math.max(0, cf), cf >= 0);
-    if (k & sections.S.changed && !housekeeping)
+    if (k & sections_S.changed && !housekeeping)
         add(out, u, RULES.behaviourChange, 0, false);
     if (/^(?:WARNING|IMPORTANT|CAUTION|DANGER|ATTENTION)$/.test(u.alert) ||
         /^(?:important|warning|attention|caution|danger|heads up)\b/i.test(u.lead) ||
         text.includes('⚠') ||
-        (k & sections.S.important && !housekeeping)) {
+        (k & sections_S.important && !housekeeping)) {
         add(out, u, RULES.admonition, 0, false);
     }
-    if (!housekeeping && !rollback && g & G.advice) {
+    if (!housekeeping && !rollback && g & rules_G.advice) {
         const adv = find(ADVICE, text);
         if (adv >= 0)
             add(out, u, RULES.advice, adv);
@@ -4965,8 +5473,8 @@ function better(a, b) {
 }
 /** Judge one release's notes. Total: any string (or none) gives a judgement. */
 function judgeRelease(notes) {
-    const { text, cut } = (0,classify_text/* cleanNotes */.Bz)(notes);
-    if ((0,classify_text/* isBlankNotes */.sC)(text)) {
+    const { text, cut } = text_cleanNotes(notes);
+    if (text_isBlankNotes(text)) {
         return {
             safeToUpdate: 'unknown',
             rule: OUTCOMES.emptyNotes,
@@ -4976,7 +5484,7 @@ function judgeRelease(notes) {
             cut
         };
     }
-    const units = (0,blocks/* parseUnits */.XS)(text);
+    const units = blocks_parseUnits(text);
     let best = null;
     for (const u of units) {
         for (const f of judgeUnit(u))
@@ -5043,171 +5551,10 @@ function quoteOf(f, max = 200) {
             q = q.slice(0, sp);
         q = `${q}…`;
     }
-    return (0,classify_text/* squash */.iw)(`${start > 0 ? '…' : ''}${q}`);
+    return squash(`${start > 0 ? '…' : ''}${q}`);
 }
 
-// EXTERNAL MODULE: ./src/classify/summary.ts
-var summary = __nccwpck_require__(1814);
-;// CONCATENATED MODULE: ./src/classify/classifier.ts
-// Every release an admin crosses is judged, the most severe wins, and the rationale
-// names the rule, the release and the words that decided.
-
-
-
-
-/** Releases read per update; an admin crossing more is told only the newest were read. */
-const MAX_RELEASES = 200;
-const SEVERITY = { safe: 1, unknown: 2, caution: 3, breaking: 4, unmaintained: 5 };
-const CLASS_WORD = {
-    safe: 'Safe',
-    caution: 'Caution',
-    breaking: 'Breaking',
-    unknown: 'Unknown',
-    unmaintained: 'Unmaintained'
-};
-function because(j, version) {
-    const cls = CLASS_WORD[j.safeToUpdate];
-    const f = j.finding;
-    if (f) {
-        const section = f.unit.section ? `, under "${(0,classify_text/* clip */.$Q)(f.unit.section.title, 60)}"` : '';
-        return `${cls} (rule ${j.rule}: ${j.describes}) in ${version}${section}: "${quoteOf(f)}"`;
-    }
-    return `${cls} (rule ${j.rule}): for ${version}, ${j.describes}`;
-}
-function classifyReleases(input) {
-    if (input.archived) {
-        return {
-            safeToUpdate: 'unmaintained',
-            rationale: 'Unmaintained (rule archived): the upstream repository is archived (read-only), so no further releases or fixes will come.',
-            changelogSummary: summary/* ARCHIVED_SUMMARY */.qg,
-            rule: 'archived',
-            decidedBy: null
-        };
-    }
-    const all = input.releases;
-    if (all.length === 0) {
-        return {
-            safeToUpdate: 'unknown',
-            rationale: 'Unknown (rule no-releases): no release notes are known for this update.',
-            changelogSummary: summary/* EMPTY_SUMMARY */.fB,
-            rule: 'no-releases',
-            decidedBy: null
-        };
-    }
-    const releases = all.slice(-MAX_RELEASES);
-    const judged = releases.map((r) => ({
-        raw: String(r.version).slice(0, schema/* LIMITS */.b1.version),
-        version: (0,classify_text/* safeLabel */.IW)(String(r.version)),
-        j: judgeRelease(r.notes)
-    }));
-    // Newest first, so that among equally severe releases the newest one decides.
-    let decided = judged[judged.length - 1];
-    for (let i = judged.length - 2; i >= 0; i--) {
-        if (SEVERITY[judged[i].j.safeToUpdate] > SEVERITY[decided.j.safeToUpdate])
-            decided = judged[i];
-    }
-    const newest = judged[judged.length - 1];
-    let rationale = `${because(decided.j, decided.version)}.`;
-    if (all.length > 1) {
-        const skipped = all.length - releases.length;
-        rationale += ` Judged ${all.length} releases from ${judged[0].version} to ${newest.version}${skipped > 0 ? ` (only the newest ${releases.length} were read)` : ''}; the most severe decides: ${decided.version}.`;
-    }
-    return {
-        safeToUpdate: decided.j.safeToUpdate,
-        rationale: (0,classify_text/* clip */.$Q)(rationale, schema/* LIMITS */.b1.rationale),
-        changelogSummary: (0,summary/* summariseUnits */.S7)(newest.j.units, { releasesSpanned: all.length }),
-        rule: decided.j.rule,
-        decidedBy: decided.raw
-    };
-}
-
-
-/***/ }),
-
-/***/ 5152:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   G: () => (/* binding */ headingKinds),
-/* harmony export */   M: () => (/* binding */ looksLikeLabel),
-/* harmony export */   S: () => (/* binding */ S)
-/* harmony export */ });
-// What a heading announces. Changelogs are written under headings, and the heading
-// says more about an item than any word in it: a line under "Breaking changes" is
-// breaking whatever it says, a line under "Documentation" changes no deployment.
-const S = {
-    breaking: 1,
-    upgrade: 2,
-    removed: 4,
-    deprecated: 8,
-    security: 16,
-    changed: 32,
-    config: 64,
-    important: 128,
-    /** Documentation, tests, CI, dependencies, thanks: nothing an admin runs changes. */
-    housekeeping: 256,
-    fixes: 512,
-    features: 1024,
-    knownIssues: 2048
-};
-const PATTERNS = [
-    [S.breaking, /\bbreaking\b|\bbackwards?[- ]incompatib|\bincompatible changes?\b|💥/i],
-    [
-        S.upgrade,
-        /\bupgrad(?:e|ing) (?:notes?|instructions?|guide|steps?|considerations?|information|warnings?|path)\b|^upgrad(?:e|ing)\b|\bbefore (?:you )?(?:upgrad|updat)|\bhow to (?:upgrade|update|migrate)\b|\bmigration (?:notes?|guide|steps?|instructions?|required)\b|^migrat(?:ion|ing)s?\b|\baction (?:required|needed)\b|\bmanual (?:steps?|actions?|intervention|migration)\b|\brequired (?:actions?|steps?)\b/i
-    ],
-    [S.removed, /^(?:removed|removals?|dropped|deleted)\b|\bremoved (?:features?|settings?|options?|support)\b/i],
-    [S.deprecated, /deprecat/i],
-    [S.security, /\bsecurity\b|\bvulnerabilit|🔒|\bcve\b/i],
-    [S.changed, /^(?:changed|changes in behaviou?r|behaviou?r(?:al)? changes?|changed behaviou?r)$/i],
-    [S.config, /\b(?:config(?:uration)?|settings?) changes?\b/i],
-    [S.important, /\bimportant\b|\battention\b|\bwarnings?\b|\bnotice\b|⚠/i],
-    [
-        S.housekeeping,
-        /\b(?:docs?|documentation|tests?|testing|ci|chores?|misc(?:ellaneous)?(?: tasks)?|internal|refactor(?:ing)?s?|dependenc(?:y|ies)|deps|translations?|i18n|l10n|localisation|localization|thanks|contributors|all (?:app )?changes|all commits|maintenance|development|tooling|code quality|build system)\b/i
-    ],
-    [S.fixes, /\bfix(?:es|ed)?\b|\bbugs?\b/i],
-    [S.features, /\bfeatures?\b|\benhancements?\b|\badded\b|\bnew\b|\bimprovements?\b/i],
-    [S.knownIssues, /\bknown issues?\b/i]
-];
-/** The kinds a heading's text announces, as a bit set of `S`. */
-function headingKinds(title) {
-    const t = title.replace(/[:.]+$/, '').trim();
-    let k = 0;
-    for (const [bit, re] of PATTERNS)
-        if (re.test(t))
-            k |= bit;
-    // "Breaking changes" also matches the changed/features words; the stronger meaning wins.
-    if (k & S.breaking)
-        k &= ~(S.housekeeping | S.features);
-    return k;
-}
-/**
- * Is this short text a label that introduces a list (a pseudo-heading such as
- * `**Bug fixes:**` or a list item `SECURITY` with sub-items)?
- */
-function looksLikeLabel(text) {
-    if (text.length === 0 || text.length > 60)
-        return false;
-    const words = text.split(/\s+/).length;
-    return words <= 6 && !/[.!?]\s*$/.test(text.replace(/:$/, ''));
-}
-
-
-/***/ }),
-
-/***/ 1814:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   S7: () => (/* binding */ summariseUnits),
-/* harmony export */   fB: () => (/* binding */ EMPTY_SUMMARY),
-/* harmony export */   qg: () => (/* binding */ ARCHIVED_SUMMARY)
-/* harmony export */ });
-/* unused harmony exports SUMMARY_MAX, scrub, summarise */
-/* harmony import */ var _blocks_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6138);
-/* harmony import */ var _sections_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5152);
-/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5739);
+;// CONCATENATED MODULE: ./src/classify/summary.ts
 // Plain-text summary of one release's notes: headings as lead-ins, their first items,
 // the sections an admin must read first. No Markdown, no HTML, no link targets,
 // commit hashes, issue references or @mentions. Bounded by SUMMARY_MAX.
@@ -5220,7 +5567,7 @@ const EMPTY_SUMMARY = '...';
 /** The fixed summary of an archived (read-only) repository. */
 const ARCHIVED_SUMMARY = 'The upstream repository is archived (read-only): no further releases or fixes are expected.';
 const ITEMS_PER_SECTION = 3;
-const URGENT_KINDS = _sections_js__WEBPACK_IMPORTED_MODULE_1__.S.breaking | _sections_js__WEBPACK_IMPORTED_MODULE_1__.S.upgrade | _sections_js__WEBPACK_IMPORTED_MODULE_1__.S.removed | _sections_js__WEBPACK_IMPORTED_MODULE_1__.S.security | _sections_js__WEBPACK_IMPORTED_MODULE_1__.S.deprecated | _sections_js__WEBPACK_IMPORTED_MODULE_1__.S.important | _sections_js__WEBPACK_IMPORTED_MODULE_1__.S.changed | _sections_js__WEBPACK_IMPORTED_MODULE_1__.S.config;
+const URGENT_KINDS = sections_S.breaking | sections_S.upgrade | sections_S.removed | sections_S.security | sections_S.deprecated | sections_S.important | sections_S.changed | sections_S.config;
 const SKIP_SECTION = /\b(?:thanks|contributors|all commits|all (?:app )?changes|full changelog|new contributors)\b/i;
 /** Boilerplate lines that say nothing about the release itself. */
 const SKIP_TEXT = /^(?:all commits|full changelog\b.*|(?:see|view) (?:also )?(?:the )?.{0,60}\b(?:milestone|changelog|release notes|commits)\.?|what's changed|compare(?: changes)?|changes|changelog)$/i;
@@ -5237,7 +5584,7 @@ function scrub(text) {
         s = s
             .replace(/\b(?:by|thanks to|from) @[\w-]+(?:\[bot\])?/gi, ' ')
             .replace(/(?:^|(?<=[\s([,]))@[\w-]+(?:\[bot\])?/g, ' ');
-    return (0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .squash */ .iw)(s
+    return squash(s
         .replace(/\p{Extended_Pictographic}\uFE0F?/gu, ' ')
         // Parentheses and brackets emptied by the above.
         .replace(/[([]\s*(?:[,;]\s*)*[)\]]/g, ' ')
@@ -5267,7 +5614,7 @@ function groups(units) {
 }
 /** Sections an admin must read first come first, housekeeping last. */
 function rank(g) {
-    return g.kinds & URGENT_KINDS ? 0 : g.kinds & _sections_js__WEBPACK_IMPORTED_MODULE_1__.S.housekeeping ? 2 : 1;
+    return g.kinds & URGENT_KINDS ? 0 : g.kinds & sections_S.housekeeping ? 2 : 1;
 }
 /** The first few distinct, non-empty items of a group, scrubbed (only these are scrubbed: it is the costly part). */
 function firstItems(g) {
@@ -5291,7 +5638,7 @@ function summariseUnits(units, opts = {}) {
         if (shown.length === 0)
             continue;
         const title = scrub(g.title).replace(/:$/, '');
-        const body = `${shown.map((i) => (0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .clip */ .$Q)(i, 160).replace(/[.;:]$/, '')).join('; ')}${more > 0 ? ` (+${more} more)` : ''}`;
+        const body = `${shown.map((i) => clip(i, 160).replace(/[.;:]$/, '')).join('; ')}${more > 0 ? ` (+${more} more)` : ''}`;
         const part = `${title ? `${title}: ` : ''}${body}.`;
         parts.push(part);
         length += part.length + 1;
@@ -5299,8 +5646,8 @@ function summariseUnits(units, opts = {}) {
             break;
     }
     if (parts.length === 0)
-        return spanned > 1 ? (0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .clip */ .$Q)(`${prefix}${EMPTY_SUMMARY}`, SUMMARY_MAX) : EMPTY_SUMMARY;
-    return (0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .clip */ .$Q)(`${prefix}${parts.join(' ')}`, SUMMARY_MAX);
+        return spanned > 1 ? clip(`${prefix}${EMPTY_SUMMARY}`, SUMMARY_MAX) : EMPTY_SUMMARY;
+    return clip(`${prefix}${parts.join(' ')}`, SUMMARY_MAX);
 }
 /**
  * Plain-text summary of release notes, at most SUMMARY_MAX characters; `...` when
@@ -5313,196 +5660,90 @@ function summarise(notes, opts = {}) {
     return summariseUnits(parseUnits(text), opts);
 }
 
+;// CONCATENATED MODULE: ./src/classify/classifier.ts
+// Every release an admin crosses is judged, the most severe wins, and the rationale
+// names the rule, the release and the words that decided.
 
-/***/ }),
 
-/***/ 5739:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   $Q: () => (/* binding */ clip),
-/* harmony export */   Bz: () => (/* binding */ cleanNotes),
-/* harmony export */   IW: () => (/* binding */ safeLabel),
-/* harmony export */   Kq: () => (/* binding */ stripTags),
-/* harmony export */   Sm: () => (/* binding */ decodeEntities),
-/* harmony export */   fR: () => (/* binding */ NOTES_CAP),
-/* harmony export */   iw: () => (/* binding */ squash),
-/* harmony export */   sC: () => (/* binding */ isBlankNotes)
-/* harmony export */ });
-/* unused harmony export LINE_CAP */
-// Plain text out of hostile input: the notes come from upstream and may be huge,
-// binary, HTML or carry control characters. Everything here is bounded and total.
-/**
- * Notes longer than this many characters are cut before parsing (64 Ki characters,
- * the same bound a catalog record keeps). The rules read at most this much, so
- * 10 MB of notes cost the same as 64 KiB.
- */
-const NOTES_CAP = 65_536;
-/** Characters kept per line. Real notes stay under 500; longer lines are dumps and feed the lexer's slow paths. */
-const LINE_CAP = 2_000;
-const TRUNCATED_MARK = /\[truncated\]\s*$/i;
-/** C0/C1 controls (not \t \n), DEL, lone surrogates, bidi overrides, BOM and U+FFFD junk. */
-const JUNK = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\uFEFF\uFFFD]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-/** Every character JUNK can match (any surrogate, paired or not). */
-const MAYBE_JUNK = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\uFEFF\uFFFD\uD800-\uDFFF]/;
-/** Cut lines longer than LINE_CAP. One linear scan; most notes have no long line and are returned as is. */
-function capLines(s) {
-    let start = 0;
-    let long = false;
-    while (start <= s.length) {
-        let end = s.indexOf('\n', start);
-        if (end < 0)
-            end = s.length;
-        if (end - start > LINE_CAP) {
-            long = true;
-            break;
-        }
-        start = end + 1;
+
+/** Releases read per update; an admin crossing more is told only the newest were read. */
+const MAX_RELEASES = 200;
+const SEVERITY = { safe: 1, unknown: 2, caution: 3, breaking: 4, unmaintained: 5 };
+const CLASS_WORD = {
+    safe: 'Safe',
+    caution: 'Caution',
+    breaking: 'Breaking',
+    unknown: 'Unknown',
+    unmaintained: 'Unmaintained'
+};
+function because(j, version) {
+    const cls = CLASS_WORD[j.safeToUpdate];
+    const f = j.finding;
+    if (f) {
+        const section = f.unit.section ? `, under "${clip(f.unit.section.title, 60)}"` : '';
+        return `${cls} (rule ${j.rule}: ${j.describes}) in ${version}${section}: "${quoteOf(f)}"`;
     }
-    if (!long)
-        return s;
-    return s
-        .split('\n')
-        .map((line) => (line.length > LINE_CAP ? line.slice(0, LINE_CAP) : line))
-        .join('\n');
+    return `${cls} (rule ${j.rule}): for ${version}, ${j.describes}`;
 }
-/**
- * Cap, drop control/format characters (keeping newlines and tabs), normalise line ends.
- * `cut` is true when the cap cut the notes; an upstream `[truncated]` marker is only removed
- * (what is left is still a whole list of changes, read as such).
- */
-function cleanNotes(raw) {
-    let s = typeof raw === 'string' ? raw : '';
-    let cut = false;
-    if (s.length > NOTES_CAP) {
-        s = s.slice(0, NOTES_CAP);
-        // Do not leave half a surrogate pair behind.
-        if (/[\uD800-\uDBFF]$/.test(s))
-            s = s.slice(0, -1);
-        cut = true;
+function classifyReleases(input) {
+    if (input.archived) {
+        return {
+            safeToUpdate: 'unmaintained',
+            rationale: 'Unmaintained (rule archived): the upstream repository is archived (read-only), so no further releases or fixes will come.',
+            changelogSummary: ARCHIVED_SUMMARY,
+            rule: 'archived',
+            decidedBy: null
+        };
     }
-    if (s.includes('\r'))
-        s = s.replace(/\r\n?/g, '\n');
-    // The junk pattern is slow; most notes have no character it could match.
-    if (MAYBE_JUNK.test(s))
-        s = s.replace(JUNK, '');
-    s = capLines(s.replace(TRUNCATED_MARK, ''));
-    return { text: s, cut };
-}
-/** True when nothing is left once whitespace and `[truncated]` markers are gone. */
-function isBlankNotes(text) {
-    // The first non-space character stays unless it opens a marker: then the notes are not blank.
-    const first = text.search(/\S/);
-    if (first < 0)
-        return true;
-    return text[first] === '[' && text.replace(/\[truncated\]/gi, '').trim() === '';
-}
-const ENTITIES = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', '#39': "'" };
-function decodeEntities(s) {
-    if (!s.includes('&'))
-        return s;
-    return s.replace(/&(#x[0-9a-f]{1,6}|#\d{1,7}|[a-z]{2,8}|#39);/gi, (m, name) => {
-        const lower = name.toLowerCase();
-        if (ENTITIES[lower] !== undefined)
-            return ENTITIES[lower];
-        let code = NaN;
-        if (lower.startsWith('#x'))
-            code = Number.parseInt(lower.slice(2), 16);
-        else if (lower.startsWith('#'))
-            code = Number.parseInt(lower.slice(1), 10);
-        if (Number.isInteger(code) && code > 31 && code < 0x110000 && !(code >= 0xd800 && code < 0xe000) && code !== 0x7f) {
-            return String.fromCodePoint(code);
-        }
-        return m;
-    });
-}
-/** Strip HTML tags from one line of text (the text of an inline html token). */
-function stripTags(s) {
-    return decodeEntities(s.replace(/<!--[\s\S]*?-->/g, ' ').replace(/<\/?[a-z][^>]*>/gi, ' '));
-}
-/** Whitespace other than a plain space. */
-const OTHER_SPACE = /[^\S ]/;
-/** Collapse runs of whitespace and trim. */
-function squash(s) {
-    // Most texts are single-spaced already (no double space, no other whitespace): only the ends can change.
-    const loose = s.includes('  ') || OTHER_SPACE.test(s);
-    return (loose ? s.replace(/\s+/g, ' ') : s).trim();
-}
-/**
- * Cut to at most `max` characters at a word boundary, adding an ellipsis when cut.
- * Never splits a surrogate pair.
- */
-function clip(s, max) {
-    if (s.length <= max)
-        return s;
-    let cut = s.slice(0, Math.max(0, max - 1));
-    if (/[\uD800-\uDBFF]$/.test(cut))
-        cut = cut.slice(0, -1);
-    const space = cut.lastIndexOf(' ');
-    if (space > max * 0.6)
-        cut = cut.slice(0, space);
-    return `${cut.replace(/[\s,;:.\-–—(]+$/, '')}…`;
-}
-/** A version label as it may appear in prose: no control characters, bounded. */
-function safeLabel(label) {
-    const s = squash(label.replace(/[\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g, ''));
-    return clip(s === '' ? '(unnamed release)' : s, 64);
+    const all = input.releases;
+    if (all.length === 0) {
+        return {
+            safeToUpdate: 'unknown',
+            rationale: 'Unknown (rule no-releases): no release notes are known for this update.',
+            changelogSummary: EMPTY_SUMMARY,
+            rule: 'no-releases',
+            decidedBy: null
+        };
+    }
+    const releases = all.slice(-MAX_RELEASES);
+    const judged = releases.map((r) => ({
+        raw: String(r.version).slice(0, schema/* LIMITS */.b1.version),
+        version: safeLabel(String(r.version)),
+        j: judgeRelease(r.notes)
+    }));
+    // Newest first, so that among equally severe releases the newest one decides.
+    let decided = judged[judged.length - 1];
+    for (let i = judged.length - 2; i >= 0; i--) {
+        if (SEVERITY[judged[i].j.safeToUpdate] > SEVERITY[decided.j.safeToUpdate])
+            decided = judged[i];
+    }
+    const newest = judged[judged.length - 1];
+    let rationale = `${because(decided.j, decided.version)}.`;
+    if (all.length > 1) {
+        const skipped = all.length - releases.length;
+        rationale += ` Judged ${all.length} releases from ${judged[0].version} to ${newest.version}${skipped > 0 ? ` (only the newest ${releases.length} were read)` : ''}; the most severe decides: ${decided.version}.`;
+    }
+    return {
+        safeToUpdate: decided.j.safeToUpdate,
+        rationale: clip(rationale, schema/* LIMITS */.b1.rationale),
+        changelogSummary: summariseUnits(newest.j.units, { releasesSpanned: all.length }),
+        rule: decided.j.rule,
+        decidedBy: decided.raw
+    };
 }
 
-
-/***/ }),
-
-/***/ 5581:
-/***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
-
-__nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1794);
-/* harmony import */ var _workers_index_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2359);
-// CLI entry: everything lives in ./commands.ts so tests can call it directly.
-
-
-process.exitCode = await (0,_commands_js__WEBPACK_IMPORTED_MODULE_0__/* .main */ .i)(process.argv.slice(2), undefined, (0,_workers_index_js__WEBPACK_IMPORTED_MODULE_1__/* .bundledWorkers */ .yB)(import.meta.url, '..'));
-
-__webpack_async_result__();
-} catch(e) { __webpack_async_result__(e); } }, 1);
-
-/***/ }),
-
-/***/ 1794:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  i: () => (/* binding */ main)
-});
-
-// UNUSED EXPORTS: stderrLogger
-
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __nccwpck_require__(3024);
-// EXTERNAL MODULE: external "node:fs/promises"
-var promises_ = __nccwpck_require__(1455);
-;// CONCATENATED MODULE: external "node:readline"
-const external_node_readline_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:readline");
-// EXTERNAL MODULE: external "node:util"
-var external_node_util_ = __nccwpck_require__(7975);
-// EXTERNAL MODULE: ./src/catalog/load.ts + 1 modules
-var load = __nccwpck_require__(124);
-// EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 6 modules
-var schemas = __nccwpck_require__(104);
-// EXTERNAL MODULE: ./src/classify/classifier.ts + 3 modules
-var classifier = __nccwpck_require__(7588);
 ;// CONCATENATED MODULE: ./src/classify/jsonl.ts
 // `classify --jsonl`: one JSON object per input line in, one per line out, in order.
 // A malformed line stops the run with its 1-based line number.
 
 
-class JsonlInputError extends Error {
+
+/** A malformed input line: a run-stopping problem with its 1-based line number. */
+class JsonlInputError extends ProblemsError {
     line;
     constructor(line, message) {
-        super(`line ${line}: ${message}`);
-        this.name = 'JsonlInputError';
+        super('input', [{ message: `line ${line}: ${message}` }], `line ${line}: ${message}`);
         this.line = line;
     }
 }
@@ -5520,7 +5761,7 @@ const jsonlInputSchema = schemas/* object */.Ikc({
 /** Classify one parsed input record. */
 function classifyRecord(input) {
     const releases = input.releases ?? [{ version: input.version ?? 'this release', notes: input.notes }];
-    const j = (0,classifier/* classifyReleases */.x)({ releases });
+    const j = classifyReleases({ releases });
     return { id: input.id, safeToUpdate: j.safeToUpdate, rationale: j.rationale, changelogSummary: j.changelogSummary };
 }
 function describe(error) {
@@ -5558,638 +5799,420 @@ async function classifyJsonl(lines, write) {
     return count;
 }
 
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(6760);
-var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
-// EXTERNAL MODULE: ./node_modules/zod/v4/core/errors.js
-var errors = __nccwpck_require__(7428);
-;// CONCATENATED MODULE: ./src/json.ts
-// The one way every JSON file we write is serialised: two-space indent and a
-// final newline, so files are readable, diff well and are byte-stable.
-function toJson(value) {
-    return `${JSON.stringify(value, null, 2)}\n`;
-}
-
-// EXTERNAL MODULE: ./src/schema/index.ts
-var schema = __nccwpck_require__(1107);
-;// CONCATENATED MODULE: ./src/upstream/endoflife.ts
-// endoflife.date API v1 client, plus the stored copy of each product's data that
-// offline builds read (catalog/endoflife/<product>.json). Responses are hostile
-// input: the body is size-capped, parsed with zod, and the product id is checked
-// before it reaches a URL or a file name.
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+;// CONCATENATED MODULE: ./src/output/write-tree.ts
+// Writes a whole site tree so that readers only ever see the old tree or the
+// new one: build it beside the target, then swap directories with renames.
 
 
 
 
 
-const ENDOFLIFE_DEFAULT_URL = 'https://endoflife.date';
-/** Same rule as `lifecycle.product` in catalogEntrySchema, plus a length bound. */
-const PRODUCT_PATTERN = /^[a-z0-9][a-z0-9._-]{0,99}$/;
-/** The largest product in our data is ~35 KB; 2 MB leaves room and still bounds memory. */
-const MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
-const endoflife_text = (max) => schemas/* string */.YjP().max(max);
-const optDate = schema/* dateString */.O2.nullable().optional();
-// A flag whose source key is absent is null (generate-api-v1.rb), e.g. mariadb's isEoes.
-const optBool = schemas/* boolean */.zMY().nullable().optional();
-// Field order follows the generator (generate-api-v1.rb) so a parsed document
-// serialises back byte for byte: a refresh with unchanged data changes no file.
-// Unknown keys are dropped; fields we read are required, the rest optional so a
-// small upstream addition or omission does not break a build.
-const releaseSchema = schemas/* object */.Ikc({
-    name: endoflife_text(64).min(1),
-    codename: endoflife_text(200).nullable().optional(),
-    label: endoflife_text(300).nullable().optional(),
-    releaseDate: optDate,
-    isLts: optBool,
-    ltsFrom: optDate,
-    isEoas: optBool,
-    eoasFrom: optDate,
-    isEol: schemas/* boolean */.zMY().nullable(),
-    eolFrom: schema/* dateString */.O2.nullable(),
-    isDiscontinued: optBool,
-    discontinuedFrom: optDate,
-    isEoes: optBool,
-    eoesFrom: optDate,
-    isMaintained: optBool,
-    latest: schemas/* object */.Ikc({
-        name: endoflife_text(128).min(1),
-        date: optDate,
-        link: schema/* httpUrl */.q3.nullable().optional()
-    })
-        .nullable()
-        .optional(),
-    custom: schemas/* record */.g1P(endoflife_text(100), schemas/* unknown */.L5J()).nullable().optional()
-});
-const endoflifeProductSchema = schemas/* object */.Ikc({
-    schema_version: endoflife_text(32).optional(),
-    generated_at: endoflife_text(64).optional(),
-    last_modified: endoflife_text(64).optional(),
-    result: schemas/* object */.Ikc({
-        name: schemas/* string */.YjP().regex(PRODUCT_PATTERN, 'must be an endoflife.date product id'),
-        aliases: schemas/* array */.YOg(endoflife_text(100)).max(100).optional(),
-        label: endoflife_text(200).optional(),
-        category: endoflife_text(100).optional(),
-        tags: schemas/* array */.YOg(endoflife_text(100)).max(100).optional(),
-        versionCommand: endoflife_text(1000).nullable().optional(),
-        identifiers: schemas/* array */.YOg(schemas/* object */.Ikc({ type: endoflife_text(50), id: endoflife_text(300) }))
-            .max(200)
-            .optional(),
-        labels: schemas/* record */.g1P(endoflife_text(50), endoflife_text(300).nullable()).optional(),
-        links: schemas/* record */.g1P(endoflife_text(50), schema/* httpUrl */.q3.nullable()).optional(),
-        releases: schemas/* array */.YOg(releaseSchema).max(2000)
-    })
-});
-class EndoflifeError extends Error {
-    transient;
-    constructor(message, 
-    /** True when trying again later may succeed (5xx, 429, network). */
-    transient) {
-        super(message);
-        this.transient = transient;
-        this.name = 'EndoflifeError';
+/** An output directory or path that writing would damage: refused before anything is written. */
+class UnsafeOutputError extends ProblemsError {
+    constructor(message) {
+        super('output', [{ message }], message);
     }
 }
-function assertProductId(product) {
-    if (typeof product !== 'string' || !PRODUCT_PATTERN.test(product)) {
-        throw new Error(`not an endoflife.date product id: ${JSON.stringify(String(product).slice(0, 100))}`);
-    }
-}
-/** `{base}/api/v1/products/<product>`; a base with a path (a stand-in under /eol/) keeps it. */
-function productUrl(baseUrl, product) {
-    assertProductId(product);
-    let base;
-    try {
-        base = new URL(baseUrl);
-    }
-    catch {
-        throw new Error(`endoflife.date base URL is not a URL: ${JSON.stringify(baseUrl)}`);
-    }
-    if (base.protocol !== 'https:' && base.protocol !== 'http:') {
-        throw new Error(`endoflife.date base URL must be http(s): ${JSON.stringify(baseUrl)}`);
-    }
-    base.search = '';
-    base.hash = '';
-    if (!base.pathname.endsWith('/'))
-        base.pathname += '/';
-    return new URL(`api/v1/products/${product}`, base).toString();
-}
-/** Parse and validate a response body; the error names the first problems, briefly. */
-function parseProduct(body, product) {
-    let json;
-    try {
-        json = JSON.parse(body);
-    }
-    catch {
-        throw new EndoflifeError(`endoflife.date returned malformed JSON for "${product}"`, false);
-    }
-    const parsed = endoflifeProductSchema.safeParse(json);
-    if (!parsed.success) {
-        const detail = errors/* prettifyError */.S1(parsed.error).split('\n').slice(0, 6).join('; ').slice(0, 500);
-        throw new EndoflifeError(`endoflife.date returned an unexpected document for "${product}": ${detail}`, false);
-    }
-    const doc = parsed.data;
-    // An alias may answer with its canonical product; anything else is not what we asked for.
-    if (doc.result.name !== product && !(doc.result.aliases ?? []).includes(product)) {
-        throw new EndoflifeError(`endoflife.date answered "${product}" with product "${doc.result.name}"`, false);
-    }
-    return doc;
-}
-async function readCapped(res, max, product) {
-    const declared = Number(res.headers.get('content-length'));
-    if (Number.isFinite(declared) && declared > max) {
-        await res.body?.cancel().catch(() => { });
-        throw new EndoflifeError(`endoflife.date response for "${product}" is larger than ${max} bytes`, false);
-    }
-    if (!res.body)
-        return '';
-    const reader = res.body.getReader();
-    const chunks = [];
-    let size = 0;
-    for (;;) {
-        const { done, value } = await reader.read();
-        if (done)
-            break;
-        size += value.byteLength;
-        if (size > max) {
-            await reader.cancel().catch(() => { });
-            throw new EndoflifeError(`endoflife.date response for "${product}" is larger than ${max} bytes`, false);
-        }
-        chunks.push(value);
-    }
-    return Buffer.concat(chunks).toString('utf8');
-}
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-async function attempt(url, product, doFetch, timeoutMs) {
-    let res;
-    try {
-        res = await doFetch(url, {
-            headers: { accept: 'application/json', 'user-agent': 'updatesafe' },
-            redirect: 'follow',
-            signal: AbortSignal.timeout(timeoutMs)
-        });
-    }
-    catch (err) {
-        // Connection refused/reset, DNS, timeout: all worth another try.
-        const why = err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err);
-        throw new EndoflifeError(`endoflife.date request for "${product}" failed: ${why.slice(0, 200)}`, true);
-    }
-    if (res.status === 404) {
-        await res.body?.cancel().catch(() => { });
-        throw new EndoflifeError(`endoflife.date has no product "${product}" (404 at ${url})`, false);
-    }
-    if (!res.ok) {
-        await res.body?.cancel().catch(() => { });
-        const transient = res.status >= 500 || res.status === 429 || res.status === 408;
-        throw new EndoflifeError(`endoflife.date answered ${res.status} for "${product}" (${url})`, transient);
-    }
-    let body;
-    try {
-        body = await readCapped(res, MAX_RESPONSE_BYTES, product);
-    }
-    catch (err) {
-        if (err instanceof EndoflifeError)
-            throw err;
-        // The connection dropped mid-body.
-        throw new EndoflifeError(`endoflife.date response for "${product}" was cut off`, true);
-    }
-    return parseProduct(body, product);
+/** The file that marks a directory as one we wrote, so we never replace anything else. */
+const MARKER = 'api/v1/apps.json';
+function isInside(child, parent) {
+    const rel = external_node_path_default().relative(parent, child);
+    return rel === '' || (!rel.startsWith('..') && !external_node_path_default().isAbsolute(rel));
 }
 /**
- * GET {base}/api/v1/products/<product>. Retries 5xx, 429, timeouts and network
- * errors; a 404 or a malformed document fails at once. Throws on failure, so the
- * caller can fall back to its last-known-good data.
+ * Refuse output directories whose replacement would destroy something: the
+ * catalog, anything containing it, a git work tree, the filesystem root, or a
+ * non-empty directory that is not a previous snapshot.
  */
-async function fetchProduct(product, opts) {
-    const url = productUrl(opts.baseUrl, product);
-    const doFetch = opts.fetch ?? globalThis.fetch;
-    const retries = Math.max(0, Math.floor(opts.retries ?? 2));
-    const delay = Math.max(0, opts.retryDelayMs ?? 1000);
-    const timeoutMs = opts.timeoutMs ?? 20_000;
-    for (let i = 0;; i++) {
+async function checkOutputDir(outDir, guard) {
+    const out = external_node_path_default().resolve(guard.cwd, outDir);
+    const catalog = external_node_path_default().resolve(guard.cwd, guard.catalogDir);
+    if (out === external_node_path_default().parse(out).root)
+        throw new UnsafeOutputError(`refusing to write the site to the filesystem root (${out})`);
+    if (isInside(catalog, out))
+        throw new UnsafeOutputError(`refusing --out ${outDir}: it is, or contains, the catalog directory ${guard.catalogDir}`);
+    if (isInside(out, catalog))
+        throw new UnsafeOutputError(`refusing --out ${outDir}: it lies inside the catalog directory ${guard.catalogDir}`);
+    if ((0,external_node_fs_namespaceObject.existsSync)(external_node_path_default().join(out, '.git')))
+        throw new UnsafeOutputError(`refusing --out ${outDir}: it is a git repository root; write the site to a subdirectory`);
+    if ((0,external_node_fs_namespaceObject.existsSync)(external_node_path_default().join(out, 'package.json')))
+        throw new UnsafeOutputError(`refusing --out ${outDir}: it holds a package.json (a project root?)`);
+    let entries = [];
+    try {
+        const info = await (0,promises_namespaceObject.stat)(out);
+        if (!info.isDirectory())
+            throw new UnsafeOutputError(`refusing --out ${outDir}: it exists and is not a directory`);
+        entries = await (0,promises_namespaceObject.readdir)(out);
+    }
+    catch (e) {
+        if (e instanceof UnsafeOutputError)
+            throw e;
+        return; // does not exist yet: fine
+    }
+    if (entries.length > 0 && !(0,external_node_fs_namespaceObject.existsSync)(external_node_path_default().join(out, MARKER))) {
+        throw new UnsafeOutputError(`refusing --out ${outDir}: it is not empty and holds no ${MARKER}, so it is not an updatesafe snapshot we may replace`);
+    }
+}
+/** A site path must be relative, POSIX, and free of `.`/`..` segments and odd characters. */
+function assertSafeRelativePath(p) {
+    const ok = p.length > 0 &&
+        p.length <= 255 &&
+        !p.startsWith('/') &&
+        /^[A-Za-z0-9._/-]+$/.test(p) &&
+        p.split('/').every((seg) => seg !== '' && seg !== '.' && seg !== '..');
+    if (!ok)
+        throw new UnsafeOutputError(`refusing to write unsafe path ${JSON.stringify(p)}`);
+}
+/**
+ * Writes all of `text` to `fd`. Node 20's writeFileSync first copies a string
+ * into a pooled Buffer; at 50,000 files V8 sometimes began to allocate those
+ * Buffers in the old generation, which kept every copy alive until a full
+ * collection and raised a 10,000-app build's peak RSS from about 250 MB to
+ * 320 MB in a third of the runs. writeSync hands the string to C++ as it is.
+ * write(2) on a regular file writes everything or fails; a short write is finished from a Buffer.
+ */
+function writeTextSync(fd, text, write = external_node_fs_namespaceObject.writeSync) {
+    let done = write(fd, text);
+    const size = Buffer.byteLength(text);
+    if (done >= size)
+        return;
+    const bytes = Buffer.from(text);
+    while (done < size)
+        done += write(fd, bytes, done, size - done);
+}
+/**
+ * Synchronous writes: tens of thousands of small files go several times faster
+ * than through libuv's thread pool, where each file costs three round trips.
+ * `wx`: a path produced twice fails instead of replacing the first copy.
+ */
+function writeFilesSync(files) {
+    const made = new Set();
+    for (const [dest, content] of files) {
+        const dir = external_node_path_default().dirname(dest);
+        if (!made.has(dir)) {
+            (0,external_node_fs_namespaceObject.mkdirSync)(dir, { recursive: true });
+            made.add(dir);
+        }
+        if (typeof content !== 'string') {
+            (0,external_node_fs_namespaceObject.writeFileSync)(dest, content, { flag: 'wx' });
+            continue;
+        }
+        const fd = (0,external_node_fs_namespaceObject.openSync)(dest, 'wx');
         try {
-            return await attempt(url, product, doFetch, timeoutMs);
+            writeTextSync(fd, content);
         }
-        catch (err) {
-            if (!(err instanceof EndoflifeError) || !err.transient || i >= retries)
-                throw err;
-            opts.log.warning(`${err.message}; retrying (${i + 1}/${retries})`);
-            await sleep(delay * 2 ** i);
+        finally {
+            (0,external_node_fs_namespaceObject.closeSync)(fd);
         }
     }
 }
-function storedPath(dir, product) {
-    assertProductId(product);
-    const root = external_node_path_default().resolve(dir);
-    const file = external_node_path_default().resolve(root, `${product}.json`);
-    // The pattern already forbids separators; check anyway so no id can leave dir.
-    if (external_node_path_default().dirname(file) !== root)
-        throw new Error(`product id escapes the data directory: ${product}`);
-    return file;
-}
+/** Files written per call: rendered files held longer outlive a young-generation collection and are promoted. */
+const BATCH_FILES = 64;
 /**
- * The stored product data (catalog/endoflife/<product>.json), or null when none
- * is stored. A file that exists but does not validate is an error, not a null:
- * it is part of the repository and a maintainer must fix it.
+ * Write `files` as the complete content of `outDir`. Files may be produced
+ * lazily (a generator), so a large site is never held in memory whole.
+ * `check` runs on the staged tree before the swap; if it (or anything else)
+ * throws, `outDir` is untouched.
  */
-async function readStoredProduct(dir, product) {
-    const file = storedPath(dir, product);
-    let body;
+async function writeTree(outDir, files, check = () => { }) {
+    const target = external_node_path_default().resolve(outDir);
+    const parent = external_node_path_default().dirname(target);
+    const base = external_node_path_default().basename(target);
+    const tag = `${process.pid}-${(0,external_node_crypto_.randomBytes)(4).toString('hex')}`;
+    const staging = external_node_path_default().join(parent, `.${base}.new-${tag}`);
+    const retired = external_node_path_default().join(parent, `.${base}.old-${tag}`);
+    await (0,promises_namespaceObject.mkdir)(parent, { recursive: true });
+    let count = 0;
     try {
-        // A link could lead to any file on the machine, and a parse error quotes the text it read.
-        for (const p of [external_node_path_default().dirname(file), file]) {
-            if ((await (0,promises_.lstat)(p)).isSymbolicLink())
-                throw new Error(`${p}: is a symbolic link; stored end-of-life data must be regular files in the catalog`);
+        let batch = [];
+        for (const [rel, content] of files) {
+            assertSafeRelativePath(rel);
+            const dest = external_node_path_default().join(staging, ...rel.split('/'));
+            if (!isInside(dest, staging))
+                throw new UnsafeOutputError(`refusing to write outside the output directory: ${rel}`);
+            batch.push([dest, content]);
+            count++;
+            if (batch.length >= BATCH_FILES) {
+                writeFilesSync(batch);
+                batch = [];
+            }
         }
-        body = await (0,promises_.readFile)(file, 'utf8');
+        writeFilesSync(batch);
+        await (0,promises_namespaceObject.mkdir)(staging, { recursive: true });
+        await check();
+        const hadTarget = (0,external_node_fs_namespaceObject.existsSync)(target);
+        if (hadTarget)
+            await (0,promises_namespaceObject.rename)(target, retired);
+        try {
+            await (0,promises_namespaceObject.rename)(staging, target);
+        }
+        catch (e) {
+            if (hadTarget)
+                await (0,promises_namespaceObject.rename)(retired, target);
+            throw e;
+        }
+        if (hadTarget)
+            await (0,promises_namespaceObject.rm)(retired, { recursive: true, force: true });
     }
-    catch (err) {
-        if (err.code === 'ENOENT')
-            return null;
-        throw err;
+    finally {
+        await (0,promises_namespaceObject.rm)(staging, { recursive: true, force: true });
     }
-    if (Buffer.byteLength(body) > MAX_RESPONSE_BYTES)
-        throw new Error(`${file}: larger than ${MAX_RESPONSE_BYTES} bytes`);
+    return count;
+}
+
+// EXTERNAL MODULE: ./node_modules/zod/v4/core/json-schema-processors.js
+var json_schema_processors = __nccwpck_require__(8439);
+;// CONCATENATED MODULE: ./src/site/paths.ts
+// Every published address is derived from the base URL and the slug in one place,
+// so records, pages and checks can never disagree about them.
+
+/** Normalise a base URL: absolute http(s), no query or fragment, no trailing slash. */
+function normaliseBaseUrl(raw) {
+    let u;
     try {
-        return parseProduct(body, product);
+        u = new URL(raw);
     }
-    catch (err) {
-        throw new Error(`${file}: ${err.message}`);
+    catch {
+        throw new Error(`base URL "${raw}" is not an absolute URL`);
     }
+    if (u.protocol !== 'https:' && u.protocol !== 'http:')
+        throw new Error(`base URL "${raw}" must use http or https`);
+    if (u.search || u.hash)
+        throw new Error(`base URL "${raw}" must not carry a query or fragment`);
+    return u.href.replace(/\/+$/, '');
 }
-/** Pretty JSON with a trailing newline, as the seeded files are; written aside, then renamed. */
-function serializeProduct(doc) {
-    return toJson(doc);
+/** Every file the site publishes, as a POSIX path under the site root. Nothing else writes one by hand. */
+const paths = {
+    catalog: 'api/v1/apps.json',
+    app: (slug) => `api/v1/apps/${slug}.json`,
+    shields: (slug) => `api/v1/badge/${slug}.json`,
+    changes: 'api/v1/changes.json',
+    appsSchema: 'api/v1/schema/apps.v1.json',
+    appSchema: 'api/v1/schema/app.v1.json',
+    badge: (slug) => `badge/${slug}.svg`,
+    /** The directory of an app's page: its address ends here. */
+    pageDir: (slug) => `apps/${slug}/`,
+    page: (slug) => `apps/${slug}/index.html`,
+    index: 'index.html',
+    notFound: '404.html',
+    feed: 'feed.xml',
+    classFeed: (c) => `feeds/${c}.xml`,
+    appFeed: (slug) => `apps/${slug}/feed.xml`,
+    asset: (name) => `assets/${name}`
+};
+/** A path with `{slug}` (or `{class}`) in place of the value, for documentation. */
+const SLUG_PLACEHOLDER = '{slug}';
+/** The slug of a per-app JSON document's path, or null when `file` is not one. */
+function appDocSlug(file) {
+    const [head, tail] = paths.app(SLUG_PLACEHOLDER).split(SLUG_PLACEHOLDER);
+    if (!file.startsWith(head) || !file.endsWith(tail))
+        return null;
+    const slug = file.slice(head.length, file.length - tail.length);
+    return slug !== '' && !slug.includes('/') ? slug : null;
 }
-async function writeStoredProduct(dir, product, doc) {
-    const file = storedPath(dir, product);
-    // Validate what we write, whoever built it: the file is read back by offline builds.
-    const valid = parseProduct(JSON.stringify(doc), product);
-    await (0,promises_.mkdir)(external_node_path_default().dirname(file), { recursive: true });
-    const tmp = `${file}.${process.pid}.tmp`;
-    try {
-        await (0,promises_.writeFile)(tmp, serializeProduct(valid), 'utf8');
-        await (0,promises_.rename)(tmp, file);
-    }
-    catch (err) {
-        await (0,promises_.rm)(tmp, { force: true });
-        throw err;
-    }
+/** The absolute address of a site path (a directory path keeps its trailing slash). */
+function siteUrl(baseUrl, sitePath) {
+    return `${baseUrl}/${sitePath}`;
+}
+/** The relative link from the page at site path `from` to the site root ('' at the root, '../../' two levels down). */
+function rootLink(from) {
+    const up = external_node_path_default().posix.dirname(from).split('/').filter((s) => s !== '.').length;
+    return '../'.repeat(up);
+}
+/** A relative link from the page at site path `from` to site path `to`. */
+function relativeLink(from, to) {
+    const rel = external_node_path_default().posix.relative(external_node_path_default().posix.dirname(from), to);
+    const link = to.endsWith('/') && rel !== '' ? `${rel}/` : rel;
+    return link === '' ? './' : link;
+}
+function appUrls(baseUrl, slug) {
+    return { url: siteUrl(baseUrl, paths.pageDir(slug)), badge: siteUrl(baseUrl, paths.badge(slug)) };
+}
+/** The addresses of the Atom feeds, for documentation. */
+function feedUrls(baseUrl) {
+    return [paths.feed, paths.classFeed('{class}'), paths.appFeed(SLUG_PLACEHOLDER)]
+        .map((p) => siteUrl(baseUrl, p))
+        .join(', ');
 }
 
-;// CONCATENATED MODULE: ./src/upstream/github-endpoints.ts
-// Where GitHub is, from the runner's variables: needed to describe a build's
-// settings, so kept apart from the refresh client that only --refresh loads.
-/**
- * GitHub endpoints from the runner's variables. Without GITHUB_GRAPHQL_URL the
- * GraphQL URL is derived like Octokit does: `/api/v3` → `/api/graphql` (GHES),
- * otherwise `<api>/graphql`.
- */
-function githubEndpoints(env) {
-    const apiUrl = (env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, '');
-    const graphqlUrl = env.GITHUB_GRAPHQL_URL ||
-        (/\/api\/v3$/.test(apiUrl) ? apiUrl.replace(/\/api\/v3$/, '/api/graphql') : `${apiUrl}/graphql`);
-    return { apiUrl, graphqlUrl };
+;// CONCATENATED MODULE: ./src/site/api.ts
+// The machine-readable half of the site: the v1 JSON documents and their JSON Schemas.
+
+
+
+
+function docsText(baseUrl) {
+    return [
+        `updatesafe API v1. Catalog: ${siteUrl(baseUrl, paths.catalog)} (schema ${schema/* APPS_SCHEMA_ID */.TC}; apps ordered by slug).`,
+        `One app: ${siteUrl(baseUrl, paths.app(SLUG_PLACEHOLDER))} (schema ${schema/* APP_SCHEMA_ID */.ks}; the record's fields on the document itself).`,
+        `Badge: ${siteUrl(baseUrl, paths.badge(SLUG_PLACEHOLDER))}. Page: ${siteUrl(baseUrl, paths.pageDir(SLUG_PLACEHOLDER))}. Shields endpoint: ${siteUrl(baseUrl, paths.shields(SLUG_PLACEHOLDER))}.`,
+        `JSON Schemas: ${siteUrl(baseUrl, paths.appsSchema)} and ${siteUrl(baseUrl, paths.appSchema)}.`,
+        'This is a build-time snapshot, generated at generatedAt and served as static files; nothing is computed per request.',
+        'safeToUpdate is one of safe, caution, breaking, unknown, unmaintained. lifecycle.status is supported (no end of life set),',
+        'eol-scheduled (end of life in the future) or eol (the end-of-life date has passed at generatedAt). An unknown slug answers 404.',
+        'lastChecked is the day the facts of a record were read; a build that finds nothing new keeps the published record unchanged.',
+        `Recent changes: ${siteUrl(baseUrl, paths.changes)}; Atom feeds: ${feedUrls(baseUrl)}.`
+    ].join(' ');
 }
-
-;// CONCATENATED MODULE: ./src/deps.ts
-
-
-function upstreamSettings(env, overrides = {}) {
-    return {
-        token: overrides.token || env.GITHUB_TOKEN || undefined,
-        ...githubEndpoints(env),
-        endoflifeUrl: overrides.endoflifeUrl || env.ENDOFLIFE_API_URL || ENDOFLIFE_DEFAULT_URL
+/** The per-app document: the record's fields on the document itself, not wrapped. */
+function appDoc(record, generatedAt) {
+    return { schema: schema/* APP_SCHEMA_ID */.ks, generatedAt, ...record };
+}
+function buildDocuments(records, generatedAt, baseUrl) {
+    const apps = [...records].sort((a, b) => (0,schema/* compareSlugs */.wf)(a.slug, b.slug));
+    const catalog = { schema: schema/* APPS_SCHEMA_ID */.TC, generatedAt, docs: docsText(baseUrl), count: apps.length, apps };
+    return { catalog, apps: apps.map((r) => appDoc(r, generatedAt)) };
+}
+function jsonSchemas(baseUrl) {
+    const files = new Map();
+    const make = (schema, file, title) => {
+        const json = json_schema_processors/* toJSONSchema */.bl(schema, { target: 'draft-2020-12', io: 'output' });
+        files.set(file, toJson({ $id: siteUrl(baseUrl, file), title, ...json }));
     };
+    make(schema/* catalogDocSchema */.rB, paths.appsSchema, schema/* APPS_SCHEMA_ID */.TC);
+    make(schema/* appDocSchema */.DV, paths.appSchema, schema/* APP_SCHEMA_ID */.ks);
+    return files;
 }
-function buildDeps(settings, log, now, parallel) {
-    const { token } = settings;
-    return {
-        log,
-        ...(parallel ? { parallel } : {}),
-        refresh: token
-            ? async (targets) => {
-                // Loaded on first use: Octokit and its HTTP stack add about 7 MB of heap and
-                // 20 MB of RSS from the start of every build, and an offline build never calls them.
-                const { refreshFromGitHub } = await Promise.all(/* import() */[__nccwpck_require__.e(239), __nccwpck_require__.e(723)]).then(__nccwpck_require__.bind(__nccwpck_require__, 7723));
-                return refreshFromGitHub(targets, {
-                    token,
-                    apiUrl: settings.apiUrl,
-                    graphqlUrl: settings.graphqlUrl,
-                    now,
-                    log
+
+;// CONCATENATED MODULE: ./src/output/validate.ts
+// The last gate before a tree replaces the published one: every document is
+// re-read from the exact bytes we are about to write and checked against the
+// schemas and the spec's cross-document rules. Files are checked one at a time
+// as they are produced, so a large site never sits in memory whole.
+
+
+
+
+
+
+
+/** The error a snapshot that fails its checks throws: every problem, each naming the site file. */
+function snapshotInvalid(problems) {
+    return new ProblemsError('snapshot', problems, 'the new snapshot is invalid');
+}
+/**
+ * A per-app document's identity for the cross-document check: the hash of the
+ * bytes the build writes for a record (its fields on the document, in schema
+ * order, as zod emits them). Holding every parsed element instead kept a second
+ * copy of the catalog alive until the last page was written.
+ */
+function docDigest(record, generatedAt) {
+    return digest(toJson(appDoc(record, generatedAt)));
+}
+function digest(content) {
+    return (0,external_node_crypto_.createHash)('sha256').update(content).digest('base64');
+}
+/** The catalog document with its elements left to be checked one at a time (and counted). */
+const catalogEnvelopeSchema = schemas/* strictObject */.rej({ ...schema/* catalogEnvelopeShape */.JS, apps: schemas/* array */.YOg(schemas/* unknown */.L5J()) });
+function snapshotChecker(baseUrl) {
+    const problems = [];
+    const fail = (file, message) => problems.push({ file, message });
+    const seen = new Set();
+    /** Slug → digest of its catalog element; null until the catalog document is read. */
+    let apps = null;
+    let generatedAt = '';
+    function json(file, content) {
+        try {
+            return JSON.parse(content.toString());
+        }
+        catch (e) {
+            fail(file, `is not JSON: ${e.message}`);
+            return undefined;
+        }
+    }
+    function addCatalog(content) {
+        const raw = json(paths.catalog, content);
+        if (raw === undefined)
+            return;
+        const envelope = catalogEnvelopeSchema.safeParse(raw);
+        if (!envelope.success) {
+            problems.push(...zodProblems(envelope.error, paths.catalog));
+            return;
+        }
+        generatedAt = envelope.data.generatedAt;
+        const elements = envelope.data.apps;
+        if (envelope.data.count !== elements.length)
+            problems.push({ file: paths.catalog, field: 'count', message: schema/* COUNT_MESSAGE */.cj });
+        const known = new Map();
+        let previous = '';
+        for (const [i, element] of elements.entries()) {
+            // Parsed copies are dropped element by element, so only the digests outlive this loop.
+            const parsed = schema/* appRecordSchema */.mt.safeParse(element);
+            if (!parsed.success) {
+                problems.push(...zodProblems(parsed.error, paths.catalog, ['apps', i]));
+                continue;
+            }
+            const app = parsed.data;
+            if (app.slug <= previous)
+                fail(paths.catalog, `apps are not ordered by unique slug at "${app.slug}"`);
+            previous = app.slug;
+            const want = appUrls(baseUrl, app.slug);
+            if (app.url !== want.url)
+                problems.push({ file: paths.catalog, field: `apps.${i}.url`, message: `is ${app.url}, expected ${want.url}` });
+            if (app.badge !== want.badge)
+                problems.push({
+                    file: paths.catalog,
+                    field: `apps.${i}.badge`,
+                    message: `is ${app.badge}, expected ${want.badge}`
                 });
-            }
-            : async () => {
-                throw new Error('--refresh needs a GitHub token: set GITHUB_TOKEN (or the action input github-token)');
-            },
-        fetchProduct: (product) => fetchProduct(product, { baseUrl: settings.endoflifeUrl, log })
-    };
-}
-
-// EXTERNAL MODULE: ./src/classify/summary.ts
-var classify_summary = __nccwpck_require__(1814);
-// EXTERNAL MODULE: ./src/classify/text.ts
-var classify_text = __nccwpck_require__(5739);
-// EXTERNAL MODULE: ./src/versions.ts
-var versions = __nccwpck_require__(7902);
-;// CONCATENATED MODULE: ./src/classify/override.ts
-// A curated override wins for exactly one version; once upstream moves on, the
-// curator's judgement no longer describes the latest release, so the rules decide again.
-
-
-
-
-function applyOverride(verdict, override, latestVersion, log, file) {
-    if (!override)
-        return verdict;
-    const ref = file ? { file } : undefined;
-    if (override.version !== latestVersion) {
-        const order = (0,versions/* compareVersions */.Zy)(latestVersion, override.version);
-        const why = order !== null && order < 0
-            ? `it is for ${(0,classify_text/* safeLabel */.IW)(override.version)}, which is newer than the latest release ${(0,classify_text/* safeLabel */.IW)(latestVersion)}`
-            : `it was for ${(0,classify_text/* safeLabel */.IW)(override.version)} and the latest release is now ${(0,classify_text/* safeLabel */.IW)(latestVersion)}`;
-        log.warning(`override ignored: ${why}; the rules decide the classification again (update or remove the override)`, ref);
-        return verdict;
-    }
-    const cls = override.class;
-    // The record schema allows a null summary only for unknown/unmaintained.
-    const summary = verdict.changelogSummary ?? (cls === 'unknown' || cls === 'unmaintained' ? null : classify_summary/* EMPTY_SUMMARY */.fB);
-    return {
-        safeToUpdate: cls,
-        rationale: (0,classify_text/* clip */.$Q)(`Curated override (rule override) for ${(0,classify_text/* safeLabel */.IW)(latestVersion)}: ${override.reason.trim() || cls} The rules alone say: ${verdict.safeToUpdate}.`, schema/* LIMITS */.b1.rationale),
-        changelogSummary: summary
-    };
-}
-
-;// CONCATENATED MODULE: ./src/assess.ts
-
-
-function bounded(text, max) {
-    return text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`;
-}
-/** What an app's facts need: a verdict the notes cannot give (pending), or the classifier's input. */
-function planAssessment(app, log) {
-    const { facts, entry } = app;
-    if (facts.movedTo) {
-        log.warning(`${entry.repo} moved to ${facts.movedTo}: update "repo" in the catalog record`, {
-            file: app.file,
-            line: 1
-        });
-        return {
-            pending: {
-                verdict: {
-                    safeToUpdate: 'unknown',
-                    rationale: `Assessment pending: the repository ${entry.repo} moved to ${facts.movedTo}; the catalog record must be updated before ${facts.version} is assessed.`,
-                    changelogSummary: null
-                },
-                rule: 'repository-moved',
-                decidedBy: null,
-                considered: []
-            }
-        };
-    }
-    if (!facts.archived && facts.notes === null) {
-        return {
-            pending: {
-                verdict: {
-                    safeToUpdate: 'unknown',
-                    rationale: `Assessment pending: the release notes of ${facts.version} have not been read yet; the next refresh from GitHub reads them.`,
-                    changelogSummary: null
-                },
-                rule: 'notes-not-read',
-                decidedBy: null,
-                considered: []
-            }
-        };
-    }
-    const releases = facts.crossed.length > 0 ? facts.crossed : [{ version: facts.version, notes: facts.notes ?? '' }];
-    return { input: { releases, archived: facts.archived } };
-}
-/** The published verdict from the classifier's judgement of the `considered` releases: tag note, curated override, bounds. */
-function finishAssessment(app, considered, judged, log) {
-    const { facts, entry } = app;
-    let verdict = {
-        safeToUpdate: judged.safeToUpdate,
-        rationale: judged.rationale,
-        changelogSummary: judged.changelogSummary
-    };
-    if (facts.fromTags && !facts.archived) {
-        verdict.rationale = `No GitHub releases are published; the version comes from the repository tags. ${verdict.rationale}`;
-    }
-    verdict = applyOverride(verdict, entry.override, facts.version, log, app.file);
-    verdict.rationale = bounded(verdict.rationale, schema/* LIMITS */.b1.rationale);
-    return { verdict, rule: judged.rule, decidedBy: judged.decidedBy, considered };
-}
-
-;// CONCATENATED MODULE: ./src/facts.ts
-function seedFacts(entry, judged) {
-    const r = entry.release;
-    if (!r)
-        return null;
-    return {
-        ...(judged ? { judged } : {}),
-        version: r.version,
-        url: r.url,
-        date: r.date ?? null,
-        // The classifier reads at most NOTES_CAP of them, so oversized notes cost nothing more.
-        notes: r.notes ?? null,
-        checked: r.checked,
-        archived: entry.archived ?? false,
-        crossed: []
-    };
-}
-/**
- * The newest last-known-good for an app: the previous record when it was
- * checked later than the seed (a refresh published it), else the seed.
- */
-function lastKnownGood(item, previous) {
-    const seed = seedFacts(item.entry, item.judged);
-    if (previous && (!seed || previous.lastChecked > seed.checked))
-        return { facts: null, kept: previous };
-    return { facts: seed, kept: null };
-}
-/** The version an admin has installed at best: what we published last, else the seed. */
-function publishedVersion(item, previous) {
-    return previous?.latestVersion ?? item.entry.release?.version;
-}
-function offlineFacts(item, previous) {
-    return {
-        slug: item.slug,
-        file: item.file,
-        entry: item.entry,
-        ...lastKnownGood(item, previous),
-        stale: false,
-        note: null
-    };
-}
-/** Merge one refresh outcome with last-known-good. */
-function refreshedFacts(item, previous, outcome) {
-    const base = { slug: item.slug, file: item.file, entry: item.entry };
-    if (outcome?.status === 'fresh') {
-        return { ...base, facts: outcome.facts, kept: null, stale: false, note: null };
-    }
-    if (outcome?.status === 'moved') {
-        const lkg = lastKnownGood(item, previous);
-        const facts = outcome.facts ?? lkg.facts ?? (lkg.kept ? factsOfRecord(lkg.kept) : null);
-        return {
-            ...base,
-            facts: facts && { ...facts, movedTo: outcome.movedTo },
-            kept: null,
-            stale: outcome.facts === null,
-            note: `moved to ${outcome.movedTo}`
-        };
-    }
-    const reason = outcome ? outcome.reason : 'not refreshed';
-    const lkg = lastKnownGood(item, previous);
-    // The repository answered that it is archived, but has no release we can read: still unmaintained.
-    if (outcome?.status === 'no-release' && outcome.archived && lkg.facts) {
-        // The seed was judged as not archived; archived decides the class now.
-        const { judged: _judged, ...facts } = lkg.facts;
-        lkg.facts = { ...facts, archived: true };
-    }
-    return { ...base, ...lkg, stale: true, note: reason };
-}
-/** Facts recovered from a published record (no notes: they are not published). */
-function factsOfRecord(r) {
-    return {
-        version: r.latestVersion,
-        url: r.sourceUrl,
-        date: null,
-        notes: null,
-        checked: r.lastChecked,
-        archived: r.safeToUpdate === 'unmaintained',
-        crossed: []
-    };
-}
-/**
- * Drop an app's notes once it has been classified: they are never published,
- * and across thousands of apps they are most of what a build holds in memory.
- */
-function forgetNotes(app) {
-    if (app.entry.release?.notes !== undefined)
-        app.entry.release.notes = '';
-    if (app.facts)
-        app.facts = { ...app.facts, notes: app.facts.notes === null ? null : '', crossed: [] };
-}
-
-// EXTERNAL MODULE: ./src/dates.ts
-var dates = __nccwpck_require__(7718);
-;// CONCATENATED MODULE: ./src/lifecycle/match.ts
-// Which endoflife.date release cycle a version label belongs to. A wrong cycle
-// is worse than none, so anything ambiguous or unreadable gives null.
-
-/** Cycles we can compare: dotted numbers such as `34`, `3.7`, `2026.5`. */
-const NUMERIC_CYCLE = /^\d{1,9}(?:\.\d{1,9}){0,5}$/;
-/**
- * The most specific cycle whose numbers are a prefix of the version's numbers
- * (`34.0.3` → `34`; `9.6.24` → `9.6` even where `9` would also be listed;
- * `2026.05.1` → `2026.5`). Labels are normalised by src/versions.ts (prefix, `v`,
- * `name@`, `path/`, build metadata). Non-numeric cycles are never matched, and
- * two cycles that are numerically the same (`9.0`, `9.00`) give null.
- */
-function matchCycle(latestVersion, releases, opts = {}) {
-    const parsed = (0,versions/* parseVersion */.ot)(latestVersion, opts.tagPrefix);
-    if (!parsed)
-        return null;
-    const version = parsed.numbers;
-    let best = null;
-    let tie = false;
-    for (const release of releases) {
-        if (!NUMERIC_CYCLE.test(release.name))
-            continue;
-        const cycle = release.name.split('.').map(Number);
-        if (cycle.length > version.length)
-            continue;
-        if (!cycle.every((n, i) => n === version[i]))
-            continue;
-        if (!best || cycle.length > best.length) {
-            best = { name: release.name, length: cycle.length };
-            tie = false;
+            known.set(app.slug, docDigest(app, generatedAt));
         }
-        else if (cycle.length === best.length) {
-            tie = true;
+        apps = known;
+    }
+    function addAppDoc(file, slug, content) {
+        const element = apps?.get(slug);
+        if (!element) {
+            fail(file, 'has no element in the catalog');
+            return;
         }
-    }
-    return best && !tie ? best.name : null;
-}
-
-;// CONCATENATED MODULE: ./src/lifecycle/build.ts
-// The spec's Lifecycle object (2.5) for one app, from one product's data.
-
-
-
-
-const ENDOFLIFE_SITE = 'https://endoflife.date';
-/** Upstream text in a log line: bounded, control and format characters neutralised. */
-function clean(label, max = 80) {
-    return label.slice(0, max).replace(/[\p{Cc}\p{Cf}]/gu, '?');
-}
-function quote(label) {
-    return JSON.stringify(clean(label));
-}
-/**
- * Find the cycle of `latestVersion` and describe its end of life as of `now`.
- * `status`: `supported` when no end of life is set, `eol-scheduled` while the
- * date is still ahead, `eol` once it has passed. Like endoflife.date itself,
- * the cycle is past its end of life only the day after the date. The data's
- * own is* flags were computed on the day it was generated, so a dated end of
- * life is judged against `now`, never against `isEol`.
- */
-function buildLifecycle(product, doc, latestVersion, now, opts = {}) {
-    const today = (0,dates/* utcDay */.d)(now);
-    if (!PRODUCT_PATTERN.test(product)) {
-        return { lifecycle: null, warning: `lifecycle: ${quote(product)} is not an endoflife.date product id` };
-    }
-    const releases = doc.result.releases;
-    const cycle = matchCycle(latestVersion, releases, opts);
-    if (cycle === null) {
-        const listed = releases
-            .slice(0, 8)
-            .map((r) => clean(r.name, 20))
-            .join(', ');
-        return {
-            lifecycle: null,
-            warning: `lifecycle: no release cycle of endoflife.date product "${product}" matches version ${quote(latestVersion)} ` +
-                `(cycles: ${listed}${releases.length > 8 ? ', …' : ''}); lifecycle left empty rather than guessed`
-        };
-    }
-    const release = releases.find((r) => r.name === cycle);
-    let lifecycle;
-    if (release.eolFrom === null) {
-        // Without a date the flag is the source's own value (not computed on
-        // another day). `eol: true` cannot be expressed by spec 2.5, and a missing
-        // value is no claim of support: both leave the lifecycle empty.
-        if (release.isEol !== false) {
-            const why = release.isEol === true ? 'is marked end of life without a date' : 'has no end-of-life information';
-            return {
-                lifecycle: null,
-                warning: `lifecycle: cycle ${cycle} of "${product}" ${why}; the lifecycle object cannot express that, so it is left empty`
-            };
+        // The bytes the build writes for its (checked) element: valid and equal. Anything else is read and compared by content.
+        if (digest(content) === element)
+            return;
+        const raw = json(file, content);
+        if (raw === undefined)
+            return;
+        const parsed = schema/* appDocSchema */.DV.safeParse(raw);
+        if (!parsed.success) {
+            problems.push(...zodProblems(parsed.error, file));
+            return;
         }
-        lifecycle = { product, link: `${ENDOFLIFE_SITE}/${product}`, cycle, eol: false, status: 'supported', eolDate: null };
+        const { schema: _schema, generatedAt: docAt, ...record } = parsed.data;
+        if (docAt !== generatedAt)
+            problems.push({ file, field: 'generatedAt', message: "differs from the catalog's" });
+        if (docDigest(record, generatedAt) !== element)
+            fail(file, 'record differs from its catalog element');
     }
-    else {
-        const status = today > release.eolFrom ? 'eol' : 'eol-scheduled';
-        lifecycle = {
-            product,
-            link: `${ENDOFLIFE_SITE}/${product}`,
-            cycle,
-            eol: release.eolFrom,
-            status,
-            eolDate: release.eolFrom
-        };
-    }
-    // Cheap guarantee that what we hand on is publishable.
-    return { lifecycle: schema/* lifecycleSchema */.AP.parse(lifecycle) };
+    return {
+        add(file, content) {
+            if (seen.has(file))
+                fail(file, 'is produced twice');
+            seen.add(file);
+            if (file === paths.catalog)
+                return addCatalog(content);
+            const slug = appDocSlug(file);
+            if (slug !== null)
+                addAppDoc(file, slug, content);
+        },
+        finish() {
+            if (!seen.has(paths.catalog))
+                fail(paths.catalog, 'is missing');
+            for (const f of [paths.index, paths.notFound, paths.appsSchema, paths.appSchema])
+                if (!seen.has(f))
+                    fail(f, 'is missing');
+            for (const slug of apps?.keys() ?? []) {
+                for (const f of [paths.app(slug), paths.badge(slug), paths.page(slug)])
+                    if (!seen.has(f))
+                        fail(f, 'is missing');
+            }
+            if (problems.length > 0)
+                throw snapshotInvalid(problems);
+        }
+    };
 }
 
-;// CONCATENATED MODULE: ./src/lifecycle/index.ts
-// Lifecycle from endoflife.date: cycle matching and the spec's Lifecycle object.
-
-
-
-
-;// CONCATENATED MODULE: ./src/render/html/classes.ts
+;// CONCATENATED MODULE: ./src/site/html/classes.ts
 const CLASS_INFO = {
     safe: {
         label: 'Safe',
@@ -6218,7 +6241,9 @@ const CLASS_INFO = {
     }
 };
 
-;// CONCATENATED MODULE: ./src/render/html/text.ts
+// EXTERNAL MODULE: ./src/util/http-url.ts
+var http_url = __nccwpck_require__(5394);
+;// CONCATENATED MODULE: ./src/site/html/text.ts
 // Text that reaches a reader comes from strangers (release notes, names, tags).
 // Everything shown goes through cleanText (bounded, no control or bidi-override
 // characters) and then through escapeMarkup for the context it lands in.
@@ -6284,26 +6309,6 @@ function escapeMarkup(s) {
 function text_text(input, max, opts) {
     return escapeMarkup(cleanText(input, max, opts));
 }
-/**
- * The normalised absolute URL when `input` is an http(s) URL, otherwise null.
- * Anything else (javascript:, data:, relative, garbage) must never become an href.
- */
-function safeHttpUrl(input) {
-    if (typeof input !== 'string' || input.length > 2048)
-        return null;
-    let u;
-    try {
-        u = new URL(input);
-    }
-    catch {
-        return null;
-    }
-    if (u.protocol !== 'http:' && u.protocol !== 'https:')
-        return null;
-    if (u.username || u.password)
-        return null;
-    return u.href;
-}
 /** "2026-11-21T03:00:00.000Z" → "2026-11-21 03:00 UTC"; anything else is shown cleaned. */
 function formatTimestamp(iso) {
     const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})/.exec(iso);
@@ -6314,135 +6319,12 @@ function isDate(s) {
     return typeof s === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`));
 }
 
-;// CONCATENATED MODULE: ./src/render/feed.ts
-// Atom 1.0 (RFC 4287) rendering. The caller decides which entries exist, their
-// order and how many; this module only makes them well-formed and inert.
 
-
-
-const FEED_TITLE_MAX = 200;
-const FEED_SUMMARY_MAX = 1000;
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/;
-function timestamp(s, where) {
-    if (!RFC3339.test(s) || Number.isNaN(Date.parse(s)))
-        throw new Error(`${where}: updated must be an RFC 3339 timestamp, got ${JSON.stringify(cleanText(s, 40))}`);
-    return s;
-}
-function httpLink(s, where) {
-    const u = safeHttpUrl(s);
-    if (u === null)
-        throw new Error(`${where}: link must be an absolute http(s) URL`);
-    return escapeMarkup(u);
-}
-/** An id is an IRI: no whitespace or markup characters; anything else is a caller bug. */
-function iri(s, where) {
-    if (!/^[A-Za-z][A-Za-z0-9+.-]*:[^\s<>"{}|\\^`]+$/.test(s) || s.length > 2048)
-        throw new Error(`${where}: id must be an IRI`);
-    return escapeMarkup(s);
-}
-function renderAtomFeed(feed) {
-    const entries = feed.entries
-        .map((e, i) => {
-        const where = `feed entry ${i}`;
-        return `<entry>
-<id>${iri(e.id, where)}</id>
-<title type="text">${escapeMarkup(cleanText(e.title, FEED_TITLE_MAX)) || 'Untitled'}</title>
-<link rel="alternate" type="text/html" href="${httpLink(e.link, where)}"/>
-<updated>${timestamp(e.updated, where)}</updated>
-<summary type="text">${escapeMarkup(cleanText(e.summary, FEED_SUMMARY_MAX, { multiline: true }))}</summary>
-</entry>
-`;
-    })
-        .join('');
-    return `<?xml version="1.0" encoding="utf-8"?>
-<feed xmlns="http://www.w3.org/2005/Atom">
-<id>${iri(feed.id, 'feed')}</id>
-<title type="text">${escapeMarkup(cleanText(feed.title, FEED_TITLE_MAX)) || 'updatesafe'}</title>
-<link rel="self" type="application/atom+xml" href="${httpLink(feed.selfLink, 'feed self')}"/>
-<link rel="alternate" type="text/html" href="${httpLink(feed.alternateLink, 'feed alternate')}"/>
-<updated>${timestamp(feed.updated, 'feed')}</updated>
-<author><name>updatesafe</name></author>
-<generator>updatesafe</generator>
-${entries}</feed>
-`;
-}
-/**
- * The entry for "this app now has this version and this class", built from the
- * published record. The id is the page URL plus version and class, so the same
- * state always yields the same id and a change yields a new one.
- */
-function rationaleWithClass(label, rationale) {
-    return rationale.toLowerCase().startsWith(label.toLowerCase()) ? rationale : `${label}. ${rationale}`;
-}
-function recordFeedEntry(record, updated) {
-    const info = CLASS_INFO[record.safeToUpdate];
-    const name = cleanText(record.name, schema/* LIMITS */.b1.name);
-    const version = cleanText(record.latestVersion, schema/* LIMITS */.b1.version);
-    return {
-        id: `${record.url}#${encodeURIComponent(version)}/${record.safeToUpdate}`,
-        title: `${name} ${version}: ${info.label.toLowerCase()}`,
-        link: record.url,
-        updated,
-        // The rationale usually opens with the class already ("Breaking (rule …)"); say it once.
-        summary: rationaleWithClass(info.label, cleanText(record.rationale, schema/* LIMITS */.b1.rationale, { multiline: true }))
-    };
-}
-
-;// CONCATENATED MODULE: ./src/urls.ts
-// Every published address is derived from the base URL and the slug in one place,
-// so records, pages and checks can never disagree about them.
-/** Normalise a base URL: absolute http(s), no query or fragment, no trailing slash. */
-function normaliseBaseUrl(raw) {
-    let u;
-    try {
-        u = new URL(raw);
-    }
-    catch {
-        throw new Error(`base URL "${raw}" is not an absolute URL`);
-    }
-    if (u.protocol !== 'https:' && u.protocol !== 'http:')
-        throw new Error(`base URL "${raw}" must use http or https`);
-    if (u.search || u.hash)
-        throw new Error(`base URL "${raw}" must not carry a query or fragment`);
-    return u.href.replace(/\/+$/, '');
-}
-/**
- * Where GitHub Pages serves a repository: `<owner>.github.io` for the
- * `<owner>.github.io` repository itself, `<owner>.github.io/<repo>` otherwise.
- */
-function pagesUrlFor(githubRepository) {
-    const [owner, repo] = githubRepository.split('/');
-    if (!owner || !repo)
-        throw new Error(`GITHUB_REPOSITORY "${githubRepository}" is not <owner>/<repo>`);
-    const host = `${owner.toLowerCase()}.github.io`;
-    return repo.toLowerCase() === host ? `https://${host}` : `https://${host}/${repo}`;
-}
-/** The default base URL: the repository's Pages address in GitHub Actions, else the local preview. */
-function defaultBaseUrl(env) {
-    if (env.GITHUB_ACTIONS === 'true' && env.GITHUB_REPOSITORY)
-        return pagesUrlFor(env.GITHUB_REPOSITORY);
-    return 'http://localhost:8080';
-}
-const paths = {
-    catalog: 'api/v1/apps.json',
-    app: (slug) => `api/v1/apps/${slug}.json`,
-    badge: (slug) => `badge/${slug}.svg`,
-    page: (slug) => `apps/${slug}/index.html`,
-    appsSchema: 'api/v1/schema/apps.v1.json',
-    appSchema: 'api/v1/schema/app.v1.json'
-};
-function appUrls(baseUrl, slug) {
-    return { url: `${baseUrl}/apps/${slug}/`, badge: `${baseUrl}/${paths.badge(slug)}` };
-}
-
-;// CONCATENATED MODULE: ./src/publish/feeds.ts
-// Atom feeds of version and class changes. Feeds need history that a single
-// snapshot does not hold, so the entries are published as a public JSON
-// document (api/v1/changes.json) and read back from the previous snapshot on
-// the next run: the published tree is the only state there is.
-
-
-
+;// CONCATENATED MODULE: ./src/site/changes.ts
+// The change history: every time an app reached a new version or class. A single
+// snapshot does not hold history, so the entries are published as a public JSON
+// document (api/v1/changes.json) and read back from the previous snapshot on the
+// next run: the published tree is the only state there is. ./atom.ts renders feeds of it.
 
 
 
@@ -6450,12 +6332,6 @@ function appUrls(baseUrl, slug) {
 
 
 const CHANGES_SCHEMA_ID = `${schema/* SERVICE */.YV}.changes.v1`;
-const feedPaths = {
-    changes: 'api/v1/changes.json',
-    all: 'feed.xml',
-    byClass: (c) => `feeds/${c}.xml`,
-    app: (slug) => `apps/${slug}/feed.xml`
-};
 /**
  * Bounds. changes.json keeps the newest RECENT_CHANGES entries, plus the newest
  * entry of every app still in the catalog (so a quiet app's own feed never
@@ -6572,54 +6448,118 @@ function mergeChanges(input) {
     }
     return keep.map((c) => canonical(c, input.baseUrl));
 }
+/** Documentation inside the document, like the catalog's `docs`. */
+function changes_docsText(baseUrl) {
+    return (`updatesafe recent changes (schema ${CHANGES_SCHEMA_ID}). Each element records that an app reached a new latestVersion or safeToUpdate ` +
+        `(or was first published) in the snapshot generated at "at"; newest first; the newest ${RECENT_CHANGES} changes plus the newest of every tracked app are kept. ` +
+        `Atom feeds of the same entries (newest ${FEED_ENTRIES} each): ${feedUrls(baseUrl)}. ` +
+        `Current state: ${siteUrl(baseUrl, paths.catalog)}.`);
+}
+function renderChangesDoc(changes, baseUrl) {
+    return toJson({ schema: CHANGES_SCHEMA_ID, docs: changes_docsText(baseUrl), count: changes.length, changes });
+}
+/**
+ * The entry for "this app now has this version and this class", built from the
+ * published record. The id is the page URL plus version and class, so the same
+ * state always yields the same id and a change yields a new one.
+ */
+function rationaleWithClass(label, rationale) {
+    return rationale.toLowerCase().startsWith(label.toLowerCase()) ? rationale : `${label}. ${rationale}`;
+}
+function recordFeedEntry(record, updated) {
+    const info = CLASS_INFO[record.safeToUpdate];
+    const name = cleanText(record.name, schema/* LIMITS */.b1.name);
+    const version = cleanText(record.latestVersion, schema/* LIMITS */.b1.version);
+    return {
+        id: `${record.url}#${encodeURIComponent(version)}/${record.safeToUpdate}`,
+        title: `${name} ${version}: ${info.label.toLowerCase()}`,
+        link: record.url,
+        updated,
+        // The rationale usually opens with the class already ("Breaking (rule …)"); say it once.
+        summary: rationaleWithClass(info.label, cleanText(record.rationale, schema/* LIMITS */.b1.rationale, { multiline: true }))
+    };
+}
+
+;// CONCATENATED MODULE: ./src/site/atom.ts
+// Atom 1.0 (RFC 4287) feeds of the change history (./changes.ts): which feeds
+// exist and what each shows, rendered well-formed and inert.
+
+
+
+
+
+const FEED_TITLE_MAX = 200;
+const FEED_SUMMARY_MAX = 1000;
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/;
+function atom_timestamp(s, where) {
+    if (!RFC3339.test(s) || Number.isNaN(Date.parse(s)))
+        throw new Error(`${where}: updated must be an RFC 3339 timestamp, got ${JSON.stringify(cleanText(s, 40))}`);
+    return s;
+}
+function httpLink(s, where) {
+    const u = (0,http_url/* safeHttpUrl */.v)(s);
+    if (u === null)
+        throw new Error(`${where}: link must be an absolute http(s) URL`);
+    return escapeMarkup(u);
+}
+/** An id is an IRI: no whitespace or markup characters; anything else is a caller bug. */
+function iri(s, where) {
+    if (!/^[A-Za-z][A-Za-z0-9+.-]*:[^\s<>"{}|\\^`]+$/.test(s) || s.length > 2048)
+        throw new Error(`${where}: id must be an IRI`);
+    return escapeMarkup(s);
+}
+function renderAtomFeed(feed) {
+    const entries = feed.entries
+        .map((e, i) => {
+        const where = `feed entry ${i}`;
+        return `<entry>
+<id>${iri(e.id, where)}</id>
+<title type="text">${escapeMarkup(cleanText(e.title, FEED_TITLE_MAX)) || 'Untitled'}</title>
+<link rel="alternate" type="text/html" href="${httpLink(e.link, where)}"/>
+<updated>${atom_timestamp(e.updated, where)}</updated>
+<summary type="text">${escapeMarkup(cleanText(e.summary, FEED_SUMMARY_MAX, { multiline: true }))}</summary>
+</entry>
+`;
+    })
+        .join('');
+    return `<?xml version="1.0" encoding="utf-8"?>
+<feed xmlns="http://www.w3.org/2005/Atom">
+<id>${iri(feed.id, 'feed')}</id>
+<title type="text">${escapeMarkup(cleanText(feed.title, FEED_TITLE_MAX)) || 'updatesafe'}</title>
+<link rel="self" type="application/atom+xml" href="${httpLink(feed.selfLink, 'feed self')}"/>
+<link rel="alternate" type="text/html" href="${httpLink(feed.alternateLink, 'feed alternate')}"/>
+<updated>${atom_timestamp(feed.updated, 'feed')}</updated>
+<author><name>updatesafe</name></author>
+<generator>updatesafe</generator>
+${entries}</feed>
+`;
+}
 function entryOf(c) {
     return { id: c.id, title: c.title, link: c.url, updated: c.at, summary: c.summary };
 }
-function feed(selfPath, alternate, title, entries, generatedAt, baseUrl) {
+function feedDoc(selfPath, alternate, title, entries, generatedAt, baseUrl) {
     const shown = entries.slice(0, FEED_ENTRIES);
     return renderAtomFeed({
-        id: `${baseUrl}/${selfPath}`,
+        id: siteUrl(baseUrl, selfPath),
         title,
-        selfLink: `${baseUrl}/${selfPath}`,
+        selfLink: siteUrl(baseUrl, selfPath),
         alternateLink: alternate,
         // The newest entry, not the build time: a feed whose entries did not change keeps its bytes.
         updated: shown[0]?.at ?? generatedAt,
         entries: shown.map(entryOf)
     });
 }
-/** Documentation inside the document, like the catalog's `docs`. */
-function docsText(baseUrl) {
-    return (`updatesafe recent changes (schema ${CHANGES_SCHEMA_ID}). Each element records that an app reached a new latestVersion or safeToUpdate ` +
-        `(or was first published) in the snapshot generated at "at"; newest first; the newest ${RECENT_CHANGES} changes plus the newest of every tracked app are kept. ` +
-        `Atom feeds of the same entries (newest ${FEED_ENTRIES} each): ${baseUrl}/${feedPaths.all}, ${baseUrl}/feeds/{class}.xml, ${baseUrl}/apps/{slug}/feed.xml. ` +
-        `Current state: ${baseUrl}/${paths.catalog}.`);
-}
-function renderChangesDoc(changes, baseUrl) {
-    return toJson({ schema: CHANGES_SCHEMA_ID, docs: docsText(baseUrl), count: changes.length, changes });
-}
 /**
- * Every feed file and the changes document, as a map from site path to content:
- * feed.xml, feeds/<class>.xml for every class, apps/<slug>/feed.xml for every
- * record, api/v1/changes.json. Pure: the same input gives the same bytes.
+ * Every Atom feed of the change history `changes` (newest first, see ./changes.ts):
+ * feed.xml, feeds/<class>.xml for every class and apps/<slug>/feed.xml for every
+ * record, one file at a time. Pure: the same input gives the same bytes.
  */
-function feedFiles(input) {
-    return new Map(feedFileEntries(input));
-}
-/** feedFiles one file at a time, so a large site never holds every feed at once. */
-function* feedFileEntries(input) {
-    const { baseUrl, generatedAt } = input;
-    const changes = mergeChanges(input);
-    yield [feedPaths.changes, renderChangesDoc(changes, baseUrl)];
-    yield [
-        feedPaths.all,
-        feed(feedPaths.all, `${baseUrl}/`, 'updatesafe: every change of version or class', changes, generatedAt, baseUrl)
-    ];
+function* atomFiles(changes, records, generatedAt, baseUrl) {
+    yield [paths.feed, feedDoc(paths.feed, `${baseUrl}/`, 'updatesafe: every change of version or class', changes, generatedAt, baseUrl)];
     for (const c of schema/* CLASSES */.Nv) {
         const title = `updatesafe: apps that became ${CLASS_INFO[c].label.toLowerCase()}`;
-        yield [
-            feedPaths.byClass(c),
-            feed(feedPaths.byClass(c), `${baseUrl}/`, title, changes.filter((e) => e.safeToUpdate === c), generatedAt, baseUrl)
-        ];
+        const file = paths.classFeed(c);
+        yield [file, feedDoc(file, `${baseUrl}/`, title, changes.filter((e) => e.safeToUpdate === c), generatedAt, baseUrl)];
     }
     const bySlug = new Map();
     for (const e of changes) {
@@ -6629,275 +6569,18 @@ function* feedFileEntries(input) {
         else
             bySlug.set(e.slug, [e]);
     }
-    for (const r of input.records) {
+    for (const r of records) {
         const title = `updatesafe: changes to ${cleanText(r.name, 100) || r.slug}`;
-        yield [
-            feedPaths.app(r.slug),
-            feed(feedPaths.app(r.slug), appUrls(baseUrl, r.slug).url, title, bySlug.get(r.slug) ?? [], generatedAt, baseUrl)
-        ];
+        const file = paths.appFeed(r.slug);
+        yield [file, feedDoc(file, appUrls(baseUrl, r.slug).url, title, bySlug.get(r.slug) ?? [], generatedAt, baseUrl)];
     }
 }
-/**
- * The entries published by the previous snapshot, `<dir>/api/v1/changes.json`.
- * Missing or invalid is a warning and the history starts empty (no warning on a
- * first publication, where there is no previous catalog either).
- */
-async function readPreviousChanges(dir, log) {
-    if (!dir)
-        return [];
-    const file = external_node_path_default().join(dir, ...feedPaths.changes.split('/'));
-    let text;
-    try {
-        text = await (0,promises_.readFile)(file, 'utf8');
-    }
-    catch {
-        const firstPublication = await (0,promises_.readFile)(external_node_path_default().join(dir, ...paths.catalog.split('/'))).then(() => false, () => true);
-        if (firstPublication)
-            log.info(`no previous ${feedPaths.changes}; the feeds start empty`);
-        else
-            log.warning(`the previous snapshot has no ${feedPaths.changes}; the feeds start empty`);
-        return [];
-    }
-    let raw;
-    try {
-        raw = JSON.parse(text);
-    }
-    catch {
-        log.warning(`previous ${file} is not JSON; the feeds start empty`);
-        return [];
-    }
-    const parsed = changesDocSchema.safeParse(raw);
-    if (!parsed.success) {
-        const first = parsed.error.issues[0];
-        log.warning(`previous ${file} does not match ${CHANGES_SCHEMA_ID} (${first ? `${first.path.join('.')}: ${first.message}` : 'invalid'}); the feeds start empty`);
-        return [];
-    }
-    return parsed.data.changes;
-}
 
-;// CONCATENATED MODULE: ./src/publish/previous.ts
-// The previously published snapshot (the Pages branch, checked out) is our
-// last-known-good source: when upstream fails, its facts are republished as they were.
-
-
-
-
-/** Read `<dir>/api/v1/apps.json`; a missing or invalid snapshot is a warning, not an error. */
-async function readPrevious(dir, log) {
-    if (!dir)
-        return null;
-    const file = external_node_path_default().join(dir, ...paths.catalog.split('/'));
-    let text;
-    try {
-        text = await (0,promises_.readFile)(file, 'utf8');
-    }
-    catch {
-        log.info(`no previous snapshot at ${file}; this is a first publication`);
-        return null;
-    }
-    let raw;
-    try {
-        raw = JSON.parse(text);
-    }
-    catch {
-        log.warning(`previous snapshot ${file} is not JSON; ignoring it`);
-        return null;
-    }
-    const parsed = schema/* catalogDocSchema */.rB.safeParse(raw);
-    if (!parsed.success) {
-        log.warning(`previous snapshot ${file} does not match the v1 schema; ignoring it`);
-        return null;
-    }
-    return { generatedAt: parsed.data.generatedAt, records: new Map(parsed.data.apps.map((a) => [a.slug, a])) };
-}
-
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
-// EXTERNAL MODULE: ./node_modules/zod/v4/core/json-schema-processors.js
-var json_schema_processors = __nccwpck_require__(8439);
-;// CONCATENATED MODULE: ./src/render/api.ts
-// The machine-readable half of the site: the v1 JSON documents and their JSON Schemas.
-
-
-
-
-function api_docsText(baseUrl) {
-    return [
-        `updatesafe API v1. Catalog: ${baseUrl}/${paths.catalog} (schema ${schema/* APPS_SCHEMA_ID */.TC}; apps ordered by slug).`,
-        `One app: ${baseUrl}/api/v1/apps/{slug}.json (schema ${schema/* APP_SCHEMA_ID */.ks}; the record's fields on the document itself).`,
-        `Badge: ${baseUrl}/badge/{slug}.svg. Page: ${baseUrl}/apps/{slug}/. Shields endpoint: ${baseUrl}/api/v1/badge/{slug}.json.`,
-        `JSON Schemas: ${baseUrl}/${paths.appsSchema} and ${baseUrl}/${paths.appSchema}.`,
-        'This is a build-time snapshot, generated at generatedAt and served as static files; nothing is computed per request.',
-        'safeToUpdate is one of safe, caution, breaking, unknown, unmaintained. lifecycle.status is supported (no end of life set),',
-        'eol-scheduled (end of life in the future) or eol (the end-of-life date has passed at generatedAt). An unknown slug answers 404.',
-        'lastChecked is the day the facts of a record were read; a build that finds nothing new keeps the published record unchanged.',
-        `Recent changes: ${baseUrl}/api/v1/changes.json; Atom feeds: ${baseUrl}/feed.xml, ${baseUrl}/feeds/{class}.xml, ${baseUrl}/apps/{slug}/feed.xml.`
-    ].join(' ');
-}
-/** The per-app document: the record's fields on the document itself, not wrapped. */
-function appDoc(record, generatedAt) {
-    return { schema: schema/* APP_SCHEMA_ID */.ks, generatedAt, ...record };
-}
-function buildDocuments(records, generatedAt, baseUrl) {
-    const apps = [...records].sort((a, b) => (0,schema/* compareSlugs */.wf)(a.slug, b.slug));
-    const catalog = { schema: schema/* APPS_SCHEMA_ID */.TC, generatedAt, docs: api_docsText(baseUrl), count: apps.length, apps };
-    return { catalog, apps: apps.map((r) => appDoc(r, generatedAt)) };
-}
-function jsonSchemas(baseUrl) {
-    const files = new Map();
-    const make = (schema, file, title) => {
-        const json = json_schema_processors/* toJSONSchema */.bl(schema, { target: 'draft-2020-12', io: 'output' });
-        files.set(file, toJson({ $id: `${baseUrl}/${file}`, title, ...json }));
-    };
-    make(schema/* catalogDocSchema */.rB, paths.appsSchema, schema/* APPS_SCHEMA_ID */.TC);
-    make(schema/* appDocSchema */.DV, paths.appSchema, schema/* APP_SCHEMA_ID */.ks);
-    return files;
-}
-
-;// CONCATENATED MODULE: ./src/publish/validate.ts
-// The last gate before a tree replaces the published one: every document is
-// re-read from the exact bytes we are about to write and checked against the
-// schemas and the spec's cross-document rules. Files are checked one at a time
-// as they are produced, so a large site never sits in memory whole.
-
-
-
-
-
-
-class SnapshotInvalidError extends Error {
-    problems;
-    constructor(problems) {
-        super(`the new snapshot is invalid, nothing was published:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-        this.problems = problems;
-        this.name = 'SnapshotInvalidError';
-    }
-}
-const APP_DOC = /^api\/v1\/apps\/([^/]+)\.json$/;
-function formatZodIssues(error, at = []) {
-    return error.issues.map((i) => `${[...at, ...i.path].map(String).join('.')}: ${i.message}`).join('; ');
-}
-/**
- * A per-app document's identity for the cross-document check: the hash of the
- * bytes the build writes for a record (its fields on the document, in schema
- * order, as zod emits them). Holding every parsed element instead kept a second
- * copy of the catalog alive until the last page was written.
- */
-function docDigest(record, generatedAt) {
-    return digest(toJson(appDoc(record, generatedAt)));
-}
-function digest(content) {
-    return (0,external_node_crypto_.createHash)('sha256').update(content).digest('base64');
-}
-/** The catalog document with its elements left to be checked one at a time (and counted). */
-const catalogEnvelopeSchema = schemas/* strictObject */.rej({ ...schema/* catalogEnvelopeShape */.JS, apps: schemas/* array */.YOg(schemas/* unknown */.L5J()) });
-function snapshotChecker(baseUrl) {
-    const problems = [];
-    const seen = new Set();
-    /** Slug → digest of its catalog element; null until the catalog document is read. */
-    let apps = null;
-    let generatedAt = '';
-    function json(file, content) {
-        try {
-            return JSON.parse(content.toString());
-        }
-        catch (e) {
-            problems.push(`${file} is not JSON: ${e.message}`);
-            return undefined;
-        }
-    }
-    function addCatalog(content) {
-        const raw = json(paths.catalog, content);
-        if (raw === undefined)
-            return;
-        const envelope = catalogEnvelopeSchema.safeParse(raw);
-        if (!envelope.success) {
-            problems.push(`${paths.catalog}: ${formatZodIssues(envelope.error)}`);
-            return;
-        }
-        generatedAt = envelope.data.generatedAt;
-        const elements = envelope.data.apps;
-        if (envelope.data.count !== elements.length)
-            problems.push(`${paths.catalog}: count: ${schema/* COUNT_MESSAGE */.cj}`);
-        const known = new Map();
-        let previous = '';
-        for (const [i, element] of elements.entries()) {
-            // Parsed copies are dropped element by element, so only the digests outlive this loop.
-            const parsed = schema/* appRecordSchema */.mt.safeParse(element);
-            if (!parsed.success) {
-                problems.push(`${paths.catalog}: ${formatZodIssues(parsed.error, ['apps', i])}`);
-                continue;
-            }
-            const app = parsed.data;
-            if (app.slug <= previous)
-                problems.push(`apps are not ordered by unique slug at "${app.slug}"`);
-            previous = app.slug;
-            const want = appUrls(baseUrl, app.slug);
-            if (app.url !== want.url)
-                problems.push(`${app.slug}: url is ${app.url}, expected ${want.url}`);
-            if (app.badge !== want.badge)
-                problems.push(`${app.slug}: badge is ${app.badge}, expected ${want.badge}`);
-            known.set(app.slug, docDigest(app, generatedAt));
-        }
-        apps = known;
-    }
-    function addAppDoc(file, slug, content) {
-        const element = apps?.get(slug);
-        if (!element) {
-            problems.push(`${file} has no element in the catalog`);
-            return;
-        }
-        // The bytes the build writes for its (checked) element: valid and equal. Anything else is read and compared by content.
-        if (digest(content) === element)
-            return;
-        const raw = json(file, content);
-        if (raw === undefined)
-            return;
-        const parsed = schema/* appDocSchema */.DV.safeParse(raw);
-        if (!parsed.success) {
-            problems.push(`${file}: ${formatZodIssues(parsed.error)}`);
-            return;
-        }
-        const { schema: _schema, generatedAt: docAt, ...record } = parsed.data;
-        if (docAt !== generatedAt)
-            problems.push(`${file}: generatedAt differs from the catalog's`);
-        if (docDigest(record, generatedAt) !== element)
-            problems.push(`${file}: record differs from its catalog element`);
-    }
-    return {
-        add(file, content) {
-            if (seen.has(file))
-                problems.push(`${file} is produced twice`);
-            seen.add(file);
-            if (file === paths.catalog)
-                return addCatalog(content);
-            const m = APP_DOC.exec(file);
-            if (m)
-                addAppDoc(file, m[1], content);
-        },
-        finish() {
-            if (!seen.has(paths.catalog))
-                problems.push(`${paths.catalog} is missing`);
-            for (const f of ['index.html', '404.html', paths.appsSchema, paths.appSchema])
-                if (!seen.has(f))
-                    problems.push(`${f} is missing`);
-            for (const slug of apps?.keys() ?? []) {
-                for (const f of [paths.app(slug), paths.badge(slug), paths.page(slug)])
-                    if (!seen.has(f))
-                        problems.push(`${f} is missing`);
-            }
-            if (problems.length > 0)
-                throw new SnapshotInvalidError(problems);
-        }
-    };
-}
-
-// EXTERNAL MODULE: ./src/publish/write-tree.ts
-var write_tree = __nccwpck_require__(1145);
-;// CONCATENATED MODULE: ./src/render/assets.ts
+;// CONCATENATED MODULE: ./src/site/assets.ts
 // CSS, JS and the icon ship as string constants: the action and CLI are single
 // ncc bundles, so nothing may be read from disk at run time. The palette is
 // data so a test can check every text/background pair for WCAG AA contrast.
+
 
 const PALETTE = {
     light: {
@@ -7075,9 +6758,9 @@ const ICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><r
 `;
 /** Asset files keyed by path relative to the site root. */
 const ASSETS = [
-    ['assets/site.css', SITE_CSS],
-    ['assets/site.js', SITE_JS],
-    ['assets/icon.svg', ICON_SVG]
+    [paths.asset('site.css'), SITE_CSS],
+    [paths.asset('site.js'), SITE_JS],
+    [paths.asset('icon.svg'), ICON_SVG]
 ];
 
 // EXTERNAL MODULE: ./node_modules/css-color-converter/lib/index.js
@@ -8482,7 +8165,7 @@ function lib_makeBadge(format) {
   return makeBadge(cleanedFormat)
 }
 
-;// CONCATENATED MODULE: ./src/render/badge.ts
+;// CONCATENATED MODULE: ./src/site/badge.ts
 // The SVG badge per app, made with badge-maker (which escapes XML itself; we
 // still clean the text so control characters cannot make the SVG ill-formed).
 
@@ -8506,8 +8189,9 @@ function badge_renderBadge(record) {
     });
 }
 
-;// CONCATENATED MODULE: ./src/render/html/layout.ts
+;// CONCATENATED MODULE: ./src/site/html/layout.ts
 // The page shell shared by every HTML page: strict CSP, external CSS/JS only.
+
 
 /**
  * No inline script or style anywhere, no third-party origin. `meta` cannot carry
@@ -8527,25 +8211,26 @@ function layout(p) {
 <meta name="color-scheme" content="light dark">
 <title>${escapeMarkup(p.title)}</title>
 <meta name="description" content="${escapeMarkup(p.description)}">
-<link rel="icon" href="${r}assets/icon.svg" type="image/svg+xml">
-<link rel="stylesheet" href="${r}assets/site.css">
-<script src="${r}assets/site.js" defer></script>
+<link rel="icon" href="${r}${paths.asset('icon.svg')}" type="image/svg+xml">
+<link rel="stylesheet" href="${r}${paths.asset('site.css')}">
+<script src="${r}${paths.asset('site.js')}" defer></script>
 ${p.head ?? ''}</head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
 <header class="top"><div class="wrap"><a class="brand" href="${home}">updatesafe</a><span class="muted">Is the newest release safe to install?</span></div></header>
 <main id="main" class="wrap">
 ${p.main}</main>
-<footer><div class="wrap"><p>Snapshot built ${escapeMarkup(formatTimestamp(p.generatedAt))} from upstream release notes. Classes are advice, not a guarantee: read the notes.</p><p><a href="${r}api/v1/apps.json">JSON API</a>${p.feeds ? ` · <a href="${r}feed.xml">Atom feed</a>` : ''}</p></div></footer>
+<footer><div class="wrap"><p>Snapshot built ${escapeMarkup(formatTimestamp(p.generatedAt))} from upstream release notes. Classes are advice, not a guarantee: read the notes.</p><p><a href="${r}${paths.catalog}">JSON API</a>${p.feeds ? ` · <a href="${r}${paths.feed}">Atom feed</a>` : ''}</p></div></footer>
 </body>
 </html>
 `;
 }
 
-;// CONCATENATED MODULE: ./src/render/html/index-page.ts
+;// CONCATENATED MODULE: ./src/site/html/index-page.ts
 // The index: every app in one table. The full list and the class filter work
 // without JavaScript (radios + CSS :has); the script only adds text search.
 // Markup per row is kept lean: 1,000 apps must stay under 100 KB gzipped.
+
 
 
 
@@ -8564,7 +8249,7 @@ function chip(c) {
 function row(r, stale) {
     const c = r.safeToUpdate;
     const checked = isDate(r.lastChecked) ? r.lastChecked : 'not known';
-    return `<tr data-c="${c}"><th scope="row"><a href="apps/${r.slug}/">${text_text(r.name, schema/* LIMITS */.b1.name)}</a><small>${text_text(r.repo, 140)}</small></th><td class="v">${text_text(r.latestVersion, schema/* LIMITS */.b1.version)}</td><td>${chip(c)}</td><td class="d">${checked}${stale ? ' <small>stale</small>' : ''}</td></tr>\n`;
+    return `<tr data-c="${c}"><th scope="row"><a href="${paths.pageDir(r.slug)}">${text_text(r.name, schema/* LIMITS */.b1.name)}</a><small>${text_text(r.repo, 140)}</small></th><td class="v">${text_text(r.latestVersion, schema/* LIMITS */.b1.version)}</td><td>${chip(c)}</td><td class="d">${checked}${stale ? ' <small>stale</small>' : ''}</td></tr>\n`;
 }
 function renderIndex(input) {
     const records = [...input.records].sort(byName);
@@ -8588,23 +8273,24 @@ ${records.map((r) => row(r, input.stale?.has(r.slug) ?? false)).join('')}</tbody
         schema/* CLASSES */.Nv.map((c) => `<dt>${chip(c)}</dt><dd>${escapeMarkup(CLASS_INFO[c].advice)}</dd>`).join('') +
         `</dl></section>\n`;
     const main = `<h1>Update safety of ${plural(total)}</h1>
-<p class="lede">For each self-hosted app: its newest release, and whether the release notes say it is safe to install. Also as JSON: <a href="api/v1/apps.json">api/v1/apps.json</a>.</p>
+<p class="lede">For each self-hosted app: its newest release, and whether the release notes say it is safe to install. Also as JSON: <a href="${paths.catalog}">${paths.catalog}</a>.</p>
 ${filters}<p class="search" id="search" hidden><label for="q">Search by name, repository or version</label><input id="q" type="search" autocomplete="off" spellcheck="false"></p>
 <p id="shown" role="status">${plural(total)}</p>
 ${table}${legend}`;
     return layout({
         title: 'updatesafe: is the newest release safe to install?',
         description: `Update safety of the latest release of ${plural(total)}.`,
-        root: '',
+        root: rootLink(paths.index),
         main,
         generatedAt: input.generatedAt,
         feeds: input.feeds,
-        head: input.feeds ? `<link rel="alternate" type="application/atom+xml" title="All changes" href="feed.xml">\n` : ''
+        head: input.feeds ? `<link rel="alternate" type="application/atom+xml" title="All changes" href="${paths.feed}">\n` : ''
     });
 }
 
-;// CONCATENATED MODULE: ./src/render/html/app-page.ts
+;// CONCATENATED MODULE: ./src/site/html/app-page.ts
 // One app's page: the verdict and why, then the facts a reader needs to act.
+
 
 
 
@@ -8636,8 +8322,8 @@ function lifecycleText(l, now) {
 }
 /** Markdown for embedding the badge; parentheses are encoded so the link cannot break out. */
 function badgeMarkdown(record) {
-    const badge = safeHttpUrl(record.badge);
-    const url = safeHttpUrl(record.url);
+    const badge = (0,http_url/* safeHttpUrl */.v)(record.badge);
+    const url = (0,http_url/* safeHttpUrl */.v)(record.url);
     if (!badge || !url)
         return null;
     const md = (u) => u.replace(/\(/g, '%28').replace(/\)/g, '%29');
@@ -8649,6 +8335,8 @@ function app_page_link(href, label) {
 function renderAppPage(p) {
     const r = p.record;
     const slug = r.slug;
+    const here = paths.page(slug);
+    const from = (to) => relativeLink(here, to);
     const info = CLASS_INFO[r.safeToUpdate];
     const name = cleanText(r.name, schema/* LIMITS */.b1.name);
     const version = cleanText(r.latestVersion, schema/* LIMITS */.b1.version);
@@ -8675,7 +8363,7 @@ ${p.rule || decidedBy ? `<p class="muted">${decidedBy ? `Decided by release <cod
                 : `Maintained successor: ${escapeMarkup(succ)}`;
         parts.push(`<h2>Successor</h2>\n<p>${succHtml}</p>\n`);
     }
-    const notes = safeHttpUrl(r.sourceUrl);
+    const notes = (0,http_url/* safeHttpUrl */.v)(r.sourceUrl);
     parts.push(`<dl class="facts">
 <dt>Latest version</dt><dd><code>${escapeMarkup(version)}</code></dd>
 <dt>Released</dt><dd>${isDate(p.releaseDate) ? p.releaseDate : 'date not known'}</dd>
@@ -8707,34 +8395,35 @@ ${more > 0 ? `<p class="muted">and ${more} more.</p>\n` : ''}`);
         const product = cleanText(r.lifecycle.product, 80);
         parts.push(`<h2>Lifecycle</h2>
 <p${passed ? ' class="eol"' : ''}>${escapeMarkup(life)}</p>
-<p class="muted">Source: ${app_page_link(safeHttpUrl(r.lifecycle.link), `endoflife.date: ${escapeMarkup(product)}`)}</p>\n`);
+<p class="muted">Source: ${app_page_link((0,http_url/* safeHttpUrl */.v)(r.lifecycle.link), `endoflife.date: ${escapeMarkup(product)}`)}</p>\n`);
     }
     const md = badgeMarkdown(r);
     parts.push(`<h2>Badge</h2>
-<div class="badge"><img src="../../badge/${slug}.svg" alt="update safety: ${escapeMarkup(info.label.toLowerCase())}, ${escapeMarkup(version)}"></div>
+<div class="badge"><img src="${from(paths.badge(slug))}" alt="update safety: ${escapeMarkup(info.label.toLowerCase())}, ${escapeMarkup(version)}"></div>
 ${md ? `<p>Markdown for a README:</p>\n<pre data-copy tabindex="0" aria-label="Badge Markdown"><code>${escapeMarkup(md)}</code></pre>\n` : ''}`);
     parts.push(`<h2>Data</h2>
 <ul>
-<li><a href="../../api/v1/apps/${slug}.json">This app as JSON</a> (api/v1/apps/${slug}.json)</li>
-<li><a href="../../api/v1/badge/${slug}.json">Shields endpoint</a> (for shields.io badge styles)</li>
-${p.feeds ? `<li><a href="feed.xml">Atom feed of changes to this app</a></li>\n` : ''}</ul>\n`);
+<li><a href="${from(paths.app(slug))}">This app as JSON</a> (${paths.app(slug)})</li>
+<li><a href="${from(paths.shields(slug))}">Shields endpoint</a> (for shields.io badge styles)</li>
+${p.feeds ? `<li><a href="${from(paths.appFeed(slug))}">Atom feed of changes to this app</a></li>\n` : ''}</ul>\n`);
     return layout({
         title: `${name} ${version}: ${info.label} – updatesafe`,
         description: `${name} ${version}: ${info.label}. ${info.advice}`,
-        root: '../../',
+        root: rootLink(here),
         main: parts.join(''),
         generatedAt: p.generatedAt,
         feeds: p.feeds,
         head: p.feeds
-            ? `<link rel="alternate" type="application/atom+xml" title="Changes to ${escapeMarkup(name)}" href="feed.xml">\n`
+            ? `<link rel="alternate" type="application/atom+xml" title="Changes to ${escapeMarkup(name)}" href="${from(paths.appFeed(slug))}">\n`
             : ''
     });
 }
 
-;// CONCATENATED MODULE: ./src/render/html/not-found.ts
+;// CONCATENATED MODULE: ./src/site/html/not-found.ts
 // 404.html is served for unknown paths at any depth, so relative links would
 // resolve against the wrong directory. It links root-relative through the base
 // path of the published site (e.g. "/repo/" on a GitHub project site, "/" locally).
+
 
 /** Only plain path characters: a base path lands in href attributes verbatim. */
 const SAFE_PATH = /^\/(?:[A-Za-z0-9._~%-]+\/)*$/;
@@ -8753,7 +8442,7 @@ function basePathOf(url, slug) {
         return '/';
     }
     if (slug !== undefined) {
-        const tail = `apps/${slug}/`;
+        const tail = paths.pageDir(slug);
         if (!path.endsWith(tail))
             return '/';
         path = path.slice(0, -tail.length);
@@ -8772,13 +8461,13 @@ function renderNotFound(input) {
 <p>Nothing is published at this address. App pages live at <code>apps/&lt;slug&gt;/</code>.</p>
 <ul>
 <li><a href="${root}">See every app</a></li>
-<li><a href="${root}api/v1/apps.json">The whole catalog as JSON</a></li>
+<li><a href="${root}${paths.catalog}">The whole catalog as JSON</a></li>
 </ul>\n`,
         generatedAt: input.generatedAt
     });
 }
 
-;// CONCATENATED MODULE: ./src/render/shields.ts
+;// CONCATENATED MODULE: ./src/site/shields.ts
 
 
 function shieldsEndpoint(record) {
@@ -8791,9 +8480,10 @@ function shieldsEndpoint(record) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/render/pages.ts
+;// CONCATENATED MODULE: ./src/site/pages.ts
 // Every human-facing file of the site, as a map from POSIX path to content.
 // Pure: the same pages and context give byte-identical output.
+
 
 
 
@@ -8829,18 +8519,18 @@ function* pageFiles(pages, ctx) {
         yield [path, body];
     const stale = new Set(sorted.filter((p) => p.stale).map((p) => p.record.slug));
     yield [
-        'index.html',
+        paths.index,
         renderIndex({ records: sorted.map((p) => p.record), generatedAt: ctx.generatedAt, feeds: ctx.feeds, stale })
     ];
-    yield ['404.html', renderNotFound({ basePath, generatedAt: ctx.generatedAt })];
+    yield [paths.notFound, renderNotFound({ basePath, generatedAt: ctx.generatedAt })];
     for (const p of sorted) {
         const slug = p.record.slug;
         yield [
-            `apps/${slug}/index.html`,
+            paths.page(slug),
             renderAppPage({ ...p, generatedAt: ctx.generatedAt, now: ctx.now, feeds: ctx.feeds })
         ];
-        yield [`badge/${slug}.svg`, badge_renderBadge(p.record)];
-        yield [`api/v1/badge/${slug}.json`, toJson(shieldsEndpoint(p.record))];
+        yield [paths.badge(slug), badge_renderBadge(p.record)];
+        yield [paths.shields(slug), toJson(shieldsEndpoint(p.record))];
     }
 }
 /** All of pageFiles at once, keyed by path. */
@@ -8848,96 +8538,235 @@ function renderPages(pages, ctx) {
     return new Map(pageFiles(pages, ctx));
 }
 
-// EXTERNAL MODULE: ./src/workers/index.ts + 4 modules
-var src_workers = __nccwpck_require__(2359);
-;// CONCATENATED MODULE: ./src/pipeline.ts
-// The one build flow shared by the action and the CLI:
-// catalog → facts (seed, previous snapshot, optional refresh) → verdicts →
-// lifecycle → records → documents and pages → validate → write aside and swap.
-// Every side effect comes in through `deps`, so tests hand in fakes.
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
+;// CONCATENATED MODULE: ./src/build/facts.ts
+function seedFacts(entry) {
+    const r = entry.release;
+    if (!r)
+        return null;
+    return {
+        version: r.version,
+        url: r.url,
+        date: r.date ?? null,
+        // The classifier reads at most NOTES_CAP of them, so oversized notes cost nothing more.
+        notes: r.notes ?? null,
+        checked: r.checked,
+        archived: entry.archived ?? false,
+        crossed: []
+    };
+}
 /**
- * A record whose only difference from the published one is lastChecked is the
- * published one: a run that finds nothing new must not rewrite the snapshot.
+ * The newest last-known-good for an app: the previous record when it was
+ * checked later than the seed (a refresh published it), else the seed.
  */
-function settle(record, previous) {
-    if (previous && (0,external_node_util_.isDeepStrictEqual)({ ...record, lastChecked: previous.lastChecked }, previous))
-        return previous;
-    return record;
+function lastKnownGood(item, previous) {
+    const seed = seedFacts(item.entry);
+    if (previous && (!seed || previous.lastChecked > seed.checked))
+        return { facts: null, kept: previous };
+    return { facts: seed, kept: null };
 }
-function diffRecords(before, after) {
-    const brief = (r) => r ? { latestVersion: r.latestVersion, safeToUpdate: r.safeToUpdate } : null;
-    const changes = after
-        .filter((r) => !(0,external_node_util_.isDeepStrictEqual)(before.get(r.slug), r))
-        .map((r) => ({ slug: r.slug, before: brief(before.get(r.slug)), after: brief(r) }));
-    const kept = new Set(after.map((r) => r.slug));
-    for (const [slug, r] of before)
-        if (!kept.has(slug))
-            changes.push({ slug, before: brief(r), after: null });
-    return changes.sort((a, b) => (0,schema/* compareSlugs */.wf)(a.slug, b.slug));
+/** The version an admin has installed at best: what we published last, else the seed. */
+function publishedVersion(item, previous) {
+    return previous?.latestVersion ?? item.entry.release?.version;
 }
-class BuildError extends Error {
-    name = 'BuildError';
+function offlineFacts(item, previous) {
+    return {
+        slug: item.slug,
+        file: item.file,
+        entry: item.entry,
+        ...lastKnownGood(item, previous),
+        stale: false,
+        note: null
+    };
 }
-async function gatherFacts(entries, previous, opts, deps) {
-    if (!opts.refresh)
-        return { apps: entries.map((e) => offlineFacts(e, previous.get(e.slug))), stats: null };
-    if (!deps.refresh)
-        throw new BuildError('refresh was requested but no GitHub client is configured');
-    const targets = entries.map((e) => ({
-        slug: e.slug,
-        repo: e.entry.repo,
-        ...(e.entry.tagPrefix ? { tagPrefix: e.entry.tagPrefix } : {}),
-        ...(e.entry.tagPattern ? { tagPattern: e.entry.tagPattern } : {}),
-        ...(publishedVersion(e, previous.get(e.slug))
-            ? { previousVersion: publishedVersion(e, previous.get(e.slug)) }
-            : {})
-    }));
-    const { outcomes, stats } = await deps.refresh(targets);
-    const apps = entries.map((e) => refreshedFacts(e, previous.get(e.slug), outcomes.get(e.slug)));
-    return { apps, stats };
+/** Merge one refresh outcome with last-known-good. */
+function refreshedFacts(item, previous, outcome) {
+    const base = { slug: item.slug, file: item.file, entry: item.entry };
+    if (outcome?.status === 'fresh') {
+        return { ...base, facts: outcome.facts, kept: null, stale: false, note: null };
+    }
+    if (outcome?.status === 'moved') {
+        const lkg = lastKnownGood(item, previous);
+        const facts = outcome.facts ?? lkg.facts ?? (lkg.kept ? factsOfRecord(lkg.kept) : null);
+        return {
+            ...base,
+            facts: facts && { ...facts, movedTo: outcome.movedTo },
+            kept: null,
+            stale: outcome.facts === null,
+            note: `moved to ${outcome.movedTo}`
+        };
+    }
+    const reason = outcome ? outcome.reason : 'not refreshed';
+    const lkg = lastKnownGood(item, previous);
+    // The repository answered that it is archived, but has no release we can read: still unmaintained.
+    if (outcome?.status === 'no-release' && outcome.archived && lkg.facts) {
+        lkg.facts = { ...lkg.facts, archived: true };
+    }
+    return { ...base, ...lkg, stale: true, note: reason };
 }
+/** Facts recovered from a published record (no notes: they are not published). */
+function factsOfRecord(r) {
+    return {
+        version: r.latestVersion,
+        url: r.sourceUrl,
+        date: null,
+        notes: null,
+        checked: r.lastChecked,
+        archived: r.safeToUpdate === 'unmaintained',
+        crossed: []
+    };
+}
+
+// EXTERNAL MODULE: ./src/util/dates.ts
+var dates = __nccwpck_require__(3621);
+// EXTERNAL MODULE: ./src/util/versions.ts
+var versions = __nccwpck_require__(395);
+;// CONCATENATED MODULE: ./src/lifecycle/match.ts
+// Which endoflife.date release cycle a version label belongs to. A wrong cycle
+// is worse than none, so anything ambiguous or unreadable gives null.
+
+/** Cycles we can compare: dotted numbers such as `34`, `3.7`, `2026.5`. */
+const NUMERIC_CYCLE = /^\d{1,9}(?:\.\d{1,9}){0,5}$/;
+/**
+ * The most specific cycle whose numbers are a prefix of the version's numbers
+ * (`34.0.3` → `34`; `9.6.24` → `9.6` even where `9` would also be listed;
+ * `2026.05.1` → `2026.5`). Labels are normalised by src/versions.ts (prefix, `v`,
+ * `name@`, `path/`, build metadata). Non-numeric cycles are never matched, and
+ * two cycles that are numerically the same (`9.0`, `9.00`) give null.
+ */
+function matchCycle(latestVersion, releases, opts = {}) {
+    const parsed = (0,versions/* parseVersion */.ot)(latestVersion, opts.tagPrefix);
+    if (!parsed)
+        return null;
+    const version = parsed.numbers;
+    let best = null;
+    let tie = false;
+    for (const release of releases) {
+        if (!NUMERIC_CYCLE.test(release.name))
+            continue;
+        const cycle = release.name.split('.').map(Number);
+        if (cycle.length > version.length)
+            continue;
+        if (!cycle.every((n, i) => n === version[i]))
+            continue;
+        if (!best || cycle.length > best.length) {
+            best = { name: release.name, length: cycle.length };
+            tie = false;
+        }
+        else if (cycle.length === best.length) {
+            tie = true;
+        }
+    }
+    return best && !tie ? best.name : null;
+}
+
+;// CONCATENATED MODULE: ./src/lifecycle/build.ts
+// The spec's Lifecycle object (2.5) for one app, from one product's data.
+
+
+
+
+const ENDOFLIFE_SITE = 'https://endoflife.date';
+/** Upstream text in a log line: bounded, control and format characters neutralised. */
+function clean(label, max = 80) {
+    return label.slice(0, max).replace(/[\p{Cc}\p{Cf}]/gu, '?');
+}
+function quote(label) {
+    return JSON.stringify(clean(label));
+}
+/**
+ * Find the cycle of `latestVersion` and describe its end of life as of `now`.
+ * `status`: `supported` when no end of life is set, `eol-scheduled` while the
+ * date is still ahead, `eol` once it has passed. Like endoflife.date itself,
+ * the cycle is past its end of life only the day after the date. The data's
+ * own is* flags were computed on the day it was generated, so a dated end of
+ * life is judged against `now`, never against `isEol`.
+ */
+function buildLifecycle(product, doc, latestVersion, now, opts = {}) {
+    const today = (0,dates/* utcDay */.d)(now);
+    if (!schema/* PRODUCT_PATTERN */.dA.test(product)) {
+        return { lifecycle: null, warning: `lifecycle: ${quote(product)} is not an endoflife.date product id` };
+    }
+    const releases = doc.result.releases;
+    const cycle = matchCycle(latestVersion, releases, opts);
+    if (cycle === null) {
+        const listed = releases
+            .slice(0, 8)
+            .map((r) => clean(r.name, 20))
+            .join(', ');
+        return {
+            lifecycle: null,
+            warning: `lifecycle: no release cycle of endoflife.date product "${product}" matches version ${quote(latestVersion)} ` +
+                `(cycles: ${listed}${releases.length > 8 ? ', …' : ''}); lifecycle left empty rather than guessed`
+        };
+    }
+    const release = releases.find((r) => r.name === cycle);
+    let lifecycle;
+    if (release.eolFrom === null) {
+        // Without a date the flag is the source's own value (not computed on
+        // another day). `eol: true` cannot be expressed by spec 2.5, and a missing
+        // value is no claim of support: both leave the lifecycle empty.
+        if (release.isEol !== false) {
+            const why = release.isEol === true ? 'is marked end of life without a date' : 'has no end-of-life information';
+            return {
+                lifecycle: null,
+                warning: `lifecycle: cycle ${cycle} of "${product}" ${why}; the lifecycle object cannot express that, so it is left empty`
+            };
+        }
+        lifecycle = { product, link: `${ENDOFLIFE_SITE}/${product}`, cycle, eol: false, status: 'supported', eolDate: null };
+    }
+    else {
+        const status = today > release.eolFrom ? 'eol' : 'eol-scheduled';
+        lifecycle = {
+            product,
+            link: `${ENDOFLIFE_SITE}/${product}`,
+            cycle,
+            eol: release.eolFrom,
+            status,
+            eolDate: release.eolFrom
+        };
+    }
+    // Cheap guarantee that what we hand on is publishable.
+    return { lifecycle: schema/* lifecycleSchema */.AP.parse(lifecycle) };
+}
+
+;// CONCATENATED MODULE: ./src/lifecycle/index.ts
+// Lifecycle from endoflife.date: cycle matching and the spec's Lifecycle object.
+
+
+
+
+;// CONCATENATED MODULE: ./src/build/lifecycle.ts
+// End-of-life data for the build: one endoflife.date product document per product
+// and run (refreshed when asked, else the stored copy), and each app's lifecycle from it.
+
+
+
 /** One product document per product and run: refreshed when asked, else the stored copy. */
-async function productDocs(apps, catalogDir, opts, deps) {
+async function productDocs(apps, catalogDir, fetchProduct, log) {
     const dir = external_node_path_default().join(catalogDir, 'endoflife');
     const docs = new Map();
     for (const product of new Set(apps.flatMap((a) => (a.entry.lifecycle ? [a.entry.lifecycle.product] : [])))) {
         let doc = null;
-        if (opts.refresh && deps.fetchProduct) {
+        if (fetchProduct) {
             try {
-                doc = await deps.fetchProduct(product);
+                doc = await fetchProduct(product);
             }
             catch (e) {
-                deps.log.warning(`endoflife.date product "${product}": ${e.message}; using the stored copy`);
+                log.warning(`endoflife.date product "${product}": ${e.message}; using the stored copy`);
             }
             // Keep the fresh data for this build even if storing it for the next offline build fails.
             if (doc)
-                await writeStoredProduct(dir, product, doc).catch((e) => deps.log.warning(`could not store endoflife.date data for "${product}": ${e.message}`));
+                await writeStoredProduct(dir, product, doc).catch((e) => log.warning(`could not store endoflife.date data for "${product}": ${e.message}`));
         }
         doc ??= await readStoredProduct(dir, product).catch((e) => {
-            deps.log.warning(`stored endoflife.date data for "${product}" is unreadable: ${e.message}`);
+            log.warning(`stored endoflife.date data for "${product}" is unreadable: ${e.message}`);
             return null;
         });
         docs.set(product, doc);
     }
     return docs;
 }
+/** The lifecycle of `version` of an app, or what was published before when there is no data at all. */
 function lifecycleFor(app, version, docs, now, log) {
     const product = app.entry.lifecycle?.product;
     if (!product)
@@ -8955,159 +8784,382 @@ function lifecycleFor(app, version, docs, now, log) {
         log.warning(`${app.slug}: ${warning}`, { file: app.file });
     return lifecycle;
 }
-/**
- * Every app's verdict (null for a republished record). Seeds were judged as
- * the catalog was read; other notes (a refresh's) go to the runner a chunk at a
- * time and are dropped once handed over: they are never published, and across
- * thousands of apps they are most of what a build holds.
- */
-async function assessAll(apps, par, log) {
-    const out = new Array(apps.length).fill(null);
-    const runner = par.forJob(apps.filter((a) => a.facts && !a.facts.judged).length);
-    await (0,src_workers/* inChunks */.mk)(runner, apps.length, async (from, to, lane) => {
-        const chunk = apps.slice(from, to);
-        const inputs = [];
-        // Per app: null (republished), a pending verdict, or the releases read with their judgement
-        // (made as the record was read) or the index of its classifier input.
-        const plans = chunk.map((app) => {
-            if (!app.facts)
-                return null;
-            const plan = planAssessment({ ...app, facts: app.facts }, log);
-            if ('pending' in plan)
-                return plan;
-            const considered = plan.input.releases.map((r) => r.version);
-            return app.facts.judged
-                ? { considered, judged: app.facts.judged }
-                : { considered, at: inputs.push(plan.input) - 1 };
-        });
-        const judging = inputs.length > 0 ? runner.run({ kind: 'classify', inputs }, lane) : Promise.resolve([]);
-        inputs.length = 0;
-        chunk.forEach(forgetNotes);
-        const judged = await judging;
-        plans.forEach((plan, i) => {
-            const app = chunk[i];
-            if (plan === null)
-                return;
-            if ('pending' in plan)
-                out[from + i] = plan.pending;
-            else
-                out[from + i] = finishAssessment({ ...app, facts: app.facts }, plan.considered, plan.judged ?? judged[plan.at], log);
-        });
-    });
-    return out;
+
+;// CONCATENATED MODULE: ./src/build/previous.ts
+// The previously published snapshot (the Pages branch, checked out) is our
+// last-known-good source: when upstream fails, its facts are republished as they
+// were, and its change history goes on in the new snapshot.
+
+
+
+
+
+/** Read `<dir>/api/v1/apps.json`; a missing or invalid snapshot is a warning, not an error. */
+async function readPrevious(dir, log) {
+    if (!dir)
+        return null;
+    const file = external_node_path_default().join(dir, ...paths.catalog.split('/'));
+    let text;
+    try {
+        text = await (0,promises_namespaceObject.readFile)(file, 'utf8');
+    }
+    catch {
+        log.info(`no previous snapshot at ${file}; this is a first publication`);
+        return null;
+    }
+    let raw;
+    try {
+        raw = JSON.parse(text);
+    }
+    catch {
+        log.warning(`previous snapshot ${file} is not JSON; ignoring it`);
+        return null;
+    }
+    const parsed = schema/* catalogDocSchema */.rB.safeParse(raw);
+    if (!parsed.success) {
+        log.warning(`previous snapshot ${file} does not match the v1 schema; ignoring it`);
+        return null;
+    }
+    return { generatedAt: parsed.data.generatedAt, records: new Map(parsed.data.apps.map((a) => [a.slug, a])) };
 }
-async function build(opts, given) {
-    const warnings = [];
-    const log = {
-        info: (m) => given.log.info(m),
-        warning: (m, ref) => {
-            warnings.push(m);
-            given.log.warning(m, ref);
-        },
-        error: (m, ref) => given.log.error(m, ref)
+/**
+ * The entries published by the previous snapshot, `<dir>/api/v1/changes.json`.
+ * Missing or invalid is a warning and the history starts empty (no warning on a
+ * first publication, where there is no previous catalog either).
+ */
+async function readPreviousChanges(dir, log) {
+    if (!dir)
+        return [];
+    const file = external_node_path_default().join(dir, ...paths.changes.split('/'));
+    let text;
+    try {
+        text = await (0,promises_namespaceObject.readFile)(file, 'utf8');
+    }
+    catch {
+        const firstPublication = await (0,promises_namespaceObject.readFile)(external_node_path_default().join(dir, ...paths.catalog.split('/'))).then(() => false, () => true);
+        if (firstPublication)
+            log.info(`no previous ${paths.changes}; the feeds start empty`);
+        else
+            log.warning(`the previous snapshot has no ${paths.changes}; the feeds start empty`);
+        return [];
+    }
+    let raw;
+    try {
+        raw = JSON.parse(text);
+    }
+    catch {
+        log.warning(`previous ${file} is not JSON; the feeds start empty`);
+        return [];
+    }
+    const parsed = changesDocSchema.safeParse(raw);
+    if (!parsed.success) {
+        const first = parsed.error.issues[0];
+        log.warning(`previous ${file} does not match ${CHANGES_SCHEMA_ID} (${first ? `${first.path.join('.')}: ${first.message}` : 'invalid'}); the feeds start empty`);
+        return [];
+    }
+    return parsed.data.changes;
+}
+
+;// CONCATENATED MODULE: ./src/classify/override.ts
+// A curated override wins for exactly one version; once upstream moves on, the
+// curator's judgement no longer describes the latest release, so the rules decide again.
+
+
+
+
+function applyOverride(verdict, override, latestVersion, log, file) {
+    if (!override)
+        return verdict;
+    const ref = file ? { file } : undefined;
+    if (override.version !== latestVersion) {
+        const order = (0,versions/* compareVersions */.Zy)(latestVersion, override.version);
+        const why = order !== null && order < 0
+            ? `it is for ${safeLabel(override.version)}, which is newer than the latest release ${safeLabel(latestVersion)}`
+            : `it was for ${safeLabel(override.version)} and the latest release is now ${safeLabel(latestVersion)}`;
+        log.warning(`override ignored: ${why}; the rules decide the classification again (update or remove the override)`, ref);
+        return verdict;
+    }
+    const cls = override.class;
+    // The record schema allows a null summary only for unknown/unmaintained.
+    const summary = verdict.changelogSummary ?? (cls === 'unknown' || cls === 'unmaintained' ? null : EMPTY_SUMMARY);
+    return {
+        safeToUpdate: cls,
+        rationale: clip(`Curated override (rule override) for ${safeLabel(latestVersion)}: ${override.reason.trim() || cls} The rules alone say: ${verdict.safeToUpdate}.`, schema/* LIMITS */.b1.rationale),
+        changelogSummary: summary
     };
-    const deps = { ...given, log };
-    const cwd = opts.cwd ?? process.cwd();
-    const baseUrl = normaliseBaseUrl(opts.baseUrl);
-    if (Number.isNaN(opts.now.getTime()))
-        throw new BuildError('--now is not a valid date');
-    const catalogDir = external_node_path_default().resolve(cwd, opts.catalogDir);
-    const outDir = external_node_path_default().resolve(cwd, opts.outDir);
-    await (0,write_tree/* checkOutputDir */.Vg)(opts.outDir, { catalogDir: opts.catalogDir, cwd });
-    // Relative to the process, so messages name files the way the user typed the path.
-    const par = deps.parallel ?? src_workers/* inProcess */.bu;
-    const entries = await (0,load/* loadCatalog */.ak)(external_node_path_default().relative(process.cwd(), catalogDir) || '.', (0,src_workers/* recordReader */.h9)(par));
-    const previousDir = opts.previousDir && external_node_path_default().resolve(cwd, opts.previousDir);
-    const previous = await readPrevious(previousDir, log);
-    const previousChanges = await readPreviousChanges(previousDir, log);
-    const { apps, stats } = await gatherFacts(entries, previous?.records ?? new Map(), opts, deps);
+}
+
+;// CONCATENATED MODULE: ./src/classify/index.ts
+// Public face of the classifier: the pipeline and the CLI import from here.
+
+
+
+
+
+
+;// CONCATENATED MODULE: ./src/build/assess.ts
+// Turns an app's release facts into its published verdict: the pending cases
+// that the notes cannot decide, then the classifier, then a curated override.
+
+
+function bounded(text, max) {
+    return text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`;
+}
+/**
+ * An app's verdict from its release facts: pending where the notes cannot decide
+ * (a moved repository, notes not read yet), else the classifier's judgement of
+ * every release crossed, with the tag note, the curated override and the bounds.
+ */
+function assess(app, log) {
+    const { facts, entry } = app;
+    if (facts.movedTo) {
+        log.warning(`${entry.repo} moved to ${facts.movedTo}: update "repo" in the catalog record`, {
+            file: app.file,
+            line: 1
+        });
+        return {
+            verdict: {
+                safeToUpdate: 'unknown',
+                rationale: `Assessment pending: the repository ${entry.repo} moved to ${facts.movedTo}; the catalog record must be updated before ${facts.version} is assessed.`,
+                changelogSummary: null
+            },
+            rule: 'repository-moved',
+            decidedBy: null,
+            considered: []
+        };
+    }
+    if (!facts.archived && facts.notes === null) {
+        return {
+            verdict: {
+                safeToUpdate: 'unknown',
+                rationale: `Assessment pending: the release notes of ${facts.version} have not been read yet; the next refresh from GitHub reads them.`,
+                changelogSummary: null
+            },
+            rule: 'notes-not-read',
+            decidedBy: null,
+            considered: []
+        };
+    }
+    const releases = facts.crossed.length > 0 ? facts.crossed : [{ version: facts.version, notes: facts.notes ?? '' }];
+    const judged = classifyReleases({ releases, archived: facts.archived });
+    return finish(app, releases.map((r) => r.version), judged, log);
+}
+function finish(app, considered, judged, log) {
+    const { facts, entry } = app;
+    let verdict = {
+        safeToUpdate: judged.safeToUpdate,
+        rationale: judged.rationale,
+        changelogSummary: judged.changelogSummary
+    };
+    if (facts.fromTags && !facts.archived) {
+        verdict.rationale = `No GitHub releases are published; the version comes from the repository tags. ${verdict.rationale}`;
+    }
+    verdict = applyOverride(verdict, entry.override, facts.version, log, app.file);
+    verdict.rationale = bounded(verdict.rationale, schema/* LIMITS */.b1.rationale);
+    return { verdict, rule: judged.rule, decidedBy: judged.decidedBy, considered };
+}
+
+;// CONCATENATED MODULE: ./src/build/records.ts
+// One published record per app, and what changed against the previous snapshot.
+// Each app takes one synchronous step: its facts → the verdict → the record,
+// checked against the schema and settled against what was published before.
+
+
+
+
+
+
+/** An app's record and what its page shows beyond the record. */
+function appRecord(app, ctx) {
+    let release;
+    let page;
+    if (app.facts) {
+        const { verdict, rule, decidedBy, considered } = assess({ ...app, facts: app.facts }, ctx.log);
+        release = {
+            latestVersion: app.facts.version,
+            ...verdict,
+            sourceUrl: app.facts.url,
+            lastChecked: app.facts.checked
+        };
+        page = { releaseDate: app.facts.date, releasesConsidered: considered, rule, decidedBy };
+    }
+    else {
+        // Republish the last-known-good release; curated fields and addresses follow the catalog.
+        const { latestVersion, safeToUpdate, rationale, changelogSummary, sourceUrl, lastChecked } = app.kept;
+        release = { latestVersion, safeToUpdate, rationale, changelogSummary, sourceUrl, lastChecked };
+        page = { releaseDate: null, releasesConsidered: [], rule: null, decidedBy: null };
+    }
+    const checked = schema/* appRecordSchema */.mt.safeParse({
+        slug: app.slug,
+        name: app.entry.name,
+        repo: app.entry.repo,
+        ...release,
+        successor: app.entry.successor ?? null,
+        ...appUrls(ctx.baseUrl, app.slug),
+        lifecycle: lifecycleFor(app, release.latestVersion, ctx.docs, ctx.now, ctx.log)
+    });
+    if (!checked.success) {
+        const problems = zodProblems(checked.error, app.file).map((p) => ({
+            ...p,
+            message: `the record built for ${app.slug} is invalid: ${p.message}`
+        }));
+        throw new ProblemsError('build', problems);
+    }
+    if (app.stale)
+        ctx.log.warning(`${app.slug}: stale, republished last-known-good (${app.note ?? 'upstream failed'})`, {
+            file: app.file
+        });
+    return { record: settle(checked.data, ctx.previous.get(app.slug)), stale: app.stale, ...page };
+}
+/**
+ * A record whose only difference from the published one is lastChecked is the
+ * published one: a run that finds nothing new must not rewrite the snapshot.
+ */
+function settle(record, previous) {
+    if (previous && (0,external_node_util_.isDeepStrictEqual)({ ...record, lastChecked: previous.lastChecked }, previous))
+        return previous;
+    return record;
+}
+/** Every record that differs from the previous snapshot's, and every record removed, by slug. */
+function diffRecords(before, after) {
+    const brief = (r) => r ? { latestVersion: r.latestVersion, safeToUpdate: r.safeToUpdate } : null;
+    const changes = after
+        .filter((r) => !(0,external_node_util_.isDeepStrictEqual)(before.get(r.slug), r))
+        .map((r) => ({ slug: r.slug, before: brief(before.get(r.slug)), after: brief(r) }));
+    const kept = new Set(after.map((r) => r.slug));
+    for (const [slug, r] of before)
+        if (!kept.has(slug))
+            changes.push({ slug, before: brief(r), after: null });
+    return changes.sort((a, b) => (0,schema/* compareSlugs */.wf)(a.slug, b.slug));
+}
+
+;// CONCATENATED MODULE: ./src/build/pipeline.ts
+// The one build flow shared by the action and the CLI, as named steps:
+// catalog → previous snapshot → release facts (seed, last-known-good, refresh) →
+// end-of-life data → one record per app (verdict included) → changes →
+// documents and pages → validate → write aside and swap.
+// Every side effect comes in through `deps`, so tests hand in fakes.
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+/** Release facts for every app: offline from last-known-good, or merged with a refresh. */
+async function gatherFacts(entries, previous, refresh) {
+    if (!refresh)
+        return { apps: entries.map((e) => offlineFacts(e, previous.get(e.slug))), stats: null };
+    const targets = entries.map((e) => {
+        const installed = publishedVersion(e, previous.get(e.slug));
+        return {
+            slug: e.slug,
+            repo: e.entry.repo,
+            ...(e.entry.tagPrefix ? { tagPrefix: e.entry.tagPrefix } : {}),
+            ...(e.entry.tagPattern ? { tagPattern: e.entry.tagPattern } : {}),
+            ...(installed ? { previousVersion: installed } : {})
+        };
+    });
+    const { outcomes, stats } = await refresh(targets);
+    return { apps: entries.map((e) => refreshedFacts(e, previous.get(e.slug), outcomes.get(e.slug))), stats };
+}
+/** Every app needs release data from somewhere: the catalog's seed, the previous snapshot or a refresh. */
+function requireReleaseData(apps) {
     const missing = apps.filter((a) => !a.facts && !a.kept);
-    if (missing.length > 0) {
-        throw new BuildError(missing
-            .map((a) => `${a.file}: release: ${a.slug} has no release data; add a release: {version, url, checked} block or build with --refresh`)
-            .join('\n'));
-    }
-    const docs = await productDocs(apps, catalogDir, opts, deps);
-    const assessments = await assessAll(apps, par, log);
-    // Reading and classifying are over; the threads that did it still hold the heaps
-    // they grew (about 45 MB at 10,000 apps). Writing threads of their own write the tree.
-    await par.recycle();
-    const records = [];
-    const pages = [];
-    for (const [i, app] of apps.entries()) {
-        const urls = appUrls(baseUrl, app.slug);
-        let record;
-        let page;
-        if (app.facts) {
-            const { verdict, rule, decidedBy, considered } = assessments[i];
-            record = {
-                slug: app.slug,
-                name: app.entry.name,
-                repo: app.entry.repo,
-                latestVersion: app.facts.version,
-                ...verdict,
-                sourceUrl: app.facts.url,
-                lastChecked: app.facts.checked,
-                successor: app.entry.successor ?? null,
-                ...urls,
-                lifecycle: lifecycleFor(app, app.facts.version, docs, opts.now, log)
-            };
-            page = { releaseDate: app.facts.date, releasesConsidered: considered, rule, decidedBy };
-        }
-        else {
-            // Republish the last-known-good record; curated fields and addresses follow the catalog.
-            const kept = app.kept;
-            record = {
-                ...kept,
-                name: app.entry.name,
-                repo: app.entry.repo,
-                successor: app.entry.successor ?? null,
-                ...urls,
-                lifecycle: lifecycleFor(app, kept.latestVersion, docs, opts.now, log)
-            };
-            page = { releaseDate: null, releasesConsidered: [], rule: null, decidedBy: null };
-        }
-        const checked = schema/* appRecordSchema */.mt.safeParse(record);
-        if (!checked.success) {
-            throw new BuildError(`${app.file}: the record built for ${app.slug} is invalid: ${formatZodIssues(checked.error)}`);
-        }
-        if (app.stale)
-            log.warning(`${app.slug}: stale, republished last-known-good (${app.note ?? 'upstream failed'})`, {
-                file: app.file
-            });
-        const settled = settle(checked.data, previous?.records.get(app.slug));
-        records.push(settled);
-        pages.push({ record: settled, stale: app.stale, ...page });
-    }
-    const before = previous?.records ?? new Map();
-    const changes = diffRecords(before, records);
-    // Nothing changed: keep the previous generatedAt so the tree is byte-identical and a publish has nothing to commit.
-    const generatedAt = previous && changes.length === 0 ? previous.generatedAt : opts.now.toISOString();
-    const { catalog, apps: appDocs } = buildDocuments(records, generatedAt, baseUrl);
-    // Produced lazily and checked one by one as they are written aside.
-    function* files() {
-        yield [paths.catalog, toJson(catalog)];
-        for (const doc of appDocs)
-            yield [paths.app(doc.slug), toJson(doc)];
-        yield* jsonSchemas(baseUrl);
-        // Pages are rendered as of the snapshot, so the same snapshot always renders the same bytes.
-        yield* pageFiles(pages, { generatedAt, now: new Date(generatedAt), baseUrl, feeds: true });
-        yield* feedFileEntries({ records, changes, previous: previousChanges, generatedAt, baseUrl });
-    }
+    if (missing.length === 0)
+        return;
+    throw new ProblemsError('build', missing.map((a) => ({
+        file: a.file,
+        field: 'release',
+        message: `${a.slug} has no release data; add a release: {version, url, checked} block or build with --refresh`
+    })));
+}
+/** Every file of the site, produced one at a time so a large site never sits in memory whole. */
+function* siteFiles(pages, records, history, generatedAt, baseUrl) {
+    const { catalog, apps } = buildDocuments(records, generatedAt, baseUrl);
+    yield [paths.catalog, toJson(catalog)];
+    for (const doc of apps)
+        yield [paths.app(doc.slug), toJson(doc)];
+    yield* jsonSchemas(baseUrl);
+    // Pages are rendered as of the snapshot, so the same snapshot always renders the same bytes.
+    yield* pageFiles(pages, { generatedAt, now: new Date(generatedAt), baseUrl, feeds: true });
+    yield [paths.changes, renderChangesDoc(history, baseUrl)];
+    yield* atomFiles(history, records, generatedAt, baseUrl);
+}
+/** Each file is checked as it is written aside; the tree replaces `outDir` only if all are valid. */
+async function writeSite(outDir, files, baseUrl) {
     const checker = snapshotChecker(baseUrl);
-    const written = await (0,write_tree/* writeTree */.WM)(outDir, (function* () {
-        for (const [file, content] of files()) {
+    const checked = (function* () {
+        for (const [file, content] of files) {
             checker.add(file, content);
             yield [file, content];
         }
-    })(), () => checker.finish(), par.write);
+    })();
+    return writeTree(outDir, checked, () => checker.finish());
+}
+/** A logger that also keeps every warning, for the result and the job summary. */
+function keepingWarnings(log) {
+    const warnings = [];
+    return {
+        warnings,
+        log: {
+            info: (m) => log.info(m),
+            warning: (m, ref) => {
+                warnings.push(m);
+                log.warning(m, ref);
+            },
+            error: (m, ref) => log.error(m, ref)
+        }
+    };
+}
+async function build(opts, deps) {
+    const { log, warnings } = keepingWarnings(deps.log);
+    const cwd = opts.cwd ?? process.cwd();
+    const baseUrl = normaliseBaseUrl(opts.baseUrl);
+    if (Number.isNaN(opts.now.getTime()))
+        throw problem('build', '--now is not a valid date');
+    if (opts.refresh && !deps.refresh)
+        throw problem('build', 'refresh was requested but no GitHub client is configured');
+    const catalogDir = external_node_path_default().resolve(cwd, opts.catalogDir);
+    const outDir = external_node_path_default().resolve(cwd, opts.outDir);
+    // 1. Refuse an output directory whose replacement would destroy something.
+    await checkOutputDir(opts.outDir, { catalogDir: opts.catalogDir, cwd });
+    // 2. The catalog, named relative to the process so messages give paths as the user typed them.
+    const entries = await loadCatalog(external_node_path_default().relative(process.cwd(), catalogDir) || '.');
+    // 3. The previous snapshot: last-known-good records and the change history.
+    const previousDir = opts.previousDir && external_node_path_default().resolve(cwd, opts.previousDir);
+    const snapshot = await readPrevious(previousDir, log);
+    const previous = snapshot?.records ?? new Map();
+    const previousChanges = await readPreviousChanges(previousDir, log);
+    // 4. Release facts for every app.
+    const { apps, stats } = await gatherFacts(entries, previous, opts.refresh ? deps.refresh : undefined);
+    requireReleaseData(apps);
+    // 5. End-of-life data for the products the catalog names.
+    const docs = await productDocs(apps, catalogDir, opts.refresh ? deps.fetchProduct : undefined, log);
+    // 6. One record per app: facts → verdict → record, checked and settled against the previous one.
+    const pages = apps.map((app) => appRecord(app, { baseUrl, now: opts.now, docs, previous, log }));
+    const records = pages.map((p) => p.record);
+    // 7. What changed; nothing changed keeps the previous generatedAt, so the tree is byte-identical.
+    const changes = diffRecords(previous, records);
+    const generatedAt = snapshot && changes.length === 0 ? snapshot.generatedAt : opts.now.toISOString();
+    const history = mergeChanges({ records, changes, previous: previousChanges, generatedAt, baseUrl });
+    // 8. Render, validate and write the tree aside; it replaces outDir only when all of it is valid.
+    const written = await writeSite(outDir, siteFiles(pages, records, history, generatedAt, baseUrl), baseUrl);
     const stale = apps.filter((a) => a.stale).map((a) => a.slug);
-    const threads = par.threads();
-    log.info(`wrote ${written} files for ${catalog.count} apps to ${outDir}${threads ? ` (${threads} worker threads)` : ''}${stale.length ? `; stale: ${stale.join(', ')}` : ''}`);
+    log.info(`wrote ${written} files for ${records.length} apps to ${outDir}${stale.length ? `; stale: ${stale.join(', ')}` : ''}`);
     return {
         outDir,
         generatedAt,
-        count: catalog.count,
+        count: records.length,
         changed: changes.map((c) => c.slug),
         changes,
         stale,
@@ -9683,12 +9735,12 @@ function viaLocal(dir, isEtag, uri, extns) {
 	let i=0, arr=toAssume(uri, extns);
 	let abs, stats, name, headers;
 	for (; i < arr.length; i++) {
-		abs = (0,external_node_path_.normalize)(
-			(0,external_node_path_.join)(dir, name=arr[i])
+		abs = (0,external_node_path_namespaceObject.normalize)(
+			(0,external_node_path_namespaceObject.join)(dir, name=arr[i])
 		);
 
-		if (abs.startsWith(dir) && external_node_fs_.existsSync(abs)) {
-			stats = external_node_fs_.statSync(abs);
+		if (abs.startsWith(dir) && external_node_fs_namespaceObject.existsSync(abs)) {
+			stats = external_node_fs_namespaceObject.statSync(abs);
 			if (stats.isDirectory()) continue;
 			headers = toHeaders(name, stats, isEtag);
 			headers['Cache-Control'] = isEtag ? 'no-cache' : 'no-store';
@@ -9736,7 +9788,7 @@ function send(req, res, file, stats, headers) {
 	}
 
 	res.writeHead(code, headers);
-	external_node_fs_.createReadStream(file, opts).pipe(res);
+	external_node_fs_namespaceObject.createReadStream(file, opts).pipe(res);
 }
 
 const ENCODING = {
@@ -9763,7 +9815,7 @@ function toHeaders(name, stats, isEtag) {
 }
 
 /* harmony default export */ function sirv_build(dir, opts={}) {
-	dir = (0,external_node_path_.resolve)(dir || '.');
+	dir = (0,external_node_path_namespaceObject.resolve)(dir || '.');
 
 	let isNotFound = opts.onNoMatch || is404;
 	let setHeaders = opts.setHeaders || noop;
@@ -9808,7 +9860,7 @@ function toHeaders(name, stats, isEtag) {
 		});
 	}
 
-	let lookup = opts.dev ? viaLocal.bind(0, dir + external_node_path_.sep, isEtag) : viaCache.bind(0, FILES);
+	let lookup = opts.dev ? viaLocal.bind(0, dir + external_node_path_namespaceObject.sep, isEtag) : viaCache.bind(0, FILES);
 
 	return function (req, res, next) {
 		let extns = [''];
@@ -9840,7 +9892,7 @@ function toHeaders(name, stats, isEtag) {
 	};
 }
 
-;// CONCATENATED MODULE: ./src/serve.ts
+;// CONCATENATED MODULE: ./src/output/serve.ts
 // Local preview with GitHub Pages semantics, on sirv (a maintained static
 // server): index.html for a directory, a redirect from /dir to /dir/,
 // 404.html with status 404, and content types by extension.
@@ -9856,7 +9908,7 @@ function createSiteHandler(dir) {
         const page = external_node_path_default().join(root, '404.html');
         res.statusCode = 404;
         res.setHeader('Content-Type', 'text/html; charset=utf-8');
-        res.end((0,external_node_fs_.existsSync)(page) ? (0,external_node_fs_.readFileSync)(page) : 'Not found\n');
+        res.end((0,external_node_fs_namespaceObject.existsSync)(page) ? (0,external_node_fs_namespaceObject.readFileSync)(page) : 'Not found\n');
     };
     return (req, res) => {
         const url = new URL(req.url ?? '/', 'http://localhost');
@@ -9870,7 +9922,7 @@ function createSiteHandler(dir) {
         if (!pathname.endsWith('/')) {
             const full = external_node_path_default().join(root, pathname);
             // Pages answers /apps/x with a redirect to /apps/x/ when x is a directory.
-            if (full.startsWith(root + (external_node_path_default()).sep) && (0,external_node_fs_.existsSync)(full) && (0,external_node_fs_.statSync)(full).isDirectory()) {
+            if (full.startsWith(root + (external_node_path_default()).sep) && (0,external_node_fs_namespaceObject.existsSync)(full) && (0,external_node_fs_namespaceObject.statSync)(full).isDirectory()) {
                 res.writeHead(301, { Location: `${url.pathname}/${url.search}` });
                 return res.end();
             }
@@ -9879,7 +9931,7 @@ function createSiteHandler(dir) {
     };
 }
 async function serveSite(opts) {
-    if (!(0,external_node_fs_.existsSync)(external_node_path_default().join(opts.dir, 'index.html')))
+    if (!(0,external_node_fs_namespaceObject.existsSync)(external_node_path_default().join(opts.dir, 'index.html')))
         throw new Error(`${opts.dir} holds no index.html; build the site first`);
     const server = external_node_http_default().createServer(createSiteHandler(opts.dir));
     const host = opts.host ?? '127.0.0.1';
@@ -9891,6 +9943,51 @@ async function serveSite(opts) {
     const port = typeof address === 'object' && address ? address.port : opts.port;
     const shown = host === '127.0.0.1' || host === '::1' ? 'localhost' : host;
     return { server, url: `http://${shown}:${port}/` };
+}
+
+;// CONCATENATED MODULE: ./src/upstream/github/endpoints.ts
+// Where GitHub is, from the runner's variables: needed to describe a build's
+// settings, so kept apart from the refresh client that only --refresh loads.
+/**
+ * GitHub endpoints from the runner's variables. Without GITHUB_GRAPHQL_URL the
+ * GraphQL URL is derived like Octokit does: `/api/v3` → `/api/graphql` (GHES),
+ * otherwise `<api>/graphql`.
+ */
+function githubEndpoints(env) {
+    const apiUrl = (env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, '');
+    const graphqlUrl = env.GITHUB_GRAPHQL_URL ||
+        (/\/api\/v3$/.test(apiUrl) ? apiUrl.replace(/\/api\/v3$/, '/api/graphql') : `${apiUrl}/graphql`);
+    return { apiUrl, graphqlUrl };
+}
+
+;// CONCATENATED MODULE: ./src/inputs.ts
+// What a run takes from its environment besides flags and action inputs: the
+// upstream endpoints and token, and where the site will be served.
+
+
+function upstreamSettings(env, overrides = {}) {
+    return {
+        token: overrides.token || env.GITHUB_TOKEN || undefined,
+        ...githubEndpoints(env),
+        endoflifeUrl: overrides.endoflifeUrl || env.ENDOFLIFE_API_URL || ENDOFLIFE_DEFAULT_URL
+    };
+}
+/**
+ * Where GitHub Pages serves a repository: `<owner>.github.io` for the
+ * `<owner>.github.io` repository itself, `<owner>.github.io/<repo>` otherwise.
+ */
+function pagesUrlFor(githubRepository) {
+    const [owner, repo] = githubRepository.split('/');
+    if (!owner || !repo)
+        throw new Error(`GITHUB_REPOSITORY "${githubRepository}" is not <owner>/<repo>`);
+    const host = `${owner.toLowerCase()}.github.io`;
+    return repo.toLowerCase() === host ? `https://${host}` : `https://${host}/${repo}`;
+}
+/** The default base URL: the repository's Pages address in GitHub Actions, else the local preview. */
+function defaultBaseUrl(env) {
+    if (env.GITHUB_ACTIONS === 'true' && env.GITHUB_REPOSITORY)
+        return pagesUrlFor(env.GITHUB_REPOSITORY);
+    return 'http://localhost:8080';
 }
 
 ;// CONCATENATED MODULE: ./src/commands.ts
@@ -9930,34 +10027,40 @@ function stderrLogger(stream = process.stderr) {
         error: (m, ref) => stream.write(`error: ${where(ref)}${m}\n`)
     };
 }
-class UsageError extends Error {
-}
+/** A misused command line: exit status 2 and the usage text. */
+const usageError = (message) => problem('usage', message);
 function parseNow(value) {
     if (value === undefined)
         return new Date();
     const d = new Date(value);
     if (!/^\d{4}-\d{2}-\d{2}(T.*)?$/.test(value) || Number.isNaN(d.getTime()))
-        throw new UsageError(`--now "${value}" is not an ISO 8601 date or time`);
+        throw usageError(`--now "${value}" is not an ISO 8601 date or time`);
     return d;
 }
 async function* lines(file) {
-    const rl = (0,external_node_readline_namespaceObject.createInterface)({ input: file === '-' ? process.stdin : (0,external_node_fs_.createReadStream)(file), crlfDelay: Infinity });
+    const rl = (0,external_node_readline_namespaceObject.createInterface)({ input: file === '-' ? process.stdin : (0,external_node_fs_namespaceObject.createReadStream)(file), crlfDelay: Infinity });
     for await (const line of rl)
         yield line;
 }
 const COMMANDS = ['build', 'serve', 'classify', 'validate'];
-async function run(argv, log, workers) {
+/** The command's flags; whatever parseArgs refuses (an unknown or malformed flag) is a usage error. */
+function flags(args, config) {
+    try {
+        return (0,external_node_util_.parseArgs)({ args, options: config.options, strict: true, allowPositionals: false });
+    }
+    catch (e) {
+        throw usageError(e.message);
+    }
+}
+async function run(argv, log) {
     const [command, ...rest] = argv;
     if (COMMANDS.includes(command ?? '') && rest.some((a) => a === '--help' || a === '-h')) {
         process.stdout.write(USAGE);
         return 0;
     }
-    const opts = { strict: true, allowPositionals: false };
     switch (command) {
         case 'build': {
-            const { values } = (0,external_node_util_.parseArgs)({
-                ...opts,
-                args: rest,
+            const { values } = flags(rest, {
                 options: {
                     catalog: { type: 'string', default: 'catalog' },
                     out: { type: 'string' },
@@ -9969,16 +10072,16 @@ async function run(argv, log, workers) {
             });
             const outDir = values.out;
             if (!outDir)
-                throw new UsageError('build needs --out DIR');
+                throw usageError('build needs --out DIR');
             const now = parseNow(values.now);
-            const result = await (0,src_workers/* withParallel */.ci)(workers, process.env, (parallel) => build({
+            const result = await build({
                 catalogDir: values.catalog,
                 outDir,
                 baseUrl: values['base-url'] ?? defaultBaseUrl(process.env),
                 now,
                 refresh: values.refresh,
                 ...(values.previous ? { previousDir: values.previous } : {})
-            }, buildDeps(upstreamSettings(process.env), log, now, parallel)));
+            }, buildDeps(upstreamSettings(process.env), log, now));
             if (result.stats)
                 log.info(`GitHub: ${result.stats.requests} requests, ${result.stats.graphqlPoints} GraphQL points, ${result.stats.remaining ?? '?'} remaining`);
             const shown = result.changed.slice(0, 20).join(', ');
@@ -9990,9 +10093,7 @@ async function run(argv, log, workers) {
             return 0;
         }
         case 'serve': {
-            const { values } = (0,external_node_util_.parseArgs)({
-                ...opts,
-                args: rest,
+            const { values } = flags(rest, {
                 options: {
                     dir: { type: 'string', default: 'site' },
                     port: { type: 'string', default: '8080' },
@@ -10001,21 +10102,19 @@ async function run(argv, log, workers) {
             });
             const port = Number(values.port);
             if (!Number.isInteger(port) || port < 0 || port > 65535)
-                throw new UsageError(`--port "${values.port}" is not a port number`);
+                throw usageError(`--port "${values.port}" is not a port number`);
             const { url } = await serveSite({ dir: values.dir, port, ...(values.host ? { host: values.host } : {}) });
             log.info(`serving ${values.dir} at ${url} (Ctrl+C to stop)`);
             await new Promise(() => { }); // until interrupted
             return 0;
         }
         case 'classify': {
-            const { values } = (0,external_node_util_.parseArgs)({
-                ...opts,
-                args: rest,
+            const { values } = flags(rest, {
                 options: { jsonl: { type: 'string' }, 'notes-file': { type: 'string' } }
             });
             const write = (line) => process.stdout.write(`${line}\n`);
             if (values['notes-file']) {
-                const notes = await (0,promises_.readFile)(values['notes-file'], 'utf8');
+                const notes = await (0,promises_namespaceObject.readFile)(values['notes-file'], 'utf8');
                 async function* one() {
                     yield JSON.stringify({ id: values['notes-file'], notes });
                 }
@@ -10023,17 +10122,15 @@ async function run(argv, log, workers) {
                 return 0;
             }
             if (!values.jsonl)
-                throw new UsageError('classify needs --jsonl FILE (or - for stdin) or --notes-file FILE');
+                throw usageError('classify needs --jsonl FILE (or - for stdin) or --notes-file FILE');
             await classifyJsonl(lines(values.jsonl), write);
             return 0;
         }
         case 'validate': {
-            const { values } = (0,external_node_util_.parseArgs)({
-                ...opts,
-                args: rest,
+            const { values } = flags(rest, {
                 options: { catalog: { type: 'string', default: 'catalog' } }
             });
-            const entries = await (0,load/* loadCatalog */.ak)(values.catalog);
+            const entries = await loadCatalog(values.catalog);
             log.info(`${values.catalog}: ${entries.length} records, all valid`);
             return 0;
         }
@@ -10044,258 +10141,30 @@ async function run(argv, log, workers) {
             process.stdout.write(USAGE);
             return command === undefined ? 2 : 0;
         default:
-            throw new UsageError(`unknown command "${command}"`);
+            throw usageError(`unknown command "${command}"`);
     }
 }
-/** `workers` are the thread bundles; given, a large build spreads its work over threads that run them. */
-async function main(argv, log = stderrLogger(), workers) {
+/** Runs one command; every error that stops it is reported here and mapped to the exit status here. */
+async function main(argv, log = stderrLogger()) {
     try {
-        return await run(argv, log, workers);
+        return await run(argv, log);
     }
     catch (e) {
-        if (e instanceof load/* CatalogError */.G$) {
-            for (const issue of e.issues)
-                log.error((0,load/* formatIssue */.Hd)(issue));
-            log.error(`${e.issues.length} catalog error${e.issues.length === 1 ? '' : 's'}${argv[0] === 'build' ? '; nothing was written' : ''}`);
-            return 1;
+        const error = e;
+        if (!(error instanceof ProblemsError)) {
+            log.error(error.message);
+            return exitStatus(error);
         }
-        if (e instanceof JsonlInputError) {
-            log.error(e.message);
-            return 1;
+        if (error.kind === 'usage') {
+            log.error(`${error.message}\n\n${USAGE}`);
+            return exitStatus(error);
         }
-        if (e instanceof UsageError || e.code?.startsWith('ERR_PARSE_ARGS')) {
-            log.error(`${e.message}\n\n${USAGE}`);
-            return 2;
-        }
-        log.error(e.message);
-        return 1;
+        for (const p of error.problems)
+            log.error(formatProblem(p));
+        if (error.kind !== 'input' && error.kind !== 'output')
+            log.error(argv[0] === 'build' ? closingLine(error, 'nothing was written') : error.summary);
+        return exitStatus(error);
     }
-}
-
-
-/***/ }),
-
-/***/ 7718:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   d: () => (/* binding */ utcDay)
-/* harmony export */ });
-/** YYYY-MM-DD of `now` in UTC: the day a build is on. */
-function utcDay(now) {
-    if (Number.isNaN(now.getTime()))
-        throw new RangeError('now is not a valid date');
-    return now.toISOString().slice(0, 10);
-}
-
-
-/***/ }),
-
-/***/ 1145:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Ky: () => (/* binding */ writeFilesSync),
-/* harmony export */   Vg: () => (/* binding */ checkOutputDir),
-/* harmony export */   WM: () => (/* binding */ writeTree)
-/* harmony export */ });
-/* unused harmony exports UnsafeOutputError, MARKER, assertSafeRelativePath, writeTextSync */
-/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7598);
-/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3024);
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1455);
-/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_2__);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6760);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_3__);
-// Writes a whole site tree so that readers only ever see the old tree or the
-// new one: build it beside the target, then swap directories with renames.
-
-
-
-
-class UnsafeOutputError extends Error {
-    name = 'UnsafeOutputError';
-}
-/** The file that marks a directory as one we wrote, so we never replace anything else. */
-const MARKER = 'api/v1/apps.json';
-function isInside(child, parent) {
-    const rel = node_path__WEBPACK_IMPORTED_MODULE_3___default().relative(parent, child);
-    return rel === '' || (!rel.startsWith('..') && !node_path__WEBPACK_IMPORTED_MODULE_3___default().isAbsolute(rel));
-}
-/**
- * Refuse output directories whose replacement would destroy something: the
- * catalog, anything containing it, a git work tree, the filesystem root, or a
- * non-empty directory that is not a previous snapshot.
- */
-async function checkOutputDir(outDir, guard) {
-    const out = node_path__WEBPACK_IMPORTED_MODULE_3___default().resolve(guard.cwd, outDir);
-    const catalog = node_path__WEBPACK_IMPORTED_MODULE_3___default().resolve(guard.cwd, guard.catalogDir);
-    if (out === node_path__WEBPACK_IMPORTED_MODULE_3___default().parse(out).root)
-        throw new UnsafeOutputError(`refusing to write the site to the filesystem root (${out})`);
-    if (isInside(catalog, out))
-        throw new UnsafeOutputError(`refusing --out ${outDir}: it is, or contains, the catalog directory ${guard.catalogDir}`);
-    if (isInside(out, catalog))
-        throw new UnsafeOutputError(`refusing --out ${outDir}: it lies inside the catalog directory ${guard.catalogDir}`);
-    if ((0,node_fs__WEBPACK_IMPORTED_MODULE_1__.existsSync)(node_path__WEBPACK_IMPORTED_MODULE_3___default().join(out, '.git')))
-        throw new UnsafeOutputError(`refusing --out ${outDir}: it is a git repository root; write the site to a subdirectory`);
-    if ((0,node_fs__WEBPACK_IMPORTED_MODULE_1__.existsSync)(node_path__WEBPACK_IMPORTED_MODULE_3___default().join(out, 'package.json')))
-        throw new UnsafeOutputError(`refusing --out ${outDir}: it holds a package.json (a project root?)`);
-    let entries = [];
-    try {
-        const info = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.stat)(out);
-        if (!info.isDirectory())
-            throw new UnsafeOutputError(`refusing --out ${outDir}: it exists and is not a directory`);
-        entries = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.readdir)(out);
-    }
-    catch (e) {
-        if (e instanceof UnsafeOutputError)
-            throw e;
-        return; // does not exist yet: fine
-    }
-    if (entries.length > 0 && !(0,node_fs__WEBPACK_IMPORTED_MODULE_1__.existsSync)(node_path__WEBPACK_IMPORTED_MODULE_3___default().join(out, MARKER))) {
-        throw new UnsafeOutputError(`refusing --out ${outDir}: it is not empty and holds no ${MARKER}, so it is not an updatesafe snapshot we may replace`);
-    }
-}
-/** A site path must be relative, POSIX, and free of `.`/`..` segments and odd characters. */
-function assertSafeRelativePath(p) {
-    const ok = p.length > 0 &&
-        p.length <= 255 &&
-        !p.startsWith('/') &&
-        /^[A-Za-z0-9._/-]+$/.test(p) &&
-        p.split('/').every((seg) => seg !== '' && seg !== '.' && seg !== '..');
-    if (!ok)
-        throw new UnsafeOutputError(`refusing to write unsafe path ${JSON.stringify(p)}`);
-}
-/**
- * Writes all of `text` to `fd`. Node 20's writeFileSync first copies a string
- * into a pooled Buffer; at 50,000 files V8 sometimes began to allocate those
- * Buffers in the old generation, which kept every copy alive until a full
- * collection and raised a 10,000-app build's peak RSS from about 250 MB to
- * 320 MB in a third of the runs. writeSync hands the string to C++ as it is.
- * write(2) on a regular file writes everything or fails; a short write is finished from a Buffer.
- */
-function writeTextSync(fd, text, write = node_fs__WEBPACK_IMPORTED_MODULE_1__.writeSync) {
-    let done = write(fd, text);
-    const size = Buffer.byteLength(text);
-    if (done >= size)
-        return;
-    const bytes = Buffer.from(text);
-    while (done < size)
-        done += write(fd, bytes, done, size - done);
-}
-/**
- * Synchronous writes: tens of thousands of small files go several times faster
- * than through libuv's thread pool, where each file costs three round trips.
- * `wx`: a path produced twice fails instead of replacing the first copy.
- */
-function writeFilesSync(files) {
-    const made = new Set();
-    for (const [dest, content] of files) {
-        const dir = node_path__WEBPACK_IMPORTED_MODULE_3___default().dirname(dest);
-        if (!made.has(dir)) {
-            (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.mkdirSync)(dir, { recursive: true });
-            made.add(dir);
-        }
-        if (typeof content !== 'string') {
-            (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.writeFileSync)(dest, content, { flag: 'wx' });
-            continue;
-        }
-        const fd = (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.openSync)(dest, 'wx');
-        try {
-            writeTextSync(fd, content);
-        }
-        finally {
-            (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.closeSync)(fd);
-        }
-    }
-}
-/**
- * Files and bytes per batch handed to `write`, and batches outstanding at once.
- * Small: rendered files held in a batch outlive a young-generation collection and
- * are promoted; batches of 500 files added about 40 MB to a 10,000-app build's peak RSS.
- */
-const BATCH_FILES = 64;
-const BATCH_BYTES = 512 * 1024;
-const BATCHES_IN_FLIGHT = 4;
-/**
- * Write `files` as the complete content of `outDir`. Files may be produced
- * lazily (a generator), so a large site is never held in memory whole. `write`
- * may be asynchronous (a worker thread), so rendering goes on while the kernel
- * creates files; a bounded number of batches is outstanding at once.
- * `check` runs on the staged tree before the swap; if it (or anything else)
- * throws, `outDir` is untouched.
- */
-async function writeTree(outDir, files, check = () => { }, write = writeFilesSync) {
-    const target = node_path__WEBPACK_IMPORTED_MODULE_3___default().resolve(outDir);
-    const parent = node_path__WEBPACK_IMPORTED_MODULE_3___default().dirname(target);
-    const base = node_path__WEBPACK_IMPORTED_MODULE_3___default().basename(target);
-    const tag = `${process.pid}-${(0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.randomBytes)(4).toString('hex')}`;
-    const staging = node_path__WEBPACK_IMPORTED_MODULE_3___default().join(parent, `.${base}.new-${tag}`);
-    const retired = node_path__WEBPACK_IMPORTED_MODULE_3___default().join(parent, `.${base}.old-${tag}`);
-    await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.mkdir)(parent, { recursive: true });
-    let count = 0;
-    const pending = new Set();
-    const failures = [];
-    const flush = async (batch) => {
-        const done = write(batch);
-        if (!done)
-            return;
-        const tracked = done
-            .catch((e) => {
-            failures.push(e);
-        })
-            .finally(() => pending.delete(tracked));
-        pending.add(tracked);
-        if (pending.size >= BATCHES_IN_FLIGHT)
-            await Promise.race(pending);
-    };
-    try {
-        let batch = [];
-        let bytes = 0;
-        for (const [rel, content] of files) {
-            if (failures.length > 0)
-                break;
-            assertSafeRelativePath(rel);
-            const dest = node_path__WEBPACK_IMPORTED_MODULE_3___default().join(staging, ...rel.split('/'));
-            if (!isInside(dest, staging))
-                throw new UnsafeOutputError(`refusing to write outside the output directory: ${rel}`);
-            batch.push([dest, content]);
-            bytes += content.length;
-            count++;
-            if (batch.length >= BATCH_FILES || bytes >= BATCH_BYTES) {
-                await flush(batch);
-                batch = [];
-                bytes = 0;
-            }
-        }
-        if (batch.length > 0 && failures.length === 0)
-            await flush(batch);
-        await Promise.all(pending);
-        if (failures.length > 0)
-            throw failures[0];
-        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.mkdir)(staging, { recursive: true });
-        await check();
-        const hadTarget = (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.existsSync)(target);
-        if (hadTarget)
-            await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.rename)(target, retired);
-        try {
-            await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.rename)(staging, target);
-        }
-        catch (e) {
-            if (hadTarget)
-                await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.rename)(retired, target);
-            throw e;
-        }
-        if (hadTarget)
-            await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.rm)(retired, { recursive: true, force: true });
-    }
-    finally {
-        // Nothing may still be writing into the staging tree when it is removed.
-        await Promise.all(pending);
-        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.rm)(staging, { recursive: true, force: true });
-    }
-    return count;
 }
 
 
@@ -10318,6 +10187,7 @@ async function writeTree(outDir, files, check = () => { }, write = writeFilesSyn
 /* harmony export */   ZT: () => (/* binding */ SLUG_PATTERN),
 /* harmony export */   b1: () => (/* binding */ LIMITS),
 /* harmony export */   cj: () => (/* binding */ COUNT_MESSAGE),
+/* harmony export */   dA: () => (/* binding */ PRODUCT_PATTERN),
 /* harmony export */   ks: () => (/* binding */ APP_SCHEMA_ID),
 /* harmony export */   mt: () => (/* binding */ appRecordSchema),
 /* harmony export */   q3: () => (/* binding */ httpUrl),
@@ -10328,13 +10198,15 @@ async function writeTree(outDir, files, check = () => { }, write = writeFilesSyn
 /* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(104);
 // The zod schemas are the single source of truth for every document we read or
 // write: catalog records on the way in, the v1 API documents on the way out.
-// JSON Schemas under /api/v1/schema/ are generated from these (see ./json-schema.ts).
+// JSON Schemas under /api/v1/schema/ are generated from these (see ../site/api.ts).
 
 const SERVICE = 'updatesafe';
 const APPS_SCHEMA_ID = `${SERVICE}.apps.v1`;
 const APP_SCHEMA_ID = `${SERVICE}.app.v1`;
 const CLASSES = ['safe', 'caution', 'breaking', 'unknown', 'unmaintained'];
 const SLUG_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+/** An endoflife.date product id, in the catalog and in what we ask endoflife.date for. */
+const PRODUCT_PATTERN = /^[a-z0-9][a-z0-9._-]{0,99}$/;
 /** The catalog's order: by slug, in code units, so it never depends on a locale. */
 function compareSlugs(a, b) {
     return a < b ? -1 : a > b ? 1 : 0;
@@ -10411,7 +10283,7 @@ const catalogEntrySchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .strictObject */ .
         .describe('Only tags matching this regular expression belong to the app'),
     archived: zod__WEBPACK_IMPORTED_MODULE_0__/* .boolean */ .zMY().optional().describe('The repository was archived (read-only) when last checked'),
     successor: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().trim().min(1).max(LIMITS.successor).optional(),
-    lifecycle: zod__WEBPACK_IMPORTED_MODULE_0__/* .strictObject */ .rej({ product: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().regex(/^[a-z0-9][a-z0-9._-]*$/, 'must be an endoflife.date product id') })
+    lifecycle: zod__WEBPACK_IMPORTED_MODULE_0__/* .strictObject */ .rej({ product: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().regex(PRODUCT_PATTERN, 'must be an endoflife.date product id') })
         .optional(),
     override: overrideSchema.optional(),
     release: seedReleaseSchema.optional()
@@ -10493,7 +10365,54 @@ const RECORD_FIELDS = Object.keys(appRecordShape);
 
 /***/ }),
 
-/***/ 7902:
+/***/ 3621:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   d: () => (/* binding */ utcDay)
+/* harmony export */ });
+/** YYYY-MM-DD of `now` in UTC: the day a build is on. */
+function utcDay(now) {
+    if (Number.isNaN(now.getTime()))
+        throw new RangeError('now is not a valid date');
+    return now.toISOString().slice(0, 10);
+}
+
+
+/***/ }),
+
+/***/ 5394:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   v: () => (/* binding */ safeHttpUrl)
+/* harmony export */ });
+/**
+ * The normalised absolute URL when `input` is an http(s) URL, otherwise null.
+ * Anything else (javascript:, data:, relative, with credentials, garbage) must
+ * never become a link or a published address.
+ */
+function safeHttpUrl(input) {
+    if (typeof input !== 'string' || input.length > 2048)
+        return null;
+    let u;
+    try {
+        u = new URL(input);
+    }
+    catch {
+        return null;
+    }
+    if (u.protocol !== 'http:' && u.protocol !== 'https:')
+        return null;
+    if (u.username || u.password)
+        return null;
+    return u.href;
+}
+
+
+/***/ }),
+
+/***/ 395:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -10687,330 +10606,6 @@ function versionKey(label, tagPrefix) {
 
 /***/ }),
 
-/***/ 2359:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  yB: () => (/* binding */ bundledWorkers),
-  mk: () => (/* binding */ inChunks),
-  bu: () => (/* binding */ inProcess),
-  h9: () => (/* binding */ recordReader),
-  ci: () => (/* binding */ withParallel)
-});
-
-// UNUSED EXPORTS: CHUNK, MIN_PARALLEL_ITEMS, WRITERS, WRITE_HERE_FROM, parallelMinimum, pooled, workerCount, workerPool
-
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __nccwpck_require__(3024);
-;// CONCATENATED MODULE: external "node:os"
-const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(6760);
-var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
-// EXTERNAL MODULE: external "node:url"
-var external_node_url_ = __nccwpck_require__(3136);
-// EXTERNAL MODULE: ./src/publish/write-tree.ts
-var write_tree = __nccwpck_require__(1145);
-// EXTERNAL MODULE: external "node:worker_threads"
-var external_node_worker_threads_ = __nccwpck_require__(5919);
-;// CONCATENATED MODULE: ./src/workers/pool.ts
-// A few worker threads running one thread bundle (src/worker.ts or src/writer.ts),
-// started on first use. Node gives no pool of its own; this one only spreads tasks over
-// threads and hands back results or errors.
-
-/** `script` is the worker entry: a file that calls serveTasks(). */
-function workerPool(script, size) {
-    let slots = [];
-    let broken = null;
-    let nextId = 1;
-    function fail(slot, error) {
-        broken ??= error;
-        for (const w of slot.waiting.values())
-            w.reject(error);
-        slot.waiting.clear();
-    }
-    function start() {
-        slots = Array.from({ length: size }, () => {
-            // A small young generation: a thread's garbage is short-lived (notes, write batches),
-            // and at 10,000 apps this cut the build's peak RSS by about 25 MB at no cost in time.
-            const worker = new external_node_worker_threads_.Worker(script, { resourceLimits: { maxYoungGenerationSizeMb: 4 } });
-            const slot = { worker, waiting: new Map() };
-            worker.unref();
-            worker.on('message', (reply) => {
-                const w = slot.waiting.get(reply.id);
-                if (!w)
-                    return;
-                slot.waiting.delete(reply.id);
-                if (slot.waiting.size === 0)
-                    worker.unref();
-                if (reply.ok)
-                    w.resolve(reply.result);
-                else
-                    w.reject(Object.assign(new Error(reply.error.message), { name: reply.error.name, stack: reply.error.stack }));
-            });
-            worker.on('error', (e) => fail(slot, e));
-            worker.on('exit', (code) => fail(slot, new Error(`a worker thread exited (code ${code})`)));
-            return slot;
-        });
-    }
-    /** Take every thread out of the pool and stop it, after `each` has run on its slot. */
-    async function stopAll(each = () => { }) {
-        const all = slots;
-        slots = [];
-        all.forEach(each);
-        await Promise.all(all.map((s) => s.worker.terminate()));
-    }
-    return {
-        size,
-        get started() {
-            return slots.length > 0;
-        },
-        run(task) {
-            if (broken)
-                return Promise.reject(broken);
-            if (slots.length === 0)
-                start();
-            // The least busy thread; ties go to the first.
-            const slot = slots.reduce((a, b) => (b.waiting.size < a.waiting.size ? b : a));
-            const id = nextId++;
-            return new Promise((resolve, reject) => {
-                slot.waiting.set(id, { resolve: resolve, reject });
-                // A thread with work keeps the process alive; an idle one does not.
-                slot.worker.ref();
-                slot.worker.postMessage({ id, task });
-            });
-        },
-        recycle: () => stopAll((slot) => {
-            // Its exit is ours, not a failure of the pool.
-            slot.worker.removeAllListeners();
-            for (const w of slot.waiting.values())
-                w.reject(new Error('the worker thread was recycled'));
-        }),
-        close() {
-            broken ??= new Error('the worker pool was closed');
-            return stopAll();
-        }
-    };
-}
-
-// EXTERNAL MODULE: ./src/catalog/load.ts + 1 modules
-var load = __nccwpck_require__(124);
-// EXTERNAL MODULE: ./src/classify/classifier.ts + 3 modules
-var classifier = __nccwpck_require__(7588);
-;// CONCATENATED MODULE: ./src/workers/write.ts
-// The one task a writing thread runs: a batch of files into the staging tree.
-
-function runWrite(task) {
-    if (task.kind !== 'write')
-        throw new Error(`a writing thread runs only write tasks, not "${task.kind}"`);
-    (0,write_tree/* writeFilesSync */.Ky)(task.files);
-    return task.files.length;
-}
-
-;// CONCATENATED MODULE: ./src/workers/tasks.ts
-// What a worker thread does: the CPU-heavy steps of a large build, each a pure
-// function of its message so the same code runs in-process for small builds.
-
-
-
-/**
- * Read records and classify their seed releases, dropping the notes: they are
- * never published, so they need not travel or wait for the rest. All records
- * are read first, then all seeds judged: interleaving the YAML parser and the
- * classifier record by record ran about 20% slower.
- */
-function loadRecords(files) {
-    return files.map(load/* readRecord */.aE).map((read) => {
-        const release = read.entry?.release;
-        if (!read.entry || !release || release.notes === undefined)
-            return read;
-        const judged = (0,classifier/* classifyReleases */.x)({
-            releases: [{ version: release.version, notes: release.notes }],
-            archived: read.entry.archived ?? false
-        });
-        release.notes = '';
-        return { ...read, judged };
-    });
-}
-function runTask(task) {
-    switch (task.kind) {
-        case 'load':
-            return loadRecords(task.files);
-        case 'classify':
-            return task.inputs.map(classifier/* classifyReleases */.x);
-        case 'write':
-            return runWrite(task);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/workers/index.ts
-// How a build spreads its heavy steps: in-process by default (tests, small
-// catalogs), over a worker pool for large catalogs.
-
-
-
-
-
-
-
-
-/**
- * Records per task: small enough to balance the lanes and to keep this thread's
- * own chunk short (replies wait while it works), large enough that messages are few.
- */
-const CHUNK = 100;
-const here = {
-    lanes: 1,
-    chunk: CHUNK,
-    run: async (task) => runTask(task)
-};
-const inProcess = {
-    forJob: () => here,
-    write: write_tree/* writeFilesSync */.Ky,
-    threads: () => 0,
-    recycle: async () => { }
-};
-/**
- * Below this many records a job runs in this thread. A thread costs about 0.1 s
- * to start and runs its first chunks slowly until its code is optimised; measured
- * at 600 / 2,000 / 5,000 / 10,000 apps, builds with one thread took 1.2 / 1.9 / 3.1 /
- * 4.3 s against 0.9 / 1.7 / 3.3 / 5.3 s without.
- */
-const MIN_PARALLEL_ITEMS = 5000;
-/**
- * Calls `work` over [0, total) in chunks of `chunk`, `lanes` chunks at a time;
- * each lane takes the next chunk when its last is done, so a slow thread gets fewer.
- */
-async function inChunks({ lanes, chunk }, total, work) {
-    let next = 0;
-    const run = async (lane) => {
-        while (next < total) {
-            const from = next;
-            next = Math.min(total, from + Math.max(1, chunk));
-            await work(from, next, lane);
-        }
-    };
-    await Promise.all(Array.from({ length: Math.max(1, lanes) }, (_, lane) => run(lane)));
-}
-/**
- * Read catalog records and judge their seed releases (the `load` task), in
- * chunks over the runner's lanes; one result per file, in order.
- */
-function recordReader(par) {
-    return async (files) => {
-        const runner = par.forJob(files.length);
-        const out = new Array(files.length);
-        await inChunks(runner, files.length, async (from, to, lane) => {
-            const read = await runner.run({ kind: 'load', files: files.slice(from, to) }, lane);
-            read.forEach((r, i) => (out[from + i] = r));
-        });
-        return out;
-    };
-}
-/**
- * The thread bundles in `dir` (relative to the running entry bundle), or
- * undefined where they are missing (running from source): the build then stays in one thread.
- */
-function bundledWorkers(entryUrl, dir) {
-    const at = (name) => external_node_path_default().join(external_node_path_default().dirname((0,external_node_url_.fileURLToPath)(entryUrl)), ...dir.split('/'), name, 'index.js');
-    const [tasks, write] = [at('worker'), at('writer')];
-    return (0,external_node_fs_.existsSync)(tasks) && (0,external_node_fs_.existsSync)(write) ? { tasks, write } : undefined;
-}
-function wholeNumber(env, name, max) {
-    const set = env[name];
-    if (set === undefined || set.trim() === '')
-        return undefined;
-    const n = Number(set);
-    if (!Number.isInteger(n) || n < 0 || n > max)
-        throw new Error(`${name}="${set}" is not a whole number from 0 to ${max}`);
-    return n;
-}
-/** Threads for a build besides this one: UPDATESAFE_WORKERS if set (0 turns them off), else one per further core, up to 3. */
-function workerCount(env, cores = (0,external_node_os_namespaceObject.availableParallelism)()) {
-    return wholeNumber(env, 'UPDATESAFE_WORKERS', 64) ?? Math.max(0, Math.min(cores - 1, 3));
-}
-/** Records from which a job uses the threads: UPDATESAFE_WORKERS_MIN if set, else MIN_PARALLEL_ITEMS. */
-function parallelMinimum(env) {
-    return wholeNumber(env, 'UPDATESAFE_WORKERS_MIN', 10 ** 9) ?? MIN_PARALLEL_ITEMS;
-}
-/**
- * A batch holding a file this large (in string units or bytes) is written by this
- * thread. Sent to a writing thread, a file is held twice more, as the message and
- * in that thread's heap: apps.json and changes.json of a 10,000-app site are 20 MB
- * and 13 MB as strings, and keeping them here lowered the peak RSS by about 20 MB.
- * Writing them here takes milliseconds.
- */
-const WRITE_HERE_FROM = 1 << 20;
-/**
- * `jobs` threads read and classify beside this thread; `writers` (one thread, see
- * WRITERS) write the tree while this thread renders. Writing has a thread of its own
- * because a job thread, even a fresh one, loads the parsers and the classifier it does not need.
- */
-function pooled(jobs, writers, minItems = MIN_PARALLEL_ITEMS) {
-    // This thread is lane 0 and works too; each pool thread gets two lanes so it
-    // always has a task queued while this thread is busy with its own chunk.
-    const threads = {
-        lanes: 1 + 2 * jobs.size,
-        chunk: CHUNK,
-        run: async (task, lane) => {
-            if (lane !== 0)
-                return jobs.run(task);
-            const result = runTask(task);
-            // Let the threads' replies in (and hand them their next chunks) before this thread takes another chunk.
-            await new Promise((resolve) => setImmediate(resolve));
-            return result;
-        }
-    };
-    // Whether a job was large enough for the threads: from then on the build is, and the writers write.
-    let engaged = false;
-    return {
-        forJob: (items) => {
-            if (items < minItems)
-                return here;
-            engaged = true;
-            return threads;
-        },
-        write: (files) => {
-            if (!engaged || files.some(([, content]) => content.length >= WRITE_HERE_FROM))
-                return (0,write_tree/* writeFilesSync */.Ky)(files);
-            return writers.run({ kind: 'write', files }).then(() => undefined);
-        },
-        threads: () => (engaged ? jobs.size : 0),
-        recycle: () => jobs.recycle()
-    };
-}
-/**
- * Writing threads, whatever the number of job threads. This thread renders every
- * file, and one writing thread keeps up with it: at 10,000 apps it waited 40–70%
- * of the time on tmpfs. On a slow disk, three writers took as long as one and
- * spent 60% more system time, while each further writer added about 12 MB of peak
- * RSS (3 job threads: 298–302 MB with three writers, 273–278 MB with one).
- */
-const WRITERS = 1;
-/**
- * Run `fn` with pools of threads started from `scripts` (the thread bundles)
- * when the machine and UPDATESAFE_WORKERS allow, and stop them after.
- */
-async function withParallel(scripts, env, fn, startPool = workerPool) {
-    const count = scripts ? workerCount(env) : 0;
-    const minItems = parallelMinimum(env);
-    if (!scripts || count === 0)
-        return fn(undefined);
-    const jobs = startPool(scripts.tasks, count);
-    const writers = startPool(scripts.write, WRITERS);
-    try {
-        return await fn(pooled(jobs, writers, minItems));
-    }
-    finally {
-        await Promise.all([jobs.close(), writers.close()]);
-    }
-}
-
-
-/***/ }),
-
 /***/ 2613:
 /***/ ((module) => {
 
@@ -11116,20 +10711,6 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:events"
 
 /***/ }),
 
-/***/ 3024:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-
-/***/ }),
-
-/***/ 1455:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
-
-/***/ }),
-
 /***/ 7067:
 /***/ ((module) => {
 
@@ -11148,13 +10729,6 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http2")
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:net");
-
-/***/ }),
-
-/***/ 6760:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 
 /***/ }),
 

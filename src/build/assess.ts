@@ -1,7 +1,6 @@
 // Turns an app's release facts into its published verdict: the pending cases
 // that the notes cannot decide, then the classifier, then a curated override.
-import type { ClassifyInput, Judgement } from '../classify/classifier.js'
-import { applyOverride } from '../classify/override.js'
+import { applyOverride, classifyReleases, type Judgement } from '../classify/index.js'
 import { LIMITS } from '../schema/index.js'
 import type { AppFacts } from './facts.js'
 import type { Logger, ReleaseFacts, Verdict } from '../util/types.js'
@@ -18,10 +17,12 @@ function bounded(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`
 }
 
-export type Plan = { pending: Assessment } | { input: ClassifyInput }
-
-/** What an app's facts need: a verdict the notes cannot give (pending), or the classifier's input. */
-export function planAssessment(app: AppFacts & { facts: ReleaseFacts }, log: Logger): Plan {
+/**
+ * An app's verdict from its release facts: pending where the notes cannot decide
+ * (a moved repository, notes not read yet), else the classifier's judgement of
+ * every release crossed, with the tag note, the curated override and the bounds.
+ */
+export function assess(app: AppFacts & { facts: ReleaseFacts }, log: Logger): Assessment {
   const { facts, entry } = app
   if (facts.movedTo) {
     log.warning(`${entry.repo} moved to ${facts.movedTo}: update "repo" in the catalog record`, {
@@ -29,38 +30,39 @@ export function planAssessment(app: AppFacts & { facts: ReleaseFacts }, log: Log
       line: 1
     })
     return {
-      pending: {
-        verdict: {
-          safeToUpdate: 'unknown',
-          rationale: `Assessment pending: the repository ${entry.repo} moved to ${facts.movedTo}; the catalog record must be updated before ${facts.version} is assessed.`,
-          changelogSummary: null
-        },
-        rule: 'repository-moved',
-        decidedBy: null,
-        considered: []
-      }
+      verdict: {
+        safeToUpdate: 'unknown',
+        rationale: `Assessment pending: the repository ${entry.repo} moved to ${facts.movedTo}; the catalog record must be updated before ${facts.version} is assessed.`,
+        changelogSummary: null
+      },
+      rule: 'repository-moved',
+      decidedBy: null,
+      considered: []
     }
   }
   if (!facts.archived && facts.notes === null) {
     return {
-      pending: {
-        verdict: {
-          safeToUpdate: 'unknown',
-          rationale: `Assessment pending: the release notes of ${facts.version} have not been read yet; the next refresh from GitHub reads them.`,
-          changelogSummary: null
-        },
-        rule: 'notes-not-read',
-        decidedBy: null,
-        considered: []
-      }
+      verdict: {
+        safeToUpdate: 'unknown',
+        rationale: `Assessment pending: the release notes of ${facts.version} have not been read yet; the next refresh from GitHub reads them.`,
+        changelogSummary: null
+      },
+      rule: 'notes-not-read',
+      decidedBy: null,
+      considered: []
     }
   }
   const releases = facts.crossed.length > 0 ? facts.crossed : [{ version: facts.version, notes: facts.notes ?? '' }]
-  return { input: { releases, archived: facts.archived } }
+  const judged = classifyReleases({ releases, archived: facts.archived })
+  return finish(
+    app,
+    releases.map((r) => r.version),
+    judged,
+    log
+  )
 }
 
-/** The published verdict from the classifier's judgement of the `considered` releases: tag note, curated override, bounds. */
-export function finishAssessment(
+function finish(
   app: AppFacts & { facts: ReleaseFacts },
   considered: string[],
   judged: Judgement,

@@ -2,33 +2,13 @@
 // inputs), once, for both entries. Tests build BuildDeps by hand instead.
 import type { BuildDeps } from './pipeline.js'
 import type { Logger } from '../util/types.js'
-import type { Parallel } from '../workers/index.js'
-import { ENDOFLIFE_DEFAULT_URL, fetchProduct } from '../upstream/endoflife.js'
-import { githubEndpoints } from '../upstream/github/endpoints.js'
+import type { UpstreamSettings } from '../inputs.js'
+import { fetchProduct } from '../upstream/endoflife.js'
 
-export interface UpstreamSettings {
-  token: string | undefined
-  apiUrl: string
-  graphqlUrl: string
-  endoflifeUrl: string
-}
-
-export function upstreamSettings(
-  env: NodeJS.ProcessEnv,
-  overrides: { token?: string; endoflifeUrl?: string } = {}
-): UpstreamSettings {
-  return {
-    token: overrides.token || env.GITHUB_TOKEN || undefined,
-    ...githubEndpoints(env),
-    endoflifeUrl: overrides.endoflifeUrl || env.ENDOFLIFE_API_URL || ENDOFLIFE_DEFAULT_URL
-  }
-}
-
-export function buildDeps(settings: UpstreamSettings, log: Logger, now: Date, parallel?: Parallel): BuildDeps {
+export function buildDeps(settings: UpstreamSettings, log: Logger, now: Date): BuildDeps {
   const { token } = settings
   return {
     log,
-    ...(parallel ? { parallel } : {}),
     refresh: token
       ? async (targets) => {
           // Loaded on first use: Octokit and its HTTP stack add about 7 MB of heap and

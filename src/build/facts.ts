@@ -3,7 +3,6 @@
 // catalog seed). An upstream failure therefore never drops an app.
 import type { LoadedEntry } from '../catalog/load.js'
 import type { AppRecord, CatalogEntry } from '../schema/index.js'
-import type { Judgement } from '../classify/classifier.js'
 import type { ReleaseFacts } from '../util/types.js'
 import type { RefreshOutcome } from '../upstream/github/refresh.js'
 
@@ -20,11 +19,10 @@ export interface AppFacts {
   note: string | null
 }
 
-export function seedFacts(entry: CatalogEntry, judged?: Judgement): ReleaseFacts | null {
+export function seedFacts(entry: CatalogEntry): ReleaseFacts | null {
   const r = entry.release
   if (!r) return null
   return {
-    ...(judged ? { judged } : {}),
     version: r.version,
     url: r.url,
     date: r.date ?? null,
@@ -41,7 +39,7 @@ export function seedFacts(entry: CatalogEntry, judged?: Judgement): ReleaseFacts
  * checked later than the seed (a refresh published it), else the seed.
  */
 export function lastKnownGood(item: LoadedEntry, previous: AppRecord | undefined): Pick<AppFacts, 'facts' | 'kept'> {
-  const seed = seedFacts(item.entry, item.judged)
+  const seed = seedFacts(item.entry)
   if (previous && (!seed || previous.lastChecked > seed.checked)) return { facts: null, kept: previous }
   return { facts: seed, kept: null }
 }
@@ -87,9 +85,7 @@ export function refreshedFacts(
   const lkg = lastKnownGood(item, previous)
   // The repository answered that it is archived, but has no release we can read: still unmaintained.
   if (outcome?.status === 'no-release' && outcome.archived && lkg.facts) {
-    // The seed was judged as not archived; archived decides the class now.
-    const { judged: _judged, ...facts } = lkg.facts
-    lkg.facts = { ...facts, archived: true }
+    lkg.facts = { ...lkg.facts, archived: true }
   }
   return { ...base, ...lkg, stale: true, note: reason }
 }
@@ -105,13 +101,4 @@ export function factsOfRecord(r: AppRecord): ReleaseFacts {
     archived: r.safeToUpdate === 'unmaintained',
     crossed: []
   }
-}
-
-/**
- * Drop an app's notes once it has been classified: they are never published,
- * and across thousands of apps they are most of what a build holds in memory.
- */
-export function forgetNotes(app: AppFacts): void {
-  if (app.entry.release?.notes !== undefined) app.entry.release.notes = ''
-  if (app.facts) app.facts = { ...app.facts, notes: app.facts.notes === null ? null : '', crossed: [] }
 }

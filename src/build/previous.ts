@@ -1,8 +1,10 @@
 // The previously published snapshot (the Pages branch, checked out) is our
-// last-known-good source: when upstream fails, its facts are republished as they were.
+// last-known-good source: when upstream fails, its facts are republished as they
+// were, and its change history goes on in the new snapshot.
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { catalogDocSchema, type AppRecord } from '../schema/index.js'
+import { changesDocSchema, CHANGES_SCHEMA_ID, type Change } from '../site/changes.js'
 import type { Logger } from '../util/types.js'
 import { paths } from '../site/paths.js'
 
@@ -35,4 +37,42 @@ export async function readPrevious(dir: string | undefined, log: Logger): Promis
     return null
   }
   return { generatedAt: parsed.data.generatedAt, records: new Map(parsed.data.apps.map((a) => [a.slug, a])) }
+}
+
+/**
+ * The entries published by the previous snapshot, `<dir>/api/v1/changes.json`.
+ * Missing or invalid is a warning and the history starts empty (no warning on a
+ * first publication, where there is no previous catalog either).
+ */
+export async function readPreviousChanges(dir: string | undefined, log: Logger): Promise<Change[]> {
+  if (!dir) return []
+  const file = path.join(dir, ...paths.changes.split('/'))
+  let text: string
+  try {
+    text = await readFile(file, 'utf8')
+  } catch {
+    const firstPublication = await readFile(path.join(dir, ...paths.catalog.split('/'))).then(
+      () => false,
+      () => true
+    )
+    if (firstPublication) log.info(`no previous ${paths.changes}; the feeds start empty`)
+    else log.warning(`the previous snapshot has no ${paths.changes}; the feeds start empty`)
+    return []
+  }
+  let raw: unknown
+  try {
+    raw = JSON.parse(text)
+  } catch {
+    log.warning(`previous ${file} is not JSON; the feeds start empty`)
+    return []
+  }
+  const parsed = changesDocSchema.safeParse(raw)
+  if (!parsed.success) {
+    const first = parsed.error.issues[0]
+    log.warning(
+      `previous ${file} does not match ${CHANGES_SCHEMA_ID} (${first ? `${first.path.join('.')}: ${first.message}` : 'invalid'}); the feeds start empty`
+    )
+    return []
+  }
+  return parsed.data.changes
 }

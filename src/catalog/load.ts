@@ -7,36 +7,22 @@ import path from 'node:path'
 import { CORE_SCHEMA, load as loadYamlFast } from 'js-yaml'
 import { isMap, isScalar, LineCounter, parseDocument, type Document, type Node as YamlNode } from 'yaml'
 import { z } from 'zod'
-import type { Judgement } from '../classify/classifier.js'
+import { ProblemsError, type Problem } from '../util/problems.js'
 import { catalogEntrySchema, REPO_PATTERN, SLUG_PATTERN, type CatalogEntry } from '../schema/index.js'
 
-export interface CatalogIssue {
-  /** Path as given on the command line joined with the file name (what the user typed). */
-  file: string
-  line: number
-  col: number
-  /** Dotted field path, e.g. `release.url`; empty for the whole file. */
-  field: string
-  message: string
-}
+/** Every problem of a catalog record names its file, line, column and (where there is one) field. */
+export type CatalogIssue = Problem & { file: string; line: number; column: number }
 
 export interface LoadedEntry {
   slug: string
   file: string
   entry: CatalogEntry
-  /** The seed release's judgement, when the reader classified it (its notes are then dropped). */
-  judged?: Judgement
 }
 
-export class CatalogError extends Error {
-  constructor(readonly issues: CatalogIssue[]) {
-    super(issues.map(formatIssue).join('\n'))
-    this.name = 'CatalogError'
-  }
-}
-
-export function formatIssue(i: CatalogIssue): string {
-  return `${i.file}:${i.line}:${i.col}: ${i.field ? `${i.field}: ` : ''}${i.message}`
+/** The catalog's problems, every one of the run, ordered by file. */
+export function catalogError(issues: CatalogIssue[]): ProblemsError {
+  const n = issues.length
+  return new ProblemsError('catalog', issues, `${n} catalog error${n === 1 ? '' : 's'}`)
 }
 
 /** A record larger than this is not a catalog record; refuse to parse it. (Notes are cut to LIMITS.notes later.) */
@@ -44,7 +30,7 @@ export const MAX_RECORD_BYTES = 16 * 1024 * 1024
 
 const utf8 = new TextDecoder('utf-8', { fatal: true })
 
-type Located = { line: number; col: number }
+type Located = { line: number; column: number }
 
 function locate(doc: Document, lc: LineCounter, fieldPath: PropertyKey[], key?: string): Located {
   // Walk down as far as the document goes; a missing field points at its parent.
@@ -60,7 +46,7 @@ function locate(doc: Document, lc: LineCounter, fieldPath: PropertyKey[], key?: 
     node = pair.value
   }
   const pos = lc.linePos(range?.[0] ?? 0)
-  return { line: pos.line, col: pos.col }
+  return { line: pos.line, column: pos.col }
 }
 
 function fieldOf(p: PropertyKey[]): string {
@@ -128,18 +114,18 @@ export function parseRecord(text: string, file: string): { entry?: CatalogEntry;
   if (doc.errors.length > 0) {
     for (const e of doc.errors) {
       const pos = lc.linePos(e.pos[0])
-      issues.push({ file, line: pos.line, col: pos.col, field: '', message: `YAML syntax error: ${e.message.split('\n')[0]}` })
+      issues.push({ file, line: pos.line, column: pos.col, message: `YAML syntax error: ${e.message.split('\n')[0]}` })
     }
     return { issues }
   }
   // `yaml` obeys `%YAML 1.1`, which reads yes/no/on/off as booleans and 2026-11-21 as a date: records are 1.2 only.
   if (doc.directives?.yaml.version !== '1.2') {
     const line = text.split('\n').findIndex((l) => l.startsWith('%YAML')) + 1
-    return { issues: [{ file, line: Math.max(line, 1), col: 1, field: '', message: `records are YAML 1.2; remove the %YAML ${doc.directives?.yaml.version} line` }] }
+    return { issues: [{ file, line: Math.max(line, 1), column: 1, message: `records are YAML 1.2; remove the %YAML ${doc.directives?.yaml.version} line` }] }
   }
   const data: unknown = doc.toJS()
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
-    return { issues: [{ file, line: 1, col: 1, field: '', message: 'must be a YAML mapping of fields (name, repo, …)' }] }
+    return { issues: [{ file, line: 1, column: 1, message: 'must be a YAML mapping of fields (name, repo, …)' }] }
   }
   const parsed = catalogEntrySchema.safeParse(data)
   if (parsed.success) return { entry: detached(parsed.data), issues }
@@ -170,12 +156,11 @@ function repoLine(file: string): number {
   }
 }
 
-export type RecordRead = ReturnType<typeof parseRecord> & { judged?: Judgement }
-export type ReadRecords = (files: string[]) => Promise<RecordRead[]>
+export type RecordRead = ReturnType<typeof parseRecord>
 
 /** Read and validate one record file: size, encoding, YAML, schema. */
 export function readRecord(file: string): RecordRead {
-  const issue = (message: string): RecordRead => ({ issues: [{ file, line: 1, col: 1, field: '', message }] })
+  const issue = (message: string): RecordRead => ({ issues: [{ file, line: 1, column: 1, message }] })
   let info
   try {
     // lstat: a link could point anywhere on the machine, and a bad record's lines are printed.
@@ -197,60 +182,59 @@ export function readRecord(file: string): RecordRead {
 }
 
 /**
- * Load and validate `<catalogDir>/apps/*.yml`. Throws CatalogError with every
- * issue found; returns entries ordered by slug. `readRecords` may read the files
- * on other threads; it returns one result per file, in order.
+ * Load and validate `<catalogDir>/apps/*.yml`. Throws a catalog ProblemsError with
+ * every issue found; returns entries ordered by slug.
  */
-export async function loadCatalog(catalogDir: string, readRecords: ReadRecords = async (files) => files.map(readRecord)): Promise<LoadedEntry[]> {
+export async function loadCatalog(catalogDir: string): Promise<LoadedEntry[]> {
   const appsDir = path.join(catalogDir, 'apps')
   const issues: CatalogIssue[] = []
   let names: string[]
   try {
     // Records are read and quoted in messages, so apps/ must not lead out of the catalog.
     if ((await lstat(appsDir)).isSymbolicLink()) {
-      throw new CatalogError([{ file: appsDir, line: 1, col: 1, field: '', message: 'is a symbolic link; apps/ must be a directory in the catalog' }])
+      throw catalogError([{ file: appsDir, line: 1, column: 1, message: 'is a symbolic link; apps/ must be a directory in the catalog' }])
     }
     names = (await readdir(appsDir)).sort()
   } catch (e) {
-    if (e instanceof CatalogError) throw e
-    throw new CatalogError([{ file: appsDir, line: 1, col: 1, field: '', message: 'catalog has no apps/ directory (expected <catalog>/apps/<slug>.yml files)' }])
+    if (e instanceof ProblemsError) throw e
+    throw catalogError([{ file: appsDir, line: 1, column: 1, message: 'catalog has no apps/ directory (expected <catalog>/apps/<slug>.yml files)' }])
   }
   const ymlNames = names.filter((n) => n.endsWith('.yml') || n.endsWith('.yaml'))
   if (ymlNames.length === 0) {
-    throw new CatalogError([{ file: appsDir, line: 1, col: 1, field: '', message: 'catalog is empty: add at least one apps/<slug>.yml record' }])
+    throw catalogError([{ file: appsDir, line: 1, column: 1, message: 'catalog is empty: add at least one apps/<slug>.yml record' }])
   }
   const candidates: { file: string; slug: string }[] = []
   for (const name of ymlNames) {
     const file = path.join(appsDir, name)
     const slug = name.replace(/\.ya?ml$/, '')
     if (name.endsWith('.yaml')) {
-      issues.push({ file, line: 1, col: 1, field: '', message: `records are named <slug>.yml; rename to ${slug}.yml` })
+      issues.push({ file, line: 1, column: 1, message: `records are named <slug>.yml; rename to ${slug}.yml` })
       continue
     }
     if (!SLUG_PATTERN.test(slug)) {
-      issues.push({ file, line: 1, col: 1, field: '', message: `file name "${name}" is not a valid slug: use lowercase letters, digits and single hyphens (e.g. "adguard-home.yml")` })
+      issues.push({ file, line: 1, column: 1, message: `file name "${name}" is not a valid slug: use lowercase letters, digits and single hyphens (e.g. "adguard-home.yml")` })
       continue
     }
     candidates.push({ file, slug })
   }
-  const read = await readRecords(candidates.map((c) => c.file))
+  const read = candidates.map((c) => readRecord(c.file))
   const loaded: LoadedEntry[] = []
   const repos = new Map<string, string>()
   candidates.forEach(({ file, slug }, i) => {
-    const { entry, issues: recordIssues, judged, repo = entry?.repo } = read[i]!
+    const { entry, issues: recordIssues, repo = entry?.repo } = read[i]!
     issues.push(...recordIssues)
     if (repo === undefined) return
     // GitHub treats owner/name case-insensitively, so `Foo/Bar` and `foo/bar` are one repo.
     const key = repo.toLowerCase()
     const seen = repos.get(key)
     if (seen !== undefined) {
-      issues.push({ file, line: repoLine(file), col: 1, field: 'repo', message: `repository ${repo} is already tracked by ${seen}:${repoLine(seen)}` })
+      issues.push({ file, line: repoLine(file), column: 1, field: 'repo', message: `repository ${repo} is already tracked by ${seen}:${repoLine(seen)}` })
       return
     }
     repos.set(key, file)
-    if (entry) loaded.push({ slug, file, entry, ...(judged ? { judged } : {}) })
+    if (entry) loaded.push({ slug, file, entry })
   })
   // In file order, as a maintainer reads them (names sort the same way as paths in one folder).
-  if (issues.length > 0) throw new CatalogError(issues.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)))
+  if (issues.length > 0) throw catalogError(issues.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)))
   return loaded
 }

@@ -1,13 +1,14 @@
 // `classify --jsonl`: one JSON object per input line in, one per line out, in order.
 // A malformed line stops the run with its 1-based line number.
 import { z } from 'zod'
+import { ProblemsError } from '../util/problems.js'
 import { classifyReleases } from './classifier.js'
 
-export class JsonlInputError extends Error {
+/** A malformed input line: a run-stopping problem with its 1-based line number. */
+export class JsonlInputError extends ProblemsError {
   readonly line: number
   constructor(line: number, message: string) {
-    super(`line ${line}: ${message}`)
-    this.name = 'JsonlInputError'
+    super('input', [{ message: `line ${line}: ${message}` }], `line ${line}: ${message}`)
     this.line = line
   }
 }

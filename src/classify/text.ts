@@ -1,12 +1,13 @@
 // Plain text out of hostile input: the notes come from upstream and may be huge,
 // binary, HTML or carry control characters. Everything here is bounded and total.
+import { LIMITS } from '../schema/index.js'
 
 /**
  * Notes longer than this many characters are cut before parsing (64 Ki characters,
  * the same bound a catalog record keeps). The rules read at most this much, so
  * 10 MB of notes cost the same as 64 KiB.
  */
-export const NOTES_CAP = 65_536
+export const NOTES_CAP = LIMITS.notes
 
 /** Characters kept per line. Real notes stay under 500; longer lines are dumps and feed the lexer's slow paths. */
 export const LINE_CAP = 2_000

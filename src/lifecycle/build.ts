@@ -1,7 +1,7 @@
 // The spec's Lifecycle object (2.5) for one app, from one product's data.
 import { lifecycleSchema, type Lifecycle } from '../schema/index.js'
 import type { EndoflifeProduct } from '../upstream/endoflife.js'
-import { PRODUCT_PATTERN } from '../upstream/endoflife.js'
+import { PRODUCT_PATTERN } from '../schema/index.js'
 import { utcDay } from '../util/dates.js'
 import { matchCycle } from './match.js'
 

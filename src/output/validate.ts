@@ -7,28 +7,18 @@ import { z } from 'zod'
 import { toJson } from '../util/json.js'
 import { appDoc } from '../site/api.js'
 import { appDocSchema, appRecordSchema, catalogEnvelopeShape, COUNT_MESSAGE, type AppRecord } from '../schema/index.js'
-import { appUrls, paths } from '../site/paths.js'
+import { appDocSlug, appUrls, paths } from '../site/paths.js'
+import { ProblemsError, zodProblems, type Problem } from '../util/problems.js'
 
-export class SnapshotInvalidError extends Error {
-  constructor(readonly problems: string[]) {
-    super(`the new snapshot is invalid, nothing was published:\n${problems.map((p) => `  - ${p}`).join('\n')}`)
-    this.name = 'SnapshotInvalidError'
-  }
-}
-
-const APP_DOC = /^api\/v1\/apps\/([^/]+)\.json$/
-
-export function formatZodIssues(
-  error: { issues: { path: PropertyKey[]; message: string }[] },
-  at: PropertyKey[] = []
-): string {
-  return error.issues.map((i) => `${[...at, ...i.path].map(String).join('.')}: ${i.message}`).join('; ')
+/** The error a snapshot that fails its checks throws: every problem, each naming the site file. */
+export function snapshotInvalid(problems: Problem[]): ProblemsError {
+  return new ProblemsError('snapshot', problems, 'the new snapshot is invalid')
 }
 
 export interface SnapshotChecker {
   /** Check one file; the catalog document must come before the per-app documents. */
   add(file: string, content: string | Buffer): void
-  /** Throw SnapshotInvalidError listing every problem found. */
+  /** Throw a snapshot ProblemsError listing every problem found. */
   finish(): void
 }
 
@@ -50,7 +40,8 @@ function digest(content: string | Buffer): string {
 const catalogEnvelopeSchema = z.strictObject({ ...catalogEnvelopeShape, apps: z.array(z.unknown()) })
 
 export function snapshotChecker(baseUrl: string): SnapshotChecker {
-  const problems: string[] = []
+  const problems: Problem[] = []
+  const fail = (file: string, message: string) => problems.push({ file, message })
   const seen = new Set<string>()
   /** Slug → digest of its catalog element; null until the catalog document is read. */
   let apps: Map<string, string> | null = null
@@ -60,7 +51,7 @@ export function snapshotChecker(baseUrl: string): SnapshotChecker {
     try {
       return JSON.parse(content.toString())
     } catch (e) {
-      problems.push(`${file} is not JSON: ${(e as Error).message}`)
+      fail(file, `is not JSON: ${(e as Error).message}`)
       return undefined
     }
   }
@@ -70,27 +61,34 @@ export function snapshotChecker(baseUrl: string): SnapshotChecker {
     if (raw === undefined) return
     const envelope = catalogEnvelopeSchema.safeParse(raw)
     if (!envelope.success) {
-      problems.push(`${paths.catalog}: ${formatZodIssues(envelope.error)}`)
+      problems.push(...zodProblems(envelope.error, paths.catalog))
       return
     }
     generatedAt = envelope.data.generatedAt
     const elements = envelope.data.apps
-    if (envelope.data.count !== elements.length) problems.push(`${paths.catalog}: count: ${COUNT_MESSAGE}`)
+    if (envelope.data.count !== elements.length)
+      problems.push({ file: paths.catalog, field: 'count', message: COUNT_MESSAGE })
     const known = new Map<string, string>()
     let previous = ''
     for (const [i, element] of elements.entries()) {
       // Parsed copies are dropped element by element, so only the digests outlive this loop.
       const parsed = appRecordSchema.safeParse(element)
       if (!parsed.success) {
-        problems.push(`${paths.catalog}: ${formatZodIssues(parsed.error, ['apps', i])}`)
+        problems.push(...zodProblems(parsed.error, paths.catalog, ['apps', i]))
         continue
       }
       const app = parsed.data
-      if (app.slug <= previous) problems.push(`apps are not ordered by unique slug at "${app.slug}"`)
+      if (app.slug <= previous) fail(paths.catalog, `apps are not ordered by unique slug at "${app.slug}"`)
       previous = app.slug
       const want = appUrls(baseUrl, app.slug)
-      if (app.url !== want.url) problems.push(`${app.slug}: url is ${app.url}, expected ${want.url}`)
-      if (app.badge !== want.badge) problems.push(`${app.slug}: badge is ${app.badge}, expected ${want.badge}`)
+      if (app.url !== want.url)
+        problems.push({ file: paths.catalog, field: `apps.${i}.url`, message: `is ${app.url}, expected ${want.url}` })
+      if (app.badge !== want.badge)
+        problems.push({
+          file: paths.catalog,
+          field: `apps.${i}.badge`,
+          message: `is ${app.badge}, expected ${want.badge}`
+        })
       known.set(app.slug, docDigest(app, generatedAt))
     }
     apps = known
@@ -99,7 +97,7 @@ export function snapshotChecker(baseUrl: string): SnapshotChecker {
   function addAppDoc(file: string, slug: string, content: string | Buffer): void {
     const element = apps?.get(slug)
     if (!element) {
-      problems.push(`${file} has no element in the catalog`)
+      fail(file, 'has no element in the catalog')
       return
     }
     // The bytes the build writes for its (checked) element: valid and equal. Anything else is read and compared by content.
@@ -108,31 +106,30 @@ export function snapshotChecker(baseUrl: string): SnapshotChecker {
     if (raw === undefined) return
     const parsed = appDocSchema.safeParse(raw)
     if (!parsed.success) {
-      problems.push(`${file}: ${formatZodIssues(parsed.error)}`)
+      problems.push(...zodProblems(parsed.error, file))
       return
     }
     const { schema: _schema, generatedAt: docAt, ...record } = parsed.data
-    if (docAt !== generatedAt) problems.push(`${file}: generatedAt differs from the catalog's`)
-    if (docDigest(record, generatedAt) !== element) problems.push(`${file}: record differs from its catalog element`)
+    if (docAt !== generatedAt) problems.push({ file, field: 'generatedAt', message: "differs from the catalog's" })
+    if (docDigest(record, generatedAt) !== element) fail(file, 'record differs from its catalog element')
   }
 
   return {
     add(file, content) {
-      if (seen.has(file)) problems.push(`${file} is produced twice`)
+      if (seen.has(file)) fail(file, 'is produced twice')
       seen.add(file)
       if (file === paths.catalog) return addCatalog(content)
-      const m = APP_DOC.exec(file)
-      if (m) addAppDoc(file, m[1]!, content)
+      const slug = appDocSlug(file)
+      if (slug !== null) addAppDoc(file, slug, content)
     },
     finish() {
-      if (!seen.has(paths.catalog)) problems.push(`${paths.catalog} is missing`)
-      for (const f of ['index.html', '404.html', paths.appsSchema, paths.appSchema])
-        if (!seen.has(f)) problems.push(`${f} is missing`)
+      if (!seen.has(paths.catalog)) fail(paths.catalog, 'is missing')
+      for (const f of [paths.index, paths.notFound, paths.appsSchema, paths.appSchema])
+        if (!seen.has(f)) fail(f, 'is missing')
       for (const slug of apps?.keys() ?? []) {
-        for (const f of [paths.app(slug), paths.badge(slug), paths.page(slug)])
-          if (!seen.has(f)) problems.push(`${f} is missing`)
+        for (const f of [paths.app(slug), paths.badge(slug), paths.page(slug)]) if (!seen.has(f)) fail(f, 'is missing')
       }
-      if (problems.length > 0) throw new SnapshotInvalidError(problems)
+      if (problems.length > 0) throw snapshotInvalid(problems)
     }
   }
 }

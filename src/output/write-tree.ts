@@ -4,9 +4,13 @@ import { randomBytes } from 'node:crypto'
 import { closeSync, existsSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs'
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises'
 import path from 'node:path'
+import { ProblemsError } from '../util/problems.js'
 
-export class UnsafeOutputError extends Error {
-  override name = 'UnsafeOutputError'
+/** An output directory or path that writing would damage: refused before anything is written. */
+export class UnsafeOutputError extends ProblemsError {
+  constructor(message: string) {
+    super('output', [{ message }], message)
+  }
 }
 
 /** The file that marks a directory as one we wrote, so we never replace anything else. */
@@ -69,9 +73,6 @@ export function assertSafeRelativePath(p: string): void {
 /** A file to write: its path and its content. */
 export type SiteFile = readonly [path: string, content: string | Buffer]
 
-/** Writes files given by absolute path; may finish later (a worker thread writing them). */
-export type WriteBatch = (files: SiteFile[]) => void | Promise<void>
-
 /** The two forms of fs.writeSync that writeTextSync uses (a parameter so a test can make writes stop short). */
 export interface WriteSync {
   (fd: number, text: string): number
@@ -120,28 +121,19 @@ export function writeFilesSync(files: Iterable<SiteFile>): void {
   }
 }
 
-/**
- * Files and bytes per batch handed to `write`, and batches outstanding at once.
- * Small: rendered files held in a batch outlive a young-generation collection and
- * are promoted; batches of 500 files added about 40 MB to a 10,000-app build's peak RSS.
- */
+/** Files written per call: rendered files held longer outlive a young-generation collection and are promoted. */
 const BATCH_FILES = 64
-const BATCH_BYTES = 512 * 1024
-const BATCHES_IN_FLIGHT = 4
 
 /**
  * Write `files` as the complete content of `outDir`. Files may be produced
- * lazily (a generator), so a large site is never held in memory whole. `write`
- * may be asynchronous (a worker thread), so rendering goes on while the kernel
- * creates files; a bounded number of batches is outstanding at once.
+ * lazily (a generator), so a large site is never held in memory whole.
  * `check` runs on the staged tree before the swap; if it (or anything else)
  * throws, `outDir` is untouched.
  */
 export async function writeTree(
   outDir: string,
   files: Iterable<SiteFile>,
-  check: () => void | Promise<void> = () => {},
-  write: WriteBatch = writeFilesSync
+  check: () => void | Promise<void> = () => {}
 ): Promise<number> {
   const target = path.resolve(outDir)
   const parent = path.dirname(target)
@@ -151,40 +143,21 @@ export async function writeTree(
   const retired = path.join(parent, `.${base}.old-${tag}`)
   await mkdir(parent, { recursive: true })
   let count = 0
-  const pending = new Set<Promise<void>>()
-  const failures: unknown[] = []
-  const flush = async (batch: SiteFile[]) => {
-    const done = write(batch)
-    if (!done) return
-    const tracked: Promise<void> = done
-      .catch((e: unknown) => {
-        failures.push(e)
-      })
-      .finally(() => pending.delete(tracked))
-    pending.add(tracked)
-    if (pending.size >= BATCHES_IN_FLIGHT) await Promise.race(pending)
-  }
   try {
     let batch: SiteFile[] = []
-    let bytes = 0
     for (const [rel, content] of files) {
-      if (failures.length > 0) break
       assertSafeRelativePath(rel)
       const dest = path.join(staging, ...rel.split('/'))
       if (!isInside(dest, staging))
         throw new UnsafeOutputError(`refusing to write outside the output directory: ${rel}`)
       batch.push([dest, content])
-      bytes += content.length
       count++
-      if (batch.length >= BATCH_FILES || bytes >= BATCH_BYTES) {
-        await flush(batch)
+      if (batch.length >= BATCH_FILES) {
+        writeFilesSync(batch)
         batch = []
-        bytes = 0
       }
     }
-    if (batch.length > 0 && failures.length === 0) await flush(batch)
-    await Promise.all(pending)
-    if (failures.length > 0) throw failures[0]
+    writeFilesSync(batch)
     await mkdir(staging, { recursive: true })
     await check()
     const hadTarget = existsSync(target)
@@ -197,8 +170,6 @@ export async function writeTree(
     }
     if (hadTarget) await rm(retired, { recursive: true, force: true })
   } finally {
-    // Nothing may still be writing into the staging tree when it is removed.
-    await Promise.all(pending)
     await rm(staging, { recursive: true, force: true })
   }
   return count

@@ -1,6 +1,6 @@
 // The zod schemas are the single source of truth for every document we read or
 // write: catalog records on the way in, the v1 API documents on the way out.
-// JSON Schemas under /api/v1/schema/ are generated from these (see ./json-schema.ts).
+// JSON Schemas under /api/v1/schema/ are generated from these (see ../site/api.ts).
 import { z } from 'zod'
 
 export const SERVICE = 'updatesafe'
@@ -11,6 +11,8 @@ export const CLASSES = ['safe', 'caution', 'breaking', 'unknown', 'unmaintained'
 export type Classification = (typeof CLASSES)[number]
 
 export const SLUG_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/
+/** An endoflife.date product id, in the catalog and in what we ask endoflife.date for. */
+export const PRODUCT_PATTERN = /^[a-z0-9][a-z0-9._-]{0,99}$/
 /** The catalog's order: by slug, in code units, so it never depends on a locale. */
 export function compareSlugs(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0
@@ -104,7 +106,7 @@ export const catalogEntrySchema = z
     archived: z.boolean().optional().describe('The repository was archived (read-only) when last checked'),
     successor: z.string().trim().min(1).max(LIMITS.successor).optional(),
     lifecycle: z
-      .strictObject({ product: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, 'must be an endoflife.date product id') })
+      .strictObject({ product: z.string().regex(PRODUCT_PATTERN, 'must be an endoflife.date product id') })
       .optional(),
     override: overrideSchema.optional(),
     release: seedReleaseSchema.optional()

@@ -11,19 +11,19 @@ import {
   type CatalogDoc
 } from '../schema/index.js'
 import { toJson } from '../util/json.js'
-import { paths } from './paths.js'
+import { feedUrls, paths, SLUG_PLACEHOLDER as S, siteUrl } from './paths.js'
 
 export function docsText(baseUrl: string): string {
   return [
-    `updatesafe API v1. Catalog: ${baseUrl}/${paths.catalog} (schema ${APPS_SCHEMA_ID}; apps ordered by slug).`,
-    `One app: ${baseUrl}/api/v1/apps/{slug}.json (schema ${APP_SCHEMA_ID}; the record's fields on the document itself).`,
-    `Badge: ${baseUrl}/badge/{slug}.svg. Page: ${baseUrl}/apps/{slug}/. Shields endpoint: ${baseUrl}/api/v1/badge/{slug}.json.`,
-    `JSON Schemas: ${baseUrl}/${paths.appsSchema} and ${baseUrl}/${paths.appSchema}.`,
+    `updatesafe API v1. Catalog: ${siteUrl(baseUrl, paths.catalog)} (schema ${APPS_SCHEMA_ID}; apps ordered by slug).`,
+    `One app: ${siteUrl(baseUrl, paths.app(S))} (schema ${APP_SCHEMA_ID}; the record's fields on the document itself).`,
+    `Badge: ${siteUrl(baseUrl, paths.badge(S))}. Page: ${siteUrl(baseUrl, paths.pageDir(S))}. Shields endpoint: ${siteUrl(baseUrl, paths.shields(S))}.`,
+    `JSON Schemas: ${siteUrl(baseUrl, paths.appsSchema)} and ${siteUrl(baseUrl, paths.appSchema)}.`,
     'This is a build-time snapshot, generated at generatedAt and served as static files; nothing is computed per request.',
     'safeToUpdate is one of safe, caution, breaking, unknown, unmaintained. lifecycle.status is supported (no end of life set),',
     'eol-scheduled (end of life in the future) or eol (the end-of-life date has passed at generatedAt). An unknown slug answers 404.',
     'lastChecked is the day the facts of a record were read; a build that finds nothing new keeps the published record unchanged.',
-    `Recent changes: ${baseUrl}/api/v1/changes.json; Atom feeds: ${baseUrl}/feed.xml, ${baseUrl}/feeds/{class}.xml, ${baseUrl}/apps/{slug}/feed.xml.`
+    `Recent changes: ${siteUrl(baseUrl, paths.changes)}; Atom feeds: ${feedUrls(baseUrl)}.`
   ].join(' ')
 }
 
@@ -46,7 +46,7 @@ export function jsonSchemas(baseUrl: string): Map<string, string> {
   const files = new Map<string, string>()
   const make = (schema: z.ZodType, file: string, title: string) => {
     const json = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'output' })
-    files.set(file, toJson({ $id: `${baseUrl}/${file}`, title, ...json }))
+    files.set(file, toJson({ $id: siteUrl(baseUrl, file), title, ...json }))
   }
   make(catalogDocSchema, paths.appsSchema, APPS_SCHEMA_ID)
   make(appDocSchema, paths.appSchema, APP_SCHEMA_ID)

@@ -2,6 +2,7 @@
 // ncc bundles, so nothing may be read from disk at run time. The palette is
 // data so a test can check every text/background pair for WCAG AA contrast.
 import { CLASSES, type Classification } from '../schema/index.js'
+import { paths } from './paths.js'
 
 export interface Scheme {
   bg: string
@@ -201,7 +202,7 @@ export const ICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32
 
 /** Asset files keyed by path relative to the site root. */
 export const ASSETS: ReadonlyArray<readonly [string, string]> = [
-  ['assets/site.css', SITE_CSS],
-  ['assets/site.js', SITE_JS],
-  ['assets/icon.svg', ICON_SVG]
+  [paths.asset('site.css'), SITE_CSS],
+  [paths.asset('site.js'), SITE_JS],
+  [paths.asset('icon.svg'), ICON_SVG]
 ]

@@ -1,19 +1,13 @@
-// Atom 1.0 (RFC 4287) rendering. The caller decides which entries exist, their
-// order and how many; this module only makes them well-formed and inert.
-import { LIMITS, type AppRecord } from '../schema/index.js'
+// Atom 1.0 (RFC 4287) feeds of the change history (./changes.ts): which feeds
+// exist and what each shows, rendered well-formed and inert.
+import { CLASSES, type AppRecord } from '../schema/index.js'
+import { FEED_ENTRIES, type Change, type ChangeEntry } from './changes.js'
+import { appUrls, paths, siteUrl } from './paths.js'
 import { CLASS_INFO } from './html/classes.js'
 import { cleanText, escapeMarkup, safeHttpUrl } from './html/text.js'
 
-export interface FeedEntry {
-  /** A stable IRI, unique per entry (e.g. the page URL plus version and class). */
-  id: string
-  title: string
-  /** Absolute http(s) URL of the page the entry is about. */
-  link: string
-  /** RFC 3339 timestamp. */
-  updated: string
-  summary: string
-}
+/** One entry: the change history's own shape (see ./changes.ts). */
+export type FeedEntry = ChangeEntry
 
 export interface Feed {
   id: string
@@ -75,25 +69,56 @@ ${entries}</feed>
 `
 }
 
-/**
- * The entry for "this app now has this version and this class", built from the
- * published record. The id is the page URL plus version and class, so the same
- * state always yields the same id and a change yields a new one.
- */
-function rationaleWithClass(label: string, rationale: string): string {
-  return rationale.toLowerCase().startsWith(label.toLowerCase()) ? rationale : `${label}. ${rationale}`
+function entryOf(c: Change): FeedEntry {
+  return { id: c.id, title: c.title, link: c.url, updated: c.at, summary: c.summary }
 }
 
-export function recordFeedEntry(record: AppRecord, updated: string): FeedEntry {
-  const info = CLASS_INFO[record.safeToUpdate]
-  const name = cleanText(record.name, LIMITS.name)
-  const version = cleanText(record.latestVersion, LIMITS.version)
-  return {
-    id: `${record.url}#${encodeURIComponent(version)}/${record.safeToUpdate}`,
-    title: `${name} ${version}: ${info.label.toLowerCase()}`,
-    link: record.url,
-    updated,
-    // The rationale usually opens with the class already ("Breaking (rule …)"); say it once.
-    summary: rationaleWithClass(info.label, cleanText(record.rationale, LIMITS.rationale, { multiline: true }))
+function feedDoc(
+  selfPath: string,
+  alternate: string,
+  title: string,
+  entries: readonly Change[],
+  generatedAt: string,
+  baseUrl: string
+): string {
+  const shown = entries.slice(0, FEED_ENTRIES)
+  return renderAtomFeed({
+    id: siteUrl(baseUrl, selfPath),
+    title,
+    selfLink: siteUrl(baseUrl, selfPath),
+    alternateLink: alternate,
+    // The newest entry, not the build time: a feed whose entries did not change keeps its bytes.
+    updated: shown[0]?.at ?? generatedAt,
+    entries: shown.map(entryOf)
+  })
+}
+
+/**
+ * Every Atom feed of the change history `changes` (newest first, see ./changes.ts):
+ * feed.xml, feeds/<class>.xml for every class and apps/<slug>/feed.xml for every
+ * record, one file at a time. Pure: the same input gives the same bytes.
+ */
+export function* atomFiles(
+  changes: readonly Change[],
+  records: readonly AppRecord[],
+  generatedAt: string,
+  baseUrl: string
+): Generator<[string, string]> {
+  yield [paths.feed, feedDoc(paths.feed, `${baseUrl}/`, 'updatesafe: every change of version or class', changes, generatedAt, baseUrl)]
+  for (const c of CLASSES) {
+    const title = `updatesafe: apps that became ${CLASS_INFO[c].label.toLowerCase()}`
+    const file = paths.classFeed(c)
+    yield [file, feedDoc(file, `${baseUrl}/`, title, changes.filter((e) => e.safeToUpdate === c), generatedAt, baseUrl)]
+  }
+  const bySlug = new Map<string, Change[]>()
+  for (const e of changes) {
+    const list = bySlug.get(e.slug)
+    if (list) list.push(e)
+    else bySlug.set(e.slug, [e])
+  }
+  for (const r of records) {
+    const title = `updatesafe: changes to ${cleanText(r.name, 100) || r.slug}`
+    const file = paths.appFeed(r.slug)
+    yield [file, feedDoc(file, appUrls(baseUrl, r.slug).url, title, bySlug.get(r.slug) ?? [], generatedAt, baseUrl)]
   }
 }

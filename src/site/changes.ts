@@ -1,34 +1,23 @@
-// Atom feeds of version and class changes. Feeds need history that a single
-// snapshot does not hold, so the entries are published as a public JSON
-// document (api/v1/changes.json) and read back from the previous snapshot on
-// the next run: the published tree is the only state there is.
-import { readFile } from 'node:fs/promises'
-import path from 'node:path'
+// The change history: every time an app reached a new version or class. A single
+// snapshot does not hold history, so the entries are published as a public JSON
+// document (api/v1/changes.json) and read back from the previous snapshot on the
+// next run: the published tree is the only state there is. ./atom.ts renders feeds of it.
 import { z } from 'zod'
-import { recordFeedEntry, renderAtomFeed, type FeedEntry } from './atom.js'
 import { CLASS_INFO } from './html/classes.js'
 import { cleanText } from './html/text.js'
 import { toJson } from '../util/json.js'
 import {
   CLASSES,
   compareSlugs,
+  LIMITS,
   SERVICE,
   SLUG_PATTERN,
   TIMESTAMP_PATTERN,
-  type AppRecord,
-  type Classification
+  type AppRecord
 } from '../schema/index.js'
-import type { Logger } from '../util/types.js'
-import { appUrls, paths } from './paths.js'
+import { appUrls, feedUrls, paths, siteUrl } from './paths.js'
 
 export const CHANGES_SCHEMA_ID = `${SERVICE}.changes.v1` as const
-
-export const feedPaths = {
-  changes: 'api/v1/changes.json',
-  all: 'feed.xml',
-  byClass: (c: Classification) => `feeds/${c}.xml`,
-  app: (slug: string) => `apps/${slug}/feed.xml`
-}
 
 /**
  * Bounds. changes.json keeps the newest RECENT_CHANGES entries, plus the newest
@@ -86,7 +75,7 @@ export interface VersionClassChange {
   after: Pick<AppRecord, 'latestVersion' | 'safeToUpdate'> | null
 }
 
-export interface FeedFilesInput {
+export interface ChangesInput {
   /** The records of this snapshot. */
   records: readonly AppRecord[]
   /** What changed since the previous snapshot (the pipeline's diffRecords). */
@@ -150,7 +139,7 @@ function canonical(c: Change, baseUrl: string): Change {
 }
 
 /** This run's entries merged into the previous ones, newest first, bounded (see RECENT_CHANGES). */
-export function mergeChanges(input: FeedFilesInput): Change[] {
+export function mergeChanges(input: ChangesInput): Change[] {
   const bySlug = new Map(input.records.map((r) => [r.slug, r]))
   const fresh: Change[] = []
   for (const c of input.changes) {
@@ -179,37 +168,13 @@ export function mergeChanges(input: FeedFilesInput): Change[] {
   return keep.map((c) => canonical(c, input.baseUrl))
 }
 
-function entryOf(c: Change): FeedEntry {
-  return { id: c.id, title: c.title, link: c.url, updated: c.at, summary: c.summary }
-}
-
-function feed(
-  selfPath: string,
-  alternate: string,
-  title: string,
-  entries: Change[],
-  generatedAt: string,
-  baseUrl: string
-): string {
-  const shown = entries.slice(0, FEED_ENTRIES)
-  return renderAtomFeed({
-    id: `${baseUrl}/${selfPath}`,
-    title,
-    selfLink: `${baseUrl}/${selfPath}`,
-    alternateLink: alternate,
-    // The newest entry, not the build time: a feed whose entries did not change keeps its bytes.
-    updated: shown[0]?.at ?? generatedAt,
-    entries: shown.map(entryOf)
-  })
-}
-
 /** Documentation inside the document, like the catalog's `docs`. */
 function docsText(baseUrl: string): string {
   return (
     `updatesafe recent changes (schema ${CHANGES_SCHEMA_ID}). Each element records that an app reached a new latestVersion or safeToUpdate ` +
     `(or was first published) in the snapshot generated at "at"; newest first; the newest ${RECENT_CHANGES} changes plus the newest of every tracked app are kept. ` +
-    `Atom feeds of the same entries (newest ${FEED_ENTRIES} each): ${baseUrl}/${feedPaths.all}, ${baseUrl}/feeds/{class}.xml, ${baseUrl}/apps/{slug}/feed.xml. ` +
-    `Current state: ${baseUrl}/${paths.catalog}.`
+    `Atom feeds of the same entries (newest ${FEED_ENTRIES} each): ${feedUrls(baseUrl)}. ` +
+    `Current state: ${siteUrl(baseUrl, paths.catalog)}.`
   )
 }
 
@@ -217,87 +182,35 @@ export function renderChangesDoc(changes: Change[], baseUrl: string): string {
   return toJson({ schema: CHANGES_SCHEMA_ID, docs: docsText(baseUrl), count: changes.length, changes })
 }
 
-/**
- * Every feed file and the changes document, as a map from site path to content:
- * feed.xml, feeds/<class>.xml for every class, apps/<slug>/feed.xml for every
- * record, api/v1/changes.json. Pure: the same input gives the same bytes.
- */
-export function feedFiles(input: FeedFilesInput): Map<string, string> {
-  return new Map(feedFileEntries(input))
-}
 
-/** feedFiles one file at a time, so a large site never holds every feed at once. */
-export function* feedFileEntries(input: FeedFilesInput): Generator<[string, string]> {
-  const { baseUrl, generatedAt } = input
-  const changes = mergeChanges(input)
-  yield [feedPaths.changes, renderChangesDoc(changes, baseUrl)]
-  yield [
-    feedPaths.all,
-    feed(feedPaths.all, `${baseUrl}/`, 'updatesafe: every change of version or class', changes, generatedAt, baseUrl)
-  ]
-  for (const c of CLASSES) {
-    const title = `updatesafe: apps that became ${CLASS_INFO[c].label.toLowerCase()}`
-    yield [
-      feedPaths.byClass(c),
-      feed(
-        feedPaths.byClass(c),
-        `${baseUrl}/`,
-        title,
-        changes.filter((e) => e.safeToUpdate === c),
-        generatedAt,
-        baseUrl
-      )
-    ]
-  }
-  const bySlug = new Map<string, Change[]>()
-  for (const e of changes) {
-    const list = bySlug.get(e.slug)
-    if (list) list.push(e)
-    else bySlug.set(e.slug, [e])
-  }
-  for (const r of input.records) {
-    const title = `updatesafe: changes to ${cleanText(r.name, 100) || r.slug}`
-    yield [
-      feedPaths.app(r.slug),
-      feed(feedPaths.app(r.slug), appUrls(baseUrl, r.slug).url, title, bySlug.get(r.slug) ?? [], generatedAt, baseUrl)
-    ]
-  }
+/** What a change entry says: its permanent id, title, link, time and summary (rendered into Atom by ./atom.ts). */
+export interface ChangeEntry {
+  id: string
+  title: string
+  link: string
+  updated: string
+  summary: string
 }
 
 /**
- * The entries published by the previous snapshot, `<dir>/api/v1/changes.json`.
- * Missing or invalid is a warning and the history starts empty (no warning on a
- * first publication, where there is no previous catalog either).
+ * The entry for "this app now has this version and this class", built from the
+ * published record. The id is the page URL plus version and class, so the same
+ * state always yields the same id and a change yields a new one.
  */
-export async function readPreviousChanges(dir: string | undefined, log: Logger): Promise<Change[]> {
-  if (!dir) return []
-  const file = path.join(dir, ...feedPaths.changes.split('/'))
-  let text: string
-  try {
-    text = await readFile(file, 'utf8')
-  } catch {
-    const firstPublication = await readFile(path.join(dir, ...paths.catalog.split('/'))).then(
-      () => false,
-      () => true
-    )
-    if (firstPublication) log.info(`no previous ${feedPaths.changes}; the feeds start empty`)
-    else log.warning(`the previous snapshot has no ${feedPaths.changes}; the feeds start empty`)
-    return []
+function rationaleWithClass(label: string, rationale: string): string {
+  return rationale.toLowerCase().startsWith(label.toLowerCase()) ? rationale : `${label}. ${rationale}`
+}
+
+export function recordFeedEntry(record: AppRecord, updated: string): ChangeEntry {
+  const info = CLASS_INFO[record.safeToUpdate]
+  const name = cleanText(record.name, LIMITS.name)
+  const version = cleanText(record.latestVersion, LIMITS.version)
+  return {
+    id: `${record.url}#${encodeURIComponent(version)}/${record.safeToUpdate}`,
+    title: `${name} ${version}: ${info.label.toLowerCase()}`,
+    link: record.url,
+    updated,
+    // The rationale usually opens with the class already ("Breaking (rule …)"); say it once.
+    summary: rationaleWithClass(info.label, cleanText(record.rationale, LIMITS.rationale, { multiline: true }))
   }
-  let raw: unknown
-  try {
-    raw = JSON.parse(text)
-  } catch {
-    log.warning(`previous ${file} is not JSON; the feeds start empty`)
-    return []
-  }
-  const parsed = changesDocSchema.safeParse(raw)
-  if (!parsed.success) {
-    const first = parsed.error.issues[0]
-    log.warning(
-      `previous ${file} does not match ${CHANGES_SCHEMA_ID} (${first ? `${first.path.join('.')}: ${first.message}` : 'invalid'}); the feeds start empty`
-    )
-    return []
-  }
-  return parsed.data.changes
 }

@@ -1,27 +1,16 @@
 // Every human-facing file of the site, as a map from POSIX path to content.
 // Pure: the same pages and context give byte-identical output.
 import { toJson } from '../util/json.js'
-import { CLASSES, compareSlugs, SLUG_PATTERN, type AppRecord } from '../schema/index.js'
+import { CLASSES, compareSlugs, SLUG_PATTERN } from '../schema/index.js'
 import { ASSETS } from './assets.js'
 import { renderBadge } from './badge.js'
-import { renderAppPage } from './html/app-page.js'
+import { renderAppPage, type PageInput } from './html/app-page.js'
 import { renderIndex } from './html/index-page.js'
 import { basePathOf, renderNotFound } from './html/not-found.js'
+import { paths } from './paths.js'
 import { shieldsEndpoint } from './shields.js'
 
-export interface PageInput {
-  record: AppRecord
-  /** YYYY-MM-DD of latestVersion, when known. */
-  releaseDate: string | null
-  /** Versions the classifier read, oldest first (may be just [latestVersion]). */
-  releasesConsidered: string[]
-  /** Name of the classifier rule that decided, when any. */
-  rule: string | null
-  /** The release version that decided it. */
-  decidedBy: string | null
-  /** Upstream could not be reached this run; facts are last-known-good. */
-  stale: boolean
-}
+export type { PageInput }
 
 export interface SiteContext {
   /** ISO 8601 with milliseconds and Z. */
@@ -59,18 +48,18 @@ export function* pageFiles(pages: PageInput[], ctx: SiteContext): Generator<[str
   for (const [path, body] of ASSETS) yield [path, body]
   const stale = new Set(sorted.filter((p) => p.stale).map((p) => p.record.slug))
   yield [
-    'index.html',
+    paths.index,
     renderIndex({ records: sorted.map((p) => p.record), generatedAt: ctx.generatedAt, feeds: ctx.feeds, stale })
   ]
-  yield ['404.html', renderNotFound({ basePath, generatedAt: ctx.generatedAt })]
+  yield [paths.notFound, renderNotFound({ basePath, generatedAt: ctx.generatedAt })]
   for (const p of sorted) {
     const slug = p.record.slug
     yield [
-      `apps/${slug}/index.html`,
+      paths.page(slug),
       renderAppPage({ ...p, generatedAt: ctx.generatedAt, now: ctx.now, feeds: ctx.feeds })
     ]
-    yield [`badge/${slug}.svg`, renderBadge(p.record)]
-    yield [`api/v1/badge/${slug}.json`, toJson(shieldsEndpoint(p.record))]
+    yield [paths.badge(slug), renderBadge(p.record)]
+    yield [paths.shields(slug), toJson(shieldsEndpoint(p.record))]
   }
 }
 

@@ -1,5 +1,7 @@
 // Every published address is derived from the base URL and the slug in one place,
 // so records, pages and checks can never disagree about them.
+import path from 'node:path'
+import type { Classification } from '../schema/index.js'
 
 /** Normalise a base URL: absolute http(s), no query or fragment, no trailing slash. */
 export function normaliseBaseUrl(raw: string): string {
@@ -14,32 +16,64 @@ export function normaliseBaseUrl(raw: string): string {
   return u.href.replace(/\/+$/, '')
 }
 
-/**
- * Where GitHub Pages serves a repository: `<owner>.github.io` for the
- * `<owner>.github.io` repository itself, `<owner>.github.io/<repo>` otherwise.
- */
-export function pagesUrlFor(githubRepository: string): string {
-  const [owner, repo] = githubRepository.split('/')
-  if (!owner || !repo) throw new Error(`GITHUB_REPOSITORY "${githubRepository}" is not <owner>/<repo>`)
-  const host = `${owner.toLowerCase()}.github.io`
-  return repo.toLowerCase() === host ? `https://${host}` : `https://${host}/${repo}`
-}
 
-/** The default base URL: the repository's Pages address in GitHub Actions, else the local preview. */
-export function defaultBaseUrl(env: NodeJS.ProcessEnv): string {
-  if (env.GITHUB_ACTIONS === 'true' && env.GITHUB_REPOSITORY) return pagesUrlFor(env.GITHUB_REPOSITORY)
-  return 'http://localhost:8080'
-}
 
+/** Every file the site publishes, as a POSIX path under the site root. Nothing else writes one by hand. */
 export const paths = {
   catalog: 'api/v1/apps.json',
   app: (slug: string) => `api/v1/apps/${slug}.json`,
-  badge: (slug: string) => `badge/${slug}.svg`,
-  page: (slug: string) => `apps/${slug}/index.html`,
+  shields: (slug: string) => `api/v1/badge/${slug}.json`,
+  changes: 'api/v1/changes.json',
   appsSchema: 'api/v1/schema/apps.v1.json',
-  appSchema: 'api/v1/schema/app.v1.json'
+  appSchema: 'api/v1/schema/app.v1.json',
+  badge: (slug: string) => `badge/${slug}.svg`,
+  /** The directory of an app's page: its address ends here. */
+  pageDir: (slug: string) => `apps/${slug}/`,
+  page: (slug: string) => `apps/${slug}/index.html`,
+  index: 'index.html',
+  notFound: '404.html',
+  feed: 'feed.xml',
+  classFeed: (c: Classification) => `feeds/${c}.xml`,
+  appFeed: (slug: string) => `apps/${slug}/feed.xml`,
+  asset: (name: 'site.css' | 'site.js' | 'icon.svg') => `assets/${name}`
+}
+
+/** A path with `{slug}` (or `{class}`) in place of the value, for documentation. */
+export const SLUG_PLACEHOLDER = '{slug}'
+
+/** The slug of a per-app JSON document's path, or null when `file` is not one. */
+export function appDocSlug(file: string): string | null {
+  const [head, tail] = paths.app(SLUG_PLACEHOLDER).split(SLUG_PLACEHOLDER) as [string, string]
+  if (!file.startsWith(head) || !file.endsWith(tail)) return null
+  const slug = file.slice(head.length, file.length - tail.length)
+  return slug !== '' && !slug.includes('/') ? slug : null
+}
+
+/** The absolute address of a site path (a directory path keeps its trailing slash). */
+export function siteUrl(baseUrl: string, sitePath: string): string {
+  return `${baseUrl}/${sitePath}`
+}
+
+/** The relative link from the page at site path `from` to the site root ('' at the root, '../../' two levels down). */
+export function rootLink(from: string): string {
+  const up = path.posix.dirname(from).split('/').filter((s) => s !== '.').length
+  return '../'.repeat(up)
+}
+
+/** A relative link from the page at site path `from` to site path `to`. */
+export function relativeLink(from: string, to: string): string {
+  const rel = path.posix.relative(path.posix.dirname(from), to)
+  const link = to.endsWith('/') && rel !== '' ? `${rel}/` : rel
+  return link === '' ? './' : link
 }
 
 export function appUrls(baseUrl: string, slug: string): { url: string; badge: string } {
-  return { url: `${baseUrl}/apps/${slug}/`, badge: `${baseUrl}/${paths.badge(slug)}` }
+  return { url: siteUrl(baseUrl, paths.pageDir(slug)), badge: siteUrl(baseUrl, paths.badge(slug)) }
+}
+
+/** The addresses of the Atom feeds, for documentation. */
+export function feedUrls(baseUrl: string): string {
+  return [paths.feed, paths.classFeed('{class}' as Classification), paths.appFeed(SLUG_PLACEHOLDER)]
+    .map((p) => siteUrl(baseUrl, p))
+    .join(', ')
 }

@@ -6,13 +6,12 @@ import { lstat, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { z } from 'zod'
 import { toJson } from '../util/json.js'
-import { dateString, httpUrl } from '../schema/index.js'
+import { dateString, httpUrl, PRODUCT_PATTERN } from '../schema/index.js'
 import type { Logger } from '../util/types.js'
 
 export const ENDOFLIFE_DEFAULT_URL = 'https://endoflife.date'
 
 /** Same rule as `lifecycle.product` in catalogEntrySchema, plus a length bound. */
-export const PRODUCT_PATTERN = /^[a-z0-9][a-z0-9._-]{0,99}$/
 
 /** The largest product in our data is ~35 KB; 2 MB leaves room and still bounds memory. */
 export const MAX_RESPONSE_BYTES = 2 * 1024 * 1024

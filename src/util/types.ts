@@ -1,14 +1,11 @@
 // Types shared across the pipeline's modules. Each module owns its own details;
 // these are the hand-offs between them.
-import type { Judgement } from '../classify/classifier.js'
 import type { Classification } from '../schema/index.js'
 
+import type { Problem } from './problems.js'
+
 /** Where a message points, so the action can annotate the right line of a file. */
-export interface SourceRef {
-  file?: string
-  line?: number
-  col?: number
-}
+export type SourceRef = Pick<Problem, 'file' | 'line' | 'column'>
 
 /** Log sink handed to every module: the CLI prints, the action uses @actions/core. */
 export interface Logger {
@@ -46,11 +43,6 @@ export interface ReleaseFacts {
    * latest). Empty for catalog seeds, which know only the latest.
    */
   crossed: ReleaseNotes[]
-  /**
-   * The classifier's judgement of exactly these facts, made when the catalog
-   * record was read (seeds), so the notes need not be kept until classification.
-   */
-  judged?: Judgement
   /** The repository now lives elsewhere (GitHub resolved a rename). */
   movedTo?: string
   /** No releases are published; the version came from tags. */

@@ -1,12 +1,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { LIMITS } from '../../../src/schema/index.js'
-import {
-  capNotes,
-  capReason,
-  factsFromSnapshot,
-  safeHttpUrl,
-  type RepoSnapshot
-} from '../../../src/upstream/github/facts.js'
+import { capNotes, capReason, factsFromSnapshot, type RepoSnapshot } from '../../../src/upstream/github/facts.js'
+import { safeHttpUrl } from '../../../src/util/http-url.js'
 import { realReleaseSeries } from '../../support/fake-github.js'
 
 const series = realReleaseSeries()

@@ -2,9 +2,23 @@
 import { LIMITS, REPO_PATTERN, type AppRecord, type Lifecycle } from '../../schema/index.js'
 import { CLASS_INFO } from './classes.js'
 import { chip } from './index-page.js'
-import type { PageInput } from '../pages.js'
+import { paths, relativeLink, rootLink } from '../paths.js'
 import { layout } from './layout.js'
 import { cleanText, escapeMarkup, isDate, safeHttpUrl, text } from './text.js'
+
+export interface PageInput {
+  record: AppRecord
+  /** YYYY-MM-DD of latestVersion, when known. */
+  releaseDate: string | null
+  /** Versions the classifier read, oldest first (may be just [latestVersion]). */
+  releasesConsidered: string[]
+  /** Name of the classifier rule that decided, when any. */
+  rule: string | null
+  /** The release version that decided it. */
+  decidedBy: string | null
+  /** Upstream could not be reached this run; facts are last-known-good. */
+  stale: boolean
+}
 
 export interface AppPageInput extends PageInput {
   generatedAt: string
@@ -52,6 +66,8 @@ function link(href: string | null, label: string): string {
 export function renderAppPage(p: AppPageInput): string {
   const r = p.record
   const slug = r.slug
+  const here = paths.page(slug)
+  const from = (to: string) => relativeLink(here, to)
   const info = CLASS_INFO[r.safeToUpdate]
   const name = cleanText(r.name, LIMITS.name)
   const version = cleanText(r.latestVersion, LIMITS.version)
@@ -128,24 +144,24 @@ ${more > 0 ? `<p class="muted">and ${more} more.</p>\n` : ''}`)
 
   const md = badgeMarkdown(r)
   parts.push(`<h2>Badge</h2>
-<div class="badge"><img src="../../badge/${slug}.svg" alt="update safety: ${escapeMarkup(info.label.toLowerCase())}, ${escapeMarkup(version)}"></div>
+<div class="badge"><img src="${from(paths.badge(slug))}" alt="update safety: ${escapeMarkup(info.label.toLowerCase())}, ${escapeMarkup(version)}"></div>
 ${md ? `<p>Markdown for a README:</p>\n<pre data-copy tabindex="0" aria-label="Badge Markdown"><code>${escapeMarkup(md)}</code></pre>\n` : ''}`)
 
   parts.push(`<h2>Data</h2>
 <ul>
-<li><a href="../../api/v1/apps/${slug}.json">This app as JSON</a> (api/v1/apps/${slug}.json)</li>
-<li><a href="../../api/v1/badge/${slug}.json">Shields endpoint</a> (for shields.io badge styles)</li>
-${p.feeds ? `<li><a href="feed.xml">Atom feed of changes to this app</a></li>\n` : ''}</ul>\n`)
+<li><a href="${from(paths.app(slug))}">This app as JSON</a> (${paths.app(slug)})</li>
+<li><a href="${from(paths.shields(slug))}">Shields endpoint</a> (for shields.io badge styles)</li>
+${p.feeds ? `<li><a href="${from(paths.appFeed(slug))}">Atom feed of changes to this app</a></li>\n` : ''}</ul>\n`)
 
   return layout({
     title: `${name} ${version}: ${info.label} – updatesafe`,
     description: `${name} ${version}: ${info.label}. ${info.advice}`,
-    root: '../../',
+    root: rootLink(here),
     main: parts.join(''),
     generatedAt: p.generatedAt,
     feeds: p.feeds,
     head: p.feeds
-      ? `<link rel="alternate" type="application/atom+xml" title="Changes to ${escapeMarkup(name)}" href="feed.xml">\n`
+      ? `<link rel="alternate" type="application/atom+xml" title="Changes to ${escapeMarkup(name)}" href="${from(paths.appFeed(slug))}">\n`
       : ''
   })
 }

@@ -3,6 +3,7 @@
 // Markup per row is kept lean: 1,000 apps must stay under 100 KB gzipped.
 import { CLASSES, compareSlugs, LIMITS, type AppRecord, type Classification } from '../../schema/index.js'
 import { CLASS_INFO } from './classes.js'
+import { paths, rootLink } from '../paths.js'
 import { layout } from './layout.js'
 import { escapeMarkup, isDate, text } from './text.js'
 
@@ -29,7 +30,7 @@ export function chip(c: Classification): string {
 function row(r: AppRecord, stale: boolean): string {
   const c = r.safeToUpdate
   const checked = isDate(r.lastChecked) ? r.lastChecked : 'not known'
-  return `<tr data-c="${c}"><th scope="row"><a href="apps/${r.slug}/">${text(r.name, LIMITS.name)}</a><small>${text(r.repo, 140)}</small></th><td class="v">${text(r.latestVersion, LIMITS.version)}</td><td>${chip(c)}</td><td class="d">${checked}${stale ? ' <small>stale</small>' : ''}</td></tr>\n`
+  return `<tr data-c="${c}"><th scope="row"><a href="${paths.pageDir(r.slug)}">${text(r.name, LIMITS.name)}</a><small>${text(r.repo, 140)}</small></th><td class="v">${text(r.latestVersion, LIMITS.version)}</td><td>${chip(c)}</td><td class="d">${checked}${stale ? ' <small>stale</small>' : ''}</td></tr>\n`
 }
 
 export function renderIndex(input: IndexInput): string {
@@ -63,7 +64,7 @@ ${records.map((r) => row(r, input.stale?.has(r.slug) ?? false)).join('')}</tbody
     `</dl></section>\n`
 
   const main = `<h1>Update safety of ${plural(total)}</h1>
-<p class="lede">For each self-hosted app: its newest release, and whether the release notes say it is safe to install. Also as JSON: <a href="api/v1/apps.json">api/v1/apps.json</a>.</p>
+<p class="lede">For each self-hosted app: its newest release, and whether the release notes say it is safe to install. Also as JSON: <a href="${paths.catalog}">${paths.catalog}</a>.</p>
 ${filters}<p class="search" id="search" hidden><label for="q">Search by name, repository or version</label><input id="q" type="search" autocomplete="off" spellcheck="false"></p>
 <p id="shown" role="status">${plural(total)}</p>
 ${table}${legend}`
@@ -71,10 +72,10 @@ ${table}${legend}`
   return layout({
     title: 'updatesafe: is the newest release safe to install?',
     description: `Update safety of the latest release of ${plural(total)}.`,
-    root: '',
+    root: rootLink(paths.index),
     main,
     generatedAt: input.generatedAt,
     feeds: input.feeds,
-    head: input.feeds ? `<link rel="alternate" type="application/atom+xml" title="All changes" href="feed.xml">\n` : ''
+    head: input.feeds ? `<link rel="alternate" type="application/atom+xml" title="All changes" href="${paths.feed}">\n` : ''
   })
 }

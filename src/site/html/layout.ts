@@ -1,4 +1,5 @@
 // The page shell shared by every HTML page: strict CSP, external CSS/JS only.
+import { paths } from '../paths.js'
 import { escapeMarkup, formatTimestamp } from './text.js'
 
 /**
@@ -36,16 +37,16 @@ export function layout(p: LayoutInput): string {
 <meta name="color-scheme" content="light dark">
 <title>${escapeMarkup(p.title)}</title>
 <meta name="description" content="${escapeMarkup(p.description)}">
-<link rel="icon" href="${r}assets/icon.svg" type="image/svg+xml">
-<link rel="stylesheet" href="${r}assets/site.css">
-<script src="${r}assets/site.js" defer></script>
+<link rel="icon" href="${r}${paths.asset('icon.svg')}" type="image/svg+xml">
+<link rel="stylesheet" href="${r}${paths.asset('site.css')}">
+<script src="${r}${paths.asset('site.js')}" defer></script>
 ${p.head ?? ''}</head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
 <header class="top"><div class="wrap"><a class="brand" href="${home}">updatesafe</a><span class="muted">Is the newest release safe to install?</span></div></header>
 <main id="main" class="wrap">
 ${p.main}</main>
-<footer><div class="wrap"><p>Snapshot built ${escapeMarkup(formatTimestamp(p.generatedAt))} from upstream release notes. Classes are advice, not a guarantee: read the notes.</p><p><a href="${r}api/v1/apps.json">JSON API</a>${p.feeds ? ` · <a href="${r}feed.xml">Atom feed</a>` : ''}</p></div></footer>
+<footer><div class="wrap"><p>Snapshot built ${escapeMarkup(formatTimestamp(p.generatedAt))} from upstream release notes. Classes are advice, not a guarantee: read the notes.</p><p><a href="${r}${paths.catalog}">JSON API</a>${p.feeds ? ` · <a href="${r}${paths.feed}">Atom feed</a>` : ''}</p></div></footer>
 </body>
 </html>
 `

@@ -1,6 +1,7 @@
 // 404.html is served for unknown paths at any depth, so relative links would
 // resolve against the wrong directory. It links root-relative through the base
 // path of the published site (e.g. "/repo/" on a GitHub project site, "/" locally).
+import { paths } from '../paths.js'
 import { layout } from './layout.js'
 
 /** Only plain path characters: a base path lands in href attributes verbatim. */
@@ -19,7 +20,7 @@ export function basePathOf(url: string | null | undefined, slug?: string): strin
     return '/'
   }
   if (slug !== undefined) {
-    const tail = `apps/${slug}/`
+    const tail = paths.pageDir(slug)
     if (!path.endsWith(tail)) return '/'
     path = path.slice(0, -tail.length)
   }
@@ -37,7 +38,7 @@ export function renderNotFound(input: { basePath: string; generatedAt: string })
 <p>Nothing is published at this address. App pages live at <code>apps/&lt;slug&gt;/</code>.</p>
 <ul>
 <li><a href="${root}">See every app</a></li>
-<li><a href="${root}api/v1/apps.json">The whole catalog as JSON</a></li>
+<li><a href="${root}${paths.catalog}">The whole catalog as JSON</a></li>
 </ul>\n`,
     generatedAt: input.generatedAt
   })

@@ -76,23 +76,6 @@ export function text(input: unknown, max: number, opts?: CleanOptions): string {
   return escapeMarkup(cleanText(input, max, opts))
 }
 
-/**
- * The normalised absolute URL when `input` is an http(s) URL, otherwise null.
- * Anything else (javascript:, data:, relative, garbage) must never become an href.
- */
-export function safeHttpUrl(input: unknown): string | null {
-  if (typeof input !== 'string' || input.length > 2048) return null
-  let u: URL
-  try {
-    u = new URL(input)
-  } catch {
-    return null
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') return null
-  if (u.username || u.password) return null
-  return u.href
-}
-
 /** "2026-11-21T03:00:00.000Z" → "2026-11-21 03:00 UTC"; anything else is shown cleaned. */
 export function formatTimestamp(iso: string): string {
   const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})/.exec(iso)
@@ -103,3 +86,5 @@ export function formatTimestamp(iso: string): string {
 export function isDate(s: unknown): s is string {
   return typeof s === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`))
 }
+
+export { safeHttpUrl } from '../../util/http-url.js'

@@ -2,6 +2,7 @@
 // into the ReleaseFacts a build publishes. Pure: no I/O, the clock comes in.
 import { utcDay } from '../../util/dates.js'
 import { LIMITS } from '../../schema/index.js'
+import { safeHttpUrl } from '../../util/http-url.js'
 import type { ReleaseFacts } from '../../util/types.js'
 import { newestStable, stableBetween, type TagFilter } from '../../util/versions.js'
 
@@ -57,17 +58,6 @@ export function capNotes(notes: string | null | undefined): string {
 export function capReason(text: string): string {
   const s = text.replace(/[\p{Cc}\p{Cf}]+/gu, ' ').trim()
   return s.length > LIMITS.reason ? `${s.slice(0, LIMITS.reason - 1)}…` : s
-}
-
-/** Only absolute http(s) URLs leave this module; anything else is replaced. */
-export function safeHttpUrl(value: string | null | undefined): string | null {
-  if (!value || value.length > 2048) return null
-  try {
-    const u = new URL(value)
-    return u.protocol === 'https:' || u.protocol === 'http:' ? u.href : null
-  } catch {
-    return null
-  }
 }
 
 function day(timestamp: string | null | undefined): string | null {

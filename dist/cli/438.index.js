@@ -1,0 +1,682 @@
+export const id = 438;
+export const ids = [438];
+export const modules = {
+
+/***/ 7438:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+
+// EXPORTS
+__webpack_require__.d(__webpack_exports__, {
+  refreshFromGitHub: () => (/* binding */ refreshFromGitHub)
+});
+
+// UNUSED EXPORTS: DEFAULT_BATCH_SIZE, DEFAULT_CONCURRENCY, DEFAULT_MAX_CONSECUTIVE_FAILURES, DEFAULT_MAX_CROSSED, DEFAULT_MIN_REMAINING
+
+// EXTERNAL MODULE: ./src/schema/index.ts
+var schema = __webpack_require__(1107);
+// EXTERNAL MODULE: ./src/util/dates.ts
+var dates = __webpack_require__(3621);
+// EXTERNAL MODULE: ./src/util/http-url.ts
+var http_url = __webpack_require__(5394);
+// EXTERNAL MODULE: ./src/util/versions.ts
+var versions = __webpack_require__(395);
+;// CONCATENATED MODULE: ./src/upstream/github/facts.ts
+// Turn what GitHub says about one repository (from GraphQL or the REST fallback)
+// into the ReleaseFacts a build publishes. Pure: no I/O, the clock comes in.
+
+
+
+
+/** Upstream notes are hostile and unbounded: normalise line ends and cap at LIMITS.notes characters. */
+function capNotes(notes) {
+    if (!notes)
+        return '';
+    let s = notes.replace(/\r\n?/g, '\n');
+    if (s.length > schema/* LIMITS */.b1.notes) {
+        s = s.slice(0, schema/* LIMITS */.b1.notes);
+        // Never leave half of a surrogate pair at the cut.
+        const last = s.charCodeAt(s.length - 1);
+        if (last >= 0xd800 && last <= 0xdbff)
+            s = s.slice(0, -1);
+    }
+    return s;
+}
+/** Cap a message from upstream (error texts end up in logs and rationales). */
+function capReason(text) {
+    const s = text.replace(/[\p{Cc}\p{Cf}]+/gu, ' ').trim();
+    return s.length > schema/* LIMITS */.b1.reason ? `${s.slice(0, schema/* LIMITS */.b1.reason - 1)}…` : s;
+}
+function day(timestamp) {
+    if (!timestamp)
+        return null;
+    const d = new Date(timestamp);
+    return Number.isNaN(d.getTime()) ? null : d.toISOString().slice(0, 10);
+}
+// Tags may contain `/` (`release/1.2`): keep the slashes, encode each segment.
+function pathOf(tag) {
+    return tag.split('/').map(encodeURIComponent).join('/');
+}
+function repoPage(snapshot) {
+    return (0,http_url/* safeHttpUrl */.v)(snapshot.url) ?? `https://github.com/${snapshot.nameWithOwner}`;
+}
+/**
+ * The facts for one app: the newest stable release matching the app's tags
+ * (drafts, prereleases by flag and by label are never it), or, when the
+ * repository publishes no such release, the newest stable tag (fromTags).
+ * `crossed` holds every stable release above `previousVersion` up to the
+ * latest, oldest first, at most `maxCrossed`; just the latest when
+ * `previousVersion` is absent or not below it.
+ */
+function factsFromSnapshot(snapshot, target, opts) {
+    const filter = { tagPrefix: target.tagPrefix, tagPattern: target.tagPattern };
+    const checked = (0,dates/* utcDay */.d)(opts.now);
+    const page = repoPage(snapshot);
+    const stable = snapshot.releases.filter((r) => !r.draft && !r.prerelease);
+    const latest = (0,versions/* newestStable */.Cu)(stable, (r) => r.tag, filter);
+    if (latest) {
+        const crossed = (0,versions/* stableBetween */.Oh)(stable, (r) => r.tag, target.previousVersion, latest, opts.maxCrossed, filter);
+        return {
+            kind: 'facts',
+            facts: {
+                version: latest.tag,
+                url: (0,http_url/* safeHttpUrl */.v)(latest.url) ?? `${page}/releases/tag/${pathOf(latest.tag)}`,
+                date: day(latest.publishedAt ?? latest.createdAt),
+                notes: capNotes(latest.notes),
+                checked,
+                archived: snapshot.archived,
+                crossed: crossed.map((r) => ({ version: r.tag, notes: capNotes(r.notes) }))
+            }
+        };
+    }
+    const tag = (0,versions/* newestStable */.Cu)(snapshot.tags, (t) => t.name, filter);
+    if (tag) {
+        const crossed = (0,versions/* stableBetween */.Oh)(snapshot.tags, (t) => t.name, target.previousVersion, tag, opts.maxCrossed, filter);
+        return {
+            kind: 'facts',
+            facts: {
+                version: tag.name,
+                url: `${page}/tree/${pathOf(tag.name)}`,
+                date: day(tag.date),
+                notes: '',
+                checked,
+                archived: snapshot.archived,
+                crossed: crossed.map((t) => ({ version: t.name, notes: '' })),
+                fromTags: true
+            }
+        };
+    }
+    const drafts = snapshot.releases.filter((r) => r.draft).length;
+    const pre = snapshot.releases.filter((r) => !r.draft && r.prerelease).length;
+    const scope = target.tagPrefix || target.tagPattern ? ' matching this app' : '';
+    const reason = snapshot.releases.length === 0
+        ? `no releases and no stable version tag${scope}`
+        : `no stable release or stable version tag${scope} among the ${snapshot.releases.length} most recent releases (${pre} prerelease, ${drafts} draft)`;
+    return { kind: 'none', reason };
+}
+
+// EXTERNAL MODULE: ./node_modules/@actions/github/lib/github.js + 21 modules
+var github = __webpack_require__(1758);
+// EXTERNAL MODULE: ./node_modules/@octokit/plugin-retry/dist-bundle/index.js
+var dist_bundle = __webpack_require__(9735);
+// EXTERNAL MODULE: ./node_modules/@octokit/plugin-throttling/dist-bundle/index.js
+var plugin_throttling_dist_bundle = __webpack_require__(6856);
+;// CONCATENATED MODULE: ./src/upstream/github/client.ts
+// The Octokit client for the refresh: @actions/github's getOctokit (proxy-aware)
+// with the throttling and retry plugins, timings injectable so tests run fast,
+// and a counter of every HTTP attempt (retries included).
+
+
+
+function header(error, name) {
+    const headers = error?.response?.headers;
+    const v = headers?.[name];
+    return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;
+}
+/**
+ * Innermost plugin (plugins listed first wrap closest to the wire): count every
+ * attempt, and when a 5xx or a plain 429 carries `retry-after`, wait that long
+ * before plugin-retry adds its own backoff (plugin-retry ignores the header;
+ * secondary and primary rate limits are the throttling plugin's job).
+ */
+function attemptsPlugin(counter, baseMs, maxWaitSeconds) {
+    return (octokit) => {
+        ;
+        octokit.hook.wrap('request', async (request, options) => {
+            counter.requests++;
+            try {
+                return await request(options);
+            }
+            catch (error) {
+                const status = error.status ?? 0;
+                const secondary = /secondary rate/i.test(String(error.message));
+                const after = Number(header(error, 'retry-after'));
+                if ((status >= 500 || (status === 429 && !secondary)) && Number.isFinite(after) && after > 0) {
+                    await new Promise((r) => setTimeout(r, Math.min(after, maxWaitSeconds) * baseMs));
+                }
+                throw error;
+            }
+        });
+        return {};
+    };
+}
+// plugin-throttling queues every GraphQL request behind one limiter with a
+// 1-second gap, GitHub's advice for mutations. Our queries only read; how many
+// run at once is bounded by the caller's own pool, so this group lets them pass.
+const passThroughGroup = {
+    key: () => ({ schedule: (_opts, fn, ...args) => fn(...args) })
+};
+function createGitHubClient(opts) {
+    const counter = { requests: 0 };
+    const throttleBase = opts.throttle?.baseMs ?? 1000;
+    const maxWait = opts.throttle?.maxWaitSeconds ?? 60;
+    const throttleRetries = opts.throttle?.retries ?? 3;
+    const onLimit = (kind) => (retryAfter, options, _o, retryCount) => {
+        const go = retryCount < throttleRetries && retryAfter <= maxWait;
+        opts.log.info(`GitHub ${kind} on ${options.method ?? ''} ${options.url ?? ''}: ${go ? `retrying in ${retryAfter} s` : `not waiting ${retryAfter} s`}`);
+        return go;
+    };
+    const throttle = {
+        onRateLimit: onLimit('rate limit'),
+        onSecondaryRateLimit: onLimit('secondary rate limit'),
+        retryAfterBaseValue: throttleBase,
+        fallbackSecondaryRateRetryAfter: 60,
+        write: passThroughGroup
+    };
+    const octokit = (0,github/* getOctokit */.Q)(opts.token, {
+        baseUrl: opts.apiUrl.replace(/\/+$/, ''),
+        throttle,
+        retry: { retries: opts.retry?.retries ?? 3, retryAfterBaseValue: opts.retry?.baseMs ?? 1000 }
+    }, attemptsPlugin(counter, throttleBase, maxWait), plugin_throttling_dist_bundle/* throttling */.A, dist_bundle/* retry */.L);
+    return { octokit, counter };
+}
+function classifyFailure(error) {
+    const e = error;
+    const status = typeof e.status === 'number' ? e.status : null;
+    const message = String(e.message ?? error).slice(0, 300);
+    const rateLimited = (e.data?.errors ?? []).some((x) => x?.type === 'RATE_LIMITED') ||
+        /GraphQL Rate Limit Exceeded/.test(message) ||
+        ((status === 403 || status === 429) && header(error, 'x-ratelimit-remaining') === '0');
+    if (rateLimited)
+        return { kind: 'rate-limited', status, message };
+    if (status === null || status >= 500 || status === 429)
+        return { kind: 'transient', status, message };
+    if (status === 403 && /secondary rate/i.test(message))
+        return { kind: 'transient', status, message };
+    if (status === 401)
+        return { kind: 'unauthorized', status, message };
+    if (status === 404 || status === 410)
+        return { kind: 'not-found', status, message };
+    if (status === 403 || status === 451)
+        return { kind: 'forbidden', status, message };
+    return { kind: 'client', status, message };
+}
+
+// EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 6 modules
+var schemas = __webpack_require__(104);
+;// CONCATENATED MODULE: ./src/upstream/github/query.ts
+// The GraphQL query for one batch of repositories, and the parsing of its answer.
+//
+// One aliased `repository(...)` field per app, all in one request. Sizes and why:
+// - RELEASES_WINDOW = 20 newest releases per repository (50 for monorepo apps with
+//   a tagPrefix/tagPattern, whose releases interleave with other packages'). That is
+//   enough to skip a run of prereleases and drafts, and bounds `crossed` (20).
+// - TAGS_WINDOW = 30 newest tags (100 for monorepo apps), for repositories without
+//   releases; asked in the same request so the fallback costs no extra round trip.
+// - Every connection stays within GitHub's per-connection cap of first: 100.
+// - Nodes per batch of 50: at most 50 × (1 + 50 + 100) = 7,550, far below GitHub's
+//   500,000 node limit. Cost: 2 connections per repository = 100 "requests" per
+//   batch of 50, i.e. 1 point (GitHub divides by 100, minimum 1).
+// The limit that bites first is response size and GitHub's 10-second query timeout
+// (20 release bodies per repository), which is why batches are 50 and not more.
+
+
+const RELEASES_WINDOW = 20;
+const MONOREPO_RELEASES_WINDOW = 50;
+const TAGS_WINDOW = 30;
+const MONOREPO_TAGS_WINDOW = 100;
+function isMonorepo(t) {
+    return Boolean(t.tagPrefix || t.tagPattern);
+}
+function fragment(name, releases, tags) {
+    return `fragment ${name} on Repository {
+  nameWithOwner
+  url
+  isArchived
+  isDisabled
+  releases(first: ${releases}, orderBy: {field: CREATED_AT, direction: DESC}) {
+    totalCount
+    nodes { tagName url isDraft isPrerelease createdAt publishedAt description }
+  }
+  refs(refPrefix: "refs/tags/", first: ${tags}, orderBy: {field: TAG_COMMIT_DATE, direction: DESC}) {
+    nodes {
+      name
+      target {
+        __typename
+        ... on Commit { committedDate }
+        ... on Tag { tagger { date } target { ... on Commit { committedDate } } }
+      }
+    }
+  }
+}`;
+}
+/** Alias of the i-th target in a batch. */
+function aliasOf(i) {
+    return `r${i}`;
+}
+/**
+ * The query and variables for one batch. Owner and name travel as variables,
+ * never spliced into the query text.
+ */
+function buildBatchQuery(targets) {
+    const variables = {};
+    const params = [];
+    const fields = [];
+    let plain = false;
+    let mono = false;
+    targets.forEach((t, i) => {
+        const [owner = '', name = ''] = t.repo.split('/');
+        variables[`o${i}`] = owner;
+        variables[`n${i}`] = name;
+        params.push(`$o${i}: String!`, `$n${i}: String!`);
+        const frag = isMonorepo(t) ? 'MonorepoFacts' : 'RepoFacts';
+        if (frag === 'MonorepoFacts')
+            mono = true;
+        else
+            plain = true;
+        fields.push(`  ${aliasOf(i)}: repository(owner: $o${i}, name: $n${i}, followRenames: true) { ...${frag} }`);
+    });
+    // A fragment that no field uses is a validation error, so only include used ones.
+    const fragments = [
+        plain ? fragment('RepoFacts', RELEASES_WINDOW, TAGS_WINDOW) : '',
+        mono ? fragment('MonorepoFacts', MONOREPO_RELEASES_WINDOW, MONOREPO_TAGS_WINDOW) : ''
+    ].filter((f) => f !== '');
+    const query = `query UpdatesafeRefresh(${params.join(', ')}) {
+  rateLimit { cost remaining resetAt limit }
+${fields.join('\n')}
+}
+
+${fragments.join('\n\n')}
+`;
+    return { query, variables };
+}
+// --- the answer -----------------------------------------------------------
+// Parsed with zod: a malformed repository answer is treated as a failure for
+// that repository only, never trusted half-way.
+const releaseNode = schemas/* object */.Ikc({
+    tagName: schemas/* string */.YjP(),
+    url: schemas/* string */.YjP().nullable().optional(),
+    isDraft: schemas/* boolean */.zMY(),
+    isPrerelease: schemas/* boolean */.zMY(),
+    createdAt: schemas/* string */.YjP().nullable().optional(),
+    publishedAt: schemas/* string */.YjP().nullable().optional(),
+    description: schemas/* string */.YjP().nullable().optional()
+});
+const commitDate = schemas/* looseObject */._H3({ committedDate: schemas/* string */.YjP().nullable().optional() });
+const refNode = schemas/* object */.Ikc({
+    name: schemas/* string */.YjP(),
+    target: schemas/* object */.Ikc({
+        __typename: schemas/* string */.YjP().optional(),
+        committedDate: schemas/* string */.YjP().nullable().optional(),
+        tagger: schemas/* object */.Ikc({ date: schemas/* string */.YjP().nullable().optional() }).nullable().optional(),
+        target: commitDate.nullable().optional()
+    })
+        .nullable()
+        .optional()
+});
+const repositoryAnswer = schemas/* object */.Ikc({
+    nameWithOwner: schemas/* string */.YjP().regex(schema/* REPO_PATTERN */.WA),
+    url: schemas/* string */.YjP(),
+    isArchived: schemas/* boolean */.zMY(),
+    isDisabled: schemas/* boolean */.zMY(),
+    releases: schemas/* object */.Ikc({ totalCount: schemas/* number */.aig().optional(), nodes: schemas/* array */.YOg(releaseNode.nullable()) }),
+    refs: schemas/* object */.Ikc({ nodes: schemas/* array */.YOg(refNode.nullable()) })
+        .nullable()
+        .optional()
+});
+const rateLimitAnswer = schemas/* object */.Ikc({
+    cost: schemas/* number */.aig(),
+    remaining: schemas/* number */.aig(),
+    resetAt: schemas/* string */.YjP().optional(),
+    limit: schemas/* number */.aig().optional()
+});
+/** A repository field of the answer as a snapshot, or null when it is malformed. */
+function snapshotFromGraphQL(value) {
+    const parsed = repositoryAnswer.safeParse(value);
+    if (!parsed.success)
+        return null;
+    const r = parsed.data;
+    const releases = r.releases.nodes
+        .filter((n) => n !== null)
+        .map((n) => ({
+        tag: n.tagName,
+        url: n.url ?? null,
+        draft: n.isDraft,
+        prerelease: n.isPrerelease,
+        createdAt: n.createdAt ?? null,
+        publishedAt: n.publishedAt ?? null,
+        notes: n.description ?? null
+    }));
+    const tags = (r.refs?.nodes ?? [])
+        .filter((n) => n !== null)
+        .map((n) => ({
+        name: n.name,
+        date: n.target?.committedDate ?? n.target?.tagger?.date ?? n.target?.target?.committedDate ?? null
+    }));
+    return { nameWithOwner: r.nameWithOwner, url: r.url, archived: r.isArchived || r.isDisabled, releases, tags };
+}
+
+;// CONCATENATED MODULE: ./src/upstream/github/rest.ts
+
+
+
+const str = (v) => (typeof v === 'string' ? v : null);
+/** Read one repository over REST. Throws the request error when a call fails (404 included). */
+async function snapshotFromRest(client, target) {
+    const [owner = '', repo = ''] = target.repo.split('/');
+    const mono = Boolean(target.tagPrefix || target.tagPattern);
+    // A renamed repository answers 301; fetch follows it and we read the new full_name.
+    const { data: info } = await client.octokit.request('GET /repos/{owner}/{repo}', { owner, repo });
+    const r = info;
+    const fullName = str(r.full_name);
+    if (!fullName || !schema/* REPO_PATTERN */.WA.test(fullName))
+        throw new Error('malformed repository answer');
+    const [newOwner = owner, newRepo = repo] = fullName.split('/');
+    const { data: list } = await client.octokit.request('GET /repos/{owner}/{repo}/releases', {
+        owner: newOwner,
+        repo: newRepo,
+        per_page: mono ? MONOREPO_RELEASES_WINDOW : RELEASES_WINDOW
+    });
+    const releases = (Array.isArray(list) ? list : [])
+        .filter((x) => typeof x?.tag_name === 'string')
+        .map((x) => ({
+        tag: x.tag_name,
+        url: str(x.html_url),
+        draft: x.draft === true,
+        prerelease: x.prerelease === true,
+        createdAt: str(x.created_at),
+        publishedAt: str(x.published_at),
+        notes: str(x.body)
+    }));
+    let tags = [];
+    const filter = { tagPrefix: target.tagPrefix, tagPattern: target.tagPattern };
+    if (!releases.some((x) => !x.draft && !x.prerelease && (0,versions/* isStableVersion */.Qg)(x.tag, filter))) {
+        const { data: tagList } = await client.octokit.request('GET /repos/{owner}/{repo}/tags', {
+            owner: newOwner,
+            repo: newRepo,
+            per_page: mono ? MONOREPO_TAGS_WINDOW : TAGS_WINDOW
+        });
+        // REST tags carry no date; the facts then say date: null.
+        tags = (Array.isArray(tagList) ? tagList : [])
+            .map((t) => str(t?.name))
+            .filter((n) => n !== null)
+            .map((name) => ({ name, date: null }));
+    }
+    return {
+        nameWithOwner: fullName,
+        url: str(r.html_url) ?? `https://github.com/${fullName}`,
+        archived: r.archived === true || r.disabled === true,
+        releases,
+        tags
+    };
+}
+
+;// CONCATENATED MODULE: ./src/upstream/github/refresh.ts
+// Refresh every app's release facts from GitHub: aliased GraphQL batches, a batch
+// that keeps failing is split in halves down to single repositories, a single
+// repository that GraphQL still cannot answer is read over REST, and the budget
+// (GraphQL points) is watched so a run stops asking before it runs dry.
+// Every target gets exactly one outcome; the caller merges failures with
+// last-known-good data. Per-app warnings are the caller's (it knows the fallback).
+
+
+
+
+
+const DEFAULT_BATCH_SIZE = 50;
+const DEFAULT_CONCURRENCY = 4;
+const DEFAULT_MAX_CROSSED = 20;
+const DEFAULT_MIN_REMAINING = 50;
+const DEFAULT_MAX_CONSECUTIVE_FAILURES = 6;
+async function refreshFromGitHub(targets, options) {
+    if (!options.token)
+        throw new Error('refreshFromGitHub needs a GitHub token (GITHUB_TOKEN or the github-token input)');
+    const slugs = new Set();
+    for (const t of targets) {
+        if (slugs.has(t.slug))
+            throw new Error(`duplicate slug in refresh targets: ${t.slug}`);
+        slugs.add(t.slug);
+    }
+    const state = {
+        client: createGitHubClient({
+            token: options.token,
+            apiUrl: options.apiUrl,
+            log: options.log,
+            retry: options.retry,
+            throttle: options.throttle
+        }),
+        options,
+        outcomes: new Map(),
+        stats: { requests: 0, graphqlPoints: 0, remaining: null, batches: 0, restFallbacks: 0 },
+        budget: { inFlight: 0, exhausted: null },
+        failuresInARow: 0,
+        stopped: null
+    };
+    const askable = [];
+    for (const t of targets) {
+        if (schema/* REPO_PATTERN */.WA.test(t.repo))
+            askable.push(t);
+        else
+            state.outcomes.set(t.slug, { status: 'not-found', reason: 'the catalog repo is not "<owner>/<name>"' });
+    }
+    const size = Math.max(1, Math.min(options.batchSize ?? DEFAULT_BATCH_SIZE, 100));
+    const batches = [];
+    for (let i = 0; i < askable.length; i += size)
+        batches.push(askable.slice(i, i + size));
+    let next = 0;
+    const worker = async () => {
+        while (next < batches.length)
+            await runBatch(state, batches[next++]);
+    };
+    const concurrency = Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY);
+    await Promise.all(Array.from({ length: Math.min(concurrency, batches.length) }, worker));
+    // Never lose an app, whatever happened above.
+    for (const t of targets) {
+        if (!state.outcomes.has(t.slug))
+            state.outcomes.set(t.slug, { status: 'failed', reason: 'no answer was recorded' });
+    }
+    state.stats.requests = state.client.counter.requests;
+    report(state, targets.length);
+    return { outcomes: state.outcomes, stats: state.stats };
+}
+function report(state, total) {
+    const counts = new Map();
+    for (const o of state.outcomes.values())
+        counts.set(o.status, (counts.get(o.status) ?? 0) + 1);
+    const { requests, graphqlPoints, remaining, restFallbacks } = state.stats;
+    const perApp = total > 0 ? (requests / total).toFixed(3) : '0';
+    const summary = [...counts].map(([k, v]) => `${k} ${v}`).join(', ');
+    state.options.log.info(`GitHub refresh: ${total} apps, ${requests} requests (${perApp} per app), ${graphqlPoints} GraphQL points used, ` +
+        `${remaining ?? 'unknown'} remaining, ${restFallbacks ?? 0} REST fallbacks; ${summary}`);
+    const skipped = counts.get('skipped') ?? 0;
+    if (skipped > 0 && state.budget.exhausted) {
+        state.options.log.warning(`GitHub: ${state.budget.exhausted}; ${skipped} apps were not asked and keep last-known-good data`);
+    }
+}
+function settle(state, target, snapshot) {
+    const maxCrossed = Math.max(1, state.options.maxCrossed ?? DEFAULT_MAX_CROSSED);
+    const result = factsFromSnapshot(snapshot, target, { now: state.options.now, maxCrossed });
+    const moved = snapshot.nameWithOwner.toLowerCase() !== target.repo.toLowerCase() && schema/* REPO_PATTERN */.WA.test(snapshot.nameWithOwner);
+    let outcome;
+    if (moved) {
+        const movedTo = snapshot.nameWithOwner;
+        outcome = { status: 'moved', movedTo, facts: result.kind === 'facts' ? { ...result.facts, movedTo } : null };
+    }
+    else if (result.kind === 'facts') {
+        outcome = { status: 'fresh', facts: result.facts };
+    }
+    else {
+        outcome = { status: 'no-release', reason: result.reason, archived: snapshot.archived };
+    }
+    state.outcomes.set(target.slug, outcome);
+}
+function markAll(state, batch, outcome) {
+    for (const t of batch)
+        if (!state.outcomes.has(t.slug))
+            state.outcomes.set(t.slug, outcome);
+}
+// GitHub's cost: one "request" per connection per repository, divided by 100, minimum 1.
+function estimatedCost(batch) {
+    return Math.max(1, Math.round((2 * batch.length) / 100));
+}
+async function runBatch(state, batch) {
+    if (batch.length === 0)
+        return;
+    if (state.stopped)
+        return markAll(state, batch, state.stopped);
+    const { budget, stats, options } = state;
+    if (budget.exhausted)
+        return markAll(state, batch, { status: 'skipped', reason: budget.exhausted });
+    const cost = estimatedCost(batch);
+    const minRemaining = options.minRemaining ?? DEFAULT_MIN_REMAINING;
+    if (stats.remaining !== null && stats.remaining - budget.inFlight - cost < minRemaining) {
+        budget.exhausted = `GraphQL budget too low (${stats.remaining} points left, ${minRemaining} kept in reserve)`;
+        return markAll(state, batch, { status: 'skipped', reason: budget.exhausted });
+    }
+    stats.batches++;
+    budget.inFlight += cost;
+    const { query, variables } = buildBatchQuery(batch);
+    let body;
+    try {
+        const res = await state.client.octokit.request({ method: 'POST', url: options.graphqlUrl, query, variables });
+        body = (res.data && typeof res.data === 'object' ? res.data : {});
+    }
+    catch (error) {
+        return onBatchFailure(state, batch, classifyFailure(error));
+    }
+    finally {
+        budget.inFlight -= cost;
+    }
+    const errors = Array.isArray(body.errors) ? body.errors : [];
+    const rate = rateLimitAnswer.safeParse(body.data?.rateLimit);
+    if (rate.success) {
+        stats.graphqlPoints += rate.data.cost;
+        stats.remaining = rate.data.remaining;
+    }
+    if (errors.some((e) => e?.type === 'RATE_LIMITED')) {
+        return onBatchFailure(state, batch, { kind: 'rate-limited', status: 200, message: 'RATE_LIMITED' });
+    }
+    if (!body.data || typeof body.data !== 'object') {
+        const message = errors.map((e) => e?.message ?? '').join('; ') || 'no data in the GraphQL answer';
+        return onBatchFailure(state, batch, { kind: 'transient', status: 200, message });
+    }
+    state.failuresInARow = 0;
+    const again = [];
+    batch.forEach((target, i) => {
+        const alias = aliasOf(i);
+        const value = body.data[alias];
+        if (value === null || value === undefined) {
+            const own = errors.filter((e) => Array.isArray(e?.path) && e.path[0] === alias);
+            const notFound = own.find((e) => e.type === 'NOT_FOUND' || e.type === 'FORBIDDEN');
+            if (notFound) {
+                const why = notFound.type === 'FORBIDDEN' ? 'no access' : 'not found';
+                state.outcomes.set(target.slug, { status: 'not-found', reason: capReason(`${why}: ${notFound.message ?? ''}`) });
+            }
+            else
+                again.push(target);
+            return;
+        }
+        const snapshot = snapshotFromGraphQL(value);
+        if (snapshot)
+            settle(state, target, snapshot);
+        else
+            again.push(target);
+    });
+    if (again.length === batch.length) {
+        return onBatchFailure(state, batch, {
+            kind: 'transient',
+            status: 200,
+            message: 'every repository in the batch errored'
+        });
+    }
+    // Some repositories errored while the rest answered: ask again for those only.
+    if (again.length > 0)
+        await runBatch(state, again);
+}
+async function onBatchFailure(state, batch, failure) {
+    const { log } = state.options;
+    const what = `${failure.status ?? 'network error'}: ${capReason(failure.message)}`;
+    switch (failure.kind) {
+        case 'rate-limited':
+            state.budget.exhausted ??= 'GitHub rate limit reached';
+            return markAll(state, batch, { status: 'skipped', reason: state.budget.exhausted });
+        case 'unauthorized':
+            state.stopped = { status: 'failed', reason: `GitHub rejected the token (${what})` };
+            log.error(`GitHub rejected the token; not asking further (${what})`);
+            return markAll(state, batch, state.stopped);
+        case 'transient':
+            break;
+        default:
+            // A wrong GraphQL URL or a token without access: splitting cannot help.
+            return markAll(state, batch, { status: 'failed', reason: `GitHub GraphQL answered ${what}` });
+    }
+    if (tripBreaker(state, what))
+        return markAll(state, batch, state.stopped);
+    if (batch.length > 1) {
+        const half = Math.ceil(batch.length / 2);
+        log.info(`GitHub batch of ${batch.length} failed (${what}); splitting into ${half} + ${batch.length - half}`);
+        await runBatch(state, batch.slice(0, half));
+        await runBatch(state, batch.slice(half));
+        return;
+    }
+    await restFallback(state, batch[0], what);
+}
+function tripBreaker(state, what) {
+    state.failuresInARow++;
+    const max = state.options.maxConsecutiveFailures ?? DEFAULT_MAX_CONSECUTIVE_FAILURES;
+    if (state.failuresInARow >= max && !state.stopped) {
+        state.stopped = { status: 'failed', reason: `GitHub kept failing; stopped asking (${what})` };
+        state.options.log.warning(`GitHub failed ${state.failuresInARow} times in a row; not asking further this run`);
+    }
+    return state.stopped !== null;
+}
+async function restFallback(state, target, graphqlFailure) {
+    if (state.stopped)
+        return markAll(state, [target], state.stopped);
+    state.options.log.info(`GitHub GraphQL could not answer for ${target.repo} (${graphqlFailure}); reading it over REST`);
+    state.stats.restFallbacks = (state.stats.restFallbacks ?? 0) + 1;
+    try {
+        const snapshot = await snapshotFromRest(state.client, target);
+        state.failuresInARow = 0;
+        settle(state, target, snapshot);
+    }
+    catch (error) {
+        const f = classifyFailure(error);
+        const what = `${f.status ?? 'network error'}: ${capReason(f.message)}`;
+        if (f.kind === 'not-found' || f.kind === 'forbidden') {
+            state.outcomes.set(target.slug, {
+                status: 'not-found',
+                reason: capReason(`${f.kind === 'forbidden' ? 'no access' : 'not found'} (REST ${what})`)
+            });
+        }
+        else if (f.kind === 'rate-limited') {
+            state.budget.exhausted ??= 'GitHub rate limit reached';
+            state.outcomes.set(target.slug, { status: 'skipped', reason: state.budget.exhausted });
+        }
+        else {
+            if (f.kind === 'transient')
+                tripBreaker(state, what);
+            state.outcomes.set(target.slug, {
+                status: 'failed',
+                reason: capReason(`GraphQL ${graphqlFailure}; REST ${what}`)
+            });
+        }
+    }
+}
+
+
+/***/ })
+
+};
+
+//# sourceMappingURL=438.index.js.map
