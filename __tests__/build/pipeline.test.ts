@@ -138,7 +138,8 @@ describe('build: refresh merged with last-known-good', () => {
       lastChecked: '2026-12-01',
       safeToUpdate: 'safe'
     })
-    expect(r.stale).toEqual([...after.keys()].filter((s) => s !== 'miniflux'))
+    // stale follows the catalog's file order (nextcloud-calendar.yml before nextcloud.yml), apps.json the slug order.
+    expect([...r.stale].sort()).toEqual([...after.keys()].filter((s) => s !== 'miniflux').sort())
     expect(after.get('gitea')).toEqual(before.get('gitea'))
     expect(after.size).toBe(before.size)
     expect(warnings.some((w) => w.startsWith('gitea: stale'))).toBe(true)

@@ -2,8 +2,9 @@
 // real Octokit client: the snapshot meets the spec, prereleases and drafts never
 // become latest, every crossed release is judged, and no app is ever lost.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
-import { cp, readFile } from 'node:fs/promises'
+import { cp, readFile, readdir } from 'node:fs/promises'
 import path from 'node:path'
+import { parse } from 'yaml'
 import { buildDeps } from '../../src/build/deps.js'
 import { build, type BuildResult } from '../../src/build/pipeline.js'
 import { catalogDocSchema, type AppRecord, type CatalogDoc } from '../../src/schema/index.js'
@@ -52,6 +53,11 @@ beforeAll(async () => {
   before = new Map(published.apps.map((a) => [a.slug, a]))
 
   const series = realReleaseSeries()
+  const tagPrefixes = new Map<string, string>()
+  for (const file of await readdir(path.join(dir, 'catalog/apps'))) {
+    const entry = parse(await readFile(path.join(dir, 'catalog/apps', file), 'utf8')) as { tagPrefix?: string }
+    if (entry.tagPrefix) tagPrefixes.set(file.slice(0, -'.yml'.length), entry.tagPrefix)
+  }
   const repos: FakeRepo[] = []
   for (const app of published.apps) {
     if (app.repo === 'miniflux/v2') {
@@ -96,7 +102,9 @@ beforeAll(async () => {
         ]
       })
     } else if (app.repo !== 'pixelfed/pixelfed') {
-      repos.push(seedRepo(app.repo, app.latestVersion))
+      // Tagged as the repository tags it: nginx's 1.31.4 is release-1.31.4 (the record's tagPrefix).
+      const prefix = tagPrefixes.get(app.slug)
+      repos.push(seedRepo(app.repo, prefix ? prefix + app.latestVersion.replace(/^v/, '') : app.latestVersion))
     }
   }
   // pixelfed/pixelfed now lives elsewhere; GitHub resolves the old name.

@@ -1,5 +1,6 @@
 // The bundled catalog records of the endoflife.date apps (issue 5 item 5) are
-// valid and their lifecycle resolves offline from catalog/endoflife/.
+// valid and their lifecycle resolves offline from catalog/endoflife/. nginx has
+// since been seeded from its release notes (issue 19 item 4) and keeps its product.
 import { describe, expect, it } from '@jest/globals'
 import { readFile, readdir } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
@@ -7,6 +8,7 @@ import { parse } from 'yaml'
 import { buildLifecycle } from '../../src/lifecycle/index.js'
 import { catalogEntrySchema } from '../../src/schema/index.js'
 import { readStoredProduct } from '../../src/upstream/endoflife.js'
+import { compareVersions } from '../../src/util/versions.js'
 
 const APPS_DIR = fileURLToPath(new URL('../../catalog/apps/', import.meta.url))
 const EOL_DIR = fileURLToPath(new URL('../../catalog/endoflife/', import.meta.url))
@@ -19,7 +21,6 @@ const REPOS: Record<string, string> = {
   authentik: 'goauthentik/authentik',
   mattermost: 'mattermost/mattermost',
   caddy: 'caddyserver/caddy',
-  nginx: 'nginx/nginx',
   mariadb: 'MariaDB/server',
   postgresql: 'postgres/postgres',
   redis: 'redis/redis'
@@ -86,6 +87,16 @@ describe('catalog records seeded from endoflife.date', () => {
       )
       expect({ slug, warning, resolved: lifecycle !== null }).toEqual({ slug, warning: undefined, resolved: true })
     }
-    expect(withProduct).toEqual(expect.arrayContaining(Object.keys(REPOS)))
+    expect(withProduct).toEqual(expect.arrayContaining([...Object.keys(REPOS), 'nginx']))
+  })
+
+  it('nginx: seeded from its release notes, never older than the endoflife.date seed it replaced', async () => {
+    const { text, entry } = await loadRecord('nginx')
+    expect(entry.repo).toBe('nginx/nginx')
+    expect(entry.lifecycle?.product).toBe('nginx')
+    expect(entry.release?.notes).toContain('<change')
+    const doc = await readStoredProduct(EOL_DIR, 'nginx')
+    expect(compareVersions(entry.release!.version, doc!.result.releases[0]!.latest!.name)).toBeGreaterThanOrEqual(0)
+    expect(text.slice(0, text.indexOf('release:'))).toContain('entry "nginx@1.31.4"')
   })
 })
