@@ -1,4 +1,10 @@
 // Action entry (dist/index.js): everything lives in ./action.ts.
+import { fileURLToPath } from 'node:url'
 import { runAction } from './action.js'
+import { needsSmallYoungGeneration, rerunWithSmallYoungGeneration } from './util/heap.js'
 
-await runAction(process.env, process.cwd())
+if (needsSmallYoungGeneration()) {
+  process.exitCode = await rerunWithSmallYoungGeneration(fileURLToPath(import.meta.url), process.argv.slice(2))
+} else {
+  await runAction(process.env, process.cwd())
+}
