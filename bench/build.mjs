@@ -97,11 +97,14 @@ function buildAndCopy(work, catalog, out, now, previous) {
   const b = timed(nodeBin, args)
   // On Node 24 the CLI runs itself again with a smaller young generation; both processes report, the larger counts.
   const rssMb = Math.max(...[...b.stderr.matchAll(/BENCH_MAXRSS_KB=(\d+)/g)].map((m) => Number(m[1]))) / 1024
+  // CPU time, summed over the processes (the CLI may run itself again): less sensitive than wall time to other load.
+  const buildCpuMs = [...b.stderr.matchAll(/BENCH_CPU_US=(\d+)/g)].reduce((sum, m) => sum + Number(m[1]), 0) / 1000
   spawnSync('sync')
   const copy = path.join(work, `copy-${path.basename(out)}`)
-  const c = timed('cp', ['-r', out, copy])
+  const c = timed('/usr/bin/time', ['-f', 'BENCH_CP_CPU=%U %S', 'cp', '-r', out, copy])
+  const [user, sys] = (/BENCH_CP_CPU=([\d.]+) ([\d.]+)/.exec(c.stderr) ?? [0, 0, 0]).slice(1).map(Number)
   rmSync(copy, { recursive: true, force: true })
-  return { buildMs: b.ms, copyMs: c.ms, rssMb }
+  return { buildMs: b.ms, copyMs: c.ms, rssMb, buildCpuMs, copyCpuMs: (user + sys) * 1000 }
 }
 
 // The disk of a shared VM is noisy (a copy of the same tree took from 1.5 s to 18 s here), so each
@@ -115,13 +118,14 @@ for (const n of sizes) {
   writeCatalog(path.join(work, 'day1'), n, 1)
   works.set(n, work)
 }
-const blank = () => ({ builds: [], copies: [], ratios: [], rssMb: 0, files: 0 })
+const blank = () => ({ builds: [], copies: [], ratios: [], cpuRatios: [], rssMb: 0, files: 0 })
 const by = new Map(sizes.flatMap((n) => ['cold', 'daily'].map((k) => [`${n}/${k}`, blank()])))
 function record(key, r, out) {
   const s = by.get(key)
   s.builds.push(r.buildMs)
   s.copies.push(r.copyMs)
   s.ratios.push(r.buildMs / r.copyMs)
+  s.cpuRatios.push(r.buildCpuMs / r.copyCpuMs)
   s.rssMb = Math.max(s.rssMb, r.rssMb)
   s.files ||= countFiles(out)
   return s
@@ -140,7 +144,8 @@ for (let run = 0; run < runs; run++) {
       ['daily', d]
     ])
       console.log(
-        `  ${n} apps, ${kind}, run ${run + 1}: build ${s2(r.buildMs)} s, cp -r ${s2(r.copyMs)} s, ratio ${(r.buildMs / r.copyMs).toFixed(2)}×, peak RSS ${r.rssMb.toFixed(0)} MB`
+        `  ${n} apps, ${kind}, run ${run + 1}: build ${s2(r.buildMs)} s, cp -r ${s2(r.copyMs)} s, ratio ${(r.buildMs / r.copyMs).toFixed(2)}×; ` +
+          `CPU ${s2(r.buildCpuMs)} s vs ${s2(r.copyCpuMs)} s, ${(r.buildCpuMs / r.copyCpuMs).toFixed(2)}×; peak RSS ${r.rssMb.toFixed(0)} MB`
       )
     rmSync(cold, { recursive: true, force: true })
     rmSync(daily, { recursive: true, force: true })
@@ -153,7 +158,8 @@ for (const n of sizes) {
     console.log(
       `${n} apps, ${kind}: build ${s2(Math.min(...s.builds))} s (fastest of ${runs}, median ${s2(median(s.builds))} s), ` +
         `cp -r ${s2(Math.min(...s.copies))} s, build/copy median ${median(s.ratios).toFixed(2)}× ` +
-        `(fastest/fastest ${(Math.min(...s.builds) / Math.min(...s.copies)).toFixed(2)}×), peak RSS ${s.rssMb.toFixed(0)} MB, ${s.files} files`
+        `(fastest/fastest ${(Math.min(...s.builds) / Math.min(...s.copies)).toFixed(2)}×), CPU time ratio min ${Math.min(...s.cpuRatios).toFixed(2)}× median ${median(s.cpuRatios).toFixed(2)}×, ` +
+        `peak RSS ${s.rssMb.toFixed(0)} MB, ${s.files} files`
     )
   }
   if (values.keep) console.log(`  kept ${works.get(n)}`)
