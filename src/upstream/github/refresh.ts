@@ -63,7 +63,7 @@ export interface RefreshOptions {
   /** The run's clock; `checked` is its UTC day. */
   now: Date
   log: Logger
-  /** Repositories per GraphQL request. Default 50 (see github-query.ts for why). */
+  /** Repositories per GraphQL request. Default 50 (see ./query.ts for why). */
   batchSize?: number
   /** GraphQL requests in flight at once. Default 4. */
   concurrency?: number
