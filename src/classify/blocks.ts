@@ -159,6 +159,12 @@ class Walker {
       .replace(/<h([1-6])\b[^>]*>/gi, '\n\u0001$1 ')
       .replace(/<\/h[1-6]\s*>/gi, '\n')
       .replace(/<li\b[^>]*>/gi, '\n\u0002 ')
+      // A generic element that says what kind of change it holds (`<change type="security">`): an item with a label.
+      .replace(
+        /<(?!li\b|input\b|button\b|script\b|style\b)[a-z][\w:-]{0,30}\b[^<>]{0,200}?\btype="([\w -]{1,30})"[^<>]{0,200}>/gi,
+        '\n\u0002 [$1] '
+      )
+      .replace(/<\/?(?:para|change|changes|entry|item|section|release|description)\b[^>]*>/gi, '\n')
       .replace(/<(?:br|p|div|tr|\/p|\/div|\/li|\/tr|\/ul|\/ol|summary|\/summary)\b[^>]*>/gi, '\n')
     for (const line of marked.split('\n')) {
       const text = stripTags(line)
