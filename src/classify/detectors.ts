@@ -18,10 +18,13 @@ export interface Detector {
   re: RegExp
   /** Lower-case ASCII strings one of which any match contains; [] when no guard is possible. */
   keys: string[]
+  /** The pattern reads lower-cased text (word lists); false for patterns that need the case. */
+  lower: boolean
 }
 
 /**
- * A word list entry: a word or phrase matched at word boundaries, case-insensitively.
+ * A word list entry: a word or phrase matched at word boundaries, case-insensitively (it is
+ * matched in lower-cased text).
  * `*` stands for the rest of a word (`remov*`), `#` for a version number (`python #`),
  * a space for any run of spaces; every other character is literal.
  */
@@ -38,7 +41,12 @@ function entry(w: string): string {
   return `${start}${out}${end}`
 }
 
-const alt = (ws: readonly string[]): string => `(?:${ws.map(entry).join('|')})`
+function alt(ws: readonly string[]): string {
+  const es = ws.map((w) => entry(w.toLowerCase()))
+  // One word boundary before the group (when every entry has one) lets the engine skip ahead faster.
+  if (es.every((e) => e.startsWith('\\b'))) return `\\b(?:${es.map((e) => e.slice(2)).join('|')})`
+  return `(?:${es.join('|')})`
+}
 
 /** The literal text every match of the entry starts with, lower-cased, if it is a usable ASCII guard. */
 function keyOf(w: string): string | null {
@@ -70,18 +78,18 @@ interface Spec {
 }
 
 function build(name: string, s: Spec): Detector {
-  if (s.pattern) return { name, means: s.means, why: s.why, re: s.pattern, keys: s.keys ?? [] }
+  if (s.pattern) return { name, means: s.means, why: s.why, re: s.pattern, keys: s.keys ?? [], lower: false }
   if (s.near) {
     const [a, b, gap = 60] = s.near
-    const re = new RegExp(`${alt(a)}[^.;!?\\n]{0,${gap}}${alt(b)}`, 'i')
+    const re = new RegExp(`${alt(a)}[^.;!?\\n]{0,${gap}}${alt(b)}`)
     // Either list guards; the shorter key list is the cheaper and the rarer.
     const ka = keysOf(a)
     const kb = keysOf(b)
     const keys = ka.length === 0 ? kb : kb.length === 0 ? ka : ka.length <= kb.length ? ka : kb
-    return { name, means: s.means, why: s.why, re, keys }
+    return { name, means: s.means, why: s.why, re, keys, lower: true }
   }
   const ws = s.words ?? []
-  return { name, means: s.means, why: s.why, re: new RegExp(alt(ws), 'i'), keys: keysOf(ws) }
+  return { name, means: s.means, why: s.why, re: new RegExp(alt(ws)), keys: keysOf(ws), lower: true }
 }
 
 // ---------------------------------------------------------------------------
@@ -327,6 +335,35 @@ const SPECS: Record<string, Spec> = {
       12
     ]
   },
+  removalLine: {
+    means: 'removes something',
+    why: 'required',
+    pattern:
+      /^\s*(?:\[[^\]]{0,30}\]\s*)?(?:[\w/-]{1,30}:\s*)?(?:remove[sd]?|removing|drop(?:s|ped)?|delete[sd]?|disable[sd]?|discontinue[sd]?|retire[sd]?|forbid|disallow(?:s|ed)?|reject(?:s|ed)?|unsupport(?:s|ed)?)\b/i,
+    keys: ['remov', 'drop', 'delet', 'disabl', 'discontinu', 'retire', 'forbid', 'disallow', 'reject', 'unsupport']
+  },
+  forbidden: {
+    means: 'refuses something that used to be accepted',
+    why: 'required',
+    words: [
+      'forbid*',
+      'disallow*',
+      'prohibit*',
+      'not allowed',
+      'no longer allowed',
+      'no longer accept*',
+      'refuse*',
+      'reject*',
+      'fail to start',
+      'fails to start',
+      'will not start',
+      "won't start",
+      'error out',
+      'errors out',
+      'now error*',
+      'now fail*'
+    ]
+  },
   renamed: {
     means: 'renames something',
     why: 'required',
@@ -479,7 +516,6 @@ const SPECS: Record<string, Spec> = {
       'zip slip',
       'injection',
       'privilege escalation',
-      'escalat*',
       'spoof*',
       'denial of service',
       'denial-of-service',
@@ -496,17 +532,17 @@ const SPECS: Record<string, Spec> = {
       'rce',
       'open redirect',
       'buffer overflow',
-      'overflow*',
+      'heap overflow',
+      'integer overflow',
+      'stack overflow',
       'use-after-free',
       'use after free',
       'out-of-bounds',
       'out of bounds',
-      'leak*',
-      'disclos*',
+      'information disclosure',
+      'information leak*',
       'attacker*',
       'malicious',
-      'sanitiz*',
-      'sanitis*',
       'bypass*',
       'cve'
     ]
@@ -942,7 +978,13 @@ export const MODIFIERS: ReadonlySet<string> = new Set([
   'youYour'
 ])
 
-// One Aho–Corasick pass per 31 guarded detectors tells which detectors can match at all.
+export interface Hit {
+  detector: Detector
+  /** Index of the first match in the line. */
+  at: number
+}
+
+// One Aho–Corasick pass per 31 guarded detectors tells which detectors can match a line at all.
 const guarded = DETECTORS.map((d, i) => ({ d, i })).filter(({ d }) => d.keys.length > 0)
 const unguarded = DETECTORS.map((d, i) => ({ d, i })).filter(({ d }) => d.keys.length === 0)
 const chunks: { scan: (t: string) => number; idx: number[] }[] = []
@@ -951,13 +993,7 @@ for (let c = 0; c < guarded.length; c += 31) {
   chunks.push({ scan: groupScanner(part.map(({ d }) => d.keys)), idx: part.map(({ i }) => i) })
 }
 
-export interface Hit {
-  detector: Detector
-  /** Index of the first match in the text. */
-  at: number
-}
-
-/** Every detector that matches `text` (one unit of notes), in DETECTORS order. */
+/** Every detector that matches one line (one unit of notes), in DETECTORS order. */
 export function detect(text: string): Hit[] {
   const lower = text.toLowerCase()
   const candidates: number[] = []
@@ -971,7 +1007,7 @@ export function detect(text: string): Hit[] {
   const hits: Hit[] = []
   for (const i of candidates) {
     const d = DETECTORS[i]!
-    const m = d.re.exec(text)
+    const m = d.re.exec(d.lower ? lower : text)
     if (m) hits.push({ detector: d, at: m.index })
   }
   return hits

@@ -5,7 +5,17 @@
 import { parseUnits, type Unit } from './blocks.js'
 import { DETECTOR, MODIFIERS } from './detectors.js'
 import { releaseFeatures, type ReleaseFeatures, type UnitEvidence } from './features.js'
-import { BREAKING, CAUTION, decide, MODEL_CLASSES, probabilities, SAFE, UNKNOWN, type Model } from './model.js'
+import {
+  BREAKING,
+  CAUTION,
+  decide,
+  MODEL_CLASSES,
+  probabilities,
+  SAFE,
+  UNKNOWN,
+  weightTable,
+  type Model
+} from './model.js'
 import { HEADINGS, S } from './sections.js'
 import { cleanNotes, isBlankNotes, squash } from './text.js'
 import type { Classification } from '../schema/index.js'
@@ -101,7 +111,7 @@ function ruleOf(feature: string): string {
  * safe, rather than the stronger of caution and breaking.
  */
 function push(model: Model, f: string, c: number): number {
-  const w = model.weights[f]
+  const w = weightTable(model).get(f)
   if (!w) return 0
   if (c === SAFE) return w[SAFE]! - Math.max(w[CAUTION]!, w[BREAKING]!)
   return w[c]! - w[SAFE]!

@@ -37,9 +37,11 @@ export interface Options {
   rate: number
   minApps: number
   innerFolds: number
+  /** The safe threshold is this fraction of the lowest P(breaking) of a breaking release that would be called safe. */
+  safeMargin: number
 }
 
-export const OPTIONS: Options = { lambda: 0.003, steps: 200, rate: 0.05, minApps: 2, innerFolds: 3 }
+export const OPTIONS: Options = { lambda: 0.003, steps: 200, rate: 0.05, minApps: 2, innerFolds: 3, safeMargin: 0.5 }
 
 const K = MODEL_CLASSES.length
 
@@ -193,14 +195,14 @@ export function probsOf(m: Weights, e: Example): number[] | null {
  * for releases not yet seen (so that no breaking release is called safe); the breaking
  * threshold is the one of a fixed grid (0.10 to 0.50) with the best macro-F1.
  */
-export function chooseThresholds(ps: number[][], labels: number[]): Thresholds {
+export function chooseThresholds(ps: number[][], labels: number[], opt: Options = OPTIONS): Thresholds {
   let floor = 0.5
   for (let i = 0; i < ps.length; i++) {
     const p = ps[i]!
     if (labels[i] !== BREAKING) continue
     if (decide(p, { breaking: 1.01, safe: 1.01 }) === SAFE) floor = Math.min(floor, p[BREAKING]!)
   }
-  const safe = round6(floor * 0.5)
+  const safe = round6(floor * opt.safeMargin)
   let best = { t: 0.5, f1: -1 }
   for (let k = 2; k <= 10; k++) {
     const t = round6(k * 0.05)
@@ -234,7 +236,8 @@ export function nestedThresholds(train: Example[], opt: Options = OPTIONS): Thre
   const ps = outOfFold(rows, (a) => group.get(a)!, opt.innerFolds, opt)
   return chooseThresholds(
     ps,
-    rows.map((e) => e.label)
+    rows.map((e) => e.label),
+    opt
   )
 }
 
@@ -315,7 +318,8 @@ export function train(dir: string, opt: Options = OPTIONS): { model: Model; loao
         steps: opt.steps,
         rate: opt.rate,
         minApps: opt.minApps,
-        innerFolds: opt.innerFolds
+        innerFolds: opt.innerFolds,
+        safeMargin: opt.safeMargin
       },
       thresholds,
       loao: figures(
