@@ -17,7 +17,7 @@ import {
   type Model
 } from './model.js'
 import { HEADINGS, S } from './sections.js'
-import { cleanNotes, isBlankNotes, squash } from './text.js'
+import { cleanNotes, isBlankNotes, NOTES_CAP, squash } from './text.js'
 import type { Classification } from '../schema/index.js'
 
 export type BreakingKind = 'urgent' | 'required'
@@ -45,8 +45,39 @@ export interface ReleaseJudgement {
 
 export const OUTCOMES = {
   emptyNotes: 'empty-notes',
-  noContent: 'no-content'
+  noContent: 'no-content',
+  unreadable: 'unreadable-notes',
+  truncated: 'truncated-notes'
 } as const
+
+// Common words of English changelogs. Notes in which almost no word is one of these are in
+// another language (or junk): the detectors read English, and finding nothing there means nothing.
+const ENGLISH = new Set(
+  (
+    'the a an and or of to in on for with from by at as is are was were be been it this that these not no new now ' +
+    'add added adds adding fix fixed fixes fixing update updated updates bump bumped remove removed improve improved ' +
+    'improvement improvements change changed changes support supported use used using allow allows make when if ' +
+    'bug bugs feature features release version error errors issue issues more all can should will has have only into ' +
+    'after before default option options config configuration security deprecated breaking docs documentation test ' +
+    'tests dependency dependencies minor major patch set show list page user users file files api server client'
+  ).split(' ')
+)
+
+function english(units: Unit[]): number {
+  let all = 0
+  let known = 0
+  for (const u of units) {
+    if (u.kind === 'code') continue
+    const ws = u.text.replace(/\bhttps?:\/\/\S+/g, ' ').match(/\p{L}[\p{L}\p{M}'’-]*/gu)
+    if (ws)
+      for (const w of ws) {
+        all++
+        if (ENGLISH.has(w.toLowerCase())) known++
+      }
+    if (all > 400) break
+  }
+  return all === 0 ? 0 : known / all
+}
 
 export interface NotesFeatures {
   /** A rule that decides before the model (an OUTCOMES value), or null. */
@@ -63,8 +94,8 @@ export function featuresOfNotes(notes: unknown, version: string): NotesFeatures 
   if (isBlankNotes(text)) return { gate: OUTCOMES.emptyNotes, features: [], rf: null, units: [], cut }
   const units = parseUnits(text)
   const rf = releaseFeatures(units, version, cut)
-  // Only a link, a heading or a word: nothing to judge.
-  const gate = rf.words < 2 ? OUTCOMES.noContent : null
+  // Only a link, a heading or a word: nothing to judge. Notes not in English: nothing the detectors read.
+  const gate = rf.words < 2 ? OUTCOMES.noContent : english(units) < 0.08 ? OUTCOMES.unreadable : null
   return { gate, features: rf.features, rf, units, cut }
 }
 
@@ -129,7 +160,8 @@ function deciding(model: Model, units: UnitEvidence[], c: number): { ue: UnitEvi
     for (const f of ue.features) {
       const s = push(model, f, c)
       if (s > 0) sum += s
-      if (s > topScore) {
+      // A qualifier (`+negated`, `+future`…) weighs in the sum but is not named as the reason.
+      if (s > topScore && !f.includes('+')) {
         topScore = s
         top = f
       }
@@ -193,7 +225,9 @@ export function judgeRelease(notes: unknown, version: string, model: Model): Rel
     }
   const rf = nf.rf
   const p = probabilities(model, rf.features)
-  const c = decide(p, model.header.thresholds)
+  const decided = decide(p, model.header.thresholds)
+  // Notes cut at the read limit: what was not read may matter, so they are never safe.
+  const c = decided === SAFE && nf.cut ? CAUTION : decided
   const security = isSecurity(rf)
   if (c === UNKNOWN)
     return {
@@ -209,8 +243,13 @@ export function judgeRelease(notes: unknown, version: string, model: Model): Rel
   if (c === SAFE && d.ue === null) d = deciding(model, rf.units, SAFE)
   if (c !== SAFE && d.ue === null) d = deciding(model, rf.units, CAUTION)
   const feature = d.feature
-  const rule = feature === '' ? 'no-evidence' : ruleOf(feature)
-  const describes = feature === '' ? 'nothing in the notes weighs either way' : explain(feature)
+  const cutRule = decided === SAFE && c === CAUTION
+  const rule = cutRule ? OUTCOMES.truncated : feature === '' ? 'no-evidence' : ruleOf(feature)
+  const describes = cutRule
+    ? `the notes exceed the ${NOTES_CAP / 1024} KiB read limit, so what was not read may matter`
+    : feature === ''
+      ? 'nothing in the notes weighs either way'
+      : explain(feature)
   const head = rule in DETECTOR && !MODIFIERS.has(rule) ? DETECTOR[rule]! : null
   const hit = head && d.ue ? d.ue.hits.find((h) => h.detector === head) : undefined
   return {
@@ -218,7 +257,7 @@ export function judgeRelease(notes: unknown, version: string, model: Model): Rel
     safeToUpdate: MODEL_CLASSES[c]!,
     rule,
     describes,
-    unit: d.ue?.unit ?? null,
+    unit: cutRule ? null : (d.ue?.unit ?? null),
     at: hit?.at ?? 0,
     breakingKind: c === BREAKING ? kindOf(model, rf.units) : null,
     security,

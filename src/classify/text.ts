@@ -62,17 +62,29 @@ export function cleanNotes(raw: unknown): { text: string; cut: boolean } {
 
 /** Elements that carry a language other than English (`<para lang="ru">…</para>`). */
 const OTHER_LANG_OPEN = /<([a-z][\w:-]{0,30})\b[^<>]{0,200}?\b(?:xml:)?lang="(?!en\b)[a-z]{2}[^"]{0,10}"[^<>]{0,200}>/gi
+/** A line that is only a title between markers: `** Incompatible changes **`, `== Fixes ==`. */
+const MARKED_TITLE = /^(\*{1,3}|={2,}|-{2,})[ \t]*([^*=\n]{2,80}?)[ \t]*\1[ \t]*$/
 /** An RST or setext underline: one punctuation character repeated. */
 const UNDERLINE = /^(?:={3,}|\*{3,}|~{3,}|\^{3,}|#{3,}|\+{3,})\s*$/
 
 /**
  * Generic format handling before the Markdown lexer: drop non-English elements of multilingual
  * XML, remove the indentation every line shares (an indented list is not code), and turn
- * reStructuredText underlined titles into headings. Linear in the text.
+ * reStructuredText underlined titles and lines like `** Title **` into headings. Linear in the text.
  */
 export function normaliseFormat(s: string): string {
   if (s.includes('lang="')) s = dropOtherLanguages(s)
   const lines = s.split('\n')
+  // Leading tabs count as four spaces, so that a tab-indented list with one space-indented line still dedents.
+  let changed = false
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i]!
+    if (l.startsWith('\t') || l.startsWith(' \t')) {
+      const lead = /^[ \t]*/.exec(l)![0]
+      lines[i] = lead.replace(/\t/g, '    ') + l.slice(lead.length)
+      changed = true
+    }
+  }
   let common: string | null = null
   for (const line of lines) {
     if (line.trim() === '') continue
@@ -86,9 +98,14 @@ export function normaliseFormat(s: string): string {
     if (common === '') break
   }
   const cut = common ? common.length : 0
-  let changed = cut > 0
+  if (cut > 0) changed = true
   for (let i = 0; i < lines.length; i++) {
     if (cut > 0) lines[i] = lines[i]!.slice(cut)
+    const marked = lines[i]!.length <= 90 ? MARKED_TITLE.exec(lines[i]!) : null
+    if (marked && /\w/.test(marked[2]!)) {
+      lines[i] = `## ${marked[2]!.trim()}`
+      changed = true
+    }
     const next = lines[i + 1]
     if (next !== undefined && UNDERLINE.test(next.slice(cut)) && /\w/.test(lines[i]!) && lines[i]!.length <= 120) {
       lines[i] = `## ${lines[i]!.trim()}`
