@@ -276,7 +276,7 @@ const SPECS: Record<string, Spec> = {
     ]
   },
   bangMarker: {
-    means: 'is marked breaking (`!:`)',
+    means: 'is marked breaking with an exclamation mark',
     why: 'required',
     pattern: /^\s*(?:\[[^\]]{0,40}\]\s*)?[a-z]+(?:\([^)]{0,60}\))?!:/,
     keys: ['!:']
