@@ -14,7 +14,7 @@ describe('detectors', () => {
     for (const d of DETECTORS) {
       expect(seen.has(d.name)).toBe(false)
       seen.add(d.name)
-      expect(d.means).toMatch(/^[a-z][a-z ,'-]+[a-z)]$/)
+      expect(d.means).toMatch(/^[a-z][\w ,'-]+[a-zI)]$/)
       expect(['required', 'urgent', 'security', 'note', 'routine']).toContain(d.why)
     }
     for (const m of MODIFIERS) expect(seen.has(m)).toBe(true)

@@ -95,7 +95,14 @@ export function featuresOfNotes(notes: unknown, version: string): NotesFeatures 
   const units = parseUnits(text)
   const rf = releaseFeatures(units, version, cut)
   // Only a link, a heading or a word: nothing to judge. Notes not in English: nothing the detectors read.
-  const gate = rf.words < 2 ? OUTCOMES.noContent : english(units) < 0.08 ? OUTCOMES.unreadable : null
+  const gate =
+    rf.words < 2
+      ? OUTCOMES.noContent
+      : english(units) < 0.08
+        ? rf.words < 5
+          ? OUTCOMES.noContent
+          : OUTCOMES.unreadable
+        : null
   return { gate, features: rf.features, rf, units, cut }
 }
 
@@ -216,6 +223,13 @@ export function judgeRelease(notes: unknown, version: string, model: Model): Rel
   const base = { units: nf.units, cut: nf.cut, unit: null, at: 0, breakingKind: null, security: false, p: null }
   if (nf.gate === OUTCOMES.emptyNotes)
     return { ...base, safeToUpdate: 'unknown', rule: nf.gate, describes: 'there are no release notes' }
+  if (nf.gate === OUTCOMES.unreadable)
+    return {
+      ...base,
+      safeToUpdate: 'unknown',
+      rule: nf.gate,
+      describes: 'the notes are not in a language the classifier reads'
+    }
   if (nf.gate !== null || nf.rf === null)
     return {
       ...base,

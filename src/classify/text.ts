@@ -129,8 +129,10 @@ function dropOtherLanguages(s: string): string {
       missing.add(name)
       continue
     }
-    out += `${s.slice(from, m.index)} `
+    // The element goes with the line end after it, so that the block around it stays one block.
+    out += s.slice(from, m.index)
     from = close + name.length + 3
+    if (s[from] === '\n') from++
     OTHER_LANG_OPEN.lastIndex = from
   }
   return out + s.slice(from)
@@ -146,6 +148,11 @@ export function isBlankNotes(text: string): boolean {
 
 /** Controls and format characters a decoded `&#1;` or `&#x202E;` could bring back. */
 const DECODED_JUNK = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\uFEFF\uFFFD]/g
+
+/** Drop control and format characters that decoding (ours or the Markdown lexer's) brought back. */
+export function dropDecodedJunk(s: string): string {
+  return s.replace(DECODED_JUNK, '')
+}
 
 /** Decode every HTML entity (named, decimal, hex) with the `entities` package, dropping decoded control characters. */
 export function decodeEntities(s: string): string {
