@@ -275,6 +275,12 @@ const SPECS: Record<string, Spec> = {
       'compatibility break*'
     ]
   },
+  breakingMarker: {
+    means: 'is marked as a breaking change',
+    why: 'required',
+    pattern: /\bBREAKING\b|\[[Bb]reaking(?: [Cc]hanges?)?\]|^\s*\**[Bb]reaking(?: [Cc]hanges?)?\**\s*:/,
+    keys: ['breaking']
+  },
   bangMarker: {
     means: 'is marked breaking with an exclamation mark',
     why: 'required',
