@@ -41,7 +41,12 @@ function entry(w: string): string {
   return `${start}${out}${end}`
 }
 
+/** The pattern of a trailing ` #` (a space and a version number). */
+const VERSION_TAIL = entry(' #')
+
 function alt(ws: readonly string[]): string {
+  // Names followed by a version ("python #"): the version pattern once, after the names.
+  if (ws.length > 1 && ws.every((w) => w.endsWith(' #'))) return `${alt(ws.map((w) => w.slice(0, -2)))}${VERSION_TAIL}`
   const es = ws.map((w) => entry(w.toLowerCase()))
   // One word boundary before the group (when every entry has one) lets the engine skip ahead faster.
   if (es.every((e) => e.startsWith('\\b'))) return `\\b(?:${es.map((e) => e.slice(2)).join('|')})`
@@ -143,14 +148,13 @@ const RUNTIMES = [
   'gcc #',
   'clang #',
   'cmake #',
-  'c++#',
+  'c++ #',
   'c #',
   'windows #',
   'macos #',
   'freebsd #',
   'centos #',
   'rhel #',
-  'el#',
   'libressl #',
   'boost #',
   'meson #',

@@ -21,7 +21,22 @@ export interface ReleaseFeatures {
   units: UnitEvidence[]
   /** Words of the notes outside code (links dropped), bounded. */
   words: number
+  /** The share of those words that are common English words of changelogs. */
+  english: number
 }
+
+// Common words of English changelogs. Notes in which almost no word is one of these are in
+// another language (or junk): the detectors read English, and finding nothing there means nothing.
+const ENGLISH = new Set(
+  (
+    'the a an and or of to in on for with from by at as is are was were be been it this that these not no new now ' +
+    'add added adds adding fix fixed fixes fixing update updated updates bump bumped remove removed improve improved ' +
+    'improvement improvements change changed changes support supported use used using allow allows make when if ' +
+    'bug bugs feature features release version error errors issue issues more all can should will has have only into ' +
+    'after before default option options config configuration security deprecated breaking docs documentation test ' +
+    'tests dependency dependencies minor major patch set show list page user users file files api server client'
+  ).split(' ')
+)
 
 const WARN_ALERT = /^(?:WARNING|IMPORTANT|CAUTION|DANGER|ATTENTION)$/
 const WARN_LEAD = /^(?:important|warning|attention|caution|danger|heads up|note|breaking|security|action required)\b/i
@@ -55,6 +70,7 @@ export function releaseFeatures(units: Unit[], version: string, cut: boolean): R
   const seen = new Map<string, number>()
   const evidence: UnitEvidence[] = []
   let words = 0
+  let english = 0
   const bump = (f: string): void => {
     seen.set(f, (seen.get(f) ?? 0) + 1)
   }
@@ -64,7 +80,10 @@ export function releaseFeatures(units: Unit[], version: string, cut: boolean): R
     const text = u.text
     if (words < 2000) {
       const ws = text.replace(URL, ' ').match(WORD)
-      words += ws ? ws.length : 0
+      if (ws) {
+        words += ws.length
+        for (const w of ws) if (ENGLISH.has(w.toLowerCase())) english++
+      }
     }
     const hits = detect(text)
     const heads = headingNames(u.section?.kinds ?? 0)
@@ -94,7 +113,7 @@ export function releaseFeatures(units: Unit[], version: string, cut: boolean): R
   out.add(`words:${bucket(words, [2, 5, 12, 40, 150])}`)
   out.add(versionKind(version))
   if (cut) out.add('cut')
-  return { features: [...out].sort(), units: evidence, words }
+  return { features: [...out].sort(), units: evidence, words, english: words === 0 ? 0 : english / words }
 }
 
 /** Every detector name, for checks that the model knows no detector that no longer exists. */

@@ -50,35 +50,6 @@ export const OUTCOMES = {
   truncated: 'truncated-notes'
 } as const
 
-// Common words of English changelogs. Notes in which almost no word is one of these are in
-// another language (or junk): the detectors read English, and finding nothing there means nothing.
-const ENGLISH = new Set(
-  (
-    'the a an and or of to in on for with from by at as is are was were be been it this that these not no new now ' +
-    'add added adds adding fix fixed fixes fixing update updated updates bump bumped remove removed improve improved ' +
-    'improvement improvements change changed changes support supported use used using allow allows make when if ' +
-    'bug bugs feature features release version error errors issue issues more all can should will has have only into ' +
-    'after before default option options config configuration security deprecated breaking docs documentation test ' +
-    'tests dependency dependencies minor major patch set show list page user users file files api server client'
-  ).split(' ')
-)
-
-function english(units: Unit[]): number {
-  let all = 0
-  let known = 0
-  for (const u of units) {
-    if (u.kind === 'code') continue
-    const ws = u.text.replace(/\bhttps?:\/\/\S+/g, ' ').match(/\p{L}[\p{L}\p{M}'’-]*/gu)
-    if (ws)
-      for (const w of ws) {
-        all++
-        if (ENGLISH.has(w.toLowerCase())) known++
-      }
-    if (all > 400) break
-  }
-  return all === 0 ? 0 : known / all
-}
-
 export interface NotesFeatures {
   /** A rule that decides before the model (an OUTCOMES value), or null. */
   gate: string | null
@@ -98,7 +69,7 @@ export function featuresOfNotes(notes: unknown, version: string): NotesFeatures 
   const gate =
     rf.words < 2
       ? OUTCOMES.noContent
-      : english(units) < 0.08
+      : rf.english < 0.08
         ? rf.words < 5
           ? OUTCOMES.noContent
           : OUTCOMES.unreadable
