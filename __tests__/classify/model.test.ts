@@ -30,7 +30,7 @@ describe('the committed model', () => {
     expect(MODEL.header.labels.entries).toBe(labels.toString().trim().split('\n').length)
     expect(MODEL.header.featureVersion).toBe(FEATURE_VERSION)
     expect(MODEL.classes).toEqual(MODEL_CLASSES)
-    for (const w of Object.values(MODEL.weights)) {
+    for (const w of [...Object.values(MODEL.weights), ...Object.values(MODEL.gate.weights)]) {
       expect(w).toHaveLength(MODEL_CLASSES.length)
       for (const x of w) expect(Number(x.toPrecision(6))).toBe(x)
     }

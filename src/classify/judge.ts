@@ -9,6 +9,7 @@ import {
   BREAKING,
   CAUTION,
   decide,
+  gateProbability,
   MODEL_CLASSES,
   probabilities,
   SAFE,
@@ -210,7 +211,7 @@ export function judgeRelease(notes: unknown, version: string, model: Model): Rel
     }
   const rf = nf.rf
   const p = probabilities(model, rf.features)
-  const decided = decide(p, model.header.thresholds)
+  const decided = decide(p, model.header.thresholds, gateProbability(model.gate, rf.features))
   // Notes cut at the read limit: what was not read may matter, so they are never safe.
   const c = decided === SAFE && nf.cut ? CAUTION : decided
   const security = isSecurity(rf)

@@ -12,7 +12,7 @@ export const UNKNOWN = 3
 export interface Thresholds {
   /** Breaking when P(breaking) reaches this (or breaking is the most probable class). */
   breaking: number
-  /** Safe only when safe is the most probable class and P(breaking) stays below this; otherwise caution. */
+  /** Safe only when safe is the most probable class and the gate's P(breaking) stays below this; otherwise caution. */
   safe: number
 }
 
@@ -41,9 +41,18 @@ export interface Model {
   bias: number[]
   /** Feature name → one weight per class. */
   weights: Record<string, number[]>
+  /** The safety gate: the same kind of model trained on safe and breaking releases only (breaking or not). */
+  gate: { bias: number[]; weights: Record<string, number[]> }
 }
 
 export type Weights = Pick<Model, 'bias' | 'weights'>
+
+/** The gate's P(breaking) against safe for a release's features. */
+export function gateProbability(gate: Weights, features: readonly string[]): number {
+  const p = probabilities(gate, features)
+  const s = p[SAFE]! + p[BREAKING]!
+  return s === 0 ? 1 : p[BREAKING]! / s
+}
 
 const tables = new WeakMap<Weights, Map<string, number[]>>()
 
@@ -83,13 +92,13 @@ export function argmax(p: readonly number[]): number {
 
 /**
  * The decision rule. Doubt falls to caution, never to safe: safe needs safe to be the most
- * probable class and P(breaking) below the safe threshold; breaking needs breaking to be the
- * most probable class or P(breaking) at the breaking threshold.
+ * probable class and the gate's P(breaking) (`g`) below the safe threshold; breaking needs
+ * breaking to be the most probable class or P(breaking) at the breaking threshold.
  */
-export function decide(p: readonly number[], t: Thresholds): number {
+export function decide(p: readonly number[], t: Thresholds, g: number = p[BREAKING]!): number {
   const top = argmax(p)
   if (top === UNKNOWN) return UNKNOWN
   if (top === BREAKING || p[BREAKING]! >= t.breaking) return BREAKING
-  if (top === SAFE && p[BREAKING]! < t.safe) return SAFE
+  if (top === SAFE && g < t.safe) return SAFE
   return CAUTION
 }

@@ -11,6 +11,7 @@ import { FEATURE_VERSION } from './features.js'
 import {
   BREAKING,
   decide,
+  gateProbability,
   MODEL_CLASSES,
   probabilities,
   SAFE,
@@ -184,46 +185,66 @@ export function fit(examples: Example[], opt: Options = OPTIONS): Weights {
   return { bias: Array.from(b, round6), weights }
 }
 
-/** A release's class probabilities under a model, null when a rule decided. */
-export function probsOf(m: Weights, e: Example): number[] | null {
-  return e.features === null ? null : probabilities(m, e.features)
+/** The main model and the safety gate (trained on safe and breaking releases only). */
+export interface Fitted {
+  main: Weights
+  gate: Weights
+}
+
+export function fitModel(train: Example[], opt: Options = OPTIONS): Fitted {
+  return {
+    main: fit(train, opt),
+    gate: fit(
+      train.filter((e) => e.label === SAFE || e.label === BREAKING),
+      opt
+    )
+  }
+}
+
+interface Scored {
+  p: number[]
+  g: number
+}
+
+/** A release's class probabilities and gate probability, null when a rule decided. */
+export function scoresOf(m: Fitted, e: Example): Scored | null {
+  return e.features === null ? null : { p: probabilities(m.main, e.features), g: gateProbability(m.gate, e.features) }
 }
 
 /**
- * Thresholds from out-of-fold probabilities. The safe threshold sits below the smallest
+ * Thresholds from out-of-fold scores. The safe threshold sits below the smallest gate
  * P(breaking) of any breaking release whose most probable class is safe, halved as a margin
  * for releases not yet seen (so that no breaking release is called safe); the breaking
  * threshold is the one of a fixed grid (0.10 to 0.50) with the best macro-F1.
  */
-export function chooseThresholds(ps: number[][], labels: number[], opt: Options = OPTIONS): Thresholds {
+export function chooseThresholds(ss: Scored[], labels: number[], opt: Options = OPTIONS): Thresholds {
   let floor = 0.5
-  for (let i = 0; i < ps.length; i++) {
-    const p = ps[i]!
-    if (labels[i] !== BREAKING) continue
-    if (decide(p, { breaking: 1.01, safe: 1.01 }) === SAFE) floor = Math.min(floor, p[BREAKING]!)
+  for (let i = 0; i < ss.length; i++) {
+    const { p, g } = ss[i]!
+    if (labels[i] === BREAKING && decide(p, { breaking: 1.01, safe: 1.01 }, g) === SAFE) floor = Math.min(floor, g)
   }
   const safe = round6(floor * opt.safeMargin)
   let best = { t: 0.5, f1: -1 }
   for (let k = 2; k <= 10; k++) {
     const t = round6(k * 0.05)
     const m = figures(
-      ps.map((p) => decide(p, { breaking: t, safe })),
+      ss.map(({ p, g }) => decide(p, { breaking: t, safe }, g)),
       labels
     )
     if (m.macroF1 > best.f1) best = { t, f1: m.macroF1 }
   }
-  return { breaking: best!.t, safe }
+  return { breaking: best.t, safe }
 }
 
-/** Out-of-fold predictions over groups of apps: each example predicted by a model fitted without its app's group. */
-function outOfFold(examples: Example[], groupOf: (app: string) => number, groups: number, opt: Options): number[][] {
-  const out: number[][] = examples.map(() => [])
+/** Out-of-fold scores over groups of apps: each example scored by models fitted without its app's group. */
+function outOfFold(examples: Example[], groupOf: (app: string) => number, groups: number, opt: Options): Scored[] {
+  const out: Scored[] = examples.map(() => ({ p: [], g: 1 }))
   for (let g = 0; g < groups; g++) {
     const train = examples.filter((e) => groupOf(e.app) !== g)
     const test = examples.map((e, i) => ({ e, i })).filter(({ e }) => groupOf(e.app) === g)
     if (test.length === 0) continue
-    const m = fit(train, opt)
-    for (const { e, i } of test) out[i] = probsOf(m, e)!
+    const m = fitModel(train, opt)
+    for (const { e, i } of test) out[i] = scoresOf(m, e)!
   }
   return out
 }
@@ -233,9 +254,9 @@ export function nestedThresholds(train: Example[], opt: Options = OPTIONS): Thre
   const apps = [...new Set(train.map((e) => e.app))].sort()
   const group = new Map(apps.map((a, i) => [a, i % opt.innerFolds]))
   const rows = train.filter((e) => e.features !== null)
-  const ps = outOfFold(rows, (a) => group.get(a)!, opt.innerFolds, opt)
+  const ss = outOfFold(rows, (a) => group.get(a)!, opt.innerFolds, opt)
   return chooseThresholds(
-    ps,
+    ss,
     rows.map((e) => e.label),
     opt
   )
@@ -246,7 +267,7 @@ export interface Prediction {
   app: string
   label: number
   predicted: number
-  p: number[] | null
+  s: Scored | null
 }
 
 /** Leave-one-app-out: each app predicted by a model and thresholds learned without it. */
@@ -254,12 +275,12 @@ export function leaveOneAppOut(data: Dataset, opt: Options = OPTIONS): Predictio
   const out: Prediction[] = []
   for (const app of data.apps) {
     const train = data.examples.filter((e) => e.app !== app)
-    const m = fit(train, opt)
+    const m = fitModel(train, opt)
     const t = nestedThresholds(train, opt)
     for (const e of data.examples) {
       if (e.app !== app) continue
-      const p = probsOf(m, e)
-      out.push({ id: e.id, app, label: e.label, predicted: p === null ? e.gate! : decide(p, t), p })
+      const s = scoresOf(m, e)
+      out.push({ id: e.id, app, label: e.label, predicted: s === null ? e.gate! : decide(s.p, t, s.g), s })
     }
   }
   return out
@@ -296,11 +317,11 @@ export function figures(pred: number[], labels: number[]): Figures {
 export function train(dir: string, opt: Options = OPTIONS): { model: Model; loao: Prediction[] } {
   const data = loadDataset(dir)
   const loao = leaveOneAppOut(data, opt)
-  const final = fit(data.examples, opt)
+  const final = fitModel(data.examples, opt)
   const thresholds = nestedThresholds(data.examples, opt)
   const inSample = data.examples.map((e) => {
-    const p = probsOf(final, e)
-    return p === null ? e.gate! : decide(p, thresholds)
+    const s = scoresOf(final, e)
+    return s === null ? e.gate! : decide(s.p, thresholds, s.g)
   })
   const model: Model = {
     header: {
@@ -313,7 +334,8 @@ export function train(dir: string, opt: Options = OPTIONS): { model: Model; loao
         apps: data.apps.length
       },
       training: {
-        model: 'multinomial logistic regression, balanced class weights, L2, full-batch Adam',
+        model:
+          'multinomial logistic regression, balanced class weights, L2, full-batch Adam; safety gate: the same on safe and breaking releases only',
         lambda: opt.lambda,
         steps: opt.steps,
         rate: opt.rate,
@@ -332,16 +354,21 @@ export function train(dir: string, opt: Options = OPTIONS): { model: Model; loao
       )
     },
     classes: MODEL_CLASSES,
-    ...final
+    ...final.main,
+    gate: final.gate
   }
   return { model, loao }
 }
 
 /** The model file's text: stable key order, one feature per line. */
 export function serialise(model: Model): string {
-  const lines = Object.entries(model.weights).map(([f, w]) => `    ${JSON.stringify(f)}: ${JSON.stringify(w)}`)
+  const table = (w: Record<string, number[]>) =>
+    Object.entries(w)
+      .map(([f, v]) => `    ${JSON.stringify(f)}: ${JSON.stringify(v)}`)
+      .join(',\n')
   return (
     `{\n  "header": ${JSON.stringify(model.header)},\n  "classes": ${JSON.stringify(model.classes)},\n` +
-    `  "bias": ${JSON.stringify(model.bias)},\n  "weights": {\n${lines.join(',\n')}\n  }\n}\n`
+    `  "bias": ${JSON.stringify(model.bias)},\n  "weights": {\n${table(model.weights)}\n  },\n` +
+    `  "gate": {\n  "bias": ${JSON.stringify(model.gate.bias)},\n  "weights": {\n${table(model.gate.weights)}\n  }\n  }\n}\n`
   )
 }
