@@ -120,15 +120,23 @@ function ruleOf(feature: string): string {
  * How much feature f pushes toward class c: for caution and breaking, rather than safe; for
  * safe, rather than the stronger of caution and breaking.
  */
-function push(model: Model, f: string, c: number): number {
-  const w = weightTable(model).get(f)
-  if (!w) return 0
-  if (c === SAFE) return w[SAFE]! - Math.max(w[CAUTION]!, w[BREAKING]!)
-  return w[c]! - w[SAFE]!
+function pusher(model: Model, c: number): (f: string) => number {
+  const table = weightTable(model)
+  const memo = new Map<string, number>()
+  return (f) => {
+    let v = memo.get(f)
+    if (v === undefined) {
+      const w = table.get(f)
+      v = !w ? 0 : c === SAFE ? w[SAFE]! - Math.max(w[CAUTION]!, w[BREAKING]!) : w[c]! - w[SAFE]!
+      memo.set(f, v)
+    }
+    return v
+  }
 }
 
 /** The line whose features push hardest toward class c, and its strongest feature ('' when none pushes). */
 function deciding(model: Model, units: UnitEvidence[], c: number): { ue: UnitEvidence | null; feature: string } {
+  const push = pusher(model, c)
   let best: UnitEvidence | null = null
   let bestFeature = ''
   let bestScore = 0
@@ -137,7 +145,7 @@ function deciding(model: Model, units: UnitEvidence[], c: number): { ue: UnitEvi
     let top = ''
     let topScore = 0
     for (const f of ue.features) {
-      const s = push(model, f, c)
+      const s = push(f)
       if (s > 0) sum += s
       // A qualifier (`+negated`, `+future`…) weighs in the sum but is not named as the reason.
       if (s > topScore && !f.includes('+')) {
@@ -156,12 +164,13 @@ function deciding(model: Model, units: UnitEvidence[], c: number): { ue: UnitEvi
 
 /** An urgent fix or a required step: which kind of evidence pushes the breaking lines harder. */
 function kindOf(model: Model, lines: UnitEvidence[]): BreakingKind {
+  const push = pusher(model, BREAKING)
   let urgent = 0
   let required = 0
   let urgentSeen = false
   for (const ue of lines) {
     for (const f of ue.features) {
-      const s = push(model, f, BREAKING)
+      const s = push(f)
       const head = f.split(/[@+]/)[0]!
       const why = head === '' ? (f.startsWith('@security') ? 'security' : 'required') : (DETECTOR[head]?.why ?? 'note')
       if (head === 'urgent') urgentSeen = true
