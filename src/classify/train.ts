@@ -52,7 +52,7 @@ export interface Dataset {
   apps: string[]
 }
 
-export function loadDataset(dir: string): Dataset {
+export function loadDataset(dir: string | URL): Dataset {
   const read = (name: string) => readFileSync(new URL(name, dir), 'utf8')
   const rawLabels = read('dev-labels.jsonl')
   const notes = new Map<string, { app: string; version: string; notes: string }>()
@@ -314,7 +314,7 @@ export function figures(pred: number[], labels: number[]): Figures {
 }
 
 /** Train the committed model: LOAO figures, then the final fit and thresholds on every label. */
-export function train(dir: string, opt: Options = OPTIONS): { model: Model; loao: Prediction[] } {
+export function train(dir: string | URL, opt: Options = OPTIONS): { model: Model; loao: Prediction[] } {
   const data = loadDataset(dir)
   const loao = leaveOneAppOut(data, opt)
   const final = fitModel(data.examples, opt)
