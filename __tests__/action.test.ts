@@ -147,7 +147,7 @@ describe('dist/index.js as the runner runs it', () => {
       expect(r.outputs.changed).toBe('["linkding"]')
       expect(r.outputs['changed-count']).toBe('1')
       expect(r.outputs.count).toBe(String(slugs.length))
-      expect(r.summary).toMatch(/\| linkding \| `v1\.46\.2` → `v1\.46\.3` \| \*\*safe\*\* \|/)
+      expect(r.summary).toMatch(/\| linkding \| `v1\.46\.2` → `v1\.46\.3` \| \*\*(?:safe|caution)\*\* \|/)
     } finally {
       await writeFile(file, original)
     }

@@ -17,7 +17,8 @@ function importGraph(): Map<string, string[]> {
   const graph = new Map<string, string[]>()
   for (const file of sources(SRC)) {
     const text = readFileSync(file, 'utf8')
-    const specs = [...text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)].map((m) => m[1]!)
+    // Modules only: a JSON import (the classifier's model) is data, not code that could import back.
+    const specs = [...text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+\.js)'/g)].map((m) => m[1]!)
     graph.set(
       path.relative(SRC, file),
       specs.map((s) => path.relative(SRC, path.resolve(path.dirname(file), s.replace(/\.js$/, '.ts'))))

@@ -1,10 +1,16 @@
-// Measures the release-notes classifier on the labelled dev set, next to two baselines
-// computed in the same run, then times 10,000 classifications on one core.
+// Measures the release-notes classifier on the labelled dev set. The headline is
+// leave-one-app-out (LOAO): each app's entries are classified by a model whose weights and
+// thresholds were learned without that app's labels (the same recipe as `npm run train`).
+// The committed model's in-sample figures and two baselines are printed beside it, then the
+// speed of 10,000 classifications on one core, the model's load time and size.
 //   node --import tsx bench/classifier.mjs            (npm run eval)
 //   node --import tsx bench/classifier.mjs --quiet    (figures only, no list of misses)
 // Data: __tests__/fixtures/release-notes/ (copied from the shared data set; see PROVENANCE.md).
-import { readFileSync } from 'node:fs'
+import { readFileSync, statSync } from 'node:fs'
 import { classifyReleases } from '../src/classify/index.ts'
+import { classifyWith } from '../src/classify/classifier.ts'
+import { MODEL_CLASSES } from '../src/classify/model.ts'
+import { fitModel, loadDataset, nestedThresholds, OPTIONS } from '../src/classify/train.ts'
 import { compareVersions, parseVersion } from '../src/util/versions.ts'
 
 const dir = new URL('../__tests__/fixtures/release-notes/', import.meta.url)
@@ -56,6 +62,27 @@ function semverBaseline(n) {
 }
 
 const ours = (n) => classifyReleases({ releases: [{ version: n.version, notes: n.notes }] })
+
+// --- Leave-one-app-out: one model (weights and thresholds) per held-out app.
+const t0Loao = Date.now()
+const data = loadDataset(dir)
+const loaoJ = new Map()
+for (const app of data.apps) {
+  const train = data.examples.filter((e) => e.app !== app)
+  const fitted = fitModel(train, OPTIONS)
+  const fold = {
+    ...fitted.main,
+    gate: fitted.gate,
+    classes: MODEL_CLASSES,
+    header: { thresholds: nestedThresholds(train, OPTIONS) }
+  }
+  for (const e of data.examples)
+    if (e.app === app) {
+      const n = byId.get(e.id)
+      loaoJ.set(e.id, classifyWith(fold, { releases: [{ version: n.version, notes: n.notes }] }))
+    }
+}
+const loaoSeconds = (Date.now() - t0Loao) / 1000
 
 // --- Metrics.
 function metrics(pred) {
@@ -109,6 +136,7 @@ const dev = [...labels.keys()].map((id) => {
 })
 const oursJ = new Map(dev.map((n) => [n.id, ours(n)]))
 const results = {
+  loao: metrics(new Map([...loaoJ].map(([id, j]) => [id, j.safeToUpdate]))),
   ours: metrics(new Map([...oursJ].map(([id, j]) => [id, j.safeToUpdate]))),
   keyword: metrics(new Map(dev.map((n) => [n.id, keywordBaseline(n.notes)]))),
   semver: metrics(new Map(dev.map((n) => [n.id, semverBaseline(n)])))
@@ -116,54 +144,109 @@ const results = {
 console.log(
   `dev set: ${labels.size} labelled entries (${CLASSES.map((c) => `${c} ${[...labels.values()].filter((l) => l.label === c).length}`).join(', ')})`
 )
-report('updatesafe rules', results.ours)
+report(
+  `updatesafe, LEAVE-ONE-APP-OUT (headline; ${data.apps.length} folds in ${loaoSeconds.toFixed(1)} s)`,
+  results.loao
+)
+report('updatesafe committed model, IN-SAMPLE (trained on these very labels: optimistic)', results.ours)
 report('baseline: keyword match', results.keyword)
 report('baseline: semver update type (previous entry of the same app)', results.semver)
 
+const L = results.loao
 const beats = ['keyword', 'semver'].every(
   (b) =>
-    results.ours.accuracy > results[b].accuracy &&
-    results.ours.macroF1 > results[b].macroF1 &&
-    results.ours.per.breaking.recall >= results[b].per.breaking.recall &&
-    results.ours.breakingAsSafe <= results[b].breakingAsSafe
+    L.accuracy > results[b].accuracy &&
+    L.macroF1 > results[b].macroF1 &&
+    L.per.breaking.recall >= results[b].per.breaking.recall &&
+    L.breakingAsSafe <= results[b].breakingAsSafe
 )
 console.log(
-  `\nbeats both baselines on accuracy, macro-F1, breaking recall and breaking-as-safe: ${beats ? 'yes' : 'NO'}`
+  `\nLOAO beats both baselines on accuracy, macro-F1, breaking recall and breaking-as-safe: ${beats ? 'yes' : 'NO'}`
 )
 const worse = []
 for (const b of ['keyword', 'semver']) {
   for (const c of CLASSES) {
     for (const f of ['precision', 'recall', 'f1'])
-      if (results[b].per[c][f] > results.ours.per[c][f] + 1e-9)
-        worse.push(`${c} ${f} (${b} ${fmt(results[b].per[c][f])} > ours ${fmt(results.ours.per[c][f])})`)
+      if (results[b].per[c][f] > L.per[c][f] + 1e-9)
+        worse.push(`${c} ${f} (${b} ${fmt(results[b].per[c][f])} > LOAO ${fmt(L.per[c][f])})`)
   }
 }
 console.log(
-  `per-class figures where a baseline does better than ours: ${worse.length === 0 ? 'none' : worse.join('; ')}`
+  `per-class figures where a baseline does better than LOAO: ${worse.length === 0 ? 'none' : worse.join('; ')}`
 )
+const target = (ok) => (ok ? 'met' : 'MISSED')
 console.log(
-  `targets: macro-F1 >= 0.80 ${results.ours.macroF1 >= 0.8 ? 'met' : 'MISSED'}; breaking recall >= 0.95 ${results.ours.per.breaking.recall >= 0.95 ? 'met' : 'MISSED'}; zero breaking predicted safe ${results.ours.breakingAsSafe === 0 ? 'met' : 'MISSED'}`
+  `targets (LOAO): macro-F1 >= 0.85 ${target(L.macroF1 >= 0.85)} (${fmt(L.macroF1)}); accuracy >= 0.85 ${target(L.accuracy >= 0.85)} (${fmt(L.accuracy)}); ` +
+    `breaking recall >= 0.95 ${target(L.per.breaking.recall >= 0.95)} (${fmt(L.per.breaking.recall)}); zero breaking predicted safe ${target(L.breakingAsSafe === 0)} (${L.breakingAsSafe})`
 )
 
+// --- Per app (LOAO).
+console.log('\nper app (LOAO): entries, accuracy, breaking recall (of n), breaking predicted safe')
+const apps = new Map()
+for (const [id, l] of labels) {
+  const app = byId.get(id).app
+  if (!apps.has(app)) apps.set(app, { n: 0, ok: 0, b: 0, bok: 0, bs: 0 })
+  const a = apps.get(app)
+  const p = loaoJ.get(id).safeToUpdate
+  a.n++
+  if (p === l.label) a.ok++
+  if (l.label === 'breaking') {
+    a.b++
+    if (p === 'breaking') a.bok++
+    if (p === 'safe') a.bs++
+  }
+}
+const rows = [...apps].sort((x, y) => x[0].localeCompare(y[0]))
+for (let i = 0; i < rows.length; i += 3)
+  console.log(
+    rows
+      .slice(i, i + 3)
+      .map(([app, a]) =>
+        `${app.slice(0, 22).padEnd(22)} ${String(a.n).padStart(2)} ${fmt(a.ok / a.n)} ${a.b ? `${a.bok}/${a.b}` : '-'.padStart(3)}${a.bs ? ` SAFE:${a.bs}` : ''}`.padEnd(
+          46
+        )
+      )
+      .join('')
+  )
+
 if (!quiet) {
-  console.log('\ndev entries we get wrong (label → ours, rule, rationale):')
+  console.log('\ndev entries LOAO gets wrong (label → predicted, deciding evidence, rationale):')
   for (const [id, l] of labels) {
-    const j = oursJ.get(id)
+    const j = loaoJ.get(id)
     if (j.safeToUpdate !== l.label)
       console.log(`- ${id}: ${l.label} → ${j.safeToUpdate} [${j.rule}] ${j.rationale.slice(0, 220)}`)
   }
 }
 
-// Unlabelled entries: only checked to run without error; their classes are not inspected for tuning.
+// Unlabelled entries: only checked to run without error and, for real notes, not to come out
+// unknown (format handling); their classes are neither printed nor used for tuning.
 let unlabelled = 0
+let unread = 0
 for (const n of notes) {
   if (labels.has(n.id)) continue
   const j = ours(n)
   if (!j.rationale || j.changelogSummary === null || j.changelogSummary.length > 500 || j.rationale.length > 1000)
     throw new Error(`bad verdict for ${n.id}`)
+  if (j.safeToUpdate === 'unknown' && n.notes.replace(/\[truncated\]|https?:\/\/\S+/g, '').trim().length > 200) unread++
   unlabelled++
 }
-console.log(`\nunlabelled entries classified without error: ${unlabelled}`)
+console.log(
+  `\nunlabelled (held-out) entries classified without error: ${unlabelled}; with over 200 characters of notes yet unknown: ${unread}`
+)
+
+// --- The model file: size and load time (read + parse, as a cold start does).
+const modelUrl = new URL('../src/classify/model.json', import.meta.url)
+const loads = []
+for (let i = 0; i < 5; i++) {
+  const t = process.hrtime.bigint()
+  JSON.parse(readFileSync(modelUrl, 'utf8'))
+  loads.push(Number(process.hrtime.bigint() - t) / 1e6)
+}
+const header = JSON.parse(readFileSync(modelUrl, 'utf8')).header
+console.log(
+  `model: ${(statSync(modelUrl).size / 1024).toFixed(0)} KiB (target <= 2 MB), loads in ${Math.min(...loads).toFixed(1)} ms (first ${loads[0].toFixed(1)} ms; target <= 50 ms); ` +
+    `header LOAO macro-F1 ${header.loao.macroF1}, recomputed here ${fmt(L.macroF1)}`
+)
 
 // --- Speed: 10,000 classifications cycling through the real notes, one core (this process).
 const N = 10_000

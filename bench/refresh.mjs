@@ -4,7 +4,7 @@
 // Run 1 (no faults): requests per app, GraphQL points, wall time.
 // Run 2 (injected faults: 502, 500, 403 secondary with retry-after: 1, connection reset):
 //   apps fresh / stale / lost. Every fresh app's version is checked against its newest
-//   stable tag, computed here independently of src/versions.ts.
+//   stable tag, computed here independently of src/util/versions.ts.
 // Targets: <= 0.02 requests per app, <= 5 s wall time, 0 lost, 0 wrong versions.
 // Backoff runs in real time (1 s units) unless --fast-backoff.
 import { randomFaults, realReleaseSeries, startFakeGitHub } from '../__tests__/support/fake-github.ts'
@@ -26,7 +26,7 @@ const FAST = args.includes('--fast-backoff')
 // Real release series (tags, dates, notes) of 7 self-hosted apps; see __tests__/fixtures/github/README.md.
 const seriesList = [...realReleaseSeries().entries()]
 
-// Independent of src/versions.ts on purpose: numbers after the prefix, `-` means prerelease.
+// Independent of src/util/versions.ts on purpose: numbers after the prefix, `-` means prerelease.
 function nums(tag, prefix = '') {
   const core = tag.slice(prefix.length).replace(/^v/, '')
   if (!/^\d+(\.\d+)*$/.test(core)) return null

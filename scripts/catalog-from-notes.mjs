@@ -1,6 +1,6 @@
 // Seeds catalog records from the team's shared release-notes data set (issue 19, item 4):
 // every app in notes.jsonl gets a record whose release is its newest stable entry there
-// (by version order, as src/versions.ts orders versions, not by file order).
+// (by version order, as src/util/versions.ts orders versions, not by file order).
 //
 //   node --import tsx scripts/catalog-from-notes.mjs            write catalog/apps/*.yml
 //   node --import tsx scripts/catalog-from-notes.mjs --check    exit 1 if a record would change

@@ -58,3 +58,14 @@ describe('summarise', () => {
     expect(s).toMatch(/word…\.$/)
   })
 })
+
+describe('HTML entities', () => {
+  it('decodes every entity (named, decimal, hex), not a table of a few', () => {
+    expect(
+      summarise(
+        '- Faster start&mdash;about 2&times; &hellip; &copy; 2025 &eacute;t&eacute; &#8211; &#x2192; &amp;lt; end'
+      )
+    ).toBe('Faster start—about 2× … © 2025 été – → &lt; end.')
+    expect(summarise('- a&#0;b&#x202E;c&#1;d')).toBe('abcd.')
+  })
+})

@@ -3,7 +3,7 @@
 // run over the text of one token.
 import { Lexer, type Token, type Tokens } from 'marked'
 import { headingKinds, looksLikeLabel } from './sections.js'
-import { decodeEntities, squash, stripTags } from './text.js'
+import { decodeEntities, dropDecodedJunk, squash, stripTags } from './text.js'
 
 export type UnitKind = 'heading' | 'item' | 'paragraph' | 'quote' | 'code' | 'table'
 
@@ -54,13 +54,13 @@ class Walker {
 
   private emit(kind: UnitKind, text: string, depth: number, lead = '', alert = ''): void {
     if (this.units.length >= MAX_UNITS) return
-    const t = squash(text).slice(0, MAX_UNIT_TEXT)
+    const t = squash(dropDecodedJunk(text)).slice(0, MAX_UNIT_TEXT)
     if (t === '') return
     this.units.push({ kind, text: t, depth, section: this.top(), lead, alert })
   }
 
   heading(title: string, level: number): void {
-    const t = squash(title).slice(0, 200)
+    const t = squash(dropDecodedJunk(title)).slice(0, 200)
     if (t === '') return
     this.push(t, level)
     this.emit('heading', t, level)
@@ -159,7 +159,15 @@ class Walker {
       .replace(/<h([1-6])\b[^>]*>/gi, '\n\u0001$1 ')
       .replace(/<\/h[1-6]\s*>/gi, '\n')
       .replace(/<li\b[^>]*>/gi, '\n\u0002 ')
+      // A generic element that says what kind of change it holds (`<change type="security">`): an item with a label.
+      .replace(
+        /<(?!li\b|input\b|button\b|script\b|style\b)[a-z][\w:-]{0,30}\b[^<>]{0,200}?\btype="([\w -]{1,30})"[^<>]{0,200}>/gi,
+        '\n\u0002 [$1] '
+      )
+      .replace(/<\/?(?:para|change|changes|entry|item|section|release|description)\b[^>]*>/gi, '\n')
       .replace(/<(?:br|p|div|tr|\/p|\/div|\/li|\/tr|\/ul|\/ol|summary|\/summary)\b[^>]*>/gi, '\n')
+      // A label from a type attribute heads the text that follows it.
+      .replace(/(\u0002 \[[\w -]{1,30}\] )\s+/g, '$1')
     for (const line of marked.split('\n')) {
       const text = stripTags(line)
       if (text.trim() === '') continue

@@ -1,16 +1,22 @@
-// Every release an admin crosses is judged, the most severe wins, and the rationale
-// names the rule, the release and the words that decided.
+// Every release an admin crosses is judged, the most severe wins, and the rationale names
+// the release, the words that weighed most and, in plain words, the evidence that decided.
 import { LIMITS, type Classification } from '../schema/index.js'
 import type { ReleaseNotes, Verdict } from '../util/types.js'
-import { judgeRelease, quoteOf, type ReleaseJudgement } from './judge.js'
+import { judgeRelease, quoteOf, type BreakingKind, type ReleaseJudgement } from './judge.js'
+import type { Model } from './model.js'
+import { MODEL } from './trained.js'
 import { ARCHIVED_SUMMARY, EMPTY_SUMMARY, summariseUnits } from './summary.js'
 import { clip, safeLabel } from './text.js'
 
 export interface Judgement extends Verdict {
-  /** Name of the rule that decided (see ./rules.ts and ./judge.ts), null only when nothing was judged. */
+  /** Name of the deciding evidence (a detector of ./detectors.ts, a heading kind or an outcome), null only when nothing was judged. */
   rule: string | null
   /** The release whose notes decided, null when no release did (archived, no releases). */
   decidedBy: string | null
+  /** Why a breaking update is breaking: an urgent fix to apply now, or a required step; null unless breaking. */
+  breakingKind: BreakingKind | null
+  /** Some release crossed announces a security fix. */
+  security: boolean
 }
 
 /** Releases read per update; an admin crossing more is told only the newest were read. */
@@ -24,15 +30,22 @@ const CLASS_WORD: Record<Classification, string> = {
   unknown: 'Unknown',
   unmaintained: 'Unmaintained'
 }
+const KIND_WORDS: Record<BreakingKind, string> = {
+  urgent: 'an urgent fix to apply now',
+  required: 'a required step'
+}
 
 function because(j: ReleaseJudgement, version: string): string {
   const cls = CLASS_WORD[j.safeToUpdate]
-  const f = j.finding
-  if (f) {
-    const section = f.unit.section ? `, under "${clip(f.unit.section.title, 60)}"` : ''
-    return `${cls} (rule ${j.rule}: ${j.describes}) in ${version}${section}: "${quoteOf(f)}"`
+  const kind = j.breakingKind ? ` (${KIND_WORDS[j.breakingKind]})` : ''
+  if (j.unit && j.safeToUpdate !== 'unknown') {
+    const section = j.unit.section ? `, under "${clip(j.unit.section.title, 60)}"` : ''
+    const quote = `"${quoteOf(j.unit, j.at)}"`
+    if (j.safeToUpdate === 'safe')
+      return `Safe in ${version}: no line weighs toward caution; the closest, ${quote}${section}, ${j.describes}`
+    return `${cls}${kind} in ${version}${section}: ${quote}: the line ${j.describes}`
   }
-  return `${cls} (rule ${j.rule}): for ${version}, ${j.describes}`
+  return `${cls}${kind} in ${version}: ${j.describes}`
 }
 
 export interface ClassifyInput {
@@ -41,32 +54,37 @@ export interface ClassifyInput {
   archived?: boolean
 }
 
-export function classifyReleases(input: ClassifyInput): Judgement {
+/** Classify with a given model (the tests and the leave-one-app-out evaluation pass their own). */
+export function classifyWith(model: Model, input: ClassifyInput): Judgement {
   if (input.archived) {
     return {
       safeToUpdate: 'unmaintained',
       rationale:
-        'Unmaintained (rule archived): the upstream repository is archived (read-only), so no further releases or fixes will come.',
+        'Unmaintained (archived): the upstream repository is archived (read-only), so no further releases or fixes will come.',
       changelogSummary: ARCHIVED_SUMMARY,
       rule: 'archived',
-      decidedBy: null
+      decidedBy: null,
+      breakingKind: null,
+      security: false
     }
   }
-  const all = input.releases
+  const all = Array.isArray(input.releases) ? input.releases : []
   if (all.length === 0) {
     return {
       safeToUpdate: 'unknown',
-      rationale: 'Unknown (rule no-releases): no release notes are known for this update.',
+      rationale: 'Unknown (no releases): no release notes are known for this update.',
       changelogSummary: EMPTY_SUMMARY,
       rule: 'no-releases',
-      decidedBy: null
+      decidedBy: null,
+      breakingKind: null,
+      security: false
     }
   }
   const releases = all.slice(-MAX_RELEASES)
   const judged = releases.map((r) => ({
     raw: String(r.version).slice(0, LIMITS.version),
     version: safeLabel(String(r.version)),
-    j: judgeRelease(r.notes)
+    j: judgeRelease(r.notes, String(r.version), model)
   }))
   // Newest first, so that among equally severe releases the newest one decides.
   let decided = judged[judged.length - 1]!
@@ -79,11 +97,19 @@ export function classifyReleases(input: ClassifyInput): Judgement {
     const skipped = all.length - releases.length
     rationale += ` Judged ${all.length} releases from ${judged[0]!.version} to ${newest.version}${skipped > 0 ? ` (only the newest ${releases.length} were read)` : ''}; the most severe decides: ${decided.version}.`
   }
+  const security = judged.some((r) => r.j.security)
+  if (security && decided.j.safeToUpdate !== 'breaking') rationale += ' It includes a security fix.'
   return {
     safeToUpdate: decided.j.safeToUpdate,
     rationale: clip(rationale, LIMITS.rationale),
     changelogSummary: summariseUnits(newest.j.units, { releasesSpanned: all.length }),
     rule: decided.j.rule,
-    decidedBy: decided.raw
+    decidedBy: decided.raw,
+    breakingKind: decided.j.breakingKind,
+    security
   }
+}
+
+export function classifyReleases(input: ClassifyInput): Judgement {
+  return classifyWith(MODEL, input)
 }

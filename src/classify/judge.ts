@@ -1,135 +1,269 @@
-// One release's notes → one class, the rule that decided and the words it quotes.
+// One release's notes → one class, the evidence that weighed most and the words it quotes.
+// The detectors (./detectors.ts) find; the trained model (./model.json) weighs; the decision
+// rule (./model.ts) keeps doubt at caution. Two rules come before the model: empty notes and
+// notes with no words but a link are unknown.
 import { parseUnits, type Unit } from './blocks.js'
-import { judgeUnit, rulePriority, RULES, type Finding } from './rules.js'
-import { cleanNotes, isBlankNotes, squash } from './text.js'
+import { DETECTOR, MODIFIERS } from './detectors.js'
+import { releaseFeatures, type ReleaseFeatures, type UnitEvidence } from './features.js'
+import {
+  BREAKING,
+  CAUTION,
+  decide,
+  gateProbability,
+  MODEL_CLASSES,
+  probabilities,
+  SAFE,
+  UNKNOWN,
+  weightTable,
+  type Model
+} from './model.js'
+import { HEADINGS, S } from './sections.js'
+import { cleanNotes, isBlankNotes, NOTES_CAP, squash } from './text.js'
 import type { Classification } from '../schema/index.js'
+
+export type BreakingKind = 'urgent' | 'required'
 
 export interface ReleaseJudgement {
   safeToUpdate: Classification
-  /** Rule name: a rule of ./rules.ts, or one of the outcomes below. */
+  /** The deciding evidence: a detector's name, a heading kind (`heading-breaking`), or an outcome below. */
   rule: string
-  /** What the rule means, in words for the rationale. */
+  /** What the deciding evidence means, in plain words for the rationale. */
   describes: string
-  finding: Finding | null
+  /** The line that weighed most, null when none did. */
+  unit: Unit | null
+  /** Where in that line the deciding words start. */
+  at: number
+  /** For a breaking release: an urgent fix to apply now, or a required step. */
+  breakingKind: BreakingKind | null
+  /** The notes announce a security fix. */
+  security: boolean
+  /** Class probabilities of the model (safe, caution, breaking, unknown); null when a rule decided. */
+  p: number[] | null
   units: Unit[]
-  /** The notes were cut (over the cap, or marked `[truncated]` upstream). */
+  /** The notes were cut (over the cap). */
   cut: boolean
 }
 
 export const OUTCOMES = {
-  noRiskFound: 'no-risk-found',
   emptyNotes: 'empty-notes',
   noContent: 'no-content',
-  unreadable: 'unreadable-notes'
+  unreadable: 'unreadable-notes',
+  truncated: 'truncated-notes'
 } as const
 
-const WITHDRAWN =
-  /\b(?:cancell?ed|withdrawn|yanked|retracted|pulled|skipped|not (?:been )?released|do not use|don't use)\b/i
-
-// Common words of English changelogs. Notes in which almost no word is one of these
-// are in another language (or junk), and "no finding" there means nothing.
-const ENGLISH = new Set(
-  (
-    'the a an and or of to in on for with from by at as is are was were be been it this that these not no new now ' +
-    'add added adds adding fix fixed fixes fixing update updated updates bump bumped remove removed improve improved ' +
-    'improvement improvements change changed changes support supported use used using allow allows make when if ' +
-    'bug bugs feature features release version error errors issue issues more all can should will has have only into ' +
-    'after before default option options config configuration security deprecated breaking docs documentation test ' +
-    'tests dependency dependencies minor major patch set show list page user users file files api server client'
-  ).split(' ')
-)
-
-function words(units: Unit[]): string[] {
-  const out: string[] = []
-  for (const u of units) {
-    if (u.kind === 'code') continue
-    const ws = u.text.replace(/\bhttps?:\/\/\S+/g, ' ').match(/\p{L}[\p{L}\p{M}'’-]*/gu)
-    if (ws) for (const w of ws) out.push(w)
-    if (out.length > 400) break
-  }
-  return out
+export interface NotesFeatures {
+  /** A rule that decides before the model (an OUTCOMES value), or null. */
+  gate: string | null
+  features: string[]
+  rf: ReleaseFeatures | null
+  units: Unit[]
+  cut: boolean
 }
 
-/** Is `a` stronger evidence than `b`? Class, then rule, then the unit's own words, then more evidence. */
-function better(a: Finding, b: Finding): boolean {
-  if (a.rule.severity !== b.rule.severity) return a.rule.severity === 'breaking'
-  const pa = rulePriority(a.rule)
-  const pb = rulePriority(b.rule)
-  if (pa !== pb) return pa < pb
-  if (a.direct !== b.direct) return a.direct
-  return a.weight > b.weight
-}
-
-/** Judge one release's notes. Total: any string (or none) gives a judgement. */
-export function judgeRelease(notes: unknown): ReleaseJudgement {
+/** Clean, parse and featurise one release's notes. Total: any value gives an answer. */
+export function featuresOfNotes(notes: unknown, version: string): NotesFeatures {
   const { text, cut } = cleanNotes(notes)
-  if (isBlankNotes(text)) {
-    return {
-      safeToUpdate: 'unknown',
-      rule: OUTCOMES.emptyNotes,
-      describes: 'no release notes',
-      finding: null,
-      units: [],
-      cut
-    }
-  }
+  if (isBlankNotes(text)) return { gate: OUTCOMES.emptyNotes, features: [], rf: null, units: [], cut }
   const units = parseUnits(text)
-  let best: Finding | null = null
-  for (const u of units) {
-    for (const f of judgeUnit(u)) if (best === null || better(f, best)) best = f
+  const rf = releaseFeatures(units, version, cut)
+  // Only a link, a heading or a word: nothing to judge. Notes not in English: nothing the detectors read.
+  const gate =
+    rf.words < 2
+      ? OUTCOMES.noContent
+      : rf.english < 0.08
+        ? rf.words < 5
+          ? OUTCOMES.noContent
+          : OUTCOMES.unreadable
+        : null
+  return { gate, features: rf.features, rf, units, cut }
+}
+
+const HEADING_MEANS = new Map<string, string>(HEADINGS.map((h) => [h.name, h.means]))
+const RELEASE_MEANS: Record<string, string> = {
+  'ver:major': 'the release is a new major version',
+  'ver:minor': 'the release is a feature release',
+  'ver:patch': 'the release is a patch release',
+  cut: `the notes are longer than the read limit`
+}
+
+/** A feature in plain words: what the line does, where it sits, how it is qualified. */
+export function explain(feature: string): string {
+  const base = feature.replace(/#3$/, '')
+  const at = base.indexOf('@')
+  const plus = base.indexOf('+')
+  const head = base.slice(0, [at, plus].filter((i) => i >= 0).sort((a, b) => a - b)[0] ?? base.length)
+  const parts: string[] = []
+  if (head !== '') parts.push(DETECTOR[head]?.means ?? RELEASE_MEANS[head] ?? 'weighs in the notes as a whole')
+  if (at >= 0) {
+    const h = base.slice(at + 1).split('+')[0]!
+    if (h !== 'top') parts.push(`${head === '' ? 'is ' : ''}${HEADING_MEANS.get(h) ?? ''}`)
   }
-  if (best) {
-    return {
-      safeToUpdate: best.rule.severity,
-      rule: best.rule.name,
-      describes: best.rule.describes,
-      finding: best,
-      units,
-      cut
+  if (plus >= 0) {
+    const m = base.slice(plus + 1)
+    const means = m === 'alert' ? 'is marked as a warning' : (DETECTOR[m]?.means ?? m)
+    parts.push(parts.length > 0 ? `and ${means}` : means)
+  }
+  const s = parts.filter((p) => p !== '').join(', ')
+  return s === '' ? 'is an ordinary line of the notes' : s
+}
+
+/** The detector (or heading kind) a feature is about, as the `rule` name. */
+function ruleOf(feature: string): string {
+  const base = feature.replace(/#3$/, '')
+  const head = base.split(/[@+]/)[0]!
+  if (head !== '') return head
+  const h = base.slice(1).split('+')[0]!
+  return h === 'top' ? `modifier-${base.split('+')[1] ?? 'none'}` : `heading-${h}`
+}
+
+/**
+ * How much feature f pushes toward class c: for caution and breaking, rather than safe; for
+ * safe, rather than the stronger of caution and breaking.
+ */
+function pusher(model: Model, c: number): (f: string) => number {
+  const table = weightTable(model)
+  const memo = new Map<string, number>()
+  return (f) => {
+    let v = memo.get(f)
+    if (v === undefined) {
+      const w = table.get(f)
+      v = !w ? 0 : c === SAFE ? w[SAFE]! - Math.max(w[CAUTION]!, w[BREAKING]!) : w[c]! - w[SAFE]!
+      memo.set(f, v)
+    }
+    return v
+  }
+}
+
+/** The line whose features push hardest toward class c, and its strongest feature ('' when none pushes). */
+function deciding(model: Model, units: UnitEvidence[], c: number): { ue: UnitEvidence | null; feature: string } {
+  const push = pusher(model, c)
+  let best: UnitEvidence | null = null
+  let bestFeature = ''
+  let bestScore = 0
+  for (const ue of units) {
+    let sum = 0
+    let top = ''
+    let topScore = 0
+    for (const f of ue.features) {
+      const s = push(f)
+      if (s > 0) sum += s
+      // A qualifier (`+negated`, `+future`…) weighs in the sum but is not named as the reason.
+      if (s > topScore && !f.includes('+')) {
+        topScore = s
+        top = f
+      }
+    }
+    if (sum > bestScore) {
+      bestScore = sum
+      best = ue
+      bestFeature = top
     }
   }
-  const ws = words(units)
-  const content = units.filter((u) => u.kind !== 'heading' && u.kind !== 'code')
-  if (ws.length < 2 || (ws.length < 15 && content.some((u) => WITHDRAWN.test(u.text))) || content.length === 0) {
+  return { ue: best, feature: bestFeature }
+}
+
+/** An urgent fix or a required step: which kind of evidence pushes the breaking lines harder. */
+function kindOf(model: Model, lines: UnitEvidence[]): BreakingKind {
+  const push = pusher(model, BREAKING)
+  let urgent = 0
+  let required = 0
+  let urgentSeen = false
+  for (const ue of lines) {
+    for (const f of ue.features) {
+      const s = push(f)
+      const head = f.split(/[@+]/)[0]!
+      const why = head === '' ? (f.startsWith('@security') ? 'security' : 'required') : (DETECTOR[head]?.why ?? 'note')
+      if (head === 'urgent') urgentSeen = true
+      if (s <= 0) continue
+      if (why === 'urgent' || why === 'security') urgent += s
+      else if (why === 'required') required += s
+    }
+  }
+  return urgentSeen && urgent > required ? 'urgent' : 'required'
+}
+
+function isSecurity(rf: ReleaseFeatures): boolean {
+  for (const ue of rf.units) {
+    const kinds = ue.unit.section?.kinds ?? 0
+    if (kinds & S.housekeeping) continue
+    let sec = (kinds & S.security) !== 0
+    let internal = false
+    for (const h of ue.hits) {
+      if (h.detector.name === 'securityWord') sec = true
+      if (h.detector.name === 'choreLine' || h.detector.name === 'testWord' || h.detector.name === 'negated')
+        internal = true
+    }
+    if (sec && !internal) return true
+  }
+  return false
+}
+
+/** Judge one release's notes with a model. Total: any string (or none) gives a judgement. */
+export function judgeRelease(notes: unknown, version: string, model: Model): ReleaseJudgement {
+  const nf = featuresOfNotes(notes, version)
+  const base = { units: nf.units, cut: nf.cut, unit: null, at: 0, breakingKind: null, security: false, p: null }
+  if (nf.gate === OUTCOMES.emptyNotes)
+    return { ...base, safeToUpdate: 'unknown', rule: nf.gate, describes: 'there are no release notes' }
+  if (nf.gate === OUTCOMES.unreadable)
     return {
+      ...base,
+      safeToUpdate: 'unknown',
+      rule: nf.gate,
+      describes: 'the notes are not in a language the classifier reads'
+    }
+  if (nf.gate !== null || nf.rf === null)
+    return {
+      ...base,
       safeToUpdate: 'unknown',
       rule: OUTCOMES.noContent,
-      describes: 'the notes carry no usable content',
-      finding: null,
-      units,
-      cut
+      describes: 'the notes carry no usable content'
     }
-  }
-  const english = ws.filter((w) => ENGLISH.has(w.toLowerCase())).length
-  if (english < Math.max(1, ws.length * 0.08)) {
+  const rf = nf.rf
+  const p = probabilities(model, rf.features)
+  const decided = decide(p, model.header.thresholds, gateProbability(model.gate, rf.features))
+  // Notes cut at the read limit: what was not read may matter, so they are never safe.
+  const c = decided === SAFE && nf.cut ? CAUTION : decided
+  const security = isSecurity(rf)
+  if (c === UNKNOWN)
     return {
+      ...base,
+      p,
+      security,
       safeToUpdate: 'unknown',
-      rule: OUTCOMES.unreadable,
-      describes: 'no rule applies and the notes are not in a language or form the rules read',
-      finding: null,
-      units,
-      cut
+      rule: OUTCOMES.noContent,
+      describes: 'the notes carry no usable content'
     }
-  }
-  if (cut) {
-    const r = RULES.truncatedNotes
-    return { safeToUpdate: 'caution', rule: r.name, describes: r.describes, finding: null, units, cut }
-  }
+  // A safe release quotes the line that came closest to caution, if any did.
+  let d = deciding(model, rf.units, c === SAFE ? CAUTION : c)
+  if (c === SAFE && d.ue === null) d = deciding(model, rf.units, SAFE)
+  if (c !== SAFE && d.ue === null) d = deciding(model, rf.units, CAUTION)
+  const feature = d.feature
+  const cutRule = decided === SAFE && c === CAUTION
+  const rule = cutRule ? OUTCOMES.truncated : feature === '' ? 'no-evidence' : ruleOf(feature)
+  const describes = cutRule
+    ? `the notes exceed the ${NOTES_CAP / 1024} KiB read limit, so what was not read may matter`
+    : feature === ''
+      ? 'nothing in the notes weighs either way'
+      : explain(feature)
+  const head = rule in DETECTOR && !MODIFIERS.has(rule) ? DETECTOR[rule]! : null
+  const hit = head && d.ue ? d.ue.hits.find((h) => h.detector === head) : undefined
   return {
-    safeToUpdate: 'safe',
-    rule: OUTCOMES.noRiskFound,
-    describes:
-      'the notes show no breaking change, required step, raised requirement, security fix, deprecation or behaviour change',
-    finding: null,
-    units,
-    cut
+    ...base,
+    safeToUpdate: MODEL_CLASSES[c]!,
+    rule,
+    describes,
+    unit: cutRule ? null : (d.ue?.unit ?? null),
+    at: hit?.at ?? 0,
+    breakingKind: c === BREAKING ? kindOf(model, rf.units) : null,
+    security,
+    p
   }
 }
 
-/** The words around a finding, bounded, for the rationale. */
-export function quoteOf(f: Finding, max = 200): string {
-  const t = f.unit.text
-  let start = f.at > 80 ? t.lastIndexOf(' ', f.at - 40) + 1 : 0
+/** The words of the deciding line around the deciding match, bounded, for the rationale. */
+export function quoteOf(unit: Unit, at: number, max = 200): string {
+  const t = unit.text
+  let start = at > 80 ? t.lastIndexOf(' ', at - 40) + 1 : 0
   if (start < 0) start = 0
   let q = t.slice(start)
   if (q.length > max) {

@@ -18,32 +18,61 @@ export const S = {
   knownIssues: 2048
 } as const
 
-const PATTERNS: [number, RegExp][] = [
-  [S.breaking, /\bbreaking\b|\bbackwards?[- ]incompatib|\bincompatible changes?\b|💥/i],
-  [
-    S.upgrade,
-    /\bupgrad(?:e|ing) (?:notes?|instructions?|guide|steps?|considerations?|information|warnings?|path)\b|^upgrad(?:e|ing)\b|\bbefore (?:you )?(?:upgrad|updat)|\bhow to (?:upgrade|update|migrate)\b|\bmigration (?:notes?|guide|steps?|instructions?|required)\b|^migrat(?:ion|ing)s?\b|\baction (?:required|needed)\b|\bmanual (?:steps?|actions?|intervention|migration)\b|\brequired (?:actions?|steps?)\b/i
-  ],
-  [S.removed, /^(?:removed|removals?|dropped|deleted)\b|\bremoved (?:features?|settings?|options?|support)\b/i],
-  [S.deprecated, /deprecat/i],
-  [S.security, /\bsecurity\b|\bvulnerabilit|🔒|\bcve\b/i],
-  [S.changed, /^(?:changed|changes in behaviou?r|behaviou?r(?:al)? changes?|changed behaviou?r)$/i],
-  [S.config, /\b(?:config(?:uration)?|settings?) changes?\b/i],
-  [S.important, /\bimportant\b|\battention\b|\bwarnings?\b|\bnotice\b|⚠/i],
-  [
-    S.housekeeping,
-    /\b(?:docs?|documentation|tests?|testing|ci|chores?|misc(?:ellaneous)?(?: tasks)?|internal|refactor(?:ing)?s?|dependenc(?:y|ies)|deps|translations?|i18n|l10n|localisation|localization|thanks|contributors|all (?:app )?changes|all commits|maintenance|development|tooling|code quality|build system)\b/i
-  ],
-  [S.fixes, /\bfix(?:es|ed)?\b|\bbugs?\b/i],
-  [S.features, /\bfeatures?\b|\benhancements?\b|\badded\b|\bnew\b|\bimprovements?\b/i],
-  [S.knownIssues, /\bknown issues?\b/i]
+export type HeadingKind = keyof typeof S
+
+/** Each kind of heading: its bit, what a line under it is, in plain words, and its pattern. */
+export const HEADINGS: readonly { name: keyof typeof S; means: string; re: RegExp }[] = [
+  {
+    name: 'breaking',
+    means: 'listed under a breaking-changes heading',
+    re: /\bbreaking\b|\bbackwards?[- ]incompatib|\bincompatible changes?\b|💥/i
+  },
+  {
+    name: 'upgrade',
+    means: 'listed under an upgrade or migration heading',
+    re: /\bupgrad(?:e|ing) (?:notes?|instructions?|guide|steps?|considerations?|information|warnings?|path)\b|^upgrad(?:e|ing)\b|\bbefore (?:you )?(?:upgrad|updat)|\bhow to (?:upgrade|update|migrate)\b|\bmigration (?:notes?|guide|steps?|instructions?|required)\b|^migrat(?:ion|ing)s?\b|\baction (?:required|needed)\b|\bmanual (?:steps?|actions?|intervention|migration)\b|\brequired (?:actions?|steps?)\b/i
+  },
+  {
+    name: 'removed',
+    means: 'listed under a "Removed" heading',
+    re: /^(?:removed|removals?|dropped|deleted)\b|\bremoved (?:features?|settings?|options?|support)\b/i
+  },
+  { name: 'deprecated', means: 'listed under a deprecations heading', re: /deprecat/i },
+  { name: 'security', means: 'listed under a security heading', re: /\bsecurity\b|\bvulnerabilit|🔒|\bcve\b/i },
+  {
+    name: 'changed',
+    means: 'listed under a "Changed" heading',
+    re: /^(?:changed|changes in behaviou?r|behaviou?r(?:al)? changes?|changed behaviou?r)$/i
+  },
+  {
+    name: 'config',
+    means: 'listed under a configuration-changes heading',
+    re: /\b(?:config(?:uration)?|settings?) changes?\b/i
+  },
+  {
+    name: 'important',
+    means: 'listed under an "Important" or warning heading',
+    re: /\bimportant\b|\battention\b|\bwarnings?\b|\bnotice\b|⚠/i
+  },
+  {
+    name: 'housekeeping',
+    means: 'listed under a documentation, tests or dependencies heading',
+    re: /\b(?:docs?|documentation|tests?|testing|ci|chores?|misc(?:ellaneous)?(?: tasks)?|internal|refactor(?:ing)?s?|dependenc(?:y|ies)|deps|translations?|i18n|l10n|localisation|localization|thanks|contributors|all (?:app )?changes|all commits|maintenance|development|tooling|code quality|build system)\b/i
+  },
+  { name: 'fixes', means: 'listed under a bug-fixes heading', re: /\bfix(?:es|ed)?\b|\bbugs?\b/i },
+  {
+    name: 'features',
+    means: 'listed under a features heading',
+    re: /\bfeatures?\b|\benhancements?\b|\badded\b|\bnew\b|\bimprovements?\b/i
+  },
+  { name: 'knownIssues', means: 'listed under a known-issues heading', re: /\bknown issues?\b/i }
 ]
 
 /** The kinds a heading's text announces, as a bit set of `S`. */
 export function headingKinds(title: string): number {
   const t = title.replace(/[:.]+$/, '').trim()
   let k = 0
-  for (const [bit, re] of PATTERNS) if (re.test(t)) k |= bit
+  for (const h of HEADINGS) if (h.re.test(t)) k |= S[h.name]
   // "Breaking changes" also matches the changed/features words; the stronger meaning wins.
   if (k & S.breaking) k &= ~(S.housekeeping | S.features)
   return k

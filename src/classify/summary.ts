@@ -33,7 +33,8 @@ export function scrub(text: string): string {
       .replace(/(?:^|(?<=[\s([,]))@[\w-]+(?:\[bot\])?/g, ' ')
   return squash(
     s
-      .replace(/\p{Extended_Pictographic}\uFE0F?/gu, ' ')
+      // Emoji go; ©, ® and ™ are pictographic too but are words of the text.
+      .replace(/(?![\u00a9\u00ae\u2122])\p{Extended_Pictographic}\uFE0F?/gu, ' ')
       // Parentheses and brackets emptied by the above.
       .replace(/[([]\s*(?:[,;]\s*)*[)\]]/g, ' ')
       .replace(/[([]\s*(?:[,;]\s*)*[)\]]/g, ' ')

@@ -1,5 +1,6 @@
 // Plain text out of hostile input: the notes come from upstream and may be huge,
 // binary, HTML or carry control characters. Everything here is bounded and total.
+import { decodeHTML } from 'entities'
 import { LIMITS } from '../schema/index.js'
 
 /**
@@ -56,8 +57,86 @@ export function cleanNotes(raw: unknown): { text: string; cut: boolean } {
   if (s.includes('\r')) s = s.replace(/\r\n?/g, '\n')
   // The junk pattern is slow; most notes have no character it could match.
   if (MAYBE_JUNK.test(s)) s = s.replace(JUNK, '')
-  s = capLines(s.replace(TRUNCATED_MARK, ''))
+  s = normaliseFormat(capLines(s.replace(TRUNCATED_MARK, '')))
   return { text: s, cut }
+}
+
+/** Elements that carry a language other than English (`<para lang="ru">…</para>`). */
+const OTHER_LANG_OPEN = /<([a-z][\w:-]{0,30})\b[^<>]{0,200}?\b(?:xml:)?lang="(?!en\b)[a-z]{2}[^"]{0,10}"[^<>]{0,200}>/gi
+/** A line that is only a title between markers: `** Incompatible changes **`, `== Fixes ==`. */
+const MARKED_TITLE = /^(\*{1,3}|={2,}|-{2,})[ \t]*([^*=\n]{2,80}?)[ \t]*\1[ \t]*$/
+/** An RST or setext underline: one punctuation character repeated. */
+const UNDERLINE = /^(?:={3,}|\*{3,}|~{3,}|\^{3,}|#{3,}|\+{3,})\s*$/
+
+/**
+ * Generic format handling before the Markdown lexer: drop non-English elements of multilingual
+ * XML, remove the indentation every line shares (an indented list is not code), and turn
+ * reStructuredText underlined titles and lines like `** Title **` into headings. Linear in the text.
+ */
+export function normaliseFormat(s: string): string {
+  if (s.includes('lang="')) s = dropOtherLanguages(s)
+  const lines = s.split('\n')
+  // Leading tabs count as four spaces, so that a tab-indented list with one space-indented line still dedents.
+  let changed = false
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i]!
+    if (l.startsWith('\t') || l.startsWith(' \t')) {
+      const lead = /^[ \t]*/.exec(l)![0]
+      lines[i] = lead.replace(/\t/g, '    ') + l.slice(lead.length)
+      changed = true
+    }
+  }
+  let common: string | null = null
+  for (const line of lines) {
+    if (line.trim() === '') continue
+    const indent = /^[ \t]*/.exec(line)![0]
+    if (common === null || !indent.startsWith(common)) {
+      let k = 0
+      const c: string = common ?? indent
+      while (k < c.length && k < indent.length && c[k] === indent[k]) k++
+      common = c.slice(0, k)
+    }
+    if (common === '') break
+  }
+  const cut = common ? common.length : 0
+  if (cut > 0) changed = true
+  for (let i = 0; i < lines.length; i++) {
+    if (cut > 0) lines[i] = lines[i]!.slice(cut)
+    const marked = lines[i]!.length <= 90 ? MARKED_TITLE.exec(lines[i]!) : null
+    if (marked && /\w/.test(marked[2]!)) {
+      lines[i] = `## ${marked[2]!.trim()}`
+      changed = true
+    }
+    const next = lines[i + 1]
+    if (next !== undefined && UNDERLINE.test(next.slice(cut)) && /\w/.test(lines[i]!) && lines[i]!.length <= 120) {
+      lines[i] = `## ${lines[i]!.trim()}`
+      lines[i + 1] = ''
+      changed = true
+    }
+  }
+  return changed ? lines.join('\n') : s
+}
+
+function dropOtherLanguages(s: string): string {
+  let out = ''
+  let from = 0
+  const missing = new Set<string>()
+  OTHER_LANG_OPEN.lastIndex = 0
+  for (let m = OTHER_LANG_OPEN.exec(s); m !== null; m = OTHER_LANG_OPEN.exec(s)) {
+    const name = m[1]!
+    if (missing.has(name)) continue
+    const close = s.indexOf(`</${name}>`, m.index + m[0].length)
+    if (close < 0) {
+      missing.add(name)
+      continue
+    }
+    // The element goes with the line end after it, so that the block around it stays one block.
+    out += s.slice(from, m.index)
+    from = close + name.length + 3
+    if (s[from] === '\n') from++
+    OTHER_LANG_OPEN.lastIndex = from
+  }
+  return out + s.slice(from)
 }
 
 /** True when nothing is left once whitespace and `[truncated]` markers are gone. */
@@ -68,21 +147,19 @@ export function isBlankNotes(text: string): boolean {
   return text[first] === '[' && text.replace(/\[truncated\]/gi, '').trim() === ''
 }
 
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', '#39': "'" }
+/** Controls and format characters a decoded `&#1;` or `&#x202E;` could bring back. */
+const DECODED_JUNK = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\uFEFF\uFFFD]/g
 
+/** Drop control and format characters that decoding (ours or the Markdown lexer's) brought back. */
+export function dropDecodedJunk(s: string): string {
+  return s.replace(DECODED_JUNK, '')
+}
+
+/** Decode every HTML entity (named, decimal, hex) with the `entities` package, dropping decoded control characters. */
 export function decodeEntities(s: string): string {
   if (!s.includes('&')) return s
-  return s.replace(/&(#x[0-9a-f]{1,6}|#\d{1,7}|[a-z]{2,8}|#39);/gi, (m, name: string) => {
-    const lower = name.toLowerCase()
-    if (ENTITIES[lower] !== undefined) return ENTITIES[lower]!
-    let code = NaN
-    if (lower.startsWith('#x')) code = Number.parseInt(lower.slice(2), 16)
-    else if (lower.startsWith('#')) code = Number.parseInt(lower.slice(1), 10)
-    if (Number.isInteger(code) && code > 31 && code < 0x110000 && !(code >= 0xd800 && code < 0xe000) && code !== 0x7f) {
-      return String.fromCodePoint(code)
-    }
-    return m
-  })
+  const d = decodeHTML(s)
+  return d === s ? s : d.replace(DECODED_JUNK, '')
 }
 
 /** Strip HTML tags from one line of text (the text of an inline html token). */

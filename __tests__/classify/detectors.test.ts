@@ -1,0 +1,76 @@
+// The detectors: each defined once (name, plain words, pattern from a word list), general,
+// guarded exactly, and bounded on hostile text.
+import { describe, expect, it } from '@jest/globals'
+import { detect, DETECTORS, MODIFIERS } from '../../src/classify/detectors.js'
+import { cleanNotes } from '../../src/classify/text.js'
+import { parseUnits } from '../../src/classify/blocks.js'
+import { NOTES } from './fixtures.js'
+
+const names = (text: string) => detect(text).map((h) => h.detector.name)
+
+describe('detectors', () => {
+  it('each has a unique name, plain words for the rationale and a reason', () => {
+    const seen = new Set<string>()
+    for (const d of DETECTORS) {
+      expect(seen.has(d.name)).toBe(false)
+      seen.add(d.name)
+      expect(d.means).toMatch(/^[a-z][\w ,'-]+[a-zI)]$/)
+      expect(['required', 'urgent', 'security', 'note', 'routine']).toContain(d.why)
+    }
+    for (const m of MODIFIERS) expect(seen.has(m)).toBe(true)
+  })
+
+  it.each([
+    ['Drop support for Python 3.8', 'droppedPlatform'],
+    ['Buildbot Master now requires Python 3.9 or newer.', 'requirementAfter'],
+    ['The minimum supported PostgreSQL version is now PostgreSQL 14', 'raisedRequirement'],
+    ['The `LEGACY_AUTH` option has been removed', 'settingRemoved'],
+    ['Remove the deprecated v1 API endpoints', 'removedInterface'],
+    ['Remove basic_smb_lm_auth helpers', 'removalLine'],
+    ['You need to run the migration manually after upgrading', 'manualStep'],
+    ['Please read the upgrade guide before updating', 'guide'],
+    ['Critical security release, please update immediately', 'urgent'],
+    ['Fix XSS in the comment form (CVE-2025-1234)', 'securityWord'],
+    ['The `--legacy` flag is deprecated', 'deprecation'],
+    ['Change the default log level to warn', 'defaultChange'],
+    ['feat(api)!: drop the old route', 'bangMarker'],
+    ['No breaking changes in this release', 'negated'],
+    ['This will be removed in a future release', 'future'],
+    ['Require CMake 3.17 to build from source', 'buildContext']
+  ])('%j → %s', (text, name) => {
+    expect(names(text)).toContain(name)
+  })
+
+  it('reads words, not parts of words', () => {
+    expect(names('Improve the removability of widgets')).not.toContain('removalLine')
+    expect(names('Fix typo in README')).not.toContain('securityWord')
+    expect(names('Fix a memory leak in the parser')).not.toContain('securityWord')
+  })
+
+  it('a guard never hides a match: on every line of the real notes, a match implies a key', () => {
+    const lines = NOTES.flatMap((n) => parseUnits(cleanNotes(n.notes).text).map((u) => u.text))
+    for (const d of DETECTORS) {
+      if (d.keys.length === 0) continue
+      for (const line of lines) {
+        const m = d.re.exec(d.lower ? line.toLowerCase() : line)
+        if (m) expect([d.name, d.keys.some((k) => line.toLowerCase().includes(k))]).toEqual([d.name, true])
+      }
+    }
+  })
+
+  it('stays fast on hostile lines (no catastrophic backtracking)', () => {
+    const hostile = [
+      'remove '.repeat(600),
+      `${'a'.repeat(4000)}!`,
+      'must '.repeat(800),
+      `python ${'1.'.repeat(2000)}`,
+      `${'support for '.repeat(300)}x`,
+      `[${'x'.repeat(3990)}`
+    ]
+    for (const h of hostile) {
+      const t = process.hrtime.bigint()
+      detect(h)
+      expect(Number(process.hrtime.bigint() - t) / 1e6).toBeLessThan(200)
+    }
+  })
+})

@@ -1,0 +1,77 @@
+// The committed model: reproducible from the labels, honest about its figures, and the
+// decision rule keeps doubt at caution.
+import { describe, expect, it } from '@jest/globals'
+import { createHash } from 'node:crypto'
+import { readFileSync, statSync } from 'node:fs'
+import { pathToFileURL } from 'node:url'
+import { FEATURE_VERSION } from '../../src/classify/features.js'
+import { BREAKING, CAUTION, decide, MODEL_CLASSES, SAFE, UNKNOWN } from '../../src/classify/model.js'
+import { MODEL } from '../../src/classify/trained.js'
+import { figures, serialise, train } from '../../src/classify/train.js'
+import { FIXTURES } from './fixtures.js'
+
+const MODEL_FILE = new URL('../../src/classify/model.json', import.meta.url)
+
+describe('the committed model', () => {
+  it('`npm run train` reproduces it byte for byte from the labels', () => {
+    const { model, loao } = train(pathToFileURL(FIXTURES))
+    expect(serialise(model)).toBe(readFileSync(MODEL_FILE, 'utf8'))
+    // The header's LOAO figures are those of the predictions made fold by fold.
+    const f = figures(
+      loao.map((p) => p.predicted),
+      loao.map((p) => p.label)
+    )
+    expect(f).toEqual(model.header.loao)
+  }, 240_000)
+
+  it('records the labels it was trained on, the feature version and plain-JSON weights', () => {
+    const labels = readFileSync(`${FIXTURES}dev-labels.jsonl`)
+    expect(MODEL.header.labels.sha256).toBe(createHash('sha256').update(labels).digest('hex'))
+    expect(MODEL.header.labels.entries).toBe(labels.toString().trim().split('\n').length)
+    expect(MODEL.header.featureVersion).toBe(FEATURE_VERSION)
+    expect(MODEL.classes).toEqual(MODEL_CLASSES)
+    for (const w of [...Object.values(MODEL.weights), ...Object.values(MODEL.gate.weights)]) {
+      expect(w).toHaveLength(MODEL_CLASSES.length)
+      for (const x of w) expect(Number(x.toPrecision(6))).toBe(x)
+    }
+  })
+
+  it('leave-one-app-out, no breaking release was called safe; the thresholds are sane', () => {
+    expect(MODEL.header.loao.breakingAsSafe).toBe(0)
+    expect(MODEL.header.inSample.breakingAsSafe).toBe(0)
+    expect(MODEL.header.loao.entries).toBe(MODEL.header.labels.entries)
+    const t = MODEL.header.thresholds
+    expect(t.safe).toBeGreaterThan(0)
+    expect(t.safe).toBeLessThanOrEqual(t.breaking)
+  })
+
+  it('is small and loads fast', () => {
+    expect(statSync(MODEL_FILE).size).toBeLessThanOrEqual(2 * 1024 * 1024)
+    const text = readFileSync(MODEL_FILE, 'utf8')
+    const t = process.hrtime.bigint()
+    JSON.parse(text)
+    expect(Number(process.hrtime.bigint() - t) / 1e6).toBeLessThan(50)
+  })
+})
+
+describe('the decision rule', () => {
+  const t = { breaking: 0.4, safe: 0.05 }
+  it('safe needs safe to be the most probable class and P(breaking) below the safe threshold', () => {
+    expect(decide([0.9, 0.06, 0.04, 0], t)).toBe(SAFE)
+    expect(decide([0.9, 0.04, 0.06, 0], t)).toBe(CAUTION) // breaking is not ruled out: doubt → caution
+    expect(decide([0.45, 0.5, 0.05, 0], t)).toBe(CAUTION)
+  })
+  it('breaking when it is the most probable class or P(breaking) reaches the breaking threshold', () => {
+    expect(decide([0.3, 0.3, 0.4, 0], t)).toBe(BREAKING)
+    expect(decide([0.1, 0.5, 0.4, 0], t)).toBe(BREAKING)
+    expect(decide([0.2, 0.41, 0.39, 0], t)).toBe(CAUTION)
+    expect(decide([0.1, 0.1, 0.1, 0.7], t)).toBe(UNKNOWN)
+  })
+  it('never yields safe when P(breaking) is at or above the safe threshold', () => {
+    for (let a = 0; a <= 20; a++)
+      for (let b = 0; b <= 20 - a; b++) {
+        const p = [a / 20, (20 - a - b) / 20, b / 20, 0]
+        if (p[BREAKING]! >= t.safe) expect(decide(p, t)).not.toBe(SAFE)
+      }
+  })
+})

@@ -1,0 +1,1024 @@
+// The detectors: general facts about how release notes announce work for an admin.
+// Each detector is defined here and only here: its name, what it means in plain words (the
+// rationale quotes this), the reason it can make an update breaking ('required' for a step
+// the admin must take, 'urgent' for a fix to apply now), and its pattern, built from a word list.
+// A detector only finds; the trained model (./model.json) decides how much each finding weighs,
+// alone and in context (the heading a line sits under, negation, hedging, tense, build context).
+// No detector names an app, a version or an entry.
+import { groupScanner } from './keywords.js'
+
+/** Why a detector's finding can make an update breaking. */
+export type Why = 'required' | 'urgent' | 'security' | 'note' | 'routine'
+
+export interface Detector {
+  name: string
+  /** Plain words for the rationale: "<line> <means>". */
+  means: string
+  why: Why
+  re: RegExp
+  /** Lower-case ASCII strings one of which any match contains; [] when no guard is possible. */
+  keys: string[]
+  /** The pattern reads lower-cased text (word lists); false for patterns that need the case. */
+  lower: boolean
+}
+
+/**
+ * A word list entry: a word or phrase matched at word boundaries, case-insensitively (it is
+ * matched in lower-cased text).
+ * `*` stands for the rest of a word (`remov*`), `#` for a version number (`python #`),
+ * a space for any run of spaces; every other character is literal.
+ */
+function entry(w: string): string {
+  let out = ''
+  for (const ch of w) {
+    if (ch === '*') out += '[\\w-]*'
+    else if (ch === '#') out += 'v?\\d+(?:\\.(?:\\d+|x))*'
+    else if (ch === ' ') out += '\\s+'
+    else out += ch.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')
+  }
+  const start = /^\w/.test(w) ? '\\b' : ''
+  const end = /[\w#]$/.test(w) ? '\\b' : ''
+  return `${start}${out}${end}`
+}
+
+/** The pattern of a trailing ` #` (a space and a version number). */
+const VERSION_TAIL = entry(' #')
+
+function alt(ws: readonly string[]): string {
+  // Names followed by a version ("python #"): the version pattern once, after the names.
+  if (ws.length > 1 && ws.every((w) => w.endsWith(' #'))) return `${alt(ws.map((w) => w.slice(0, -2)))}${VERSION_TAIL}`
+  const es = ws.map((w) => entry(w.toLowerCase()))
+  // One word boundary before the group (when every entry has one) lets the engine skip ahead faster.
+  if (es.every((e) => e.startsWith('\\b'))) return `\\b(?:${es.map((e) => e.slice(2)).join('|')})`
+  return `(?:${es.join('|')})`
+}
+
+/** The literal text every match of the entry starts with, lower-cased, if it is a usable ASCII guard. */
+function keyOf(w: string): string | null {
+  const m = /^[^*#]*/.exec(w.toLowerCase())
+  const k = m ? m[0].replace(/ .*$/, '') : ''
+  return k.length >= 2 && /^[\x20-\x7e]+$/.test(k) ? k : null
+}
+
+function keysOf(ws: readonly string[]): string[] {
+  const keys: string[] = []
+  for (const w of ws) {
+    const k = keyOf(w)
+    if (k === null) return []
+    if (!keys.includes(k)) keys.push(k)
+  }
+  return keys
+}
+
+interface Spec {
+  means: string
+  why: Why
+  /** Any of these words. */
+  words?: readonly string[]
+  /** Or: a word of the first list, then within `gap` characters of the same sentence a word of the second. */
+  near?: readonly [readonly string[], readonly string[], number?]
+  /** Or a pattern for what word lists cannot say (case-sensitive identifiers); then `keys` guard it, if any. */
+  pattern?: RegExp
+  keys?: string[]
+}
+
+function build(name: string, s: Spec): Detector {
+  if (s.pattern) return { name, means: s.means, why: s.why, re: s.pattern, keys: s.keys ?? [], lower: false }
+  if (s.near) {
+    const [a, b, gap = 60] = s.near
+    const re = new RegExp(`${alt(a)}[^.;!?\\n]{0,${gap}}${alt(b)}`)
+    // Either list guards; the shorter key list is the cheaper and the rarer.
+    const ka = keysOf(a)
+    const kb = keysOf(b)
+    const keys = ka.length === 0 ? kb : kb.length === 0 ? ka : ka.length <= kb.length ? ka : kb
+    return { name, means: s.means, why: s.why, re, keys, lower: true }
+  }
+  const ws = s.words ?? []
+  return { name, means: s.means, why: s.why, re: new RegExp(alt(ws)), keys: keysOf(ws), lower: true }
+}
+
+// ---------------------------------------------------------------------------
+// Word lists shared by several detectors.
+
+const RUNTIMES = [
+  'python #',
+  'php #',
+  'node #',
+  'nodejs #',
+  'node.js #',
+  'go #',
+  'golang #',
+  'postgres #',
+  'postgresql #',
+  'mysql #',
+  'mariadb #',
+  'redis #',
+  'valkey #',
+  'java #',
+  'jdk #',
+  'jre #',
+  'ruby #',
+  'rust #',
+  'rustc #',
+  'elasticsearch #',
+  'opensearch #',
+  'mongodb #',
+  'sqlite #',
+  'debian #',
+  'ubuntu #',
+  'alpine #',
+  'docker #',
+  'kubernetes #',
+  'k8s #',
+  '.net #',
+  'dotnet #',
+  'django #',
+  'perl #',
+  'nginx #',
+  'apache #',
+  'erlang #',
+  'elixir #',
+  'openssl #',
+  'glibc #',
+  'kernel #',
+  'tls #',
+  'npm #',
+  'helm #',
+  'qt #',
+  'gcc #',
+  'clang #',
+  'cmake #',
+  'c++ #',
+  'c #',
+  'windows #',
+  'macos #',
+  'freebsd #',
+  'centos #',
+  'rhel #',
+  'libressl #',
+  'boost #',
+  'meson #',
+  'autoconf #',
+  'systemd #',
+  'curl #',
+  'libcurl #',
+  'gnutls #',
+  'mbedtls #',
+  'pcre #',
+  'lua #',
+  'icu #',
+  'zlib #'
+]
+const REQUIRE = [
+  'require',
+  'requires',
+  'required',
+  'requirement*',
+  'minimum',
+  'at least',
+  'or later',
+  'or newer',
+  'or higher',
+  'or above',
+  'or greater',
+  'needs',
+  'now needs',
+  'need'
+]
+const REMOVE = [
+  'remove',
+  'removed',
+  'removes',
+  'removing',
+  'removal',
+  'drop',
+  'drops',
+  'dropped',
+  'dropping',
+  'delete',
+  'deleted',
+  'discontinue*',
+  'no longer',
+  'eliminate*',
+  'get rid of',
+  'got rid of'
+]
+const SETTING = [
+  'config*',
+  'setting*',
+  'option*',
+  'env var*',
+  'environment variable*',
+  'variable*',
+  'flag*',
+  'parameter*',
+  'directive*',
+  'argument*',
+  'switch',
+  'key',
+  'keys',
+  'propert*',
+  'field*'
+]
+const INTERFACE = [
+  'api',
+  'apis',
+  'endpoint*',
+  'route*',
+  'command*',
+  'cli',
+  'plugin*',
+  'module*',
+  'integration*',
+  'backend*',
+  'driver*',
+  'provider*',
+  'feature*',
+  'platform*',
+  'architecture*',
+  'binar*',
+  'package*',
+  'image*',
+  'arm*',
+  'i386',
+  'i686',
+  '32-bit',
+  '32 bit',
+  'windows',
+  'macos',
+  'protocol*',
+  'format*',
+  'syntax',
+  'function*',
+  'method*',
+  'library',
+  'header*'
+]
+
+// ---------------------------------------------------------------------------
+// The detectors of one line (unit) of notes. Order is the order of the rationale's
+// tie-breaks: the earlier detector is the more specific evidence.
+
+const SPECS: Record<string, Spec> = {
+  breakingWord: {
+    means: 'is called a breaking change',
+    why: 'required',
+    words: [
+      'breaking',
+      'backward incompatible',
+      'backwards incompatible',
+      'backward-incompatible',
+      'backwards-incompatible',
+      'incompatible change*',
+      'not backward compatible',
+      'not backwards compatible',
+      'breaks compatibility',
+      'break compatibility',
+      'breaks backward*',
+      'break backward*',
+      'compatibility break*'
+    ]
+  },
+  breakingMarker: {
+    means: 'is marked as a breaking change',
+    why: 'required',
+    pattern: /\bBREAKING\b|\[[Bb]reaking(?: [Cc]hanges?)?\]|^\s*\**[Bb]reaking(?: [Cc]hanges?)?\**\s*:/,
+    keys: ['breaking']
+  },
+  bangMarker: {
+    means: 'is marked breaking with an exclamation mark',
+    why: 'required',
+    pattern: /^\s*(?:\[[^\]]{0,40}\]\s*)?[a-z]+(?:\([^)]{0,60}\))?!:/,
+    keys: ['!:']
+  },
+  raisedRequirement: {
+    means: 'raises a required version of a runtime, database, system or tool',
+    why: 'required',
+    near: [REQUIRE, RUNTIMES, 80]
+  },
+  requirementAfter: {
+    means: 'raises a required version of a runtime, database, system or tool',
+    why: 'required',
+    near: [RUNTIMES, REQUIRE, 40]
+  },
+  droppedPlatform: {
+    means: 'drops support for a runtime, database, system or platform version',
+    why: 'required',
+    near: [REMOVE, RUNTIMES, 60]
+  },
+  removedSupport: {
+    means: 'removes support for something',
+    why: 'required',
+    near: [REMOVE, ['support*', 'compatib*'], 30]
+  },
+  supportRemoved: {
+    means: 'removes support for something',
+    why: 'required',
+    near: [['support for', 'support of', 'compatibility with'], ['removed', 'dropped', 'discontinued', 'ended'], 80]
+  },
+  removedSetting: {
+    means: 'removes a setting or option',
+    why: 'required',
+    near: [REMOVE, SETTING, 60]
+  },
+  settingRemoved: {
+    means: 'removes a setting or option',
+    why: 'required',
+    near: [SETTING, ['removed', 'dropped', 'deleted', 'no longer', 'renamed', 'replaced'], 60]
+  },
+  removedInterface: {
+    means: 'removes an interface, feature or platform',
+    why: 'required',
+    near: [REMOVE, INTERFACE, 60]
+  },
+  interfaceRemoved: {
+    means: 'removes an interface, feature or platform',
+    why: 'required',
+    near: [INTERFACE, ['removed', 'dropped', 'discontinued', 'no longer'], 60]
+  },
+  notAvailable: {
+    means: 'says something is no longer provided',
+    why: 'required',
+    near: [
+      ['no longer', 'not'],
+      ['supported', 'distributed', 'provided', 'published', 'shipped', 'built', 'available', 'included', 'accepted'],
+      12
+    ]
+  },
+  removalLine: {
+    means: 'removes something',
+    why: 'required',
+    pattern:
+      /^\s*(?:\[[^\]]{0,30}\]\s*)?(?:[\w/-]{1,30}:\s*)?(?:remove[sd]?|removing|drop(?:s|ped)?|delete[sd]?|disable[sd]?|discontinue[sd]?|retire[sd]?|forbid|disallow(?:s|ed)?|reject(?:s|ed)?|unsupport(?:s|ed)?)\b/i,
+    keys: ['remov', 'drop', 'delet', 'disabl', 'discontinu', 'retire', 'forbid', 'disallow', 'reject', 'unsupport']
+  },
+  forbidden: {
+    means: 'refuses something that used to be accepted',
+    why: 'required',
+    words: [
+      'forbid*',
+      'disallow*',
+      'prohibit*',
+      'not allowed',
+      'no longer allowed',
+      'no longer accept*',
+      'refuse*',
+      'reject*',
+      'fail to start',
+      'fails to start',
+      'will not start',
+      "won't start",
+      'error out',
+      'errors out',
+      'now error*',
+      'now fail*'
+    ]
+  },
+  renamed: {
+    means: 'renames something',
+    why: 'required',
+    words: ['rename', 'renamed', 'renames', 'renaming']
+  },
+  envName: {
+    means: 'names an environment variable or setting',
+    why: 'note',
+    pattern: /\b[A-Z][A-Z0-9]*_[A-Z0-9_]{2,}\b/
+  },
+  manualStep: {
+    means: 'asks the admin to take a step',
+    why: 'required',
+    near: [
+      [
+        'must',
+        'need to',
+        'needs to',
+        'have to',
+        'has to',
+        'required to',
+        'is required',
+        'are required',
+        'manually',
+        'manual',
+        'action required',
+        'action needed',
+        'mandatory',
+        'necessary',
+        'make sure',
+        'ensure',
+        'please'
+      ],
+      [
+        'migrat*',
+        'reinstall*',
+        're-install*',
+        'recreat*',
+        're-creat*',
+        'rebuild*',
+        'reconfigur*',
+        'rerun*',
+        're-run*',
+        'run',
+        'execut*',
+        'set',
+        'update your',
+        'change your',
+        'adjust*',
+        'replac*',
+        'convert*',
+        'back up',
+        'backup',
+        'purge',
+        'delete',
+        'remov*',
+        'renam*',
+        'move',
+        'edit*',
+        'add',
+        'regenerat*',
+        'reindex*',
+        're-index*',
+        'restart*',
+        'upgrade your',
+        'switch*',
+        'uninstall*',
+        'install*',
+        'update*',
+        'chang*',
+        'configur*',
+        'enable',
+        'disable'
+      ],
+      50
+    ]
+  },
+  migration: {
+    means: 'involves a migration',
+    why: 'required',
+    words: ['migrat*', 'schema change*', 'database upgrade', 'db upgrade', 'upgrade script*', 'reindex*', 're-index*']
+  },
+  guide: {
+    means: 'points to upgrade or migration instructions',
+    why: 'required',
+    near: [
+      ['read', 'see', 'follow', 'consult', 'check', 'review', 'refer to', 'look at'],
+      [
+        'migration guide',
+        'migration note*',
+        'migration instructions',
+        'upgrade guide',
+        'upgrade note*',
+        'upgrade instructions',
+        'upgrading guide',
+        'upgrading note*',
+        'upgrading section',
+        'update guide',
+        'update note*',
+        'update instructions',
+        'release notes',
+        'changelog',
+        'documentation'
+      ],
+      50
+    ]
+  },
+  urgent: {
+    means: 'says to update urgently',
+    why: 'urgent',
+    words: [
+      'as soon as possible',
+      'immediately',
+      'asap',
+      'urgent*',
+      'right away',
+      'without delay',
+      'strongly recommend*',
+      'highly recommend*',
+      'strongly advise*',
+      'strongly encourage*',
+      'strongly urge*',
+      'urge*',
+      'critical',
+      'must update',
+      'must upgrade',
+      'should update',
+      'should upgrade',
+      'recommended update',
+      'recommended upgrade',
+      'all users',
+      'everyone'
+    ]
+  },
+  securityWord: {
+    means: 'fixes a security issue',
+    why: 'security',
+    words: [
+      'security',
+      'vulnerab*',
+      'cve-*',
+      'ghsa-*',
+      'xss',
+      'cross-site',
+      'ssrf',
+      'csrf',
+      'idor',
+      'path traversal',
+      'directory traversal',
+      'zip slip',
+      'injection',
+      'privilege escalation',
+      'spoof*',
+      'denial of service',
+      'denial-of-service',
+      'dos',
+      'ddos',
+      'unauthori*',
+      'unauthenticated',
+      'brute force',
+      'brute-force',
+      'harden*',
+      'exploit*',
+      'smuggling',
+      'remote code execution',
+      'rce',
+      'open redirect',
+      'buffer overflow',
+      'heap overflow',
+      'integer overflow',
+      'stack overflow',
+      'use-after-free',
+      'use after free',
+      'out-of-bounds',
+      'out of bounds',
+      'information disclosure',
+      'information leak*',
+      'attacker*',
+      'malicious',
+      'bypass*',
+      'cve'
+    ]
+  },
+  deprecation: {
+    means: 'deprecates something',
+    why: 'note',
+    words: [
+      'deprecat*',
+      'obsolete*',
+      'discouraged',
+      'phased out',
+      'phase out',
+      'sunset*',
+      'end of life',
+      'end-of-life',
+      'eol'
+    ]
+  },
+  defaultChange: {
+    means: 'changes a default',
+    why: 'note',
+    words: ['default', 'defaults', 'by default', 'opt-in', 'opt-out', 'opt in', 'opt out']
+  },
+  behaviourChange: {
+    means: 'changes existing behaviour',
+    why: 'note',
+    words: [
+      'no longer',
+      'now requires',
+      'now rejects',
+      'now returns',
+      'now enforces',
+      'now only',
+      'now always',
+      'now fails',
+      'now blocks',
+      'now refuses',
+      'now validates',
+      'now treats',
+      'now uses',
+      'is now',
+      'are now',
+      'reject*',
+      'refus*',
+      'restrict*',
+      'replaced by',
+      'replaced with',
+      'instead of',
+      'moved to',
+      'moved from',
+      'behaviour',
+      'behavior',
+      'behavioural',
+      'behavioral',
+      'changed',
+      'changes the',
+      'change the',
+      'stricter',
+      'strict',
+      'enforce*',
+      'limit*',
+      'disabl*',
+      'switch* to',
+      'switched'
+    ]
+  },
+  configChange: {
+    means: 'changes the configuration',
+    why: 'note',
+    near: [SETTING, ['chang*', 'format', 'schema', 'syntax', 'structure', 'renamed', 'moved', 'new'], 30]
+  },
+  advice: {
+    means: 'advises the admin to check something',
+    why: 'note',
+    words: [
+      'make sure',
+      'please check',
+      'please review',
+      'please read',
+      'please verify',
+      'please update',
+      'please note',
+      'please be aware',
+      'note that',
+      'we recommend',
+      'we advise',
+      'we suggest',
+      'it is recommended',
+      "it's recommended",
+      'you should',
+      'you may want',
+      'you might want',
+      'be aware',
+      'be careful',
+      'take care',
+      'beware',
+      'caution',
+      'warning',
+      'important',
+      'attention',
+      'heads up',
+      'notice'
+    ]
+  },
+  youYour: {
+    means: 'addresses the admin',
+    why: 'note',
+    words: ['you', 'your', "you're", 'users who', 'users of', 'admins', 'administrators', 'operators']
+  },
+  platformImage: {
+    means: 'changes the base image or platform',
+    why: 'note',
+    words: [
+      'base image',
+      'docker image',
+      'container image',
+      'underlying image',
+      'dockerfile',
+      'debian',
+      'alpine',
+      'ubuntu',
+      'trixie',
+      'bookworm',
+      'bullseye',
+      'noble',
+      'jammy'
+    ]
+  },
+  database: {
+    means: 'concerns the database',
+    why: 'note',
+    words: [
+      'database',
+      'databases',
+      'db',
+      'schema',
+      'sql',
+      'postgres*',
+      'mysql',
+      'mariadb',
+      'sqlite',
+      'table*',
+      'index*'
+    ]
+  },
+  withdrawn: {
+    means: 'says the release was withdrawn',
+    why: 'routine',
+    words: [
+      'cancelled',
+      'canceled',
+      'withdrawn',
+      'yanked',
+      'retracted',
+      'do not use',
+      "don't use",
+      'not released',
+      'skipped'
+    ]
+  },
+  firstRelease: {
+    means: 'announces a first release',
+    why: 'routine',
+    words: ['first release', 'initial release', 'first public release', 'first stable release']
+  },
+  fixWord: {
+    means: 'fixes a bug',
+    why: 'routine',
+    words: [
+      'fix',
+      'fixed',
+      'fixes',
+      'fixing',
+      'bug*',
+      'bugfix*',
+      'crash*',
+      'resolv*',
+      'correct*',
+      'regression*',
+      'properly',
+      'issue*',
+      'error*',
+      'panic*',
+      'leak*',
+      'hang*',
+      'typo*'
+    ]
+  },
+  addWord: {
+    means: 'adds something new',
+    why: 'routine',
+    words: [
+      'add',
+      'added',
+      'adds',
+      'adding',
+      'new',
+      'introduc*',
+      'implement*',
+      'support for',
+      'allow*',
+      'enable*',
+      'now support*',
+      'now available'
+    ]
+  },
+  improveWord: {
+    means: 'improves something',
+    why: 'routine',
+    words: [
+      'improv*',
+      'optimi*',
+      'performance',
+      'faster',
+      'speed*',
+      'better',
+      'enhanc*',
+      'refactor*',
+      'clean*',
+      'simplif*'
+    ]
+  },
+  docsWord: {
+    means: 'concerns documentation or translations',
+    why: 'routine',
+    words: [
+      'doc',
+      'docs',
+      'documentation',
+      'readme',
+      'translation*',
+      'translat*',
+      'i18n',
+      'l10n',
+      'locale*',
+      'language*',
+      'typo*',
+      'comment*',
+      'spelling'
+    ]
+  },
+  depsWord: {
+    means: 'bumps a dependency',
+    why: 'routine',
+    words: [
+      'bump*',
+      'dependenc*',
+      'deps',
+      'vendor*',
+      'go.mod',
+      'package.json',
+      'lockfile',
+      'renovate',
+      'dependabot',
+      'upgrade to',
+      'update to',
+      'updated to',
+      'upgraded to'
+    ]
+  },
+  testWord: {
+    means: 'concerns tests or CI',
+    why: 'routine',
+    words: ['test*', 'ci', 'github actions', 'workflow*', 'lint*', 'coverage', 'unit test*']
+  },
+  // Context of a line: these qualify the findings above.
+  negated: {
+    means: 'says it breaks nothing',
+    why: 'routine',
+    words: [
+      'no breaking',
+      'no known breaking',
+      'non-breaking',
+      'non breaking',
+      'not breaking',
+      'not a breaking',
+      'no action required',
+      'no action is required',
+      'no action needed',
+      'no manual',
+      'no migration',
+      'no changes are required',
+      'no changes required',
+      'nothing to do',
+      'backward compatible',
+      'backwards compatible',
+      'backward-compatible',
+      'backwards-compatible',
+      'fully compatible',
+      'remains compatible',
+      'still compatible',
+      "doesn't break",
+      'does not break',
+      'without breaking',
+      'no user action',
+      'no intervention',
+      'automatically',
+      'automatic',
+      'transparently',
+      'still work*',
+      'still supported',
+      'still accepted',
+      'alias',
+      'fallback',
+      'fall back'
+    ]
+  },
+  hedged: {
+    means: 'is hedged',
+    why: 'routine',
+    words: [
+      'potentially',
+      'possibly',
+      'might',
+      'may',
+      'could',
+      'slightly',
+      'minor',
+      'technically',
+      'not really',
+      'not strictly',
+      'in rare cases',
+      'in some cases',
+      'edge case*',
+      'unlikely'
+    ]
+  },
+  future: {
+    means: 'announces something for a later release',
+    why: 'routine',
+    words: [
+      'will be',
+      'will become',
+      'will no longer',
+      'will require',
+      'will remove',
+      'will drop',
+      'in a future',
+      'in the future',
+      'in future',
+      'upcoming',
+      'next major',
+      'next release',
+      'next version',
+      'planned',
+      'plan to',
+      'going to',
+      'eventually',
+      'later release',
+      'to be removed',
+      'to be dropped'
+    ]
+  },
+  conditional: {
+    means: 'applies only in some setups',
+    why: 'routine',
+    words: [
+      'if you',
+      'if your',
+      'when using',
+      'for users',
+      'users who',
+      'users of',
+      'only if',
+      'only when',
+      'those who',
+      'in case'
+    ]
+  },
+  buildContext: {
+    means: 'concerns building from source',
+    why: 'routine',
+    words: [
+      'build*',
+      'compil*',
+      'cmake',
+      'autoconf',
+      'automake',
+      'autotools',
+      'meson',
+      'makefile',
+      'configure script',
+      './configure',
+      'gcc',
+      'clang',
+      'msvc',
+      'toolchain',
+      'from source',
+      'source code',
+      'c api',
+      'c++',
+      'header file*',
+      'linker',
+      'link against',
+      'pkg-config'
+    ]
+  },
+  fixLine: {
+    means: 'is a bug fix',
+    why: 'routine',
+    pattern:
+      /^\s*(?:\[[^\]]{0,30}\]\s*)?(?:[\w/-]{1,30}:\s*)?(?:fix(?:e[sd])?|bug ?fix(?:es)?|resolve[sd]?|revert(?:s|ed)?|correct(?:s|ed)?)\b|^\s*BUG\//i,
+    keys: ['fix', 'resolv', 'revert', 'correct', 'bug']
+  },
+  choreLine: {
+    means: 'is internal work',
+    why: 'routine',
+    pattern:
+      /^\s*(?:\[[^\]]{0,40}\]\s*)?(?:test|tests|ci|docs?|chore|build|style|refactor|perf|lint|i18n|l10n|deps|cleanup|minor)(?:\([^)]{0,60}\))?[:/]/i,
+    keys: []
+  },
+  versionNumber: {
+    means: 'names a version',
+    why: 'routine',
+    pattern: /\b\d+\.\d+(?:\.\d+)?\b/,
+    keys: []
+  }
+}
+
+export const DETECTORS: readonly Detector[] = Object.entries(SPECS).map(([name, s]) => build(name, s))
+export const DETECTOR: Readonly<Record<string, Detector>> = Object.fromEntries(DETECTORS.map((d) => [d.name, d]))
+
+/** Detectors that qualify the others rather than find something of their own. */
+export const MODIFIERS: ReadonlySet<string> = new Set([
+  'negated',
+  'hedged',
+  'future',
+  'conditional',
+  'buildContext',
+  'fixLine',
+  'choreLine',
+  'youYour'
+])
+
+export interface Hit {
+  detector: Detector
+  /** Index of the first match in the line. */
+  at: number
+}
+
+// One Aho–Corasick pass per 31 guarded detectors tells which detectors can match a line at all.
+const guarded = DETECTORS.map((d, i) => ({ d, i })).filter(({ d }) => d.keys.length > 0)
+const unguarded = DETECTORS.map((d, i) => ({ d, i })).filter(({ d }) => d.keys.length === 0)
+const chunks: { scan: (t: string) => number; idx: number[] }[] = []
+for (let c = 0; c < guarded.length; c += 31) {
+  const part = guarded.slice(c, c + 31)
+  chunks.push({ scan: groupScanner(part.map(({ d }) => d.keys)), idx: part.map(({ i }) => i) })
+}
+
+/** Every detector that matches one line (one unit of notes), in DETECTORS order. */
+export function detect(text: string): Hit[] {
+  const lower = text.toLowerCase()
+  const candidates: number[] = []
+  for (const { scan, idx } of chunks) {
+    const bits = scan(lower)
+    if (bits === 0) continue
+    for (let b = 0; b < idx.length; b++) if (bits & (1 << b)) candidates.push(idx[b]!)
+  }
+  for (const { i } of unguarded) candidates.push(i)
+  candidates.sort((a, b) => a - b)
+  const hits: Hit[] = []
+  for (const i of candidates) {
+    const d = DETECTORS[i]!
+    const m = d.re.exec(d.lower ? lower : text)
+    if (m) hits.push({ detector: d, at: m.index })
+  }
+  return hits
+}

@@ -1,0 +1,104 @@
+// The trained model: multinomial logistic regression over the named features of ./features.ts,
+// and the decision rule that turns its probabilities into a class. Trained by `npm run train`
+// (./train.ts) from the dev labels; loaded from ./model.json, nothing is trained at build time.
+
+export const MODEL_CLASSES = ['safe', 'caution', 'breaking', 'unknown'] as const
+export type ModelClass = (typeof MODEL_CLASSES)[number]
+export const SAFE = 0
+export const CAUTION = 1
+export const BREAKING = 2
+export const UNKNOWN = 3
+
+export interface Thresholds {
+  /** Breaking when P(breaking) reaches this (or breaking is the most probable class). */
+  breaking: number
+  /** Safe only when safe is the most probable class and the gate's P(breaking) stays below this; otherwise caution. */
+  safe: number
+}
+
+export interface Figures {
+  entries: number
+  accuracy: number
+  macroF1: number
+  breakingRecall: number
+  breakingAsSafe: number
+}
+
+export interface ModelHeader {
+  format: 'updatesafe-classifier'
+  featureVersion: number
+  labels: { file: string; sha256: string; entries: number; apps: number }
+  training: Record<string, number | string>
+  thresholds: Thresholds
+  /** Leave-one-app-out figures of this training recipe (thresholds chosen inside each fold). */
+  loao: Figures
+  inSample: Figures
+}
+
+export interface Model {
+  header: ModelHeader
+  classes: readonly string[]
+  bias: number[]
+  /** Feature name → one weight per class. */
+  weights: Record<string, number[]>
+  /** The safety gate: the same kind of model trained on safe and breaking releases only (breaking or not). */
+  gate: { bias: number[]; weights: Record<string, number[]> }
+}
+
+export type Weights = Pick<Model, 'bias' | 'weights'>
+
+/** The gate's P(breaking) against safe for a release's features. */
+export function gateProbability(gate: Weights, features: readonly string[]): number {
+  const p = probabilities(gate, features)
+  const s = p[SAFE]! + p[BREAKING]!
+  return s === 0 ? 1 : p[BREAKING]! / s
+}
+
+const tables = new WeakMap<Weights, Map<string, number[]>>()
+
+/** A model's weights as a Map (built once per model: faster than a large object's keys). */
+export function weightTable(model: Weights): Map<string, number[]> {
+  let t = tables.get(model)
+  if (!t) {
+    t = new Map(Object.entries(model.weights))
+    tables.set(model, t)
+  }
+  return t
+}
+
+/** Class probabilities for a release's features (features the model does not know weigh nothing). */
+export function probabilities(model: Weights, features: readonly string[]): number[] {
+  const z = model.bias.slice()
+  const table = weightTable(model)
+  for (const f of features) {
+    const w = table.get(f)
+    if (w) for (let c = 0; c < z.length; c++) z[c]! += w[c]!
+  }
+  let max = -Infinity
+  for (const v of z) if (v > max) max = v
+  let sum = 0
+  for (let c = 0; c < z.length; c++) {
+    z[c] = Math.exp(z[c]! - max)
+    sum += z[c]!
+  }
+  return z.map((v) => v / sum)
+}
+
+export function argmax(p: readonly number[]): number {
+  let best = 0
+  for (let c = 1; c < p.length; c++) if (p[c]! > p[best]!) best = c
+  return best
+}
+
+/**
+ * The decision rule. Doubt falls to caution, never to safe: safe needs safe to be the most
+ * probable class and the gate's P(breaking) (`g`) below the safe threshold; breaking needs
+ * breaking to be the most probable class or P(breaking) at the breaking threshold.
+ */
+export function decide(p: readonly number[], t: Thresholds, g: number = p[BREAKING]!): number {
+  const top = argmax(p)
+  if (top === UNKNOWN) return UNKNOWN
+  if (top === BREAKING || p[BREAKING]! >= t.breaking) return BREAKING
+  if (top === SAFE && g < t.safe) return SAFE
+  return CAUTION
+}

@@ -1,0 +1,374 @@
+// Training and honest measurement of the model (not part of the bundle: only `npm run train`,
+// `npm run eval` and the tests import this). Everything learned from labels is learned inside
+// the fold that is measured: the vocabulary (features seen in at least two training apps), the
+// weights and the decision thresholds (chosen on out-of-fold predictions of an inner split of
+// the training apps). Deterministic: full-batch optimisation, a fixed number of steps, no
+// randomness, weights rounded to 6 significant digits.
+import { createHash } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { featuresOfNotes } from './judge.js'
+import { FEATURE_VERSION } from './features.js'
+import {
+  BREAKING,
+  decide,
+  gateProbability,
+  MODEL_CLASSES,
+  probabilities,
+  SAFE,
+  UNKNOWN,
+  type Figures,
+  type Model,
+  type Thresholds,
+  type Weights
+} from './model.js'
+
+export interface Example {
+  id: string
+  app: string
+  version: string
+  label: number
+  /** Release features (./features.ts); null when a rule decides before the model (empty notes, only a link). */
+  features: string[] | null
+  gate: number | null
+}
+
+export interface Options {
+  lambda: number
+  steps: number
+  rate: number
+  minApps: number
+  innerFolds: number
+  /** The safe threshold is this fraction of the lowest P(breaking) of a breaking release that would be called safe. */
+  safeMargin: number
+}
+
+export const OPTIONS: Options = { lambda: 0.003, steps: 200, rate: 0.05, minApps: 2, innerFolds: 3, safeMargin: 0.5 }
+
+const K = MODEL_CLASSES.length
+
+export interface Dataset {
+  examples: Example[]
+  labelsSha256: string
+  apps: string[]
+}
+
+export function loadDataset(dir: string | URL): Dataset {
+  const read = (name: string) => readFileSync(new URL(name, dir), 'utf8')
+  const rawLabels = read('dev-labels.jsonl')
+  const notes = new Map<string, { app: string; version: string; notes: string }>()
+  for (const line of read('notes.jsonl').split('\n'))
+    if (line.trim() !== '') {
+      const n = JSON.parse(line) as { id: string; app: string; version: string; notes: string }
+      notes.set(n.id, n)
+    }
+  const examples: Example[] = []
+  for (const line of rawLabels.split('\n')) {
+    if (line.trim() === '') continue
+    const l = JSON.parse(line) as { id: string; label: string }
+    const n = notes.get(l.id)
+    if (!n) throw new Error(`label ${l.id} has no notes`)
+    const label = MODEL_CLASSES.indexOf(l.label as (typeof MODEL_CLASSES)[number])
+    if (label < 0) throw new Error(`label ${l.id}: unknown class ${l.label}`)
+    const f = featuresOfNotes(n.notes, n.version)
+    examples.push({
+      id: l.id,
+      app: n.app,
+      version: n.version,
+      label,
+      features: f.gate === null ? f.features : null,
+      gate: f.gate === null ? null : UNKNOWN
+    })
+  }
+  const apps = [...new Set(examples.map((e) => e.app))].sort()
+  return { examples, labelsSha256: createHash('sha256').update(rawLabels).digest('hex'), apps }
+}
+
+/** Round to 6 significant digits, as the model file stores weights. */
+export const round6 = (x: number): number => (x === 0 ? 0 : Number(x.toPrecision(6)))
+
+/** Fit multinomial logistic regression over releases (balanced class weights, L2, full-batch Adam). */
+export function fit(examples: Example[], opt: Options = OPTIONS): Weights {
+  const raw = examples
+    .filter((e) => e.features !== null)
+    .map((e) => ({ features: e.features!, label: e.label, weight: 1, app: e.app }))
+  // Vocabulary: features seen in at least minApps distinct apps of this training set.
+  const appsOf = new Map<string, Set<string>>()
+  for (const r of raw)
+    for (const f of r.features) {
+      let s = appsOf.get(f)
+      if (!s) appsOf.set(f, (s = new Set()))
+      s.add(r.app)
+    }
+  const vocab = [...appsOf].filter(([, s]) => s.size >= opt.minApps).map(([f]) => f)
+  vocab.sort()
+  const index = new Map(vocab.map((f, i) => [f, i]))
+  // Identical releases (same known features, same class) are one row with their summed weight.
+  const merged = new Map<string, { cols: number[]; label: number; weight: number }>()
+  for (const r of raw) {
+    const cols = [...new Set(r.features.map((f) => index.get(f)).filter((j): j is number => j !== undefined))].sort(
+      (x, y) => x - y
+    )
+    const key = `${r.label}|${cols.join(',')}`
+    const m = merged.get(key)
+    if (m) m.weight += r.weight
+    else merged.set(key, { cols, label: r.label, weight: r.weight })
+  }
+  const rows = [...merged.values()]
+  const ptr = [0]
+  const col: number[] = []
+  for (const r of rows) {
+    for (const j of r.cols) col.push(j)
+    ptr.push(col.length)
+  }
+  const n = rows.length
+  const d = vocab.length
+  const mass = new Array<number>(K).fill(0)
+  for (const r of rows) mass[r.label]! += r.weight
+  const present = mass.filter((c) => c > 0).length
+  const total = mass.reduce((x, y) => x + y, 0)
+  const sw = rows.map((r) => (r.weight * total) / (present * mass[r.label]!) / total)
+  const W = new Float64Array(d * K)
+  const b = new Float64Array(K)
+  const gW = new Float64Array(d * K)
+  const gb = new Float64Array(K)
+  const mW = new Float64Array(d * K)
+  const vW = new Float64Array(d * K)
+  const mb = new Float64Array(K)
+  const vb = new Float64Array(K)
+  const z = new Float64Array(K)
+  const beta1 = 0.9
+  const beta2 = 0.999
+  for (let step = 1; step <= opt.steps; step++) {
+    gW.fill(0)
+    gb.fill(0)
+    for (let i = 0; i < n; i++) {
+      for (let c = 0; c < K; c++) z[c] = b[c]!
+      for (let p = ptr[i]!; p < ptr[i + 1]!; p++) {
+        const o = col[p]! * K
+        for (let c = 0; c < K; c++) z[c]! += W[o + c]!
+      }
+      let max = -Infinity
+      for (let c = 0; c < K; c++) if (z[c]! > max) max = z[c]!
+      let sum = 0
+      for (let c = 0; c < K; c++) sum += z[c] = Math.exp(z[c]! - max)
+      const y = rows[i]!.label
+      for (let c = 0; c < K; c++) {
+        const g = sw[i]! * (z[c]! / sum - (c === y ? 1 : 0))
+        z[c] = g
+        gb[c]! += g
+      }
+      for (let p = ptr[i]!; p < ptr[i + 1]!; p++) {
+        const o = col[p]! * K
+        for (let c = 0; c < K; c++) gW[o + c]! += z[c]!
+      }
+    }
+    const c1 = 1 - beta1 ** step
+    const c2 = 1 - beta2 ** step
+    for (let j = 0; j < d * K; j++) {
+      const g = gW[j]! + opt.lambda * W[j]!
+      mW[j] = beta1 * mW[j]! + (1 - beta1) * g
+      vW[j] = beta2 * vW[j]! + (1 - beta2) * g * g
+      W[j]! -= (opt.rate * (mW[j]! / c1)) / (Math.sqrt(vW[j]! / c2) + 1e-8)
+    }
+    for (let c = 0; c < K; c++) {
+      const g = gb[c]!
+      mb[c] = beta1 * mb[c]! + (1 - beta1) * g
+      vb[c] = beta2 * vb[c]! + (1 - beta2) * g * g
+      b[c]! -= (opt.rate * (mb[c]! / c1)) / (Math.sqrt(vb[c]! / c2) + 1e-8)
+    }
+  }
+  const weights: Record<string, number[]> = {}
+  for (let j = 0; j < d; j++) {
+    const w = Array.from(W.subarray(j * K, j * K + K), round6)
+    if (w.some((x) => Math.abs(x) >= 1e-4)) weights[vocab[j]!] = w
+  }
+  return { bias: Array.from(b, round6), weights }
+}
+
+/** The main model and the safety gate (trained on safe and breaking releases only). */
+export interface Fitted {
+  main: Weights
+  gate: Weights
+}
+
+export function fitModel(train: Example[], opt: Options = OPTIONS): Fitted {
+  return {
+    main: fit(train, opt),
+    gate: fit(
+      train.filter((e) => e.label === SAFE || e.label === BREAKING),
+      opt
+    )
+  }
+}
+
+interface Scored {
+  p: number[]
+  g: number
+}
+
+/** A release's class probabilities and gate probability, null when a rule decided. */
+export function scoresOf(m: Fitted, e: Example): Scored | null {
+  return e.features === null ? null : { p: probabilities(m.main, e.features), g: gateProbability(m.gate, e.features) }
+}
+
+/**
+ * Thresholds from out-of-fold scores. The safe threshold sits below the smallest gate
+ * P(breaking) of any breaking release whose most probable class is safe, halved as a margin
+ * for releases not yet seen (so that no breaking release is called safe); the breaking
+ * threshold is the one of a fixed grid (0.10 to 0.50) with the best macro-F1.
+ */
+export function chooseThresholds(ss: Scored[], labels: number[], opt: Options = OPTIONS): Thresholds {
+  let floor = 0.5
+  for (let i = 0; i < ss.length; i++) {
+    const { p, g } = ss[i]!
+    if (labels[i] === BREAKING && decide(p, { breaking: 1.01, safe: 1.01 }, g) === SAFE) floor = Math.min(floor, g)
+  }
+  const safe = round6(floor * opt.safeMargin)
+  let best = { t: 0.5, f1: -1 }
+  for (let k = 2; k <= 10; k++) {
+    const t = round6(k * 0.05)
+    const m = figures(
+      ss.map(({ p, g }) => decide(p, { breaking: t, safe }, g)),
+      labels
+    )
+    if (m.macroF1 > best.f1) best = { t, f1: m.macroF1 }
+  }
+  return { breaking: best.t, safe }
+}
+
+/** Out-of-fold scores over groups of apps: each example scored by models fitted without its app's group. */
+function outOfFold(examples: Example[], groupOf: (app: string) => number, groups: number, opt: Options): Scored[] {
+  const out: Scored[] = examples.map(() => ({ p: [], g: 1 }))
+  for (let g = 0; g < groups; g++) {
+    const train = examples.filter((e) => groupOf(e.app) !== g)
+    const test = examples.map((e, i) => ({ e, i })).filter(({ e }) => groupOf(e.app) === g)
+    if (test.length === 0) continue
+    const m = fitModel(train, opt)
+    for (const { e, i } of test) out[i] = scoresOf(m, e)!
+  }
+  return out
+}
+
+/** Thresholds chosen by an inner split of the training apps (never the measured app). */
+export function nestedThresholds(train: Example[], opt: Options = OPTIONS): Thresholds {
+  const apps = [...new Set(train.map((e) => e.app))].sort()
+  const group = new Map(apps.map((a, i) => [a, i % opt.innerFolds]))
+  const rows = train.filter((e) => e.features !== null)
+  const ss = outOfFold(rows, (a) => group.get(a)!, opt.innerFolds, opt)
+  return chooseThresholds(
+    ss,
+    rows.map((e) => e.label),
+    opt
+  )
+}
+
+export interface Prediction {
+  id: string
+  app: string
+  label: number
+  predicted: number
+  s: Scored | null
+}
+
+/** Leave-one-app-out: each app predicted by a model and thresholds learned without it. */
+export function leaveOneAppOut(data: Dataset, opt: Options = OPTIONS): Prediction[] {
+  const out: Prediction[] = []
+  for (const app of data.apps) {
+    const train = data.examples.filter((e) => e.app !== app)
+    const m = fitModel(train, opt)
+    const t = nestedThresholds(train, opt)
+    for (const e of data.examples) {
+      if (e.app !== app) continue
+      const s = scoresOf(m, e)
+      out.push({ id: e.id, app, label: e.label, predicted: s === null ? e.gate! : decide(s.p, t, s.g), s })
+    }
+  }
+  return out
+}
+
+export function figures(pred: number[], labels: number[]): Figures {
+  const m = Array.from({ length: K }, () => new Array<number>(K).fill(0))
+  let correct = 0
+  for (let i = 0; i < pred.length; i++) {
+    m[labels[i]!]![pred[i]!]!++
+    if (pred[i] === labels[i]) correct++
+  }
+  let f1sum = 0
+  for (let c = 0; c < K; c++) {
+    const tp = m[c]![c]!
+    const fp = m.reduce((s, row, r) => s + (r !== c ? row[c]! : 0), 0)
+    const fn = m[c]!.reduce((s, v, p) => s + (p !== c ? v : 0), 0)
+    const pr = tp + fp === 0 ? 0 : tp / (tp + fp)
+    const rc = tp + fn === 0 ? 0 : tp / (tp + fn)
+    f1sum += pr + rc === 0 ? 0 : (2 * pr * rc) / (pr + rc)
+  }
+  const bRow = m[BREAKING]!
+  const bTotal = bRow.reduce((s, v) => s + v, 0)
+  return {
+    entries: pred.length,
+    accuracy: round6(correct / Math.max(1, pred.length)),
+    macroF1: round6(f1sum / K),
+    breakingRecall: round6(bTotal === 0 ? 0 : bRow[BREAKING]! / bTotal),
+    breakingAsSafe: bRow[SAFE]!
+  }
+}
+
+/** Train the committed model: LOAO figures, then the final fit and thresholds on every label. */
+export function train(dir: string | URL, opt: Options = OPTIONS): { model: Model; loao: Prediction[] } {
+  const data = loadDataset(dir)
+  const loao = leaveOneAppOut(data, opt)
+  const final = fitModel(data.examples, opt)
+  const thresholds = nestedThresholds(data.examples, opt)
+  const inSample = data.examples.map((e) => {
+    const s = scoresOf(final, e)
+    return s === null ? e.gate! : decide(s.p, thresholds, s.g)
+  })
+  const model: Model = {
+    header: {
+      format: 'updatesafe-classifier',
+      featureVersion: FEATURE_VERSION,
+      labels: {
+        file: 'dev-labels.jsonl',
+        sha256: data.labelsSha256,
+        entries: data.examples.length,
+        apps: data.apps.length
+      },
+      training: {
+        model:
+          'multinomial logistic regression, balanced class weights, L2, full-batch Adam; safety gate: the same on safe and breaking releases only',
+        lambda: opt.lambda,
+        steps: opt.steps,
+        rate: opt.rate,
+        minApps: opt.minApps,
+        innerFolds: opt.innerFolds,
+        safeMargin: opt.safeMargin
+      },
+      thresholds,
+      loao: figures(
+        loao.map((p) => p.predicted),
+        loao.map((p) => p.label)
+      ),
+      inSample: figures(
+        inSample,
+        data.examples.map((e) => e.label)
+      )
+    },
+    classes: MODEL_CLASSES,
+    ...final.main,
+    gate: final.gate
+  }
+  return { model, loao }
+}
+
+/** The model file's text: stable key order, one feature per line. */
+export function serialise(model: Model): string {
+  const table = (w: Record<string, number[]>) =>
+    Object.entries(w)
+      .map(([f, v]) => `    ${JSON.stringify(f)}: ${JSON.stringify(v)}`)
+      .join(',\n')
+  return (
+    `{\n  "header": ${JSON.stringify(model.header)},\n  "classes": ${JSON.stringify(model.classes)},\n` +
+    `  "bias": ${JSON.stringify(model.bias)},\n  "weights": {\n${table(model.weights)}\n  },\n` +
+    `  "gate": {\n  "bias": ${JSON.stringify(model.gate.bias)},\n  "weights": {\n${table(model.gate.weights)}\n  }\n  }\n}\n`
+  )
+}
