@@ -92,6 +92,14 @@ describe('parseRecord', () => {
     expect(issues.map((i) => `${i.line} ${i.field}: ${i.message}`)).toEqual(['11 release.checked: must be a date written YYYY-MM-DD'])
   })
 
+  it('refuses a tagPattern RE2 cannot run in linear time, at its line, and accepts the backtracking-prone one RE2 runs', () => {
+    const { issues } = parseRecord('name: X\nrepo: a/b\ntagPattern: \'^(?=v)v(\\d)\\1\'\n', 'a.yml')
+    expect(issues).toEqual([
+      expect.objectContaining({ field: 'tagPattern', line: 3, message: expect.stringMatching(/^must be a regular expression in RE2 syntax/) })
+    ])
+    expect(parseRecord("name: X\nrepo: a/b\ntagPattern: '^(\\d+\\.?)+$'\n", 'a.yml').issues).toEqual([])
+  })
+
   it('rejects an override with an unknown class', () => {
     const { issues } = parseRecord('name: X\nrepo: a/b\noverride:\n  class: fine\n  reason: r\n  version: "1"\n', 'a.yml')
     expect(issues).toEqual([expect.objectContaining({ field: 'override.class', line: 4 })])

@@ -2,6 +2,7 @@
 // write: catalog records on the way in, the v1 API documents on the way out.
 // JSON Schemas under /api/v1/schema/ are generated from these (see ../site/api.ts).
 import { z } from 'zod'
+import { tagPatternError } from '../util/tag-pattern.js'
 
 export const SERVICE = 'updatesafe'
 export const APPS_SCHEMA_ID = `${SERVICE}.apps.v1` as const
@@ -93,16 +94,14 @@ export const catalogEntrySchema = z
       .string()
       .min(1)
       .max(256)
-      .refine((s) => {
-        try {
-          new RegExp(s, 'u')
-          return true
-        } catch {
-          return false
-        }
-      }, 'must be a valid regular expression')
+      .superRefine((s, ctx) => {
+        const error = tagPatternError(s)
+        if (error) ctx.addIssue({ code: 'custom', message: `must be a regular expression in RE2 syntax (${error})` })
+      })
       .optional()
-      .describe('Only tags matching this regular expression belong to the app'),
+      .describe(
+        'Only tags matching this regular expression (RE2 syntax: linear time, no lookaround or backreferences) belong to the app'
+      ),
     archived: z.boolean().optional().describe('The repository was archived (read-only) when last checked'),
     successor: z.string().trim().min(1).max(LIMITS.successor).optional(),
     lifecycle: z

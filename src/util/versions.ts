@@ -1,6 +1,7 @@
 // Version labels as upstream writes them: `v1.2.3`, `1.2.3.4`, `server@1.2.3`,
 // `release/1.2`, `2026.5.1`, `v2.0.0-rc.1+build.5`. We never trust one scheme:
 // labels we cannot read as numbers stay opaque and are never "newer" by guess.
+import { tagPatternMatches } from './tag-pattern.js'
 
 export interface ParsedVersion {
   /** The label as given. */
@@ -95,7 +96,7 @@ export function compareVersions(a: string, b: string, tagPrefix?: string): numbe
 /** Does a tag belong to an app, given its optional tagPrefix / tagPattern? */
 export function tagMatches(tag: string, opts: { tagPrefix?: string; tagPattern?: string }): boolean {
   if (opts.tagPrefix && !tag.startsWith(opts.tagPrefix)) return false
-  if (opts.tagPattern && !new RegExp(opts.tagPattern, 'u').test(tag)) return false
+  if (opts.tagPattern && !tagPatternMatches(opts.tagPattern, tag)) return false
   return true
 }
 
