@@ -291,4 +291,27 @@ describe('dist/index.js as the runner runs it', () => {
       await fake.close()
     }
   })
+
+  it('redacts the token when an upstream echoes it: log, annotations and job summary', async () => {
+    // Not shaped like a GitHub token, so only the value itself can find it.
+    const token = 'enterprise-token-0123456789'
+    const fake = await startFakeGitHub({ token: 'the-right-one', echoAuthorization: true, repos: [] })
+    try {
+      const catalog = path.join(dir, 'echo-catalog')
+      await mkdir(path.join(catalog, 'apps'), { recursive: true })
+      await writeFile(
+        path.join(catalog, 'apps/linkding.yml'),
+        'name: linkding\nrepo: sissbruecker/linkding\nrelease:\n  version: v1.46.3\n' +
+          '  url: https://github.com/sissbruecker/linkding/releases/tag/v1.46.3\n  checked: 2026-11-01\n'
+      )
+      const inputs = { ...DEFAULTS, catalog: 'echo-catalog', refresh: 'true', 'github-token': token, output: 'echo' }
+      const r = await runAction(inputs, { GITHUB_API_URL: fake.apiUrl, GITHUB_GRAPHQL_URL: fake.graphqlUrl })
+      expect(fake.counts.total).toBeGreaterThan(0)
+      expect(r.stdout).toContain('Bad credentials for token ***')
+      expect(r.stdout.replace(`::add-mask::${token}`, '')).not.toContain(token)
+      expect(r.summary).not.toContain(token)
+    } finally {
+      await fake.close()
+    }
+  })
 })

@@ -12,6 +12,7 @@ import { serveSite } from './output/serve.js'
 import type { Logger } from './util/types.js'
 import { defaultBaseUrl, upstreamSettings } from './inputs.js'
 import { closingLine, exitStatus, formatProblem, problem, ProblemsError } from './util/problems.js'
+import { redactingLogger } from './util/redact.js'
 
 const USAGE = `updatesafe <command> [options]
 
@@ -66,7 +67,7 @@ function flags<T extends ParseArgsConfig['options']>(args: string[], config: { o
   }
 }
 
-async function run(argv: string[], log: Logger): Promise<number> {
+async function run(argv: string[], log: Logger, env: NodeJS.ProcessEnv): Promise<number> {
   const [command, ...rest] = argv
   if (COMMANDS.includes(command ?? '') && rest.some((a) => a === '--help' || a === '-h')) {
     process.stdout.write(USAGE)
@@ -91,12 +92,12 @@ async function run(argv: string[], log: Logger): Promise<number> {
         {
           catalogDir: values.catalog,
           outDir,
-          baseUrl: values['base-url'] ?? defaultBaseUrl(process.env),
+          baseUrl: values['base-url'] ?? defaultBaseUrl(env),
           now,
           refresh: values.refresh,
           ...(values.previous ? { previousDir: values.previous } : {})
         },
-        buildDeps(upstreamSettings(process.env), log, now)
+        buildDeps(upstreamSettings(env), log, now)
       )
       if (result.stats)
         log.info(
@@ -163,10 +164,18 @@ async function run(argv: string[], log: Logger): Promise<number> {
   }
 }
 
-/** Runs one command; every error that stops it is reported here and mapped to the exit status here. */
-export async function main(argv: string[], log: Logger = stderrLogger()): Promise<number> {
+/**
+ * Runs one command; every error that stops it is reported here and mapped to the exit status here.
+ * Every line goes out redacted: upstream error texts can echo the token (src/util/redact.ts).
+ */
+export async function main(
+  argv: string[],
+  output: Logger = stderrLogger(),
+  env: NodeJS.ProcessEnv = process.env
+): Promise<number> {
+  const log = redactingLogger(output, [env.GITHUB_TOKEN])
   try {
-    return await run(argv, log)
+    return await run(argv, log, env)
   } catch (e) {
     const error = e
     if (!(error instanceof ProblemsError)) {

@@ -97,6 +97,8 @@ export interface FakeGitHubOptions {
   graphqlPath?: string
   /** When set, requests must send `authorization: token <token>` (what getOctokit sends). */
   token?: string
+  /** A careless upstream: the 401 for a wrong token quotes the Authorization header it was sent. */
+  echoAuthorization?: boolean
 }
 
 export interface FakeRequestRecord extends FakeRequestInfo {
@@ -684,7 +686,9 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
         if (options.token !== undefined && req.headers.authorization !== `token ${options.token}`) {
           record.status = 401
           return send(res, 401, {
-            message: 'Bad credentials',
+            message: options.echoAuthorization
+              ? `Bad credentials for ${req.headers.authorization ?? 'no authorization'}`
+              : 'Bad credentials',
             documentation_url: 'https://docs.github.com/rest',
             status: '401'
           })

@@ -3,6 +3,7 @@
 import { utcDay } from '../../util/dates.js'
 import { LIMITS } from '../../schema/index.js'
 import { safeHttpUrl } from '../../util/http-url.js'
+import { redact } from '../../util/redact.js'
 import type { ReleaseFacts } from '../../util/types.js'
 import { newestStable, stableBetween, type TagFilter } from '../../util/versions.js'
 
@@ -54,9 +55,9 @@ export function capNotes(notes: string | null | undefined): string {
   return s
 }
 
-/** Cap a message from upstream (error texts end up in logs and rationales). */
+/** Cap a message from upstream (error texts end up in logs and rationales); GitHub-token shapes are redacted. */
 export function capReason(text: string): string {
-  const s = text.replace(/[\p{Cc}\p{Cf}]+/gu, ' ').trim()
+  const s = redact(text.replace(/[\p{Cc}\p{Cf}]+/gu, ' ').trim())
   return s.length > LIMITS.reason ? `${s.slice(0, LIMITS.reason - 1)}…` : s
 }
 

@@ -1,0 +1,49 @@
+// The CLI's commands in this process (the bundle itself is run by cli.test.ts).
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { mkdir, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import { main } from '../src/commands.js'
+import type { Logger } from '../src/util/types.js'
+import { startFakeGitHub, type FakeGitHub } from './support/fake-github.js'
+import { tempDir } from './support/tmp.js'
+
+let dir: string
+let cleanup: () => Promise<void>
+beforeAll(async () => ({ dir, cleanup } = await tempDir()))
+afterAll(() => cleanup())
+
+function collecting(): { log: Logger; text: () => string } {
+  const lines: string[] = []
+  return {
+    log: { info: (m) => lines.push(m), warning: (m) => lines.push(m), error: (m) => lines.push(m) },
+    text: () => lines.join('\n')
+  }
+}
+
+describe('main (the CLI)', () => {
+  let fake: FakeGitHub
+  beforeAll(async () => {
+    // An upstream that quotes the Authorization header it was sent when it refuses it.
+    fake = await startFakeGitHub({ token: 'the-right-one', echoAuthorization: true, repos: [] })
+  })
+  afterAll(() => fake.close())
+
+  it('redacts the token an upstream echoes, and anything shaped like a GitHub token', async () => {
+    const token = `ghp_${'Q7w8E9r0T1'.repeat(3)}abcdef`
+    const catalog = path.join(dir, 'catalog')
+    await mkdir(path.join(catalog, 'apps'), { recursive: true })
+    await writeFile(
+      path.join(catalog, 'apps/linkding.yml'),
+      'name: linkding\nrepo: sissbruecker/linkding\nrelease:\n  version: v1.46.3\n' +
+        '  url: https://github.com/sissbruecker/linkding/releases/tag/v1.46.3\n  checked: 2026-11-01\n'
+    )
+    const out = collecting()
+    const env = { GITHUB_TOKEN: token, GITHUB_API_URL: fake.apiUrl, GITHUB_GRAPHQL_URL: fake.graphqlUrl }
+    const args = ['build', '--catalog', catalog, '--out', path.join(dir, 'site'), '--refresh', '--now', '2026-11-21']
+    await main(args, out.log, env)
+    expect(fake.counts.total).toBeGreaterThan(0)
+    expect(out.text()).toContain('Bad credentials for token ***')
+    expect(out.text()).not.toContain(token)
+    expect(out.text()).not.toMatch(/ghp_\w/)
+  })
+})
