@@ -40602,10 +40602,13 @@ function defaultBaseUrl(env) {
     return 'http://localhost:8080';
 }
 
+// EXTERNAL MODULE: ./src/util/redact.ts
+var redact = __nccwpck_require__(767);
 ;// CONCATENATED MODULE: ./src/action.ts
 // The GitHub Action: read inputs with @actions/core, run the pipeline, set
 // outputs, write the job summary and annotate catalog errors on the lines they
 // point at (so they show inline on pull requests).
+
 
 
 
@@ -40644,12 +40647,13 @@ function coreLogger(env = process.env, cwd = process.cwd()) {
 function refreshInput() {
     return getInput('refresh') === '' ? false : getBooleanInput('refresh');
 }
-async function writeSummary(env, input) {
+async function writeSummary(env, input, secrets) {
     // Outside a runner there is no summary file; core.summary would throw.
     if (!env.GITHUB_STEP_SUMMARY)
         return;
     try {
-        await summary.addRaw(buildSummary(input), true).write();
+        // The runner masks the token in the log, not in the summary file; upstream texts may carry any token.
+        await summary.addRaw((0,redact/* redact */.E$)(buildSummary(input), secrets), true).write();
     }
     catch (e) {
         warning(`could not write the job summary: ${e.message}`);
@@ -40663,12 +40667,14 @@ function setOutputs(result) {
     setOutput('output', result.outDir);
 }
 async function runAction(env = process.env, cwd = process.cwd()) {
-    const log = coreLogger(env, cwd);
+    const token = getInput('github-token');
+    const secrets = [token, env.GITHUB_TOKEN ?? ''];
+    // setSecret masks the value in the runner's log; redaction also covers the summary and other tokens' shapes.
+    if (token)
+        core_setSecret(token);
+    const log = (0,redact/* redactingLogger */.S)(coreLogger(env, cwd), secrets);
     let refresh = false;
     try {
-        const token = getInput('github-token');
-        if (token)
-            core_setSecret(token);
         refresh = refreshInput();
         const now = new Date();
         const previous = getInput('previous');
@@ -40684,7 +40690,7 @@ async function runAction(env = process.env, cwd = process.cwd()) {
             ...(previous ? { previousDir: previous } : {})
         }, buildDeps(settings, log, now));
         setOutputs(result);
-        info(`changed: ${result.changed.length ? result.changed.join(', ') : 'none'}`);
+        log.info(`changed: ${result.changed.length ? result.changed.join(', ') : 'none'}`);
         await writeSummary(env, {
             count: result.count,
             changes: result.changes,
@@ -40693,16 +40699,17 @@ async function runAction(env = process.env, cwd = process.cwd()) {
             errors: [],
             refresh,
             stats: result.stats
-        });
+        }, secrets);
     }
     catch (e) {
         // Every problem becomes an annotation on the file and line it names; nothing is parsed back out of text.
         const problems = e instanceof ProblemsError ? e.problems : [{ message: e.message }];
         for (const p of problems)
             log.error(p.field ? `${p.field}: ${p.message}` : p.message, p);
-        setFailed(e instanceof ProblemsError ? closingLine(e, 'nothing was published') : e.message);
+        setFailed((0,redact/* redact */.E$)(e instanceof ProblemsError ? closingLine(e, 'nothing was published') : e.message, secrets));
         const errors = problems.map(formatProblem);
-        await writeSummary(env, { count: null, changes: [], stale: [], warnings: [], errors, refresh, stats: null });
+        const summary = { count: null, changes: [], stale: [], warnings: [], errors, refresh, stats: null };
+        await writeSummary(env, summary, secrets);
     }
 }
 
@@ -41016,6 +41023,38 @@ function safeHttpUrl(input) {
     if (u.username || u.password)
         return null;
     return u.href;
+}
+
+
+/***/ }),
+
+/***/ 767:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   E$: () => (/* binding */ redact),
+/* harmony export */   S: () => (/* binding */ redactingLogger)
+/* harmony export */ });
+/* unused harmony export REDACTED */
+const REDACTED = '***';
+const GITHUB_TOKEN_SHAPE = /\b(?:gh[opusr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,})/g;
+/** Secrets shorter than this are not searched for: they would blank out ordinary words. */
+const MIN_SECRET = 8;
+/** The text with every secret value and every GitHub-token-shaped word replaced by `***`. */
+function redact(text, secrets = []) {
+    let s = text;
+    for (const secret of secrets)
+        if (secret && secret.length >= MIN_SECRET)
+            s = s.split(secret).join(REDACTED);
+    return s.replace(GITHUB_TOKEN_SHAPE, REDACTED);
+}
+/** A logger that redacts every message before it is written. */
+function redactingLogger(log, secrets) {
+    return {
+        info: (m) => log.info(redact(m, secrets)),
+        warning: (m, ref) => log.warning(redact(m, secrets), ref),
+        error: (m, ref) => log.error(redact(m, secrets), ref)
+    };
 }
 
 

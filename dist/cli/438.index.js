@@ -19,11 +19,14 @@ var schema = __webpack_require__(1107);
 var dates = __webpack_require__(3621);
 // EXTERNAL MODULE: ./src/util/http-url.ts
 var http_url = __webpack_require__(5394);
+// EXTERNAL MODULE: ./src/util/redact.ts
+var redact = __webpack_require__(767);
 // EXTERNAL MODULE: ./src/util/versions.ts
 var versions = __webpack_require__(395);
 ;// CONCATENATED MODULE: ./src/upstream/github/facts.ts
 // Turn what GitHub says about one repository (from GraphQL or the REST fallback)
 // into the ReleaseFacts a build publishes. Pure: no I/O, the clock comes in.
+
 
 
 
@@ -42,9 +45,9 @@ function capNotes(notes) {
     }
     return s;
 }
-/** Cap a message from upstream (error texts end up in logs and rationales). */
+/** Cap a message from upstream (error texts end up in logs and rationales); GitHub-token shapes are redacted. */
 function capReason(text) {
-    const s = text.replace(/[\p{Cc}\p{Cf}]+/gu, ' ').trim();
+    const s = (0,redact/* redact */.E$)(text.replace(/[\p{Cc}\p{Cf}]+/gu, ' ').trim());
     return s.length > schema/* LIMITS */.b1.reason ? `${s.slice(0, schema/* LIMITS */.b1.reason - 1)}…` : s;
 }
 function day(timestamp) {

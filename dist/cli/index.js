@@ -10010,9 +10010,12 @@ function defaultBaseUrl(env) {
     return 'http://localhost:8080';
 }
 
+// EXTERNAL MODULE: ./src/util/redact.ts
+var redact = __nccwpck_require__(767);
 ;// CONCATENATED MODULE: ./src/commands.ts
 // The CLI commands (build, serve, classify, validate): parse flags and call the
 // same code the action runs. Logs go to stderr so stdout carries only data.
+
 
 
 
@@ -10072,7 +10075,7 @@ function flags(args, config) {
         throw usageError(e.message);
     }
 }
-async function run(argv, log) {
+async function run(argv, log, env) {
     const [command, ...rest] = argv;
     if (COMMANDS.includes(command ?? '') && rest.some((a) => a === '--help' || a === '-h')) {
         process.stdout.write(USAGE);
@@ -10097,11 +10100,11 @@ async function run(argv, log) {
             const result = await build({
                 catalogDir: values.catalog,
                 outDir,
-                baseUrl: values['base-url'] ?? defaultBaseUrl(process.env),
+                baseUrl: values['base-url'] ?? defaultBaseUrl(env),
                 now,
                 refresh: values.refresh,
                 ...(values.previous ? { previousDir: values.previous } : {})
-            }, buildDeps(upstreamSettings(process.env), log, now));
+            }, buildDeps(upstreamSettings(env), log, now));
             if (result.stats)
                 log.info(`GitHub: ${result.stats.requests} requests, ${result.stats.graphqlPoints} GraphQL points, ${result.stats.remaining ?? '?'} remaining`);
             const shown = result.changed.slice(0, 20).join(', ');
@@ -10164,10 +10167,14 @@ async function run(argv, log) {
             throw usageError(`unknown command "${command}"`);
     }
 }
-/** Runs one command; every error that stops it is reported here and mapped to the exit status here. */
-async function main(argv, log = stderrLogger()) {
+/**
+ * Runs one command; every error that stops it is reported here and mapped to the exit status here.
+ * Every line goes out redacted: upstream error texts can echo the token (src/util/redact.ts).
+ */
+async function main(argv, output = stderrLogger(), env = process.env) {
+    const log = (0,redact/* redactingLogger */.S)(output, [env.GITHUB_TOKEN]);
     try {
-        return await run(argv, log);
+        return await run(argv, log, env);
     }
     catch (e) {
         const error = e;
@@ -10473,6 +10480,38 @@ function safeHttpUrl(input) {
     if (u.username || u.password)
         return null;
     return u.href;
+}
+
+
+/***/ }),
+
+/***/ 767:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   E$: () => (/* binding */ redact),
+/* harmony export */   S: () => (/* binding */ redactingLogger)
+/* harmony export */ });
+/* unused harmony export REDACTED */
+const REDACTED = '***';
+const GITHUB_TOKEN_SHAPE = /\b(?:gh[opusr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,})/g;
+/** Secrets shorter than this are not searched for: they would blank out ordinary words. */
+const MIN_SECRET = 8;
+/** The text with every secret value and every GitHub-token-shaped word replaced by `***`. */
+function redact(text, secrets = []) {
+    let s = text;
+    for (const secret of secrets)
+        if (secret && secret.length >= MIN_SECRET)
+            s = s.split(secret).join(REDACTED);
+    return s.replace(GITHUB_TOKEN_SHAPE, REDACTED);
+}
+/** A logger that redacts every message before it is written. */
+function redactingLogger(log, secrets) {
+    return {
+        info: (m) => log.info(redact(m, secrets)),
+        warning: (m, ref) => log.warning(redact(m, secrets), ref),
+        error: (m, ref) => log.error(redact(m, secrets), ref)
+    };
 }
 
 
