@@ -2,7 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { mkdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import { main } from '../src/commands.js'
+import { PassThrough } from 'node:stream'
+import { main, stderrLogger } from '../src/commands.js'
 import type { Logger } from '../src/util/types.js'
 import { startFakeGitHub, type FakeGitHub } from './support/fake-github.js'
 import { tempDir } from './support/tmp.js'
@@ -45,5 +46,21 @@ describe('main (the CLI)', () => {
     expect(out.text()).toContain('Bad credentials for token ***')
     expect(out.text()).not.toContain(token)
     expect(out.text()).not.toMatch(/ghp_\w/)
+  })
+})
+
+describe('stderrLogger', () => {
+  it('prints a file name with ESC or U+202E escaped, never raw', async () => {
+    const catalog = path.join(dir, 'hostile-names')
+    await mkdir(path.join(catalog, 'apps'), { recursive: true })
+    await writeFile(path.join(catalog, 'apps', 'a\u001b[31m.yml'), 'name: A\nrepo: a/a\n')
+    await writeFile(path.join(catalog, 'apps', 'b\u202e.yml'), 'name: B\nrepo: a/b\n')
+    const stream = new PassThrough()
+    let text = ''
+    stream.on('data', (d: Buffer) => (text += d.toString()))
+    expect(await main(['validate', '--catalog', catalog], stderrLogger(stream), {})).toBe(1)
+    expect(text).toContain('a\\u{1b}[31m.yml')
+    expect(text).toContain('b\\u{202e}.yml')
+    expect(text).not.toMatch(/[\u001b\u202e]/u)
   })
 })

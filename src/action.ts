@@ -10,6 +10,7 @@ import type { Logger, SourceRef } from './util/types.js'
 import { defaultBaseUrl, upstreamSettings } from './inputs.js'
 import { closingLine, formatProblem, ProblemsError } from './util/problems.js'
 import { redact, redactingLogger } from './util/redact.js'
+import { escapeUnsafe } from './util/text.js'
 
 /**
  * Annotations need a path relative to the repository root. Catalog paths are
@@ -28,15 +29,16 @@ export function coreLogger(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const props = (ref?: SourceRef): core.AnnotationProperties =>
     ref?.file
       ? {
-          file: repoPath(ref.file, cwd, env.GITHUB_WORKSPACE),
+          file: escapeUnsafe(repoPath(ref.file, cwd, env.GITHUB_WORKSPACE)),
           ...(ref.line ? { startLine: ref.line } : {}),
           ...(ref.column ? { startColumn: ref.column } : {})
         }
       : {}
+  // Control characters are shown escaped: the log is read on a terminal-like page.
   return {
-    info: (m) => core.info(m),
-    warning: (m, ref) => core.warning(m, props(ref)),
-    error: (m, ref) => core.error(m, props(ref))
+    info: (m) => core.info(escapeUnsafe(m)),
+    warning: (m, ref) => core.warning(escapeUnsafe(m), props(ref)),
+    error: (m, ref) => core.error(escapeUnsafe(m), props(ref))
   }
 }
 

@@ -13,6 +13,7 @@ import type { Logger } from './util/types.js'
 import { defaultBaseUrl, upstreamSettings } from './inputs.js'
 import { closingLine, exitStatus, formatProblem, problem, ProblemsError } from './util/problems.js'
 import { redactingLogger } from './util/redact.js'
+import { escapeUnsafe } from './util/text.js'
 
 const USAGE = `updatesafe <command> [options]
 
@@ -30,13 +31,15 @@ Commands:
             Check every catalog record; exit 1 on any error.
 `
 
+/** Lines for a terminal: control characters (an ESC in a file name, say) are shown escaped, never sent. */
 export function stderrLogger(stream: NodeJS.WritableStream = process.stderr): Logger {
   const where = (ref?: { file?: string; line?: number }) =>
     ref?.file ? `${ref.file}${ref.line ? `:${ref.line}` : ''}: ` : ''
+  const write = (line: string) => stream.write(`${escapeUnsafe(line)}\n`)
   return {
-    info: (m) => stream.write(`${m}\n`),
-    warning: (m, ref) => stream.write(`warning: ${where(ref)}${m}\n`),
-    error: (m, ref) => stream.write(`error: ${where(ref)}${m}\n`)
+    info: (m) => write(m),
+    warning: (m, ref) => write(`warning: ${where(ref)}${m}`),
+    error: (m, ref) => write(`error: ${where(ref)}${m}`)
   }
 }
 

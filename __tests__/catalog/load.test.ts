@@ -100,6 +100,35 @@ describe('parseRecord', () => {
     expect(parseRecord("name: X\nrepo: a/b\ntagPattern: '^(\\d+\\.?)+$'\n", 'a.yml').issues).toEqual([])
   })
 
+  it('refuses controls, bidi overrides and noncharacters in catalog text, at the field and line', () => {
+    const text = [
+      'name: "Evil\\e[31m"',
+      'repo: a/b',
+      'successor: "x\\u202Ey"',
+      'tagPrefix: "v\\0"',
+      'override:',
+      '  class: safe',
+      '  reason: "ring \\a and \\N"',
+      '  version: "1"',
+      'release:',
+      '  version: "1"',
+      '  url: https://example.org/1',
+      '  checked: 2026-11-21',
+      '  notes: "fine\\nlines\\tand \\uFFFF"'
+    ].join('\n')
+    const { issues } = parseRecord(`${text}\n`, 'a.yml')
+    expect(issues.map((i) => `${i.line} ${i.field}: ${i.message.replace(/^.*: /, '')}`)).toEqual([
+      '1 name: U+001B at character 5',
+      '4 tagPrefix: U+0000 at character 2',
+      '3 successor: U+202E at character 2',
+      '7 override.reason: U+0007 at character 6',
+      '13 release.notes: U+FFFF at character 16'
+    ])
+    expect(parseRecord('name: "a\\nb"\nrepo: a/b\n', 'a.yml').issues).toEqual([
+      expect.objectContaining({ field: 'name', message: expect.stringContaining('newlines included') })
+    ])
+  })
+
   it('rejects an override with an unknown class', () => {
     const { issues } = parseRecord('name: X\nrepo: a/b\noverride:\n  class: fine\n  reason: r\n  version: "1"\n', 'a.yml')
     expect(issues).toEqual([expect.objectContaining({ field: 'override.class', line: 4 })])

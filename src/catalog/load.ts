@@ -8,6 +8,7 @@ import { CORE_SCHEMA, load as loadYamlFast } from 'js-yaml'
 import { isMap, isScalar, LineCounter, parseDocument, type Document, type Node as YamlNode } from 'yaml'
 import { z } from 'zod'
 import { ProblemsError, type Problem } from '../util/problems.js'
+import { escapeUnsafe } from '../util/text.js'
 import { catalogEntrySchema, REPO_PATTERN, SLUG_PATTERN, type CatalogEntry } from '../schema/index.js'
 
 /** Every problem of a catalog record names its file, line, column and (where there is one) field. */
@@ -212,7 +213,7 @@ export async function loadCatalog(catalogDir: string): Promise<LoadedEntry[]> {
       continue
     }
     if (!SLUG_PATTERN.test(slug)) {
-      issues.push({ file, line: 1, column: 1, message: `file name "${name}" is not a valid slug: use lowercase letters, digits and single hyphens (e.g. "adguard-home.yml")` })
+      issues.push({ file, line: 1, column: 1, message: `file name "${escapeUnsafe(name)}" is not a valid slug: use lowercase letters, digits and single hyphens (e.g. "adguard-home.yml")` })
       continue
     }
     candidates.push({ file, slug })

@@ -3,6 +3,7 @@
 // JSON Schemas under /api/v1/schema/ are generated from these (see ../site/api.ts).
 import { z } from 'zod'
 import { tagPatternError } from '../util/tag-pattern.js'
+import { unsafeTextProblem } from '../util/text.js'
 
 export const SERVICE = 'updatesafe'
 export const APPS_SCHEMA_ID = `${SERVICE}.apps.v1` as const
@@ -36,6 +37,14 @@ export const LIMITS = {
   notes: 65_536
 } as const
 
+/** Catalog text is refused with control characters, bidi controls or noncharacters (src/util/text.ts). */
+function cleanText(multiline = false) {
+  return (s: string, ctx: z.RefinementCtx) => {
+    const problem = unsafeTextProblem(s, multiline)
+    if (problem) ctx.addIssue({ code: 'custom', message: problem })
+  }
+}
+
 function isRealDate(s: string): boolean {
   const d = new Date(`${s}T00:00:00Z`)
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s
@@ -54,7 +63,7 @@ const versionLabel = z
   .min(1)
   .max(LIMITS.version)
   // A version label is shown everywhere and used in comparisons: no control characters.
-  .regex(/^[^\p{Cc}\p{Cf}\s]+$/u, 'must be a single word without control characters')
+  .regex(/^[^\p{Cc}\p{Cf}\p{Noncharacter_Code_Point}\s]+$/u, 'must be a single word without control characters')
 
 // ---------------------------------------------------------------------------
 // Catalog records: catalog/apps/<slug>.yml
@@ -66,6 +75,7 @@ export const seedReleaseSchema = z
     date: dateString.nullable().optional().describe('Release date, when upstream gives one'),
     notes: z
       .string()
+      .superRefine(cleanText(true))
       .optional()
       .describe('The release notes as upstream wrote them (the classifier reads a bounded prefix)'),
     checked: dateString.describe('The day these facts were read')
@@ -75,19 +85,20 @@ export const seedReleaseSchema = z
 export const overrideSchema = z
   .strictObject({
     class: z.enum(CLASSES),
-    reason: z.string().min(1).max(LIMITS.reason),
+    reason: z.string().min(1).max(LIMITS.reason).superRefine(cleanText()),
     version: versionLabel.describe('The latestVersion this override applies to; it expires after')
   })
   .describe('A curated classification that wins over the rules for one version')
 
 export const catalogEntrySchema = z
   .strictObject({
-    name: z.string().trim().min(1).max(LIMITS.name),
+    name: z.string().trim().min(1).max(LIMITS.name).superRefine(cleanText()),
     repo: z.string().regex(REPO_PATTERN, 'must be "<owner>/<name>"'),
     tagPrefix: z
       .string()
       .min(1)
       .max(64)
+      .superRefine(cleanText())
       .optional()
       .describe('Only tags starting with this belong to the app, e.g. "server@"'),
     tagPattern: z
@@ -103,7 +114,7 @@ export const catalogEntrySchema = z
         'Only tags matching this regular expression (RE2 syntax: linear time, no lookaround or backreferences) belong to the app'
       ),
     archived: z.boolean().optional().describe('The repository was archived (read-only) when last checked'),
-    successor: z.string().trim().min(1).max(LIMITS.successor).optional(),
+    successor: z.string().trim().min(1).max(LIMITS.successor).superRefine(cleanText()).optional(),
     lifecycle: z
       .strictObject({ product: z.string().regex(PRODUCT_PATTERN, 'must be an endoflife.date product id') })
       .optional(),

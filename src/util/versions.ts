@@ -109,7 +109,7 @@ export interface TagFilter {
 // Same rule as the published `latestVersion` (src/schema): one word, no control
 // characters, bounded. A tag that breaks it can never be published, so it never wins.
 const LABEL_MAX = 128
-const LABEL_SHAPE = /^[^\p{Cc}\p{Cf}\s]+$/u
+const LABEL_SHAPE = /^[^\p{Cc}\p{Cf}\p{Noncharacter_Code_Point}\s]+$/u
 
 /** Can this tag be published as a version label at all? */
 export function isVersionLabel(label: string): boolean {
