@@ -21,6 +21,8 @@ var dates = __webpack_require__(3621);
 var http_url = __webpack_require__(5394);
 // EXTERNAL MODULE: ./src/util/redact.ts
 var redact = __webpack_require__(767);
+// EXTERNAL MODULE: ./src/util/text.ts
+var util_text = __webpack_require__(9997);
 // EXTERNAL MODULE: ./src/util/versions.ts
 var versions = __webpack_require__(395);
 ;// CONCATENATED MODULE: ./src/upstream/github/facts.ts
@@ -31,11 +33,15 @@ var versions = __webpack_require__(395);
 
 
 
-/** Upstream notes are hostile and unbounded: normalise line ends and cap at LIMITS.notes characters. */
+
+/**
+ * Upstream notes are hostile and unbounded: normalise line ends, remove controls (but newline and tab), bidi
+ * controls and noncharacters, and cap at LIMITS.notes characters.
+ */
 function capNotes(notes) {
     if (!notes)
         return '';
-    let s = notes.replace(/\r\n?/g, '\n');
+    let s = (0,util_text/* stripUnsafe */.P4)(notes.replace(/\r\n?/g, '\n'), true);
     if (s.length > schema/* LIMITS */.b1.notes) {
         s = s.slice(0, schema/* LIMITS */.b1.notes);
         // Never leave half of a surrogate pair at the cut.
@@ -47,7 +53,7 @@ function capNotes(notes) {
 }
 /** Cap a message from upstream (error texts end up in logs and rationales); GitHub-token shapes are redacted. */
 function capReason(text) {
-    const s = (0,redact/* redact */.E$)(text.replace(/[\p{Cc}\p{Cf}]+/gu, ' ').trim());
+    const s = (0,redact/* redact */.E$)(text.replace(/[\p{Cc}\p{Cf}\p{Noncharacter_Code_Point}]+/gu, ' ').trim());
     return s.length > schema/* LIMITS */.b1.reason ? `${s.slice(0, schema/* LIMITS */.b1.reason - 1)}…` : s;
 }
 function day(timestamp) {

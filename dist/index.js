@@ -35507,11 +35507,14 @@ const {
 
 // EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
 var dist = __nccwpck_require__(8815);
+// EXTERNAL MODULE: ./src/util/text.ts
+var util_text = __nccwpck_require__(9997);
 ;// CONCATENATED MODULE: ./src/util/problems.ts
 // One shape for everything that stops a run: a list of problems, each pointing
 // at a file, line, column and field where it can. The CLI prints them as
 // `file:line:column: field: message`, the action turns the same objects into
 // annotations, and one function maps an error to an exit status.
+
 /** An error that carries every problem found, so a run reports them all at once. */
 class ProblemsError extends Error {
     kind;
@@ -35531,9 +35534,9 @@ function defaultSummary(kind, n) {
     const noun = kind === 'usage' || kind === 'input' ? 'error' : `${kind} error`;
     return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
-/** `file:line:column: field: message`, leaving out what is unknown. */
+/** `file:line:column: field: message`, leaving out what is unknown; a file name's control characters escaped. */
 function formatProblem(p) {
-    let where = p.file ?? '';
+    let where = p.file === undefined ? '' : (0,util_text/* escapeUnsafe */.au)(p.file);
     if (where && p.line !== undefined) {
         where += `:${p.line}`;
         if (p.column !== undefined)
@@ -35567,6 +35570,7 @@ function exitStatus(e) {
 // Reads catalog/apps/*.yml into validated entries. Every problem of a run is
 // collected (not just the first) and points at file, line and field, so a
 // maintainer fixes a pull request in one pass and the action can annotate lines.
+
 
 
 
@@ -35771,7 +35775,7 @@ async function loadCatalog(catalogDir) {
             continue;
         }
         if (!schema/* SLUG_PATTERN */.ZT.test(slug)) {
-            issues.push({ file, line: 1, column: 1, message: `file name "${name}" is not a valid slug: use lowercase letters, digits and single hyphens (e.g. "adguard-home.yml")` });
+            issues.push({ file, line: 1, column: 1, message: `file name "${(0,util_text/* escapeUnsafe */.au)(name)}" is not a valid slug: use lowercase letters, digits and single hyphens (e.g. "adguard-home.yml")` });
             continue;
         }
         candidates.push({ file, slug });
@@ -40616,6 +40620,7 @@ var redact = __nccwpck_require__(767);
 
 
 
+
 /**
  * Annotations need a path relative to the repository root. Catalog paths are
  * relative to the working directory (the workspace on a runner) or absolute;
@@ -40632,15 +40637,16 @@ function repoPath(file, cwd, workspace) {
 function coreLogger(env = process.env, cwd = process.cwd()) {
     const props = (ref) => ref?.file
         ? {
-            file: repoPath(ref.file, cwd, env.GITHUB_WORKSPACE),
+            file: (0,util_text/* escapeUnsafe */.au)(repoPath(ref.file, cwd, env.GITHUB_WORKSPACE)),
             ...(ref.line ? { startLine: ref.line } : {}),
             ...(ref.column ? { startColumn: ref.column } : {})
         }
         : {};
+    // Control characters are shown escaped: the log is read on a terminal-like page.
     return {
-        info: (m) => info(m),
-        warning: (m, ref) => warning(m, props(ref)),
-        error: (m, ref) => error(m, props(ref))
+        info: (m) => info((0,util_text/* escapeUnsafe */.au)(m)),
+        warning: (m, ref) => warning((0,util_text/* escapeUnsafe */.au)(m), props(ref)),
+        error: (m, ref) => error((0,util_text/* escapeUnsafe */.au)(m), props(ref))
     };
 }
 /** `refresh` is optional when dist/index.js is run by hand; an empty value means false. */
@@ -40765,11 +40771,13 @@ __webpack_async_result__();
 /* harmony export */   wf: () => (/* binding */ compareSlugs)
 /* harmony export */ });
 /* unused harmony exports DATE_PATTERN, seedReleaseSchema, overrideSchema, LIFECYCLE_STATUSES, RECORD_FIELDS */
-/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(104);
+/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(104);
 /* harmony import */ var _util_tag_pattern_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1244);
+/* harmony import */ var _util_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9997);
 // The zod schemas are the single source of truth for every document we read or
 // write: catalog records on the way in, the v1 API documents on the way out.
 // JSON Schemas under /api/v1/schema/ are generated from these (see ../site/api.ts).
+
 
 
 const SERVICE = 'updatesafe';
@@ -40799,47 +40807,57 @@ const LIMITS = {
     /** Notes read from a catalog record or from upstream, in characters; the rest is cut. */
     notes: 65_536
 };
+/** Catalog text is refused with control characters, bidi controls or noncharacters (src/util/text.ts). */
+function cleanText(multiline = false) {
+    return (s, ctx) => {
+        const problem = (0,_util_text_js__WEBPACK_IMPORTED_MODULE_1__/* .unsafeTextProblem */ .RV)(s, multiline);
+        if (problem)
+            ctx.addIssue({ code: 'custom', message: problem });
+    };
+}
 function isRealDate(s) {
     const d = new Date(`${s}T00:00:00Z`);
     return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
 }
-const dateString = zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP()
+const dateString = zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()
     // abort: a text that is not YYYY-MM-DD at all gets one message, not also the calendar one.
     .regex(DATE_PATTERN, { message: 'must be a date written YYYY-MM-DD', abort: true })
     .refine(isRealDate, 'must be a real calendar date');
-const httpUrl = zod__WEBPACK_IMPORTED_MODULE_1__/* .url */ .OZ5({ protocol: /^https?$/ }).max(2048);
-const versionLabel = zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP()
+const httpUrl = zod__WEBPACK_IMPORTED_MODULE_2__/* .url */ .OZ5({ protocol: /^https?$/ }).max(2048);
+const versionLabel = zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()
     .min(1)
     .max(LIMITS.version)
     // A version label is shown everywhere and used in comparisons: no control characters.
-    .regex(/^[^\p{Cc}\p{Cf}\s]+$/u, 'must be a single word without control characters');
+    .regex(/^[^\p{Cc}\p{Cf}\p{Noncharacter_Code_Point}\s]+$/u, 'must be a single word without control characters');
 // ---------------------------------------------------------------------------
 // Catalog records: catalog/apps/<slug>.yml
-const seedReleaseSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .strictObject */ .rej({
+const seedReleaseSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .strictObject */ .rej({
     version: versionLabel.describe('The release tag or version label exactly as upstream names it'),
     url: httpUrl.describe('The upstream release page of this version'),
     date: dateString.nullable().optional().describe('Release date, when upstream gives one'),
-    notes: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP()
+    notes: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()
+        .superRefine(cleanText(true))
         .optional()
         .describe('The release notes as upstream wrote them (the classifier reads a bounded prefix)'),
     checked: dateString.describe('The day these facts were read')
 })
     .describe('The last known release, so an offline build has real data');
-const overrideSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .strictObject */ .rej({
-    class: zod__WEBPACK_IMPORTED_MODULE_1__/* ["enum"] */ .k5n(CLASSES),
-    reason: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().min(1).max(LIMITS.reason),
+const overrideSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .strictObject */ .rej({
+    class: zod__WEBPACK_IMPORTED_MODULE_2__/* ["enum"] */ .k5n(CLASSES),
+    reason: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().min(1).max(LIMITS.reason).superRefine(cleanText()),
     version: versionLabel.describe('The latestVersion this override applies to; it expires after')
 })
     .describe('A curated classification that wins over the rules for one version');
-const catalogEntrySchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .strictObject */ .rej({
-    name: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().trim().min(1).max(LIMITS.name),
-    repo: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().regex(REPO_PATTERN, 'must be "<owner>/<name>"'),
-    tagPrefix: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP()
+const catalogEntrySchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .strictObject */ .rej({
+    name: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().trim().min(1).max(LIMITS.name).superRefine(cleanText()),
+    repo: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().regex(REPO_PATTERN, 'must be "<owner>/<name>"'),
+    tagPrefix: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()
         .min(1)
         .max(64)
+        .superRefine(cleanText())
         .optional()
         .describe('Only tags starting with this belong to the app, e.g. "server@"'),
-    tagPattern: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP()
+    tagPattern: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()
         .min(1)
         .max(256)
         .superRefine((s, ctx) => {
@@ -40849,9 +40867,9 @@ const catalogEntrySchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .strictObject */ .
     })
         .optional()
         .describe('Only tags matching this regular expression (RE2 syntax: linear time, no lookaround or backreferences) belong to the app'),
-    archived: zod__WEBPACK_IMPORTED_MODULE_1__/* .boolean */ .zMY().optional().describe('The repository was archived (read-only) when last checked'),
-    successor: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().trim().min(1).max(LIMITS.successor).optional(),
-    lifecycle: zod__WEBPACK_IMPORTED_MODULE_1__/* .strictObject */ .rej({ product: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().regex(PRODUCT_PATTERN, 'must be an endoflife.date product id') })
+    archived: zod__WEBPACK_IMPORTED_MODULE_2__/* .boolean */ .zMY().optional().describe('The repository was archived (read-only) when last checked'),
+    successor: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().trim().min(1).max(LIMITS.successor).superRefine(cleanText()).optional(),
+    lifecycle: zod__WEBPACK_IMPORTED_MODULE_2__/* .strictObject */ .rej({ product: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().regex(PRODUCT_PATTERN, 'must be an endoflife.date product id') })
         .optional(),
     override: overrideSchema.optional(),
     release: seedReleaseSchema.optional()
@@ -40860,12 +40878,12 @@ const catalogEntrySchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .strictObject */ .
 // ---------------------------------------------------------------------------
 // Published documents
 const LIFECYCLE_STATUSES = ['supported', 'eol-scheduled', 'eol'];
-const lifecycleSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .strictObject */ .rej({
-    product: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().min(1),
+const lifecycleSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .strictObject */ .rej({
+    product: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().min(1),
     link: httpUrl,
-    cycle: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().min(1),
-    eol: zod__WEBPACK_IMPORTED_MODULE_1__/* .union */ .KCZ([dateString, zod__WEBPACK_IMPORTED_MODULE_1__/* .literal */ .euz(false)]),
-    status: zod__WEBPACK_IMPORTED_MODULE_1__/* ["enum"] */ .k5n(LIFECYCLE_STATUSES),
+    cycle: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().min(1),
+    eol: zod__WEBPACK_IMPORTED_MODULE_2__/* .union */ .KCZ([dateString, zod__WEBPACK_IMPORTED_MODULE_2__/* .literal */ .euz(false)]),
+    status: zod__WEBPACK_IMPORTED_MODULE_2__/* ["enum"] */ .k5n(LIFECYCLE_STATUSES),
     eolDate: dateString.nullable()
 })
     .refine((l) => (l.eol === false ? l.eolDate === null : l.eolDate === l.eol), {
@@ -40878,23 +40896,23 @@ const lifecycleSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .strictObject */ .rej
 })
     .describe('End-of-life data from endoflife.date for the release cycle of latestVersion');
 const appRecordShape = {
-    slug: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().regex(SLUG_PATTERN).describe('URL-safe key of the app; used in every path'),
-    name: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().min(1).max(LIMITS.name).describe('Display name'),
-    repo: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().regex(REPO_PATTERN).describe('Source repository, <owner>/<name>'),
+    slug: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().regex(SLUG_PATTERN).describe('URL-safe key of the app; used in every path'),
+    name: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().min(1).max(LIMITS.name).describe('Display name'),
+    repo: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().regex(REPO_PATTERN).describe('Source repository, <owner>/<name>'),
     latestVersion: versionLabel.describe('Latest stable release, exactly as upstream labels it; do not parse as one scheme'),
-    safeToUpdate: zod__WEBPACK_IMPORTED_MODULE_1__/* ["enum"] */ .k5n(CLASSES).describe('How safe it is to update to latestVersion'),
-    rationale: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP()
+    safeToUpdate: zod__WEBPACK_IMPORTED_MODULE_2__/* ["enum"] */ .k5n(CLASSES).describe('How safe it is to update to latestVersion'),
+    rationale: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()
         .min(1)
         .max(LIMITS.rationale)
         .describe('Why: the rule, the release and the quoted words that decided'),
-    changelogSummary: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP()
+    changelogSummary: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()
         .min(1)
         .max(LIMITS.summary)
         .nullable()
         .describe('Plain-text summary of the notes; "..." when they were empty; null only for unknown/unmaintained'),
     sourceUrl: httpUrl.describe('Upstream release page of latestVersion'),
     lastChecked: dateString.describe('The last day upstream was read for this app (YYYY-MM-DD)'),
-    successor: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().min(1).max(LIMITS.successor).nullable().describe('What replaces an unmaintained app, or null'),
+    successor: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().min(1).max(LIMITS.successor).nullable().describe('What replaces an unmaintained app, or null'),
     url: httpUrl.describe('{base_url}/apps/<slug>/'),
     badge: httpUrl.describe('{base_url}/badge/<slug>.svg'),
     lifecycle: lifecycleSchema.nullable().describe('End-of-life data, or null when none is tracked')
@@ -40904,24 +40922,24 @@ const summaryRule = {
     message: 'changelogSummary may be null only when safeToUpdate is "unknown" or "unmaintained"',
     path: ['changelogSummary']
 };
-const appRecordSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .strictObject */ .rej(appRecordShape)
+const appRecordSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .strictObject */ .rej(appRecordShape)
     .refine(summaryNullOnlyWhereAllowed, summaryRule)
     .describe('One tracked application');
 /** When a document was built; the same rule in both documents. */
-const generatedAt = zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().regex(TIMESTAMP_PATTERN, 'must be ISO 8601 UTC with milliseconds and Z');
+const generatedAt = zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().regex(TIMESTAMP_PATTERN, 'must be ISO 8601 UTC with milliseconds and Z');
 /** The catalog document's fields besides `apps`. */
 const catalogEnvelopeShape = {
-    schema: zod__WEBPACK_IMPORTED_MODULE_1__/* .literal */ .euz(APPS_SCHEMA_ID),
+    schema: zod__WEBPACK_IMPORTED_MODULE_2__/* .literal */ .euz(APPS_SCHEMA_ID),
     generatedAt,
-    docs: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().min(1),
-    count: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().int().nonnegative()
+    docs: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().min(1),
+    count: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().nonnegative()
 };
 const COUNT_MESSAGE = 'count must equal the number of apps';
-const catalogDocSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .strictObject */ .rej({ ...catalogEnvelopeShape, apps: zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(appRecordSchema) })
+const catalogDocSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .strictObject */ .rej({ ...catalogEnvelopeShape, apps: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(appRecordSchema) })
     .refine((d) => d.count === d.apps.length, { message: COUNT_MESSAGE, path: ['count'] })
     .describe(`The whole catalog (${APPS_SCHEMA_ID})`);
-const appDocSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .strictObject */ .rej({
-    schema: zod__WEBPACK_IMPORTED_MODULE_1__/* .literal */ .euz(APP_SCHEMA_ID),
+const appDocSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .strictObject */ .rej({
+    schema: zod__WEBPACK_IMPORTED_MODULE_2__/* .literal */ .euz(APP_SCHEMA_ID),
     generatedAt,
     ...appRecordShape
 })
@@ -47915,6 +47933,51 @@ function tagPatternMatches(source, tag) {
 
 /***/ }),
 
+/***/ 9997:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   P4: () => (/* binding */ stripUnsafe),
+/* harmony export */   RV: () => (/* binding */ unsafeTextProblem),
+/* harmony export */   au: () => (/* binding */ escapeUnsafe)
+/* harmony export */ });
+/* unused harmony export codePoint */
+// Characters that never belong in text we publish or print: C0 and C1 controls
+// (NUL, BEL, ESC, U+0085 ...), bidi controls (U+202E and its kin, which reorder what
+// a reader sees) and noncharacters (U+FFFE, U+FFFF, U+FDD0..U+FDEF ...). Catalog
+// text is refused with them, upstream text has them removed, and anything printed
+// to a terminal (a file name above all) shows them escaped.
+/** Forbidden in one-line text: newlines and tabs included. */
+const UNSAFE_LINE = /[\p{Cc}\p{Bidi_Control}\p{Noncharacter_Code_Point}]/u;
+/** Forbidden in multi-line text (release notes): every control but line ends (CR, LF) and tab. */
+const UNSAFE_BLOCK = /[^\P{Cc}\n\r\t]|[\p{Bidi_Control}\p{Noncharacter_Code_Point}]/u;
+const global = (re) => new RegExp(re.source, 'gu');
+const UNSAFE_LINE_ALL = global(UNSAFE_LINE);
+const UNSAFE_BLOCK_ALL = global(UNSAFE_BLOCK);
+/** `U+001B`: how a message names a character. */
+function codePoint(ch) {
+    return `U+${ch.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+}
+/** Why a catalog text is refused, or null when it is clean. */
+function unsafeTextProblem(text, multiline = false) {
+    const m = (multiline ? UNSAFE_BLOCK : UNSAFE_LINE).exec(text);
+    if (!m)
+        return null;
+    const what = multiline ? 'control characters other than line ends and tab' : 'control characters (newlines included)';
+    return `must not contain ${what}, bidi controls or noncharacters: ${codePoint(m[0])} at character ${m.index + 1}`;
+}
+/** Upstream text made safe to publish: the unsafe characters removed (line ends and tabs kept when multiline). */
+function stripUnsafe(text, multiline = false) {
+    return text.replace(multiline ? UNSAFE_BLOCK_ALL : UNSAFE_LINE_ALL, '');
+}
+/** Text made safe to print: each unsafe character but the newline shown as `\u{1b}`. */
+function escapeUnsafe(text) {
+    return text.replace(UNSAFE_LINE_ALL, (ch) => (ch === '\n' ? ch : `\\u{${ch.codePointAt(0).toString(16)}}`));
+}
+
+
+/***/ }),
+
 /***/ 395:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -48034,7 +48097,7 @@ function tagMatches(tag, opts) {
 // Same rule as the published `latestVersion` (src/schema): one word, no control
 // characters, bounded. A tag that breaks it can never be published, so it never wins.
 const LABEL_MAX = 128;
-const LABEL_SHAPE = /^[^\p{Cc}\p{Cf}\s]+$/u;
+const LABEL_SHAPE = /^[^\p{Cc}\p{Cf}\p{Noncharacter_Code_Point}\s]+$/u;
 /** Can this tag be published as a version label at all? */
 function isVersionLabel(label) {
     return label.length > 0 && label.length <= LABEL_MAX && LABEL_SHAPE.test(label);
