@@ -37,10 +37,13 @@ export const LIMITS = {
   notes: 65_536
 } as const
 
-/** Catalog text is refused with control characters, bidi controls or noncharacters (src/util/text.ts). */
-function cleanText(multiline = false) {
+/**
+ * Catalog text is refused with control characters, bidi controls or noncharacters (src/util/text.ts).
+ * Seeded notes are upstream's text copied as it was: like upstream notes, they are cleaned, not refused.
+ */
+function cleanText() {
   return (s: string, ctx: z.RefinementCtx) => {
-    const problem = unsafeTextProblem(s, multiline)
+    const problem = unsafeTextProblem(s)
     if (problem) ctx.addIssue({ code: 'custom', message: problem })
   }
 }
@@ -75,7 +78,6 @@ export const seedReleaseSchema = z
     date: dateString.nullable().optional().describe('Release date, when upstream gives one'),
     notes: z
       .string()
-      .superRefine(cleanText(true))
       .optional()
       .describe('The release notes as upstream wrote them (the classifier reads a bounded prefix)'),
     checked: dateString.describe('The day these facts were read')
