@@ -38545,6 +38545,7 @@ function renderPages(pages, ctx) {
 }
 
 ;// CONCATENATED MODULE: ./src/build/facts.ts
+
 function seedFacts(entry) {
     const r = entry.release;
     if (!r)
@@ -38553,8 +38554,9 @@ function seedFacts(entry) {
         version: r.version,
         url: r.url,
         date: r.date ?? null,
+        // Upstream's text copied into the catalog: cleaned as upstream notes are (src/util/text.ts).
         // The classifier reads at most NOTES_CAP of them, so oversized notes cost nothing more.
-        notes: r.notes ?? null,
+        notes: r.notes === undefined ? null : (0,util_text/* stripUnsafe */.P4)(r.notes, true),
         checked: r.checked,
         archived: entry.archived ?? false,
         crossed: []
@@ -40807,10 +40809,13 @@ const LIMITS = {
     /** Notes read from a catalog record or from upstream, in characters; the rest is cut. */
     notes: 65_536
 };
-/** Catalog text is refused with control characters, bidi controls or noncharacters (src/util/text.ts). */
-function cleanText(multiline = false) {
+/**
+ * Catalog text is refused with control characters, bidi controls or noncharacters (src/util/text.ts).
+ * Seeded notes are upstream's text copied as it was: like upstream notes, they are cleaned, not refused.
+ */
+function cleanText() {
     return (s, ctx) => {
-        const problem = (0,_util_text_js__WEBPACK_IMPORTED_MODULE_1__/* .unsafeTextProblem */ .RV)(s, multiline);
+        const problem = (0,_util_text_js__WEBPACK_IMPORTED_MODULE_1__/* .unsafeTextProblem */ .RV)(s);
         if (problem)
             ctx.addIssue({ code: 'custom', message: problem });
     };
@@ -40836,7 +40841,6 @@ const seedReleaseSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .strictObject */ .r
     url: httpUrl.describe('The upstream release page of this version'),
     date: dateString.nullable().optional().describe('Release date, when upstream gives one'),
     notes: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()
-        .superRefine(cleanText(true))
         .optional()
         .describe('The release notes as upstream wrote them (the classifier reads a bounded prefix)'),
     checked: dateString.describe('The day these facts were read')
