@@ -108,6 +108,7 @@ describe('dist/index.js as the runner runs it', () => {
       changed: JSON.stringify(slugs),
       'changed-count': String(slugs.length),
       stale: '[]',
+      'left-out': '[]',
       output: path.join(dir, 'site')
     })
     const doc = JSON.parse(await readFile(path.join(dir, 'site/api/v1/apps.json'), 'utf8'))
@@ -267,6 +268,7 @@ describe('dist/index.js as the runner runs it', () => {
         changed: '["linkding","old-tool"]',
         'changed-count': '2',
         stale: '[]',
+        'left-out': '[]',
         output: path.join(dir, 'refreshed')
       })
       expect(fake.counts.graphql).toBeGreaterThan(0)

@@ -98,7 +98,14 @@ describe('action.yml', () => {
       'previous',
       'refresh'
     ])
-    expect(Object.keys(action.outputs).sort()).toEqual(['changed', 'changed-count', 'count', 'output', 'stale'])
+    expect(Object.keys(action.outputs).sort()).toEqual([
+      'changed',
+      'changed-count',
+      'count',
+      'left-out',
+      'output',
+      'stale'
+    ])
     expect(action.inputs['github-token']!.default).toBe('${{ github.token }}')
     expect(action.inputs.refresh!.default).toBe('false')
     expect(action.runs).toEqual({ using: 'node24', main: 'dist/index.js' })

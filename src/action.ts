@@ -63,6 +63,7 @@ function setOutputs(result: BuildResult): void {
   core.setOutput('changed', JSON.stringify(result.changed))
   core.setOutput('changed-count', result.changed.length)
   core.setOutput('stale', JSON.stringify(result.stale))
+  core.setOutput('left-out', JSON.stringify(result.leftOut.map((l) => l.slug)))
   core.setOutput('output', result.outDir)
 }
 
@@ -99,6 +100,7 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env, cwd = proc
         count: result.count,
         changes: result.changes,
         stale: result.stale,
+        leftOut: result.leftOut,
         warnings: result.warnings,
         errors: [],
         refresh,

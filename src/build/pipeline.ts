@@ -56,6 +56,8 @@ export interface BuildResult {
   warnings: string[]
   /** Slugs republished from last-known-good because upstream failed. */
   stale: string[]
+  /** Apps not in this snapshot: never published, no seed, and the refresh found no release for them. */
+  leftOut: LeftOut[]
   stats: RefreshStats | null
 }
 
@@ -80,18 +82,39 @@ async function gatherFacts(
   return { apps: entries.map((e) => refreshedFacts(e, previous.get(e.slug), outcomes.get(e.slug))), stats }
 }
 
-/** Every app needs release data from somewhere: the catalog's seed, the previous snapshot or a refresh. */
-function requireReleaseData(apps: AppFacts[]): void {
+/** An app left out of this snapshot, and what upstream did. */
+export interface LeftOut {
+  slug: string
+  reason: string
+}
+
+/**
+ * Every app needs release data from somewhere: the catalog's seed, the previous snapshot or a refresh.
+ * Offline, a record without any is the catalog's error. After a refresh it is what upstream did (no stable
+ * release or tag, 404, failures) to an app never published before: that app is left out of this snapshot
+ * with a warning, and the run goes on for the others.
+ */
+function withReleaseData(apps: AppFacts[], refreshed: boolean, log: Logger): { apps: AppFacts[]; leftOut: LeftOut[] } {
   const missing = apps.filter((a) => !a.facts && !a.kept)
-  if (missing.length === 0) return
-  throw new ProblemsError(
-    'build',
-    missing.map((a) => ({
-      file: a.file,
-      field: 'release',
-      message: `${a.slug} has no release data; add a release: {version, url, checked} block or build with --refresh`
-    }))
-  )
+  if (missing.length === 0) return { apps, leftOut: [] }
+  if (!refreshed) {
+    throw new ProblemsError(
+      'build',
+      missing.map((a) => ({
+        file: a.file,
+        field: 'release',
+        message: `${a.slug} has no release data; add a release: {version, url, checked} block or build with --refresh`
+      }))
+    )
+  }
+  const leftOut = missing.map((a) => ({ slug: a.slug, reason: a.note ?? 'GitHub gave no answer' }))
+  for (const [i, a] of missing.entries()) {
+    log.warning(
+      `${a.slug} left out of this snapshot: ${leftOut[i]!.reason}; it was never published and the catalog record has no release block`,
+      { file: a.file, line: 1 }
+    )
+  }
+  return { apps: apps.filter((a) => a.facts || a.kept), leftOut }
 }
 
 /** Every file of the site, produced one at a time so a large site never sits in memory whole. */
@@ -159,8 +182,9 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
   const previous = snapshot?.records ?? new Map<string, AppRecord>()
   const previousChanges = await readPreviousChanges(previousDir, log)
   // 4. Release facts for every app.
-  const { apps, stats } = await gatherFacts(entries, previous, opts.refresh ? deps.refresh : undefined)
-  requireReleaseData(apps)
+  const gathered = await gatherFacts(entries, previous, opts.refresh ? deps.refresh : undefined)
+  const { stats } = gathered
+  const { apps, leftOut } = withReleaseData(gathered.apps, Boolean(opts.refresh), log)
   // 5. End-of-life data for the products the catalog names.
   const docs = await productDocs(apps, catalogDir, opts.refresh ? deps.fetchProduct : undefined, log)
   // 6. One record per app: facts → verdict → record, checked and settled against the previous one.
@@ -175,7 +199,8 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
 
   const stale = apps.filter((a) => a.stale).map((a) => a.slug)
   log.info(
-    `wrote ${written} files for ${records.length} apps to ${outDir}${stale.length ? `; stale: ${stale.join(', ')}` : ''}`
+    `wrote ${written} files for ${records.length} apps to ${outDir}${stale.length ? `; stale: ${stale.join(', ')}` : ''}` +
+      (leftOut.length ? `; left out: ${leftOut.map((l) => l.slug).join(', ')}` : '')
   )
   return {
     outDir,
@@ -184,6 +209,7 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
     changed: changes.map((c) => c.slug),
     changes,
     stale,
+    leftOut,
     warnings,
     stats
   }

@@ -1,0 +1,148 @@
+// The refresh under hostile upstream conditions, end to end: the real pipeline,
+// the real Octokit client, the project's fake GitHub on 127.0.0.1. Whatever
+// upstream does, every run completes, publishes the apps it can, keeps every app
+// that had a previous record, and leaves out (with a warning) only apps that were
+// never published and for which upstream gives nothing.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import { build, type BuildResult } from '../../src/build/pipeline.js'
+import type { CatalogDoc } from '../../src/schema/index.js'
+import { refreshFromGitHub } from '../../src/upstream/github/refresh.js'
+import type { Logger } from '../../src/util/types.js'
+import { startFakeGitHub, type FakeGitHubOptions, type FakeRepo } from '../support/fake-github.js'
+import { tempDir } from '../support/tmp.js'
+
+const TOKEN = 'ghs_chaostesttoken0123456789'
+const NOW = new Date('2026-12-02T06:00:00.000Z')
+let dir: string
+let cleanup: () => Promise<void>
+beforeAll(async () => ({ dir, cleanup } = await tempDir()))
+afterAll(() => cleanup())
+
+interface Run {
+  result: BuildResult
+  doc: CatalogDoc
+  lines: string[]
+  ms: number
+}
+
+let runs = 0
+/** Writes a catalog of name+repo records, refreshes it against a fake GitHub, returns what was published. */
+async function refreshRun(slugs: Record<string, string>, fakeOptions: FakeGitHubOptions): Promise<Run> {
+  const n = ++runs
+  const catalog = path.join(dir, `catalog-${n}`)
+  await mkdir(path.join(catalog, 'apps'), { recursive: true })
+  for (const [slug, repo] of Object.entries(slugs)) {
+    await writeFile(path.join(catalog, 'apps', `${slug}.yml`), `name: ${slug}\nrepo: ${repo}\n`)
+  }
+  const fake = await startFakeGitHub({ token: TOKEN, ...fakeOptions })
+  const lines: string[] = []
+  const log: Logger = {
+    info: (m) => lines.push(m),
+    warning: (m, ref) => lines.push(`warning: ${ref?.file ? `${path.basename(ref.file)}: ` : ''}${m}`),
+    error: (m) => lines.push(`error: ${m}`)
+  }
+  const start = Date.now()
+  try {
+    const result = await build(
+      {
+        catalogDir: catalog,
+        outDir: path.join(dir, `site-${n}`),
+        baseUrl: 'https://example.org',
+        now: NOW,
+        refresh: true
+      },
+      {
+        log,
+        refresh: (targets) =>
+          refreshFromGitHub(targets, {
+            token: TOKEN,
+            apiUrl: fake.apiUrl,
+            graphqlUrl: fake.graphqlUrl,
+            now: NOW,
+            log,
+            retry: { baseMs: 1 },
+            throttle: { baseMs: 1 }
+          })
+      }
+    )
+    const doc = JSON.parse(await readFile(path.join(result.outDir, 'api/v1/apps.json'), 'utf8')) as CatalogDoc
+    return { result, doc, lines, ms: Date.now() - start }
+  } finally {
+    await fake.close()
+  }
+}
+
+const release = (tagName: string, extra: object = {}) => ({
+  tagName,
+  createdAt: '2026-11-01T12:00:00Z',
+  body: '## Bug fixes\n- Fix a crash.',
+  ...extra
+})
+
+describe('one app never fails a refresh (issue 20, item 1)', () => {
+  let run: Run
+  beforeAll(async () => {
+    const repos: FakeRepo[] = [
+      { owner: 'acme', name: 'good', releases: [release('v1.0.0')] },
+      { owner: 'acme', name: 'pre', releases: [release('v2.0.0-rc1', { prerelease: true })] },
+      { owner: 'acme', name: 'draft', releases: [release('v3.0.0', { draft: true })] },
+      {
+        owner: 'acme',
+        name: 'pretag',
+        releases: [release('v2.0.0-rc1', { prerelease: true })],
+        tags: [{ name: 'v1.9.0', date: '2026-10-01T00:00:00Z' }]
+      },
+      { owner: 'acme', name: 'empty', releases: [] },
+      // GraphQL cannot answer for it and REST keeps failing.
+      { owner: 'acme', name: 'broken', releases: [release('v1.0.0')], graphqlTimeout: true }
+    ]
+    run = await refreshRun(
+      {
+        good: 'acme/good',
+        pre: 'acme/pre',
+        draft: 'acme/draft',
+        pretag: 'acme/pretag',
+        empty: 'acme/empty',
+        gone: 'acme/gone',
+        broken: 'acme/broken'
+      },
+      {
+        repos,
+        fault: (info) =>
+          info.api === 'rest' && info.path.includes('/acme/broken') ? { kind: 'status', status: 502 } : null
+      }
+    )
+  })
+
+  it('publishes the apps it can and succeeds', () => {
+    expect(run.doc.apps.map((a) => [a.slug, a.latestVersion])).toEqual([
+      ['good', 'v1.0.0'],
+      ['pretag', 'v1.9.0']
+    ])
+  })
+
+  it('takes the newest stable tag where no stable release exists: unknown, saying no release notes were published', () => {
+    const pretag = run.doc.apps.find((a) => a.slug === 'pretag')!
+    expect(pretag.safeToUpdate).toBe('unknown')
+    expect(pretag.rationale).toMatch(/^No release notes were published/)
+  })
+
+  it('leaves out, with a warning that says what upstream did, each app with nothing to publish', () => {
+    expect(run.result.leftOut.map((l) => l.slug)).toEqual(['broken', 'draft', 'empty', 'gone', 'pre'])
+    const warnings = run.lines.filter((l) => l.includes('left out of this snapshot'))
+    expect(warnings).toEqual([
+      expect.stringMatching(/^warning: broken\.yml: broken left out of this snapshot: GraphQL .*REST 502/),
+      expect.stringMatching(
+        /^warning: draft\.yml: draft left out .*: no stable release or stable version tag .*1 draft/
+      ),
+      expect.stringMatching(/^warning: empty\.yml: empty left out .*: no releases and no stable version tag/),
+      expect.stringMatching(/^warning: gone\.yml: gone left out .*: not found/),
+      expect.stringMatching(
+        /^warning: pre\.yml: pre left out .*: no stable release or stable version tag .*1 prerelease/
+      )
+    ])
+    expect(run.lines.join('\n')).not.toContain('build with --refresh')
+  })
+})
