@@ -8965,7 +8965,7 @@ function finish(app, considered, judged, log) {
         changelogSummary: judged.changelogSummary
     };
     if (facts.fromTags && !facts.archived) {
-        verdict.rationale = `No GitHub releases are published; the version comes from the repository tags. ${verdict.rationale}`;
+        verdict.rationale = `No release notes were published: the repository has no stable GitHub release, so the version is its newest stable tag. ${verdict.rationale}`;
     }
     verdict = applyOverride(verdict, entry.override, facts.version, log, app.file);
     verdict.rationale = bounded(verdict.rationale, schema/* LIMITS */.b1.rationale);
@@ -9085,16 +9085,28 @@ async function gatherFacts(entries, previous, refresh) {
     const { outcomes, stats } = await refresh(targets);
     return { apps: entries.map((e) => refreshedFacts(e, previous.get(e.slug), outcomes.get(e.slug))), stats };
 }
-/** Every app needs release data from somewhere: the catalog's seed, the previous snapshot or a refresh. */
-function requireReleaseData(apps) {
+/**
+ * Every app needs release data from somewhere: the catalog's seed, the previous snapshot or a refresh.
+ * Offline, a record without any is the catalog's error. After a refresh it is what upstream did (no stable
+ * release or tag, 404, failures) to an app never published before: that app is left out of this snapshot
+ * with a warning, and the run goes on for the others.
+ */
+function withReleaseData(apps, refreshed, log) {
     const missing = apps.filter((a) => !a.facts && !a.kept);
     if (missing.length === 0)
-        return;
-    throw new ProblemsError('build', missing.map((a) => ({
-        file: a.file,
-        field: 'release',
-        message: `${a.slug} has no release data; add a release: {version, url, checked} block or build with --refresh`
-    })));
+        return { apps, leftOut: [] };
+    if (!refreshed) {
+        throw new ProblemsError('build', missing.map((a) => ({
+            file: a.file,
+            field: 'release',
+            message: `${a.slug} has no release data; add a release: {version, url, checked} block or build with --refresh`
+        })));
+    }
+    const leftOut = missing.map((a) => ({ slug: a.slug, reason: a.note ?? 'GitHub gave no answer' }));
+    for (const [i, a] of missing.entries()) {
+        log.warning(`${a.slug} left out of this snapshot: ${leftOut[i].reason}; it was never published and the catalog record has no release block`, { file: a.file, line: 1 });
+    }
+    return { apps: apps.filter((a) => a.facts || a.kept), leftOut };
 }
 /** Every file of the site, produced one at a time so a large site never sits in memory whole. */
 function* siteFiles(pages, records, history, generatedAt, baseUrl) {
@@ -9154,8 +9166,9 @@ async function build(opts, deps) {
     const previous = snapshot?.records ?? new Map();
     const previousChanges = await readPreviousChanges(previousDir, log);
     // 4. Release facts for every app.
-    const { apps, stats } = await gatherFacts(entries, previous, opts.refresh ? deps.refresh : undefined);
-    requireReleaseData(apps);
+    const gathered = await gatherFacts(entries, previous, opts.refresh ? deps.refresh : undefined);
+    const { stats } = gathered;
+    const { apps, leftOut } = withReleaseData(gathered.apps, Boolean(opts.refresh), log);
     // 5. End-of-life data for the products the catalog names.
     const docs = await productDocs(apps, catalogDir, opts.refresh ? deps.fetchProduct : undefined, log);
     // 6. One record per app: facts → verdict → record, checked and settled against the previous one.
@@ -9168,7 +9181,8 @@ async function build(opts, deps) {
     // 8. Render, validate and write the tree aside; it replaces outDir only when all of it is valid.
     const written = await writeSite(outDir, siteFiles(pages, records, history, generatedAt, baseUrl), baseUrl);
     const stale = apps.filter((a) => a.stale).map((a) => a.slug);
-    log.info(`wrote ${written} files for ${records.length} apps to ${outDir}${stale.length ? `; stale: ${stale.join(', ')}` : ''}`);
+    log.info(`wrote ${written} files for ${records.length} apps to ${outDir}${stale.length ? `; stale: ${stale.join(', ')}` : ''}` +
+        (leftOut.length ? `; left out: ${leftOut.map((l) => l.slug).join(', ')}` : ''));
     return {
         outDir,
         generatedAt,
@@ -9176,6 +9190,7 @@ async function build(opts, deps) {
         changed: changes.map((c) => c.slug),
         changes,
         stale,
+        leftOut,
         warnings,
         stats
     };
