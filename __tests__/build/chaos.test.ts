@@ -28,13 +28,21 @@ interface Run {
 }
 
 let runs = 0
-/** Writes a catalog of name+repo records, refreshes it against a fake GitHub, returns what was published. */
-async function refreshRun(slugs: Record<string, string>, fakeOptions: FakeGitHubOptions): Promise<Run> {
+/**
+ * Writes a catalog (slug → `owner/name`, or a whole record when it spans lines), refreshes it against a fake
+ * GitHub, and returns what was published.
+ */
+async function refreshRun(
+  records: Record<string, string>,
+  fakeOptions: FakeGitHubOptions,
+  opts: { previousDir?: string } = {}
+): Promise<Run> {
   const n = ++runs
   const catalog = path.join(dir, `catalog-${n}`)
   await mkdir(path.join(catalog, 'apps'), { recursive: true })
-  for (const [slug, repo] of Object.entries(slugs)) {
-    await writeFile(path.join(catalog, 'apps', `${slug}.yml`), `name: ${slug}\nrepo: ${repo}\n`)
+  for (const [slug, text] of Object.entries(records)) {
+    const yaml = text.includes('\n') ? text : `name: ${slug}\nrepo: ${text}\n`
+    await writeFile(path.join(catalog, 'apps', `${slug}.yml`), yaml)
   }
   const fake = await startFakeGitHub({ token: TOKEN, ...fakeOptions })
   const lines: string[] = []
@@ -51,7 +59,8 @@ async function refreshRun(slugs: Record<string, string>, fakeOptions: FakeGitHub
         outDir: path.join(dir, `site-${n}`),
         baseUrl: 'https://example.org',
         now: NOW,
-        refresh: true
+        refresh: true,
+        ...opts
       },
       {
         log,
@@ -144,5 +153,49 @@ describe('one app never fails a refresh (issue 20, item 1)', () => {
       )
     ])
     expect(run.lines.join('\n')).not.toContain('build with --refresh')
+  })
+})
+
+describe('last-known-good is the whole record (issue 20, item 7)', () => {
+  it('keeps an archived app with no releases unmaintained while upstream is down', async () => {
+    const record = [
+      'name: Old Tool',
+      'repo: acme/old-tool',
+      'successor: acme/new-tool',
+      'release:',
+      '  version: "2.0"',
+      '  url: https://github.com/acme/old-tool/releases/tag/2.0',
+      '  checked: 2026-11-21',
+      ''
+    ].join('\n')
+    const up = await refreshRun(
+      { 'old-tool': record },
+      { repos: [{ owner: 'acme', name: 'old-tool', archived: true }] }
+    )
+    expect(up.doc.apps[0]).toMatchObject({ latestVersion: '2.0', safeToUpdate: 'unmaintained' })
+    // The next day GitHub answers nothing but 502s.
+    const down = await refreshRun(
+      { 'old-tool': record },
+      { repos: [], fault: () => ({ kind: 'status', status: 502 }) },
+      { previousDir: up.result.outDir }
+    )
+    expect(down.result.stale).toEqual(['old-tool'])
+    expect(down.doc.apps).toEqual(up.doc.apps)
+    expect(down.result.changed).toEqual([])
+  })
+
+  it('takes a new fact while keeping the rest: a kept record whose repository is now archived becomes unmaintained', async () => {
+    const first = await refreshRun(
+      { tool: 'acme/tool' },
+      { repos: [{ owner: 'acme', name: 'tool', releases: [release('v1.0.0')] }] }
+    )
+    expect(first.doc.apps[0]).toMatchObject({ latestVersion: 'v1.0.0', safeToUpdate: 'safe' })
+    // Archived, and its releases deleted: nothing to read but the archive flag.
+    const second = await refreshRun(
+      { tool: 'acme/tool' },
+      { repos: [{ owner: 'acme', name: 'tool', archived: true }] },
+      { previousDir: first.result.outDir }
+    )
+    expect(second.doc.apps[0]).toMatchObject({ latestVersion: 'v1.0.0', safeToUpdate: 'unmaintained' })
   })
 })
