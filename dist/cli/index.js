@@ -8571,9 +8571,12 @@ function seedFacts(entry) {
  * The newest last-known-good for an app: the previous record when it was
  * checked later than the seed (a refresh published it), else the seed.
  */
-function lastKnownGood(item, previous) {
+function lastKnownGood(item, previous, 
+/** Upstream is down: the published record wins unless the seed is newer (the whole record, class included). */
+upstreamDown = false) {
     const seed = seedFacts(item.entry);
-    if (previous && (!seed || previous.lastChecked > seed.checked))
+    if (previous &&
+        (!seed || previous.lastChecked > seed.checked || (upstreamDown && previous.lastChecked === seed.checked)))
         return { facts: null, kept: previous };
     return { facts: seed, kept: null };
 }
@@ -8609,10 +8612,15 @@ function refreshedFacts(item, previous, outcome) {
         };
     }
     const reason = outcome ? outcome.reason : 'not refreshed';
-    const lkg = lastKnownGood(item, previous);
-    // The repository answered that it is archived, but has no release we can read: still unmaintained.
-    if (outcome?.status === 'no-release' && outcome.archived && lkg.facts) {
-        lkg.facts = { ...lkg.facts, archived: true };
+    // Last-known-good is the whole published record (class, rationale, version), not the catalog's seed re-judged:
+    // republishing the seed of the same day would turn an unmaintained app into unknown while upstream is down.
+    const lkg = lastKnownGood(item, previous, true);
+    // The repository answered that it is archived, but has no release we can read: unmaintained, a new fact.
+    if (outcome?.status === 'no-release' && outcome.archived) {
+        if (lkg.facts)
+            lkg.facts = { ...lkg.facts, archived: true };
+        else if (lkg.kept && lkg.kept.safeToUpdate !== 'unmaintained')
+            return { ...base, facts: { ...factsOfRecord(lkg.kept), archived: true }, kept: null, stale: true, note: reason };
     }
     return { ...base, ...lkg, stale: true, note: reason };
 }
