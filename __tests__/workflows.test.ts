@@ -96,7 +96,9 @@ describe('action.yml', () => {
       'github-token',
       'output',
       'previous',
-      'refresh'
+      'refresh',
+      'refresh-deadline',
+      'request-timeout'
     ])
     expect(Object.keys(action.outputs).sort()).toEqual([
       'changed',

@@ -79,7 +79,12 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env, cwd = proc
     const now = new Date()
     const previous = core.getInput('previous')
     const endoflifeUrl = core.getInput('endoflife-url')
-    const settings = upstreamSettings(env, { ...(token ? { token } : {}), ...(endoflifeUrl ? { endoflifeUrl } : {}) })
+    const settings = upstreamSettings(env, {
+      ...(token ? { token } : {}),
+      ...(endoflifeUrl ? { endoflifeUrl } : {}),
+      requestTimeout: core.getInput('request-timeout'),
+      refreshDeadline: core.getInput('refresh-deadline')
+    })
     const result = await build(
       {
         catalogDir: core.getInput('catalog') || 'catalog',

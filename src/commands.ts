@@ -19,10 +19,12 @@ const USAGE = `updatesafe <command> [options]
 
 Commands:
   build     --catalog DIR --out DIR [--base-url URL] [--refresh] [--previous DIR] [--now ISO]
+            [--request-timeout SECONDS] [--refresh-deadline SECONDS]
             Build the static site (JSON API, pages, badges) from the catalog.
             --refresh reads GitHub (GITHUB_TOKEN, GITHUB_API_URL, GITHUB_GRAPHQL_URL)
-            and endoflife.date (ENDOFLIFE_API_URL); --previous is the published
-            snapshot used as last-known-good.
+            and endoflife.date (ENDOFLIFE_API_URL), each request waiting at most
+            --request-timeout (20 s), the whole refresh at most --refresh-deadline
+            (600 s); --previous is the published snapshot used as last-known-good.
   serve     --dir DIR [--port 8080] [--host 127.0.0.1]
             Serve a built site with GitHub Pages semantics.
   classify  --jsonl FILE | --notes-file FILE
@@ -85,7 +87,9 @@ async function run(argv: string[], log: Logger, env: NodeJS.ProcessEnv): Promise
           'base-url': { type: 'string' },
           refresh: { type: 'boolean', default: false },
           previous: { type: 'string' },
-          now: { type: 'string' }
+          now: { type: 'string' },
+          'request-timeout': { type: 'string' },
+          'refresh-deadline': { type: 'string' }
         }
       })
       const outDir = values.out
@@ -100,7 +104,14 @@ async function run(argv: string[], log: Logger, env: NodeJS.ProcessEnv): Promise
           refresh: values.refresh,
           ...(values.previous ? { previousDir: values.previous } : {})
         },
-        buildDeps(upstreamSettings(env), log, now)
+        buildDeps(
+          upstreamSettings(env, {
+            ...(values['request-timeout'] ? { requestTimeout: values['request-timeout'] } : {}),
+            ...(values['refresh-deadline'] ? { refreshDeadline: values['refresh-deadline'] } : {})
+          }),
+          log,
+          now
+        )
       )
       if (result.stats)
         log.info(

@@ -35,7 +35,7 @@ let runs = 0
 async function refreshRun(
   records: Record<string, string>,
   fakeOptions: FakeGitHubOptions,
-  opts: { previousDir?: string } = {}
+  opts: { previousDir?: string; requestTimeoutMs?: number; deadlineMs?: number; killed?: boolean } = {}
 ): Promise<Run> {
   const n = ++runs
   const catalog = path.join(dir, `catalog-${n}`)
@@ -45,6 +45,9 @@ async function refreshRun(
     await writeFile(path.join(catalog, 'apps', `${slug}.yml`), yaml)
   }
   const fake = await startFakeGitHub({ token: TOKEN, ...fakeOptions })
+  // Killed: the port was GitHub's a moment ago and now refuses connections.
+  if (opts.killed) await fake.close()
+  const { requestTimeoutMs, deadlineMs, previousDir } = opts
   const lines: string[] = []
   const log: Logger = {
     info: (m) => lines.push(m),
@@ -60,7 +63,7 @@ async function refreshRun(
         baseUrl: 'https://example.org',
         now: NOW,
         refresh: true,
-        ...opts
+        ...(previousDir ? { previousDir } : {})
       },
       {
         log,
@@ -72,14 +75,16 @@ async function refreshRun(
             now: NOW,
             log,
             retry: { baseMs: 1 },
-            throttle: { baseMs: 1 }
+            throttle: { baseMs: 1 },
+            ...(requestTimeoutMs ? { requestTimeoutMs } : {}),
+            ...(deadlineMs ? { deadline: AbortSignal.timeout(deadlineMs) } : {})
           })
       }
     )
     const doc = JSON.parse(await readFile(path.join(result.outDir, 'api/v1/apps.json'), 'utf8')) as CatalogDoc
     return { result, doc, lines, ms: Date.now() - start }
   } finally {
-    await fake.close()
+    if (!opts.killed) await fake.close()
   }
 }
 
@@ -197,5 +202,61 @@ describe('last-known-good is the whole record (issue 20, item 7)', () => {
       { previousDir: first.result.outDir }
     )
     expect(second.doc.apps[0]).toMatchObject({ latestVersion: 'v1.0.0', safeToUpdate: 'unmaintained' })
+  })
+})
+
+/** Name+repo records of `n` apps, `app-000` … */
+function manyApps(n: number): { records: Record<string, string>; repos: FakeRepo[] } {
+  const records: Record<string, string> = {}
+  const repos: FakeRepo[] = []
+  for (let i = 0; i < n; i++) {
+    const name = `app-${String(i).padStart(3, '0')}`
+    records[name] = `acme/${name}`
+    repos.push({ owner: 'acme', name, releases: [release(`v1.${i}.0`)] })
+  }
+  return { records, repos }
+}
+
+describe('deadlines (issue 20, item 2)', () => {
+  const { records, repos } = manyApps(120)
+  let healthy: Run
+  beforeAll(async () => {
+    healthy = await refreshRun(records, { repos })
+  })
+
+  it('a frozen upstream: each request gives up at its timeout, the run finishes from last-known-good', async () => {
+    const run = await refreshRun(
+      records,
+      { repos, frozen: true },
+      { previousDir: healthy.result.outDir, requestTimeoutMs: 300 }
+    )
+    expect(run.doc.apps).toEqual(healthy.doc.apps)
+    expect(run.result.stale).toHaveLength(120)
+    expect(run.result.changed).toEqual([])
+    expect(run.lines.join('\n')).toMatch(/no answer from 127\.0\.0\.1:\d+ within 0\.3 s \(timeout\)/)
+    // 4 batches at a time, 300 ms each, and the breaker stops after 6 in a row: well under 5 s.
+    expect(run.ms).toBeLessThan(5000)
+  })
+
+  it('a killed upstream: refused connections are named as such, not "500", and nothing is lost', async () => {
+    const run = await refreshRun(records, { repos }, { previousDir: healthy.result.outDir, killed: true })
+    expect(run.doc.apps).toEqual(healthy.doc.apps)
+    const text = run.lines.join('\n')
+    expect(text).toMatch(/network error: connection refused by 127\.0\.0\.1:\d+ \(ECONNREFUSED\)/)
+    expect(text).not.toMatch(/\b500: /)
+    expect(run.ms).toBeLessThan(3000)
+  })
+
+  it('the refresh deadline stops a slow upstream: every app keeps last-known-good, the run ends at once', async () => {
+    const newer = repos.map((r) => ({ ...r, releases: [release(`${r.releases![0]!.tagName}1`)] }))
+    const run = await refreshRun(
+      records,
+      { repos: newer, latencyMs: 3000 },
+      { previousDir: healthy.result.outDir, deadlineMs: 300 }
+    )
+    expect(run.result.stale).toHaveLength(120)
+    expect(run.doc.apps).toEqual(healthy.doc.apps)
+    expect(run.lines.join('\n')).toContain('the deadline was reached')
+    expect(run.ms).toBeLessThan(2500)
   })
 })

@@ -99,6 +99,8 @@ export interface FakeGitHubOptions {
   token?: string
   /** A careless upstream: the 401 for a wrong token quotes the Authorization header it was sent. */
   echoAuthorization?: boolean
+  /** A stalled upstream: connections are accepted and requests read, and no answer ever comes. */
+  frozen?: boolean
 }
 
 export interface FakeRequestRecord extends FakeRequestInfo {
@@ -710,6 +712,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
         record.status = answer.status
         send(res, answer.status, answer.body, answer.headers)
       }
+      if (options.frozen) return
       if (options.latencyMs) setTimeout(reply, options.latencyMs)
       else reply()
     })

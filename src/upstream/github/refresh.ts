@@ -75,6 +75,10 @@ export interface RefreshOptions {
   maxConsecutiveFailures?: number
   retry?: RetryTimings
   throttle?: ThrottleTimings
+  /** Longest wait for one HTTP attempt, in ms. Default 20,000. */
+  requestTimeoutMs?: number
+  /** The run's deadline: once aborted, requests in flight stop and nothing more is asked. */
+  deadline?: AbortSignal
 }
 
 export const DEFAULT_BATCH_SIZE = 50
@@ -116,7 +120,9 @@ export async function refreshFromGitHub(
       apiUrl: options.apiUrl,
       log: options.log,
       retry: options.retry,
-      throttle: options.throttle
+      throttle: options.throttle,
+      ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
+      ...(options.deadline ? { deadline: options.deadline } : {})
     }),
     options,
     outcomes: new Map(),
@@ -195,8 +201,19 @@ function estimatedCost(batch: RefreshTarget[]): number {
   return Math.max(1, Math.round((2 * batch.length) / 100))
 }
 
+/** Once the deadline passed, every target not answered yet keeps last-known-good. */
+function pastDeadline(state: RunState): RefreshOutcome | null {
+  if (!state.options.deadline?.aborted) return null
+  if (!state.stopped) {
+    state.stopped = { status: 'skipped', reason: 'the refresh deadline was reached before GitHub answered' }
+    state.options.log.warning('GitHub refresh: the deadline was reached; apps not answered yet keep last-known-good')
+  }
+  return state.stopped
+}
+
 async function runBatch(state: RunState, batch: RefreshTarget[]): Promise<void> {
   if (batch.length === 0) return
+  pastDeadline(state)
   if (state.stopped) return markAll(state, batch, state.stopped)
   const { budget, stats, options } = state
   if (budget.exhausted) return markAll(state, batch, { status: 'skipped', reason: budget.exhausted })
@@ -265,6 +282,8 @@ async function runBatch(state: RunState, batch: RefreshTarget[]): Promise<void> 
 
 async function onBatchFailure(state: RunState, batch: RefreshTarget[], failure: RequestFailure): Promise<void> {
   const { log } = state.options
+  const late = pastDeadline(state)
+  if (late) return markAll(state, batch, late)
   const what = `${failure.status ?? 'network error'}: ${capReason(failure.message)}`
   switch (failure.kind) {
     case 'rate-limited':
@@ -302,6 +321,7 @@ function tripBreaker(state: RunState, what: string): boolean {
 }
 
 async function restFallback(state: RunState, target: RefreshTarget, graphqlFailure: string): Promise<void> {
+  pastDeadline(state)
   if (state.stopped) return markAll(state, [target], state.stopped)
   state.options.log.info(`GitHub GraphQL could not answer for ${target.repo} (${graphqlFailure}); reading it over REST`)
   state.stats.restFallbacks = (state.stats.restFallbacks ?? 0) + 1
@@ -310,6 +330,8 @@ async function restFallback(state: RunState, target: RefreshTarget, graphqlFailu
     state.failuresInARow = 0
     settle(state, target, snapshot)
   } catch (error) {
+    const late = pastDeadline(state)
+    if (late) return markAll(state, [target], late)
     const f = classifyFailure(error)
     const what = `${f.status ?? 'network error'}: ${capReason(f.message)}`
     if (f.kind === 'not-found' || f.kind === 'forbidden') {
