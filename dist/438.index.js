@@ -130,6 +130,8 @@ var github = __webpack_require__(1758);
 var dist_bundle = __webpack_require__(9735);
 // EXTERNAL MODULE: ./node_modules/@octokit/plugin-throttling/dist-bundle/index.js
 var plugin_throttling_dist_bundle = __webpack_require__(6856);
+// EXTERNAL MODULE: ./src/util/network.ts
+var util_network = __webpack_require__(4506);
 ;// CONCATENATED MODULE: ./src/upstream/github/client.ts
 // The Octokit client for the refresh: @actions/github's getOctokit (proxy-aware)
 // with the throttling and retry plugins, timings injectable so tests run fast,
@@ -137,6 +139,27 @@ var plugin_throttling_dist_bundle = __webpack_require__(6856);
 
 
 
+
+const DEFAULT_REQUEST_TIMEOUT_MS = 20_000;
+/**
+ * A request that failed below HTTP, named (DNS, refused, reset, timeout, deadline) with its host. Only a reset
+ * carries `status` and `request`, so plugin-retry tries it again; a lookup that failed, a refused connection or a
+ * silent server would fail the same way within seconds, and the refresh splits, falls back and stops on its own.
+ */
+class NetworkError extends Error {
+    network;
+    name = 'NetworkError';
+    status;
+    request;
+    constructor(network, cause) {
+        super(network.message, { cause });
+        this.network = network;
+        if (network.fault === 'reset') {
+            this.status = 500;
+            this.request = cause.request;
+        }
+    }
+}
 function header(error, name) {
     const headers = error?.response?.headers;
     const v = headers?.[name];
@@ -148,15 +171,24 @@ function header(error, name) {
  * before plugin-retry adds its own backoff (plugin-retry ignores the header;
  * secondary and primary rate limits are the throttling plugin's job).
  */
-function attemptsPlugin(counter, baseMs, maxWaitSeconds) {
+function attemptsPlugin(counter, baseMs, maxWaitSeconds, limits) {
     return (octokit) => {
         ;
         octokit.hook.wrap('request', async (request, options) => {
             counter.requests++;
+            // Each attempt gets its own timeout; the run's deadline cuts every attempt at once.
+            const timeout = AbortSignal.timeout(limits.requestTimeoutMs);
+            const signal = limits.deadline ? AbortSignal.any([timeout, limits.deadline]) : timeout;
+            const o = options;
+            o.request = { ...o.request, signal };
             try {
                 return await request(options);
             }
             catch (error) {
+                const host = requestHost(o.url, o.baseUrl ?? limits.apiUrl);
+                const network = (0,util_network/* networkFailure */.r)(error, host, { timeout, timeoutMs: limits.requestTimeoutMs, ...limits });
+                if (network)
+                    throw new NetworkError(network, error);
                 const status = error.status ?? 0;
                 const secondary = /secondary rate/i.test(String(error.message));
                 const after = Number(header(error, 'retry-after'));
@@ -168,6 +200,14 @@ function attemptsPlugin(counter, baseMs, maxWaitSeconds) {
         });
         return {};
     };
+}
+function requestHost(url, base) {
+    try {
+        return new URL(url ?? '', `${base}/`).host;
+    }
+    catch {
+        return (0,util_network/* hostOf */.w)(base);
+    }
 }
 // plugin-throttling queues every GraphQL request behind one limiter with a
 // 1-second gap, GitHub's advice for mutations. Our queries only read; how many
@@ -196,10 +236,17 @@ function createGitHubClient(opts) {
         baseUrl: opts.apiUrl.replace(/\/+$/, ''),
         throttle,
         retry: { retries: opts.retry?.retries ?? 3, retryAfterBaseValue: opts.retry?.baseMs ?? 1000 }
-    }, attemptsPlugin(counter, throttleBase, maxWait), plugin_throttling_dist_bundle/* throttling */.A, dist_bundle/* retry */.L);
+    }, attemptsPlugin(counter, throttleBase, maxWait, {
+        requestTimeoutMs: opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+        apiUrl: opts.apiUrl,
+        ...(opts.deadline ? { deadline: opts.deadline } : {})
+    }), plugin_throttling_dist_bundle/* throttling */.A, dist_bundle/* retry */.L);
     return { octokit, counter };
 }
 function classifyFailure(error) {
+    // Below HTTP: no status to show, the fault and the host instead (a deadline is the caller's to notice).
+    if (error instanceof NetworkError)
+        return { kind: 'transient', status: null, message: error.message };
     const e = error;
     const status = typeof e.status === 'number' ? e.status : null;
     const message = String(e.message ?? error).slice(0, 300);
@@ -462,7 +509,9 @@ async function refreshFromGitHub(targets, options) {
             apiUrl: options.apiUrl,
             log: options.log,
             retry: options.retry,
-            throttle: options.throttle
+            throttle: options.throttle,
+            ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
+            ...(options.deadline ? { deadline: options.deadline } : {})
         }),
         options,
         outcomes: new Map(),
@@ -538,9 +587,20 @@ function markAll(state, batch, outcome) {
 function estimatedCost(batch) {
     return Math.max(1, Math.round((2 * batch.length) / 100));
 }
+/** Once the deadline passed, every target not answered yet keeps last-known-good. */
+function pastDeadline(state) {
+    if (!state.options.deadline?.aborted)
+        return null;
+    if (!state.stopped) {
+        state.stopped = { status: 'skipped', reason: 'the refresh deadline was reached before GitHub answered' };
+        state.options.log.warning('GitHub refresh: the deadline was reached; apps not answered yet keep last-known-good');
+    }
+    return state.stopped;
+}
 async function runBatch(state, batch) {
     if (batch.length === 0)
         return;
+    pastDeadline(state);
     if (state.stopped)
         return markAll(state, batch, state.stopped);
     const { budget, stats, options } = state;
@@ -614,6 +674,9 @@ async function runBatch(state, batch) {
 }
 async function onBatchFailure(state, batch, failure) {
     const { log } = state.options;
+    const late = pastDeadline(state);
+    if (late)
+        return markAll(state, batch, late);
     const what = `${failure.status ?? 'network error'}: ${capReason(failure.message)}`;
     switch (failure.kind) {
         case 'rate-limited':
@@ -650,6 +713,7 @@ function tripBreaker(state, what) {
     return state.stopped !== null;
 }
 async function restFallback(state, target, graphqlFailure) {
+    pastDeadline(state);
     if (state.stopped)
         return markAll(state, [target], state.stopped);
     state.options.log.info(`GitHub GraphQL could not answer for ${target.repo} (${graphqlFailure}); reading it over REST`);
@@ -660,6 +724,9 @@ async function restFallback(state, target, graphqlFailure) {
         settle(state, target, snapshot);
     }
     catch (error) {
+        const late = pastDeadline(state);
+        if (late)
+            return markAll(state, [target], late);
         const f = classifyFailure(error);
         const what = `${f.status ?? 'network error'}: ${capReason(f.message)}`;
         if (f.kind === 'not-found' || f.kind === 'forbidden') {

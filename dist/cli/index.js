@@ -862,11 +862,14 @@ function toJson(value) {
 
 // EXTERNAL MODULE: ./src/schema/index.ts
 var schema = __nccwpck_require__(1107);
+// EXTERNAL MODULE: ./src/util/network.ts
+var util_network = __nccwpck_require__(4506);
 ;// CONCATENATED MODULE: ./src/upstream/endoflife.ts
 // endoflife.date API v1 client, plus the stored copy of each product's data that
 // offline builds read (catalog/endoflife/<product>.json). Responses are hostile
 // input: the body is size-capped, parsed with zod, and the product id is checked
 // before it reaches a URL or a file name.
+
 
 
 
@@ -930,11 +933,15 @@ const endoflifeProductSchema = schemas/* object */.Ikc({
 });
 class EndoflifeError extends Error {
     transient;
+    network;
     constructor(message, 
     /** True when trying again later may succeed (5xx, 429, network). */
-    transient) {
+    transient, 
+    /** Set when the request failed below HTTP (DNS, refused, reset, timeout, deadline). */
+    network) {
         super(message);
         this.transient = transient;
+        this.network = network;
         this.name = 'EndoflifeError';
     }
 }
@@ -1008,19 +1015,25 @@ async function readCapped(res, max, product) {
     return Buffer.concat(chunks).toString('utf8');
 }
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-async function attempt(url, product, doFetch, timeoutMs) {
+async function attempt(url, product, doFetch, timeoutMs, deadline) {
+    if (deadline?.aborted)
+        throw new EndoflifeError(`endoflife.date was not asked for "${product}": the refresh deadline was reached`, false);
     let res;
+    const timeout = AbortSignal.timeout(timeoutMs);
     try {
         res = await doFetch(url, {
             headers: { accept: 'application/json', 'user-agent': 'updatesafe' },
             redirect: 'follow',
-            signal: AbortSignal.timeout(timeoutMs)
+            signal: deadline ? AbortSignal.any([timeout, deadline]) : timeout
         });
     }
     catch (err) {
-        // Connection refused/reset, DNS, timeout: all worth another try.
-        const why = err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err);
-        throw new EndoflifeError(`endoflife.date request for "${product}" failed: ${why.slice(0, 200)}`, true);
+        // A reset or a timeout is worth another try; a failed lookup or a refused connection is not, within seconds.
+        const network = (0,util_network/* networkFailure */.r)(err, (0,util_network/* hostOf */.w)(url), { timeout, timeoutMs, ...(deadline ? { deadline } : {}) });
+        const why = network?.message ??
+            (err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err));
+        const transient = !network || network.fault === 'reset' || network.fault === 'timeout';
+        throw new EndoflifeError(`endoflife.date request for "${product}" failed: ${why.slice(0, 200)}`, transient, network?.fault ?? 'other');
     }
     if (res.status === 404) {
         await res.body?.cancel().catch(() => { });
@@ -1056,7 +1069,7 @@ async function fetchProduct(product, opts) {
     const timeoutMs = opts.timeoutMs ?? 20_000;
     for (let i = 0;; i++) {
         try {
-            return await attempt(url, product, doFetch, timeoutMs);
+            return await attempt(url, product, doFetch, timeoutMs, opts.deadline);
         }
         catch (err) {
             if (!(err instanceof EndoflifeError) || !err.transient || i >= retries)
@@ -1125,10 +1138,134 @@ async function writeStoredProduct(dir, product, doc) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/upstream/github/endpoints.ts
+// Where GitHub is, from the runner's variables: needed to describe a build's
+// settings, so kept apart from the refresh client that only --refresh loads.
+/**
+ * GitHub endpoints from the runner's variables. Without GITHUB_GRAPHQL_URL the
+ * GraphQL URL is derived like Octokit does: `/api/v3` → `/api/graphql` (GHES),
+ * otherwise `<api>/graphql`.
+ */
+function githubEndpoints(env) {
+    const apiUrl = (env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, '');
+    const graphqlUrl = env.GITHUB_GRAPHQL_URL ||
+        (/\/api\/v3$/.test(apiUrl) ? apiUrl.replace(/\/api\/v3$/, '/api/graphql') : `${apiUrl}/graphql`);
+    return { apiUrl, graphqlUrl };
+}
+
+// EXTERNAL MODULE: ./src/util/text.ts
+var util_text = __nccwpck_require__(9997);
+;// CONCATENATED MODULE: ./src/util/problems.ts
+// One shape for everything that stops a run: a list of problems, each pointing
+// at a file, line, column and field where it can. The CLI prints them as
+// `file:line:column: field: message`, the action turns the same objects into
+// annotations, and one function maps an error to an exit status.
+
+/** An error that carries every problem found, so a run reports them all at once. */
+class ProblemsError extends Error {
+    kind;
+    problems;
+    summary;
+    name = 'ProblemsError';
+    constructor(kind, problems, 
+    /** One line for the end of the report, e.g. "3 catalog errors; nothing was published". */
+    summary = defaultSummary(kind, problems.length)) {
+        super(problems.map(formatProblem).join('\n'));
+        this.kind = kind;
+        this.problems = problems;
+        this.summary = summary;
+    }
+}
+function defaultSummary(kind, n) {
+    const noun = kind === 'usage' || kind === 'input' ? 'error' : `${kind} error`;
+    return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+/** `file:line:column: field: message`, leaving out what is unknown; a file name's control characters escaped. */
+function formatProblem(p) {
+    let where = p.file === undefined ? '' : (0,util_text/* escapeUnsafe */.au)(p.file);
+    if (where && p.line !== undefined) {
+        where += `:${p.line}`;
+        if (p.column !== undefined)
+            where += `:${p.column}`;
+    }
+    return `${where ? `${where}: ` : ''}${p.field ? `${p.field}: ` : ''}${p.message}`;
+}
+/** A single problem with no location. */
+function problem(kind, message, at = {}) {
+    return new ProblemsError(kind, [{ ...at, message }], message);
+}
+/** zod issues as problems of one file; `at` prefixes each issue's path. */
+function zodProblems(error, file, at = []) {
+    return error.issues.map((i) => {
+        const field = [...at, ...i.path].map(String).join('.');
+        return { ...(file ? { file } : {}), ...(field ? { field } : {}), message: i.message };
+    });
+}
+/** The last line of a report: the summary, and `nothing` (what did not happen) where a build was stopped. */
+function closingLine(e, nothing) {
+    return e.kind === 'catalog' || e.kind === 'build' || e.kind === 'snapshot' ? `${e.summary}; ${nothing}` : e.summary;
+}
+/** 2 for a misused command line, 1 for everything else that stopped the run, 0 for none. */
+function exitStatus(e) {
+    if (e === undefined)
+        return 0;
+    return e instanceof ProblemsError && e.kind === 'usage' ? 2 : 1;
+}
+
+;// CONCATENATED MODULE: ./src/inputs.ts
+// What a run takes from its environment besides flags and action inputs: the
+// upstream endpoints and token, and where the site will be served.
+
+
+
+const DEFAULT_REQUEST_TIMEOUT_SECONDS = 20;
+const DEFAULT_REFRESH_DEADLINE_SECONDS = 600;
+/** A positive number of seconds, or a usage error naming the option. */
+function parseSeconds(value, name, fallback) {
+    if (value === undefined || value.trim() === '')
+        return fallback;
+    const n = Number(value);
+    if (!Number.isFinite(n) || n <= 0)
+        throw problem('usage', `${name} "${value}" is not a positive number of seconds`);
+    return n;
+}
+function upstreamSettings(env, overrides = {}) {
+    return {
+        token: overrides.token || env.GITHUB_TOKEN || undefined,
+        ...githubEndpoints(env),
+        endoflifeUrl: overrides.endoflifeUrl || env.ENDOFLIFE_API_URL || ENDOFLIFE_DEFAULT_URL,
+        requestTimeoutSeconds: parseSeconds(overrides.requestTimeout, 'request-timeout', DEFAULT_REQUEST_TIMEOUT_SECONDS),
+        refreshDeadlineSeconds: parseSeconds(overrides.refreshDeadline, 'refresh-deadline', DEFAULT_REFRESH_DEADLINE_SECONDS)
+    };
+}
+/**
+ * Where GitHub Pages serves a repository: `<owner>.github.io` for the
+ * `<owner>.github.io` repository itself, `<owner>.github.io/<repo>` otherwise.
+ */
+function pagesUrlFor(githubRepository) {
+    const [owner, repo] = githubRepository.split('/');
+    if (!owner || !repo)
+        throw new Error(`GITHUB_REPOSITORY "${githubRepository}" is not <owner>/<repo>`);
+    const host = `${owner.toLowerCase()}.github.io`;
+    return repo.toLowerCase() === host ? `https://${host}` : `https://${host}/${repo}`;
+}
+/** The default base URL: the repository's Pages address in GitHub Actions, else the local preview. */
+function defaultBaseUrl(env) {
+    if (env.GITHUB_ACTIONS === 'true' && env.GITHUB_REPOSITORY)
+        return pagesUrlFor(env.GITHUB_REPOSITORY);
+    return 'http://localhost:8080';
+}
+
 ;// CONCATENATED MODULE: ./src/build/deps.ts
+
 
 function buildDeps(settings, log, now) {
     const { token } = settings;
+    // One deadline for the whole refresh, GitHub and endoflife.date alike, counted from here (the run's start).
+    const deadline = AbortSignal.timeout((settings.refreshDeadlineSeconds ?? DEFAULT_REFRESH_DEADLINE_SECONDS) * 1000);
+    const requestTimeoutMs = (settings.requestTimeoutSeconds ?? DEFAULT_REQUEST_TIMEOUT_SECONDS) * 1000;
+    // endoflife.date unreachable (DNS, refused, silent): one product says so for all the others.
+    let endoflifeDown = null;
     return {
         log,
         refresh: token
@@ -1141,13 +1278,31 @@ function buildDeps(settings, log, now) {
                     apiUrl: settings.apiUrl,
                     graphqlUrl: settings.graphqlUrl,
                     now,
-                    log
+                    log,
+                    requestTimeoutMs,
+                    deadline
                 });
             }
             : async () => {
                 throw new Error('--refresh needs a GitHub token: set GITHUB_TOKEN (or the action input github-token)');
             },
-        fetchProduct: (product) => fetchProduct(product, { baseUrl: settings.endoflifeUrl, log })
+        fetchProduct: async (product) => {
+            if (endoflifeDown)
+                throw new EndoflifeError(`endoflife.date was not asked for "${product}" (${endoflifeDown})`, false);
+            try {
+                return await fetchProduct(product, {
+                    baseUrl: settings.endoflifeUrl,
+                    log,
+                    timeoutMs: requestTimeoutMs,
+                    deadline
+                });
+            }
+            catch (e) {
+                if (e instanceof EndoflifeError && e.network && e.network !== 'other')
+                    endoflifeDown = e.message;
+                throw e;
+            }
+        }
     };
 }
 
@@ -4221,65 +4376,6 @@ const {
 
 // EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
 var dist = __nccwpck_require__(8815);
-// EXTERNAL MODULE: ./src/util/text.ts
-var util_text = __nccwpck_require__(9997);
-;// CONCATENATED MODULE: ./src/util/problems.ts
-// One shape for everything that stops a run: a list of problems, each pointing
-// at a file, line, column and field where it can. The CLI prints them as
-// `file:line:column: field: message`, the action turns the same objects into
-// annotations, and one function maps an error to an exit status.
-
-/** An error that carries every problem found, so a run reports them all at once. */
-class ProblemsError extends Error {
-    kind;
-    problems;
-    summary;
-    name = 'ProblemsError';
-    constructor(kind, problems, 
-    /** One line for the end of the report, e.g. "3 catalog errors; nothing was published". */
-    summary = defaultSummary(kind, problems.length)) {
-        super(problems.map(formatProblem).join('\n'));
-        this.kind = kind;
-        this.problems = problems;
-        this.summary = summary;
-    }
-}
-function defaultSummary(kind, n) {
-    const noun = kind === 'usage' || kind === 'input' ? 'error' : `${kind} error`;
-    return `${n} ${noun}${n === 1 ? '' : 's'}`;
-}
-/** `file:line:column: field: message`, leaving out what is unknown; a file name's control characters escaped. */
-function formatProblem(p) {
-    let where = p.file === undefined ? '' : (0,util_text/* escapeUnsafe */.au)(p.file);
-    if (where && p.line !== undefined) {
-        where += `:${p.line}`;
-        if (p.column !== undefined)
-            where += `:${p.column}`;
-    }
-    return `${where ? `${where}: ` : ''}${p.field ? `${p.field}: ` : ''}${p.message}`;
-}
-/** A single problem with no location. */
-function problem(kind, message, at = {}) {
-    return new ProblemsError(kind, [{ ...at, message }], message);
-}
-/** zod issues as problems of one file; `at` prefixes each issue's path. */
-function zodProblems(error, file, at = []) {
-    return error.issues.map((i) => {
-        const field = [...at, ...i.path].map(String).join('.');
-        return { ...(file ? { file } : {}), ...(field ? { field } : {}), message: i.message };
-    });
-}
-/** The last line of a report: the summary, and `nothing` (what did not happen) where a build was stopped. */
-function closingLine(e, nothing) {
-    return e.kind === 'catalog' || e.kind === 'build' || e.kind === 'snapshot' ? `${e.summary}; ${nothing}` : e.summary;
-}
-/** 2 for a misused command line, 1 for everything else that stopped the run, 0 for none. */
-function exitStatus(e) {
-    if (e === undefined)
-        return 0;
-    return e instanceof ProblemsError && e.kind === 'usage' ? 2 : 1;
-}
-
 ;// CONCATENATED MODULE: ./src/catalog/load.ts
 // Reads catalog/apps/*.yml into validated entries. Every problem of a run is
 // collected (not just the first) and points at file, line and field, so a
@@ -9994,51 +10090,6 @@ async function serveSite(opts) {
     return { server, url: `http://${shown}:${port}/` };
 }
 
-;// CONCATENATED MODULE: ./src/upstream/github/endpoints.ts
-// Where GitHub is, from the runner's variables: needed to describe a build's
-// settings, so kept apart from the refresh client that only --refresh loads.
-/**
- * GitHub endpoints from the runner's variables. Without GITHUB_GRAPHQL_URL the
- * GraphQL URL is derived like Octokit does: `/api/v3` → `/api/graphql` (GHES),
- * otherwise `<api>/graphql`.
- */
-function githubEndpoints(env) {
-    const apiUrl = (env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, '');
-    const graphqlUrl = env.GITHUB_GRAPHQL_URL ||
-        (/\/api\/v3$/.test(apiUrl) ? apiUrl.replace(/\/api\/v3$/, '/api/graphql') : `${apiUrl}/graphql`);
-    return { apiUrl, graphqlUrl };
-}
-
-;// CONCATENATED MODULE: ./src/inputs.ts
-// What a run takes from its environment besides flags and action inputs: the
-// upstream endpoints and token, and where the site will be served.
-
-
-function upstreamSettings(env, overrides = {}) {
-    return {
-        token: overrides.token || env.GITHUB_TOKEN || undefined,
-        ...githubEndpoints(env),
-        endoflifeUrl: overrides.endoflifeUrl || env.ENDOFLIFE_API_URL || ENDOFLIFE_DEFAULT_URL
-    };
-}
-/**
- * Where GitHub Pages serves a repository: `<owner>.github.io` for the
- * `<owner>.github.io` repository itself, `<owner>.github.io/<repo>` otherwise.
- */
-function pagesUrlFor(githubRepository) {
-    const [owner, repo] = githubRepository.split('/');
-    if (!owner || !repo)
-        throw new Error(`GITHUB_REPOSITORY "${githubRepository}" is not <owner>/<repo>`);
-    const host = `${owner.toLowerCase()}.github.io`;
-    return repo.toLowerCase() === host ? `https://${host}` : `https://${host}/${repo}`;
-}
-/** The default base URL: the repository's Pages address in GitHub Actions, else the local preview. */
-function defaultBaseUrl(env) {
-    if (env.GITHUB_ACTIONS === 'true' && env.GITHUB_REPOSITORY)
-        return pagesUrlFor(env.GITHUB_REPOSITORY);
-    return 'http://localhost:8080';
-}
-
 // EXTERNAL MODULE: ./src/util/redact.ts
 var redact = __nccwpck_require__(767);
 ;// CONCATENATED MODULE: ./src/commands.ts
@@ -10061,10 +10112,12 @@ const USAGE = `updatesafe <command> [options]
 
 Commands:
   build     --catalog DIR --out DIR [--base-url URL] [--refresh] [--previous DIR] [--now ISO]
+            [--request-timeout SECONDS] [--refresh-deadline SECONDS]
             Build the static site (JSON API, pages, badges) from the catalog.
             --refresh reads GitHub (GITHUB_TOKEN, GITHUB_API_URL, GITHUB_GRAPHQL_URL)
-            and endoflife.date (ENDOFLIFE_API_URL); --previous is the published
-            snapshot used as last-known-good.
+            and endoflife.date (ENDOFLIFE_API_URL), each request waiting at most
+            --request-timeout (20 s), the whole refresh at most --refresh-deadline
+            (600 s); --previous is the published snapshot used as last-known-good.
   serve     --dir DIR [--port 8080] [--host 127.0.0.1]
             Serve a built site with GitHub Pages semantics.
   classify  --jsonl FILE | --notes-file FILE
@@ -10122,7 +10175,9 @@ async function run(argv, log, env) {
                     'base-url': { type: 'string' },
                     refresh: { type: 'boolean', default: false },
                     previous: { type: 'string' },
-                    now: { type: 'string' }
+                    now: { type: 'string' },
+                    'request-timeout': { type: 'string' },
+                    'refresh-deadline': { type: 'string' }
                 }
             });
             const outDir = values.out;
@@ -10136,7 +10191,10 @@ async function run(argv, log, env) {
                 now,
                 refresh: values.refresh,
                 ...(values.previous ? { previousDir: values.previous } : {})
-            }, buildDeps(upstreamSettings(env), log, now));
+            }, buildDeps(upstreamSettings(env, {
+                ...(values['request-timeout'] ? { requestTimeout: values['request-timeout'] } : {}),
+                ...(values['refresh-deadline'] ? { refreshDeadline: values['refresh-deadline'] } : {})
+            }), log, now));
             if (result.stats)
                 log.info(`GitHub: ${result.stats.requests} requests, ${result.stats.graphqlPoints} GraphQL points, ${result.stats.remaining ?? '?'} remaining`);
             const shown = result.changed.slice(0, 20).join(', ');
@@ -10526,6 +10584,77 @@ function safeHttpUrl(input) {
     if (u.username || u.password)
         return null;
     return u.href;
+}
+
+
+/***/ }),
+
+/***/ 4506:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   r: () => (/* binding */ networkFailure),
+/* harmony export */   w: () => (/* binding */ hostOf)
+/* harmony export */ });
+// What a failed HTTP request says about the network, in words: `fetch failed`
+// and Octokit's `500: getaddrinfo ENOTFOUND` name neither the fault nor the host.
+// A request that timed out, or that the run's deadline cut, is named as such.
+const CODES = {
+    ENOTFOUND: 'dns',
+    EAI_AGAIN: 'dns',
+    ECONNREFUSED: 'refused',
+    ECONNRESET: 'reset',
+    EPIPE: 'reset',
+    UND_ERR_SOCKET: 'reset',
+    ECONNABORTED: 'reset',
+    ETIMEDOUT: 'timeout',
+    UND_ERR_CONNECT_TIMEOUT: 'timeout',
+    UND_ERR_HEADERS_TIMEOUT: 'timeout',
+    UND_ERR_BODY_TIMEOUT: 'timeout'
+};
+/** The first error code along an error's `cause` chain that names a network fault. */
+function faultCode(error) {
+    let e = error;
+    for (let depth = 0; e && depth < 6; depth++) {
+        const code = e.code;
+        if (typeof code === 'string' && code in CODES)
+            return code;
+        e = e.cause;
+    }
+    return null;
+}
+/**
+ * The network fault behind a failed request, or null when it is not one (an HTTP answer, a parse error).
+ * `timeout` and `deadline` are the request's own signals: whichever fired explains an abort.
+ */
+function networkFailure(error, host, signals = {}) {
+    if (signals.deadline?.aborted)
+        return { fault: 'deadline', host, message: `the refresh deadline was reached while asking ${host}` };
+    if (signals.timeout?.aborted) {
+        const s = signals.timeoutMs === undefined ? '' : ` within ${signals.timeoutMs / 1000} s`;
+        return { fault: 'timeout', host, message: `no answer from ${host}${s} (timeout)` };
+    }
+    const code = faultCode(error);
+    if (!code)
+        return null;
+    const fault = CODES[code];
+    const words = {
+        dns: `DNS lookup failed for ${host}`,
+        refused: `connection refused by ${host}`,
+        reset: `connection reset by ${host}`,
+        timeout: `connection to ${host} timed out`,
+        deadline: ''
+    };
+    return { fault, host, message: `${words[fault]} (${code})` };
+}
+/** The host of a URL, or the text itself when it is not one. */
+function hostOf(url) {
+    try {
+        return new URL(url).host;
+    }
+    catch {
+        return url;
+    }
 }
 
 
