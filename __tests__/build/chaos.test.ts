@@ -260,3 +260,30 @@ describe('deadlines (issue 20, item 2)', () => {
     expect(run.ms).toBeLessThan(2500)
   })
 })
+
+describe('faults are charged to the repository that caused them (issue 20, item 4)', () => {
+  it('a 10 MB release body among 200 apps: every app is published, that one with its notes capped', async () => {
+    const { records, repos } = manyApps(200)
+    repos[137]!.releases = [release('v9.0.0', { body: `## Fixes\n- ${'x'.repeat(10 * 1024 * 1024)}` })]
+    const run = await refreshRun(records, { repos })
+    expect(run.doc.apps).toHaveLength(200)
+    expect(run.result.leftOut).toEqual([])
+    expect(run.result.stale).toEqual([])
+    expect(run.doc.apps[137]).toMatchObject({ slug: 'app-137', latestVersion: 'v9.0.0' })
+    expect(run.doc.apps[137]!.changelogSummary!.length).toBeLessThanOrEqual(500)
+    expect(run.lines.join('\n')).not.toContain('stopped asking')
+  })
+
+  it('an unparsable answer for one repository: only that app keeps last-known-good, the breaker never trips', async () => {
+    const { records, repos } = manyApps(200)
+    const first = await refreshRun(records, { repos })
+    // The next day every app has a new release, and app-010's answers arrive cut off.
+    const next = repos.map((r) => ({ ...r, releases: [release(`${r.releases![0]!.tagName}.1`)] }))
+    next[10]!.brokenAnswer = true
+    const run = await refreshRun(records, { repos: next }, { previousDir: first.result.outDir })
+    expect(run.result.stale).toEqual(['app-010'])
+    expect(run.doc.apps[10]).toEqual(first.doc.apps[10])
+    expect(run.doc.apps.filter((a) => a.latestVersion.endsWith('.1'))).toHaveLength(199)
+    expect(run.lines.join('\n')).not.toMatch(/not asking further|stopped asking/)
+  })
+})

@@ -175,16 +175,36 @@ export function createGitHubClient(opts: ClientOptions): GitHubClient {
   return { octokit, counter }
 }
 
+/**
+ * An answer's data. Octokit's JSON reader gives up on a very large body (a 10 MB release body overflows its
+ * stack) and hands back the text; the platform's parser reads it, and the notes are capped after. Text that is
+ * not JSON (an answer cut off) stays text, which callers treat as no answer.
+ */
+export function answerData(data: unknown): unknown {
+  if (typeof data !== 'string') return data
+  try {
+    return JSON.parse(data) as unknown
+  } catch {
+    return data
+  }
+}
+
 /** What a failed request tells us, without ever carrying headers (or the token) along. */
 export interface RequestFailure {
   kind: 'rate-limited' | 'transient' | 'unauthorized' | 'not-found' | 'forbidden' | 'client'
   status: number | null
   message: string
+  /**
+   * The failure says the service is down (5xx, 429, a rate limit, DNS, refused, reset, timeout), not that one
+   * repository's answer was too large or malformed: only these count towards the circuit breaker.
+   */
+  serviceDown: boolean
 }
 
 export function classifyFailure(error: unknown): RequestFailure {
   // Below HTTP: no status to show, the fault and the host instead (a deadline is the caller's to notice).
-  if (error instanceof NetworkError) return { kind: 'transient', status: null, message: error.message }
+  if (error instanceof NetworkError)
+    return { kind: 'transient', status: null, message: error.message, serviceDown: true }
   const e = error as { status?: number; message?: string; data?: { errors?: { type?: string }[] } }
   const status = typeof e.status === 'number' ? e.status : null
   const message = String(e.message ?? error).slice(0, 300)
@@ -192,11 +212,14 @@ export function classifyFailure(error: unknown): RequestFailure {
     (e.data?.errors ?? []).some((x) => x?.type === 'RATE_LIMITED') ||
     /GraphQL Rate Limit Exceeded/.test(message) ||
     ((status === 403 || status === 429) && header(error, 'x-ratelimit-remaining') === '0')
-  if (rateLimited) return { kind: 'rate-limited', status, message }
-  if (status === null || status >= 500 || status === 429) return { kind: 'transient', status, message }
-  if (status === 403 && /secondary rate/i.test(message)) return { kind: 'transient', status, message }
-  if (status === 401) return { kind: 'unauthorized', status, message }
-  if (status === 404 || status === 410) return { kind: 'not-found', status, message }
-  if (status === 403 || status === 451) return { kind: 'forbidden', status, message }
-  return { kind: 'client', status, message }
+  const failure = (kind: RequestFailure['kind'], serviceDown = false) => ({ kind, status, message, serviceDown })
+  if (rateLimited) return failure('rate-limited', true)
+  if (status !== null && (status >= 500 || status === 429)) return failure('transient', true)
+  if (status === 403 && /secondary rate/i.test(message)) return failure('transient', true)
+  // No status and no network fault: the answer could not be read (malformed, cut off), a fault of its content.
+  if (status === null) return failure('transient')
+  if (status === 401) return failure('unauthorized')
+  if (status === 404 || status === 410) return failure('not-found')
+  if (status === 403 || status === 451) return failure('forbidden')
+  return failure('client')
 }

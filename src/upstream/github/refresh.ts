@@ -8,6 +8,7 @@ import { REPO_PATTERN } from '../../schema/index.js'
 import type { Logger, ReleaseFacts } from '../../util/types.js'
 import { capReason, factsFromSnapshot, type RepoSnapshot } from './facts.js'
 import {
+  answerData,
   classifyFailure,
   createGitHubClient,
   type GitHubClient,
@@ -230,7 +231,8 @@ async function runBatch(state: RunState, batch: RefreshTarget[]): Promise<void> 
   let body: { data?: Record<string, unknown> | null; errors?: GqlError[] }
   try {
     const res = await state.client.octokit.request({ method: 'POST', url: options.graphqlUrl, query, variables })
-    body = (res.data && typeof res.data === 'object' ? res.data : {}) as typeof body
+    const data = answerData(res.data)
+    body = (data && typeof data === 'object' ? data : {}) as typeof body
   } catch (error) {
     return onBatchFailure(state, batch, classifyFailure(error))
   } finally {
@@ -244,11 +246,17 @@ async function runBatch(state: RunState, batch: RefreshTarget[]): Promise<void> 
     stats.remaining = rate.data.remaining
   }
   if (errors.some((e) => e?.type === 'RATE_LIMITED')) {
-    return onBatchFailure(state, batch, { kind: 'rate-limited', status: 200, message: 'RATE_LIMITED' })
+    return onBatchFailure(state, batch, {
+      kind: 'rate-limited',
+      status: 200,
+      message: 'RATE_LIMITED',
+      serviceDown: true
+    })
   }
   if (!body.data || typeof body.data !== 'object') {
     const message = errors.map((e) => e?.message ?? '').join('; ') || 'no data in the GraphQL answer'
-    return onBatchFailure(state, batch, { kind: 'transient', status: 200, message })
+    // An answer without data (unreadable, or an error such as a query timeout) is about what was asked: split it.
+    return onBatchFailure(state, batch, { kind: 'transient', status: 200, message, serviceDown: false })
   }
   state.failuresInARow = 0
 
@@ -273,7 +281,8 @@ async function runBatch(state: RunState, batch: RefreshTarget[]): Promise<void> 
     return onBatchFailure(state, batch, {
       kind: 'transient',
       status: 200,
-      message: 'every repository in the batch errored'
+      message: 'every repository in the batch errored',
+      serviceDown: false
     })
   }
   // Some repositories errored while the rest answered: ask again for those only.
@@ -299,7 +308,9 @@ async function onBatchFailure(state: RunState, batch: RefreshTarget[], failure: 
       // A wrong GraphQL URL or a token without access: splitting cannot help.
       return markAll(state, batch, { status: 'failed', reason: `GitHub GraphQL answered ${what}` })
   }
-  if (tripBreaker(state, what)) return markAll(state, batch, state.stopped!)
+  // Only a service that is down trips the breaker; one repository's oversized or malformed answer is split down to it.
+  if (failure.serviceDown) tripBreaker(state, what)
+  if (state.stopped) return markAll(state, batch, state.stopped)
   if (batch.length > 1) {
     const half = Math.ceil(batch.length / 2)
     log.info(`GitHub batch of ${batch.length} failed (${what}); splitting into ${half} + ${batch.length - half}`)
@@ -343,7 +354,7 @@ async function restFallback(state: RunState, target: RefreshTarget, graphqlFailu
       state.budget.exhausted ??= 'GitHub rate limit reached'
       state.outcomes.set(target.slug, { status: 'skipped', reason: state.budget.exhausted })
     } else {
-      if (f.kind === 'transient') tripBreaker(state, what)
+      if (f.serviceDown) tripBreaker(state, what)
       state.outcomes.set(target.slug, {
         status: 'failed',
         reason: capReason(`GraphQL ${graphqlFailure}; REST ${what}`)
