@@ -243,29 +243,48 @@ function createGitHubClient(opts) {
     }), plugin_throttling_dist_bundle/* throttling */.A, dist_bundle/* retry */.L);
     return { octokit, counter };
 }
+/**
+ * An answer's data. Octokit's JSON reader gives up on a very large body (a 10 MB release body overflows its
+ * stack) and hands back the text; the platform's parser reads it, and the notes are capped after. Text that is
+ * not JSON (an answer cut off) stays text, which callers treat as no answer.
+ */
+function answerData(data) {
+    if (typeof data !== 'string')
+        return data;
+    try {
+        return JSON.parse(data);
+    }
+    catch {
+        return data;
+    }
+}
 function classifyFailure(error) {
     // Below HTTP: no status to show, the fault and the host instead (a deadline is the caller's to notice).
     if (error instanceof NetworkError)
-        return { kind: 'transient', status: null, message: error.message };
+        return { kind: 'transient', status: null, message: error.message, serviceDown: true };
     const e = error;
     const status = typeof e.status === 'number' ? e.status : null;
     const message = String(e.message ?? error).slice(0, 300);
     const rateLimited = (e.data?.errors ?? []).some((x) => x?.type === 'RATE_LIMITED') ||
         /GraphQL Rate Limit Exceeded/.test(message) ||
         ((status === 403 || status === 429) && header(error, 'x-ratelimit-remaining') === '0');
+    const failure = (kind, serviceDown = false) => ({ kind, status, message, serviceDown });
     if (rateLimited)
-        return { kind: 'rate-limited', status, message };
-    if (status === null || status >= 500 || status === 429)
-        return { kind: 'transient', status, message };
+        return failure('rate-limited', true);
+    if (status !== null && (status >= 500 || status === 429))
+        return failure('transient', true);
     if (status === 403 && /secondary rate/i.test(message))
-        return { kind: 'transient', status, message };
+        return failure('transient', true);
+    // No status and no network fault: the answer could not be read (malformed, cut off), a fault of its content.
+    if (status === null)
+        return failure('transient');
     if (status === 401)
-        return { kind: 'unauthorized', status, message };
+        return failure('unauthorized');
     if (status === 404 || status === 410)
-        return { kind: 'not-found', status, message };
+        return failure('not-found');
     if (status === 403 || status === 451)
-        return { kind: 'forbidden', status, message };
-    return { kind: 'client', status, message };
+        return failure('forbidden');
+    return failure('client');
 }
 
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 6 modules
@@ -426,6 +445,7 @@ function snapshotFromGraphQL(value) {
 
 
 
+
 const str = (v) => (typeof v === 'string' ? v : null);
 /** Read one repository over REST. Throws the request error when a call fails (404 included). */
 async function snapshotFromRest(client, target) {
@@ -433,17 +453,21 @@ async function snapshotFromRest(client, target) {
     const mono = Boolean(target.tagPrefix || target.tagPattern);
     // A renamed repository answers 301; fetch follows it and we read the new full_name.
     const { data: info } = await client.octokit.request('GET /repos/{owner}/{repo}', { owner, repo });
-    const r = info;
+    const r = (answerData(info) ?? {});
     const fullName = str(r.full_name);
     if (!fullName || !schema/* REPO_PATTERN */.WA.test(fullName))
         throw new Error('malformed repository answer');
     const [newOwner = owner, newRepo = repo] = fullName.split('/');
-    const { data: list } = await client.octokit.request('GET /repos/{owner}/{repo}/releases', {
+    const { data: listData } = await client.octokit.request('GET /repos/{owner}/{repo}/releases', {
         owner: newOwner,
         repo: newRepo,
         per_page: mono ? MONOREPO_RELEASES_WINDOW : RELEASES_WINDOW
     });
-    const releases = (Array.isArray(list) ? list : [])
+    const list = answerData(listData);
+    // An answer that is not a list (cut off, unparsable) is no answer: never read it as "no releases".
+    if (!Array.isArray(list))
+        throw new Error(`unreadable releases answer for ${fullName}`);
+    const releases = list
         .filter((x) => typeof x?.tag_name === 'string')
         .map((x) => ({
         tag: x.tag_name,
@@ -457,13 +481,16 @@ async function snapshotFromRest(client, target) {
     let tags = [];
     const filter = { tagPrefix: target.tagPrefix, tagPattern: target.tagPattern };
     if (!releases.some((x) => !x.draft && !x.prerelease && (0,versions/* isStableVersion */.Qg)(x.tag, filter))) {
-        const { data: tagList } = await client.octokit.request('GET /repos/{owner}/{repo}/tags', {
+        const { data: tagData } = await client.octokit.request('GET /repos/{owner}/{repo}/tags', {
             owner: newOwner,
             repo: newRepo,
             per_page: mono ? MONOREPO_TAGS_WINDOW : TAGS_WINDOW
         });
         // REST tags carry no date; the facts then say date: null.
-        tags = (Array.isArray(tagList) ? tagList : [])
+        const tagList = answerData(tagData);
+        if (!Array.isArray(tagList))
+            throw new Error(`unreadable tags answer for ${fullName}`);
+        tags = tagList
             .map((t) => str(t?.name))
             .filter((n) => n !== null)
             .map((name) => ({ name, date: null }));
@@ -618,7 +645,8 @@ async function runBatch(state, batch) {
     let body;
     try {
         const res = await state.client.octokit.request({ method: 'POST', url: options.graphqlUrl, query, variables });
-        body = (res.data && typeof res.data === 'object' ? res.data : {});
+        const data = answerData(res.data);
+        body = (data && typeof data === 'object' ? data : {});
     }
     catch (error) {
         return onBatchFailure(state, batch, classifyFailure(error));
@@ -633,11 +661,17 @@ async function runBatch(state, batch) {
         stats.remaining = rate.data.remaining;
     }
     if (errors.some((e) => e?.type === 'RATE_LIMITED')) {
-        return onBatchFailure(state, batch, { kind: 'rate-limited', status: 200, message: 'RATE_LIMITED' });
+        return onBatchFailure(state, batch, {
+            kind: 'rate-limited',
+            status: 200,
+            message: 'RATE_LIMITED',
+            serviceDown: true
+        });
     }
     if (!body.data || typeof body.data !== 'object') {
         const message = errors.map((e) => e?.message ?? '').join('; ') || 'no data in the GraphQL answer';
-        return onBatchFailure(state, batch, { kind: 'transient', status: 200, message });
+        // An answer without data (unreadable, or an error such as a query timeout) is about what was asked: split it.
+        return onBatchFailure(state, batch, { kind: 'transient', status: 200, message, serviceDown: false });
     }
     state.failuresInARow = 0;
     const again = [];
@@ -665,7 +699,8 @@ async function runBatch(state, batch) {
         return onBatchFailure(state, batch, {
             kind: 'transient',
             status: 200,
-            message: 'every repository in the batch errored'
+            message: 'every repository in the batch errored',
+            serviceDown: false
         });
     }
     // Some repositories errored while the rest answered: ask again for those only.
@@ -692,7 +727,10 @@ async function onBatchFailure(state, batch, failure) {
             // A wrong GraphQL URL or a token without access: splitting cannot help.
             return markAll(state, batch, { status: 'failed', reason: `GitHub GraphQL answered ${what}` });
     }
-    if (tripBreaker(state, what))
+    // Only a service that is down trips the breaker; one repository's oversized or malformed answer is split down to it.
+    if (failure.serviceDown)
+        tripBreaker(state, what);
+    if (state.stopped)
         return markAll(state, batch, state.stopped);
     if (batch.length > 1) {
         const half = Math.ceil(batch.length / 2);
@@ -740,7 +778,7 @@ async function restFallback(state, target, graphqlFailure) {
             state.outcomes.set(target.slug, { status: 'skipped', reason: state.budget.exhausted });
         }
         else {
-            if (f.kind === 'transient')
+            if (f.serviceDown)
                 tripBreaker(state, what);
             state.outcomes.set(target.slug, {
                 status: 'failed',
