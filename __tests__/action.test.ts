@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto'
 import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { startFakeGitHub } from './support/fake-github.js'
+import { writeSeededCatalog } from './support/catalog.js'
 import { tempDir } from './support/tmp.js'
 
 const ACTION = path.resolve('dist/index.js')
@@ -300,12 +301,7 @@ describe('dist/index.js as the runner runs it', () => {
     const fake = await startFakeGitHub({ token: 'the-right-one', echoAuthorization: true, repos: [] })
     try {
       const catalog = path.join(dir, 'echo-catalog')
-      await mkdir(path.join(catalog, 'apps'), { recursive: true })
-      await writeFile(
-        path.join(catalog, 'apps/linkding.yml'),
-        'name: linkding\nrepo: sissbruecker/linkding\nrelease:\n  version: v1.46.3\n' +
-          '  url: https://github.com/sissbruecker/linkding/releases/tag/v1.46.3\n  checked: 2026-11-01\n'
-      )
+      await writeSeededCatalog(catalog)
       const inputs = { ...DEFAULTS, catalog: 'echo-catalog', refresh: 'true', 'github-token': token, output: 'echo' }
       const r = await runAction(inputs, { GITHUB_API_URL: fake.apiUrl, GITHUB_GRAPHQL_URL: fake.graphqlUrl })
       expect(fake.counts.total).toBeGreaterThan(0)

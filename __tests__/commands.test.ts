@@ -6,6 +6,7 @@ import { PassThrough } from 'node:stream'
 import { main, stderrLogger } from '../src/commands.js'
 import type { Logger } from '../src/util/types.js'
 import { startFakeGitHub, type FakeGitHub } from './support/fake-github.js'
+import { writeSeededCatalog } from './support/catalog.js'
 import { tempDir } from './support/tmp.js'
 
 let dir: string
@@ -32,12 +33,7 @@ describe('main (the CLI)', () => {
   it('redacts the token an upstream echoes, and anything shaped like a GitHub token', async () => {
     const token = `ghp_${'Q7w8E9r0T1'.repeat(3)}abcdef`
     const catalog = path.join(dir, 'catalog')
-    await mkdir(path.join(catalog, 'apps'), { recursive: true })
-    await writeFile(
-      path.join(catalog, 'apps/linkding.yml'),
-      'name: linkding\nrepo: sissbruecker/linkding\nrelease:\n  version: v1.46.3\n' +
-        '  url: https://github.com/sissbruecker/linkding/releases/tag/v1.46.3\n  checked: 2026-11-01\n'
-    )
+    await writeSeededCatalog(catalog)
     const out = collecting()
     const env = { GITHUB_TOKEN: token, GITHUB_API_URL: fake.apiUrl, GITHUB_GRAPHQL_URL: fake.graphqlUrl }
     const args = ['build', '--catalog', catalog, '--out', path.join(dir, 'site'), '--refresh', '--now', '2026-11-21']

@@ -10,7 +10,7 @@ import { build, type BuildResult } from '../../src/build/pipeline.js'
 import type { CatalogDoc } from '../../src/schema/index.js'
 import { refreshFromGitHub } from '../../src/upstream/github/refresh.js'
 import type { Logger } from '../../src/util/types.js'
-import { startFakeGitHub, type FakeGitHubOptions, type FakeRepo } from '../support/fake-github.js'
+import { randomFaults, startFakeGitHub, type FakeGitHubOptions, type FakeRepo } from '../support/fake-github.js'
 import { tempDir } from '../support/tmp.js'
 
 const TOKEN = 'ghs_chaostesttoken0123456789'
@@ -285,5 +285,22 @@ describe('faults are charged to the repository that caused them (issue 20, item 
     expect(run.doc.apps[10]).toEqual(first.doc.apps[10])
     expect(run.doc.apps.filter((a) => a.latestVersion.endsWith('.1'))).toHaveLength(199)
     expect(run.lines.join('\n')).not.toMatch(/not asking further|stopped asking/)
+  })
+})
+
+describe('60% of requests failing (5xx, secondary limits, resets)', () => {
+  it('completes, loses no app that had a record, and publishes what it could read', async () => {
+    const { records, repos } = manyApps(200)
+    const first = await refreshRun(records, { repos })
+    const next = repos.map((r) => ({ ...r, releases: [release(`${r.releases![0]!.tagName}.1`)] }))
+    const run = await refreshRun(
+      records,
+      { repos: next, fault: randomFaults(0.6, 7) },
+      { previousDir: first.result.outDir }
+    )
+    expect(run.doc.apps.map((a) => a.slug)).toEqual(first.doc.apps.map((a) => a.slug))
+    const fresh = run.doc.apps.filter((a) => a.latestVersion.endsWith('.1')).length
+    expect(fresh + run.result.stale.length).toBe(200)
+    expect(run.result.leftOut).toEqual([])
   })
 })
