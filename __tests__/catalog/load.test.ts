@@ -230,6 +230,20 @@ describe('loadCatalog', () => {
     expect((await loadCatalog(dir)).map((e) => e.slug)).toEqual(['alpha', 'zeta'])
   })
 
+  it('reports an unresolved alias and an alias bomb per file, and the other files\' errors still come out', async () => {
+    const bomb = ['a0: &a0 [x, x, x, x, x, x, x, x, x, x]']
+    for (let i = 1; i < 12; i++) bomb.push(`a${i}: &a${i} [${Array(10).fill(`*a${i - 1}`).join(', ')}]`)
+    await put('a.yml', 'name: A\nrepo: a/a\nsuccessor: *nope\n')
+    await put('b.yml', `name: B\nrepo: a/b\n${bomb.join('\n')}\n`)
+    await put('c.yml', 'name: C\nrepo: a/c\nbogus: 1\n')
+    const issues = await issuesOf()
+    expect(issues.map((i) => `${path.basename(i.file)}:${i.line} ${i.field ?? ''} ${i.message.split(' (')[0]}`)).toEqual([
+      'a.yml:3  YAML: unresolved alias *nope',
+      'b.yml:1  YAML: aliases expand to more than 100 nodes',
+      'c.yml:3 bogus unknown key'
+    ])
+  })
+
   it('reports every error of a run together', async () => {
     await put('one.yml', 'name: A\nrepo: a/a\ncolour: red\n')
     await put('two.yml', 'repo: a/b\n')
