@@ -4472,13 +4472,39 @@ function validFast(text) {
 function detached(entry) {
     return JSON.parse(JSON.stringify(entry));
 }
+/** Aliases a record may expand: a real record uses none; an alias bomb expands billions. */
+const MAX_ALIAS_COUNT = 100;
+/**
+ * A record YAML cannot resolve within its limits (an unresolved alias, an alias bomb, nesting deep enough to
+ * exhaust the stack), as an issue of that file only: the other files' issues still come out.
+ */
+function yamlLimitIssue(e, text, file) {
+    const message = e instanceof Error ? e.message.split('\n')[0] : String(e);
+    const alias = /Unresolved alias[^:]*: (\S+)/.exec(message);
+    if (alias) {
+        const line = text.split('\n').findIndex((l) => l.includes(`*${alias[1]}`)) + 1;
+        return { file, line: Math.max(line, 1), column: 1, message: `YAML: unresolved alias *${alias[1]} (its anchor &${alias[1]} must come first)` };
+    }
+    if (/alias count/i.test(message)) {
+        return { file, line: 1, column: 1, message: `YAML: aliases expand to more than ${MAX_ALIAS_COUNT} nodes (a resource exhaustion attack?); a record needs none` };
+    }
+    if (e instanceof RangeError)
+        return { file, line: 1, column: 1, message: 'YAML: nested too deeply to read' };
+    return { file, line: 1, column: 1, message: `YAML: ${message}` };
+}
 /** Validate one record's text; returns the entry or the issues found. */
 function parseRecord(text, file) {
     const fast = validFast(text);
     if (fast)
         return { entry: detached(fast), issues: [] };
     const lc = new dist/* LineCounter */.HN();
-    const doc = (0,dist/* parseDocument */.Tp)(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true });
+    let doc;
+    try {
+        doc = (0,dist/* parseDocument */.Tp)(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true });
+    }
+    catch (e) {
+        return { issues: [yamlLimitIssue(e, text, file)] };
+    }
     const issues = [];
     if (doc.errors.length > 0) {
         for (const e of doc.errors) {
@@ -4492,7 +4518,13 @@ function parseRecord(text, file) {
         const line = text.split('\n').findIndex((l) => l.startsWith('%YAML')) + 1;
         return { issues: [{ file, line: Math.max(line, 1), column: 1, message: `records are YAML 1.2; remove the %YAML ${doc.directives?.yaml.version} line` }] };
     }
-    const data = doc.toJS();
+    let data;
+    try {
+        data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+    }
+    catch (e) {
+        return { issues: [yamlLimitIssue(e, text, file)] };
+    }
     if (data === null || typeof data !== 'object' || Array.isArray(data)) {
         return { issues: [{ file, line: 1, column: 1, message: 'must be a YAML mapping of fields (name, repo, …)' }] };
     }
