@@ -163,7 +163,7 @@ async function run(argv: string[], log: Logger, env: NodeJS.ProcessEnv): Promise
       const { values } = flags(rest, {
         options: { catalog: { type: 'string', default: 'catalog' } }
       })
-      const entries = await loadCatalog(values.catalog)
+      const entries = await loadCatalog(values.catalog, log)
       log.info(`${values.catalog}: ${entries.length} records, all valid`)
       return 0
     }

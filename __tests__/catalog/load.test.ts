@@ -244,6 +244,22 @@ describe('loadCatalog', () => {
     ])
   })
 
+  it('warns about files in apps/ that are not <slug>.yml records, with a hint for x.YML', async () => {
+    await put('gitea.yml', GOOD)
+    await put('Traefik.YML', GOOD)
+    await put('traefik.yml.bak', GOOD)
+    await put('notes.txt', 'x')
+    await put('.gitkeep', '')
+    const warnings: string[] = []
+    const log = { info: () => {}, error: () => {}, warning: (m: string, ref?: { file?: string }) => warnings.push(`${path.basename(ref?.file ?? '')}: ${m}`) }
+    expect((await loadCatalog(dir, log)).map((e) => e.slug)).toEqual(['gitea'])
+    expect(warnings).toEqual([
+      'Traefik.YML: ignored: Traefik.YML is not a <slug>.yml record; records are named <slug>.yml in lower case: rename it to Traefik.yml',
+      'notes.txt: ignored: notes.txt is not a <slug>.yml record',
+      'traefik.yml.bak: ignored: traefik.yml.bak is not a <slug>.yml record'
+    ])
+  })
+
   it('reports every error of a run together', async () => {
     await put('one.yml', 'name: A\nrepo: a/a\ncolour: red\n')
     await put('two.yml', 'repo: a/b\n')

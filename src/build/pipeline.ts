@@ -175,7 +175,7 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
   // 1. Refuse an output directory whose replacement would destroy something.
   await checkOutputDir(opts.outDir, { catalogDir: opts.catalogDir, cwd })
   // 2. The catalog, named relative to the process so messages give paths as the user typed them.
-  const entries = await loadCatalog(path.relative(process.cwd(), catalogDir) || '.')
+  const entries = await loadCatalog(path.relative(process.cwd(), catalogDir) || '.', log)
   // 3. The previous snapshot: last-known-good records and the change history.
   const previousDir = opts.previousDir && path.resolve(cwd, opts.previousDir)
   const snapshot = await readPrevious(previousDir, log)

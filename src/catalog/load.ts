@@ -9,6 +9,7 @@ import { isMap, isScalar, LineCounter, parseDocument, type Document, type Node a
 import { z } from 'zod'
 import { ProblemsError, type Problem } from '../util/problems.js'
 import { escapeUnsafe } from '../util/text.js'
+import type { Logger } from '../util/types.js'
 import { catalogEntrySchema, REPO_PATTERN, SLUG_PATTERN, type CatalogEntry } from '../schema/index.js'
 
 /** Every problem of a catalog record names its file, line, column and (where there is one) field. */
@@ -217,7 +218,7 @@ export function readRecord(file: string): RecordRead {
  * Load and validate `<catalogDir>/apps/*.yml`. Throws a catalog ProblemsError with
  * every issue found; returns entries ordered by slug.
  */
-export async function loadCatalog(catalogDir: string): Promise<LoadedEntry[]> {
+export async function loadCatalog(catalogDir: string, log?: Logger): Promise<LoadedEntry[]> {
   const appsDir = path.join(catalogDir, 'apps')
   const issues: CatalogIssue[] = []
   let names: string[]
@@ -232,6 +233,13 @@ export async function loadCatalog(catalogDir: string): Promise<LoadedEntry[]> {
     throw catalogError([{ file: appsDir, line: 1, column: 1, message: 'catalog has no apps/ directory (expected <catalog>/apps/<slug>.yml files)' }])
   }
   const ymlNames = names.filter((n) => n.endsWith('.yml') || n.endsWith('.yaml'))
+  // Anything else is not read: say so, so a record saved as x.YML or left as x.yml.bak is not silently missing.
+  // Hidden files (.gitkeep, .DS_Store) are the file system's, not the catalog's.
+  for (const name of names) {
+    if (ymlNames.includes(name) || name.startsWith('.')) continue
+    const hint = /\.ya?ml$/i.test(name) ? `; records are named <slug>.yml in lower case: rename it to ${escapeUnsafe(name.replace(/\.ya?ml$/i, '.yml'))}` : ''
+    log?.warning(`ignored: ${escapeUnsafe(name)} is not a <slug>.yml record${hint}`, { file: path.join(appsDir, name) })
+  }
   if (ymlNames.length === 0) {
     throw catalogError([{ file: appsDir, line: 1, column: 1, message: 'catalog is empty: add at least one apps/<slug>.yml record' }])
   }
