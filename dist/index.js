@@ -35874,7 +35874,7 @@ function readRecord(file) {
  * Load and validate `<catalogDir>/apps/*.yml`. Throws a catalog ProblemsError with
  * every issue found; returns entries ordered by slug.
  */
-async function loadCatalog(catalogDir) {
+async function loadCatalog(catalogDir, log) {
     const appsDir = external_node_path_default().join(catalogDir, 'apps');
     const issues = [];
     let names;
@@ -35891,6 +35891,14 @@ async function loadCatalog(catalogDir) {
         throw catalogError([{ file: appsDir, line: 1, column: 1, message: 'catalog has no apps/ directory (expected <catalog>/apps/<slug>.yml files)' }]);
     }
     const ymlNames = names.filter((n) => n.endsWith('.yml') || n.endsWith('.yaml'));
+    // Anything else is not read: say so, so a record saved as x.YML or left as x.yml.bak is not silently missing.
+    // Hidden files (.gitkeep, .DS_Store) are the file system's, not the catalog's.
+    for (const name of names) {
+        if (ymlNames.includes(name) || name.startsWith('.'))
+            continue;
+        const hint = /\.ya?ml$/i.test(name) ? `; records are named <slug>.yml in lower case: rename it to ${(0,util_text/* escapeUnsafe */.au)(name.replace(/\.ya?ml$/i, '.yml'))}` : '';
+        log?.warning(`ignored: ${(0,util_text/* escapeUnsafe */.au)(name)} is not a <slug>.yml record${hint}`, { file: external_node_path_default().join(appsDir, name) });
+    }
     if (ymlNames.length === 0) {
         throw catalogError([{ file: appsDir, line: 1, column: 1, message: 'catalog is empty: add at least one apps/<slug>.yml record' }]);
     }
@@ -40583,7 +40591,7 @@ async function build(opts, deps) {
     // 1. Refuse an output directory whose replacement would destroy something.
     await checkOutputDir(opts.outDir, { catalogDir: opts.catalogDir, cwd });
     // 2. The catalog, named relative to the process so messages give paths as the user typed them.
-    const entries = await loadCatalog(external_node_path_default().relative(process.cwd(), catalogDir) || '.');
+    const entries = await loadCatalog(external_node_path_default().relative(process.cwd(), catalogDir) || '.', log);
     // 3. The previous snapshot: last-known-good records and the change history.
     const previousDir = opts.previousDir && external_node_path_default().resolve(cwd, opts.previousDir);
     const snapshot = await readPrevious(previousDir, log);
