@@ -5,7 +5,7 @@
 // Every side effect comes in through `deps`, so tests hand in fakes.
 import path from 'node:path'
 import { loadCatalog, type LoadedEntry } from '../catalog/load.js'
-import { checkOutputDir, writeTree, type SiteFile } from '../output/write-tree.js'
+import { checkOutputDir, recoverOutputDir, writeTree, type SiteFile } from '../output/write-tree.js'
 import { snapshotChecker } from '../output/validate.js'
 import type { AppRecord } from '../schema/index.js'
 import { buildDocuments, jsonSchemas } from '../site/api.js'
@@ -174,6 +174,8 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
 
   // 1. Refuse an output directory whose replacement would destroy something.
   await checkOutputDir(opts.outDir, { catalogDir: opts.catalogDir, cwd })
+  // An interrupted build leaves its staging folder, or worse, no --out at all: recover before going on.
+  for (const line of await recoverOutputDir(outDir)) log.warning(line)
   // 2. The catalog, named relative to the process so messages give paths as the user typed them.
   const entries = await loadCatalog(path.relative(process.cwd(), catalogDir) || '.', log)
   // 3. The previous snapshot: last-known-good records and the change history.
