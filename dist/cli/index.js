@@ -6108,6 +6108,64 @@ async function writeTree(outDir, files, check = () => { }) {
     }
     return count;
 }
+/** Is the process that named a folder `<pid>-<hex>` still running (so its build may still be writing)? */
+function alive(pid) {
+    if (pid === process.pid)
+        return true;
+    try {
+        process.kill(pid, 0);
+        return true;
+    }
+    catch (e) {
+        return e.code === 'EPERM';
+    }
+}
+/**
+ * Clean up after a build that was interrupted (kill -9, power loss): remove the staging folders
+ * (`.<out>.new-<pid>-<hex>`) and retired trees (`.<out>.old-…`) that no running build owns, and when `outDir` is
+ * missing, but a complete retired tree exists (it holds the API catalog), rename the newest back first: the build
+ * was stopped between its two renames. Returns what it did, one line each, for the run's log.
+ */
+async function recoverOutputDir(outDir) {
+    const target = external_node_path_default().resolve(outDir);
+    const parent = external_node_path_default().dirname(target);
+    const base = external_node_path_default().basename(target);
+    let names;
+    try {
+        names = await (0,promises_namespaceObject.readdir)(parent);
+    }
+    catch {
+        return [];
+    }
+    const litter = [];
+    for (const name of names) {
+        for (const kind of ['new', 'old']) {
+            const prefix = `.${base}.${kind}-`;
+            const m = name.startsWith(prefix) ? /^(\d+)-[0-9a-f]+$/.exec(name.slice(prefix.length)) : null;
+            if (m && !alive(Number(m[1])))
+                litter.push({ name, kind, dir: external_node_path_default().join(parent, name) });
+        }
+    }
+    const done = [];
+    if (!(0,external_node_fs_namespaceObject.existsSync)(target)) {
+        const complete = [];
+        for (const l of litter.filter((x) => x.kind === 'old')) {
+            if ((0,external_node_fs_namespaceObject.existsSync)(external_node_path_default().join(l.dir, ...MARKER.split('/'))))
+                complete.push({ ...l, mtime: (await (0,promises_namespaceObject.stat)(l.dir)).mtimeMs });
+        }
+        const newest = complete.sort((a, b) => b.mtime - a.mtime)[0];
+        if (newest) {
+            await (0,promises_namespaceObject.rename)(newest.dir, target);
+            done.push(`restored ${outDir} from ${newest.name}, left by a build interrupted between its two renames`);
+            litter.splice(litter.findIndex((x) => x.name === newest.name), 1);
+        }
+    }
+    for (const l of litter) {
+        await (0,promises_namespaceObject.rm)(l.dir, { recursive: true, force: true });
+        done.push(`removed ${l.name}, left by an interrupted build`);
+    }
+    return done;
+}
 
 // EXTERNAL MODULE: ./node_modules/zod/v4/core/json-schema-processors.js
 var json_schema_processors = __nccwpck_require__(8439);
@@ -9302,6 +9360,9 @@ async function build(opts, deps) {
     const outDir = external_node_path_default().resolve(cwd, opts.outDir);
     // 1. Refuse an output directory whose replacement would destroy something.
     await checkOutputDir(opts.outDir, { catalogDir: opts.catalogDir, cwd });
+    // An interrupted build leaves its staging folder, or worse, no --out at all: recover before going on.
+    for (const line of await recoverOutputDir(outDir))
+        log.warning(line);
     // 2. The catalog, named relative to the process so messages give paths as the user typed them.
     const entries = await loadCatalog(external_node_path_default().relative(process.cwd(), catalogDir) || '.', log);
     // 3. The previous snapshot: last-known-good records and the change history.
