@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto'
 import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { startFakeGitHub } from './support/fake-github.js'
+import { writeSeededCatalog } from './support/catalog.js'
 import { tempDir } from './support/tmp.js'
 
 const ACTION = path.resolve('dist/index.js')
@@ -108,6 +109,7 @@ describe('dist/index.js as the runner runs it', () => {
       changed: JSON.stringify(slugs),
       'changed-count': String(slugs.length),
       stale: '[]',
+      'left-out': '[]',
       output: path.join(dir, 'site')
     })
     const doc = JSON.parse(await readFile(path.join(dir, 'site/api/v1/apps.json'), 'utf8'))
@@ -267,6 +269,7 @@ describe('dist/index.js as the runner runs it', () => {
         changed: '["linkding","old-tool"]',
         'changed-count': '2',
         stale: '[]',
+        'left-out': '[]',
         output: path.join(dir, 'refreshed')
       })
       expect(fake.counts.graphql).toBeGreaterThan(0)
@@ -287,6 +290,24 @@ describe('dist/index.js as the runner runs it', () => {
       expect(second.code).toBe(0)
       expect(second.outputs.changed).toBe('[]')
       expect(await treeHash(path.join(dir, 'refreshed-2'))).toBe(await treeHash(path.join(dir, 'refreshed')))
+    } finally {
+      await fake.close()
+    }
+  })
+
+  it('redacts the token when an upstream echoes it: log, annotations and job summary', async () => {
+    // Not shaped like a GitHub token, so only the value itself can find it.
+    const token = 'enterprise-token-0123456789'
+    const fake = await startFakeGitHub({ token: 'the-right-one', echoAuthorization: true, repos: [] })
+    try {
+      const catalog = path.join(dir, 'echo-catalog')
+      await writeSeededCatalog(catalog)
+      const inputs = { ...DEFAULTS, catalog: 'echo-catalog', refresh: 'true', 'github-token': token, output: 'echo' }
+      const r = await runAction(inputs, { GITHUB_API_URL: fake.apiUrl, GITHUB_GRAPHQL_URL: fake.graphqlUrl })
+      expect(fake.counts.total).toBeGreaterThan(0)
+      expect(r.stdout).toContain('Bad credentials for token ***')
+      expect(r.stdout.replace(`::add-mask::${token}`, '')).not.toContain(token)
+      expect(r.summary).not.toContain(token)
     } finally {
       await fake.close()
     }

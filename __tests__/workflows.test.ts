@@ -96,9 +96,18 @@ describe('action.yml', () => {
       'github-token',
       'output',
       'previous',
-      'refresh'
+      'refresh',
+      'refresh-deadline',
+      'request-timeout'
     ])
-    expect(Object.keys(action.outputs).sort()).toEqual(['changed', 'changed-count', 'count', 'output', 'stale'])
+    expect(Object.keys(action.outputs).sort()).toEqual([
+      'changed',
+      'changed-count',
+      'count',
+      'left-out',
+      'output',
+      'stale'
+    ])
     expect(action.inputs['github-token']!.default).toBe('${{ github.token }}')
     expect(action.inputs.refresh!.default).toBe('false')
     expect(action.runs).toEqual({ using: 'node24', main: 'dist/index.js' })

@@ -19,6 +19,10 @@ var schema = __webpack_require__(1107);
 var dates = __webpack_require__(3621);
 // EXTERNAL MODULE: ./src/util/http-url.ts
 var http_url = __webpack_require__(5394);
+// EXTERNAL MODULE: ./src/util/redact.ts
+var redact = __webpack_require__(767);
+// EXTERNAL MODULE: ./src/util/text.ts
+var util_text = __webpack_require__(9997);
 // EXTERNAL MODULE: ./src/util/versions.ts
 var versions = __webpack_require__(395);
 ;// CONCATENATED MODULE: ./src/upstream/github/facts.ts
@@ -28,11 +32,16 @@ var versions = __webpack_require__(395);
 
 
 
-/** Upstream notes are hostile and unbounded: normalise line ends and cap at LIMITS.notes characters. */
+
+
+/**
+ * Upstream notes are hostile and unbounded: normalise line ends, remove controls (but newline and tab), bidi
+ * controls and noncharacters, and cap at LIMITS.notes characters.
+ */
 function capNotes(notes) {
     if (!notes)
         return '';
-    let s = notes.replace(/\r\n?/g, '\n');
+    let s = (0,util_text/* stripUnsafe */.P4)(notes.replace(/\r\n?/g, '\n'), true);
     if (s.length > schema/* LIMITS */.b1.notes) {
         s = s.slice(0, schema/* LIMITS */.b1.notes);
         // Never leave half of a surrogate pair at the cut.
@@ -42,9 +51,9 @@ function capNotes(notes) {
     }
     return s;
 }
-/** Cap a message from upstream (error texts end up in logs and rationales). */
+/** Cap a message from upstream (error texts end up in logs and rationales); GitHub-token shapes are redacted. */
 function capReason(text) {
-    const s = text.replace(/[\p{Cc}\p{Cf}]+/gu, ' ').trim();
+    const s = (0,redact/* redact */.E$)(text.replace(/[\p{Cc}\p{Cf}\p{Noncharacter_Code_Point}]+/gu, ' ').trim());
     return s.length > schema/* LIMITS */.b1.reason ? `${s.slice(0, schema/* LIMITS */.b1.reason - 1)}…` : s;
 }
 function day(timestamp) {
@@ -121,6 +130,8 @@ var github = __webpack_require__(1758);
 var dist_bundle = __webpack_require__(9735);
 // EXTERNAL MODULE: ./node_modules/@octokit/plugin-throttling/dist-bundle/index.js
 var plugin_throttling_dist_bundle = __webpack_require__(6856);
+// EXTERNAL MODULE: ./src/util/network.ts
+var util_network = __webpack_require__(4506);
 ;// CONCATENATED MODULE: ./src/upstream/github/client.ts
 // The Octokit client for the refresh: @actions/github's getOctokit (proxy-aware)
 // with the throttling and retry plugins, timings injectable so tests run fast,
@@ -128,6 +139,27 @@ var plugin_throttling_dist_bundle = __webpack_require__(6856);
 
 
 
+
+const DEFAULT_REQUEST_TIMEOUT_MS = 20_000;
+/**
+ * A request that failed below HTTP, named (DNS, refused, reset, timeout, deadline) with its host. Only a reset
+ * carries `status` and `request`, so plugin-retry tries it again; a lookup that failed, a refused connection or a
+ * silent server would fail the same way within seconds, and the refresh splits, falls back and stops on its own.
+ */
+class NetworkError extends Error {
+    network;
+    name = 'NetworkError';
+    status;
+    request;
+    constructor(network, cause) {
+        super(network.message, { cause });
+        this.network = network;
+        if (network.fault === 'reset') {
+            this.status = 500;
+            this.request = cause.request;
+        }
+    }
+}
 function header(error, name) {
     const headers = error?.response?.headers;
     const v = headers?.[name];
@@ -139,15 +171,24 @@ function header(error, name) {
  * before plugin-retry adds its own backoff (plugin-retry ignores the header;
  * secondary and primary rate limits are the throttling plugin's job).
  */
-function attemptsPlugin(counter, baseMs, maxWaitSeconds) {
+function attemptsPlugin(counter, baseMs, maxWaitSeconds, limits) {
     return (octokit) => {
         ;
         octokit.hook.wrap('request', async (request, options) => {
             counter.requests++;
+            // Each attempt gets its own timeout; the run's deadline cuts every attempt at once.
+            const timeout = AbortSignal.timeout(limits.requestTimeoutMs);
+            const signal = limits.deadline ? AbortSignal.any([timeout, limits.deadline]) : timeout;
+            const o = options;
+            o.request = { ...o.request, signal };
             try {
                 return await request(options);
             }
             catch (error) {
+                const host = requestHost(o.url, o.baseUrl ?? limits.apiUrl);
+                const network = (0,util_network/* networkFailure */.r)(error, host, { timeout, timeoutMs: limits.requestTimeoutMs, ...limits });
+                if (network)
+                    throw new NetworkError(network, error);
                 const status = error.status ?? 0;
                 const secondary = /secondary rate/i.test(String(error.message));
                 const after = Number(header(error, 'retry-after'));
@@ -159,6 +200,14 @@ function attemptsPlugin(counter, baseMs, maxWaitSeconds) {
         });
         return {};
     };
+}
+function requestHost(url, base) {
+    try {
+        return new URL(url ?? '', `${base}/`).host;
+    }
+    catch {
+        return (0,util_network/* hostOf */.w)(base);
+    }
 }
 // plugin-throttling queues every GraphQL request behind one limiter with a
 // 1-second gap, GitHub's advice for mutations. Our queries only read; how many
@@ -187,29 +236,55 @@ function createGitHubClient(opts) {
         baseUrl: opts.apiUrl.replace(/\/+$/, ''),
         throttle,
         retry: { retries: opts.retry?.retries ?? 3, retryAfterBaseValue: opts.retry?.baseMs ?? 1000 }
-    }, attemptsPlugin(counter, throttleBase, maxWait), plugin_throttling_dist_bundle/* throttling */.A, dist_bundle/* retry */.L);
+    }, attemptsPlugin(counter, throttleBase, maxWait, {
+        requestTimeoutMs: opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+        apiUrl: opts.apiUrl,
+        ...(opts.deadline ? { deadline: opts.deadline } : {})
+    }), plugin_throttling_dist_bundle/* throttling */.A, dist_bundle/* retry */.L);
     return { octokit, counter };
 }
+/**
+ * An answer's data. Octokit's JSON reader gives up on a very large body (a 10 MB release body overflows its
+ * stack) and hands back the text; the platform's parser reads it, and the notes are capped after. Text that is
+ * not JSON (an answer cut off) stays text, which callers treat as no answer.
+ */
+function answerData(data) {
+    if (typeof data !== 'string')
+        return data;
+    try {
+        return JSON.parse(data);
+    }
+    catch {
+        return data;
+    }
+}
 function classifyFailure(error) {
+    // Below HTTP: no status to show, the fault and the host instead (a deadline is the caller's to notice).
+    if (error instanceof NetworkError)
+        return { kind: 'transient', status: null, message: error.message, serviceDown: true };
     const e = error;
     const status = typeof e.status === 'number' ? e.status : null;
     const message = String(e.message ?? error).slice(0, 300);
     const rateLimited = (e.data?.errors ?? []).some((x) => x?.type === 'RATE_LIMITED') ||
         /GraphQL Rate Limit Exceeded/.test(message) ||
         ((status === 403 || status === 429) && header(error, 'x-ratelimit-remaining') === '0');
+    const failure = (kind, serviceDown = false) => ({ kind, status, message, serviceDown });
     if (rateLimited)
-        return { kind: 'rate-limited', status, message };
-    if (status === null || status >= 500 || status === 429)
-        return { kind: 'transient', status, message };
+        return failure('rate-limited', true);
+    if (status !== null && (status >= 500 || status === 429))
+        return failure('transient', true);
     if (status === 403 && /secondary rate/i.test(message))
-        return { kind: 'transient', status, message };
+        return failure('transient', true);
+    // No status and no network fault: the answer could not be read (malformed, cut off), a fault of its content.
+    if (status === null)
+        return failure('transient');
     if (status === 401)
-        return { kind: 'unauthorized', status, message };
+        return failure('unauthorized');
     if (status === 404 || status === 410)
-        return { kind: 'not-found', status, message };
+        return failure('not-found');
     if (status === 403 || status === 451)
-        return { kind: 'forbidden', status, message };
-    return { kind: 'client', status, message };
+        return failure('forbidden');
+    return failure('client');
 }
 
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 6 modules
@@ -370,6 +445,7 @@ function snapshotFromGraphQL(value) {
 
 
 
+
 const str = (v) => (typeof v === 'string' ? v : null);
 /** Read one repository over REST. Throws the request error when a call fails (404 included). */
 async function snapshotFromRest(client, target) {
@@ -377,17 +453,21 @@ async function snapshotFromRest(client, target) {
     const mono = Boolean(target.tagPrefix || target.tagPattern);
     // A renamed repository answers 301; fetch follows it and we read the new full_name.
     const { data: info } = await client.octokit.request('GET /repos/{owner}/{repo}', { owner, repo });
-    const r = info;
+    const r = (answerData(info) ?? {});
     const fullName = str(r.full_name);
     if (!fullName || !schema/* REPO_PATTERN */.WA.test(fullName))
         throw new Error('malformed repository answer');
     const [newOwner = owner, newRepo = repo] = fullName.split('/');
-    const { data: list } = await client.octokit.request('GET /repos/{owner}/{repo}/releases', {
+    const { data: listData } = await client.octokit.request('GET /repos/{owner}/{repo}/releases', {
         owner: newOwner,
         repo: newRepo,
         per_page: mono ? MONOREPO_RELEASES_WINDOW : RELEASES_WINDOW
     });
-    const releases = (Array.isArray(list) ? list : [])
+    const list = answerData(listData);
+    // An answer that is not a list (cut off, unparsable) is no answer: never read it as "no releases".
+    if (!Array.isArray(list))
+        throw new Error(`unreadable releases answer for ${fullName}`);
+    const releases = list
         .filter((x) => typeof x?.tag_name === 'string')
         .map((x) => ({
         tag: x.tag_name,
@@ -401,13 +481,16 @@ async function snapshotFromRest(client, target) {
     let tags = [];
     const filter = { tagPrefix: target.tagPrefix, tagPattern: target.tagPattern };
     if (!releases.some((x) => !x.draft && !x.prerelease && (0,versions/* isStableVersion */.Qg)(x.tag, filter))) {
-        const { data: tagList } = await client.octokit.request('GET /repos/{owner}/{repo}/tags', {
+        const { data: tagData } = await client.octokit.request('GET /repos/{owner}/{repo}/tags', {
             owner: newOwner,
             repo: newRepo,
             per_page: mono ? MONOREPO_TAGS_WINDOW : TAGS_WINDOW
         });
         // REST tags carry no date; the facts then say date: null.
-        tags = (Array.isArray(tagList) ? tagList : [])
+        const tagList = answerData(tagData);
+        if (!Array.isArray(tagList))
+            throw new Error(`unreadable tags answer for ${fullName}`);
+        tags = tagList
             .map((t) => str(t?.name))
             .filter((n) => n !== null)
             .map((name) => ({ name, date: null }));
@@ -453,7 +536,9 @@ async function refreshFromGitHub(targets, options) {
             apiUrl: options.apiUrl,
             log: options.log,
             retry: options.retry,
-            throttle: options.throttle
+            throttle: options.throttle,
+            ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
+            ...(options.deadline ? { deadline: options.deadline } : {})
         }),
         options,
         outcomes: new Map(),
@@ -529,9 +614,20 @@ function markAll(state, batch, outcome) {
 function estimatedCost(batch) {
     return Math.max(1, Math.round((2 * batch.length) / 100));
 }
+/** Once the deadline passed, every target not answered yet keeps last-known-good. */
+function pastDeadline(state) {
+    if (!state.options.deadline?.aborted)
+        return null;
+    if (!state.stopped) {
+        state.stopped = { status: 'skipped', reason: 'the refresh deadline was reached before GitHub answered' };
+        state.options.log.warning('GitHub refresh: the deadline was reached; apps not answered yet keep last-known-good');
+    }
+    return state.stopped;
+}
 async function runBatch(state, batch) {
     if (batch.length === 0)
         return;
+    pastDeadline(state);
     if (state.stopped)
         return markAll(state, batch, state.stopped);
     const { budget, stats, options } = state;
@@ -549,7 +645,8 @@ async function runBatch(state, batch) {
     let body;
     try {
         const res = await state.client.octokit.request({ method: 'POST', url: options.graphqlUrl, query, variables });
-        body = (res.data && typeof res.data === 'object' ? res.data : {});
+        const data = answerData(res.data);
+        body = (data && typeof data === 'object' ? data : {});
     }
     catch (error) {
         return onBatchFailure(state, batch, classifyFailure(error));
@@ -564,11 +661,17 @@ async function runBatch(state, batch) {
         stats.remaining = rate.data.remaining;
     }
     if (errors.some((e) => e?.type === 'RATE_LIMITED')) {
-        return onBatchFailure(state, batch, { kind: 'rate-limited', status: 200, message: 'RATE_LIMITED' });
+        return onBatchFailure(state, batch, {
+            kind: 'rate-limited',
+            status: 200,
+            message: 'RATE_LIMITED',
+            serviceDown: true
+        });
     }
     if (!body.data || typeof body.data !== 'object') {
         const message = errors.map((e) => e?.message ?? '').join('; ') || 'no data in the GraphQL answer';
-        return onBatchFailure(state, batch, { kind: 'transient', status: 200, message });
+        // An answer without data (unreadable, or an error such as a query timeout) is about what was asked: split it.
+        return onBatchFailure(state, batch, { kind: 'transient', status: 200, message, serviceDown: false });
     }
     state.failuresInARow = 0;
     const again = [];
@@ -596,7 +699,8 @@ async function runBatch(state, batch) {
         return onBatchFailure(state, batch, {
             kind: 'transient',
             status: 200,
-            message: 'every repository in the batch errored'
+            message: 'every repository in the batch errored',
+            serviceDown: false
         });
     }
     // Some repositories errored while the rest answered: ask again for those only.
@@ -605,6 +709,9 @@ async function runBatch(state, batch) {
 }
 async function onBatchFailure(state, batch, failure) {
     const { log } = state.options;
+    const late = pastDeadline(state);
+    if (late)
+        return markAll(state, batch, late);
     const what = `${failure.status ?? 'network error'}: ${capReason(failure.message)}`;
     switch (failure.kind) {
         case 'rate-limited':
@@ -620,7 +727,10 @@ async function onBatchFailure(state, batch, failure) {
             // A wrong GraphQL URL or a token without access: splitting cannot help.
             return markAll(state, batch, { status: 'failed', reason: `GitHub GraphQL answered ${what}` });
     }
-    if (tripBreaker(state, what))
+    // Only a service that is down trips the breaker; one repository's oversized or malformed answer is split down to it.
+    if (failure.serviceDown)
+        tripBreaker(state, what);
+    if (state.stopped)
         return markAll(state, batch, state.stopped);
     if (batch.length > 1) {
         const half = Math.ceil(batch.length / 2);
@@ -641,6 +751,7 @@ function tripBreaker(state, what) {
     return state.stopped !== null;
 }
 async function restFallback(state, target, graphqlFailure) {
+    pastDeadline(state);
     if (state.stopped)
         return markAll(state, [target], state.stopped);
     state.options.log.info(`GitHub GraphQL could not answer for ${target.repo} (${graphqlFailure}); reading it over REST`);
@@ -651,6 +762,9 @@ async function restFallback(state, target, graphqlFailure) {
         settle(state, target, snapshot);
     }
     catch (error) {
+        const late = pastDeadline(state);
+        if (late)
+            return markAll(state, [target], late);
         const f = classifyFailure(error);
         const what = `${f.status ?? 'network error'}: ${capReason(f.message)}`;
         if (f.kind === 'not-found' || f.kind === 'forbidden') {
@@ -664,7 +778,7 @@ async function restFallback(state, target, graphqlFailure) {
             state.outcomes.set(target.slug, { status: 'skipped', reason: state.budget.exhausted });
         }
         else {
-            if (f.kind === 'transient')
+            if (f.serviceDown)
                 tripBreaker(state, what);
             state.outcomes.set(target.slug, {
                 status: 'failed',

@@ -9,6 +9,8 @@ import { buildSummary, type SummaryInput } from './output/job-summary.js'
 import type { Logger, SourceRef } from './util/types.js'
 import { defaultBaseUrl, upstreamSettings } from './inputs.js'
 import { closingLine, formatProblem, ProblemsError } from './util/problems.js'
+import { redact, redactingLogger } from './util/redact.js'
+import { escapeUnsafe } from './util/text.js'
 
 /**
  * Annotations need a path relative to the repository root. Catalog paths are
@@ -27,15 +29,16 @@ export function coreLogger(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const props = (ref?: SourceRef): core.AnnotationProperties =>
     ref?.file
       ? {
-          file: repoPath(ref.file, cwd, env.GITHUB_WORKSPACE),
+          file: escapeUnsafe(repoPath(ref.file, cwd, env.GITHUB_WORKSPACE)),
           ...(ref.line ? { startLine: ref.line } : {}),
           ...(ref.column ? { startColumn: ref.column } : {})
         }
       : {}
+  // Control characters are shown escaped: the log is read on a terminal-like page.
   return {
-    info: (m) => core.info(m),
-    warning: (m, ref) => core.warning(m, props(ref)),
-    error: (m, ref) => core.error(m, props(ref))
+    info: (m) => core.info(escapeUnsafe(m)),
+    warning: (m, ref) => core.warning(escapeUnsafe(m), props(ref)),
+    error: (m, ref) => core.error(escapeUnsafe(m), props(ref))
   }
 }
 
@@ -44,11 +47,12 @@ function refreshInput(): boolean {
   return core.getInput('refresh') === '' ? false : core.getBooleanInput('refresh')
 }
 
-async function writeSummary(env: NodeJS.ProcessEnv, input: SummaryInput): Promise<void> {
+async function writeSummary(env: NodeJS.ProcessEnv, input: SummaryInput, secrets: string[]): Promise<void> {
   // Outside a runner there is no summary file; core.summary would throw.
   if (!env.GITHUB_STEP_SUMMARY) return
   try {
-    await core.summary.addRaw(buildSummary(input), true).write()
+    // The runner masks the token in the log, not in the summary file; upstream texts may carry any token.
+    await core.summary.addRaw(redact(buildSummary(input), secrets), true).write()
   } catch (e) {
     core.warning(`could not write the job summary: ${(e as Error).message}`)
   }
@@ -59,20 +63,28 @@ function setOutputs(result: BuildResult): void {
   core.setOutput('changed', JSON.stringify(result.changed))
   core.setOutput('changed-count', result.changed.length)
   core.setOutput('stale', JSON.stringify(result.stale))
+  core.setOutput('left-out', JSON.stringify(result.leftOut.map((l) => l.slug)))
   core.setOutput('output', result.outDir)
 }
 
 export async function runAction(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Promise<void> {
-  const log = coreLogger(env, cwd)
+  const token = core.getInput('github-token')
+  const secrets = [token, env.GITHUB_TOKEN ?? '']
+  // setSecret masks the value in the runner's log; redaction also covers the summary and other tokens' shapes.
+  if (token) core.setSecret(token)
+  const log = redactingLogger(coreLogger(env, cwd), secrets)
   let refresh = false
   try {
-    const token = core.getInput('github-token')
-    if (token) core.setSecret(token)
     refresh = refreshInput()
     const now = new Date()
     const previous = core.getInput('previous')
     const endoflifeUrl = core.getInput('endoflife-url')
-    const settings = upstreamSettings(env, { ...(token ? { token } : {}), ...(endoflifeUrl ? { endoflifeUrl } : {}) })
+    const settings = upstreamSettings(env, {
+      ...(token ? { token } : {}),
+      ...(endoflifeUrl ? { endoflifeUrl } : {}),
+      requestTimeout: core.getInput('request-timeout'),
+      refreshDeadline: core.getInput('refresh-deadline')
+    })
     const result = await build(
       {
         catalogDir: core.getInput('catalog') || 'catalog',
@@ -86,22 +98,30 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env, cwd = proc
       buildDeps(settings, log, now)
     )
     setOutputs(result)
-    core.info(`changed: ${result.changed.length ? result.changed.join(', ') : 'none'}`)
-    await writeSummary(env, {
-      count: result.count,
-      changes: result.changes,
-      stale: result.stale,
-      warnings: result.warnings,
-      errors: [],
-      refresh,
-      stats: result.stats
-    })
+    log.info(`changed: ${result.changed.length ? result.changed.join(', ') : 'none'}`)
+    await writeSummary(
+      env,
+      {
+        count: result.count,
+        changes: result.changes,
+        stale: result.stale,
+        leftOut: result.leftOut,
+        warnings: result.warnings,
+        errors: [],
+        refresh,
+        stats: result.stats
+      },
+      secrets
+    )
   } catch (e) {
     // Every problem becomes an annotation on the file and line it names; nothing is parsed back out of text.
     const problems = e instanceof ProblemsError ? e.problems : [{ message: (e as Error).message }]
     for (const p of problems) log.error(p.field ? `${p.field}: ${p.message}` : p.message, p)
-    core.setFailed(e instanceof ProblemsError ? closingLine(e, 'nothing was published') : (e as Error).message)
+    core.setFailed(
+      redact(e instanceof ProblemsError ? closingLine(e, 'nothing was published') : (e as Error).message, secrets)
+    )
     const errors = problems.map(formatProblem)
-    await writeSummary(env, { count: null, changes: [], stale: [], warnings: [], errors, refresh, stats: null })
+    const summary = { count: null, changes: [], stale: [], warnings: [], errors, refresh, stats: null }
+    await writeSummary(env, summary, secrets)
   }
 }

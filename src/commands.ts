@@ -12,15 +12,19 @@ import { serveSite } from './output/serve.js'
 import type { Logger } from './util/types.js'
 import { defaultBaseUrl, upstreamSettings } from './inputs.js'
 import { closingLine, exitStatus, formatProblem, problem, ProblemsError } from './util/problems.js'
+import { redactingLogger } from './util/redact.js'
+import { escapeUnsafe } from './util/text.js'
 
 const USAGE = `updatesafe <command> [options]
 
 Commands:
   build     --catalog DIR --out DIR [--base-url URL] [--refresh] [--previous DIR] [--now ISO]
+            [--request-timeout SECONDS] [--refresh-deadline SECONDS]
             Build the static site (JSON API, pages, badges) from the catalog.
             --refresh reads GitHub (GITHUB_TOKEN, GITHUB_API_URL, GITHUB_GRAPHQL_URL)
-            and endoflife.date (ENDOFLIFE_API_URL); --previous is the published
-            snapshot used as last-known-good.
+            and endoflife.date (ENDOFLIFE_API_URL), each request waiting at most
+            --request-timeout (20 s), the whole refresh at most --refresh-deadline
+            (600 s); --previous is the published snapshot used as last-known-good.
   serve     --dir DIR [--port 8080] [--host 127.0.0.1]
             Serve a built site with GitHub Pages semantics.
   classify  --jsonl FILE | --notes-file FILE
@@ -29,13 +33,15 @@ Commands:
             Check every catalog record; exit 1 on any error.
 `
 
+/** Lines for a terminal: control characters (an ESC in a file name, say) are shown escaped, never sent. */
 export function stderrLogger(stream: NodeJS.WritableStream = process.stderr): Logger {
   const where = (ref?: { file?: string; line?: number }) =>
     ref?.file ? `${ref.file}${ref.line ? `:${ref.line}` : ''}: ` : ''
+  const write = (line: string) => stream.write(`${escapeUnsafe(line)}\n`)
   return {
-    info: (m) => stream.write(`${m}\n`),
-    warning: (m, ref) => stream.write(`warning: ${where(ref)}${m}\n`),
-    error: (m, ref) => stream.write(`error: ${where(ref)}${m}\n`)
+    info: (m) => write(m),
+    warning: (m, ref) => write(`warning: ${where(ref)}${m}`),
+    error: (m, ref) => write(`error: ${where(ref)}${m}`)
   }
 }
 
@@ -66,7 +72,7 @@ function flags<T extends ParseArgsConfig['options']>(args: string[], config: { o
   }
 }
 
-async function run(argv: string[], log: Logger): Promise<number> {
+async function run(argv: string[], log: Logger, env: NodeJS.ProcessEnv): Promise<number> {
   const [command, ...rest] = argv
   if (COMMANDS.includes(command ?? '') && rest.some((a) => a === '--help' || a === '-h')) {
     process.stdout.write(USAGE)
@@ -81,7 +87,9 @@ async function run(argv: string[], log: Logger): Promise<number> {
           'base-url': { type: 'string' },
           refresh: { type: 'boolean', default: false },
           previous: { type: 'string' },
-          now: { type: 'string' }
+          now: { type: 'string' },
+          'request-timeout': { type: 'string' },
+          'refresh-deadline': { type: 'string' }
         }
       })
       const outDir = values.out
@@ -91,12 +99,19 @@ async function run(argv: string[], log: Logger): Promise<number> {
         {
           catalogDir: values.catalog,
           outDir,
-          baseUrl: values['base-url'] ?? defaultBaseUrl(process.env),
+          baseUrl: values['base-url'] ?? defaultBaseUrl(env),
           now,
           refresh: values.refresh,
           ...(values.previous ? { previousDir: values.previous } : {})
         },
-        buildDeps(upstreamSettings(process.env), log, now)
+        buildDeps(
+          upstreamSettings(env, {
+            ...(values['request-timeout'] ? { requestTimeout: values['request-timeout'] } : {}),
+            ...(values['refresh-deadline'] ? { refreshDeadline: values['refresh-deadline'] } : {})
+          }),
+          log,
+          now
+        )
       )
       if (result.stats)
         log.info(
@@ -148,7 +163,7 @@ async function run(argv: string[], log: Logger): Promise<number> {
       const { values } = flags(rest, {
         options: { catalog: { type: 'string', default: 'catalog' } }
       })
-      const entries = await loadCatalog(values.catalog)
+      const entries = await loadCatalog(values.catalog, log)
       log.info(`${values.catalog}: ${entries.length} records, all valid`)
       return 0
     }
@@ -163,10 +178,18 @@ async function run(argv: string[], log: Logger): Promise<number> {
   }
 }
 
-/** Runs one command; every error that stops it is reported here and mapped to the exit status here. */
-export async function main(argv: string[], log: Logger = stderrLogger()): Promise<number> {
+/**
+ * Runs one command; every error that stops it is reported here and mapped to the exit status here.
+ * Every line goes out redacted: upstream error texts can echo the token (src/util/redact.ts).
+ */
+export async function main(
+  argv: string[],
+  output: Logger = stderrLogger(),
+  env: NodeJS.ProcessEnv = process.env
+): Promise<number> {
+  const log = redactingLogger(output, [env.GITHUB_TOKEN])
   try {
-    return await run(argv, log)
+    return await run(argv, log, env)
   } catch (e) {
     const error = e
     if (!(error instanceof ProblemsError)) {

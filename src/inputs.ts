@@ -2,22 +2,44 @@
 // upstream endpoints and token, and where the site will be served.
 import { ENDOFLIFE_DEFAULT_URL } from './upstream/endoflife.js'
 import { githubEndpoints } from './upstream/github/endpoints.js'
+import { problem } from './util/problems.js'
 
 export interface UpstreamSettings {
   token: string | undefined
   apiUrl: string
   graphqlUrl: string
   endoflifeUrl: string
+  /** Longest wait for one HTTP request, in seconds (`--request-timeout`, input `request-timeout`). Default 20. */
+  requestTimeoutSeconds?: number
+  /** Longest a refresh (GitHub and endoflife.date together) may take, in seconds (`--refresh-deadline`). Default 600. */
+  refreshDeadlineSeconds?: number
+}
+
+export const DEFAULT_REQUEST_TIMEOUT_SECONDS = 20
+export const DEFAULT_REFRESH_DEADLINE_SECONDS = 600
+
+/** A positive number of seconds, or a usage error naming the option. */
+export function parseSeconds(value: string | undefined, name: string, fallback: number): number {
+  if (value === undefined || value.trim() === '') return fallback
+  const n = Number(value)
+  if (!Number.isFinite(n) || n <= 0) throw problem('usage', `${name} "${value}" is not a positive number of seconds`)
+  return n
 }
 
 export function upstreamSettings(
   env: NodeJS.ProcessEnv,
-  overrides: { token?: string; endoflifeUrl?: string } = {}
+  overrides: { token?: string; endoflifeUrl?: string; requestTimeout?: string; refreshDeadline?: string } = {}
 ): UpstreamSettings {
   return {
     token: overrides.token || env.GITHUB_TOKEN || undefined,
     ...githubEndpoints(env),
-    endoflifeUrl: overrides.endoflifeUrl || env.ENDOFLIFE_API_URL || ENDOFLIFE_DEFAULT_URL
+    endoflifeUrl: overrides.endoflifeUrl || env.ENDOFLIFE_API_URL || ENDOFLIFE_DEFAULT_URL,
+    requestTimeoutSeconds: parseSeconds(overrides.requestTimeout, 'request-timeout', DEFAULT_REQUEST_TIMEOUT_SECONDS),
+    refreshDeadlineSeconds: parseSeconds(
+      overrides.refreshDeadline,
+      'refresh-deadline',
+      DEFAULT_REFRESH_DEADLINE_SECONDS
+    )
   }
 }
 

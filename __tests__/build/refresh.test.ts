@@ -172,7 +172,7 @@ describe('refresh of the bundled catalog against the GitHub stand-in', () => {
   it('falls back to tags, never to a prerelease tag, and says so', () => {
     const caddy = after.get('caddy')!
     expect(caddy.latestVersion).toBe('v2.11.4')
-    expect(caddy.rationale).toContain('No GitHub releases are published')
+    expect(caddy.rationale).toContain('No release notes were published')
   })
 
   it('marks a renamed repository pending and warns that the catalog should be updated', () => {

@@ -92,6 +92,42 @@ describe('parseRecord', () => {
     expect(issues.map((i) => `${i.line} ${i.field}: ${i.message}`)).toEqual(['11 release.checked: must be a date written YYYY-MM-DD'])
   })
 
+  it('refuses a tagPattern RE2 cannot run in linear time, at its line, and accepts the backtracking-prone one RE2 runs', () => {
+    const { issues } = parseRecord('name: X\nrepo: a/b\ntagPattern: \'^(?=v)v(\\d)\\1\'\n', 'a.yml')
+    expect(issues).toEqual([
+      expect.objectContaining({ field: 'tagPattern', line: 3, message: expect.stringMatching(/^must be a regular expression in RE2 syntax/) })
+    ])
+    expect(parseRecord("name: X\nrepo: a/b\ntagPattern: '^(\\d+\\.?)+$'\n", 'a.yml').issues).toEqual([])
+  })
+
+  it('refuses controls, bidi overrides and noncharacters in catalog text, at the field and line', () => {
+    const text = [
+      'name: "Evil\\e[31m"',
+      'repo: a/b',
+      'successor: "x\\u202Ey"',
+      'tagPrefix: "v\\0"',
+      'override:',
+      '  class: safe',
+      '  reason: "ring \\a and \\N"',
+      '  version: "1"',
+      'release:',
+      '  version: "1"',
+      '  url: https://example.org/1',
+      '  checked: 2026-11-21',
+      '  notes: "fine\\nlines\\tand \\uFFFF"'
+    ].join('\n')
+    const { issues } = parseRecord(`${text}\n`, 'a.yml')
+    expect(issues.map((i) => `${i.line} ${i.field}: ${i.message.replace(/^.*: /, '')}`)).toEqual([
+      '1 name: U+001B at character 5',
+      '4 tagPrefix: U+0000 at character 2',
+      '3 successor: U+202E at character 2',
+      '7 override.reason: U+0007 at character 6'
+    ])
+    expect(parseRecord('name: "a\\nb"\nrepo: a/b\n', 'a.yml').issues).toEqual([
+      expect.objectContaining({ field: 'name', message: expect.stringContaining('newlines included') })
+    ])
+  })
+
   it('rejects an override with an unknown class', () => {
     const { issues } = parseRecord('name: X\nrepo: a/b\noverride:\n  class: fine\n  reason: r\n  version: "1"\n', 'a.yml')
     expect(issues).toEqual([expect.objectContaining({ field: 'override.class', line: 4 })])
@@ -192,6 +228,36 @@ describe('loadCatalog', () => {
     await put('zeta.yml', 'name: Z\nrepo: a/z\n')
     await put('alpha.yml', 'name: A\nrepo: a/a\n')
     expect((await loadCatalog(dir)).map((e) => e.slug)).toEqual(['alpha', 'zeta'])
+  })
+
+  it('reports an unresolved alias and an alias bomb per file, and the other files\' errors still come out', async () => {
+    const bomb = ['a0: &a0 [x, x, x, x, x, x, x, x, x, x]']
+    for (let i = 1; i < 12; i++) bomb.push(`a${i}: &a${i} [${Array(10).fill(`*a${i - 1}`).join(', ')}]`)
+    await put('a.yml', 'name: A\nrepo: a/a\nsuccessor: *nope\n')
+    await put('b.yml', `name: B\nrepo: a/b\n${bomb.join('\n')}\n`)
+    await put('c.yml', 'name: C\nrepo: a/c\nbogus: 1\n')
+    const issues = await issuesOf()
+    expect(issues.map((i) => `${path.basename(i.file)}:${i.line} ${i.field ?? ''} ${i.message.split(' (')[0]}`)).toEqual([
+      'a.yml:3  YAML: unresolved alias *nope',
+      'b.yml:1  YAML: aliases expand to more than 100 nodes',
+      'c.yml:3 bogus unknown key'
+    ])
+  })
+
+  it('warns about files in apps/ that are not <slug>.yml records, with a hint for x.YML', async () => {
+    await put('gitea.yml', GOOD)
+    await put('Traefik.YML', GOOD)
+    await put('traefik.yml.bak', GOOD)
+    await put('notes.txt', 'x')
+    await put('.gitkeep', '')
+    const warnings: string[] = []
+    const log = { info: () => {}, error: () => {}, warning: (m: string, ref?: { file?: string }) => warnings.push(`${path.basename(ref?.file ?? '')}: ${m}`) }
+    expect((await loadCatalog(dir, log)).map((e) => e.slug)).toEqual(['gitea'])
+    expect(warnings).toEqual([
+      'Traefik.YML: ignored: Traefik.YML is not a <slug>.yml record; records are named <slug>.yml in lower case: rename it to Traefik.yml',
+      'notes.txt: ignored: notes.txt is not a <slug>.yml record',
+      'traefik.yml.bak: ignored: traefik.yml.bak is not a <slug>.yml record'
+    ])
   })
 
   it('reports every error of a run together', async () => {

@@ -29,6 +29,13 @@ function rows(md: string): string[][] {
 }
 
 describe('buildSummary', () => {
+  it('counts and lists the apps left out, with what upstream did, escaped', () => {
+    const md = buildSummary({ ...base, leftOut: [{ slug: 'newapp', reason: 'not found: <b>gone</b>' }] })
+    expect(md).toContain('3 apps · 0 changed · 0 stale · 1 left out · 0 warnings')
+    expect(md).toContain('### Left out')
+    expect(md).toContain('- newapp: not found: \\<b\\>gone\\</b\\>')
+  })
+
   it('tabulates version and classification moves as old → new', () => {
     const md = buildSummary({
       ...base,

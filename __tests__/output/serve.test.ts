@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
-import type http from 'node:http'
+import http from 'node:http'
 import { MARKER, writeTree } from '../../src/output/write-tree.js'
 import { serveSite } from '../../src/output/serve.js'
 import { tempDir } from '../support/tmp.js'
@@ -32,6 +32,19 @@ afterAll(async () => {
 
 const get = (p: string) => fetch(`${base}${p}`, { redirect: 'manual' })
 
+/** The request target exactly as written (fetch would normalise `.` segments and `\\`). */
+function rawGet(target: string): Promise<{ status: number; location: string | undefined }> {
+  const { port } = server.address() as { port: number }
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, path: target, method: 'GET' }, (res) => {
+      res.resume()
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, location: res.headers.location }))
+    })
+    req.on('error', reject)
+    req.end()
+  })
+}
+
 describe('serveSite (GitHub Pages semantics)', () => {
   it('serves index.html for a directory', async () => {
     const res = await get('/')
@@ -58,6 +71,34 @@ describe('serveSite (GitHub Pages semantics)', () => {
       expect(res.status).toBe(404)
       expect(res.headers.get('content-type')).toMatch(/^text\/html/)
       expect(await res.text()).toContain('not found')
+    }
+  })
+
+  it('never redirects off-site: the red team probes answer 404', async () => {
+    const probes = [
+      '/.//evil.com/..%2fapps',
+      '//evil.com/..%2fapps',
+      '//evil.com/apps',
+      '/%2F%2Fevil.com/..%2fapps',
+      '/%2f/evil.com/..%2fapps',
+      '/\\evil.com/..%2fapps',
+      '/./\\evil.com/..%2fapps',
+      '/%5Cevil.com/..%2fapps',
+      '/..//evil.com/..%2fapps',
+      '/apps/..//evil.com/..%2f..%2fapps',
+      'http://evil.com/apps'
+    ]
+    for (const p of probes) {
+      const res = await rawGet(p)
+      expect({ p, status: res.status, location: res.location }).toEqual({ p, status: 404, location: undefined })
+    }
+  })
+
+  it('builds the redirect from the directory found, so an encoded or dotted path stays on this site', async () => {
+    for (const p of ['/apps/x/..%2fgitea', '/./apps/gitea', '/badge/..%2fapps/gitea']) {
+      const res = await rawGet(p)
+      expect(res.status).toBe(301)
+      expect(res.location).toBe('/apps/gitea/')
     }
   })
 })

@@ -1,10 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
+import { spawnSync } from 'node:child_process'
+import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import {
   assertSafeRelativePath,
   checkOutputDir,
   MARKER,
+  recoverOutputDir,
   UnsafeOutputError,
   writeFilesSync,
   writeTextSync,
@@ -141,5 +143,37 @@ describe('checkOutputDir', () => {
     await expect(checkOutputDir(path.join(dir, 'empty'), guard)).resolves.toBeUndefined()
     await writeTree(path.join(dir, 'site'), new Map([[MARKER, '{}']]))
     await expect(checkOutputDir(path.join(dir, 'site'), guard)).resolves.toBeUndefined()
+  })
+})
+
+describe('recoverOutputDir (a build killed mid-way)', () => {
+  // A process that has exited: its folders belong to no running build.
+  const deadPid = () => spawnSync(process.execPath, ['-e', '']).pid!
+
+  it('removes stale staging folders and restores a missing --out from a complete retired tree', async () => {
+    const dead = deadPid()
+    await writeTree(path.join(dir, 'site'), [[MARKER, '{"v":1}']])
+    // Killed between the two renames: the old tree retired, the new one still staged.
+    await rename(path.join(dir, 'site'), path.join(dir, `.site.old-${dead}-abcd1234`))
+    await mkdir(path.join(dir, `.site.new-${dead}-abcd1234/api`), { recursive: true })
+    await mkdir(path.join(dir, `.site.new-${process.pid}-00ff`), { recursive: true })
+    const done = await recoverOutputDir(path.join(dir, 'site'))
+    expect(done).toEqual([
+      `restored ${path.join(dir, 'site')} from .site.old-${dead}-abcd1234, left by a build interrupted between its two renames`,
+      `removed .site.new-${dead}-abcd1234, left by an interrupted build`
+    ])
+    expect(await readFile(path.join(dir, 'site', MARKER), 'utf8')).toBe('{"v":1}')
+    // A running build's staging folder (this process's) is left alone.
+    expect((await readdir(dir)).sort()).toEqual([`.site.new-${process.pid}-00ff`, 'site'])
+  })
+
+  it('never restores an incomplete retired tree, and does nothing when there is nothing to do', async () => {
+    const dead = deadPid()
+    await mkdir(path.join(dir, `.site.old-${dead}-beef`), { recursive: true })
+    expect(await recoverOutputDir(path.join(dir, 'site'))).toEqual([
+      `removed .site.old-${dead}-beef, left by an interrupted build`
+    ])
+    expect(await readdir(dir)).toEqual([])
+    expect(await recoverOutputDir(path.join(dir, 'site'))).toEqual([])
   })
 })

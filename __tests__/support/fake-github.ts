@@ -65,6 +65,8 @@ export interface FakeRepo {
   flaky?: number
   /** Any GraphQL query that names this repository times out (GitHub's "Something went wrong"); REST still answers. */
   graphqlTimeout?: boolean
+  /** Every answer that holds this repository (a GraphQL batch, its REST releases) arrives cut off: unparsable JSON. */
+  brokenAnswer?: boolean
 }
 
 export type Fault =
@@ -97,6 +99,10 @@ export interface FakeGitHubOptions {
   graphqlPath?: string
   /** When set, requests must send `authorization: token <token>` (what getOctokit sends). */
   token?: string
+  /** A careless upstream: the 401 for a wrong token quotes the Authorization header it was sent. */
+  echoAuthorization?: boolean
+  /** A stalled upstream: connections are accepted and requests read, and no answer ever comes. */
+  frozen?: boolean
 }
 
 export interface FakeRequestRecord extends FakeRequestInfo {
@@ -128,6 +134,11 @@ function gitHubSchema(): GraphQLSchema {
   // schema.json is `{ __schema: ... }` without a `data` wrapper.
   builtSchema ??= buildClientSchema(githubSchema.json as Parameters<typeof buildClientSchema>[0])
   return builtSchema
+}
+
+/** An answer sent cut in half (declared as JSON, unparsable). */
+class CutOff {
+  constructor(readonly value: unknown) {}
 }
 
 class GitHubError extends Error {
@@ -458,7 +469,9 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
   })
 
   const send = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
-    const text = typeof body === 'string' ? body : JSON.stringify(body)
+    const cut = body instanceof CutOff
+    const full = cut ? JSON.stringify(body.value) : typeof body === 'string' ? body : JSON.stringify(body)
+    const text = cut ? full.slice(0, Math.floor(full.length / 2)) : full
     res.writeHead(status, {
       'content-type': typeof body === 'string' ? 'text/html; charset=utf-8' : 'application/json; charset=utf-8',
       'content-length': String(Buffer.byteLength(text)),
@@ -505,6 +518,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     fake.rateLimit.remaining -= points
     fake.rateLimit.used += points
     let timedOut = false
+    let broken = false
     const rootValue = {
       rateLimit: () => ({
         cost: points,
@@ -525,6 +539,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
             'Resource protected by organization SAML enforcement. You must grant your Personal Access token access to this organization.'
           )
         if (repo.graphqlTimeout) timedOut = true
+        if (repo.brokenAnswer) broken = true
         const left = flaky.get(key(nwoOf(repo))) ?? 0
         if (left > 0) {
           flaky.set(key(nwoOf(repo)), left - 1)
@@ -551,6 +566,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
         headers
       }
     }
+    if (broken) return { status: 200, body: new CutOff(result), headers }
     const errors = result.errors?.map((e) => {
       const type = e.originalError instanceof GitHubError ? e.originalError.type : undefined
       return { ...(type ? { type } : {}), path: e.path, locations: e.locations, message: e.message }
@@ -613,7 +629,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     if (rest === '') return { status: 200, body: restRepo(repo, api), headers }
     if (rest === '/releases') {
       const list = releasesOf(repo).map((rel, i) => restReleaseOf(repo!, rel, repo!.id * 1000 + i, api))
-      return { status: 200, body: pageOf(list), headers }
+      return { status: 200, body: repo.brokenAnswer ? new CutOff(pageOf(list)) : pageOf(list), headers }
     }
     if (rest === '/tags') {
       const list = tagsOf(repo)
@@ -684,7 +700,9 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
         if (options.token !== undefined && req.headers.authorization !== `token ${options.token}`) {
           record.status = 401
           return send(res, 401, {
-            message: 'Bad credentials',
+            message: options.echoAuthorization
+              ? `Bad credentials for ${req.headers.authorization ?? 'no authorization'}`
+              : 'Bad credentials',
             documentation_url: 'https://docs.github.com/rest',
             status: '401'
           })
@@ -706,6 +724,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
         record.status = answer.status
         send(res, answer.status, answer.body, answer.headers)
       }
+      if (options.frozen) return
       if (options.latencyMs) setTimeout(reply, options.latencyMs)
       else reply()
     })

@@ -5,6 +5,7 @@ import { mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from 'node:
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import {
+  EndoflifeError,
   fetchProduct,
   MAX_RESPONSE_BYTES,
   productUrl,
@@ -264,5 +265,52 @@ describe('stored product data', () => {
         new Date('2027-07-01T00:00:00Z')
       ).lifecycle?.status
     ).toBe('eol')
+  })
+})
+
+describe('fetchProduct under deadlines (issue 20, item 2)', () => {
+  const quiet: Logger = { info: () => {}, warning: () => {}, error: () => {} }
+
+  it('names a refused connection with its host and does not retry it', async () => {
+    const server = createServer()
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+    const { port } = server.address() as AddressInfo
+    await new Promise((r) => server.close(r))
+    const start = Date.now()
+    const err = await fetchProduct('nginx', {
+      baseUrl: `http://127.0.0.1:${port}`,
+      log: quiet,
+      retryDelayMs: 2000
+    }).catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(EndoflifeError)
+    expect((err as EndoflifeError).message).toContain(`connection refused by 127.0.0.1:${port} (ECONNREFUSED)`)
+    expect((err as EndoflifeError).network).toBe('refused')
+    expect(Date.now() - start).toBeLessThan(1500)
+  })
+
+  it('gives up at the request timeout and asks nothing once the deadline has passed', async () => {
+    const frozen = createServer(() => {})
+    await new Promise<void>((r) => frozen.listen(0, '127.0.0.1', r))
+    const { port } = frozen.address() as AddressInfo
+    try {
+      const deadline = AbortSignal.timeout(400)
+      const opts = {
+        baseUrl: `http://127.0.0.1:${port}`,
+        log: quiet,
+        timeoutMs: 200,
+        retries: 5,
+        retryDelayMs: 50,
+        deadline
+      }
+      const start = Date.now()
+      const first = (await fetchProduct('nginx', opts).catch((e: unknown) => e)) as EndoflifeError
+      expect(first.message).toMatch(/no answer from 127\.0\.0\.1:\d+ within 0\.2 s \(timeout\)|deadline/)
+      expect(Date.now() - start).toBeLessThan(1000)
+      const after = (await fetchProduct('redis', opts).catch((e: unknown) => e)) as EndoflifeError
+      expect(after.message).toContain('the refresh deadline was reached')
+    } finally {
+      frozen.closeAllConnections()
+      await new Promise((r) => frozen.close(r))
+    }
   })
 })

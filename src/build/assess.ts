@@ -75,7 +75,7 @@ function finish(
     changelogSummary: judged.changelogSummary
   }
   if (facts.fromTags && !facts.archived) {
-    verdict.rationale = `No GitHub releases are published; the version comes from the repository tags. ${verdict.rationale}`
+    verdict.rationale = `No release notes were published: the repository has no stable GitHub release, so the version is its newest stable tag. ${verdict.rationale}`
   }
   verdict = applyOverride(verdict, entry.override, facts.version, log, app.file)
   verdict.rationale = bounded(verdict.rationale, LIMITS.rationale)

@@ -2,11 +2,16 @@
 // inputs), once, for both entries. Tests build BuildDeps by hand instead.
 import type { BuildDeps } from './pipeline.js'
 import type { Logger } from '../util/types.js'
-import type { UpstreamSettings } from '../inputs.js'
-import { fetchProduct } from '../upstream/endoflife.js'
+import { DEFAULT_REFRESH_DEADLINE_SECONDS, DEFAULT_REQUEST_TIMEOUT_SECONDS, type UpstreamSettings } from '../inputs.js'
+import { EndoflifeError, fetchProduct } from '../upstream/endoflife.js'
 
 export function buildDeps(settings: UpstreamSettings, log: Logger, now: Date): BuildDeps {
   const { token } = settings
+  // One deadline for the whole refresh, GitHub and endoflife.date alike, counted from here (the run's start).
+  const deadline = AbortSignal.timeout((settings.refreshDeadlineSeconds ?? DEFAULT_REFRESH_DEADLINE_SECONDS) * 1000)
+  const requestTimeoutMs = (settings.requestTimeoutSeconds ?? DEFAULT_REQUEST_TIMEOUT_SECONDS) * 1000
+  // endoflife.date unreachable (DNS, refused, silent): one product says so for all the others.
+  let endoflifeDown: string | null = null
   return {
     log,
     refresh: token
@@ -19,12 +24,28 @@ export function buildDeps(settings: UpstreamSettings, log: Logger, now: Date): B
             apiUrl: settings.apiUrl,
             graphqlUrl: settings.graphqlUrl,
             now,
-            log
+            log,
+            requestTimeoutMs,
+            deadline
           })
         }
       : async () => {
           throw new Error('--refresh needs a GitHub token: set GITHUB_TOKEN (or the action input github-token)')
         },
-    fetchProduct: (product) => fetchProduct(product, { baseUrl: settings.endoflifeUrl, log })
+    fetchProduct: async (product) => {
+      if (endoflifeDown)
+        throw new EndoflifeError(`endoflife.date was not asked for "${product}" (${endoflifeDown})`, false)
+      try {
+        return await fetchProduct(product, {
+          baseUrl: settings.endoflifeUrl,
+          log,
+          timeoutMs: requestTimeoutMs,
+          deadline
+        })
+      } catch (e) {
+        if (e instanceof EndoflifeError && e.network && e.network !== 'other') endoflifeDown = e.message
+        throw e
+      }
+    }
   }
 }

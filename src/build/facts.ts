@@ -3,6 +3,7 @@
 // catalog seed). An upstream failure therefore never drops an app.
 import type { LoadedEntry } from '../catalog/load.js'
 import type { AppRecord, CatalogEntry } from '../schema/index.js'
+import { stripUnsafe } from '../util/text.js'
 import type { ReleaseFacts } from '../util/types.js'
 import type { RefreshOutcome } from '../upstream/github/refresh.js'
 
@@ -26,8 +27,9 @@ export function seedFacts(entry: CatalogEntry): ReleaseFacts | null {
     version: r.version,
     url: r.url,
     date: r.date ?? null,
+    // Upstream's text copied into the catalog: cleaned as upstream notes are (src/util/text.ts).
     // The classifier reads at most NOTES_CAP of them, so oversized notes cost nothing more.
-    notes: r.notes ?? null,
+    notes: r.notes === undefined ? null : stripUnsafe(r.notes, true),
     checked: r.checked,
     archived: entry.archived ?? false,
     crossed: []
@@ -38,9 +40,18 @@ export function seedFacts(entry: CatalogEntry): ReleaseFacts | null {
  * The newest last-known-good for an app: the previous record when it was
  * checked later than the seed (a refresh published it), else the seed.
  */
-export function lastKnownGood(item: LoadedEntry, previous: AppRecord | undefined): Pick<AppFacts, 'facts' | 'kept'> {
+export function lastKnownGood(
+  item: LoadedEntry,
+  previous: AppRecord | undefined,
+  /** Upstream is down: the published record wins unless the seed is newer (the whole record, class included). */
+  upstreamDown = false
+): Pick<AppFacts, 'facts' | 'kept'> {
   const seed = seedFacts(item.entry)
-  if (previous && (!seed || previous.lastChecked > seed.checked)) return { facts: null, kept: previous }
+  if (
+    previous &&
+    (!seed || previous.lastChecked > seed.checked || (upstreamDown && previous.lastChecked === seed.checked))
+  )
+    return { facts: null, kept: previous }
   return { facts: seed, kept: null }
 }
 
@@ -82,10 +93,14 @@ export function refreshedFacts(
     }
   }
   const reason = outcome ? outcome.reason : 'not refreshed'
-  const lkg = lastKnownGood(item, previous)
-  // The repository answered that it is archived, but has no release we can read: still unmaintained.
-  if (outcome?.status === 'no-release' && outcome.archived && lkg.facts) {
-    lkg.facts = { ...lkg.facts, archived: true }
+  // Last-known-good is the whole published record (class, rationale, version), not the catalog's seed re-judged:
+  // republishing the seed of the same day would turn an unmaintained app into unknown while upstream is down.
+  const lkg = lastKnownGood(item, previous, true)
+  // The repository answered that it is archived, but has no release we can read: unmaintained, a new fact.
+  if (outcome?.status === 'no-release' && outcome.archived) {
+    if (lkg.facts) lkg.facts = { ...lkg.facts, archived: true }
+    else if (lkg.kept && lkg.kept.safeToUpdate !== 'unmaintained')
+      return { ...base, facts: { ...factsOfRecord(lkg.kept), archived: true }, kept: null, stale: true, note: reason }
   }
   return { ...base, ...lkg, stale: true, note: reason }
 }

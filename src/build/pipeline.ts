@@ -5,7 +5,7 @@
 // Every side effect comes in through `deps`, so tests hand in fakes.
 import path from 'node:path'
 import { loadCatalog, type LoadedEntry } from '../catalog/load.js'
-import { checkOutputDir, writeTree, type SiteFile } from '../output/write-tree.js'
+import { checkOutputDir, recoverOutputDir, writeTree, type SiteFile } from '../output/write-tree.js'
 import { snapshotChecker } from '../output/validate.js'
 import type { AppRecord } from '../schema/index.js'
 import { buildDocuments, jsonSchemas } from '../site/api.js'
@@ -56,6 +56,8 @@ export interface BuildResult {
   warnings: string[]
   /** Slugs republished from last-known-good because upstream failed. */
   stale: string[]
+  /** Apps not in this snapshot: never published, no seed, and the refresh found no release for them. */
+  leftOut: LeftOut[]
   stats: RefreshStats | null
 }
 
@@ -80,18 +82,39 @@ async function gatherFacts(
   return { apps: entries.map((e) => refreshedFacts(e, previous.get(e.slug), outcomes.get(e.slug))), stats }
 }
 
-/** Every app needs release data from somewhere: the catalog's seed, the previous snapshot or a refresh. */
-function requireReleaseData(apps: AppFacts[]): void {
+/** An app left out of this snapshot, and what upstream did. */
+export interface LeftOut {
+  slug: string
+  reason: string
+}
+
+/**
+ * Every app needs release data from somewhere: the catalog's seed, the previous snapshot or a refresh.
+ * Offline, a record without any is the catalog's error. After a refresh it is what upstream did (no stable
+ * release or tag, 404, failures) to an app never published before: that app is left out of this snapshot
+ * with a warning, and the run goes on for the others.
+ */
+function withReleaseData(apps: AppFacts[], refreshed: boolean, log: Logger): { apps: AppFacts[]; leftOut: LeftOut[] } {
   const missing = apps.filter((a) => !a.facts && !a.kept)
-  if (missing.length === 0) return
-  throw new ProblemsError(
-    'build',
-    missing.map((a) => ({
-      file: a.file,
-      field: 'release',
-      message: `${a.slug} has no release data; add a release: {version, url, checked} block or build with --refresh`
-    }))
-  )
+  if (missing.length === 0) return { apps, leftOut: [] }
+  if (!refreshed) {
+    throw new ProblemsError(
+      'build',
+      missing.map((a) => ({
+        file: a.file,
+        field: 'release',
+        message: `${a.slug} has no release data; add a release: {version, url, checked} block or build with --refresh`
+      }))
+    )
+  }
+  const leftOut = missing.map((a) => ({ slug: a.slug, reason: a.note ?? 'GitHub gave no answer' }))
+  for (const [i, a] of missing.entries()) {
+    log.warning(
+      `${a.slug} left out of this snapshot: ${leftOut[i]!.reason}; it was never published and the catalog record has no release block`,
+      { file: a.file, line: 1 }
+    )
+  }
+  return { apps: apps.filter((a) => a.facts || a.kept), leftOut }
 }
 
 /** Every file of the site, produced one at a time so a large site never sits in memory whole. */
@@ -151,16 +174,19 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
 
   // 1. Refuse an output directory whose replacement would destroy something.
   await checkOutputDir(opts.outDir, { catalogDir: opts.catalogDir, cwd })
+  // An interrupted build leaves its staging folder, or worse, no --out at all: recover before going on.
+  for (const line of await recoverOutputDir(outDir)) log.warning(line)
   // 2. The catalog, named relative to the process so messages give paths as the user typed them.
-  const entries = await loadCatalog(path.relative(process.cwd(), catalogDir) || '.')
+  const entries = await loadCatalog(path.relative(process.cwd(), catalogDir) || '.', log)
   // 3. The previous snapshot: last-known-good records and the change history.
   const previousDir = opts.previousDir && path.resolve(cwd, opts.previousDir)
   const snapshot = await readPrevious(previousDir, log)
   const previous = snapshot?.records ?? new Map<string, AppRecord>()
   const previousChanges = await readPreviousChanges(previousDir, log)
   // 4. Release facts for every app.
-  const { apps, stats } = await gatherFacts(entries, previous, opts.refresh ? deps.refresh : undefined)
-  requireReleaseData(apps)
+  const gathered = await gatherFacts(entries, previous, opts.refresh ? deps.refresh : undefined)
+  const { stats } = gathered
+  const { apps, leftOut } = withReleaseData(gathered.apps, Boolean(opts.refresh), log)
   // 5. End-of-life data for the products the catalog names.
   const docs = await productDocs(apps, catalogDir, opts.refresh ? deps.fetchProduct : undefined, log)
   // 6. One record per app: facts → verdict → record, checked and settled against the previous one.
@@ -175,7 +201,8 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
 
   const stale = apps.filter((a) => a.stale).map((a) => a.slug)
   log.info(
-    `wrote ${written} files for ${records.length} apps to ${outDir}${stale.length ? `; stale: ${stale.join(', ')}` : ''}`
+    `wrote ${written} files for ${records.length} apps to ${outDir}${stale.length ? `; stale: ${stale.join(', ')}` : ''}` +
+      (leftOut.length ? `; left out: ${leftOut.map((l) => l.slug).join(', ')}` : '')
   )
   return {
     outDir,
@@ -184,6 +211,7 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
     changed: changes.map((c) => c.slug),
     changes,
     stale,
+    leftOut,
     warnings,
     stats
   }

@@ -8,6 +8,8 @@ import { CORE_SCHEMA, load as loadYamlFast } from 'js-yaml'
 import { isMap, isScalar, LineCounter, parseDocument, type Document, type Node as YamlNode } from 'yaml'
 import { z } from 'zod'
 import { ProblemsError, type Problem } from '../util/problems.js'
+import { escapeUnsafe } from '../util/text.js'
+import type { Logger } from '../util/types.js'
 import { catalogEntrySchema, REPO_PATTERN, SLUG_PATTERN, type CatalogEntry } from '../schema/index.js'
 
 /** Every problem of a catalog record names its file, line, column and (where there is one) field. */
@@ -104,12 +106,38 @@ function detached(entry: CatalogEntry): CatalogEntry {
   return JSON.parse(JSON.stringify(entry)) as CatalogEntry
 }
 
+/** Aliases a record may expand: a real record uses none; an alias bomb expands billions. */
+const MAX_ALIAS_COUNT = 100
+
+/**
+ * A record YAML cannot resolve within its limits (an unresolved alias, an alias bomb, nesting deep enough to
+ * exhaust the stack), as an issue of that file only: the other files' issues still come out.
+ */
+function yamlLimitIssue(e: unknown, text: string, file: string): CatalogIssue {
+  const message = e instanceof Error ? e.message.split('\n')[0]! : String(e)
+  const alias = /Unresolved alias[^:]*: (\S+)/.exec(message)
+  if (alias) {
+    const line = text.split('\n').findIndex((l) => l.includes(`*${alias[1]}`)) + 1
+    return { file, line: Math.max(line, 1), column: 1, message: `YAML: unresolved alias *${alias[1]} (its anchor &${alias[1]} must come first)` }
+  }
+  if (/alias count/i.test(message)) {
+    return { file, line: 1, column: 1, message: `YAML: aliases expand to more than ${MAX_ALIAS_COUNT} nodes (a resource exhaustion attack?); a record needs none` }
+  }
+  if (e instanceof RangeError) return { file, line: 1, column: 1, message: 'YAML: nested too deeply to read' }
+  return { file, line: 1, column: 1, message: `YAML: ${message}` }
+}
+
 /** Validate one record's text; returns the entry or the issues found. */
 export function parseRecord(text: string, file: string): { entry?: CatalogEntry; issues: CatalogIssue[]; repo?: string } {
   const fast = validFast(text)
   if (fast) return { entry: detached(fast), issues: [] }
   const lc = new LineCounter()
-  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true })
+  let doc: Document
+  try {
+    doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true })
+  } catch (e) {
+    return { issues: [yamlLimitIssue(e, text, file)] }
+  }
   const issues: CatalogIssue[] = []
   if (doc.errors.length > 0) {
     for (const e of doc.errors) {
@@ -123,7 +151,12 @@ export function parseRecord(text: string, file: string): { entry?: CatalogEntry;
     const line = text.split('\n').findIndex((l) => l.startsWith('%YAML')) + 1
     return { issues: [{ file, line: Math.max(line, 1), column: 1, message: `records are YAML 1.2; remove the %YAML ${doc.directives?.yaml.version} line` }] }
   }
-  const data: unknown = doc.toJS()
+  let data: unknown
+  try {
+    data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT })
+  } catch (e) {
+    return { issues: [yamlLimitIssue(e, text, file)] }
+  }
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     return { issues: [{ file, line: 1, column: 1, message: 'must be a YAML mapping of fields (name, repo, …)' }] }
   }
@@ -185,7 +218,7 @@ export function readRecord(file: string): RecordRead {
  * Load and validate `<catalogDir>/apps/*.yml`. Throws a catalog ProblemsError with
  * every issue found; returns entries ordered by slug.
  */
-export async function loadCatalog(catalogDir: string): Promise<LoadedEntry[]> {
+export async function loadCatalog(catalogDir: string, log?: Logger): Promise<LoadedEntry[]> {
   const appsDir = path.join(catalogDir, 'apps')
   const issues: CatalogIssue[] = []
   let names: string[]
@@ -200,6 +233,13 @@ export async function loadCatalog(catalogDir: string): Promise<LoadedEntry[]> {
     throw catalogError([{ file: appsDir, line: 1, column: 1, message: 'catalog has no apps/ directory (expected <catalog>/apps/<slug>.yml files)' }])
   }
   const ymlNames = names.filter((n) => n.endsWith('.yml') || n.endsWith('.yaml'))
+  // Anything else is not read: say so, so a record saved as x.YML or left as x.yml.bak is not silently missing.
+  // Hidden files (.gitkeep, .DS_Store) are the file system's, not the catalog's.
+  for (const name of names) {
+    if (ymlNames.includes(name) || name.startsWith('.')) continue
+    const hint = /\.ya?ml$/i.test(name) ? `; records are named <slug>.yml in lower case: rename it to ${escapeUnsafe(name.replace(/\.ya?ml$/i, '.yml'))}` : ''
+    log?.warning(`ignored: ${escapeUnsafe(name)} is not a <slug>.yml record${hint}`, { file: path.join(appsDir, name) })
+  }
   if (ymlNames.length === 0) {
     throw catalogError([{ file: appsDir, line: 1, column: 1, message: 'catalog is empty: add at least one apps/<slug>.yml record' }])
   }
@@ -212,7 +252,7 @@ export async function loadCatalog(catalogDir: string): Promise<LoadedEntry[]> {
       continue
     }
     if (!SLUG_PATTERN.test(slug)) {
-      issues.push({ file, line: 1, column: 1, message: `file name "${name}" is not a valid slug: use lowercase letters, digits and single hyphens (e.g. "adguard-home.yml")` })
+      issues.push({ file, line: 1, column: 1, message: `file name "${escapeUnsafe(name)}" is not a valid slug: use lowercase letters, digits and single hyphens (e.g. "adguard-home.yml")` })
       continue
     }
     candidates.push({ file, slug })

@@ -9,6 +9,8 @@ export interface SummaryInput {
   count: number | null
   changes: readonly RecordChange[]
   stale: readonly string[]
+  /** Apps left out of the snapshot (never published, no release found upstream); absent in older callers. */
+  leftOut?: readonly { slug: string; reason: string }[]
   warnings: readonly string[]
   /** Errors that stopped the run (catalog issues as `file:line:col: field: message`). */
   errors: readonly string[]
@@ -84,6 +86,7 @@ export function buildSummary(input: SummaryInput): string {
       `${input.count ?? 0} apps`,
       `${input.changes.length} changed`,
       `${input.stale.length} stale`,
+      ...(input.leftOut?.length ? [`${input.leftOut.length} left out`] : []),
       `${input.warnings.length} warning${input.warnings.length === 1 ? '' : 's'}`,
       input.refresh ? 'refreshed from upstream' : 'built from the catalog (no refresh)'
     ]
@@ -131,6 +134,21 @@ export function buildSummary(input: SummaryInput): string {
       ''
     )
     out.push(...list(input.stale, escapeMarkdown), '')
+  }
+  if (input.leftOut?.length) {
+    out.push(
+      '### Left out',
+      '',
+      'Never published before and upstream gave no release for them: not in this snapshot; the next run tries again.',
+      ''
+    )
+    out.push(
+      ...list(
+        input.leftOut.map((l) => `${l.slug}: ${l.reason}`),
+        escapeMarkdown
+      ),
+      ''
+    )
   }
   if (input.warnings.length > 0) {
     out.push('### Warnings', '')

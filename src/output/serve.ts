@@ -1,6 +1,9 @@
 // Local preview with GitHub Pages semantics, on sirv (a maintained static
 // server): index.html for a directory, a redirect from /dir to /dir/,
-// 404.html with status 404, and content types by extension.
+// 404.html with status 404, and content types by extension. A redirect never
+// leaves the site: a path that starts with `//` (or `/\`, which browsers read the
+// same way) answers 404, and the Location is rebuilt from the file found under
+// the root, so nothing of the request's own spelling can name another host.
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import http from 'node:http'
 import path from 'node:path'
@@ -17,18 +20,25 @@ export function createSiteHandler(dir: string): http.RequestListener {
     res.end(existsSync(page) ? readFileSync(page) : 'Not found\n')
   }
   return (req, res) => {
-    const url = new URL(req.url ?? '/', 'http://localhost')
+    const raw = req.url ?? '/'
+    // An absolute-form or `//host` request target would make the URL parser take the host from the request.
+    if (!raw.startsWith('/') || /^[/\\]{2}/.test(raw)) return notFound(res)
+    const url = new URL(raw, 'http://localhost')
+    if (url.host !== 'localhost') return notFound(res)
     let pathname: string
     try {
       pathname = decodeURIComponent(url.pathname)
     } catch {
       return notFound(res)
     }
+    // `//host` and `/\host` are network-path references (also after `.` segments are removed or %2F decoded).
+    if (/^[/\\]{2}/.test(url.pathname) || /^[/\\]{2}/.test(pathname) || pathname.includes('\\')) return notFound(res)
     if (!pathname.endsWith('/')) {
       const full = path.join(root, pathname)
       // Pages answers /apps/x with a redirect to /apps/x/ when x is a directory.
       if (full.startsWith(root + path.sep) && existsSync(full) && statSync(full).isDirectory()) {
-        res.writeHead(301, { Location: `${url.pathname}/${url.search}` })
+        const local = path.relative(root, full).split(path.sep).map(encodeURIComponent).join('/')
+        res.writeHead(301, { Location: `/${local}/${url.search}` })
         return res.end()
       }
     }

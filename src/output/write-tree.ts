@@ -174,3 +174,62 @@ export async function writeTree(
   }
   return count
 }
+
+/** Is the process that named a folder `<pid>-<hex>` still running (so its build may still be writing)? */
+function alive(pid: number): boolean {
+  if (pid === process.pid) return true
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/**
+ * Clean up after a build that was interrupted (kill -9, power loss): remove the staging folders
+ * (`.<out>.new-<pid>-<hex>`) and retired trees (`.<out>.old-…`) that no running build owns, and when `outDir` is
+ * missing, but a complete retired tree exists (it holds the API catalog), rename the newest back first: the build
+ * was stopped between its two renames. Returns what it did, one line each, for the run's log.
+ */
+export async function recoverOutputDir(outDir: string): Promise<string[]> {
+  const target = path.resolve(outDir)
+  const parent = path.dirname(target)
+  const base = path.basename(target)
+  let names: string[]
+  try {
+    names = await readdir(parent)
+  } catch {
+    return []
+  }
+  const litter: { name: string; kind: 'new' | 'old'; dir: string }[] = []
+  for (const name of names) {
+    for (const kind of ['new', 'old'] as const) {
+      const prefix = `.${base}.${kind}-`
+      const m = name.startsWith(prefix) ? /^(\d+)-[0-9a-f]+$/.exec(name.slice(prefix.length)) : null
+      if (m && !alive(Number(m[1]))) litter.push({ name, kind, dir: path.join(parent, name) })
+    }
+  }
+  const done: string[] = []
+  if (!existsSync(target)) {
+    const complete = []
+    for (const l of litter.filter((x) => x.kind === 'old')) {
+      if (existsSync(path.join(l.dir, ...MARKER.split('/'))))
+        complete.push({ ...l, mtime: (await stat(l.dir)).mtimeMs })
+    }
+    const newest = complete.sort((a, b) => b.mtime - a.mtime)[0]
+    if (newest) {
+      await rename(newest.dir, target)
+      done.push(`restored ${outDir} from ${newest.name}, left by a build interrupted between its two renames`)
+      litter.splice(
+        litter.findIndex((x) => x.name === newest.name),
+        1
+      )
+    }
+  }
+  for (const l of litter) {
+    await rm(l.dir, { recursive: true, force: true })
+    done.push(`removed ${l.name}, left by an interrupted build`)
+  }
+  return done
+}

@@ -2,6 +2,8 @@
 // write: catalog records on the way in, the v1 API documents on the way out.
 // JSON Schemas under /api/v1/schema/ are generated from these (see ../site/api.ts).
 import { z } from 'zod'
+import { tagPatternError } from '../util/tag-pattern.js'
+import { unsafeTextProblem } from '../util/text.js'
 
 export const SERVICE = 'updatesafe'
 export const APPS_SCHEMA_ID = `${SERVICE}.apps.v1` as const
@@ -35,6 +37,17 @@ export const LIMITS = {
   notes: 65_536
 } as const
 
+/**
+ * Catalog text is refused with control characters, bidi controls or noncharacters (src/util/text.ts).
+ * Seeded notes are upstream's text copied as it was: like upstream notes, they are cleaned, not refused.
+ */
+function cleanText() {
+  return (s: string, ctx: z.RefinementCtx) => {
+    const problem = unsafeTextProblem(s)
+    if (problem) ctx.addIssue({ code: 'custom', message: problem })
+  }
+}
+
 function isRealDate(s: string): boolean {
   const d = new Date(`${s}T00:00:00Z`)
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s
@@ -53,7 +66,7 @@ const versionLabel = z
   .min(1)
   .max(LIMITS.version)
   // A version label is shown everywhere and used in comparisons: no control characters.
-  .regex(/^[^\p{Cc}\p{Cf}\s]+$/u, 'must be a single word without control characters')
+  .regex(/^[^\p{Cc}\p{Cf}\p{Noncharacter_Code_Point}\s]+$/u, 'must be a single word without control characters')
 
 // ---------------------------------------------------------------------------
 // Catalog records: catalog/apps/<slug>.yml
@@ -74,37 +87,36 @@ export const seedReleaseSchema = z
 export const overrideSchema = z
   .strictObject({
     class: z.enum(CLASSES),
-    reason: z.string().min(1).max(LIMITS.reason),
+    reason: z.string().min(1).max(LIMITS.reason).superRefine(cleanText()),
     version: versionLabel.describe('The latestVersion this override applies to; it expires after')
   })
   .describe('A curated classification that wins over the rules for one version')
 
 export const catalogEntrySchema = z
   .strictObject({
-    name: z.string().trim().min(1).max(LIMITS.name),
+    name: z.string().trim().min(1).max(LIMITS.name).superRefine(cleanText()),
     repo: z.string().regex(REPO_PATTERN, 'must be "<owner>/<name>"'),
     tagPrefix: z
       .string()
       .min(1)
       .max(64)
+      .superRefine(cleanText())
       .optional()
       .describe('Only tags starting with this belong to the app, e.g. "server@"'),
     tagPattern: z
       .string()
       .min(1)
       .max(256)
-      .refine((s) => {
-        try {
-          new RegExp(s, 'u')
-          return true
-        } catch {
-          return false
-        }
-      }, 'must be a valid regular expression')
+      .superRefine((s, ctx) => {
+        const error = tagPatternError(s)
+        if (error) ctx.addIssue({ code: 'custom', message: `must be a regular expression in RE2 syntax (${error})` })
+      })
       .optional()
-      .describe('Only tags matching this regular expression belong to the app'),
+      .describe(
+        'Only tags matching this regular expression (RE2 syntax: linear time, no lookaround or backreferences) belong to the app'
+      ),
     archived: z.boolean().optional().describe('The repository was archived (read-only) when last checked'),
-    successor: z.string().trim().min(1).max(LIMITS.successor).optional(),
+    successor: z.string().trim().min(1).max(LIMITS.successor).superRefine(cleanText()).optional(),
     lifecycle: z
       .strictObject({ product: z.string().regex(PRODUCT_PATTERN, 'must be an endoflife.date product id') })
       .optional(),

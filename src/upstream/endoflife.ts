@@ -7,6 +7,7 @@ import path from 'node:path'
 import { z } from 'zod'
 import { toJson } from '../util/json.js'
 import { dateString, httpUrl, PRODUCT_PATTERN } from '../schema/index.js'
+import { hostOf, networkFailure } from '../util/network.js'
 import type { Logger } from '../util/types.js'
 
 export const ENDOFLIFE_DEFAULT_URL = 'https://endoflife.date'
@@ -88,13 +89,17 @@ export interface FetchProductOptions {
   retryDelayMs?: number
   /** Abort one attempt after this long. Default 20000. */
   timeoutMs?: number
+  /** The run's deadline: once aborted, no attempt starts and the one in flight stops. */
+  deadline?: AbortSignal
 }
 
 export class EndoflifeError extends Error {
   constructor(
     message: string,
     /** True when trying again later may succeed (5xx, 429, network). */
-    readonly transient: boolean
+    readonly transient: boolean,
+    /** Set when the request failed below HTTP (DNS, refused, reset, timeout, deadline). */
+    readonly network?: string
   ) {
     super(message)
     this.name = 'EndoflifeError'
@@ -175,19 +180,31 @@ async function attempt(
   url: string,
   product: string,
   doFetch: typeof fetch,
-  timeoutMs: number
+  timeoutMs: number,
+  deadline: AbortSignal | undefined
 ): Promise<EndoflifeProduct> {
+  if (deadline?.aborted)
+    throw new EndoflifeError(`endoflife.date was not asked for "${product}": the refresh deadline was reached`, false)
   let res: Response
+  const timeout = AbortSignal.timeout(timeoutMs)
   try {
     res = await doFetch(url, {
       headers: { accept: 'application/json', 'user-agent': 'updatesafe' },
       redirect: 'follow',
-      signal: AbortSignal.timeout(timeoutMs)
+      signal: deadline ? AbortSignal.any([timeout, deadline]) : timeout
     })
   } catch (err) {
-    // Connection refused/reset, DNS, timeout: all worth another try.
-    const why = err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err)
-    throw new EndoflifeError(`endoflife.date request for "${product}" failed: ${why.slice(0, 200)}`, true)
+    // A reset or a timeout is worth another try; a failed lookup or a refused connection is not, within seconds.
+    const network = networkFailure(err, hostOf(url), { timeout, timeoutMs, ...(deadline ? { deadline } : {}) })
+    const why =
+      network?.message ??
+      (err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err))
+    const transient = !network || network.fault === 'reset' || network.fault === 'timeout'
+    throw new EndoflifeError(
+      `endoflife.date request for "${product}" failed: ${why.slice(0, 200)}`,
+      transient,
+      network?.fault ?? 'other'
+    )
   }
   if (res.status === 404) {
     await res.body?.cancel().catch(() => {})
@@ -222,7 +239,7 @@ export async function fetchProduct(product: string, opts: FetchProductOptions): 
   const timeoutMs = opts.timeoutMs ?? 20_000
   for (let i = 0; ; i++) {
     try {
-      return await attempt(url, product, doFetch, timeoutMs)
+      return await attempt(url, product, doFetch, timeoutMs, opts.deadline)
     } catch (err) {
       if (!(err instanceof EndoflifeError) || !err.transient || i >= retries) throw err
       opts.log.warning(`${err.message}; retrying (${i + 1}/${retries})`)

@@ -2,6 +2,7 @@
 // at a file, line, column and field where it can. The CLI prints them as
 // `file:line:column: field: message`, the action turns the same objects into
 // annotations, and one function maps an error to an exit status.
+import { escapeUnsafe } from './text.js'
 
 /** One thing wrong, located as precisely as it can be. */
 export interface Problem {
@@ -35,9 +36,9 @@ function defaultSummary(kind: ProblemKind, n: number): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`
 }
 
-/** `file:line:column: field: message`, leaving out what is unknown. */
+/** `file:line:column: field: message`, leaving out what is unknown; a file name's control characters escaped. */
 export function formatProblem(p: Problem): string {
-  let where = p.file ?? ''
+  let where = p.file === undefined ? '' : escapeUnsafe(p.file)
   if (where && p.line !== undefined) {
     where += `:${p.line}`
     if (p.column !== undefined) where += `:${p.column}`

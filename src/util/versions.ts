@@ -1,6 +1,7 @@
 // Version labels as upstream writes them: `v1.2.3`, `1.2.3.4`, `server@1.2.3`,
 // `release/1.2`, `2026.5.1`, `v2.0.0-rc.1+build.5`. We never trust one scheme:
 // labels we cannot read as numbers stay opaque and are never "newer" by guess.
+import { tagPatternMatches } from './tag-pattern.js'
 
 export interface ParsedVersion {
   /** The label as given. */
@@ -95,7 +96,7 @@ export function compareVersions(a: string, b: string, tagPrefix?: string): numbe
 /** Does a tag belong to an app, given its optional tagPrefix / tagPattern? */
 export function tagMatches(tag: string, opts: { tagPrefix?: string; tagPattern?: string }): boolean {
   if (opts.tagPrefix && !tag.startsWith(opts.tagPrefix)) return false
-  if (opts.tagPattern && !new RegExp(opts.tagPattern, 'u').test(tag)) return false
+  if (opts.tagPattern && !tagPatternMatches(opts.tagPattern, tag)) return false
   return true
 }
 
@@ -108,7 +109,7 @@ export interface TagFilter {
 // Same rule as the published `latestVersion` (src/schema): one word, no control
 // characters, bounded. A tag that breaks it can never be published, so it never wins.
 const LABEL_MAX = 128
-const LABEL_SHAPE = /^[^\p{Cc}\p{Cf}\s]+$/u
+const LABEL_SHAPE = /^[^\p{Cc}\p{Cf}\p{Noncharacter_Code_Point}\s]+$/u
 
 /** Can this tag be published as a version label at all? */
 export function isVersionLabel(label: string): boolean {

@@ -157,8 +157,13 @@ describe('caps on upstream text', () => {
     expect(capped).not.toContain('\r')
     expect(/[\ud800-\udbff]$/.test(capped)).toBe(false)
   })
-  it('caps reasons and strips control characters', () => {
-    expect(capReason('a\u0000b\u202ec')).toBe('a b c')
+  it('removes controls, bidi controls and noncharacters from notes, keeping line ends and tabs', () => {
+    expect(capNotes('## Fixes\r\n\n* a\u0000b\u001b[2Jc\u0085\u202ed\tx\ufffe\uffff\u{10ffff}')).toBe(
+      '## Fixes\n\n* ab[2Jcd\tx'
+    )
+  })
+  it('caps reasons and strips control characters and noncharacters', () => {
+    expect(capReason('a\u0000b\u202ec\uffffd')).toBe('a b c d')
     expect(capReason('x'.repeat(2000)).length).toBe(LIMITS.reason)
   })
   it('accepts only absolute http(s) URLs', () => {

@@ -4,6 +4,7 @@
 import { getOctokit } from '@actions/github'
 import { retry } from '@octokit/plugin-retry'
 import { throttling, type ThrottlingOptions } from '@octokit/plugin-throttling'
+import { hostOf, networkFailure, type NetworkFailure } from '../../util/network.js'
 import type { Logger } from '../../util/types.js'
 
 export interface RetryTimings {
@@ -29,6 +30,33 @@ export interface ClientOptions {
   log: Logger
   retry?: RetryTimings
   throttle?: ThrottleTimings
+  /** Longest wait for one HTTP attempt, in ms. Default 20,000. */
+  requestTimeoutMs?: number
+  /** Aborts every request when the run's deadline passes. */
+  deadline?: AbortSignal
+}
+
+export const DEFAULT_REQUEST_TIMEOUT_MS = 20_000
+
+/**
+ * A request that failed below HTTP, named (DNS, refused, reset, timeout, deadline) with its host. Only a reset
+ * carries `status` and `request`, so plugin-retry tries it again; a lookup that failed, a refused connection or a
+ * silent server would fail the same way within seconds, and the refresh splits, falls back and stops on its own.
+ */
+export class NetworkError extends Error {
+  override name = 'NetworkError'
+  status?: number
+  request?: unknown
+  constructor(
+    readonly network: NetworkFailure,
+    cause: unknown
+  ) {
+    super(network.message, { cause })
+    if (network.fault === 'reset') {
+      this.status = 500
+      this.request = (cause as { request?: unknown }).request
+    }
+  }
 }
 
 export interface RequestCounter {
@@ -59,13 +87,21 @@ function header(error: unknown, name: string): string | undefined {
  * before plugin-retry adds its own backoff (plugin-retry ignores the header;
  * secondary and primary rate limits are the throttling plugin's job).
  */
-function attemptsPlugin(counter: RequestCounter, baseMs: number, maxWaitSeconds: number) {
+function attemptsPlugin(counter: RequestCounter, baseMs: number, maxWaitSeconds: number, limits: Limits) {
   return (octokit: unknown) => {
     ;(octokit as Hookable).hook.wrap('request', async (request, options) => {
       counter.requests++
+      // Each attempt gets its own timeout; the run's deadline cuts every attempt at once.
+      const timeout = AbortSignal.timeout(limits.requestTimeoutMs)
+      const signal = limits.deadline ? AbortSignal.any([timeout, limits.deadline]) : timeout
+      const o = options as { url?: string; baseUrl?: string; request?: Record<string, unknown> }
+      o.request = { ...o.request, signal }
       try {
         return await request(options)
       } catch (error) {
+        const host = requestHost(o.url, o.baseUrl ?? limits.apiUrl)
+        const network = networkFailure(error, host, { timeout, timeoutMs: limits.requestTimeoutMs, ...limits })
+        if (network) throw new NetworkError(network, error)
         const status = (error as { status?: number }).status ?? 0
         const secondary = /secondary rate/i.test(String((error as Error).message))
         const after = Number(header(error, 'retry-after'))
@@ -77,6 +113,20 @@ function attemptsPlugin(counter: RequestCounter, baseMs: number, maxWaitSeconds:
     })
     return {}
   }
+}
+
+function requestHost(url: string | undefined, base: string): string {
+  try {
+    return new URL(url ?? '', `${base}/`).host
+  } catch {
+    return hostOf(base)
+  }
+}
+
+interface Limits {
+  requestTimeoutMs: number
+  deadline?: AbortSignal
+  apiUrl: string
 }
 
 // plugin-throttling queues every GraphQL request behind one limiter with a
@@ -114,11 +164,29 @@ export function createGitHubClient(opts: ClientOptions): GitHubClient {
       throttle,
       retry: { retries: opts.retry?.retries ?? 3, retryAfterBaseValue: opts.retry?.baseMs ?? 1000 }
     },
-    attemptsPlugin(counter, throttleBase, maxWait),
+    attemptsPlugin(counter, throttleBase, maxWait, {
+      requestTimeoutMs: opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+      apiUrl: opts.apiUrl,
+      ...(opts.deadline ? { deadline: opts.deadline } : {})
+    }),
     throttling,
     retry
   )
   return { octokit, counter }
+}
+
+/**
+ * An answer's data. Octokit's JSON reader gives up on a very large body (a 10 MB release body overflows its
+ * stack) and hands back the text; the platform's parser reads it, and the notes are capped after. Text that is
+ * not JSON (an answer cut off) stays text, which callers treat as no answer.
+ */
+export function answerData(data: unknown): unknown {
+  if (typeof data !== 'string') return data
+  try {
+    return JSON.parse(data) as unknown
+  } catch {
+    return data
+  }
 }
 
 /** What a failed request tells us, without ever carrying headers (or the token) along. */
@@ -126,9 +194,17 @@ export interface RequestFailure {
   kind: 'rate-limited' | 'transient' | 'unauthorized' | 'not-found' | 'forbidden' | 'client'
   status: number | null
   message: string
+  /**
+   * The failure says the service is down (5xx, 429, a rate limit, DNS, refused, reset, timeout), not that one
+   * repository's answer was too large or malformed: only these count towards the circuit breaker.
+   */
+  serviceDown: boolean
 }
 
 export function classifyFailure(error: unknown): RequestFailure {
+  // Below HTTP: no status to show, the fault and the host instead (a deadline is the caller's to notice).
+  if (error instanceof NetworkError)
+    return { kind: 'transient', status: null, message: error.message, serviceDown: true }
   const e = error as { status?: number; message?: string; data?: { errors?: { type?: string }[] } }
   const status = typeof e.status === 'number' ? e.status : null
   const message = String(e.message ?? error).slice(0, 300)
@@ -136,11 +212,14 @@ export function classifyFailure(error: unknown): RequestFailure {
     (e.data?.errors ?? []).some((x) => x?.type === 'RATE_LIMITED') ||
     /GraphQL Rate Limit Exceeded/.test(message) ||
     ((status === 403 || status === 429) && header(error, 'x-ratelimit-remaining') === '0')
-  if (rateLimited) return { kind: 'rate-limited', status, message }
-  if (status === null || status >= 500 || status === 429) return { kind: 'transient', status, message }
-  if (status === 403 && /secondary rate/i.test(message)) return { kind: 'transient', status, message }
-  if (status === 401) return { kind: 'unauthorized', status, message }
-  if (status === 404 || status === 410) return { kind: 'not-found', status, message }
-  if (status === 403 || status === 451) return { kind: 'forbidden', status, message }
-  return { kind: 'client', status, message }
+  const failure = (kind: RequestFailure['kind'], serviceDown = false) => ({ kind, status, message, serviceDown })
+  if (rateLimited) return failure('rate-limited', true)
+  if (status !== null && (status >= 500 || status === 429)) return failure('transient', true)
+  if (status === 403 && /secondary rate/i.test(message)) return failure('transient', true)
+  // No status and no network fault: the answer could not be read (malformed, cut off), a fault of its content.
+  if (status === null) return failure('transient')
+  if (status === 401) return failure('unauthorized')
+  if (status === 404 || status === 410) return failure('not-found')
+  if (status === 403 || status === 451) return failure('forbidden')
+  return failure('client')
 }

@@ -3,6 +3,8 @@
 import { utcDay } from '../../util/dates.js'
 import { LIMITS } from '../../schema/index.js'
 import { safeHttpUrl } from '../../util/http-url.js'
+import { redact } from '../../util/redact.js'
+import { stripUnsafe } from '../../util/text.js'
 import type { ReleaseFacts } from '../../util/types.js'
 import { newestStable, stableBetween, type TagFilter } from '../../util/versions.js'
 
@@ -41,10 +43,13 @@ export interface FactsTarget extends TagFilter {
 
 export type FactsResult = { kind: 'facts'; facts: ReleaseFacts } | { kind: 'none'; reason: string }
 
-/** Upstream notes are hostile and unbounded: normalise line ends and cap at LIMITS.notes characters. */
+/**
+ * Upstream notes are hostile and unbounded: normalise line ends, remove controls (but newline and tab), bidi
+ * controls and noncharacters, and cap at LIMITS.notes characters.
+ */
 export function capNotes(notes: string | null | undefined): string {
   if (!notes) return ''
-  let s = notes.replace(/\r\n?/g, '\n')
+  let s = stripUnsafe(notes.replace(/\r\n?/g, '\n'), true)
   if (s.length > LIMITS.notes) {
     s = s.slice(0, LIMITS.notes)
     // Never leave half of a surrogate pair at the cut.
@@ -54,9 +59,9 @@ export function capNotes(notes: string | null | undefined): string {
   return s
 }
 
-/** Cap a message from upstream (error texts end up in logs and rationales). */
+/** Cap a message from upstream (error texts end up in logs and rationales); GitHub-token shapes are redacted. */
 export function capReason(text: string): string {
-  const s = text.replace(/[\p{Cc}\p{Cf}]+/gu, ' ').trim()
+  const s = redact(text.replace(/[\p{Cc}\p{Cf}\p{Noncharacter_Code_Point}]+/gu, ' ').trim())
   return s.length > LIMITS.reason ? `${s.slice(0, LIMITS.reason - 1)}…` : s
 }
 

@@ -8,6 +8,7 @@ import { REPO_PATTERN } from '../../schema/index.js'
 import type { Logger, ReleaseFacts } from '../../util/types.js'
 import { capReason, factsFromSnapshot, type RepoSnapshot } from './facts.js'
 import {
+  answerData,
   classifyFailure,
   createGitHubClient,
   type GitHubClient,
@@ -75,6 +76,10 @@ export interface RefreshOptions {
   maxConsecutiveFailures?: number
   retry?: RetryTimings
   throttle?: ThrottleTimings
+  /** Longest wait for one HTTP attempt, in ms. Default 20,000. */
+  requestTimeoutMs?: number
+  /** The run's deadline: once aborted, requests in flight stop and nothing more is asked. */
+  deadline?: AbortSignal
 }
 
 export const DEFAULT_BATCH_SIZE = 50
@@ -116,7 +121,9 @@ export async function refreshFromGitHub(
       apiUrl: options.apiUrl,
       log: options.log,
       retry: options.retry,
-      throttle: options.throttle
+      throttle: options.throttle,
+      ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
+      ...(options.deadline ? { deadline: options.deadline } : {})
     }),
     options,
     outcomes: new Map(),
@@ -195,8 +202,19 @@ function estimatedCost(batch: RefreshTarget[]): number {
   return Math.max(1, Math.round((2 * batch.length) / 100))
 }
 
+/** Once the deadline passed, every target not answered yet keeps last-known-good. */
+function pastDeadline(state: RunState): RefreshOutcome | null {
+  if (!state.options.deadline?.aborted) return null
+  if (!state.stopped) {
+    state.stopped = { status: 'skipped', reason: 'the refresh deadline was reached before GitHub answered' }
+    state.options.log.warning('GitHub refresh: the deadline was reached; apps not answered yet keep last-known-good')
+  }
+  return state.stopped
+}
+
 async function runBatch(state: RunState, batch: RefreshTarget[]): Promise<void> {
   if (batch.length === 0) return
+  pastDeadline(state)
   if (state.stopped) return markAll(state, batch, state.stopped)
   const { budget, stats, options } = state
   if (budget.exhausted) return markAll(state, batch, { status: 'skipped', reason: budget.exhausted })
@@ -213,7 +231,8 @@ async function runBatch(state: RunState, batch: RefreshTarget[]): Promise<void> 
   let body: { data?: Record<string, unknown> | null; errors?: GqlError[] }
   try {
     const res = await state.client.octokit.request({ method: 'POST', url: options.graphqlUrl, query, variables })
-    body = (res.data && typeof res.data === 'object' ? res.data : {}) as typeof body
+    const data = answerData(res.data)
+    body = (data && typeof data === 'object' ? data : {}) as typeof body
   } catch (error) {
     return onBatchFailure(state, batch, classifyFailure(error))
   } finally {
@@ -227,11 +246,17 @@ async function runBatch(state: RunState, batch: RefreshTarget[]): Promise<void> 
     stats.remaining = rate.data.remaining
   }
   if (errors.some((e) => e?.type === 'RATE_LIMITED')) {
-    return onBatchFailure(state, batch, { kind: 'rate-limited', status: 200, message: 'RATE_LIMITED' })
+    return onBatchFailure(state, batch, {
+      kind: 'rate-limited',
+      status: 200,
+      message: 'RATE_LIMITED',
+      serviceDown: true
+    })
   }
   if (!body.data || typeof body.data !== 'object') {
     const message = errors.map((e) => e?.message ?? '').join('; ') || 'no data in the GraphQL answer'
-    return onBatchFailure(state, batch, { kind: 'transient', status: 200, message })
+    // An answer without data (unreadable, or an error such as a query timeout) is about what was asked: split it.
+    return onBatchFailure(state, batch, { kind: 'transient', status: 200, message, serviceDown: false })
   }
   state.failuresInARow = 0
 
@@ -256,7 +281,8 @@ async function runBatch(state: RunState, batch: RefreshTarget[]): Promise<void> 
     return onBatchFailure(state, batch, {
       kind: 'transient',
       status: 200,
-      message: 'every repository in the batch errored'
+      message: 'every repository in the batch errored',
+      serviceDown: false
     })
   }
   // Some repositories errored while the rest answered: ask again for those only.
@@ -265,6 +291,8 @@ async function runBatch(state: RunState, batch: RefreshTarget[]): Promise<void> 
 
 async function onBatchFailure(state: RunState, batch: RefreshTarget[], failure: RequestFailure): Promise<void> {
   const { log } = state.options
+  const late = pastDeadline(state)
+  if (late) return markAll(state, batch, late)
   const what = `${failure.status ?? 'network error'}: ${capReason(failure.message)}`
   switch (failure.kind) {
     case 'rate-limited':
@@ -280,7 +308,9 @@ async function onBatchFailure(state: RunState, batch: RefreshTarget[], failure: 
       // A wrong GraphQL URL or a token without access: splitting cannot help.
       return markAll(state, batch, { status: 'failed', reason: `GitHub GraphQL answered ${what}` })
   }
-  if (tripBreaker(state, what)) return markAll(state, batch, state.stopped!)
+  // Only a service that is down trips the breaker; one repository's oversized or malformed answer is split down to it.
+  if (failure.serviceDown) tripBreaker(state, what)
+  if (state.stopped) return markAll(state, batch, state.stopped)
   if (batch.length > 1) {
     const half = Math.ceil(batch.length / 2)
     log.info(`GitHub batch of ${batch.length} failed (${what}); splitting into ${half} + ${batch.length - half}`)
@@ -302,6 +332,7 @@ function tripBreaker(state: RunState, what: string): boolean {
 }
 
 async function restFallback(state: RunState, target: RefreshTarget, graphqlFailure: string): Promise<void> {
+  pastDeadline(state)
   if (state.stopped) return markAll(state, [target], state.stopped)
   state.options.log.info(`GitHub GraphQL could not answer for ${target.repo} (${graphqlFailure}); reading it over REST`)
   state.stats.restFallbacks = (state.stats.restFallbacks ?? 0) + 1
@@ -310,6 +341,8 @@ async function restFallback(state: RunState, target: RefreshTarget, graphqlFailu
     state.failuresInARow = 0
     settle(state, target, snapshot)
   } catch (error) {
+    const late = pastDeadline(state)
+    if (late) return markAll(state, [target], late)
     const f = classifyFailure(error)
     const what = `${f.status ?? 'network error'}: ${capReason(f.message)}`
     if (f.kind === 'not-found' || f.kind === 'forbidden') {
@@ -321,7 +354,7 @@ async function restFallback(state: RunState, target: RefreshTarget, graphqlFailu
       state.budget.exhausted ??= 'GitHub rate limit reached'
       state.outcomes.set(target.slug, { status: 'skipped', reason: state.budget.exhausted })
     } else {
-      if (f.kind === 'transient') tripBreaker(state, what)
+      if (f.serviceDown) tripBreaker(state, what)
       state.outcomes.set(target.slug, {
         status: 'failed',
         reason: capReason(`GraphQL ${graphqlFailure}; REST ${what}`)

@@ -3,7 +3,7 @@
 // or errors on that repository, e.g. very large release bodies). Costs 2 requests
 // (3 when the repository has no stable release and tags are needed).
 import type { RepoRelease, RepoSnapshot, RepoTag } from './facts.js'
-import type { GitHubClient } from './client.js'
+import { answerData, type GitHubClient } from './client.js'
 import {
   MONOREPO_RELEASES_WINDOW,
   MONOREPO_TAGS_WINDOW,
@@ -39,16 +39,19 @@ export async function snapshotFromRest(client: GitHubClient, target: QueryTarget
   const mono = Boolean(target.tagPrefix || target.tagPattern)
   // A renamed repository answers 301; fetch follows it and we read the new full_name.
   const { data: info } = await client.octokit.request('GET /repos/{owner}/{repo}', { owner, repo })
-  const r = info as RestRepo
+  const r = (answerData(info) ?? {}) as RestRepo
   const fullName = str(r.full_name)
   if (!fullName || !REPO_PATTERN.test(fullName)) throw new Error('malformed repository answer')
   const [newOwner = owner, newRepo = repo] = fullName.split('/')
-  const { data: list } = await client.octokit.request('GET /repos/{owner}/{repo}/releases', {
+  const { data: listData } = await client.octokit.request('GET /repos/{owner}/{repo}/releases', {
     owner: newOwner,
     repo: newRepo,
     per_page: mono ? MONOREPO_RELEASES_WINDOW : RELEASES_WINDOW
   })
-  const releases: RepoRelease[] = (Array.isArray(list) ? (list as RestRelease[]) : [])
+  const list = answerData(listData)
+  // An answer that is not a list (cut off, unparsable) is no answer: never read it as "no releases".
+  if (!Array.isArray(list)) throw new Error(`unreadable releases answer for ${fullName}`)
+  const releases: RepoRelease[] = (list as RestRelease[])
     .filter((x) => typeof x?.tag_name === 'string')
     .map((x) => ({
       tag: x.tag_name as string,
@@ -62,13 +65,15 @@ export async function snapshotFromRest(client: GitHubClient, target: QueryTarget
   let tags: RepoTag[] = []
   const filter = { tagPrefix: target.tagPrefix, tagPattern: target.tagPattern }
   if (!releases.some((x) => !x.draft && !x.prerelease && isStableVersion(x.tag, filter))) {
-    const { data: tagList } = await client.octokit.request('GET /repos/{owner}/{repo}/tags', {
+    const { data: tagData } = await client.octokit.request('GET /repos/{owner}/{repo}/tags', {
       owner: newOwner,
       repo: newRepo,
       per_page: mono ? MONOREPO_TAGS_WINDOW : TAGS_WINDOW
     })
     // REST tags carry no date; the facts then say date: null.
-    tags = (Array.isArray(tagList) ? tagList : [])
+    const tagList = answerData(tagData)
+    if (!Array.isArray(tagList)) throw new Error(`unreadable tags answer for ${fullName}`)
+    tags = tagList
       .map((t) => str((t as { name?: unknown })?.name))
       .filter((n): n is string => n !== null)
       .map((name) => ({ name, date: null }))
