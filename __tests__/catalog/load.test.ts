@@ -128,6 +128,20 @@ describe('parseRecord', () => {
     ])
   })
 
+  it('refuses a record of 40,000 unknown keys in one issue, in time linear in its size (it took 38 s)', () => {
+    const text = (n: number) => `name: X\nrepo: a/b\n${Array.from({ length: n }, (_, i) => `k${i}: v`).join('\n')}\n`
+    parseRecord(text(100), 'warm.yml')
+    const start = Date.now()
+    const { issues } = parseRecord(text(40_000), 'a.yml')
+    expect(Date.now() - start).toBeLessThan(5000)
+    expect(issues).toEqual([expect.objectContaining({ line: 1, message: expect.stringMatching(/^has more than 200 keys/) })])
+    // Nested or in a text js-yaml cannot read either, the cap holds.
+    const broken = `name: X\nrepo: [a\n${Array.from({ length: 40_000 }, (_, i) => `k${i}: v`).join('\n')}\n`
+    const t2 = Date.now()
+    expect(parseRecord(broken, 'b.yml').issues[0]!.message).toMatch(/^has more than 200 keys/)
+    expect(Date.now() - t2).toBeLessThan(5000)
+  })
+
   it('rejects an override with an unknown class', () => {
     const { issues } = parseRecord('name: X\nrepo: a/b\noverride:\n  class: fine\n  reason: r\n  version: "1"\n', 'a.yml')
     expect(issues).toEqual([expect.objectContaining({ field: 'override.class', line: 4 })])
@@ -236,11 +250,14 @@ describe('loadCatalog', () => {
     await put('a.yml', 'name: A\nrepo: a/a\nsuccessor: *nope\n')
     await put('b.yml', `name: B\nrepo: a/b\n${bomb.join('\n')}\n`)
     await put('c.yml', 'name: C\nrepo: a/c\nbogus: 1\n')
+    // Few nodes, many expansions: 150 aliases of one value.
+    await put('d.yml', `name: D\nrepo: a/d\nx: &x y\nz: [${Array(150).fill('*x').join(', ')}]\n`)
     const issues = await issuesOf()
     expect(issues.map((i) => `${path.basename(i.file)}:${i.line} ${i.field ?? ''} ${i.message.split(' (')[0]}`)).toEqual([
       'a.yml:3  YAML: unresolved alias *nope',
-      'b.yml:1  YAML: aliases expand to more than 100 nodes',
-      'c.yml:3 bogus unknown key'
+      'b.yml:1  has more than 200 keys and list items; a record has about 10',
+      'c.yml:3 bogus unknown key',
+      'd.yml:1  YAML: aliases expand to more than 100 nodes'
     ])
   })
 
