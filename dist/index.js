@@ -36092,8 +36092,6 @@ function writeFilesSync(files) {
         }
     }
 }
-/** Files written per call: rendered files held longer outlive a young-generation collection and are promoted. */
-const BATCH_FILES = 64;
 /**
  * Write `files` as the complete content of `outDir`. Files may be produced
  * lazily (a generator), so a large site is never held in memory whole.
@@ -36110,20 +36108,17 @@ async function writeTree(outDir, files, check = () => { }) {
     await (0,promises_namespaceObject.mkdir)(parent, { recursive: true });
     let count = 0;
     try {
-        let batch = [];
-        for (const [rel, content] of files) {
-            assertSafeRelativePath(rel);
-            const dest = external_node_path_default().join(staging, ...rel.split('/'));
-            if (!isInside(dest, staging))
-                throw new UnsafeOutputError(`refusing to write outside the output directory: ${rel}`);
-            batch.push([dest, content]);
-            count++;
-            if (batch.length >= BATCH_FILES) {
-                writeFilesSync(batch);
-                batch = [];
+        // Each file is written as it is produced, so none outlives its own write.
+        writeFilesSync((function* () {
+            for (const [rel, content] of files) {
+                assertSafeRelativePath(rel);
+                const dest = external_node_path_default().join(staging, ...rel.split('/'));
+                if (!isInside(dest, staging))
+                    throw new UnsafeOutputError(`refusing to write outside the output directory: ${rel}`);
+                count++;
+                yield [dest, content];
             }
-        }
-        writeFilesSync(batch);
+        })());
         await (0,promises_namespaceObject.mkdir)(staging, { recursive: true });
         await check();
         const hadTarget = (0,external_node_fs_namespaceObject.existsSync)(target);
@@ -36483,8 +36478,6 @@ const CLASS_INFO = {
     }
 };
 
-// EXTERNAL MODULE: ./src/util/http-url.ts
-var http_url = __nccwpck_require__(5394);
 ;// CONCATENATED MODULE: ./src/site/html/text.ts
 // Text that reaches a reader comes from strangers (release notes, names, tags).
 // Everything shown goes through cleanText (bounded, no control or bidi-override
@@ -36560,7 +36553,6 @@ function formatTimestamp(iso) {
 function isDate(s) {
     return typeof s === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`));
 }
-
 
 ;// CONCATENATED MODULE: ./src/site/changes.ts
 // The change history: every time an app reached a new version or class. A single
@@ -36722,9 +36714,12 @@ function recordFeedEntry(record, updated) {
     };
 }
 
+// EXTERNAL MODULE: ./src/util/http-url.ts
+var http_url = __nccwpck_require__(5394);
 ;// CONCATENATED MODULE: ./src/site/atom.ts
 // Atom 1.0 (RFC 4287) feeds of the change history (./changes.ts): which feeds
 // exist and what each shows, rendered well-formed and inert.
+
 
 
 
@@ -38532,6 +38527,7 @@ ${table}${legend}`;
 
 ;// CONCATENATED MODULE: ./src/site/html/app-page.ts
 // One app's page: the verdict and why, then the facts a reader needs to act.
+
 
 
 

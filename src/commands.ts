@@ -191,18 +191,17 @@ export async function main(
   try {
     return await run(argv, log, env)
   } catch (e) {
-    const error = e
-    if (!(error instanceof ProblemsError)) {
-      log.error((error as Error).message)
-      return exitStatus(error)
+    if (!(e instanceof ProblemsError)) {
+      log.error((e as Error).message)
+      return exitStatus(e)
     }
-    if (error.kind === 'usage') {
-      log.error(`${error.message}\n\n${USAGE}`)
-      return exitStatus(error)
+    if (e.kind === 'usage') {
+      log.error(`${e.message}\n\n${USAGE}`)
+      return exitStatus(e)
     }
-    for (const p of error.problems) log.error(formatProblem(p))
-    if (error.kind !== 'input' && error.kind !== 'output')
-      log.error(argv[0] === 'build' ? closingLine(error, 'nothing was written') : error.summary)
-    return exitStatus(error)
+    for (const p of e.problems) log.error(formatProblem(p))
+    if (e.kind !== 'input' && e.kind !== 'output')
+      log.error(argv[0] === 'build' ? closingLine(e, 'nothing was written') : e.summary)
+    return exitStatus(e)
   }
 }

@@ -121,9 +121,6 @@ export function writeFilesSync(files: Iterable<SiteFile>): void {
   }
 }
 
-/** Files written per call: rendered files held longer outlive a young-generation collection and are promoted. */
-const BATCH_FILES = 64
-
 /**
  * Write `files` as the complete content of `outDir`. Files may be produced
  * lazily (a generator), so a large site is never held in memory whole.
@@ -144,20 +141,19 @@ export async function writeTree(
   await mkdir(parent, { recursive: true })
   let count = 0
   try {
-    let batch: SiteFile[] = []
-    for (const [rel, content] of files) {
-      assertSafeRelativePath(rel)
-      const dest = path.join(staging, ...rel.split('/'))
-      if (!isInside(dest, staging))
-        throw new UnsafeOutputError(`refusing to write outside the output directory: ${rel}`)
-      batch.push([dest, content])
-      count++
-      if (batch.length >= BATCH_FILES) {
-        writeFilesSync(batch)
-        batch = []
-      }
-    }
-    writeFilesSync(batch)
+    // Each file is written as it is produced, so none outlives its own write.
+    writeFilesSync(
+      (function* (): Generator<SiteFile> {
+        for (const [rel, content] of files) {
+          assertSafeRelativePath(rel)
+          const dest = path.join(staging, ...rel.split('/'))
+          if (!isInside(dest, staging))
+            throw new UnsafeOutputError(`refusing to write outside the output directory: ${rel}`)
+          count++
+          yield [dest, content]
+        }
+      })()
+    )
     await mkdir(staging, { recursive: true })
     await check()
     const hadTarget = existsSync(target)

@@ -4,7 +4,8 @@ import { CLASSES, type AppRecord } from '../schema/index.js'
 import { FEED_ENTRIES, type Change, type ChangeEntry } from './changes.js'
 import { appUrls, paths, siteUrl } from './paths.js'
 import { CLASS_INFO } from './html/classes.js'
-import { cleanText, escapeMarkup, safeHttpUrl } from './html/text.js'
+import { safeHttpUrl } from '../util/http-url.js'
+import { cleanText, escapeMarkup } from './html/text.js'
 
 /** One entry: the change history's own shape (see ./changes.ts). */
 export type FeedEntry = ChangeEntry

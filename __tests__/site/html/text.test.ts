@@ -1,5 +1,6 @@
 import { describe, expect, test } from '@jest/globals'
-import { cleanText, escapeMarkup, formatTimestamp, safeHttpUrl, text } from '../../../src/site/html/text.js'
+import { cleanText, escapeMarkup, formatTimestamp, text } from '../../../src/site/html/text.js'
+import { safeHttpUrl } from '../../../src/util/http-url.js'
 import { TEN_MB } from '../fixtures.js'
 
 describe('cleanText', () => {

@@ -4,7 +4,8 @@ import { CLASS_INFO } from './classes.js'
 import { chip } from './index-page.js'
 import { paths, relativeLink, rootLink } from '../paths.js'
 import { layout } from './layout.js'
-import { cleanText, escapeMarkup, isDate, safeHttpUrl, text } from './text.js'
+import { safeHttpUrl } from '../../util/http-url.js'
+import { cleanText, escapeMarkup, isDate, text } from './text.js'
 
 export interface PageInput {
   record: AppRecord

@@ -87,4 +87,3 @@ export function isDate(s: unknown): s is string {
   return typeof s === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`))
 }
 
-export { safeHttpUrl } from '../../util/http-url.js'
