@@ -10,7 +10,7 @@ import { readFileSync, statSync } from 'node:fs'
 import { classifyReleases } from '../src/classify/index.ts'
 import { classifyWith } from '../src/classify/classifier.ts'
 import { MODEL_CLASSES } from '../src/classify/model.ts'
-import { fitModel, loadDataset, nestedThresholds, OPTIONS } from '../src/classify/train.ts'
+import { fit, loadDataset, nestedThresholds, OPTIONS } from '../src/classify/train.ts'
 import { compareVersions, parseVersion } from '../src/util/versions.ts'
 
 const dir = new URL('../__tests__/fixtures/release-notes/', import.meta.url)
@@ -69,10 +69,9 @@ const data = loadDataset(dir)
 const loaoJ = new Map()
 for (const app of data.apps) {
   const train = data.examples.filter((e) => e.app !== app)
-  const fitted = fitModel(train, OPTIONS)
+  const fitted = fit(train, OPTIONS)
   const fold = {
-    ...fitted.main,
-    gate: fitted.gate,
+    ...fitted,
     classes: MODEL_CLASSES,
     header: { thresholds: nestedThresholds(train, OPTIONS) }
   }

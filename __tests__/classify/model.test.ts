@@ -30,7 +30,7 @@ describe('the committed model', () => {
     expect(MODEL.header.labels.entries).toBe(labels.toString().trim().split('\n').length)
     expect(MODEL.header.featureVersion).toBe(FEATURE_VERSION)
     expect(MODEL.classes).toEqual(MODEL_CLASSES)
-    for (const w of [...Object.values(MODEL.weights), ...Object.values(MODEL.gate.weights)]) {
+    for (const w of Object.values(MODEL.weights)) {
       expect(w).toHaveLength(MODEL_CLASSES.length)
       for (const x of w) expect(Number(x.toPrecision(6))).toBe(x)
     }
@@ -41,8 +41,8 @@ describe('the committed model', () => {
     expect(MODEL.header.inSample.breakingAsSafe).toBe(0)
     expect(MODEL.header.loao.entries).toBe(MODEL.header.labels.entries)
     const t = MODEL.header.thresholds
-    expect(t.safe).toBeGreaterThan(0)
-    expect(t.safe).toBeLessThanOrEqual(t.breaking)
+    expect(t.breaking).toBeGreaterThanOrEqual(0.1)
+    expect(t.breaking).toBeLessThanOrEqual(0.5)
   })
 
   it('is small and loads fast', () => {
@@ -55,23 +55,32 @@ describe('the committed model', () => {
 })
 
 describe('the decision rule', () => {
-  const t = { breaking: 0.4, safe: 0.05 }
-  it('safe needs safe to be the most probable class and P(breaking) below the safe threshold', () => {
-    expect(decide([0.9, 0.06, 0.04, 0], t)).toBe(SAFE)
-    expect(decide([0.9, 0.04, 0.06, 0], t)).toBe(CAUTION) // breaking is not ruled out: doubt → caution
-    expect(decide([0.45, 0.5, 0.05, 0], t)).toBe(CAUTION)
+  const t = { breaking: 0.4 }
+  const none = { action: false, called: false, described: false }
+  const action = { action: true, called: false, described: true }
+  const called = { action: false, called: true, described: true }
+  it('safe needs safe to be the most probable class and no line that asks for action', () => {
+    expect(decide([0.9, 0.06, 0.04, 0], t, none)).toBe(SAFE)
+    expect(decide([0.9, 0.06, 0.04, 0], t, action)).toBe(CAUTION) // doubt → caution
+    expect(decide([0.45, 0.5, 0.05, 0], t, none)).toBe(CAUTION)
   })
-  it('breaking when it is the most probable class or P(breaking) reaches the breaking threshold', () => {
-    expect(decide([0.3, 0.3, 0.4, 0], t)).toBe(BREAKING)
-    expect(decide([0.1, 0.5, 0.4, 0], t)).toBe(BREAKING)
-    expect(decide([0.2, 0.41, 0.39, 0], t)).toBe(CAUTION)
-    expect(decide([0.1, 0.1, 0.1, 0.7], t)).toBe(UNKNOWN)
+  it('breaking when the notes call it so, when it is the most probable class or P(breaking) reaches the threshold', () => {
+    expect(decide([0.9, 0.06, 0.04, 0], t, called)).toBe(BREAKING)
+    expect(decide([0.3, 0.3, 0.4, 0], t, none)).toBe(BREAKING)
+    expect(decide([0.1, 0.5, 0.4, 0], t, none)).toBe(BREAKING)
+    expect(decide([0.2, 0.41, 0.39, 0], t, none)).toBe(CAUTION)
+    expect(decide([0.1, 0.1, 0.1, 0.7], t, none)).toBe(UNKNOWN)
   })
-  it('never yields safe when P(breaking) is at or above the safe threshold', () => {
+  it('unknown only when no line says what changed', () => {
+    expect(decide([0.2, 0.1, 0.0, 0.7], t, { ...none, described: true })).toBe(SAFE)
+    expect(decide([0.1, 0.2, 0.0, 0.7], t, { ...none, described: true })).toBe(CAUTION)
+  })
+  it('never yields safe while a line asks for action', () => {
     for (let a = 0; a <= 20; a++)
       for (let b = 0; b <= 20 - a; b++) {
         const p = [a / 20, (20 - a - b) / 20, b / 20, 0]
-        if (p[BREAKING]! >= t.safe) expect(decide(p, t)).not.toBe(SAFE)
+        expect(decide(p, t, action)).not.toBe(SAFE)
+        expect(decide(p, t, called)).toBe(BREAKING)
       }
   })
 })

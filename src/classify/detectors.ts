@@ -86,7 +86,8 @@ function build(name: string, s: Spec): Detector {
   if (s.pattern) return { name, means: s.means, why: s.why, re: s.pattern, keys: s.keys ?? [], lower: false }
   if (s.near) {
     const [a, b, gap = 60] = s.near
-    const re = new RegExp(`${alt(a)}[^.;!?\\n]{0,${gap}}${alt(b)}`)
+    // Within one sentence: a full stop ends it, but not the dot inside a version or a name (`3.8`, `node.js`).
+    const re = new RegExp(`${alt(a)}(?:[^.;!?\\n]|\\.(?=\\w)){0,${gap}}${alt(b)}`)
     // Either list guards; the shorter key list is the cheaper and the rarer.
     const ka = keysOf(a)
     const kb = keysOf(b)
@@ -276,7 +277,10 @@ const SPECS: Record<string, Spec> = {
       'break compatibility',
       'breaks backward*',
       'break backward*',
-      'compatibility break*'
+      'compatibility break*',
+      'api breakage',
+      'abi break*',
+      'abi change*'
     ]
   },
   breakingMarker: {
@@ -301,6 +305,11 @@ const SPECS: Record<string, Spec> = {
     why: 'required',
     near: [RUNTIMES, REQUIRE, 40]
   },
+  requiredVersion: {
+    means: 'requires a version of something',
+    why: 'required',
+    near: [['require', 'requires', 'required', 'minimum', 'at least'], ['#'], 25]
+  },
   droppedPlatform: {
     means: 'drops support for a runtime, database, system or platform version',
     why: 'required',
@@ -314,7 +323,7 @@ const SPECS: Record<string, Spec> = {
   supportRemoved: {
     means: 'removes support for something',
     why: 'required',
-    near: [['support for', 'support of', 'compatibility with'], ['removed', 'dropped', 'discontinued', 'ended'], 80]
+    near: [['support', 'compatibility with'], ['removed', 'dropped', 'discontinued', 'ended'], 80]
   },
   removedSetting: {
     means: 'removes a setting or option',
@@ -324,7 +333,7 @@ const SPECS: Record<string, Spec> = {
   settingRemoved: {
     means: 'removes a setting or option',
     why: 'required',
-    near: [SETTING, ['removed', 'dropped', 'deleted', 'no longer', 'renamed', 'replaced'], 60]
+    near: [SETTING, ['removed', 'dropped', 'deleted', 'no longer', 'renamed', 'replaced', 'replaces'], 60]
   },
   removedInterface: {
     means: 'removes an interface, feature or platform',
@@ -405,7 +414,11 @@ const SPECS: Record<string, Spec> = {
         'necessary',
         'make sure',
         'ensure',
-        'please'
+        'please',
+        'you should',
+        'you will need',
+        'to repair',
+        'to secure'
       ],
       [
         'migrat*',
@@ -445,11 +458,16 @@ const SPECS: Record<string, Spec> = {
         'update*',
         'chang*',
         'configur*',
-        'enable',
-        'disable'
+        'enabl*',
+        'disabl*'
       ],
       50
     ]
+  },
+  useInstead: {
+    means: 'says what to use instead',
+    why: 'required',
+    near: [['use', 'switch to', 'migrate to', 'move to'], ['instead'], 80]
   },
   migration: {
     means: 'involves a migration',
@@ -813,6 +831,11 @@ const SPECS: Record<string, Spec> = {
       'updated to',
       'upgraded to'
     ]
+  },
+  versionBump: {
+    means: 'updates something to a newer version',
+    why: 'routine',
+    near: [['upgrade*', 'update*', 'bump*', 'move*', 'switch*'], ['to #'], 40]
   },
   testWord: {
     means: 'concerns tests or CI',

@@ -7,7 +7,7 @@ import type { Unit } from './blocks.js'
 import { DETECTORS, detect, MODIFIERS, type Hit } from './detectors.js'
 import { HEADINGS, S } from './sections.js'
 
-export const FEATURE_VERSION = 2
+export const FEATURE_VERSION = 3
 
 export interface UnitEvidence {
   unit: Unit
@@ -34,7 +34,8 @@ const ENGLISH = new Set(
     'improvement improvements change changed changes support supported use used using allow allows make when if ' +
     'bug bugs feature features release version error errors issue issues more all can should will has have only into ' +
     'after before default option options config configuration security deprecated breaking docs documentation test ' +
-    'tests dependency dependencies minor major patch set show list page user users file files api server client'
+    'tests dependency dependencies minor major patch set show list page user users file files api server client ' +
+    'resolve resolves resolved revert reverts reverted upgrade upgraded crash crashes hide button first'
   ).split(' ')
 )
 

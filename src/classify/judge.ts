@@ -1,15 +1,16 @@
 // One release's notes → one class, the evidence that weighed most and the words it quotes.
-// The detectors (./detectors.ts) find; the trained model (./model.json) weighs; the decision
-// rule (./model.ts) keeps doubt at caution. Two rules come before the model: empty notes and
-// notes with no words but a link are unknown.
+// The detectors (./detectors.ts) find; the trained model (./model.json) weighs; the rules of
+// ./cues.ts bound it (notes that call a change breaking; no safe while a line asks for action).
+// Two rules come before the model: empty notes and notes with no words but a link are unknown.
 import { parseUnits, type Unit } from './blocks.js'
-import { DETECTOR, MODIFIERS } from './detectors.js'
+import { cuesOf } from './cues.js'
+import { DETECTOR, MODIFIERS, type Hit } from './detectors.js'
 import { releaseFeatures, type ReleaseFeatures, type UnitEvidence } from './features.js'
 import {
   BREAKING,
   CAUTION,
+  argmax,
   decide,
-  gateProbability,
   MODEL_CLASSES,
   probabilities,
   SAFE,
@@ -220,7 +221,12 @@ export function judgeRelease(notes: unknown, version: string, model: Model): Rel
     }
   const rf = nf.rf
   const p = probabilities(model, rf.features)
-  const decided = decide(p, model.header.thresholds, gateProbability(model.gate, rf.features))
+  const cues = cuesOf(rf.units)
+  const decided = decide(p, model.header.thresholds, {
+    action: cues.action !== null,
+    called: cues.called !== null,
+    described: cues.described
+  })
   // Notes cut at the read limit: what was not read may matter, so they are never safe.
   const c = decided === SAFE && nf.cut ? CAUTION : decided
   const security = isSecurity(rf)
@@ -233,20 +239,40 @@ export function judgeRelease(notes: unknown, version: string, model: Model): Rel
       rule: OUTCOMES.noContent,
       describes: 'the notes carry no usable content'
     }
+  // A rule that decided quotes its own line: the notes calling a change breaking, or the line
+  // that asks for action when the model leaned safe.
+  const p0 = cues.described ? argmax(p.slice(0, UNKNOWN)) : argmax(p)
+  const byRule =
+    c === BREAKING && cues.called && p0 !== BREAKING && p[BREAKING]! < model.header.thresholds.breaking
+      ? cues.called
+      : c === CAUTION && p0 === SAFE && cues.action && !nf.cut
+        ? cues.action
+        : null
   // A safe release quotes the line that came closest to caution, if any did.
-  let d = deciding(model, rf.units, c === SAFE ? CAUTION : c)
-  if (c === SAFE && d.ue === null) d = deciding(model, rf.units, SAFE)
-  if (c !== SAFE && d.ue === null) d = deciding(model, rf.units, CAUTION)
+  let d = byRule ? { ue: byRule.ue, feature: '' } : deciding(model, rf.units, c === SAFE ? CAUTION : c)
+  if (!byRule && c === SAFE && d.ue === null) d = deciding(model, rf.units, SAFE)
+  if (!byRule && c !== SAFE && d.ue === null) d = deciding(model, rf.units, CAUTION)
   const feature = d.feature
   const cutRule = decided === SAFE && c === CAUTION
-  const rule = cutRule ? OUTCOMES.truncated : feature === '' ? 'no-evidence' : ruleOf(feature)
+  const ruleHit: Hit | null = byRule ? byRule.hit : null
+  const rule = cutRule
+    ? OUTCOMES.truncated
+    : byRule
+      ? (ruleHit?.detector.name ?? `heading-${byRule.heading}`)
+      : feature === ''
+        ? 'no-evidence'
+        : ruleOf(feature)
   const describes = cutRule
     ? `the notes exceed the ${NOTES_CAP / 1024} KiB read limit, so what was not read may matter`
-    : feature === ''
-      ? 'nothing in the notes weighs either way'
-      : explain(feature)
+    : byRule
+      ? ruleHit
+        ? ruleHit.detector.means
+        : `is ${HEADING_MEANS.get(byRule.heading ?? 'breaking')}`
+      : feature === ''
+        ? 'nothing in the notes weighs either way'
+        : explain(feature)
   const head = rule in DETECTOR && !MODIFIERS.has(rule) ? DETECTOR[rule]! : null
-  const hit = head && d.ue ? d.ue.hits.find((h) => h.detector === head) : undefined
+  const hit = ruleHit ?? (head && d.ue ? d.ue.hits.find((h) => h.detector === head) : undefined)
   return {
     ...base,
     safeToUpdate: MODEL_CLASSES[c]!,

@@ -12,8 +12,16 @@ export const UNKNOWN = 3
 export interface Thresholds {
   /** Breaking when P(breaking) reaches this (or breaking is the most probable class). */
   breaking: number
-  /** Safe only when safe is the most probable class and the gate's P(breaking) stays below this; otherwise caution. */
-  safe: number
+}
+
+/** What the rules of ./cues.ts found in a release: they bound the model's decision. */
+export interface CueFlags {
+  /** A line asks for something the admin must act on: never safe. */
+  action: boolean
+  /** The notes call a change breaking: breaking. */
+  called: boolean
+  /** A line says what changed: not unknown. */
+  described: boolean
 }
 
 export interface Figures {
@@ -41,18 +49,9 @@ export interface Model {
   bias: number[]
   /** Feature name → one weight per class. */
   weights: Record<string, number[]>
-  /** The safety gate: the same kind of model trained on safe and breaking releases only (breaking or not). */
-  gate: { bias: number[]; weights: Record<string, number[]> }
 }
 
 export type Weights = Pick<Model, 'bias' | 'weights'>
-
-/** The gate's P(breaking) against safe for a release's features. */
-export function gateProbability(gate: Weights, features: readonly string[]): number {
-  const p = probabilities(gate, features)
-  const s = p[SAFE]! + p[BREAKING]!
-  return s === 0 ? 1 : p[BREAKING]! / s
-}
 
 const tables = new WeakMap<Weights, Map<string, number[]>>()
 
@@ -91,14 +90,15 @@ export function argmax(p: readonly number[]): number {
 }
 
 /**
- * The decision rule. Doubt falls to caution, never to safe: safe needs safe to be the most
- * probable class and the gate's P(breaking) (`g`) below the safe threshold; breaking needs
- * breaking to be the most probable class or P(breaking) at the breaking threshold.
+ * The decision rule. Breaking when the notes call it so, when breaking is the most probable
+ * class or when P(breaking) reaches the threshold. Doubt falls to caution, never to safe: safe
+ * needs safe to be the most probable class and no line that asks the admin to act. Unknown
+ * only when no line says what changed.
  */
-export function decide(p: readonly number[], t: Thresholds, g: number = p[BREAKING]!): number {
-  const top = argmax(p)
+export function decide(p: readonly number[], t: Thresholds, cues: CueFlags): number {
+  const top = cues.described ? argmax(p.slice(0, UNKNOWN)) : argmax(p)
   if (top === UNKNOWN) return UNKNOWN
-  if (top === BREAKING || p[BREAKING]! >= t.breaking) return BREAKING
-  if (top === SAFE && g < t.safe) return SAFE
+  if (cues.called || top === BREAKING || p[BREAKING]! >= t.breaking) return BREAKING
+  if (top === SAFE && !cues.action) return SAFE
   return CAUTION
 }

@@ -68,11 +68,15 @@ export const HEADINGS: readonly { name: keyof typeof S; means: string; re: RegEx
   { name: 'knownIssues', means: 'listed under a known-issues heading', re: /\bknown issues?\b/i }
 ]
 
+const NOT_BREAKING = /\b(?:no|non|not|without|zero)[- ](?:\w+[- ])?breaking\b/i
+
 /** The kinds a heading's text announces, as a bit set of `S`. */
 export function headingKinds(title: string): number {
   const t = title.replace(/[:.]+$/, '').trim()
   let k = 0
   for (const h of HEADINGS) if (h.re.test(t)) k |= S[h.name]
+  // "No breaking changes", "Non-breaking changes": the heading says the opposite.
+  if (NOT_BREAKING.test(t)) k &= ~S.breaking
   // "Breaking changes" also matches the changed/features words; the stronger meaning wins.
   if (k & S.breaking) k &= ~(S.housekeeping | S.features)
   return k

@@ -1,21 +1,22 @@
 // Training and honest measurement of the model (not part of the bundle: only `npm run train`,
 // `npm run eval` and the tests import this). Everything learned from labels is learned inside
 // the fold that is measured: the vocabulary (features seen in at least two training apps), the
-// weights and the decision thresholds (chosen on out-of-fold predictions of an inner split of
-// the training apps). Deterministic: full-batch optimisation, a fixed number of steps, no
+// weights and the breaking threshold (chosen on out-of-fold predictions of an inner split of
+// the training apps). The rules of ./cues.ts are not learned: they bound every decision alike. Deterministic: full-batch optimisation, a fixed number of steps, no
 // randomness, weights rounded to 6 significant digits.
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
+import { cuesOf } from './cues.js'
 import { featuresOfNotes } from './judge.js'
 import { FEATURE_VERSION } from './features.js'
 import {
   BREAKING,
   decide,
-  gateProbability,
   MODEL_CLASSES,
   probabilities,
   SAFE,
   UNKNOWN,
+  type CueFlags,
   type Figures,
   type Model,
   type Thresholds,
@@ -29,6 +30,8 @@ export interface Example {
   label: number
   /** Release features (./features.ts); null when a rule decides before the model (empty notes, only a link). */
   features: string[] | null
+  /** What ./cues.ts finds; null with features. */
+  cues: CueFlags | null
   gate: number | null
 }
 
@@ -38,11 +41,9 @@ export interface Options {
   rate: number
   minApps: number
   innerFolds: number
-  /** The safe threshold is this fraction of the lowest P(breaking) of a breaking release that would be called safe. */
-  safeMargin: number
 }
 
-export const OPTIONS: Options = { lambda: 0.003, steps: 200, rate: 0.05, minApps: 2, innerFolds: 3, safeMargin: 0.5 }
+export const OPTIONS: Options = { lambda: 0.003, steps: 200, rate: 0.05, minApps: 2, innerFolds: 3 }
 
 const K = MODEL_CLASSES.length
 
@@ -70,12 +71,14 @@ export function loadDataset(dir: string | URL): Dataset {
     const label = MODEL_CLASSES.indexOf(l.label as (typeof MODEL_CLASSES)[number])
     if (label < 0) throw new Error(`label ${l.id}: unknown class ${l.label}`)
     const f = featuresOfNotes(n.notes, n.version)
+    const c = f.gate === null && f.rf ? cuesOf(f.rf.units) : null
     examples.push({
       id: l.id,
       app: n.app,
       version: n.version,
       label,
       features: f.gate === null ? f.features : null,
+      cues: c && { action: c.action !== null, called: c.called !== null, described: c.described },
       gate: f.gate === null ? null : UNKNOWN
     })
   }
@@ -185,65 +188,38 @@ export function fit(examples: Example[], opt: Options = OPTIONS): Weights {
   return { bias: Array.from(b, round6), weights }
 }
 
-/** The main model and the safety gate (trained on safe and breaking releases only). */
-export interface Fitted {
-  main: Weights
-  gate: Weights
-}
-
-export function fitModel(train: Example[], opt: Options = OPTIONS): Fitted {
-  return {
-    main: fit(train, opt),
-    gate: fit(
-      train.filter((e) => e.label === SAFE || e.label === BREAKING),
-      opt
-    )
-  }
-}
-
 interface Scored {
   p: number[]
-  g: number
+  cues: CueFlags
 }
 
-/** A release's class probabilities and gate probability, null when a rule decided. */
-export function scoresOf(m: Fitted, e: Example): Scored | null {
-  return e.features === null ? null : { p: probabilities(m.main, e.features), g: gateProbability(m.gate, e.features) }
+/** A release's class probabilities and cues, null when a rule decided. */
+export function scoresOf(m: Weights, e: Example): Scored | null {
+  return e.features === null ? null : { p: probabilities(m, e.features), cues: e.cues! }
 }
 
-/**
- * Thresholds from out-of-fold scores. The safe threshold sits below the smallest gate
- * P(breaking) of any breaking release whose most probable class is safe, halved as a margin
- * for releases not yet seen (so that no breaking release is called safe); the breaking
- * threshold is the one of a fixed grid (0.10 to 0.50) with the best macro-F1.
- */
-export function chooseThresholds(ss: Scored[], labels: number[], opt: Options = OPTIONS): Thresholds {
-  let floor = 0.5
-  for (let i = 0; i < ss.length; i++) {
-    const { p, g } = ss[i]!
-    if (labels[i] === BREAKING && decide(p, { breaking: 1.01, safe: 1.01 }, g) === SAFE) floor = Math.min(floor, g)
-  }
-  const safe = round6(floor * opt.safeMargin)
+/** The breaking threshold of a fixed grid (0.10 to 0.50) with the best macro-F1 on out-of-fold scores. */
+export function chooseThresholds(ss: Scored[], labels: number[]): Thresholds {
   let best = { t: 0.5, f1: -1 }
   for (let k = 2; k <= 10; k++) {
     const t = round6(k * 0.05)
     const m = figures(
-      ss.map(({ p, g }) => decide(p, { breaking: t, safe }, g)),
+      ss.map(({ p, cues }) => decide(p, { breaking: t }, cues)),
       labels
     )
     if (m.macroF1 > best.f1) best = { t, f1: m.macroF1 }
   }
-  return { breaking: best.t, safe }
+  return { breaking: best.t }
 }
 
 /** Out-of-fold scores over groups of apps: each example scored by models fitted without its app's group. */
 function outOfFold(examples: Example[], groupOf: (app: string) => number, groups: number, opt: Options): Scored[] {
-  const out: Scored[] = examples.map(() => ({ p: [], g: 1 }))
+  const out: Scored[] = examples.map((e) => ({ p: [], cues: e.cues! }))
   for (let g = 0; g < groups; g++) {
     const train = examples.filter((e) => groupOf(e.app) !== g)
     const test = examples.map((e, i) => ({ e, i })).filter(({ e }) => groupOf(e.app) === g)
     if (test.length === 0) continue
-    const m = fitModel(train, opt)
+    const m = fit(train, opt)
     for (const { e, i } of test) out[i] = scoresOf(m, e)!
   }
   return out
@@ -257,8 +233,7 @@ export function nestedThresholds(train: Example[], opt: Options = OPTIONS): Thre
   const ss = outOfFold(rows, (a) => group.get(a)!, opt.innerFolds, opt)
   return chooseThresholds(
     ss,
-    rows.map((e) => e.label),
-    opt
+    rows.map((e) => e.label)
   )
 }
 
@@ -275,12 +250,12 @@ export function leaveOneAppOut(data: Dataset, opt: Options = OPTIONS): Predictio
   const out: Prediction[] = []
   for (const app of data.apps) {
     const train = data.examples.filter((e) => e.app !== app)
-    const m = fitModel(train, opt)
+    const m = fit(train, opt)
     const t = nestedThresholds(train, opt)
     for (const e of data.examples) {
       if (e.app !== app) continue
       const s = scoresOf(m, e)
-      out.push({ id: e.id, app, label: e.label, predicted: s === null ? e.gate! : decide(s.p, t, s.g), s })
+      out.push({ id: e.id, app, label: e.label, predicted: s === null ? e.gate! : decide(s.p, t, s.cues), s })
     }
   }
   return out
@@ -317,11 +292,11 @@ export function figures(pred: number[], labels: number[]): Figures {
 export function train(dir: string | URL, opt: Options = OPTIONS): { model: Model; loao: Prediction[] } {
   const data = loadDataset(dir)
   const loao = leaveOneAppOut(data, opt)
-  const final = fitModel(data.examples, opt)
+  const final = fit(data.examples, opt)
   const thresholds = nestedThresholds(data.examples, opt)
   const inSample = data.examples.map((e) => {
     const s = scoresOf(final, e)
-    return s === null ? e.gate! : decide(s.p, thresholds, s.g)
+    return s === null ? e.gate! : decide(s.p, thresholds, s.cues)
   })
   const model: Model = {
     header: {
@@ -335,13 +310,12 @@ export function train(dir: string | URL, opt: Options = OPTIONS): { model: Model
       },
       training: {
         model:
-          'multinomial logistic regression, balanced class weights, L2, full-batch Adam; safety gate: the same on safe and breaking releases only',
+          'multinomial logistic regression, balanced class weights, L2, full-batch Adam; bounded by the rules of cues.ts',
         lambda: opt.lambda,
         steps: opt.steps,
         rate: opt.rate,
         minApps: opt.minApps,
-        innerFolds: opt.innerFolds,
-        safeMargin: opt.safeMargin
+        innerFolds: opt.innerFolds
       },
       thresholds,
       loao: figures(
@@ -354,8 +328,7 @@ export function train(dir: string | URL, opt: Options = OPTIONS): { model: Model
       )
     },
     classes: MODEL_CLASSES,
-    ...final.main,
-    gate: final.gate
+    ...final
   }
   return { model, loao }
 }
@@ -368,7 +341,6 @@ export function serialise(model: Model): string {
       .join(',\n')
   return (
     `{\n  "header": ${JSON.stringify(model.header)},\n  "classes": ${JSON.stringify(model.classes)},\n` +
-    `  "bias": ${JSON.stringify(model.bias)},\n  "weights": {\n${table(model.weights)}\n  },\n` +
-    `  "gate": {\n  "bias": ${JSON.stringify(model.gate.bias)},\n  "weights": {\n${table(model.gate.weights)}\n  }\n  }\n}\n`
+    `  "bias": ${JSON.stringify(model.bias)},\n  "weights": {\n${table(model.weights)}\n  }\n}\n`
   )
 }

@@ -1,0 +1,57 @@
+// The rules that bound the model: what counts as a line asking for action, and as notes that
+// call a change breaking.
+import { describe, expect, it } from '@jest/globals'
+import { cuesOf } from '../../src/classify/cues.js'
+import { featuresOfNotes } from '../../src/classify/judge.js'
+
+function cues(notes: string) {
+  const f = featuresOfNotes(notes, '1.2.3')
+  if (!f.rf) throw new Error('no features')
+  const c = cuesOf(f.rf.units)
+  return {
+    action: c.action && {
+      line: c.action.ue.unit.text,
+      detector: c.action.hit?.detector.name ?? `heading ${c.action.heading}`
+    },
+    called: c.called && { line: c.called.ue.unit.text, detector: c.called.hit?.detector.name ?? null }
+  }
+}
+
+describe('a line that asks for action', () => {
+  it('is one a required-step or urgent detector finds', () => {
+    expect(cues('- Fix a crash\n- Support for Python 3.8 has been dropped.').action).toEqual({
+      line: 'Support for Python 3.8 has been dropped.',
+      detector: 'supportRemoved'
+    })
+    expect(cues('- Fix a crash\n- Please upgrade as soon as possible.').action?.detector).toBe('urgent')
+  })
+  it('is not one that is negated, hedged or about a later release', () => {
+    expect(cues('- Fix a crash\n- No migration is needed.').action).toBeNull()
+    expect(cues('- Fix a crash\n- Python 3.9 support will be removed in a future release.').action).toBeNull()
+  })
+  it('is one under a "Removed" or upgrade-steps heading', () => {
+    expect(cues('### Removed\n\n- Node 18 support.').action).toEqual({
+      line: 'Node 18 support.',
+      detector: 'heading removed'
+    })
+    expect(cues('## Upgrade notes\n\n- Back up the database first.').action?.detector).toBe('heading upgrade')
+  })
+  it('is none in notes of fixes and features only', () => {
+    expect(cues('- Fix a crash on start\n- Add a dark theme\n- Update translations').action).toBeNull()
+  })
+})
+
+describe('notes that call a change breaking', () => {
+  it('by a marker, by the words, or by a heading', () => {
+    expect(cues('- BREAKING: the /v1 route is gone').called?.detector).toMatch(/^breaking(?:Marker|Word)$/)
+    expect(cues('- feat(api)!: drop the v1 routes').called?.detector).toBe('bangMarker')
+    expect(cues('## Breaking changes\n\n- `json` will no longer be included in the static list').called).toEqual({
+      line: 'json will no longer be included in the static list',
+      detector: null
+    })
+  })
+  it('not when the heading or the line says there are none', () => {
+    expect(cues('## No breaking changes\n\n- Fix a crash').called).toBeNull()
+    expect(cues('- This release has no breaking changes.').called).toBeNull()
+  })
+})
