@@ -9,6 +9,7 @@ function cues(notes: string) {
   if (!f.rf) throw new Error('no features')
   const c = cuesOf(f.rf.units)
   return {
+    required: c.required && c.required.hit?.detector.name,
     action: c.action && {
       line: c.action.ue.unit.text,
       detector: c.action.hit?.detector.name ?? `heading ${c.action.heading}`
@@ -35,6 +36,14 @@ describe('a line that asks for action', () => {
       detector: 'heading removed'
     })
     expect(cues('## Upgrade notes\n\n- Back up the database first.').action?.detector).toBe('heading upgrade')
+  })
+  it('that states a rubric breaking change is required', () => {
+    expect(cues('- Fix a crash\n- Buildbot now requires Python 3.9 or newer.').required).toBe('raisedRequirement')
+    expect(cues('- Fix a crash\n- Removed the `legacy_auth` option.').required).toMatch(
+      /^removed(?:Setting|Interface)$/
+    )
+    expect(cues('- Fix a crash\n- Python 3.8 support will be removed in a later release.').required).toBeNull()
+    expect(cues('- Fix a crash\n- Please upgrade as soon as possible.').required).toBeNull()
   })
   it('is none in notes of fixes and features only', () => {
     expect(cues('- Fix a crash on start\n- Add a dark theme\n- Update translations').action).toBeNull()

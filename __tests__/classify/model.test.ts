@@ -56,9 +56,10 @@ describe('the committed model', () => {
 
 describe('the decision rule', () => {
   const t = { breaking: 0.4 }
-  const none = { action: false, called: false, described: false }
-  const action = { action: true, called: false, described: true }
-  const called = { action: false, called: true, described: true }
+  const none = { action: false, called: false, described: false, required: false }
+  const action = { action: true, called: false, described: true, required: false }
+  const called = { action: false, called: true, described: true, required: false }
+  const required = { action: true, called: false, described: true, required: true }
   it('safe needs safe to be the most probable class and no line that asks for action', () => {
     expect(decide([0.9, 0.06, 0.04, 0], t, none)).toBe(SAFE)
     expect(decide([0.9, 0.06, 0.04, 0], t, action)).toBe(CAUTION) // doubt → caution
@@ -66,6 +67,7 @@ describe('the decision rule', () => {
   })
   it('breaking when the notes call it so, when it is the most probable class or P(breaking) reaches the threshold', () => {
     expect(decide([0.9, 0.06, 0.04, 0], t, called)).toBe(BREAKING)
+    expect(decide([0.1, 0.86, 0.04, 0], t, required)).toBe(BREAKING)
     expect(decide([0.3, 0.3, 0.4, 0], t, none)).toBe(BREAKING)
     expect(decide([0.1, 0.5, 0.4, 0], t, none)).toBe(BREAKING)
     expect(decide([0.2, 0.41, 0.39, 0], t, none)).toBe(CAUTION)

@@ -6,6 +6,10 @@
 // - a release whose notes call a change breaking (a BREAKING marker, `feat!:`, "breaking change",
 //   or a line under a breaking-changes heading) is breaking, as the spec's rubric says, unless
 //   the line's own words are negated, hedged, about a later release or a bug fix.
+// - a line that states what the rubric names as breaking (a raised requirement, a removed or
+//   renamed setting, interface or feature, a manual step, a line under a "Removed" heading),
+//   unless softened as above, internal work, an addition or the removal of something unused,
+//   makes the release breaking;
 // And one that bounds `unknown`: notes in which a line says what changed are never unknown.
 // Leave-one-app-out on the dev labels, the first rule alone took the breaking releases called
 // safe to zero at a far smaller cost in safe recall than a learned threshold did (see README).
@@ -19,6 +23,22 @@ const MARKERS = new Set(['breakingMarker', 'bangMarker'])
 // The words that call a change breaking ("breaking" alone also breaks words and lines).
 const CALLED_WORDS =
   /\bbreaking[- ]changes?\b|\bbackwards?[- ]incompatib|\bnot backwards?[- ]compatible\b|\bbreaks? (?:backwards? )?compatibility\b|\bincompatible changes?\b/i
+// What the rubric names as breaking, detector by detector: a raised runtime/database/OS
+// requirement; removed or renamed configuration, API or feature; a manual step.
+const REQUIRED = new Set([
+  'raisedRequirement',
+  'requirementAfter',
+  'requiredVersion',
+  'droppedPlatform',
+  'removedSupport',
+  'supportRemoved',
+  'removedSetting',
+  'settingRemoved',
+  'removedInterface',
+  'interfaceRemoved',
+  'renamed',
+  'manualStep'
+])
 /** Findings that do not say what changed: a release withdrawn, a first release, a version number. */
 const SAYS_NOTHING = new Set(['withdrawn', 'firstRelease', 'versionNumber'])
 
@@ -34,6 +54,8 @@ export interface Cues {
   action: Cue | null
   /** The first line the notes call breaking; null when none. */
   called: Cue | null
+  /** The first line that states what the rubric counts as breaking (a raised requirement, a removal, a manual step). */
+  required: Cue | null
   /** Some line says what changed (a detector other than a modifier finds something). */
   described: boolean
 }
@@ -42,10 +64,22 @@ function softened(hits: readonly Hit[]): boolean {
   return hits.some((h) => SOFTENED.has(h.detector.name))
 }
 
+// A line that adds something ("Add an option to remove headers"), is internal work ("CLEANUP:",
+// "docs:") or removes what nobody used ("Remove unused fields") states no breaking change.
+const ADDS =
+  /^\s*(?:\[[^\]]{0,40}\]\s*)?(?:[#\w./-]{1,40}\s*[:-]\s*)?(?:add(?:s|ed)?|allow(?:s|ed)?|implement(?:s|ed)?)\b/i
+const UNUSED =
+  /\b(?:unused|unnecessary|unneeded|duplicate[sd]?|redundant|leftover|dead code|no longer (?:needed|used|required))\b/i
+
+function harmless(ue: UnitEvidence): boolean {
+  return ue.hits.some((h) => h.detector.name === 'choreLine') || ADDS.test(ue.unit.text) || UNUSED.test(ue.unit.text)
+}
+
 export function cuesOf(units: readonly UnitEvidence[]): Cues {
   let action: Cues['action'] = null
   let called: Cues['called'] = null
   let described = false
+  let required: Cues['required'] = null
   for (const ue of units) {
     if (!described)
       described = ue.hits.some((h) => !MODIFIERS.has(h.detector.name) && !SAYS_NOTHING.has(h.detector.name))
@@ -61,13 +95,18 @@ export function cuesOf(units: readonly UnitEvidence[]): Cues {
       const hit = ue.hits.find((h) => h.detector.why === 'required' || h.detector.why === 'urgent')
       if (hit) action = { ue, hit, heading: null }
     }
+    if (required === null && !harmless(ue)) {
+      const hit = ue.hits.find((h) => REQUIRED.has(h.detector.name))
+      if (hit) required = { ue, hit, heading: null }
+      else if (kinds & S.removed) required = { ue, hit: null, heading: 'removed' }
+    }
     if (called === null) {
       const hit = ue.hits.find(
         (h) => MARKERS.has(h.detector.name) || (h.detector.name === 'breakingWord' && CALLED_WORDS.test(ue.unit.text))
       )
       if (hit) called = { ue, hit, heading: null }
     }
-    if (action !== null && called !== null && described) break
+    if (action !== null && called !== null && required !== null && described) break
   }
-  return { action, called, described }
+  return { action, called, described, required }
 }

@@ -53,10 +53,16 @@ function alt(ws: readonly string[]): string {
   return `(?:${es.join('|')})`
 }
 
-/** The literal text every match of the entry starts with, lower-cased, if it is a usable ASCII guard. */
+/**
+ * The longest literal text every match of the entry contains, lower-cased, if it is a usable
+ * ASCII guard: a word of the entry without wildcards, or the part of one before its wildcard.
+ */
 function keyOf(w: string): string | null {
-  const m = /^[^*#]*/.exec(w.toLowerCase())
-  const k = m ? m[0].replace(/ .*$/, '') : ''
+  let k = ''
+  for (const word of w.toLowerCase().split(' ')) {
+    const lit = /^[^*#]*/.exec(word)![0]
+    if (lit.length > k.length) k = lit
+  }
   return k.length >= 2 && /^[\x20-\x7e]+$/.test(k) ? k : null
 }
 
@@ -386,7 +392,8 @@ const SPECS: Record<string, Spec> = {
   renamed: {
     means: 'renames something',
     why: 'required',
-    words: ['rename', 'renamed', 'renames', 'renaming']
+    // A rename of something ("renamed X to Y", "X has been renamed"), not renaming as a feature.
+    near: [['rename', 'renamed', 'renames'], ['to', 'into', 'as', '→', '->'], 80]
   },
   envName: {
     means: 'names an environment variable or setting',

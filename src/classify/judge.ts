@@ -225,7 +225,8 @@ export function judgeRelease(notes: unknown, version: string, model: Model): Rel
   const decided = decide(p, model.header.thresholds, {
     action: cues.action !== null,
     called: cues.called !== null,
-    described: cues.described
+    described: cues.described,
+    required: cues.required !== null
   })
   // Notes cut at the read limit: what was not read may matter, so they are never safe.
   const c = decided === SAFE && nf.cut ? CAUTION : decided
@@ -239,12 +240,13 @@ export function judgeRelease(notes: unknown, version: string, model: Model): Rel
       rule: OUTCOMES.noContent,
       describes: 'the notes carry no usable content'
     }
-  // A rule that decided quotes its own line: the notes calling a change breaking, or the line
-  // that asks for action when the model leaned safe.
+  // A rule that decided quotes its own line: the notes calling a change breaking, the line that
+  // states a rubric's breaking change, or the line that asks for action when the model leaned safe.
   const p0 = cues.described ? argmax(p.slice(0, UNKNOWN)) : argmax(p)
+  const modelBreaking = p0 === BREAKING || p[BREAKING]! >= model.header.thresholds.breaking
   const byRule =
-    c === BREAKING && cues.called && p0 !== BREAKING && p[BREAKING]! < model.header.thresholds.breaking
-      ? cues.called
+    c === BREAKING && !modelBreaking
+      ? (cues.called ?? cues.required)
       : c === CAUTION && p0 === SAFE && cues.action && !nf.cut
         ? cues.action
         : null

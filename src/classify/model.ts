@@ -22,6 +22,8 @@ export interface CueFlags {
   called: boolean
   /** A line says what changed: not unknown. */
   described: boolean
+  /** A line states what the rubric counts as breaking: breaking. */
+  required: boolean
 }
 
 export interface Figures {
@@ -90,15 +92,16 @@ export function argmax(p: readonly number[]): number {
 }
 
 /**
- * The decision rule. Breaking when the notes call it so, when breaking is the most probable
- * class or when P(breaking) reaches the threshold. Doubt falls to caution, never to safe: safe
+ * The decision rule. Breaking when the notes call it so, when a line states what the rubric
+ * counts as breaking, when breaking is the most probable class or when P(breaking) reaches the
+ * threshold. Doubt falls to caution, never to safe: safe
  * needs safe to be the most probable class and no line that asks the admin to act. Unknown
  * only when no line says what changed.
  */
 export function decide(p: readonly number[], t: Thresholds, cues: CueFlags): number {
   const top = cues.described ? argmax(p.slice(0, UNKNOWN)) : argmax(p)
   if (top === UNKNOWN) return UNKNOWN
-  if (cues.called || top === BREAKING || p[BREAKING]! >= t.breaking) return BREAKING
+  if (cues.called || cues.required || top === BREAKING || p[BREAKING]! >= t.breaking) return BREAKING
   if (top === SAFE && !cues.action) return SAFE
   return CAUTION
 }

@@ -78,7 +78,12 @@ export function loadDataset(dir: string | URL): Dataset {
       version: n.version,
       label,
       features: f.gate === null ? f.features : null,
-      cues: c && { action: c.action !== null, called: c.called !== null, described: c.described },
+      cues: c && {
+        action: c.action !== null,
+        called: c.called !== null,
+        described: c.described,
+        required: c.required !== null
+      },
       gate: f.gate === null ? null : UNKNOWN
     })
   }
