@@ -29172,7 +29172,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 7452:
+/***/ 3261:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -32538,6 +32538,20 @@ function defaultBaseUrl(env) {
     if (env.GITHUB_ACTIONS === 'true' && env.GITHUB_REPOSITORY)
         return pagesUrlFor(env.GITHUB_REPOSITORY);
     return 'http://localhost:8080';
+}
+/**
+ * The commit a run builds from, for status.json: `--source-commit` when given (a usage error unless it is a
+ * full 40-hex SHA), else GITHUB_SHA in Actions, else null.
+ */
+function sourceCommit(env, given) {
+    const sha = /^[0-9a-f]{40}$/;
+    if (given !== undefined) {
+        if (!sha.test(given.toLowerCase()))
+            throw problem('usage', `--source-commit "${given}" is not a 40-character commit SHA`);
+        return given.toLowerCase();
+    }
+    const fromEnv = env.GITHUB_SHA?.toLowerCase();
+    return fromEnv && sha.test(fromEnv) ? fromEnv : null;
 }
 
 ;// CONCATENATED MODULE: ./src/build/deps.ts
@@ -36201,254 +36215,6 @@ async function recoverOutputDir(outDir) {
 
 // EXTERNAL MODULE: ./node_modules/zod/v4/core/json-schema-processors.js
 var json_schema_processors = __nccwpck_require__(8439);
-;// CONCATENATED MODULE: ./src/site/paths.ts
-// Every published address is derived from the base URL and the slug in one place,
-// so records, pages and checks can never disagree about them.
-
-/** Normalise a base URL: absolute http(s), no query or fragment, no trailing slash. */
-function normaliseBaseUrl(raw) {
-    let u;
-    try {
-        u = new URL(raw);
-    }
-    catch {
-        throw new Error(`base URL "${raw}" is not an absolute URL`);
-    }
-    if (u.protocol !== 'https:' && u.protocol !== 'http:')
-        throw new Error(`base URL "${raw}" must use http or https`);
-    if (u.search || u.hash)
-        throw new Error(`base URL "${raw}" must not carry a query or fragment`);
-    return u.href.replace(/\/+$/, '');
-}
-/** Every file the site publishes, as a POSIX path under the site root. Nothing else writes one by hand. */
-const paths = {
-    catalog: 'api/v1/apps.json',
-    app: (slug) => `api/v1/apps/${slug}.json`,
-    shields: (slug) => `api/v1/badge/${slug}.json`,
-    changes: 'api/v1/changes.json',
-    appsSchema: 'api/v1/schema/apps.v1.json',
-    appSchema: 'api/v1/schema/app.v1.json',
-    badge: (slug) => `badge/${slug}.svg`,
-    /** The directory of an app's page: its address ends here. */
-    pageDir: (slug) => `apps/${slug}/`,
-    page: (slug) => `apps/${slug}/index.html`,
-    index: 'index.html',
-    notFound: '404.html',
-    feed: 'feed.xml',
-    classFeed: (c) => `feeds/${c}.xml`,
-    appFeed: (slug) => `apps/${slug}/feed.xml`,
-    asset: (name) => `assets/${name}`
-};
-/** A path with `{slug}` (or `{class}`) in place of the value, for documentation. */
-const SLUG_PLACEHOLDER = '{slug}';
-/** The slug of a per-app JSON document's path, or null when `file` is not one. */
-function appDocSlug(file) {
-    const [head, tail] = paths.app(SLUG_PLACEHOLDER).split(SLUG_PLACEHOLDER);
-    if (!file.startsWith(head) || !file.endsWith(tail))
-        return null;
-    const slug = file.slice(head.length, file.length - tail.length);
-    return slug !== '' && !slug.includes('/') ? slug : null;
-}
-/** The absolute address of a site path (a directory path keeps its trailing slash). */
-function siteUrl(baseUrl, sitePath) {
-    return `${baseUrl}/${sitePath}`;
-}
-/** The relative link from the page at site path `from` to the site root ('' at the root, '../../' two levels down). */
-function rootLink(from) {
-    const up = external_node_path_default().posix.dirname(from).split('/').filter((s) => s !== '.').length;
-    return '../'.repeat(up);
-}
-/** A relative link from the page at site path `from` to site path `to`. */
-function relativeLink(from, to) {
-    const rel = external_node_path_default().posix.relative(external_node_path_default().posix.dirname(from), to);
-    const link = to.endsWith('/') && rel !== '' ? `${rel}/` : rel;
-    return link === '' ? './' : link;
-}
-function appUrls(baseUrl, slug) {
-    return { url: siteUrl(baseUrl, paths.pageDir(slug)), badge: siteUrl(baseUrl, paths.badge(slug)) };
-}
-/** The addresses of the Atom feeds, for documentation. */
-function feedUrls(baseUrl) {
-    return [paths.feed, paths.classFeed('{class}'), paths.appFeed(SLUG_PLACEHOLDER)]
-        .map((p) => siteUrl(baseUrl, p))
-        .join(', ');
-}
-
-;// CONCATENATED MODULE: ./src/site/api.ts
-// The machine-readable half of the site: the v1 JSON documents and their JSON Schemas.
-
-
-
-
-function docsText(baseUrl) {
-    return [
-        `updatesafe API v1. Catalog: ${siteUrl(baseUrl, paths.catalog)} (schema ${schema/* APPS_SCHEMA_ID */.TC}; apps ordered by slug).`,
-        `One app: ${siteUrl(baseUrl, paths.app(SLUG_PLACEHOLDER))} (schema ${schema/* APP_SCHEMA_ID */.ks}; the record's fields on the document itself).`,
-        `Badge: ${siteUrl(baseUrl, paths.badge(SLUG_PLACEHOLDER))}. Page: ${siteUrl(baseUrl, paths.pageDir(SLUG_PLACEHOLDER))}. Shields endpoint: ${siteUrl(baseUrl, paths.shields(SLUG_PLACEHOLDER))}.`,
-        `JSON Schemas: ${siteUrl(baseUrl, paths.appsSchema)} and ${siteUrl(baseUrl, paths.appSchema)}.`,
-        'This is a build-time snapshot, generated at generatedAt and served as static files; nothing is computed per request.',
-        'safeToUpdate is one of safe, caution, breaking, unknown, unmaintained. lifecycle.status is supported (no end of life set),',
-        'eol-scheduled (end of life in the future) or eol (the end-of-life date has passed at generatedAt). An unknown slug answers 404.',
-        'lastChecked is the day the facts of a record were read; a build that finds nothing new keeps the published record unchanged.',
-        `Recent changes: ${siteUrl(baseUrl, paths.changes)}; Atom feeds: ${feedUrls(baseUrl)}.`
-    ].join(' ');
-}
-/** The per-app document: the record's fields on the document itself, not wrapped. */
-function appDoc(record, generatedAt) {
-    return { schema: schema/* APP_SCHEMA_ID */.ks, generatedAt, ...record };
-}
-function buildDocuments(records, generatedAt, baseUrl) {
-    const apps = [...records].sort((a, b) => (0,schema/* compareSlugs */.wf)(a.slug, b.slug));
-    const catalog = { schema: schema/* APPS_SCHEMA_ID */.TC, generatedAt, docs: docsText(baseUrl), count: apps.length, apps };
-    return { catalog, apps: apps.map((r) => appDoc(r, generatedAt)) };
-}
-function jsonSchemas(baseUrl) {
-    const files = new Map();
-    const make = (schema, file, title) => {
-        const json = json_schema_processors/* toJSONSchema */.bl(schema, { target: 'draft-2020-12', io: 'output' });
-        files.set(file, toJson({ $id: siteUrl(baseUrl, file), title, ...json }));
-    };
-    make(schema/* catalogDocSchema */.rB, paths.appsSchema, schema/* APPS_SCHEMA_ID */.TC);
-    make(schema/* appDocSchema */.DV, paths.appSchema, schema/* APP_SCHEMA_ID */.ks);
-    return files;
-}
-
-;// CONCATENATED MODULE: ./src/output/validate.ts
-// The last gate before a tree replaces the published one: every document is
-// re-read from the exact bytes we are about to write and checked against the
-// schemas and the spec's cross-document rules. Files are checked one at a time
-// as they are produced, so a large site never sits in memory whole.
-
-
-
-
-
-
-
-/** The error a snapshot that fails its checks throws: every problem, each naming the site file. */
-function snapshotInvalid(problems) {
-    return new ProblemsError('snapshot', problems, 'the new snapshot is invalid');
-}
-/**
- * A per-app document's identity for the cross-document check: the hash of the
- * bytes the build writes for a record (its fields on the document, in schema
- * order, as zod emits them). Holding every parsed element instead kept a second
- * copy of the catalog alive until the last page was written.
- */
-function docDigest(record, generatedAt) {
-    return digest(toJson(appDoc(record, generatedAt)));
-}
-function digest(content) {
-    return (0,external_node_crypto_.createHash)('sha256').update(content).digest('base64');
-}
-/** The catalog document with its elements left to be checked one at a time (and counted). */
-const catalogEnvelopeSchema = schemas/* strictObject */.rej({ ...schema/* catalogEnvelopeShape */.JS, apps: schemas/* array */.YOg(schemas/* unknown */.L5J()) });
-function snapshotChecker(baseUrl) {
-    const problems = [];
-    const fail = (file, message) => problems.push({ file, message });
-    const seen = new Set();
-    /** Slug → digest of its catalog element; null until the catalog document is read. */
-    let apps = null;
-    let generatedAt = '';
-    function json(file, content) {
-        try {
-            return JSON.parse(content.toString());
-        }
-        catch (e) {
-            fail(file, `is not JSON: ${e.message}`);
-            return undefined;
-        }
-    }
-    function addCatalog(content) {
-        const raw = json(paths.catalog, content);
-        if (raw === undefined)
-            return;
-        const envelope = catalogEnvelopeSchema.safeParse(raw);
-        if (!envelope.success) {
-            problems.push(...zodProblems(envelope.error, paths.catalog));
-            return;
-        }
-        generatedAt = envelope.data.generatedAt;
-        const elements = envelope.data.apps;
-        if (envelope.data.count !== elements.length)
-            problems.push({ file: paths.catalog, field: 'count', message: schema/* COUNT_MESSAGE */.cj });
-        const known = new Map();
-        let previous = '';
-        for (const [i, element] of elements.entries()) {
-            // Parsed copies are dropped element by element, so only the digests outlive this loop.
-            const parsed = schema/* appRecordSchema */.mt.safeParse(element);
-            if (!parsed.success) {
-                problems.push(...zodProblems(parsed.error, paths.catalog, ['apps', i]));
-                continue;
-            }
-            const app = parsed.data;
-            if (app.slug <= previous)
-                fail(paths.catalog, `apps are not ordered by unique slug at "${app.slug}"`);
-            previous = app.slug;
-            const want = appUrls(baseUrl, app.slug);
-            if (app.url !== want.url)
-                problems.push({ file: paths.catalog, field: `apps.${i}.url`, message: `is ${app.url}, expected ${want.url}` });
-            if (app.badge !== want.badge)
-                problems.push({
-                    file: paths.catalog,
-                    field: `apps.${i}.badge`,
-                    message: `is ${app.badge}, expected ${want.badge}`
-                });
-            known.set(app.slug, docDigest(app, generatedAt));
-        }
-        apps = known;
-    }
-    function addAppDoc(file, slug, content) {
-        const element = apps?.get(slug);
-        if (!element) {
-            fail(file, 'has no element in the catalog');
-            return;
-        }
-        // The bytes the build writes for its (checked) element: valid and equal. Anything else is read and compared by content.
-        if (digest(content) === element)
-            return;
-        const raw = json(file, content);
-        if (raw === undefined)
-            return;
-        const parsed = schema/* appDocSchema */.DV.safeParse(raw);
-        if (!parsed.success) {
-            problems.push(...zodProblems(parsed.error, file));
-            return;
-        }
-        const { schema: _schema, generatedAt: docAt, ...record } = parsed.data;
-        if (docAt !== generatedAt)
-            problems.push({ file, field: 'generatedAt', message: "differs from the catalog's" });
-        if (docDigest(record, generatedAt) !== element)
-            fail(file, 'record differs from its catalog element');
-    }
-    return {
-        add(file, content) {
-            if (seen.has(file))
-                fail(file, 'is produced twice');
-            seen.add(file);
-            if (file === paths.catalog)
-                return addCatalog(content);
-            const slug = appDocSlug(file);
-            if (slug !== null)
-                addAppDoc(file, slug, content);
-        },
-        finish() {
-            if (!seen.has(paths.catalog))
-                fail(paths.catalog, 'is missing');
-            for (const f of [paths.index, paths.notFound, paths.appsSchema, paths.appSchema])
-                if (!seen.has(f))
-                    fail(f, 'is missing');
-            for (const slug of apps?.keys() ?? []) {
-                for (const f of [paths.app(slug), paths.badge(slug), paths.page(slug)])
-                    if (!seen.has(f))
-                        fail(f, 'is missing');
-            }
-            if (problems.length > 0)
-                throw snapshotInvalid(problems);
-        }
-    };
-}
-
 ;// CONCATENATED MODULE: ./src/site/html/classes.ts
 const CLASS_INFO = {
     safe: {
@@ -36552,6 +36318,82 @@ function formatTimestamp(iso) {
 /** A date string is shown only when it is really YYYY-MM-DD. */
 function isDate(s) {
     return typeof s === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`));
+}
+
+;// CONCATENATED MODULE: ./src/site/paths.ts
+// Every published address is derived from the base URL and the slug in one place,
+// so records, pages and checks can never disagree about them.
+
+/** Normalise a base URL: absolute http(s), no query or fragment, no trailing slash. */
+function normaliseBaseUrl(raw) {
+    let u;
+    try {
+        u = new URL(raw);
+    }
+    catch {
+        throw new Error(`base URL "${raw}" is not an absolute URL`);
+    }
+    if (u.protocol !== 'https:' && u.protocol !== 'http:')
+        throw new Error(`base URL "${raw}" must use http or https`);
+    if (u.search || u.hash)
+        throw new Error(`base URL "${raw}" must not carry a query or fragment`);
+    return u.href.replace(/\/+$/, '');
+}
+/** Every file the site publishes, as a POSIX path under the site root. Nothing else writes one by hand. */
+const paths = {
+    catalog: 'api/v1/apps.json',
+    app: (slug) => `api/v1/apps/${slug}.json`,
+    shields: (slug) => `api/v1/badge/${slug}.json`,
+    changes: 'api/v1/changes.json',
+    status: 'api/v1/status.json',
+    appsSchema: 'api/v1/schema/apps.v1.json',
+    appSchema: 'api/v1/schema/app.v1.json',
+    changesSchema: 'api/v1/schema/changes.v1.json',
+    statusSchema: 'api/v1/schema/status.v1.json',
+    badge: (slug) => `badge/${slug}.svg`,
+    /** The directory of an app's page: its address ends here. */
+    pageDir: (slug) => `apps/${slug}/`,
+    page: (slug) => `apps/${slug}/index.html`,
+    index: 'index.html',
+    notFound: '404.html',
+    feed: 'feed.xml',
+    classFeed: (c) => `feeds/${c}.xml`,
+    appFeed: (slug) => `apps/${slug}/feed.xml`,
+    asset: (name) => `assets/${name}`
+};
+/** A path with `{slug}` (or `{class}`) in place of the value, for documentation. */
+const SLUG_PLACEHOLDER = '{slug}';
+/** The slug of a per-app JSON document's path, or null when `file` is not one. */
+function appDocSlug(file) {
+    const [head, tail] = paths.app(SLUG_PLACEHOLDER).split(SLUG_PLACEHOLDER);
+    if (!file.startsWith(head) || !file.endsWith(tail))
+        return null;
+    const slug = file.slice(head.length, file.length - tail.length);
+    return slug !== '' && !slug.includes('/') ? slug : null;
+}
+/** The absolute address of a site path (a directory path keeps its trailing slash). */
+function siteUrl(baseUrl, sitePath) {
+    return `${baseUrl}/${sitePath}`;
+}
+/** The relative link from the page at site path `from` to the site root ('' at the root, '../../' two levels down). */
+function rootLink(from) {
+    const up = external_node_path_default().posix.dirname(from).split('/').filter((s) => s !== '.').length;
+    return '../'.repeat(up);
+}
+/** A relative link from the page at site path `from` to site path `to`. */
+function relativeLink(from, to) {
+    const rel = external_node_path_default().posix.relative(external_node_path_default().posix.dirname(from), to);
+    const link = to.endsWith('/') && rel !== '' ? `${rel}/` : rel;
+    return link === '' ? './' : link;
+}
+function appUrls(baseUrl, slug) {
+    return { url: siteUrl(baseUrl, paths.pageDir(slug)), badge: siteUrl(baseUrl, paths.badge(slug)) };
+}
+/** The addresses of the Atom feeds, for documentation. */
+function feedUrls(baseUrl) {
+    return [paths.feed, paths.classFeed('{class}'), paths.appFeed(SLUG_PLACEHOLDER)]
+        .map((p) => siteUrl(baseUrl, p))
+        .join(', ');
 }
 
 ;// CONCATENATED MODULE: ./src/site/changes.ts
@@ -36683,14 +36525,14 @@ function mergeChanges(input) {
     return keep.map((c) => canonical(c, input.baseUrl));
 }
 /** Documentation inside the document, like the catalog's `docs`. */
-function changes_docsText(baseUrl) {
+function docsText(baseUrl) {
     return (`updatesafe recent changes (schema ${CHANGES_SCHEMA_ID}). Each element records that an app reached a new latestVersion or safeToUpdate ` +
         `(or was first published) in the snapshot generated at "at"; newest first; the newest ${RECENT_CHANGES} changes plus the newest of every tracked app are kept. ` +
         `Atom feeds of the same entries (newest ${FEED_ENTRIES} each): ${feedUrls(baseUrl)}. ` +
         `Current state: ${siteUrl(baseUrl, paths.catalog)}.`);
 }
 function renderChangesDoc(changes, baseUrl) {
-    return toJson({ schema: CHANGES_SCHEMA_ID, docs: changes_docsText(baseUrl), count: changes.length, changes });
+    return toJson({ schema: CHANGES_SCHEMA_ID, docs: docsText(baseUrl), count: changes.length, changes });
 }
 /**
  * The entry for "this app now has this version and this class", built from the
@@ -36711,6 +36553,210 @@ function recordFeedEntry(record, updated) {
         updated,
         // The rationale usually opens with the class already ("Breaking (rule …)"); say it once.
         summary: rationaleWithClass(info.label, cleanText(record.rationale, schema/* LIMITS */.b1.rationale, { multiline: true }))
+    };
+}
+
+;// CONCATENATED MODULE: ./src/site/api.ts
+// The machine-readable half of the site: the v1 JSON documents and their JSON Schemas.
+
+
+
+
+
+function api_docsText(baseUrl) {
+    return [
+        `updatesafe API v1. Catalog: ${siteUrl(baseUrl, paths.catalog)} (schema ${schema/* APPS_SCHEMA_ID */.TC}; apps ordered by slug).`,
+        `One app: ${siteUrl(baseUrl, paths.app(SLUG_PLACEHOLDER))} (schema ${schema/* APP_SCHEMA_ID */.ks}; the record's fields on the document itself).`,
+        `Badge: ${siteUrl(baseUrl, paths.badge(SLUG_PLACEHOLDER))}. Page: ${siteUrl(baseUrl, paths.pageDir(SLUG_PLACEHOLDER))}. Shields endpoint: ${siteUrl(baseUrl, paths.shields(SLUG_PLACEHOLDER))}.`,
+        `JSON Schemas: ${[paths.appsSchema, paths.appSchema, paths.changesSchema, paths.statusSchema].map((p) => siteUrl(baseUrl, p)).join(', ')}.`,
+        'This is a build-time snapshot served as static files; nothing is computed per request. generatedAt is when a record last changed:',
+        `a run that finds nothing new leaves it (and every app document) as it was. When the last run happened, and how many apps it refreshed, found stale or left out: ${siteUrl(baseUrl, paths.status)} (schema ${schema/* STATUS_SCHEMA_ID */.LL}).`,
+        'safeToUpdate is one of safe, caution, breaking, unknown, unmaintained. lifecycle.status is supported (no end of life set),',
+        'eol-scheduled (end of life in the future) or eol (the end-of-life date has passed at generatedAt). An unknown slug answers 404.',
+        'lastChecked is the day the facts of a record were read; a build that finds nothing new keeps the published record unchanged.',
+        `Recent changes: ${siteUrl(baseUrl, paths.changes)}; Atom feeds: ${feedUrls(baseUrl)}.`
+    ].join(' ');
+}
+/** The per-app document: the record's fields on the document itself, not wrapped. */
+function appDoc(record, generatedAt) {
+    return { schema: schema/* APP_SCHEMA_ID */.ks, generatedAt, ...record };
+}
+function buildDocuments(records, generatedAt, baseUrl) {
+    const apps = [...records].sort((a, b) => (0,schema/* compareSlugs */.wf)(a.slug, b.slug));
+    const catalog = { schema: schema/* APPS_SCHEMA_ID */.TC, generatedAt, docs: api_docsText(baseUrl), count: apps.length, apps };
+    return { catalog, apps: apps.map((r) => appDoc(r, generatedAt)) };
+}
+function jsonSchemas(baseUrl) {
+    const files = new Map();
+    const make = (schema, file, title) => {
+        const json = json_schema_processors/* toJSONSchema */.bl(schema, { target: 'draft-2020-12', io: 'output' });
+        files.set(file, toJson({ $id: siteUrl(baseUrl, file), title, ...json }));
+    };
+    make(schema/* catalogDocSchema */.rB, paths.appsSchema, schema/* APPS_SCHEMA_ID */.TC);
+    make(schema/* appDocSchema */.DV, paths.appSchema, schema/* APP_SCHEMA_ID */.ks);
+    make(changesDocSchema, paths.changesSchema, CHANGES_SCHEMA_ID);
+    make(schema/* statusDocSchema */.mC, paths.statusSchema, schema/* STATUS_SCHEMA_ID */.LL);
+    return files;
+}
+
+;// CONCATENATED MODULE: ./src/output/validate.ts
+// The last gate before a tree replaces the published one: every document is
+// re-read from the exact bytes we are about to write and checked against the
+// schemas and the spec's cross-document rules. Files are checked one at a time
+// as they are produced, so a large site never sits in memory whole.
+
+
+
+
+
+
+
+/** The error a snapshot that fails its checks throws: every problem, each naming the site file. */
+function snapshotInvalid(problems) {
+    return new ProblemsError('snapshot', problems, 'the new snapshot is invalid');
+}
+/**
+ * A per-app document's identity for the cross-document check: the hash of the
+ * bytes the build writes for a record (its fields on the document, in schema
+ * order, as zod emits them). Holding every parsed element instead kept a second
+ * copy of the catalog alive until the last page was written.
+ */
+function docDigest(record, generatedAt) {
+    return digest(toJson(appDoc(record, generatedAt)));
+}
+function digest(content) {
+    return (0,external_node_crypto_.createHash)('sha256').update(content).digest('base64');
+}
+/** The catalog document with its elements left to be checked one at a time (and counted). */
+const catalogEnvelopeSchema = schemas/* strictObject */.rej({ ...schema/* catalogEnvelopeShape */.JS, apps: schemas/* array */.YOg(schemas/* unknown */.L5J()) });
+function snapshotChecker(baseUrl) {
+    const problems = [];
+    const fail = (file, message) => problems.push({ file, message });
+    const seen = new Set();
+    /** Slug → digest of its catalog element; null until the catalog document is read. */
+    let apps = null;
+    let generatedAt = '';
+    let count = 0;
+    function json(file, content) {
+        try {
+            return JSON.parse(content.toString());
+        }
+        catch (e) {
+            fail(file, `is not JSON: ${e.message}`);
+            return undefined;
+        }
+    }
+    function addCatalog(content) {
+        const raw = json(paths.catalog, content);
+        if (raw === undefined)
+            return;
+        const envelope = catalogEnvelopeSchema.safeParse(raw);
+        if (!envelope.success) {
+            problems.push(...zodProblems(envelope.error, paths.catalog));
+            return;
+        }
+        generatedAt = envelope.data.generatedAt;
+        count = envelope.data.count;
+        const elements = envelope.data.apps;
+        if (envelope.data.count !== elements.length)
+            problems.push({ file: paths.catalog, field: 'count', message: schema/* COUNT_MESSAGE */.cj });
+        const known = new Map();
+        let previous = '';
+        for (const [i, element] of elements.entries()) {
+            // Parsed copies are dropped element by element, so only the digests outlive this loop.
+            const parsed = schema/* appRecordSchema */.mt.safeParse(element);
+            if (!parsed.success) {
+                problems.push(...zodProblems(parsed.error, paths.catalog, ['apps', i]));
+                continue;
+            }
+            const app = parsed.data;
+            if (app.slug <= previous)
+                fail(paths.catalog, `apps are not ordered by unique slug at "${app.slug}"`);
+            previous = app.slug;
+            const want = appUrls(baseUrl, app.slug);
+            if (app.url !== want.url)
+                problems.push({ file: paths.catalog, field: `apps.${i}.url`, message: `is ${app.url}, expected ${want.url}` });
+            if (app.badge !== want.badge)
+                problems.push({
+                    file: paths.catalog,
+                    field: `apps.${i}.badge`,
+                    message: `is ${app.badge}, expected ${want.badge}`
+                });
+            known.set(app.slug, docDigest(app, generatedAt));
+        }
+        apps = known;
+    }
+    function addAppDoc(file, slug, content) {
+        const element = apps?.get(slug);
+        if (!element) {
+            fail(file, 'has no element in the catalog');
+            return;
+        }
+        // The bytes the build writes for its (checked) element: valid and equal. Anything else is read and compared by content.
+        if (digest(content) === element)
+            return;
+        const raw = json(file, content);
+        if (raw === undefined)
+            return;
+        const parsed = schema/* appDocSchema */.DV.safeParse(raw);
+        if (!parsed.success) {
+            problems.push(...zodProblems(parsed.error, file));
+            return;
+        }
+        const { schema: _schema, generatedAt: docAt, ...record } = parsed.data;
+        if (docAt !== generatedAt)
+            problems.push({ file, field: 'generatedAt', message: "differs from the catalog's" });
+        if (docDigest(record, generatedAt) !== element)
+            fail(file, 'record differs from its catalog element');
+    }
+    /** The run report: valid, and its lastChange is the catalog's generatedAt. */
+    function addStatus(content) {
+        const raw = json(paths.status, content);
+        if (raw === undefined)
+            return;
+        const parsed = schema/* statusDocSchema */.mC.safeParse(raw);
+        if (!parsed.success)
+            return void problems.push(...zodProblems(parsed.error, paths.status));
+        if (apps !== null && parsed.data.lastChange !== generatedAt)
+            problems.push({ file: paths.status, field: 'lastChange', message: "differs from the catalog's generatedAt" });
+        if (apps !== null && parsed.data.counts.apps !== count)
+            problems.push({ file: paths.status, field: 'counts.apps', message: 'differs from the number of apps' });
+    }
+    return {
+        add(file, content) {
+            if (seen.has(file))
+                fail(file, 'is produced twice');
+            seen.add(file);
+            if (file === paths.catalog)
+                return addCatalog(content);
+            if (file === paths.status)
+                return addStatus(content);
+            const slug = appDocSlug(file);
+            if (slug !== null)
+                addAppDoc(file, slug, content);
+        },
+        finish() {
+            if (!seen.has(paths.catalog))
+                fail(paths.catalog, 'is missing');
+            for (const f of [
+                paths.index,
+                paths.notFound,
+                paths.status,
+                paths.appsSchema,
+                paths.appSchema,
+                paths.changesSchema,
+                paths.statusSchema
+            ])
+                if (!seen.has(f))
+                    fail(f, 'is missing');
+            for (const slug of apps?.keys() ?? []) {
+                for (const f of [paths.app(slug), paths.badge(slug), paths.page(slug)])
+                    if (!seen.has(f))
+                        fail(f, 'is missing');
+            }
+            if (problems.length > 0)
+                throw snapshotInvalid(problems);
+        }
     };
 }
 
@@ -36947,8 +36993,10 @@ dl.facts dd,.legend dd{margin-bottom:.5rem}
 `;
 /**
  * Progressive enhancement only: the page is complete without it. Adds free-text
- * search (the class filter already works through CSS), a live result count,
- * and copy buttons for snippets.
+ * search (the class filter already works through CSS), a filter that can be
+ * linked (?class=breaking), a live result count, copy buttons for snippets, and
+ * the days left before an end of life, counted from the reader's today (a static
+ * page only names the date, so it is never a count that was true on build day).
  */
 const SITE_JS = `'use strict';
 (function () {
@@ -36973,11 +37021,30 @@ const SITE_JS = `'use strict';
       if (shown) shown.textContent = n === rows.length ? rows.length + (rows.length === 1 ? ' app' : ' apps') : 'Showing ' + n + ' of ' + rows.length + ' apps';
       if (none) none.hidden = n > 0;
     };
+    var wanted = new URLSearchParams(location.search).get('class');
+    radios.forEach(function (r) { if (wanted && r.value === wanted) r.checked = true; });
+    var link = function () {
+      var c = '';
+      radios.forEach(function (r) { if (r.checked) c = r.value; });
+      var params = new URLSearchParams(location.search);
+      if (c) params.set('class', c); else params.delete('class');
+      var s = params.toString();
+      history.replaceState(null, '', location.pathname + (s ? '?' + s : '') + location.hash);
+    };
     q.addEventListener('input', apply);
-    radios.forEach(function (r) { r.addEventListener('change', apply); });
+    radios.forEach(function (r) { r.addEventListener('change', apply); r.addEventListener('change', link); });
     document.getElementById('search').hidden = false;
     apply();
   }
+  var now = new Date();
+  var today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  Array.prototype.forEach.call(document.querySelectorAll('[data-until]'), function (el) {
+    var at = Date.parse(el.getAttribute('data-until') + 'T00:00:00Z');
+    if (isNaN(at)) return;
+    var d = Math.round((at - today) / 864e5);
+    var days = function (n) { return n + (n === 1 ? ' day' : ' days'); };
+    el.textContent = d > 0 ? '(' + days(d) + ' remaining)' : d === 0 ? '(today)' : '(' + days(-d) + ' ago)';
+  });
   Array.prototype.forEach.call(document.querySelectorAll('[data-copy]'), function (pre) {
     if (!navigator.clipboard) return;
     var b = document.createElement('button');
@@ -38457,7 +38524,7 @@ ${p.head ?? ''}</head>
 <header class="top"><div class="wrap"><a class="brand" href="${home}">updatesafe</a><span class="muted">Is the newest release safe to install?</span></div></header>
 <main id="main" class="wrap">
 ${p.main}</main>
-<footer><div class="wrap"><p>Snapshot built ${escapeMarkup(formatTimestamp(p.generatedAt))} from upstream release notes. Classes are advice, not a guarantee: read the notes.</p><p><a href="${r}${paths.catalog}">JSON API</a>${p.feeds ? ` · <a href="${r}${paths.feed}">Atom feed</a>` : ''}</p></div></footer>
+<footer><div class="wrap"><p>Data last changed ${escapeMarkup(formatTimestamp(p.generatedAt))}, from upstream release notes. Classes are advice, not a guarantee: read the notes.</p><p><a href="${r}${paths.catalog}">JSON API</a>${p.feeds ? ` · <a href="${r}${paths.feed}">Atom feed</a>` : ''}</p></div></footer>
 </body>
 </html>
 `;
@@ -38488,6 +38555,11 @@ function row(r, stale) {
     const checked = isDate(r.lastChecked) ? r.lastChecked : 'not known';
     return `<tr data-c="${c}"><th scope="row"><a href="${paths.pageDir(r.slug)}">${text_text(r.name, schema/* LIMITS */.b1.name)}</a><small>${text_text(r.repo, 140)}</small></th><td class="v">${text_text(r.latestVersion, schema/* LIMITS */.b1.version)}</td><td>${chip(c)}</td><td class="d">${checked}${stale ? ' <small>stale</small>' : ''}</td></tr>\n`;
 }
+/** The last run and the last change: a pipeline that stopped shows as an old run, not as a quiet day. */
+function freshness(runAt, lastChange) {
+    const at = (iso) => `<time datetime="${escapeMarkup(iso)}">${escapeMarkup(formatTimestamp(iso))}</time>`;
+    return `<p class="muted" id="freshness">Last run ${at(runAt)}; last change to any app ${at(lastChange)}. Run status: <a href="${paths.status}">${paths.status}</a>.</p>\n`;
+}
 function renderIndex(input) {
     const records = [...input.records].sort(byName);
     const counts = new Map(schema/* CLASSES */.Nv.map((c) => [c, 0]));
@@ -38511,7 +38583,7 @@ ${records.map((r) => row(r, input.stale?.has(r.slug) ?? false)).join('')}</tbody
         `</dl></section>\n`;
     const main = `<h1>Update safety of ${plural(total)}</h1>
 <p class="lede">For each self-hosted app: its newest release, and whether the release notes say it is safe to install. Also as JSON: <a href="${paths.catalog}">${paths.catalog}</a>.</p>
-${filters}<p class="search" id="search" hidden><label for="q">Search by name, repository or version</label><input id="q" type="search" autocomplete="off" spellcheck="false"></p>
+${freshness(input.runAt ?? input.generatedAt, input.generatedAt)}${filters}<p class="search" id="search" hidden><label for="q">Search by name, repository or version</label><input id="q" type="search" autocomplete="off" spellcheck="false"></p>
 <p id="shown" role="status">${plural(total)}</p>
 ${table}${legend}`;
     return layout({
@@ -38536,27 +38608,26 @@ ${table}${legend}`;
 
 /** At most this many releases are listed; the rest are counted. */
 const MAX_RELEASES_SHOWN = 50;
-const DAY_MS = 86_400_000;
-/** Whole days from `now` (UTC calendar day) to `date` (YYYY-MM-DD); negative once passed. */
-function daysUntil(date, now) {
-    const target = Date.parse(`${date}T00:00:00Z`);
-    const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-    return Math.round((target - today) / DAY_MS);
-}
-/** The lifecycle sentence, in plain text. Null when nothing is tracked. */
-function lifecycleText(l, now) {
+/**
+ * The lifecycle sentence, in plain text. Null when nothing is tracked. It names the date, never a count of
+ * days: a page is rewritten only when its record changes, so a count would go wrong on the next quiet day.
+ * The browser adds the count (site.js, `data-until`).
+ */
+function lifecycleText(l) {
     if (l === null)
         return null;
     const cycle = cleanText(l.cycle, 64);
-    if (l.eol === false || !isDate(l.eolDate ?? l.eol))
+    const date = lifecycleDate(l);
+    if (date === null)
         return `Release cycle ${cycle}: no end of life set.`;
-    const date = (l.eolDate ?? l.eol);
-    const d = daysUntil(date, now);
-    if (d < 0)
-        return `Release cycle ${cycle} reached end of life on ${date} (${-d} ${-d === 1 ? 'day' : 'days'} ago).`;
-    if (d === 0)
-        return `Release cycle ${cycle} reaches end of life today (${date}).`;
-    return `Release cycle ${cycle} reaches end of life on ${date}: ${d} ${d === 1 ? 'day' : 'days'} remaining.`;
+    return l.status === 'eol'
+        ? `Release cycle ${cycle} reached end of life on ${date}.`
+        : `Release cycle ${cycle} reaches end of life on ${date}.`;
+}
+/** The end-of-life date of a lifecycle, when one is set. */
+function lifecycleDate(l) {
+    const date = l.eolDate ?? l.eol;
+    return l.eol !== false && isDate(date) ? date : null;
 }
 /** Markdown for embedding the badge; parentheses are encoded so the link cannot break out. */
 function badgeMarkdown(record) {
@@ -38584,7 +38655,8 @@ function renderAppPage(p) {
 <h1>${escapeMarkup(name)} <span class="v">${escapeMarkup(version)}</span></h1>
 <p class="muted">${text_text(r.repo, 140)}</p>\n`);
     if (p.stale) {
-        parts.push(`<p class="notice" role="note"><strong>Stale data.</strong> The upstream project could not be reached during the latest build; these are the last known facts, checked on ${isDate(r.lastChecked) ? r.lastChecked : 'an earlier day'}.</p>\n`);
+        const since = p.staleSince ? p.staleSince.slice(0, 10) : null;
+        parts.push(`<p class="notice" role="note"><strong>Stale data${isDate(since) ? ` since ${since}` : ''}.</strong> The upstream project could not be reached ${isDate(since) ? `by any build since ${since}` : 'during the latest build'}; these are the last known facts, checked on ${isDate(r.lastChecked) ? r.lastChecked : 'an earlier day'}.</p>\n`);
     }
     parts.push(`<section class="verdict c-${r.safeToUpdate}" aria-labelledby="verdict-h">
 <h2 id="verdict-h" class="vh">Update safety</h2>
@@ -38627,12 +38699,13 @@ ${releases
             .join('')}</ol>
 ${more > 0 ? `<p class="muted">and ${more} more.</p>\n` : ''}`);
     }
-    const life = lifecycleText(r.lifecycle, p.now);
+    const life = lifecycleText(r.lifecycle);
     if (life !== null && r.lifecycle !== null) {
-        const passed = r.lifecycle.eol !== false && isDate(r.lifecycle.eol) && daysUntil(r.lifecycle.eol, p.now) < 0;
+        const passed = r.lifecycle.status === 'eol';
+        const date = lifecycleDate(r.lifecycle);
         const product = cleanText(r.lifecycle.product, 80);
         parts.push(`<h2>Lifecycle</h2>
-<p${passed ? ' class="eol"' : ''}>${escapeMarkup(life)}</p>
+<p${passed ? ' class="eol"' : ''}>${escapeMarkup(life)}${date ? ` <span data-until="${date}"></span>` : ''}</p>
 <p class="muted">Source: ${app_page_link((0,http_url/* safeHttpUrl */.v)(r.lifecycle.link), `endoflife.date: ${escapeMarkup(product)}`)}</p>\n`);
     }
     const md = badgeMarkdown(r);
@@ -38758,14 +38831,26 @@ function* pageFiles(pages, ctx) {
     const stale = new Set(sorted.filter((p) => p.stale).map((p) => p.record.slug));
     yield [
         paths.index,
-        renderIndex({ records: sorted.map((p) => p.record), generatedAt: ctx.generatedAt, feeds: ctx.feeds, stale })
+        renderIndex({
+            records: sorted.map((p) => p.record),
+            generatedAt: ctx.generatedAt,
+            runAt: ctx.runAt ?? ctx.generatedAt,
+            feeds: ctx.feeds,
+            stale
+        })
     ];
     yield [paths.notFound, renderNotFound({ basePath, generatedAt: ctx.generatedAt })];
     for (const p of sorted) {
         const slug = p.record.slug;
         yield [
             paths.page(slug),
-            renderAppPage({ ...p, generatedAt: ctx.generatedAt, now: ctx.now, feeds: ctx.feeds })
+            renderAppPage({
+                ...p,
+                generatedAt: ctx.generatedAt,
+                now: ctx.now,
+                feeds: ctx.feeds,
+                staleSince: ctx.staleSince?.get(slug) ?? null
+            })
         ];
         yield [paths.badge(slug), badge_renderBadge(p.record)];
         yield [paths.shields(slug), toJson(shieldsEndpoint(p.record))];
@@ -38774,6 +38859,38 @@ function* pageFiles(pages, ctx) {
 /** All of pageFiles at once, keyed by path. */
 function renderPages(pages, ctx) {
     return new Map(pageFiles(pages, ctx));
+}
+
+;// CONCATENATED MODULE: ./src/site/status.ts
+// The run report, /api/v1/status.json: the one document every run rewrites, so a
+// pipeline that stopped is told apart from one that found nothing new. It also
+// carries, from run to run, since when each stale app has been stale.
+
+
+/** An app stale in the previous run too keeps its date; one newly stale is stale since this run. */
+function staleSince(report) {
+    return new Map(report.stale.map((slug) => [slug, report.staleBefore.get(slug) ?? report.runAt]));
+}
+function statusDoc(report) {
+    const since = staleSince(report);
+    return {
+        schema: schema/* STATUS_SCHEMA_ID */.LL,
+        runAt: report.runAt,
+        lastChange: report.lastChange,
+        refresh: report.refresh,
+        sourceCommit: report.sourceCommit,
+        counts: {
+            apps: report.apps,
+            refreshed: report.refreshed,
+            stale: report.stale.length,
+            failed: report.failed.length
+        },
+        stale: [...since].sort(([a], [b]) => (0,schema/* compareSlugs */.wf)(a, b)).map(([slug, at]) => ({ slug, since: at })),
+        failed: [...report.failed].sort(schema/* compareSlugs */.wf)
+    };
+}
+function renderStatusDoc(report) {
+    return toJson(statusDoc(report));
 }
 
 ;// CONCATENATED MODULE: ./src/build/facts.ts
@@ -39106,6 +39223,37 @@ async function readPreviousChanges(dir, log) {
         return [];
     }
     return parsed.data.changes;
+}
+/**
+ * Since when each app of the previous run was stale, from `<dir>/api/v1/status.json`.
+ * Missing (a snapshot older than status.json) or invalid starts the dates afresh.
+ */
+async function readPreviousStaleSince(dir, log) {
+    const none = new Map();
+    if (!dir)
+        return none;
+    const file = external_node_path_default().join(dir, ...paths.status.split('/'));
+    let text;
+    try {
+        text = await (0,promises_namespaceObject.readFile)(file, 'utf8');
+    }
+    catch {
+        return none;
+    }
+    let raw;
+    try {
+        raw = JSON.parse(text);
+    }
+    catch {
+        log.warning(`previous ${file} is not JSON; stale dates start from this run`);
+        return none;
+    }
+    const parsed = schema/* statusDocSchema */.mC.safeParse(raw);
+    if (!parsed.success) {
+        log.warning(`previous ${file} does not match ${schema/* STATUS_SCHEMA_ID */.LL}; stale dates start from this run`);
+        return none;
+    }
+    return new Map(parsed.data.stale.map((s) => [s.slug, s.since]));
 }
 
 // EXTERNAL MODULE: external "node:util"
@@ -42684,6 +42832,7 @@ function diffRecords(before, after) {
 
 
 
+
 /** Release facts for every app: offline from last-known-good, or merged with a refresh. */
 async function gatherFacts(entries, previous, refresh) {
     if (!refresh)
@@ -42725,14 +42874,24 @@ function withReleaseData(apps, refreshed, log) {
     return { apps: apps.filter((a) => a.facts || a.kept), leftOut };
 }
 /** Every file of the site, produced one at a time so a large site never sits in memory whole. */
-function* siteFiles(pages, records, history, generatedAt, baseUrl) {
+function* siteFiles(pages, records, history, report, baseUrl) {
+    const generatedAt = report.lastChange;
     const { catalog, apps } = buildDocuments(records, generatedAt, baseUrl);
     yield [paths.catalog, toJson(catalog)];
     for (const doc of apps)
         yield [paths.app(doc.slug), toJson(doc)];
     yield* jsonSchemas(baseUrl);
-    // Pages are rendered as of the snapshot, so the same snapshot always renders the same bytes.
-    yield* pageFiles(pages, { generatedAt, now: new Date(generatedAt), baseUrl, feeds: true });
+    yield [paths.status, renderStatusDoc(report)];
+    // Pages are rendered as of the snapshot, so the same snapshot always renders the same bytes; only the index
+    // says when the last run was. Nothing on a page counts days from the build (see html/app-page.ts).
+    yield* pageFiles(pages, {
+        generatedAt,
+        now: new Date(generatedAt),
+        runAt: report.runAt,
+        staleSince: staleSince(report),
+        baseUrl,
+        feeds: true
+    });
     yield [paths.changes, renderChangesDoc(history, baseUrl)];
     yield* atomFiles(history, records, generatedAt, baseUrl);
 }
@@ -42784,6 +42943,7 @@ async function pipeline_build(opts, deps) {
     const snapshot = await readPrevious(previousDir, log);
     const previous = snapshot?.records ?? new Map();
     const previousChanges = await readPreviousChanges(previousDir, log);
+    const staleBefore = await readPreviousStaleSince(previousDir, log);
     // 4. Release facts for every app.
     const gathered = await gatherFacts(entries, previous, opts.refresh ? deps.refresh : undefined);
     const { stats } = gathered;
@@ -42797,9 +42957,20 @@ async function pipeline_build(opts, deps) {
     const changes = diffRecords(previous, records);
     const generatedAt = snapshot && changes.length === 0 ? snapshot.generatedAt : opts.now.toISOString();
     const history = mergeChanges({ records, changes, previous: previousChanges, generatedAt, baseUrl });
-    // 8. Render, validate and write the tree aside; it replaces outDir only when all of it is valid.
-    const written = await writeSite(outDir, siteFiles(pages, records, history, generatedAt, baseUrl), baseUrl);
     const stale = apps.filter((a) => a.stale).map((a) => a.slug);
+    const report = {
+        runAt: opts.now.toISOString(),
+        lastChange: generatedAt,
+        refresh: Boolean(opts.refresh),
+        sourceCommit: opts.sourceCommit ?? null,
+        apps: records.length,
+        refreshed: opts.refresh ? apps.length - stale.length : 0,
+        stale,
+        failed: leftOut.map((l) => l.slug),
+        staleBefore
+    };
+    // 8. Render, validate and write the tree aside; it replaces outDir only when all of it is valid.
+    const written = await writeSite(outDir, siteFiles(pages, records, history, report, baseUrl), baseUrl);
     log.info(`wrote ${written} files for ${records.length} apps to ${outDir}${stale.length ? `; stale: ${stale.join(', ')}` : ''}` +
         (leftOut.length ? `; left out: ${leftOut.map((l) => l.slug).join(', ')}` : ''));
     return {
@@ -42811,7 +42982,8 @@ async function pipeline_build(opts, deps) {
         stale,
         leftOut,
         warnings,
-        stats
+        stats,
+        runAt: report.runAt
     };
 }
 
@@ -43007,6 +43179,7 @@ async function runAction(env = process.env, cwd = process.cwd()) {
             now,
             refresh,
             cwd,
+            sourceCommit: sourceCommit(env),
             ...(previous ? { previousDir: previous } : {})
         }, buildDeps(settings, log, now));
         setOutputs(result);
@@ -43043,7 +43216,7 @@ async function runAction(env = process.env, cwd = process.cwd()) {
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var _action_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7452);
+/* harmony import */ var _action_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3261);
 /* harmony import */ var _util_heap_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7851);
 // Action entry (dist/index.js): everything lives in ./action.ts.
 
@@ -43069,6 +43242,7 @@ __webpack_async_result__();
 /* harmony export */   DV: () => (/* binding */ appDocSchema),
 /* harmony export */   JS: () => (/* binding */ catalogEnvelopeShape),
 /* harmony export */   Jd: () => (/* binding */ catalogEntrySchema),
+/* harmony export */   LL: () => (/* binding */ STATUS_SCHEMA_ID),
 /* harmony export */   Nv: () => (/* binding */ CLASSES),
 /* harmony export */   O2: () => (/* binding */ dateString),
 /* harmony export */   SX: () => (/* binding */ TIMESTAMP_PATTERN),
@@ -43080,6 +43254,7 @@ __webpack_async_result__();
 /* harmony export */   cj: () => (/* binding */ COUNT_MESSAGE),
 /* harmony export */   dA: () => (/* binding */ PRODUCT_PATTERN),
 /* harmony export */   ks: () => (/* binding */ APP_SCHEMA_ID),
+/* harmony export */   mC: () => (/* binding */ statusDocSchema),
 /* harmony export */   mt: () => (/* binding */ appRecordSchema),
 /* harmony export */   q3: () => (/* binding */ httpUrl),
 /* harmony export */   rB: () => (/* binding */ catalogDocSchema),
@@ -43264,6 +43439,39 @@ const appDocSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .strictObject */ .rej({
     .describe(`One application (${APP_SCHEMA_ID}); the record's fields sit directly on the document`);
 /** Field order of a record, as published. */
 const RECORD_FIELDS = Object.keys(appRecordShape);
+const STATUS_SCHEMA_ID = `${SERVICE}.status.v1`;
+/** The run report (/api/v1/status.json): rewritten by every run, so a dead pipeline shows. */
+const statusDocSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .strictObject */ .rej({
+    schema: zod__WEBPACK_IMPORTED_MODULE_2__/* .literal */ .euz(STATUS_SCHEMA_ID),
+    runAt: generatedAt.describe('When this run built the site (ISO 8601 UTC); moves on every run'),
+    lastChange: generatedAt.describe('When a record last changed: the generatedAt of apps.json, which stays put on a run that finds nothing new'),
+    refresh: zod__WEBPACK_IMPORTED_MODULE_2__/* .boolean */ .zMY().describe('Whether this run asked GitHub and endoflife.date for fresh data'),
+    sourceCommit: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()
+        .regex(/^[0-9a-f]{40}$/)
+        .nullable()
+        .describe('The commit of the catalog repository this run built from, when known'),
+    counts: zod__WEBPACK_IMPORTED_MODULE_2__/* .strictObject */ .rej({
+        apps: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().nonnegative().describe('Apps published'),
+        refreshed: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().nonnegative().describe('Apps whose facts upstream answered this run'),
+        stale: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().nonnegative().describe('Apps republished from last-known-good because upstream failed'),
+        failed: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig()
+            .int()
+            .nonnegative()
+            .describe('Apps left out: upstream failed and no record had ever been published for them')
+    })
+        .describe('How the run went, per app'),
+    stale: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_2__/* .strictObject */ .rej({
+        slug: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().regex(SLUG_PATTERN),
+        since: generatedAt.describe('The first run of the current unbroken stretch in which upstream failed')
+    }))
+        .describe('Stale apps, ordered by slug'),
+    failed: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().regex(SLUG_PATTERN)).describe('Slugs left out of this snapshot, ordered')
+})
+    .refine((d) => d.counts.stale === d.stale.length && d.counts.failed === d.failed.length, {
+    message: 'counts.stale and counts.failed must equal the lengths of stale and failed',
+    path: ['counts']
+})
+    .describe(`The last run of the pipeline (${STATUS_SCHEMA_ID})`);
 
 
 /***/ }),

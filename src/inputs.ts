@@ -59,3 +59,18 @@ export function defaultBaseUrl(env: NodeJS.ProcessEnv): string {
   if (env.GITHUB_ACTIONS === 'true' && env.GITHUB_REPOSITORY) return pagesUrlFor(env.GITHUB_REPOSITORY)
   return 'http://localhost:8080'
 }
+
+/**
+ * The commit a run builds from, for status.json: `--source-commit` when given (a usage error unless it is a
+ * full 40-hex SHA), else GITHUB_SHA in Actions, else null.
+ */
+export function sourceCommit(env: NodeJS.ProcessEnv, given?: string): string | null {
+  const sha = /^[0-9a-f]{40}$/
+  if (given !== undefined) {
+    if (!sha.test(given.toLowerCase()))
+      throw problem('usage', `--source-commit "${given}" is not a 40-character commit SHA`)
+    return given.toLowerCase()
+  }
+  const fromEnv = env.GITHUB_SHA?.toLowerCase()
+  return fromEnv && sha.test(fromEnv) ? fromEnv : null
+}

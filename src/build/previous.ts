@@ -3,7 +3,7 @@
 // were, and its change history goes on in the new snapshot.
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
-import { catalogDocSchema, type AppRecord } from '../schema/index.js'
+import { catalogDocSchema, STATUS_SCHEMA_ID, statusDocSchema, type AppRecord } from '../schema/index.js'
 import { changesDocSchema, CHANGES_SCHEMA_ID, type Change } from '../site/changes.js'
 import type { Logger } from '../util/types.js'
 import { paths } from '../site/paths.js'
@@ -75,4 +75,33 @@ export async function readPreviousChanges(dir: string | undefined, log: Logger):
     return []
   }
   return parsed.data.changes
+}
+
+/**
+ * Since when each app of the previous run was stale, from `<dir>/api/v1/status.json`.
+ * Missing (a snapshot older than status.json) or invalid starts the dates afresh.
+ */
+export async function readPreviousStaleSince(dir: string | undefined, log: Logger): Promise<Map<string, string>> {
+  const none = new Map<string, string>()
+  if (!dir) return none
+  const file = path.join(dir, ...paths.status.split('/'))
+  let text: string
+  try {
+    text = await readFile(file, 'utf8')
+  } catch {
+    return none
+  }
+  let raw: unknown
+  try {
+    raw = JSON.parse(text)
+  } catch {
+    log.warning(`previous ${file} is not JSON; stale dates start from this run`)
+    return none
+  }
+  const parsed = statusDocSchema.safeParse(raw)
+  if (!parsed.success) {
+    log.warning(`previous ${file} does not match ${STATUS_SCHEMA_ID}; stale dates start from this run`)
+    return none
+  }
+  return new Map(parsed.data.stale.map((s) => [s.slug, s.since]))
 }
