@@ -32502,6 +32502,8 @@ function exitStatus(e) {
 
 
 
+
+
 const DEFAULT_REQUEST_TIMEOUT_SECONDS = 20;
 const DEFAULT_REFRESH_DEADLINE_SECONDS = 600;
 /** A positive number of seconds, or a usage error naming the option. */
@@ -32552,6 +32554,40 @@ function sourceCommit(env, given) {
     }
     const fromEnv = env.GITHUB_SHA?.toLowerCase();
     return fromEnv && sha.test(fromEnv) ? fromEnv : null;
+}
+/** A DNS name as GitHub Pages takes it in a CNAME file: labels of letters, digits and hyphens, at least two. */
+const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]([a-z0-9-]{0,61}[a-z0-9])?$/;
+/** The site address a Pages CNAME file names (`https://<domain>`), or null when it names none. */
+function cnameBaseUrl(text) {
+    const lines = text
+        .split(/\r?\n/)
+        .map((l) => l.trim())
+        .filter((l) => l !== '');
+    if (lines.length !== 1)
+        return null;
+    const domain = lines[0].toLowerCase().replace(/\.$/, '');
+    return DOMAIN.test(domain) ? `https://${domain}` : null;
+}
+/**
+ * The base URL of a build: `--base-url` / the `base-url` input when given; else the custom domain of the Pages
+ * branch (its `CNAME`, in the previous snapshot's checkout); else the Pages address (defaultBaseUrl).
+ */
+async function resolveBaseUrl(given, previousDir, env, log) {
+    if (given)
+        return given;
+    if (previousDir) {
+        const file = external_node_path_default().join(previousDir, 'CNAME');
+        const text = await (0,promises_namespaceObject.readFile)(file, 'utf8').catch(() => null);
+        if (text !== null) {
+            const url = cnameBaseUrl(text.slice(0, 1024));
+            if (url) {
+                log.info(`base URL ${url}, from the Pages branch's CNAME`);
+                return url;
+            }
+            log.warning(`${file} names no domain; using the default base URL`);
+        }
+    }
+    return defaultBaseUrl(env);
 }
 
 ;// CONCATENATED MODULE: ./src/build/deps.ts
@@ -36423,7 +36459,7 @@ const changeSchema = schemas/* strictObject */.rej({
     id: schemas/* string */.YjP()
         .max(2048)
         .regex(/^[A-Za-z][A-Za-z0-9+.-]*:[^\s<>"{}|\\^`]+$/, 'must be an IRI')
-        .describe('Atom id of the entry: the page URL plus version and class; never changes'),
+        .describe('Atom id of the entry: a tag URI naming app, version and class (older entries: the page URL); never changes'),
     at: schemas/* string */.YjP()
         .regex(schema/* TIMESTAMP_PATTERN */.SX)
         .refine((s) => !Number.isNaN(Date.parse(s)), 'must be a real time')
@@ -36442,22 +36478,38 @@ const changeSchema = schemas/* strictObject */.rej({
     title: schemas/* string */.YjP().min(1).max(400).describe('Plain-text entry title'),
     summary: schemas/* string */.YjP().max(2000).describe('Plain text: the class and the rationale at the time of the change')
 });
+/** `tag:<host>,<YYYY-MM-DD>:<path>/`: the start of every Atom id of a site (RFC 4151 tag URIs). */
+const ID_PREFIX_PATTERN = /^tag:[a-z0-9.-]+,\d{4}-\d{2}-\d{2}:\/(?:[^\s<>"{}|\\^`]*\/)?$/;
 const changesDocSchema = schemas/* strictObject */.rej({
     schema: schemas/* literal */.euz(CHANGES_SCHEMA_ID),
     docs: schemas/* string */.YjP(),
+    idPrefix: schemas/* string */.YjP()
+        .max(512)
+        .regex(ID_PREFIX_PATTERN)
+        .optional()
+        .describe('Start of every Atom id of this site, minted on its first publication from its address then, and kept: ids stay the same when the site moves to another domain'),
     count: schemas/* number */.aig().int().min(0),
     changes: schemas/* array */.YOg(changeSchema)
 });
+/**
+ * A site's Atom ids are tag URIs minted once from where the site was first published and the day it was:
+ * `tag:owner.github.io,2026-11-21:/repo/`. The prefix is then read back from changes.json, so a move to a
+ * custom domain (or any other address) changes every link but no id, and feed readers see no duplicates.
+ */
+function mintIdPrefix(baseUrl, at) {
+    const u = new URL(`${baseUrl}/`);
+    return `tag:${u.hostname.toLowerCase()},${at.slice(0, 10)}:${u.pathname}`;
+}
 /** Newest first; entries of one run in slug order, so the order never depends on input order. */
 function newestFirst(a, b) {
     if (a.at !== b.at)
         return a.at < b.at ? 1 : -1;
     return (0,schema/* compareSlugs */.wf)(a.slug, b.slug);
 }
-function newChange(given, before, generatedAt, baseUrl) {
-    // The id and link come from the address derived from the slug, whatever the record says.
+function newChange(given, before, generatedAt, baseUrl, idPrefix) {
+    // The link comes from the address derived from the slug, whatever the record says.
     const record = { ...given, url: appUrls(baseUrl, given.slug).url };
-    const entry = recordFeedEntry(record, generatedAt);
+    const entry = recordFeedEntry(record, generatedAt, idPrefix);
     const was = before
         ? ` Before: ${cleanText(before.latestVersion, 128)}, ${CLASS_INFO[before.safeToUpdate].label.toLowerCase()}.`
         : ' First published.';
@@ -36504,7 +36556,7 @@ function mergeChanges(input) {
             continue;
         if (c.before && c.before.latestVersion === c.after.latestVersion && c.before.safeToUpdate === c.after.safeToUpdate)
             continue;
-        fresh.push(newChange(record, c.before, input.generatedAt, input.baseUrl));
+        fresh.push(newChange(record, c.before, input.generatedAt, input.baseUrl, input.idPrefix));
     }
     // A state seen before (e.g. a class that flips back) replaces its older entry: ids stay unique in every feed.
     const freshIds = new Set(fresh.map((c) => c.id));
@@ -36531,23 +36583,23 @@ function docsText(baseUrl) {
         `Atom feeds of the same entries (newest ${FEED_ENTRIES} each): ${feedUrls(baseUrl)}. ` +
         `Current state: ${siteUrl(baseUrl, paths.catalog)}.`);
 }
-function renderChangesDoc(changes, baseUrl) {
-    return toJson({ schema: CHANGES_SCHEMA_ID, docs: docsText(baseUrl), count: changes.length, changes });
+function renderChangesDoc(changes, baseUrl, idPrefix) {
+    return toJson({ schema: CHANGES_SCHEMA_ID, docs: docsText(baseUrl), idPrefix, count: changes.length, changes });
 }
-/**
- * The entry for "this app now has this version and this class", built from the
- * published record. The id is the page URL plus version and class, so the same
- * state always yields the same id and a change yields a new one.
- */
 function rationaleWithClass(label, rationale) {
     return rationale.toLowerCase().startsWith(label.toLowerCase()) ? rationale : `${label}. ${rationale}`;
 }
-function recordFeedEntry(record, updated) {
+/**
+ * The entry for "this app now has this version and this class", built from the
+ * published record. The id names the app, version and class under the site's
+ * id prefix, so the same state always yields the same id and a change a new one.
+ */
+function recordFeedEntry(record, updated, idPrefix) {
     const info = CLASS_INFO[record.safeToUpdate];
     const name = cleanText(record.name, schema/* LIMITS */.b1.name);
     const version = cleanText(record.latestVersion, schema/* LIMITS */.b1.version);
     return {
-        id: `${record.url}#${encodeURIComponent(version)}/${record.safeToUpdate}`,
+        id: `${idPrefix}apps/${record.slug}/${encodeURIComponent(version)}/${record.safeToUpdate}`,
         title: `${name} ${version}: ${info.label.toLowerCase()}`,
         link: record.url,
         updated,
@@ -36820,10 +36872,11 @@ ${entries}</feed>
 function entryOf(c) {
     return { id: c.id, title: c.title, link: c.url, updated: c.at, summary: c.summary };
 }
-function feedDoc(selfPath, alternate, title, entries, generatedAt, baseUrl) {
+function feedDoc(selfPath, alternate, title, entries, generatedAt, baseUrl, idPrefix) {
     const shown = entries.slice(0, FEED_ENTRIES);
     return renderAtomFeed({
-        id: siteUrl(baseUrl, selfPath),
+        // Not the address: the id outlives a move of the site (see mintIdPrefix).
+        id: `${idPrefix}${selfPath}`,
         title,
         selfLink: siteUrl(baseUrl, selfPath),
         alternateLink: alternate,
@@ -36837,12 +36890,14 @@ function feedDoc(selfPath, alternate, title, entries, generatedAt, baseUrl) {
  * feed.xml, feeds/<class>.xml for every class and apps/<slug>/feed.xml for every
  * record, one file at a time. Pure: the same input gives the same bytes.
  */
-function* atomFiles(changes, records, generatedAt, baseUrl) {
-    yield [paths.feed, feedDoc(paths.feed, `${baseUrl}/`, 'updatesafe: every change of version or class', changes, generatedAt, baseUrl)];
+function* atomFiles(changes, records, generatedAt, baseUrl, idPrefix) {
+    const all = 'updatesafe: every change of version or class';
+    yield [paths.feed, feedDoc(paths.feed, `${baseUrl}/`, all, changes, generatedAt, baseUrl, idPrefix)];
     for (const c of schema/* CLASSES */.Nv) {
         const title = `updatesafe: apps that became ${CLASS_INFO[c].label.toLowerCase()}`;
         const file = paths.classFeed(c);
-        yield [file, feedDoc(file, `${baseUrl}/`, title, changes.filter((e) => e.safeToUpdate === c), generatedAt, baseUrl)];
+        const entries = changes.filter((e) => e.safeToUpdate === c);
+        yield [file, feedDoc(file, `${baseUrl}/`, title, entries, generatedAt, baseUrl, idPrefix)];
     }
     const bySlug = new Map();
     for (const e of changes) {
@@ -36855,7 +36910,8 @@ function* atomFiles(changes, records, generatedAt, baseUrl) {
     for (const r of records) {
         const title = `updatesafe: changes to ${cleanText(r.name, 100) || r.slug}`;
         const file = paths.appFeed(r.slug);
-        yield [file, feedDoc(file, appUrls(baseUrl, r.slug).url, title, bySlug.get(r.slug) ?? [], generatedAt, baseUrl)];
+        const entries = bySlug.get(r.slug) ?? [];
+        yield [file, feedDoc(file, appUrls(baseUrl, r.slug).url, title, entries, generatedAt, baseUrl, idPrefix)];
     }
 }
 
@@ -39187,14 +39243,10 @@ async function readPrevious(dir, log) {
     }
     return { generatedAt: parsed.data.generatedAt, records: new Map(parsed.data.apps.map((a) => [a.slug, a])) };
 }
-/**
- * The entries published by the previous snapshot, `<dir>/api/v1/changes.json`.
- * Missing or invalid is a warning and the history starts empty (no warning on a
- * first publication, where there is no previous catalog either).
- */
 async function readPreviousChanges(dir, log) {
+    const none = { changes: [], idPrefix: null };
     if (!dir)
-        return [];
+        return none;
     const file = external_node_path_default().join(dir, ...paths.changes.split('/'));
     let text;
     try {
@@ -39206,7 +39258,7 @@ async function readPreviousChanges(dir, log) {
             log.info(`no previous ${paths.changes}; the feeds start empty`);
         else
             log.warning(`the previous snapshot has no ${paths.changes}; the feeds start empty`);
-        return [];
+        return none;
     }
     let raw;
     try {
@@ -39214,15 +39266,15 @@ async function readPreviousChanges(dir, log) {
     }
     catch {
         log.warning(`previous ${file} is not JSON; the feeds start empty`);
-        return [];
+        return none;
     }
     const parsed = changesDocSchema.safeParse(raw);
     if (!parsed.success) {
         const first = parsed.error.issues[0];
         log.warning(`previous ${file} does not match ${CHANGES_SCHEMA_ID} (${first ? `${first.path.join('.')}: ${first.message}` : 'invalid'}); the feeds start empty`);
-        return [];
+        return none;
     }
-    return parsed.data.changes;
+    return { changes: parsed.data.changes, idPrefix: parsed.data.idPrefix ?? null };
 }
 /**
  * Since when each app of the previous run was stale, from `<dir>/api/v1/status.json`.
@@ -42874,7 +42926,7 @@ function withReleaseData(apps, refreshed, log) {
     return { apps: apps.filter((a) => a.facts || a.kept), leftOut };
 }
 /** Every file of the site, produced one at a time so a large site never sits in memory whole. */
-function* siteFiles(pages, records, history, report, baseUrl) {
+function* siteFiles(pages, records, history, report, baseUrl, idPrefix) {
     const generatedAt = report.lastChange;
     const { catalog, apps } = buildDocuments(records, generatedAt, baseUrl);
     yield [paths.catalog, toJson(catalog)];
@@ -42892,8 +42944,8 @@ function* siteFiles(pages, records, history, report, baseUrl) {
         baseUrl,
         feeds: true
     });
-    yield [paths.changes, renderChangesDoc(history, baseUrl)];
-    yield* atomFiles(history, records, generatedAt, baseUrl);
+    yield [paths.changes, renderChangesDoc(history, baseUrl, idPrefix)];
+    yield* atomFiles(history, records, generatedAt, baseUrl, idPrefix);
 }
 /** Each file is checked as it is written aside; the tree replaces `outDir` only if all are valid. */
 async function writeSite(outDir, files, baseUrl) {
@@ -42956,7 +43008,8 @@ async function pipeline_build(opts, deps) {
     // 7. What changed; nothing changed keeps the previous generatedAt, so the tree is byte-identical.
     const changes = diffRecords(previous, records);
     const generatedAt = snapshot && changes.length === 0 ? snapshot.generatedAt : opts.now.toISOString();
-    const history = mergeChanges({ records, changes, previous: previousChanges, generatedAt, baseUrl });
+    const idPrefix = previousChanges.idPrefix ?? mintIdPrefix(baseUrl, generatedAt);
+    const history = mergeChanges({ records, changes, previous: previousChanges.changes, generatedAt, baseUrl, idPrefix });
     const stale = apps.filter((a) => a.stale).map((a) => a.slug);
     const report = {
         runAt: opts.now.toISOString(),
@@ -42970,7 +43023,7 @@ async function pipeline_build(opts, deps) {
         staleBefore
     };
     // 8. Render, validate and write the tree aside; it replaces outDir only when all of it is valid.
-    const written = await writeSite(outDir, siteFiles(pages, records, history, report, baseUrl), baseUrl);
+    const written = await writeSite(outDir, siteFiles(pages, records, history, report, baseUrl, idPrefix), baseUrl);
     log.info(`wrote ${written} files for ${records.length} apps to ${outDir}${stale.length ? `; stale: ${stale.join(', ')}` : ''}` +
         (leftOut.length ? `; left out: ${leftOut.map((l) => l.slug).join(', ')}` : ''));
     return {
@@ -43175,7 +43228,7 @@ async function runAction(env = process.env, cwd = process.cwd()) {
         const result = await pipeline_build({
             catalogDir: getInput('catalog') || 'catalog',
             outDir: getInput('output') || 'site',
-            baseUrl: getInput('base-url') || defaultBaseUrl(env),
+            baseUrl: await resolveBaseUrl(getInput('base-url'), previous || undefined, env, log),
             now,
             refresh,
             cwd,

@@ -10,7 +10,7 @@ import { classifyJsonl } from './classify/jsonl.js'
 import { build } from './build/pipeline.js'
 import { serveSite } from './output/serve.js'
 import type { Logger } from './util/types.js'
-import { defaultBaseUrl, sourceCommit, upstreamSettings } from './inputs.js'
+import { resolveBaseUrl, sourceCommit, upstreamSettings } from './inputs.js'
 import { closingLine, exitStatus, formatProblem, problem, ProblemsError } from './util/problems.js'
 import { redactingLogger } from './util/redact.js'
 import { escapeUnsafe } from './util/text.js'
@@ -101,7 +101,7 @@ async function run(argv: string[], log: Logger, env: NodeJS.ProcessEnv): Promise
         {
           catalogDir: values.catalog,
           outDir,
-          baseUrl: values['base-url'] ?? defaultBaseUrl(env),
+          baseUrl: await resolveBaseUrl(values['base-url'], values.previous, env, log),
           now,
           refresh: values.refresh,
           sourceCommit: sourceCommit(env, values['source-commit']),

@@ -10,7 +10,7 @@ import { snapshotChecker } from '../output/validate.js'
 import type { AppRecord } from '../schema/index.js'
 import { buildDocuments, jsonSchemas } from '../site/api.js'
 import { atomFiles } from '../site/atom.js'
-import { mergeChanges, renderChangesDoc, type Change } from '../site/changes.js'
+import { mergeChanges, mintIdPrefix, renderChangesDoc, type Change } from '../site/changes.js'
 import { pageFiles, type PageInput } from '../site/pages.js'
 import { normaliseBaseUrl, paths } from '../site/paths.js'
 import { renderStatusDoc, staleSince, type RunReport } from '../site/status.js'
@@ -128,7 +128,8 @@ function* siteFiles(
   records: AppRecord[],
   history: Change[],
   report: RunReport,
-  baseUrl: string
+  baseUrl: string,
+  idPrefix: string
 ): Generator<SiteFile> {
   const generatedAt = report.lastChange
   const { catalog, apps } = buildDocuments(records, generatedAt, baseUrl)
@@ -146,8 +147,8 @@ function* siteFiles(
     baseUrl,
     feeds: true
   })
-  yield [paths.changes, renderChangesDoc(history, baseUrl)]
-  yield* atomFiles(history, records, generatedAt, baseUrl)
+  yield [paths.changes, renderChangesDoc(history, baseUrl, idPrefix)]
+  yield* atomFiles(history, records, generatedAt, baseUrl, idPrefix)
 }
 
 /** Each file is checked as it is written aside; the tree replaces `outDir` only if all are valid. */
@@ -211,7 +212,8 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
   // 7. What changed; nothing changed keeps the previous generatedAt, so the tree is byte-identical.
   const changes = diffRecords(previous, records)
   const generatedAt = snapshot && changes.length === 0 ? snapshot.generatedAt : opts.now.toISOString()
-  const history = mergeChanges({ records, changes, previous: previousChanges, generatedAt, baseUrl })
+  const idPrefix = previousChanges.idPrefix ?? mintIdPrefix(baseUrl, generatedAt)
+  const history = mergeChanges({ records, changes, previous: previousChanges.changes, generatedAt, baseUrl, idPrefix })
   const stale = apps.filter((a) => a.stale).map((a) => a.slug)
   const report: RunReport = {
     runAt: opts.now.toISOString(),
@@ -225,7 +227,7 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
     staleBefore
   }
   // 8. Render, validate and write the tree aside; it replaces outDir only when all of it is valid.
-  const written = await writeSite(outDir, siteFiles(pages, records, history, report, baseUrl), baseUrl)
+  const written = await writeSite(outDir, siteFiles(pages, records, history, report, baseUrl, idPrefix), baseUrl)
 
   log.info(
     `wrote ${written} files for ${records.length} apps to ${outDir}${stale.length ? `; stale: ${stale.join(', ')}` : ''}` +

@@ -44,8 +44,15 @@ export async function readPrevious(dir: string | undefined, log: Logger): Promis
  * Missing or invalid is a warning and the history starts empty (no warning on a
  * first publication, where there is no previous catalog either).
  */
-export async function readPreviousChanges(dir: string | undefined, log: Logger): Promise<Change[]> {
-  if (!dir) return []
+export interface PreviousChanges {
+  changes: Change[]
+  /** The site's Atom id prefix, kept from its first publication; null before there was one. */
+  idPrefix: string | null
+}
+
+export async function readPreviousChanges(dir: string | undefined, log: Logger): Promise<PreviousChanges> {
+  const none: PreviousChanges = { changes: [], idPrefix: null }
+  if (!dir) return none
   const file = path.join(dir, ...paths.changes.split('/'))
   let text: string
   try {
@@ -57,14 +64,14 @@ export async function readPreviousChanges(dir: string | undefined, log: Logger):
     )
     if (firstPublication) log.info(`no previous ${paths.changes}; the feeds start empty`)
     else log.warning(`the previous snapshot has no ${paths.changes}; the feeds start empty`)
-    return []
+    return none
   }
   let raw: unknown
   try {
     raw = JSON.parse(text)
   } catch {
     log.warning(`previous ${file} is not JSON; the feeds start empty`)
-    return []
+    return none
   }
   const parsed = changesDocSchema.safeParse(raw)
   if (!parsed.success) {
@@ -72,9 +79,9 @@ export async function readPreviousChanges(dir: string | undefined, log: Logger):
     log.warning(
       `previous ${file} does not match ${CHANGES_SCHEMA_ID} (${first ? `${first.path.join('.')}: ${first.message}` : 'invalid'}); the feeds start empty`
     )
-    return []
+    return none
   }
-  return parsed.data.changes
+  return { changes: parsed.data.changes, idPrefix: parsed.data.idPrefix ?? null }
 }
 
 /**
