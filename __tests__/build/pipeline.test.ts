@@ -109,6 +109,11 @@ describe('build: no churn', () => {
       failed: []
     })
     expect(after.get('index.html')).toContain('Last run <time datetime="2026-12-21T04:23:00.000Z">')
+    // The documents the site publishes each have their JSON Schema beside apps.v1.json and app.v1.json.
+    for (const id of ['changes', 'status']) {
+      const schema = JSON.parse(after.get(`api/v1/schema/${id}.v1.json`)!) as { $id: string; title: string }
+      expect(schema).toMatchObject({ $id: `${BASE}/api/v1/schema/${id}.v1.json`, title: `updatesafe.${id}.v1` })
+    }
 
     // Every page of the quiet run says what a first build on that later day says, up to when the data changed:
     // nothing on it was computed from the day of the first build.

@@ -812,7 +812,7 @@ module.exports = function (value, sourceUnit, targetUnit, precision) {
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var _commands_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7105);
+/* harmony import */ var _commands_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2831);
 /* harmony import */ var _util_heap_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7851);
 // CLI entry: everything lives in ./commands.ts so tests can call it directly.
 
@@ -827,7 +827,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7105:
+/***/ 2831:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -861,7 +861,7 @@ function toJson(value) {
 }
 
 // EXTERNAL MODULE: ./src/schema/index.ts
-var schema = __nccwpck_require__(1107);
+var src_schema = __nccwpck_require__(1107);
 // EXTERNAL MODULE: ./src/util/network.ts
 var util_network = __nccwpck_require__(4506);
 ;// CONCATENATED MODULE: ./src/upstream/endoflife.ts
@@ -880,7 +880,7 @@ const ENDOFLIFE_DEFAULT_URL = 'https://endoflife.date';
 /** The largest product in our data is ~35 KB; 2 MB leaves room and still bounds memory. */
 const MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
 const endoflife_text = (max) => schemas/* string */.YjP().max(max);
-const optDate = schema/* dateString */.O2.nullable().optional();
+const optDate = src_schema/* dateString */.O2.nullable().optional();
 // A flag whose source key is absent is null (generate-api-v1.rb), e.g. mariadb's isEoes.
 const optBool = schemas/* boolean */.zMY().nullable().optional();
 // Field order follows the generator (generate-api-v1.rb) so a parsed document
@@ -897,7 +897,7 @@ const releaseSchema = schemas/* object */.Ikc({
     isEoas: optBool,
     eoasFrom: optDate,
     isEol: schemas/* boolean */.zMY().nullable(),
-    eolFrom: schema/* dateString */.O2.nullable(),
+    eolFrom: src_schema/* dateString */.O2.nullable(),
     isDiscontinued: optBool,
     discontinuedFrom: optDate,
     isEoes: optBool,
@@ -906,7 +906,7 @@ const releaseSchema = schemas/* object */.Ikc({
     latest: schemas/* object */.Ikc({
         name: endoflife_text(128).min(1),
         date: optDate,
-        link: schema/* httpUrl */.q3.nullable().optional()
+        link: src_schema/* httpUrl */.q3.nullable().optional()
     })
         .nullable()
         .optional(),
@@ -917,7 +917,7 @@ const endoflifeProductSchema = schemas/* object */.Ikc({
     generated_at: endoflife_text(64).optional(),
     last_modified: endoflife_text(64).optional(),
     result: schemas/* object */.Ikc({
-        name: schemas/* string */.YjP().regex(schema/* PRODUCT_PATTERN */.dA, 'must be an endoflife.date product id'),
+        name: schemas/* string */.YjP().regex(src_schema/* PRODUCT_PATTERN */.dA, 'must be an endoflife.date product id'),
         aliases: schemas/* array */.YOg(endoflife_text(100)).max(100).optional(),
         label: endoflife_text(200).optional(),
         category: endoflife_text(100).optional(),
@@ -927,7 +927,7 @@ const endoflifeProductSchema = schemas/* object */.Ikc({
             .max(200)
             .optional(),
         labels: schemas/* record */.g1P(endoflife_text(50), endoflife_text(300).nullable()).optional(),
-        links: schemas/* record */.g1P(endoflife_text(50), schema/* httpUrl */.q3.nullable()).optional(),
+        links: schemas/* record */.g1P(endoflife_text(50), src_schema/* httpUrl */.q3.nullable()).optional(),
         releases: schemas/* array */.YOg(releaseSchema).max(2000)
     })
 });
@@ -946,7 +946,7 @@ class EndoflifeError extends Error {
     }
 }
 function assertProductId(product) {
-    if (typeof product !== 'string' || !schema/* PRODUCT_PATTERN */.dA.test(product)) {
+    if (typeof product !== 'string' || !src_schema/* PRODUCT_PATTERN */.dA.test(product)) {
         throw new Error(`not an endoflife.date product id: ${JSON.stringify(String(product).slice(0, 100))}`);
     }
 }
@@ -1588,10 +1588,10 @@ function requireType() {
   type = Type2;
   return type;
 }
-var js_yaml_schema;
+var schema;
 var hasRequiredSchema;
 function requireSchema() {
-  if (hasRequiredSchema) return js_yaml_schema;
+  if (hasRequiredSchema) return schema;
   hasRequiredSchema = 1;
   const YAMLException2 = requireException();
   const Type2 = requireType();
@@ -1674,8 +1674,8 @@ function requireSchema() {
     result.compiledTypeMap = compileMap(result.compiledImplicit, result.compiledExplicit);
     return result;
   };
-  js_yaml_schema = Schema2;
-  return js_yaml_schema;
+  schema = Schema2;
+  return schema;
 }
 var str;
 var hasRequiredStr;
@@ -4426,10 +4426,61 @@ const {
 
 // EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
 var dist = __nccwpck_require__(8815);
+;// CONCATENATED MODULE: ./src/util/suggest.ts
+// "Did you mean …?" for a misspelt key: the nearest known name by edit distance.
+/** Optimal string alignment distance (Levenshtein plus adjacent swaps), stopping early past `max`. */
+function editDistance(a, b, max = Infinity) {
+    if (Math.abs(a.length - b.length) > max)
+        return max + 1;
+    let prev2 = [];
+    let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+        const row = [i];
+        let best = i;
+        for (let j = 1; j <= b.length; j++) {
+            const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+            let d = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + cost);
+            if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+                d = Math.min(d, prev2[j - 2] + 1);
+            row.push(d);
+            best = Math.min(best, d);
+        }
+        if (best > max)
+            return max + 1;
+        prev2 = prev;
+        prev = row;
+    }
+    return prev[b.length];
+}
+/** Spelling aside: `tag_prefix`, `TagPrefix` and `tag-prefix` all mean `tagPrefix`. */
+const loose = (s) => s.toLowerCase().replace(/[-_\s]/g, '');
+/**
+ * The known name `key` most likely misspells, or null when none is close: the same name in another case or
+ * separator style, else the nearest within 2 edits (1 for names of 4 characters or fewer).
+ */
+function didYouMean(key, known) {
+    if (key.length > 64)
+        return null;
+    const same = known.find((k) => loose(k) === loose(key));
+    if (same !== undefined)
+        return same;
+    const max = key.length <= 4 ? 1 : 2;
+    let best = null;
+    let bestDistance = max + 1;
+    for (const k of known) {
+        const d = editDistance(loose(key), loose(k), max);
+        if (d < bestDistance)
+            [best, bestDistance] = [k, d];
+    }
+    return best;
+}
+
 ;// CONCATENATED MODULE: ./src/catalog/load.ts
 // Reads catalog/apps/*.yml into validated entries. Every problem of a run is
 // collected (not just the first) and points at file, line and field, so a
 // maintainer fixes a pull request in one pass and the action can annotate lines.
+
+
 
 
 
@@ -4512,7 +4563,7 @@ function validFast(text) {
     }
     if (sequence)
         return undefined;
-    const parsed = schema/* catalogEntrySchema */.Jd.safeParse(data);
+    const parsed = src_schema/* catalogEntrySchema */.Jd.safeParse(data);
     return parsed.success ? parsed.data : undefined;
 }
 /**
@@ -4578,6 +4629,20 @@ function yamlLimitIssue(e, text, file) {
     return { file, line: 1, column: 1, message: `YAML: ${message}` };
 }
 /** Validate one record's text; returns the entry or the issues found. */
+/** The keys a record may hold in the mapping at `at` (the record itself for []), from the schema. */
+function keysAt(at) {
+    const unwrap = (t) => (t instanceof schemas/* ZodOptional */.IiU || t instanceof schemas/* ZodNullable */.l1C ? unwrap(t.unwrap()) : t);
+    let schema = src_schema/* catalogEntrySchema */.Jd;
+    for (const step of at) {
+        const object = unwrap(schema);
+        const next = object instanceof schemas/* ZodObject */.bvH && typeof step === 'string' ? object.shape[step] : undefined;
+        if (!next)
+            return [];
+        schema = next;
+    }
+    const object = unwrap(schema);
+    return object instanceof schemas/* ZodObject */.bvH ? Object.keys(object.shape) : [];
+}
 function parseRecord(text, file) {
     const fast = validFast(text);
     if (fast)
@@ -4620,14 +4685,18 @@ function parseRecord(text, file) {
     if (data === null || typeof data !== 'object' || Array.isArray(data)) {
         return { issues: [{ file, line: 1, column: 1, message: 'must be a YAML mapping of fields (name, repo, …)' }] };
     }
-    const parsed = schema/* catalogEntrySchema */.Jd.safeParse(data);
+    const parsed = src_schema/* catalogEntrySchema */.Jd.safeParse(data);
     if (parsed.success)
         return { entry: detached(parsed.data), issues };
     for (const issue of parsed.error.issues) {
         if (issue.code === 'unrecognized_keys') {
             for (const key of issue.keys) {
                 const at = locate(doc, lc, issue.path, key);
-                issues.push({ file, ...at, field: fieldOf([...issue.path, key]), message: 'unknown key (check the spelling; see the catalog format in README.md)' });
+                const hint = didYouMean(key, keysAt(issue.path));
+                const message = hint
+                    ? `unknown key; did you mean \`${hint}\`? (see the catalog format in README.md)`
+                    : 'unknown key (check the spelling; see the catalog format in README.md)';
+                issues.push({ file, ...at, field: fieldOf([...issue.path, key]), message });
             }
             continue;
         }
@@ -4636,7 +4705,7 @@ function parseRecord(text, file) {
     }
     // A well-formed repo of an invalid record still counts for duplicates, so one run reports both problems.
     const repo = data.repo;
-    return typeof repo === 'string' && schema/* REPO_PATTERN */.WA.test(repo) ? { issues, repo } : { issues };
+    return typeof repo === 'string' && src_schema/* REPO_PATTERN */.WA.test(repo) ? { issues, repo } : { issues };
 }
 /** Line of a record's `repo` key, for the rare message that names it; 1 when it cannot be found. */
 function repoLine(file) {
@@ -4716,7 +4785,7 @@ async function loadCatalog(catalogDir, log) {
             issues.push({ file, line: 1, column: 1, message: `records are named <slug>.yml; rename to ${slug}.yml` });
             continue;
         }
-        if (!schema/* SLUG_PATTERN */.ZT.test(slug)) {
+        if (!src_schema/* SLUG_PATTERN */.ZT.test(slug)) {
             issues.push({ file, line: 1, column: 1, message: `file name "${(0,util_text/* escapeUnsafe */.au)(name)}" is not a valid slug: use lowercase letters, digits and single hyphens (e.g. "adguard-home.yml")` });
             continue;
         }
@@ -5945,7 +6014,7 @@ function encode(input, options = EntityLevel.XML) {
  * the same bound a catalog record keeps). The rules read at most this much, so
  * 10 MB of notes cost the same as 64 KiB.
  */
-const NOTES_CAP = schema/* LIMITS */.b1.notes;
+const NOTES_CAP = src_schema/* LIMITS */.b1.notes;
 /** Characters kept per line. Real notes stay under 500; longer lines are dumps and feed the lexer's slow paths. */
 const LINE_CAP = 2_000;
 const TRUNCATED_MARK = /\[truncated\]\s*$/i;
@@ -8027,7 +8096,7 @@ function classifyWith(model, input) {
     }
     const releases = all.slice(-MAX_RELEASES);
     const judged = releases.map((r) => ({
-        raw: String(r.version).slice(0, schema/* LIMITS */.b1.version),
+        raw: String(r.version).slice(0, src_schema/* LIMITS */.b1.version),
         version: safeLabel(String(r.version)),
         j: judgeRelease(r.notes, String(r.version), model)
     }));
@@ -8048,7 +8117,7 @@ function classifyWith(model, input) {
         rationale += ' It includes a security fix.';
     return {
         safeToUpdate: decided.j.safeToUpdate,
-        rationale: clip(rationale, schema/* LIMITS */.b1.rationale),
+        rationale: clip(rationale, src_schema/* LIMITS */.b1.rationale),
         changelogSummary: summariseUnits(newest.j.units, { releasesSpanned: all.length }),
         rule: decided.j.rule,
         decidedBy: decided.raw,
@@ -8536,7 +8605,7 @@ function feedUrls(baseUrl) {
 
 
 
-const CHANGES_SCHEMA_ID = `${schema/* SERVICE */.YV}.changes.v1`;
+const CHANGES_SCHEMA_ID = `${src_schema/* SERVICE */.YV}.changes.v1`;
 /**
  * Bounds. changes.json keeps the newest RECENT_CHANGES entries, plus the newest
  * entry of every app still in the catalog (so a quiet app's own feed never
@@ -8546,7 +8615,7 @@ const CHANGES_SCHEMA_ID = `${schema/* SERVICE */.YV}.changes.v1`;
 const RECENT_CHANGES = 500;
 const FEED_ENTRIES = 50;
 const versionSchema = schemas/* string */.YjP().min(1).max(128);
-const classSchema = schemas/* enum */.k5n(schema/* CLASSES */.Nv);
+const classSchema = schemas/* enum */.k5n(src_schema/* CLASSES */.Nv);
 const changeSchema = schemas/* strictObject */.rej({
     // The same rules renderAtomFeed enforces, so whatever is read back renders.
     id: schemas/* string */.YjP()
@@ -8554,10 +8623,10 @@ const changeSchema = schemas/* strictObject */.rej({
         .regex(/^[A-Za-z][A-Za-z0-9+.-]*:[^\s<>"{}|\\^`]+$/, 'must be an IRI')
         .describe('Atom id of the entry: a tag URI naming app, version and class (older entries: the page URL); never changes'),
     at: schemas/* string */.YjP()
-        .regex(schema/* TIMESTAMP_PATTERN */.SX)
+        .regex(src_schema/* TIMESTAMP_PATTERN */.SX)
         .refine((s) => !Number.isNaN(Date.parse(s)), 'must be a real time')
         .describe('generatedAt of the snapshot that first published this state'),
-    slug: schemas/* string */.YjP().regex(schema/* SLUG_PATTERN */.ZT),
+    slug: schemas/* string */.YjP().regex(src_schema/* SLUG_PATTERN */.ZT),
     name: schemas/* string */.YjP().min(1).max(200),
     url: schemas/* url */.OZ5({ protocol: /^https?$/ })
         .max(2048)
@@ -8597,7 +8666,7 @@ function mintIdPrefix(baseUrl, at) {
 function newestFirst(a, b) {
     if (a.at !== b.at)
         return a.at < b.at ? 1 : -1;
-    return (0,schema/* compareSlugs */.wf)(a.slug, b.slug);
+    return (0,src_schema/* compareSlugs */.wf)(a.slug, b.slug);
 }
 function newChange(given, before, generatedAt, baseUrl, idPrefix) {
     // The link comes from the address derived from the slug, whatever the record says.
@@ -8689,15 +8758,15 @@ function rationaleWithClass(label, rationale) {
  */
 function recordFeedEntry(record, updated, idPrefix) {
     const info = CLASS_INFO[record.safeToUpdate];
-    const name = cleanText(record.name, schema/* LIMITS */.b1.name);
-    const version = cleanText(record.latestVersion, schema/* LIMITS */.b1.version);
+    const name = cleanText(record.name, src_schema/* LIMITS */.b1.name);
+    const version = cleanText(record.latestVersion, src_schema/* LIMITS */.b1.version);
     return {
         id: `${idPrefix}apps/${record.slug}/${encodeURIComponent(version)}/${record.safeToUpdate}`,
         title: `${name} ${version}: ${info.label.toLowerCase()}`,
         link: record.url,
         updated,
         // The rationale usually opens with the class already ("Breaking (rule …)"); say it once.
-        summary: rationaleWithClass(info.label, cleanText(record.rationale, schema/* LIMITS */.b1.rationale, { multiline: true }))
+        summary: rationaleWithClass(info.label, cleanText(record.rationale, src_schema/* LIMITS */.b1.rationale, { multiline: true }))
     };
 }
 
@@ -8710,12 +8779,12 @@ function recordFeedEntry(record, updated, idPrefix) {
 
 function api_docsText(baseUrl) {
     return [
-        `updatesafe API v1. Catalog: ${siteUrl(baseUrl, paths.catalog)} (schema ${schema/* APPS_SCHEMA_ID */.TC}; apps ordered by slug).`,
-        `One app: ${siteUrl(baseUrl, paths.app(SLUG_PLACEHOLDER))} (schema ${schema/* APP_SCHEMA_ID */.ks}; the record's fields on the document itself).`,
+        `updatesafe API v1. Catalog: ${siteUrl(baseUrl, paths.catalog)} (schema ${src_schema/* APPS_SCHEMA_ID */.TC}; apps ordered by slug).`,
+        `One app: ${siteUrl(baseUrl, paths.app(SLUG_PLACEHOLDER))} (schema ${src_schema/* APP_SCHEMA_ID */.ks}; the record's fields on the document itself).`,
         `Badge: ${siteUrl(baseUrl, paths.badge(SLUG_PLACEHOLDER))}. Page: ${siteUrl(baseUrl, paths.pageDir(SLUG_PLACEHOLDER))}. Shields endpoint: ${siteUrl(baseUrl, paths.shields(SLUG_PLACEHOLDER))}.`,
         `JSON Schemas: ${[paths.appsSchema, paths.appSchema, paths.changesSchema, paths.statusSchema].map((p) => siteUrl(baseUrl, p)).join(', ')}.`,
         'This is a build-time snapshot served as static files; nothing is computed per request. generatedAt is when a record last changed:',
-        `a run that finds nothing new leaves it (and every app document) as it was. When the last run happened, and how many apps it refreshed, found stale or left out: ${siteUrl(baseUrl, paths.status)} (schema ${schema/* STATUS_SCHEMA_ID */.LL}).`,
+        `a run that finds nothing new leaves it (and every app document) as it was. When the last run happened, and how many apps it refreshed, found stale or left out: ${siteUrl(baseUrl, paths.status)} (schema ${src_schema/* STATUS_SCHEMA_ID */.LL}).`,
         'safeToUpdate is one of safe, caution, breaking, unknown, unmaintained. lifecycle.status is supported (no end of life set),',
         'eol-scheduled (end of life in the future) or eol (the end-of-life date has passed at generatedAt). An unknown slug answers 404.',
         'lastChecked is the day the facts of a record were read; a build that finds nothing new keeps the published record unchanged.',
@@ -8724,11 +8793,11 @@ function api_docsText(baseUrl) {
 }
 /** The per-app document: the record's fields on the document itself, not wrapped. */
 function appDoc(record, generatedAt) {
-    return { schema: schema/* APP_SCHEMA_ID */.ks, generatedAt, ...record };
+    return { schema: src_schema/* APP_SCHEMA_ID */.ks, generatedAt, ...record };
 }
 function buildDocuments(records, generatedAt, baseUrl) {
-    const apps = [...records].sort((a, b) => (0,schema/* compareSlugs */.wf)(a.slug, b.slug));
-    const catalog = { schema: schema/* APPS_SCHEMA_ID */.TC, generatedAt, docs: api_docsText(baseUrl), count: apps.length, apps };
+    const apps = [...records].sort((a, b) => (0,src_schema/* compareSlugs */.wf)(a.slug, b.slug));
+    const catalog = { schema: src_schema/* APPS_SCHEMA_ID */.TC, generatedAt, docs: api_docsText(baseUrl), count: apps.length, apps };
     return { catalog, apps: apps.map((r) => appDoc(r, generatedAt)) };
 }
 function jsonSchemas(baseUrl) {
@@ -8737,10 +8806,10 @@ function jsonSchemas(baseUrl) {
         const json = json_schema_processors/* toJSONSchema */.bl(schema, { target: 'draft-2020-12', io: 'output' });
         files.set(file, toJson({ $id: siteUrl(baseUrl, file), title, ...json }));
     };
-    make(schema/* catalogDocSchema */.rB, paths.appsSchema, schema/* APPS_SCHEMA_ID */.TC);
-    make(schema/* appDocSchema */.DV, paths.appSchema, schema/* APP_SCHEMA_ID */.ks);
+    make(src_schema/* catalogDocSchema */.rB, paths.appsSchema, src_schema/* APPS_SCHEMA_ID */.TC);
+    make(src_schema/* appDocSchema */.DV, paths.appSchema, src_schema/* APP_SCHEMA_ID */.ks);
     make(changesDocSchema, paths.changesSchema, CHANGES_SCHEMA_ID);
-    make(schema/* statusDocSchema */.mC, paths.statusSchema, schema/* STATUS_SCHEMA_ID */.LL);
+    make(src_schema/* statusDocSchema */.mC, paths.statusSchema, src_schema/* STATUS_SCHEMA_ID */.LL);
     return files;
 }
 
@@ -8773,7 +8842,7 @@ function digest(content) {
     return (0,external_node_crypto_.createHash)('sha256').update(content).digest('base64');
 }
 /** The catalog document with its elements left to be checked one at a time (and counted). */
-const catalogEnvelopeSchema = schemas/* strictObject */.rej({ ...schema/* catalogEnvelopeShape */.JS, apps: schemas/* array */.YOg(schemas/* unknown */.L5J()) });
+const catalogEnvelopeSchema = schemas/* strictObject */.rej({ ...src_schema/* catalogEnvelopeShape */.JS, apps: schemas/* array */.YOg(schemas/* unknown */.L5J()) });
 function snapshotChecker(baseUrl) {
     const problems = [];
     const fail = (file, message) => problems.push({ file, message });
@@ -8804,12 +8873,12 @@ function snapshotChecker(baseUrl) {
         count = envelope.data.count;
         const elements = envelope.data.apps;
         if (envelope.data.count !== elements.length)
-            problems.push({ file: paths.catalog, field: 'count', message: schema/* COUNT_MESSAGE */.cj });
+            problems.push({ file: paths.catalog, field: 'count', message: src_schema/* COUNT_MESSAGE */.cj });
         const known = new Map();
         let previous = '';
         for (const [i, element] of elements.entries()) {
             // Parsed copies are dropped element by element, so only the digests outlive this loop.
-            const parsed = schema/* appRecordSchema */.mt.safeParse(element);
+            const parsed = src_schema/* appRecordSchema */.mt.safeParse(element);
             if (!parsed.success) {
                 problems.push(...zodProblems(parsed.error, paths.catalog, ['apps', i]));
                 continue;
@@ -8843,7 +8912,7 @@ function snapshotChecker(baseUrl) {
         const raw = json(file, content);
         if (raw === undefined)
             return;
-        const parsed = schema/* appDocSchema */.DV.safeParse(raw);
+        const parsed = src_schema/* appDocSchema */.DV.safeParse(raw);
         if (!parsed.success) {
             problems.push(...zodProblems(parsed.error, file));
             return;
@@ -8859,7 +8928,7 @@ function snapshotChecker(baseUrl) {
         const raw = json(paths.status, content);
         if (raw === undefined)
             return;
-        const parsed = schema/* statusDocSchema */.mC.safeParse(raw);
+        const parsed = src_schema/* statusDocSchema */.mC.safeParse(raw);
         if (!parsed.success)
             return void problems.push(...zodProblems(parsed.error, paths.status));
         if (apps !== null && parsed.data.lastChange !== generatedAt)
@@ -8986,7 +9055,7 @@ function feedDoc(selfPath, alternate, title, entries, generatedAt, baseUrl, idPr
 function* atomFiles(changes, records, generatedAt, baseUrl, idPrefix) {
     const all = 'updatesafe: every change of version or class';
     yield [paths.feed, feedDoc(paths.feed, `${baseUrl}/`, all, changes, generatedAt, baseUrl, idPrefix)];
-    for (const c of schema/* CLASSES */.Nv) {
+    for (const c of src_schema/* CLASSES */.Nv) {
         const title = `updatesafe: apps that became ${CLASS_INFO[c].label.toLowerCase()}`;
         const file = paths.classFeed(c);
         const entries = changes.filter((e) => e.safeToUpdate === c);
@@ -9057,10 +9126,10 @@ const CLASS_ICONS = {
     unmaintained: '\\2298'
 };
 function vars(s) {
-    const classVars = schema/* CLASSES */.Nv.map((c) => `--${c}:${s.classes[c].fg};--${c}-bg:${s.classes[c].bg}`).join(';');
+    const classVars = src_schema/* CLASSES */.Nv.map((c) => `--${c}:${s.classes[c].fg};--${c}-bg:${s.classes[c].bg}`).join(';');
     return `--bg:${s.bg};--fg:${s.fg};--muted:${s.muted};--link:${s.link};--line:${s.line};--panel:${s.panel};--focus:${s.focus};${classVars}`;
 }
-const classRules = schema/* CLASSES */.Nv.map((c) => `.k-${c}{color:var(--${c});background:var(--${c}-bg)}` +
+const classRules = src_schema/* CLASSES */.Nv.map((c) => `.k-${c}{color:var(--${c});background:var(--${c}-bg)}` +
     `.k-${c}::before{content:"${CLASS_ICONS[c]}";content:"${CLASS_ICONS[c]}"/""}` +
     // Class filter that works without JavaScript: the checked radio hides other rows.
     `main:has(#f-${c}:checked) tbody tr:not([data-c=${c}]){display:none}`).join('\n');
@@ -10694,7 +10763,7 @@ function byName(a, b) {
     const bn = b.name.toLowerCase();
     if (an !== bn)
         return an < bn ? -1 : 1;
-    return (0,schema/* compareSlugs */.wf)(a.slug, b.slug);
+    return (0,src_schema/* compareSlugs */.wf)(a.slug, b.slug);
 }
 function chip(c) {
     return `<span class="k k-${c}">${CLASS_INFO[c].label}</span>`;
@@ -10702,7 +10771,7 @@ function chip(c) {
 function row(r, stale) {
     const c = r.safeToUpdate;
     const checked = isDate(r.lastChecked) ? r.lastChecked : 'not known';
-    return `<tr data-c="${c}"><th scope="row"><a href="${paths.pageDir(r.slug)}">${text_text(r.name, schema/* LIMITS */.b1.name)}</a><small>${text_text(r.repo, 140)}</small></th><td class="v">${text_text(r.latestVersion, schema/* LIMITS */.b1.version)}</td><td>${chip(c)}</td><td class="d">${checked}${stale ? ' <small>stale</small>' : ''}</td></tr>\n`;
+    return `<tr data-c="${c}"><th scope="row"><a href="${paths.pageDir(r.slug)}">${text_text(r.name, src_schema/* LIMITS */.b1.name)}</a><small>${text_text(r.repo, 140)}</small></th><td class="v">${text_text(r.latestVersion, src_schema/* LIMITS */.b1.version)}</td><td>${chip(c)}</td><td class="d">${checked}${stale ? ' <small>stale</small>' : ''}</td></tr>\n`;
 }
 /** The last run and the last change: a pipeline that stopped shows as an old run, not as a quiet day. */
 function freshness(runAt, lastChange) {
@@ -10711,14 +10780,14 @@ function freshness(runAt, lastChange) {
 }
 function renderIndex(input) {
     const records = [...input.records].sort(byName);
-    const counts = new Map(schema/* CLASSES */.Nv.map((c) => [c, 0]));
+    const counts = new Map(src_schema/* CLASSES */.Nv.map((c) => [c, 0]));
     for (const r of records)
         counts.set(r.safeToUpdate, (counts.get(r.safeToUpdate) ?? 0) + 1);
     const total = records.length;
     const plural = (n) => `${n} ${n === 1 ? 'app' : 'apps'}`;
     const filters = `<fieldset class="filters"><legend>Show</legend>` +
         `<input type="radio" name="c" id="f-all" value="" checked><label for="f-all">All <b>${total}</b></label>` +
-        schema/* CLASSES */.Nv.map((c) => `<input type="radio" name="c" id="f-${c}" value="${c}"><label for="f-${c}"><span class="k k-${c}">${CLASS_INFO[c].label}</span> <b>${counts.get(c)}</b></label>`).join('') +
+        src_schema/* CLASSES */.Nv.map((c) => `<input type="radio" name="c" id="f-${c}" value="${c}"><label for="f-${c}"><span class="k k-${c}">${CLASS_INFO[c].label}</span> <b>${counts.get(c)}</b></label>`).join('') +
         `</fieldset>\n`;
     const table = total === 0
         ? `<p>No apps are tracked yet.</p>\n`
@@ -10728,7 +10797,7 @@ function renderIndex(input) {
 ${records.map((r) => row(r, input.stale?.has(r.slug) ?? false)).join('')}</tbody></table>
 <p id="none" hidden>No app matches this filter.</p>\n`;
     const legend = `<section class="legend" aria-labelledby="legend-h"><h2 id="legend-h">What the classes mean</h2><dl>` +
-        schema/* CLASSES */.Nv.map((c) => `<dt>${chip(c)}</dt><dd>${escapeMarkup(CLASS_INFO[c].advice)}</dd>`).join('') +
+        src_schema/* CLASSES */.Nv.map((c) => `<dt>${chip(c)}</dt><dd>${escapeMarkup(CLASS_INFO[c].advice)}</dd>`).join('') +
         `</dl></section>\n`;
     const main = `<h1>Update safety of ${plural(total)}</h1>
 <p class="lede">For each self-hosted app: its newest release, and whether the release notes say it is safe to install. Also as JSON: <a href="${paths.catalog}">${paths.catalog}</a>.</p>
@@ -10796,9 +10865,9 @@ function renderAppPage(p) {
     const here = paths.page(slug);
     const from = (to) => relativeLink(here, to);
     const info = CLASS_INFO[r.safeToUpdate];
-    const name = cleanText(r.name, schema/* LIMITS */.b1.name);
-    const version = cleanText(r.latestVersion, schema/* LIMITS */.b1.version);
-    const decidedBy = p.decidedBy === null ? null : cleanText(p.decidedBy, schema/* LIMITS */.b1.version);
+    const name = cleanText(r.name, src_schema/* LIMITS */.b1.name);
+    const version = cleanText(r.latestVersion, src_schema/* LIMITS */.b1.version);
+    const decidedBy = p.decidedBy === null ? null : cleanText(p.decidedBy, src_schema/* LIMITS */.b1.version);
     const parts = [];
     parts.push(`<nav aria-label="Breadcrumb"><a href="../../">All apps</a></nav>
 <h1>${escapeMarkup(name)} <span class="v">${escapeMarkup(version)}</span></h1>
@@ -10810,14 +10879,14 @@ function renderAppPage(p) {
     parts.push(`<section class="verdict c-${r.safeToUpdate}" aria-labelledby="verdict-h">
 <h2 id="verdict-h" class="vh">Update safety</h2>
 <p>${chip(r.safeToUpdate)} <span>${escapeMarkup(info.advice)}</span></p>
-<p class="prose">${text_text(r.rationale, schema/* LIMITS */.b1.rationale, { multiline: true })}</p>
+<p class="prose">${text_text(r.rationale, src_schema/* LIMITS */.b1.rationale, { multiline: true })}</p>
 ${p.rule || decidedBy ? `<p class="muted">${decidedBy ? `Decided by release <code>${escapeMarkup(decidedBy)}</code>` : 'Decided'}${p.rule ? ` (rule <code>${text_text(p.rule, 80)}</code>)` : ''}.</p>\n` : ''}</section>\n`);
     if (r.safeToUpdate === 'unmaintained' || r.successor !== null) {
-        const succ = r.successor === null ? '' : cleanText(r.successor, schema/* LIMITS */.b1.successor);
+        const succ = r.successor === null ? '' : cleanText(r.successor, src_schema/* LIMITS */.b1.successor);
         // A repository reference links to GitHub; any other text stays text.
         const succHtml = succ === ''
             ? 'No successor is named.'
-            : schema/* REPO_PATTERN */.WA.test(succ)
+            : src_schema/* REPO_PATTERN */.WA.test(succ)
                 ? `Maintained successor: ${app_page_link(`https://github.com/${succ}`, escapeMarkup(succ))}`
                 : `Maintained successor: ${escapeMarkup(succ)}`;
         parts.push(`<h2>Successor</h2>\n<p>${succHtml}</p>\n`);
@@ -10832,7 +10901,7 @@ ${p.rule || decidedBy ? `<p class="muted">${decidedBy ? `Decided by release <cod
     parts.push(`<h2>Changelog summary</h2>\n`);
     parts.push(r.changelogSummary === null || cleanText(r.changelogSummary, 8) === ''
         ? `<p class="muted">No summary is available.</p>\n`
-        : `<p class="prose">${text_text(r.changelogSummary, schema/* LIMITS */.b1.summary, { multiline: true })}</p>\n`);
+        : `<p class="prose">${text_text(r.changelogSummary, src_schema/* LIMITS */.b1.summary, { multiline: true })}</p>\n`);
     const releases = p.releasesConsidered.slice(0, MAX_RELEASES_SHOWN);
     if (releases.length > 0) {
         const more = p.releasesConsidered.length - releases.length;
@@ -10841,7 +10910,7 @@ ${p.rule || decidedBy ? `<p class="muted">${decidedBy ? `Decided by release <cod
 <ol class="releases">
 ${releases
             .map((v) => {
-            const label = cleanText(v, schema/* LIMITS */.b1.version);
+            const label = cleanText(v, src_schema/* LIMITS */.b1.version);
             const decisive = decidedBy !== null && label === decidedBy;
             return `<li><code>${escapeMarkup(label)}</code>${decisive ? ' <strong>decided the class</strong>' : ''}</li>\n`;
         })
@@ -10955,11 +11024,11 @@ function shieldsEndpoint(record) {
 function assertRenderable(p, seen) {
     const slug = p.record.slug;
     // Paths are built only from the slug, so it must be exactly a slug.
-    if (typeof slug !== 'string' || !schema/* SLUG_PATTERN */.ZT.test(slug))
+    if (typeof slug !== 'string' || !src_schema/* SLUG_PATTERN */.ZT.test(slug))
         throw new Error(`render: invalid slug ${JSON.stringify(String(slug).slice(0, 80))}`);
     if (seen.has(slug))
         throw new Error(`render: duplicate slug "${slug}"`);
-    if (!schema/* CLASSES */.Nv.includes(p.record.safeToUpdate))
+    if (!src_schema/* CLASSES */.Nv.includes(p.record.safeToUpdate))
         throw new Error(`render: ${slug}: unknown class`);
     seen.add(slug);
 }
@@ -10972,7 +11041,7 @@ function* pageFiles(pages, ctx) {
     const seen = new Set();
     for (const p of pages)
         assertRenderable(p, seen);
-    const sorted = [...pages].sort((a, b) => (0,schema/* compareSlugs */.wf)(a.record.slug, b.record.slug));
+    const sorted = [...pages].sort((a, b) => (0,src_schema/* compareSlugs */.wf)(a.record.slug, b.record.slug));
     const first = sorted[0]?.record;
     const basePath = ctx.baseUrl !== undefined ? basePathOf(ctx.baseUrl) : basePathOf(first?.url, first?.slug);
     for (const [path, body] of ASSETS)
@@ -11023,7 +11092,7 @@ function staleSince(report) {
 function statusDoc(report) {
     const since = staleSince(report);
     return {
-        schema: schema/* STATUS_SCHEMA_ID */.LL,
+        schema: src_schema/* STATUS_SCHEMA_ID */.LL,
         runAt: report.runAt,
         lastChange: report.lastChange,
         refresh: report.refresh,
@@ -11034,8 +11103,8 @@ function statusDoc(report) {
             stale: report.stale.length,
             failed: report.failed.length
         },
-        stale: [...since].sort(([a], [b]) => (0,schema/* compareSlugs */.wf)(a, b)).map(([slug, at]) => ({ slug, since: at })),
-        failed: [...report.failed].sort(schema/* compareSlugs */.wf)
+        stale: [...since].sort(([a], [b]) => (0,src_schema/* compareSlugs */.wf)(a, b)).map(([slug, at]) => ({ slug, since: at })),
+        failed: [...report.failed].sort(src_schema/* compareSlugs */.wf)
     };
 }
 function renderStatusDoc(report) {
@@ -11197,7 +11266,7 @@ function quote(label) {
  */
 function buildLifecycle(product, doc, latestVersion, now, opts = {}) {
     const today = (0,dates/* utcDay */.d)(now);
-    if (!schema/* PRODUCT_PATTERN */.dA.test(product)) {
+    if (!src_schema/* PRODUCT_PATTERN */.dA.test(product)) {
         return { lifecycle: null, warning: `lifecycle: ${quote(product)} is not an endoflife.date product id` };
     }
     const releases = doc.result.releases;
@@ -11240,7 +11309,7 @@ function buildLifecycle(product, doc, latestVersion, now, opts = {}) {
         };
     }
     // Cheap guarantee that what we hand on is publishable.
-    return { lifecycle: schema/* lifecycleSchema */.AP.parse(lifecycle) };
+    return { lifecycle: src_schema/* lifecycleSchema */.AP.parse(lifecycle) };
 }
 
 ;// CONCATENATED MODULE: ./src/lifecycle/index.ts
@@ -11329,7 +11398,7 @@ async function readPrevious(dir, log) {
         log.warning(`previous snapshot ${file} is not JSON; ignoring it`);
         return null;
     }
-    const parsed = schema/* catalogDocSchema */.rB.safeParse(raw);
+    const parsed = src_schema/* catalogDocSchema */.rB.safeParse(raw);
     if (!parsed.success) {
         log.warning(`previous snapshot ${file} does not match the v1 schema; ignoring it`);
         return null;
@@ -11393,9 +11462,9 @@ async function readPreviousStaleSince(dir, log) {
         log.warning(`previous ${file} is not JSON; stale dates start from this run`);
         return none;
     }
-    const parsed = schema/* statusDocSchema */.mC.safeParse(raw);
+    const parsed = src_schema/* statusDocSchema */.mC.safeParse(raw);
     if (!parsed.success) {
-        log.warning(`previous ${file} does not match ${schema/* STATUS_SCHEMA_ID */.LL}; stale dates start from this run`);
+        log.warning(`previous ${file} does not match ${src_schema/* STATUS_SCHEMA_ID */.LL}; stale dates start from this run`);
         return none;
     }
     return new Map(parsed.data.stale.map((s) => [s.slug, s.since]));
@@ -11425,7 +11494,7 @@ function applyOverride(verdict, override, latestVersion, log, file) {
     const summary = verdict.changelogSummary ?? (cls === 'unknown' || cls === 'unmaintained' ? null : EMPTY_SUMMARY);
     return {
         safeToUpdate: cls,
-        rationale: clip(`Curated override (rule override) for ${safeLabel(latestVersion)}: ${override.reason.trim() || cls} The rules alone say: ${verdict.safeToUpdate}.`, schema/* LIMITS */.b1.rationale),
+        rationale: clip(`Curated override (rule override) for ${safeLabel(latestVersion)}: ${override.reason.trim() || cls} The rules alone say: ${verdict.safeToUpdate}.`, src_schema/* LIMITS */.b1.rationale),
         changelogSummary: summary
     };
 }
@@ -11496,7 +11565,7 @@ function finish(app, considered, judged, log) {
         verdict.rationale = `No release notes were published: the repository has no stable GitHub release, so the version is its newest stable tag. ${verdict.rationale}`;
     }
     verdict = applyOverride(verdict, entry.override, facts.version, log, app.file);
-    verdict.rationale = bounded(verdict.rationale, schema/* LIMITS */.b1.rationale);
+    verdict.rationale = bounded(verdict.rationale, src_schema/* LIMITS */.b1.rationale);
     return { verdict, rule: judged.rule, decidedBy: judged.decidedBy, considered };
 }
 
@@ -11530,7 +11599,7 @@ function appRecord(app, ctx) {
         release = { latestVersion, safeToUpdate, rationale, changelogSummary, sourceUrl, lastChecked };
         page = { releaseDate: null, releasesConsidered: [], rule: null, decidedBy: null };
     }
-    const checked = schema/* appRecordSchema */.mt.safeParse({
+    const checked = src_schema/* appRecordSchema */.mt.safeParse({
         slug: app.slug,
         name: app.entry.name,
         repo: app.entry.repo,
@@ -11571,7 +11640,7 @@ function diffRecords(before, after) {
     for (const [slug, r] of before)
         if (!kept.has(slug))
             changes.push({ slug, before: brief(r), after: null });
-    return changes.sort((a, b) => (0,schema/* compareSlugs */.wf)(a.slug, b.slug));
+    return changes.sort((a, b) => (0,src_schema/* compareSlugs */.wf)(a.slug, b.slug));
 }
 
 ;// CONCATENATED MODULE: ./src/build/pipeline.ts
@@ -12490,7 +12559,15 @@ function toHeaders(name, stats, isEtag) {
 function createSiteHandler(dir) {
     const root = external_node_path_default().resolve(dir);
     // dev: re-read the tree on every request, so a rebuild (directory swap) shows at once.
-    const files = sirv_build(root, { dev: true, dotfiles: false, extensions: ['html'] });
+    const files = sirv_build(root, {
+        dev: true,
+        dotfiles: false,
+        extensions: ['html'],
+        setHeaders: (res, pathname) => {
+            if (pathname.endsWith('.xml'))
+                res.setHeader('Content-Type', 'application/xml; charset=utf-8');
+        }
+    });
     const notFound = (res) => {
         const page = external_node_path_default().join(root, '404.html');
         res.statusCode = 404;
@@ -12498,6 +12575,7 @@ function createSiteHandler(dir) {
         res.end((0,external_node_fs_namespaceObject.existsSync)(page) ? (0,external_node_fs_namespaceObject.readFileSync)(page) : 'Not found\n');
     };
     return (req, res) => {
+        res.setHeader('Access-Control-Allow-Origin', '*');
         const raw = req.url ?? '/';
         // An absolute-form or `//host` request target would make the URL parser take the host from the request.
         if (!raw.startsWith('/') || /^[/\\]{2}/.test(raw))
@@ -29074,6 +29152,9 @@ exports.visitAsync = visitAsync;
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
+  l1C: () => (/* binding */ ZodNullable),
+  bvH: () => (/* binding */ ZodObject),
+  IiU: () => (/* binding */ ZodOptional),
   YOg: () => (/* binding */ array),
   zMY: () => (/* binding */ schemas_boolean),
   k5n: () => (/* binding */ schemas_enum),
@@ -29089,7 +29170,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   OZ5: () => (/* binding */ url)
 });
 
-// UNUSED EXPORTS: ZodAny, ZodArray, ZodBase64, ZodBase64URL, ZodBigInt, ZodBigIntFormat, ZodBoolean, ZodCIDRv4, ZodCIDRv6, ZodCUID, ZodCUID2, ZodCatch, ZodCodec, ZodCreditCard, ZodCustom, ZodCustomStringFormat, ZodDate, ZodDefault, ZodDiscriminatedUnion, ZodE164, ZodEmail, ZodEmoji, ZodEnum, ZodExactOptional, ZodFile, ZodFunction, ZodGUID, ZodIBAN, ZodIPv4, ZodIPv6, ZodISODate, ZodISODateTime, ZodISODuration, ZodISOTime, ZodInstanceOf, ZodIntersection, ZodJWT, ZodKSUID, ZodLazy, ZodLiteral, ZodMAC, ZodMap, ZodNaN, ZodNanoID, ZodNever, ZodNonOptional, ZodNull, ZodNullable, ZodNumber, ZodNumberFormat, ZodObject, ZodOptional, ZodPipe, ZodPrefault, ZodPreprocess, ZodPromise, ZodReadonly, ZodRecord, ZodSet, ZodString, ZodStringFormat, ZodSuccess, ZodSymbol, ZodTemplateLiteral, ZodTransform, ZodTuple, ZodType, ZodULID, ZodURL, ZodUUID, ZodUndefined, ZodUnion, ZodUnknown, ZodVoid, ZodXID, ZodXor, _ZodString, _default, _function, any, base64, base64url, bigint, catch, check, cidrv4, cidrv6, codec, creditCard, cuid, cuid2, currencyCode, custom, date, describe, discriminatedUnion, e164, email, emoji, exactOptional, file, float32, float64, function, guid, hash, hex, hostname, httpUrl, iban, instanceof, int, int32, int64, intersection, invertCodec, ipv4, ipv6, json, jwt, keyof, ksuid, lazy, looseRecord, mac, map, meta, nan, nanoid, nativeEnum, never, nonoptional, null, nullable, nullish, optional, partialRecord, pipe, prefault, preprocess, promise, readonly, refine, set, stringFormat, stringbool, success, superRefine, symbol, templateLiteral, transform, tuple, uint32, uint64, ulid, undefined, uuid, uuidv4, uuidv6, uuidv7, void, xid, xor
+// UNUSED EXPORTS: ZodAny, ZodArray, ZodBase64, ZodBase64URL, ZodBigInt, ZodBigIntFormat, ZodBoolean, ZodCIDRv4, ZodCIDRv6, ZodCUID, ZodCUID2, ZodCatch, ZodCodec, ZodCreditCard, ZodCustom, ZodCustomStringFormat, ZodDate, ZodDefault, ZodDiscriminatedUnion, ZodE164, ZodEmail, ZodEmoji, ZodEnum, ZodExactOptional, ZodFile, ZodFunction, ZodGUID, ZodIBAN, ZodIPv4, ZodIPv6, ZodISODate, ZodISODateTime, ZodISODuration, ZodISOTime, ZodInstanceOf, ZodIntersection, ZodJWT, ZodKSUID, ZodLazy, ZodLiteral, ZodMAC, ZodMap, ZodNaN, ZodNanoID, ZodNever, ZodNonOptional, ZodNull, ZodNumber, ZodNumberFormat, ZodPipe, ZodPrefault, ZodPreprocess, ZodPromise, ZodReadonly, ZodRecord, ZodSet, ZodString, ZodStringFormat, ZodSuccess, ZodSymbol, ZodTemplateLiteral, ZodTransform, ZodTuple, ZodType, ZodULID, ZodURL, ZodUUID, ZodUndefined, ZodUnion, ZodUnknown, ZodVoid, ZodXID, ZodXor, _ZodString, _default, _function, any, base64, base64url, bigint, catch, check, cidrv4, cidrv6, codec, creditCard, cuid, cuid2, currencyCode, custom, date, describe, discriminatedUnion, e164, email, emoji, exactOptional, file, float32, float64, function, guid, hash, hex, hostname, httpUrl, iban, instanceof, int, int32, int64, intersection, invertCodec, ipv4, ipv6, json, jwt, keyof, ksuid, lazy, looseRecord, mac, map, meta, nan, nanoid, nativeEnum, never, nonoptional, null, nullable, nullish, optional, partialRecord, pipe, prefault, preprocess, promise, readonly, refine, set, stringFormat, stringbool, success, superRefine, symbol, templateLiteral, transform, tuple, uint32, uint64, ulid, undefined, uuid, uuidv4, uuidv6, uuidv7, void, xid, xor
 
 // EXTERNAL MODULE: ./node_modules/zod/v4/core/core.js
 var core_core = __nccwpck_require__(8532);
