@@ -192,6 +192,28 @@ describe('workflows', () => {
     expect(checkout.with).toMatchObject({ 'persist-credentials': false })
   })
 
+  it('release: on demand from the default branch; dist/ checked before tagging; notes from CHANGELOG.md', () => {
+    const w = load('release.yml')
+    expect(Object.keys(w.on)).toEqual(['workflow_dispatch'])
+    expect(w.on.workflow_dispatch).toMatchObject({ inputs: { version: { required: true, type: 'string' } } })
+    expect(w.permissions).toEqual({ contents: 'write' })
+    const job = Object.values(w.jobs)[0]! as Job & { if?: string }
+    expect(job.if).toBe('github.ref_name == github.event.repository.default_branch')
+    const checkout = job.steps.find((s) => s.uses?.startsWith('actions/checkout@'))!
+    expect(checkout.with).toMatchObject({ 'fetch-depth': 0 })
+    const at = (needle: string) => job.steps.findIndex((s) => s.run?.includes(needle))
+    expect(at('npm ci')).toBeGreaterThanOrEqual(0)
+    expect(at('git status --porcelain -- dist')).toBeGreaterThan(at('npm run bundle') - 1)
+    expect(at('release.sh notes')).toBeGreaterThan(at('git status --porcelain -- dist'))
+    expect(at('release.sh tag')).toBeGreaterThan(at('release.sh notes'))
+    expect(at('gh release create')).toBeGreaterThan(at('release.sh tag'))
+    const create = job.steps[at('gh release create')]!
+    expect(create.run).toContain('--notes-file "$RUNNER_TEMP/notes.md"')
+    expect(create.run).toContain('--verify-tag')
+    // The version reaches the shell through the environment, never pasted into the script.
+    for (const s of job.steps) expect(s.run ?? '').not.toContain('${{')
+  })
+
   it('ci: on push and pull request, tests, checks dist/ and lints the workflows', () => {
     const w = load('ci.yml')
     expect(Object.keys(w.on)).toEqual(expect.arrayContaining(['push', 'pull_request']))
