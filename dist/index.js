@@ -39284,97 +39284,72 @@ function lifecycleFor(app, version, docs, now, log) {
 
 
 
+async function readDoc(dir, sitePath, schema, id) {
+    let text;
+    try {
+        text = await (0,promises_namespaceObject.readFile)(external_node_path_default().join(dir, ...sitePath.split('/')), 'utf8');
+    }
+    catch {
+        return { missing: true };
+    }
+    let raw;
+    try {
+        raw = JSON.parse(text);
+    }
+    catch {
+        return { problem: 'is not JSON' };
+    }
+    const parsed = schema.safeParse(raw);
+    if (parsed.success)
+        return { data: parsed.data };
+    const first = parsed.error.issues[0];
+    return { problem: `does not match ${id} (${first ? `${first.path.join('.')}: ${first.message}` : 'invalid'})` };
+}
 /** Read `<dir>/api/v1/apps.json`; a missing or invalid snapshot is a warning, not an error. */
 async function readPrevious(dir, log) {
     if (!dir)
         return null;
     const file = external_node_path_default().join(dir, ...paths.catalog.split('/'));
-    let text;
-    try {
-        text = await (0,promises_namespaceObject.readFile)(file, 'utf8');
-    }
-    catch {
+    const read = await readDoc(dir, paths.catalog, src_schema/* catalogDocSchema */.rB, src_schema/* APPS_SCHEMA_ID */.TC);
+    if ('missing' in read)
         log.info(`no previous snapshot at ${file}; this is a first publication`);
+    if ('problem' in read)
+        log.warning(`previous snapshot ${file} ${read.problem}; ignoring it`);
+    if (!('data' in read))
         return null;
-    }
-    let raw;
-    try {
-        raw = JSON.parse(text);
-    }
-    catch {
-        log.warning(`previous snapshot ${file} is not JSON; ignoring it`);
-        return null;
-    }
-    const parsed = src_schema/* catalogDocSchema */.rB.safeParse(raw);
-    if (!parsed.success) {
-        log.warning(`previous snapshot ${file} does not match the v1 schema; ignoring it`);
-        return null;
-    }
-    return { generatedAt: parsed.data.generatedAt, records: new Map(parsed.data.apps.map((a) => [a.slug, a])) };
+    return { generatedAt: read.data.generatedAt, records: new Map(read.data.apps.map((a) => [a.slug, a])) };
 }
+/**
+ * The entries published by the previous snapshot, `<dir>/api/v1/changes.json`.
+ * Missing or invalid is a warning and the history starts empty (no warning on a
+ * first publication, where there is no previous catalog either).
+ */
 async function readPreviousChanges(dir, log) {
     const none = { changes: [], idPrefix: null };
     if (!dir)
         return none;
-    const file = external_node_path_default().join(dir, ...paths.changes.split('/'));
-    let text;
-    try {
-        text = await (0,promises_namespaceObject.readFile)(file, 'utf8');
-    }
-    catch {
-        const firstPublication = await (0,promises_namespaceObject.readFile)(external_node_path_default().join(dir, ...paths.catalog.split('/'))).then(() => false, () => true);
-        if (firstPublication)
-            log.info(`no previous ${paths.changes}; the feeds start empty`);
-        else
-            log.warning(`the previous snapshot has no ${paths.changes}; the feeds start empty`);
-        return none;
-    }
-    let raw;
-    try {
-        raw = JSON.parse(text);
-    }
-    catch {
-        log.warning(`previous ${file} is not JSON; the feeds start empty`);
-        return none;
-    }
-    const parsed = changesDocSchema.safeParse(raw);
-    if (!parsed.success) {
-        const first = parsed.error.issues[0];
-        log.warning(`previous ${file} does not match ${CHANGES_SCHEMA_ID} (${first ? `${first.path.join('.')}: ${first.message}` : 'invalid'}); the feeds start empty`);
-        return none;
-    }
-    return { changes: parsed.data.changes, idPrefix: parsed.data.idPrefix ?? null };
+    const read = await readDoc(dir, paths.changes, changesDocSchema, CHANGES_SCHEMA_ID);
+    if ('data' in read)
+        return { changes: read.data.changes, idPrefix: read.data.idPrefix ?? null };
+    if ('problem' in read)
+        log.warning(`previous ${external_node_path_default().join(dir, ...paths.changes.split('/'))} ${read.problem}; the feeds start empty`);
+    else if (await (0,promises_namespaceObject.readFile)(external_node_path_default().join(dir, ...paths.catalog.split('/'))).then(() => true, () => false))
+        log.warning(`the previous snapshot has no ${paths.changes}; the feeds start empty`);
+    else
+        log.info(`no previous ${paths.changes}; the feeds start empty`);
+    return none;
 }
 /**
  * Since when each app of the previous run was stale, from `<dir>/api/v1/status.json`.
  * Missing (a snapshot older than status.json) or invalid starts the dates afresh.
  */
 async function readPreviousStaleSince(dir, log) {
-    const none = new Map();
     if (!dir)
-        return none;
-    const file = external_node_path_default().join(dir, ...paths.status.split('/'));
-    let text;
-    try {
-        text = await (0,promises_namespaceObject.readFile)(file, 'utf8');
-    }
-    catch {
-        return none;
-    }
-    let raw;
-    try {
-        raw = JSON.parse(text);
-    }
-    catch {
-        log.warning(`previous ${file} is not JSON; stale dates start from this run`);
-        return none;
-    }
-    const parsed = src_schema/* statusDocSchema */.mC.safeParse(raw);
-    if (!parsed.success) {
-        log.warning(`previous ${file} does not match ${src_schema/* STATUS_SCHEMA_ID */.LL}; stale dates start from this run`);
-        return none;
-    }
-    return new Map(parsed.data.stale.map((s) => [s.slug, s.since]));
+        return new Map();
+    const read = await readDoc(dir, paths.status, src_schema/* statusDocSchema */.mC, src_schema/* STATUS_SCHEMA_ID */.LL);
+    if ('problem' in read)
+        log.warning(`previous ${external_node_path_default().join(dir, ...paths.status.split('/'))} ${read.problem}; stale dates start from this run`);
+    return new Map('data' in read ? read.data.stale.map((s) => [s.slug, s.since]) : []);
 }
 
 // EXTERNAL MODULE: external "node:util"
