@@ -1,6 +1,6 @@
 // The CLI's commands in this process (the bundle itself is run by cli.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
-import { mkdir, writeFile } from 'node:fs/promises'
+import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { PassThrough } from 'node:stream'
 import { main, stderrLogger } from '../src/commands.js'
@@ -42,6 +42,87 @@ describe('main (the CLI)', () => {
     expect(out.text()).toContain('Bad credentials for token ***')
     expect(out.text()).not.toContain(token)
     expect(out.text()).not.toMatch(/ghp_\w/)
+  })
+})
+
+/** Every file of a built tree, by path. */
+async function tree(root: string): Promise<Map<string, string>> {
+  const files = new Map<string, string>()
+  for (const e of await readdir(root, { recursive: true, withFileTypes: true }))
+    if (e.isFile())
+      files.set(
+        path.relative(root, path.join(e.parentPath, e.name)),
+        await readFile(path.join(e.parentPath, e.name), 'utf8')
+      )
+  return files
+}
+
+const atomIds = (xml: string) => [...xml.matchAll(/<id>([^<]*)<\/id>/g)].map((m) => m[1]!)
+
+describe('a custom domain on the Pages branch', () => {
+  it('moves every URL to https://<domain> and keeps every feed id', async () => {
+    const catalog = path.join(dir, 'cname-catalog')
+    await cp('catalog', catalog, { recursive: true })
+    const env = { GITHUB_ACTIONS: 'true', GITHUB_REPOSITORY: 'someone/my-catalog' }
+    const pages = path.join(dir, 'cname-pages')
+    await main(
+      ['build', '--catalog', catalog, '--out', pages, '--now', '2026-11-21T04:23:00.000Z'],
+      collecting().log,
+      env
+    )
+    const before = await tree(pages)
+    expect(before.get('api/v1/apps.json')).toContain('https://someone.github.io/my-catalog/apps/')
+
+    // Pages settings commit the domain to the branch; a new release arrives the same day the domain is set.
+    await writeFile(path.join(pages, 'CNAME'), 'Updates.Example.org\n')
+    const file = path.join(catalog, 'apps/linkding.yml')
+    const yml = await readFile(file, 'utf8')
+    await writeFile(file, yml.replaceAll('v1.46.2', 'v1.46.3').replace(/checked: .*/, 'checked: 2026-11-24'))
+    const out = collecting()
+    const site = path.join(dir, 'cname-site')
+    const args = [
+      'build',
+      '--catalog',
+      catalog,
+      '--out',
+      site,
+      '--previous',
+      pages,
+      '--now',
+      '2026-11-24T04:23:00.000Z'
+    ]
+    await main(args, out.log, env)
+    expect(out.text()).toContain("base URL https://updates.example.org, from the Pages branch's CNAME")
+    const after = await tree(site)
+
+    for (const [f, text] of after) expect([f, text.includes('https://someone.github.io')]).toEqual([f, false])
+    const catalogDoc = JSON.parse(after.get('api/v1/apps.json')!) as {
+      apps: { slug: string; url: string; badge: string }[]
+    }
+    for (const a of catalogDoc.apps) {
+      expect(a.url).toBe(`https://updates.example.org/apps/${a.slug}/`)
+      expect(a.badge).toBe(`https://updates.example.org/badge/${a.slug}.svg`)
+    }
+    // Feed ids: every id published again is one published before, and the new entry shares their prefix.
+    const changeIds = (t: Map<string, string>) =>
+      (JSON.parse(t.get('api/v1/changes.json')!) as { changes: { id: string }[] }).changes.map((c) => c.id)
+    expect(changeIds(after)).toEqual(expect.arrayContaining(changeIds(before)))
+    const feeds = [...before.keys()].filter((f) => f.endsWith('.xml'))
+    expect(feeds.length).toBeGreaterThan(10)
+    const prefix = 'tag:someone.github.io,2026-11-21:/my-catalog/'
+    for (const f of feeds) {
+      const [was, now] = [atomIds(before.get(f)!), atomIds(after.get(f)!)]
+      expect(now[0]).toBe(`${prefix}${f}`)
+      // Entries are the newest 50: the new one may push the oldest out, but none comes back under another id.
+      for (const id of now.slice(1).filter((i) => !i.includes('/linkding/v1.46.3/'))) expect(was).toContain(id)
+      for (const id of now) expect(id.startsWith(prefix)).toBe(true)
+    }
+    expect(atomIds(after.get('apps/linkding/feed.xml')!)).toContain(
+      `${prefix}apps/linkding/v1.46.3/${JSON.parse(after.get('api/v1/apps/linkding.json')!).safeToUpdate}`
+    )
+    expect(after.get('feed.xml')).toContain(
+      '<link rel="self" type="application/atom+xml" href="https://updates.example.org/feed.xml"/>'
+    )
   })
 })
 

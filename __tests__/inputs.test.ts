@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import { defaultBaseUrl, pagesUrlFor, upstreamSettings } from '../src/inputs.js'
+import { cnameBaseUrl, defaultBaseUrl, pagesUrlFor, sourceCommit, upstreamSettings } from '../src/inputs.js'
 
 describe('inputs', () => {
   it('derives the GitHub Pages address of a repository', () => {
@@ -14,5 +14,25 @@ describe('inputs', () => {
     expect(upstreamSettings({ GITHUB_TOKEN: 'env' }).token).toBe('env')
     expect(upstreamSettings({ GITHUB_TOKEN: '' }).token).toBeUndefined()
     expect(upstreamSettings({}).endoflifeUrl).toBe('https://endoflife.date')
+  })
+
+  it('takes the source commit from --source-commit, else GITHUB_SHA; only a full SHA', () => {
+    const sha = 'B26255F'.padEnd(40, 'a')
+    expect(sourceCommit({ GITHUB_SHA: sha })).toBe(sha.toLowerCase())
+    expect(sourceCommit({ GITHUB_SHA: 'main' })).toBeNull()
+    expect(sourceCommit({})).toBeNull()
+    expect(sourceCommit({ GITHUB_SHA: sha }, 'c'.repeat(40))).toBe('c'.repeat(40))
+    expect(() => sourceCommit({}, 'HEAD')).toThrow('--source-commit "HEAD" is not a 40-character commit SHA')
+  })
+
+  it('reads the domain of a Pages CNAME file, and nothing else', () => {
+    expect(cnameBaseUrl('updates.example.org\n')).toBe('https://updates.example.org')
+    expect(cnameBaseUrl('  Docs.Example.ORG.\r\n\n')).toBe('https://docs.example.org')
+    expect(cnameBaseUrl('')).toBeNull()
+    expect(cnameBaseUrl('localhost')).toBeNull()
+    expect(cnameBaseUrl('https://x.example.org')).toBeNull()
+    expect(cnameBaseUrl('a.example.org\nb.example.org')).toBeNull()
+    expect(cnameBaseUrl('evil.example.org/path')).toBeNull()
+    expect(cnameBaseUrl('x.example.org:8443')).toBeNull()
   })
 })

@@ -143,12 +143,17 @@ describe('scripts/publish.sh with dist/index.js', () => {
     expect(git(['log', '-1', '--format=%b', first], remote)).toContain('- linkding\n')
   })
 
-  it('makes no commit when a second run finds no change', async () => {
+  let quiet: string
+  it('commits only the run report and the index when a later run finds no change', async () => {
     const run = await publishRun()
     expect(run.action.changed).toBe('[]')
-    expect(run.publish.committed).toBe('false')
-    expect(run.log).toContain('no change: gh-pages already holds this site')
-    expect(pagesLog()).toEqual([first])
+    expect(run.publish.committed).toBe('true')
+    const log = pagesLog()
+    expect(log).toHaveLength(2)
+    expect(log[1]).toBe(first)
+    quiet = log[0]!
+    expect(git(['log', '-1', '--format=%s', quiet], remote)).toBe('Publish run status: no app changed')
+    expect(touched(quiet)).toEqual(['api/v1/status.json', 'index.html'])
   })
 
   let second: string
@@ -160,9 +165,9 @@ describe('scripts/publish.sh with dist/index.js', () => {
     const run = await publishRun()
     expect(run.action.changed).toBe('["linkding"]')
     const log = pagesLog()
-    expect(log).toHaveLength(2)
+    expect(log).toHaveLength(3)
     second = log[0]!
-    expect(log[1]).toBe(first)
+    expect(log[1]).toBe(quiet)
     expect(git(['log', '-1', '--format=%s%n%n%b', second], remote).trim()).toBe(
       'Publish catalog: linkding\n\nChanged apps:\n- linkding'
     )
@@ -181,7 +186,7 @@ describe('scripts/publish.sh with dist/index.js', () => {
     const others = paths.filter(
       (p) => !own.includes(p) && !catalogWide.includes(p) && !p.includes('linkding') && !p.endsWith('.xml')
     )
-    for (const p of others) expect([p, onlyTimestampsMoved(first, second, p)]).toEqual([p, true])
+    for (const p of others) expect([p, onlyTimestampsMoved(quiet, second, p)]).toEqual([p, true])
     expect(paths.some((p) => p.startsWith('catalog/') || p === '.nojekyll')).toBe(false)
   })
 
@@ -234,7 +239,7 @@ function readmeWorkflow(readme: string): {
 }
 
 describe("README's workflow for other repositories, run as written", () => {
-  it('starts the Pages branch, then makes no commit when nothing changed', async () => {
+  it('starts the Pages branch, then commits only the run report and the index when nothing changed', async () => {
     const { steps } = readmeWorkflow(await readFile('README.md', 'utf8'))
     const [prepare, build, commit] = steps.filter((s) => s.run || s.uses?.endsWith('/updatesafe@v1'))
     expect(build?.uses).toMatch(/\/updatesafe@v1$/)
@@ -292,7 +297,9 @@ describe("README's workflow for other repositories, run as written", () => {
     expect(git(['ls-tree', '--name-only', 'gh-pages'], origin).split('\n')).toEqual(
       expect.arrayContaining(['.nojekyll', 'api', 'index.html'])
     )
-    expect(await runStep()).toContain('no change')
-    expect(log()).toHaveLength(1)
+    await runStep()
+    expect(log()).toHaveLength(2)
+    const diff = git(['diff', '--name-only', 'gh-pages~1', 'gh-pages'], origin).split('\n')
+    expect(diff).toEqual(['api/v1/status.json', 'index.html'])
   })
 })

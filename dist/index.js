@@ -29172,7 +29172,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 6282:
+/***/ 9062:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -32145,7 +32145,7 @@ function toJson(value) {
 }
 
 // EXTERNAL MODULE: ./src/schema/index.ts
-var schema = __nccwpck_require__(1107);
+var src_schema = __nccwpck_require__(1107);
 // EXTERNAL MODULE: ./src/util/network.ts
 var util_network = __nccwpck_require__(4506);
 ;// CONCATENATED MODULE: ./src/upstream/endoflife.ts
@@ -32164,7 +32164,7 @@ const ENDOFLIFE_DEFAULT_URL = 'https://endoflife.date';
 /** The largest product in our data is ~35 KB; 2 MB leaves room and still bounds memory. */
 const MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
 const endoflife_text = (max) => schemas/* string */.YjP().max(max);
-const optDate = schema/* dateString */.O2.nullable().optional();
+const optDate = src_schema/* dateString */.O2.nullable().optional();
 // A flag whose source key is absent is null (generate-api-v1.rb), e.g. mariadb's isEoes.
 const optBool = schemas/* boolean */.zMY().nullable().optional();
 // Field order follows the generator (generate-api-v1.rb) so a parsed document
@@ -32181,7 +32181,7 @@ const releaseSchema = schemas/* object */.Ikc({
     isEoas: optBool,
     eoasFrom: optDate,
     isEol: schemas/* boolean */.zMY().nullable(),
-    eolFrom: schema/* dateString */.O2.nullable(),
+    eolFrom: src_schema/* dateString */.O2.nullable(),
     isDiscontinued: optBool,
     discontinuedFrom: optDate,
     isEoes: optBool,
@@ -32190,7 +32190,7 @@ const releaseSchema = schemas/* object */.Ikc({
     latest: schemas/* object */.Ikc({
         name: endoflife_text(128).min(1),
         date: optDate,
-        link: schema/* httpUrl */.q3.nullable().optional()
+        link: src_schema/* httpUrl */.q3.nullable().optional()
     })
         .nullable()
         .optional(),
@@ -32201,7 +32201,7 @@ const endoflifeProductSchema = schemas/* object */.Ikc({
     generated_at: endoflife_text(64).optional(),
     last_modified: endoflife_text(64).optional(),
     result: schemas/* object */.Ikc({
-        name: schemas/* string */.YjP().regex(schema/* PRODUCT_PATTERN */.dA, 'must be an endoflife.date product id'),
+        name: schemas/* string */.YjP().regex(src_schema/* PRODUCT_PATTERN */.dA, 'must be an endoflife.date product id'),
         aliases: schemas/* array */.YOg(endoflife_text(100)).max(100).optional(),
         label: endoflife_text(200).optional(),
         category: endoflife_text(100).optional(),
@@ -32211,7 +32211,7 @@ const endoflifeProductSchema = schemas/* object */.Ikc({
             .max(200)
             .optional(),
         labels: schemas/* record */.g1P(endoflife_text(50), endoflife_text(300).nullable()).optional(),
-        links: schemas/* record */.g1P(endoflife_text(50), schema/* httpUrl */.q3.nullable()).optional(),
+        links: schemas/* record */.g1P(endoflife_text(50), src_schema/* httpUrl */.q3.nullable()).optional(),
         releases: schemas/* array */.YOg(releaseSchema).max(2000)
     })
 });
@@ -32230,7 +32230,7 @@ class EndoflifeError extends Error {
     }
 }
 function assertProductId(product) {
-    if (typeof product !== 'string' || !schema/* PRODUCT_PATTERN */.dA.test(product)) {
+    if (typeof product !== 'string' || !src_schema/* PRODUCT_PATTERN */.dA.test(product)) {
         throw new Error(`not an endoflife.date product id: ${JSON.stringify(String(product).slice(0, 100))}`);
     }
 }
@@ -32502,6 +32502,8 @@ function exitStatus(e) {
 
 
 
+
+
 const DEFAULT_REQUEST_TIMEOUT_SECONDS = 20;
 const DEFAULT_REFRESH_DEADLINE_SECONDS = 600;
 /** A positive number of seconds, or a usage error naming the option. */
@@ -32538,6 +32540,54 @@ function defaultBaseUrl(env) {
     if (env.GITHUB_ACTIONS === 'true' && env.GITHUB_REPOSITORY)
         return pagesUrlFor(env.GITHUB_REPOSITORY);
     return 'http://localhost:8080';
+}
+/**
+ * The commit a run builds from, for status.json: `--source-commit` when given (a usage error unless it is a
+ * full 40-hex SHA), else GITHUB_SHA in Actions, else null.
+ */
+function sourceCommit(env, given) {
+    const sha = /^[0-9a-f]{40}$/;
+    if (given !== undefined) {
+        if (!sha.test(given.toLowerCase()))
+            throw problem('usage', `--source-commit "${given}" is not a 40-character commit SHA`);
+        return given.toLowerCase();
+    }
+    const fromEnv = env.GITHUB_SHA?.toLowerCase();
+    return fromEnv && sha.test(fromEnv) ? fromEnv : null;
+}
+/** A DNS name as GitHub Pages takes it in a CNAME file: labels of letters, digits and hyphens, at least two. */
+const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]([a-z0-9-]{0,61}[a-z0-9])?$/;
+/** The site address a Pages CNAME file names (`https://<domain>`), or null when it names none. */
+function cnameBaseUrl(text) {
+    const lines = text
+        .split(/\r?\n/)
+        .map((l) => l.trim())
+        .filter((l) => l !== '');
+    if (lines.length !== 1)
+        return null;
+    const domain = lines[0].toLowerCase().replace(/\.$/, '');
+    return DOMAIN.test(domain) ? `https://${domain}` : null;
+}
+/**
+ * The base URL of a build: `--base-url` / the `base-url` input when given; else the custom domain of the Pages
+ * branch (its `CNAME`, in the previous snapshot's checkout); else the Pages address (defaultBaseUrl).
+ */
+async function resolveBaseUrl(given, previousDir, env, log) {
+    if (given)
+        return given;
+    if (previousDir) {
+        const file = external_node_path_default().join(previousDir, 'CNAME');
+        const text = await (0,promises_namespaceObject.readFile)(file, 'utf8').catch(() => null);
+        if (text !== null) {
+            const url = cnameBaseUrl(text.slice(0, 1024));
+            if (url) {
+                log.info(`base URL ${url}, from the Pages branch's CNAME`);
+                return url;
+            }
+            log.warning(`${file} names no domain; using the default base URL`);
+        }
+    }
+    return defaultBaseUrl(env);
 }
 
 ;// CONCATENATED MODULE: ./src/build/deps.ts
@@ -32824,10 +32874,10 @@ function requireType() {
   type = Type2;
   return type;
 }
-var js_yaml_schema;
+var schema;
 var hasRequiredSchema;
 function requireSchema() {
-  if (hasRequiredSchema) return js_yaml_schema;
+  if (hasRequiredSchema) return schema;
   hasRequiredSchema = 1;
   const YAMLException2 = requireException();
   const Type2 = requireType();
@@ -32910,8 +32960,8 @@ function requireSchema() {
     result.compiledTypeMap = compileMap(result.compiledImplicit, result.compiledExplicit);
     return result;
   };
-  js_yaml_schema = Schema2;
-  return js_yaml_schema;
+  schema = Schema2;
+  return schema;
 }
 var str;
 var hasRequiredStr;
@@ -35662,10 +35712,61 @@ const {
 
 // EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
 var dist = __nccwpck_require__(8815);
+;// CONCATENATED MODULE: ./src/util/suggest.ts
+// "Did you mean …?" for a misspelt key: the nearest known name by edit distance.
+/** Optimal string alignment distance (Levenshtein plus adjacent swaps), stopping early past `max`. */
+function editDistance(a, b, max = Infinity) {
+    if (Math.abs(a.length - b.length) > max)
+        return max + 1;
+    let prev2 = [];
+    let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+        const row = [i];
+        let best = i;
+        for (let j = 1; j <= b.length; j++) {
+            const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+            let d = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + cost);
+            if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+                d = Math.min(d, prev2[j - 2] + 1);
+            row.push(d);
+            best = Math.min(best, d);
+        }
+        if (best > max)
+            return max + 1;
+        prev2 = prev;
+        prev = row;
+    }
+    return prev[b.length];
+}
+/** Spelling aside: `tag_prefix`, `TagPrefix` and `tag-prefix` all mean `tagPrefix`. */
+const loose = (s) => s.toLowerCase().replace(/[-_\s]/g, '');
+/**
+ * The known name `key` most likely misspells, or null when none is close: the same name in another case or
+ * separator style, else the nearest within 2 edits (1 for names of 4 characters or fewer).
+ */
+function didYouMean(key, known) {
+    if (key.length > 64)
+        return null;
+    const same = known.find((k) => loose(k) === loose(key));
+    if (same !== undefined)
+        return same;
+    const max = key.length <= 4 ? 1 : 2;
+    let best = null;
+    let bestDistance = max + 1;
+    for (const k of known) {
+        const d = editDistance(loose(key), loose(k), max);
+        if (d < bestDistance)
+            [best, bestDistance] = [k, d];
+    }
+    return best;
+}
+
 ;// CONCATENATED MODULE: ./src/catalog/load.ts
 // Reads catalog/apps/*.yml into validated entries. Every problem of a run is
 // collected (not just the first) and points at file, line and field, so a
 // maintainer fixes a pull request in one pass and the action can annotate lines.
+
+
 
 
 
@@ -35748,7 +35849,7 @@ function validFast(text) {
     }
     if (sequence)
         return undefined;
-    const parsed = schema/* catalogEntrySchema */.Jd.safeParse(data);
+    const parsed = src_schema/* catalogEntrySchema */.Jd.safeParse(data);
     return parsed.success ? parsed.data : undefined;
 }
 /**
@@ -35814,6 +35915,20 @@ function yamlLimitIssue(e, text, file) {
     return { file, line: 1, column: 1, message: `YAML: ${message}` };
 }
 /** Validate one record's text; returns the entry or the issues found. */
+/** The keys a record may hold in the mapping at `at` (the record itself for []), from the schema. */
+function keysAt(at) {
+    const unwrap = (t) => (t instanceof schemas/* ZodOptional */.IiU || t instanceof schemas/* ZodNullable */.l1C ? unwrap(t.unwrap()) : t);
+    let schema = src_schema/* catalogEntrySchema */.Jd;
+    for (const step of at) {
+        const object = unwrap(schema);
+        const next = object instanceof schemas/* ZodObject */.bvH && typeof step === 'string' ? object.shape[step] : undefined;
+        if (!next)
+            return [];
+        schema = next;
+    }
+    const object = unwrap(schema);
+    return object instanceof schemas/* ZodObject */.bvH ? Object.keys(object.shape) : [];
+}
 function parseRecord(text, file) {
     const fast = validFast(text);
     if (fast)
@@ -35856,14 +35971,18 @@ function parseRecord(text, file) {
     if (data === null || typeof data !== 'object' || Array.isArray(data)) {
         return { issues: [{ file, line: 1, column: 1, message: 'must be a YAML mapping of fields (name, repo, …)' }] };
     }
-    const parsed = schema/* catalogEntrySchema */.Jd.safeParse(data);
+    const parsed = src_schema/* catalogEntrySchema */.Jd.safeParse(data);
     if (parsed.success)
         return { entry: detached(parsed.data), issues };
     for (const issue of parsed.error.issues) {
         if (issue.code === 'unrecognized_keys') {
             for (const key of issue.keys) {
                 const at = locate(doc, lc, issue.path, key);
-                issues.push({ file, ...at, field: fieldOf([...issue.path, key]), message: 'unknown key (check the spelling; see the catalog format in README.md)' });
+                const hint = didYouMean(key, keysAt(issue.path));
+                const message = hint
+                    ? `unknown key; did you mean \`${hint}\`? (see the catalog format in README.md)`
+                    : 'unknown key (check the spelling; see the catalog format in README.md)';
+                issues.push({ file, ...at, field: fieldOf([...issue.path, key]), message });
             }
             continue;
         }
@@ -35872,7 +35991,7 @@ function parseRecord(text, file) {
     }
     // A well-formed repo of an invalid record still counts for duplicates, so one run reports both problems.
     const repo = data.repo;
-    return typeof repo === 'string' && schema/* REPO_PATTERN */.WA.test(repo) ? { issues, repo } : { issues };
+    return typeof repo === 'string' && src_schema/* REPO_PATTERN */.WA.test(repo) ? { issues, repo } : { issues };
 }
 /** Line of a record's `repo` key, for the rare message that names it; 1 when it cannot be found. */
 function repoLine(file) {
@@ -35952,7 +36071,7 @@ async function loadCatalog(catalogDir, log) {
             issues.push({ file, line: 1, column: 1, message: `records are named <slug>.yml; rename to ${slug}.yml` });
             continue;
         }
-        if (!schema/* SLUG_PATTERN */.ZT.test(slug)) {
+        if (!src_schema/* SLUG_PATTERN */.ZT.test(slug)) {
             issues.push({ file, line: 1, column: 1, message: `file name "${(0,util_text/* escapeUnsafe */.au)(name)}" is not a valid slug: use lowercase letters, digits and single hyphens (e.g. "adguard-home.yml")` });
             continue;
         }
@@ -36201,254 +36320,6 @@ async function recoverOutputDir(outDir) {
 
 // EXTERNAL MODULE: ./node_modules/zod/v4/core/json-schema-processors.js
 var json_schema_processors = __nccwpck_require__(8439);
-;// CONCATENATED MODULE: ./src/site/paths.ts
-// Every published address is derived from the base URL and the slug in one place,
-// so records, pages and checks can never disagree about them.
-
-/** Normalise a base URL: absolute http(s), no query or fragment, no trailing slash. */
-function normaliseBaseUrl(raw) {
-    let u;
-    try {
-        u = new URL(raw);
-    }
-    catch {
-        throw new Error(`base URL "${raw}" is not an absolute URL`);
-    }
-    if (u.protocol !== 'https:' && u.protocol !== 'http:')
-        throw new Error(`base URL "${raw}" must use http or https`);
-    if (u.search || u.hash)
-        throw new Error(`base URL "${raw}" must not carry a query or fragment`);
-    return u.href.replace(/\/+$/, '');
-}
-/** Every file the site publishes, as a POSIX path under the site root. Nothing else writes one by hand. */
-const paths = {
-    catalog: 'api/v1/apps.json',
-    app: (slug) => `api/v1/apps/${slug}.json`,
-    shields: (slug) => `api/v1/badge/${slug}.json`,
-    changes: 'api/v1/changes.json',
-    appsSchema: 'api/v1/schema/apps.v1.json',
-    appSchema: 'api/v1/schema/app.v1.json',
-    badge: (slug) => `badge/${slug}.svg`,
-    /** The directory of an app's page: its address ends here. */
-    pageDir: (slug) => `apps/${slug}/`,
-    page: (slug) => `apps/${slug}/index.html`,
-    index: 'index.html',
-    notFound: '404.html',
-    feed: 'feed.xml',
-    classFeed: (c) => `feeds/${c}.xml`,
-    appFeed: (slug) => `apps/${slug}/feed.xml`,
-    asset: (name) => `assets/${name}`
-};
-/** A path with `{slug}` (or `{class}`) in place of the value, for documentation. */
-const SLUG_PLACEHOLDER = '{slug}';
-/** The slug of a per-app JSON document's path, or null when `file` is not one. */
-function appDocSlug(file) {
-    const [head, tail] = paths.app(SLUG_PLACEHOLDER).split(SLUG_PLACEHOLDER);
-    if (!file.startsWith(head) || !file.endsWith(tail))
-        return null;
-    const slug = file.slice(head.length, file.length - tail.length);
-    return slug !== '' && !slug.includes('/') ? slug : null;
-}
-/** The absolute address of a site path (a directory path keeps its trailing slash). */
-function siteUrl(baseUrl, sitePath) {
-    return `${baseUrl}/${sitePath}`;
-}
-/** The relative link from the page at site path `from` to the site root ('' at the root, '../../' two levels down). */
-function rootLink(from) {
-    const up = external_node_path_default().posix.dirname(from).split('/').filter((s) => s !== '.').length;
-    return '../'.repeat(up);
-}
-/** A relative link from the page at site path `from` to site path `to`. */
-function relativeLink(from, to) {
-    const rel = external_node_path_default().posix.relative(external_node_path_default().posix.dirname(from), to);
-    const link = to.endsWith('/') && rel !== '' ? `${rel}/` : rel;
-    return link === '' ? './' : link;
-}
-function appUrls(baseUrl, slug) {
-    return { url: siteUrl(baseUrl, paths.pageDir(slug)), badge: siteUrl(baseUrl, paths.badge(slug)) };
-}
-/** The addresses of the Atom feeds, for documentation. */
-function feedUrls(baseUrl) {
-    return [paths.feed, paths.classFeed('{class}'), paths.appFeed(SLUG_PLACEHOLDER)]
-        .map((p) => siteUrl(baseUrl, p))
-        .join(', ');
-}
-
-;// CONCATENATED MODULE: ./src/site/api.ts
-// The machine-readable half of the site: the v1 JSON documents and their JSON Schemas.
-
-
-
-
-function docsText(baseUrl) {
-    return [
-        `updatesafe API v1. Catalog: ${siteUrl(baseUrl, paths.catalog)} (schema ${schema/* APPS_SCHEMA_ID */.TC}; apps ordered by slug).`,
-        `One app: ${siteUrl(baseUrl, paths.app(SLUG_PLACEHOLDER))} (schema ${schema/* APP_SCHEMA_ID */.ks}; the record's fields on the document itself).`,
-        `Badge: ${siteUrl(baseUrl, paths.badge(SLUG_PLACEHOLDER))}. Page: ${siteUrl(baseUrl, paths.pageDir(SLUG_PLACEHOLDER))}. Shields endpoint: ${siteUrl(baseUrl, paths.shields(SLUG_PLACEHOLDER))}.`,
-        `JSON Schemas: ${siteUrl(baseUrl, paths.appsSchema)} and ${siteUrl(baseUrl, paths.appSchema)}.`,
-        'This is a build-time snapshot, generated at generatedAt and served as static files; nothing is computed per request.',
-        'safeToUpdate is one of safe, caution, breaking, unknown, unmaintained. lifecycle.status is supported (no end of life set),',
-        'eol-scheduled (end of life in the future) or eol (the end-of-life date has passed at generatedAt). An unknown slug answers 404.',
-        'lastChecked is the day the facts of a record were read; a build that finds nothing new keeps the published record unchanged.',
-        `Recent changes: ${siteUrl(baseUrl, paths.changes)}; Atom feeds: ${feedUrls(baseUrl)}.`
-    ].join(' ');
-}
-/** The per-app document: the record's fields on the document itself, not wrapped. */
-function appDoc(record, generatedAt) {
-    return { schema: schema/* APP_SCHEMA_ID */.ks, generatedAt, ...record };
-}
-function buildDocuments(records, generatedAt, baseUrl) {
-    const apps = [...records].sort((a, b) => (0,schema/* compareSlugs */.wf)(a.slug, b.slug));
-    const catalog = { schema: schema/* APPS_SCHEMA_ID */.TC, generatedAt, docs: docsText(baseUrl), count: apps.length, apps };
-    return { catalog, apps: apps.map((r) => appDoc(r, generatedAt)) };
-}
-function jsonSchemas(baseUrl) {
-    const files = new Map();
-    const make = (schema, file, title) => {
-        const json = json_schema_processors/* toJSONSchema */.bl(schema, { target: 'draft-2020-12', io: 'output' });
-        files.set(file, toJson({ $id: siteUrl(baseUrl, file), title, ...json }));
-    };
-    make(schema/* catalogDocSchema */.rB, paths.appsSchema, schema/* APPS_SCHEMA_ID */.TC);
-    make(schema/* appDocSchema */.DV, paths.appSchema, schema/* APP_SCHEMA_ID */.ks);
-    return files;
-}
-
-;// CONCATENATED MODULE: ./src/output/validate.ts
-// The last gate before a tree replaces the published one: every document is
-// re-read from the exact bytes we are about to write and checked against the
-// schemas and the spec's cross-document rules. Files are checked one at a time
-// as they are produced, so a large site never sits in memory whole.
-
-
-
-
-
-
-
-/** The error a snapshot that fails its checks throws: every problem, each naming the site file. */
-function snapshotInvalid(problems) {
-    return new ProblemsError('snapshot', problems, 'the new snapshot is invalid');
-}
-/**
- * A per-app document's identity for the cross-document check: the hash of the
- * bytes the build writes for a record (its fields on the document, in schema
- * order, as zod emits them). Holding every parsed element instead kept a second
- * copy of the catalog alive until the last page was written.
- */
-function docDigest(record, generatedAt) {
-    return digest(toJson(appDoc(record, generatedAt)));
-}
-function digest(content) {
-    return (0,external_node_crypto_.createHash)('sha256').update(content).digest('base64');
-}
-/** The catalog document with its elements left to be checked one at a time (and counted). */
-const catalogEnvelopeSchema = schemas/* strictObject */.rej({ ...schema/* catalogEnvelopeShape */.JS, apps: schemas/* array */.YOg(schemas/* unknown */.L5J()) });
-function snapshotChecker(baseUrl) {
-    const problems = [];
-    const fail = (file, message) => problems.push({ file, message });
-    const seen = new Set();
-    /** Slug → digest of its catalog element; null until the catalog document is read. */
-    let apps = null;
-    let generatedAt = '';
-    function json(file, content) {
-        try {
-            return JSON.parse(content.toString());
-        }
-        catch (e) {
-            fail(file, `is not JSON: ${e.message}`);
-            return undefined;
-        }
-    }
-    function addCatalog(content) {
-        const raw = json(paths.catalog, content);
-        if (raw === undefined)
-            return;
-        const envelope = catalogEnvelopeSchema.safeParse(raw);
-        if (!envelope.success) {
-            problems.push(...zodProblems(envelope.error, paths.catalog));
-            return;
-        }
-        generatedAt = envelope.data.generatedAt;
-        const elements = envelope.data.apps;
-        if (envelope.data.count !== elements.length)
-            problems.push({ file: paths.catalog, field: 'count', message: schema/* COUNT_MESSAGE */.cj });
-        const known = new Map();
-        let previous = '';
-        for (const [i, element] of elements.entries()) {
-            // Parsed copies are dropped element by element, so only the digests outlive this loop.
-            const parsed = schema/* appRecordSchema */.mt.safeParse(element);
-            if (!parsed.success) {
-                problems.push(...zodProblems(parsed.error, paths.catalog, ['apps', i]));
-                continue;
-            }
-            const app = parsed.data;
-            if (app.slug <= previous)
-                fail(paths.catalog, `apps are not ordered by unique slug at "${app.slug}"`);
-            previous = app.slug;
-            const want = appUrls(baseUrl, app.slug);
-            if (app.url !== want.url)
-                problems.push({ file: paths.catalog, field: `apps.${i}.url`, message: `is ${app.url}, expected ${want.url}` });
-            if (app.badge !== want.badge)
-                problems.push({
-                    file: paths.catalog,
-                    field: `apps.${i}.badge`,
-                    message: `is ${app.badge}, expected ${want.badge}`
-                });
-            known.set(app.slug, docDigest(app, generatedAt));
-        }
-        apps = known;
-    }
-    function addAppDoc(file, slug, content) {
-        const element = apps?.get(slug);
-        if (!element) {
-            fail(file, 'has no element in the catalog');
-            return;
-        }
-        // The bytes the build writes for its (checked) element: valid and equal. Anything else is read and compared by content.
-        if (digest(content) === element)
-            return;
-        const raw = json(file, content);
-        if (raw === undefined)
-            return;
-        const parsed = schema/* appDocSchema */.DV.safeParse(raw);
-        if (!parsed.success) {
-            problems.push(...zodProblems(parsed.error, file));
-            return;
-        }
-        const { schema: _schema, generatedAt: docAt, ...record } = parsed.data;
-        if (docAt !== generatedAt)
-            problems.push({ file, field: 'generatedAt', message: "differs from the catalog's" });
-        if (docDigest(record, generatedAt) !== element)
-            fail(file, 'record differs from its catalog element');
-    }
-    return {
-        add(file, content) {
-            if (seen.has(file))
-                fail(file, 'is produced twice');
-            seen.add(file);
-            if (file === paths.catalog)
-                return addCatalog(content);
-            const slug = appDocSlug(file);
-            if (slug !== null)
-                addAppDoc(file, slug, content);
-        },
-        finish() {
-            if (!seen.has(paths.catalog))
-                fail(paths.catalog, 'is missing');
-            for (const f of [paths.index, paths.notFound, paths.appsSchema, paths.appSchema])
-                if (!seen.has(f))
-                    fail(f, 'is missing');
-            for (const slug of apps?.keys() ?? []) {
-                for (const f of [paths.app(slug), paths.badge(slug), paths.page(slug)])
-                    if (!seen.has(f))
-                        fail(f, 'is missing');
-            }
-            if (problems.length > 0)
-                throw snapshotInvalid(problems);
-        }
-    };
-}
-
 ;// CONCATENATED MODULE: ./src/site/html/classes.ts
 const CLASS_INFO = {
     safe: {
@@ -36554,6 +36425,82 @@ function isDate(s) {
     return typeof s === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`));
 }
 
+;// CONCATENATED MODULE: ./src/site/paths.ts
+// Every published address is derived from the base URL and the slug in one place,
+// so records, pages and checks can never disagree about them.
+
+/** Normalise a base URL: absolute http(s), no query or fragment, no trailing slash. */
+function normaliseBaseUrl(raw) {
+    let u;
+    try {
+        u = new URL(raw);
+    }
+    catch {
+        throw new Error(`base URL "${raw}" is not an absolute URL`);
+    }
+    if (u.protocol !== 'https:' && u.protocol !== 'http:')
+        throw new Error(`base URL "${raw}" must use http or https`);
+    if (u.search || u.hash)
+        throw new Error(`base URL "${raw}" must not carry a query or fragment`);
+    return u.href.replace(/\/+$/, '');
+}
+/** Every file the site publishes, as a POSIX path under the site root. Nothing else writes one by hand. */
+const paths = {
+    catalog: 'api/v1/apps.json',
+    app: (slug) => `api/v1/apps/${slug}.json`,
+    shields: (slug) => `api/v1/badge/${slug}.json`,
+    changes: 'api/v1/changes.json',
+    status: 'api/v1/status.json',
+    appsSchema: 'api/v1/schema/apps.v1.json',
+    appSchema: 'api/v1/schema/app.v1.json',
+    changesSchema: 'api/v1/schema/changes.v1.json',
+    statusSchema: 'api/v1/schema/status.v1.json',
+    badge: (slug) => `badge/${slug}.svg`,
+    /** The directory of an app's page: its address ends here. */
+    pageDir: (slug) => `apps/${slug}/`,
+    page: (slug) => `apps/${slug}/index.html`,
+    index: 'index.html',
+    notFound: '404.html',
+    feed: 'feed.xml',
+    classFeed: (c) => `feeds/${c}.xml`,
+    appFeed: (slug) => `apps/${slug}/feed.xml`,
+    asset: (name) => `assets/${name}`
+};
+/** A path with `{slug}` (or `{class}`) in place of the value, for documentation. */
+const SLUG_PLACEHOLDER = '{slug}';
+/** The slug of a per-app JSON document's path, or null when `file` is not one. */
+function appDocSlug(file) {
+    const [head, tail] = paths.app(SLUG_PLACEHOLDER).split(SLUG_PLACEHOLDER);
+    if (!file.startsWith(head) || !file.endsWith(tail))
+        return null;
+    const slug = file.slice(head.length, file.length - tail.length);
+    return slug !== '' && !slug.includes('/') ? slug : null;
+}
+/** The absolute address of a site path (a directory path keeps its trailing slash). */
+function siteUrl(baseUrl, sitePath) {
+    return `${baseUrl}/${sitePath}`;
+}
+/** The relative link from the page at site path `from` to the site root ('' at the root, '../../' two levels down). */
+function rootLink(from) {
+    const up = external_node_path_default().posix.dirname(from).split('/').filter((s) => s !== '.').length;
+    return '../'.repeat(up);
+}
+/** A relative link from the page at site path `from` to site path `to`. */
+function relativeLink(from, to) {
+    const rel = external_node_path_default().posix.relative(external_node_path_default().posix.dirname(from), to);
+    const link = to.endsWith('/') && rel !== '' ? `${rel}/` : rel;
+    return link === '' ? './' : link;
+}
+function appUrls(baseUrl, slug) {
+    return { url: siteUrl(baseUrl, paths.pageDir(slug)), badge: siteUrl(baseUrl, paths.badge(slug)) };
+}
+/** The addresses of the Atom feeds, for documentation. */
+function feedUrls(baseUrl) {
+    return [paths.feed, paths.classFeed('{class}'), paths.appFeed(SLUG_PLACEHOLDER)]
+        .map((p) => siteUrl(baseUrl, p))
+        .join(', ');
+}
+
 ;// CONCATENATED MODULE: ./src/site/changes.ts
 // The change history: every time an app reached a new version or class. A single
 // snapshot does not hold history, so the entries are published as a public JSON
@@ -36565,7 +36512,7 @@ function isDate(s) {
 
 
 
-const CHANGES_SCHEMA_ID = `${schema/* SERVICE */.YV}.changes.v1`;
+const CHANGES_SCHEMA_ID = `${src_schema/* SERVICE */.YV}.changes.v1`;
 /**
  * Bounds. changes.json keeps the newest RECENT_CHANGES entries, plus the newest
  * entry of every app still in the catalog (so a quiet app's own feed never
@@ -36575,18 +36522,18 @@ const CHANGES_SCHEMA_ID = `${schema/* SERVICE */.YV}.changes.v1`;
 const RECENT_CHANGES = 500;
 const FEED_ENTRIES = 50;
 const versionSchema = schemas/* string */.YjP().min(1).max(128);
-const classSchema = schemas/* enum */.k5n(schema/* CLASSES */.Nv);
+const classSchema = schemas/* enum */.k5n(src_schema/* CLASSES */.Nv);
 const changeSchema = schemas/* strictObject */.rej({
     // The same rules renderAtomFeed enforces, so whatever is read back renders.
     id: schemas/* string */.YjP()
         .max(2048)
         .regex(/^[A-Za-z][A-Za-z0-9+.-]*:[^\s<>"{}|\\^`]+$/, 'must be an IRI')
-        .describe('Atom id of the entry: the page URL plus version and class; never changes'),
+        .describe('Atom id of the entry: a tag URI naming app, version and class (older entries: the page URL); never changes'),
     at: schemas/* string */.YjP()
-        .regex(schema/* TIMESTAMP_PATTERN */.SX)
+        .regex(src_schema/* TIMESTAMP_PATTERN */.SX)
         .refine((s) => !Number.isNaN(Date.parse(s)), 'must be a real time')
         .describe('generatedAt of the snapshot that first published this state'),
-    slug: schemas/* string */.YjP().regex(schema/* SLUG_PATTERN */.ZT),
+    slug: schemas/* string */.YjP().regex(src_schema/* SLUG_PATTERN */.ZT),
     name: schemas/* string */.YjP().min(1).max(200),
     url: schemas/* url */.OZ5({ protocol: /^https?$/ })
         .max(2048)
@@ -36600,22 +36547,38 @@ const changeSchema = schemas/* strictObject */.rej({
     title: schemas/* string */.YjP().min(1).max(400).describe('Plain-text entry title'),
     summary: schemas/* string */.YjP().max(2000).describe('Plain text: the class and the rationale at the time of the change')
 });
+/** `tag:<host>,<YYYY-MM-DD>:<path>/`: the start of every Atom id of a site (RFC 4151 tag URIs). */
+const ID_PREFIX_PATTERN = /^tag:[a-z0-9.-]+,\d{4}-\d{2}-\d{2}:\/(?:[^\s<>"{}|\\^`]*\/)?$/;
 const changesDocSchema = schemas/* strictObject */.rej({
     schema: schemas/* literal */.euz(CHANGES_SCHEMA_ID),
     docs: schemas/* string */.YjP(),
+    idPrefix: schemas/* string */.YjP()
+        .max(512)
+        .regex(ID_PREFIX_PATTERN)
+        .optional()
+        .describe('Start of every Atom id of this site, minted on its first publication from its address then, and kept: ids stay the same when the site moves to another domain'),
     count: schemas/* number */.aig().int().min(0),
     changes: schemas/* array */.YOg(changeSchema)
 });
+/**
+ * A site's Atom ids are tag URIs minted once from where the site was first published and the day it was:
+ * `tag:owner.github.io,2026-11-21:/repo/`. The prefix is then read back from changes.json, so a move to a
+ * custom domain (or any other address) changes every link but no id, and feed readers see no duplicates.
+ */
+function mintIdPrefix(baseUrl, at) {
+    const u = new URL(`${baseUrl}/`);
+    return `tag:${u.hostname.toLowerCase()},${at.slice(0, 10)}:${u.pathname}`;
+}
 /** Newest first; entries of one run in slug order, so the order never depends on input order. */
 function newestFirst(a, b) {
     if (a.at !== b.at)
         return a.at < b.at ? 1 : -1;
-    return (0,schema/* compareSlugs */.wf)(a.slug, b.slug);
+    return (0,src_schema/* compareSlugs */.wf)(a.slug, b.slug);
 }
-function newChange(given, before, generatedAt, baseUrl) {
-    // The id and link come from the address derived from the slug, whatever the record says.
+function newChange(given, before, generatedAt, baseUrl, idPrefix) {
+    // The link comes from the address derived from the slug, whatever the record says.
     const record = { ...given, url: appUrls(baseUrl, given.slug).url };
-    const entry = recordFeedEntry(record, generatedAt);
+    const entry = recordFeedEntry(record, generatedAt, idPrefix);
     const was = before
         ? ` Before: ${cleanText(before.latestVersion, 128)}, ${CLASS_INFO[before.safeToUpdate].label.toLowerCase()}.`
         : ' First published.';
@@ -36662,7 +36625,7 @@ function mergeChanges(input) {
             continue;
         if (c.before && c.before.latestVersion === c.after.latestVersion && c.before.safeToUpdate === c.after.safeToUpdate)
             continue;
-        fresh.push(newChange(record, c.before, input.generatedAt, input.baseUrl));
+        fresh.push(newChange(record, c.before, input.generatedAt, input.baseUrl, input.idPrefix));
     }
     // A state seen before (e.g. a class that flips back) replaces its older entry: ids stay unique in every feed.
     const freshIds = new Set(fresh.map((c) => c.id));
@@ -36683,34 +36646,238 @@ function mergeChanges(input) {
     return keep.map((c) => canonical(c, input.baseUrl));
 }
 /** Documentation inside the document, like the catalog's `docs`. */
-function changes_docsText(baseUrl) {
+function docsText(baseUrl) {
     return (`updatesafe recent changes (schema ${CHANGES_SCHEMA_ID}). Each element records that an app reached a new latestVersion or safeToUpdate ` +
         `(or was first published) in the snapshot generated at "at"; newest first; the newest ${RECENT_CHANGES} changes plus the newest of every tracked app are kept. ` +
         `Atom feeds of the same entries (newest ${FEED_ENTRIES} each): ${feedUrls(baseUrl)}. ` +
         `Current state: ${siteUrl(baseUrl, paths.catalog)}.`);
 }
-function renderChangesDoc(changes, baseUrl) {
-    return toJson({ schema: CHANGES_SCHEMA_ID, docs: changes_docsText(baseUrl), count: changes.length, changes });
+function renderChangesDoc(changes, baseUrl, idPrefix) {
+    return toJson({ schema: CHANGES_SCHEMA_ID, docs: docsText(baseUrl), idPrefix, count: changes.length, changes });
 }
-/**
- * The entry for "this app now has this version and this class", built from the
- * published record. The id is the page URL plus version and class, so the same
- * state always yields the same id and a change yields a new one.
- */
 function rationaleWithClass(label, rationale) {
     return rationale.toLowerCase().startsWith(label.toLowerCase()) ? rationale : `${label}. ${rationale}`;
 }
-function recordFeedEntry(record, updated) {
+/**
+ * The entry for "this app now has this version and this class", built from the
+ * published record. The id names the app, version and class under the site's
+ * id prefix, so the same state always yields the same id and a change a new one.
+ */
+function recordFeedEntry(record, updated, idPrefix) {
     const info = CLASS_INFO[record.safeToUpdate];
-    const name = cleanText(record.name, schema/* LIMITS */.b1.name);
-    const version = cleanText(record.latestVersion, schema/* LIMITS */.b1.version);
+    const name = cleanText(record.name, src_schema/* LIMITS */.b1.name);
+    const version = cleanText(record.latestVersion, src_schema/* LIMITS */.b1.version);
     return {
-        id: `${record.url}#${encodeURIComponent(version)}/${record.safeToUpdate}`,
+        id: `${idPrefix}apps/${record.slug}/${encodeURIComponent(version)}/${record.safeToUpdate}`,
         title: `${name} ${version}: ${info.label.toLowerCase()}`,
         link: record.url,
         updated,
         // The rationale usually opens with the class already ("Breaking (rule …)"); say it once.
-        summary: rationaleWithClass(info.label, cleanText(record.rationale, schema/* LIMITS */.b1.rationale, { multiline: true }))
+        summary: rationaleWithClass(info.label, cleanText(record.rationale, src_schema/* LIMITS */.b1.rationale, { multiline: true }))
+    };
+}
+
+;// CONCATENATED MODULE: ./src/site/api.ts
+// The machine-readable half of the site: the v1 JSON documents and their JSON Schemas.
+
+
+
+
+
+function api_docsText(baseUrl) {
+    return [
+        `updatesafe API v1. Catalog: ${siteUrl(baseUrl, paths.catalog)} (schema ${src_schema/* APPS_SCHEMA_ID */.TC}; apps ordered by slug).`,
+        `One app: ${siteUrl(baseUrl, paths.app(SLUG_PLACEHOLDER))} (schema ${src_schema/* APP_SCHEMA_ID */.ks}; the record's fields on the document itself).`,
+        `Badge: ${siteUrl(baseUrl, paths.badge(SLUG_PLACEHOLDER))}. Page: ${siteUrl(baseUrl, paths.pageDir(SLUG_PLACEHOLDER))}. Shields endpoint: ${siteUrl(baseUrl, paths.shields(SLUG_PLACEHOLDER))}.`,
+        `JSON Schemas: ${[paths.appsSchema, paths.appSchema, paths.changesSchema, paths.statusSchema].map((p) => siteUrl(baseUrl, p)).join(', ')}.`,
+        'This is a build-time snapshot served as static files; nothing is computed per request. generatedAt is when a record last changed:',
+        `a run that finds nothing new leaves it (and every app document) as it was. When the last run happened, and how many apps it refreshed, found stale or left out: ${siteUrl(baseUrl, paths.status)} (schema ${src_schema/* STATUS_SCHEMA_ID */.LL}).`,
+        'safeToUpdate is one of safe, caution, breaking, unknown, unmaintained. lifecycle.status is supported (no end of life set),',
+        'eol-scheduled (end of life in the future) or eol (the end-of-life date has passed at generatedAt). An unknown slug answers 404.',
+        'lastChecked is the day the facts of a record were read; a build that finds nothing new keeps the published record unchanged.',
+        `Recent changes: ${siteUrl(baseUrl, paths.changes)}; Atom feeds: ${feedUrls(baseUrl)}.`
+    ].join(' ');
+}
+/** The per-app document: the record's fields on the document itself, not wrapped. */
+function appDoc(record, generatedAt) {
+    return { schema: src_schema/* APP_SCHEMA_ID */.ks, generatedAt, ...record };
+}
+function buildDocuments(records, generatedAt, baseUrl) {
+    const apps = [...records].sort((a, b) => (0,src_schema/* compareSlugs */.wf)(a.slug, b.slug));
+    const catalog = { schema: src_schema/* APPS_SCHEMA_ID */.TC, generatedAt, docs: api_docsText(baseUrl), count: apps.length, apps };
+    return { catalog, apps: apps.map((r) => appDoc(r, generatedAt)) };
+}
+function jsonSchemas(baseUrl) {
+    const files = new Map();
+    const make = (schema, file, title) => {
+        const json = json_schema_processors/* toJSONSchema */.bl(schema, { target: 'draft-2020-12', io: 'output' });
+        files.set(file, toJson({ $id: siteUrl(baseUrl, file), title, ...json }));
+    };
+    make(src_schema/* catalogDocSchema */.rB, paths.appsSchema, src_schema/* APPS_SCHEMA_ID */.TC);
+    make(src_schema/* appDocSchema */.DV, paths.appSchema, src_schema/* APP_SCHEMA_ID */.ks);
+    make(changesDocSchema, paths.changesSchema, CHANGES_SCHEMA_ID);
+    make(src_schema/* statusDocSchema */.mC, paths.statusSchema, src_schema/* STATUS_SCHEMA_ID */.LL);
+    return files;
+}
+
+;// CONCATENATED MODULE: ./src/output/validate.ts
+// The last gate before a tree replaces the published one: every document is
+// re-read from the exact bytes we are about to write and checked against the
+// schemas and the spec's cross-document rules. Files are checked one at a time
+// as they are produced, so a large site never sits in memory whole.
+
+
+
+
+
+
+
+/** The error a snapshot that fails its checks throws: every problem, each naming the site file. */
+function snapshotInvalid(problems) {
+    return new ProblemsError('snapshot', problems, 'the new snapshot is invalid');
+}
+/**
+ * A per-app document's identity for the cross-document check: the hash of the
+ * bytes the build writes for a record (its fields on the document, in schema
+ * order, as zod emits them). Holding every parsed element instead kept a second
+ * copy of the catalog alive until the last page was written.
+ */
+function docDigest(record, generatedAt) {
+    return digest(toJson(appDoc(record, generatedAt)));
+}
+function digest(content) {
+    return (0,external_node_crypto_.createHash)('sha256').update(content).digest('base64');
+}
+/** The catalog document with its elements left to be checked one at a time (and counted). */
+const catalogEnvelopeSchema = schemas/* strictObject */.rej({ ...src_schema/* catalogEnvelopeShape */.JS, apps: schemas/* array */.YOg(schemas/* unknown */.L5J()) });
+function snapshotChecker(baseUrl) {
+    const problems = [];
+    const fail = (file, message) => problems.push({ file, message });
+    const seen = new Set();
+    /** Slug → digest of its catalog element; null until the catalog document is read. */
+    let apps = null;
+    let generatedAt = '';
+    let count = 0;
+    function json(file, content) {
+        try {
+            return JSON.parse(content.toString());
+        }
+        catch (e) {
+            fail(file, `is not JSON: ${e.message}`);
+            return undefined;
+        }
+    }
+    function addCatalog(content) {
+        const raw = json(paths.catalog, content);
+        if (raw === undefined)
+            return;
+        const envelope = catalogEnvelopeSchema.safeParse(raw);
+        if (!envelope.success) {
+            problems.push(...zodProblems(envelope.error, paths.catalog));
+            return;
+        }
+        generatedAt = envelope.data.generatedAt;
+        count = envelope.data.count;
+        const elements = envelope.data.apps;
+        if (envelope.data.count !== elements.length)
+            problems.push({ file: paths.catalog, field: 'count', message: src_schema/* COUNT_MESSAGE */.cj });
+        const known = new Map();
+        let previous = '';
+        for (const [i, element] of elements.entries()) {
+            // Parsed copies are dropped element by element, so only the digests outlive this loop.
+            const parsed = src_schema/* appRecordSchema */.mt.safeParse(element);
+            if (!parsed.success) {
+                problems.push(...zodProblems(parsed.error, paths.catalog, ['apps', i]));
+                continue;
+            }
+            const app = parsed.data;
+            if (app.slug <= previous)
+                fail(paths.catalog, `apps are not ordered by unique slug at "${app.slug}"`);
+            previous = app.slug;
+            const want = appUrls(baseUrl, app.slug);
+            if (app.url !== want.url)
+                problems.push({ file: paths.catalog, field: `apps.${i}.url`, message: `is ${app.url}, expected ${want.url}` });
+            if (app.badge !== want.badge)
+                problems.push({
+                    file: paths.catalog,
+                    field: `apps.${i}.badge`,
+                    message: `is ${app.badge}, expected ${want.badge}`
+                });
+            known.set(app.slug, docDigest(app, generatedAt));
+        }
+        apps = known;
+    }
+    function addAppDoc(file, slug, content) {
+        const element = apps?.get(slug);
+        if (!element) {
+            fail(file, 'has no element in the catalog');
+            return;
+        }
+        // The bytes the build writes for its (checked) element: valid and equal. Anything else is read and compared by content.
+        if (digest(content) === element)
+            return;
+        const raw = json(file, content);
+        if (raw === undefined)
+            return;
+        const parsed = src_schema/* appDocSchema */.DV.safeParse(raw);
+        if (!parsed.success) {
+            problems.push(...zodProblems(parsed.error, file));
+            return;
+        }
+        const { schema: _schema, generatedAt: docAt, ...record } = parsed.data;
+        if (docAt !== generatedAt)
+            problems.push({ file, field: 'generatedAt', message: "differs from the catalog's" });
+        if (docDigest(record, generatedAt) !== element)
+            fail(file, 'record differs from its catalog element');
+    }
+    /** The run report: valid, and its lastChange is the catalog's generatedAt. */
+    function addStatus(content) {
+        const raw = json(paths.status, content);
+        if (raw === undefined)
+            return;
+        const parsed = src_schema/* statusDocSchema */.mC.safeParse(raw);
+        if (!parsed.success)
+            return void problems.push(...zodProblems(parsed.error, paths.status));
+        if (apps !== null && parsed.data.lastChange !== generatedAt)
+            problems.push({ file: paths.status, field: 'lastChange', message: "differs from the catalog's generatedAt" });
+        if (apps !== null && parsed.data.counts.apps !== count)
+            problems.push({ file: paths.status, field: 'counts.apps', message: 'differs from the number of apps' });
+    }
+    return {
+        add(file, content) {
+            if (seen.has(file))
+                fail(file, 'is produced twice');
+            seen.add(file);
+            if (file === paths.catalog)
+                return addCatalog(content);
+            if (file === paths.status)
+                return addStatus(content);
+            const slug = appDocSlug(file);
+            if (slug !== null)
+                addAppDoc(file, slug, content);
+        },
+        finish() {
+            if (!seen.has(paths.catalog))
+                fail(paths.catalog, 'is missing');
+            for (const f of [
+                paths.index,
+                paths.notFound,
+                paths.status,
+                paths.appsSchema,
+                paths.appSchema,
+                paths.changesSchema,
+                paths.statusSchema
+            ])
+                if (!seen.has(f))
+                    fail(f, 'is missing');
+            for (const slug of apps?.keys() ?? []) {
+                for (const f of [paths.app(slug), paths.badge(slug), paths.page(slug)])
+                    if (!seen.has(f))
+                        fail(f, 'is missing');
+            }
+            if (problems.length > 0)
+                throw snapshotInvalid(problems);
+        }
     };
 }
 
@@ -36774,10 +36941,11 @@ ${entries}</feed>
 function entryOf(c) {
     return { id: c.id, title: c.title, link: c.url, updated: c.at, summary: c.summary };
 }
-function feedDoc(selfPath, alternate, title, entries, generatedAt, baseUrl) {
+function feedDoc(selfPath, alternate, title, entries, generatedAt, baseUrl, idPrefix) {
     const shown = entries.slice(0, FEED_ENTRIES);
     return renderAtomFeed({
-        id: siteUrl(baseUrl, selfPath),
+        // Not the address: the id outlives a move of the site (see mintIdPrefix).
+        id: `${idPrefix}${selfPath}`,
         title,
         selfLink: siteUrl(baseUrl, selfPath),
         alternateLink: alternate,
@@ -36791,12 +36959,14 @@ function feedDoc(selfPath, alternate, title, entries, generatedAt, baseUrl) {
  * feed.xml, feeds/<class>.xml for every class and apps/<slug>/feed.xml for every
  * record, one file at a time. Pure: the same input gives the same bytes.
  */
-function* atomFiles(changes, records, generatedAt, baseUrl) {
-    yield [paths.feed, feedDoc(paths.feed, `${baseUrl}/`, 'updatesafe: every change of version or class', changes, generatedAt, baseUrl)];
-    for (const c of schema/* CLASSES */.Nv) {
+function* atomFiles(changes, records, generatedAt, baseUrl, idPrefix) {
+    const all = 'updatesafe: every change of version or class';
+    yield [paths.feed, feedDoc(paths.feed, `${baseUrl}/`, all, changes, generatedAt, baseUrl, idPrefix)];
+    for (const c of src_schema/* CLASSES */.Nv) {
         const title = `updatesafe: apps that became ${CLASS_INFO[c].label.toLowerCase()}`;
         const file = paths.classFeed(c);
-        yield [file, feedDoc(file, `${baseUrl}/`, title, changes.filter((e) => e.safeToUpdate === c), generatedAt, baseUrl)];
+        const entries = changes.filter((e) => e.safeToUpdate === c);
+        yield [file, feedDoc(file, `${baseUrl}/`, title, entries, generatedAt, baseUrl, idPrefix)];
     }
     const bySlug = new Map();
     for (const e of changes) {
@@ -36809,7 +36979,8 @@ function* atomFiles(changes, records, generatedAt, baseUrl) {
     for (const r of records) {
         const title = `updatesafe: changes to ${cleanText(r.name, 100) || r.slug}`;
         const file = paths.appFeed(r.slug);
-        yield [file, feedDoc(file, appUrls(baseUrl, r.slug).url, title, bySlug.get(r.slug) ?? [], generatedAt, baseUrl)];
+        const entries = bySlug.get(r.slug) ?? [];
+        yield [file, feedDoc(file, appUrls(baseUrl, r.slug).url, title, entries, generatedAt, baseUrl, idPrefix)];
     }
 }
 
@@ -36862,10 +37033,10 @@ const CLASS_ICONS = {
     unmaintained: '\\2298'
 };
 function vars(s) {
-    const classVars = schema/* CLASSES */.Nv.map((c) => `--${c}:${s.classes[c].fg};--${c}-bg:${s.classes[c].bg}`).join(';');
+    const classVars = src_schema/* CLASSES */.Nv.map((c) => `--${c}:${s.classes[c].fg};--${c}-bg:${s.classes[c].bg}`).join(';');
     return `--bg:${s.bg};--fg:${s.fg};--muted:${s.muted};--link:${s.link};--line:${s.line};--panel:${s.panel};--focus:${s.focus};${classVars}`;
 }
-const classRules = schema/* CLASSES */.Nv.map((c) => `.k-${c}{color:var(--${c});background:var(--${c}-bg)}` +
+const classRules = src_schema/* CLASSES */.Nv.map((c) => `.k-${c}{color:var(--${c});background:var(--${c}-bg)}` +
     `.k-${c}::before{content:"${CLASS_ICONS[c]}";content:"${CLASS_ICONS[c]}"/""}` +
     // Class filter that works without JavaScript: the checked radio hides other rows.
     `main:has(#f-${c}:checked) tbody tr:not([data-c=${c}]){display:none}`).join('\n');
@@ -36947,8 +37118,10 @@ dl.facts dd,.legend dd{margin-bottom:.5rem}
 `;
 /**
  * Progressive enhancement only: the page is complete without it. Adds free-text
- * search (the class filter already works through CSS), a live result count,
- * and copy buttons for snippets.
+ * search (the class filter already works through CSS), a filter that can be
+ * linked (?class=breaking), a live result count, copy buttons for snippets, and
+ * the days left before an end of life, counted from the reader's today (a static
+ * page only names the date, so it is never a count that was true on build day).
  */
 const SITE_JS = `'use strict';
 (function () {
@@ -36973,11 +37146,30 @@ const SITE_JS = `'use strict';
       if (shown) shown.textContent = n === rows.length ? rows.length + (rows.length === 1 ? ' app' : ' apps') : 'Showing ' + n + ' of ' + rows.length + ' apps';
       if (none) none.hidden = n > 0;
     };
+    var wanted = new URLSearchParams(location.search).get('class');
+    radios.forEach(function (r) { if (wanted && r.value === wanted) r.checked = true; });
+    var link = function () {
+      var c = '';
+      radios.forEach(function (r) { if (r.checked) c = r.value; });
+      var params = new URLSearchParams(location.search);
+      if (c) params.set('class', c); else params.delete('class');
+      var s = params.toString();
+      history.replaceState(null, '', location.pathname + (s ? '?' + s : '') + location.hash);
+    };
     q.addEventListener('input', apply);
-    radios.forEach(function (r) { r.addEventListener('change', apply); });
+    radios.forEach(function (r) { r.addEventListener('change', apply); r.addEventListener('change', link); });
     document.getElementById('search').hidden = false;
     apply();
   }
+  var now = new Date();
+  var today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  Array.prototype.forEach.call(document.querySelectorAll('[data-until]'), function (el) {
+    var at = Date.parse(el.getAttribute('data-until') + 'T00:00:00Z');
+    if (isNaN(at)) return;
+    var d = Math.round((at - today) / 864e5);
+    var days = function (n) { return n + (n === 1 ? ' day' : ' days'); };
+    el.textContent = d > 0 ? '(' + days(d) + ' remaining)' : d === 0 ? '(today)' : '(' + days(-d) + ' ago)';
+  });
   Array.prototype.forEach.call(document.querySelectorAll('[data-copy]'), function (pre) {
     if (!navigator.clipboard) return;
     var b = document.createElement('button');
@@ -38457,7 +38649,7 @@ ${p.head ?? ''}</head>
 <header class="top"><div class="wrap"><a class="brand" href="${home}">updatesafe</a><span class="muted">Is the newest release safe to install?</span></div></header>
 <main id="main" class="wrap">
 ${p.main}</main>
-<footer><div class="wrap"><p>Snapshot built ${escapeMarkup(formatTimestamp(p.generatedAt))} from upstream release notes. Classes are advice, not a guarantee: read the notes.</p><p><a href="${r}${paths.catalog}">JSON API</a>${p.feeds ? ` · <a href="${r}${paths.feed}">Atom feed</a>` : ''}</p></div></footer>
+<footer><div class="wrap"><p>Data last changed ${escapeMarkup(formatTimestamp(p.generatedAt))}, from upstream release notes. Classes are advice, not a guarantee: read the notes.</p><p><a href="${r}${paths.catalog}">JSON API</a>${p.feeds ? ` · <a href="${r}${paths.feed}">Atom feed</a>` : ''}</p></div></footer>
 </body>
 </html>
 `;
@@ -38478,7 +38670,7 @@ function byName(a, b) {
     const bn = b.name.toLowerCase();
     if (an !== bn)
         return an < bn ? -1 : 1;
-    return (0,schema/* compareSlugs */.wf)(a.slug, b.slug);
+    return (0,src_schema/* compareSlugs */.wf)(a.slug, b.slug);
 }
 function chip(c) {
     return `<span class="k k-${c}">${CLASS_INFO[c].label}</span>`;
@@ -38486,18 +38678,23 @@ function chip(c) {
 function row(r, stale) {
     const c = r.safeToUpdate;
     const checked = isDate(r.lastChecked) ? r.lastChecked : 'not known';
-    return `<tr data-c="${c}"><th scope="row"><a href="${paths.pageDir(r.slug)}">${text_text(r.name, schema/* LIMITS */.b1.name)}</a><small>${text_text(r.repo, 140)}</small></th><td class="v">${text_text(r.latestVersion, schema/* LIMITS */.b1.version)}</td><td>${chip(c)}</td><td class="d">${checked}${stale ? ' <small>stale</small>' : ''}</td></tr>\n`;
+    return `<tr data-c="${c}"><th scope="row"><a href="${paths.pageDir(r.slug)}">${text_text(r.name, src_schema/* LIMITS */.b1.name)}</a><small>${text_text(r.repo, 140)}</small></th><td class="v">${text_text(r.latestVersion, src_schema/* LIMITS */.b1.version)}</td><td>${chip(c)}</td><td class="d">${checked}${stale ? ' <small>stale</small>' : ''}</td></tr>\n`;
+}
+/** The last run and the last change: a pipeline that stopped shows as an old run, not as a quiet day. */
+function freshness(runAt, lastChange) {
+    const at = (iso) => `<time datetime="${escapeMarkup(iso)}">${escapeMarkup(formatTimestamp(iso))}</time>`;
+    return `<p class="muted" id="freshness">Last run ${at(runAt)}; last change to any app ${at(lastChange)}. Run status: <a href="${paths.status}">${paths.status}</a>.</p>\n`;
 }
 function renderIndex(input) {
     const records = [...input.records].sort(byName);
-    const counts = new Map(schema/* CLASSES */.Nv.map((c) => [c, 0]));
+    const counts = new Map(src_schema/* CLASSES */.Nv.map((c) => [c, 0]));
     for (const r of records)
         counts.set(r.safeToUpdate, (counts.get(r.safeToUpdate) ?? 0) + 1);
     const total = records.length;
     const plural = (n) => `${n} ${n === 1 ? 'app' : 'apps'}`;
     const filters = `<fieldset class="filters"><legend>Show</legend>` +
         `<input type="radio" name="c" id="f-all" value="" checked><label for="f-all">All <b>${total}</b></label>` +
-        schema/* CLASSES */.Nv.map((c) => `<input type="radio" name="c" id="f-${c}" value="${c}"><label for="f-${c}"><span class="k k-${c}">${CLASS_INFO[c].label}</span> <b>${counts.get(c)}</b></label>`).join('') +
+        src_schema/* CLASSES */.Nv.map((c) => `<input type="radio" name="c" id="f-${c}" value="${c}"><label for="f-${c}"><span class="k k-${c}">${CLASS_INFO[c].label}</span> <b>${counts.get(c)}</b></label>`).join('') +
         `</fieldset>\n`;
     const table = total === 0
         ? `<p>No apps are tracked yet.</p>\n`
@@ -38507,11 +38704,11 @@ function renderIndex(input) {
 ${records.map((r) => row(r, input.stale?.has(r.slug) ?? false)).join('')}</tbody></table>
 <p id="none" hidden>No app matches this filter.</p>\n`;
     const legend = `<section class="legend" aria-labelledby="legend-h"><h2 id="legend-h">What the classes mean</h2><dl>` +
-        schema/* CLASSES */.Nv.map((c) => `<dt>${chip(c)}</dt><dd>${escapeMarkup(CLASS_INFO[c].advice)}</dd>`).join('') +
+        src_schema/* CLASSES */.Nv.map((c) => `<dt>${chip(c)}</dt><dd>${escapeMarkup(CLASS_INFO[c].advice)}</dd>`).join('') +
         `</dl></section>\n`;
     const main = `<h1>Update safety of ${plural(total)}</h1>
 <p class="lede">For each self-hosted app: its newest release, and whether the release notes say it is safe to install. Also as JSON: <a href="${paths.catalog}">${paths.catalog}</a>.</p>
-${filters}<p class="search" id="search" hidden><label for="q">Search by name, repository or version</label><input id="q" type="search" autocomplete="off" spellcheck="false"></p>
+${freshness(input.runAt ?? input.generatedAt, input.generatedAt)}${filters}<p class="search" id="search" hidden><label for="q">Search by name, repository or version</label><input id="q" type="search" autocomplete="off" spellcheck="false"></p>
 <p id="shown" role="status">${plural(total)}</p>
 ${table}${legend}`;
     return layout({
@@ -38536,27 +38733,26 @@ ${table}${legend}`;
 
 /** At most this many releases are listed; the rest are counted. */
 const MAX_RELEASES_SHOWN = 50;
-const DAY_MS = 86_400_000;
-/** Whole days from `now` (UTC calendar day) to `date` (YYYY-MM-DD); negative once passed. */
-function daysUntil(date, now) {
-    const target = Date.parse(`${date}T00:00:00Z`);
-    const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-    return Math.round((target - today) / DAY_MS);
-}
-/** The lifecycle sentence, in plain text. Null when nothing is tracked. */
-function lifecycleText(l, now) {
+/**
+ * The lifecycle sentence, in plain text. Null when nothing is tracked. It names the date, never a count of
+ * days: a page is rewritten only when its record changes, so a count would go wrong on the next quiet day.
+ * The browser adds the count (site.js, `data-until`).
+ */
+function lifecycleText(l) {
     if (l === null)
         return null;
     const cycle = cleanText(l.cycle, 64);
-    if (l.eol === false || !isDate(l.eolDate ?? l.eol))
+    const date = lifecycleDate(l);
+    if (date === null)
         return `Release cycle ${cycle}: no end of life set.`;
-    const date = (l.eolDate ?? l.eol);
-    const d = daysUntil(date, now);
-    if (d < 0)
-        return `Release cycle ${cycle} reached end of life on ${date} (${-d} ${-d === 1 ? 'day' : 'days'} ago).`;
-    if (d === 0)
-        return `Release cycle ${cycle} reaches end of life today (${date}).`;
-    return `Release cycle ${cycle} reaches end of life on ${date}: ${d} ${d === 1 ? 'day' : 'days'} remaining.`;
+    return l.status === 'eol'
+        ? `Release cycle ${cycle} reached end of life on ${date}.`
+        : `Release cycle ${cycle} reaches end of life on ${date}.`;
+}
+/** The end-of-life date of a lifecycle, when one is set. */
+function lifecycleDate(l) {
+    const date = l.eolDate ?? l.eol;
+    return l.eol !== false && isDate(date) ? date : null;
 }
 /** Markdown for embedding the badge; parentheses are encoded so the link cannot break out. */
 function badgeMarkdown(record) {
@@ -38576,27 +38772,28 @@ function renderAppPage(p) {
     const here = paths.page(slug);
     const from = (to) => relativeLink(here, to);
     const info = CLASS_INFO[r.safeToUpdate];
-    const name = cleanText(r.name, schema/* LIMITS */.b1.name);
-    const version = cleanText(r.latestVersion, schema/* LIMITS */.b1.version);
-    const decidedBy = p.decidedBy === null ? null : cleanText(p.decidedBy, schema/* LIMITS */.b1.version);
+    const name = cleanText(r.name, src_schema/* LIMITS */.b1.name);
+    const version = cleanText(r.latestVersion, src_schema/* LIMITS */.b1.version);
+    const decidedBy = p.decidedBy === null ? null : cleanText(p.decidedBy, src_schema/* LIMITS */.b1.version);
     const parts = [];
     parts.push(`<nav aria-label="Breadcrumb"><a href="../../">All apps</a></nav>
 <h1>${escapeMarkup(name)} <span class="v">${escapeMarkup(version)}</span></h1>
 <p class="muted">${text_text(r.repo, 140)}</p>\n`);
     if (p.stale) {
-        parts.push(`<p class="notice" role="note"><strong>Stale data.</strong> The upstream project could not be reached during the latest build; these are the last known facts, checked on ${isDate(r.lastChecked) ? r.lastChecked : 'an earlier day'}.</p>\n`);
+        const since = p.staleSince ? p.staleSince.slice(0, 10) : null;
+        parts.push(`<p class="notice" role="note"><strong>Stale data${isDate(since) ? ` since ${since}` : ''}.</strong> The upstream project could not be reached ${isDate(since) ? `by any build since ${since}` : 'during the latest build'}; these are the last known facts, checked on ${isDate(r.lastChecked) ? r.lastChecked : 'an earlier day'}.</p>\n`);
     }
     parts.push(`<section class="verdict c-${r.safeToUpdate}" aria-labelledby="verdict-h">
 <h2 id="verdict-h" class="vh">Update safety</h2>
 <p>${chip(r.safeToUpdate)} <span>${escapeMarkup(info.advice)}</span></p>
-<p class="prose">${text_text(r.rationale, schema/* LIMITS */.b1.rationale, { multiline: true })}</p>
+<p class="prose">${text_text(r.rationale, src_schema/* LIMITS */.b1.rationale, { multiline: true })}</p>
 ${p.rule || decidedBy ? `<p class="muted">${decidedBy ? `Decided by release <code>${escapeMarkup(decidedBy)}</code>` : 'Decided'}${p.rule ? ` (rule <code>${text_text(p.rule, 80)}</code>)` : ''}.</p>\n` : ''}</section>\n`);
     if (r.safeToUpdate === 'unmaintained' || r.successor !== null) {
-        const succ = r.successor === null ? '' : cleanText(r.successor, schema/* LIMITS */.b1.successor);
+        const succ = r.successor === null ? '' : cleanText(r.successor, src_schema/* LIMITS */.b1.successor);
         // A repository reference links to GitHub; any other text stays text.
         const succHtml = succ === ''
             ? 'No successor is named.'
-            : schema/* REPO_PATTERN */.WA.test(succ)
+            : src_schema/* REPO_PATTERN */.WA.test(succ)
                 ? `Maintained successor: ${app_page_link(`https://github.com/${succ}`, escapeMarkup(succ))}`
                 : `Maintained successor: ${escapeMarkup(succ)}`;
         parts.push(`<h2>Successor</h2>\n<p>${succHtml}</p>\n`);
@@ -38611,7 +38808,7 @@ ${p.rule || decidedBy ? `<p class="muted">${decidedBy ? `Decided by release <cod
     parts.push(`<h2>Changelog summary</h2>\n`);
     parts.push(r.changelogSummary === null || cleanText(r.changelogSummary, 8) === ''
         ? `<p class="muted">No summary is available.</p>\n`
-        : `<p class="prose">${text_text(r.changelogSummary, schema/* LIMITS */.b1.summary, { multiline: true })}</p>\n`);
+        : `<p class="prose">${text_text(r.changelogSummary, src_schema/* LIMITS */.b1.summary, { multiline: true })}</p>\n`);
     const releases = p.releasesConsidered.slice(0, MAX_RELEASES_SHOWN);
     if (releases.length > 0) {
         const more = p.releasesConsidered.length - releases.length;
@@ -38620,19 +38817,20 @@ ${p.rule || decidedBy ? `<p class="muted">${decidedBy ? `Decided by release <cod
 <ol class="releases">
 ${releases
             .map((v) => {
-            const label = cleanText(v, schema/* LIMITS */.b1.version);
+            const label = cleanText(v, src_schema/* LIMITS */.b1.version);
             const decisive = decidedBy !== null && label === decidedBy;
             return `<li><code>${escapeMarkup(label)}</code>${decisive ? ' <strong>decided the class</strong>' : ''}</li>\n`;
         })
             .join('')}</ol>
 ${more > 0 ? `<p class="muted">and ${more} more.</p>\n` : ''}`);
     }
-    const life = lifecycleText(r.lifecycle, p.now);
+    const life = lifecycleText(r.lifecycle);
     if (life !== null && r.lifecycle !== null) {
-        const passed = r.lifecycle.eol !== false && isDate(r.lifecycle.eol) && daysUntil(r.lifecycle.eol, p.now) < 0;
+        const passed = r.lifecycle.status === 'eol';
+        const date = lifecycleDate(r.lifecycle);
         const product = cleanText(r.lifecycle.product, 80);
         parts.push(`<h2>Lifecycle</h2>
-<p${passed ? ' class="eol"' : ''}>${escapeMarkup(life)}</p>
+<p${passed ? ' class="eol"' : ''}>${escapeMarkup(life)}${date ? ` <span data-until="${date}"></span>` : ''}</p>
 <p class="muted">Source: ${app_page_link((0,http_url/* safeHttpUrl */.v)(r.lifecycle.link), `endoflife.date: ${escapeMarkup(product)}`)}</p>\n`);
     }
     const md = badgeMarkdown(r);
@@ -38733,11 +38931,11 @@ function shieldsEndpoint(record) {
 function assertRenderable(p, seen) {
     const slug = p.record.slug;
     // Paths are built only from the slug, so it must be exactly a slug.
-    if (typeof slug !== 'string' || !schema/* SLUG_PATTERN */.ZT.test(slug))
+    if (typeof slug !== 'string' || !src_schema/* SLUG_PATTERN */.ZT.test(slug))
         throw new Error(`render: invalid slug ${JSON.stringify(String(slug).slice(0, 80))}`);
     if (seen.has(slug))
         throw new Error(`render: duplicate slug "${slug}"`);
-    if (!schema/* CLASSES */.Nv.includes(p.record.safeToUpdate))
+    if (!src_schema/* CLASSES */.Nv.includes(p.record.safeToUpdate))
         throw new Error(`render: ${slug}: unknown class`);
     seen.add(slug);
 }
@@ -38750,7 +38948,7 @@ function* pageFiles(pages, ctx) {
     const seen = new Set();
     for (const p of pages)
         assertRenderable(p, seen);
-    const sorted = [...pages].sort((a, b) => (0,schema/* compareSlugs */.wf)(a.record.slug, b.record.slug));
+    const sorted = [...pages].sort((a, b) => (0,src_schema/* compareSlugs */.wf)(a.record.slug, b.record.slug));
     const first = sorted[0]?.record;
     const basePath = ctx.baseUrl !== undefined ? basePathOf(ctx.baseUrl) : basePathOf(first?.url, first?.slug);
     for (const [path, body] of ASSETS)
@@ -38758,14 +38956,26 @@ function* pageFiles(pages, ctx) {
     const stale = new Set(sorted.filter((p) => p.stale).map((p) => p.record.slug));
     yield [
         paths.index,
-        renderIndex({ records: sorted.map((p) => p.record), generatedAt: ctx.generatedAt, feeds: ctx.feeds, stale })
+        renderIndex({
+            records: sorted.map((p) => p.record),
+            generatedAt: ctx.generatedAt,
+            runAt: ctx.runAt ?? ctx.generatedAt,
+            feeds: ctx.feeds,
+            stale
+        })
     ];
     yield [paths.notFound, renderNotFound({ basePath, generatedAt: ctx.generatedAt })];
     for (const p of sorted) {
         const slug = p.record.slug;
         yield [
             paths.page(slug),
-            renderAppPage({ ...p, generatedAt: ctx.generatedAt, now: ctx.now, feeds: ctx.feeds })
+            renderAppPage({
+                ...p,
+                generatedAt: ctx.generatedAt,
+                now: ctx.now,
+                feeds: ctx.feeds,
+                staleSince: ctx.staleSince?.get(slug) ?? null
+            })
         ];
         yield [paths.badge(slug), badge_renderBadge(p.record)];
         yield [paths.shields(slug), toJson(shieldsEndpoint(p.record))];
@@ -38774,6 +38984,38 @@ function* pageFiles(pages, ctx) {
 /** All of pageFiles at once, keyed by path. */
 function renderPages(pages, ctx) {
     return new Map(pageFiles(pages, ctx));
+}
+
+;// CONCATENATED MODULE: ./src/site/status.ts
+// The run report, /api/v1/status.json: the one document every run rewrites, so a
+// pipeline that stopped is told apart from one that found nothing new. It also
+// carries, from run to run, since when each stale app has been stale.
+
+
+/** An app stale in the previous run too keeps its date; one newly stale is stale since this run. */
+function staleSince(report) {
+    return new Map(report.stale.map((slug) => [slug, report.staleBefore.get(slug) ?? report.runAt]));
+}
+function statusDoc(report) {
+    const since = staleSince(report);
+    return {
+        schema: src_schema/* STATUS_SCHEMA_ID */.LL,
+        runAt: report.runAt,
+        lastChange: report.lastChange,
+        refresh: report.refresh,
+        sourceCommit: report.sourceCommit,
+        counts: {
+            apps: report.apps,
+            refreshed: report.refreshed,
+            stale: report.stale.length,
+            failed: report.failed.length
+        },
+        stale: [...since].sort(([a], [b]) => (0,src_schema/* compareSlugs */.wf)(a, b)).map(([slug, at]) => ({ slug, since: at })),
+        failed: [...report.failed].sort(src_schema/* compareSlugs */.wf)
+    };
+}
+function renderStatusDoc(report) {
+    return toJson(statusDoc(report));
 }
 
 ;// CONCATENATED MODULE: ./src/build/facts.ts
@@ -38931,7 +39173,7 @@ function quote(label) {
  */
 function buildLifecycle(product, doc, latestVersion, now, opts = {}) {
     const today = (0,dates/* utcDay */.d)(now);
-    if (!schema/* PRODUCT_PATTERN */.dA.test(product)) {
+    if (!src_schema/* PRODUCT_PATTERN */.dA.test(product)) {
         return { lifecycle: null, warning: `lifecycle: ${quote(product)} is not an endoflife.date product id` };
     }
     const releases = doc.result.releases;
@@ -38974,7 +39216,7 @@ function buildLifecycle(product, doc, latestVersion, now, opts = {}) {
         };
     }
     // Cheap guarantee that what we hand on is publishable.
-    return { lifecycle: schema/* lifecycleSchema */.AP.parse(lifecycle) };
+    return { lifecycle: src_schema/* lifecycleSchema */.AP.parse(lifecycle) };
 }
 
 ;// CONCATENATED MODULE: ./src/lifecycle/index.ts
@@ -39042,33 +39284,40 @@ function lifecycleFor(app, version, docs, now, log) {
 
 
 
-/** Read `<dir>/api/v1/apps.json`; a missing or invalid snapshot is a warning, not an error. */
-async function readPrevious(dir, log) {
-    if (!dir)
-        return null;
-    const file = external_node_path_default().join(dir, ...paths.catalog.split('/'));
+async function readDoc(dir, sitePath, schema, id) {
     let text;
     try {
-        text = await (0,promises_namespaceObject.readFile)(file, 'utf8');
+        text = await (0,promises_namespaceObject.readFile)(external_node_path_default().join(dir, ...sitePath.split('/')), 'utf8');
     }
     catch {
-        log.info(`no previous snapshot at ${file}; this is a first publication`);
-        return null;
+        return { missing: true };
     }
     let raw;
     try {
         raw = JSON.parse(text);
     }
     catch {
-        log.warning(`previous snapshot ${file} is not JSON; ignoring it`);
-        return null;
+        return { problem: 'is not JSON' };
     }
-    const parsed = schema/* catalogDocSchema */.rB.safeParse(raw);
-    if (!parsed.success) {
-        log.warning(`previous snapshot ${file} does not match the v1 schema; ignoring it`);
+    const parsed = schema.safeParse(raw);
+    if (parsed.success)
+        return { data: parsed.data };
+    const first = parsed.error.issues[0];
+    return { problem: `does not match ${id} (${first ? `${first.path.join('.')}: ${first.message}` : 'invalid'})` };
+}
+/** Read `<dir>/api/v1/apps.json`; a missing or invalid snapshot is a warning, not an error. */
+async function readPrevious(dir, log) {
+    if (!dir)
         return null;
-    }
-    return { generatedAt: parsed.data.generatedAt, records: new Map(parsed.data.apps.map((a) => [a.slug, a])) };
+    const file = external_node_path_default().join(dir, ...paths.catalog.split('/'));
+    const read = await readDoc(dir, paths.catalog, src_schema/* catalogDocSchema */.rB, src_schema/* APPS_SCHEMA_ID */.TC);
+    if ('missing' in read)
+        log.info(`no previous snapshot at ${file}; this is a first publication`);
+    if ('problem' in read)
+        log.warning(`previous snapshot ${file} ${read.problem}; ignoring it`);
+    if (!('data' in read))
+        return null;
+    return { generatedAt: read.data.generatedAt, records: new Map(read.data.apps.map((a) => [a.slug, a])) };
 }
 /**
  * The entries published by the previous snapshot, `<dir>/api/v1/changes.json`.
@@ -39076,36 +39325,31 @@ async function readPrevious(dir, log) {
  * first publication, where there is no previous catalog either).
  */
 async function readPreviousChanges(dir, log) {
+    const none = { changes: [], idPrefix: null };
     if (!dir)
-        return [];
-    const file = external_node_path_default().join(dir, ...paths.changes.split('/'));
-    let text;
-    try {
-        text = await (0,promises_namespaceObject.readFile)(file, 'utf8');
-    }
-    catch {
-        const firstPublication = await (0,promises_namespaceObject.readFile)(external_node_path_default().join(dir, ...paths.catalog.split('/'))).then(() => false, () => true);
-        if (firstPublication)
-            log.info(`no previous ${paths.changes}; the feeds start empty`);
-        else
-            log.warning(`the previous snapshot has no ${paths.changes}; the feeds start empty`);
-        return [];
-    }
-    let raw;
-    try {
-        raw = JSON.parse(text);
-    }
-    catch {
-        log.warning(`previous ${file} is not JSON; the feeds start empty`);
-        return [];
-    }
-    const parsed = changesDocSchema.safeParse(raw);
-    if (!parsed.success) {
-        const first = parsed.error.issues[0];
-        log.warning(`previous ${file} does not match ${CHANGES_SCHEMA_ID} (${first ? `${first.path.join('.')}: ${first.message}` : 'invalid'}); the feeds start empty`);
-        return [];
-    }
-    return parsed.data.changes;
+        return none;
+    const read = await readDoc(dir, paths.changes, changesDocSchema, CHANGES_SCHEMA_ID);
+    if ('data' in read)
+        return { changes: read.data.changes, idPrefix: read.data.idPrefix ?? null };
+    if ('problem' in read)
+        log.warning(`previous ${external_node_path_default().join(dir, ...paths.changes.split('/'))} ${read.problem}; the feeds start empty`);
+    else if (await (0,promises_namespaceObject.readFile)(external_node_path_default().join(dir, ...paths.catalog.split('/'))).then(() => true, () => false))
+        log.warning(`the previous snapshot has no ${paths.changes}; the feeds start empty`);
+    else
+        log.info(`no previous ${paths.changes}; the feeds start empty`);
+    return none;
+}
+/**
+ * Since when each app of the previous run was stale, from `<dir>/api/v1/status.json`.
+ * Missing (a snapshot older than status.json) or invalid starts the dates afresh.
+ */
+async function readPreviousStaleSince(dir, log) {
+    if (!dir)
+        return new Map();
+    const read = await readDoc(dir, paths.status, src_schema/* statusDocSchema */.mC, src_schema/* STATUS_SCHEMA_ID */.LL);
+    if ('problem' in read)
+        log.warning(`previous ${external_node_path_default().join(dir, ...paths.status.split('/'))} ${read.problem}; stale dates start from this run`);
+    return new Map('data' in read ? read.data.stale.map((s) => [s.slug, s.since]) : []);
 }
 
 // EXTERNAL MODULE: external "node:util"
@@ -40312,7 +40556,7 @@ function encode(input, options = EntityLevel.XML) {
  * the same bound a catalog record keeps). The rules read at most this much, so
  * 10 MB of notes cost the same as 64 KiB.
  */
-const NOTES_CAP = schema/* LIMITS */.b1.notes;
+const NOTES_CAP = src_schema/* LIMITS */.b1.notes;
 /** Characters kept per line. Real notes stay under 500; longer lines are dumps and feed the lexer's slow paths. */
 const LINE_CAP = 2_000;
 const TRUNCATED_MARK = /\[truncated\]\s*$/i;
@@ -42541,7 +42785,7 @@ function classifyWith(model, input) {
     }
     const releases = all.slice(-MAX_RELEASES);
     const judged = releases.map((r) => ({
-        raw: String(r.version).slice(0, schema/* LIMITS */.b1.version),
+        raw: String(r.version).slice(0, src_schema/* LIMITS */.b1.version),
         version: safeLabel(String(r.version)),
         j: judgeRelease(r.notes, String(r.version), model)
     }));
@@ -42562,7 +42806,7 @@ function classifyWith(model, input) {
         rationale += ' It includes a security fix.';
     return {
         safeToUpdate: decided.j.safeToUpdate,
-        rationale: clip(rationale, schema/* LIMITS */.b1.rationale),
+        rationale: clip(rationale, src_schema/* LIMITS */.b1.rationale),
         changelogSummary: summariseUnits(newest.j.units, { releasesSpanned: all.length }),
         rule: decided.j.rule,
         decidedBy: decided.raw,
@@ -42598,7 +42842,7 @@ function applyOverride(verdict, override, latestVersion, log, file) {
     const summary = verdict.changelogSummary ?? (cls === 'unknown' || cls === 'unmaintained' ? null : EMPTY_SUMMARY);
     return {
         safeToUpdate: cls,
-        rationale: clip(`Curated override (rule override) for ${safeLabel(latestVersion)}: ${override.reason.trim() || cls} The rules alone say: ${verdict.safeToUpdate}.`, schema/* LIMITS */.b1.rationale),
+        rationale: clip(`Curated override (rule override) for ${safeLabel(latestVersion)}: ${override.reason.trim() || cls} The rules alone say: ${verdict.safeToUpdate}.`, src_schema/* LIMITS */.b1.rationale),
         changelogSummary: summary
     };
 }
@@ -42735,7 +42979,7 @@ function finish(app, considered, judged, log) {
         verdict.rationale = `No release notes were published: the repository has no stable GitHub release, so the version is its newest stable tag. ${verdict.rationale}`;
     }
     verdict = applyOverride(verdict, entry.override, facts.version, log, app.file);
-    verdict.rationale = bounded(verdict.rationale, schema/* LIMITS */.b1.rationale);
+    verdict.rationale = bounded(verdict.rationale, src_schema/* LIMITS */.b1.rationale);
     return { verdict, rule: judged.rule, decidedBy: judged.decidedBy, considered };
 }
 
@@ -42769,7 +43013,7 @@ function appRecord(app, ctx) {
         release = { latestVersion, safeToUpdate, rationale, changelogSummary, sourceUrl, lastChecked };
         page = { releaseDate: null, releasesConsidered: [], rule: null, decidedBy: null };
     }
-    const checked = schema/* appRecordSchema */.mt.safeParse({
+    const checked = src_schema/* appRecordSchema */.mt.safeParse({
         slug: app.slug,
         name: app.entry.name,
         repo: app.entry.repo,
@@ -42810,7 +43054,7 @@ function diffRecords(before, after) {
     for (const [slug, r] of before)
         if (!kept.has(slug))
             changes.push({ slug, before: brief(r), after: null });
-    return changes.sort((a, b) => (0,schema/* compareSlugs */.wf)(a.slug, b.slug));
+    return changes.sort((a, b) => (0,src_schema/* compareSlugs */.wf)(a.slug, b.slug));
 }
 
 ;// CONCATENATED MODULE: ./src/build/pipeline.ts
@@ -42819,6 +43063,7 @@ function diffRecords(before, after) {
 // end-of-life data → one record per app (verdict included) → changes →
 // documents and pages → validate → write aside and swap.
 // Every side effect comes in through `deps`, so tests hand in fakes.
+
 
 
 
@@ -42876,16 +43121,26 @@ function withReleaseData(apps, refreshed, log) {
     return { apps: apps.filter((a) => a.facts || a.kept), leftOut };
 }
 /** Every file of the site, produced one at a time so a large site never sits in memory whole. */
-function* siteFiles(pages, records, history, generatedAt, baseUrl) {
+function* siteFiles(pages, records, history, report, baseUrl, idPrefix) {
+    const generatedAt = report.lastChange;
     const { catalog, apps } = buildDocuments(records, generatedAt, baseUrl);
     yield [paths.catalog, toJson(catalog)];
     for (const doc of apps)
         yield [paths.app(doc.slug), toJson(doc)];
     yield* jsonSchemas(baseUrl);
-    // Pages are rendered as of the snapshot, so the same snapshot always renders the same bytes.
-    yield* pageFiles(pages, { generatedAt, now: new Date(generatedAt), baseUrl, feeds: true });
-    yield [paths.changes, renderChangesDoc(history, baseUrl)];
-    yield* atomFiles(history, records, generatedAt, baseUrl);
+    yield [paths.status, renderStatusDoc(report)];
+    // Pages are rendered as of the snapshot, so the same snapshot always renders the same bytes; only the index
+    // says when the last run was. Nothing on a page counts days from the build (see html/app-page.ts).
+    yield* pageFiles(pages, {
+        generatedAt,
+        now: new Date(generatedAt),
+        runAt: report.runAt,
+        staleSince: staleSince(report),
+        baseUrl,
+        feeds: true
+    });
+    yield [paths.changes, renderChangesDoc(history, baseUrl, idPrefix)];
+    yield* atomFiles(history, records, generatedAt, baseUrl, idPrefix);
 }
 /** Each file is checked as it is written aside; the tree replaces `outDir` only if all are valid. */
 async function writeSite(outDir, files, baseUrl) {
@@ -42935,6 +43190,7 @@ async function pipeline_build(opts, deps) {
     const snapshot = await readPrevious(previousDir, log);
     const previous = snapshot?.records ?? new Map();
     const previousChanges = await readPreviousChanges(previousDir, log);
+    const staleBefore = await readPreviousStaleSince(previousDir, log);
     // 4. Release facts for every app.
     const gathered = await gatherFacts(entries, previous, opts.refresh ? deps.refresh : undefined);
     const { stats } = gathered;
@@ -42947,10 +43203,22 @@ async function pipeline_build(opts, deps) {
     // 7. What changed; nothing changed keeps the previous generatedAt, so the tree is byte-identical.
     const changes = diffRecords(previous, records);
     const generatedAt = snapshot && changes.length === 0 ? snapshot.generatedAt : opts.now.toISOString();
-    const history = mergeChanges({ records, changes, previous: previousChanges, generatedAt, baseUrl });
-    // 8. Render, validate and write the tree aside; it replaces outDir only when all of it is valid.
-    const written = await writeSite(outDir, siteFiles(pages, records, history, generatedAt, baseUrl), baseUrl);
+    const idPrefix = previousChanges.idPrefix ?? mintIdPrefix(baseUrl, generatedAt);
+    const history = mergeChanges({ records, changes, previous: previousChanges.changes, generatedAt, baseUrl, idPrefix });
     const stale = apps.filter((a) => a.stale).map((a) => a.slug);
+    const report = {
+        runAt: opts.now.toISOString(),
+        lastChange: generatedAt,
+        refresh: Boolean(opts.refresh),
+        sourceCommit: opts.sourceCommit ?? null,
+        apps: records.length,
+        refreshed: opts.refresh ? apps.length - stale.length : 0,
+        stale,
+        failed: leftOut.map((l) => l.slug),
+        staleBefore
+    };
+    // 8. Render, validate and write the tree aside; it replaces outDir only when all of it is valid.
+    const written = await writeSite(outDir, siteFiles(pages, records, history, report, baseUrl, idPrefix), baseUrl);
     log.info(`wrote ${written} files for ${records.length} apps to ${outDir}${stale.length ? `; stale: ${stale.join(', ')}` : ''}` +
         (leftOut.length ? `; left out: ${leftOut.map((l) => l.slug).join(', ')}` : ''));
     return {
@@ -42962,7 +43230,8 @@ async function pipeline_build(opts, deps) {
         stale,
         leftOut,
         warnings,
-        stats
+        stats,
+        runAt: report.runAt
     };
 }
 
@@ -43154,10 +43423,11 @@ async function runAction(env = process.env, cwd = process.cwd()) {
         const result = await pipeline_build({
             catalogDir: getInput('catalog') || 'catalog',
             outDir: getInput('output') || 'site',
-            baseUrl: getInput('base-url') || defaultBaseUrl(env),
+            baseUrl: await resolveBaseUrl(getInput('base-url'), previous || undefined, env, log),
             now,
             refresh,
             cwd,
+            sourceCommit: sourceCommit(env),
             ...(previous ? { previousDir: previous } : {})
         }, buildDeps(settings, log, now));
         setOutputs(result);
@@ -43194,7 +43464,7 @@ async function runAction(env = process.env, cwd = process.cwd()) {
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var _action_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6282);
+/* harmony import */ var _action_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9062);
 /* harmony import */ var _util_heap_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7851);
 // Action entry (dist/index.js): everything lives in ./action.ts.
 
@@ -43220,6 +43490,7 @@ __webpack_async_result__();
 /* harmony export */   DV: () => (/* binding */ appDocSchema),
 /* harmony export */   JS: () => (/* binding */ catalogEnvelopeShape),
 /* harmony export */   Jd: () => (/* binding */ catalogEntrySchema),
+/* harmony export */   LL: () => (/* binding */ STATUS_SCHEMA_ID),
 /* harmony export */   Nv: () => (/* binding */ CLASSES),
 /* harmony export */   O2: () => (/* binding */ dateString),
 /* harmony export */   SX: () => (/* binding */ TIMESTAMP_PATTERN),
@@ -43231,6 +43502,7 @@ __webpack_async_result__();
 /* harmony export */   cj: () => (/* binding */ COUNT_MESSAGE),
 /* harmony export */   dA: () => (/* binding */ PRODUCT_PATTERN),
 /* harmony export */   ks: () => (/* binding */ APP_SCHEMA_ID),
+/* harmony export */   mC: () => (/* binding */ statusDocSchema),
 /* harmony export */   mt: () => (/* binding */ appRecordSchema),
 /* harmony export */   q3: () => (/* binding */ httpUrl),
 /* harmony export */   rB: () => (/* binding */ catalogDocSchema),
@@ -43415,6 +43687,39 @@ const appDocSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .strictObject */ .rej({
     .describe(`One application (${APP_SCHEMA_ID}); the record's fields sit directly on the document`);
 /** Field order of a record, as published. */
 const RECORD_FIELDS = Object.keys(appRecordShape);
+const STATUS_SCHEMA_ID = `${SERVICE}.status.v1`;
+/** The run report (/api/v1/status.json): rewritten by every run, so a dead pipeline shows. */
+const statusDocSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .strictObject */ .rej({
+    schema: zod__WEBPACK_IMPORTED_MODULE_2__/* .literal */ .euz(STATUS_SCHEMA_ID),
+    runAt: generatedAt.describe('When this run built the site (ISO 8601 UTC); moves on every run'),
+    lastChange: generatedAt.describe('When a record last changed: the generatedAt of apps.json, which stays put on a run that finds nothing new'),
+    refresh: zod__WEBPACK_IMPORTED_MODULE_2__/* .boolean */ .zMY().describe('Whether this run asked GitHub and endoflife.date for fresh data'),
+    sourceCommit: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()
+        .regex(/^[0-9a-f]{40}$/)
+        .nullable()
+        .describe('The commit of the catalog repository this run built from, when known'),
+    counts: zod__WEBPACK_IMPORTED_MODULE_2__/* .strictObject */ .rej({
+        apps: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().nonnegative().describe('Apps published'),
+        refreshed: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().nonnegative().describe('Apps whose facts upstream answered this run'),
+        stale: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().nonnegative().describe('Apps republished from last-known-good because upstream failed'),
+        failed: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig()
+            .int()
+            .nonnegative()
+            .describe('Apps left out: upstream failed and no record had ever been published for them')
+    })
+        .describe('How the run went, per app'),
+    stale: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_2__/* .strictObject */ .rej({
+        slug: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().regex(SLUG_PATTERN),
+        since: generatedAt.describe('The first run of the current unbroken stretch in which upstream failed')
+    }))
+        .describe('Stale apps, ordered by slug'),
+    failed: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().regex(SLUG_PATTERN)).describe('Slugs left out of this snapshot, ordered')
+})
+    .refine((d) => d.counts.stale === d.stale.length && d.counts.failed === d.failed.length, {
+    message: 'counts.stale and counts.failed must equal the lengths of stale and failed',
+    path: ['counts']
+})
+    .describe(`The last run of the pipeline (${STATUS_SCHEMA_ID})`);
 
 
 /***/ }),
@@ -59510,6 +59815,9 @@ exports.visitAsync = visitAsync;
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
+  l1C: () => (/* binding */ ZodNullable),
+  bvH: () => (/* binding */ ZodObject),
+  IiU: () => (/* binding */ ZodOptional),
   YOg: () => (/* binding */ array),
   zMY: () => (/* binding */ schemas_boolean),
   k5n: () => (/* binding */ schemas_enum),
@@ -59525,7 +59833,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   OZ5: () => (/* binding */ url)
 });
 
-// UNUSED EXPORTS: ZodAny, ZodArray, ZodBase64, ZodBase64URL, ZodBigInt, ZodBigIntFormat, ZodBoolean, ZodCIDRv4, ZodCIDRv6, ZodCUID, ZodCUID2, ZodCatch, ZodCodec, ZodCreditCard, ZodCustom, ZodCustomStringFormat, ZodDate, ZodDefault, ZodDiscriminatedUnion, ZodE164, ZodEmail, ZodEmoji, ZodEnum, ZodExactOptional, ZodFile, ZodFunction, ZodGUID, ZodIBAN, ZodIPv4, ZodIPv6, ZodISODate, ZodISODateTime, ZodISODuration, ZodISOTime, ZodInstanceOf, ZodIntersection, ZodJWT, ZodKSUID, ZodLazy, ZodLiteral, ZodMAC, ZodMap, ZodNaN, ZodNanoID, ZodNever, ZodNonOptional, ZodNull, ZodNullable, ZodNumber, ZodNumberFormat, ZodObject, ZodOptional, ZodPipe, ZodPrefault, ZodPreprocess, ZodPromise, ZodReadonly, ZodRecord, ZodSet, ZodString, ZodStringFormat, ZodSuccess, ZodSymbol, ZodTemplateLiteral, ZodTransform, ZodTuple, ZodType, ZodULID, ZodURL, ZodUUID, ZodUndefined, ZodUnion, ZodUnknown, ZodVoid, ZodXID, ZodXor, _ZodString, _default, _function, any, base64, base64url, bigint, catch, check, cidrv4, cidrv6, codec, creditCard, cuid, cuid2, currencyCode, custom, date, describe, discriminatedUnion, e164, email, emoji, exactOptional, file, float32, float64, function, guid, hash, hex, hostname, httpUrl, iban, instanceof, int, int32, int64, intersection, invertCodec, ipv4, ipv6, json, jwt, keyof, ksuid, lazy, looseRecord, mac, map, meta, nan, nanoid, nativeEnum, never, nonoptional, null, nullable, nullish, optional, partialRecord, pipe, prefault, preprocess, promise, readonly, refine, set, stringFormat, stringbool, success, superRefine, symbol, templateLiteral, transform, tuple, uint32, uint64, ulid, undefined, uuid, uuidv4, uuidv6, uuidv7, void, xid, xor
+// UNUSED EXPORTS: ZodAny, ZodArray, ZodBase64, ZodBase64URL, ZodBigInt, ZodBigIntFormat, ZodBoolean, ZodCIDRv4, ZodCIDRv6, ZodCUID, ZodCUID2, ZodCatch, ZodCodec, ZodCreditCard, ZodCustom, ZodCustomStringFormat, ZodDate, ZodDefault, ZodDiscriminatedUnion, ZodE164, ZodEmail, ZodEmoji, ZodEnum, ZodExactOptional, ZodFile, ZodFunction, ZodGUID, ZodIBAN, ZodIPv4, ZodIPv6, ZodISODate, ZodISODateTime, ZodISODuration, ZodISOTime, ZodInstanceOf, ZodIntersection, ZodJWT, ZodKSUID, ZodLazy, ZodLiteral, ZodMAC, ZodMap, ZodNaN, ZodNanoID, ZodNever, ZodNonOptional, ZodNull, ZodNumber, ZodNumberFormat, ZodPipe, ZodPrefault, ZodPreprocess, ZodPromise, ZodReadonly, ZodRecord, ZodSet, ZodString, ZodStringFormat, ZodSuccess, ZodSymbol, ZodTemplateLiteral, ZodTransform, ZodTuple, ZodType, ZodULID, ZodURL, ZodUUID, ZodUndefined, ZodUnion, ZodUnknown, ZodVoid, ZodXID, ZodXor, _ZodString, _default, _function, any, base64, base64url, bigint, catch, check, cidrv4, cidrv6, codec, creditCard, cuid, cuid2, currencyCode, custom, date, describe, discriminatedUnion, e164, email, emoji, exactOptional, file, float32, float64, function, guid, hash, hex, hostname, httpUrl, iban, instanceof, int, int32, int64, intersection, invertCodec, ipv4, ipv6, json, jwt, keyof, ksuid, lazy, looseRecord, mac, map, meta, nan, nanoid, nativeEnum, never, nonoptional, null, nullable, nullish, optional, partialRecord, pipe, prefault, preprocess, promise, readonly, refine, set, stringFormat, stringbool, success, superRefine, symbol, templateLiteral, transform, tuple, uint32, uint64, ulid, undefined, uuid, uuidv4, uuidv6, uuidv7, void, xid, xor
 
 // EXTERNAL MODULE: ./node_modules/zod/v4/core/core.js
 var core_core = __nccwpck_require__(8532);

@@ -13,7 +13,8 @@
 #       Make PAGES_DIR hold exactly SITE_DIR (deleted apps disappear), plus
 #       .nojekyll (Pages serves files as is) and a CNAME if the branch has one
 #       (a custom domain set in the Pages settings lives there). Commit and push
-#       only when the tree differs. CHANGED_JSON is the action's `changed`
+#       when the tree differs, which is every run: api/v1/status.json says when
+#       the last run was, so a stopped pipeline shows. CHANGED_JSON is the action's `changed`
 #       output; without it the changed apps are read from the diff.
 #
 # Environment: PAGES_BRANCH (default gh-pages), PUSH=false to commit without
@@ -99,7 +100,8 @@ commit() {
   local n subject
   n="$(grep -c . <<<"$slugs" || true)"
   if [ "$n" -eq 0 ]; then
-    subject="Publish catalog site"
+    # A quiet day: only the run report (api/v1/status.json) and the index that shows it moved.
+    subject="Publish run status: no app changed"
   elif [ "$n" -le 5 ]; then
     subject="Publish catalog: $(paste -sd, <<<"$slugs" | sed 's/,/, /g')"
   else

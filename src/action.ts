@@ -7,7 +7,7 @@ import { buildDeps } from './build/deps.js'
 import { build, type BuildResult } from './build/pipeline.js'
 import { buildSummary, type SummaryInput } from './output/job-summary.js'
 import type { Logger, SourceRef } from './util/types.js'
-import { defaultBaseUrl, upstreamSettings } from './inputs.js'
+import { resolveBaseUrl, sourceCommit, upstreamSettings } from './inputs.js'
 import { closingLine, formatProblem, ProblemsError } from './util/problems.js'
 import { redact, redactingLogger } from './util/redact.js'
 import { escapeUnsafe } from './util/text.js'
@@ -89,10 +89,11 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env, cwd = proc
       {
         catalogDir: core.getInput('catalog') || 'catalog',
         outDir: core.getInput('output') || 'site',
-        baseUrl: core.getInput('base-url') || defaultBaseUrl(env),
+        baseUrl: await resolveBaseUrl(core.getInput('base-url'), previous || undefined, env, log),
         now,
         refresh,
         cwd,
+        sourceCommit: sourceCommit(env),
         ...(previous ? { previousDir: previous } : {})
       },
       buildDeps(settings, log, now)

@@ -10,7 +10,7 @@ import { classifyJsonl } from './classify/jsonl.js'
 import { build } from './build/pipeline.js'
 import { serveSite } from './output/serve.js'
 import type { Logger } from './util/types.js'
-import { defaultBaseUrl, upstreamSettings } from './inputs.js'
+import { resolveBaseUrl, sourceCommit, upstreamSettings } from './inputs.js'
 import { closingLine, exitStatus, formatProblem, problem, ProblemsError } from './util/problems.js'
 import { redactingLogger } from './util/redact.js'
 import { escapeUnsafe } from './util/text.js'
@@ -19,12 +19,13 @@ const USAGE = `updatesafe <command> [options]
 
 Commands:
   build     --catalog DIR --out DIR [--base-url URL] [--refresh] [--previous DIR] [--now ISO]
-            [--request-timeout SECONDS] [--refresh-deadline SECONDS]
+            [--request-timeout SECONDS] [--refresh-deadline SECONDS] [--source-commit SHA]
             Build the static site (JSON API, pages, badges) from the catalog.
             --refresh reads GitHub (GITHUB_TOKEN, GITHUB_API_URL, GITHUB_GRAPHQL_URL)
             and endoflife.date (ENDOFLIFE_API_URL), each request waiting at most
             --request-timeout (20 s), the whole refresh at most --refresh-deadline
             (600 s); --previous is the published snapshot used as last-known-good.
+            --source-commit (default GITHUB_SHA) is published in api/v1/status.json.
   serve     --dir DIR [--port 8080] [--host 127.0.0.1]
             Serve a built site with GitHub Pages semantics.
   classify  --jsonl FILE | --notes-file FILE
@@ -88,6 +89,7 @@ async function run(argv: string[], log: Logger, env: NodeJS.ProcessEnv): Promise
           refresh: { type: 'boolean', default: false },
           previous: { type: 'string' },
           now: { type: 'string' },
+          'source-commit': { type: 'string' },
           'request-timeout': { type: 'string' },
           'refresh-deadline': { type: 'string' }
         }
@@ -99,9 +101,10 @@ async function run(argv: string[], log: Logger, env: NodeJS.ProcessEnv): Promise
         {
           catalogDir: values.catalog,
           outDir,
-          baseUrl: values['base-url'] ?? defaultBaseUrl(env),
+          baseUrl: await resolveBaseUrl(values['base-url'], values.previous, env, log),
           now,
           refresh: values.refresh,
+          sourceCommit: sourceCommit(env, values['source-commit']),
           ...(values.previous ? { previousDir: values.previous } : {})
         },
         buildDeps(

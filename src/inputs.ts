@@ -1,8 +1,11 @@
 // What a run takes from its environment besides flags and action inputs: the
 // upstream endpoints and token, and where the site will be served.
+import { readFile } from 'node:fs/promises'
+import path from 'node:path'
 import { ENDOFLIFE_DEFAULT_URL } from './upstream/endoflife.js'
 import { githubEndpoints } from './upstream/github/endpoints.js'
 import { problem } from './util/problems.js'
+import type { Logger } from './util/types.js'
 
 export interface UpstreamSettings {
   token: string | undefined
@@ -58,4 +61,59 @@ export function pagesUrlFor(githubRepository: string): string {
 export function defaultBaseUrl(env: NodeJS.ProcessEnv): string {
   if (env.GITHUB_ACTIONS === 'true' && env.GITHUB_REPOSITORY) return pagesUrlFor(env.GITHUB_REPOSITORY)
   return 'http://localhost:8080'
+}
+
+/**
+ * The commit a run builds from, for status.json: `--source-commit` when given (a usage error unless it is a
+ * full 40-hex SHA), else GITHUB_SHA in Actions, else null.
+ */
+export function sourceCommit(env: NodeJS.ProcessEnv, given?: string): string | null {
+  const sha = /^[0-9a-f]{40}$/
+  if (given !== undefined) {
+    if (!sha.test(given.toLowerCase()))
+      throw problem('usage', `--source-commit "${given}" is not a 40-character commit SHA`)
+    return given.toLowerCase()
+  }
+  const fromEnv = env.GITHUB_SHA?.toLowerCase()
+  return fromEnv && sha.test(fromEnv) ? fromEnv : null
+}
+
+/** A DNS name as GitHub Pages takes it in a CNAME file: labels of letters, digits and hyphens, at least two. */
+const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]([a-z0-9-]{0,61}[a-z0-9])?$/
+
+/** The site address a Pages CNAME file names (`https://<domain>`), or null when it names none. */
+export function cnameBaseUrl(text: string): string | null {
+  const lines = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== '')
+  if (lines.length !== 1) return null
+  const domain = lines[0]!.toLowerCase().replace(/\.$/, '')
+  return DOMAIN.test(domain) ? `https://${domain}` : null
+}
+
+/**
+ * The base URL of a build: `--base-url` / the `base-url` input when given; else the custom domain of the Pages
+ * branch (its `CNAME`, in the previous snapshot's checkout); else the Pages address (defaultBaseUrl).
+ */
+export async function resolveBaseUrl(
+  given: string | undefined,
+  previousDir: string | undefined,
+  env: NodeJS.ProcessEnv,
+  log: Logger
+): Promise<string> {
+  if (given) return given
+  if (previousDir) {
+    const file = path.join(previousDir, 'CNAME')
+    const text = await readFile(file, 'utf8').catch(() => null)
+    if (text !== null) {
+      const url = cnameBaseUrl(text.slice(0, 1024))
+      if (url) {
+        log.info(`base URL ${url}, from the Pages branch's CNAME`)
+        return url
+      }
+      log.warning(`${file} names no domain; using the default base URL`)
+    }
+  }
+  return defaultBaseUrl(env)
 }

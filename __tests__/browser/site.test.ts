@@ -175,6 +175,47 @@ suite('the bundled catalog, built and served by the preview server', () => {
     await v.close()
   })
 
+  test('the class filter can be linked (?class=breaking), and the address follows the filter', async () => {
+    const v = await served.visit('/?class=breaking')
+    const { page } = v
+    const count = (c: string) => served.site.catalog.apps.filter((a) => a.safeToUpdate === c).length
+    expect(await page.isChecked('#f-breaking')).toBe(true)
+    expect(await visibleRows(page).count()).toBe(count('breaking'))
+    await page.click('label[for="f-caution"]')
+    expect(page.url()).toBe(`${served.site.origin}/?class=caution`)
+    expect(await visibleRows(page).count()).toBe(count('caution'))
+    await page.click('label[for="f-all"]')
+    expect(page.url()).toBe(`${served.site.origin}/`)
+    expect(await visibleRows(page).count()).toBe(served.site.catalog.count)
+    expect(v.problems).toEqual([])
+    await v.close()
+    // An unknown class changes nothing.
+    const odd = await served.visit('/?class=%3Cscript%3E')
+    expect(await visibleRows(odd.page).count()).toBe(served.site.catalog.count)
+    await odd.close()
+  })
+
+  test("end-of-life days are counted from the reader's today, under the page's CSP", async () => {
+    const app = served.site.catalog.apps.find((a) => a.lifecycle?.status === 'eol-scheduled')!
+    const date = app.lifecycle!.eolDate!
+    const v = await served.visit(`/apps/${app.slug}/`)
+    const { page } = v
+    const shown = async (today: number) => {
+      await page.clock.setFixedTime(new Date(today))
+      await page.reload({ waitUntil: 'load' })
+      return page.locator('[data-until]').textContent()
+    }
+    const day = 86_400_000
+    const eol = Date.parse(`${date}T00:00:00Z`)
+    await expect(shown(eol - 40 * day + 3_600_000)).resolves.toBe('(40 days remaining)')
+    await expect(shown(eol - day)).resolves.toBe('(1 day remaining)')
+    await expect(shown(eol + 12 * 3_600_000)).resolves.toBe('(today)')
+    await expect(shown(eol + 3 * day)).resolves.toBe('(3 days ago)')
+    expect(await page.locator('main').textContent()).toContain(`reaches end of life on ${date}.`)
+    expect(v.problems).toEqual([])
+    await v.close()
+  })
+
   test.each(BUNDLED)('app page %s: clean load, badge shown, feed linked', async (slug) => {
     const v = await served.visit(`/apps/${slug}/`)
     const { page } = v

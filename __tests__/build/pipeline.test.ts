@@ -6,7 +6,7 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { build, diffRecords, settle, type BuildDeps } from '../../src/build/pipeline.js'
-import type { AppRecord, CatalogDoc } from '../../src/schema/index.js'
+import type { AppRecord, CatalogDoc, StatusDoc } from '../../src/schema/index.js'
 import type { Logger, ReleaseFacts } from '../../src/util/types.js'
 import type { RefreshOutcome, RefreshTarget } from '../../src/upstream/github/refresh.js'
 import { fetchProduct } from '../../src/upstream/endoflife.js'
@@ -85,13 +85,51 @@ function refresher(byRepo: Record<string, RefreshOutcome>, seen: RefreshTarget[]
 }
 
 describe('build: no churn', () => {
-  it('rebuilding from an unchanged catalog with the previous snapshot gives a byte-identical tree', async () => {
+  it('a run a month after the last change rewrites the run report and the index only; no page keeps a stale count', async () => {
     const first = await run('site', '2026-11-21T12:00:00.000Z')
     expect(first.changed.length).toBe(first.count)
     await cp(path.join(dir, 'site'), path.join(dir, 'pages'), { recursive: true })
-    const second = await run('site', '2026-11-25T08:30:00.000Z', { previous: 'pages' })
-    expect(second.changed).toEqual([])
-    expect(second.generatedAt).toBe('2026-11-21T12:00:00.000Z')
+    const later = await run('site', '2026-12-21T04:23:00.000Z', { previous: 'pages' })
+    expect(later.changed).toEqual([])
+    expect(later.generatedAt).toBe('2026-11-21T12:00:00.000Z')
+    expect(later.runAt).toBe('2026-12-21T04:23:00.000Z')
+    const [before, after] = [await snapshot('pages'), await snapshot('site')]
+    expect([...after.keys()].sort()).toEqual([...before.keys()].sort())
+    const moved = [...after].filter(([f, c]) => before.get(f) !== c).map(([f]) => f)
+    // The issue allows the status document and at most 4 other files; today it is the index alone.
+    expect(moved.sort()).toEqual(['api/v1/status.json', 'index.html'])
+    expect(JSON.parse(after.get('api/v1/status.json')!)).toEqual({
+      schema: 'updatesafe.status.v1',
+      runAt: '2026-12-21T04:23:00.000Z',
+      lastChange: '2026-11-21T12:00:00.000Z',
+      refresh: false,
+      sourceCommit: null,
+      counts: { apps: first.count, refreshed: 0, stale: 0, failed: 0 },
+      stale: [],
+      failed: []
+    })
+    expect(after.get('index.html')).toContain('Last run <time datetime="2026-12-21T04:23:00.000Z">')
+    // The documents the site publishes each have their JSON Schema beside apps.v1.json and app.v1.json.
+    for (const id of ['changes', 'status']) {
+      const schema = JSON.parse(after.get(`api/v1/schema/${id}.v1.json`)!) as { $id: string; title: string }
+      expect(schema).toMatchObject({ $id: `${BASE}/api/v1/schema/${id}.v1.json`, title: `updatesafe.${id}.v1` })
+    }
+
+    // Every page of the quiet run says what a first build on that later day says, up to when the data changed:
+    // nothing on it was computed from the day of the first build.
+    await run('fresh', '2026-12-21T04:23:00.000Z')
+    const fresh = await snapshot('fresh')
+    const lastChange = (s: string) =>
+      s.replaceAll('2026-11-21 12:00 UTC', 'LAST').replaceAll('2026-12-21 04:23 UTC', 'LAST')
+    const pages = [...after.keys()].filter((f) => f.endsWith('.html') && f !== 'index.html')
+    expect(pages.length).toBeGreaterThan(first.count)
+    for (const f of pages) expect(`${f}\n${lastChange(after.get(f)!)}`).toBe(`${f}\n${lastChange(fresh.get(f)!)}`)
+    for (const f of pages) expect(after.get(f)).not.toMatch(/\d+ days? (remaining|ago)/)
+  })
+
+  it('rebuilding on the same day with the previous snapshot gives a byte-identical tree', async () => {
+    await run('pages', '2026-11-21T12:00:00.000Z')
+    await run('site', '2026-11-21T12:00:00.000Z', { previous: 'pages' })
     expect(await snapshot('site')).toEqual(await snapshot('pages'))
   })
 
@@ -143,6 +181,39 @@ describe('build: refresh merged with last-known-good', () => {
     expect(after.get('gitea')).toEqual(before.get('gitea'))
     expect(after.size).toBe(before.size)
     expect(warnings.some((w) => w.startsWith('gitea: stale'))).toBe(true)
+    const status = JSON.parse(await readFile(path.join(dir, 'site/api/v1/status.json'), 'utf8')) as StatusDoc
+    expect(status).toMatchObject({
+      refresh: true,
+      counts: { apps: after.size, refreshed: 1, stale: after.size - 1, failed: 0 }
+    })
+    expect(status.stale.find((s) => s.slug === 'gitea')).toEqual({ slug: 'gitea', since: '2026-12-01T06:00:00.000Z' })
+  })
+
+  it('a stale app says since when, and the date holds while upstream stays down', async () => {
+    await run('pages', '2026-11-21T12:00:00.000Z')
+    const down = { refresh: refresher({}) }
+    await run('site', '2026-12-01T06:00:00.000Z', { previous: 'pages', refresh: true }, down)
+    const first = await snapshot('site')
+    expect(first.get('apps/gitea/index.html')).toContain('<strong>Stale data since 2026-12-01.</strong>')
+    await cp(path.join(dir, 'site'), path.join(dir, 'pages2'), { recursive: true })
+    await run('site', '2026-12-09T06:00:00.000Z', { previous: 'pages2', refresh: true }, down)
+    const second = await snapshot('site')
+    const status = JSON.parse(second.get('api/v1/status.json')!) as StatusDoc
+    expect(status.runAt).toBe('2026-12-09T06:00:00.000Z')
+    expect(status.stale.every((s) => s.since === '2026-12-01T06:00:00.000Z')).toBe(true)
+    expect(second.get('apps/gitea/index.html')).toBe(first.get('apps/gitea/index.html'))
+    // Upstream answers again: the app is no longer listed stale.
+    await cp(path.join(dir, 'site'), path.join(dir, 'pages3'), { recursive: true })
+    const facts = fresh('1.25.0', '## Bug fixes\n- Fix a crash.', '2026-12-10')
+    await run(
+      'site',
+      '2026-12-10T06:00:00.000Z',
+      { previous: 'pages3', refresh: true },
+      { refresh: refresher({ 'go-gitea/gitea': facts }) }
+    )
+    const third = JSON.parse(await readFile(path.join(dir, 'site/api/v1/status.json'), 'utf8')) as StatusDoc
+    expect(third.stale.some((s) => s.slug === 'gitea')).toBe(false)
+    expect(await readFile(path.join(dir, 'site/apps/gitea/index.html'), 'utf8')).not.toContain('Stale data')
   })
 
   it('marks a moved repository unknown with a pending rationale and warns to update the catalog', async () => {

@@ -59,6 +59,20 @@ describe('parseRecord', () => {
     expect(byField['release.dat']).toMatchObject({ line: 8, column: 3 })
   })
 
+  it('suggests the key a misspelt one most likely means, at the level it sits on', () => {
+    const record = 'name: X\nrepos: owner/x\ntag_prefix: v\nTagPattern: x\nrelease:\n  vesrion: "1"\n  notse: x\noverride:\n  clas: safe\ncolour: red\n'
+    const messages = Object.fromEntries(parseRecord(record, 'a.yml').issues.map((i) => [i.field, i.message]))
+    expect(messages).toMatchObject({
+      repos: 'unknown key; did you mean `repo`? (see the catalog format in README.md)',
+      tag_prefix: expect.stringContaining('did you mean `tagPrefix`?'),
+      TagPattern: expect.stringContaining('did you mean `tagPattern`?'),
+      'release.vesrion': expect.stringContaining('did you mean `version`?'),
+      'release.notse': expect.stringContaining('did you mean `notes`?'),
+      'override.clas': expect.stringContaining('did you mean `class`?'),
+      colour: 'unknown key (check the spelling; see the catalog format in README.md)'
+    })
+  })
+
   it('reports a missing name as required', () => {
     const { issues } = parseRecord('repo: owner/x\n', 'a.yml')
     expect(issues).toEqual([expect.objectContaining({ field: 'name', message: 'is required' })])

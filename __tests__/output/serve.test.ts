@@ -18,7 +18,9 @@ beforeAll(async () => {
       ['404.html', '<!doctype html><title>not found</title>'],
       [MARKER, '{"schema":"x"}'],
       ['apps/gitea/index.html', '<!doctype html><title>gitea</title>'],
-      ['badge/gitea.svg', '<svg xmlns="http://www.w3.org/2000/svg"/>']
+      ['badge/gitea.svg', '<svg xmlns="http://www.w3.org/2000/svg"/>'],
+      ['feed.xml', '<?xml version="1.0" encoding="utf-8"?><feed xmlns="http://www.w3.org/2005/Atom"/>'],
+      ['api/v1/status.json', '{"schema":"updatesafe.status.v1"}']
     ])
   )
   const s = await serveSite({ dir: `${t.dir}/site`, port: 0 })
@@ -46,6 +48,24 @@ function rawGet(target: string): Promise<{ status: number; location: string | un
 }
 
 describe('serveSite (GitHub Pages semantics)', () => {
+  it('lets pages on other origins read every answer, as Pages does (Access-Control-Allow-Origin: *)', async () => {
+    for (const p of ['/', '/api/v1/status.json', '/feed.xml', '/badge/gitea.svg', '/apps/gitea', '/nowhere']) {
+      const res = await get(p)
+      expect([p, res.headers.get('access-control-allow-origin')]).toEqual([p, '*'])
+    }
+    // What a dashboard on another origin does: the browser sends Origin and reads the JSON only if allowed.
+    const res = await fetch(`${base}/api/v1/status.json`, { headers: { Origin: 'https://dashboard.example.org' } })
+    expect(res.headers.get('access-control-allow-origin')).toBe('*')
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/)
+  })
+
+  it('serves the feeds as application/xml, as Pages does, not text/xml', async () => {
+    const res = await get('/feed.xml')
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toBe('application/xml; charset=utf-8')
+    expect(await res.text()).toContain('<feed')
+  })
+
   it('serves index.html for a directory', async () => {
     const res = await get('/')
     expect(res.status).toBe(200)

@@ -5,15 +5,41 @@ import { formatProblem, ProblemsError } from '../../src/util/problems.js'
 import { buildDocuments } from '../../src/site/api.js'
 import type { AppRecord } from '../../src/schema/index.js'
 import { paths } from '../../src/site/paths.js'
+import { renderStatusDoc, type RunReport } from '../../src/site/status.js'
 import { BASE, REALISTIC } from '../site/fixtures.js'
 
 const AT = '2026-11-21T03:00:00.000Z'
 const records = REALISTIC.map((p) => p.record)
 
 /** Every file the checker expects of a snapshot, with the documents as given. */
-function snapshot(catalogText: string, appDocs: Map<string, string>, slugs: string[]): Array<[string, string]> {
-  const files: Array<[string, string]> = [[paths.catalog, catalogText], ...appDocs]
-  for (const f of ['index.html', '404.html', paths.appsSchema, paths.appSchema]) files.push([f, ''])
+const REPORT: RunReport = {
+  runAt: '2026-12-21T04:23:00.000Z',
+  lastChange: AT,
+  refresh: false,
+  sourceCommit: null,
+  apps: records.length,
+  refreshed: 0,
+  stale: [],
+  failed: [],
+  staleBefore: new Map()
+}
+
+function snapshot(
+  catalogText: string,
+  appDocs: Map<string, string>,
+  slugs: string[],
+  status = renderStatusDoc(REPORT)
+): Array<[string, string]> {
+  const files: Array<[string, string]> = [[paths.catalog, catalogText], ...appDocs, [paths.status, status]]
+  for (const f of [
+    'index.html',
+    '404.html',
+    paths.appsSchema,
+    paths.appSchema,
+    paths.changesSchema,
+    paths.statusSchema
+  ])
+    files.push([f, ''])
   for (const slug of slugs) files.push([paths.badge(slug), '<svg/>'], [paths.page(slug), '<html></html>'])
   return files
 }
@@ -40,6 +66,25 @@ describe('snapshotChecker', () => {
   it('accepts the documents the build makes', () => {
     const { catalog, docs, slugs } = built()
     expect(check(snapshot(toJson(catalog), docs, slugs))).toEqual([])
+  })
+
+  it('checks the run report against its schema and the catalog', () => {
+    const { catalog, docs, slugs } = built()
+    const wrong = renderStatusDoc({ ...REPORT, lastChange: '2026-01-01T00:00:00.000Z', apps: 1, stale: ['gitea'] })
+    expect(check(snapshot(toJson(catalog), docs, slugs, wrong))).toEqual([
+      `${paths.status}: lastChange: differs from the catalog's generatedAt`,
+      `${paths.status}: counts.apps: differs from the number of apps`
+    ])
+    const bad = JSON.stringify({
+      ...JSON.parse(renderStatusDoc(REPORT)),
+      counts: { apps: 1, refreshed: 0, stale: 2, failed: 0 }
+    })
+    expect(check(snapshot(toJson(catalog), docs, slugs, bad))).toEqual([
+      `${paths.status}: counts: counts.stale and counts.failed must equal the lengths of stale and failed`
+    ])
+    expect(check(snapshot(toJson(catalog), docs, slugs).filter(([f]) => f !== paths.status))).toEqual([
+      `${paths.status}: is missing`
+    ])
   })
 
   it('compares records by content, not by the order of their keys', () => {
@@ -85,7 +130,8 @@ describe('snapshotChecker', () => {
       expect.stringContaining(`${paths.catalog}: apps.0.url: is ${BASE}/elsewhere/`)
     )
     const later = toJson({ ...catalog, generatedAt: '2026-11-22T03:00:00.000Z' })
-    expect(check(snapshot(later, docs, slugs))).toHaveLength(slugs.length)
+    // Every app document and the run report's lastChange.
+    expect(check(snapshot(later, docs, slugs))).toHaveLength(slugs.length + 1)
   })
 
   it('reports missing files and documents that are not JSON', () => {

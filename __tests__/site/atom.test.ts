@@ -1,11 +1,12 @@
 import { describe, expect, test } from '@jest/globals'
 import { renderAtomFeed, type Feed } from '../../src/site/atom.js'
-import { recordFeedEntry } from '../../src/site/changes.js'
+import { mintIdPrefix, recordFeedEntry } from '../../src/site/changes.js'
 import { BASE, HOSTILE, REALISTIC, TEN_MB } from './fixtures.js'
 import { child, parseXml } from './markup.js'
 
 const ATOM = 'http://www.w3.org/2005/Atom'
 const UPDATED = '2026-11-21T03:00:00.000Z'
+const ID = mintIdPrefix(BASE, UPDATED)
 
 function feedOf(entries: Feed['entries']): Feed {
   return {
@@ -20,7 +21,7 @@ function feedOf(entries: Feed['entries']): Feed {
 
 describe('renderAtomFeed', () => {
   test('is well-formed Atom 1.0 with the required feed and entry elements, entries in the given order', () => {
-    const entries = REALISTIC.map((p) => recordFeedEntry(p.record, UPDATED))
+    const entries = REALISTIC.map((p) => recordFeedEntry(p.record, UPDATED, ID))
     const root = parseXml(renderAtomFeed(feedOf(entries)))
     expect(root.name).toBe('feed')
     expect(root.attrs.xmlns).toBe(ATOM)
@@ -39,7 +40,7 @@ describe('renderAtomFeed', () => {
 
   test('hostile text is escaped, bounded and free of control and bidi characters', () => {
     const entries = HOSTILE.filter((p) => p.record.url.startsWith('https:')).map((p) =>
-      recordFeedEntry(p.record, UPDATED)
+      recordFeedEntry(p.record, UPDATED, ID)
     )
     entries.push({
       id: `${BASE}/apps/x/#1`,
@@ -58,7 +59,7 @@ describe('renderAtomFeed', () => {
   })
 
   test('refuses links that are not http(s), ids that are not IRIs and timestamps that are not RFC 3339', () => {
-    const ok = recordFeedEntry(REALISTIC[0]!.record, UPDATED)
+    const ok = recordFeedEntry(REALISTIC[0]!.record, UPDATED, ID)
     expect(() => renderAtomFeed(feedOf([{ ...ok, link: 'javascript:alert(1)' }]))).toThrow(/http\(s\)/)
     expect(() => renderAtomFeed(feedOf([{ ...ok, id: 'not an iri' }]))).toThrow(/IRI/)
     expect(() => renderAtomFeed(feedOf([{ ...ok, updated: '21 Nov 2026' }]))).toThrow(/RFC 3339/)
@@ -75,10 +76,10 @@ describe('renderAtomFeed', () => {
 describe('recordFeedEntry', () => {
   test('id changes with version or class and is stable otherwise', () => {
     const r = REALISTIC[0]!.record
-    const a = recordFeedEntry(r, UPDATED)
-    expect(recordFeedEntry(r, '2026-12-01T00:00:00.000Z').id).toBe(a.id)
-    expect(recordFeedEntry({ ...r, latestVersion: '1.23.6' }, UPDATED).id).not.toBe(a.id)
-    expect(recordFeedEntry({ ...r, safeToUpdate: 'breaking' }, UPDATED).id).not.toBe(a.id)
-    expect(a.id).toBe(`${BASE}/apps/gitea/#1.23.5/caution`)
+    const a = recordFeedEntry(r, UPDATED, ID)
+    expect(recordFeedEntry(r, '2026-12-01T00:00:00.000Z', ID).id).toBe(a.id)
+    expect(recordFeedEntry({ ...r, latestVersion: '1.23.6' }, UPDATED, ID).id).not.toBe(a.id)
+    expect(recordFeedEntry({ ...r, safeToUpdate: 'breaking' }, UPDATED, ID).id).not.toBe(a.id)
+    expect(a.id).toBe('tag:example-owner.github.io,2026-11-21:/updatesafe/apps/gitea/1.23.5/caution')
   })
 })

@@ -7,6 +7,7 @@ import {
   RECENT_CHANGES,
   changesDocSchema,
   mergeChanges,
+  mintIdPrefix,
   renderChangesDoc,
   type Change,
   type ChangesInput,
@@ -21,12 +22,16 @@ import { readPreviousChanges } from '../../src/build/previous.js'
 import { atomFiles } from '../../src/site/atom.js'
 import { paths } from '../../src/site/paths.js'
 
+/** The site's Atom id prefix, as minted on its first publication. */
+const ID = mintIdPrefix(BASE, '2026-11-21T03:00:00.000Z')
+
 /** The change history and its feeds, as the build writes them. */
-function feedFiles(input: ChangesInput): Map<string, string> {
+function feedFiles(given: Omit<ChangesInput, 'idPrefix'> & { idPrefix?: string }): Map<string, string> {
+  const input = { idPrefix: ID, ...given }
   const history = mergeChanges(input)
   return new Map([
-    [paths.changes, renderChangesDoc(history, input.baseUrl)],
-    ...atomFiles(history, input.records, input.generatedAt, input.baseUrl)
+    [paths.changes, renderChangesDoc(history, input.baseUrl, input.idPrefix)],
+    ...atomFiles(history, input.records, input.generatedAt, input.baseUrl, input.idPrefix)
   ])
 }
 
@@ -64,12 +69,15 @@ async function publishAndReadBack(files: Map<string, string>, log = recorder()):
     await mkdir(path.dirname(path.join(t.dir, file)), { recursive: true })
     await writeFile(path.join(t.dir, file), text)
   }
-  const changes = await readPreviousChanges(t.dir, log)
+  const { changes, idPrefix } = await readPreviousChanges(t.dir, log)
   expect(log.warnings).toEqual([])
+  expect(idPrefix).toBe(JSON.parse(files.get(paths.changes)!).idPrefix)
   return changes
 }
 
-function run(input: Partial<ChangesInput> & Pick<ChangesInput, 'changes' | 'generatedAt'>): Map<string, string> {
+function run(
+  input: Partial<ChangesInput> & Pick<ChangesInput, 'changes' | 'generatedAt'>
+): Map<string, string> {
   return feedFiles({ records: RECORDS, previous: [], baseUrl: BASE, ...input })
 }
 
@@ -80,7 +88,7 @@ function atom(files: Map<string, string>, file: string): XmlNode {
   expect(root.name).toBe('feed')
   expect(root.attrs.xmlns).toBe('http://www.w3.org/2005/Atom')
   for (const name of ['id', 'title', 'updated', 'author']) expect(child(root, name)).toBeDefined()
-  expect(child(root, 'id')!.text).toBe(`${BASE}/${file}`)
+  expect(child(root, 'id')!.text).toBe(`${ID}${file}`)
   return root
 }
 
@@ -106,13 +114,23 @@ describe('feedFiles', () => {
     expect(child(all, 'updated')!.text).toBe(T1)
     const gitea = entries(all).find((e) => child(e, 'title')!.text.startsWith('Gitea'))!
     expect(child(gitea, 'link')!.attrs.href).toBe(`${BASE}/apps/gitea/`)
-    expect(child(gitea, 'id')!.text).toBe(`${BASE}/apps/gitea/#1.23.5/caution`)
+    expect(child(gitea, 'id')!.text).toBe(`${ID}apps/gitea/1.23.5/caution`)
+    expect(ID).toBe('tag:example-owner.github.io,2026-11-21:/updatesafe/')
     expect(child(gitea, 'summary')!.text).toMatch(
       /^Caution\. Release 1\.23\.5 has a "SECURITY" section.* First published\.$/
     )
 
     for (const c of CLASSES) atom(files, `feeds/${c}.xml`)
     for (const r of RECORDS) expect(entries(atom(files, `apps/${r.slug}/feed.xml`))).toHaveLength(1)
+  })
+
+  test('the id prefix is read back for a site at the root of its host too', async () => {
+    for (const baseUrl of ['http://localhost:8080', 'https://owner.github.io']) {
+      const idPrefix = mintIdPrefix(baseUrl, T1)
+      const files = run({ changes: firstPublication(RECORDS), generatedAt: T1, baseUrl, idPrefix })
+      expect(idPrefix).toMatch(/^tag:(localhost|owner\.github\.io),2026-11-21:\/$/)
+      expect(await publishAndReadBack(files)).toHaveLength(RECORDS.length)
+    }
   })
 
   test('entries persist across runs through the published changes.json, newest first', async () => {
@@ -299,8 +317,8 @@ describe('readPreviousChanges', () => {
 
   test('no previous snapshot at all: empty, and no warning', async () => {
     const log = recorder()
-    expect(await readPreviousChanges(await dirWith({}), log)).toEqual([])
-    expect(await readPreviousChanges(undefined, log)).toEqual([])
+    expect((await readPreviousChanges(await dirWith({}), log)).changes).toEqual([])
+    expect((await readPreviousChanges(undefined, log)).changes).toEqual([])
     expect(log.warnings).toEqual([])
   })
 
@@ -343,7 +361,7 @@ describe('readPreviousChanges', () => {
       'api/v1/apps.json': '{}',
       ...(text === undefined ? {} : { 'api/v1/changes.json': text })
     })
-    expect(await readPreviousChanges(dir, log)).toEqual([])
+    expect((await readPreviousChanges(dir, log)).changes).toEqual([])
     expect(log.warnings).toHaveLength(1)
     expect(log.warnings[0]).toMatch(message)
   })

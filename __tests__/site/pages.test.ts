@@ -1,7 +1,7 @@
 import { describe, expect, test } from '@jest/globals'
 import { posix } from 'node:path'
 import { renderPages, type PageInput } from '../../src/site/pages.js'
-import { daysUntil, lifecycleText } from '../../src/site/html/app-page.js'
+import { lifecycleText } from '../../src/site/html/app-page.js'
 import { CSP } from '../../src/site/html/layout.js'
 import { CLASSES } from '../../src/schema/index.js'
 import { BASE, CTX, HOSTILE, REALISTIC, record } from './fixtures.js'
@@ -61,7 +61,7 @@ describe('every HTML page', () => {
     }
     // Only known elements: an injected tag would show up here.
     const allowed = new Set(
-      'html head meta title link script body a header div span main h1 h2 p small nav section strong code dl dt dd ol ul li pre img footer table caption thead tbody tr th td fieldset legend input label b'.split(
+      'html head meta title link script body a header div span main h1 h2 p small nav section strong code dl dt dd ol ul li pre img footer table caption thead tbody tr th td fieldset legend input label b time'.split(
         ' '
       )
     )
@@ -81,7 +81,7 @@ describe('every HTML page', () => {
           expect(resolved.startsWith(prefix)).toBe(true)
           let key = resolved.slice(prefix.length)
           if (key === '' || key.endsWith('/')) key += 'index.html'
-          if (key === 'api/v1/apps.json' || /^api\/v1\/apps\/[a-z0-9-]+\.json$/.test(key)) continue // written by the JSON renderer
+          if (key === 'api/v1/apps.json' || key === 'api/v1/status.json' || /^api\/v1\/apps\/[a-z0-9-]+\.json$/.test(key)) continue // written by the JSON renderer and the pipeline
           expect(site.has(key) ? key : `${file} links to missing ${key}`).toBe(key)
         }
       }
@@ -111,6 +111,17 @@ describe('index page', () => {
       'main:has(#f-breaking:checked) tbody tr:not([data-c=breaking]){display:none}'
     )
   })
+  test('says when the last run was and when an app last changed; only the index moves with the run', () => {
+    expect(html).toContain(
+      'Last run <time datetime="2026-11-21T03:00:00.000Z">2026-11-21 03:00 UTC</time>; last change to any app <time datetime="2026-11-21T03:00:00.000Z">'
+    )
+    const later = renderPages([...REALISTIC, ...HOSTILE], { ...CTX, runAt: '2026-12-21T04:23:00.000Z' })
+    expect(later.get('index.html')).toContain(
+      'Last run <time datetime="2026-12-21T04:23:00.000Z">2026-12-21 04:23 UTC</time>; last change to any app <time datetime="2026-11-21T03:00:00.000Z">2026-11-21 03:00 UTC</time>'
+    )
+    const moved = [...later].filter(([k, v]) => site.get(k) !== v).map(([k]) => k)
+    expect(moved).toEqual(['index.html'])
+  })
   test('orders apps by name, case-insensitively', () => {
     const names = REALISTIC.map((p) => p.record.name)
     const positions = names.map((n) => html.indexOf(`>${n}</a>`))
@@ -135,31 +146,34 @@ describe('app page', () => {
     )
     expect(html).toContain('rule <code>security-section</code>')
   })
-  test('lifecycle: remaining days, passed dates said plainly, no end of life, nothing when null', () => {
-    expect(page('gitea')).toContain('Release cycle 1.23 reaches end of life on 2027-01-10: 50 days remaining.')
-    expect(page('prometheus')).toContain(
-      '<p class="eol">Release cycle 3.14 reached end of life on 2026-09-30 (52 days ago).</p>'
+  test('lifecycle: the date, never a count of days that the next quiet day would make wrong', () => {
+    expect(page('gitea')).toContain(
+      'Release cycle 1.23 reaches end of life on 2027-01-10. <span data-until="2027-01-10"></span>'
     )
-    expect(page('traefik')).toContain('Release cycle 3.7: no end of life set.')
+    expect(page('prometheus')).toContain(
+      '<p class="eol">Release cycle 3.14 reached end of life on 2026-09-30. <span data-until="2026-09-30"></span></p>'
+    )
+    expect(page('traefik')).toContain('Release cycle 3.7: no end of life set.</p>')
     expect(page('linkding')).not.toContain('<h2>Lifecycle</h2>')
-    expect(daysUntil('2026-11-21', new Date('2026-11-21T23:59:59Z'))).toBe(0)
+    for (const html of site.values()) expect(html).not.toMatch(/\d+ days? (remaining|ago)/)
     expect(
-      lifecycleText(
-        {
-          product: 'p',
-          link: 'https://e/',
-          cycle: '1',
-          eol: '2026-11-21',
-          status: 'eol-scheduled',
-          eolDate: '2026-11-21'
-        },
-        CTX.now
-      )
-    ).toContain('today')
+      lifecycleText({
+        product: 'p',
+        link: 'https://e/',
+        cycle: '1',
+        eol: '2026-11-21',
+        status: 'eol-scheduled',
+        eolDate: '2026-11-21'
+      })
+    ).toBe('Release cycle 1 reaches end of life on 2026-11-21.')
   })
-  test('stale notice only when stale', () => {
+  test('stale notice only when stale, with since when', () => {
     expect(page('traefik')).toContain('<strong>Stale data.</strong>')
-    expect(page('gitea')).not.toContain('Stale data.')
+    expect(page('gitea')).not.toContain('Stale data')
+    const since = renderPages(REALISTIC, { ...CTX, staleSince: new Map([['traefik', '2026-10-02T04:23:00.000Z']]) })
+    expect(since.get('apps/traefik/index.html')).toContain(
+      '<strong>Stale data since 2026-10-02.</strong> The upstream project could not be reached by any build since 2026-10-02;'
+    )
   })
   test('successor of an unmaintained app links a repository reference to GitHub', () => {
     expect(page('synapse-legacy')).toContain(

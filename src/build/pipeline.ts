@@ -10,9 +10,10 @@ import { snapshotChecker } from '../output/validate.js'
 import type { AppRecord } from '../schema/index.js'
 import { buildDocuments, jsonSchemas } from '../site/api.js'
 import { atomFiles } from '../site/atom.js'
-import { mergeChanges, renderChangesDoc, type Change } from '../site/changes.js'
+import { mergeChanges, mintIdPrefix, renderChangesDoc, type Change } from '../site/changes.js'
 import { pageFiles, type PageInput } from '../site/pages.js'
 import { normaliseBaseUrl, paths } from '../site/paths.js'
+import { renderStatusDoc, staleSince, type RunReport } from '../site/status.js'
 import type { EndoflifeProduct } from '../upstream/endoflife.js'
 import type { RefreshOutcome, RefreshStats, RefreshTarget } from '../upstream/github/refresh.js'
 import { toJson } from '../util/json.js'
@@ -20,7 +21,7 @@ import { problem, ProblemsError } from '../util/problems.js'
 import type { Logger } from '../util/types.js'
 import { offlineFacts, publishedVersion, refreshedFacts, type AppFacts } from './facts.js'
 import { productDocs } from './lifecycle.js'
-import { readPrevious, readPreviousChanges } from './previous.js'
+import { readPrevious, readPreviousChanges, readPreviousStaleSince } from './previous.js'
 import { appRecord, diffRecords, type RecordChange } from './records.js'
 
 export { diffRecords, settle, type RecordChange } from './records.js'
@@ -36,6 +37,8 @@ export interface BuildOptions {
   refresh?: boolean
   /** Resolves relative paths and guards the output directory. */
   cwd?: string
+  /** The commit of the catalog repository being built (GITHUB_SHA), published in status.json. */
+  sourceCommit?: string | null
 }
 
 export interface BuildDeps {
@@ -59,6 +62,8 @@ export interface BuildResult {
   /** Apps not in this snapshot: never published, no seed, and the refresh found no release for them. */
   leftOut: LeftOut[]
   stats: RefreshStats | null
+  /** When this run happened (status.json's runAt); generatedAt is when a record last changed. */
+  runAt: string
 }
 
 /** Release facts for every app: offline from last-known-good, or merged with a refresh. */
@@ -122,17 +127,28 @@ function* siteFiles(
   pages: PageInput[],
   records: AppRecord[],
   history: Change[],
-  generatedAt: string,
-  baseUrl: string
+  report: RunReport,
+  baseUrl: string,
+  idPrefix: string
 ): Generator<SiteFile> {
+  const generatedAt = report.lastChange
   const { catalog, apps } = buildDocuments(records, generatedAt, baseUrl)
   yield [paths.catalog, toJson(catalog)]
   for (const doc of apps) yield [paths.app(doc.slug), toJson(doc)]
   yield* jsonSchemas(baseUrl)
-  // Pages are rendered as of the snapshot, so the same snapshot always renders the same bytes.
-  yield* pageFiles(pages, { generatedAt, now: new Date(generatedAt), baseUrl, feeds: true })
-  yield [paths.changes, renderChangesDoc(history, baseUrl)]
-  yield* atomFiles(history, records, generatedAt, baseUrl)
+  yield [paths.status, renderStatusDoc(report)]
+  // Pages are rendered as of the snapshot, so the same snapshot always renders the same bytes; only the index
+  // says when the last run was. Nothing on a page counts days from the build (see html/app-page.ts).
+  yield* pageFiles(pages, {
+    generatedAt,
+    now: new Date(generatedAt),
+    runAt: report.runAt,
+    staleSince: staleSince(report),
+    baseUrl,
+    feeds: true
+  })
+  yield [paths.changes, renderChangesDoc(history, baseUrl, idPrefix)]
+  yield* atomFiles(history, records, generatedAt, baseUrl, idPrefix)
 }
 
 /** Each file is checked as it is written aside; the tree replaces `outDir` only if all are valid. */
@@ -183,6 +199,7 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
   const snapshot = await readPrevious(previousDir, log)
   const previous = snapshot?.records ?? new Map<string, AppRecord>()
   const previousChanges = await readPreviousChanges(previousDir, log)
+  const staleBefore = await readPreviousStaleSince(previousDir, log)
   // 4. Release facts for every app.
   const gathered = await gatherFacts(entries, previous, opts.refresh ? deps.refresh : undefined)
   const { stats } = gathered
@@ -195,11 +212,23 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
   // 7. What changed; nothing changed keeps the previous generatedAt, so the tree is byte-identical.
   const changes = diffRecords(previous, records)
   const generatedAt = snapshot && changes.length === 0 ? snapshot.generatedAt : opts.now.toISOString()
-  const history = mergeChanges({ records, changes, previous: previousChanges, generatedAt, baseUrl })
-  // 8. Render, validate and write the tree aside; it replaces outDir only when all of it is valid.
-  const written = await writeSite(outDir, siteFiles(pages, records, history, generatedAt, baseUrl), baseUrl)
-
+  const idPrefix = previousChanges.idPrefix ?? mintIdPrefix(baseUrl, generatedAt)
+  const history = mergeChanges({ records, changes, previous: previousChanges.changes, generatedAt, baseUrl, idPrefix })
   const stale = apps.filter((a) => a.stale).map((a) => a.slug)
+  const report: RunReport = {
+    runAt: opts.now.toISOString(),
+    lastChange: generatedAt,
+    refresh: Boolean(opts.refresh),
+    sourceCommit: opts.sourceCommit ?? null,
+    apps: records.length,
+    refreshed: opts.refresh ? apps.length - stale.length : 0,
+    stale,
+    failed: leftOut.map((l) => l.slug),
+    staleBefore
+  }
+  // 8. Render, validate and write the tree aside; it replaces outDir only when all of it is valid.
+  const written = await writeSite(outDir, siteFiles(pages, records, history, report, baseUrl, idPrefix), baseUrl)
+
   log.info(
     `wrote ${written} files for ${records.length} apps to ${outDir}${stale.length ? `; stale: ${stale.join(', ')}` : ''}` +
       (leftOut.length ? `; left out: ${leftOut.map((l) => l.slug).join(', ')}` : '')
@@ -213,6 +242,7 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
     stale,
     leftOut,
     warnings,
-    stats
+    stats,
+    runAt: report.runAt
   }
 }

@@ -3,8 +3,9 @@
 // were, and its change history goes on in the new snapshot.
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
-import { catalogDocSchema, type AppRecord } from '../schema/index.js'
-import { changesDocSchema, CHANGES_SCHEMA_ID, type Change } from '../site/changes.js'
+import type { z } from 'zod'
+import { APPS_SCHEMA_ID, catalogDocSchema, STATUS_SCHEMA_ID, statusDocSchema, type AppRecord } from '../schema/index.js'
+import { CHANGES_SCHEMA_ID, changesDocSchema, type Change } from '../site/changes.js'
 import type { Logger } from '../util/types.js'
 import { paths } from '../site/paths.js'
 
@@ -13,30 +14,43 @@ export interface PreviousSnapshot {
   records: Map<string, AppRecord>
 }
 
-/** Read `<dir>/api/v1/apps.json`; a missing or invalid snapshot is a warning, not an error. */
-export async function readPrevious(dir: string | undefined, log: Logger): Promise<PreviousSnapshot | null> {
-  if (!dir) return null
-  const file = path.join(dir, ...paths.catalog.split('/'))
+/** A document of the previous snapshot, or why there is none: missing, not JSON, or the schema's first complaint. */
+type Read<T> = { data: T } | { missing: true } | { problem: string }
+
+async function readDoc<T>(dir: string, sitePath: string, schema: z.ZodType<T>, id: string): Promise<Read<T>> {
   let text: string
   try {
-    text = await readFile(file, 'utf8')
+    text = await readFile(path.join(dir, ...sitePath.split('/')), 'utf8')
   } catch {
-    log.info(`no previous snapshot at ${file}; this is a first publication`)
-    return null
+    return { missing: true }
   }
   let raw: unknown
   try {
     raw = JSON.parse(text)
   } catch {
-    log.warning(`previous snapshot ${file} is not JSON; ignoring it`)
-    return null
+    return { problem: 'is not JSON' }
   }
-  const parsed = catalogDocSchema.safeParse(raw)
-  if (!parsed.success) {
-    log.warning(`previous snapshot ${file} does not match the v1 schema; ignoring it`)
-    return null
-  }
-  return { generatedAt: parsed.data.generatedAt, records: new Map(parsed.data.apps.map((a) => [a.slug, a])) }
+  const parsed = schema.safeParse(raw)
+  if (parsed.success) return { data: parsed.data }
+  const first = parsed.error.issues[0]
+  return { problem: `does not match ${id} (${first ? `${first.path.join('.')}: ${first.message}` : 'invalid'})` }
+}
+
+/** Read `<dir>/api/v1/apps.json`; a missing or invalid snapshot is a warning, not an error. */
+export async function readPrevious(dir: string | undefined, log: Logger): Promise<PreviousSnapshot | null> {
+  if (!dir) return null
+  const file = path.join(dir, ...paths.catalog.split('/'))
+  const read = await readDoc(dir, paths.catalog, catalogDocSchema, APPS_SCHEMA_ID)
+  if ('missing' in read) log.info(`no previous snapshot at ${file}; this is a first publication`)
+  if ('problem' in read) log.warning(`previous snapshot ${file} ${read.problem}; ignoring it`)
+  if (!('data' in read)) return null
+  return { generatedAt: read.data.generatedAt, records: new Map(read.data.apps.map((a) => [a.slug, a])) }
+}
+
+export interface PreviousChanges {
+  changes: Change[]
+  /** The site's Atom id prefix, kept from its first publication; null before there was one. */
+  idPrefix: string | null
 }
 
 /**
@@ -44,35 +58,34 @@ export async function readPrevious(dir: string | undefined, log: Logger): Promis
  * Missing or invalid is a warning and the history starts empty (no warning on a
  * first publication, where there is no previous catalog either).
  */
-export async function readPreviousChanges(dir: string | undefined, log: Logger): Promise<Change[]> {
-  if (!dir) return []
-  const file = path.join(dir, ...paths.changes.split('/'))
-  let text: string
-  try {
-    text = await readFile(file, 'utf8')
-  } catch {
-    const firstPublication = await readFile(path.join(dir, ...paths.catalog.split('/'))).then(
-      () => false,
-      () => true
+export async function readPreviousChanges(dir: string | undefined, log: Logger): Promise<PreviousChanges> {
+  const none: PreviousChanges = { changes: [], idPrefix: null }
+  if (!dir) return none
+  const read = await readDoc(dir, paths.changes, changesDocSchema, CHANGES_SCHEMA_ID)
+  if ('data' in read) return { changes: read.data.changes, idPrefix: read.data.idPrefix ?? null }
+  if ('problem' in read)
+    log.warning(`previous ${path.join(dir, ...paths.changes.split('/'))} ${read.problem}; the feeds start empty`)
+  else if (
+    await readFile(path.join(dir, ...paths.catalog.split('/'))).then(
+      () => true,
+      () => false
     )
-    if (firstPublication) log.info(`no previous ${paths.changes}; the feeds start empty`)
-    else log.warning(`the previous snapshot has no ${paths.changes}; the feeds start empty`)
-    return []
-  }
-  let raw: unknown
-  try {
-    raw = JSON.parse(text)
-  } catch {
-    log.warning(`previous ${file} is not JSON; the feeds start empty`)
-    return []
-  }
-  const parsed = changesDocSchema.safeParse(raw)
-  if (!parsed.success) {
-    const first = parsed.error.issues[0]
+  )
+    log.warning(`the previous snapshot has no ${paths.changes}; the feeds start empty`)
+  else log.info(`no previous ${paths.changes}; the feeds start empty`)
+  return none
+}
+
+/**
+ * Since when each app of the previous run was stale, from `<dir>/api/v1/status.json`.
+ * Missing (a snapshot older than status.json) or invalid starts the dates afresh.
+ */
+export async function readPreviousStaleSince(dir: string | undefined, log: Logger): Promise<Map<string, string>> {
+  if (!dir) return new Map()
+  const read = await readDoc(dir, paths.status, statusDocSchema, STATUS_SCHEMA_ID)
+  if ('problem' in read)
     log.warning(
-      `previous ${file} does not match ${CHANGES_SCHEMA_ID} (${first ? `${first.path.join('.')}: ${first.message}` : 'invalid'}); the feeds start empty`
+      `previous ${path.join(dir, ...paths.status.split('/'))} ${read.problem}; stale dates start from this run`
     )
-    return []
-  }
-  return parsed.data.changes
+  return new Map('data' in read ? read.data.stale.map((s) => [s.slug, s.since]) : [])
 }

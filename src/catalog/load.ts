@@ -8,6 +8,7 @@ import { CORE_SCHEMA, load as loadYamlFast } from 'js-yaml'
 import { isMap, isScalar, LineCounter, parseDocument, type Document, type Node as YamlNode } from 'yaml'
 import { z } from 'zod'
 import { ProblemsError, type Problem } from '../util/problems.js'
+import { didYouMean } from '../util/suggest.js'
 import { escapeUnsafe } from '../util/text.js'
 import type { Logger } from '../util/types.js'
 import { catalogEntrySchema, REPO_PATTERN, SLUG_PATTERN, type CatalogEntry } from '../schema/index.js'
@@ -163,6 +164,20 @@ function yamlLimitIssue(e: unknown, text: string, file: string): CatalogIssue {
 }
 
 /** Validate one record's text; returns the entry or the issues found. */
+/** The keys a record may hold in the mapping at `at` (the record itself for []), from the schema. */
+function keysAt(at: readonly PropertyKey[]): string[] {
+  const unwrap = (t: z.ZodType): z.ZodType => (t instanceof z.ZodOptional || t instanceof z.ZodNullable ? unwrap(t.unwrap() as z.ZodType) : t)
+  let schema: z.ZodType = catalogEntrySchema
+  for (const step of at) {
+    const object = unwrap(schema)
+    const next = object instanceof z.ZodObject && typeof step === 'string' ? (object.shape as Record<string, z.ZodType>)[step] : undefined
+    if (!next) return []
+    schema = next
+  }
+  const object = unwrap(schema)
+  return object instanceof z.ZodObject ? Object.keys(object.shape) : []
+}
+
 export function parseRecord(text: string, file: string): { entry?: CatalogEntry; issues: CatalogIssue[]; repo?: string } {
   const fast = validFast(text)
   if (fast) return { entry: detached(fast), issues: [] }
@@ -208,7 +223,11 @@ export function parseRecord(text: string, file: string): { entry?: CatalogEntry;
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) {
         const at = locate(doc, lc, issue.path, key)
-        issues.push({ file, ...at, field: fieldOf([...issue.path, key]), message: 'unknown key (check the spelling; see the catalog format in README.md)' })
+        const hint = didYouMean(key, keysAt(issue.path))
+        const message = hint
+          ? `unknown key; did you mean \`${hint}\`? (see the catalog format in README.md)`
+          : 'unknown key (check the spelling; see the catalog format in README.md)'
+        issues.push({ file, ...at, field: fieldOf([...issue.path, key]), message })
       }
       continue
     }

@@ -12,7 +12,14 @@ import sirv from 'sirv'
 export function createSiteHandler(dir: string): http.RequestListener {
   const root = path.resolve(dir)
   // dev: re-read the tree on every request, so a rebuild (directory swap) shows at once.
-  const files = sirv(root, { dev: true, dotfiles: false, extensions: ['html'] })
+  const files = sirv(root, {
+    dev: true,
+    dotfiles: false,
+    extensions: ['html'],
+    setHeaders: (res, pathname) => {
+      if (pathname.endsWith('.xml')) res.setHeader('Content-Type', 'application/xml; charset=utf-8')
+    }
+  })
   const notFound = (res: http.ServerResponse) => {
     const page = path.join(root, '404.html')
     res.statusCode = 404
@@ -20,6 +27,7 @@ export function createSiteHandler(dir: string): http.RequestListener {
     res.end(existsSync(page) ? readFileSync(page) : 'Not found\n')
   }
   return (req, res) => {
+    res.setHeader('Access-Control-Allow-Origin', '*')
     const raw = req.url ?? '/'
     // An absolute-form or `//host` request target would make the URL parser take the host from the request.
     if (!raw.startsWith('/') || /^[/\\]{2}/.test(raw)) return notFound(res)

@@ -6,7 +6,14 @@ import { createHash } from 'node:crypto'
 import { z } from 'zod'
 import { toJson } from '../util/json.js'
 import { appDoc } from '../site/api.js'
-import { appDocSchema, appRecordSchema, catalogEnvelopeShape, COUNT_MESSAGE, type AppRecord } from '../schema/index.js'
+import {
+  appDocSchema,
+  appRecordSchema,
+  catalogEnvelopeShape,
+  COUNT_MESSAGE,
+  statusDocSchema,
+  type AppRecord
+} from '../schema/index.js'
 import { appDocSlug, appUrls, paths } from '../site/paths.js'
 import { ProblemsError, zodProblems, type Problem } from '../util/problems.js'
 
@@ -46,6 +53,7 @@ export function snapshotChecker(baseUrl: string): SnapshotChecker {
   /** Slug → digest of its catalog element; null until the catalog document is read. */
   let apps: Map<string, string> | null = null
   let generatedAt = ''
+  let count = 0
 
   function json(file: string, content: string | Buffer): unknown {
     try {
@@ -65,6 +73,7 @@ export function snapshotChecker(baseUrl: string): SnapshotChecker {
       return
     }
     generatedAt = envelope.data.generatedAt
+    count = envelope.data.count
     const elements = envelope.data.apps
     if (envelope.data.count !== elements.length)
       problems.push({ file: paths.catalog, field: 'count', message: COUNT_MESSAGE })
@@ -114,17 +123,38 @@ export function snapshotChecker(baseUrl: string): SnapshotChecker {
     if (docDigest(record, generatedAt) !== element) fail(file, 'record differs from its catalog element')
   }
 
+  /** The run report: valid, and its lastChange is the catalog's generatedAt. */
+  function addStatus(content: string | Buffer): void {
+    const raw = json(paths.status, content)
+    if (raw === undefined) return
+    const parsed = statusDocSchema.safeParse(raw)
+    if (!parsed.success) return void problems.push(...zodProblems(parsed.error, paths.status))
+    if (apps !== null && parsed.data.lastChange !== generatedAt)
+      problems.push({ file: paths.status, field: 'lastChange', message: "differs from the catalog's generatedAt" })
+    if (apps !== null && parsed.data.counts.apps !== count)
+      problems.push({ file: paths.status, field: 'counts.apps', message: 'differs from the number of apps' })
+  }
+
   return {
     add(file, content) {
       if (seen.has(file)) fail(file, 'is produced twice')
       seen.add(file)
       if (file === paths.catalog) return addCatalog(content)
+      if (file === paths.status) return addStatus(content)
       const slug = appDocSlug(file)
       if (slug !== null) addAppDoc(file, slug, content)
     },
     finish() {
       if (!seen.has(paths.catalog)) fail(paths.catalog, 'is missing')
-      for (const f of [paths.index, paths.notFound, paths.appsSchema, paths.appSchema])
+      for (const f of [
+        paths.index,
+        paths.notFound,
+        paths.status,
+        paths.appsSchema,
+        paths.appSchema,
+        paths.changesSchema,
+        paths.statusSchema
+      ])
         if (!seen.has(f)) fail(f, 'is missing')
       for (const slug of apps?.keys() ?? []) {
         for (const f of [paths.app(slug), paths.badge(slug), paths.page(slug)]) if (!seen.has(f)) fail(f, 'is missing')

@@ -228,3 +228,49 @@ export type AppDoc = z.infer<typeof appDocSchema>
 
 /** Field order of a record, as published. */
 export const RECORD_FIELDS = Object.keys(appRecordShape) as (keyof AppRecord)[]
+
+export const STATUS_SCHEMA_ID = `${SERVICE}.status.v1` as const
+
+/** The run report (/api/v1/status.json): rewritten by every run, so a dead pipeline shows. */
+export const statusDocSchema = z
+  .strictObject({
+    schema: z.literal(STATUS_SCHEMA_ID),
+    runAt: generatedAt.describe('When this run built the site (ISO 8601 UTC); moves on every run'),
+    lastChange: generatedAt.describe(
+      'When a record last changed: the generatedAt of apps.json, which stays put on a run that finds nothing new'
+    ),
+    refresh: z.boolean().describe('Whether this run asked GitHub and endoflife.date for fresh data'),
+    sourceCommit: z
+      .string()
+      .regex(/^[0-9a-f]{40}$/)
+      .nullable()
+      .describe('The commit of the catalog repository this run built from, when known'),
+    counts: z
+      .strictObject({
+        apps: z.number().int().nonnegative().describe('Apps published'),
+        refreshed: z.number().int().nonnegative().describe('Apps whose facts upstream answered this run'),
+        stale: z.number().int().nonnegative().describe('Apps republished from last-known-good because upstream failed'),
+        failed: z
+          .number()
+          .int()
+          .nonnegative()
+          .describe('Apps left out: upstream failed and no record had ever been published for them')
+      })
+      .describe('How the run went, per app'),
+    stale: z
+      .array(
+        z.strictObject({
+          slug: z.string().regex(SLUG_PATTERN),
+          since: generatedAt.describe('The first run of the current unbroken stretch in which upstream failed')
+        })
+      )
+      .describe('Stale apps, ordered by slug'),
+    failed: z.array(z.string().regex(SLUG_PATTERN)).describe('Slugs left out of this snapshot, ordered')
+  })
+  .refine((d) => d.counts.stale === d.stale.length && d.counts.failed === d.failed.length, {
+    message: 'counts.stale and counts.failed must equal the lengths of stale and failed',
+    path: ['counts']
+  })
+  .describe(`The last run of the pipeline (${STATUS_SCHEMA_ID})`)
+
+export type StatusDoc = z.infer<typeof statusDocSchema>

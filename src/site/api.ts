@@ -8,8 +8,11 @@ import {
   compareSlugs,
   type AppDoc,
   type AppRecord,
-  type CatalogDoc
+  type CatalogDoc,
+  STATUS_SCHEMA_ID,
+  statusDocSchema
 } from '../schema/index.js'
+import { CHANGES_SCHEMA_ID, changesDocSchema } from './changes.js'
 import { toJson } from '../util/json.js'
 import { feedUrls, paths, SLUG_PLACEHOLDER as S, siteUrl } from './paths.js'
 
@@ -18,8 +21,9 @@ export function docsText(baseUrl: string): string {
     `updatesafe API v1. Catalog: ${siteUrl(baseUrl, paths.catalog)} (schema ${APPS_SCHEMA_ID}; apps ordered by slug).`,
     `One app: ${siteUrl(baseUrl, paths.app(S))} (schema ${APP_SCHEMA_ID}; the record's fields on the document itself).`,
     `Badge: ${siteUrl(baseUrl, paths.badge(S))}. Page: ${siteUrl(baseUrl, paths.pageDir(S))}. Shields endpoint: ${siteUrl(baseUrl, paths.shields(S))}.`,
-    `JSON Schemas: ${siteUrl(baseUrl, paths.appsSchema)} and ${siteUrl(baseUrl, paths.appSchema)}.`,
-    'This is a build-time snapshot, generated at generatedAt and served as static files; nothing is computed per request.',
+    `JSON Schemas: ${[paths.appsSchema, paths.appSchema, paths.changesSchema, paths.statusSchema].map((p) => siteUrl(baseUrl, p)).join(', ')}.`,
+    'This is a build-time snapshot served as static files; nothing is computed per request. generatedAt is when a record last changed:',
+    `a run that finds nothing new leaves it (and every app document) as it was. When the last run happened, and how many apps it refreshed, found stale or left out: ${siteUrl(baseUrl, paths.status)} (schema ${STATUS_SCHEMA_ID}).`,
     'safeToUpdate is one of safe, caution, breaking, unknown, unmaintained. lifecycle.status is supported (no end of life set),',
     'eol-scheduled (end of life in the future) or eol (the end-of-life date has passed at generatedAt). An unknown slug answers 404.',
     'lastChecked is the day the facts of a record were read; a build that finds nothing new keeps the published record unchanged.',
@@ -50,5 +54,7 @@ export function jsonSchemas(baseUrl: string): Map<string, string> {
   }
   make(catalogDocSchema, paths.appsSchema, APPS_SCHEMA_ID)
   make(appDocSchema, paths.appSchema, APP_SCHEMA_ID)
+  make(changesDocSchema, paths.changesSchema, CHANGES_SCHEMA_ID)
+  make(statusDocSchema, paths.statusSchema, STATUS_SCHEMA_ID)
   return files
 }

@@ -152,8 +152,10 @@ dl.facts dd,.legend dd{margin-bottom:.5rem}
 
 /**
  * Progressive enhancement only: the page is complete without it. Adds free-text
- * search (the class filter already works through CSS), a live result count,
- * and copy buttons for snippets.
+ * search (the class filter already works through CSS), a filter that can be
+ * linked (?class=breaking), a live result count, copy buttons for snippets, and
+ * the days left before an end of life, counted from the reader's today (a static
+ * page only names the date, so it is never a count that was true on build day).
  */
 export const SITE_JS = `'use strict';
 (function () {
@@ -178,11 +180,30 @@ export const SITE_JS = `'use strict';
       if (shown) shown.textContent = n === rows.length ? rows.length + (rows.length === 1 ? ' app' : ' apps') : 'Showing ' + n + ' of ' + rows.length + ' apps';
       if (none) none.hidden = n > 0;
     };
+    var wanted = new URLSearchParams(location.search).get('class');
+    radios.forEach(function (r) { if (wanted && r.value === wanted) r.checked = true; });
+    var link = function () {
+      var c = '';
+      radios.forEach(function (r) { if (r.checked) c = r.value; });
+      var params = new URLSearchParams(location.search);
+      if (c) params.set('class', c); else params.delete('class');
+      var s = params.toString();
+      history.replaceState(null, '', location.pathname + (s ? '?' + s : '') + location.hash);
+    };
     q.addEventListener('input', apply);
-    radios.forEach(function (r) { r.addEventListener('change', apply); });
+    radios.forEach(function (r) { r.addEventListener('change', apply); r.addEventListener('change', link); });
     document.getElementById('search').hidden = false;
     apply();
   }
+  var now = new Date();
+  var today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  Array.prototype.forEach.call(document.querySelectorAll('[data-until]'), function (el) {
+    var at = Date.parse(el.getAttribute('data-until') + 'T00:00:00Z');
+    if (isNaN(at)) return;
+    var d = Math.round((at - today) / 864e5);
+    var days = function (n) { return n + (n === 1 ? ' day' : ' days'); };
+    el.textContent = d > 0 ? '(' + days(d) + ' remaining)' : d === 0 ? '(today)' : '(' + days(-d) + ' ago)';
+  });
   Array.prototype.forEach.call(document.querySelectorAll('[data-copy]'), function (pre) {
     if (!navigator.clipboard) return;
     var b = document.createElement('button');

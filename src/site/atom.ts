@@ -80,11 +80,13 @@ function feedDoc(
   title: string,
   entries: readonly Change[],
   generatedAt: string,
-  baseUrl: string
+  baseUrl: string,
+  idPrefix: string
 ): string {
   const shown = entries.slice(0, FEED_ENTRIES)
   return renderAtomFeed({
-    id: siteUrl(baseUrl, selfPath),
+    // Not the address: the id outlives a move of the site (see mintIdPrefix).
+    id: `${idPrefix}${selfPath}`,
     title,
     selfLink: siteUrl(baseUrl, selfPath),
     alternateLink: alternate,
@@ -103,13 +105,16 @@ export function* atomFiles(
   changes: readonly Change[],
   records: readonly AppRecord[],
   generatedAt: string,
-  baseUrl: string
+  baseUrl: string,
+  idPrefix: string
 ): Generator<[string, string]> {
-  yield [paths.feed, feedDoc(paths.feed, `${baseUrl}/`, 'updatesafe: every change of version or class', changes, generatedAt, baseUrl)]
+  const all = 'updatesafe: every change of version or class'
+  yield [paths.feed, feedDoc(paths.feed, `${baseUrl}/`, all, changes, generatedAt, baseUrl, idPrefix)]
   for (const c of CLASSES) {
     const title = `updatesafe: apps that became ${CLASS_INFO[c].label.toLowerCase()}`
     const file = paths.classFeed(c)
-    yield [file, feedDoc(file, `${baseUrl}/`, title, changes.filter((e) => e.safeToUpdate === c), generatedAt, baseUrl)]
+    const entries = changes.filter((e) => e.safeToUpdate === c)
+    yield [file, feedDoc(file, `${baseUrl}/`, title, entries, generatedAt, baseUrl, idPrefix)]
   }
   const bySlug = new Map<string, Change[]>()
   for (const e of changes) {
@@ -120,6 +125,7 @@ export function* atomFiles(
   for (const r of records) {
     const title = `updatesafe: changes to ${cleanText(r.name, 100) || r.slug}`
     const file = paths.appFeed(r.slug)
-    yield [file, feedDoc(file, appUrls(baseUrl, r.slug).url, title, bySlug.get(r.slug) ?? [], generatedAt, baseUrl)]
+    const entries = bySlug.get(r.slug) ?? []
+    yield [file, feedDoc(file, appUrls(baseUrl, r.slug).url, title, entries, generatedAt, baseUrl, idPrefix)]
   }
 }

@@ -37,7 +37,7 @@ export const changeSchema = z.strictObject({
     .string()
     .max(2048)
     .regex(/^[A-Za-z][A-Za-z0-9+.-]*:[^\s<>"{}|\\^`]+$/, 'must be an IRI')
-    .describe('Atom id of the entry: the page URL plus version and class; never changes'),
+    .describe('Atom id of the entry: a tag URI naming app, version and class (older entries: the page URL); never changes'),
   at: z
     .string()
     .regex(TIMESTAMP_PATTERN)
@@ -59,9 +59,20 @@ export const changeSchema = z.strictObject({
   summary: z.string().max(2000).describe('Plain text: the class and the rationale at the time of the change')
 })
 
+/** `tag:<host>,<YYYY-MM-DD>:<path>/`: the start of every Atom id of a site (RFC 4151 tag URIs). */
+export const ID_PREFIX_PATTERN = /^tag:[a-z0-9.-]+,\d{4}-\d{2}-\d{2}:\/(?:[^\s<>"{}|\\^`]*\/)?$/
+
 export const changesDocSchema = z.strictObject({
   schema: z.literal(CHANGES_SCHEMA_ID),
   docs: z.string(),
+  idPrefix: z
+    .string()
+    .max(512)
+    .regex(ID_PREFIX_PATTERN)
+    .optional()
+    .describe(
+      'Start of every Atom id of this site, minted on its first publication from its address then, and kept: ids stay the same when the site moves to another domain'
+    ),
   count: z.number().int().min(0),
   changes: z.array(changeSchema)
 })
@@ -84,6 +95,18 @@ export interface ChangesInput {
   previous: readonly Change[]
   generatedAt: string
   baseUrl: string
+  /** Start of the Atom ids (see mintIdPrefix): the previous snapshot's, else a new one. */
+  idPrefix: string
+}
+
+/**
+ * A site's Atom ids are tag URIs minted once from where the site was first published and the day it was:
+ * `tag:owner.github.io,2026-11-21:/repo/`. The prefix is then read back from changes.json, so a move to a
+ * custom domain (or any other address) changes every link but no id, and feed readers see no duplicates.
+ */
+export function mintIdPrefix(baseUrl: string, at: string): string {
+  const u = new URL(`${baseUrl}/`)
+  return `tag:${u.hostname.toLowerCase()},${at.slice(0, 10)}:${u.pathname}`
 }
 
 /** Newest first; entries of one run in slug order, so the order never depends on input order. */
@@ -96,11 +119,12 @@ function newChange(
   given: AppRecord,
   before: VersionClassChange['before'],
   generatedAt: string,
-  baseUrl: string
+  baseUrl: string,
+  idPrefix: string
 ): Change {
-  // The id and link come from the address derived from the slug, whatever the record says.
+  // The link comes from the address derived from the slug, whatever the record says.
   const record = { ...given, url: appUrls(baseUrl, given.slug).url }
-  const entry = recordFeedEntry(record, generatedAt)
+  const entry = recordFeedEntry(record, generatedAt, idPrefix)
   const was = before
     ? ` Before: ${cleanText(before.latestVersion, 128)}, ${CLASS_INFO[before.safeToUpdate].label.toLowerCase()}.`
     : ' First published.'
@@ -148,7 +172,7 @@ export function mergeChanges(input: ChangesInput): Change[] {
     if (!c.after || !record) continue
     if (c.before && c.before.latestVersion === c.after.latestVersion && c.before.safeToUpdate === c.after.safeToUpdate)
       continue
-    fresh.push(newChange(record, c.before, input.generatedAt, input.baseUrl))
+    fresh.push(newChange(record, c.before, input.generatedAt, input.baseUrl, input.idPrefix))
   }
   // A state seen before (e.g. a class that flips back) replaces its older entry: ids stay unique in every feed.
   const freshIds = new Set(fresh.map((c) => c.id))
@@ -178,8 +202,8 @@ function docsText(baseUrl: string): string {
   )
 }
 
-export function renderChangesDoc(changes: Change[], baseUrl: string): string {
-  return toJson({ schema: CHANGES_SCHEMA_ID, docs: docsText(baseUrl), count: changes.length, changes })
+export function renderChangesDoc(changes: Change[], baseUrl: string, idPrefix: string): string {
+  return toJson({ schema: CHANGES_SCHEMA_ID, docs: docsText(baseUrl), idPrefix, count: changes.length, changes })
 }
 
 
@@ -192,21 +216,21 @@ export interface ChangeEntry {
   summary: string
 }
 
-/**
- * The entry for "this app now has this version and this class", built from the
- * published record. The id is the page URL plus version and class, so the same
- * state always yields the same id and a change yields a new one.
- */
 function rationaleWithClass(label: string, rationale: string): string {
   return rationale.toLowerCase().startsWith(label.toLowerCase()) ? rationale : `${label}. ${rationale}`
 }
 
-export function recordFeedEntry(record: AppRecord, updated: string): ChangeEntry {
+/**
+ * The entry for "this app now has this version and this class", built from the
+ * published record. The id names the app, version and class under the site's
+ * id prefix, so the same state always yields the same id and a change a new one.
+ */
+export function recordFeedEntry(record: AppRecord, updated: string, idPrefix: string): ChangeEntry {
   const info = CLASS_INFO[record.safeToUpdate]
   const name = cleanText(record.name, LIMITS.name)
   const version = cleanText(record.latestVersion, LIMITS.version)
   return {
-    id: `${record.url}#${encodeURIComponent(version)}/${record.safeToUpdate}`,
+    id: `${idPrefix}apps/${record.slug}/${encodeURIComponent(version)}/${record.safeToUpdate}`,
     title: `${name} ${version}: ${info.label.toLowerCase()}`,
     link: record.url,
     updated,

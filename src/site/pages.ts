@@ -21,6 +21,10 @@ export interface SiteContext {
   baseUrl?: string
   /** Link the Atom feeds (feed.xml, apps/<slug>/feed.xml) that the caller writes. Default false. */
   feeds?: boolean
+  /** When this run happened, shown on the index only (default: generatedAt), so a quiet run rewrites one page. */
+  runAt?: string
+  /** Slug → since when its facts have been stale (ISO timestamp). */
+  staleSince?: ReadonlyMap<string, string>
 }
 
 function assertRenderable(p: PageInput, seen: Set<string>): void {
@@ -49,14 +53,26 @@ export function* pageFiles(pages: PageInput[], ctx: SiteContext): Generator<[str
   const stale = new Set(sorted.filter((p) => p.stale).map((p) => p.record.slug))
   yield [
     paths.index,
-    renderIndex({ records: sorted.map((p) => p.record), generatedAt: ctx.generatedAt, feeds: ctx.feeds, stale })
+    renderIndex({
+      records: sorted.map((p) => p.record),
+      generatedAt: ctx.generatedAt,
+      runAt: ctx.runAt ?? ctx.generatedAt,
+      feeds: ctx.feeds,
+      stale
+    })
   ]
   yield [paths.notFound, renderNotFound({ basePath, generatedAt: ctx.generatedAt })]
   for (const p of sorted) {
     const slug = p.record.slug
     yield [
       paths.page(slug),
-      renderAppPage({ ...p, generatedAt: ctx.generatedAt, now: ctx.now, feeds: ctx.feeds })
+      renderAppPage({
+        ...p,
+        generatedAt: ctx.generatedAt,
+        now: ctx.now,
+        feeds: ctx.feeds,
+        staleSince: ctx.staleSince?.get(slug) ?? null
+      })
     ]
     yield [paths.badge(slug), renderBadge(p.record)]
     yield [paths.shields(slug), toJson(shieldsEndpoint(p.record))]

@@ -16,16 +16,17 @@ export function normaliseBaseUrl(raw: string): string {
   return u.href.replace(/\/+$/, '')
 }
 
-
-
 /** Every file the site publishes, as a POSIX path under the site root. Nothing else writes one by hand. */
 export const paths = {
   catalog: 'api/v1/apps.json',
   app: (slug: string) => `api/v1/apps/${slug}.json`,
   shields: (slug: string) => `api/v1/badge/${slug}.json`,
   changes: 'api/v1/changes.json',
+  status: 'api/v1/status.json',
   appsSchema: 'api/v1/schema/apps.v1.json',
   appSchema: 'api/v1/schema/app.v1.json',
+  changesSchema: 'api/v1/schema/changes.v1.json',
+  statusSchema: 'api/v1/schema/status.v1.json',
   badge: (slug: string) => `badge/${slug}.svg`,
   /** The directory of an app's page: its address ends here. */
   pageDir: (slug: string) => `apps/${slug}/`,

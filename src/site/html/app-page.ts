@@ -24,31 +24,33 @@ export interface PageInput {
 export interface AppPageInput extends PageInput {
   generatedAt: string
   now: Date
+  /** Since when (ISO timestamp) the facts have been stale, when they are. */
+  staleSince?: string | null
   feeds?: boolean
 }
 
 /** At most this many releases are listed; the rest are counted. */
 export const MAX_RELEASES_SHOWN = 50
 
-const DAY_MS = 86_400_000
-
-/** Whole days from `now` (UTC calendar day) to `date` (YYYY-MM-DD); negative once passed. */
-export function daysUntil(date: string, now: Date): number {
-  const target = Date.parse(`${date}T00:00:00Z`)
-  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())
-  return Math.round((target - today) / DAY_MS)
-}
-
-/** The lifecycle sentence, in plain text. Null when nothing is tracked. */
-export function lifecycleText(l: Lifecycle | null, now: Date): string | null {
+/**
+ * The lifecycle sentence, in plain text. Null when nothing is tracked. It names the date, never a count of
+ * days: a page is rewritten only when its record changes, so a count would go wrong on the next quiet day.
+ * The browser adds the count (site.js, `data-until`).
+ */
+export function lifecycleText(l: Lifecycle | null): string | null {
   if (l === null) return null
   const cycle = cleanText(l.cycle, 64)
-  if (l.eol === false || !isDate(l.eolDate ?? l.eol)) return `Release cycle ${cycle}: no end of life set.`
-  const date = (l.eolDate ?? l.eol) as string
-  const d = daysUntil(date, now)
-  if (d < 0) return `Release cycle ${cycle} reached end of life on ${date} (${-d} ${-d === 1 ? 'day' : 'days'} ago).`
-  if (d === 0) return `Release cycle ${cycle} reaches end of life today (${date}).`
-  return `Release cycle ${cycle} reaches end of life on ${date}: ${d} ${d === 1 ? 'day' : 'days'} remaining.`
+  const date = lifecycleDate(l)
+  if (date === null) return `Release cycle ${cycle}: no end of life set.`
+  return l.status === 'eol'
+    ? `Release cycle ${cycle} reached end of life on ${date}.`
+    : `Release cycle ${cycle} reaches end of life on ${date}.`
+}
+
+/** The end-of-life date of a lifecycle, when one is set. */
+function lifecycleDate(l: Lifecycle): string | null {
+  const date = l.eolDate ?? l.eol
+  return l.eol !== false && isDate(date) ? date : null
 }
 
 /** Markdown for embedding the badge; parentheses are encoded so the link cannot break out. */
@@ -80,8 +82,9 @@ export function renderAppPage(p: AppPageInput): string {
 <p class="muted">${text(r.repo, 140)}</p>\n`)
 
   if (p.stale) {
+    const since = p.staleSince ? p.staleSince.slice(0, 10) : null
     parts.push(
-      `<p class="notice" role="note"><strong>Stale data.</strong> The upstream project could not be reached during the latest build; these are the last known facts, checked on ${isDate(r.lastChecked) ? r.lastChecked : 'an earlier day'}.</p>\n`
+      `<p class="notice" role="note"><strong>Stale data${isDate(since) ? ` since ${since}` : ''}.</strong> The upstream project could not be reached ${isDate(since) ? `by any build since ${since}` : 'during the latest build'}; these are the last known facts, checked on ${isDate(r.lastChecked) ? r.lastChecked : 'an earlier day'}.</p>\n`
     )
   }
 
@@ -134,12 +137,13 @@ ${releases
 ${more > 0 ? `<p class="muted">and ${more} more.</p>\n` : ''}`)
   }
 
-  const life = lifecycleText(r.lifecycle, p.now)
+  const life = lifecycleText(r.lifecycle)
   if (life !== null && r.lifecycle !== null) {
-    const passed = r.lifecycle.eol !== false && isDate(r.lifecycle.eol) && daysUntil(r.lifecycle.eol, p.now) < 0
+    const passed = r.lifecycle.status === 'eol'
+    const date = lifecycleDate(r.lifecycle)
     const product = cleanText(r.lifecycle.product, 80)
     parts.push(`<h2>Lifecycle</h2>
-<p${passed ? ' class="eol"' : ''}>${escapeMarkup(life)}</p>
+<p${passed ? ' class="eol"' : ''}>${escapeMarkup(life)}${date ? ` <span data-until="${date}"></span>` : ''}</p>
 <p class="muted">Source: ${link(safeHttpUrl(r.lifecycle.link), `endoflife.date: ${escapeMarkup(product)}`)}</p>\n`)
   }
 

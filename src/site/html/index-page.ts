@@ -5,11 +5,13 @@ import { CLASSES, compareSlugs, LIMITS, type AppRecord, type Classification } fr
 import { CLASS_INFO } from './classes.js'
 import { paths, rootLink } from '../paths.js'
 import { layout } from './layout.js'
-import { escapeMarkup, isDate, text } from './text.js'
+import { escapeMarkup, formatTimestamp, isDate, text } from './text.js'
 
 export interface IndexInput {
   records: AppRecord[]
   generatedAt: string
+  /** When the run that wrote this page happened (the index is the one page that moves on a quiet day). */
+  runAt?: string
   feeds?: boolean
   /** Slugs whose facts are last-known-good because upstream was unreachable. */
   stale?: ReadonlySet<string>
@@ -31,6 +33,12 @@ function row(r: AppRecord, stale: boolean): string {
   const c = r.safeToUpdate
   const checked = isDate(r.lastChecked) ? r.lastChecked : 'not known'
   return `<tr data-c="${c}"><th scope="row"><a href="${paths.pageDir(r.slug)}">${text(r.name, LIMITS.name)}</a><small>${text(r.repo, 140)}</small></th><td class="v">${text(r.latestVersion, LIMITS.version)}</td><td>${chip(c)}</td><td class="d">${checked}${stale ? ' <small>stale</small>' : ''}</td></tr>\n`
+}
+
+/** The last run and the last change: a pipeline that stopped shows as an old run, not as a quiet day. */
+function freshness(runAt: string, lastChange: string): string {
+  const at = (iso: string) => `<time datetime="${escapeMarkup(iso)}">${escapeMarkup(formatTimestamp(iso))}</time>`
+  return `<p class="muted" id="freshness">Last run ${at(runAt)}; last change to any app ${at(lastChange)}. Run status: <a href="${paths.status}">${paths.status}</a>.</p>\n`
 }
 
 export function renderIndex(input: IndexInput): string {
@@ -65,7 +73,7 @@ ${records.map((r) => row(r, input.stale?.has(r.slug) ?? false)).join('')}</tbody
 
   const main = `<h1>Update safety of ${plural(total)}</h1>
 <p class="lede">For each self-hosted app: its newest release, and whether the release notes say it is safe to install. Also as JSON: <a href="${paths.catalog}">${paths.catalog}</a>.</p>
-${filters}<p class="search" id="search" hidden><label for="q">Search by name, repository or version</label><input id="q" type="search" autocomplete="off" spellcheck="false"></p>
+${freshness(input.runAt ?? input.generatedAt, input.generatedAt)}${filters}<p class="search" id="search" hidden><label for="q">Search by name, repository or version</label><input id="q" type="search" autocomplete="off" spellcheck="false"></p>
 <p id="shown" role="status">${plural(total)}</p>
 ${table}${legend}`
 

@@ -46,7 +46,7 @@ ${p.head ?? ''}</head>
 <header class="top"><div class="wrap"><a class="brand" href="${home}">updatesafe</a><span class="muted">Is the newest release safe to install?</span></div></header>
 <main id="main" class="wrap">
 ${p.main}</main>
-<footer><div class="wrap"><p>Snapshot built ${escapeMarkup(formatTimestamp(p.generatedAt))} from upstream release notes. Classes are advice, not a guarantee: read the notes.</p><p><a href="${r}${paths.catalog}">JSON API</a>${p.feeds ? ` · <a href="${r}${paths.feed}">Atom feed</a>` : ''}</p></div></footer>
+<footer><div class="wrap"><p>Data last changed ${escapeMarkup(formatTimestamp(p.generatedAt))}, from upstream release notes. Classes are advice, not a guarantee: read the notes.</p><p><a href="${r}${paths.catalog}">JSON API</a>${p.feeds ? ` · <a href="${r}${paths.feed}">Atom feed</a>` : ''}</p></div></footer>
 </body>
 </html>
 `

@@ -1,0 +1,49 @@
+// The run report, /api/v1/status.json: the one document every run rewrites, so a
+// pipeline that stopped is told apart from one that found nothing new. It also
+// carries, from run to run, since when each stale app has been stale.
+import { compareSlugs, STATUS_SCHEMA_ID, type StatusDoc } from '../schema/index.js'
+import { toJson } from '../util/json.js'
+
+export interface RunReport {
+  runAt: string
+  /** generatedAt of the snapshot: when a record last changed. */
+  lastChange: string
+  refresh: boolean
+  sourceCommit: string | null
+  apps: number
+  refreshed: number
+  /** Slugs republished from last-known-good this run. */
+  stale: readonly string[]
+  /** Slugs left out of this snapshot. */
+  failed: readonly string[]
+  /** Slug → since, from the previous run's status.json. */
+  staleBefore: ReadonlyMap<string, string>
+}
+
+/** An app stale in the previous run too keeps its date; one newly stale is stale since this run. */
+export function staleSince(report: Pick<RunReport, 'runAt' | 'stale' | 'staleBefore'>): Map<string, string> {
+  return new Map(report.stale.map((slug) => [slug, report.staleBefore.get(slug) ?? report.runAt]))
+}
+
+export function statusDoc(report: RunReport): StatusDoc {
+  const since = staleSince(report)
+  return {
+    schema: STATUS_SCHEMA_ID,
+    runAt: report.runAt,
+    lastChange: report.lastChange,
+    refresh: report.refresh,
+    sourceCommit: report.sourceCommit,
+    counts: {
+      apps: report.apps,
+      refreshed: report.refreshed,
+      stale: report.stale.length,
+      failed: report.failed.length
+    },
+    stale: [...since].sort(([a], [b]) => compareSlugs(a, b)).map(([slug, at]) => ({ slug, since: at })),
+    failed: [...report.failed].sort(compareSlugs)
+  }
+}
+
+export function renderStatusDoc(report: RunReport): string {
+  return toJson(statusDoc(report))
+}
