@@ -2,8 +2,13 @@
 import { describe, expect, it } from '@jest/globals'
 import { groupScanner } from '../../src/classify/keywords.js'
 
-const naive = (groups: string[][], text: string): number =>
-  groups.reduce((bits, keys, i) => (keys.some((k) => text.includes(k)) ? bits | (1 << i) : bits), 0)
+const naive = (groups: string[][], text: string): number[] => {
+  const words = new Array<number>(Math.max(1, Math.ceil(groups.length / 31))).fill(0)
+  groups.forEach((keys, g) => {
+    if (keys.some((k) => text.includes(k))) words[Math.floor(g / 31)]! |= 1 << (g % 31)
+  })
+  return words
+}
 
 describe('groupScanner', () => {
   it('finds overlapping keys, keys inside keys and keys at the ends', () => {
@@ -28,7 +33,16 @@ describe('groupScanner', () => {
       'ng',
       'İ kelvin \u212A g'
     ]) {
-      expect(scan(text)).toBe(naive(groups, text))
+      expect(scan(text)).toEqual(naive(groups, text))
+    }
+  })
+
+  it('covers any number of groups, 31 to a word', () => {
+    for (const n of [31, 32, 62, 63, 70]) {
+      const groups = Array.from({ length: n }, (_, g) => [`k${g}x`])
+      const scan = groupScanner(groups)
+      for (const text of ['', 'k0x', 'k30x k31x', `k${n - 1}x and k32x`, groups.flat().join(' ')])
+        expect(scan(text)).toEqual(naive(groups, text))
     }
   })
 
@@ -44,7 +58,7 @@ describe('groupScanner', () => {
       const scan = groupScanner(groups)
       for (let i = 0; i < 50; i++) {
         const text = word(40)
-        expect(scan(text)).toBe(naive(groups, text))
+        expect(scan(text)).toEqual(naive(groups, text))
       }
     }
   })

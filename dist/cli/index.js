@@ -6450,18 +6450,21 @@ function blocks_parseUnits(text) {
 // This is an Aho–Corasick automaton: one table step per character, whatever the keys.
 /** Characters the keys may use; any other character of a text ends every partial match. */
 const ALPHABET = 128;
+/** Groups per word of the scanner's result (bits 0–30 of a small integer). */
+const GROUPS_PER_WORD = 31;
 /**
- * Build a scanner for groups of ASCII keys (at most 31 groups). It returns the
- * bit set of the groups (bit i for `groups[i]`) with a key in `text`: exactly what
- * `groups[i].some((key) => text.includes(key))` says for each group.
+ * Build a scanner for groups of ASCII keys. It returns the bit sets of the groups with a key
+ * in `text`, 31 groups a word (bit i of word w for `groups[w * 31 + i]`): exactly what
+ * `groups[g].some((key) => text.includes(key))` says for each group, in one pass over the text.
  */
 function groupScanner(groups) {
-    if (groups.length > 31)
-        throw new Error('at most 31 key groups');
+    const W = Math.max(1, Math.ceil(groups.length / GROUPS_PER_WORD));
     // The trie of the keys; `ends[s]` is the groups whose key ends at state s.
     const trie = [new Map()];
-    const ends = [0];
-    groups.forEach((keys, i) => {
+    const ends = [new Array(W).fill(0)];
+    groups.forEach((keys, g) => {
+        const w = Math.floor(g / GROUPS_PER_WORD);
+        const i = g % GROUPS_PER_WORD;
         for (const key of keys) {
             if (!/^[\x00-\x7f]+$/.test(key))
                 throw new Error(`key must be non-empty ASCII: ${JSON.stringify(key)}`);
@@ -6472,12 +6475,12 @@ function groupScanner(groups) {
                 if (t === undefined) {
                     t = trie.length;
                     trie.push(new Map());
-                    ends.push(0);
+                    ends.push(new Array(W).fill(0));
                     trie[s].set(c, t);
                 }
                 s = t;
             }
-            ends[s] |= 1 << i;
+            ends[s][w] |= 1 << i;
         }
     });
     if (trie.length > 0xffff)
@@ -6491,7 +6494,8 @@ function groupScanner(groups) {
         const s = queue[q];
         const f = fallback[s];
         if (s !== 0)
-            ends[s] |= ends[f];
+            for (let w = 0; w < W; w++)
+                ends[s][w] |= ends[f][w];
         for (let c = 0; c < ALPHABET; c++) {
             const t = trie[s].get(c);
             const viaFallback = s === 0 ? 0 : step[f * ALPHABET + c];
@@ -6505,14 +6509,39 @@ function groupScanner(groups) {
             }
         }
     }
-    const endsAt = Int32Array.from(ends);
+    const endsAt = Int32Array.from(ends.flat());
+    if (W === 1)
+        return (text) => {
+            let s = 0;
+            let found = 0;
+            for (let i = 0; i < text.length; i++) {
+                const c = text.charCodeAt(i);
+                s = c < ALPHABET ? step[s * ALPHABET + c] : 0;
+                found |= endsAt[s];
+            }
+            return [found];
+        };
+    if (W === 2)
+        return (text) => {
+            let s = 0;
+            let lo = 0;
+            let hi = 0;
+            for (let i = 0; i < text.length; i++) {
+                const c = text.charCodeAt(i);
+                s = c < ALPHABET ? step[s * ALPHABET + c] : 0;
+                lo |= endsAt[2 * s];
+                hi |= endsAt[2 * s + 1];
+            }
+            return [lo, hi];
+        };
     return (text) => {
         let s = 0;
-        let found = 0;
+        const found = new Array(W).fill(0);
         for (let i = 0; i < text.length; i++) {
             const c = text.charCodeAt(i);
             s = c < ALPHABET ? step[s * ALPHABET + c] : 0;
-            found |= endsAt[s];
+            for (let w = 0; w < W; w++)
+                found[w] |= endsAt[W * s + w];
         }
         return found;
     };
@@ -7506,25 +7535,22 @@ const MODIFIERS = new Set([
     'choreLine',
     'youYour'
 ]);
-// One Aho–Corasick pass per 31 guarded detectors tells which detectors can match a line at all.
+// One Aho–Corasick pass over a line tells which guarded detectors can match it at all.
 const guarded = DETECTORS.map((d, i) => ({ d, i })).filter(({ d }) => d.keys.length > 0);
 const unguarded = DETECTORS.map((d, i) => ({ d, i })).filter(({ d }) => d.keys.length === 0);
-const chunks = [];
-for (let c = 0; c < guarded.length; c += 31) {
-    const part = guarded.slice(c, c + 31);
-    chunks.push({ scan: groupScanner(part.map(({ d }) => d.keys)), idx: part.map(({ i }) => i) });
-}
+const scan = groupScanner(guarded.map(({ d }) => d.keys));
 /** Every detector that matches one line (one unit of notes), in DETECTORS order. */
 function detect(text) {
     const lower = text.toLowerCase();
     const candidates = [];
-    for (const { scan, idx } of chunks) {
-        const bits = scan(lower);
+    const words = scan(lower);
+    for (let w = 0; w < words.length; w++) {
+        const bits = words[w];
         if (bits === 0)
             continue;
-        for (let b = 0; b < idx.length; b++)
+        for (let b = 0; b < GROUPS_PER_WORD; b++)
             if (bits & (1 << b))
-                candidates.push(idx[b]);
+                candidates.push(guarded[w * GROUPS_PER_WORD + b].i);
     }
     for (const { i } of unguarded)
         candidates.push(i);

@@ -5,7 +5,7 @@
 // A detector only finds; the trained model (./model.json) decides how much each finding weighs,
 // alone and in context (the heading a line sits under, negation, hedging, tense, build context).
 // No detector names an app, a version or an entry.
-import { groupScanner } from './keywords.js'
+import { groupScanner, GROUPS_PER_WORD } from './keywords.js'
 
 /** Why a detector's finding can make an update breaking. */
 export type Why = 'required' | 'urgent' | 'security' | 'note' | 'routine'
@@ -1024,23 +1024,20 @@ export interface Hit {
   at: number
 }
 
-// One Aho–Corasick pass per 31 guarded detectors tells which detectors can match a line at all.
+// One Aho–Corasick pass over a line tells which guarded detectors can match it at all.
 const guarded = DETECTORS.map((d, i) => ({ d, i })).filter(({ d }) => d.keys.length > 0)
 const unguarded = DETECTORS.map((d, i) => ({ d, i })).filter(({ d }) => d.keys.length === 0)
-const chunks: { scan: (t: string) => number; idx: number[] }[] = []
-for (let c = 0; c < guarded.length; c += 31) {
-  const part = guarded.slice(c, c + 31)
-  chunks.push({ scan: groupScanner(part.map(({ d }) => d.keys)), idx: part.map(({ i }) => i) })
-}
+const scan = groupScanner(guarded.map(({ d }) => d.keys))
 
 /** Every detector that matches one line (one unit of notes), in DETECTORS order. */
 export function detect(text: string): Hit[] {
   const lower = text.toLowerCase()
   const candidates: number[] = []
-  for (const { scan, idx } of chunks) {
-    const bits = scan(lower)
+  const words = scan(lower)
+  for (let w = 0; w < words.length; w++) {
+    const bits = words[w]!
     if (bits === 0) continue
-    for (let b = 0; b < idx.length; b++) if (bits & (1 << b)) candidates.push(idx[b]!)
+    for (let b = 0; b < GROUPS_PER_WORD; b++) if (bits & (1 << b)) candidates.push(guarded[w * GROUPS_PER_WORD + b]!.i)
   }
   for (const { i } of unguarded) candidates.push(i)
   candidates.sort((a, b) => a - b)

@@ -5,17 +5,22 @@
 /** Characters the keys may use; any other character of a text ends every partial match. */
 const ALPHABET = 128
 
+/** Groups per word of the scanner's result (bits 0–30 of a small integer). */
+export const GROUPS_PER_WORD = 31
+
 /**
- * Build a scanner for groups of ASCII keys (at most 31 groups). It returns the
- * bit set of the groups (bit i for `groups[i]`) with a key in `text`: exactly what
- * `groups[i].some((key) => text.includes(key))` says for each group.
+ * Build a scanner for groups of ASCII keys. It returns the bit sets of the groups with a key
+ * in `text`, 31 groups a word (bit i of word w for `groups[w * 31 + i]`): exactly what
+ * `groups[g].some((key) => text.includes(key))` says for each group, in one pass over the text.
  */
-export function groupScanner(groups: readonly (readonly string[])[]): (text: string) => number {
-  if (groups.length > 31) throw new Error('at most 31 key groups')
+export function groupScanner(groups: readonly (readonly string[])[]): (text: string) => number[] {
+  const W = Math.max(1, Math.ceil(groups.length / GROUPS_PER_WORD))
   // The trie of the keys; `ends[s]` is the groups whose key ends at state s.
   const trie: Map<number, number>[] = [new Map()]
-  const ends: number[] = [0]
-  groups.forEach((keys, i) => {
+  const ends: number[][] = [new Array<number>(W).fill(0)]
+  groups.forEach((keys, g) => {
+    const w = Math.floor(g / GROUPS_PER_WORD)
+    const i = g % GROUPS_PER_WORD
     for (const key of keys) {
       if (!/^[\x00-\x7f]+$/.test(key)) throw new Error(`key must be non-empty ASCII: ${JSON.stringify(key)}`)
       let s = 0
@@ -25,12 +30,12 @@ export function groupScanner(groups: readonly (readonly string[])[]): (text: str
         if (t === undefined) {
           t = trie.length
           trie.push(new Map())
-          ends.push(0)
+          ends.push(new Array<number>(W).fill(0))
           trie[s]!.set(c, t)
         }
         s = t
       }
-      ends[s]! |= 1 << i
+      ends[s]![w]! |= 1 << i
     }
   })
   if (trie.length > 0xffff) throw new Error('too many keys')
@@ -42,7 +47,7 @@ export function groupScanner(groups: readonly (readonly string[])[]): (text: str
   for (let q = 0; q < queue.length; q++) {
     const s = queue[q]!
     const f = fallback[s]!
-    if (s !== 0) ends[s]! |= ends[f]!
+    if (s !== 0) for (let w = 0; w < W; w++) ends[s]![w]! |= ends[f]![w]!
     for (let c = 0; c < ALPHABET; c++) {
       const t = trie[s]!.get(c)
       const viaFallback = s === 0 ? 0 : step[f * ALPHABET + c]!
@@ -55,14 +60,38 @@ export function groupScanner(groups: readonly (readonly string[])[]): (text: str
       }
     }
   }
-  const endsAt = Int32Array.from(ends)
-  return (text: string): number => {
+  const endsAt = Int32Array.from(ends.flat())
+  if (W === 1)
+    return (text: string): number[] => {
+      let s = 0
+      let found = 0
+      for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i)
+        s = c < ALPHABET ? step[s * ALPHABET + c]! : 0
+        found |= endsAt[s]!
+      }
+      return [found]
+    }
+  if (W === 2)
+    return (text: string): number[] => {
+      let s = 0
+      let lo = 0
+      let hi = 0
+      for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i)
+        s = c < ALPHABET ? step[s * ALPHABET + c]! : 0
+        lo |= endsAt[2 * s]!
+        hi |= endsAt[2 * s + 1]!
+      }
+      return [lo, hi]
+    }
+  return (text: string): number[] => {
     let s = 0
-    let found = 0
+    const found = new Array<number>(W).fill(0)
     for (let i = 0; i < text.length; i++) {
       const c = text.charCodeAt(i)
       s = c < ALPHABET ? step[s * ALPHABET + c]! : 0
-      found |= endsAt[s]!
+      for (let w = 0; w < W; w++) found[w]! |= endsAt[W * s + w]!
     }
     return found
   }
