@@ -94,7 +94,12 @@ function factsFromSnapshot(snapshot, target, opts) {
                 notes: capNotes(latest.notes),
                 checked,
                 archived: snapshot.archived,
-                crossed: crossed.map((r) => ({ version: r.tag, notes: capNotes(r.notes) }))
+                crossed: crossed.map((r) => ({
+                    version: r.tag,
+                    notes: capNotes(r.notes),
+                    url: (0,http_url/* safeHttpUrl */.v)(r.url) ?? `${page}/releases/tag/${pathOf(r.tag)}`,
+                    date: day(r.publishedAt ?? r.createdAt)
+                }))
             }
         };
     }
@@ -110,7 +115,12 @@ function factsFromSnapshot(snapshot, target, opts) {
                 notes: '',
                 checked,
                 archived: snapshot.archived,
-                crossed: crossed.map((t) => ({ version: t.name, notes: '' })),
+                crossed: crossed.map((t) => ({
+                    version: t.name,
+                    notes: '',
+                    url: `${page}/tree/${pathOf(t.name)}`,
+                    date: day(t.date)
+                })),
                 fromTags: true
             }
         };

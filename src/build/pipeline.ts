@@ -20,7 +20,9 @@ import { problem, ProblemsError } from '../util/problems.js'
 import type { Logger } from '../util/types.js'
 import { offlineFacts, publishedVersion, refreshedFacts, type AppFacts } from './facts.js'
 import { productDocs } from './lifecycle.js'
+import { HistoryStore } from './history.js'
 import { readPrevious, readPreviousChanges } from './previous.js'
+import { MODEL_DIGEST } from '../classify/index.js'
 import { appRecord, diffRecords, type RecordChange } from './records.js'
 
 export { diffRecords, settle, type RecordChange } from './records.js'
@@ -123,14 +125,21 @@ function* siteFiles(
   records: AppRecord[],
   history: Change[],
   generatedAt: string,
-  baseUrl: string
+  baseUrl: string,
+  releases: HistoryStore
 ): Generator<SiteFile> {
   const { catalog, apps } = buildDocuments(records, generatedAt, baseUrl)
   yield [paths.catalog, toJson(catalog)]
   for (const doc of apps) yield [paths.app(doc.slug), toJson(doc)]
   yield* jsonSchemas(baseUrl)
   // Pages are rendered as of the snapshot, so the same snapshot always renders the same bytes.
-  yield* pageFiles(pages, { generatedAt, now: new Date(generatedAt), baseUrl, feeds: true })
+  yield* pageFiles(pages, {
+    generatedAt,
+    now: new Date(generatedAt),
+    baseUrl,
+    feeds: true,
+    releases: (slug) => releases.take(slug)
+  })
   yield [paths.changes, renderChangesDoc(history, baseUrl)]
   yield* atomFiles(history, records, generatedAt, baseUrl)
 }
@@ -189,30 +198,37 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
   const { apps, leftOut } = withReleaseData(gathered.apps, Boolean(opts.refresh), log)
   // 5. End-of-life data for the products the catalog names.
   const docs = await productDocs(apps, catalogDir, opts.refresh ? deps.fetchProduct : undefined, log)
-  // 6. One record per app: facts → verdict → record, checked and settled against the previous one.
-  const pages = apps.map((app) => appRecord(app, { baseUrl, now: opts.now, docs, previous, log }))
-  const records = pages.map((p) => p.record)
-  // 7. What changed; nothing changed keeps the previous generatedAt, so the tree is byte-identical.
-  const changes = diffRecords(previous, records)
-  const generatedAt = snapshot && changes.length === 0 ? snapshot.generatedAt : opts.now.toISOString()
-  const history = mergeChanges({ records, changes, previous: previousChanges, generatedAt, baseUrl })
-  // 8. Render, validate and write the tree aside; it replaces outDir only when all of it is valid.
-  const written = await writeSite(outDir, siteFiles(pages, records, history, generatedAt, baseUrl), baseUrl)
-
-  const stale = apps.filter((a) => a.stale).map((a) => a.slug)
-  log.info(
-    `wrote ${written} files for ${records.length} apps to ${outDir}${stale.length ? `; stale: ${stale.join(', ')}` : ''}` +
-      (leftOut.length ? `; left out: ${leftOut.map((l) => l.slug).join(', ')}` : '')
-  )
-  return {
-    outDir,
-    generatedAt,
-    count: records.length,
-    changed: changes.map((c) => c.slug),
-    changes,
-    stale,
-    leftOut,
-    warnings,
-    stats
+  // 6. One record per app: facts → verdict (yesterday's, when its basis holds) → record, checked and
+  //    settled against the previous one; its judged releases join the history read back from the snapshot.
+  const releases = new HistoryStore()
+  try {
+    const ctx = { baseUrl, now: opts.now, docs, previous, previousDir, history: releases, model: MODEL_DIGEST, log }
+    const pages = apps.map((app) => appRecord(app, ctx))
+    const records = pages.map((p) => p.record)
+    // 7. What changed; nothing changed keeps the previous generatedAt, so the tree is byte-identical.
+    const changes = diffRecords(previous, records)
+    const generatedAt = snapshot && changes.length === 0 ? snapshot.generatedAt : opts.now.toISOString()
+    const history = mergeChanges({ records, changes, previous: previousChanges, generatedAt, baseUrl })
+    // 8. Render, validate and write the tree aside; it replaces outDir only when all of it is valid.
+    const files = siteFiles(pages, records, history, generatedAt, baseUrl, releases)
+    const written = await writeSite(outDir, files, baseUrl)
+    const stale = apps.filter((a) => a.stale).map((a) => a.slug)
+    log.info(
+      `wrote ${written} files for ${records.length} apps to ${outDir}${stale.length ? `; stale: ${stale.join(', ')}` : ''}` +
+        (leftOut.length ? `; left out: ${leftOut.map((l) => l.slug).join(', ')}` : '')
+    )
+    return {
+      outDir,
+      generatedAt,
+      count: records.length,
+      changed: changes.map((c) => c.slug),
+      changes,
+      stale,
+      leftOut,
+      warnings,
+      stats
+    }
+  } finally {
+    releases.close()
   }
 }

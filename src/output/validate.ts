@@ -6,8 +6,15 @@ import { createHash } from 'node:crypto'
 import { z } from 'zod'
 import { toJson } from '../util/json.js'
 import { appDoc } from '../site/api.js'
-import { appDocSchema, appRecordSchema, catalogEnvelopeShape, COUNT_MESSAGE, type AppRecord } from '../schema/index.js'
-import { appDocSlug, appUrls, paths } from '../site/paths.js'
+import {
+  appDocSchema,
+  appRecordSchema,
+  catalogEnvelopeShape,
+  COUNT_MESSAGE,
+  releasesDocSchema,
+  type AppRecord
+} from '../schema/index.js'
+import { appDocSlug, appUrls, paths, releasesDocSlug } from '../site/paths.js'
 import { ProblemsError, zodProblems, type Problem } from '../util/problems.js'
 
 /** The error a snapshot that fails its checks throws: every problem, each naming the site file. */
@@ -114,13 +121,25 @@ export function snapshotChecker(baseUrl: string): SnapshotChecker {
     if (docDigest(record, generatedAt) !== element) fail(file, 'record differs from its catalog element')
   }
 
+  /** A releases document: valid, for an app of the catalog, under its own slug. */
+  function addReleasesDoc(file: string, slug: string, content: string | Buffer): void {
+    if (!apps?.has(slug)) fail(file, 'has no element in the catalog')
+    const raw = json(file, content)
+    if (raw === undefined) return
+    const parsed = releasesDocSchema.safeParse(raw)
+    if (!parsed.success) problems.push(...zodProblems(parsed.error, file))
+    else if (parsed.data.slug !== slug) problems.push({ file, field: 'slug', message: `is not ${slug}` })
+  }
+
   return {
     add(file, content) {
       if (seen.has(file)) fail(file, 'is produced twice')
       seen.add(file)
       if (file === paths.catalog) return addCatalog(content)
       const slug = appDocSlug(file)
-      if (slug !== null) addAppDoc(file, slug, content)
+      if (slug !== null) return addAppDoc(file, slug, content)
+      const releasesOf = releasesDocSlug(file)
+      if (releasesOf !== null) addReleasesDoc(file, releasesOf, content)
     },
     finish() {
       if (!seen.has(paths.catalog)) fail(paths.catalog, 'is missing')

@@ -6,6 +6,8 @@ import {
   appDocSchema,
   catalogDocSchema,
   compareSlugs,
+  RELEASES_SCHEMA_ID,
+  releasesDocSchema,
   type AppDoc,
   type AppRecord,
   type CatalogDoc
@@ -18,7 +20,8 @@ export function docsText(baseUrl: string): string {
     `updatesafe API v1. Catalog: ${siteUrl(baseUrl, paths.catalog)} (schema ${APPS_SCHEMA_ID}; apps ordered by slug).`,
     `One app: ${siteUrl(baseUrl, paths.app(S))} (schema ${APP_SCHEMA_ID}; the record's fields on the document itself).`,
     `Badge: ${siteUrl(baseUrl, paths.badge(S))}. Page: ${siteUrl(baseUrl, paths.pageDir(S))}. Shields endpoint: ${siteUrl(baseUrl, paths.shields(S))}.`,
-    `JSON Schemas: ${siteUrl(baseUrl, paths.appsSchema)} and ${siteUrl(baseUrl, paths.appSchema)}.`,
+    `Judged releases of one app, newest first: ${siteUrl(baseUrl, paths.releases(S))} (schema ${RELEASES_SCHEMA_ID}; each release's own class, rationale, quoted words, security and breakingKind).`,
+    `JSON Schemas: ${siteUrl(baseUrl, paths.appsSchema)}, ${siteUrl(baseUrl, paths.appSchema)} and ${siteUrl(baseUrl, paths.releasesSchema)}.`,
     'This is a build-time snapshot, generated at generatedAt and served as static files; nothing is computed per request.',
     'safeToUpdate is one of safe, caution, breaking, unknown, unmaintained. lifecycle.status is supported (no end of life set),',
     'eol-scheduled (end of life in the future) or eol (the end-of-life date has passed at generatedAt). An unknown slug answers 404.',
@@ -50,5 +53,6 @@ export function jsonSchemas(baseUrl: string): Map<string, string> {
   }
   make(catalogDocSchema, paths.appsSchema, APPS_SCHEMA_ID)
   make(appDocSchema, paths.appSchema, APP_SCHEMA_ID)
+  make(releasesDocSchema, paths.releasesSchema, RELEASES_SCHEMA_ID)
   return files
 }

@@ -18,6 +18,10 @@ export interface Logger {
 export interface ReleaseNotes {
   version: string
   notes: string
+  /** The release page, when known (the per-release history links it). */
+  url?: string
+  /** YYYY-MM-DD, when known. */
+  date?: string | null
 }
 
 /** What the classifier decides for an app. */

@@ -103,7 +103,14 @@ describe('refreshFromGitHub: answers', () => {
         notes: series.get('traefik/traefik')!.find((r) => r.tag === 'v3.7.9')!.notes,
         checked: '2026-11-21',
         archived: false,
-        crossed: [{ version: 'v3.7.9', notes: series.get('traefik/traefik')!.find((r) => r.tag === 'v3.7.9')!.notes }]
+        crossed: [
+          {
+            version: 'v3.7.9',
+            notes: series.get('traefik/traefik')!.find((r) => r.tag === 'v3.7.9')!.notes,
+            url: 'https://github.com/traefik/traefik/releases/tag/v3.7.9',
+            date: '2026-07-24'
+          }
+        ]
       }
     })
     const vikunja = outcomes.get('vikunja')
@@ -199,8 +206,8 @@ describe('refreshFromGitHub: answers', () => {
         checked: '2026-11-21',
         archived: false,
         crossed: [
-          { version: '2.2.10', notes: '' },
-          { version: '2.2.11', notes: '' }
+          { version: '2.2.10', notes: '', url: 'https://github.com/miniflux/v2/tree/2.2.10', date: '2025-06-23' },
+          { version: '2.2.11', notes: '', url: 'https://github.com/miniflux/v2/tree/2.2.11', date: '2025-07-26' }
         ],
         fromTags: true
       }

@@ -110,7 +110,12 @@ export function factsFromSnapshot(
         notes: capNotes(latest.notes),
         checked,
         archived: snapshot.archived,
-        crossed: crossed.map((r) => ({ version: r.tag, notes: capNotes(r.notes) }))
+        crossed: crossed.map((r) => ({
+          version: r.tag,
+          notes: capNotes(r.notes),
+          url: safeHttpUrl(r.url) ?? `${page}/releases/tag/${pathOf(r.tag)}`,
+          date: day(r.publishedAt ?? r.createdAt)
+        }))
       }
     }
   }
@@ -127,7 +132,12 @@ export function factsFromSnapshot(
         notes: '',
         checked,
         archived: snapshot.archived,
-        crossed: crossed.map((t) => ({ version: t.name, notes: '' })),
+        crossed: crossed.map((t) => ({
+          version: t.name,
+          notes: '',
+          url: `${page}/tree/${pathOf(t.name)}`,
+          date: day(t.date)
+        })),
         fromTags: true
       }
     }
