@@ -5,6 +5,7 @@ import path from 'node:path'
 import { build, type BuildDeps } from '../../src/build/pipeline.js'
 import type { RefreshOutcome } from '../../src/upstream/github/refresh.js'
 import type { Logger, ReleaseNotes } from '../../src/util/types.js'
+import { compareVersions } from '../../src/util/versions.js'
 
 // Real notes of the shape upstream writes: a required migration, and a bug fix.
 export const BREAKING =
@@ -25,32 +26,46 @@ release:
   checked: 2026-11-01
 `
 
-export function release(version: string, notes: string, date: string): ReleaseNotes {
-  return { version, notes, url: `https://github.com/demo-org/demo/releases/tag/${version}`, date }
+export function release(version: string, notes: string, date: string, repo = 'demo-org/demo'): ReleaseNotes {
+  return { version, notes, url: `https://github.com/${repo}/releases/tag/${version}`, date }
 }
 
-/** GitHub's answer for demo: the latest release and the ones crossed since the version published last. */
-export function upstream(crossed: ReleaseNotes[], checked: string): BuildDeps['refresh'] {
-  const latest = crossed[crossed.length - 1]!
+/**
+ * GitHub's answers: for each repository listed, its releases (oldest first; the last is the latest),
+ * of which, as the refresh does, only those above the version published last are crossed. Any other
+ * repository fails, as one GitHub could not answer.
+ */
+export function upstreamOf(byRepo: Record<string, ReleaseNotes[]>, checked: string): BuildDeps['refresh'] {
   return async (targets) => {
-    const outcome: RefreshOutcome = {
-      status: 'fresh',
-      facts: {
-        version: latest.version,
-        url: latest.url!,
-        date: latest.date ?? null,
-        notes: latest.notes,
-        checked,
-        archived: false,
-        // As the refresh does: only the releases above the version the target says was published.
-        crossed: crossed.filter((r) => r.version > (targets[0]!.previousVersion ?? ''))
+    const outcomes = new Map<string, RefreshOutcome>()
+    for (const t of targets) {
+      const releases = byRepo[t.repo]
+      if (!releases) {
+        outcomes.set(t.slug, { status: 'failed', reason: 'HTTP 502 after retries' })
+        continue
       }
+      const latest = releases[releases.length - 1]!
+      const above = (r: ReleaseNotes) => !t.previousVersion || (compareVersions(r.version, t.previousVersion) ?? 1) > 0
+      outcomes.set(t.slug, {
+        status: 'fresh',
+        facts: {
+          version: latest.version,
+          url: latest.url!,
+          date: latest.date ?? null,
+          notes: latest.notes,
+          checked,
+          archived: false,
+          crossed: releases.filter(above)
+        }
+      })
     }
-    return {
-      outcomes: new Map(targets.map((t) => [t.slug, outcome])),
-      stats: { requests: 1, graphqlPoints: 1, remaining: 4999, batches: 1 }
-    }
+    return { outcomes, stats: { requests: 1, graphqlPoints: 1, remaining: 4999, batches: 1 } }
   }
+}
+
+/** The answer for demo alone. */
+export function upstream(releases: ReleaseNotes[], checked: string): BuildDeps['refresh'] {
+  return upstreamOf({ 'demo-org/demo': releases }, checked)
 }
 
 export async function writeDemoCatalog(dir: string): Promise<void> {

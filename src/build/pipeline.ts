@@ -8,7 +8,7 @@ import { loadCatalog, type LoadedEntry } from '../catalog/load.js'
 import { checkOutputDir, recoverOutputDir, writeTree, type SiteFile } from '../output/write-tree.js'
 import { snapshotChecker } from '../output/validate.js'
 import type { AppRecord } from '../schema/index.js'
-import { buildDocuments, jsonSchemas } from '../site/api.js'
+import { buildDocuments, imagesDoc, jsonSchemas } from '../site/api.js'
 import { atomFiles } from '../site/atom.js'
 import { mergeChanges, renderChangesDoc, type Change } from '../site/changes.js'
 import { pageFiles, type PageInput } from '../site/pages.js'
@@ -126,11 +126,13 @@ function* siteFiles(
   history: Change[],
   generatedAt: string,
   baseUrl: string,
-  releases: HistoryStore
+  releases: HistoryStore,
+  images: { slug: string; images?: readonly string[] }[]
 ): Generator<SiteFile> {
   const { catalog, apps } = buildDocuments(records, generatedAt, baseUrl)
   yield [paths.catalog, toJson(catalog)]
   for (const doc of apps) yield [paths.app(doc.slug), toJson(doc)]
+  yield [paths.images, toJson(imagesDoc(images, generatedAt))]
   yield* jsonSchemas(baseUrl)
   // Pages are rendered as of the snapshot, so the same snapshot always renders the same bytes.
   yield* pageFiles(pages, {
@@ -210,7 +212,8 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
     const generatedAt = snapshot && changes.length === 0 ? snapshot.generatedAt : opts.now.toISOString()
     const history = mergeChanges({ records, changes, previous: previousChanges, generatedAt, baseUrl })
     // 8. Render, validate and write the tree aside; it replaces outDir only when all of it is valid.
-    const files = siteFiles(pages, records, history, generatedAt, baseUrl, releases)
+    const images = apps.map((a) => ({ slug: a.slug, images: a.entry.images }))
+    const files = siteFiles(pages, records, history, generatedAt, baseUrl, releases, images)
     const written = await writeSite(outDir, files, baseUrl)
     const stale = apps.filter((a) => a.stale).map((a) => a.slug)
     log.info(

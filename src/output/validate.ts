@@ -11,6 +11,7 @@ import {
   appRecordSchema,
   catalogEnvelopeShape,
   COUNT_MESSAGE,
+  imagesDocSchema,
   releasesDocSchema,
   type AppRecord
 } from '../schema/index.js'
@@ -131,11 +132,23 @@ export function snapshotChecker(baseUrl: string): SnapshotChecker {
     else if (parsed.data.slug !== slug) problems.push({ file, field: 'slug', message: `is not ${slug}` })
   }
 
+  /** The images index: valid, and naming only apps of the catalog. */
+  function addImagesDoc(content: string | Buffer): void {
+    const raw = json(paths.images, content)
+    if (raw === undefined) return
+    const parsed = imagesDocSchema.safeParse(raw)
+    if (!parsed.success) return void problems.push(...zodProblems(parsed.error, paths.images))
+    for (const [i, { slug }] of parsed.data.images.entries())
+      if (!apps?.has(slug))
+        problems.push({ file: paths.images, field: `images.${i}.slug`, message: `${slug} is not in the catalog` })
+  }
+
   return {
     add(file, content) {
       if (seen.has(file)) fail(file, 'is produced twice')
       seen.add(file)
       if (file === paths.catalog) return addCatalog(content)
+      if (file === paths.images) return addImagesDoc(content)
       const slug = appDocSlug(file)
       if (slug !== null) return addAppDoc(file, slug, content)
       const releasesOf = releasesDocSlug(file)
@@ -143,10 +156,11 @@ export function snapshotChecker(baseUrl: string): SnapshotChecker {
     },
     finish() {
       if (!seen.has(paths.catalog)) fail(paths.catalog, 'is missing')
-      for (const f of [paths.index, paths.notFound, paths.appsSchema, paths.appSchema])
+      for (const f of [paths.index, paths.notFound, paths.appsSchema, paths.appSchema, paths.images])
         if (!seen.has(f)) fail(f, 'is missing')
       for (const slug of apps?.keys() ?? []) {
-        for (const f of [paths.app(slug), paths.badge(slug), paths.page(slug)]) if (!seen.has(f)) fail(f, 'is missing')
+        for (const f of [paths.app(slug), paths.releases(slug), paths.badge(slug), paths.page(slug)])
+          if (!seen.has(f)) fail(f, 'is missing')
       }
       if (problems.length > 0) throw snapshotInvalid(problems)
     }

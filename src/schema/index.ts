@@ -9,6 +9,7 @@ export const SERVICE = 'updatesafe'
 export const APPS_SCHEMA_ID = `${SERVICE}.apps.v1` as const
 export const APP_SCHEMA_ID = `${SERVICE}.app.v1` as const
 export const RELEASES_SCHEMA_ID = `${SERVICE}.releases.v1` as const
+export const IMAGES_SCHEMA_ID = `${SERVICE}.images.v1` as const
 
 export const CLASSES = ['safe', 'caution', 'breaking', 'unknown', 'unmaintained'] as const
 export type Classification = (typeof CLASSES)[number]
@@ -305,3 +306,23 @@ export const releasesDocSchema = z
   .describe(`The releases judged for one application, newest first (${RELEASES_SCHEMA_ID})`)
 
 export type ReleasesDoc = z.infer<typeof releasesDocSchema>
+
+// ---------------------------------------------------------------------------
+// Container images of the tracked apps: /api/v1/images.json
+
+export const imagesDocSchema = z
+  .strictObject({
+    schema: z.literal(IMAGES_SCHEMA_ID),
+    generatedAt: generatedAt.describe('generatedAt of the catalog it belongs to'),
+    images: z
+      .array(
+        z.strictObject({
+          image: z.string().regex(IMAGE_PATTERN).describe('An image name as the catalog gives it, without tag'),
+          slug: z.string().regex(SLUG_PATTERN).describe('The app it belongs to')
+        })
+      )
+      .describe('Ordered by image name')
+  })
+  .describe(`Container image names of the tracked apps, for mapping a Compose file to apps (${IMAGES_SCHEMA_ID})`)
+
+export type ImagesDoc = z.infer<typeof imagesDocSchema>

@@ -6,8 +6,11 @@ import {
   appDocSchema,
   catalogDocSchema,
   compareSlugs,
+  IMAGES_SCHEMA_ID,
+  imagesDocSchema,
   RELEASES_SCHEMA_ID,
   releasesDocSchema,
+  type ImagesDoc,
   type AppDoc,
   type AppRecord,
   type CatalogDoc
@@ -21,7 +24,8 @@ export function docsText(baseUrl: string): string {
     `One app: ${siteUrl(baseUrl, paths.app(S))} (schema ${APP_SCHEMA_ID}; the record's fields on the document itself).`,
     `Badge: ${siteUrl(baseUrl, paths.badge(S))}. Page: ${siteUrl(baseUrl, paths.pageDir(S))}. Shields endpoint: ${siteUrl(baseUrl, paths.shields(S))}.`,
     `Judged releases of one app, newest first: ${siteUrl(baseUrl, paths.releases(S))} (schema ${RELEASES_SCHEMA_ID}; each release's own class, rationale, quoted words, security and breakingKind).`,
-    `JSON Schemas: ${siteUrl(baseUrl, paths.appsSchema)}, ${siteUrl(baseUrl, paths.appSchema)} and ${siteUrl(baseUrl, paths.releasesSchema)}.`,
+    `Container images of the apps: ${siteUrl(baseUrl, paths.images)} (schema ${IMAGES_SCHEMA_ID}).`,
+    `JSON Schemas: ${siteUrl(baseUrl, paths.appsSchema)}, ${siteUrl(baseUrl, paths.appSchema)}, ${siteUrl(baseUrl, paths.releasesSchema)} and ${siteUrl(baseUrl, paths.imagesSchema)}.`,
     'This is a build-time snapshot, generated at generatedAt and served as static files; nothing is computed per request.',
     'safeToUpdate is one of safe, caution, breaking, unknown, unmaintained. lifecycle.status is supported (no end of life set),',
     'eol-scheduled (end of life in the future) or eol (the end-of-life date has passed at generatedAt). An unknown slug answers 404.',
@@ -54,5 +58,14 @@ export function jsonSchemas(baseUrl: string): Map<string, string> {
   make(catalogDocSchema, paths.appsSchema, APPS_SCHEMA_ID)
   make(appDocSchema, paths.appSchema, APP_SCHEMA_ID)
   make(releasesDocSchema, paths.releasesSchema, RELEASES_SCHEMA_ID)
+  make(imagesDocSchema, paths.imagesSchema, IMAGES_SCHEMA_ID)
   return files
+}
+
+/** The image names of every published app, ordered by image (a name claimed twice names both apps). */
+export function imagesDoc(apps: { slug: string; images?: readonly string[] }[], generatedAt: string): ImagesDoc {
+  const images = apps
+    .flatMap((a) => (a.images ?? []).map((image) => ({ image, slug: a.slug })))
+    .sort((a, b) => compareSlugs(`${a.image} ${a.slug}`, `${b.image} ${b.slug}`))
+  return { schema: IMAGES_SCHEMA_ID, generatedAt, images }
 }

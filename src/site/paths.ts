@@ -24,9 +24,12 @@ export const paths = {
   releases: (slug: string) => `api/v1/apps/${slug}/releases.json`,
   shields: (slug: string) => `api/v1/badge/${slug}.json`,
   changes: 'api/v1/changes.json',
+  /** Container image names → app slugs, for `updatesafe check --compose`. */
+  images: 'api/v1/images.json',
   appsSchema: 'api/v1/schema/apps.v1.json',
   appSchema: 'api/v1/schema/app.v1.json',
   releasesSchema: 'api/v1/schema/releases.v1.json',
+  imagesSchema: 'api/v1/schema/images.v1.json',
   badge: (slug: string) => `badge/${slug}.svg`,
   /** The directory of an app's page: its address ends here. */
   pageDir: (slug: string) => `apps/${slug}/`,
