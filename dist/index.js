@@ -32461,7 +32461,7 @@ class ProblemsError extends Error {
     }
 }
 function defaultSummary(kind, n) {
-    const noun = kind === 'usage' || kind === 'input' ? 'error' : `${kind} error`;
+    const noun = kind === 'usage' || kind === 'input' || kind === 'bad-input' ? 'error' : `${kind} error`;
     return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 /** `file:line:column: field: message`, leaving out what is unknown; a file name's control characters escaped. */
@@ -32489,11 +32489,11 @@ function zodProblems(error, file, at = []) {
 function closingLine(e, nothing) {
     return e.kind === 'catalog' || e.kind === 'build' || e.kind === 'snapshot' ? `${e.summary}; ${nothing}` : e.summary;
 }
-/** 2 for a misused command line, 1 for everything else that stopped the run, 0 for none. */
+/** 2 for a misused command line or an input `check` cannot use, 1 for everything else that stopped the run, 0 for none. */
 function exitStatus(e) {
     if (e === undefined)
         return 0;
-    return e instanceof ProblemsError && e.kind === 'usage' ? 2 : 1;
+    return e instanceof ProblemsError && (e.kind === 'usage' || e.kind === 'bad-input') ? 2 : 1;
 }
 
 ;// CONCATENATED MODULE: ./src/inputs.ts
@@ -36228,9 +36228,12 @@ const paths = {
     releases: (slug) => `api/v1/apps/${slug}/releases.json`,
     shields: (slug) => `api/v1/badge/${slug}.json`,
     changes: 'api/v1/changes.json',
+    /** Container image names → app slugs, for `updatesafe check --compose`. */
+    images: 'api/v1/images.json',
     appsSchema: 'api/v1/schema/apps.v1.json',
     appSchema: 'api/v1/schema/app.v1.json',
     releasesSchema: 'api/v1/schema/releases.v1.json',
+    imagesSchema: 'api/v1/schema/images.v1.json',
     badge: (slug) => `badge/${slug}.svg`,
     /** The directory of an app's page: its address ends here. */
     pageDir: (slug) => `apps/${slug}/`,
@@ -36297,7 +36300,8 @@ function docsText(baseUrl) {
         `One app: ${siteUrl(baseUrl, paths.app(SLUG_PLACEHOLDER))} (schema ${schema/* APP_SCHEMA_ID */.ks}; the record's fields on the document itself).`,
         `Badge: ${siteUrl(baseUrl, paths.badge(SLUG_PLACEHOLDER))}. Page: ${siteUrl(baseUrl, paths.pageDir(SLUG_PLACEHOLDER))}. Shields endpoint: ${siteUrl(baseUrl, paths.shields(SLUG_PLACEHOLDER))}.`,
         `Judged releases of one app, newest first: ${siteUrl(baseUrl, paths.releases(SLUG_PLACEHOLDER))} (schema ${schema/* RELEASES_SCHEMA_ID */.RO}; each release's own class, rationale, quoted words, security and breakingKind).`,
-        `JSON Schemas: ${siteUrl(baseUrl, paths.appsSchema)}, ${siteUrl(baseUrl, paths.appSchema)} and ${siteUrl(baseUrl, paths.releasesSchema)}.`,
+        `Container images of the apps: ${siteUrl(baseUrl, paths.images)} (schema ${schema/* IMAGES_SCHEMA_ID */.rT}).`,
+        `JSON Schemas: ${siteUrl(baseUrl, paths.appsSchema)}, ${siteUrl(baseUrl, paths.appSchema)}, ${siteUrl(baseUrl, paths.releasesSchema)} and ${siteUrl(baseUrl, paths.imagesSchema)}.`,
         'This is a build-time snapshot, generated at generatedAt and served as static files; nothing is computed per request.',
         'safeToUpdate is one of safe, caution, breaking, unknown, unmaintained. lifecycle.status is supported (no end of life set),',
         'eol-scheduled (end of life in the future) or eol (the end-of-life date has passed at generatedAt). An unknown slug answers 404.',
@@ -36323,7 +36327,15 @@ function jsonSchemas(baseUrl) {
     make(schema/* catalogDocSchema */.rB, paths.appsSchema, schema/* APPS_SCHEMA_ID */.TC);
     make(schema/* appDocSchema */.DV, paths.appSchema, schema/* APP_SCHEMA_ID */.ks);
     make(schema/* releasesDocSchema */.QJ, paths.releasesSchema, schema/* RELEASES_SCHEMA_ID */.RO);
+    make(schema/* imagesDocSchema */.mE, paths.imagesSchema, schema/* IMAGES_SCHEMA_ID */.rT);
     return files;
+}
+/** The image names of every published app, ordered by image (a name claimed twice names both apps). */
+function imagesDoc(apps, generatedAt) {
+    const images = apps
+        .flatMap((a) => (a.images ?? []).map((image) => ({ image, slug: a.slug })))
+        .sort((a, b) => (0,schema/* compareSlugs */.wf)(`${a.image} ${a.slug}`, `${b.image} ${b.slug}`));
+    return { schema: schema/* IMAGES_SCHEMA_ID */.rT, generatedAt, images };
 }
 
 ;// CONCATENATED MODULE: ./src/output/validate.ts
@@ -36447,6 +36459,18 @@ function snapshotChecker(baseUrl) {
         else if (parsed.data.slug !== slug)
             problems.push({ file, field: 'slug', message: `is not ${slug}` });
     }
+    /** The images index: valid, and naming only apps of the catalog. */
+    function addImagesDoc(content) {
+        const raw = json(paths.images, content);
+        if (raw === undefined)
+            return;
+        const parsed = schema/* imagesDocSchema */.mE.safeParse(raw);
+        if (!parsed.success)
+            return void problems.push(...zodProblems(parsed.error, paths.images));
+        for (const [i, { slug }] of parsed.data.images.entries())
+            if (!apps?.has(slug))
+                problems.push({ file: paths.images, field: `images.${i}.slug`, message: `${slug} is not in the catalog` });
+    }
     return {
         add(file, content) {
             if (seen.has(file))
@@ -36454,6 +36478,8 @@ function snapshotChecker(baseUrl) {
             seen.add(file);
             if (file === paths.catalog)
                 return addCatalog(content);
+            if (file === paths.images)
+                return addImagesDoc(content);
             const slug = appDocSlug(file);
             if (slug !== null)
                 return addAppDoc(file, slug, content);
@@ -36464,11 +36490,11 @@ function snapshotChecker(baseUrl) {
         finish() {
             if (!seen.has(paths.catalog))
                 fail(paths.catalog, 'is missing');
-            for (const f of [paths.index, paths.notFound, paths.appsSchema, paths.appSchema])
+            for (const f of [paths.index, paths.notFound, paths.appsSchema, paths.appSchema, paths.images])
                 if (!seen.has(f))
                     fail(f, 'is missing');
             for (const slug of apps?.keys() ?? []) {
-                for (const f of [paths.app(slug), paths.badge(slug), paths.page(slug)])
+                for (const f of [paths.app(slug), paths.releases(slug), paths.badge(slug), paths.page(slug)])
                     if (!seen.has(f))
                         fail(f, 'is missing');
             }
@@ -43154,11 +43180,12 @@ function withReleaseData(apps, refreshed, log) {
     return { apps: apps.filter((a) => a.facts || a.kept), leftOut };
 }
 /** Every file of the site, produced one at a time so a large site never sits in memory whole. */
-function* siteFiles(pages, records, history, generatedAt, baseUrl, releases) {
+function* siteFiles(pages, records, history, generatedAt, baseUrl, releases, images) {
     const { catalog, apps } = buildDocuments(records, generatedAt, baseUrl);
     yield [paths.catalog, toJson(catalog)];
     for (const doc of apps)
         yield [paths.app(doc.slug), toJson(doc)];
+    yield [paths.images, toJson(imagesDoc(images, generatedAt))];
     yield* jsonSchemas(baseUrl);
     // Pages are rendered as of the snapshot, so the same snapshot always renders the same bytes.
     yield* pageFiles(pages, {
@@ -43237,7 +43264,8 @@ async function pipeline_build(opts, deps) {
         const generatedAt = snapshot && changes.length === 0 ? snapshot.generatedAt : opts.now.toISOString();
         const history = mergeChanges({ records, changes, previous: previousChanges, generatedAt, baseUrl });
         // 8. Render, validate and write the tree aside; it replaces outDir only when all of it is valid.
-        const files = siteFiles(pages, records, history, generatedAt, baseUrl, releases);
+        const images = apps.map((a) => ({ slug: a.slug, images: a.entry.images }));
+        const files = siteFiles(pages, records, history, generatedAt, baseUrl, releases, images);
         const written = await writeSite(outDir, files, baseUrl);
         const stale = apps.filter((a) => a.stale).map((a) => a.slug);
         log.info(`wrote ${written} files for ${records.length} apps to ${outDir}${stale.length ? `; stale: ${stale.join(', ')}` : ''}` +
@@ -43527,9 +43555,11 @@ __webpack_async_result__();
 /* harmony export */   dA: () => (/* binding */ PRODUCT_PATTERN),
 /* harmony export */   il: () => (/* binding */ HISTORY_MAX),
 /* harmony export */   ks: () => (/* binding */ APP_SCHEMA_ID),
+/* harmony export */   mE: () => (/* binding */ imagesDocSchema),
 /* harmony export */   mt: () => (/* binding */ appRecordSchema),
 /* harmony export */   q3: () => (/* binding */ httpUrl),
 /* harmony export */   rB: () => (/* binding */ catalogDocSchema),
+/* harmony export */   rT: () => (/* binding */ IMAGES_SCHEMA_ID),
 /* harmony export */   wf: () => (/* binding */ compareSlugs)
 /* harmony export */ });
 /* unused harmony exports IMAGE_PATTERN, DATE_PATTERN, seedReleaseSchema, overrideSchema, LIFECYCLE_STATUSES, RECORD_FIELDS, BREAKING_KINDS, historyEntrySchema, latestVerdictSchema */
@@ -43546,6 +43576,7 @@ const SERVICE = 'updatesafe';
 const APPS_SCHEMA_ID = `${SERVICE}.apps.v1`;
 const APP_SCHEMA_ID = `${SERVICE}.app.v1`;
 const RELEASES_SCHEMA_ID = `${SERVICE}.releases.v1`;
+const IMAGES_SCHEMA_ID = `${SERVICE}.images.v1`;
 const CLASSES = ['safe', 'caution', 'breaking', 'unknown', 'unmaintained'];
 const SLUG_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 /** An endoflife.date product id, in the catalog and in what we ask endoflife.date for. */
@@ -43765,6 +43796,18 @@ const releasesDocSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .strictObject */ .r
     releases: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(historyEntrySchema).max(HISTORY_MAX).describe('Judged releases, newest first')
 })
     .describe(`The releases judged for one application, newest first (${RELEASES_SCHEMA_ID})`);
+// ---------------------------------------------------------------------------
+// Container images of the tracked apps: /api/v1/images.json
+const imagesDocSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .strictObject */ .rej({
+    schema: zod__WEBPACK_IMPORTED_MODULE_2__/* .literal */ .euz(IMAGES_SCHEMA_ID),
+    generatedAt: generatedAt.describe('generatedAt of the catalog it belongs to'),
+    images: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_2__/* .strictObject */ .rej({
+        image: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().regex(IMAGE_PATTERN).describe('An image name as the catalog gives it, without tag'),
+        slug: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().regex(SLUG_PATTERN).describe('The app it belongs to')
+    }))
+        .describe('Ordered by image name')
+})
+    .describe(`Container image names of the tracked apps, for mapping a Compose file to apps (${IMAGES_SCHEMA_ID})`);
 
 
 /***/ }),

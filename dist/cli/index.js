@@ -812,7 +812,7 @@ module.exports = function (value, sourceUnit, targetUnit, precision) {
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var _commands_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9865);
+/* harmony import */ var _commands_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5668);
 /* harmony import */ var _util_heap_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6599);
 // CLI entry: everything lives in ./commands.ts so tests can call it directly.
 
@@ -827,7 +827,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9865:
+/***/ 5668:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -1177,7 +1177,7 @@ class ProblemsError extends Error {
     }
 }
 function defaultSummary(kind, n) {
-    const noun = kind === 'usage' || kind === 'input' ? 'error' : `${kind} error`;
+    const noun = kind === 'usage' || kind === 'input' || kind === 'bad-input' ? 'error' : `${kind} error`;
     return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 /** `file:line:column: field: message`, leaving out what is unknown; a file name's control characters escaped. */
@@ -1205,11 +1205,11 @@ function zodProblems(error, file, at = []) {
 function closingLine(e, nothing) {
     return e.kind === 'catalog' || e.kind === 'build' || e.kind === 'snapshot' ? `${e.summary}; ${nothing}` : e.summary;
 }
-/** 2 for a misused command line, 1 for everything else that stopped the run, 0 for none. */
+/** 2 for a misused command line or an input `check` cannot use, 1 for everything else that stopped the run, 0 for none. */
 function exitStatus(e) {
     if (e === undefined)
         return 0;
-    return e instanceof ProblemsError && e.kind === 'usage' ? 2 : 1;
+    return e instanceof ProblemsError && (e.kind === 'usage' || e.kind === 'bad-input') ? 2 : 1;
 }
 
 ;// CONCATENATED MODULE: ./src/inputs.ts
@@ -8437,9 +8437,12 @@ const paths = {
     releases: (slug) => `api/v1/apps/${slug}/releases.json`,
     shields: (slug) => `api/v1/badge/${slug}.json`,
     changes: 'api/v1/changes.json',
+    /** Container image names → app slugs, for `updatesafe check --compose`. */
+    images: 'api/v1/images.json',
     appsSchema: 'api/v1/schema/apps.v1.json',
     appSchema: 'api/v1/schema/app.v1.json',
     releasesSchema: 'api/v1/schema/releases.v1.json',
+    imagesSchema: 'api/v1/schema/images.v1.json',
     badge: (slug) => `badge/${slug}.svg`,
     /** The directory of an app's page: its address ends here. */
     pageDir: (slug) => `apps/${slug}/`,
@@ -8506,7 +8509,8 @@ function docsText(baseUrl) {
         `One app: ${siteUrl(baseUrl, paths.app(SLUG_PLACEHOLDER))} (schema ${schema/* APP_SCHEMA_ID */.ks}; the record's fields on the document itself).`,
         `Badge: ${siteUrl(baseUrl, paths.badge(SLUG_PLACEHOLDER))}. Page: ${siteUrl(baseUrl, paths.pageDir(SLUG_PLACEHOLDER))}. Shields endpoint: ${siteUrl(baseUrl, paths.shields(SLUG_PLACEHOLDER))}.`,
         `Judged releases of one app, newest first: ${siteUrl(baseUrl, paths.releases(SLUG_PLACEHOLDER))} (schema ${schema/* RELEASES_SCHEMA_ID */.RO}; each release's own class, rationale, quoted words, security and breakingKind).`,
-        `JSON Schemas: ${siteUrl(baseUrl, paths.appsSchema)}, ${siteUrl(baseUrl, paths.appSchema)} and ${siteUrl(baseUrl, paths.releasesSchema)}.`,
+        `Container images of the apps: ${siteUrl(baseUrl, paths.images)} (schema ${schema/* IMAGES_SCHEMA_ID */.rT}).`,
+        `JSON Schemas: ${siteUrl(baseUrl, paths.appsSchema)}, ${siteUrl(baseUrl, paths.appSchema)}, ${siteUrl(baseUrl, paths.releasesSchema)} and ${siteUrl(baseUrl, paths.imagesSchema)}.`,
         'This is a build-time snapshot, generated at generatedAt and served as static files; nothing is computed per request.',
         'safeToUpdate is one of safe, caution, breaking, unknown, unmaintained. lifecycle.status is supported (no end of life set),',
         'eol-scheduled (end of life in the future) or eol (the end-of-life date has passed at generatedAt). An unknown slug answers 404.',
@@ -8532,7 +8536,15 @@ function jsonSchemas(baseUrl) {
     make(schema/* catalogDocSchema */.rB, paths.appsSchema, schema/* APPS_SCHEMA_ID */.TC);
     make(schema/* appDocSchema */.DV, paths.appSchema, schema/* APP_SCHEMA_ID */.ks);
     make(schema/* releasesDocSchema */.QJ, paths.releasesSchema, schema/* RELEASES_SCHEMA_ID */.RO);
+    make(schema/* imagesDocSchema */.mE, paths.imagesSchema, schema/* IMAGES_SCHEMA_ID */.rT);
     return files;
+}
+/** The image names of every published app, ordered by image (a name claimed twice names both apps). */
+function imagesDoc(apps, generatedAt) {
+    const images = apps
+        .flatMap((a) => (a.images ?? []).map((image) => ({ image, slug: a.slug })))
+        .sort((a, b) => (0,schema/* compareSlugs */.wf)(`${a.image} ${a.slug}`, `${b.image} ${b.slug}`));
+    return { schema: schema/* IMAGES_SCHEMA_ID */.rT, generatedAt, images };
 }
 
 ;// CONCATENATED MODULE: ./src/output/validate.ts
@@ -8656,6 +8668,18 @@ function snapshotChecker(baseUrl) {
         else if (parsed.data.slug !== slug)
             problems.push({ file, field: 'slug', message: `is not ${slug}` });
     }
+    /** The images index: valid, and naming only apps of the catalog. */
+    function addImagesDoc(content) {
+        const raw = json(paths.images, content);
+        if (raw === undefined)
+            return;
+        const parsed = schema/* imagesDocSchema */.mE.safeParse(raw);
+        if (!parsed.success)
+            return void problems.push(...zodProblems(parsed.error, paths.images));
+        for (const [i, { slug }] of parsed.data.images.entries())
+            if (!apps?.has(slug))
+                problems.push({ file: paths.images, field: `images.${i}.slug`, message: `${slug} is not in the catalog` });
+    }
     return {
         add(file, content) {
             if (seen.has(file))
@@ -8663,6 +8687,8 @@ function snapshotChecker(baseUrl) {
             seen.add(file);
             if (file === paths.catalog)
                 return addCatalog(content);
+            if (file === paths.images)
+                return addImagesDoc(content);
             const slug = appDocSlug(file);
             if (slug !== null)
                 return addAppDoc(file, slug, content);
@@ -8673,11 +8699,11 @@ function snapshotChecker(baseUrl) {
         finish() {
             if (!seen.has(paths.catalog))
                 fail(paths.catalog, 'is missing');
-            for (const f of [paths.index, paths.notFound, paths.appsSchema, paths.appSchema])
+            for (const f of [paths.index, paths.notFound, paths.appsSchema, paths.appSchema, paths.images])
                 if (!seen.has(f))
                     fail(f, 'is missing');
             for (const slug of apps?.keys() ?? []) {
-                for (const f of [paths.app(slug), paths.badge(slug), paths.page(slug)])
+                for (const f of [paths.app(slug), paths.releases(slug), paths.badge(slug), paths.page(slug)])
                     if (!seen.has(f))
                         fail(f, 'is missing');
             }
@@ -11866,11 +11892,12 @@ function withReleaseData(apps, refreshed, log) {
     return { apps: apps.filter((a) => a.facts || a.kept), leftOut };
 }
 /** Every file of the site, produced one at a time so a large site never sits in memory whole. */
-function* siteFiles(pages, records, history, generatedAt, baseUrl, releases) {
+function* siteFiles(pages, records, history, generatedAt, baseUrl, releases, images) {
     const { catalog, apps } = buildDocuments(records, generatedAt, baseUrl);
     yield [paths.catalog, toJson(catalog)];
     for (const doc of apps)
         yield [paths.app(doc.slug), toJson(doc)];
+    yield [paths.images, toJson(imagesDoc(images, generatedAt))];
     yield* jsonSchemas(baseUrl);
     // Pages are rendered as of the snapshot, so the same snapshot always renders the same bytes.
     yield* pageFiles(pages, {
@@ -11949,7 +11976,8 @@ async function pipeline_build(opts, deps) {
         const generatedAt = snapshot && changes.length === 0 ? snapshot.generatedAt : opts.now.toISOString();
         const history = mergeChanges({ records, changes, previous: previousChanges, generatedAt, baseUrl });
         // 8. Render, validate and write the tree aside; it replaces outDir only when all of it is valid.
-        const files = siteFiles(pages, records, history, generatedAt, baseUrl, releases);
+        const images = apps.map((a) => ({ slug: a.slug, images: a.entry.images }));
+        const files = siteFiles(pages, records, history, generatedAt, baseUrl, releases, images);
         const written = await writeSite(outDir, files, baseUrl);
         const stale = apps.filter((a) => a.stale).map((a) => a.slug);
         log.info(`wrote ${written} files for ${records.length} apps to ${outDir}${stale.length ? `; stale: ${stale.join(', ')}` : ''}` +
@@ -12763,9 +12791,391 @@ async function serveSite(opts) {
 
 // EXTERNAL MODULE: ./src/util/redact.ts
 var redact = __nccwpck_require__(767);
+;// CONCATENATED MODULE: ./src/check/compose.ts
+// Docker Compose files, read for one thing: each service's `image:` and the line it is on.
+// A file that is not YAML, has no services, or leaves an image to `${VAR}` interpolation is a bad
+// input, named by file and line: `check` never guesses what a variable would have been.
+
+
+/** Compose files are small; a megabyte is far past any real one. */
+const MAX_BYTES = 1024 * 1024;
+// Compose interpolates $VAR and ${VAR}; $$ is a literal dollar.
+const INTERPOLATION = /(?<!\$)(?:\$\$)*\$(?:\{|[A-Za-z_])/;
+function bad(problems) {
+    return new ProblemsError('bad-input', problems, problems.map((p) => p.message).join('; '));
+}
+/** The services of one Compose file, in the file's order. */
+function readCompose(file, text) {
+    if (text.length > MAX_BYTES)
+        throw bad([{ file, message: `is larger than ${MAX_BYTES} bytes: not a Compose file` }]);
+    const lc = new dist/* LineCounter */.HN();
+    const doc = (0,dist/* parseDocument */.Tp)(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true });
+    const lineOf = (node) => lc.linePos(node?.range?.[0] ?? 0).line;
+    if (doc.errors.length > 0) {
+        throw bad(doc.errors.map((e) => {
+            const pos = lc.linePos(e.pos[0]);
+            return { file, line: pos.line, column: pos.col, message: `is not YAML: ${e.message.split('\n')[0]}` };
+        }));
+    }
+    const root = doc.contents;
+    if (!(0,dist/* isMap */.jh)(root))
+        throw bad([{ file, line: lineOf(root), message: 'is not a Compose file: its top level is not a mapping' }]);
+    const services = root.get('services', true);
+    if (!(0,dist/* isMap */.jh)(services) || services.items.length === 0)
+        throw bad([
+            { file, line: lineOf(services ?? root), message: 'has no services: a Compose file lists them under "services:"' }
+        ]);
+    const out = [];
+    const problems = [];
+    for (const pair of services.items) {
+        const name = (0,dist/* isScalar */.jn)(pair.key) ? String(pair.key.value) : '?';
+        const line = lineOf(pair.key);
+        if (!(0,dist/* isMap */.jh)(pair.value)) {
+            problems.push({ file, line, field: `services.${name}`, message: 'is not a mapping' });
+            continue;
+        }
+        const image = pair.value.get('image', true);
+        if (image === undefined) {
+            out.push({ file, service: name, line, image: null });
+            continue;
+        }
+        if (!(0,dist/* isScalar */.jn)(image) || typeof image.value !== 'string') {
+            problems.push({
+                file,
+                line: lineOf(image),
+                field: `services.${name}.image`,
+                message: 'is not a string'
+            });
+            continue;
+        }
+        if (INTERPOLATION.test(image.value)) {
+            problems.push({
+                file,
+                line: lineOf(image),
+                field: `services.${name}.image`,
+                message: `uses \${VAR} interpolation (${JSON.stringify(image.value.slice(0, 120))}): write the image out, e.g. with "docker compose config" first`
+            });
+            continue;
+        }
+        out.push({ file, service: name, line: lineOf(image), image: image.value });
+    }
+    if (problems.length > 0)
+        throw bad(problems);
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/check/images.ts
+// Container image references as Docker Compose's `image:` gives them, read into a name (matched
+// against the catalog's `images:`) and the version the tag says is running.
+
+/** `[registry/]path[:tag][@digest]`; null when it is not an image reference at all. */
+function parseImageRef(ref) {
+    let rest = ref.trim();
+    let digest = null;
+    const at = rest.indexOf('@');
+    if (at >= 0) {
+        digest = rest.slice(at + 1);
+        rest = rest.slice(0, at);
+    }
+    let tag = null;
+    const colon = rest.lastIndexOf(':');
+    // A colon after the last slash is the tag's; before it, a registry's port.
+    if (colon > rest.lastIndexOf('/')) {
+        tag = rest.slice(colon + 1);
+        rest = rest.slice(0, colon);
+        if (!/^[\w][\w.-]{0,127}$/.test(tag))
+            return null;
+    }
+    if (!schema/* IMAGE_PATTERN */.Rl.test(rest))
+        return null;
+    return { name: rest, tag, digest };
+}
+/**
+ * One spelling per image: Docker Hub's implicit registry and `library/` namespace are dropped
+ * (`docker.io/library/nginx` is `nginx`), and a registry host is case-insensitive.
+ */
+function imageKey(name) {
+    const parts = name.split('/');
+    const first = parts[0];
+    const hasRegistry = parts.length > 1 && (first.includes('.') || first.includes(':') || first === 'localhost');
+    let host = hasRegistry ? first.toLowerCase() : null;
+    let path = hasRegistry ? parts.slice(1) : parts;
+    if (host === 'docker.io' || host === 'index.docker.io' || host === 'registry-1.docker.io')
+        host = null;
+    if (host === null && path.length === 2 && path[0] === 'library')
+        path = path.slice(1);
+    return [...(host ? [host] : []), ...path].join('/');
+}
+const PRERELEASE_SUFFIX = /^[-.]?(alpha|beta|rc|pre|preview|dev)/i;
+/**
+ * The version a tag says is running: `1.2.3`, `v1.2.3` as written; `1.2.3-alpine` as `1.2.3` (a
+ * variant of the image, not of the app); `1.2` as `1.2`. A digest, `latest` or any tag without a
+ * leading number names no version.
+ */
+function runningVersion(ref) {
+    if (ref.digest !== null && ref.tag === null)
+        return { unknown: 'pinned by digest: the digest does not say which version it is' };
+    if (ref.tag === null)
+        return { unknown: 'no tag (Compose pulls "latest"): the running version is not known' };
+    const m = /^[vV]?\d+(?:\.\d+)*/.exec(ref.tag);
+    if (!m)
+        return { unknown: `the tag "${ref.tag}" names no version` };
+    const rest = ref.tag.slice(m[0].length);
+    if (rest === '' || PRERELEASE_SUFFIX.test(rest))
+        return { version: ref.tag };
+    return { version: m[0] };
+}
+
+;// CONCATENATED MODULE: ./src/check/snapshot.ts
+// A published snapshot, read over HTTP or from a folder (the Pages branch checked out, or a build's
+// --out). Every document is checked against its schema: `check` judges only what it can trust.
+
+
+
+
+/** Documents of a snapshot are at most this large (a 10,000-app catalog is about 10 MB). */
+const snapshot_MAX_BYTES = 64 * 1024 * 1024;
+const snapshot_bad = (file, message) => new ProblemsError('bad-input', [{ file, message }], `${file}: ${message}`);
+/** `--api URL|DIR`: the site's address or folder; a path to its apps.json is accepted too. */
+function snapshotReader(api, deps = {}) {
+    const trimmed = api.replace(/\/api\/v1\/apps\.json$/, '').replace(/\/+$/, '');
+    const isUrl = /^https?:\/\//i.test(trimmed);
+    const load = isUrl ? httpLoader(trimmed, deps) : fileLoader(trimmed);
+    return {
+        where: trimmed,
+        async read(sitePath, schema) {
+            const { name, text } = await load(sitePath);
+            if (text === null)
+                return null;
+            let raw;
+            try {
+                raw = JSON.parse(text);
+            }
+            catch {
+                throw snapshot_bad(name, 'is not JSON: is --api the address of an updatesafe snapshot?');
+            }
+            const parsed = schema.safeParse(raw);
+            if (!parsed.success) {
+                const problems = zodProblems(parsed.error, name).slice(0, 5);
+                throw new ProblemsError('bad-input', problems, `${name} is not a valid updatesafe document`);
+            }
+            return parsed.data;
+        }
+    };
+}
+function fileLoader(dir) {
+    return async (sitePath) => {
+        const name = external_node_path_default().join(dir, ...sitePath.split('/'));
+        try {
+            const text = await (0,promises_namespaceObject.readFile)(name, 'utf8');
+            if (text.length > snapshot_MAX_BYTES)
+                throw snapshot_bad(name, `is larger than ${snapshot_MAX_BYTES} bytes`);
+            return { name, text };
+        }
+        catch (e) {
+            if (e instanceof ProblemsError)
+                throw e;
+            if (e.code === 'ENOENT')
+                return { name, text: null };
+            throw snapshot_bad(name, `cannot be read (${e.code ?? e.message})`);
+        }
+    };
+}
+function httpLoader(base, deps) {
+    const doFetch = deps.fetch ?? fetch;
+    return async (sitePath) => {
+        const name = `${base}/${sitePath}`;
+        const timeoutMs = deps.timeoutMs ?? 20_000;
+        const timeout = AbortSignal.timeout(timeoutMs);
+        let res;
+        try {
+            res = await doFetch(name, { signal: timeout, redirect: 'follow' });
+        }
+        catch (e) {
+            const why = (0,util_network/* networkFailure */.r)(e, (0,util_network/* hostOf */.w)(name), { timeout, timeoutMs })?.message ?? e.message;
+            throw snapshot_bad(name, `could not be fetched: ${why}`);
+        }
+        if (res.status === 404)
+            return { name, text: null };
+        if (!res.ok)
+            throw snapshot_bad(name, `answered HTTP ${res.status}`);
+        const body = await res.arrayBuffer();
+        if (body.byteLength > snapshot_MAX_BYTES)
+            throw snapshot_bad(name, `is larger than ${snapshot_MAX_BYTES} bytes`);
+        return { name, text: new TextDecoder().decode(body) };
+    };
+}
+/** The catalog document, which must exist: a 404 here means --api points at no snapshot. */
+async function required(reader, sitePath, schema) {
+    const doc = await reader.read(sitePath, schema);
+    if (doc === null)
+        throw snapshot_bad(`${reader.where}/${sitePath}`, `not found (404 or no such file): --api must be the address or folder of an updatesafe snapshot, e.g. https://OWNER.github.io/REPO`);
+    return doc;
+}
+
+;// CONCATENATED MODULE: ./src/check/report.ts
+// `updatesafe check`: for each app a user runs, the verdict of updating from the running version
+// to the latest, from a published snapshot's per-release history; as a table or as JSON, and an
+// exit status a deploy script or an update bot can gate on.
+
+
+
+
+
+
+
+function crossedOf(e) {
+    return {
+        version: e.version,
+        safeToUpdate: e.safeToUpdate,
+        breakingKind: e.breakingKind,
+        security: e.security,
+        url: e.url
+    };
+}
+function checked(record, source, running, v) {
+    const d = v.decidedBy;
+    return {
+        slug: record.slug,
+        name: record.name,
+        source,
+        running,
+        latest: record.latestVersion,
+        safeToUpdate: v.safeToUpdate,
+        rationale: v.rationale,
+        decidedBy: d && { ...crossedOf(d), rationale: d.rationale, quote: d.quote, evidence: d.evidence },
+        crossed: v.crossed.map(crossedOf),
+        breaking: v.safeToUpdate === 'breaking' || v.crossed.some((e) => e.safeToUpdate === 'breaking'),
+        urgentOnly: v.urgentOnly,
+        unmaintained: record.safeToUpdate === 'unmaintained'
+    };
+}
+/** The apps to judge: every `--from`, and every Compose service whose image the catalog tracks. */
+async function runCheck(reader, input) {
+    const catalog = await required(reader, paths.catalog, schema/* catalogDocSchema */.rB);
+    const records = new Map(catalog.apps.map((a) => [a.slug, a]));
+    const histories = new Map();
+    const historyOf = async (slug) => {
+        if (!histories.has(slug))
+            histories.set(slug, (await reader.read(paths.releases(slug), schema/* releasesDocSchema */.QJ))?.releases ?? null);
+        return histories.get(slug);
+    };
+    const judge = async (record, running, source) => {
+        const history = await historyOf(record.slug);
+        const v = history === null
+            ? {
+                ...verdictFrom([], running, { latest: record.latestVersion }),
+                rationale: `The snapshot publishes no judged releases for ${record.slug} (it predates ${paths.releases('{slug}')}): the update is not judged.`
+            }
+            : verdictFrom(history, running, { latest: record.latestVersion });
+        return checked(record, source, running, v);
+    };
+    const apps = [];
+    for (const f of input.from) {
+        const record = records.get(f.slug);
+        if (!record)
+            throw problem('bad-input', `--from ${f.slug}=${f.version}: no app "${f.slug}" in the snapshot at ${reader.where}`);
+        apps.push(await judge(record, f.version, { from: 'argument' }));
+    }
+    const untracked = [];
+    if (input.services.length > 0) {
+        const images = await required(reader, paths.images, schema/* imagesDocSchema */.mE);
+        const bySlug = new Map();
+        for (const { image, slug } of images.images) {
+            const key = imageKey(image);
+            bySlug.set(key, [...(bySlug.get(key) ?? []), slug]);
+        }
+        for (const s of input.services) {
+            const where = { file: s.file, service: s.service, line: s.line, image: s.image };
+            if (s.image === null) {
+                untracked.push({ ...where, reason: 'no image: (built from source), so no version to check' });
+                continue;
+            }
+            const ref = parseImageRef(s.image);
+            const slugs = ref ? (bySlug.get(imageKey(ref.name)) ?? []) : [];
+            const tracked = slugs.map((slug) => records.get(slug)).filter((r) => r !== undefined);
+            if (!ref || tracked.length === 0) {
+                untracked.push({ ...where, reason: ref ? 'not tracked by this catalog' : 'not an image reference' });
+                continue;
+            }
+            const running = runningVersion(ref);
+            for (const record of tracked) {
+                const source = { from: 'compose', ...where, image: s.image };
+                if ('version' in running)
+                    apps.push(await judge(record, running.version, source));
+                else
+                    apps.push(checked(record, source, null, {
+                        ...verdictFrom([], '', { latest: record.latestVersion }),
+                        rationale: `The running version is not known: ${running.unknown}. Pin a version tag to have the update judged.`
+                    }));
+            }
+        }
+    }
+    return { snapshot: { generatedAt: catalog.generatedAt }, apps, untracked };
+}
+/** 1 when an update crosses a breaking release (unless `allowUrgent` and all of them are urgent fixes), else 0. */
+function checkStatus(result, opts = {}) {
+    return result.apps.some((a) => a.breaking && !(opts.allowUrgent && a.urgentOnly)) ? 1 : 0;
+}
+/** The JSON document `--json` prints. */
+function checkJson(result) {
+    return {
+        snapshot: result.snapshot,
+        apps: result.apps.map((a) => ({
+            slug: a.slug,
+            name: a.name,
+            running: a.running,
+            latest: a.latest,
+            safeToUpdate: a.safeToUpdate,
+            rationale: a.rationale,
+            decidedBy: a.decidedBy,
+            crossed: a.crossed,
+            breaking: a.breaking,
+            urgentOnly: a.urgentOnly,
+            unmaintained: a.unmaintained,
+            source: a.source
+        })),
+        untracked: result.untracked
+    };
+}
+/** Upstream's words on a terminal: control characters shown escaped, one line, bounded. */
+function cell(text, max) {
+    const s = (0,util_text/* escapeUnsafe */.au)(text.replace(/\s+/g, ' ').trim());
+    return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+}
+/** A plain table for a terminal, then the services not tracked. */
+function checkTable(result) {
+    const head = ['APP', 'RUNNING', 'LATEST', 'VERDICT', 'DECIDED BY', 'WHY'];
+    const rows = result.apps.map((a) => [
+        cell(a.slug, 40),
+        cell(a.running ?? '?', 30),
+        cell(a.latest, 30),
+        `${a.safeToUpdate}${a.breaking && a.urgentOnly ? ' (urgent fix)' : ''}${a.unmaintained ? ' (app unmaintained)' : ''}`,
+        cell(a.decidedBy?.version ?? '-', 30),
+        cell(a.decidedBy && a.safeToUpdate !== 'unknown' ? (a.decidedBy.quote ?? a.decidedBy.evidence) : a.rationale, 100)
+    ]);
+    const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+    const line = (r) => r
+        .map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i])))
+        .join('  ')
+        .trimEnd();
+    const out = rows.length > 0 ? [line(head), ...rows.map(line)] : ['No tracked app to check.'];
+    if (result.untracked.length > 0) {
+        out.push('', 'Not checked:');
+        for (const u of result.untracked)
+            out.push(`  ${cell(u.file, 80)}:${u.line}: ${cell(u.service, 40)} (${cell(u.image ?? 'no image', 80)}): ${u.reason}`);
+    }
+    return `${out.join('\n')}\n`;
+}
+
 ;// CONCATENATED MODULE: ./src/commands.ts
 // The CLI commands (build, serve, classify, validate): parse flags and call the
 // same code the action runs. Logs go to stderr so stdout carries only data.
+
+
+
+
+
 
 
 
@@ -12795,6 +13205,12 @@ Commands:
             Classify release notes; one JSON line per input line on stdout.
   validate  --catalog DIR
             Check every catalog record; exit 1 on any error.
+  check     --api URL|DIR [--from APP=VERSION ...] [--compose FILE ...] [--json] [--allow-urgent]
+            Judge the update from the version you run to the latest, for each app
+            named by --from or found through a Compose service's image: in a
+            published snapshot. Exit 0 when no update crosses a breaking release,
+            1 when one does (--allow-urgent: unless all of its breaking releases
+            are urgent fixes), 2 for bad input (a file, the snapshot, the flags).
 `;
 /** Lines for a terminal: control characters (an ESC in a file name, say) are shown escaped, never sent. */
 function stderrLogger(stream = process.stderr) {
@@ -12821,7 +13237,27 @@ async function* lines(file) {
     for await (const line of rl)
         yield line;
 }
-const COMMANDS = ['build', 'serve', 'classify', 'validate'];
+/** `--from app=version`: the app's slug and the version it runs. */
+function parseFrom(arg) {
+    const eq = arg.indexOf('=');
+    const slug = arg.slice(0, eq).trim();
+    const version = arg.slice(eq + 1).trim();
+    if (eq < 0 || !schema/* SLUG_PATTERN */.ZT.test(slug) || !(0,versions/* isVersionLabel */.PE)(version))
+        throw usageError(`--from "${arg}" is not APP=VERSION (the app's slug, e.g. --from miniflux=2.2.10)`);
+    return { slug, version };
+}
+/** A file `check` was pointed at: one that cannot be read is a bad input (exit 2), named. */
+async function readInput(file) {
+    try {
+        return await (0,promises_namespaceObject.readFile)(file, 'utf8');
+    }
+    catch (e) {
+        throw problem('bad-input', `cannot be read (${e.code ?? e.message})`, {
+            file
+        });
+    }
+}
+const COMMANDS = ['build', 'serve', 'classify', 'validate', 'check'];
 /** The command's flags; whatever parseArgs refuses (an unknown or malformed flag) is a usage error. */
 function flags(args, config) {
     try {
@@ -12831,7 +13267,7 @@ function flags(args, config) {
         throw usageError(e.message);
     }
 }
-async function run(argv, log, env) {
+async function run(argv, log, env, stdout) {
     const [command, ...rest] = argv;
     if (COMMANDS.includes(command ?? '') && rest.some((a) => a === '--help' || a === '-h')) {
         process.stdout.write(USAGE);
@@ -12918,6 +13354,28 @@ async function run(argv, log, env) {
             log.info(`${values.catalog}: ${entries.length} records, all valid`);
             return 0;
         }
+        case 'check': {
+            const { values } = flags(rest, {
+                options: {
+                    api: { type: 'string' },
+                    from: { type: 'string', multiple: true },
+                    compose: { type: 'string', multiple: true },
+                    json: { type: 'boolean', default: false },
+                    'allow-urgent': { type: 'boolean', default: false }
+                }
+            });
+            if (!values.api)
+                throw usageError('check needs --api URL|DIR (the address or folder of a published snapshot)');
+            const from = (values.from ?? []).map(parseFrom);
+            if (from.length === 0 && (values.compose ?? []).length === 0)
+                throw usageError('check needs --from APP=VERSION or --compose FILE (or both)');
+            const services = [];
+            for (const file of values.compose ?? [])
+                services.push(...readCompose(file, await readInput(file)));
+            const result = await runCheck(snapshotReader(values.api), { from, services });
+            stdout(values.json ? `${JSON.stringify(checkJson(result), null, 2)}\n` : checkTable(result));
+            return checkStatus(result, { allowUrgent: values['allow-urgent'] });
+        }
         case undefined:
         case '--help':
         case '-h':
@@ -12932,10 +13390,12 @@ async function run(argv, log, env) {
  * Runs one command; every error that stops it is reported here and mapped to the exit status here.
  * Every line goes out redacted: upstream error texts can echo the token (src/util/redact.ts).
  */
-async function main(argv, output = stderrLogger(), env = process.env) {
+async function main(argv, output = stderrLogger(), env = process.env, 
+/** Where a command's data goes (check's table or JSON); tests collect it. */
+stdout = (text) => void process.stdout.write(text)) {
     const log = (0,redact/* redactingLogger */.S)(output, [env.GITHUB_TOKEN]);
     try {
-        return await run(argv, log, env);
+        return await run(argv, log, env, stdout);
     }
     catch (e) {
         if (!(e instanceof ProblemsError)) {
@@ -12948,7 +13408,7 @@ async function main(argv, output = stderrLogger(), env = process.env) {
         }
         for (const p of e.problems)
             log.error(formatProblem(p));
-        if (e.kind !== 'input' && e.kind !== 'output')
+        if (e.kind !== 'input' && e.kind !== 'output' && e.kind !== 'bad-input')
             log.error(argv[0] === 'build' ? closingLine(e, 'nothing was written') : e.summary);
         return exitStatus(e);
     }
@@ -12969,6 +13429,7 @@ async function main(argv, output = stderrLogger(), env = process.env) {
 /* harmony export */   O2: () => (/* binding */ dateString),
 /* harmony export */   QJ: () => (/* binding */ releasesDocSchema),
 /* harmony export */   RO: () => (/* binding */ RELEASES_SCHEMA_ID),
+/* harmony export */   Rl: () => (/* binding */ IMAGE_PATTERN),
 /* harmony export */   SX: () => (/* binding */ TIMESTAMP_PATTERN),
 /* harmony export */   TC: () => (/* binding */ APPS_SCHEMA_ID),
 /* harmony export */   WA: () => (/* binding */ REPO_PATTERN),
@@ -12979,12 +13440,14 @@ async function main(argv, output = stderrLogger(), env = process.env) {
 /* harmony export */   dA: () => (/* binding */ PRODUCT_PATTERN),
 /* harmony export */   il: () => (/* binding */ HISTORY_MAX),
 /* harmony export */   ks: () => (/* binding */ APP_SCHEMA_ID),
+/* harmony export */   mE: () => (/* binding */ imagesDocSchema),
 /* harmony export */   mt: () => (/* binding */ appRecordSchema),
 /* harmony export */   q3: () => (/* binding */ httpUrl),
 /* harmony export */   rB: () => (/* binding */ catalogDocSchema),
+/* harmony export */   rT: () => (/* binding */ IMAGES_SCHEMA_ID),
 /* harmony export */   wf: () => (/* binding */ compareSlugs)
 /* harmony export */ });
-/* unused harmony exports IMAGE_PATTERN, DATE_PATTERN, seedReleaseSchema, overrideSchema, LIFECYCLE_STATUSES, RECORD_FIELDS, BREAKING_KINDS, historyEntrySchema, latestVerdictSchema */
+/* unused harmony exports DATE_PATTERN, seedReleaseSchema, overrideSchema, LIFECYCLE_STATUSES, RECORD_FIELDS, BREAKING_KINDS, historyEntrySchema, latestVerdictSchema */
 /* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(104);
 /* harmony import */ var _util_tag_pattern_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1244);
 /* harmony import */ var _util_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9997);
@@ -12998,6 +13461,7 @@ const SERVICE = 'updatesafe';
 const APPS_SCHEMA_ID = `${SERVICE}.apps.v1`;
 const APP_SCHEMA_ID = `${SERVICE}.app.v1`;
 const RELEASES_SCHEMA_ID = `${SERVICE}.releases.v1`;
+const IMAGES_SCHEMA_ID = `${SERVICE}.images.v1`;
 const CLASSES = ['safe', 'caution', 'breaking', 'unknown', 'unmaintained'];
 const SLUG_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 /** An endoflife.date product id, in the catalog and in what we ask endoflife.date for. */
@@ -13217,6 +13681,18 @@ const releasesDocSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .strictObject */ .r
     releases: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(historyEntrySchema).max(HISTORY_MAX).describe('Judged releases, newest first')
 })
     .describe(`The releases judged for one application, newest first (${RELEASES_SCHEMA_ID})`);
+// ---------------------------------------------------------------------------
+// Container images of the tracked apps: /api/v1/images.json
+const imagesDocSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .strictObject */ .rej({
+    schema: zod__WEBPACK_IMPORTED_MODULE_2__/* .literal */ .euz(IMAGES_SCHEMA_ID),
+    generatedAt: generatedAt.describe('generatedAt of the catalog it belongs to'),
+    images: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_2__/* .strictObject */ .rej({
+        image: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().regex(IMAGE_PATTERN).describe('An image name as the catalog gives it, without tag'),
+        slug: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().regex(SLUG_PATTERN).describe('The app it belongs to')
+    }))
+        .describe('Ordered by image name')
+})
+    .describe(`Container image names of the tracked apps, for mapping a Compose file to apps (${IMAGES_SCHEMA_ID})`);
 
 
 /***/ }),
