@@ -3,14 +3,14 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
 import { readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import { build, type BuildDeps } from '../../src/build/pipeline.js'
+import type { BuildDeps } from '../../src/build/pipeline.js'
 import { HistoryStore, basisOf } from '../../src/build/history.js'
 import { verdictFrom } from '../../src/classify/index.js'
 import { MODEL_DIGEST } from '../../src/classify/index.js'
 import { releasesDocSchema, type AppDoc, type ReleasesDoc } from '../../src/schema/index.js'
 import type { Logger } from '../../src/util/types.js'
 import { tempDir } from '../support/tmp.js'
-import { BREAKING, FIX, release, SEED, upstream, writeDemoCatalog } from '../support/demo-chain.js'
+import { BREAKING, builder, FIX, release, SEED, upstream, writeDemoCatalog } from '../support/demo-chain.js'
 
 let dir: string
 let cleanup: () => Promise<void>
@@ -31,18 +31,7 @@ const failing: BuildDeps['refresh'] = async (targets) => ({
 })
 
 function run(out: string, now: string, previous?: string, refresh?: BuildDeps['refresh']) {
-  return build(
-    {
-      catalogDir: 'catalog',
-      outDir: out,
-      baseUrl: BASE,
-      now: new Date(now),
-      cwd: dir,
-      ...(previous ? { previousDir: previous } : {}),
-      ...(refresh ? { refresh: true } : {})
-    },
-    { log, ...(refresh ? { refresh } : {}) }
-  )
+  return builder(dir, BASE, log)(out, now, previous, refresh)
 }
 
 async function releasesOf(out: string): Promise<{ text: string; doc: ReleasesDoc }> {
@@ -195,6 +184,38 @@ describe('history across snapshots', () => {
     const record = await recordOf('s5')
     expect(record.rationale).not.toContain('Doctored words')
     expect(record.rationale).not.toContain('Curated override')
+  })
+
+  it("starts a new app's history with the earlier releases the refresh read, without letting them decide the record", async () => {
+    await writeFile(path.join(dir, 'catalog/apps/demo.yml'), 'name: Demo\nrepo: demo-org/demo\n')
+    const latest = release('v2.0.1', FIX, '2026-11-20')
+    const refresh: BuildDeps['refresh'] = async (targets) => {
+      expect(targets[0]!.previousVersion).toBeUndefined()
+      const facts = {
+        version: latest.version,
+        url: latest.url!,
+        date: latest.date!,
+        notes: latest.notes,
+        checked: '2026-11-21',
+        archived: false,
+        crossed: [latest],
+        earlier: [release('v1.9.0', FIX, '2026-10-01'), release('v2.0.0', BREAKING, '2026-11-01')]
+      }
+      return {
+        outcomes: new Map(targets.map((t) => [t.slug, { status: 'fresh', facts } as const])),
+        stats: { requests: 1, graphqlPoints: 1, remaining: 4999, batches: 1 }
+      }
+    }
+    await run('s1', '2026-11-21T12:00:00.000Z', undefined, refresh)
+    const { doc } = await releasesOf('s1')
+    expect(doc.releases.map((r) => [r.version, r.safeToUpdate])).toEqual([
+      ['v2.0.1', expect.any(String)],
+      ['v2.0.0', 'breaking'],
+      ['v1.9.0', expect.any(String)]
+    ])
+    expect(doc.latest).toMatchObject({ version: 'v2.0.1', considered: ['v2.0.1'] })
+    expect((await recordOf('s1')).safeToUpdate).not.toBe('breaking')
+    expect(verdictFrom(doc.releases, 'v1.9.0').decidedBy?.version).toBe('v2.0.0')
   })
 
   it('publishes every releases document valid against its schema, and refuses a broken previous one with a warning', async () => {

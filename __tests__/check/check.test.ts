@@ -6,11 +6,10 @@ import { cp, mkdir, writeFile } from 'node:fs/promises'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
-import { build, type BuildDeps } from '../../src/build/pipeline.js'
 import { main } from '../../src/commands.js'
 import { createSiteHandler } from '../../src/output/serve.js'
 import type { Logger } from '../../src/util/types.js'
-import { BREAKING, FIX, release, upstreamOf } from '../support/demo-chain.js'
+import { BREAKING, builder, FIX, release, upstreamOf } from '../support/demo-chain.js'
 import { tempDir } from '../support/tmp.js'
 
 // An urgent security fix: the classifier calls it breaking, kind "urgent".
@@ -29,19 +28,7 @@ beforeAll(async () => {
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok))
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   await cp('catalog', path.join(dir, 'catalog'), { recursive: true })
-  const at = (out: string, now: string, previous?: string, refresh?: BuildDeps['refresh']) =>
-    build(
-      {
-        catalogDir: 'catalog',
-        outDir: out,
-        baseUrl: origin,
-        now: new Date(now),
-        cwd: dir,
-        ...(previous ? { previousDir: previous } : {}),
-        ...(refresh ? { refresh: true } : {})
-      },
-      { log: quiet, ...(refresh ? { refresh } : {}) }
-    )
+  const at = builder(dir, origin, quiet)
   const prom = (v: string, notes: string, date: string) => release(v, notes, date, 'prometheus/prometheus')
   const gogs = (v: string, notes: string, date: string) => release(v, notes, date, 'gogs/gogs')
   const day2 = {

@@ -68,6 +68,26 @@ export function upstream(releases: ReleaseNotes[], checked: string): BuildDeps['
   return upstreamOf({ 'demo-org/demo': releases }, checked)
 }
 
+/**
+ * `at(out, now, previous?, refresh?)`: a build of `<dir>/catalog` into `<dir>/<out>` as of `now`, with
+ * `<dir>/<previous>` as the previous snapshot and, given a stand-in for GitHub, a refresh.
+ */
+export function builder(dir: string, baseUrl: string, log: Logger) {
+  return (out: string, now: string, previous?: string, refresh?: BuildDeps['refresh']) =>
+    build(
+      {
+        catalogDir: 'catalog',
+        outDir: out,
+        baseUrl,
+        now: new Date(now),
+        cwd: dir,
+        ...(previous ? { previousDir: previous } : {}),
+        ...(refresh ? { refresh: true } : {})
+      },
+      { log, ...(refresh ? { refresh } : {}) }
+    )
+}
+
 export async function writeDemoCatalog(dir: string): Promise<void> {
   await mkdir(path.join(dir, 'catalog/apps'), { recursive: true })
   await writeFile(path.join(dir, 'catalog/apps/demo.yml'), SEED)
@@ -78,19 +98,7 @@ export async function writeDemoCatalog(dir: string): Promise<void> {
  * refreshed to the bug-fix v1.2.0. The record of s3 judges only v1.2.0; the history keeps all three.
  */
 export async function buildChain(dir: string, baseUrl: string, log: Logger): Promise<void> {
-  const at = (out: string, now: string, previous?: string, refresh?: BuildDeps['refresh']) =>
-    build(
-      {
-        catalogDir: path.join(dir, 'catalog'),
-        outDir: path.join(dir, out),
-        baseUrl,
-        now: new Date(now),
-        cwd: dir,
-        ...(previous ? { previousDir: path.join(dir, previous) } : {}),
-        ...(refresh ? { refresh: true } : {})
-      },
-      { log, ...(refresh ? { refresh } : {}) }
-    )
+  const at = builder(dir, baseUrl, log)
   const r11 = release('v1.1.0', BREAKING, '2026-11-10')
   await at('s1', '2026-11-01T12:00:00.000Z')
   await at('s2', '2026-11-11T12:00:00.000Z', 's1', upstream([r11], '2026-11-11'))

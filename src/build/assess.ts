@@ -63,6 +63,9 @@ export function assess(app: AppFacts & { facts: ReleaseFacts }, log: Logger): As
   const judged = classifyReleases({ releases, archived: facts.archived })
   // An archived repository's verdict reads no notes; its releases are still judged for the history.
   const each = facts.archived ? classifyReleases({ releases }).releases : judged.releases
+  // Releases before the crossed ones (an app's first refresh): judged for the history, not for the record.
+  const earlier = facts.earlier ?? []
+  const before = earlier.length > 0 ? classifyReleases({ releases: earlier }).releases : []
   const assessment = finish(
     app,
     releases.map((r) => r.version),
@@ -70,8 +73,9 @@ export function assess(app: AppFacts & { facts: ReleaseFacts }, log: Logger): As
     log
   )
   // The classifier judges at most its newest MAX_RELEASES: pair each verdict with its release from the end.
-  const offset = releases.length - each.length
-  return { ...assessment, judged: each.map((verdict, i) => ({ release: releases[offset + i]!, verdict })) }
+  const pair = (list: ReleaseNotes[], verdicts: ReleaseVerdict[]) =>
+    verdicts.map((verdict, i) => ({ release: list[list.length - verdicts.length + i]!, verdict }))
+  return { ...assessment, judged: [...pair(earlier, before), ...pair(releases, each)] }
 }
 
 function finish(

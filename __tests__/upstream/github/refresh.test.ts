@@ -110,9 +110,18 @@ describe('refreshFromGitHub: answers', () => {
             url: 'https://github.com/traefik/traefik/releases/tag/v3.7.9',
             date: '2026-07-24'
           }
-        ]
+        ],
+        // Never published before: the answer's releases below the latest start its history.
+        earlier: expect.any(Array)
       }
     })
+    expect(traefik?.status === 'fresh' && traefik.facts.earlier!.map((r) => r.version)).toEqual([
+      'v3.7.2',
+      'v3.7.3',
+      'v3.7.4',
+      'v3.7.6',
+      'v3.7.8'
+    ])
     const vikunja = outcomes.get('vikunja')
     expect(vikunja?.status === 'fresh' && vikunja.facts.crossed.map((c) => c.version)).toEqual([
       'v2.0.0',
