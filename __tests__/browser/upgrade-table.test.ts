@@ -56,6 +56,17 @@ browserDescribe('the upgrade table')('the upgrade table in chromium', () => {
         `document.querySelectorAll('table.upgrade thead th[scope=col]').length`
       )
       expect(headers).toBe(3)
+      // With a script, a picker of the version you run narrows the table to that row; without, all rows stay.
+      const picker = await inPage<boolean>(v.page, `document.getElementById('from-version') !== null`)
+      expect(picker).toBe(javaScriptEnabled)
+      if (javaScriptEnabled) {
+        await v.page.selectOption('#from-version', 'v1.0.0')
+        const visible = await inPage<string[]>(
+          v.page,
+          `[...document.querySelectorAll('table.upgrade tbody tr')].filter((tr) => !tr.hidden).map((tr) => tr.dataset.v)`
+        )
+        expect(visible).toEqual(['v1.0.0'])
+      }
       expect(v.problems).toEqual([])
       await v.close()
     }

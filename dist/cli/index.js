@@ -9212,7 +9212,7 @@ dl.facts dd,.legend dd{margin-bottom:.5rem}
 /**
  * Progressive enhancement only: the page is complete without it. Adds free-text
  * search (the class filter already works through CSS), a live result count,
- * and copy buttons for snippets.
+ * copy buttons for snippets, and on an app page a picker of the version you run for the upgrade table.
  */
 const SITE_JS = `'use strict';
 (function () {
@@ -9241,6 +9241,30 @@ const SITE_JS = `'use strict';
     radios.forEach(function (r) { r.addEventListener('change', apply); });
     document.getElementById('search').hidden = false;
     apply();
+  }
+  var up = document.querySelector('table.upgrade');
+  if (up && up.tBodies[0]) {
+    var urows = Array.prototype.slice.call(up.tBodies[0].rows);
+    var sel = document.createElement('select');
+    sel.id = 'from-version';
+    var every = document.createElement('option');
+    every.value = '';
+    every.textContent = 'every judged release';
+    sel.appendChild(every);
+    urows.forEach(function (r) {
+      var o = document.createElement('option');
+      o.value = o.textContent = r.getAttribute('data-v');
+      sel.appendChild(o);
+    });
+    sel.addEventListener('change', function () {
+      urows.forEach(function (r) { r.hidden = sel.value !== '' && r.getAttribute('data-v') !== sel.value; });
+    });
+    var label = document.createElement('label');
+    label.textContent = 'The version you run: ';
+    label.appendChild(sel);
+    var pick = document.createElement('p');
+    pick.appendChild(label);
+    up.parentNode.insertBefore(pick, up);
   }
   Array.prototype.forEach.call(document.querySelectorAll('[data-copy]'), function (pre) {
     if (!navigator.clipboard) return;
@@ -11674,10 +11698,13 @@ function assess(app, log) {
     const judged = classifyReleases({ releases, archived: facts.archived });
     // An archived repository's verdict reads no notes; its releases are still judged for the history.
     const each = facts.archived ? classifyReleases({ releases }).releases : judged.releases;
+    // Releases before the crossed ones (an app's first refresh): judged for the history, not for the record.
+    const earlier = facts.earlier ?? [];
+    const before = earlier.length > 0 ? classifyReleases({ releases: earlier }).releases : [];
     const assessment = finish(app, releases.map((r) => r.version), judged, log);
     // The classifier judges at most its newest MAX_RELEASES: pair each verdict with its release from the end.
-    const offset = releases.length - each.length;
-    return { ...assessment, judged: each.map((verdict, i) => ({ release: releases[offset + i], verdict })) };
+    const pair = (list, verdicts) => verdicts.map((verdict, i) => ({ release: list[list.length - verdicts.length + i], verdict }));
+    return { ...assessment, judged: [...pair(earlier, before), ...pair(releases, each)] };
 }
 function finish(app, considered, judged, log) {
     const { facts, entry } = app;
