@@ -218,6 +218,20 @@ describe('history across snapshots', () => {
     expect(verdictFrom(doc.releases, 'v1.9.0').decidedBy?.version).toBe('v2.0.0')
   })
 
+  it('leaves a release upstream made unpublishable out of the history, with a warning, and builds the rest', async () => {
+    await run('s1', '2026-11-01T12:00:00.000Z')
+    const odd = { ...release('v1.1.0', BREAKING, '2026-11-10'), date: '+010000-01-01' }
+    const r = await run(
+      's2',
+      '2026-11-11T12:00:00.000Z',
+      's1',
+      upstream([odd, release('v1.2.0', FIX, '2026-11-11')], '2026-11-11')
+    )
+    expect(r.count).toBe(1)
+    expect((await releasesOf('s2')).doc.releases.map((e) => e.version)).toEqual(['v1.2.0', 'v1.0.0'])
+    expect(warnings.some((w) => w.includes('release "v1.1.0" left out of its history (date:'))).toBe(true)
+  })
+
   it('publishes every releases document valid against its schema, and refuses a broken previous one with a warning', async () => {
     await run('s1', '2026-11-01T12:00:00.000Z')
     await writeFile(path.join(dir, 's1/api/v1/apps/demo/releases.json'), '{"schema": "updatesafe.releases.v1"')

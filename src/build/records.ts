@@ -8,7 +8,7 @@ import { appUrls } from '../site/paths.js'
 import { ProblemsError, zodProblems } from '../util/problems.js'
 import type { Logger } from '../util/types.js'
 import { applyOverride } from '../classify/index.js'
-import type { HistoryEntry, LatestVerdict } from '../schema/index.js'
+import { historyEntrySchema, type HistoryEntry, type LatestVerdict } from '../schema/index.js'
 import { sameVersion } from '../util/versions.js'
 import { assess } from './assess.js'
 import type { AppFacts } from './facts.js'
@@ -110,7 +110,15 @@ export function appRecord(app: AppFacts, ctx: RecordContext): PageInput {
       const url = r.url ?? (isLatest ? facts.url : undefined)
       if (!url) continue
       const date = r.date ?? (isLatest ? facts.date : null)
-      entries.push(historyEntry(v, { url, date, basis: basisOf(ctx.model, override, r.version, r.notes) }, override))
+      const entry = historyEntry(v, { url, date, basis: basisOf(ctx.model, override, r.version, r.notes) }, override)
+      // Upstream chose these values: one that could not be published is left out of the history, not the run.
+      const valid = historyEntrySchema.safeParse(entry)
+      if (valid.success) entries.push(valid.data)
+      else
+        ctx.log.warning(
+          `${app.slug}: release ${JSON.stringify(r.version.slice(0, 64))} left out of its history (${valid.error.issues[0]?.path.join('.')}: ${valid.error.issues[0]?.message})`,
+          { file: app.file }
+        )
     }
     releases = mergeHistory(releases, entries, app.entry.tagPrefix)
     if (judged.length > 0) latest = { version: facts.version, considered, decidedBy, rule }
