@@ -40458,10 +40458,13 @@ var external_node_os_ = __nccwpck_require__(8161);
 var external_node_os_default = /*#__PURE__*/__nccwpck_require__.n(external_node_os_);
 // EXTERNAL MODULE: external "node:util"
 var external_node_util_ = __nccwpck_require__(7975);
+// EXTERNAL MODULE: external "node:zlib"
+var external_node_zlib_ = __nccwpck_require__(8522);
 ;// CONCATENATED MODULE: ./src/build/history.ts
 // The per-release history of each app: every release judged, kept from one snapshot
 // to the next (api/v1/apps/<slug>/releases.json is read back as the previous history),
 // so nothing judged is lost and anyone can ask for the verdict from the version they run.
+
 
 
 
@@ -40546,44 +40549,47 @@ function releasesDoc(slug, latest, releases, previous, now) {
     };
 }
 /**
- * The releases documents between the record step and the writing step. Up to `budget` characters stay
- * in memory; past it, documents wait in a temporary folder, so 10,000 apps with 50 releases each never
- * sit in memory whole. `close()` removes the folder.
+ * The releases documents between the record step and the writing step, deflated (JSON of this kind
+ * shrinks about fivefold). Up to `budget` deflated bytes stay in memory; past it, documents wait in a
+ * temporary folder, so 10,000 apps with 50 releases each never sit in memory whole. `close()` removes
+ * the folder.
  */
 class HistoryStore {
     budget;
     held = new Map();
-    heldChars = 0;
+    heldBytes = 0;
     spillDir = null;
-    constructor(budget = 8 * 1024 * 1024) {
+    constructor(budget = 4 * 1024 * 1024) {
         this.budget = budget;
     }
     put(slug, doc) {
-        const text = toJson(doc);
-        if (this.heldChars + text.length <= this.budget) {
-            this.held.set(slug, text);
-            this.heldChars += text.length;
+        const packed = (0,external_node_zlib_.deflateRawSync)(toJson(doc), { level: 1 });
+        if (this.heldBytes + packed.length <= this.budget) {
+            this.held.set(slug, packed);
+            this.heldBytes += packed.length;
             return;
         }
         this.spillDir ??= (0,external_node_fs_namespaceObject.mkdtempSync)(external_node_path_default().join(external_node_os_default().tmpdir(), 'updatesafe-history-'));
-        (0,external_node_fs_namespaceObject.writeFileSync)(external_node_path_default().join(this.spillDir, `${slug}.json`), text);
+        (0,external_node_fs_namespaceObject.writeFileSync)(external_node_path_default().join(this.spillDir, slug), packed);
     }
     /** The document's JSON text, once; null when none was put. */
     take(slug) {
-        const text = this.held.get(slug);
-        if (text !== undefined) {
+        let packed = this.held.get(slug);
+        if (packed !== undefined) {
             this.held.delete(slug);
-            this.heldChars -= text.length;
-            return text;
+            this.heldBytes -= packed.length;
         }
-        if (!this.spillDir)
-            return null;
-        try {
-            return (0,external_node_fs_namespaceObject.readFileSync)(external_node_path_default().join(this.spillDir, `${slug}.json`), 'utf8');
+        else {
+            if (!this.spillDir)
+                return null;
+            try {
+                packed = (0,external_node_fs_namespaceObject.readFileSync)(external_node_path_default().join(this.spillDir, slug));
+            }
+            catch {
+                return null;
+            }
         }
-        catch {
-            return null;
-        }
+        return (0,external_node_zlib_.inflateRawSync)(packed).toString('utf8');
     }
     /** Documents waited on disk (for tests and logs). */
     get spilled() {
@@ -40594,7 +40600,7 @@ class HistoryStore {
             (0,external_node_fs_namespaceObject.rmSync)(this.spillDir, { recursive: true, force: true });
         this.spillDir = null;
         this.held.clear();
-        this.heldChars = 0;
+        this.heldBytes = 0;
     }
 }
 
@@ -43023,6 +43029,7 @@ function finish(app, considered, judged, log) {
 
 
 
+
 /** The page fields of a record decided as `latest` says (a verdict republished, or none known). */
 function pageOf(latest, version) {
     if (!latest || latest.version !== version)
@@ -43085,7 +43092,13 @@ function appRecord(app, ctx) {
             if (!url)
                 continue;
             const date = r.date ?? (isLatest ? facts.date : null);
-            entries.push(historyEntry(v, { url, date, basis: basisOf(ctx.model, override, r.version, r.notes) }, override));
+            const entry = historyEntry(v, { url, date, basis: basisOf(ctx.model, override, r.version, r.notes) }, override);
+            // Upstream chose these values: one that could not be published is left out of the history, not the run.
+            const valid = schema/* historyEntrySchema */.Gv.safeParse(entry);
+            if (valid.success)
+                entries.push(valid.data);
+            else
+                ctx.log.warning(`${app.slug}: release ${JSON.stringify(r.version.slice(0, 64))} left out of its history (${valid.error.issues[0]?.path.join('.')}: ${valid.error.issues[0]?.message})`, { file: app.file });
         }
         releases = mergeHistory(releases, entries, app.entry.tagPrefix);
         if (judged.length > 0)
@@ -43566,6 +43579,7 @@ __webpack_async_result__();
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   AP: () => (/* binding */ lifecycleSchema),
 /* harmony export */   DV: () => (/* binding */ appDocSchema),
+/* harmony export */   Gv: () => (/* binding */ historyEntrySchema),
 /* harmony export */   JS: () => (/* binding */ catalogEnvelopeShape),
 /* harmony export */   Jd: () => (/* binding */ catalogEntrySchema),
 /* harmony export */   Nv: () => (/* binding */ CLASSES),
@@ -43589,7 +43603,7 @@ __webpack_async_result__();
 /* harmony export */   rT: () => (/* binding */ IMAGES_SCHEMA_ID),
 /* harmony export */   wf: () => (/* binding */ compareSlugs)
 /* harmony export */ });
-/* unused harmony exports IMAGE_PATTERN, DATE_PATTERN, seedReleaseSchema, overrideSchema, LIFECYCLE_STATUSES, RECORD_FIELDS, BREAKING_KINDS, historyEntrySchema, latestVerdictSchema */
+/* unused harmony exports IMAGE_PATTERN, DATE_PATTERN, seedReleaseSchema, overrideSchema, LIFECYCLE_STATUSES, RECORD_FIELDS, BREAKING_KINDS, latestVerdictSchema */
 /* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(104);
 /* harmony import */ var _util_tag_pattern_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1244);
 /* harmony import */ var _util_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9997);

@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { isDeepStrictEqual } from 'node:util'
+import { deflateRawSync, inflateRawSync } from 'node:zlib'
 import type { ReleaseVerdict } from '../classify/index.js'
 import {
   HISTORY_MAX,
@@ -123,42 +124,44 @@ export function releasesDoc(
 }
 
 /**
- * The releases documents between the record step and the writing step. Up to `budget` characters stay
- * in memory; past it, documents wait in a temporary folder, so 10,000 apps with 50 releases each never
- * sit in memory whole. `close()` removes the folder.
+ * The releases documents between the record step and the writing step, deflated (JSON of this kind
+ * shrinks about fivefold). Up to `budget` deflated bytes stay in memory; past it, documents wait in a
+ * temporary folder, so 10,000 apps with 50 releases each never sit in memory whole. `close()` removes
+ * the folder.
  */
 export class HistoryStore {
-  private readonly held = new Map<string, string>()
-  private heldChars = 0
+  private readonly held = new Map<string, Buffer>()
+  private heldBytes = 0
   private spillDir: string | null = null
 
-  constructor(private readonly budget = 8 * 1024 * 1024) {}
+  constructor(private readonly budget = 4 * 1024 * 1024) {}
 
   put(slug: string, doc: ReleasesDoc): void {
-    const text = toJson(doc)
-    if (this.heldChars + text.length <= this.budget) {
-      this.held.set(slug, text)
-      this.heldChars += text.length
+    const packed = deflateRawSync(toJson(doc), { level: 1 })
+    if (this.heldBytes + packed.length <= this.budget) {
+      this.held.set(slug, packed)
+      this.heldBytes += packed.length
       return
     }
     this.spillDir ??= mkdtempSync(path.join(os.tmpdir(), 'updatesafe-history-'))
-    writeFileSync(path.join(this.spillDir, `${slug}.json`), text)
+    writeFileSync(path.join(this.spillDir, slug), packed)
   }
 
   /** The document's JSON text, once; null when none was put. */
   take(slug: string): string | null {
-    const text = this.held.get(slug)
-    if (text !== undefined) {
+    let packed = this.held.get(slug)
+    if (packed !== undefined) {
       this.held.delete(slug)
-      this.heldChars -= text.length
-      return text
+      this.heldBytes -= packed.length
+    } else {
+      if (!this.spillDir) return null
+      try {
+        packed = readFileSync(path.join(this.spillDir, slug))
+      } catch {
+        return null
+      }
     }
-    if (!this.spillDir) return null
-    try {
-      return readFileSync(path.join(this.spillDir, `${slug}.json`), 'utf8')
-    } catch {
-      return null
-    }
+    return inflateRawSync(packed).toString('utf8')
   }
 
   /** Documents waited on disk (for tests and logs). */
@@ -170,6 +173,6 @@ export class HistoryStore {
     if (this.spillDir) rmSync(this.spillDir, { recursive: true, force: true })
     this.spillDir = null
     this.held.clear()
-    this.heldChars = 0
+    this.heldBytes = 0
   }
 }
