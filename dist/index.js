@@ -40458,13 +40458,10 @@ var external_node_os_ = __nccwpck_require__(8161);
 var external_node_os_default = /*#__PURE__*/__nccwpck_require__.n(external_node_os_);
 // EXTERNAL MODULE: external "node:util"
 var external_node_util_ = __nccwpck_require__(7975);
-// EXTERNAL MODULE: external "node:zlib"
-var external_node_zlib_ = __nccwpck_require__(8522);
 ;// CONCATENATED MODULE: ./src/build/history.ts
 // The per-release history of each app: every release judged, kept from one snapshot
 // to the next (api/v1/apps/<slug>/releases.json is read back as the previous history),
 // so nothing judged is lost and anyone can ask for the verdict from the version they run.
-
 
 
 
@@ -40549,47 +40546,46 @@ function releasesDoc(slug, latest, releases, previous, now) {
     };
 }
 /**
- * The releases documents between the record step and the writing step, deflated (JSON of this kind
- * shrinks about fivefold). Up to `budget` deflated bytes stay in memory; past it, documents wait in a
- * temporary folder, so 10,000 apps with 50 releases each never sit in memory whole. `close()` removes
+ * The releases documents between the record step and the writing step, as JSON text. Up to `budget`
+ * characters stay in memory; past it, documents wait in a temporary folder, so 10,000 apps with 50
+ * releases each never sit in memory whole. (Deflating them was tried: each zlib call holds native
+ * memory until the collector runs, and a 10,000-app build peaked 90 MB higher.) `close()` removes
  * the folder.
  */
 class HistoryStore {
     budget;
     held = new Map();
-    heldBytes = 0;
+    heldChars = 0;
     spillDir = null;
     constructor(budget = 4 * 1024 * 1024) {
         this.budget = budget;
     }
     put(slug, doc) {
-        const packed = (0,external_node_zlib_.deflateRawSync)(toJson(doc), { level: 1 });
-        if (this.heldBytes + packed.length <= this.budget) {
-            this.held.set(slug, packed);
-            this.heldBytes += packed.length;
+        const text = toJson(doc);
+        if (this.heldChars + text.length <= this.budget) {
+            this.held.set(slug, text);
+            this.heldChars += text.length;
             return;
         }
         this.spillDir ??= (0,external_node_fs_namespaceObject.mkdtempSync)(external_node_path_default().join(external_node_os_default().tmpdir(), 'updatesafe-history-'));
-        (0,external_node_fs_namespaceObject.writeFileSync)(external_node_path_default().join(this.spillDir, slug), packed);
+        (0,external_node_fs_namespaceObject.writeFileSync)(external_node_path_default().join(this.spillDir, slug), text);
     }
     /** The document's JSON text, once; null when none was put. */
     take(slug) {
-        let packed = this.held.get(slug);
-        if (packed !== undefined) {
+        const text = this.held.get(slug);
+        if (text !== undefined) {
             this.held.delete(slug);
-            this.heldBytes -= packed.length;
+            this.heldChars -= text.length;
+            return text;
         }
-        else {
-            if (!this.spillDir)
-                return null;
-            try {
-                packed = (0,external_node_fs_namespaceObject.readFileSync)(external_node_path_default().join(this.spillDir, slug));
-            }
-            catch {
-                return null;
-            }
+        if (!this.spillDir)
+            return null;
+        try {
+            return (0,external_node_fs_namespaceObject.readFileSync)(external_node_path_default().join(this.spillDir, slug), 'utf8');
         }
-        return (0,external_node_zlib_.inflateRawSync)(packed).toString('utf8');
+        catch {
+            return null;
+        }
     }
     /** Documents waited on disk (for tests and logs). */
     get spilled() {
@@ -40600,7 +40596,7 @@ class HistoryStore {
             (0,external_node_fs_namespaceObject.rmSync)(this.spillDir, { recursive: true, force: true });
         this.spillDir = null;
         this.held.clear();
-        this.heldBytes = 0;
+        this.heldChars = 0;
     }
 }
 

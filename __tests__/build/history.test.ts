@@ -247,7 +247,7 @@ function seedNotes(): string {
 
 describe('HistoryStore', () => {
   it('holds documents up to its budget and lets the rest wait on disk, each taken once', () => {
-    const store = new HistoryStore(200)
+    const store = new HistoryStore(400)
     const doc = (slug: string): ReleasesDoc => ({
       schema: 'updatesafe.releases.v1',
       generatedAt: '2026-11-01T00:00:00.000Z',

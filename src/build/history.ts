@@ -6,7 +6,6 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { isDeepStrictEqual } from 'node:util'
-import { deflateRawSync, inflateRawSync } from 'node:zlib'
 import type { ReleaseVerdict } from '../classify/index.js'
 import {
   HISTORY_MAX,
@@ -124,44 +123,44 @@ export function releasesDoc(
 }
 
 /**
- * The releases documents between the record step and the writing step, deflated (JSON of this kind
- * shrinks about fivefold). Up to `budget` deflated bytes stay in memory; past it, documents wait in a
- * temporary folder, so 10,000 apps with 50 releases each never sit in memory whole. `close()` removes
+ * The releases documents between the record step and the writing step, as JSON text. Up to `budget`
+ * characters stay in memory; past it, documents wait in a temporary folder, so 10,000 apps with 50
+ * releases each never sit in memory whole. (Deflating them was tried: each zlib call holds native
+ * memory until the collector runs, and a 10,000-app build peaked 90 MB higher.) `close()` removes
  * the folder.
  */
 export class HistoryStore {
-  private readonly held = new Map<string, Buffer>()
-  private heldBytes = 0
+  private readonly held = new Map<string, string>()
+  private heldChars = 0
   private spillDir: string | null = null
 
   constructor(private readonly budget = 4 * 1024 * 1024) {}
 
   put(slug: string, doc: ReleasesDoc): void {
-    const packed = deflateRawSync(toJson(doc), { level: 1 })
-    if (this.heldBytes + packed.length <= this.budget) {
-      this.held.set(slug, packed)
-      this.heldBytes += packed.length
+    const text = toJson(doc)
+    if (this.heldChars + text.length <= this.budget) {
+      this.held.set(slug, text)
+      this.heldChars += text.length
       return
     }
     this.spillDir ??= mkdtempSync(path.join(os.tmpdir(), 'updatesafe-history-'))
-    writeFileSync(path.join(this.spillDir, slug), packed)
+    writeFileSync(path.join(this.spillDir, slug), text)
   }
 
   /** The document's JSON text, once; null when none was put. */
   take(slug: string): string | null {
-    let packed = this.held.get(slug)
-    if (packed !== undefined) {
+    const text = this.held.get(slug)
+    if (text !== undefined) {
       this.held.delete(slug)
-      this.heldBytes -= packed.length
-    } else {
-      if (!this.spillDir) return null
-      try {
-        packed = readFileSync(path.join(this.spillDir, slug))
-      } catch {
-        return null
-      }
+      this.heldChars -= text.length
+      return text
     }
-    return inflateRawSync(packed).toString('utf8')
+    if (!this.spillDir) return null
+    try {
+      return readFileSync(path.join(this.spillDir, slug), 'utf8')
+    } catch {
+      return null
+    }
   }
 
   /** Documents waited on disk (for tests and logs). */
@@ -173,6 +172,6 @@ export class HistoryStore {
     if (this.spillDir) rmSync(this.spillDir, { recursive: true, force: true })
     this.spillDir = null
     this.held.clear()
-    this.heldBytes = 0
+    this.heldChars = 0
   }
 }
