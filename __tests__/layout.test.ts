@@ -77,6 +77,8 @@ describe('source layout', () => {
         .filter((e) => e.isDirectory())
         .map((e) => e.name)
         .sort()
-    ).toEqual(['build', 'catalog', 'classify', 'lifecycle', 'output', 'schema', 'site', 'upstream', 'util'].sort())
+    ).toEqual(
+      ['build', 'catalog', 'check', 'classify', 'lifecycle', 'output', 'schema', 'site', 'upstream', 'util'].sort()
+    )
   })
 })

@@ -34,6 +34,8 @@ var versions = __webpack_require__(395);
 
 
 
+/** Releases read for the history of an app never published before, besides the latest. */
+const BACKFILL = 5;
 /**
  * Upstream notes are hostile and unbounded: normalise line ends, remove controls (but newline and tab), bidi
  * controls and noncharacters, and cap at LIMITS.notes characters.
@@ -85,6 +87,16 @@ function factsFromSnapshot(snapshot, target, opts) {
     const latest = (0,versions/* newestStable */.Cu)(stable, (r) => r.tag, filter);
     if (latest) {
         const crossed = (0,versions/* stableBetween */.Oh)(stable, (r) => r.tag, target.previousVersion, latest, opts.maxCrossed, filter);
+        const note = (r) => ({
+            version: r.tag,
+            notes: capNotes(r.notes),
+            url: (0,http_url/* safeHttpUrl */.v)(r.url) ?? `${page}/releases/tag/${pathOf(r.tag)}`,
+            date: day(r.publishedAt ?? r.createdAt)
+        });
+        // An app never published has no history yet: the releases of this answer below the latest start it.
+        const earlier = target.previousVersion === undefined
+            ? (0,versions/* stableBetween */.Oh)(stable, (r) => r.tag, '0', latest, BACKFILL + 1, filter).filter((r) => ((0,versions/* compareVersions */.Zy)(r.tag, latest.tag, filter.tagPrefix) ?? 0) < 0)
+            : [];
         return {
             kind: 'facts',
             facts: {
@@ -94,7 +106,8 @@ function factsFromSnapshot(snapshot, target, opts) {
                 notes: capNotes(latest.notes),
                 checked,
                 archived: snapshot.archived,
-                crossed: crossed.map((r) => ({ version: r.tag, notes: capNotes(r.notes) }))
+                crossed: crossed.map(note),
+                ...(earlier.length > 0 ? { earlier: earlier.map(note) } : {})
             }
         };
     }
@@ -110,7 +123,12 @@ function factsFromSnapshot(snapshot, target, opts) {
                 notes: '',
                 checked,
                 archived: snapshot.archived,
-                crossed: crossed.map((t) => ({ version: t.name, notes: '' })),
+                crossed: crossed.map((t) => ({
+                    version: t.name,
+                    notes: '',
+                    url: `${page}/tree/${pathOf(t.name)}`,
+                    date: day(t.date)
+                })),
                 fromTags: true
             }
         };
@@ -295,7 +313,8 @@ var schemas = __webpack_require__(104);
 // One aliased `repository(...)` field per app, all in one request. Sizes and why:
 // - RELEASES_WINDOW = 20 newest releases per repository (50 for monorepo apps with
 //   a tagPrefix/tagPattern, whose releases interleave with other packages'). That is
-//   enough to skip a run of prereleases and drafts, and bounds `crossed` (20).
+//   enough to skip a run of prereleases and drafts, and bounds `crossed` (20); the same
+//   answer starts a new app's per-release history (facts.ts BACKFILL), at no extra request.
 // - TAGS_WINDOW = 30 newest tags (100 for monorepo apps), for repositories without
 //   releases; asked in the same request so the fallback costs no extra round trip.
 // - Every connection stays within GitHub's per-connection cap of first: 100.

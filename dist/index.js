@@ -29172,7 +29172,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 9062:
+/***/ 9894:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -32461,7 +32461,7 @@ class ProblemsError extends Error {
     }
 }
 function defaultSummary(kind, n) {
-    const noun = kind === 'usage' || kind === 'input' ? 'error' : `${kind} error`;
+    const noun = kind === 'usage' || kind === 'input' || kind === 'bad-input' ? 'error' : `${kind} error`;
     return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 /** `file:line:column: field: message`, leaving out what is unknown; a file name's control characters escaped. */
@@ -32489,11 +32489,11 @@ function zodProblems(error, file, at = []) {
 function closingLine(e, nothing) {
     return e.kind === 'catalog' || e.kind === 'build' || e.kind === 'snapshot' ? `${e.summary}; ${nothing}` : e.summary;
 }
-/** 2 for a misused command line, 1 for everything else that stopped the run, 0 for none. */
+/** 2 for a misused command line or an input `check` cannot use, 1 for everything else that stopped the run, 0 for none. */
 function exitStatus(e) {
     if (e === undefined)
         return 0;
-    return e instanceof ProblemsError && e.kind === 'usage' ? 2 : 1;
+    return e instanceof ProblemsError && (e.kind === 'usage' || e.kind === 'bad-input') ? 2 : 1;
 }
 
 ;// CONCATENATED MODULE: ./src/inputs.ts
@@ -36448,13 +36448,19 @@ function normaliseBaseUrl(raw) {
 const paths = {
     catalog: 'api/v1/apps.json',
     app: (slug) => `api/v1/apps/${slug}.json`,
+    /** The releases judged for one app (beside the spec's per-app document, never in it). */
+    releases: (slug) => `api/v1/apps/${slug}/releases.json`,
     shields: (slug) => `api/v1/badge/${slug}.json`,
     changes: 'api/v1/changes.json',
     status: 'api/v1/status.json',
+    /** Container image names → app slugs, for `updatesafe check --compose`. */
+    images: 'api/v1/images.json',
     appsSchema: 'api/v1/schema/apps.v1.json',
     appSchema: 'api/v1/schema/app.v1.json',
     changesSchema: 'api/v1/schema/changes.v1.json',
     statusSchema: 'api/v1/schema/status.v1.json',
+    releasesSchema: 'api/v1/schema/releases.v1.json',
+    imagesSchema: 'api/v1/schema/images.v1.json',
     badge: (slug) => `badge/${slug}.svg`,
     /** The directory of an app's page: its address ends here. */
     pageDir: (slug) => `apps/${slug}/`,
@@ -36468,13 +36474,21 @@ const paths = {
 };
 /** A path with `{slug}` (or `{class}`) in place of the value, for documentation. */
 const SLUG_PLACEHOLDER = '{slug}';
-/** The slug of a per-app JSON document's path, or null when `file` is not one. */
-function appDocSlug(file) {
-    const [head, tail] = paths.app(SLUG_PLACEHOLDER).split(SLUG_PLACEHOLDER);
+/** The slug in `file` where `pathOf` puts it, or null when `file` is not such a path. */
+function slugIn(pathOf, file) {
+    const [head, tail] = pathOf(SLUG_PLACEHOLDER).split(SLUG_PLACEHOLDER);
     if (!file.startsWith(head) || !file.endsWith(tail))
         return null;
     const slug = file.slice(head.length, file.length - tail.length);
     return slug !== '' && !slug.includes('/') ? slug : null;
+}
+/** The slug of a per-app JSON document's path, or null when `file` is not one. */
+function appDocSlug(file) {
+    return slugIn(paths.app, file);
+}
+/** The slug of a releases document's path, or null when `file` is not one. */
+function releasesDocSlug(file) {
+    return slugIn(paths.releases, file);
 }
 /** The absolute address of a site path (a directory path keeps its trailing slash). */
 function siteUrl(baseUrl, sitePath) {
@@ -36689,7 +36703,9 @@ function api_docsText(baseUrl) {
         `updatesafe API v1. Catalog: ${siteUrl(baseUrl, paths.catalog)} (schema ${src_schema/* APPS_SCHEMA_ID */.TC}; apps ordered by slug).`,
         `One app: ${siteUrl(baseUrl, paths.app(SLUG_PLACEHOLDER))} (schema ${src_schema/* APP_SCHEMA_ID */.ks}; the record's fields on the document itself).`,
         `Badge: ${siteUrl(baseUrl, paths.badge(SLUG_PLACEHOLDER))}. Page: ${siteUrl(baseUrl, paths.pageDir(SLUG_PLACEHOLDER))}. Shields endpoint: ${siteUrl(baseUrl, paths.shields(SLUG_PLACEHOLDER))}.`,
-        `JSON Schemas: ${[paths.appsSchema, paths.appSchema, paths.changesSchema, paths.statusSchema].map((p) => siteUrl(baseUrl, p)).join(', ')}.`,
+        `Judged releases of one app, newest first: ${siteUrl(baseUrl, paths.releases(SLUG_PLACEHOLDER))} (schema ${src_schema/* RELEASES_SCHEMA_ID */.RO}; each release's own class, rationale, quoted words, security and breakingKind).`,
+        `Container images of the apps: ${siteUrl(baseUrl, paths.images)} (schema ${src_schema/* IMAGES_SCHEMA_ID */.rT}).`,
+        `JSON Schemas: ${[paths.appsSchema, paths.appSchema, paths.changesSchema, paths.statusSchema, paths.releasesSchema, paths.imagesSchema].map((p) => siteUrl(baseUrl, p)).join(', ')}.`,
         'This is a build-time snapshot served as static files; nothing is computed per request. generatedAt is when a record last changed:',
         `a run that finds nothing new leaves it (and every app document) as it was. When the last run happened, and how many apps it refreshed, found stale or left out: ${siteUrl(baseUrl, paths.status)} (schema ${src_schema/* STATUS_SCHEMA_ID */.LL}).`,
         'safeToUpdate is one of safe, caution, breaking, unknown, unmaintained. lifecycle.status is supported (no end of life set),',
@@ -36717,7 +36733,16 @@ function jsonSchemas(baseUrl) {
     make(src_schema/* appDocSchema */.DV, paths.appSchema, src_schema/* APP_SCHEMA_ID */.ks);
     make(changesDocSchema, paths.changesSchema, CHANGES_SCHEMA_ID);
     make(src_schema/* statusDocSchema */.mC, paths.statusSchema, src_schema/* STATUS_SCHEMA_ID */.LL);
+    make(src_schema/* releasesDocSchema */.QJ, paths.releasesSchema, src_schema/* RELEASES_SCHEMA_ID */.RO);
+    make(src_schema/* imagesDocSchema */.mE, paths.imagesSchema, src_schema/* IMAGES_SCHEMA_ID */.rT);
     return files;
+}
+/** The image names of every published app, ordered by image (a name claimed twice names both apps). */
+function imagesDoc(apps, generatedAt) {
+    const images = apps
+        .flatMap((a) => (a.images ?? []).map((image) => ({ image, slug: a.slug })))
+        .sort((a, b) => (0,src_schema/* compareSlugs */.wf)(`${a.image} ${a.slug}`, `${b.image} ${b.slug}`));
+    return { schema: src_schema/* IMAGES_SCHEMA_ID */.rT, generatedAt, images };
 }
 
 ;// CONCATENATED MODULE: ./src/output/validate.ts
@@ -36843,6 +36868,31 @@ function snapshotChecker(baseUrl) {
         if (apps !== null && parsed.data.counts.apps !== count)
             problems.push({ file: paths.status, field: 'counts.apps', message: 'differs from the number of apps' });
     }
+    /** A releases document: valid, for an app of the catalog, under its own slug. */
+    function addReleasesDoc(file, slug, content) {
+        if (!apps?.has(slug))
+            fail(file, 'has no element in the catalog');
+        const raw = json(file, content);
+        if (raw === undefined)
+            return;
+        const parsed = src_schema/* releasesDocSchema */.QJ.safeParse(raw);
+        if (!parsed.success)
+            problems.push(...zodProblems(parsed.error, file));
+        else if (parsed.data.slug !== slug)
+            problems.push({ file, field: 'slug', message: `is not ${slug}` });
+    }
+    /** The images index: valid, and naming only apps of the catalog. */
+    function addImagesDoc(content) {
+        const raw = json(paths.images, content);
+        if (raw === undefined)
+            return;
+        const parsed = src_schema/* imagesDocSchema */.mE.safeParse(raw);
+        if (!parsed.success)
+            return void problems.push(...zodProblems(parsed.error, paths.images));
+        for (const [i, { slug }] of parsed.data.images.entries())
+            if (!apps?.has(slug))
+                problems.push({ file: paths.images, field: `images.${i}.slug`, message: `${slug} is not in the catalog` });
+    }
     return {
         add(file, content) {
             if (seen.has(file))
@@ -36852,9 +36902,14 @@ function snapshotChecker(baseUrl) {
                 return addCatalog(content);
             if (file === paths.status)
                 return addStatus(content);
+            if (file === paths.images)
+                return addImagesDoc(content);
             const slug = appDocSlug(file);
             if (slug !== null)
-                addAppDoc(file, slug, content);
+                return addAppDoc(file, slug, content);
+            const releasesOf = releasesDocSlug(file);
+            if (releasesOf !== null)
+                addReleasesDoc(file, releasesOf, content);
         },
         finish() {
             if (!seen.has(paths.catalog))
@@ -36863,15 +36918,18 @@ function snapshotChecker(baseUrl) {
                 paths.index,
                 paths.notFound,
                 paths.status,
+                paths.images,
                 paths.appsSchema,
                 paths.appSchema,
                 paths.changesSchema,
-                paths.statusSchema
+                paths.statusSchema,
+                paths.releasesSchema,
+                paths.imagesSchema
             ])
                 if (!seen.has(f))
                     fail(f, 'is missing');
             for (const slug of apps?.keys() ?? []) {
-                for (const f of [paths.app(slug), paths.badge(slug), paths.page(slug)])
+                for (const f of [paths.app(slug), paths.releases(slug), paths.badge(slug), paths.page(slug)])
                     if (!seen.has(f))
                         fail(f, 'is missing');
             }
@@ -37119,9 +37177,10 @@ dl.facts dd,.legend dd{margin-bottom:.5rem}
 /**
  * Progressive enhancement only: the page is complete without it. Adds free-text
  * search (the class filter already works through CSS), a filter that can be
- * linked (?class=breaking), a live result count, copy buttons for snippets, and
+ * linked (?class=breaking), a live result count, copy buttons for snippets,
  * the days left before an end of life, counted from the reader's today (a static
- * page only names the date, so it is never a count that was true on build day).
+ * page only names the date, so it is never a count that was true on build day),
+ * and on an app page a picker of the version you run for the upgrade table.
  */
 const SITE_JS = `'use strict';
 (function () {
@@ -37170,6 +37229,30 @@ const SITE_JS = `'use strict';
     var days = function (n) { return n + (n === 1 ? ' day' : ' days'); };
     el.textContent = d > 0 ? '(' + days(d) + ' remaining)' : d === 0 ? '(today)' : '(' + days(-d) + ' ago)';
   });
+  var up = document.querySelector('table.upgrade');
+  if (up && up.tBodies[0]) {
+    var urows = Array.prototype.slice.call(up.tBodies[0].rows);
+    var sel = document.createElement('select');
+    sel.id = 'from-version';
+    var every = document.createElement('option');
+    every.value = '';
+    every.textContent = 'every judged release';
+    sel.appendChild(every);
+    urows.forEach(function (r) {
+      var o = document.createElement('option');
+      o.value = o.textContent = r.getAttribute('data-v');
+      sel.appendChild(o);
+    });
+    sel.addEventListener('change', function () {
+      urows.forEach(function (r) { r.hidden = sel.value !== '' && r.getAttribute('data-v') !== sel.value; });
+    });
+    var label = document.createElement('label');
+    label.textContent = 'The version you run: ';
+    label.appendChild(sel);
+    var pick = document.createElement('p');
+    pick.appendChild(label);
+    up.parentNode.insertBefore(pick, up);
+  }
   Array.prototype.forEach.call(document.querySelectorAll('[data-copy]'), function (pre) {
     if (!navigator.clipboard) return;
     var b = document.createElement('button');
@@ -38722,821 +38805,8 @@ ${table}${legend}`;
     });
 }
 
-;// CONCATENATED MODULE: ./src/site/html/app-page.ts
-// One app's page: the verdict and why, then the facts a reader needs to act.
-
-
-
-
-
-
-
-/** At most this many releases are listed; the rest are counted. */
-const MAX_RELEASES_SHOWN = 50;
-/**
- * The lifecycle sentence, in plain text. Null when nothing is tracked. It names the date, never a count of
- * days: a page is rewritten only when its record changes, so a count would go wrong on the next quiet day.
- * The browser adds the count (site.js, `data-until`).
- */
-function lifecycleText(l) {
-    if (l === null)
-        return null;
-    const cycle = cleanText(l.cycle, 64);
-    const date = lifecycleDate(l);
-    if (date === null)
-        return `Release cycle ${cycle}: no end of life set.`;
-    return l.status === 'eol'
-        ? `Release cycle ${cycle} reached end of life on ${date}.`
-        : `Release cycle ${cycle} reaches end of life on ${date}.`;
-}
-/** The end-of-life date of a lifecycle, when one is set. */
-function lifecycleDate(l) {
-    const date = l.eolDate ?? l.eol;
-    return l.eol !== false && isDate(date) ? date : null;
-}
-/** Markdown for embedding the badge; parentheses are encoded so the link cannot break out. */
-function badgeMarkdown(record) {
-    const badge = (0,http_url/* safeHttpUrl */.v)(record.badge);
-    const url = (0,http_url/* safeHttpUrl */.v)(record.url);
-    if (!badge || !url)
-        return null;
-    const md = (u) => u.replace(/\(/g, '%28').replace(/\)/g, '%29');
-    return `[![update safety](${md(badge)})](${md(url)})`;
-}
-function app_page_link(href, label) {
-    return href ? `<a href="${escapeMarkup(href)}" rel="noopener noreferrer">${label}</a>` : label;
-}
-function renderAppPage(p) {
-    const r = p.record;
-    const slug = r.slug;
-    const here = paths.page(slug);
-    const from = (to) => relativeLink(here, to);
-    const info = CLASS_INFO[r.safeToUpdate];
-    const name = cleanText(r.name, src_schema/* LIMITS */.b1.name);
-    const version = cleanText(r.latestVersion, src_schema/* LIMITS */.b1.version);
-    const decidedBy = p.decidedBy === null ? null : cleanText(p.decidedBy, src_schema/* LIMITS */.b1.version);
-    const parts = [];
-    parts.push(`<nav aria-label="Breadcrumb"><a href="../../">All apps</a></nav>
-<h1>${escapeMarkup(name)} <span class="v">${escapeMarkup(version)}</span></h1>
-<p class="muted">${text_text(r.repo, 140)}</p>\n`);
-    if (p.stale) {
-        const since = p.staleSince ? p.staleSince.slice(0, 10) : null;
-        parts.push(`<p class="notice" role="note"><strong>Stale data${isDate(since) ? ` since ${since}` : ''}.</strong> The upstream project could not be reached ${isDate(since) ? `by any build since ${since}` : 'during the latest build'}; these are the last known facts, checked on ${isDate(r.lastChecked) ? r.lastChecked : 'an earlier day'}.</p>\n`);
-    }
-    parts.push(`<section class="verdict c-${r.safeToUpdate}" aria-labelledby="verdict-h">
-<h2 id="verdict-h" class="vh">Update safety</h2>
-<p>${chip(r.safeToUpdate)} <span>${escapeMarkup(info.advice)}</span></p>
-<p class="prose">${text_text(r.rationale, src_schema/* LIMITS */.b1.rationale, { multiline: true })}</p>
-${p.rule || decidedBy ? `<p class="muted">${decidedBy ? `Decided by release <code>${escapeMarkup(decidedBy)}</code>` : 'Decided'}${p.rule ? ` (rule <code>${text_text(p.rule, 80)}</code>)` : ''}.</p>\n` : ''}</section>\n`);
-    if (r.safeToUpdate === 'unmaintained' || r.successor !== null) {
-        const succ = r.successor === null ? '' : cleanText(r.successor, src_schema/* LIMITS */.b1.successor);
-        // A repository reference links to GitHub; any other text stays text.
-        const succHtml = succ === ''
-            ? 'No successor is named.'
-            : src_schema/* REPO_PATTERN */.WA.test(succ)
-                ? `Maintained successor: ${app_page_link(`https://github.com/${succ}`, escapeMarkup(succ))}`
-                : `Maintained successor: ${escapeMarkup(succ)}`;
-        parts.push(`<h2>Successor</h2>\n<p>${succHtml}</p>\n`);
-    }
-    const notes = (0,http_url/* safeHttpUrl */.v)(r.sourceUrl);
-    parts.push(`<dl class="facts">
-<dt>Latest version</dt><dd><code>${escapeMarkup(version)}</code></dd>
-<dt>Released</dt><dd>${isDate(p.releaseDate) ? p.releaseDate : 'date not known'}</dd>
-<dt>Last checked</dt><dd>${isDate(r.lastChecked) ? r.lastChecked : 'not known'}</dd>
-<dt>Release notes</dt><dd>${notes ? app_page_link(notes, `Release notes for ${escapeMarkup(version)}`) : 'no link available'}</dd>
-</dl>\n`);
-    parts.push(`<h2>Changelog summary</h2>\n`);
-    parts.push(r.changelogSummary === null || cleanText(r.changelogSummary, 8) === ''
-        ? `<p class="muted">No summary is available.</p>\n`
-        : `<p class="prose">${text_text(r.changelogSummary, src_schema/* LIMITS */.b1.summary, { multiline: true })}</p>\n`);
-    const releases = p.releasesConsidered.slice(0, MAX_RELEASES_SHOWN);
-    if (releases.length > 0) {
-        const more = p.releasesConsidered.length - releases.length;
-        parts.push(`<h2>Releases considered</h2>
-<p class="muted">${p.releasesConsidered.length === 1 ? 'Only this release was read.' : `Updating from the previously published version crosses these ${p.releasesConsidered.length} releases; the most severe finding decides.`}</p>
-<ol class="releases">
-${releases
-            .map((v) => {
-            const label = cleanText(v, src_schema/* LIMITS */.b1.version);
-            const decisive = decidedBy !== null && label === decidedBy;
-            return `<li><code>${escapeMarkup(label)}</code>${decisive ? ' <strong>decided the class</strong>' : ''}</li>\n`;
-        })
-            .join('')}</ol>
-${more > 0 ? `<p class="muted">and ${more} more.</p>\n` : ''}`);
-    }
-    const life = lifecycleText(r.lifecycle);
-    if (life !== null && r.lifecycle !== null) {
-        const passed = r.lifecycle.status === 'eol';
-        const date = lifecycleDate(r.lifecycle);
-        const product = cleanText(r.lifecycle.product, 80);
-        parts.push(`<h2>Lifecycle</h2>
-<p${passed ? ' class="eol"' : ''}>${escapeMarkup(life)}${date ? ` <span data-until="${date}"></span>` : ''}</p>
-<p class="muted">Source: ${app_page_link((0,http_url/* safeHttpUrl */.v)(r.lifecycle.link), `endoflife.date: ${escapeMarkup(product)}`)}</p>\n`);
-    }
-    const md = badgeMarkdown(r);
-    parts.push(`<h2>Badge</h2>
-<div class="badge"><img src="${from(paths.badge(slug))}" alt="update safety: ${escapeMarkup(info.label.toLowerCase())}, ${escapeMarkup(version)}"></div>
-${md ? `<p>Markdown for a README:</p>\n<pre data-copy tabindex="0" aria-label="Badge Markdown"><code>${escapeMarkup(md)}</code></pre>\n` : ''}`);
-    parts.push(`<h2>Data</h2>
-<ul>
-<li><a href="${from(paths.app(slug))}">This app as JSON</a> (${paths.app(slug)})</li>
-<li><a href="${from(paths.shields(slug))}">Shields endpoint</a> (for shields.io badge styles)</li>
-${p.feeds ? `<li><a href="${from(paths.appFeed(slug))}">Atom feed of changes to this app</a></li>\n` : ''}</ul>\n`);
-    return layout({
-        title: `${name} ${version}: ${info.label} – updatesafe`,
-        description: `${name} ${version}: ${info.label}. ${info.advice}`,
-        root: rootLink(here),
-        main: parts.join(''),
-        generatedAt: p.generatedAt,
-        feeds: p.feeds,
-        head: p.feeds
-            ? `<link rel="alternate" type="application/atom+xml" title="Changes to ${escapeMarkup(name)}" href="${from(paths.appFeed(slug))}">\n`
-            : ''
-    });
-}
-
-;// CONCATENATED MODULE: ./src/site/html/not-found.ts
-// 404.html is served for unknown paths at any depth, so relative links would
-// resolve against the wrong directory. It links root-relative through the base
-// path of the published site (e.g. "/repo/" on a GitHub project site, "/" locally).
-
-
-/** Only plain path characters: a base path lands in href attributes verbatim. */
-const SAFE_PATH = /^\/(?:[A-Za-z0-9._~%-]+\/)*$/;
-/**
- * The path of the site root, from the base URL or from a record's page URL
- * ("https://o.github.io/repo/apps/x/" → "/repo/"). Falls back to "/".
- */
-function basePathOf(url, slug) {
-    if (!url)
-        return '/';
-    let path;
-    try {
-        path = new URL(url).pathname;
-    }
-    catch {
-        return '/';
-    }
-    if (slug !== undefined) {
-        const tail = paths.pageDir(slug);
-        if (!path.endsWith(tail))
-            return '/';
-        path = path.slice(0, -tail.length);
-    }
-    if (!path.endsWith('/'))
-        path += '/';
-    return SAFE_PATH.test(path) ? path : '/';
-}
-function renderNotFound(input) {
-    const root = SAFE_PATH.test(input.basePath) ? input.basePath : '/';
-    return layout({
-        title: 'Page not found – updatesafe',
-        description: 'This page does not exist.',
-        root,
-        main: `<h1>Page not found</h1>
-<p>Nothing is published at this address. App pages live at <code>apps/&lt;slug&gt;/</code>.</p>
-<ul>
-<li><a href="${root}">See every app</a></li>
-<li><a href="${root}${paths.catalog}">The whole catalog as JSON</a></li>
-</ul>\n`,
-        generatedAt: input.generatedAt
-    });
-}
-
-;// CONCATENATED MODULE: ./src/site/shields.ts
-
-
-function shieldsEndpoint(record) {
-    return {
-        schemaVersion: 1,
-        label: BADGE_LABEL,
-        message: badgeMessage(record),
-        // Shields takes hex without '#', like its query-string form.
-        color: CLASS_INFO[record.safeToUpdate].badgeColor.slice(1)
-    };
-}
-
-;// CONCATENATED MODULE: ./src/site/pages.ts
-// Every human-facing file of the site, as a map from POSIX path to content.
-// Pure: the same pages and context give byte-identical output.
-
-
-
-
-
-
-
-
-
-function assertRenderable(p, seen) {
-    const slug = p.record.slug;
-    // Paths are built only from the slug, so it must be exactly a slug.
-    if (typeof slug !== 'string' || !src_schema/* SLUG_PATTERN */.ZT.test(slug))
-        throw new Error(`render: invalid slug ${JSON.stringify(String(slug).slice(0, 80))}`);
-    if (seen.has(slug))
-        throw new Error(`render: duplicate slug "${slug}"`);
-    if (!src_schema/* CLASSES */.Nv.includes(p.record.safeToUpdate))
-        throw new Error(`render: ${slug}: unknown class`);
-    seen.add(slug);
-}
-/**
- * Every human-facing file, produced one at a time so a large site never has to
- * sit in memory whole: shared files first, then each app's page, badge and
- * shields endpoint.
- */
-function* pageFiles(pages, ctx) {
-    const seen = new Set();
-    for (const p of pages)
-        assertRenderable(p, seen);
-    const sorted = [...pages].sort((a, b) => (0,src_schema/* compareSlugs */.wf)(a.record.slug, b.record.slug));
-    const first = sorted[0]?.record;
-    const basePath = ctx.baseUrl !== undefined ? basePathOf(ctx.baseUrl) : basePathOf(first?.url, first?.slug);
-    for (const [path, body] of ASSETS)
-        yield [path, body];
-    const stale = new Set(sorted.filter((p) => p.stale).map((p) => p.record.slug));
-    yield [
-        paths.index,
-        renderIndex({
-            records: sorted.map((p) => p.record),
-            generatedAt: ctx.generatedAt,
-            runAt: ctx.runAt ?? ctx.generatedAt,
-            feeds: ctx.feeds,
-            stale
-        })
-    ];
-    yield [paths.notFound, renderNotFound({ basePath, generatedAt: ctx.generatedAt })];
-    for (const p of sorted) {
-        const slug = p.record.slug;
-        yield [
-            paths.page(slug),
-            renderAppPage({
-                ...p,
-                generatedAt: ctx.generatedAt,
-                now: ctx.now,
-                feeds: ctx.feeds,
-                staleSince: ctx.staleSince?.get(slug) ?? null
-            })
-        ];
-        yield [paths.badge(slug), badge_renderBadge(p.record)];
-        yield [paths.shields(slug), toJson(shieldsEndpoint(p.record))];
-    }
-}
-/** All of pageFiles at once, keyed by path. */
-function renderPages(pages, ctx) {
-    return new Map(pageFiles(pages, ctx));
-}
-
-;// CONCATENATED MODULE: ./src/site/status.ts
-// The run report, /api/v1/status.json: the one document every run rewrites, so a
-// pipeline that stopped is told apart from one that found nothing new. It also
-// carries, from run to run, since when each stale app has been stale.
-
-
-/** An app stale in the previous run too keeps its date; one newly stale is stale since this run. */
-function staleSince(report) {
-    return new Map(report.stale.map((slug) => [slug, report.staleBefore.get(slug) ?? report.runAt]));
-}
-function statusDoc(report) {
-    const since = staleSince(report);
-    return {
-        schema: src_schema/* STATUS_SCHEMA_ID */.LL,
-        runAt: report.runAt,
-        lastChange: report.lastChange,
-        refresh: report.refresh,
-        sourceCommit: report.sourceCommit,
-        counts: {
-            apps: report.apps,
-            refreshed: report.refreshed,
-            stale: report.stale.length,
-            failed: report.failed.length
-        },
-        stale: [...since].sort(([a], [b]) => (0,src_schema/* compareSlugs */.wf)(a, b)).map(([slug, at]) => ({ slug, since: at })),
-        failed: [...report.failed].sort(src_schema/* compareSlugs */.wf)
-    };
-}
-function renderStatusDoc(report) {
-    return toJson(statusDoc(report));
-}
-
-;// CONCATENATED MODULE: ./src/build/facts.ts
-
-function seedFacts(entry) {
-    const r = entry.release;
-    if (!r)
-        return null;
-    return {
-        version: r.version,
-        url: r.url,
-        date: r.date ?? null,
-        // Upstream's text copied into the catalog: cleaned as upstream notes are (src/util/text.ts).
-        // The classifier reads at most NOTES_CAP of them, so oversized notes cost nothing more.
-        notes: r.notes === undefined ? null : (0,util_text/* stripUnsafe */.P4)(r.notes, true),
-        checked: r.checked,
-        archived: entry.archived ?? false,
-        crossed: []
-    };
-}
-/**
- * The newest last-known-good for an app: the previous record when it was
- * checked later than the seed (a refresh published it), else the seed.
- */
-function lastKnownGood(item, previous, 
-/** Upstream is down: the published record wins unless the seed is newer (the whole record, class included). */
-upstreamDown = false) {
-    const seed = seedFacts(item.entry);
-    if (previous &&
-        (!seed || previous.lastChecked > seed.checked || (upstreamDown && previous.lastChecked === seed.checked)))
-        return { facts: null, kept: previous };
-    return { facts: seed, kept: null };
-}
-/** The version an admin has installed at best: what we published last, else the seed. */
-function publishedVersion(item, previous) {
-    return previous?.latestVersion ?? item.entry.release?.version;
-}
-function offlineFacts(item, previous) {
-    return {
-        slug: item.slug,
-        file: item.file,
-        entry: item.entry,
-        ...lastKnownGood(item, previous),
-        stale: false,
-        note: null
-    };
-}
-/** Merge one refresh outcome with last-known-good. */
-function refreshedFacts(item, previous, outcome) {
-    const base = { slug: item.slug, file: item.file, entry: item.entry };
-    if (outcome?.status === 'fresh') {
-        return { ...base, facts: outcome.facts, kept: null, stale: false, note: null };
-    }
-    if (outcome?.status === 'moved') {
-        const lkg = lastKnownGood(item, previous);
-        const facts = outcome.facts ?? lkg.facts ?? (lkg.kept ? factsOfRecord(lkg.kept) : null);
-        return {
-            ...base,
-            facts: facts && { ...facts, movedTo: outcome.movedTo },
-            kept: null,
-            stale: outcome.facts === null,
-            note: `moved to ${outcome.movedTo}`
-        };
-    }
-    const reason = outcome ? outcome.reason : 'not refreshed';
-    // Last-known-good is the whole published record (class, rationale, version), not the catalog's seed re-judged:
-    // republishing the seed of the same day would turn an unmaintained app into unknown while upstream is down.
-    const lkg = lastKnownGood(item, previous, true);
-    // The repository answered that it is archived, but has no release we can read: unmaintained, a new fact.
-    if (outcome?.status === 'no-release' && outcome.archived) {
-        if (lkg.facts)
-            lkg.facts = { ...lkg.facts, archived: true };
-        else if (lkg.kept && lkg.kept.safeToUpdate !== 'unmaintained')
-            return { ...base, facts: { ...factsOfRecord(lkg.kept), archived: true }, kept: null, stale: true, note: reason };
-    }
-    return { ...base, ...lkg, stale: true, note: reason };
-}
-/** Facts recovered from a published record (no notes: they are not published). */
-function factsOfRecord(r) {
-    return {
-        version: r.latestVersion,
-        url: r.sourceUrl,
-        date: null,
-        notes: null,
-        checked: r.lastChecked,
-        archived: r.safeToUpdate === 'unmaintained',
-        crossed: []
-    };
-}
-
 // EXTERNAL MODULE: ./src/util/versions.ts
 var versions = __nccwpck_require__(395);
-;// CONCATENATED MODULE: ./src/lifecycle/match.ts
-// Which endoflife.date release cycle a version label belongs to. A wrong cycle
-// is worse than none, so anything ambiguous or unreadable gives null.
-
-/** Cycles we can compare: dotted numbers such as `34`, `3.7`, `2026.5`. */
-const NUMERIC_CYCLE = /^\d{1,9}(?:\.\d{1,9}){0,5}$/;
-/**
- * The most specific cycle whose numbers are a prefix of the version's numbers
- * (`34.0.3` → `34`; `9.6.24` → `9.6` even where `9` would also be listed;
- * `2026.05.1` → `2026.5`). Labels are normalised by src/versions.ts (prefix, `v`,
- * `name@`, `path/`, build metadata). Non-numeric cycles are never matched, and
- * two cycles that are numerically the same (`9.0`, `9.00`) give null.
- */
-function matchCycle(latestVersion, releases, opts = {}) {
-    const parsed = (0,versions/* parseVersion */.ot)(latestVersion, opts.tagPrefix);
-    if (!parsed)
-        return null;
-    const version = parsed.numbers;
-    let best = null;
-    let tie = false;
-    for (const release of releases) {
-        if (!NUMERIC_CYCLE.test(release.name))
-            continue;
-        const cycle = release.name.split('.').map(Number);
-        if (cycle.length > version.length)
-            continue;
-        if (!cycle.every((n, i) => n === version[i]))
-            continue;
-        if (!best || cycle.length > best.length) {
-            best = { name: release.name, length: cycle.length };
-            tie = false;
-        }
-        else if (cycle.length === best.length) {
-            tie = true;
-        }
-    }
-    return best && !tie ? best.name : null;
-}
-
-// EXTERNAL MODULE: ./src/util/dates.ts
-var dates = __nccwpck_require__(3621);
-;// CONCATENATED MODULE: ./src/lifecycle/build.ts
-// The spec's Lifecycle object (2.5) for one app, from one product's data.
-
-
-
-
-const ENDOFLIFE_SITE = 'https://endoflife.date';
-/** Upstream text in a log line: bounded, control and format characters neutralised. */
-function clean(label, max = 80) {
-    return label.slice(0, max).replace(/[\p{Cc}\p{Cf}]/gu, '?');
-}
-function quote(label) {
-    return JSON.stringify(clean(label));
-}
-/**
- * Find the cycle of `latestVersion` and describe its end of life as of `now`.
- * `status`: `supported` when no end of life is set, `eol-scheduled` while the
- * date is still ahead, `eol` once it has passed. Like endoflife.date itself,
- * the cycle is past its end of life only the day after the date. The data's
- * own is* flags were computed on the day it was generated, so a dated end of
- * life is judged against `now`, never against `isEol`.
- */
-function buildLifecycle(product, doc, latestVersion, now, opts = {}) {
-    const today = (0,dates/* utcDay */.d)(now);
-    if (!src_schema/* PRODUCT_PATTERN */.dA.test(product)) {
-        return { lifecycle: null, warning: `lifecycle: ${quote(product)} is not an endoflife.date product id` };
-    }
-    const releases = doc.result.releases;
-    const cycle = matchCycle(latestVersion, releases, opts);
-    if (cycle === null) {
-        const listed = releases
-            .slice(0, 8)
-            .map((r) => clean(r.name, 20))
-            .join(', ');
-        return {
-            lifecycle: null,
-            warning: `lifecycle: no release cycle of endoflife.date product "${product}" matches version ${quote(latestVersion)} ` +
-                `(cycles: ${listed}${releases.length > 8 ? ', …' : ''}); lifecycle left empty rather than guessed`
-        };
-    }
-    const release = releases.find((r) => r.name === cycle);
-    let lifecycle;
-    if (release.eolFrom === null) {
-        // Without a date the flag is the source's own value (not computed on
-        // another day). `eol: true` cannot be expressed by spec 2.5, and a missing
-        // value is no claim of support: both leave the lifecycle empty.
-        if (release.isEol !== false) {
-            const why = release.isEol === true ? 'is marked end of life without a date' : 'has no end-of-life information';
-            return {
-                lifecycle: null,
-                warning: `lifecycle: cycle ${cycle} of "${product}" ${why}; the lifecycle object cannot express that, so it is left empty`
-            };
-        }
-        lifecycle = { product, link: `${ENDOFLIFE_SITE}/${product}`, cycle, eol: false, status: 'supported', eolDate: null };
-    }
-    else {
-        const status = today > release.eolFrom ? 'eol' : 'eol-scheduled';
-        lifecycle = {
-            product,
-            link: `${ENDOFLIFE_SITE}/${product}`,
-            cycle,
-            eol: release.eolFrom,
-            status,
-            eolDate: release.eolFrom
-        };
-    }
-    // Cheap guarantee that what we hand on is publishable.
-    return { lifecycle: src_schema/* lifecycleSchema */.AP.parse(lifecycle) };
-}
-
-;// CONCATENATED MODULE: ./src/lifecycle/index.ts
-// Lifecycle from endoflife.date: cycle matching and the spec's Lifecycle object.
-
-
-
-
-;// CONCATENATED MODULE: ./src/build/lifecycle.ts
-// End-of-life data for the build: one endoflife.date product document per product
-// and run (refreshed when asked, else the stored copy), and each app's lifecycle from it.
-
-
-
-/** One product document per product and run: refreshed when asked, else the stored copy. */
-async function productDocs(apps, catalogDir, fetchProduct, log) {
-    const dir = external_node_path_default().join(catalogDir, 'endoflife');
-    const docs = new Map();
-    for (const product of new Set(apps.flatMap((a) => (a.entry.lifecycle ? [a.entry.lifecycle.product] : [])))) {
-        let doc = null;
-        if (fetchProduct) {
-            try {
-                doc = await fetchProduct(product);
-            }
-            catch (e) {
-                log.warning(`endoflife.date product "${product}": ${e.message}; using the stored copy`);
-            }
-            // Keep the fresh data for this build even if storing it for the next offline build fails.
-            if (doc)
-                await writeStoredProduct(dir, product, doc).catch((e) => log.warning(`could not store endoflife.date data for "${product}": ${e.message}`));
-        }
-        doc ??= await readStoredProduct(dir, product).catch((e) => {
-            log.warning(`stored endoflife.date data for "${product}" is unreadable: ${e.message}`);
-            return null;
-        });
-        docs.set(product, doc);
-    }
-    return docs;
-}
-/** The lifecycle of `version` of an app, or what was published before when there is no data at all. */
-function lifecycleFor(app, version, docs, now, log) {
-    const product = app.entry.lifecycle?.product;
-    if (!product)
-        return null;
-    const doc = docs.get(product);
-    if (!doc) {
-        // No data at all: keep what was published before rather than drop it.
-        if (app.kept?.lifecycle)
-            return app.kept.lifecycle;
-        log.warning(`${app.slug}: no endoflife.date data for product "${product}"`, { file: app.file });
-        return null;
-    }
-    const { lifecycle, warning } = buildLifecycle(product, doc, version, now, app.entry.tagPrefix ? { tagPrefix: app.entry.tagPrefix } : {});
-    if (warning)
-        log.warning(`${app.slug}: ${warning}`, { file: app.file });
-    return lifecycle;
-}
-
-;// CONCATENATED MODULE: ./src/build/previous.ts
-// The previously published snapshot (the Pages branch, checked out) is our
-// last-known-good source: when upstream fails, its facts are republished as they
-// were, and its change history goes on in the new snapshot.
-
-
-
-
-
-async function readDoc(dir, sitePath, schema, id) {
-    let text;
-    try {
-        text = await (0,promises_namespaceObject.readFile)(external_node_path_default().join(dir, ...sitePath.split('/')), 'utf8');
-    }
-    catch {
-        return { missing: true };
-    }
-    let raw;
-    try {
-        raw = JSON.parse(text);
-    }
-    catch {
-        return { problem: 'is not JSON' };
-    }
-    const parsed = schema.safeParse(raw);
-    if (parsed.success)
-        return { data: parsed.data };
-    const first = parsed.error.issues[0];
-    return { problem: `does not match ${id} (${first ? `${first.path.join('.')}: ${first.message}` : 'invalid'})` };
-}
-/** Read `<dir>/api/v1/apps.json`; a missing or invalid snapshot is a warning, not an error. */
-async function readPrevious(dir, log) {
-    if (!dir)
-        return null;
-    const file = external_node_path_default().join(dir, ...paths.catalog.split('/'));
-    const read = await readDoc(dir, paths.catalog, src_schema/* catalogDocSchema */.rB, src_schema/* APPS_SCHEMA_ID */.TC);
-    if ('missing' in read)
-        log.info(`no previous snapshot at ${file}; this is a first publication`);
-    if ('problem' in read)
-        log.warning(`previous snapshot ${file} ${read.problem}; ignoring it`);
-    if (!('data' in read))
-        return null;
-    return { generatedAt: read.data.generatedAt, records: new Map(read.data.apps.map((a) => [a.slug, a])) };
-}
-/**
- * The entries published by the previous snapshot, `<dir>/api/v1/changes.json`.
- * Missing or invalid is a warning and the history starts empty (no warning on a
- * first publication, where there is no previous catalog either).
- */
-async function readPreviousChanges(dir, log) {
-    const none = { changes: [], idPrefix: null };
-    if (!dir)
-        return none;
-    const read = await readDoc(dir, paths.changes, changesDocSchema, CHANGES_SCHEMA_ID);
-    if ('data' in read)
-        return { changes: read.data.changes, idPrefix: read.data.idPrefix ?? null };
-    if ('problem' in read)
-        log.warning(`previous ${external_node_path_default().join(dir, ...paths.changes.split('/'))} ${read.problem}; the feeds start empty`);
-    else if (await (0,promises_namespaceObject.readFile)(external_node_path_default().join(dir, ...paths.catalog.split('/'))).then(() => true, () => false))
-        log.warning(`the previous snapshot has no ${paths.changes}; the feeds start empty`);
-    else
-        log.info(`no previous ${paths.changes}; the feeds start empty`);
-    return none;
-}
-/**
- * Since when each app of the previous run was stale, from `<dir>/api/v1/status.json`.
- * Missing (a snapshot older than status.json) or invalid starts the dates afresh.
- */
-async function readPreviousStaleSince(dir, log) {
-    if (!dir)
-        return new Map();
-    const read = await readDoc(dir, paths.status, src_schema/* statusDocSchema */.mC, src_schema/* STATUS_SCHEMA_ID */.LL);
-    if ('problem' in read)
-        log.warning(`previous ${external_node_path_default().join(dir, ...paths.status.split('/'))} ${read.problem}; stale dates start from this run`);
-    return new Map('data' in read ? read.data.stale.map((s) => [s.slug, s.since]) : []);
-}
-
-// EXTERNAL MODULE: external "node:util"
-var external_node_util_ = __nccwpck_require__(7975);
-;// CONCATENATED MODULE: ./node_modules/marked/lib/marked.esm.js
-/**
- * marked v18.2.1 - a markdown parser
- * Copyright (c) 2018-2026, MarkedJS. (MIT License)
- * Copyright (c) 2011-2018, Christopher Jeffrey. (MIT License)
- * https://github.com/markedjs/marked
- */
-
-/**
- * DO NOT EDIT THIS FILE
- * The code in this file is generated from files in ./src/
- */
-
-function G(){return{async:!1,breaks:!1,extensions:null,gfm:!0,hooks:null,pedantic:!1,renderer:null,silent:!1,tokenizer:null,walkTokens:null}}var S=G();function ue(l){S=l}var q={exec:()=>null};function D(l){let e=[];return t=>{let n=Math.max(0,Math.min(3,t-1)),r=e[n];return r||(r=l(n),e[n]=r),r}}function g(l,e=""){let t=typeof l=="string"?l:l.source,n={replace:(r,s)=>{let o=typeof s=="string"?s:s.source;return o=o.replace(O.caret,"$1"),t=t.replace(r,o),n},getRegex:()=>new RegExp(t,e)};return n}var _e=((l="")=>{try{return!!new RegExp("(?<=1)(?<!1)"+l)}catch{return!1}})(),O={codeRemoveIndent:/^(?: {0,3}\t| {1,4})/gm,listInterruptsParagraph:/^ {0,3}(?:[*+-]|1[.)])[ \t]+[^ \t\n]/,outputLinkReplace:/\\([\[\]])/g,indentCodeCompensation:/^(\s+)(?:```)/,beginningSpace:/^\s+/,endingHash:/#$/,startingSpaceChar:/^ /,endingSpaceChar:/ $/,endingSpaceTabChar:/[ \t]$/,nonSpaceChar:/[^ ]/,newLineCharGlobal:/\n/g,tabCharGlobal:/\t/g,leadingSpaceTab:/^[ \t]+/,multipleSpaceGlobal:/\s+/g,blankLine:/^[ \t]*$/,doubleBlankLine:/\n[ \t]*\n[ \t]*$/,blockquoteStart:/^ {0,3}>/,blockquoteSetextReplace:/\n {0,3}((?:=+|-+)[ \t]*)(?=\n|$)/g,blockquoteSetextReplace2:/^ {0,3}>[ \t]?/gm,blockquoteMarkerWhitespace:/^( {0,3}>)(\t[ \t]*)/gm,nestedBlockMarker:/^ {0,3}(?:(?:[*+-]|\d{1,9}[.)])(?: |$)|> ?)/,listReplaceNesting:/^ {1,4}(?=( {4})*[^ ])/g,listIsTask:/^\[[ xX]\][ \t]+\S/,listReplaceTask:/^\[[ xX]\][ \t]+/,listTaskCheckbox:/\[[ xX]\]/,anyLine:/\n.*\n/,hrefBrackets:/^<(.*)>$/,tableDelimiter:/[:|]/,tableAlignChars:/^\||\| *$/g,tableRowBlankLine:/\n[ \t]*$/,tableAlignRight:/^ *-+: *$/,tableAlignCenter:/^ *:-+: *$/,tableAlignLeft:/^ *:-+ *$/,startATag:/^<a /i,endATag:/^<\/a>/i,startPreScriptTag:/^<(pre|code|kbd|script)(\s|>)/i,endPreScriptTag:/^<\/(pre|code|kbd|script)(\s|>)/i,startAngleBracket:/^</,endAngleBracket:/>$/,pedanticHrefTitle:/^([^'"]*[^\s])\s+(['"])(.*)\2/,unicodeAlphaNumeric:/[\p{L}\p{N}]/u,numericCharacterReference:/&#(?:(\d{1,7})|[Xx]([A-Fa-f0-9]{1,6}));/,numericCharacterReferenceOrAmpersand:/&#(?:(\d{1,7})|[Xx]([A-Fa-f0-9]{1,6}));|&(?!(#\d{1,7}|#[Xx][a-fA-F0-9]{1,6}|\w+);)/g,escapeTest:/[&<>"']/,escapeReplace:/[&<>"']/g,escapeTestNoEncode:/[<>"']|&(?!(#\d{1,7}|#[Xx][a-fA-F0-9]{1,6}|\w+);)/,escapeReplaceNoEncode:/[<>"']|&(?!(#\d{1,7}|#[Xx][a-fA-F0-9]{1,6}|\w+);)/g,caret:/(^|[^\[])\^/g,percentDecode:/%25/g,findPipe:/\|/g,splitPipe:/ \|/,slashPipe:/\\\|/g,carriageReturn:/\r\n|\r/g,spaceLine:/^ +$/gm,notSpaceStart:/^\S*/,endingNewline:/\n$/,listItemRegex:l=>new RegExp(`^( {0,3}${l})((?:[	 ][^\\n]*)?(?:\\n|$))`),nextBulletRegex:D(l=>new RegExp(`^ {0,${l}}(?:[*+-]|\\d{1,9}[.)])((?:[ 	][^\\n]*)?(?:\\n|$))`)),hrRegex:D(l=>new RegExp(`^ {0,${l}}((?:-[ 	]*){3,}|(?:_[ 	]*){3,}|(?:\\*[ 	]*){3,})(?:\\n+|$)`)),fencesBeginRegex:D(l=>new RegExp(`^ {0,${l}}(?:\`\`\`|~~~)`)),headingBeginRegex:D(l=>new RegExp(`^ {0,${l}}#{1,6}(?:\\s|$)`)),pedanticHeadingBeginRegex:D(l=>new RegExp(`^ {0,${l}}#`)),htmlBeginRegex:D(l=>new RegExp(`^ {0,${l}}(?:</?(?:${he})(?:[ \\t]+|$|/?>)|<(?:(?:script|pre|style|textarea)(?:[\\s>]|$)|!--)|<\\?|<![A-Za-z]|<!\\[CDATA\\[)`,"i")),blockquoteBeginRegex:D(l=>new RegExp(`^ {0,${l}}>`)),nestedContainerMarkers:/^(?: {0,3}(?:(?:[*+-]|\d{1,9}[.)])[ \t]+|>[ \t]?))+/},Ge=/^(?:[ \t]*(?:\n|$))+/,Ne=/^((?: {4}| {0,3}\t)[^\n]+(?:\n(?:[ \t]*(?:\n|$))*)?)+/,Fe=/^ {0,3}(`{3,}(?=[^`\n]*(?:\n|$))|~{3,})([^\n]*)(?:\n|$)(?:|([\s\S]*?)(?:\n|$))(?: {0,3}(?:(?=`)\1`*|(?=~)\1~*) *(?=\n|$)|$)/,V=/^ {0,3}((?:-[\t ]*){3,}|(?:_[ \t]*){3,}|(?:\*[ \t]*){3,})(?:\n+|$)/,Qe=/^ {0,3}(#{1,6})(?=\s|$)(.*)(?:\n+|$)/,ce=/ {0,3}(?:[*+-]|\d{1,9}[.)])/,he="address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd|details|dialog|dir|div|dl|dt|fieldset|figcaption|figure|footer|form|frame|frameset|h[1-6]|head|header|hr|html|iframe|legend|li|link|main|menu|menuitem|meta|nav|noframes|ol|optgroup|option|p|param|search|section|summary|table|tbody|td|tfoot|th|thead|title|tr|track|ul",J=g(" {0,3}(?:</?(?:tag)(?:[ \\t]+|\\n|/?>)|<(?:(?:script|pre|style|textarea)(?:[\\s>]|$)|!--)|<\\?|<![A-Za-z]|<!\\[CDATA\\[)").replace("tag",he).getRegex(),$e=/^(?!bull |blockCode|fences|blockquote|heading|html|table)((?:.|\n(?!\s*?\n|bull |fences|blockquote|heading|hr|html|table))+?)\n {0,3}(=+|-+)[ \t]*(?:\n+|$)/,Le=g($e).replace(/bull/g,ce).replace(/blockCode/g,/(?: {4}| {0,3}\t)/).replace(/fences/g,/ {0,3}(?:`{3,}|~{3,})/).replace(/blockquote/g,/ {0,3}>/).replace(/heading/g,/ {0,3}#{1,6}(?:\s|$)/).replace(/hr/g,/ {0,3}(?:(?:-[\t ]*){3,}|(?:_[ \t]*){3,}|(?:\*[ \t]*){3,})(?:\n+|$)/).replace(/\|table/g,"").replace(/html/g,J).getRegex(),We=g($e).replace(/bull/g,ce).replace(/blockCode/g,/(?: {4}| {0,3}\t)/).replace(/fences/g,/ {0,3}(?:`{3,}|~{3,})/).replace(/blockquote/g,/ {0,3}>/).replace(/heading/g,/ {0,3}#{1,6}(?:\s|$)/).replace(/hr/g,/ {0,3}(?:(?:-[\t ]*){3,}|(?:_[ \t]*){3,}|(?:\*[ \t]*){3,})(?:\n+|$)/).replace(/table/g,/ {0,3}\|?(?:[:\- ]*\|)+[\:\- ]*\n/).replace(/html/g,J).getRegex(),de=/^([^\n]+(?:\n(?!hr|heading|lheading|blockquote|fences|list|html|table|[ \t]+\n)[^\n]+)*)/,Ue=/^[^\n]+/,ge=/(?!\s*\])(?:\\[\s\S]|[^\[\]\\\n]|\n(?![ \t]*\n))+/,Ke=g(/^ {0,3}\[(label)\]: *(?:\n[ \t]*)?([^<\s][^\s]*|<(?:\\.|[^\n<>\\])*>)(?:(?: +(?:\n[ \t]*)?| *\n[ \t]*)(title))? *(?:\n+|$)/).replace("label",ge).replace("title",/(?:"(?:\\[\s\S]|[^"\\])*"|'(?:\\[\s\S]|[^'\\\n]|\n(?!\n))*'|\((?:\\[\s\S]|[^()\\])*\))/).getRegex(),Xe=g(/^(bull)([ \t][^\n]*?)?(?:\n|$)/).replace(/bull/g,ce).getRegex(),ke=/<!--(?:-?>|[\s\S]*?(?:-->|$))/,Ve=g("^ {0,3}(?:<(script|pre|style|textarea)[\\s>][\\s\\S]*?(?:</\\1>[^\\n]*\\n*|$)|comment[^\\n]*(\\n+|$)|<\\?[\\s\\S]*?(?:\\?>[^\\n]*\\n*|$)|<![A-Z][\\s\\S]*?(?:>[^\\n]*\\n*|$)|<!\\[CDATA\\[[\\s\\S]*?(?:\\]\\]>[^\\n]*\\n*|$)|</?(tag)(?:[ \\t]+|\\n|/?>|$)[\\s\\S]*?(?:(?:\\n[ 	]*)+\\n|$)|<(?!(?:script|pre|style|textarea)(?![a-z0-9-]))([a-z][a-z0-9-]*)(?:attribute)*?[ \\t]*/?>(?=[ \\t]*(?:\\n|$))[\\s\\S]*?(?:(?:\\n[ 	]*)+\\n|$)|</[a-z][a-z0-9-]*\\s*>(?=[ \\t]*(?:\\n|$))[\\s\\S]*?(?:(?:\\n[ 	]*)+\\n|$))","i").replace("comment",ke).replace("tag",he).replace("attribute",/[ \t]+[a-zA-Z:_][\w.:-]*(?:[ \t]*=[ \t]*"[^"\n]*"|[ \t]*=[ \t]*'[^'\n]*'|[ \t]*=[ \t]*[^\s"'=<>`]+)?/).getRegex(),Ce=l=>g(de).replace("hr",V).replace("heading"," {0,3}#{1,6}(?:\\s|$)").replace("|lheading","").replace("|table","").replace("blockquote"," {0,3}>").replace("fences"," {0,3}(?:`{3,}(?=[^`\\n]*(?:\\n|$))|~~~)[^\\n]*(?:\\n|$)").replace("list",l).replace("html",J).getRegex(),Je=Ce(/ {0,3}(?:[*+-]|1[.)])[ \t]+[^ \t\n]/),Ye=Ce(/ {0,3}(?:[*+-]|\d{1,9}[.)])(?:[ \t]|\n|$)/),et=g(/^( {0,3}> ?(?:(?![ \t]*(?:\n|$))(paragraph)|[^\n]*)(?:\n|$))+/).replace("paragraph",Ye).getRegex(),fe={blockquote:et,code:Ne,def:Ke,fences:Fe,heading:Qe,hr:V,html:Ve,lheading:Le,list:Xe,newline:Ge,paragraph:Je,table:q,text:Ue},Pe=g("^ *([^\\n ].*)\\n {0,3}((?:\\| *)?:?-+:? *(?:\\| *:?-+:? *)*(?:\\| *)?)(?:\\n((?:(?! *\\n|hr|heading|blockquote|code|fences|list|html).*(?:\\n|$))*)\\n*|$)").replace("hr",V).replace("heading"," {0,3}#{1,6}(?:\\s|$)").replace("blockquote"," {0,3}>").replace("code","(?: {4}| {0,3}	)[^\\n]").replace("fences"," {0,3}(?:`{3,}(?=[^`\\n]*(?:\\n|$))|~~~)[^\\n]*(?:\\n|$)").replace("list"," {0,3}(?:[*+-]|1[.)])[ \\t]").replace("html",J).getRegex(),tt={...fe,lheading:We,table:Pe,paragraph:g(de).replace("hr",V).replace("heading"," {0,3}#{1,6}(?:\\s|$)").replace("|lheading","").replace("table",Pe).replace("blockquote"," {0,3}>").replace("fences"," {0,3}(?:`{3,}(?=[^`\\n]*(?:\\n|$))|~~~)[^\\n]*(?:\\n|$)").replace("list"," {0,3}(?:[*+-]|1[.)])[ \\t]+[^ \\t\\n]").replace("html",J).getRegex()},nt={...fe,html:g(`^ *(?:comment(?: *\\n|\\s*$)|<(tag)[\\s\\S]+?</\\1>(?: *\\n{2,}|\\s*$)|<tag(?:"[^"]*"|'[^']*'|\\s[^'"/>\\s]*)*?/?>(?: *\\n{2,}|\\s*$))`).replace("comment",ke).replace(/tag/g,"(?!(?:a|em|strong|small|s|cite|q|dfn|abbr|data|time|code|var|samp|kbd|sub|sup|i|b|u|mark|ruby|rt|rp|bdi|bdo|span|br|wbr|ins|del|img)\\b)\\w+(?!:|[^\\w\\s@]*@)\\b").getRegex(),def:/^ *\[([^\]]+)\]: *<?([^\s>]+)>?(?: +(["(][^\n]+[")]))? *(?:\n+|$)/,heading:/^(#{1,6})(.*)(?:\n+|$)/,fences:q,lheading:/^(.+?)\n {0,3}(=+|-+) *(?:\n+|$)/,paragraph:g(de).replace("hr",V).replace("heading",` *#{1,6} *[^
-]`).replace("|table","").replace("blockquote"," {0,3}>").replace("|fences","").replace("|list","").replace("|html","").replace("|tag","").replace("lheading",Le).getRegex()},rt=/^\\([!"#$%&'()*+,\-./:;<=>?@\[\]\\^_`{|}~])/,st=/^(`+)([^`]|[^`][\s\S]*?[^`])\1(?!`)/,Ie=/^( {2,}|\\)\n(?!\s*$)[ \t]*/,it=/^(`+|[^`])(?:(?= {2,}\n)|[\s\S]*?(?:(?=[\\<!\[`*_]|\b_|$)|[^ ](?= {2,}\n)))/,L=/[\p{P}\p{S}]/u,N=/[\s\p{P}\p{S}]/u,Y=/[^\s\p{P}\p{S}]/u,ot=g(/^((?![*_])punctSpace)/,"u").replace(/punctSpace/g,N).getRegex(),at=/[\p{Pi}\p{Ps}"']/u,Ae=/(?!~)[\p{P}\p{S}]/u,lt=/(?!~)[\s\p{P}\p{S}]/u,ut=/(?:[^\s\p{P}\p{S}]|~)/u,pt=g(/link|precode-code|html/,"g").replace("link",/\[(?:[^\[\]`]|(?<a>`+)[^`]+\k<a>(?!`))*?\]\((?:\\[\s\S]|[^\\\(\)]|\((?:\\[\s\S]|[^\\\(\)])*\))*\)/).replace("precode-",_e?"(?<!`)()":"(^^|[^`])").replace("code",/(?<b>`+)[^`]+\k<b>(?!`)/).replace("html",/<(?! )[^<>]*?>/).getRegex(),Ee=/^(?:\*+(?:((?!\*)punct)|([^\s*]))?)|^_+(?:((?!_)punct)|([^\s_]))?/,ct=g(Ee,"u").replace(/punct/g,L).getRegex(),ht=g(Ee,"u").replace(/punct/g,Ae).getRegex(),dt=/^(?:\*+(?:((?!\*)(?!openQuote)punct)|([^\s*]))?)|^_+(?:((?!_)(?!openQuote)punct)|([^\s_]))?/,gt=g(dt,"u").replace(/openQuote/g,at).replace(/punct/g,L).getRegex(),ze="^[^_*]*?__[^_*]*?\\*[^_*]*?(?=__)|[^*]+(?=[^*])|(?!\\*)punct(\\*+)(?=[\\s]|$)|notPunctSpace(\\*+)(?!\\*)(?=punctSpace|$)|(?!\\*)punctSpace(\\*+)(?=notPunctSpace)|[\\s](\\*+)(?!\\*)(?=punct)|(?!\\*)punct(\\*+)(?!\\*)(?=punct)|notPunctSpace(\\*+)(?=notPunctSpace)",kt=g(ze,"gu").replace(/notPunctSpace/g,Y).replace(/punctSpace/g,N).replace(/punct/g,L).getRegex(),ft=g(ze,"gu").replace(/notPunctSpace/g,ut).replace(/punctSpace/g,lt).replace(/punct/g,Ae).getRegex(),mt="^[^_*]*?__[^_*]*?\\*[^_*]*?(?=__)|[^*]+(?=[^*])|(?!\\*)punct(\\*+)(?=[\\s]|$)|notPunctSpace(\\*+)(?!\\*)(?=punctSpace|$)|(?!\\*)[\\s](\\*+)(?=notPunctSpace)|[\\s](\\*+)(?!\\*)(?=punct)|(?!\\*)punct(\\*+)(?!\\*)(?=punct)|(?:(?!\\*)punct|notPunctSpace)(\\*+)(?!\\*)(?=notPunctSpace)",xt=g(mt,"gu").replace(/notPunctSpace/g,Y).replace(/punctSpace/g,N).replace(/punct/g,L).getRegex(),bt=g("^[^_*]*?\\*\\*[^_*]*?_[^_*]*?(?=\\*\\*)|[^_]+(?=[^_])|(?!_)punct(_+)(?=[\\s]|$)|notPunctSpace(_+)(?!_)(?=punctSpace|$)|(?!_)punctSpace(_+)(?=notPunctSpace)|[\\s](_+)(?!_)(?=punct)|(?!_)punct(_+)(?!_)(?=punct)","gu").replace(/notPunctSpace/g,Y).replace(/punctSpace/g,N).replace(/punct/g,L).getRegex(),Rt="^[^_*]*?\\*\\*[^_*]*?_[^_*]*?(?=\\*\\*)|[^_]+(?=[^_])|(?!_)punct(_+)(?=[\\s]|$)|notPunctSpace(_+)(?!_)(?=punctSpace|$)|(?!_)[\\s](_+)(?=notPunctSpace)|[\\s](_+)(?!_)(?=punct)|(?!_)punct(_+)(?!_)(?=punct)|(?:(?!_)punct|notPunctSpace)(_+)(?!_)(?=notPunctSpace)",Tt=g(Rt,"gu").replace(/notPunctSpace/g,Y).replace(/punctSpace/g,N).replace(/punct/g,L).getRegex(),Ot=g(/^~~?(?:((?!~)punct)|[^\s~])/,"u").replace(/punct/g,L).getRegex(),wt="^[^~]+(?=[^~])|(?!~)punct(~~?)(?=[\\s]|$)|notPunctSpace(~~?)(?!~)(?=punctSpace|$)|(?!~)punctSpace(~~?)(?=notPunctSpace)|[\\s](~~?)(?!~)(?=punct)|(?!~)punct(~~?)(?!~)(?=punct)|notPunctSpace(~~?)(?=notPunctSpace)",Pt=g(wt,"gu").replace(/notPunctSpace/g,Y).replace(/punctSpace/g,N).replace(/punct/g,L).getRegex(),yt=g(/\\(punct)/,"gu").replace(/punct/g,L).getRegex(),St=g(/(`+)(?:[^`]|[^`][\s\S]*?[^`])\1(?!`)|`+|\\(punct)/,"gu").replace(/punct/g,L).getRegex(),_t=g(/^<(scheme:[^\s\x00-\x1f<>]*|email)>/).replace("scheme",/[a-zA-Z][a-zA-Z0-9+.-]{1,31}/).replace("email",/[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+(@)[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+(?![-_])/).getRegex(),$t=g(ke).replace("(?:-->|$)","-->").getRegex(),Lt=g("^comment|^</[a-zA-Z][a-zA-Z0-9-]*\\s*>|^<[a-zA-Z][a-zA-Z0-9-]*(?:attribute)*?\\s*/?>|^<\\?[\\s\\S]*?\\?>|^<![a-zA-Z]+\\s[\\s\\S]*?>|^<!\\[CDATA\\[[\\s\\S]*?\\]\\]>").replace("comment",$t).replace("attribute",/\s+[a-zA-Z:_][\w.:-]*(?:\s*=\s*"[^"]*"|\s*=\s*'[^']*'|\s*=\s*[^\s"'=<>`]+)?/).getRegex(),Me=/\[(?:\\[\s\S]|[^\[\]\\])*\]/,ie=g(/(?:\[(?:brackets|\\[\s\S]|[^\[\]\\])*\]|\\[\s\S]|`+(?!`)[^`]*?`+(?!`)|``+(?=\])|[^\[\]\\`])*?/).replace("brackets",Me).getRegex(),Ct=g(/^!?\[(label)\]\([ \t\n]*(href)(?:(?:[ \t]+(?:\n[ \t]*)?|\n[ \t]*)(title))?[ \t\n]*\)/).replace("label",ie).replace("href",/<(?:\\.|[^\n<>\\])*>|(?!<)[^ \t\n\x00-\x1f]+|(?=\))/).replace("title",/"(?:\\[\s\S]|[^"\\])*"|'(?:\\[\s\S]|[^'\\])*'|\((?:\\[\s\S]|[^)\\])*\)/).getRegex(),It=g(/^!?\[(label)\]\[(ref)\]/).replace("label",ie).replace("ref",ge).getRegex(),At=g(/^!?\[(ref)\](?:\[\])?/).replace("ref",ge).getRegex(),ye=/(?!\s*\])(?:\\[\s\S]|[^\[\]\\]){1,999}/,Et=g(/(?:[^\[\]\\`]*(?:\[(?:brackets|\\[\s\S]|[^\[\]\\])*\]|\\[\s\S]|`+(?!`)[^`]*?`+(?!`)|``+(?=\]))){0,999}?[^\[\]\\`]*?/).replace("brackets",Me).getRegex(),zt=g("reflink|nolink(?!\\()","g").replace("reflink",g(/^!?\[(label)\]\[(ref)\]/).replace("label",Et).replace("ref",ye).getRegex()).replace("nolink",g(/^!?\[(ref)\](?:\[\])?/).replace("ref",ye).getRegex()).getRegex(),Se=/[hH][tT][tT][pP][sS]?|[fF][tT][pP]/,Mt=/[A-Za-z0-9._+-]+@[a-zA-Z0-9-_]+(?:\.[a-zA-Z0-9-_]*[a-zA-Z0-9])+(?![\w-])/,Bt=g(/(?:mailto:email|xmpp:email(?:\/[A-Za-z0-9@.]+)?)/).replace(/email/g,Mt).getRegex(),me={_backpedal:q,anyPunctuation:yt,anyPunctuationOutsideCode:St,autolink:_t,blockSkip:pt,br:Ie,code:st,del:q,delLDelim:q,delRDelim:q,emStrongLDelim:ct,emStrongRDelimAst:kt,emStrongRDelimUnd:bt,escape:rt,link:Ct,nolink:At,punctuation:ot,reflink:It,reflinkSearch:zt,tag:Lt,text:it,url:q},Dt={...me,emStrongLDelim:gt,emStrongRDelimAst:xt,emStrongRDelimUnd:Tt,link:g(/^!?\[(label)\]\((.*?)\)/).replace("label",ie).getRegex(),reflink:g(/^!?\[(label)\]\s*\[([^\]]*)\]/).replace("label",ie).getRegex()},pe={...me,emStrongRDelimAst:ft,emStrongLDelim:ht,delLDelim:Ot,delRDelim:Pt,url:g(/^emailProtocol|^((?:protocol):\/\/|www\.)(?:[a-zA-Z0-9\-]+\.?)+[^\s<]*|^email/).replace("emailProtocol",Bt).replace("protocol",Se).replace("email",/[A-Za-z0-9._+-]+(@)[a-zA-Z0-9-_]+(?:\.[a-zA-Z0-9-_]*[a-zA-Z0-9])+(?![\w-])/).getRegex(),_backpedal:/(?:[^?!.,:;*_'"~()&]+|\([^)]*\)|&(?![a-zA-Z0-9]+;$)|[?!.,:;*_'"~)]+(?!$))+/,del:/^(~~?)(?=[^\s~])((?:\\[\s\S]|[^\\])*?(?:\\[\s\S]|[^\s~\\]))\1(?=[^~]|$)/,text:g(/^(?:[^a-zA-Z0-9](?=emailProtocol)|(`+|~+|[^`~])(?:(?=[`~])|(?= {2,}\n)|(?=[a-zA-Z0-9.!#$%&'*+\/=?_`{\|}~-]+@)|[\s\S]*?(?:(?=[\\<!\[`*~_]|\b_|protocol:\/\/|wwwStart|$)|[^ ](?= {2,}\n)|[^a-zA-Z0-9](?=emailProtocol)|[^a-zA-Z0-9.!#$%&'*+\/=?_`{\|}~-](?=[a-zA-Z0-9.!#$%&'*+\/=?_`{\|}~-]+@))))/).replace("protocol",Se).replace(/emailProtocol/g,/(?:mailto|xmpp):/).replace("wwwStart",_e?"(?<![^\\s*_~(])www\\.":"www\\.").getRegex()},qt={...pe,br:g(Ie).replace("{2,}","*").getRegex(),text:g(pe.text).replace("\\b_","\\b_| {2,}\\n").replace(/\{2,\}/g,"*").getRegex()},ee={normal:fe,gfm:tt,pedantic:nt},F={normal:me,gfm:pe,breaks:qt,pedantic:Dt};var vt={"&":"&amp;","<":"&lt;",">":"&gt;",'"':"&quot;","'":"&#39;"},Be=l=>vt[l];function y(l,e){if(e){if(O.escapeTest.test(l))return l.replace(O.escapeReplace,Be)}else if(O.escapeTestNoEncode.test(l))return l.replace(O.escapeReplaceNoEncode,Be);return l}function De(l){return O.numericCharacterReference.test(l)?l.replace(O.numericCharacterReferenceOrAmpersand,(e,t,n)=>{if(t===void 0&&n===void 0)return"&amp;";let r=t===void 0?Number.parseInt(n,16):Number.parseInt(t,10);return r===0||r>1114111||r>=55296&&r<=57343?"\uFFFD":r===38?"&amp;":String.fromCodePoint(r)}):l}function xe(l){try{l=encodeURI(l).replace(O.percentDecode,"%")}catch{return null}return l}function be(l,e){let t=l.replace(O.findPipe,(s,o,i)=>{let a=!1,c=o;for(;--c>=0&&i[c]==="\\";)a=!a;return a?"|":" |"}),n=t.split(O.splitPipe),r=0;if(n[0].trim()||n.shift(),n.length>0&&!n.at(-1)?.trim()&&n.pop(),e)if(n.length>e)n.splice(e);else for(;n.length<e;)n.push("");for(;r<n.length;r++)n[r]=n[r].trim().replace(O.slashPipe,"|");return n}function C(l,e,t){let n=l.length;if(n===0)return"";let r=0;for(;r<n;){let s=l.charAt(n-r-1);if(s===e&&!t)r++;else if(s!==e&&t)r++;else break}return l.slice(0,n-r)}function Re(l){let e=l.split(`
-`),t=e.length-1;for(;t>=0&&O.blankLine.test(e[t]);)t--;return e.length-t<=2?l:e.slice(0,t+1).join(`
-`)}function W(l){return l.trim().replace(O.multipleSpaceGlobal," ").toLowerCase().toUpperCase().toLowerCase()}function Te(l,e){if(l.indexOf(e[0])===-1&&l.indexOf(e[1])===-1)return-1;let t=0;for(let n=0;n<l.length;n++)if(l[n]==="\\")n++;else if(l[n]===e[0])t++;else if(l[n]===e[1]&&(t--,t<0))return n;return t>0?-2:-1}var Q=new WeakMap;function Oe(l){let e={"*":-1,_:-1},t=-1,n=l.length;for(let r=0;r<n;r++){let s=l[r];if(s!=="*"&&s!=="_"&&s!=="~")continue;let o=r===0?`
-`:l[r-1],i=r+1;for(;i<n&&l[i]===s;)i++;o!==" "&&o!=="	"&&o!==`
-`&&o!=="\r"&&o!=="\f"&&(s==="~"?t=r:e[s]=r),r=i-1}return{maskedSrc:l,lastPossibleEmStrongCloserIndex:e,lastPossibleDelCloserIndex:t}}function qe(l,e){let t=Oe(e),n=Q.get(l);n?n.push(t):Q.set(l,[t])}function ve(l){let e=Q.get(l);e&&(e.pop(),e.length===0&&Q.delete(l))}function oe(l,e,t){let n=Q.get(l)?.at(-1);return n&&n.maskedSrc===e?n.lastPossibleEmStrongCloserIndex[t]:Oe(e).lastPossibleEmStrongCloserIndex[t]}function ae(l,e){let t=Q.get(l)?.at(-1);return t&&t.maskedSrc===e?t.lastPossibleDelCloserIndex:Oe(e).lastPossibleDelCloserIndex}function te(l,e=0){let t=e,n="";for(let r of l)if(r==="	"){let s=4-t%4;n+=" ".repeat(s),t+=s}else n+=r,t++;return n}function Ht(l,e){let t="";for(let n=0;n<l.length;n++){if(l[n]==="`"){let r=e.inline.code.exec(l.slice(n));if(r){t+=r[0],n+=r[0].length-1;continue}}if(l[n]==="\\"&&(l[n+1]==="["||l[n+1]==="]")){t+=l[n+1],n++;continue}t+=l[n]}return t}function He(l,e,t,n,r){let s=e.href,o=e.title||null,i=Ht(l[1],r),a=l[0].charAt(0)==="!",c=n.state.inLink,u=n.state.linkEmitted,d=n.state.inRawBlock;n.state.inLink=!0,n.state.linkEmitted=!1;let h=n.inlineTokens(i),p=n.state.linkEmitted;if(n.state.linkEmitted=u,n.state.inLink=c,!a){if(p){n.state.inRawBlock=d;return}n.state.linkEmitted=!0}return{type:a?"image":"link",raw:t,href:s,title:o,text:i,tokens:h}}function Zt(l,e,t){let n=l.match(t.other.indentCodeCompensation);if(n===null)return e;let r=n[1];return e.split(`
-`).map(s=>{let o=s.match(t.other.beginningSpace);if(o===null)return s;let[i]=o;return s.slice(Math.min(i.length,r.length))}).join(`
-`)}function Ze(l,e,t,n){if(!e.includes("<"))return!1;for(let r=0;r<e.length;r++){if(e[r]==="\\"){r++;continue}if(e[r]==="`"){let i=n.inline.code.exec(e.slice(r));if(i){r+=i[0].length-1;continue}}if(e[r]!=="<")continue;let s=l.slice(t+r),o=n.inline.tag.exec(s)||n.inline.autolink.exec(s);if(o){if(o[0].length>e.length-r)return!0;r+=o[0].length-1}}return!1}var _=class{options;rules;lexer;constructor(e){this.options=e||S}space(e){let t=this.rules.block.newline.exec(e);if(t&&t[0].length>0)return{type:"space",raw:t[0]}}code(e){let t=this.rules.block.code.exec(e);if(t){let n=this.options.pedantic?t[0]:Re(t[0]),r=n.replace(this.rules.other.codeRemoveIndent,"");return{type:"code",raw:n,codeBlockStyle:"indented",text:r}}}fences(e){let t=this.rules.block.fences.exec(e);if(t){let n=t[0],r=Zt(n,t[3]||"",this.rules);return t[3]!==void 0&&(r===""||r.endsWith(`
-`))&&(r+=`
-`),{type:"code",raw:n,lang:t[2]?t[2].trim().replace(this.rules.inline.anyPunctuation,"$1"):t[2],text:r}}}heading(e){let t=this.rules.block.heading.exec(e);if(t){let n=t[2].trim();if(this.rules.other.endingHash.test(n)){let r=C(n,"#");(this.options.pedantic||!r||this.rules.other.endingSpaceTabChar.test(r))&&(n=r.trim())}return{type:"heading",raw:C(t[0],`
-`),depth:t[1].length,text:n,tokens:this.lexer.inline(n)}}}hr(e){let t=this.rules.block.hr.exec(e);if(t)return{type:"hr",raw:C(t[0],`
-`)}}blockquote(e){let t=this.rules.block.blockquote.exec(e);if(t){let n=C(t[0],`
-`).split(`
-`),r="",s="",o=[];for(;n.length>0;){let i=!1,a=[],c;for(c=0;c<n.length;c++)if(this.rules.other.blockquoteStart.test(n[c]))a.push(n[c]),i=!0;else if(!i)a.push(n[c]);else break;n=n.slice(c);let u=a.join(`
-`),d=u.replace(this.rules.other.blockquoteMarkerWhitespace,(k,m,b)=>b.startsWith(" ")?m+" "+b.slice(1):m+te(b,m.length)).replace(this.rules.other.blockquoteSetextReplace,`
-    $1`).replace(this.rules.other.blockquoteSetextReplace2,"");r=r?`${r}
-${u}`:u,s=s?`${s}
-${d}`:d;let h=this.lexer.state.top;if(this.lexer.state.top=!0,this.lexer.blockTokens(d,o,!0),this.lexer.state.top=h,n.length===0)break;let p=o.at(-1);if(p?.type==="code"||p?.type==="heading"||p?.type==="hr"||p?.type==="html"||p?.type==="table")break;if(p?.type==="blockquote"){let k=p,m=n.join(`
-`),b=k.raw+`
-`+m.replace(this.rules.other.blockquoteSetextReplace2,""),f=this.blockquote(b);o[o.length-1]=f;let R=b.substring(f.raw.length).replace(/^\n/,""),E=R?R.split(`
-`).length:0,T=E?n.slice(0,-E):n;if(T.length>0&&(r=`${r}
-${T.join(`
-`)}`),s=s.substring(0,s.length-k.text.length)+f.text,n=n.slice(T.length),n.length>0&&this.rules.other.blockquoteStart.test(n[0]))continue;break}else if(p?.type==="list"){let k=p,m=k.raw+`
-`+n.join(`
-`),b=this.list(m);o[o.length-1]=b;let f=b.raw.length>k.raw.length?m.slice(k.raw.length+1,b.raw.length).split(`
-`).length:0;if(f>0){let R=n.slice(0,f).join(`
-`);r=`${r}
-${R}`,s=`${s}
-${R}`}if(n=n.slice(f),n.length>0&&!this.rules.other.blockquoteStart.test(n[0]))break;continue}}return{type:"blockquote",raw:r,tokens:o,text:s}}}list(e){let t=this.rules.block.list.exec(e);if(t){if(!this.options.pedantic&&this.lexer.state.lastToken?.type==="text"&&!this.rules.other.listInterruptsParagraph.test(e))return;let n=e,r=()=>n.length-e.length,s=t[1].trim(),o=s.length>1,i={type:"list",raw:"",ordered:o,start:o?+s.slice(0,-1):"",loose:!1,items:[]};s=o?`\\d{1,9}\\${s.slice(-1)}`:`\\${s}`,this.options.pedantic&&(s=o?s:"[*+-]");let a=this.rules.other.listItemRegex(s),c=!1;for(;e;){let h=!1,p="";if(!(t=a.exec(e))||this.rules.block.hr.test(e))break;let k=r();e=e.substring(t[0].length);let m=t[2].split(`
-`,1)[0],b=t[1].length,f=this.options.pedantic?te(m,b):m.replace(this.rules.other.leadingSpaceTab,H=>te(H,b)),R=e.split(`
-`,1)[0],E=!f.trim(),T=0;if(this.options.pedantic?(T=2,p=f.trimStart()):E?T=b+1:(T=f.search(this.rules.other.nonSpaceChar),T=T>4?1:T,p=f.slice(T),T+=b),E&&this.rules.other.blankLine.test(R)&&(e=e.substring(R.length+1),h=!0),!h){let H=this.rules.other.nextBulletRegex(T),K=this.rules.other.hrRegex(T),re=this.rules.other.fencesBeginRegex(T),B=this.options.pedantic?this.rules.other.pedanticHeadingBeginRegex(T):this.rules.other.headingBeginRegex(T),X=this.rules.other.htmlBeginRegex(T),se=this.rules.other.blockquoteBeginRegex(T),le=!1;for(;e;){let we=e.split(`
-`,1)[0],Z;if(R=we,this.options.pedantic?(R=R.replace(this.rules.other.listReplaceNesting,"  "),Z=R):Z=R.replace(this.rules.other.leadingSpaceTab,$=>te($)),re.test(R)||B.test(R)||X.test(R)||se.test(R)||H.test(R)||K.test(R))break;if(Z.search(this.rules.other.nonSpaceChar)>=T||!R.trim())p+=`
-`+Z.slice(T),le=!1;else{if(E)break;let $=f;if(!this.options.pedantic&&!p.includes(`
-`)&&!f.includes("	")){let j;for(;!K.test($)&&(j=this.rules.other.nestedBlockMarker.exec($));)$=$.slice(j[0].length);if(!$.trim())break}if($.replace(this.rules.other.tabCharGlobal,"    ").search(this.rules.other.nonSpaceChar)>=4||re.test($)||B.test($)||X.test($)||K.test($))break;if(!this.options.pedantic&&!le){let j=f.replace(this.rules.other.nestedContainerMarkers,"");if(this.rules.block.fences.test(j)||this.rules.block.heading.test(j)||this.rules.block.hr.test(j))break}let je=!this.options.pedantic&&/^ {0,3}(?:=+|-+) *$/.test(R)&&this.rules.block.lheading.test(`${f}
-${R}`)?`    ${Z.replace(/^ {0,3}/,"")}`:R;p+=`
-`+je,le=!0}E=!R.trim(),e=e.substring(we.length+1),f=Z.slice(T)}}let U=n.slice(k,r());i.loose||(c?i.loose=!0:this.rules.other.doubleBlankLine.test(U)&&(c=!0)),i.items.push({type:"list_item",raw:U,task:!!this.options.gfm&&this.rules.other.listIsTask.test(p),loose:!1,text:p,tokens:[]})}let u=i.items.at(-1);if(u)u.raw=u.raw.trimEnd(),u.text=u.text.trimEnd();else return;i.raw=n.slice(0,r()).trimEnd();let d=[];for(let h of i.items)if(this.lexer.state.top=!1,d.push(this.lexer.inlineQueue.length),h.tokens=this.lexer.blockTokens(h.text,[]),!i.loose){let p=h.tokens.filter(m=>m.type==="space"),k=p.length>0&&p.some(m=>this.rules.other.anyLine.test(m.raw));i.loose=k}for(let h=0;h<i.items.length;h++){let p=i.items[h],k=p.tokens[0];if(p.task&&(k?.type==="text"||k?.type==="paragraph")){p.text=p.text.replace(this.rules.other.listReplaceTask,""),k.raw=k.raw.replace(this.rules.other.listReplaceTask,""),k.text=k.text.replace(this.rules.other.listReplaceTask,"");let m=this.lexer.inlineQueue;for(let f=d[h];f<m.length;f++)if(m[f].tokens===k.tokens){m[f].src=m[f].src.replace(this.rules.other.listReplaceTask,"");break}let b=this.rules.other.listTaskCheckbox.exec(p.raw);if(b){let f={type:"checkbox",raw:b[0]+" ",checked:b[0]!=="[ ]"};p.checked=f.checked,i.loose?p.tokens[0]&&["paragraph","text"].includes(p.tokens[0].type)&&"tokens"in p.tokens[0]&&p.tokens[0].tokens?(p.tokens[0].raw=f.raw+p.tokens[0].raw,p.tokens[0].text=f.raw+p.tokens[0].text,p.tokens[0].tokens.unshift(f)):p.tokens.unshift({type:"paragraph",raw:f.raw,text:f.raw,tokens:[f]}):p.tokens.unshift(f)}}else p.task&&(p.task=!1)}if(i.loose)for(let h of i.items){h.loose=!0;for(let p of h.tokens)p.type==="text"&&(p.type="paragraph")}return i}}html(e){let t=this.rules.block.html.exec(e);if(t){if(this.lexer.state.lastToken?.type==="paragraph"&&!this.rules.other.htmlBeginRegex(4).test(e))return;let n=Re(t[0]);return{type:"html",block:!0,raw:n,pre:t[1]==="pre"||t[1]==="script"||t[1]==="style",text:n}}}def(e){let t=this.rules.block.def.exec(e);if(t){if(!this.rules.other.startAngleBracket.test(t[2])&&Te(t[2],"()")!==-1)return;let n=W(t[1]),r=t[2]?t[2].replace(this.rules.other.hrefBrackets,"$1").replace(this.rules.inline.anyPunctuation,"$1"):"",s=t[3]?t[3].substring(1,t[3].length-1).replace(this.rules.inline.anyPunctuation,"$1"):t[3];return{type:"def",tag:n,raw:C(t[0],`
-`),href:r,title:s}}}table(e){let t=this.rules.block.table.exec(e);if(!t||!this.rules.other.tableDelimiter.test(t[2]))return;let n=be(t[1]),r=t[2].replace(this.rules.other.tableAlignChars,"").split("|"),s=t[3]?.trim()?t[3].replace(this.rules.other.tableRowBlankLine,"").split(`
-`):[],o={type:"table",raw:C(t[0],`
-`),header:[],align:[],rows:[]};if(n.length===r.length){for(let i of r)this.rules.other.tableAlignRight.test(i)?o.align.push("right"):this.rules.other.tableAlignCenter.test(i)?o.align.push("center"):this.rules.other.tableAlignLeft.test(i)?o.align.push("left"):o.align.push(null);for(let i=0;i<n.length;i++)o.header.push({text:n[i],tokens:this.lexer.inline(n[i]),header:!0,align:o.align[i]});for(let i of s)o.rows.push(be(i,o.header.length).map((a,c)=>({text:a,tokens:this.lexer.inline(a),header:!1,align:o.align[c]})));return o}}lheading(e){let t=this.rules.block.lheading.exec(e);if(t){let n=t[1].trim();return{type:"heading",raw:C(t[0],`
-`),depth:t[2].charAt(0)==="="?1:2,text:n,tokens:this.lexer.inline(n)}}}paragraph(e){let t=this.rules.block.paragraph.exec(e);if(t){let n=t[1].charAt(t[1].length-1)===`
-`?t[1].slice(0,-1):t[1];return{type:"paragraph",raw:t[0],text:n,tokens:this.lexer.inline(n)}}}text(e){let t=this.rules.block.text.exec(e);if(t)return{type:"text",raw:t[0],text:t[0],tokens:this.lexer.inline(t[0])}}escape(e){if(e.charCodeAt(0)!==92)return;let t=this.rules.inline.escape.exec(e);if(t)return{type:"escape",raw:t[0],text:t[1]}}tag(e){if(e.charCodeAt(0)!==60)return;let t=this.rules.inline.tag.exec(e);if(t)return!this.lexer.state.inLink&&this.rules.other.startATag.test(t[0])?this.lexer.state.inLink=!0:this.lexer.state.inLink&&this.rules.other.endATag.test(t[0])&&(this.lexer.state.inLink=!1),!this.lexer.state.inRawBlock&&this.rules.other.startPreScriptTag.test(t[0])?this.lexer.state.inRawBlock=!0:this.lexer.state.inRawBlock&&this.rules.other.endPreScriptTag.test(t[0])&&(this.lexer.state.inRawBlock=!1),{type:"html",raw:t[0],inLink:this.lexer.state.inLink,inRawBlock:this.lexer.state.inRawBlock,block:!1,text:t[0]}}link(e){if(this.lexer.state.linkParenPossible===!1)return;let t=e.charCodeAt(0);if(t!==91&&t!==33)return;let n=this.rules.inline.link.exec(e);if(n){let r=n[0].charAt(0)==="!"?2:1;if(!this.options.pedantic&&Ze(e,n[1],r,this.rules))return;let s=n[2].trim();if(!this.options.pedantic&&this.rules.other.startAngleBracket.test(s)){if(!this.rules.other.endAngleBracket.test(s))return;let c=C(s.slice(0,-1),"\\");if((s.length-c.length)%2===0)return}else{let c=Te(n[2],"()");if(c===-2)return;if(c>-1){let d=(n[0].indexOf("!")===0?5:4)+n[1].length+c;n[2]=n[2].substring(0,c),n[0]=n[0].substring(0,d).trim(),n[3]=""}}let o=C(n[0].slice(0,-1),"\\");if((n[0].length-o.length)%2===0)return;let i=n[2],a="";if(this.options.pedantic){let c=this.rules.other.pedanticHrefTitle.exec(i);c&&(i=c[1],a=c[3])}else a=n[3]?n[3].slice(1,-1):"";return i=i.trim(),this.rules.other.startAngleBracket.test(i)&&(this.options.pedantic&&!this.rules.other.endAngleBracket.test(s)?i=i.slice(1):i=i.slice(1,-1)),He(n,{href:i&&i.replace(this.rules.inline.anyPunctuation,"$1"),title:a&&a.replace(this.rules.inline.anyPunctuation,"$1")},n[0],this.lexer,this.rules)}}reflink(e,t){let n=e.charCodeAt(0);if(n!==91&&n!==33)return;let r;if((r=this.rules.inline.reflink.exec(e))||(r=this.rules.inline.nolink.exec(e))){let s=r[0].charAt(0)==="!"?2:1;if(!this.options.pedantic&&Ze(e,r[1],s,this.rules))return;let o=t[W(r[2]||r[1])];if(!o){let i=r[0].charAt(0);return{type:"text",raw:i,text:i}}return He(r,o,r[0],this.lexer,this.rules)}}emStrong(e,t,n=""){let r=this.rules.inline.emStrongLDelim.exec(e);if(!r||!r[1]&&!r[2]&&!r[3]&&!r[4])return;let s=r[0][0],o=n===s,i=t.length-e.length,a=i;for(;!this.options.pedantic&&a>0&&t[a-1]===s;)a--;let c=[...t.slice(Math.max(0,a-2),a)].at(-1)??"",u=c==="*"||c==="_"||!!this.rules.inline.punctuation.exec(c);a<i&&(n=c);let d=a<i?u:n==="*"||n==="_"||!!this.rules.inline.punctuation.exec(n);if(r[4]&&n.match(this.rules.other.unicodeAlphaNumeric))return;let h=r[1]||r[3]||"";if(!h||!n||d){let p=[...r[0]].length-1,k,m,b=p,f=0,R=i-a+p,E=!this.options.pedantic&&!!c.trim()&&(!!h||s==="*"&&!u);if(s!=="*"&&s!=="_")return;let T=s==="*"?this.rules.inline.emStrongRDelimAst:this.rules.inline.emStrongRDelimUnd,U=oe(this,t,s),H=t.length-e.length+p;if(U<H)return;t=t.slice(-1*e.length+p);let K=U-H;for(T.lastIndex=0;(r=T.exec(t))!==null&&!(r.index>K);){if(k=r[1]||r[2]||r[3]||r[4]||r[5]||r[6],!k)continue;if(m=[...k].length,r[3]||r[4]){b+=m;continue}else if((r[5]||r[6]||E)&&R%3&&!((R+m)%3)){if(o&&(r[5]||r[6]))break;f+=m;continue}if(b-=m,b>0)continue;m=Math.min(m,m+b+f);let re=[...r[0]][0].length,B=e.slice(0,p+r.index+re+m);if(Math.min(p,m)%2){let se=B.slice(1,-1);return{type:"em",raw:B,text:se,tokens:this.lexer.inlineTokens(se)}}let X=B.slice(2,-2);return{type:"strong",raw:B,text:X,tokens:this.lexer.inlineTokens(X)}}}}codespan(e){if(e.charCodeAt(0)!==96)return;let t=this.rules.inline.code.exec(e);if(t){let n=t[2].replace(this.rules.other.newLineCharGlobal," "),r=this.rules.other.nonSpaceChar.test(n),s=this.rules.other.startingSpaceChar.test(n)&&this.rules.other.endingSpaceChar.test(n);return r&&s&&(n=n.substring(1,n.length-1)),{type:"codespan",raw:t[0],text:n}}}br(e){let t=e.charCodeAt(0);if(t!==32&&t!==92&&t!==10)return;let n=this.rules.inline.br.exec(e);if(n)return{type:"br",raw:n[0]}}del(e,t,n=""){if(e.charCodeAt(0)!==126)return;let r=this.rules.inline.delLDelim.exec(e);if(!r)return;if(!(r[1]||"")||!n||this.rules.inline.punctuation.exec(n)){let o=[...r[0]].length-1,i,a,c=o,u=this.rules.inline.delRDelim,d=ae(this,t),h=t.length-e.length+o;if(d<h)return;t=t.slice(-1*e.length+o);let p=d-h;for(u.lastIndex=0;(r=u.exec(t))!==null&&!(r.index>p);){if(i=r[1]||r[2]||r[3]||r[4]||r[5]||r[6],!i||(a=[...i].length,a!==o))continue;if(r[3]||r[4]){c+=a;continue}if(c-=a,c>0)continue;a=Math.min(a,a+c);let k=[...r[0]][0].length,m=e.slice(0,o+r.index+k+a),b=m.slice(o,-o);return{type:"del",raw:m,text:b,tokens:this.lexer.inlineTokens(b)}}}}autolink(e){if(e.charCodeAt(0)!==60)return;let t=this.rules.inline.autolink.exec(e);if(t){let n,r;return t[2]==="@"?(n=t[1],r="mailto:"+n):(n=t[1],r=n),{type:"link",raw:t[0],text:n,href:r,autolink:!0,tokens:[{type:"text",raw:n,text:n}]}}}url(e){let t;if(t=this.rules.inline.url.exec(e)){let n,r;if(t[2]==="@")n=t[0],r="mailto:"+n;else{let s;do s=t[0],t[0]=this.rules.inline._backpedal.exec(t[0])?.[0]??"";while(s!==t[0]);n=t[0],t[1]==="www."?r="http://"+t[0]:r=t[0]}return{type:"link",raw:t[0],text:n,href:r,autolink:!0,tokens:[{type:"text",raw:n,text:n}]}}}inlineText(e){let t=this.rules.inline.text.exec(e);if(t){let n=this.lexer.state.inRawBlock;return{type:"text",raw:t[0],text:n?t[0]:De(t[0]),escaped:n}}}};var marked_esm_w=class l{tokens;options;state;inlineQueue;tokenizer;constructor(e){this.tokens=[],this.tokens.links=Object.create(null),this.options=e||S,this.options.tokenizer=this.options.tokenizer||new _,this.tokenizer=this.options.tokenizer,this.tokenizer.options=this.options,this.tokenizer.lexer=this,this.inlineQueue=[],this.state={inLink:!1,inRawBlock:!1,linkEmitted:!1,linkParenPossible:!0,top:!0};let t={other:O,block:ee.normal,inline:F.normal};this.options.pedantic?(t.block=ee.pedantic,t.inline=F.pedantic):this.options.gfm&&(t.block=ee.gfm,this.options.breaks?t.inline=F.breaks:t.inline=F.gfm),this.tokenizer.rules=t}static get rules(){return{block:ee,inline:F}}static lex(e,t){return new l(t).lex(e)}static lexInline(e,t){return new l(t).inlineTokens(e)}lex(e){e=e.replace(O.carriageReturn,`
-`),this.blockTokens(e,this.tokens);for(let t=0;t<this.inlineQueue.length;t++){let n=this.inlineQueue[t];this.state.inRawBlock=!1,this.inlineTokens(n.src,n.tokens)}return this.inlineQueue=[],this.tokens}blockTokens(e,t=[],n=!1){this.tokenizer.lexer=this;let r=this.state.lastToken;this.options.pedantic&&(e=e.replace(O.tabCharGlobal,"    ").replace(O.spaceLine,""));let s=1/0,o,i=this.options.gfm&&!this.options.pedantic&&this.tokenizer.paragraph===_.prototype.paragraph;for(;e;){if(e.length<s)s=e.length;else{this.infiniteLoopError(e.charCodeAt(0));break}this.state.lastToken=t.at(-1);let a;if(this.options.extensions?.block?.some(u=>(a=u.call({lexer:this},e,t))?(e=e.substring(a.raw.length),t.push(a),!0):!1))continue;if(a=this.tokenizer.space(e)){e=e.substring(a.raw.length);let u=t.at(-1);a.raw.length===1&&u!==void 0?u.raw+=`
-`:t.push(a);continue}if(a=this.tokenizer.code(e)){e=e.substring(a.raw.length);let u=t.at(-1);u?.type==="paragraph"||u?.type==="text"?(u.raw+=(u.raw.endsWith(`
-`)?"":`
-`)+a.raw,u.text+=`
-`+a.text,this.inlineQueue.at(-1).src=u.text):t.push(a);continue}if(a=this.tokenizer.fences(e)){e=e.substring(a.raw.length),t.push(a);continue}if(a=this.tokenizer.heading(e)){e=e.substring(a.raw.length),t.push(a);continue}if(a=this.tokenizer.hr(e)){e=e.substring(a.raw.length),t.push(a);continue}if(a=this.tokenizer.blockquote(e)){e=e.substring(a.raw.length),t.push(a);continue}if(a=this.tokenizer.list(e)){e=e.substring(a.raw.length),t.push(a);continue}if(a=this.tokenizer.html(e)){e=e.substring(a.raw.length),t.push(a);continue}if(a=this.tokenizer.def(e)){e=e.substring(a.raw.length);let u=t.at(-1);u?.type==="paragraph"||u?.type==="text"?(u.raw+=(u.raw.endsWith(`
-`)?"":`
-`)+a.raw,u.text+=`
-`+a.raw,this.inlineQueue.at(-1).src=u.text):(this.tokens.links[a.tag]||(this.tokens.links[a.tag]={href:a.href,title:a.title}),t.push(a));continue}if(a=this.tokenizer.table(e)){e=e.substring(a.raw.length),t.push(a);continue}if(a=this.tokenizer.lheading(e)){e=e.substring(a.raw.length),t.push(a);continue}let c=e;if(this.options.extensions?.startBlock){let u=1/0,d=e.slice(1),h;this.options.extensions.startBlock.forEach(p=>{h=p.call({lexer:this},d),typeof h=="number"&&h>=0&&(u=Math.min(u,h))}),u<1/0&&u>=0&&(c=e.substring(0,u+1))}if(this.state.top&&(a=this.tokenizer.paragraph(c))){let u=t.at(-1);(n||u===o&&i)&&u?.type==="paragraph"?(u.raw+=(u.raw.endsWith(`
-`)?"":`
-`)+a.raw,u.text+=`
-`+a.text,this.inlineQueue.pop(),this.inlineQueue.at(-1).src=u.text,o=u):(t.push(a),o=a),n=c.length!==e.length,e=e.substring(a.raw.length);continue}if(a=this.tokenizer.text(e)){e=e.substring(a.raw.length);let u=t.at(-1);u?.type==="text"?(u.raw+=(u.raw.endsWith(`
-`)?"":`
-`)+a.raw,u.text+=`
-`+a.text,this.inlineQueue.pop(),this.inlineQueue.at(-1).src=u.text):t.push(a);continue}if(e){this.infiniteLoopError(e.charCodeAt(0));break}}return this.state.top=!0,this.state.lastToken=r,t}inline(e,t=[]){return this.inlineQueue.push({src:e,tokens:t}),t}linkInText(e){if(!e.includes("["))return!1;let t=this.tokenizer.rules.inline.link;for(let n of e.matchAll(this.tokenizer.rules.inline.blockSkip))if(t.test(n[0])&&e.charAt(n.index-1)!=="!")return!0;for(let n of e.matchAll(this.tokenizer.rules.inline.reflinkSearch)){let r=n[0],s=r.lastIndexOf("[");if(!(r.charAt(0)==="!"||!Object.hasOwn(this.tokens.links,W(r.slice(s+1,-1))))&&!(s>1&&this.linkInText(r.slice(1,s-1))))return!0}return!1}inlineTokens(e,t=[]){this.tokenizer.lexer=this;let n=this.state.linkParenPossible;this.state.linkParenPossible=e.includes(")");try{return this.#t(e,t)}finally{this.state.linkParenPossible=n}}#t(e,t){let n=e.includes("*")||e.includes("_")||e.includes("~"),r=n||this.options.hooks?.emStrongMask||this.tokenizer.emStrong!==_.prototype.emStrong||this.tokenizer.del!==_.prototype.del?this.#r(e):e;if(!n)return this.#e(e,r,t);qe(this.tokenizer,r);try{return this.#e(e,r,t)}finally{ve(this.tokenizer)}}#e(e,t,n){let r=!1,s="",o=1/0;for(;e;){if(e.length<o)o=e.length;else{this.infiniteLoopError(e.charCodeAt(0));break}r||(s=""),r=!1;let i;if(this.options.extensions?.inline?.some(u=>(i=u.call({lexer:this},e,n))?(e=e.substring(i.raw.length),n.push(i),!0):!1))continue;if(i=this.tokenizer.escape(e)){e=e.substring(i.raw.length),n.push(i);continue}if(i=this.tokenizer.tag(e)){e=e.substring(i.raw.length),n.push(i);continue}if(i=this.tokenizer.link(e)){e=e.substring(i.raw.length),n.push(i);continue}if(i=this.tokenizer.reflink(e,this.tokens.links)){e=e.substring(i.raw.length);let u=n.at(-1);i.type==="text"&&u?.type==="text"?(u.raw+=i.raw,u.text+=i.text):n.push(i);continue}let a=e[0];if(a==="*"||a==="_"){let u=t.length-e.length;if(oe(this.tokenizer,t,a)<=u){let h=1;for(;h<e.length&&e.charCodeAt(h)===a.charCodeAt(0);)h++;let p=e.substring(0,h),k=n.at(-1);k?.type==="text"&&!k.escaped?(k.raw+=p,k.text+=p):n.push({type:"text",raw:p,text:p,escaped:!1}),e=e.substring(h),s=a,r=!0;continue}}else if(a==="~"){let u=t.length-e.length;if(ae(this.tokenizer,t)<=u){let h=1;for(;h<e.length&&e.charCodeAt(h)===126;)h++;let p=e.substring(0,h),k=n.at(-1);k?.type==="text"&&!k.escaped?(k.raw+=p,k.text+=p):n.push({type:"text",raw:p,text:p,escaped:!1}),e=e.substring(h),s=a,r=!0;continue}}if(i=this.tokenizer.emStrong(e,t,s)){e=e.substring(i.raw.length),n.push(i);continue}if(i=this.tokenizer.codespan(e)){e=e.substring(i.raw.length),n.push(i);continue}if(i=this.tokenizer.br(e)){e=e.substring(i.raw.length),n.push(i);continue}if(i=this.tokenizer.del(e,t,s)){e=e.substring(i.raw.length),n.push(i);continue}if(i=this.tokenizer.autolink(e)){e=e.substring(i.raw.length),n.push(i);continue}if(!this.state.inLink&&(i=this.tokenizer.url(e))){e=e.substring(i.raw.length),n.push(i);continue}let c=e;if(this.options.extensions?.startInline){let u=1/0,d=e.slice(1),h;this.options.extensions.startInline.forEach(p=>{h=p.call({lexer:this},d),typeof h=="number"&&h>=0&&(u=Math.min(u,h))}),u<1/0&&u>=0&&(c=e.substring(0,u+1))}if(i=this.tokenizer.inlineText(c)){e=e.substring(i.raw.length),i.raw.slice(-1)!=="_"&&(s=i.raw.slice(-1)),r=!0;let u=n.at(-1);u?.type==="text"?(u.raw+=i.raw,u.text+=i.text):n.push(i);continue}if(e){this.infiniteLoopError(e.charCodeAt(0));break}}return n}#n(e){let{blockSkip:t,tag:n,autolink:r}=this.tokenizer.rules.inline,s="",o=0,i;for(t.lastIndex=0;i=t.exec(e);){let a=i.index+(i[2]?i[2].length:0),c=i.index+i[0].length;if(e.charAt(a)==="<"){let u=e.slice(a),d=n.exec(u)||r.exec(u);if(!d){t.lastIndex=a+1;continue}c=a+d[0].length,t.lastIndex=c}s+=e.slice(o,a)+"["+"a".repeat(c-a-2)+"]",o=c}return s+e.slice(o)}#r(e){let t=e;if(this.tokens.links&&e.includes("[")){let n=this.tokenizer.rules.inline.reflinkSearch,r=s=>{let o=s.lastIndexOf("[");if(!Object.hasOwn(this.tokens.links,W(s.slice(o+1,-1))))return s;if(o>1&&s.charAt(0)!=="!"){let i=s.slice(1,o-1);if(this.linkInText(i))return"["+i.replace(n,r)+"]["+"a".repeat(s.length-o-2)+"]"}return"["+"a".repeat(s.length-2)+"]"};t=t.replace(n,r)}return t=t.replace(this.tokenizer.rules.inline.anyPunctuationOutsideCode,(n,r,s)=>s?"+".repeat(n.length):r?r+n.slice(r.length,-r.length).replace(/`/g,"+")+r:n),t=this.#n(t),t=this.options.hooks?.emStrongMask?.call({lexer:this},t)??t,t}infiniteLoopError(e){let t="Infinite loop on byte: "+e;if(this.options.silent)console.error(t);else throw new Error(t)}};var I=class{options;parser;constructor(e){this.options=e||S}space(e){return""}code({text:e,lang:t,escaped:n}){let r=(t||"").match(O.notSpaceStart)?.[0],s=e?e.replace(O.endingNewline,"")+`
-`:"";return r?'<pre><code class="language-'+y(r)+'">'+(n?s:y(s,!0))+`</code></pre>
-`:"<pre><code>"+(n?s:y(s,!0))+`</code></pre>
-`}blockquote({tokens:e}){return`<blockquote>
-${this.parser.parse(e)}</blockquote>
-`}html({text:e}){return e}def(e){return""}heading({tokens:e,depth:t}){return`<h${t}>${this.parser.parseInline(e)}</h${t}>
-`}hr(e){return`<hr>
-`}list(e){let t=e.ordered,n=e.start,r="";for(let i=0;i<e.items.length;i++){let a=e.items[i];r+=this.listitem(a)}let s=t?"ol":"ul",o=t&&n!==1?' start="'+n+'"':"";return"<"+s+o+`>
-`+r+"</"+s+`>
-`}listitem(e){return`<li>${this.parser.parse(e.tokens)}</li>
-`}checkbox({checked:e}){return"<input "+(e?'checked="" ':"")+'disabled="" type="checkbox"> '}paragraph({tokens:e}){return`<p>${this.parser.parseInline(e)}</p>
-`}table(e){let t="",n="";for(let s=0;s<e.header.length;s++)n+=this.tablecell(e.header[s]);t+=this.tablerow({text:n});let r="";for(let s=0;s<e.rows.length;s++){let o=e.rows[s];n="";for(let i=0;i<o.length;i++)n+=this.tablecell(o[i]);r+=this.tablerow({text:n})}return r&&(r=`<tbody>${r}</tbody>`),`<table>
-<thead>
-`+t+`</thead>
-`+r+`</table>
-`}tablerow({text:e}){return`<tr>
-${e}</tr>
-`}tablecell(e){let t=this.parser.parseInline(e.tokens),n=e.header?"th":"td";return(e.align?`<${n} align="${e.align}">`:`<${n}>`)+t+`</${n}>
-`}strong({tokens:e}){return`<strong>${this.parser.parseInline(e)}</strong>`}em({tokens:e}){return`<em>${this.parser.parseInline(e)}</em>`}codespan({text:e}){return`<code>${y(e,!0)}</code>`}br(e){return"<br>"}del({tokens:e}){return`<del>${this.parser.parseInline(e)}</del>`}link({href:e,title:t,text:n,tokens:r,autolink:s}){let o=s?y(n,!0):this.parser.parseInline(r),i=xe(e);if(i===null)return o;e=y(i,s);let a='<a href="'+e+'"';return t&&(a+=' title="'+y(t)+'"'),a+=">"+o+"</a>",a}image({href:e,title:t,text:n,tokens:r}){r&&(n=this.parser.parseInline(r,this.parser.textRenderer));let s=xe(e);if(s===null)return y(n);e=s;let o=`<img src="${y(e)}" alt="${y(n)}"`;return t&&(o+=` title="${y(t)}"`),o+=">",o}text(e){return"tokens"in e&&e.tokens?this.parser.parseInline(e.tokens):"escaped"in e&&e.escaped?e.text:y(e.text)}};var z=class{parser;strong({text:e,tokens:t}){return t?this.parser.parseInline(t,this):e}em({text:e,tokens:t}){return t?this.parser.parseInline(t,this):e}codespan({text:e}){return e}del({text:e,tokens:t}){return t?this.parser.parseInline(t,this):e}html({text:e}){return e}text({text:e}){return e}link({text:e,tokens:t}){return t?this.parser.parseInline(t,this):e}image({text:e,tokens:t}){return t?this.parser.parseInline(t,this):e}br(){return`
-`}checkbox({raw:e}){return e}};var P=class l{options;renderer;textRenderer;constructor(e){this.options=e||S,this.options.renderer=this.options.renderer||new I,this.renderer=this.options.renderer,this.renderer.options=this.options,this.renderer.parser=this,this.textRenderer=new z,this.textRenderer.parser=this}static parse(e,t){return new l(t).parse(e)}static parseInline(e,t){return new l(t).parseInline(e)}parse(e){this.renderer.parser=this;let t="";for(let n=0;n<e.length;n++){let r=e[n];if(this.options.extensions?.renderers?.[r.type]){let o=r,i=this.options.extensions.renderers[o.type].call({parser:this},o);if(i!==!1||!["space","hr","heading","code","table","blockquote","list","checkbox","html","def","paragraph","text"].includes(o.type)){t+=i===!1?"":i??"";continue}}let s=r;switch(s.type){case"space":{t+=this.renderer.space(s);break}case"hr":{t+=this.renderer.hr(s);break}case"heading":{t+=this.renderer.heading(s);break}case"code":{t+=this.renderer.code(s);break}case"table":{t+=this.renderer.table(s);break}case"blockquote":{t+=this.renderer.blockquote(s);break}case"list":{t+=this.renderer.list(s);break}case"checkbox":{t+=this.renderer.checkbox(s);break}case"html":{t+=this.renderer.html(s);break}case"def":{t+=this.renderer.def(s);break}case"paragraph":{t+=this.renderer.paragraph(s);break}case"text":{t+=this.renderer.text(s);break}default:{let o='Token with "'+s.type+'" type was not found.';if(this.options.silent)return console.error(o),"";throw new Error(o)}}}return t}parseInline(e,t=this.renderer){this.renderer.parser=this;let n="";for(let r=0;r<e.length;r++){let s=e[r];if(this.options.extensions?.renderers?.[s.type]){let i=this.options.extensions.renderers[s.type].call({parser:this},s);if(i!==!1||!["escape","html","link","image","checkbox","strong","em","codespan","br","del","text"].includes(s.type)){n+=i===!1?"":i??"";continue}}let o=s;switch(o.type){case"escape":{n+=t.text(o);break}case"html":{n+=t.html(o);break}case"link":{n+=t.link(o);break}case"image":{n+=t.image(o);break}case"checkbox":{n+=t.checkbox(o);break}case"strong":{n+=t.strong(o);break}case"em":{n+=t.em(o);break}case"codespan":{n+=t.codespan(o);break}case"br":{n+=t.br(o);break}case"del":{n+=t.del(o);break}case"text":{n+=t.text(o);break}default:{let i='Token with "'+o.type+'" type was not found.';if(this.options.silent)return console.error(i),"";throw new Error(i)}}}return n}};var A=class{options;block;constructor(e){this.options=e||S}static passThroughHooks=new Set(["preprocess","postprocess","processAllTokens","emStrongMask"]);static passThroughHooksRespectAsync=new Set(["preprocess","postprocess","processAllTokens"]);preprocess(e){return e}postprocess(e){return e}processAllTokens(e){return e}emStrongMask(e){return e}provideLexer(e=this.block){return e?marked_esm_w.lex:marked_esm_w.lexInline}provideParser(e=this.block){return e?P.parse:P.parseInline}};function M(l,e){if(Array.isArray(e))for(let t=0;t<e.length;t++)l.push(e[t]);else l.push(e)}var ne=class{defaults=G();options=this.setOptions;parse=this.parseMarkdown(!0);parseInline=this.parseMarkdown(!1);Parser=P;Renderer=I;TextRenderer=z;Lexer=marked_esm_w;Tokenizer=_;Hooks=A;constructor(...e){this.use(...e)}walkTokens(e,t){let n=[];for(let r of e)switch(M(n,t.call(this,r)),r.type){case"table":{let s=r;for(let o of s.header)M(n,this.walkTokens(o.tokens,t));for(let o of s.rows)for(let i of o)M(n,this.walkTokens(i.tokens,t));break}case"list":{let s=r;M(n,this.walkTokens(s.items,t));break}default:{let s=r;this.defaults.extensions?.childTokens?.[s.type]?this.defaults.extensions.childTokens[s.type].forEach(o=>{let i=s[o].flat(1/0);M(n,this.walkTokens(i,t))}):s.tokens&&M(n,this.walkTokens(s.tokens,t))}}return n}use(...e){let t=this.defaults.extensions||{renderers:Object.create(null),childTokens:Object.create(null)};return e.forEach(n=>{let r={...n};if(r.async=this.defaults.async||r.async||!1,n.extensions&&(n.extensions.forEach(s=>{if(!s.name)throw new Error("extension name required");if("renderer"in s){let o=t.renderers[s.name];o?t.renderers[s.name]=function(...i){let a=s.renderer.apply(this,i);return a===!1&&(a=o.apply(this,i)),a}:t.renderers[s.name]=s.renderer}if("tokenizer"in s){if(!s.level||s.level!=="block"&&s.level!=="inline")throw new Error("extension level must be 'block' or 'inline'");let o=t[s.level];o?o.unshift(s.tokenizer):t[s.level]=[s.tokenizer],s.start&&(s.level==="block"?t.startBlock?t.startBlock.push(s.start):t.startBlock=[s.start]:s.level==="inline"&&(t.startInline?t.startInline.push(s.start):t.startInline=[s.start]))}"childTokens"in s&&s.childTokens&&(t.childTokens[s.name]=s.childTokens)}),r.extensions=t),n.renderer){let s=this.defaults.renderer||new I(this.defaults);for(let o in n.renderer){if(!(o in s))throw new Error(`renderer '${o}' does not exist`);if(["options","parser"].includes(o))continue;let i=o,a=n.renderer[i],c=s[i];s[i]=(...u)=>{let d=a.apply(s,u);return d===!1&&(d=c.apply(s,u)),d===!1?"":d??""}}r.renderer=s}if(n.tokenizer){let s=this.defaults.tokenizer||new _(this.defaults);for(let o in n.tokenizer){if(!(o in s))throw new Error(`tokenizer '${o}' does not exist`);if(["options","rules","lexer"].includes(o))continue;let i=o,a=n.tokenizer[i],c=s[i];s[i]=(...u)=>{let d=a.apply(s,u);return d===!1&&(d=c.apply(s,u)),d}}r.tokenizer=s}if(n.hooks){let s=this.defaults.hooks||new A;for(let o in n.hooks){if(!(o in s))throw new Error(`hook '${o}' does not exist`);if(["options","block"].includes(o))continue;let i=o,a=n.hooks[i],c=s[i];A.passThroughHooks.has(o)?s[i]=u=>{if(s.options.async&&A.passThroughHooksRespectAsync.has(o))return(async()=>{let h=await a.call(s,u);return c.call(s,h)})();let d=a.call(s,u);return c.call(s,d)}:s[i]=(...u)=>{if(s.options.async)return(async()=>{let h=await a.apply(s,u);return h===!1&&(h=await c.apply(s,u)),h})();let d=a.apply(s,u);return d===!1&&(d=c.apply(s,u)),d}}r.hooks=s}if(n.walkTokens){let s=this.defaults.walkTokens,o=n.walkTokens;r.walkTokens=function(i){let a=[];return M(a,o.call(this,i)),s&&M(a,s.call(this,i)),a}}this.defaults={...this.defaults,...r}}),this}setOptions(e){return this.defaults={...this.defaults,...e},this}lexer(e,t){return marked_esm_w.lex(e,t??this.defaults)}parser(e,t){return P.parse(e,t??this.defaults)}parseMarkdown(e){return(n,r)=>{let s={...r},o={...this.defaults,...s},i=this.onError(!!o.silent,!!o.async);if(this.defaults.async===!0&&s.async===!1)return i(new Error("marked(): The async option was set to true by an extension. Remove async: false from the parse options object to return a Promise."));if(typeof n>"u"||n===null)return i(new Error("marked(): input parameter is undefined or null"));if(typeof n!="string")return i(new Error("marked(): input parameter is of type "+Object.prototype.toString.call(n)+", string expected"));if(o.hooks&&(o.hooks.options=o,o.hooks.block=e),o.async)return(async()=>{let a=o.hooks?await o.hooks.preprocess(n):n,u=await(o.hooks?await o.hooks.provideLexer(e):e?marked_esm_w.lex:marked_esm_w.lexInline)(a,o),d=o.hooks?await o.hooks.processAllTokens(u):u;o.walkTokens&&await Promise.all(this.walkTokens(d,o.walkTokens));let p=await(o.hooks?await o.hooks.provideParser(e):e?P.parse:P.parseInline)(d,o);return o.hooks?await o.hooks.postprocess(p):p})().catch(i);try{o.hooks&&(n=o.hooks.preprocess(n));let c=(o.hooks?o.hooks.provideLexer(e):e?marked_esm_w.lex:marked_esm_w.lexInline)(n,o);o.hooks&&(c=o.hooks.processAllTokens(c)),o.walkTokens&&this.walkTokens(c,o.walkTokens);let d=(o.hooks?o.hooks.provideParser(e):e?P.parse:P.parseInline)(c,o);return o.hooks&&(d=o.hooks.postprocess(d)),d}catch(a){return i(a)}}}onError(e,t){return n=>{if(n.message+=`
-Please report this to https://github.com/markedjs/marked.`,e){let r="<p>An error occurred:</p><pre>"+y(n.message+"",!0)+"</pre>";return t?Promise.resolve(r):r}if(t)return Promise.reject(n);throw n}}};var v=new ne;function x(l,e){return v.parse(l,e)}x.options=x.setOptions=function(l){return v.setOptions(l),x.defaults=v.defaults,ue(x.defaults),x};x.getDefaults=G;x.defaults=S;function jt(...l){return v.use(...l),x.defaults=v.defaults,ue(x.defaults),x}x.use=jt;x.walkTokens=function(l,e){return v.walkTokens(l,e)};x.parseInline=v.parseInline;x.Parser=P;x.parser=P.parse;x.Renderer=I;x.TextRenderer=z;x.Lexer=marked_esm_w;x.lexer=marked_esm_w.lex;x.Tokenizer=_;x.Hooks=A;x.parse=x;var En=x.options,zn=x.setOptions,Mn=x.walkTokens,Bn=x.parseInline,Dn=(/* unused pure expression or super */ null && (x)),qn=P.parse,vn=marked_esm_w.lex;
-//# sourceMappingURL=marked.esm.js.map
-
-;// CONCATENATED MODULE: ./src/classify/sections.ts
-// What a heading announces. Changelogs are written under headings, and the heading
-// says more about an item than any word in it: a line under "Breaking changes" is
-// breaking whatever it says, a line under "Documentation" changes no deployment.
-const sections_S = {
-    breaking: 1,
-    upgrade: 2,
-    removed: 4,
-    deprecated: 8,
-    security: 16,
-    changed: 32,
-    config: 64,
-    important: 128,
-    /** Documentation, tests, CI, dependencies, thanks: nothing an admin runs changes. */
-    housekeeping: 256,
-    fixes: 512,
-    features: 1024,
-    knownIssues: 2048
-};
-/** Each kind of heading: its bit, what a line under it is, in plain words, and its pattern. */
-const HEADINGS = [
-    {
-        name: 'breaking',
-        means: 'listed under a breaking-changes heading',
-        re: /\bbreaking\b|\bbackwards?[- ]incompatib|\bincompatible changes?\b|💥/i
-    },
-    {
-        name: 'upgrade',
-        means: 'listed under an upgrade or migration heading',
-        re: /\bupgrad(?:e|ing) (?:notes?|instructions?|guide|steps?|considerations?|information|warnings?|path)\b|^upgrad(?:e|ing)\b|\bbefore (?:you )?(?:upgrad|updat)|\bhow to (?:upgrade|update|migrate)\b|\bmigration (?:notes?|guide|steps?|instructions?|required)\b|^migrat(?:ion|ing)s?\b|\baction (?:required|needed)\b|\bmanual (?:steps?|actions?|intervention|migration)\b|\brequired (?:actions?|steps?)\b/i
-    },
-    {
-        name: 'removed',
-        means: 'listed under a "Removed" heading',
-        re: /^(?:removed|removals?|dropped|deleted)\b|\bremoved (?:features?|settings?|options?|support)\b/i
-    },
-    { name: 'deprecated', means: 'listed under a deprecations heading', re: /deprecat/i },
-    { name: 'security', means: 'listed under a security heading', re: /\bsecurity\b|\bvulnerabilit|🔒|\bcve\b/i },
-    {
-        name: 'changed',
-        means: 'listed under a "Changed" heading',
-        re: /^(?:changed|changes in behaviou?r|behaviou?r(?:al)? changes?|changed behaviou?r)$/i
-    },
-    {
-        name: 'config',
-        means: 'listed under a configuration-changes heading',
-        re: /\b(?:config(?:uration)?|settings?) changes?\b/i
-    },
-    {
-        name: 'important',
-        means: 'listed under an "Important" or warning heading',
-        re: /\bimportant\b|\battention\b|\bwarnings?\b|\bnotice\b|⚠/i
-    },
-    {
-        name: 'housekeeping',
-        means: 'listed under a documentation, tests or dependencies heading',
-        re: /\b(?:docs?|documentation|tests?|testing|ci|chores?|misc(?:ellaneous)?(?: tasks)?|internal|refactor(?:ing)?s?|dependenc(?:y|ies)|deps|translations?|i18n|l10n|localisation|localization|thanks|contributors|all (?:app )?changes|all commits|maintenance|development|tooling|code quality|build system)\b/i
-    },
-    { name: 'fixes', means: 'listed under a bug-fixes heading', re: /\bfix(?:es|ed)?\b|\bbugs?\b/i },
-    {
-        name: 'features',
-        means: 'listed under a features heading',
-        re: /\bfeatures?\b|\benhancements?\b|\badded\b|\bnew\b|\bimprovements?\b/i
-    },
-    { name: 'knownIssues', means: 'listed under a known-issues heading', re: /\bknown issues?\b/i }
-];
-const NOT_BREAKING = /\b(?:no|non|not|without|zero)[- ](?:\w+[- ])?breaking\b/i;
-/** The kinds a heading's text announces, as a bit set of `S`. */
-function headingKinds(title) {
-    const t = title.replace(/[:.]+$/, '').trim();
-    let k = 0;
-    for (const h of HEADINGS)
-        if (h.re.test(t))
-            k |= sections_S[h.name];
-    // "No breaking changes", "Non-breaking changes": the heading says the opposite.
-    if (NOT_BREAKING.test(t))
-        k &= ~sections_S.breaking;
-    // "Breaking changes" also matches the changed/features words; the stronger meaning wins.
-    if (k & sections_S.breaking)
-        k &= ~(sections_S.housekeeping | sections_S.features);
-    return k;
-}
-/**
- * Is this short text a label that introduces a list (a pseudo-heading such as
- * `**Bug fixes:**` or a list item `SECURITY` with sub-items)?
- */
-function looksLikeLabel(text) {
-    if (text.length === 0 || text.length > 60)
-        return false;
-    const words = text.split(/\s+/).length;
-    return words <= 6 && !/[.!?]\s*$/.test(text.replace(/:$/, ''));
-}
-
 ;// CONCATENATED MODULE: ./node_modules/entities/dist/esm/decode-codepoint.js
 // Adapted from https://github.com/mathiasbynens/he/blob/36afe179392226cf1b6ccdb16ebbb7a5a844d93a/src/he.js#L106-L134
 var _a;
@@ -40743,6 +40013,1132 @@ function clip(s, max) {
 function safeLabel(label) {
     const s = squash(label.replace(/[\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g, ''));
     return clip(s === '' ? '(unnamed release)' : s, 64);
+}
+
+;// CONCATENATED MODULE: ./src/classify/upgrade.ts
+// "I run 2.1.3: is it safe to go to the latest?" The one answer, used by the app page and by
+// `updatesafe check`: the most severe class across every judged release after the running
+// version up to the latest. A version the history cannot place is unknown, never safe.
+
+
+
+/** Severity order of the classes; the same order the classifier uses across releases. */
+const SEVERITY = {
+    safe: 1,
+    unknown: 2,
+    caution: 3,
+    breaking: 4,
+    unmaintained: 5
+};
+const CLASS_WORD = {
+    safe: 'safe',
+    caution: 'caution',
+    breaking: 'breaking',
+    unknown: 'unknown',
+    unmaintained: 'unmaintained'
+};
+/** `history` newest first (as releases.json publishes it). */
+function verdictFrom(history, running, opts = {}) {
+    const prefix = opts.tagPrefix;
+    const latest = opts.latest ?? history[0]?.version ?? running;
+    const shown = { running: safeLabel(running), latest: safeLabel(latest) };
+    const none = (rationale, crossed = []) => ({
+        running,
+        latest,
+        safeToUpdate: 'unknown',
+        rationale: clip(rationale, src_schema/* LIMITS */.b1.rationale),
+        decidedBy: null,
+        crossed,
+        urgentOnly: false
+    });
+    const matches = (e, label) => (0,versions/* sameVersion */.r1)(e.version, label, prefix) || (0,versions/* sameVersion */.r1)(e.tag, label, prefix);
+    const latestEntry = history.find((e) => matches(e, latest));
+    if ((0,versions/* sameVersion */.r1)(running, latest, prefix) || (latestEntry !== undefined && matches(latestEntry, running)))
+        return { ...none(`${shown.running} is the latest release: there is nothing to update.`), safeToUpdate: 'safe' };
+    const toLatest = (0,versions/* compareVersions */.Zy)(running, latest, prefix);
+    const known = history.find((e) => matches(e, running));
+    if (!known && toLatest === null)
+        return none(`${shown.running} cannot be placed among the releases of this app (its label does not read as a version): the update to ${shown.latest} is not judged.`);
+    if (toLatest !== null && toLatest > 0)
+        return none(`${shown.running} is newer than the latest release ${shown.latest}: the update is not judged.`);
+    // The releases after the running one, up to and including the latest.
+    const crossed = history.filter((e) => {
+        if (matches(e, running))
+            return false;
+        const afterRunning = known
+            ? (0,versions/* compareVersions */.Zy)(e.version, known.version, prefix)
+            : ((0,versions/* compareVersions */.Zy)(e.version, running, prefix) ?? (0,versions/* compareVersions */.Zy)(e.tag, running, prefix));
+        const upToLatest = (0,versions/* compareVersions */.Zy)(e.version, latest, prefix);
+        return afterRunning !== null && afterRunning > 0 && (upToLatest === null || upToLatest <= 0);
+    });
+    const oldest = history[history.length - 1];
+    const reaches = known !== undefined || (oldest !== undefined && ((0,versions/* compareVersions */.Zy)(running, oldest.version, prefix) ?? -1) >= 0);
+    const decided = mostSevere(crossed);
+    const urgentOnly = crossed.some((e) => e.safeToUpdate === 'breaking') &&
+        crossed.every((e) => e.safeToUpdate !== 'breaking' || e.breakingKind === 'urgent');
+    if (!reaches)
+        return {
+            ...none(`${shown.running} is older than the releases judged for this app (the oldest is ${safeLabel(oldest?.version ?? latest)}): the releases in between are not known.${decided ? ` Among those judged, the most severe is ${CLASS_WORD[decided.safeToUpdate]} (${safeLabel(decided.version)}).` : ''}`, crossed),
+            decidedBy: decided,
+            urgentOnly
+        };
+    if (!latestEntry)
+        return {
+            ...none(`The latest release ${shown.latest} has not been judged yet, so the update from ${shown.running} is not known to be safe.${decided ? ` Among the releases judged, the most severe is ${CLASS_WORD[decided.safeToUpdate]} (${safeLabel(decided.version)}).` : ''}`, crossed),
+            decidedBy: decided,
+            urgentOnly
+        };
+    if (!decided)
+        return none(`No judged release lies between ${shown.running} and ${shown.latest}.`);
+    const count = crossed.length === 1 ? 'one release' : `${crossed.length} releases`;
+    return {
+        running,
+        latest,
+        safeToUpdate: decided.safeToUpdate,
+        rationale: clip(`Updating from ${shown.running} to ${shown.latest} crosses ${count}; the most severe decides, ${safeLabel(decided.version)}: ${decided.rationale}`, src_schema/* LIMITS */.b1.rationale),
+        decidedBy: decided,
+        crossed,
+        urgentOnly
+    };
+}
+/** The most severe release; among equally severe ones the newest (history is newest first). */
+function mostSevere(entries) {
+    let best = null;
+    for (const e of entries)
+        if (!best || SEVERITY[e.safeToUpdate] > SEVERITY[best.safeToUpdate])
+            best = e;
+    return best;
+}
+
+;// CONCATENATED MODULE: ./src/site/html/upgrade-table.ts
+// "Upgrading from an older version?": every judged release of an app, its own class and deciding
+// words, and the verdict of updating from it to the latest. A plain table: it needs no script.
+
+
+
+
+/** The words that decided a release: its quote, else the evidence in plain words. */
+function words(e) {
+    return e.quote !== null ? `“${text_text(e.quote, 200)}”` : text_text(e.evidence, 200);
+}
+function upgradeTable(record, history) {
+    const releases = history?.releases ?? [];
+    if (releases.length === 0)
+        return '';
+    const rows = releases.map((e) => {
+        const v = verdictFrom(releases, e.version, { latest: record.latestVersion });
+        const from = v.crossed.length === 0 && v.safeToUpdate === 'safe'
+            ? '<span class="muted">the latest release</span>'
+            : `${chip(v.safeToUpdate)}${v.decidedBy ? ` <small>decided by <code>${text_text(v.decidedBy.version, src_schema/* LIMITS */.b1.version)}</code></small>` : ''}<br><small>${text_text(v.rationale, 300)}</small>`;
+        const kind = e.breakingKind === 'urgent' ? ' <small>urgent fix</small>' : e.breakingKind === 'required' ? ' <small>required step</small>' : '';
+        return `<tr data-v="${escapeMarkup(e.version)}"><th scope="row"><code>${text_text(e.version, src_schema/* LIMITS */.b1.version)}</code>${isDate(e.date) ? `<small>${e.date}</small>` : ''}</th><td>${chip(e.safeToUpdate)}${kind}${e.security ? ' <small>security fix</small>' : ''}<br><small>${words(e)}</small></td><td>${from}</td></tr>\n`;
+    });
+    return `<h2 id="upgrade-h">Upgrading from an older version?</h2>
+<p class="muted">Each release judged so far, newest first, with its own class and the words that decided it, and the verdict of updating from it to ${text_text(record.latestVersion, src_schema/* LIMITS */.b1.version)}: the most severe release crossed decides. A version not listed here is not judged.</p>
+<table class="upgrade" aria-labelledby="upgrade-h">
+<thead><tr><th scope="col">If you run</th><th scope="col">That release</th><th scope="col">Updating to ${text_text(record.latestVersion, src_schema/* LIMITS */.b1.version)}</th></tr></thead>
+<tbody>
+${rows.join('')}</tbody>
+</table>\n`;
+}
+
+;// CONCATENATED MODULE: ./src/site/html/app-page.ts
+// One app's page: the verdict and why, then the facts a reader needs to act.
+
+
+
+
+
+
+
+
+/** At most this many releases are listed; the rest are counted. */
+const MAX_RELEASES_SHOWN = 50;
+/**
+ * The lifecycle sentence, in plain text. Null when nothing is tracked. It names the date, never a count of
+ * days: a page is rewritten only when its record changes, so a count would go wrong on the next quiet day.
+ * The browser adds the count (site.js, `data-until`).
+ */
+function lifecycleText(l) {
+    if (l === null)
+        return null;
+    const cycle = cleanText(l.cycle, 64);
+    const date = lifecycleDate(l);
+    if (date === null)
+        return `Release cycle ${cycle}: no end of life set.`;
+    return l.status === 'eol'
+        ? `Release cycle ${cycle} reached end of life on ${date}.`
+        : `Release cycle ${cycle} reaches end of life on ${date}.`;
+}
+/** The end-of-life date of a lifecycle, when one is set. */
+function lifecycleDate(l) {
+    const date = l.eolDate ?? l.eol;
+    return l.eol !== false && isDate(date) ? date : null;
+}
+/** Markdown for embedding the badge; parentheses are encoded so the link cannot break out. */
+function badgeMarkdown(record) {
+    const badge = (0,http_url/* safeHttpUrl */.v)(record.badge);
+    const url = (0,http_url/* safeHttpUrl */.v)(record.url);
+    if (!badge || !url)
+        return null;
+    const md = (u) => u.replace(/\(/g, '%28').replace(/\)/g, '%29');
+    return `[![update safety](${md(badge)})](${md(url)})`;
+}
+function app_page_link(href, label) {
+    return href ? `<a href="${escapeMarkup(href)}" rel="noopener noreferrer">${label}</a>` : label;
+}
+function renderAppPage(p) {
+    const r = p.record;
+    const slug = r.slug;
+    const here = paths.page(slug);
+    const from = (to) => relativeLink(here, to);
+    const info = CLASS_INFO[r.safeToUpdate];
+    const name = cleanText(r.name, src_schema/* LIMITS */.b1.name);
+    const version = cleanText(r.latestVersion, src_schema/* LIMITS */.b1.version);
+    const decidedBy = p.decidedBy === null ? null : cleanText(p.decidedBy, src_schema/* LIMITS */.b1.version);
+    const parts = [];
+    parts.push(`<nav aria-label="Breadcrumb"><a href="../../">All apps</a></nav>
+<h1>${escapeMarkup(name)} <span class="v">${escapeMarkup(version)}</span></h1>
+<p class="muted">${text_text(r.repo, 140)}</p>\n`);
+    if (p.stale) {
+        const since = p.staleSince ? p.staleSince.slice(0, 10) : null;
+        parts.push(`<p class="notice" role="note"><strong>Stale data${isDate(since) ? ` since ${since}` : ''}.</strong> The upstream project could not be reached ${isDate(since) ? `by any build since ${since}` : 'during the latest build'}; these are the last known facts, checked on ${isDate(r.lastChecked) ? r.lastChecked : 'an earlier day'}.</p>\n`);
+    }
+    parts.push(`<section class="verdict c-${r.safeToUpdate}" aria-labelledby="verdict-h">
+<h2 id="verdict-h" class="vh">Update safety</h2>
+<p>${chip(r.safeToUpdate)} <span>${escapeMarkup(info.advice)}</span></p>
+<p class="prose">${text_text(r.rationale, src_schema/* LIMITS */.b1.rationale, { multiline: true })}</p>
+${p.rule || decidedBy ? `<p class="muted">${decidedBy ? `Decided by release <code>${escapeMarkup(decidedBy)}</code>` : 'Decided'}${p.rule ? ` (rule <code>${text_text(p.rule, 80)}</code>)` : ''}.</p>\n` : ''}</section>\n`);
+    if (r.safeToUpdate === 'unmaintained' || r.successor !== null) {
+        const succ = r.successor === null ? '' : cleanText(r.successor, src_schema/* LIMITS */.b1.successor);
+        // A repository reference links to GitHub; any other text stays text.
+        const succHtml = succ === ''
+            ? 'No successor is named.'
+            : src_schema/* REPO_PATTERN */.WA.test(succ)
+                ? `Maintained successor: ${app_page_link(`https://github.com/${succ}`, escapeMarkup(succ))}`
+                : `Maintained successor: ${escapeMarkup(succ)}`;
+        parts.push(`<h2>Successor</h2>\n<p>${succHtml}</p>\n`);
+    }
+    const notes = (0,http_url/* safeHttpUrl */.v)(r.sourceUrl);
+    parts.push(`<dl class="facts">
+<dt>Latest version</dt><dd><code>${escapeMarkup(version)}</code></dd>
+<dt>Released</dt><dd>${isDate(p.releaseDate) ? p.releaseDate : 'date not known'}</dd>
+<dt>Last checked</dt><dd>${isDate(r.lastChecked) ? r.lastChecked : 'not known'}</dd>
+<dt>Release notes</dt><dd>${notes ? app_page_link(notes, `Release notes for ${escapeMarkup(version)}`) : 'no link available'}</dd>
+</dl>\n`);
+    parts.push(`<h2>Changelog summary</h2>\n`);
+    parts.push(r.changelogSummary === null || cleanText(r.changelogSummary, 8) === ''
+        ? `<p class="muted">No summary is available.</p>\n`
+        : `<p class="prose">${text_text(r.changelogSummary, src_schema/* LIMITS */.b1.summary, { multiline: true })}</p>\n`);
+    const releases = p.releasesConsidered.slice(0, MAX_RELEASES_SHOWN);
+    if (releases.length > 0) {
+        const more = p.releasesConsidered.length - releases.length;
+        parts.push(`<h2>Releases considered</h2>
+<p class="muted">${p.releasesConsidered.length === 1 ? 'Only this release was read.' : `Updating from the previously published version crosses these ${p.releasesConsidered.length} releases; the most severe finding decides.`}</p>
+<ol class="releases">
+${releases
+            .map((v) => {
+            const label = cleanText(v, src_schema/* LIMITS */.b1.version);
+            const decisive = decidedBy !== null && label === decidedBy;
+            return `<li><code>${escapeMarkup(label)}</code>${decisive ? ' <strong>decided the class</strong>' : ''}</li>\n`;
+        })
+            .join('')}</ol>
+${more > 0 ? `<p class="muted">and ${more} more.</p>\n` : ''}`);
+    }
+    parts.push(upgradeTable(r, p.history ?? null));
+    const life = lifecycleText(r.lifecycle);
+    if (life !== null && r.lifecycle !== null) {
+        const passed = r.lifecycle.status === 'eol';
+        const date = lifecycleDate(r.lifecycle);
+        const product = cleanText(r.lifecycle.product, 80);
+        parts.push(`<h2>Lifecycle</h2>
+<p${passed ? ' class="eol"' : ''}>${escapeMarkup(life)}${date ? ` <span data-until="${date}"></span>` : ''}</p>
+<p class="muted">Source: ${app_page_link((0,http_url/* safeHttpUrl */.v)(r.lifecycle.link), `endoflife.date: ${escapeMarkup(product)}`)}</p>\n`);
+    }
+    const md = badgeMarkdown(r);
+    parts.push(`<h2>Badge</h2>
+<div class="badge"><img src="${from(paths.badge(slug))}" alt="update safety: ${escapeMarkup(info.label.toLowerCase())}, ${escapeMarkup(version)}"></div>
+${md ? `<p>Markdown for a README:</p>\n<pre data-copy tabindex="0" aria-label="Badge Markdown"><code>${escapeMarkup(md)}</code></pre>\n` : ''}`);
+    parts.push(`<h2>Data</h2>
+<ul>
+<li><a href="${from(paths.app(slug))}">This app as JSON</a> (${paths.app(slug)})</li>
+${p.history ? `<li><a href="${from(paths.releases(slug))}">Judged releases as JSON</a> (${paths.releases(slug)})</li>\n` : ''}<li><a href="${from(paths.shields(slug))}">Shields endpoint</a> (for shields.io badge styles)</li>
+${p.feeds ? `<li><a href="${from(paths.appFeed(slug))}">Atom feed of changes to this app</a></li>\n` : ''}</ul>\n`);
+    return layout({
+        title: `${name} ${version}: ${info.label} – updatesafe`,
+        description: `${name} ${version}: ${info.label}. ${info.advice}`,
+        root: rootLink(here),
+        main: parts.join(''),
+        generatedAt: p.generatedAt,
+        feeds: p.feeds,
+        head: p.feeds
+            ? `<link rel="alternate" type="application/atom+xml" title="Changes to ${escapeMarkup(name)}" href="${from(paths.appFeed(slug))}">\n`
+            : ''
+    });
+}
+
+;// CONCATENATED MODULE: ./src/site/html/not-found.ts
+// 404.html is served for unknown paths at any depth, so relative links would
+// resolve against the wrong directory. It links root-relative through the base
+// path of the published site (e.g. "/repo/" on a GitHub project site, "/" locally).
+
+
+/** Only plain path characters: a base path lands in href attributes verbatim. */
+const SAFE_PATH = /^\/(?:[A-Za-z0-9._~%-]+\/)*$/;
+/**
+ * The path of the site root, from the base URL or from a record's page URL
+ * ("https://o.github.io/repo/apps/x/" → "/repo/"). Falls back to "/".
+ */
+function basePathOf(url, slug) {
+    if (!url)
+        return '/';
+    let path;
+    try {
+        path = new URL(url).pathname;
+    }
+    catch {
+        return '/';
+    }
+    if (slug !== undefined) {
+        const tail = paths.pageDir(slug);
+        if (!path.endsWith(tail))
+            return '/';
+        path = path.slice(0, -tail.length);
+    }
+    if (!path.endsWith('/'))
+        path += '/';
+    return SAFE_PATH.test(path) ? path : '/';
+}
+function renderNotFound(input) {
+    const root = SAFE_PATH.test(input.basePath) ? input.basePath : '/';
+    return layout({
+        title: 'Page not found – updatesafe',
+        description: 'This page does not exist.',
+        root,
+        main: `<h1>Page not found</h1>
+<p>Nothing is published at this address. App pages live at <code>apps/&lt;slug&gt;/</code>.</p>
+<ul>
+<li><a href="${root}">See every app</a></li>
+<li><a href="${root}${paths.catalog}">The whole catalog as JSON</a></li>
+</ul>\n`,
+        generatedAt: input.generatedAt
+    });
+}
+
+;// CONCATENATED MODULE: ./src/site/shields.ts
+
+
+function shieldsEndpoint(record) {
+    return {
+        schemaVersion: 1,
+        label: BADGE_LABEL,
+        message: badgeMessage(record),
+        // Shields takes hex without '#', like its query-string form.
+        color: CLASS_INFO[record.safeToUpdate].badgeColor.slice(1)
+    };
+}
+
+;// CONCATENATED MODULE: ./src/site/pages.ts
+// Every human-facing file of the site, as a map from POSIX path to content.
+// Pure: the same pages and context give byte-identical output.
+
+
+
+
+
+
+
+
+
+function assertRenderable(p, seen) {
+    const slug = p.record.slug;
+    // Paths are built only from the slug, so it must be exactly a slug.
+    if (typeof slug !== 'string' || !src_schema/* SLUG_PATTERN */.ZT.test(slug))
+        throw new Error(`render: invalid slug ${JSON.stringify(String(slug).slice(0, 80))}`);
+    if (seen.has(slug))
+        throw new Error(`render: duplicate slug "${slug}"`);
+    if (!src_schema/* CLASSES */.Nv.includes(p.record.safeToUpdate))
+        throw new Error(`render: ${slug}: unknown class`);
+    seen.add(slug);
+}
+/**
+ * Every human-facing file, produced one at a time so a large site never has to
+ * sit in memory whole: shared files first, then each app's page, badge and
+ * shields endpoint.
+ */
+function* pageFiles(pages, ctx) {
+    const seen = new Set();
+    for (const p of pages)
+        assertRenderable(p, seen);
+    const sorted = [...pages].sort((a, b) => (0,src_schema/* compareSlugs */.wf)(a.record.slug, b.record.slug));
+    const first = sorted[0]?.record;
+    const basePath = ctx.baseUrl !== undefined ? basePathOf(ctx.baseUrl) : basePathOf(first?.url, first?.slug);
+    for (const [path, body] of ASSETS)
+        yield [path, body];
+    const stale = new Set(sorted.filter((p) => p.stale).map((p) => p.record.slug));
+    yield [
+        paths.index,
+        renderIndex({
+            records: sorted.map((p) => p.record),
+            generatedAt: ctx.generatedAt,
+            runAt: ctx.runAt ?? ctx.generatedAt,
+            feeds: ctx.feeds,
+            stale
+        })
+    ];
+    yield [paths.notFound, renderNotFound({ basePath, generatedAt: ctx.generatedAt })];
+    for (const p of sorted) {
+        const slug = p.record.slug;
+        const json = ctx.releases?.(slug) ?? null;
+        if (json !== null)
+            yield [paths.releases(slug), json];
+        const history = json === null ? null : JSON.parse(json);
+        yield [
+            paths.page(slug),
+            renderAppPage({
+                ...p,
+                generatedAt: ctx.generatedAt,
+                now: ctx.now,
+                feeds: ctx.feeds,
+                staleSince: ctx.staleSince?.get(slug) ?? null,
+                history
+            })
+        ];
+        yield [paths.badge(slug), badge_renderBadge(p.record)];
+        yield [paths.shields(slug), toJson(shieldsEndpoint(p.record))];
+    }
+}
+/** All of pageFiles at once, keyed by path. */
+function renderPages(pages, ctx) {
+    return new Map(pageFiles(pages, ctx));
+}
+
+;// CONCATENATED MODULE: ./src/site/status.ts
+// The run report, /api/v1/status.json: the one document every run rewrites, so a
+// pipeline that stopped is told apart from one that found nothing new. It also
+// carries, from run to run, since when each stale app has been stale.
+
+
+/** An app stale in the previous run too keeps its date; one newly stale is stale since this run. */
+function staleSince(report) {
+    return new Map(report.stale.map((slug) => [slug, report.staleBefore.get(slug) ?? report.runAt]));
+}
+function statusDoc(report) {
+    const since = staleSince(report);
+    return {
+        schema: src_schema/* STATUS_SCHEMA_ID */.LL,
+        runAt: report.runAt,
+        lastChange: report.lastChange,
+        refresh: report.refresh,
+        sourceCommit: report.sourceCommit,
+        counts: {
+            apps: report.apps,
+            refreshed: report.refreshed,
+            stale: report.stale.length,
+            failed: report.failed.length
+        },
+        stale: [...since].sort(([a], [b]) => (0,src_schema/* compareSlugs */.wf)(a, b)).map(([slug, at]) => ({ slug, since: at })),
+        failed: [...report.failed].sort(src_schema/* compareSlugs */.wf)
+    };
+}
+function renderStatusDoc(report) {
+    return toJson(statusDoc(report));
+}
+
+;// CONCATENATED MODULE: ./src/build/facts.ts
+
+function seedFacts(entry) {
+    const r = entry.release;
+    if (!r)
+        return null;
+    return {
+        version: r.version,
+        url: r.url,
+        date: r.date ?? null,
+        // Upstream's text copied into the catalog: cleaned as upstream notes are (src/util/text.ts).
+        // The classifier reads at most NOTES_CAP of them, so oversized notes cost nothing more.
+        notes: r.notes === undefined ? null : (0,util_text/* stripUnsafe */.P4)(r.notes, true),
+        checked: r.checked,
+        archived: entry.archived ?? false,
+        crossed: []
+    };
+}
+/**
+ * The newest last-known-good for an app: the previous record when it was
+ * checked later than the seed (a refresh published it), else the seed.
+ */
+function lastKnownGood(item, previous, 
+/** Upstream is down: the published record wins unless the seed is newer (the whole record, class included). */
+upstreamDown = false) {
+    const seed = seedFacts(item.entry);
+    if (previous &&
+        (!seed || previous.lastChecked > seed.checked || (upstreamDown && previous.lastChecked === seed.checked)))
+        return { facts: null, kept: previous };
+    return { facts: seed, kept: null };
+}
+/** The version an admin has installed at best: what we published last, else the seed. */
+function publishedVersion(item, previous) {
+    return previous?.latestVersion ?? item.entry.release?.version;
+}
+function offlineFacts(item, previous) {
+    return {
+        slug: item.slug,
+        file: item.file,
+        entry: item.entry,
+        ...lastKnownGood(item, previous),
+        stale: false,
+        note: null
+    };
+}
+/** Merge one refresh outcome with last-known-good. */
+function refreshedFacts(item, previous, outcome) {
+    const base = { slug: item.slug, file: item.file, entry: item.entry };
+    if (outcome?.status === 'fresh') {
+        return { ...base, facts: outcome.facts, kept: null, stale: false, note: null };
+    }
+    if (outcome?.status === 'moved') {
+        const lkg = lastKnownGood(item, previous);
+        const facts = outcome.facts ?? lkg.facts ?? (lkg.kept ? factsOfRecord(lkg.kept) : null);
+        return {
+            ...base,
+            facts: facts && { ...facts, movedTo: outcome.movedTo },
+            kept: null,
+            stale: outcome.facts === null,
+            note: `moved to ${outcome.movedTo}`
+        };
+    }
+    const reason = outcome ? outcome.reason : 'not refreshed';
+    // Last-known-good is the whole published record (class, rationale, version), not the catalog's seed re-judged:
+    // republishing the seed of the same day would turn an unmaintained app into unknown while upstream is down.
+    const lkg = lastKnownGood(item, previous, true);
+    // The repository answered that it is archived, but has no release we can read: unmaintained, a new fact.
+    if (outcome?.status === 'no-release' && outcome.archived) {
+        if (lkg.facts)
+            lkg.facts = { ...lkg.facts, archived: true };
+        else if (lkg.kept && lkg.kept.safeToUpdate !== 'unmaintained')
+            return { ...base, facts: { ...factsOfRecord(lkg.kept), archived: true }, kept: null, stale: true, note: reason };
+    }
+    return { ...base, ...lkg, stale: true, note: reason };
+}
+/** Facts recovered from a published record (no notes: they are not published). */
+function factsOfRecord(r) {
+    return {
+        version: r.latestVersion,
+        url: r.sourceUrl,
+        date: null,
+        notes: null,
+        checked: r.lastChecked,
+        archived: r.safeToUpdate === 'unmaintained',
+        crossed: []
+    };
+}
+
+;// CONCATENATED MODULE: ./src/lifecycle/match.ts
+// Which endoflife.date release cycle a version label belongs to. A wrong cycle
+// is worse than none, so anything ambiguous or unreadable gives null.
+
+/** Cycles we can compare: dotted numbers such as `34`, `3.7`, `2026.5`. */
+const NUMERIC_CYCLE = /^\d{1,9}(?:\.\d{1,9}){0,5}$/;
+/**
+ * The most specific cycle whose numbers are a prefix of the version's numbers
+ * (`34.0.3` → `34`; `9.6.24` → `9.6` even where `9` would also be listed;
+ * `2026.05.1` → `2026.5`). Labels are normalised by src/versions.ts (prefix, `v`,
+ * `name@`, `path/`, build metadata). Non-numeric cycles are never matched, and
+ * two cycles that are numerically the same (`9.0`, `9.00`) give null.
+ */
+function matchCycle(latestVersion, releases, opts = {}) {
+    const parsed = (0,versions/* parseVersion */.ot)(latestVersion, opts.tagPrefix);
+    if (!parsed)
+        return null;
+    const version = parsed.numbers;
+    let best = null;
+    let tie = false;
+    for (const release of releases) {
+        if (!NUMERIC_CYCLE.test(release.name))
+            continue;
+        const cycle = release.name.split('.').map(Number);
+        if (cycle.length > version.length)
+            continue;
+        if (!cycle.every((n, i) => n === version[i]))
+            continue;
+        if (!best || cycle.length > best.length) {
+            best = { name: release.name, length: cycle.length };
+            tie = false;
+        }
+        else if (cycle.length === best.length) {
+            tie = true;
+        }
+    }
+    return best && !tie ? best.name : null;
+}
+
+// EXTERNAL MODULE: ./src/util/dates.ts
+var dates = __nccwpck_require__(3621);
+;// CONCATENATED MODULE: ./src/lifecycle/build.ts
+// The spec's Lifecycle object (2.5) for one app, from one product's data.
+
+
+
+
+const ENDOFLIFE_SITE = 'https://endoflife.date';
+/** Upstream text in a log line: bounded, control and format characters neutralised. */
+function clean(label, max = 80) {
+    return label.slice(0, max).replace(/[\p{Cc}\p{Cf}]/gu, '?');
+}
+function quote(label) {
+    return JSON.stringify(clean(label));
+}
+/**
+ * Find the cycle of `latestVersion` and describe its end of life as of `now`.
+ * `status`: `supported` when no end of life is set, `eol-scheduled` while the
+ * date is still ahead, `eol` once it has passed. Like endoflife.date itself,
+ * the cycle is past its end of life only the day after the date. The data's
+ * own is* flags were computed on the day it was generated, so a dated end of
+ * life is judged against `now`, never against `isEol`.
+ */
+function buildLifecycle(product, doc, latestVersion, now, opts = {}) {
+    const today = (0,dates/* utcDay */.d)(now);
+    if (!src_schema/* PRODUCT_PATTERN */.dA.test(product)) {
+        return { lifecycle: null, warning: `lifecycle: ${quote(product)} is not an endoflife.date product id` };
+    }
+    const releases = doc.result.releases;
+    const cycle = matchCycle(latestVersion, releases, opts);
+    if (cycle === null) {
+        const listed = releases
+            .slice(0, 8)
+            .map((r) => clean(r.name, 20))
+            .join(', ');
+        return {
+            lifecycle: null,
+            warning: `lifecycle: no release cycle of endoflife.date product "${product}" matches version ${quote(latestVersion)} ` +
+                `(cycles: ${listed}${releases.length > 8 ? ', …' : ''}); lifecycle left empty rather than guessed`
+        };
+    }
+    const release = releases.find((r) => r.name === cycle);
+    let lifecycle;
+    if (release.eolFrom === null) {
+        // Without a date the flag is the source's own value (not computed on
+        // another day). `eol: true` cannot be expressed by spec 2.5, and a missing
+        // value is no claim of support: both leave the lifecycle empty.
+        if (release.isEol !== false) {
+            const why = release.isEol === true ? 'is marked end of life without a date' : 'has no end-of-life information';
+            return {
+                lifecycle: null,
+                warning: `lifecycle: cycle ${cycle} of "${product}" ${why}; the lifecycle object cannot express that, so it is left empty`
+            };
+        }
+        lifecycle = { product, link: `${ENDOFLIFE_SITE}/${product}`, cycle, eol: false, status: 'supported', eolDate: null };
+    }
+    else {
+        const status = today > release.eolFrom ? 'eol' : 'eol-scheduled';
+        lifecycle = {
+            product,
+            link: `${ENDOFLIFE_SITE}/${product}`,
+            cycle,
+            eol: release.eolFrom,
+            status,
+            eolDate: release.eolFrom
+        };
+    }
+    // Cheap guarantee that what we hand on is publishable.
+    return { lifecycle: src_schema/* lifecycleSchema */.AP.parse(lifecycle) };
+}
+
+;// CONCATENATED MODULE: ./src/lifecycle/index.ts
+// Lifecycle from endoflife.date: cycle matching and the spec's Lifecycle object.
+
+
+
+
+;// CONCATENATED MODULE: ./src/build/lifecycle.ts
+// End-of-life data for the build: one endoflife.date product document per product
+// and run (refreshed when asked, else the stored copy), and each app's lifecycle from it.
+
+
+
+/** One product document per product and run: refreshed when asked, else the stored copy. */
+async function productDocs(apps, catalogDir, fetchProduct, log) {
+    const dir = external_node_path_default().join(catalogDir, 'endoflife');
+    const docs = new Map();
+    for (const product of new Set(apps.flatMap((a) => (a.entry.lifecycle ? [a.entry.lifecycle.product] : [])))) {
+        let doc = null;
+        if (fetchProduct) {
+            try {
+                doc = await fetchProduct(product);
+            }
+            catch (e) {
+                log.warning(`endoflife.date product "${product}": ${e.message}; using the stored copy`);
+            }
+            // Keep the fresh data for this build even if storing it for the next offline build fails.
+            if (doc)
+                await writeStoredProduct(dir, product, doc).catch((e) => log.warning(`could not store endoflife.date data for "${product}": ${e.message}`));
+        }
+        doc ??= await readStoredProduct(dir, product).catch((e) => {
+            log.warning(`stored endoflife.date data for "${product}" is unreadable: ${e.message}`);
+            return null;
+        });
+        docs.set(product, doc);
+    }
+    return docs;
+}
+/** The lifecycle of `version` of an app, or what was published before when there is no data at all. */
+function lifecycleFor(app, version, docs, now, log) {
+    const product = app.entry.lifecycle?.product;
+    if (!product)
+        return null;
+    const doc = docs.get(product);
+    if (!doc) {
+        // No data at all: keep what was published before rather than drop it.
+        if (app.kept?.lifecycle)
+            return app.kept.lifecycle;
+        log.warning(`${app.slug}: no endoflife.date data for product "${product}"`, { file: app.file });
+        return null;
+    }
+    const { lifecycle, warning } = buildLifecycle(product, doc, version, now, app.entry.tagPrefix ? { tagPrefix: app.entry.tagPrefix } : {});
+    if (warning)
+        log.warning(`${app.slug}: ${warning}`, { file: app.file });
+    return lifecycle;
+}
+
+// EXTERNAL MODULE: external "node:os"
+var external_node_os_ = __nccwpck_require__(8161);
+var external_node_os_default = /*#__PURE__*/__nccwpck_require__.n(external_node_os_);
+// EXTERNAL MODULE: external "node:util"
+var external_node_util_ = __nccwpck_require__(7975);
+;// CONCATENATED MODULE: ./src/build/history.ts
+// The per-release history of each app: every release judged, kept from one snapshot
+// to the next (api/v1/apps/<slug>/releases.json is read back as the previous history),
+// so nothing judged is lost and anyone can ask for the verdict from the version they run.
+
+
+
+
+
+
+
+
+const sha256 = (text) => (0,external_node_crypto_.createHash)('sha256').update(text).digest('hex');
+/**
+ * What a release's verdict is computed from, as a short key: the classifier model, the curated override
+ * that applies to this very release (none: zeros) and the notes (none: zeros). A verdict is reused only
+ * when the key is the same; a new model, an override added, changed or gone, or edited notes judge again.
+ */
+function basisOf(model, override, version, notes) {
+    const o = override && override.version === version
+        ? sha256(`${override.class}\n${override.version}\n${override.reason}`).slice(0, 8)
+        : '0'.repeat(8);
+    const n = notes === null ? '0'.repeat(12) : sha256(notes).slice(0, 12);
+    return `${model}.${o}.${n}`;
+}
+/** The git tag a release page names (`…/releases/tag/<tag>`), else the version label. */
+function tagOf(version, url) {
+    const m = /\/releases\/tag\/([^?#]+)$/.exec(url);
+    if (!m)
+        return version;
+    let tag;
+    try {
+        tag = decodeURIComponent(m[1]);
+    }
+    catch {
+        return version;
+    }
+    return (0,versions/* isVersionLabel */.PE)(tag) && tag.length <= src_schema/* LIMITS */.b1.version ? tag : version;
+}
+/** A history entry from one release's verdict; a curated override for this release wins, as on the record. */
+function historyEntry(v, place, override) {
+    const base = {
+        version: v.version,
+        tag: tagOf(v.version, place.url),
+        date: place.date,
+        url: place.url,
+        safeToUpdate: v.safeToUpdate,
+        rationale: v.rationale,
+        evidence: v.evidence,
+        quote: v.quote,
+        security: v.security,
+        breakingKind: v.breakingKind,
+        basis: place.basis
+    };
+    if (!override || override.version !== v.version)
+        return base;
+    const cls = override.class;
+    return {
+        ...base,
+        safeToUpdate: cls,
+        rationale: `Curated override for ${v.version}: ${override.reason.trim()} The rules alone say: ${v.safeToUpdate}.`.slice(0, src_schema/* LIMITS */.b1.rationale),
+        evidence: 'a curator read the release and decided its class',
+        breakingKind: cls === 'breaking' ? (v.breakingKind ?? 'required') : null
+    };
+}
+/**
+ * The history after this run: the releases judged now replace the same releases judged before, the
+ * others are carried as they were; newest first, at most HISTORY_MAX.
+ */
+function mergeHistory(previous, judged, tagPrefix) {
+    const kept = previous.filter((p) => !judged.some((j) => (0,versions/* sameVersion */.r1)(j.version, p.version, tagPrefix)));
+    return [...judged, ...kept].sort((a, b) => (0,versions/* newestFirst */.ll)(a, b, tagPrefix)).slice(0, src_schema/* HISTORY_MAX */.il);
+}
+/**
+ * The releases document of an app. Its generatedAt is when its history last changed: a run that judged
+ * nothing new republishes the previous document byte for byte (a quiet day rewrites nothing).
+ */
+function releasesDoc(slug, latest, releases, previous, now) {
+    const same = previous && (0,external_node_util_.isDeepStrictEqual)(previous.latest, latest) && (0,external_node_util_.isDeepStrictEqual)(previous.releases, releases);
+    return {
+        schema: src_schema/* RELEASES_SCHEMA_ID */.RO,
+        generatedAt: same ? previous.generatedAt : now.toISOString(),
+        slug,
+        latest,
+        releases
+    };
+}
+/**
+ * The releases documents between the record step and the writing step, as JSON text. Up to `budget`
+ * characters stay in memory; past it, documents wait in a temporary folder, so 10,000 apps with 50
+ * releases each never sit in memory whole. (Deflating them was tried: each zlib call holds native
+ * memory until the collector runs, and a 10,000-app build peaked 90 MB higher.) `close()` removes
+ * the folder.
+ */
+class HistoryStore {
+    budget;
+    held = new Map();
+    heldChars = 0;
+    spillDir = null;
+    constructor(budget = 4 * 1024 * 1024) {
+        this.budget = budget;
+    }
+    put(slug, doc) {
+        const text = toJson(doc);
+        if (this.heldChars + text.length <= this.budget) {
+            this.held.set(slug, text);
+            this.heldChars += text.length;
+            return;
+        }
+        this.spillDir ??= (0,external_node_fs_namespaceObject.mkdtempSync)(external_node_path_default().join(external_node_os_default().tmpdir(), 'updatesafe-history-'));
+        (0,external_node_fs_namespaceObject.writeFileSync)(external_node_path_default().join(this.spillDir, slug), text);
+    }
+    /** The document's JSON text, once; null when none was put. */
+    take(slug) {
+        const text = this.held.get(slug);
+        if (text !== undefined) {
+            this.held.delete(slug);
+            this.heldChars -= text.length;
+            return text;
+        }
+        if (!this.spillDir)
+            return null;
+        try {
+            return (0,external_node_fs_namespaceObject.readFileSync)(external_node_path_default().join(this.spillDir, slug), 'utf8');
+        }
+        catch {
+            return null;
+        }
+    }
+    /** Documents waited on disk (for tests and logs). */
+    get spilled() {
+        return this.spillDir !== null;
+    }
+    close() {
+        if (this.spillDir)
+            (0,external_node_fs_namespaceObject.rmSync)(this.spillDir, { recursive: true, force: true });
+        this.spillDir = null;
+        this.held.clear();
+        this.heldChars = 0;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/build/previous.ts
+// The previously published snapshot (the Pages branch, checked out) is our
+// last-known-good source: when upstream fails, its facts are republished as they
+// were, and its change history goes on in the new snapshot.
+
+
+
+
+
+
+async function readDoc(dir, sitePath, schema, id) {
+    let text;
+    try {
+        text = await (0,promises_namespaceObject.readFile)(external_node_path_default().join(dir, ...sitePath.split('/')), 'utf8');
+    }
+    catch {
+        return { missing: true };
+    }
+    let raw;
+    try {
+        raw = JSON.parse(text);
+    }
+    catch {
+        return { problem: 'is not JSON' };
+    }
+    const parsed = schema.safeParse(raw);
+    if (parsed.success)
+        return { data: parsed.data };
+    const first = parsed.error.issues[0];
+    return { problem: `does not match ${id} (${first ? `${first.path.join('.')}: ${first.message}` : 'invalid'})` };
+}
+/** Read `<dir>/api/v1/apps.json`; a missing or invalid snapshot is a warning, not an error. */
+async function readPrevious(dir, log) {
+    if (!dir)
+        return null;
+    const file = external_node_path_default().join(dir, ...paths.catalog.split('/'));
+    const read = await readDoc(dir, paths.catalog, src_schema/* catalogDocSchema */.rB, src_schema/* APPS_SCHEMA_ID */.TC);
+    if ('missing' in read)
+        log.info(`no previous snapshot at ${file}; this is a first publication`);
+    if ('problem' in read)
+        log.warning(`previous snapshot ${file} ${read.problem}; ignoring it`);
+    if (!('data' in read))
+        return null;
+    return { generatedAt: read.data.generatedAt, records: new Map(read.data.apps.map((a) => [a.slug, a])) };
+}
+/**
+ * The entries published by the previous snapshot, `<dir>/api/v1/changes.json`.
+ * Missing or invalid is a warning and the history starts empty (no warning on a
+ * first publication, where there is no previous catalog either).
+ */
+async function readPreviousChanges(dir, log) {
+    const none = { changes: [], idPrefix: null };
+    if (!dir)
+        return none;
+    const read = await readDoc(dir, paths.changes, changesDocSchema, CHANGES_SCHEMA_ID);
+    if ('data' in read)
+        return { changes: read.data.changes, idPrefix: read.data.idPrefix ?? null };
+    if ('problem' in read)
+        log.warning(`previous ${external_node_path_default().join(dir, ...paths.changes.split('/'))} ${read.problem}; the feeds start empty`);
+    else if (await (0,promises_namespaceObject.readFile)(external_node_path_default().join(dir, ...paths.catalog.split('/'))).then(() => true, () => false))
+        log.warning(`the previous snapshot has no ${paths.changes}; the feeds start empty`);
+    else
+        log.info(`no previous ${paths.changes}; the feeds start empty`);
+    return none;
+}
+/**
+ * Since when each app of the previous run was stale, from `<dir>/api/v1/status.json`.
+ * Missing (a snapshot older than status.json) or invalid starts the dates afresh.
+ */
+async function readPreviousStaleSince(dir, log) {
+    if (!dir)
+        return new Map();
+    const read = await readDoc(dir, paths.status, src_schema/* statusDocSchema */.mC, src_schema/* STATUS_SCHEMA_ID */.LL);
+    if ('problem' in read)
+        log.warning(`previous ${external_node_path_default().join(dir, ...paths.status.split('/'))} ${read.problem}; stale dates start from this run`);
+    return new Map('data' in read ? read.data.stale.map((s) => [s.slug, s.since]) : []);
+}
+/**
+ * One app's judged releases in the previous snapshot, `<dir>/api/v1/apps/<slug>/releases.json`: one
+ * read, synchronous because each app takes one synchronous step. Missing (a first publication, or a
+ * snapshot from before the history) starts the history afresh; invalid is a warning and does the same.
+ */
+function readPreviousHistory(dir, slug, log) {
+    if (!dir)
+        return null;
+    const file = external_node_path_default().join(dir, ...paths.releases(slug).split('/'));
+    let text;
+    try {
+        text = (0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8');
+    }
+    catch {
+        return null;
+    }
+    let raw;
+    try {
+        raw = JSON.parse(text);
+    }
+    catch {
+        log.warning(`previous ${file} is not JSON; the history of ${slug} starts again`);
+        return null;
+    }
+    const parsed = src_schema/* releasesDocSchema */.QJ.safeParse(raw);
+    if (!parsed.success || parsed.data.slug !== slug) {
+        const first = parsed.success ? { path: ['slug'], message: `is not ${slug}` } : parsed.error.issues[0];
+        log.warning(`previous ${file} does not match ${src_schema/* RELEASES_SCHEMA_ID */.RO} (${first ? `${first.path.join('.')}: ${first.message}` : 'invalid'}); the history of ${slug} starts again`);
+        return null;
+    }
+    const { generatedAt, latest, releases } = parsed.data;
+    return { generatedAt, latest, releases };
+}
+
+;// CONCATENATED MODULE: ./node_modules/marked/lib/marked.esm.js
+/**
+ * marked v18.2.1 - a markdown parser
+ * Copyright (c) 2018-2026, MarkedJS. (MIT License)
+ * Copyright (c) 2011-2018, Christopher Jeffrey. (MIT License)
+ * https://github.com/markedjs/marked
+ */
+
+/**
+ * DO NOT EDIT THIS FILE
+ * The code in this file is generated from files in ./src/
+ */
+
+function G(){return{async:!1,breaks:!1,extensions:null,gfm:!0,hooks:null,pedantic:!1,renderer:null,silent:!1,tokenizer:null,walkTokens:null}}var S=G();function ue(l){S=l}var q={exec:()=>null};function D(l){let e=[];return t=>{let n=Math.max(0,Math.min(3,t-1)),r=e[n];return r||(r=l(n),e[n]=r),r}}function g(l,e=""){let t=typeof l=="string"?l:l.source,n={replace:(r,s)=>{let o=typeof s=="string"?s:s.source;return o=o.replace(O.caret,"$1"),t=t.replace(r,o),n},getRegex:()=>new RegExp(t,e)};return n}var _e=((l="")=>{try{return!!new RegExp("(?<=1)(?<!1)"+l)}catch{return!1}})(),O={codeRemoveIndent:/^(?: {0,3}\t| {1,4})/gm,listInterruptsParagraph:/^ {0,3}(?:[*+-]|1[.)])[ \t]+[^ \t\n]/,outputLinkReplace:/\\([\[\]])/g,indentCodeCompensation:/^(\s+)(?:```)/,beginningSpace:/^\s+/,endingHash:/#$/,startingSpaceChar:/^ /,endingSpaceChar:/ $/,endingSpaceTabChar:/[ \t]$/,nonSpaceChar:/[^ ]/,newLineCharGlobal:/\n/g,tabCharGlobal:/\t/g,leadingSpaceTab:/^[ \t]+/,multipleSpaceGlobal:/\s+/g,blankLine:/^[ \t]*$/,doubleBlankLine:/\n[ \t]*\n[ \t]*$/,blockquoteStart:/^ {0,3}>/,blockquoteSetextReplace:/\n {0,3}((?:=+|-+)[ \t]*)(?=\n|$)/g,blockquoteSetextReplace2:/^ {0,3}>[ \t]?/gm,blockquoteMarkerWhitespace:/^( {0,3}>)(\t[ \t]*)/gm,nestedBlockMarker:/^ {0,3}(?:(?:[*+-]|\d{1,9}[.)])(?: |$)|> ?)/,listReplaceNesting:/^ {1,4}(?=( {4})*[^ ])/g,listIsTask:/^\[[ xX]\][ \t]+\S/,listReplaceTask:/^\[[ xX]\][ \t]+/,listTaskCheckbox:/\[[ xX]\]/,anyLine:/\n.*\n/,hrefBrackets:/^<(.*)>$/,tableDelimiter:/[:|]/,tableAlignChars:/^\||\| *$/g,tableRowBlankLine:/\n[ \t]*$/,tableAlignRight:/^ *-+: *$/,tableAlignCenter:/^ *:-+: *$/,tableAlignLeft:/^ *:-+ *$/,startATag:/^<a /i,endATag:/^<\/a>/i,startPreScriptTag:/^<(pre|code|kbd|script)(\s|>)/i,endPreScriptTag:/^<\/(pre|code|kbd|script)(\s|>)/i,startAngleBracket:/^</,endAngleBracket:/>$/,pedanticHrefTitle:/^([^'"]*[^\s])\s+(['"])(.*)\2/,unicodeAlphaNumeric:/[\p{L}\p{N}]/u,numericCharacterReference:/&#(?:(\d{1,7})|[Xx]([A-Fa-f0-9]{1,6}));/,numericCharacterReferenceOrAmpersand:/&#(?:(\d{1,7})|[Xx]([A-Fa-f0-9]{1,6}));|&(?!(#\d{1,7}|#[Xx][a-fA-F0-9]{1,6}|\w+);)/g,escapeTest:/[&<>"']/,escapeReplace:/[&<>"']/g,escapeTestNoEncode:/[<>"']|&(?!(#\d{1,7}|#[Xx][a-fA-F0-9]{1,6}|\w+);)/,escapeReplaceNoEncode:/[<>"']|&(?!(#\d{1,7}|#[Xx][a-fA-F0-9]{1,6}|\w+);)/g,caret:/(^|[^\[])\^/g,percentDecode:/%25/g,findPipe:/\|/g,splitPipe:/ \|/,slashPipe:/\\\|/g,carriageReturn:/\r\n|\r/g,spaceLine:/^ +$/gm,notSpaceStart:/^\S*/,endingNewline:/\n$/,listItemRegex:l=>new RegExp(`^( {0,3}${l})((?:[	 ][^\\n]*)?(?:\\n|$))`),nextBulletRegex:D(l=>new RegExp(`^ {0,${l}}(?:[*+-]|\\d{1,9}[.)])((?:[ 	][^\\n]*)?(?:\\n|$))`)),hrRegex:D(l=>new RegExp(`^ {0,${l}}((?:-[ 	]*){3,}|(?:_[ 	]*){3,}|(?:\\*[ 	]*){3,})(?:\\n+|$)`)),fencesBeginRegex:D(l=>new RegExp(`^ {0,${l}}(?:\`\`\`|~~~)`)),headingBeginRegex:D(l=>new RegExp(`^ {0,${l}}#{1,6}(?:\\s|$)`)),pedanticHeadingBeginRegex:D(l=>new RegExp(`^ {0,${l}}#`)),htmlBeginRegex:D(l=>new RegExp(`^ {0,${l}}(?:</?(?:${he})(?:[ \\t]+|$|/?>)|<(?:(?:script|pre|style|textarea)(?:[\\s>]|$)|!--)|<\\?|<![A-Za-z]|<!\\[CDATA\\[)`,"i")),blockquoteBeginRegex:D(l=>new RegExp(`^ {0,${l}}>`)),nestedContainerMarkers:/^(?: {0,3}(?:(?:[*+-]|\d{1,9}[.)])[ \t]+|>[ \t]?))+/},Ge=/^(?:[ \t]*(?:\n|$))+/,Ne=/^((?: {4}| {0,3}\t)[^\n]+(?:\n(?:[ \t]*(?:\n|$))*)?)+/,Fe=/^ {0,3}(`{3,}(?=[^`\n]*(?:\n|$))|~{3,})([^\n]*)(?:\n|$)(?:|([\s\S]*?)(?:\n|$))(?: {0,3}(?:(?=`)\1`*|(?=~)\1~*) *(?=\n|$)|$)/,V=/^ {0,3}((?:-[\t ]*){3,}|(?:_[ \t]*){3,}|(?:\*[ \t]*){3,})(?:\n+|$)/,Qe=/^ {0,3}(#{1,6})(?=\s|$)(.*)(?:\n+|$)/,ce=/ {0,3}(?:[*+-]|\d{1,9}[.)])/,he="address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd|details|dialog|dir|div|dl|dt|fieldset|figcaption|figure|footer|form|frame|frameset|h[1-6]|head|header|hr|html|iframe|legend|li|link|main|menu|menuitem|meta|nav|noframes|ol|optgroup|option|p|param|search|section|summary|table|tbody|td|tfoot|th|thead|title|tr|track|ul",J=g(" {0,3}(?:</?(?:tag)(?:[ \\t]+|\\n|/?>)|<(?:(?:script|pre|style|textarea)(?:[\\s>]|$)|!--)|<\\?|<![A-Za-z]|<!\\[CDATA\\[)").replace("tag",he).getRegex(),$e=/^(?!bull |blockCode|fences|blockquote|heading|html|table)((?:.|\n(?!\s*?\n|bull |fences|blockquote|heading|hr|html|table))+?)\n {0,3}(=+|-+)[ \t]*(?:\n+|$)/,Le=g($e).replace(/bull/g,ce).replace(/blockCode/g,/(?: {4}| {0,3}\t)/).replace(/fences/g,/ {0,3}(?:`{3,}|~{3,})/).replace(/blockquote/g,/ {0,3}>/).replace(/heading/g,/ {0,3}#{1,6}(?:\s|$)/).replace(/hr/g,/ {0,3}(?:(?:-[\t ]*){3,}|(?:_[ \t]*){3,}|(?:\*[ \t]*){3,})(?:\n+|$)/).replace(/\|table/g,"").replace(/html/g,J).getRegex(),We=g($e).replace(/bull/g,ce).replace(/blockCode/g,/(?: {4}| {0,3}\t)/).replace(/fences/g,/ {0,3}(?:`{3,}|~{3,})/).replace(/blockquote/g,/ {0,3}>/).replace(/heading/g,/ {0,3}#{1,6}(?:\s|$)/).replace(/hr/g,/ {0,3}(?:(?:-[\t ]*){3,}|(?:_[ \t]*){3,}|(?:\*[ \t]*){3,})(?:\n+|$)/).replace(/table/g,/ {0,3}\|?(?:[:\- ]*\|)+[\:\- ]*\n/).replace(/html/g,J).getRegex(),de=/^([^\n]+(?:\n(?!hr|heading|lheading|blockquote|fences|list|html|table|[ \t]+\n)[^\n]+)*)/,Ue=/^[^\n]+/,ge=/(?!\s*\])(?:\\[\s\S]|[^\[\]\\\n]|\n(?![ \t]*\n))+/,Ke=g(/^ {0,3}\[(label)\]: *(?:\n[ \t]*)?([^<\s][^\s]*|<(?:\\.|[^\n<>\\])*>)(?:(?: +(?:\n[ \t]*)?| *\n[ \t]*)(title))? *(?:\n+|$)/).replace("label",ge).replace("title",/(?:"(?:\\[\s\S]|[^"\\])*"|'(?:\\[\s\S]|[^'\\\n]|\n(?!\n))*'|\((?:\\[\s\S]|[^()\\])*\))/).getRegex(),Xe=g(/^(bull)([ \t][^\n]*?)?(?:\n|$)/).replace(/bull/g,ce).getRegex(),ke=/<!--(?:-?>|[\s\S]*?(?:-->|$))/,Ve=g("^ {0,3}(?:<(script|pre|style|textarea)[\\s>][\\s\\S]*?(?:</\\1>[^\\n]*\\n*|$)|comment[^\\n]*(\\n+|$)|<\\?[\\s\\S]*?(?:\\?>[^\\n]*\\n*|$)|<![A-Z][\\s\\S]*?(?:>[^\\n]*\\n*|$)|<!\\[CDATA\\[[\\s\\S]*?(?:\\]\\]>[^\\n]*\\n*|$)|</?(tag)(?:[ \\t]+|\\n|/?>|$)[\\s\\S]*?(?:(?:\\n[ 	]*)+\\n|$)|<(?!(?:script|pre|style|textarea)(?![a-z0-9-]))([a-z][a-z0-9-]*)(?:attribute)*?[ \\t]*/?>(?=[ \\t]*(?:\\n|$))[\\s\\S]*?(?:(?:\\n[ 	]*)+\\n|$)|</[a-z][a-z0-9-]*\\s*>(?=[ \\t]*(?:\\n|$))[\\s\\S]*?(?:(?:\\n[ 	]*)+\\n|$))","i").replace("comment",ke).replace("tag",he).replace("attribute",/[ \t]+[a-zA-Z:_][\w.:-]*(?:[ \t]*=[ \t]*"[^"\n]*"|[ \t]*=[ \t]*'[^'\n]*'|[ \t]*=[ \t]*[^\s"'=<>`]+)?/).getRegex(),Ce=l=>g(de).replace("hr",V).replace("heading"," {0,3}#{1,6}(?:\\s|$)").replace("|lheading","").replace("|table","").replace("blockquote"," {0,3}>").replace("fences"," {0,3}(?:`{3,}(?=[^`\\n]*(?:\\n|$))|~~~)[^\\n]*(?:\\n|$)").replace("list",l).replace("html",J).getRegex(),Je=Ce(/ {0,3}(?:[*+-]|1[.)])[ \t]+[^ \t\n]/),Ye=Ce(/ {0,3}(?:[*+-]|\d{1,9}[.)])(?:[ \t]|\n|$)/),et=g(/^( {0,3}> ?(?:(?![ \t]*(?:\n|$))(paragraph)|[^\n]*)(?:\n|$))+/).replace("paragraph",Ye).getRegex(),fe={blockquote:et,code:Ne,def:Ke,fences:Fe,heading:Qe,hr:V,html:Ve,lheading:Le,list:Xe,newline:Ge,paragraph:Je,table:q,text:Ue},Pe=g("^ *([^\\n ].*)\\n {0,3}((?:\\| *)?:?-+:? *(?:\\| *:?-+:? *)*(?:\\| *)?)(?:\\n((?:(?! *\\n|hr|heading|blockquote|code|fences|list|html).*(?:\\n|$))*)\\n*|$)").replace("hr",V).replace("heading"," {0,3}#{1,6}(?:\\s|$)").replace("blockquote"," {0,3}>").replace("code","(?: {4}| {0,3}	)[^\\n]").replace("fences"," {0,3}(?:`{3,}(?=[^`\\n]*(?:\\n|$))|~~~)[^\\n]*(?:\\n|$)").replace("list"," {0,3}(?:[*+-]|1[.)])[ \\t]").replace("html",J).getRegex(),tt={...fe,lheading:We,table:Pe,paragraph:g(de).replace("hr",V).replace("heading"," {0,3}#{1,6}(?:\\s|$)").replace("|lheading","").replace("table",Pe).replace("blockquote"," {0,3}>").replace("fences"," {0,3}(?:`{3,}(?=[^`\\n]*(?:\\n|$))|~~~)[^\\n]*(?:\\n|$)").replace("list"," {0,3}(?:[*+-]|1[.)])[ \\t]+[^ \\t\\n]").replace("html",J).getRegex()},nt={...fe,html:g(`^ *(?:comment(?: *\\n|\\s*$)|<(tag)[\\s\\S]+?</\\1>(?: *\\n{2,}|\\s*$)|<tag(?:"[^"]*"|'[^']*'|\\s[^'"/>\\s]*)*?/?>(?: *\\n{2,}|\\s*$))`).replace("comment",ke).replace(/tag/g,"(?!(?:a|em|strong|small|s|cite|q|dfn|abbr|data|time|code|var|samp|kbd|sub|sup|i|b|u|mark|ruby|rt|rp|bdi|bdo|span|br|wbr|ins|del|img)\\b)\\w+(?!:|[^\\w\\s@]*@)\\b").getRegex(),def:/^ *\[([^\]]+)\]: *<?([^\s>]+)>?(?: +(["(][^\n]+[")]))? *(?:\n+|$)/,heading:/^(#{1,6})(.*)(?:\n+|$)/,fences:q,lheading:/^(.+?)\n {0,3}(=+|-+) *(?:\n+|$)/,paragraph:g(de).replace("hr",V).replace("heading",` *#{1,6} *[^
+]`).replace("|table","").replace("blockquote"," {0,3}>").replace("|fences","").replace("|list","").replace("|html","").replace("|tag","").replace("lheading",Le).getRegex()},rt=/^\\([!"#$%&'()*+,\-./:;<=>?@\[\]\\^_`{|}~])/,st=/^(`+)([^`]|[^`][\s\S]*?[^`])\1(?!`)/,Ie=/^( {2,}|\\)\n(?!\s*$)[ \t]*/,it=/^(`+|[^`])(?:(?= {2,}\n)|[\s\S]*?(?:(?=[\\<!\[`*_]|\b_|$)|[^ ](?= {2,}\n)))/,L=/[\p{P}\p{S}]/u,N=/[\s\p{P}\p{S}]/u,Y=/[^\s\p{P}\p{S}]/u,ot=g(/^((?![*_])punctSpace)/,"u").replace(/punctSpace/g,N).getRegex(),at=/[\p{Pi}\p{Ps}"']/u,Ae=/(?!~)[\p{P}\p{S}]/u,lt=/(?!~)[\s\p{P}\p{S}]/u,ut=/(?:[^\s\p{P}\p{S}]|~)/u,pt=g(/link|precode-code|html/,"g").replace("link",/\[(?:[^\[\]`]|(?<a>`+)[^`]+\k<a>(?!`))*?\]\((?:\\[\s\S]|[^\\\(\)]|\((?:\\[\s\S]|[^\\\(\)])*\))*\)/).replace("precode-",_e?"(?<!`)()":"(^^|[^`])").replace("code",/(?<b>`+)[^`]+\k<b>(?!`)/).replace("html",/<(?! )[^<>]*?>/).getRegex(),Ee=/^(?:\*+(?:((?!\*)punct)|([^\s*]))?)|^_+(?:((?!_)punct)|([^\s_]))?/,ct=g(Ee,"u").replace(/punct/g,L).getRegex(),ht=g(Ee,"u").replace(/punct/g,Ae).getRegex(),dt=/^(?:\*+(?:((?!\*)(?!openQuote)punct)|([^\s*]))?)|^_+(?:((?!_)(?!openQuote)punct)|([^\s_]))?/,gt=g(dt,"u").replace(/openQuote/g,at).replace(/punct/g,L).getRegex(),ze="^[^_*]*?__[^_*]*?\\*[^_*]*?(?=__)|[^*]+(?=[^*])|(?!\\*)punct(\\*+)(?=[\\s]|$)|notPunctSpace(\\*+)(?!\\*)(?=punctSpace|$)|(?!\\*)punctSpace(\\*+)(?=notPunctSpace)|[\\s](\\*+)(?!\\*)(?=punct)|(?!\\*)punct(\\*+)(?!\\*)(?=punct)|notPunctSpace(\\*+)(?=notPunctSpace)",kt=g(ze,"gu").replace(/notPunctSpace/g,Y).replace(/punctSpace/g,N).replace(/punct/g,L).getRegex(),ft=g(ze,"gu").replace(/notPunctSpace/g,ut).replace(/punctSpace/g,lt).replace(/punct/g,Ae).getRegex(),mt="^[^_*]*?__[^_*]*?\\*[^_*]*?(?=__)|[^*]+(?=[^*])|(?!\\*)punct(\\*+)(?=[\\s]|$)|notPunctSpace(\\*+)(?!\\*)(?=punctSpace|$)|(?!\\*)[\\s](\\*+)(?=notPunctSpace)|[\\s](\\*+)(?!\\*)(?=punct)|(?!\\*)punct(\\*+)(?!\\*)(?=punct)|(?:(?!\\*)punct|notPunctSpace)(\\*+)(?!\\*)(?=notPunctSpace)",xt=g(mt,"gu").replace(/notPunctSpace/g,Y).replace(/punctSpace/g,N).replace(/punct/g,L).getRegex(),bt=g("^[^_*]*?\\*\\*[^_*]*?_[^_*]*?(?=\\*\\*)|[^_]+(?=[^_])|(?!_)punct(_+)(?=[\\s]|$)|notPunctSpace(_+)(?!_)(?=punctSpace|$)|(?!_)punctSpace(_+)(?=notPunctSpace)|[\\s](_+)(?!_)(?=punct)|(?!_)punct(_+)(?!_)(?=punct)","gu").replace(/notPunctSpace/g,Y).replace(/punctSpace/g,N).replace(/punct/g,L).getRegex(),Rt="^[^_*]*?\\*\\*[^_*]*?_[^_*]*?(?=\\*\\*)|[^_]+(?=[^_])|(?!_)punct(_+)(?=[\\s]|$)|notPunctSpace(_+)(?!_)(?=punctSpace|$)|(?!_)[\\s](_+)(?=notPunctSpace)|[\\s](_+)(?!_)(?=punct)|(?!_)punct(_+)(?!_)(?=punct)|(?:(?!_)punct|notPunctSpace)(_+)(?!_)(?=notPunctSpace)",Tt=g(Rt,"gu").replace(/notPunctSpace/g,Y).replace(/punctSpace/g,N).replace(/punct/g,L).getRegex(),Ot=g(/^~~?(?:((?!~)punct)|[^\s~])/,"u").replace(/punct/g,L).getRegex(),wt="^[^~]+(?=[^~])|(?!~)punct(~~?)(?=[\\s]|$)|notPunctSpace(~~?)(?!~)(?=punctSpace|$)|(?!~)punctSpace(~~?)(?=notPunctSpace)|[\\s](~~?)(?!~)(?=punct)|(?!~)punct(~~?)(?!~)(?=punct)|notPunctSpace(~~?)(?=notPunctSpace)",Pt=g(wt,"gu").replace(/notPunctSpace/g,Y).replace(/punctSpace/g,N).replace(/punct/g,L).getRegex(),yt=g(/\\(punct)/,"gu").replace(/punct/g,L).getRegex(),St=g(/(`+)(?:[^`]|[^`][\s\S]*?[^`])\1(?!`)|`+|\\(punct)/,"gu").replace(/punct/g,L).getRegex(),_t=g(/^<(scheme:[^\s\x00-\x1f<>]*|email)>/).replace("scheme",/[a-zA-Z][a-zA-Z0-9+.-]{1,31}/).replace("email",/[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+(@)[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+(?![-_])/).getRegex(),$t=g(ke).replace("(?:-->|$)","-->").getRegex(),Lt=g("^comment|^</[a-zA-Z][a-zA-Z0-9-]*\\s*>|^<[a-zA-Z][a-zA-Z0-9-]*(?:attribute)*?\\s*/?>|^<\\?[\\s\\S]*?\\?>|^<![a-zA-Z]+\\s[\\s\\S]*?>|^<!\\[CDATA\\[[\\s\\S]*?\\]\\]>").replace("comment",$t).replace("attribute",/\s+[a-zA-Z:_][\w.:-]*(?:\s*=\s*"[^"]*"|\s*=\s*'[^']*'|\s*=\s*[^\s"'=<>`]+)?/).getRegex(),Me=/\[(?:\\[\s\S]|[^\[\]\\])*\]/,ie=g(/(?:\[(?:brackets|\\[\s\S]|[^\[\]\\])*\]|\\[\s\S]|`+(?!`)[^`]*?`+(?!`)|``+(?=\])|[^\[\]\\`])*?/).replace("brackets",Me).getRegex(),Ct=g(/^!?\[(label)\]\([ \t\n]*(href)(?:(?:[ \t]+(?:\n[ \t]*)?|\n[ \t]*)(title))?[ \t\n]*\)/).replace("label",ie).replace("href",/<(?:\\.|[^\n<>\\])*>|(?!<)[^ \t\n\x00-\x1f]+|(?=\))/).replace("title",/"(?:\\[\s\S]|[^"\\])*"|'(?:\\[\s\S]|[^'\\])*'|\((?:\\[\s\S]|[^)\\])*\)/).getRegex(),It=g(/^!?\[(label)\]\[(ref)\]/).replace("label",ie).replace("ref",ge).getRegex(),At=g(/^!?\[(ref)\](?:\[\])?/).replace("ref",ge).getRegex(),ye=/(?!\s*\])(?:\\[\s\S]|[^\[\]\\]){1,999}/,Et=g(/(?:[^\[\]\\`]*(?:\[(?:brackets|\\[\s\S]|[^\[\]\\])*\]|\\[\s\S]|`+(?!`)[^`]*?`+(?!`)|``+(?=\]))){0,999}?[^\[\]\\`]*?/).replace("brackets",Me).getRegex(),zt=g("reflink|nolink(?!\\()","g").replace("reflink",g(/^!?\[(label)\]\[(ref)\]/).replace("label",Et).replace("ref",ye).getRegex()).replace("nolink",g(/^!?\[(ref)\](?:\[\])?/).replace("ref",ye).getRegex()).getRegex(),Se=/[hH][tT][tT][pP][sS]?|[fF][tT][pP]/,Mt=/[A-Za-z0-9._+-]+@[a-zA-Z0-9-_]+(?:\.[a-zA-Z0-9-_]*[a-zA-Z0-9])+(?![\w-])/,Bt=g(/(?:mailto:email|xmpp:email(?:\/[A-Za-z0-9@.]+)?)/).replace(/email/g,Mt).getRegex(),me={_backpedal:q,anyPunctuation:yt,anyPunctuationOutsideCode:St,autolink:_t,blockSkip:pt,br:Ie,code:st,del:q,delLDelim:q,delRDelim:q,emStrongLDelim:ct,emStrongRDelimAst:kt,emStrongRDelimUnd:bt,escape:rt,link:Ct,nolink:At,punctuation:ot,reflink:It,reflinkSearch:zt,tag:Lt,text:it,url:q},Dt={...me,emStrongLDelim:gt,emStrongRDelimAst:xt,emStrongRDelimUnd:Tt,link:g(/^!?\[(label)\]\((.*?)\)/).replace("label",ie).getRegex(),reflink:g(/^!?\[(label)\]\s*\[([^\]]*)\]/).replace("label",ie).getRegex()},pe={...me,emStrongRDelimAst:ft,emStrongLDelim:ht,delLDelim:Ot,delRDelim:Pt,url:g(/^emailProtocol|^((?:protocol):\/\/|www\.)(?:[a-zA-Z0-9\-]+\.?)+[^\s<]*|^email/).replace("emailProtocol",Bt).replace("protocol",Se).replace("email",/[A-Za-z0-9._+-]+(@)[a-zA-Z0-9-_]+(?:\.[a-zA-Z0-9-_]*[a-zA-Z0-9])+(?![\w-])/).getRegex(),_backpedal:/(?:[^?!.,:;*_'"~()&]+|\([^)]*\)|&(?![a-zA-Z0-9]+;$)|[?!.,:;*_'"~)]+(?!$))+/,del:/^(~~?)(?=[^\s~])((?:\\[\s\S]|[^\\])*?(?:\\[\s\S]|[^\s~\\]))\1(?=[^~]|$)/,text:g(/^(?:[^a-zA-Z0-9](?=emailProtocol)|(`+|~+|[^`~])(?:(?=[`~])|(?= {2,}\n)|(?=[a-zA-Z0-9.!#$%&'*+\/=?_`{\|}~-]+@)|[\s\S]*?(?:(?=[\\<!\[`*~_]|\b_|protocol:\/\/|wwwStart|$)|[^ ](?= {2,}\n)|[^a-zA-Z0-9](?=emailProtocol)|[^a-zA-Z0-9.!#$%&'*+\/=?_`{\|}~-](?=[a-zA-Z0-9.!#$%&'*+\/=?_`{\|}~-]+@))))/).replace("protocol",Se).replace(/emailProtocol/g,/(?:mailto|xmpp):/).replace("wwwStart",_e?"(?<![^\\s*_~(])www\\.":"www\\.").getRegex()},qt={...pe,br:g(Ie).replace("{2,}","*").getRegex(),text:g(pe.text).replace("\\b_","\\b_| {2,}\\n").replace(/\{2,\}/g,"*").getRegex()},ee={normal:fe,gfm:tt,pedantic:nt},F={normal:me,gfm:pe,breaks:qt,pedantic:Dt};var vt={"&":"&amp;","<":"&lt;",">":"&gt;",'"':"&quot;","'":"&#39;"},Be=l=>vt[l];function y(l,e){if(e){if(O.escapeTest.test(l))return l.replace(O.escapeReplace,Be)}else if(O.escapeTestNoEncode.test(l))return l.replace(O.escapeReplaceNoEncode,Be);return l}function De(l){return O.numericCharacterReference.test(l)?l.replace(O.numericCharacterReferenceOrAmpersand,(e,t,n)=>{if(t===void 0&&n===void 0)return"&amp;";let r=t===void 0?Number.parseInt(n,16):Number.parseInt(t,10);return r===0||r>1114111||r>=55296&&r<=57343?"\uFFFD":r===38?"&amp;":String.fromCodePoint(r)}):l}function xe(l){try{l=encodeURI(l).replace(O.percentDecode,"%")}catch{return null}return l}function be(l,e){let t=l.replace(O.findPipe,(s,o,i)=>{let a=!1,c=o;for(;--c>=0&&i[c]==="\\";)a=!a;return a?"|":" |"}),n=t.split(O.splitPipe),r=0;if(n[0].trim()||n.shift(),n.length>0&&!n.at(-1)?.trim()&&n.pop(),e)if(n.length>e)n.splice(e);else for(;n.length<e;)n.push("");for(;r<n.length;r++)n[r]=n[r].trim().replace(O.slashPipe,"|");return n}function C(l,e,t){let n=l.length;if(n===0)return"";let r=0;for(;r<n;){let s=l.charAt(n-r-1);if(s===e&&!t)r++;else if(s!==e&&t)r++;else break}return l.slice(0,n-r)}function Re(l){let e=l.split(`
+`),t=e.length-1;for(;t>=0&&O.blankLine.test(e[t]);)t--;return e.length-t<=2?l:e.slice(0,t+1).join(`
+`)}function W(l){return l.trim().replace(O.multipleSpaceGlobal," ").toLowerCase().toUpperCase().toLowerCase()}function Te(l,e){if(l.indexOf(e[0])===-1&&l.indexOf(e[1])===-1)return-1;let t=0;for(let n=0;n<l.length;n++)if(l[n]==="\\")n++;else if(l[n]===e[0])t++;else if(l[n]===e[1]&&(t--,t<0))return n;return t>0?-2:-1}var Q=new WeakMap;function Oe(l){let e={"*":-1,_:-1},t=-1,n=l.length;for(let r=0;r<n;r++){let s=l[r];if(s!=="*"&&s!=="_"&&s!=="~")continue;let o=r===0?`
+`:l[r-1],i=r+1;for(;i<n&&l[i]===s;)i++;o!==" "&&o!=="	"&&o!==`
+`&&o!=="\r"&&o!=="\f"&&(s==="~"?t=r:e[s]=r),r=i-1}return{maskedSrc:l,lastPossibleEmStrongCloserIndex:e,lastPossibleDelCloserIndex:t}}function qe(l,e){let t=Oe(e),n=Q.get(l);n?n.push(t):Q.set(l,[t])}function ve(l){let e=Q.get(l);e&&(e.pop(),e.length===0&&Q.delete(l))}function oe(l,e,t){let n=Q.get(l)?.at(-1);return n&&n.maskedSrc===e?n.lastPossibleEmStrongCloserIndex[t]:Oe(e).lastPossibleEmStrongCloserIndex[t]}function ae(l,e){let t=Q.get(l)?.at(-1);return t&&t.maskedSrc===e?t.lastPossibleDelCloserIndex:Oe(e).lastPossibleDelCloserIndex}function te(l,e=0){let t=e,n="";for(let r of l)if(r==="	"){let s=4-t%4;n+=" ".repeat(s),t+=s}else n+=r,t++;return n}function Ht(l,e){let t="";for(let n=0;n<l.length;n++){if(l[n]==="`"){let r=e.inline.code.exec(l.slice(n));if(r){t+=r[0],n+=r[0].length-1;continue}}if(l[n]==="\\"&&(l[n+1]==="["||l[n+1]==="]")){t+=l[n+1],n++;continue}t+=l[n]}return t}function He(l,e,t,n,r){let s=e.href,o=e.title||null,i=Ht(l[1],r),a=l[0].charAt(0)==="!",c=n.state.inLink,u=n.state.linkEmitted,d=n.state.inRawBlock;n.state.inLink=!0,n.state.linkEmitted=!1;let h=n.inlineTokens(i),p=n.state.linkEmitted;if(n.state.linkEmitted=u,n.state.inLink=c,!a){if(p){n.state.inRawBlock=d;return}n.state.linkEmitted=!0}return{type:a?"image":"link",raw:t,href:s,title:o,text:i,tokens:h}}function Zt(l,e,t){let n=l.match(t.other.indentCodeCompensation);if(n===null)return e;let r=n[1];return e.split(`
+`).map(s=>{let o=s.match(t.other.beginningSpace);if(o===null)return s;let[i]=o;return s.slice(Math.min(i.length,r.length))}).join(`
+`)}function Ze(l,e,t,n){if(!e.includes("<"))return!1;for(let r=0;r<e.length;r++){if(e[r]==="\\"){r++;continue}if(e[r]==="`"){let i=n.inline.code.exec(e.slice(r));if(i){r+=i[0].length-1;continue}}if(e[r]!=="<")continue;let s=l.slice(t+r),o=n.inline.tag.exec(s)||n.inline.autolink.exec(s);if(o){if(o[0].length>e.length-r)return!0;r+=o[0].length-1}}return!1}var _=class{options;rules;lexer;constructor(e){this.options=e||S}space(e){let t=this.rules.block.newline.exec(e);if(t&&t[0].length>0)return{type:"space",raw:t[0]}}code(e){let t=this.rules.block.code.exec(e);if(t){let n=this.options.pedantic?t[0]:Re(t[0]),r=n.replace(this.rules.other.codeRemoveIndent,"");return{type:"code",raw:n,codeBlockStyle:"indented",text:r}}}fences(e){let t=this.rules.block.fences.exec(e);if(t){let n=t[0],r=Zt(n,t[3]||"",this.rules);return t[3]!==void 0&&(r===""||r.endsWith(`
+`))&&(r+=`
+`),{type:"code",raw:n,lang:t[2]?t[2].trim().replace(this.rules.inline.anyPunctuation,"$1"):t[2],text:r}}}heading(e){let t=this.rules.block.heading.exec(e);if(t){let n=t[2].trim();if(this.rules.other.endingHash.test(n)){let r=C(n,"#");(this.options.pedantic||!r||this.rules.other.endingSpaceTabChar.test(r))&&(n=r.trim())}return{type:"heading",raw:C(t[0],`
+`),depth:t[1].length,text:n,tokens:this.lexer.inline(n)}}}hr(e){let t=this.rules.block.hr.exec(e);if(t)return{type:"hr",raw:C(t[0],`
+`)}}blockquote(e){let t=this.rules.block.blockquote.exec(e);if(t){let n=C(t[0],`
+`).split(`
+`),r="",s="",o=[];for(;n.length>0;){let i=!1,a=[],c;for(c=0;c<n.length;c++)if(this.rules.other.blockquoteStart.test(n[c]))a.push(n[c]),i=!0;else if(!i)a.push(n[c]);else break;n=n.slice(c);let u=a.join(`
+`),d=u.replace(this.rules.other.blockquoteMarkerWhitespace,(k,m,b)=>b.startsWith(" ")?m+" "+b.slice(1):m+te(b,m.length)).replace(this.rules.other.blockquoteSetextReplace,`
+    $1`).replace(this.rules.other.blockquoteSetextReplace2,"");r=r?`${r}
+${u}`:u,s=s?`${s}
+${d}`:d;let h=this.lexer.state.top;if(this.lexer.state.top=!0,this.lexer.blockTokens(d,o,!0),this.lexer.state.top=h,n.length===0)break;let p=o.at(-1);if(p?.type==="code"||p?.type==="heading"||p?.type==="hr"||p?.type==="html"||p?.type==="table")break;if(p?.type==="blockquote"){let k=p,m=n.join(`
+`),b=k.raw+`
+`+m.replace(this.rules.other.blockquoteSetextReplace2,""),f=this.blockquote(b);o[o.length-1]=f;let R=b.substring(f.raw.length).replace(/^\n/,""),E=R?R.split(`
+`).length:0,T=E?n.slice(0,-E):n;if(T.length>0&&(r=`${r}
+${T.join(`
+`)}`),s=s.substring(0,s.length-k.text.length)+f.text,n=n.slice(T.length),n.length>0&&this.rules.other.blockquoteStart.test(n[0]))continue;break}else if(p?.type==="list"){let k=p,m=k.raw+`
+`+n.join(`
+`),b=this.list(m);o[o.length-1]=b;let f=b.raw.length>k.raw.length?m.slice(k.raw.length+1,b.raw.length).split(`
+`).length:0;if(f>0){let R=n.slice(0,f).join(`
+`);r=`${r}
+${R}`,s=`${s}
+${R}`}if(n=n.slice(f),n.length>0&&!this.rules.other.blockquoteStart.test(n[0]))break;continue}}return{type:"blockquote",raw:r,tokens:o,text:s}}}list(e){let t=this.rules.block.list.exec(e);if(t){if(!this.options.pedantic&&this.lexer.state.lastToken?.type==="text"&&!this.rules.other.listInterruptsParagraph.test(e))return;let n=e,r=()=>n.length-e.length,s=t[1].trim(),o=s.length>1,i={type:"list",raw:"",ordered:o,start:o?+s.slice(0,-1):"",loose:!1,items:[]};s=o?`\\d{1,9}\\${s.slice(-1)}`:`\\${s}`,this.options.pedantic&&(s=o?s:"[*+-]");let a=this.rules.other.listItemRegex(s),c=!1;for(;e;){let h=!1,p="";if(!(t=a.exec(e))||this.rules.block.hr.test(e))break;let k=r();e=e.substring(t[0].length);let m=t[2].split(`
+`,1)[0],b=t[1].length,f=this.options.pedantic?te(m,b):m.replace(this.rules.other.leadingSpaceTab,H=>te(H,b)),R=e.split(`
+`,1)[0],E=!f.trim(),T=0;if(this.options.pedantic?(T=2,p=f.trimStart()):E?T=b+1:(T=f.search(this.rules.other.nonSpaceChar),T=T>4?1:T,p=f.slice(T),T+=b),E&&this.rules.other.blankLine.test(R)&&(e=e.substring(R.length+1),h=!0),!h){let H=this.rules.other.nextBulletRegex(T),K=this.rules.other.hrRegex(T),re=this.rules.other.fencesBeginRegex(T),B=this.options.pedantic?this.rules.other.pedanticHeadingBeginRegex(T):this.rules.other.headingBeginRegex(T),X=this.rules.other.htmlBeginRegex(T),se=this.rules.other.blockquoteBeginRegex(T),le=!1;for(;e;){let we=e.split(`
+`,1)[0],Z;if(R=we,this.options.pedantic?(R=R.replace(this.rules.other.listReplaceNesting,"  "),Z=R):Z=R.replace(this.rules.other.leadingSpaceTab,$=>te($)),re.test(R)||B.test(R)||X.test(R)||se.test(R)||H.test(R)||K.test(R))break;if(Z.search(this.rules.other.nonSpaceChar)>=T||!R.trim())p+=`
+`+Z.slice(T),le=!1;else{if(E)break;let $=f;if(!this.options.pedantic&&!p.includes(`
+`)&&!f.includes("	")){let j;for(;!K.test($)&&(j=this.rules.other.nestedBlockMarker.exec($));)$=$.slice(j[0].length);if(!$.trim())break}if($.replace(this.rules.other.tabCharGlobal,"    ").search(this.rules.other.nonSpaceChar)>=4||re.test($)||B.test($)||X.test($)||K.test($))break;if(!this.options.pedantic&&!le){let j=f.replace(this.rules.other.nestedContainerMarkers,"");if(this.rules.block.fences.test(j)||this.rules.block.heading.test(j)||this.rules.block.hr.test(j))break}let je=!this.options.pedantic&&/^ {0,3}(?:=+|-+) *$/.test(R)&&this.rules.block.lheading.test(`${f}
+${R}`)?`    ${Z.replace(/^ {0,3}/,"")}`:R;p+=`
+`+je,le=!0}E=!R.trim(),e=e.substring(we.length+1),f=Z.slice(T)}}let U=n.slice(k,r());i.loose||(c?i.loose=!0:this.rules.other.doubleBlankLine.test(U)&&(c=!0)),i.items.push({type:"list_item",raw:U,task:!!this.options.gfm&&this.rules.other.listIsTask.test(p),loose:!1,text:p,tokens:[]})}let u=i.items.at(-1);if(u)u.raw=u.raw.trimEnd(),u.text=u.text.trimEnd();else return;i.raw=n.slice(0,r()).trimEnd();let d=[];for(let h of i.items)if(this.lexer.state.top=!1,d.push(this.lexer.inlineQueue.length),h.tokens=this.lexer.blockTokens(h.text,[]),!i.loose){let p=h.tokens.filter(m=>m.type==="space"),k=p.length>0&&p.some(m=>this.rules.other.anyLine.test(m.raw));i.loose=k}for(let h=0;h<i.items.length;h++){let p=i.items[h],k=p.tokens[0];if(p.task&&(k?.type==="text"||k?.type==="paragraph")){p.text=p.text.replace(this.rules.other.listReplaceTask,""),k.raw=k.raw.replace(this.rules.other.listReplaceTask,""),k.text=k.text.replace(this.rules.other.listReplaceTask,"");let m=this.lexer.inlineQueue;for(let f=d[h];f<m.length;f++)if(m[f].tokens===k.tokens){m[f].src=m[f].src.replace(this.rules.other.listReplaceTask,"");break}let b=this.rules.other.listTaskCheckbox.exec(p.raw);if(b){let f={type:"checkbox",raw:b[0]+" ",checked:b[0]!=="[ ]"};p.checked=f.checked,i.loose?p.tokens[0]&&["paragraph","text"].includes(p.tokens[0].type)&&"tokens"in p.tokens[0]&&p.tokens[0].tokens?(p.tokens[0].raw=f.raw+p.tokens[0].raw,p.tokens[0].text=f.raw+p.tokens[0].text,p.tokens[0].tokens.unshift(f)):p.tokens.unshift({type:"paragraph",raw:f.raw,text:f.raw,tokens:[f]}):p.tokens.unshift(f)}}else p.task&&(p.task=!1)}if(i.loose)for(let h of i.items){h.loose=!0;for(let p of h.tokens)p.type==="text"&&(p.type="paragraph")}return i}}html(e){let t=this.rules.block.html.exec(e);if(t){if(this.lexer.state.lastToken?.type==="paragraph"&&!this.rules.other.htmlBeginRegex(4).test(e))return;let n=Re(t[0]);return{type:"html",block:!0,raw:n,pre:t[1]==="pre"||t[1]==="script"||t[1]==="style",text:n}}}def(e){let t=this.rules.block.def.exec(e);if(t){if(!this.rules.other.startAngleBracket.test(t[2])&&Te(t[2],"()")!==-1)return;let n=W(t[1]),r=t[2]?t[2].replace(this.rules.other.hrefBrackets,"$1").replace(this.rules.inline.anyPunctuation,"$1"):"",s=t[3]?t[3].substring(1,t[3].length-1).replace(this.rules.inline.anyPunctuation,"$1"):t[3];return{type:"def",tag:n,raw:C(t[0],`
+`),href:r,title:s}}}table(e){let t=this.rules.block.table.exec(e);if(!t||!this.rules.other.tableDelimiter.test(t[2]))return;let n=be(t[1]),r=t[2].replace(this.rules.other.tableAlignChars,"").split("|"),s=t[3]?.trim()?t[3].replace(this.rules.other.tableRowBlankLine,"").split(`
+`):[],o={type:"table",raw:C(t[0],`
+`),header:[],align:[],rows:[]};if(n.length===r.length){for(let i of r)this.rules.other.tableAlignRight.test(i)?o.align.push("right"):this.rules.other.tableAlignCenter.test(i)?o.align.push("center"):this.rules.other.tableAlignLeft.test(i)?o.align.push("left"):o.align.push(null);for(let i=0;i<n.length;i++)o.header.push({text:n[i],tokens:this.lexer.inline(n[i]),header:!0,align:o.align[i]});for(let i of s)o.rows.push(be(i,o.header.length).map((a,c)=>({text:a,tokens:this.lexer.inline(a),header:!1,align:o.align[c]})));return o}}lheading(e){let t=this.rules.block.lheading.exec(e);if(t){let n=t[1].trim();return{type:"heading",raw:C(t[0],`
+`),depth:t[2].charAt(0)==="="?1:2,text:n,tokens:this.lexer.inline(n)}}}paragraph(e){let t=this.rules.block.paragraph.exec(e);if(t){let n=t[1].charAt(t[1].length-1)===`
+`?t[1].slice(0,-1):t[1];return{type:"paragraph",raw:t[0],text:n,tokens:this.lexer.inline(n)}}}text(e){let t=this.rules.block.text.exec(e);if(t)return{type:"text",raw:t[0],text:t[0],tokens:this.lexer.inline(t[0])}}escape(e){if(e.charCodeAt(0)!==92)return;let t=this.rules.inline.escape.exec(e);if(t)return{type:"escape",raw:t[0],text:t[1]}}tag(e){if(e.charCodeAt(0)!==60)return;let t=this.rules.inline.tag.exec(e);if(t)return!this.lexer.state.inLink&&this.rules.other.startATag.test(t[0])?this.lexer.state.inLink=!0:this.lexer.state.inLink&&this.rules.other.endATag.test(t[0])&&(this.lexer.state.inLink=!1),!this.lexer.state.inRawBlock&&this.rules.other.startPreScriptTag.test(t[0])?this.lexer.state.inRawBlock=!0:this.lexer.state.inRawBlock&&this.rules.other.endPreScriptTag.test(t[0])&&(this.lexer.state.inRawBlock=!1),{type:"html",raw:t[0],inLink:this.lexer.state.inLink,inRawBlock:this.lexer.state.inRawBlock,block:!1,text:t[0]}}link(e){if(this.lexer.state.linkParenPossible===!1)return;let t=e.charCodeAt(0);if(t!==91&&t!==33)return;let n=this.rules.inline.link.exec(e);if(n){let r=n[0].charAt(0)==="!"?2:1;if(!this.options.pedantic&&Ze(e,n[1],r,this.rules))return;let s=n[2].trim();if(!this.options.pedantic&&this.rules.other.startAngleBracket.test(s)){if(!this.rules.other.endAngleBracket.test(s))return;let c=C(s.slice(0,-1),"\\");if((s.length-c.length)%2===0)return}else{let c=Te(n[2],"()");if(c===-2)return;if(c>-1){let d=(n[0].indexOf("!")===0?5:4)+n[1].length+c;n[2]=n[2].substring(0,c),n[0]=n[0].substring(0,d).trim(),n[3]=""}}let o=C(n[0].slice(0,-1),"\\");if((n[0].length-o.length)%2===0)return;let i=n[2],a="";if(this.options.pedantic){let c=this.rules.other.pedanticHrefTitle.exec(i);c&&(i=c[1],a=c[3])}else a=n[3]?n[3].slice(1,-1):"";return i=i.trim(),this.rules.other.startAngleBracket.test(i)&&(this.options.pedantic&&!this.rules.other.endAngleBracket.test(s)?i=i.slice(1):i=i.slice(1,-1)),He(n,{href:i&&i.replace(this.rules.inline.anyPunctuation,"$1"),title:a&&a.replace(this.rules.inline.anyPunctuation,"$1")},n[0],this.lexer,this.rules)}}reflink(e,t){let n=e.charCodeAt(0);if(n!==91&&n!==33)return;let r;if((r=this.rules.inline.reflink.exec(e))||(r=this.rules.inline.nolink.exec(e))){let s=r[0].charAt(0)==="!"?2:1;if(!this.options.pedantic&&Ze(e,r[1],s,this.rules))return;let o=t[W(r[2]||r[1])];if(!o){let i=r[0].charAt(0);return{type:"text",raw:i,text:i}}return He(r,o,r[0],this.lexer,this.rules)}}emStrong(e,t,n=""){let r=this.rules.inline.emStrongLDelim.exec(e);if(!r||!r[1]&&!r[2]&&!r[3]&&!r[4])return;let s=r[0][0],o=n===s,i=t.length-e.length,a=i;for(;!this.options.pedantic&&a>0&&t[a-1]===s;)a--;let c=[...t.slice(Math.max(0,a-2),a)].at(-1)??"",u=c==="*"||c==="_"||!!this.rules.inline.punctuation.exec(c);a<i&&(n=c);let d=a<i?u:n==="*"||n==="_"||!!this.rules.inline.punctuation.exec(n);if(r[4]&&n.match(this.rules.other.unicodeAlphaNumeric))return;let h=r[1]||r[3]||"";if(!h||!n||d){let p=[...r[0]].length-1,k,m,b=p,f=0,R=i-a+p,E=!this.options.pedantic&&!!c.trim()&&(!!h||s==="*"&&!u);if(s!=="*"&&s!=="_")return;let T=s==="*"?this.rules.inline.emStrongRDelimAst:this.rules.inline.emStrongRDelimUnd,U=oe(this,t,s),H=t.length-e.length+p;if(U<H)return;t=t.slice(-1*e.length+p);let K=U-H;for(T.lastIndex=0;(r=T.exec(t))!==null&&!(r.index>K);){if(k=r[1]||r[2]||r[3]||r[4]||r[5]||r[6],!k)continue;if(m=[...k].length,r[3]||r[4]){b+=m;continue}else if((r[5]||r[6]||E)&&R%3&&!((R+m)%3)){if(o&&(r[5]||r[6]))break;f+=m;continue}if(b-=m,b>0)continue;m=Math.min(m,m+b+f);let re=[...r[0]][0].length,B=e.slice(0,p+r.index+re+m);if(Math.min(p,m)%2){let se=B.slice(1,-1);return{type:"em",raw:B,text:se,tokens:this.lexer.inlineTokens(se)}}let X=B.slice(2,-2);return{type:"strong",raw:B,text:X,tokens:this.lexer.inlineTokens(X)}}}}codespan(e){if(e.charCodeAt(0)!==96)return;let t=this.rules.inline.code.exec(e);if(t){let n=t[2].replace(this.rules.other.newLineCharGlobal," "),r=this.rules.other.nonSpaceChar.test(n),s=this.rules.other.startingSpaceChar.test(n)&&this.rules.other.endingSpaceChar.test(n);return r&&s&&(n=n.substring(1,n.length-1)),{type:"codespan",raw:t[0],text:n}}}br(e){let t=e.charCodeAt(0);if(t!==32&&t!==92&&t!==10)return;let n=this.rules.inline.br.exec(e);if(n)return{type:"br",raw:n[0]}}del(e,t,n=""){if(e.charCodeAt(0)!==126)return;let r=this.rules.inline.delLDelim.exec(e);if(!r)return;if(!(r[1]||"")||!n||this.rules.inline.punctuation.exec(n)){let o=[...r[0]].length-1,i,a,c=o,u=this.rules.inline.delRDelim,d=ae(this,t),h=t.length-e.length+o;if(d<h)return;t=t.slice(-1*e.length+o);let p=d-h;for(u.lastIndex=0;(r=u.exec(t))!==null&&!(r.index>p);){if(i=r[1]||r[2]||r[3]||r[4]||r[5]||r[6],!i||(a=[...i].length,a!==o))continue;if(r[3]||r[4]){c+=a;continue}if(c-=a,c>0)continue;a=Math.min(a,a+c);let k=[...r[0]][0].length,m=e.slice(0,o+r.index+k+a),b=m.slice(o,-o);return{type:"del",raw:m,text:b,tokens:this.lexer.inlineTokens(b)}}}}autolink(e){if(e.charCodeAt(0)!==60)return;let t=this.rules.inline.autolink.exec(e);if(t){let n,r;return t[2]==="@"?(n=t[1],r="mailto:"+n):(n=t[1],r=n),{type:"link",raw:t[0],text:n,href:r,autolink:!0,tokens:[{type:"text",raw:n,text:n}]}}}url(e){let t;if(t=this.rules.inline.url.exec(e)){let n,r;if(t[2]==="@")n=t[0],r="mailto:"+n;else{let s;do s=t[0],t[0]=this.rules.inline._backpedal.exec(t[0])?.[0]??"";while(s!==t[0]);n=t[0],t[1]==="www."?r="http://"+t[0]:r=t[0]}return{type:"link",raw:t[0],text:n,href:r,autolink:!0,tokens:[{type:"text",raw:n,text:n}]}}}inlineText(e){let t=this.rules.inline.text.exec(e);if(t){let n=this.lexer.state.inRawBlock;return{type:"text",raw:t[0],text:n?t[0]:De(t[0]),escaped:n}}}};var marked_esm_w=class l{tokens;options;state;inlineQueue;tokenizer;constructor(e){this.tokens=[],this.tokens.links=Object.create(null),this.options=e||S,this.options.tokenizer=this.options.tokenizer||new _,this.tokenizer=this.options.tokenizer,this.tokenizer.options=this.options,this.tokenizer.lexer=this,this.inlineQueue=[],this.state={inLink:!1,inRawBlock:!1,linkEmitted:!1,linkParenPossible:!0,top:!0};let t={other:O,block:ee.normal,inline:F.normal};this.options.pedantic?(t.block=ee.pedantic,t.inline=F.pedantic):this.options.gfm&&(t.block=ee.gfm,this.options.breaks?t.inline=F.breaks:t.inline=F.gfm),this.tokenizer.rules=t}static get rules(){return{block:ee,inline:F}}static lex(e,t){return new l(t).lex(e)}static lexInline(e,t){return new l(t).inlineTokens(e)}lex(e){e=e.replace(O.carriageReturn,`
+`),this.blockTokens(e,this.tokens);for(let t=0;t<this.inlineQueue.length;t++){let n=this.inlineQueue[t];this.state.inRawBlock=!1,this.inlineTokens(n.src,n.tokens)}return this.inlineQueue=[],this.tokens}blockTokens(e,t=[],n=!1){this.tokenizer.lexer=this;let r=this.state.lastToken;this.options.pedantic&&(e=e.replace(O.tabCharGlobal,"    ").replace(O.spaceLine,""));let s=1/0,o,i=this.options.gfm&&!this.options.pedantic&&this.tokenizer.paragraph===_.prototype.paragraph;for(;e;){if(e.length<s)s=e.length;else{this.infiniteLoopError(e.charCodeAt(0));break}this.state.lastToken=t.at(-1);let a;if(this.options.extensions?.block?.some(u=>(a=u.call({lexer:this},e,t))?(e=e.substring(a.raw.length),t.push(a),!0):!1))continue;if(a=this.tokenizer.space(e)){e=e.substring(a.raw.length);let u=t.at(-1);a.raw.length===1&&u!==void 0?u.raw+=`
+`:t.push(a);continue}if(a=this.tokenizer.code(e)){e=e.substring(a.raw.length);let u=t.at(-1);u?.type==="paragraph"||u?.type==="text"?(u.raw+=(u.raw.endsWith(`
+`)?"":`
+`)+a.raw,u.text+=`
+`+a.text,this.inlineQueue.at(-1).src=u.text):t.push(a);continue}if(a=this.tokenizer.fences(e)){e=e.substring(a.raw.length),t.push(a);continue}if(a=this.tokenizer.heading(e)){e=e.substring(a.raw.length),t.push(a);continue}if(a=this.tokenizer.hr(e)){e=e.substring(a.raw.length),t.push(a);continue}if(a=this.tokenizer.blockquote(e)){e=e.substring(a.raw.length),t.push(a);continue}if(a=this.tokenizer.list(e)){e=e.substring(a.raw.length),t.push(a);continue}if(a=this.tokenizer.html(e)){e=e.substring(a.raw.length),t.push(a);continue}if(a=this.tokenizer.def(e)){e=e.substring(a.raw.length);let u=t.at(-1);u?.type==="paragraph"||u?.type==="text"?(u.raw+=(u.raw.endsWith(`
+`)?"":`
+`)+a.raw,u.text+=`
+`+a.raw,this.inlineQueue.at(-1).src=u.text):(this.tokens.links[a.tag]||(this.tokens.links[a.tag]={href:a.href,title:a.title}),t.push(a));continue}if(a=this.tokenizer.table(e)){e=e.substring(a.raw.length),t.push(a);continue}if(a=this.tokenizer.lheading(e)){e=e.substring(a.raw.length),t.push(a);continue}let c=e;if(this.options.extensions?.startBlock){let u=1/0,d=e.slice(1),h;this.options.extensions.startBlock.forEach(p=>{h=p.call({lexer:this},d),typeof h=="number"&&h>=0&&(u=Math.min(u,h))}),u<1/0&&u>=0&&(c=e.substring(0,u+1))}if(this.state.top&&(a=this.tokenizer.paragraph(c))){let u=t.at(-1);(n||u===o&&i)&&u?.type==="paragraph"?(u.raw+=(u.raw.endsWith(`
+`)?"":`
+`)+a.raw,u.text+=`
+`+a.text,this.inlineQueue.pop(),this.inlineQueue.at(-1).src=u.text,o=u):(t.push(a),o=a),n=c.length!==e.length,e=e.substring(a.raw.length);continue}if(a=this.tokenizer.text(e)){e=e.substring(a.raw.length);let u=t.at(-1);u?.type==="text"?(u.raw+=(u.raw.endsWith(`
+`)?"":`
+`)+a.raw,u.text+=`
+`+a.text,this.inlineQueue.pop(),this.inlineQueue.at(-1).src=u.text):t.push(a);continue}if(e){this.infiniteLoopError(e.charCodeAt(0));break}}return this.state.top=!0,this.state.lastToken=r,t}inline(e,t=[]){return this.inlineQueue.push({src:e,tokens:t}),t}linkInText(e){if(!e.includes("["))return!1;let t=this.tokenizer.rules.inline.link;for(let n of e.matchAll(this.tokenizer.rules.inline.blockSkip))if(t.test(n[0])&&e.charAt(n.index-1)!=="!")return!0;for(let n of e.matchAll(this.tokenizer.rules.inline.reflinkSearch)){let r=n[0],s=r.lastIndexOf("[");if(!(r.charAt(0)==="!"||!Object.hasOwn(this.tokens.links,W(r.slice(s+1,-1))))&&!(s>1&&this.linkInText(r.slice(1,s-1))))return!0}return!1}inlineTokens(e,t=[]){this.tokenizer.lexer=this;let n=this.state.linkParenPossible;this.state.linkParenPossible=e.includes(")");try{return this.#t(e,t)}finally{this.state.linkParenPossible=n}}#t(e,t){let n=e.includes("*")||e.includes("_")||e.includes("~"),r=n||this.options.hooks?.emStrongMask||this.tokenizer.emStrong!==_.prototype.emStrong||this.tokenizer.del!==_.prototype.del?this.#r(e):e;if(!n)return this.#e(e,r,t);qe(this.tokenizer,r);try{return this.#e(e,r,t)}finally{ve(this.tokenizer)}}#e(e,t,n){let r=!1,s="",o=1/0;for(;e;){if(e.length<o)o=e.length;else{this.infiniteLoopError(e.charCodeAt(0));break}r||(s=""),r=!1;let i;if(this.options.extensions?.inline?.some(u=>(i=u.call({lexer:this},e,n))?(e=e.substring(i.raw.length),n.push(i),!0):!1))continue;if(i=this.tokenizer.escape(e)){e=e.substring(i.raw.length),n.push(i);continue}if(i=this.tokenizer.tag(e)){e=e.substring(i.raw.length),n.push(i);continue}if(i=this.tokenizer.link(e)){e=e.substring(i.raw.length),n.push(i);continue}if(i=this.tokenizer.reflink(e,this.tokens.links)){e=e.substring(i.raw.length);let u=n.at(-1);i.type==="text"&&u?.type==="text"?(u.raw+=i.raw,u.text+=i.text):n.push(i);continue}let a=e[0];if(a==="*"||a==="_"){let u=t.length-e.length;if(oe(this.tokenizer,t,a)<=u){let h=1;for(;h<e.length&&e.charCodeAt(h)===a.charCodeAt(0);)h++;let p=e.substring(0,h),k=n.at(-1);k?.type==="text"&&!k.escaped?(k.raw+=p,k.text+=p):n.push({type:"text",raw:p,text:p,escaped:!1}),e=e.substring(h),s=a,r=!0;continue}}else if(a==="~"){let u=t.length-e.length;if(ae(this.tokenizer,t)<=u){let h=1;for(;h<e.length&&e.charCodeAt(h)===126;)h++;let p=e.substring(0,h),k=n.at(-1);k?.type==="text"&&!k.escaped?(k.raw+=p,k.text+=p):n.push({type:"text",raw:p,text:p,escaped:!1}),e=e.substring(h),s=a,r=!0;continue}}if(i=this.tokenizer.emStrong(e,t,s)){e=e.substring(i.raw.length),n.push(i);continue}if(i=this.tokenizer.codespan(e)){e=e.substring(i.raw.length),n.push(i);continue}if(i=this.tokenizer.br(e)){e=e.substring(i.raw.length),n.push(i);continue}if(i=this.tokenizer.del(e,t,s)){e=e.substring(i.raw.length),n.push(i);continue}if(i=this.tokenizer.autolink(e)){e=e.substring(i.raw.length),n.push(i);continue}if(!this.state.inLink&&(i=this.tokenizer.url(e))){e=e.substring(i.raw.length),n.push(i);continue}let c=e;if(this.options.extensions?.startInline){let u=1/0,d=e.slice(1),h;this.options.extensions.startInline.forEach(p=>{h=p.call({lexer:this},d),typeof h=="number"&&h>=0&&(u=Math.min(u,h))}),u<1/0&&u>=0&&(c=e.substring(0,u+1))}if(i=this.tokenizer.inlineText(c)){e=e.substring(i.raw.length),i.raw.slice(-1)!=="_"&&(s=i.raw.slice(-1)),r=!0;let u=n.at(-1);u?.type==="text"?(u.raw+=i.raw,u.text+=i.text):n.push(i);continue}if(e){this.infiniteLoopError(e.charCodeAt(0));break}}return n}#n(e){let{blockSkip:t,tag:n,autolink:r}=this.tokenizer.rules.inline,s="",o=0,i;for(t.lastIndex=0;i=t.exec(e);){let a=i.index+(i[2]?i[2].length:0),c=i.index+i[0].length;if(e.charAt(a)==="<"){let u=e.slice(a),d=n.exec(u)||r.exec(u);if(!d){t.lastIndex=a+1;continue}c=a+d[0].length,t.lastIndex=c}s+=e.slice(o,a)+"["+"a".repeat(c-a-2)+"]",o=c}return s+e.slice(o)}#r(e){let t=e;if(this.tokens.links&&e.includes("[")){let n=this.tokenizer.rules.inline.reflinkSearch,r=s=>{let o=s.lastIndexOf("[");if(!Object.hasOwn(this.tokens.links,W(s.slice(o+1,-1))))return s;if(o>1&&s.charAt(0)!=="!"){let i=s.slice(1,o-1);if(this.linkInText(i))return"["+i.replace(n,r)+"]["+"a".repeat(s.length-o-2)+"]"}return"["+"a".repeat(s.length-2)+"]"};t=t.replace(n,r)}return t=t.replace(this.tokenizer.rules.inline.anyPunctuationOutsideCode,(n,r,s)=>s?"+".repeat(n.length):r?r+n.slice(r.length,-r.length).replace(/`/g,"+")+r:n),t=this.#n(t),t=this.options.hooks?.emStrongMask?.call({lexer:this},t)??t,t}infiniteLoopError(e){let t="Infinite loop on byte: "+e;if(this.options.silent)console.error(t);else throw new Error(t)}};var I=class{options;parser;constructor(e){this.options=e||S}space(e){return""}code({text:e,lang:t,escaped:n}){let r=(t||"").match(O.notSpaceStart)?.[0],s=e?e.replace(O.endingNewline,"")+`
+`:"";return r?'<pre><code class="language-'+y(r)+'">'+(n?s:y(s,!0))+`</code></pre>
+`:"<pre><code>"+(n?s:y(s,!0))+`</code></pre>
+`}blockquote({tokens:e}){return`<blockquote>
+${this.parser.parse(e)}</blockquote>
+`}html({text:e}){return e}def(e){return""}heading({tokens:e,depth:t}){return`<h${t}>${this.parser.parseInline(e)}</h${t}>
+`}hr(e){return`<hr>
+`}list(e){let t=e.ordered,n=e.start,r="";for(let i=0;i<e.items.length;i++){let a=e.items[i];r+=this.listitem(a)}let s=t?"ol":"ul",o=t&&n!==1?' start="'+n+'"':"";return"<"+s+o+`>
+`+r+"</"+s+`>
+`}listitem(e){return`<li>${this.parser.parse(e.tokens)}</li>
+`}checkbox({checked:e}){return"<input "+(e?'checked="" ':"")+'disabled="" type="checkbox"> '}paragraph({tokens:e}){return`<p>${this.parser.parseInline(e)}</p>
+`}table(e){let t="",n="";for(let s=0;s<e.header.length;s++)n+=this.tablecell(e.header[s]);t+=this.tablerow({text:n});let r="";for(let s=0;s<e.rows.length;s++){let o=e.rows[s];n="";for(let i=0;i<o.length;i++)n+=this.tablecell(o[i]);r+=this.tablerow({text:n})}return r&&(r=`<tbody>${r}</tbody>`),`<table>
+<thead>
+`+t+`</thead>
+`+r+`</table>
+`}tablerow({text:e}){return`<tr>
+${e}</tr>
+`}tablecell(e){let t=this.parser.parseInline(e.tokens),n=e.header?"th":"td";return(e.align?`<${n} align="${e.align}">`:`<${n}>`)+t+`</${n}>
+`}strong({tokens:e}){return`<strong>${this.parser.parseInline(e)}</strong>`}em({tokens:e}){return`<em>${this.parser.parseInline(e)}</em>`}codespan({text:e}){return`<code>${y(e,!0)}</code>`}br(e){return"<br>"}del({tokens:e}){return`<del>${this.parser.parseInline(e)}</del>`}link({href:e,title:t,text:n,tokens:r,autolink:s}){let o=s?y(n,!0):this.parser.parseInline(r),i=xe(e);if(i===null)return o;e=y(i,s);let a='<a href="'+e+'"';return t&&(a+=' title="'+y(t)+'"'),a+=">"+o+"</a>",a}image({href:e,title:t,text:n,tokens:r}){r&&(n=this.parser.parseInline(r,this.parser.textRenderer));let s=xe(e);if(s===null)return y(n);e=s;let o=`<img src="${y(e)}" alt="${y(n)}"`;return t&&(o+=` title="${y(t)}"`),o+=">",o}text(e){return"tokens"in e&&e.tokens?this.parser.parseInline(e.tokens):"escaped"in e&&e.escaped?e.text:y(e.text)}};var z=class{parser;strong({text:e,tokens:t}){return t?this.parser.parseInline(t,this):e}em({text:e,tokens:t}){return t?this.parser.parseInline(t,this):e}codespan({text:e}){return e}del({text:e,tokens:t}){return t?this.parser.parseInline(t,this):e}html({text:e}){return e}text({text:e}){return e}link({text:e,tokens:t}){return t?this.parser.parseInline(t,this):e}image({text:e,tokens:t}){return t?this.parser.parseInline(t,this):e}br(){return`
+`}checkbox({raw:e}){return e}};var P=class l{options;renderer;textRenderer;constructor(e){this.options=e||S,this.options.renderer=this.options.renderer||new I,this.renderer=this.options.renderer,this.renderer.options=this.options,this.renderer.parser=this,this.textRenderer=new z,this.textRenderer.parser=this}static parse(e,t){return new l(t).parse(e)}static parseInline(e,t){return new l(t).parseInline(e)}parse(e){this.renderer.parser=this;let t="";for(let n=0;n<e.length;n++){let r=e[n];if(this.options.extensions?.renderers?.[r.type]){let o=r,i=this.options.extensions.renderers[o.type].call({parser:this},o);if(i!==!1||!["space","hr","heading","code","table","blockquote","list","checkbox","html","def","paragraph","text"].includes(o.type)){t+=i===!1?"":i??"";continue}}let s=r;switch(s.type){case"space":{t+=this.renderer.space(s);break}case"hr":{t+=this.renderer.hr(s);break}case"heading":{t+=this.renderer.heading(s);break}case"code":{t+=this.renderer.code(s);break}case"table":{t+=this.renderer.table(s);break}case"blockquote":{t+=this.renderer.blockquote(s);break}case"list":{t+=this.renderer.list(s);break}case"checkbox":{t+=this.renderer.checkbox(s);break}case"html":{t+=this.renderer.html(s);break}case"def":{t+=this.renderer.def(s);break}case"paragraph":{t+=this.renderer.paragraph(s);break}case"text":{t+=this.renderer.text(s);break}default:{let o='Token with "'+s.type+'" type was not found.';if(this.options.silent)return console.error(o),"";throw new Error(o)}}}return t}parseInline(e,t=this.renderer){this.renderer.parser=this;let n="";for(let r=0;r<e.length;r++){let s=e[r];if(this.options.extensions?.renderers?.[s.type]){let i=this.options.extensions.renderers[s.type].call({parser:this},s);if(i!==!1||!["escape","html","link","image","checkbox","strong","em","codespan","br","del","text"].includes(s.type)){n+=i===!1?"":i??"";continue}}let o=s;switch(o.type){case"escape":{n+=t.text(o);break}case"html":{n+=t.html(o);break}case"link":{n+=t.link(o);break}case"image":{n+=t.image(o);break}case"checkbox":{n+=t.checkbox(o);break}case"strong":{n+=t.strong(o);break}case"em":{n+=t.em(o);break}case"codespan":{n+=t.codespan(o);break}case"br":{n+=t.br(o);break}case"del":{n+=t.del(o);break}case"text":{n+=t.text(o);break}default:{let i='Token with "'+o.type+'" type was not found.';if(this.options.silent)return console.error(i),"";throw new Error(i)}}}return n}};var A=class{options;block;constructor(e){this.options=e||S}static passThroughHooks=new Set(["preprocess","postprocess","processAllTokens","emStrongMask"]);static passThroughHooksRespectAsync=new Set(["preprocess","postprocess","processAllTokens"]);preprocess(e){return e}postprocess(e){return e}processAllTokens(e){return e}emStrongMask(e){return e}provideLexer(e=this.block){return e?marked_esm_w.lex:marked_esm_w.lexInline}provideParser(e=this.block){return e?P.parse:P.parseInline}};function M(l,e){if(Array.isArray(e))for(let t=0;t<e.length;t++)l.push(e[t]);else l.push(e)}var ne=class{defaults=G();options=this.setOptions;parse=this.parseMarkdown(!0);parseInline=this.parseMarkdown(!1);Parser=P;Renderer=I;TextRenderer=z;Lexer=marked_esm_w;Tokenizer=_;Hooks=A;constructor(...e){this.use(...e)}walkTokens(e,t){let n=[];for(let r of e)switch(M(n,t.call(this,r)),r.type){case"table":{let s=r;for(let o of s.header)M(n,this.walkTokens(o.tokens,t));for(let o of s.rows)for(let i of o)M(n,this.walkTokens(i.tokens,t));break}case"list":{let s=r;M(n,this.walkTokens(s.items,t));break}default:{let s=r;this.defaults.extensions?.childTokens?.[s.type]?this.defaults.extensions.childTokens[s.type].forEach(o=>{let i=s[o].flat(1/0);M(n,this.walkTokens(i,t))}):s.tokens&&M(n,this.walkTokens(s.tokens,t))}}return n}use(...e){let t=this.defaults.extensions||{renderers:Object.create(null),childTokens:Object.create(null)};return e.forEach(n=>{let r={...n};if(r.async=this.defaults.async||r.async||!1,n.extensions&&(n.extensions.forEach(s=>{if(!s.name)throw new Error("extension name required");if("renderer"in s){let o=t.renderers[s.name];o?t.renderers[s.name]=function(...i){let a=s.renderer.apply(this,i);return a===!1&&(a=o.apply(this,i)),a}:t.renderers[s.name]=s.renderer}if("tokenizer"in s){if(!s.level||s.level!=="block"&&s.level!=="inline")throw new Error("extension level must be 'block' or 'inline'");let o=t[s.level];o?o.unshift(s.tokenizer):t[s.level]=[s.tokenizer],s.start&&(s.level==="block"?t.startBlock?t.startBlock.push(s.start):t.startBlock=[s.start]:s.level==="inline"&&(t.startInline?t.startInline.push(s.start):t.startInline=[s.start]))}"childTokens"in s&&s.childTokens&&(t.childTokens[s.name]=s.childTokens)}),r.extensions=t),n.renderer){let s=this.defaults.renderer||new I(this.defaults);for(let o in n.renderer){if(!(o in s))throw new Error(`renderer '${o}' does not exist`);if(["options","parser"].includes(o))continue;let i=o,a=n.renderer[i],c=s[i];s[i]=(...u)=>{let d=a.apply(s,u);return d===!1&&(d=c.apply(s,u)),d===!1?"":d??""}}r.renderer=s}if(n.tokenizer){let s=this.defaults.tokenizer||new _(this.defaults);for(let o in n.tokenizer){if(!(o in s))throw new Error(`tokenizer '${o}' does not exist`);if(["options","rules","lexer"].includes(o))continue;let i=o,a=n.tokenizer[i],c=s[i];s[i]=(...u)=>{let d=a.apply(s,u);return d===!1&&(d=c.apply(s,u)),d}}r.tokenizer=s}if(n.hooks){let s=this.defaults.hooks||new A;for(let o in n.hooks){if(!(o in s))throw new Error(`hook '${o}' does not exist`);if(["options","block"].includes(o))continue;let i=o,a=n.hooks[i],c=s[i];A.passThroughHooks.has(o)?s[i]=u=>{if(s.options.async&&A.passThroughHooksRespectAsync.has(o))return(async()=>{let h=await a.call(s,u);return c.call(s,h)})();let d=a.call(s,u);return c.call(s,d)}:s[i]=(...u)=>{if(s.options.async)return(async()=>{let h=await a.apply(s,u);return h===!1&&(h=await c.apply(s,u)),h})();let d=a.apply(s,u);return d===!1&&(d=c.apply(s,u)),d}}r.hooks=s}if(n.walkTokens){let s=this.defaults.walkTokens,o=n.walkTokens;r.walkTokens=function(i){let a=[];return M(a,o.call(this,i)),s&&M(a,s.call(this,i)),a}}this.defaults={...this.defaults,...r}}),this}setOptions(e){return this.defaults={...this.defaults,...e},this}lexer(e,t){return marked_esm_w.lex(e,t??this.defaults)}parser(e,t){return P.parse(e,t??this.defaults)}parseMarkdown(e){return(n,r)=>{let s={...r},o={...this.defaults,...s},i=this.onError(!!o.silent,!!o.async);if(this.defaults.async===!0&&s.async===!1)return i(new Error("marked(): The async option was set to true by an extension. Remove async: false from the parse options object to return a Promise."));if(typeof n>"u"||n===null)return i(new Error("marked(): input parameter is undefined or null"));if(typeof n!="string")return i(new Error("marked(): input parameter is of type "+Object.prototype.toString.call(n)+", string expected"));if(o.hooks&&(o.hooks.options=o,o.hooks.block=e),o.async)return(async()=>{let a=o.hooks?await o.hooks.preprocess(n):n,u=await(o.hooks?await o.hooks.provideLexer(e):e?marked_esm_w.lex:marked_esm_w.lexInline)(a,o),d=o.hooks?await o.hooks.processAllTokens(u):u;o.walkTokens&&await Promise.all(this.walkTokens(d,o.walkTokens));let p=await(o.hooks?await o.hooks.provideParser(e):e?P.parse:P.parseInline)(d,o);return o.hooks?await o.hooks.postprocess(p):p})().catch(i);try{o.hooks&&(n=o.hooks.preprocess(n));let c=(o.hooks?o.hooks.provideLexer(e):e?marked_esm_w.lex:marked_esm_w.lexInline)(n,o);o.hooks&&(c=o.hooks.processAllTokens(c)),o.walkTokens&&this.walkTokens(c,o.walkTokens);let d=(o.hooks?o.hooks.provideParser(e):e?P.parse:P.parseInline)(c,o);return o.hooks&&(d=o.hooks.postprocess(d)),d}catch(a){return i(a)}}}onError(e,t){return n=>{if(n.message+=`
+Please report this to https://github.com/markedjs/marked.`,e){let r="<p>An error occurred:</p><pre>"+y(n.message+"",!0)+"</pre>";return t?Promise.resolve(r):r}if(t)return Promise.reject(n);throw n}}};var v=new ne;function x(l,e){return v.parse(l,e)}x.options=x.setOptions=function(l){return v.setOptions(l),x.defaults=v.defaults,ue(x.defaults),x};x.getDefaults=G;x.defaults=S;function jt(...l){return v.use(...l),x.defaults=v.defaults,ue(x.defaults),x}x.use=jt;x.walkTokens=function(l,e){return v.walkTokens(l,e)};x.parseInline=v.parseInline;x.Parser=P;x.parser=P.parse;x.Renderer=I;x.TextRenderer=z;x.Lexer=marked_esm_w;x.lexer=marked_esm_w.lex;x.Tokenizer=_;x.Hooks=A;x.parse=x;var En=x.options,zn=x.setOptions,Mn=x.walkTokens,Bn=x.parseInline,Dn=(/* unused pure expression or super */ null && (x)),qn=P.parse,vn=marked_esm_w.lex;
+//# sourceMappingURL=marked.esm.js.map
+
+;// CONCATENATED MODULE: ./src/classify/sections.ts
+// What a heading announces. Changelogs are written under headings, and the heading
+// says more about an item than any word in it: a line under "Breaking changes" is
+// breaking whatever it says, a line under "Documentation" changes no deployment.
+const sections_S = {
+    breaking: 1,
+    upgrade: 2,
+    removed: 4,
+    deprecated: 8,
+    security: 16,
+    changed: 32,
+    config: 64,
+    important: 128,
+    /** Documentation, tests, CI, dependencies, thanks: nothing an admin runs changes. */
+    housekeeping: 256,
+    fixes: 512,
+    features: 1024,
+    knownIssues: 2048
+};
+/** Each kind of heading: its bit, what a line under it is, in plain words, and its pattern. */
+const HEADINGS = [
+    {
+        name: 'breaking',
+        means: 'listed under a breaking-changes heading',
+        re: /\bbreaking\b|\bbackwards?[- ]incompatib|\bincompatible changes?\b|💥/i
+    },
+    {
+        name: 'upgrade',
+        means: 'listed under an upgrade or migration heading',
+        re: /\bupgrad(?:e|ing) (?:notes?|instructions?|guide|steps?|considerations?|information|warnings?|path)\b|^upgrad(?:e|ing)\b|\bbefore (?:you )?(?:upgrad|updat)|\bhow to (?:upgrade|update|migrate)\b|\bmigration (?:notes?|guide|steps?|instructions?|required)\b|^migrat(?:ion|ing)s?\b|\baction (?:required|needed)\b|\bmanual (?:steps?|actions?|intervention|migration)\b|\brequired (?:actions?|steps?)\b/i
+    },
+    {
+        name: 'removed',
+        means: 'listed under a "Removed" heading',
+        re: /^(?:removed|removals?|dropped|deleted)\b|\bremoved (?:features?|settings?|options?|support)\b/i
+    },
+    { name: 'deprecated', means: 'listed under a deprecations heading', re: /deprecat/i },
+    { name: 'security', means: 'listed under a security heading', re: /\bsecurity\b|\bvulnerabilit|🔒|\bcve\b/i },
+    {
+        name: 'changed',
+        means: 'listed under a "Changed" heading',
+        re: /^(?:changed|changes in behaviou?r|behaviou?r(?:al)? changes?|changed behaviou?r)$/i
+    },
+    {
+        name: 'config',
+        means: 'listed under a configuration-changes heading',
+        re: /\b(?:config(?:uration)?|settings?) changes?\b/i
+    },
+    {
+        name: 'important',
+        means: 'listed under an "Important" or warning heading',
+        re: /\bimportant\b|\battention\b|\bwarnings?\b|\bnotice\b|⚠/i
+    },
+    {
+        name: 'housekeeping',
+        means: 'listed under a documentation, tests or dependencies heading',
+        re: /\b(?:docs?|documentation|tests?|testing|ci|chores?|misc(?:ellaneous)?(?: tasks)?|internal|refactor(?:ing)?s?|dependenc(?:y|ies)|deps|translations?|i18n|l10n|localisation|localization|thanks|contributors|all (?:app )?changes|all commits|maintenance|development|tooling|code quality|build system)\b/i
+    },
+    { name: 'fixes', means: 'listed under a bug-fixes heading', re: /\bfix(?:es|ed)?\b|\bbugs?\b/i },
+    {
+        name: 'features',
+        means: 'listed under a features heading',
+        re: /\bfeatures?\b|\benhancements?\b|\badded\b|\bnew\b|\bimprovements?\b/i
+    },
+    { name: 'knownIssues', means: 'listed under a known-issues heading', re: /\bknown issues?\b/i }
+];
+const NOT_BREAKING = /\b(?:no|non|not|without|zero)[- ](?:\w+[- ])?breaking\b/i;
+/** The kinds a heading's text announces, as a bit set of `S`. */
+function headingKinds(title) {
+    const t = title.replace(/[:.]+$/, '').trim();
+    let k = 0;
+    for (const h of HEADINGS)
+        if (h.re.test(t))
+            k |= sections_S[h.name];
+    // "No breaking changes", "Non-breaking changes": the heading says the opposite.
+    if (NOT_BREAKING.test(t))
+        k &= ~sections_S.breaking;
+    // "Breaking changes" also matches the changed/features words; the stronger meaning wins.
+    if (k & sections_S.breaking)
+        k &= ~(sections_S.housekeeping | sections_S.features);
+    return k;
+}
+/**
+ * Is this short text a label that introduces a list (a pseudo-heading such as
+ * `**Bug fixes:**` or a list item `SECURITY` with sub-items)?
+ */
+function looksLikeLabel(text) {
+    if (text.length === 0 || text.length > 60)
+        return false;
+    const words = text.split(/\s+/).length;
+    return words <= 6 && !/[.!?]\s*$/.test(text.replace(/:$/, ''));
 }
 
 ;// CONCATENATED MODULE: ./src/classify/blocks.ts
@@ -42641,7 +43037,10 @@ const classify_model_namespaceObject = /*#__PURE__*/JSON.parse('{"header":{"form
 ;// CONCATENATED MODULE: ./src/classify/trained.ts
 // The committed model (`npm run train` writes ./model.json; the bundler inlines it).
 
+
 const MODEL = classify_model_namespaceObject;
+/** The model's identity: a digest of all of it (header, weights, thresholds), computed once. */
+const MODEL_ID = (0,external_node_crypto_.createHash)('sha256').update(JSON.stringify(classify_model_namespaceObject)).digest('hex').slice(0, 8);
 
 ;// CONCATENATED MODULE: ./src/classify/summary.ts
 // Plain-text summary of one release's notes: headings as lead-ins, their first items,
@@ -42758,10 +43157,21 @@ function summarise(notes, opts = {}) {
 
 
 
+
+function releaseVerdict(raw, version, j) {
+    return {
+        version: raw,
+        safeToUpdate: j.safeToUpdate,
+        rationale: clip(`${because(j, version)}.`, src_schema/* LIMITS */.b1.rationale),
+        evidence: clip(j.describes, src_schema/* LIMITS */.b1.reason),
+        quote: j.unit && j.safeToUpdate !== 'unknown' ? clip(quoteOf(j.unit, j.at), src_schema/* LIMITS */.b1.reason) : null,
+        security: j.security,
+        breakingKind: j.breakingKind
+    };
+}
 /** Releases read per update; an admin crossing more is told only the newest were read. */
 const MAX_RELEASES = 200;
-const SEVERITY = { safe: 1, unknown: 2, caution: 3, breaking: 4, unmaintained: 5 };
-const CLASS_WORD = {
+const classifier_CLASS_WORD = {
     safe: 'Safe',
     caution: 'Caution',
     breaking: 'Breaking',
@@ -42773,7 +43183,7 @@ const KIND_WORDS = {
     required: 'a required step'
 };
 function because(j, version) {
-    const cls = CLASS_WORD[j.safeToUpdate];
+    const cls = classifier_CLASS_WORD[j.safeToUpdate];
     const kind = j.breakingKind ? ` (${KIND_WORDS[j.breakingKind]})` : '';
     if (j.unit && j.safeToUpdate !== 'unknown') {
         const section = j.unit.section ? `, under "${clip(j.unit.section.title, 60)}"` : '';
@@ -42794,7 +43204,8 @@ function classifyWith(model, input) {
             rule: 'archived',
             decidedBy: null,
             breakingKind: null,
-            security: false
+            security: false,
+            releases: []
         };
     }
     const all = Array.isArray(input.releases) ? input.releases : [];
@@ -42806,7 +43217,8 @@ function classifyWith(model, input) {
             rule: 'no-releases',
             decidedBy: null,
             breakingKind: null,
-            security: false
+            security: false,
+            releases: []
         };
     }
     const releases = all.slice(-MAX_RELEASES);
@@ -42837,9 +43249,12 @@ function classifyWith(model, input) {
         rule: decided.j.rule,
         decidedBy: decided.raw,
         breakingKind: decided.j.breakingKind,
-        security
+        security,
+        releases: judged.map((r) => releaseVerdict(r.raw, r.version, r.j))
     };
 }
+/** The committed model's digest (8 hex digits): a verdict computed with another model is judged again. */
+const MODEL_DIGEST = MODEL_ID;
 function classifier_classifyReleases(input) {
     return classifyWith(MODEL, input);
 }
@@ -42947,6 +43362,7 @@ async function classifyJsonl(lines, write) {
 
 
 
+
 ;// CONCATENATED MODULE: ./src/build/assess.ts
 // Turns an app's release facts into its published verdict: the pending cases
 // that the notes cannot decide, then the classifier, then a curated override.
@@ -42975,7 +43391,8 @@ function assess(app, log) {
             },
             rule: 'repository-moved',
             decidedBy: null,
-            considered: []
+            considered: [],
+            judged: []
         };
     }
     if (!facts.archived && facts.notes === null) {
@@ -42987,12 +43404,23 @@ function assess(app, log) {
             },
             rule: 'notes-not-read',
             decidedBy: null,
-            considered: []
+            considered: [],
+            judged: []
         };
     }
-    const releases = facts.crossed.length > 0 ? facts.crossed : [{ version: facts.version, notes: facts.notes ?? '' }];
+    const releases = facts.crossed.length > 0
+        ? facts.crossed
+        : [{ version: facts.version, notes: facts.notes ?? '', url: facts.url, date: facts.date }];
     const judged = classifier_classifyReleases({ releases, archived: facts.archived });
-    return finish(app, releases.map((r) => r.version), judged, log);
+    // An archived repository's verdict reads no notes; its releases are still judged for the history.
+    const each = facts.archived ? classifier_classifyReleases({ releases }).releases : judged.releases;
+    // Releases before the crossed ones (an app's first refresh): judged for the history, not for the record.
+    const earlier = facts.earlier ?? [];
+    const before = earlier.length > 0 ? classifier_classifyReleases({ releases: earlier }).releases : [];
+    const assessment = finish(app, releases.map((r) => r.version), judged, log);
+    // The classifier judges at most its newest MAX_RELEASES: pair each verdict with its release from the end.
+    const pair = (list, verdicts) => verdicts.map((verdict, i) => ({ release: list[list.length - verdicts.length + i], verdict }));
+    return { ...assessment, judged: [...pair(earlier, before), ...pair(releases, each)] };
 }
 function finish(app, considered, judged, log) {
     const { facts, entry } = app;
@@ -43019,26 +43447,92 @@ function finish(app, considered, judged, log) {
 
 
 
-/** An app's record and what its page shows beyond the record. */
+
+
+
+
+
+/** The page fields of a record decided as `latest` says (a verdict republished, or none known). */
+function pageOf(latest, version) {
+    if (!latest || latest.version !== version)
+        return { releasesConsidered: [], rule: null, decidedBy: null };
+    return { releasesConsidered: latest.considered, rule: latest.rule, decidedBy: latest.decidedBy };
+}
+/**
+ * Yesterday's verdict holds when the record is for the same release and that release's basis (model,
+ * override, notes) has not moved: it is republished without classifying again.
+ */
+function reusable(app, prior, history, basis) {
+    const { facts } = app;
+    if (!prior || !history?.latest || facts.movedTo || facts.notes === null)
+        return false;
+    if (prior.latestVersion !== facts.version || history.latest.version !== facts.version)
+        return false;
+    if ((prior.safeToUpdate === 'unmaintained') !== facts.archived)
+        return false;
+    const entry = history.releases.find((e) => e.version === facts.version);
+    return entry?.basis === basis;
+}
+/** An app's record and what its page shows beyond the record; its releases document goes to ctx.history. */
 function appRecord(app, ctx) {
+    const prior = ctx.previous.get(app.slug);
+    const before = readPreviousHistory(ctx.previousDir, app.slug, ctx.log);
+    const override = app.entry.override;
     let release;
     let page;
-    if (app.facts) {
-        const { verdict, rule, decidedBy, considered } = assess({ ...app, facts: app.facts }, ctx.log);
+    let latest = before?.latest ?? null;
+    let releases = before?.releases ?? [];
+    if (app.facts &&
+        reusable({ ...app, facts: app.facts }, prior, before, basisOf(ctx.model, override, app.facts.version, app.facts.notes))) {
+        const { safeToUpdate, rationale, changelogSummary } = prior;
+        // The override's expiry is still told every run.
+        applyOverride({ safeToUpdate, rationale, changelogSummary }, override, app.facts.version, ctx.log, app.file);
         release = {
             latestVersion: app.facts.version,
-            ...verdict,
+            safeToUpdate,
+            rationale,
+            changelogSummary,
             sourceUrl: app.facts.url,
             lastChecked: app.facts.checked
         };
-        page = { releaseDate: app.facts.date, releasesConsidered: considered, rule, decidedBy };
+        page = { releaseDate: app.facts.date, ...pageOf(latest, app.facts.version) };
+    }
+    else if (app.facts) {
+        const facts = app.facts;
+        const { verdict, rule, decidedBy, considered, judged } = assess({ ...app, facts }, ctx.log);
+        release = {
+            latestVersion: facts.version,
+            ...verdict,
+            sourceUrl: facts.url,
+            lastChecked: facts.checked
+        };
+        page = { releaseDate: facts.date, releasesConsidered: considered, rule, decidedBy };
+        const entries = [];
+        for (const { release: r, verdict: v } of judged) {
+            const isLatest = (0,versions/* sameVersion */.r1)(r.version, facts.version, app.entry.tagPrefix);
+            const url = r.url ?? (isLatest ? facts.url : undefined);
+            if (!url)
+                continue;
+            const date = r.date ?? (isLatest ? facts.date : null);
+            const entry = historyEntry(v, { url, date, basis: basisOf(ctx.model, override, r.version, r.notes) }, override);
+            // Upstream chose these values: one that could not be published is left out of the history, not the run.
+            const valid = src_schema/* historyEntrySchema */.Gv.safeParse(entry);
+            if (valid.success)
+                entries.push(valid.data);
+            else
+                ctx.log.warning(`${app.slug}: release ${JSON.stringify(r.version.slice(0, 64))} left out of its history (${valid.error.issues[0]?.path.join('.')}: ${valid.error.issues[0]?.message})`, { file: app.file });
+        }
+        releases = mergeHistory(releases, entries, app.entry.tagPrefix);
+        if (judged.length > 0)
+            latest = { version: facts.version, considered, decidedBy, rule };
     }
     else {
         // Republish the last-known-good release; curated fields and addresses follow the catalog.
         const { latestVersion, safeToUpdate, rationale, changelogSummary, sourceUrl, lastChecked } = app.kept;
         release = { latestVersion, safeToUpdate, rationale, changelogSummary, sourceUrl, lastChecked };
-        page = { releaseDate: null, releasesConsidered: [], rule: null, decidedBy: null };
+        page = { releaseDate: null, ...pageOf(latest, latestVersion) };
     }
+    ctx.history.put(app.slug, releasesDoc(app.slug, latest, releases, before, ctx.now));
     const checked = src_schema/* appRecordSchema */.mt.safeParse({
         slug: app.slug,
         name: app.entry.name,
@@ -43106,6 +43600,8 @@ function diffRecords(before, after) {
 
 
 
+
+
 /** Release facts for every app: offline from last-known-good, or merged with a refresh. */
 async function gatherFacts(entries, previous, refresh) {
     if (!refresh)
@@ -43147,12 +43643,13 @@ function withReleaseData(apps, refreshed, log) {
     return { apps: apps.filter((a) => a.facts || a.kept), leftOut };
 }
 /** Every file of the site, produced one at a time so a large site never sits in memory whole. */
-function* siteFiles(pages, records, history, report, baseUrl, idPrefix) {
+function* siteFiles(pages, records, history, report, baseUrl, idPrefix, releases, images) {
     const generatedAt = report.lastChange;
     const { catalog, apps } = buildDocuments(records, generatedAt, baseUrl);
     yield [paths.catalog, toJson(catalog)];
     for (const doc of apps)
         yield [paths.app(doc.slug), toJson(doc)];
+    yield [paths.images, toJson(imagesDoc(images, generatedAt))];
     yield* jsonSchemas(baseUrl);
     yield [paths.status, renderStatusDoc(report)];
     // Pages are rendered as of the snapshot, so the same snapshot always renders the same bytes; only the index
@@ -43163,7 +43660,8 @@ function* siteFiles(pages, records, history, report, baseUrl, idPrefix) {
         runAt: report.runAt,
         staleSince: staleSince(report),
         baseUrl,
-        feeds: true
+        feeds: true,
+        releases: (slug) => releases.take(slug)
     });
     yield [paths.changes, renderChangesDoc(history, baseUrl, idPrefix)];
     yield* atomFiles(history, records, generatedAt, baseUrl, idPrefix);
@@ -43223,42 +43721,59 @@ async function pipeline_build(opts, deps) {
     const { apps, leftOut } = withReleaseData(gathered.apps, Boolean(opts.refresh), log);
     // 5. End-of-life data for the products the catalog names.
     const docs = await productDocs(apps, catalogDir, opts.refresh ? deps.fetchProduct : undefined, log);
-    // 6. One record per app: facts → verdict → record, checked and settled against the previous one.
-    const pages = apps.map((app) => appRecord(app, { baseUrl, now: opts.now, docs, previous, log }));
-    const records = pages.map((p) => p.record);
-    // 7. What changed; nothing changed keeps the previous generatedAt, so the tree is byte-identical.
-    const changes = diffRecords(previous, records);
-    const generatedAt = snapshot && changes.length === 0 ? snapshot.generatedAt : opts.now.toISOString();
-    const idPrefix = previousChanges.idPrefix ?? mintIdPrefix(baseUrl, generatedAt);
-    const history = mergeChanges({ records, changes, previous: previousChanges.changes, generatedAt, baseUrl, idPrefix });
-    const stale = apps.filter((a) => a.stale).map((a) => a.slug);
-    const report = {
-        runAt: opts.now.toISOString(),
-        lastChange: generatedAt,
-        refresh: Boolean(opts.refresh),
-        sourceCommit: opts.sourceCommit ?? null,
-        apps: records.length,
-        refreshed: opts.refresh ? apps.length - stale.length : 0,
-        stale,
-        failed: leftOut.map((l) => l.slug),
-        staleBefore
-    };
-    // 8. Render, validate and write the tree aside; it replaces outDir only when all of it is valid.
-    const written = await writeSite(outDir, siteFiles(pages, records, history, report, baseUrl, idPrefix), baseUrl);
-    log.info(`wrote ${written} files for ${records.length} apps to ${outDir}${stale.length ? `; stale: ${stale.join(', ')}` : ''}` +
-        (leftOut.length ? `; left out: ${leftOut.map((l) => l.slug).join(', ')}` : ''));
-    return {
-        outDir,
-        generatedAt,
-        count: records.length,
-        changed: changes.map((c) => c.slug),
-        changes,
-        stale,
-        leftOut,
-        warnings,
-        stats,
-        runAt: report.runAt
-    };
+    // 6. One record per app: facts → verdict (yesterday's, when its basis holds) → record, checked and
+    //    settled against the previous one; its judged releases join the history read back from the snapshot.
+    const releases = new HistoryStore();
+    try {
+        const ctx = { baseUrl, now: opts.now, docs, previous, previousDir, history: releases, model: MODEL_DIGEST, log };
+        const pages = apps.map((app) => appRecord(app, ctx));
+        const records = pages.map((p) => p.record);
+        // 7. What changed; nothing changed keeps the previous generatedAt, so the tree is byte-identical.
+        const changes = diffRecords(previous, records);
+        const generatedAt = snapshot && changes.length === 0 ? snapshot.generatedAt : opts.now.toISOString();
+        const idPrefix = previousChanges.idPrefix ?? mintIdPrefix(baseUrl, generatedAt);
+        const history = mergeChanges({
+            records,
+            changes,
+            previous: previousChanges.changes,
+            generatedAt,
+            baseUrl,
+            idPrefix
+        });
+        const stale = apps.filter((a) => a.stale).map((a) => a.slug);
+        const report = {
+            runAt: opts.now.toISOString(),
+            lastChange: generatedAt,
+            refresh: Boolean(opts.refresh),
+            sourceCommit: opts.sourceCommit ?? null,
+            apps: records.length,
+            refreshed: opts.refresh ? apps.length - stale.length : 0,
+            stale,
+            failed: leftOut.map((l) => l.slug),
+            staleBefore
+        };
+        // 8. Render, validate and write the tree aside; it replaces outDir only when all of it is valid.
+        const images = apps.map((a) => ({ slug: a.slug, images: a.entry.images }));
+        const files = siteFiles(pages, records, history, report, baseUrl, idPrefix, releases, images);
+        const written = await writeSite(outDir, files, baseUrl);
+        log.info(`wrote ${written} files for ${records.length} apps to ${outDir}${stale.length ? `; stale: ${stale.join(', ')}` : ''}` +
+            (leftOut.length ? `; left out: ${leftOut.map((l) => l.slug).join(', ')}` : ''));
+        return {
+            outDir,
+            generatedAt,
+            count: records.length,
+            changed: changes.map((c) => c.slug),
+            changes,
+            stale,
+            leftOut,
+            warnings,
+            stats,
+            runAt: report.runAt
+        };
+    }
+    finally {
+        releases.close();
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/output/job-summary.ts
@@ -43490,8 +44005,8 @@ async function runAction(env = process.env, cwd = process.cwd()) {
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var _action_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9062);
-/* harmony import */ var _util_heap_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7851);
+/* harmony import */ var _action_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9894);
+/* harmony import */ var _util_heap_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6599);
 // Action entry (dist/index.js): everything lives in ./action.ts.
 
 
@@ -43514,11 +44029,14 @@ __webpack_async_result__();
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   AP: () => (/* binding */ lifecycleSchema),
 /* harmony export */   DV: () => (/* binding */ appDocSchema),
+/* harmony export */   Gv: () => (/* binding */ historyEntrySchema),
 /* harmony export */   JS: () => (/* binding */ catalogEnvelopeShape),
 /* harmony export */   Jd: () => (/* binding */ catalogEntrySchema),
 /* harmony export */   LL: () => (/* binding */ STATUS_SCHEMA_ID),
 /* harmony export */   Nv: () => (/* binding */ CLASSES),
 /* harmony export */   O2: () => (/* binding */ dateString),
+/* harmony export */   QJ: () => (/* binding */ releasesDocSchema),
+/* harmony export */   RO: () => (/* binding */ RELEASES_SCHEMA_ID),
 /* harmony export */   SX: () => (/* binding */ TIMESTAMP_PATTERN),
 /* harmony export */   TC: () => (/* binding */ APPS_SCHEMA_ID),
 /* harmony export */   WA: () => (/* binding */ REPO_PATTERN),
@@ -43527,14 +44045,17 @@ __webpack_async_result__();
 /* harmony export */   b1: () => (/* binding */ LIMITS),
 /* harmony export */   cj: () => (/* binding */ COUNT_MESSAGE),
 /* harmony export */   dA: () => (/* binding */ PRODUCT_PATTERN),
+/* harmony export */   il: () => (/* binding */ HISTORY_MAX),
 /* harmony export */   ks: () => (/* binding */ APP_SCHEMA_ID),
 /* harmony export */   mC: () => (/* binding */ statusDocSchema),
+/* harmony export */   mE: () => (/* binding */ imagesDocSchema),
 /* harmony export */   mt: () => (/* binding */ appRecordSchema),
 /* harmony export */   q3: () => (/* binding */ httpUrl),
 /* harmony export */   rB: () => (/* binding */ catalogDocSchema),
+/* harmony export */   rT: () => (/* binding */ IMAGES_SCHEMA_ID),
 /* harmony export */   wf: () => (/* binding */ compareSlugs)
 /* harmony export */ });
-/* unused harmony exports DATE_PATTERN, seedReleaseSchema, overrideSchema, LIFECYCLE_STATUSES, RECORD_FIELDS */
+/* unused harmony exports IMAGE_PATTERN, DATE_PATTERN, seedReleaseSchema, overrideSchema, LIFECYCLE_STATUSES, RECORD_FIELDS, BREAKING_KINDS, latestVerdictSchema */
 /* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(104);
 /* harmony import */ var _util_tag_pattern_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1244);
 /* harmony import */ var _util_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9997);
@@ -43547,6 +44068,8 @@ __webpack_async_result__();
 const SERVICE = 'updatesafe';
 const APPS_SCHEMA_ID = `${SERVICE}.apps.v1`;
 const APP_SCHEMA_ID = `${SERVICE}.app.v1`;
+const RELEASES_SCHEMA_ID = `${SERVICE}.releases.v1`;
+const IMAGES_SCHEMA_ID = `${SERVICE}.images.v1`;
 const CLASSES = ['safe', 'caution', 'breaking', 'unknown', 'unmaintained'];
 const SLUG_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 /** An endoflife.date product id, in the catalog and in what we ask endoflife.date for. */
@@ -43558,6 +44081,11 @@ function compareSlugs(a, b) {
 // GitHub owners are alphanumerics and hyphens; repository names add `_` and `.`.
 // `.` and `..` alone are never valid names.
 const REPO_PATTERN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})\/(?!\.\.?$)[A-Za-z0-9._-]{1,100}$/;
+/**
+ * A container image name as Docker Compose's `image:` gives it, less tag and digest: an optional registry host
+ * (with a dot or a port, or `localhost`), then lowercase path components.
+ */
+const IMAGE_PATTERN = /^(?:(?:[a-zA-Z0-9-]+(?:\.[a-zA-Z0-9-]+)+|localhost)(?::\d{1,5})?\/)?[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*(?:\/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*$/;
 const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 const TIMESTAMP_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 /** Bounds on text that reaches readers; upstream text is hostile and unbounded. */
@@ -43638,6 +44166,11 @@ const catalogEntrySchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .strictObject */ .
     lifecycle: zod__WEBPACK_IMPORTED_MODULE_2__/* .strictObject */ .rej({ product: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().regex(PRODUCT_PATTERN, 'must be an endoflife.date product id') })
         .optional(),
     override: overrideSchema.optional(),
+    images: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().regex(IMAGE_PATTERN, 'must be a container image name without tag or digest, e.g. ghcr.io/owner/name'))
+        .min(1)
+        .max(20)
+        .optional()
+        .describe('Container image names this app is published as, e.g. ghcr.io/goauthentik/server; no tag'),
     release: seedReleaseSchema.optional()
 })
     .describe('One curated catalog record');
@@ -43746,6 +44279,61 @@ const statusDocSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .strictObject */ .rej
     path: ['counts']
 })
     .describe(`The last run of the pipeline (${STATUS_SCHEMA_ID})`);
+// ---------------------------------------------------------------------------
+// Per-release history: /api/v1/apps/<slug>/releases.json
+/** Releases kept per app, newest first; older ones drop off. */
+const HISTORY_MAX = 50;
+const BREAKING_KINDS = ['urgent', 'required'];
+const historyEntrySchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .strictObject */ .rej({
+    version: versionLabel.describe('The release as upstream labels it (the latestVersion it had, or would have had)'),
+    tag: versionLabel.describe('The git tag of the release'),
+    date: dateString.nullable().describe('Release date, when known'),
+    url: httpUrl.describe('The release page (or the notes) of this release'),
+    safeToUpdate: zod__WEBPACK_IMPORTED_MODULE_2__/* ["enum"] */ .k5n(CLASSES).describe('The class of this release alone, judged from its own notes'),
+    rationale: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().min(1).max(LIMITS.rationale).describe('Why, in one sentence, quoting the deciding words'),
+    evidence: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().min(1).max(LIMITS.reason).describe('What the deciding line does, in plain words'),
+    quote: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().min(1).max(LIMITS.reason).nullable().describe('The deciding words, or null when no line decided'),
+    security: zod__WEBPACK_IMPORTED_MODULE_2__/* .boolean */ .zMY().describe('The notes announce a security fix'),
+    breakingKind: zod__WEBPACK_IMPORTED_MODULE_2__/* ["enum"] */ .k5n(BREAKING_KINDS)
+        .nullable()
+        .describe('For a breaking release: "urgent" (an urgent fix to apply now) or "required" (a required step); else null'),
+    basis: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()
+        .regex(/^[0-9a-f]{8}\.[0-9a-f]{8}\.[0-9a-f]{12}$/)
+        .describe('What the verdict was computed from: classifier model, curated override and notes digests')
+})
+    .refine((e) => (e.safeToUpdate === 'breaking') === (e.breakingKind !== null), {
+    message: 'breakingKind is set exactly when safeToUpdate is "breaking"',
+    path: ['breakingKind']
+})
+    .describe('One judged release');
+/** How the record's own verdict was decided: the releases it crossed and the one that decided. */
+const latestVerdictSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .strictObject */ .rej({
+    version: versionLabel.describe('latestVersion of the record'),
+    considered: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(versionLabel).max(200).describe('Releases whose notes were read for it, oldest first'),
+    decidedBy: versionLabel.nullable().describe('The release that decided its class, or null'),
+    rule: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().min(1).max(80).nullable().describe('The deciding evidence (a detector or outcome), or null')
+})
+    .describe("How the record's safeToUpdate was decided");
+const releasesDocSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .strictObject */ .rej({
+    schema: zod__WEBPACK_IMPORTED_MODULE_2__/* .literal */ .euz(RELEASES_SCHEMA_ID),
+    generatedAt: generatedAt.describe('When this history last changed'),
+    slug: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().regex(SLUG_PATTERN),
+    latest: latestVerdictSchema.nullable(),
+    releases: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(historyEntrySchema).max(HISTORY_MAX).describe('Judged releases, newest first')
+})
+    .describe(`The releases judged for one application, newest first (${RELEASES_SCHEMA_ID})`);
+// ---------------------------------------------------------------------------
+// Container images of the tracked apps: /api/v1/images.json
+const imagesDocSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .strictObject */ .rej({
+    schema: zod__WEBPACK_IMPORTED_MODULE_2__/* .literal */ .euz(IMAGES_SCHEMA_ID),
+    generatedAt: generatedAt.describe('generatedAt of the catalog it belongs to'),
+    images: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_2__/* .strictObject */ .rej({
+        image: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().regex(IMAGE_PATTERN).describe('An image name as the catalog gives it, without tag'),
+        slug: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().regex(SLUG_PATTERN).describe('The app it belongs to')
+    }))
+        .describe('Ordered by image name')
+})
+    .describe(`Container image names of the tracked apps, for mapping a Compose file to apps (${IMAGES_SCHEMA_ID})`);
 
 
 /***/ }),
@@ -43766,7 +44354,7 @@ function utcDay(now) {
 
 /***/ }),
 
-/***/ 7851:
+/***/ 6599:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -43780,8 +44368,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 ;// CONCATENATED MODULE: external "node:child_process"
 const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
-;// CONCATENATED MODULE: external "node:os"
-const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+// EXTERNAL MODULE: external "node:os"
+var external_node_os_ = __nccwpck_require__(8161);
 ;// CONCATENATED MODULE: ./src/util/heap.ts
 // V8 sizes the young generation by Node version: from Node 24 (the action's runtime) its
 // semi-spaces grow to 64 MB, against 16 MB on Node 20, and a 10,000-app build peaked at
@@ -43807,7 +44395,7 @@ function rerunWithSmallYoungGeneration(script, args) {
         });
         child.on('error', reject);
         // A child killed by a signal exits as a shell reports it: 128 + the signal's number.
-        child.on('exit', (code, signal) => resolve(code ?? 128 + (signal ? (external_node_os_namespaceObject.constants.signals[signal] ?? 0) : 0)));
+        child.on('exit', (code, signal) => resolve(code ?? 128 + (signal ? (external_node_os_.constants.signals[signal] ?? 0) : 0)));
     });
 }
 
@@ -50854,11 +51442,14 @@ function escapeUnsafe(text) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Cu: () => (/* binding */ newestStable),
 /* harmony export */   Oh: () => (/* binding */ stableBetween),
+/* harmony export */   PE: () => (/* binding */ isVersionLabel),
 /* harmony export */   Qg: () => (/* binding */ isStableVersion),
 /* harmony export */   Zy: () => (/* binding */ compareVersions),
-/* harmony export */   ot: () => (/* binding */ parseVersion)
+/* harmony export */   ll: () => (/* binding */ newestFirst),
+/* harmony export */   ot: () => (/* binding */ parseVersion),
+/* harmony export */   r1: () => (/* binding */ sameVersion)
 /* harmony export */ });
-/* unused harmony exports versionCore, isPrerelease, tagMatches, isVersionLabel */
+/* unused harmony exports versionCore, isPrerelease, tagMatches */
 /* harmony import */ var _tag_pattern_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1244);
 // Version labels as upstream writes them: `v1.2.3`, `1.2.3.4`, `server@1.2.3`,
 // `release/1.2`, `2026.5.1`, `v2.0.0-rc.1+build.5`. We never trust one scheme:
@@ -51040,6 +51631,28 @@ function versionKey(label, tagPrefix) {
         n.pop();
     return n.join('.');
 }
+/** Two labels name the same release: equal as versions (`v1.2` and `1.2.0`), or the same label. */
+function sameVersion(a, b, tagPrefix) {
+    return a === b || compareVersions(a, b, tagPrefix) === 0;
+}
+/**
+ * One order for every label upstream writes, newest first: by version where both read as numbers
+ * (`v1.2.3`, `2026.5.1`, `server@1.2.3`, `release/1.2`, `1.2.3.4`), else by date (newest first,
+ * undated last), and the label itself breaks ties so the order never depends on the input's.
+ */
+function newestFirst(a, b, tagPrefix) {
+    const byVersion = compareVersions(a.version, b.version, tagPrefix);
+    if (byVersion !== null && byVersion !== 0)
+        return -byVersion;
+    if (byVersion === null && a.date !== b.date) {
+        if (a.date === null)
+            return 1;
+        if (b.date === null)
+            return -1;
+        return a.date < b.date ? 1 : -1;
+    }
+    return a.version < b.version ? -1 : a.version > b.version ? 1 : 0;
+}
 
 
 /***/ }),
@@ -51167,6 +51780,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http2")
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:net");
+
+/***/ }),
+
+/***/ 8161:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
 
 /***/ }),
 

@@ -14,6 +14,11 @@ import { resolveBaseUrl, sourceCommit, upstreamSettings } from './inputs.js'
 import { closingLine, exitStatus, formatProblem, problem, ProblemsError } from './util/problems.js'
 import { redactingLogger } from './util/redact.js'
 import { escapeUnsafe } from './util/text.js'
+import { readCompose } from './check/compose.js'
+import { checkJson, checkStatus, checkTable, runCheck, type FromArg } from './check/report.js'
+import { snapshotReader } from './check/snapshot.js'
+import { SLUG_PATTERN } from './schema/index.js'
+import { isVersionLabel } from './util/versions.js'
 
 const USAGE = `updatesafe <command> [options]
 
@@ -32,6 +37,12 @@ Commands:
             Classify release notes; one JSON line per input line on stdout.
   validate  --catalog DIR
             Check every catalog record; exit 1 on any error.
+  check     --api URL|DIR [--from APP=VERSION ...] [--compose FILE ...] [--json] [--allow-urgent]
+            Judge the update from the version you run to the latest, for each app
+            named by --from or found through a Compose service's image: in a
+            published snapshot. Exit 0 when no update crosses a breaking release,
+            1 when one does (--allow-urgent: unless all of its breaking releases
+            are urgent fixes), 2 for bad input (a file, the snapshot, the flags).
 `
 
 /** Lines for a terminal: control characters (an ESC in a file name, say) are shown escaped, never sent. */
@@ -62,7 +73,28 @@ async function* lines(file: string): AsyncIterable<string> {
   for await (const line of rl) yield line
 }
 
-const COMMANDS = ['build', 'serve', 'classify', 'validate']
+/** `--from app=version`: the app's slug and the version it runs. */
+function parseFrom(arg: string): FromArg {
+  const eq = arg.indexOf('=')
+  const slug = arg.slice(0, eq).trim()
+  const version = arg.slice(eq + 1).trim()
+  if (eq < 0 || !SLUG_PATTERN.test(slug) || !isVersionLabel(version))
+    throw usageError(`--from "${arg}" is not APP=VERSION (the app's slug, e.g. --from miniflux=2.2.10)`)
+  return { slug, version }
+}
+
+/** A file `check` was pointed at: one that cannot be read is a bad input (exit 2), named. */
+async function readInput(file: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8')
+  } catch (e) {
+    throw problem('bad-input', `cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, {
+      file
+    })
+  }
+}
+
+const COMMANDS = ['build', 'serve', 'classify', 'validate', 'check']
 
 /** The command's flags; whatever parseArgs refuses (an unknown or malformed flag) is a usage error. */
 function flags<T extends ParseArgsConfig['options']>(args: string[], config: { options: T }) {
@@ -73,7 +105,12 @@ function flags<T extends ParseArgsConfig['options']>(args: string[], config: { o
   }
 }
 
-async function run(argv: string[], log: Logger, env: NodeJS.ProcessEnv): Promise<number> {
+async function run(
+  argv: string[],
+  log: Logger,
+  env: NodeJS.ProcessEnv,
+  stdout: (text: string) => void
+): Promise<number> {
   const [command, ...rest] = argv
   if (COMMANDS.includes(command ?? '') && rest.some((a) => a === '--help' || a === '-h')) {
     process.stdout.write(USAGE)
@@ -170,6 +207,26 @@ async function run(argv: string[], log: Logger, env: NodeJS.ProcessEnv): Promise
       log.info(`${values.catalog}: ${entries.length} records, all valid`)
       return 0
     }
+    case 'check': {
+      const { values } = flags(rest, {
+        options: {
+          api: { type: 'string' },
+          from: { type: 'string', multiple: true },
+          compose: { type: 'string', multiple: true },
+          json: { type: 'boolean', default: false },
+          'allow-urgent': { type: 'boolean', default: false }
+        }
+      })
+      if (!values.api) throw usageError('check needs --api URL|DIR (the address or folder of a published snapshot)')
+      const from = (values.from ?? []).map(parseFrom)
+      if (from.length === 0 && (values.compose ?? []).length === 0)
+        throw usageError('check needs --from APP=VERSION or --compose FILE (or both)')
+      const services = []
+      for (const file of values.compose ?? []) services.push(...readCompose(file, await readInput(file)))
+      const result = await runCheck(snapshotReader(values.api), { from, services })
+      stdout(values.json ? `${JSON.stringify(checkJson(result), null, 2)}\n` : checkTable(result))
+      return checkStatus(result, { allowUrgent: values['allow-urgent'] })
+    }
     case undefined:
     case '--help':
     case '-h':
@@ -188,11 +245,13 @@ async function run(argv: string[], log: Logger, env: NodeJS.ProcessEnv): Promise
 export async function main(
   argv: string[],
   output: Logger = stderrLogger(),
-  env: NodeJS.ProcessEnv = process.env
+  env: NodeJS.ProcessEnv = process.env,
+  /** Where a command's data goes (check's table or JSON); tests collect it. */
+  stdout: (text: string) => void = (text) => void process.stdout.write(text)
 ): Promise<number> {
   const log = redactingLogger(output, [env.GITHUB_TOKEN])
   try {
-    return await run(argv, log, env)
+    return await run(argv, log, env, stdout)
   } catch (e) {
     if (!(e instanceof ProblemsError)) {
       log.error((e as Error).message)
@@ -203,7 +262,7 @@ export async function main(
       return exitStatus(e)
     }
     for (const p of e.problems) log.error(formatProblem(p))
-    if (e.kind !== 'input' && e.kind !== 'output')
+    if (e.kind !== 'input' && e.kind !== 'output' && e.kind !== 'bad-input')
       log.error(argv[0] === 'build' ? closingLine(e, 'nothing was written') : e.summary)
     return exitStatus(e)
   }

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals'
 import { toJson } from '../../src/util/json.js'
 import { snapshotChecker } from '../../src/output/validate.js'
 import { formatProblem, ProblemsError } from '../../src/util/problems.js'
-import { buildDocuments } from '../../src/site/api.js'
+import { buildDocuments, imagesDoc } from '../../src/site/api.js'
 import type { AppRecord } from '../../src/schema/index.js'
 import { paths } from '../../src/site/paths.js'
 import { renderStatusDoc, type RunReport } from '../../src/site/status.js'
@@ -30,17 +30,30 @@ function snapshot(
   slugs: string[],
   status = renderStatusDoc(REPORT)
 ): Array<[string, string]> {
-  const files: Array<[string, string]> = [[paths.catalog, catalogText], ...appDocs, [paths.status, status]]
+  const files: Array<[string, string]> = [
+    [paths.catalog, catalogText],
+    ...appDocs,
+    [paths.status, status],
+    [paths.images, toJson(imagesDoc([], AT))]
+  ]
   for (const f of [
     'index.html',
     '404.html',
     paths.appsSchema,
     paths.appSchema,
     paths.changesSchema,
-    paths.statusSchema
+    paths.statusSchema,
+    paths.releasesSchema,
+    paths.imagesSchema
   ])
     files.push([f, ''])
   for (const slug of slugs) files.push([paths.badge(slug), '<svg/>'], [paths.page(slug), '<html></html>'])
+  for (const slug of slugs)
+    if (!appDocs.has(paths.releases(slug)))
+      files.push([
+        paths.releases(slug),
+        toJson({ schema: 'updatesafe.releases.v1', generatedAt: AT, slug, latest: null, releases: [] })
+      ])
   return files
 }
 
@@ -63,6 +76,25 @@ function built(rs: AppRecord[] = records) {
 }
 
 describe('snapshotChecker', () => {
+  it('checks the releases documents and the images index against their schemas and the catalog', () => {
+    const { catalog, docs, slugs } = built()
+    const slug = slugs[0]!
+    const ours = new Set([paths.images, ...slugs.slice(0, 3).map((s) => paths.releases(s))])
+    const files = snapshot(toJson(catalog), docs, slugs).filter(([f]) => !ours.has(f))
+    const releases = { schema: 'updatesafe.releases.v1', generatedAt: AT, slug, latest: null, releases: [] }
+    files.push([paths.releases(slug), toJson(releases)])
+    files.push([paths.releases('not-in-catalog'), toJson({ ...releases, slug: 'not-in-catalog' })])
+    files.push([paths.releases(slugs[1]!), toJson({ ...releases, releases: [{ version: '1.0' }] })])
+    files.push([paths.releases(slugs[2]!), toJson(releases)])
+    files.push([paths.images, toJson(imagesDoc([{ slug: 'ghost', images: ['ghost/ghost'] }], AT))])
+    const problems = check(files)
+    expect(problems).toContain(`${paths.releases('not-in-catalog')}: has no element in the catalog`)
+    expect(problems).toContain(`${paths.releases(slugs[2]!)}: slug: is not ${slugs[2]}`)
+    expect(problems.some((p) => p.startsWith(`${paths.releases(slugs[1]!)}: releases.0.tag:`))).toBe(true)
+    expect(problems).toContain(`${paths.images}: images.0.slug: ghost is not in the catalog`)
+    expect(problems.filter((p) => p.startsWith(paths.releases(slug)))).toEqual([])
+  })
+
   it('accepts the documents the build makes', () => {
     const { catalog, docs, slugs } = built()
     expect(check(snapshot(toJson(catalog), docs, slugs))).toEqual([])

@@ -1,9 +1,9 @@
 // Turns an app's release facts into its published verdict: the pending cases
 // that the notes cannot decide, then the classifier, then a curated override.
-import { applyOverride, classifyReleases, type Judgement } from '../classify/index.js'
+import { applyOverride, classifyReleases, type Judgement, type ReleaseVerdict } from '../classify/index.js'
 import { LIMITS } from '../schema/index.js'
 import type { AppFacts } from './facts.js'
-import type { Logger, ReleaseFacts, Verdict } from '../util/types.js'
+import type { Logger, ReleaseFacts, ReleaseNotes, Verdict } from '../util/types.js'
 
 export interface Assessment {
   verdict: Verdict
@@ -11,6 +11,8 @@ export interface Assessment {
   decidedBy: string | null
   /** Versions whose notes were read, oldest first. */
   considered: string[]
+  /** Each release read, with its own verdict (for the per-release history), oldest first. */
+  judged: { release: ReleaseNotes; verdict: ReleaseVerdict }[]
 }
 
 function bounded(text: string, max: number): string {
@@ -37,7 +39,8 @@ export function assess(app: AppFacts & { facts: ReleaseFacts }, log: Logger): As
       },
       rule: 'repository-moved',
       decidedBy: null,
-      considered: []
+      considered: [],
+      judged: []
     }
   }
   if (!facts.archived && facts.notes === null) {
@@ -49,17 +52,30 @@ export function assess(app: AppFacts & { facts: ReleaseFacts }, log: Logger): As
       },
       rule: 'notes-not-read',
       decidedBy: null,
-      considered: []
+      considered: [],
+      judged: []
     }
   }
-  const releases = facts.crossed.length > 0 ? facts.crossed : [{ version: facts.version, notes: facts.notes ?? '' }]
+  const releases: ReleaseNotes[] =
+    facts.crossed.length > 0
+      ? facts.crossed
+      : [{ version: facts.version, notes: facts.notes ?? '', url: facts.url, date: facts.date }]
   const judged = classifyReleases({ releases, archived: facts.archived })
-  return finish(
+  // An archived repository's verdict reads no notes; its releases are still judged for the history.
+  const each = facts.archived ? classifyReleases({ releases }).releases : judged.releases
+  // Releases before the crossed ones (an app's first refresh): judged for the history, not for the record.
+  const earlier = facts.earlier ?? []
+  const before = earlier.length > 0 ? classifyReleases({ releases: earlier }).releases : []
+  const assessment = finish(
     app,
     releases.map((r) => r.version),
     judged,
     log
   )
+  // The classifier judges at most its newest MAX_RELEASES: pair each verdict with its release from the end.
+  const pair = (list: ReleaseNotes[], verdicts: ReleaseVerdict[]) =>
+    verdicts.map((verdict, i) => ({ release: list[list.length - verdicts.length + i]!, verdict }))
+  return { ...assessment, judged: [...pair(earlier, before), ...pair(releases, each)] }
 }
 
 function finish(
@@ -67,7 +83,7 @@ function finish(
   considered: string[],
   judged: Judgement,
   log: Logger
-): Assessment {
+): Omit<Assessment, 'judged'> {
   const { facts, entry } = app
   let verdict: Verdict = {
     safeToUpdate: judged.safeToUpdate,

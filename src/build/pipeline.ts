@@ -8,7 +8,7 @@ import { loadCatalog, type LoadedEntry } from '../catalog/load.js'
 import { checkOutputDir, recoverOutputDir, writeTree, type SiteFile } from '../output/write-tree.js'
 import { snapshotChecker } from '../output/validate.js'
 import type { AppRecord } from '../schema/index.js'
-import { buildDocuments, jsonSchemas } from '../site/api.js'
+import { buildDocuments, imagesDoc, jsonSchemas } from '../site/api.js'
 import { atomFiles } from '../site/atom.js'
 import { mergeChanges, mintIdPrefix, renderChangesDoc, type Change } from '../site/changes.js'
 import { pageFiles, type PageInput } from '../site/pages.js'
@@ -21,7 +21,9 @@ import { problem, ProblemsError } from '../util/problems.js'
 import type { Logger } from '../util/types.js'
 import { offlineFacts, publishedVersion, refreshedFacts, type AppFacts } from './facts.js'
 import { productDocs } from './lifecycle.js'
+import { HistoryStore } from './history.js'
 import { readPrevious, readPreviousChanges, readPreviousStaleSince } from './previous.js'
+import { MODEL_DIGEST } from '../classify/index.js'
 import { appRecord, diffRecords, type RecordChange } from './records.js'
 
 export { diffRecords, settle, type RecordChange } from './records.js'
@@ -129,12 +131,15 @@ function* siteFiles(
   history: Change[],
   report: RunReport,
   baseUrl: string,
-  idPrefix: string
+  idPrefix: string,
+  releases: HistoryStore,
+  images: { slug: string; images?: readonly string[] }[]
 ): Generator<SiteFile> {
   const generatedAt = report.lastChange
   const { catalog, apps } = buildDocuments(records, generatedAt, baseUrl)
   yield [paths.catalog, toJson(catalog)]
   for (const doc of apps) yield [paths.app(doc.slug), toJson(doc)]
+  yield [paths.images, toJson(imagesDoc(images, generatedAt))]
   yield* jsonSchemas(baseUrl)
   yield [paths.status, renderStatusDoc(report)]
   // Pages are rendered as of the snapshot, so the same snapshot always renders the same bytes; only the index
@@ -145,7 +150,8 @@ function* siteFiles(
     runAt: report.runAt,
     staleSince: staleSince(report),
     baseUrl,
-    feeds: true
+    feeds: true,
+    releases: (slug) => releases.take(slug)
   })
   yield [paths.changes, renderChangesDoc(history, baseUrl, idPrefix)]
   yield* atomFiles(history, records, generatedAt, baseUrl, idPrefix)
@@ -206,43 +212,58 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
   const { apps, leftOut } = withReleaseData(gathered.apps, Boolean(opts.refresh), log)
   // 5. End-of-life data for the products the catalog names.
   const docs = await productDocs(apps, catalogDir, opts.refresh ? deps.fetchProduct : undefined, log)
-  // 6. One record per app: facts → verdict → record, checked and settled against the previous one.
-  const pages = apps.map((app) => appRecord(app, { baseUrl, now: opts.now, docs, previous, log }))
-  const records = pages.map((p) => p.record)
-  // 7. What changed; nothing changed keeps the previous generatedAt, so the tree is byte-identical.
-  const changes = diffRecords(previous, records)
-  const generatedAt = snapshot && changes.length === 0 ? snapshot.generatedAt : opts.now.toISOString()
-  const idPrefix = previousChanges.idPrefix ?? mintIdPrefix(baseUrl, generatedAt)
-  const history = mergeChanges({ records, changes, previous: previousChanges.changes, generatedAt, baseUrl, idPrefix })
-  const stale = apps.filter((a) => a.stale).map((a) => a.slug)
-  const report: RunReport = {
-    runAt: opts.now.toISOString(),
-    lastChange: generatedAt,
-    refresh: Boolean(opts.refresh),
-    sourceCommit: opts.sourceCommit ?? null,
-    apps: records.length,
-    refreshed: opts.refresh ? apps.length - stale.length : 0,
-    stale,
-    failed: leftOut.map((l) => l.slug),
-    staleBefore
-  }
-  // 8. Render, validate and write the tree aside; it replaces outDir only when all of it is valid.
-  const written = await writeSite(outDir, siteFiles(pages, records, history, report, baseUrl, idPrefix), baseUrl)
-
-  log.info(
-    `wrote ${written} files for ${records.length} apps to ${outDir}${stale.length ? `; stale: ${stale.join(', ')}` : ''}` +
-      (leftOut.length ? `; left out: ${leftOut.map((l) => l.slug).join(', ')}` : '')
-  )
-  return {
-    outDir,
-    generatedAt,
-    count: records.length,
-    changed: changes.map((c) => c.slug),
-    changes,
-    stale,
-    leftOut,
-    warnings,
-    stats,
-    runAt: report.runAt
+  // 6. One record per app: facts → verdict (yesterday's, when its basis holds) → record, checked and
+  //    settled against the previous one; its judged releases join the history read back from the snapshot.
+  const releases = new HistoryStore()
+  try {
+    const ctx = { baseUrl, now: opts.now, docs, previous, previousDir, history: releases, model: MODEL_DIGEST, log }
+    const pages = apps.map((app) => appRecord(app, ctx))
+    const records = pages.map((p) => p.record)
+    // 7. What changed; nothing changed keeps the previous generatedAt, so the tree is byte-identical.
+    const changes = diffRecords(previous, records)
+    const generatedAt = snapshot && changes.length === 0 ? snapshot.generatedAt : opts.now.toISOString()
+    const idPrefix = previousChanges.idPrefix ?? mintIdPrefix(baseUrl, generatedAt)
+    const history = mergeChanges({
+      records,
+      changes,
+      previous: previousChanges.changes,
+      generatedAt,
+      baseUrl,
+      idPrefix
+    })
+    const stale = apps.filter((a) => a.stale).map((a) => a.slug)
+    const report: RunReport = {
+      runAt: opts.now.toISOString(),
+      lastChange: generatedAt,
+      refresh: Boolean(opts.refresh),
+      sourceCommit: opts.sourceCommit ?? null,
+      apps: records.length,
+      refreshed: opts.refresh ? apps.length - stale.length : 0,
+      stale,
+      failed: leftOut.map((l) => l.slug),
+      staleBefore
+    }
+    // 8. Render, validate and write the tree aside; it replaces outDir only when all of it is valid.
+    const images = apps.map((a) => ({ slug: a.slug, images: a.entry.images }))
+    const files = siteFiles(pages, records, history, report, baseUrl, idPrefix, releases, images)
+    const written = await writeSite(outDir, files, baseUrl)
+    log.info(
+      `wrote ${written} files for ${records.length} apps to ${outDir}${stale.length ? `; stale: ${stale.join(', ')}` : ''}` +
+        (leftOut.length ? `; left out: ${leftOut.map((l) => l.slug).join(', ')}` : '')
+    )
+    return {
+      outDir,
+      generatedAt,
+      count: records.length,
+      changed: changes.map((c) => c.slug),
+      changes,
+      stale,
+      leftOut,
+      warnings,
+      stats,
+      runAt: report.runAt
+    }
+  } finally {
+    releases.close()
   }
 }

@@ -1,10 +1,20 @@
 // The previously published snapshot (the Pages branch, checked out) is our
 // last-known-good source: when upstream fails, its facts are republished as they
 // were, and its change history goes on in the new snapshot.
+import { readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import type { z } from 'zod'
-import { APPS_SCHEMA_ID, catalogDocSchema, STATUS_SCHEMA_ID, statusDocSchema, type AppRecord } from '../schema/index.js'
+import {
+  APPS_SCHEMA_ID,
+  catalogDocSchema,
+  releasesDocSchema,
+  RELEASES_SCHEMA_ID,
+  STATUS_SCHEMA_ID,
+  statusDocSchema,
+  type AppRecord
+} from '../schema/index.js'
+import type { PreviousHistory } from './history.js'
 import { CHANGES_SCHEMA_ID, changesDocSchema, type Change } from '../site/changes.js'
 import type { Logger } from '../util/types.js'
 import { paths } from '../site/paths.js'
@@ -88,4 +98,37 @@ export async function readPreviousStaleSince(dir: string | undefined, log: Logge
       `previous ${path.join(dir, ...paths.status.split('/'))} ${read.problem}; stale dates start from this run`
     )
   return new Map('data' in read ? read.data.stale.map((s) => [s.slug, s.since]) : [])
+}
+
+/**
+ * One app's judged releases in the previous snapshot, `<dir>/api/v1/apps/<slug>/releases.json`: one
+ * read, synchronous because each app takes one synchronous step. Missing (a first publication, or a
+ * snapshot from before the history) starts the history afresh; invalid is a warning and does the same.
+ */
+export function readPreviousHistory(dir: string | undefined, slug: string, log: Logger): PreviousHistory | null {
+  if (!dir) return null
+  const file = path.join(dir, ...paths.releases(slug).split('/'))
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch {
+    return null
+  }
+  let raw: unknown
+  try {
+    raw = JSON.parse(text)
+  } catch {
+    log.warning(`previous ${file} is not JSON; the history of ${slug} starts again`)
+    return null
+  }
+  const parsed = releasesDocSchema.safeParse(raw)
+  if (!parsed.success || parsed.data.slug !== slug) {
+    const first = parsed.success ? { path: ['slug'], message: `is not ${slug}` } : parsed.error.issues[0]
+    log.warning(
+      `previous ${file} does not match ${RELEASES_SCHEMA_ID} (${first ? `${first.path.join('.')}: ${first.message}` : 'invalid'}); the history of ${slug} starts again`
+    )
+    return null
+  }
+  const { generatedAt, latest, releases } = parsed.data
+  return { generatedAt, latest, releases }
 }

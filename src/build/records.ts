@@ -7,9 +7,14 @@ import type { PageInput } from '../site/pages.js'
 import { appUrls } from '../site/paths.js'
 import { ProblemsError, zodProblems } from '../util/problems.js'
 import type { Logger } from '../util/types.js'
+import { applyOverride } from '../classify/index.js'
+import { historyEntrySchema, type HistoryEntry, type LatestVerdict } from '../schema/index.js'
+import { sameVersion } from '../util/versions.js'
 import { assess } from './assess.js'
 import type { AppFacts } from './facts.js'
+import { basisOf, historyEntry, mergeHistory, releasesDoc, type HistoryStore, type PreviousHistory } from './history.js'
 import { lifecycleFor, type ProductDocs } from './lifecycle.js'
+import { readPreviousHistory } from './previous.js'
 
 export interface RecordContext {
   baseUrl: string
@@ -17,6 +22,12 @@ export interface RecordContext {
   docs: ProductDocs
   /** The previous snapshot's records, by slug. */
   previous: ReadonlyMap<string, AppRecord>
+  /** The previous snapshot's folder: each app's judged releases are read from it, once. */
+  previousDir?: string
+  /** Where each app's releases document waits for the writing step. */
+  history: HistoryStore
+  /** The classifier model's digest (MODEL_DIGEST); part of every verdict's basis. */
+  model: string
   log: Logger
 }
 
@@ -26,25 +37,98 @@ type ReleasePart = Pick<
   'latestVersion' | 'safeToUpdate' | 'rationale' | 'changelogSummary' | 'sourceUrl' | 'lastChecked'
 >
 
-/** An app's record and what its page shows beyond the record. */
+/** The page fields of a record decided as `latest` says (a verdict republished, or none known). */
+function pageOf(
+  latest: LatestVerdict | null,
+  version: string
+): Pick<PageInput, 'releasesConsidered' | 'rule' | 'decidedBy'> {
+  if (!latest || latest.version !== version) return { releasesConsidered: [], rule: null, decidedBy: null }
+  return { releasesConsidered: latest.considered, rule: latest.rule, decidedBy: latest.decidedBy }
+}
+
+/**
+ * Yesterday's verdict holds when the record is for the same release and that release's basis (model,
+ * override, notes) has not moved: it is republished without classifying again.
+ */
+function reusable(
+  app: AppFacts & { facts: NonNullable<AppFacts['facts']> },
+  prior: AppRecord | undefined,
+  history: PreviousHistory | null,
+  basis: string
+): boolean {
+  const { facts } = app
+  if (!prior || !history?.latest || facts.movedTo || facts.notes === null) return false
+  if (prior.latestVersion !== facts.version || history.latest.version !== facts.version) return false
+  if ((prior.safeToUpdate === 'unmaintained') !== facts.archived) return false
+  const entry = history.releases.find((e) => e.version === facts.version)
+  return entry?.basis === basis
+}
+
+/** An app's record and what its page shows beyond the record; its releases document goes to ctx.history. */
 export function appRecord(app: AppFacts, ctx: RecordContext): PageInput {
+  const prior = ctx.previous.get(app.slug)
+  const before = readPreviousHistory(ctx.previousDir, app.slug, ctx.log)
+  const override = app.entry.override
   let release: ReleasePart
   let page: Omit<PageInput, 'record' | 'stale'>
-  if (app.facts) {
-    const { verdict, rule, decidedBy, considered } = assess({ ...app, facts: app.facts }, ctx.log)
+  let latest: LatestVerdict | null = before?.latest ?? null
+  let releases: HistoryEntry[] = before?.releases ?? []
+  if (
+    app.facts &&
+    reusable(
+      { ...app, facts: app.facts },
+      prior,
+      before,
+      basisOf(ctx.model, override, app.facts.version, app.facts.notes)
+    )
+  ) {
+    const { safeToUpdate, rationale, changelogSummary } = prior!
+    // The override's expiry is still told every run.
+    applyOverride({ safeToUpdate, rationale, changelogSummary }, override, app.facts.version, ctx.log, app.file)
     release = {
       latestVersion: app.facts.version,
-      ...verdict,
+      safeToUpdate,
+      rationale,
+      changelogSummary,
       sourceUrl: app.facts.url,
       lastChecked: app.facts.checked
     }
-    page = { releaseDate: app.facts.date, releasesConsidered: considered, rule, decidedBy }
+    page = { releaseDate: app.facts.date, ...pageOf(latest, app.facts.version) }
+  } else if (app.facts) {
+    const facts = app.facts
+    const { verdict, rule, decidedBy, considered, judged } = assess({ ...app, facts }, ctx.log)
+    release = {
+      latestVersion: facts.version,
+      ...verdict,
+      sourceUrl: facts.url,
+      lastChecked: facts.checked
+    }
+    page = { releaseDate: facts.date, releasesConsidered: considered, rule, decidedBy }
+    const entries: HistoryEntry[] = []
+    for (const { release: r, verdict: v } of judged) {
+      const isLatest = sameVersion(r.version, facts.version, app.entry.tagPrefix)
+      const url = r.url ?? (isLatest ? facts.url : undefined)
+      if (!url) continue
+      const date = r.date ?? (isLatest ? facts.date : null)
+      const entry = historyEntry(v, { url, date, basis: basisOf(ctx.model, override, r.version, r.notes) }, override)
+      // Upstream chose these values: one that could not be published is left out of the history, not the run.
+      const valid = historyEntrySchema.safeParse(entry)
+      if (valid.success) entries.push(valid.data)
+      else
+        ctx.log.warning(
+          `${app.slug}: release ${JSON.stringify(r.version.slice(0, 64))} left out of its history (${valid.error.issues[0]?.path.join('.')}: ${valid.error.issues[0]?.message})`,
+          { file: app.file }
+        )
+    }
+    releases = mergeHistory(releases, entries, app.entry.tagPrefix)
+    if (judged.length > 0) latest = { version: facts.version, considered, decidedBy, rule }
   } else {
     // Republish the last-known-good release; curated fields and addresses follow the catalog.
     const { latestVersion, safeToUpdate, rationale, changelogSummary, sourceUrl, lastChecked } = app.kept!
     release = { latestVersion, safeToUpdate, rationale, changelogSummary, sourceUrl, lastChecked }
-    page = { releaseDate: null, releasesConsidered: [], rule: null, decidedBy: null }
+    page = { releaseDate: null, ...pageOf(latest, latestVersion) }
   }
+  ctx.history.put(app.slug, releasesDoc(app.slug, latest, releases, before, ctx.now))
   const checked = appRecordSchema.safeParse({
     slug: app.slug,
     name: app.entry.name,

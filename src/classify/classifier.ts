@@ -4,9 +4,10 @@ import { LIMITS, type Classification } from '../schema/index.js'
 import type { ReleaseNotes, Verdict } from '../util/types.js'
 import { judgeRelease, quoteOf, type BreakingKind, type ReleaseJudgement } from './judge.js'
 import type { Model } from './model.js'
-import { MODEL } from './trained.js'
+import { MODEL, MODEL_ID } from './trained.js'
 import { ARCHIVED_SUMMARY, EMPTY_SUMMARY, summariseUnits } from './summary.js'
 import { clip, safeLabel } from './text.js'
+import { SEVERITY } from './upgrade.js'
 
 export interface Judgement extends Verdict {
   /** Name of the deciding evidence (a detector of ./detectors.ts, a heading kind or an outcome), null only when nothing was judged. */
@@ -17,12 +18,40 @@ export interface Judgement extends Verdict {
   breakingKind: BreakingKind | null
   /** Some release crossed announces a security fix. */
   security: boolean
+  /** Each release judged on its own, oldest first (empty for an archived repository: nothing was read). */
+  releases: ReleaseVerdict[]
+}
+
+/** One release's own verdict, for the per-release history. */
+export interface ReleaseVerdict {
+  /** The label as given (bounded). */
+  version: string
+  safeToUpdate: Classification
+  /** One sentence: the class, the deciding words and what they mean. */
+  rationale: string
+  /** What the deciding evidence means, in plain words. */
+  evidence: string
+  /** The deciding words, null when no line decided. */
+  quote: string | null
+  security: boolean
+  breakingKind: BreakingKind | null
+}
+
+function releaseVerdict(raw: string, version: string, j: ReleaseJudgement): ReleaseVerdict {
+  return {
+    version: raw,
+    safeToUpdate: j.safeToUpdate,
+    rationale: clip(`${because(j, version)}.`, LIMITS.rationale),
+    evidence: clip(j.describes, LIMITS.reason),
+    quote: j.unit && j.safeToUpdate !== 'unknown' ? clip(quoteOf(j.unit, j.at), LIMITS.reason) : null,
+    security: j.security,
+    breakingKind: j.breakingKind
+  }
 }
 
 /** Releases read per update; an admin crossing more is told only the newest were read. */
 export const MAX_RELEASES = 200
 
-const SEVERITY: Record<Classification, number> = { safe: 1, unknown: 2, caution: 3, breaking: 4, unmaintained: 5 }
 const CLASS_WORD: Record<Classification, string> = {
   safe: 'Safe',
   caution: 'Caution',
@@ -65,7 +94,8 @@ export function classifyWith(model: Model, input: ClassifyInput): Judgement {
       rule: 'archived',
       decidedBy: null,
       breakingKind: null,
-      security: false
+      security: false,
+      releases: []
     }
   }
   const all = Array.isArray(input.releases) ? input.releases : []
@@ -77,7 +107,8 @@ export function classifyWith(model: Model, input: ClassifyInput): Judgement {
       rule: 'no-releases',
       decidedBy: null,
       breakingKind: null,
-      security: false
+      security: false,
+      releases: []
     }
   }
   const releases = all.slice(-MAX_RELEASES)
@@ -106,9 +137,13 @@ export function classifyWith(model: Model, input: ClassifyInput): Judgement {
     rule: decided.j.rule,
     decidedBy: decided.raw,
     breakingKind: decided.j.breakingKind,
-    security
+    security,
+    releases: judged.map((r) => releaseVerdict(r.raw, r.version, r.j))
   }
 }
+
+/** The committed model's digest (8 hex digits): a verdict computed with another model is judged again. */
+export const MODEL_DIGEST = MODEL_ID
 
 export function classifyReleases(input: ClassifyInput): Judgement {
   return classifyWith(MODEL, input)

@@ -1,5 +1,5 @@
 // Public face of the classifier: the pipeline and the CLI import from here.
-export { classifyReleases, MAX_RELEASES, type Judgement } from './classifier.js'
+export { classifyReleases, MAX_RELEASES, MODEL_DIGEST, type Judgement, type ReleaseVerdict } from './classifier.js'
 export { applyOverride } from './override.js'
 export { SUMMARY_MAX, summarise, ARCHIVED_SUMMARY, EMPTY_SUMMARY } from './summary.js'
 export { NOTES_CAP } from './text.js'
@@ -11,3 +11,4 @@ export {
   type JsonlInput,
   type JsonlOutput
 } from './jsonl.js'
+export { verdictFrom, SEVERITY, type UpgradeVerdict } from './upgrade.js'

@@ -11,10 +11,12 @@ import {
   appRecordSchema,
   catalogEnvelopeShape,
   COUNT_MESSAGE,
+  imagesDocSchema,
+  releasesDocSchema,
   statusDocSchema,
   type AppRecord
 } from '../schema/index.js'
-import { appDocSlug, appUrls, paths } from '../site/paths.js'
+import { appDocSlug, appUrls, paths, releasesDocSlug } from '../site/paths.js'
 import { ProblemsError, zodProblems, type Problem } from '../util/problems.js'
 
 /** The error a snapshot that fails its checks throws: every problem, each naming the site file. */
@@ -135,14 +137,38 @@ export function snapshotChecker(baseUrl: string): SnapshotChecker {
       problems.push({ file: paths.status, field: 'counts.apps', message: 'differs from the number of apps' })
   }
 
+  /** A releases document: valid, for an app of the catalog, under its own slug. */
+  function addReleasesDoc(file: string, slug: string, content: string | Buffer): void {
+    if (!apps?.has(slug)) fail(file, 'has no element in the catalog')
+    const raw = json(file, content)
+    if (raw === undefined) return
+    const parsed = releasesDocSchema.safeParse(raw)
+    if (!parsed.success) problems.push(...zodProblems(parsed.error, file))
+    else if (parsed.data.slug !== slug) problems.push({ file, field: 'slug', message: `is not ${slug}` })
+  }
+
+  /** The images index: valid, and naming only apps of the catalog. */
+  function addImagesDoc(content: string | Buffer): void {
+    const raw = json(paths.images, content)
+    if (raw === undefined) return
+    const parsed = imagesDocSchema.safeParse(raw)
+    if (!parsed.success) return void problems.push(...zodProblems(parsed.error, paths.images))
+    for (const [i, { slug }] of parsed.data.images.entries())
+      if (!apps?.has(slug))
+        problems.push({ file: paths.images, field: `images.${i}.slug`, message: `${slug} is not in the catalog` })
+  }
+
   return {
     add(file, content) {
       if (seen.has(file)) fail(file, 'is produced twice')
       seen.add(file)
       if (file === paths.catalog) return addCatalog(content)
       if (file === paths.status) return addStatus(content)
+      if (file === paths.images) return addImagesDoc(content)
       const slug = appDocSlug(file)
-      if (slug !== null) addAppDoc(file, slug, content)
+      if (slug !== null) return addAppDoc(file, slug, content)
+      const releasesOf = releasesDocSlug(file)
+      if (releasesOf !== null) addReleasesDoc(file, releasesOf, content)
     },
     finish() {
       if (!seen.has(paths.catalog)) fail(paths.catalog, 'is missing')
@@ -150,14 +176,18 @@ export function snapshotChecker(baseUrl: string): SnapshotChecker {
         paths.index,
         paths.notFound,
         paths.status,
+        paths.images,
         paths.appsSchema,
         paths.appSchema,
         paths.changesSchema,
-        paths.statusSchema
+        paths.statusSchema,
+        paths.releasesSchema,
+        paths.imagesSchema
       ])
         if (!seen.has(f)) fail(f, 'is missing')
       for (const slug of apps?.keys() ?? []) {
-        for (const f of [paths.app(slug), paths.badge(slug), paths.page(slug)]) if (!seen.has(f)) fail(f, 'is missing')
+        for (const f of [paths.app(slug), paths.releases(slug), paths.badge(slug), paths.page(slug)])
+          if (!seen.has(f)) fail(f, 'is missing')
       }
       if (problems.length > 0) throw snapshotInvalid(problems)
     }

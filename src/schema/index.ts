@@ -8,6 +8,8 @@ import { unsafeTextProblem } from '../util/text.js'
 export const SERVICE = 'updatesafe'
 export const APPS_SCHEMA_ID = `${SERVICE}.apps.v1` as const
 export const APP_SCHEMA_ID = `${SERVICE}.app.v1` as const
+export const RELEASES_SCHEMA_ID = `${SERVICE}.releases.v1` as const
+export const IMAGES_SCHEMA_ID = `${SERVICE}.images.v1` as const
 
 export const CLASSES = ['safe', 'caution', 'breaking', 'unknown', 'unmaintained'] as const
 export type Classification = (typeof CLASSES)[number]
@@ -22,6 +24,12 @@ export function compareSlugs(a: string, b: string): number {
 // GitHub owners are alphanumerics and hyphens; repository names add `_` and `.`.
 // `.` and `..` alone are never valid names.
 export const REPO_PATTERN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})\/(?!\.\.?$)[A-Za-z0-9._-]{1,100}$/
+/**
+ * A container image name as Docker Compose's `image:` gives it, less tag and digest: an optional registry host
+ * (with a dot or a port, or `localhost`), then lowercase path components.
+ */
+export const IMAGE_PATTERN =
+  /^(?:(?:[a-zA-Z0-9-]+(?:\.[a-zA-Z0-9-]+)+|localhost)(?::\d{1,5})?\/)?[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*(?:\/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*$/
 export const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/
 export const TIMESTAMP_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 
@@ -121,6 +129,14 @@ export const catalogEntrySchema = z
       .strictObject({ product: z.string().regex(PRODUCT_PATTERN, 'must be an endoflife.date product id') })
       .optional(),
     override: overrideSchema.optional(),
+    images: z
+      .array(
+        z.string().regex(IMAGE_PATTERN, 'must be a container image name without tag or digest, e.g. ghcr.io/owner/name')
+      )
+      .min(1)
+      .max(20)
+      .optional()
+      .describe('Container image names this app is published as, e.g. ghcr.io/goauthentik/server; no tag'),
     release: seedReleaseSchema.optional()
   })
   .describe('One curated catalog record')
@@ -274,3 +290,84 @@ export const statusDocSchema = z
   .describe(`The last run of the pipeline (${STATUS_SCHEMA_ID})`)
 
 export type StatusDoc = z.infer<typeof statusDocSchema>
+// ---------------------------------------------------------------------------
+// Per-release history: /api/v1/apps/<slug>/releases.json
+
+/** Releases kept per app, newest first; older ones drop off. */
+export const HISTORY_MAX = 50
+
+export const BREAKING_KINDS = ['urgent', 'required'] as const
+
+export const historyEntrySchema = z
+  .strictObject({
+    version: versionLabel.describe('The release as upstream labels it (the latestVersion it had, or would have had)'),
+    tag: versionLabel.describe('The git tag of the release'),
+    date: dateString.nullable().describe('Release date, when known'),
+    url: httpUrl.describe('The release page (or the notes) of this release'),
+    safeToUpdate: z.enum(CLASSES).describe('The class of this release alone, judged from its own notes'),
+    rationale: z.string().min(1).max(LIMITS.rationale).describe('Why, in one sentence, quoting the deciding words'),
+    evidence: z.string().min(1).max(LIMITS.reason).describe('What the deciding line does, in plain words'),
+    quote: z.string().min(1).max(LIMITS.reason).nullable().describe('The deciding words, or null when no line decided'),
+    security: z.boolean().describe('The notes announce a security fix'),
+    breakingKind: z
+      .enum(BREAKING_KINDS)
+      .nullable()
+      .describe(
+        'For a breaking release: "urgent" (an urgent fix to apply now) or "required" (a required step); else null'
+      ),
+    basis: z
+      .string()
+      .regex(/^[0-9a-f]{8}\.[0-9a-f]{8}\.[0-9a-f]{12}$/)
+      .describe('What the verdict was computed from: classifier model, curated override and notes digests')
+  })
+  .refine((e) => (e.safeToUpdate === 'breaking') === (e.breakingKind !== null), {
+    message: 'breakingKind is set exactly when safeToUpdate is "breaking"',
+    path: ['breakingKind']
+  })
+  .describe('One judged release')
+
+export type HistoryEntry = z.infer<typeof historyEntrySchema>
+
+/** How the record's own verdict was decided: the releases it crossed and the one that decided. */
+export const latestVerdictSchema = z
+  .strictObject({
+    version: versionLabel.describe('latestVersion of the record'),
+    considered: z.array(versionLabel).max(200).describe('Releases whose notes were read for it, oldest first'),
+    decidedBy: versionLabel.nullable().describe('The release that decided its class, or null'),
+    rule: z.string().min(1).max(80).nullable().describe('The deciding evidence (a detector or outcome), or null')
+  })
+  .describe("How the record's safeToUpdate was decided")
+
+export type LatestVerdict = z.infer<typeof latestVerdictSchema>
+
+export const releasesDocSchema = z
+  .strictObject({
+    schema: z.literal(RELEASES_SCHEMA_ID),
+    generatedAt: generatedAt.describe('When this history last changed'),
+    slug: z.string().regex(SLUG_PATTERN),
+    latest: latestVerdictSchema.nullable(),
+    releases: z.array(historyEntrySchema).max(HISTORY_MAX).describe('Judged releases, newest first')
+  })
+  .describe(`The releases judged for one application, newest first (${RELEASES_SCHEMA_ID})`)
+
+export type ReleasesDoc = z.infer<typeof releasesDocSchema>
+
+// ---------------------------------------------------------------------------
+// Container images of the tracked apps: /api/v1/images.json
+
+export const imagesDocSchema = z
+  .strictObject({
+    schema: z.literal(IMAGES_SCHEMA_ID),
+    generatedAt: generatedAt.describe('generatedAt of the catalog it belongs to'),
+    images: z
+      .array(
+        z.strictObject({
+          image: z.string().regex(IMAGE_PATTERN).describe('An image name as the catalog gives it, without tag'),
+          slug: z.string().regex(SLUG_PATTERN).describe('The app it belongs to')
+        })
+      )
+      .describe('Ordered by image name')
+  })
+  .describe(`Container image names of the tracked apps, for mapping a Compose file to apps (${IMAGES_SCHEMA_ID})`)
+
+export type ImagesDoc = z.infer<typeof imagesDocSchema>

@@ -6,6 +6,11 @@ import {
   appDocSchema,
   catalogDocSchema,
   compareSlugs,
+  IMAGES_SCHEMA_ID,
+  imagesDocSchema,
+  RELEASES_SCHEMA_ID,
+  releasesDocSchema,
+  type ImagesDoc,
   type AppDoc,
   type AppRecord,
   type CatalogDoc,
@@ -21,7 +26,9 @@ export function docsText(baseUrl: string): string {
     `updatesafe API v1. Catalog: ${siteUrl(baseUrl, paths.catalog)} (schema ${APPS_SCHEMA_ID}; apps ordered by slug).`,
     `One app: ${siteUrl(baseUrl, paths.app(S))} (schema ${APP_SCHEMA_ID}; the record's fields on the document itself).`,
     `Badge: ${siteUrl(baseUrl, paths.badge(S))}. Page: ${siteUrl(baseUrl, paths.pageDir(S))}. Shields endpoint: ${siteUrl(baseUrl, paths.shields(S))}.`,
-    `JSON Schemas: ${[paths.appsSchema, paths.appSchema, paths.changesSchema, paths.statusSchema].map((p) => siteUrl(baseUrl, p)).join(', ')}.`,
+    `Judged releases of one app, newest first: ${siteUrl(baseUrl, paths.releases(S))} (schema ${RELEASES_SCHEMA_ID}; each release's own class, rationale, quoted words, security and breakingKind).`,
+    `Container images of the apps: ${siteUrl(baseUrl, paths.images)} (schema ${IMAGES_SCHEMA_ID}).`,
+    `JSON Schemas: ${[paths.appsSchema, paths.appSchema, paths.changesSchema, paths.statusSchema, paths.releasesSchema, paths.imagesSchema].map((p) => siteUrl(baseUrl, p)).join(', ')}.`,
     'This is a build-time snapshot served as static files; nothing is computed per request. generatedAt is when a record last changed:',
     `a run that finds nothing new leaves it (and every app document) as it was. When the last run happened, and how many apps it refreshed, found stale or left out: ${siteUrl(baseUrl, paths.status)} (schema ${STATUS_SCHEMA_ID}).`,
     'safeToUpdate is one of safe, caution, breaking, unknown, unmaintained. lifecycle.status is supported (no end of life set),',
@@ -56,5 +63,15 @@ export function jsonSchemas(baseUrl: string): Map<string, string> {
   make(appDocSchema, paths.appSchema, APP_SCHEMA_ID)
   make(changesDocSchema, paths.changesSchema, CHANGES_SCHEMA_ID)
   make(statusDocSchema, paths.statusSchema, STATUS_SCHEMA_ID)
+  make(releasesDocSchema, paths.releasesSchema, RELEASES_SCHEMA_ID)
+  make(imagesDocSchema, paths.imagesSchema, IMAGES_SCHEMA_ID)
   return files
+}
+
+/** The image names of every published app, ordered by image (a name claimed twice names both apps). */
+export function imagesDoc(apps: { slug: string; images?: readonly string[] }[], generatedAt: string): ImagesDoc {
+  const images = apps
+    .flatMap((a) => (a.images ?? []).map((image) => ({ image, slug: a.slug })))
+    .sort((a, b) => compareSlugs(`${a.image} ${a.slug}`, `${b.image} ${b.slug}`))
+  return { schema: IMAGES_SCHEMA_ID, generatedAt, images }
 }

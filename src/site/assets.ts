@@ -153,9 +153,10 @@ dl.facts dd,.legend dd{margin-bottom:.5rem}
 /**
  * Progressive enhancement only: the page is complete without it. Adds free-text
  * search (the class filter already works through CSS), a filter that can be
- * linked (?class=breaking), a live result count, copy buttons for snippets, and
+ * linked (?class=breaking), a live result count, copy buttons for snippets,
  * the days left before an end of life, counted from the reader's today (a static
- * page only names the date, so it is never a count that was true on build day).
+ * page only names the date, so it is never a count that was true on build day),
+ * and on an app page a picker of the version you run for the upgrade table.
  */
 export const SITE_JS = `'use strict';
 (function () {
@@ -204,6 +205,30 @@ export const SITE_JS = `'use strict';
     var days = function (n) { return n + (n === 1 ? ' day' : ' days'); };
     el.textContent = d > 0 ? '(' + days(d) + ' remaining)' : d === 0 ? '(today)' : '(' + days(-d) + ' ago)';
   });
+  var up = document.querySelector('table.upgrade');
+  if (up && up.tBodies[0]) {
+    var urows = Array.prototype.slice.call(up.tBodies[0].rows);
+    var sel = document.createElement('select');
+    sel.id = 'from-version';
+    var every = document.createElement('option');
+    every.value = '';
+    every.textContent = 'every judged release';
+    sel.appendChild(every);
+    urows.forEach(function (r) {
+      var o = document.createElement('option');
+      o.value = o.textContent = r.getAttribute('data-v');
+      sel.appendChild(o);
+    });
+    sel.addEventListener('change', function () {
+      urows.forEach(function (r) { r.hidden = sel.value !== '' && r.getAttribute('data-v') !== sel.value; });
+    });
+    var label = document.createElement('label');
+    label.textContent = 'The version you run: ';
+    label.appendChild(sel);
+    var pick = document.createElement('p');
+    pick.appendChild(label);
+    up.parentNode.insertBefore(pick, up);
+  }
   Array.prototype.forEach.call(document.querySelectorAll('[data-copy]'), function (pre) {
     if (!navigator.clipboard) return;
     var b = document.createElement('button');

@@ -1,7 +1,7 @@
 // Every human-facing file of the site, as a map from POSIX path to content.
 // Pure: the same pages and context give byte-identical output.
 import { toJson } from '../util/json.js'
-import { CLASSES, compareSlugs, SLUG_PATTERN } from '../schema/index.js'
+import { CLASSES, compareSlugs, SLUG_PATTERN, type ReleasesDoc } from '../schema/index.js'
 import { ASSETS } from './assets.js'
 import { renderBadge } from './badge.js'
 import { renderAppPage, type PageInput } from './html/app-page.js'
@@ -25,6 +25,11 @@ export interface SiteContext {
   runAt?: string
   /** Slug → since when its facts have been stale (ISO timestamp). */
   staleSince?: ReadonlyMap<string, string>
+  /**
+   * Each app's releases document as JSON text, taken once, when the caller publishes them: it is
+   * written beside the app's page and the page's upgrade table is rendered from it.
+   */
+  releases?: (slug: string) => string | null
 }
 
 function assertRenderable(p: PageInput, seen: Set<string>): void {
@@ -64,6 +69,9 @@ export function* pageFiles(pages: PageInput[], ctx: SiteContext): Generator<[str
   yield [paths.notFound, renderNotFound({ basePath, generatedAt: ctx.generatedAt })]
   for (const p of sorted) {
     const slug = p.record.slug
+    const json = ctx.releases?.(slug) ?? null
+    if (json !== null) yield [paths.releases(slug), json]
+    const history = json === null ? null : (JSON.parse(json) as ReleasesDoc)
     yield [
       paths.page(slug),
       renderAppPage({
@@ -71,7 +79,8 @@ export function* pageFiles(pages: PageInput[], ctx: SiteContext): Generator<[str
         generatedAt: ctx.generatedAt,
         now: ctx.now,
         feeds: ctx.feeds,
-        staleSince: ctx.staleSince?.get(slug) ?? null
+        staleSince: ctx.staleSince?.get(slug) ?? null,
+        history
       })
     ]
     yield [paths.badge(slug), renderBadge(p.record)]

@@ -20,13 +20,19 @@ export function normaliseBaseUrl(raw: string): string {
 export const paths = {
   catalog: 'api/v1/apps.json',
   app: (slug: string) => `api/v1/apps/${slug}.json`,
+  /** The releases judged for one app (beside the spec's per-app document, never in it). */
+  releases: (slug: string) => `api/v1/apps/${slug}/releases.json`,
   shields: (slug: string) => `api/v1/badge/${slug}.json`,
   changes: 'api/v1/changes.json',
   status: 'api/v1/status.json',
+  /** Container image names → app slugs, for `updatesafe check --compose`. */
+  images: 'api/v1/images.json',
   appsSchema: 'api/v1/schema/apps.v1.json',
   appSchema: 'api/v1/schema/app.v1.json',
   changesSchema: 'api/v1/schema/changes.v1.json',
   statusSchema: 'api/v1/schema/status.v1.json',
+  releasesSchema: 'api/v1/schema/releases.v1.json',
+  imagesSchema: 'api/v1/schema/images.v1.json',
   badge: (slug: string) => `badge/${slug}.svg`,
   /** The directory of an app's page: its address ends here. */
   pageDir: (slug: string) => `apps/${slug}/`,
@@ -42,12 +48,22 @@ export const paths = {
 /** A path with `{slug}` (or `{class}`) in place of the value, for documentation. */
 export const SLUG_PLACEHOLDER = '{slug}'
 
-/** The slug of a per-app JSON document's path, or null when `file` is not one. */
-export function appDocSlug(file: string): string | null {
-  const [head, tail] = paths.app(SLUG_PLACEHOLDER).split(SLUG_PLACEHOLDER) as [string, string]
+/** The slug in `file` where `pathOf` puts it, or null when `file` is not such a path. */
+function slugIn(pathOf: (slug: string) => string, file: string): string | null {
+  const [head, tail] = pathOf(SLUG_PLACEHOLDER).split(SLUG_PLACEHOLDER) as [string, string]
   if (!file.startsWith(head) || !file.endsWith(tail)) return null
   const slug = file.slice(head.length, file.length - tail.length)
   return slug !== '' && !slug.includes('/') ? slug : null
+}
+
+/** The slug of a per-app JSON document's path, or null when `file` is not one. */
+export function appDocSlug(file: string): string | null {
+  return slugIn(paths.app, file)
+}
+
+/** The slug of a releases document's path, or null when `file` is not one. */
+export function releasesDocSlug(file: string): string | null {
+  return slugIn(paths.releases, file)
 }
 
 /** The absolute address of a site path (a directory path keeps its trailing slash). */

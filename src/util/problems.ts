@@ -15,8 +15,11 @@ export interface Problem {
   message: string
 }
 
-/** What kind of run-stopping error: the catalog, the build, or the snapshot about to be published. */
-export type ProblemKind = 'catalog' | 'build' | 'snapshot' | 'output' | 'input' | 'usage'
+/**
+ * What kind of run-stopping error: the catalog, the build, or the snapshot about to be published; `bad-input`
+ * is a file or published snapshot that `check` was pointed at and cannot use.
+ */
+export type ProblemKind = 'catalog' | 'build' | 'snapshot' | 'output' | 'input' | 'usage' | 'bad-input'
 
 /** An error that carries every problem found, so a run reports them all at once. */
 export class ProblemsError extends Error {
@@ -32,7 +35,7 @@ export class ProblemsError extends Error {
 }
 
 function defaultSummary(kind: ProblemKind, n: number): string {
-  const noun = kind === 'usage' || kind === 'input' ? 'error' : `${kind} error`
+  const noun = kind === 'usage' || kind === 'input' || kind === 'bad-input' ? 'error' : `${kind} error`
   return `${n} ${noun}${n === 1 ? '' : 's'}`
 }
 
@@ -68,8 +71,8 @@ export function closingLine(e: ProblemsError, nothing: string): string {
   return e.kind === 'catalog' || e.kind === 'build' || e.kind === 'snapshot' ? `${e.summary}; ${nothing}` : e.summary
 }
 
-/** 2 for a misused command line, 1 for everything else that stopped the run, 0 for none. */
+/** 2 for a misused command line or an input `check` cannot use, 1 for everything else that stopped the run, 0 for none. */
 export function exitStatus(e: unknown): number {
   if (e === undefined) return 0
-  return e instanceof ProblemsError && e.kind === 'usage' ? 2 : 1
+  return e instanceof ProblemsError && (e.kind === 'usage' || e.kind === 'bad-input') ? 2 : 1
 }

@@ -18,6 +18,10 @@ export interface Logger {
 export interface ReleaseNotes {
   version: string
   notes: string
+  /** The release page, when known (the per-release history links it). */
+  url?: string
+  /** YYYY-MM-DD, when known. */
+  date?: string | null
 }
 
 /** What the classifier decides for an app. */
@@ -43,6 +47,11 @@ export interface ReleaseFacts {
    * latest). Empty for catalog seeds, which know only the latest.
    */
   crossed: ReleaseNotes[]
+  /**
+   * Stable releases below the oldest of `crossed`, newest last, read in the same answer for an app never
+   * published before: judged for its history only, so the history starts with more than the latest.
+   */
+  earlier?: ReleaseNotes[]
   /** The repository now lives elsewhere (GitHub resolved a rename). */
   movedTo?: string
   /** No releases are published; the version came from tags. */

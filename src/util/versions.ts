@@ -183,3 +183,28 @@ function versionKey(label: string, tagPrefix?: string): string {
   while (n.length > 1 && n[n.length - 1] === 0) n.pop()
   return n.join('.')
 }
+
+/** Two labels name the same release: equal as versions (`v1.2` and `1.2.0`), or the same label. */
+export function sameVersion(a: string, b: string, tagPrefix?: string): boolean {
+  return a === b || compareVersions(a, b, tagPrefix) === 0
+}
+
+/**
+ * One order for every label upstream writes, newest first: by version where both read as numbers
+ * (`v1.2.3`, `2026.5.1`, `server@1.2.3`, `release/1.2`, `1.2.3.4`), else by date (newest first,
+ * undated last), and the label itself breaks ties so the order never depends on the input's.
+ */
+export function newestFirst(
+  a: { version: string; date: string | null },
+  b: { version: string; date: string | null },
+  tagPrefix?: string
+): number {
+  const byVersion = compareVersions(a.version, b.version, tagPrefix)
+  if (byVersion !== null && byVersion !== 0) return -byVersion
+  if (byVersion === null && a.date !== b.date) {
+    if (a.date === null) return 1
+    if (b.date === null) return -1
+    return a.date < b.date ? 1 : -1
+  }
+  return a.version < b.version ? -1 : a.version > b.version ? 1 : 0
+}

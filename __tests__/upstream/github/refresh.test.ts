@@ -103,9 +103,25 @@ describe('refreshFromGitHub: answers', () => {
         notes: series.get('traefik/traefik')!.find((r) => r.tag === 'v3.7.9')!.notes,
         checked: '2026-11-21',
         archived: false,
-        crossed: [{ version: 'v3.7.9', notes: series.get('traefik/traefik')!.find((r) => r.tag === 'v3.7.9')!.notes }]
+        crossed: [
+          {
+            version: 'v3.7.9',
+            notes: series.get('traefik/traefik')!.find((r) => r.tag === 'v3.7.9')!.notes,
+            url: 'https://github.com/traefik/traefik/releases/tag/v3.7.9',
+            date: '2026-07-24'
+          }
+        ],
+        // Never published before: the answer's releases below the latest start its history.
+        earlier: expect.any(Array)
       }
     })
+    expect(traefik?.status === 'fresh' && traefik.facts.earlier!.map((r) => r.version)).toEqual([
+      'v3.7.2',
+      'v3.7.3',
+      'v3.7.4',
+      'v3.7.6',
+      'v3.7.8'
+    ])
     const vikunja = outcomes.get('vikunja')
     expect(vikunja?.status === 'fresh' && vikunja.facts.crossed.map((c) => c.version)).toEqual([
       'v2.0.0',
@@ -199,8 +215,8 @@ describe('refreshFromGitHub: answers', () => {
         checked: '2026-11-21',
         archived: false,
         crossed: [
-          { version: '2.2.10', notes: '' },
-          { version: '2.2.11', notes: '' }
+          { version: '2.2.10', notes: '', url: 'https://github.com/miniflux/v2/tree/2.2.10', date: '2025-06-23' },
+          { version: '2.2.11', notes: '', url: 'https://github.com/miniflux/v2/tree/2.2.11', date: '2025-07-26' }
         ],
         fromTags: true
       }

@@ -1,11 +1,12 @@
 // One app's page: the verdict and why, then the facts a reader needs to act.
-import { LIMITS, REPO_PATTERN, type AppRecord, type Lifecycle } from '../../schema/index.js'
+import { LIMITS, REPO_PATTERN, type AppRecord, type Lifecycle, type ReleasesDoc } from '../../schema/index.js'
 import { CLASS_INFO } from './classes.js'
 import { chip } from './index-page.js'
 import { paths, relativeLink, rootLink } from '../paths.js'
 import { layout } from './layout.js'
 import { safeHttpUrl } from '../../util/http-url.js'
 import { cleanText, escapeMarkup, isDate, text } from './text.js'
+import { upgradeTable } from './upgrade-table.js'
 
 export interface PageInput {
   record: AppRecord
@@ -27,6 +28,8 @@ export interface AppPageInput extends PageInput {
   /** Since when (ISO timestamp) the facts have been stale, when they are. */
   staleSince?: string | null
   feeds?: boolean
+  /** The app's judged releases, when published: the upgrade table is rendered from them. */
+  history?: ReleasesDoc | null
 }
 
 /** At most this many releases are listed; the rest are counted. */
@@ -137,6 +140,8 @@ ${releases
 ${more > 0 ? `<p class="muted">and ${more} more.</p>\n` : ''}`)
   }
 
+  parts.push(upgradeTable(r, p.history ?? null))
+
   const life = lifecycleText(r.lifecycle)
   if (life !== null && r.lifecycle !== null) {
     const passed = r.lifecycle.status === 'eol'
@@ -155,7 +160,7 @@ ${md ? `<p>Markdown for a README:</p>\n<pre data-copy tabindex="0" aria-label="B
   parts.push(`<h2>Data</h2>
 <ul>
 <li><a href="${from(paths.app(slug))}">This app as JSON</a> (${paths.app(slug)})</li>
-<li><a href="${from(paths.shields(slug))}">Shields endpoint</a> (for shields.io badge styles)</li>
+${p.history ? `<li><a href="${from(paths.releases(slug))}">Judged releases as JSON</a> (${paths.releases(slug)})</li>\n` : ''}<li><a href="${from(paths.shields(slug))}">Shields endpoint</a> (for shields.io badge styles)</li>
 ${p.feeds ? `<li><a href="${from(paths.appFeed(slug))}">Atom feed of changes to this app</a></li>\n` : ''}</ul>\n`)
 
   return layout({

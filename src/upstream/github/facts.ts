@@ -6,7 +6,7 @@ import { safeHttpUrl } from '../../util/http-url.js'
 import { redact } from '../../util/redact.js'
 import { stripUnsafe } from '../../util/text.js'
 import type { ReleaseFacts } from '../../util/types.js'
-import { newestStable, stableBetween, type TagFilter } from '../../util/versions.js'
+import { compareVersions, newestStable, stableBetween, type TagFilter } from '../../util/versions.js'
 
 /** One release as either API reports it, newest first by creation. */
 export interface RepoRelease {
@@ -40,6 +40,9 @@ export interface FactsTarget extends TagFilter {
   repo: string
   previousVersion?: string
 }
+
+/** Releases read for the history of an app never published before, besides the latest. */
+export const BACKFILL = 5
 
 export type FactsResult = { kind: 'facts'; facts: ReleaseFacts } | { kind: 'none'; reason: string }
 
@@ -101,6 +104,19 @@ export function factsFromSnapshot(
   const latest = newestStable(stable, (r) => r.tag, filter)
   if (latest) {
     const crossed = stableBetween(stable, (r) => r.tag, target.previousVersion, latest, opts.maxCrossed, filter)
+    const note = (r: RepoRelease) => ({
+      version: r.tag,
+      notes: capNotes(r.notes),
+      url: safeHttpUrl(r.url) ?? `${page}/releases/tag/${pathOf(r.tag)}`,
+      date: day(r.publishedAt ?? r.createdAt)
+    })
+    // An app never published has no history yet: the releases of this answer below the latest start it.
+    const earlier =
+      target.previousVersion === undefined
+        ? stableBetween(stable, (r) => r.tag, '0', latest, BACKFILL + 1, filter).filter(
+            (r) => (compareVersions(r.tag, latest.tag, filter.tagPrefix) ?? 0) < 0
+          )
+        : []
     return {
       kind: 'facts',
       facts: {
@@ -110,7 +126,8 @@ export function factsFromSnapshot(
         notes: capNotes(latest.notes),
         checked,
         archived: snapshot.archived,
-        crossed: crossed.map((r) => ({ version: r.tag, notes: capNotes(r.notes) }))
+        crossed: crossed.map(note),
+        ...(earlier.length > 0 ? { earlier: earlier.map(note) } : {})
       }
     }
   }
@@ -127,7 +144,12 @@ export function factsFromSnapshot(
         notes: '',
         checked,
         archived: snapshot.archived,
-        crossed: crossed.map((t) => ({ version: t.name, notes: '' })),
+        crossed: crossed.map((t) => ({
+          version: t.name,
+          notes: '',
+          url: `${page}/tree/${pathOf(t.name)}`,
+          date: day(t.date)
+        })),
         fromTags: true
       }
     }

@@ -3,7 +3,8 @@
 // One aliased `repository(...)` field per app, all in one request. Sizes and why:
 // - RELEASES_WINDOW = 20 newest releases per repository (50 for monorepo apps with
 //   a tagPrefix/tagPattern, whose releases interleave with other packages'). That is
-//   enough to skip a run of prereleases and drafts, and bounds `crossed` (20).
+//   enough to skip a run of prereleases and drafts, and bounds `crossed` (20); the same
+//   answer starts a new app's per-release history (facts.ts BACKFILL), at no extra request.
 // - TAGS_WINDOW = 30 newest tags (100 for monorepo apps), for repositories without
 //   releases; asked in the same request so the fallback costs no extra round trip.
 // - Every connection stays within GitHub's per-connection cap of first: 100.

@@ -1,0 +1,231 @@
+// `updatesafe check` end to end: the bundled catalog built three times (--previous chains, the
+// refresh answered by a stand-in for two repositories and failing for the rest), the last snapshot
+// served over HTTP on loopback, and Compose files of real images from the catalog's `images:`.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { cp, mkdir, writeFile } from 'node:fs/promises'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import path from 'node:path'
+import { main } from '../../src/commands.js'
+import { createSiteHandler } from '../../src/output/serve.js'
+import type { Logger } from '../../src/util/types.js'
+import { BREAKING, builder, FIX, release, upstreamOf } from '../support/demo-chain.js'
+import { tempDir } from '../support/tmp.js'
+
+// An urgent security fix: the classifier calls it breaking, kind "urgent".
+const URGENT =
+  '## Security\n\nThis release fixes a critical remote code execution vulnerability (CVE-2026-1234). All users must upgrade immediately.'
+
+let dir: string
+let cleanup: () => Promise<void>
+let server: http.Server
+let origin: string
+const quiet: Logger = { info: () => {}, warning: () => {}, error: () => {} }
+
+beforeAll(async () => {
+  ;({ dir, cleanup } = await tempDir('updatesafe-check-'))
+  server = http.createServer(createSiteHandler(path.join(dir, 's3')))
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok))
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  await cp('catalog', path.join(dir, 'catalog'), { recursive: true })
+  const at = builder(dir, origin, quiet)
+  const prom = (v: string, notes: string, date: string) => release(v, notes, date, 'prometheus/prometheus')
+  const gogs = (v: string, notes: string, date: string) => release(v, notes, date, 'gogs/gogs')
+  const day2 = {
+    'prometheus/prometheus': [prom('v3.15.0', URGENT, '2026-11-28')],
+    'gogs/gogs': [gogs('v0.15.0', BREAKING, '2026-11-28')]
+  }
+  const day3 = {
+    'prometheus/prometheus': [...day2['prometheus/prometheus'], prom('v3.16.0', FIX, '2026-12-04')],
+    'gogs/gogs': [...day2['gogs/gogs'], gogs('v0.15.1', FIX, '2026-12-04')]
+  }
+  await at('s1', '2026-11-21T12:00:00.000Z')
+  await at('s2', '2026-11-28T12:00:00.000Z', 's1', upstreamOf(day2, '2026-11-28'))
+  await at('s3', '2026-12-05T12:00:00.000Z', 's2', upstreamOf(day3, '2026-12-05'))
+}, 120_000)
+
+afterAll(async () => {
+  await new Promise((ok) => server.close(ok))
+  await cleanup()
+})
+
+async function compose(name: string, text: string): Promise<string> {
+  const file = path.join(dir, 'compose', name)
+  await mkdir(path.dirname(file), { recursive: true })
+  await writeFile(file, text)
+  return file
+}
+
+async function check(...args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
+  const err: string[] = []
+  const out: string[] = []
+  const log: Logger = { info: (m) => err.push(m), warning: (m) => err.push(m), error: (m) => err.push(m) }
+  const status = await main(['check', ...args], log, {}, (t) => out.push(t))
+  return { status, stdout: out.join(''), stderr: err.join('\n') }
+}
+
+/** Five real images, as the upstream projects' own release notes name them. */
+const FIVE = (prometheus: string, gogs: string) => `services:
+  prometheus:
+    image: prom/prometheus:${prometheus}
+  rss:
+    image: docker.io/freshrss/freshrss:1.24.3-alpine
+  git:
+    image: gogs/gogs:${gogs}
+  buildmaster:
+    image: quay.io/buildbot/buildbot-master:v4.3.0
+  worker:
+    image: quay.io/buildbot/buildbot-worker:4.3.0
+  db:
+    image: postgres:16.4
+  web:
+    build: ./web
+`
+
+interface JsonApp {
+  slug: string
+  running: string | null
+  latest: string
+  safeToUpdate: string
+  rationale: string
+  decidedBy: { version: string; quote: string | null; breakingKind: string | null } | null
+  crossed: { version: string; safeToUpdate: string }[]
+  urgentOnly: boolean
+}
+
+describe('updatesafe check --compose over HTTP', () => {
+  it('maps five real images to their apps, judges each from the running version, and exits 0 when nothing crossed is breaking', async () => {
+    const file = await compose('current.yml', FIVE('v3.16.0', '0.15.1'))
+    const r = await check('--api', origin, '--compose', file, '--json')
+    expect(r.stderr).toBe('')
+    expect(r.status).toBe(0)
+    const doc = JSON.parse(r.stdout) as {
+      apps: JsonApp[]
+      untracked: { service: string; image: string | null; reason: string }[]
+    }
+    expect(doc.apps.map((a) => [a.slug, a.running, a.latest])).toEqual([
+      ['prometheus', 'v3.16.0', 'v3.16.0'],
+      ['freshrss', '1.24.3', '1.24.3'],
+      ['gogs', '0.15.1', 'v0.15.1'],
+      ['buildbot', 'v4.3.0', '4.3.0'],
+      ['buildbot', '4.3.0', '4.3.0']
+    ])
+    expect(doc.apps.every((a) => a.safeToUpdate === 'safe' && a.crossed.length === 0)).toBe(true)
+    expect(doc.untracked).toEqual([
+      expect.objectContaining({ service: 'db', image: 'postgres:16.4', reason: 'not tracked by this catalog' }),
+      expect.objectContaining({ service: 'web', image: null })
+    ])
+  })
+
+  it('exits 1 when a running version sits before a breaking release, naming the release and its words', async () => {
+    const file = await compose('behind.yml', FIVE('v3.16.0', '0.14.3'))
+    const r = await check('--api', origin, '--compose', file, '--json')
+    expect(r.status).toBe(1)
+    const gogs = (JSON.parse(r.stdout) as { apps: JsonApp[] }).apps.find((a) => a.slug === 'gogs')!
+    expect(gogs.safeToUpdate).toBe('breaking')
+    expect(gogs.decidedBy).toMatchObject({ version: 'v0.15.0', breakingKind: 'required' })
+    expect(gogs.decidedBy!.quote).toContain('LEGACY_AUTH')
+    expect(gogs.crossed.map((c) => c.version)).toEqual(['v0.15.1', 'v0.15.0'])
+    // The same, as a table for a terminal.
+    const table = await check('--api', origin, '--compose', file)
+    expect(table.status).toBe(1)
+    expect(table.stdout).toMatch(/^APP\s+RUNNING\s+LATEST\s+VERDICT\s+DECIDED BY\s+WHY$/m)
+    expect(table.stdout).toMatch(/^gogs\s+0\.14\.3\s+v0\.15\.1\s+breaking\s+v0\.15\.0\s+The `?LEGACY_AUTH/m)
+    expect(table.stdout).toMatch(/db \(postgres:16\.4\): not tracked by this catalog/)
+  })
+
+  it('lets a path whose only breaking releases are urgent fixes pass with --allow-urgent, and no other', async () => {
+    const urgent = await compose('urgent.yml', FIVE('v3.14.0', '0.15.1'))
+    const r = await check('--api', origin, '--compose', urgent, '--json')
+    expect(r.status).toBe(1)
+    const prom = (JSON.parse(r.stdout) as { apps: JsonApp[] }).apps.find((a) => a.slug === 'prometheus')!
+    expect(prom).toMatchObject({
+      safeToUpdate: 'breaking',
+      urgentOnly: true,
+      decidedBy: { version: 'v3.15.0', breakingKind: 'urgent' }
+    })
+    expect((await check('--api', origin, '--compose', urgent, '--allow-urgent')).status).toBe(0)
+    const both = await compose('both.yml', FIVE('v3.14.0', '0.14.3'))
+    expect((await check('--api', origin, '--compose', both, '--allow-urgent')).status).toBe(1)
+  })
+
+  it('reports latest, digests and versions it cannot place as unknown, never safe', async () => {
+    const file = await compose(
+      'floating.yml',
+      `services:\n  a:\n    image: prom/prometheus:latest\n  b:\n    image: gogs/gogs@sha256:${'ab'.repeat(32)}\n  c:\n    image: freshrss/freshrss\n`
+    )
+    const r = await check('--api', origin, '--compose', file, '--json', '--from', 'prometheus=1.0.0')
+    // 1.0.0 is older than the history reaches: unknown; but the breaking v3.15.0 judged on its path still fails the gate.
+    expect(r.status).toBe(1)
+    const apps = (JSON.parse(r.stdout) as { apps: JsonApp[] }).apps
+    expect(apps.map((a) => [a.slug, a.running, a.safeToUpdate])).toEqual([
+      ['prometheus', '1.0.0', 'unknown'],
+      ['prometheus', null, 'unknown'],
+      ['gogs', null, 'unknown'],
+      ['freshrss', null, 'unknown']
+    ])
+    expect(apps[0]!.rationale).toContain('older than the releases judged')
+    expect(apps[0]!.crossed.map((c) => c.version)).toEqual(['v3.16.0', 'v3.15.0', '3.14.0'])
+    expect((await check('--api', origin, '--compose', file)).status).toBe(0)
+    expect(apps[1]!.rationale).toContain('"latest" names no version')
+    expect(apps[2]!.rationale).toContain('digest')
+  })
+
+  it('reads a snapshot from a folder the same way', async () => {
+    const r = await check('--api', path.join(dir, 's3'), '--from', 'gogs=0.14.3', '--json')
+    expect(r.status).toBe(1)
+    expect((JSON.parse(r.stdout) as { apps: JsonApp[] }).apps[0]).toMatchObject({
+      slug: 'gogs',
+      safeToUpdate: 'breaking'
+    })
+  })
+})
+
+describe('updatesafe check: bad input exits 2 with a clear message and prints no result', () => {
+  const bad = async (args: string[], message: RegExp) => {
+    const r = await check(...args)
+    expect(r.status).toBe(2)
+    expect(r.stdout).toBe('')
+    expect(r.stderr).toMatch(message)
+  }
+
+  it('a Compose file that is not YAML, has no services, or leaves an image to interpolation', async () => {
+    const notYaml = await compose('broken.yml', 'services:\n  a:\n    image: "unterminated\n  b: [\n')
+    await bad(
+      ['--api', origin, '--compose', notYaml],
+      new RegExp(`${notYaml.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:\\d+:\\d+: is not YAML`)
+    )
+    const none = await compose('none.yml', 'version: "3.8"\nvolumes:\n  data: {}\n')
+    await bad(['--api', origin, '--compose', none], /none\.yml:1: has no services/)
+    const vars = await compose(
+      'vars.yml',
+      'services:\n  ok:\n    image: gogs/gogs:0.15.1\n  app:\n    image: prom/prometheus:${PROM_VERSION}\n'
+    )
+    await bad(['--api', origin, '--compose', vars], /vars\.yml:5: services\.app\.image: uses \$\{VAR\} interpolation/)
+    await bad(
+      ['--api', origin, '--compose', path.join(dir, 'compose', 'missing.yml')],
+      /missing\.yml: cannot be read \(ENOENT\)/
+    )
+  })
+
+  it('a snapshot address that answers 404 or something that is not JSON', async () => {
+    await bad(['--api', `${origin}/nowhere`, '--from', 'gogs=0.14.3'], /nowhere\/api\/v1\/apps\.json: not found \(404/)
+    const text = http.createServer((_, res) =>
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<html>hi</html>')
+    )
+    await new Promise<void>((ok) => text.listen(0, '127.0.0.1', ok))
+    try {
+      const url = `http://127.0.0.1:${(text.address() as AddressInfo).port}`
+      await bad(['--api', url, '--from', 'gogs=0.14.3'], /apps\.json: is not JSON/)
+    } finally {
+      await new Promise((ok) => text.close(ok))
+    }
+  })
+
+  it('flags it cannot use', async () => {
+    await bad(['--from', 'gogs=0.14.3'], /check needs --api/)
+    await bad(['--api', origin], /check needs --from APP=VERSION or --compose FILE/)
+    await bad(['--api', origin, '--from', 'gogs'], /is not APP=VERSION/)
+    await bad(['--api', origin, '--from', 'no-such-app=1.0.0'], /no app "no-such-app" in the snapshot/)
+  })
+})

@@ -1,0 +1,177 @@
+// The per-release history of each app: every release judged, kept from one snapshot
+// to the next (api/v1/apps/<slug>/releases.json is read back as the previous history),
+// so nothing judged is lost and anyone can ask for the verdict from the version they run.
+import { createHash } from 'node:crypto'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { isDeepStrictEqual } from 'node:util'
+import type { ReleaseVerdict } from '../classify/index.js'
+import {
+  HISTORY_MAX,
+  LIMITS,
+  RELEASES_SCHEMA_ID,
+  type HistoryEntry,
+  type LatestVerdict,
+  type Override,
+  type ReleasesDoc
+} from '../schema/index.js'
+import { toJson } from '../util/json.js'
+import { isVersionLabel, newestFirst, sameVersion } from '../util/versions.js'
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
+
+/**
+ * What a release's verdict is computed from, as a short key: the classifier model, the curated override
+ * that applies to this very release (none: zeros) and the notes (none: zeros). A verdict is reused only
+ * when the key is the same; a new model, an override added, changed or gone, or edited notes judge again.
+ */
+export function basisOf(model: string, override: Override | undefined, version: string, notes: string | null): string {
+  const o =
+    override && override.version === version
+      ? sha256(`${override.class}\n${override.version}\n${override.reason}`).slice(0, 8)
+      : '0'.repeat(8)
+  const n = notes === null ? '0'.repeat(12) : sha256(notes).slice(0, 12)
+  return `${model}.${o}.${n}`
+}
+
+/** The git tag a release page names (`…/releases/tag/<tag>`), else the version label. */
+export function tagOf(version: string, url: string): string {
+  const m = /\/releases\/tag\/([^?#]+)$/.exec(url)
+  if (!m) return version
+  let tag: string
+  try {
+    tag = decodeURIComponent(m[1]!)
+  } catch {
+    return version
+  }
+  return isVersionLabel(tag) && tag.length <= LIMITS.version ? tag : version
+}
+
+/** Where a judged release lives and when it came out. */
+export interface ReleasePlace {
+  url: string
+  date: string | null
+  basis: string
+}
+
+/** A history entry from one release's verdict; a curated override for this release wins, as on the record. */
+export function historyEntry(v: ReleaseVerdict, place: ReleasePlace, override: Override | undefined): HistoryEntry {
+  const base: HistoryEntry = {
+    version: v.version,
+    tag: tagOf(v.version, place.url),
+    date: place.date,
+    url: place.url,
+    safeToUpdate: v.safeToUpdate,
+    rationale: v.rationale,
+    evidence: v.evidence,
+    quote: v.quote,
+    security: v.security,
+    breakingKind: v.breakingKind,
+    basis: place.basis
+  }
+  if (!override || override.version !== v.version) return base
+  const cls = override.class
+  return {
+    ...base,
+    safeToUpdate: cls,
+    rationale:
+      `Curated override for ${v.version}: ${override.reason.trim()} The rules alone say: ${v.safeToUpdate}.`.slice(
+        0,
+        LIMITS.rationale
+      ),
+    evidence: 'a curator read the release and decided its class',
+    breakingKind: cls === 'breaking' ? (v.breakingKind ?? 'required') : null
+  }
+}
+
+/**
+ * The history after this run: the releases judged now replace the same releases judged before, the
+ * others are carried as they were; newest first, at most HISTORY_MAX.
+ */
+export function mergeHistory(
+  previous: readonly HistoryEntry[],
+  judged: readonly HistoryEntry[],
+  tagPrefix?: string
+): HistoryEntry[] {
+  const kept = previous.filter((p) => !judged.some((j) => sameVersion(j.version, p.version, tagPrefix)))
+  return [...judged, ...kept].sort((a, b) => newestFirst(a, b, tagPrefix)).slice(0, HISTORY_MAX)
+}
+
+/** The previous snapshot's releases document of one app. */
+export type PreviousHistory = Pick<ReleasesDoc, 'generatedAt' | 'latest' | 'releases'>
+
+/**
+ * The releases document of an app. Its generatedAt is when its history last changed: a run that judged
+ * nothing new republishes the previous document byte for byte (a quiet day rewrites nothing).
+ */
+export function releasesDoc(
+  slug: string,
+  latest: LatestVerdict | null,
+  releases: HistoryEntry[],
+  previous: PreviousHistory | null,
+  now: Date
+): ReleasesDoc {
+  const same = previous && isDeepStrictEqual(previous.latest, latest) && isDeepStrictEqual(previous.releases, releases)
+  return {
+    schema: RELEASES_SCHEMA_ID,
+    generatedAt: same ? previous.generatedAt : now.toISOString(),
+    slug,
+    latest,
+    releases
+  }
+}
+
+/**
+ * The releases documents between the record step and the writing step, as JSON text. Up to `budget`
+ * characters stay in memory; past it, documents wait in a temporary folder, so 10,000 apps with 50
+ * releases each never sit in memory whole. (Deflating them was tried: each zlib call holds native
+ * memory until the collector runs, and a 10,000-app build peaked 90 MB higher.) `close()` removes
+ * the folder.
+ */
+export class HistoryStore {
+  private readonly held = new Map<string, string>()
+  private heldChars = 0
+  private spillDir: string | null = null
+
+  constructor(private readonly budget = 4 * 1024 * 1024) {}
+
+  put(slug: string, doc: ReleasesDoc): void {
+    const text = toJson(doc)
+    if (this.heldChars + text.length <= this.budget) {
+      this.held.set(slug, text)
+      this.heldChars += text.length
+      return
+    }
+    this.spillDir ??= mkdtempSync(path.join(os.tmpdir(), 'updatesafe-history-'))
+    writeFileSync(path.join(this.spillDir, slug), text)
+  }
+
+  /** The document's JSON text, once; null when none was put. */
+  take(slug: string): string | null {
+    const text = this.held.get(slug)
+    if (text !== undefined) {
+      this.held.delete(slug)
+      this.heldChars -= text.length
+      return text
+    }
+    if (!this.spillDir) return null
+    try {
+      return readFileSync(path.join(this.spillDir, slug), 'utf8')
+    } catch {
+      return null
+    }
+  }
+
+  /** Documents waited on disk (for tests and logs). */
+  get spilled(): boolean {
+    return this.spillDir !== null
+  }
+
+  close(): void {
+    if (this.spillDir) rmSync(this.spillDir, { recursive: true, force: true })
+    this.spillDir = null
+    this.held.clear()
+    this.heldChars = 0
+  }
+}

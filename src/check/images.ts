@@ -1,0 +1,64 @@
+// Container image references as Docker Compose's `image:` gives them, read into a name (matched
+// against the catalog's `images:`) and the version the tag says is running.
+import { IMAGE_PATTERN } from '../schema/index.js'
+
+export interface ImageRef {
+  /** The name without tag or digest, as written. */
+  name: string
+  tag: string | null
+  digest: string | null
+}
+
+/** `[registry/]path[:tag][@digest]`; null when it is not an image reference at all. */
+export function parseImageRef(ref: string): ImageRef | null {
+  let rest = ref.trim()
+  let digest: string | null = null
+  const at = rest.indexOf('@')
+  if (at >= 0) {
+    digest = rest.slice(at + 1)
+    rest = rest.slice(0, at)
+  }
+  let tag: string | null = null
+  const colon = rest.lastIndexOf(':')
+  // A colon after the last slash is the tag's; before it, a registry's port.
+  if (colon > rest.lastIndexOf('/')) {
+    tag = rest.slice(colon + 1)
+    rest = rest.slice(0, colon)
+    if (!/^[\w][\w.-]{0,127}$/.test(tag)) return null
+  }
+  if (!IMAGE_PATTERN.test(rest)) return null
+  return { name: rest, tag, digest }
+}
+
+/**
+ * One spelling per image: Docker Hub's implicit registry and `library/` namespace are dropped
+ * (`docker.io/library/nginx` is `nginx`), and a registry host is case-insensitive.
+ */
+export function imageKey(name: string): string {
+  const parts = name.split('/')
+  const first = parts[0]!
+  const hasRegistry = parts.length > 1 && (first.includes('.') || first.includes(':') || first === 'localhost')
+  let host = hasRegistry ? first.toLowerCase() : null
+  let path = hasRegistry ? parts.slice(1) : parts
+  if (host === 'docker.io' || host === 'index.docker.io' || host === 'registry-1.docker.io') host = null
+  if (host === null && path.length === 2 && path[0] === 'library') path = path.slice(1)
+  return [...(host ? [host] : []), ...path].join('/')
+}
+
+const PRERELEASE_SUFFIX = /^[-.]?(alpha|beta|rc|pre|preview|dev)/i
+
+/**
+ * The version a tag says is running: `1.2.3`, `v1.2.3` as written; `1.2.3-alpine` as `1.2.3` (a
+ * variant of the image, not of the app); `1.2` as `1.2`. A digest, `latest` or any tag without a
+ * leading number names no version.
+ */
+export function runningVersion(ref: ImageRef): { version: string } | { unknown: string } {
+  if (ref.digest !== null && ref.tag === null)
+    return { unknown: 'pinned by digest: the digest does not say which version it is' }
+  if (ref.tag === null) return { unknown: 'no tag (Compose pulls "latest"): the running version is not known' }
+  const m = /^[vV]?\d+(?:\.\d+)*/.exec(ref.tag)
+  if (!m) return { unknown: `the tag "${ref.tag}" names no version` }
+  const rest = ref.tag.slice(m[0].length)
+  if (rest === '' || PRERELEASE_SUFFIX.test(rest)) return { version: ref.tag }
+  return { version: m[0] }
+}

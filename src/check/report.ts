@@ -1,0 +1,231 @@
+// `updatesafe check`: for each app a user runs, the verdict of updating from the running version
+// to the latest, from a published snapshot's per-release history; as a table or as JSON, and an
+// exit status a deploy script or an update bot can gate on.
+import { verdictFrom, type UpgradeVerdict } from '../classify/upgrade.js'
+import {
+  catalogDocSchema,
+  imagesDocSchema,
+  releasesDocSchema,
+  type AppRecord,
+  type Classification,
+  type HistoryEntry
+} from '../schema/index.js'
+import { paths } from '../site/paths.js'
+import { problem } from '../util/problems.js'
+import { escapeUnsafe } from '../util/text.js'
+import type { ComposeService } from './compose.js'
+import { imageKey, parseImageRef, runningVersion } from './images.js'
+import { required, type SnapshotReader } from './snapshot.js'
+
+/** `--from app=version`. */
+export interface FromArg {
+  slug: string
+  version: string
+}
+
+interface Crossed {
+  version: string
+  safeToUpdate: Classification
+  breakingKind: HistoryEntry['breakingKind']
+  security: boolean
+  url: string
+}
+
+export interface CheckedApp {
+  slug: string
+  name: string
+  /** Where the running version came from: `--from`, or a Compose service. */
+  source: { from: 'argument' } | { from: 'compose'; file: string; service: string; line: number; image: string }
+  /** The running version, or null when the image's tag names none. */
+  running: string | null
+  latest: string
+  safeToUpdate: Classification
+  rationale: string
+  decidedBy: (Crossed & { rationale: string; quote: string | null; evidence: string }) | null
+  crossed: Crossed[]
+  /** A breaking release lies between the running version and the latest. */
+  breaking: boolean
+  /** Every breaking release crossed is an urgent fix. */
+  urgentOnly: boolean
+  /** The app itself is archived upstream. */
+  unmaintained: boolean
+}
+
+export interface Untracked {
+  file: string
+  service: string
+  line: number
+  image: string | null
+  reason: string
+}
+
+export interface CheckResult {
+  snapshot: { generatedAt: string }
+  apps: CheckedApp[]
+  untracked: Untracked[]
+}
+
+function crossedOf(e: HistoryEntry): Crossed {
+  return {
+    version: e.version,
+    safeToUpdate: e.safeToUpdate,
+    breakingKind: e.breakingKind,
+    security: e.security,
+    url: e.url
+  }
+}
+
+function checked(
+  record: AppRecord,
+  source: CheckedApp['source'],
+  running: string | null,
+  v: UpgradeVerdict
+): CheckedApp {
+  const d = v.decidedBy
+  return {
+    slug: record.slug,
+    name: record.name,
+    source,
+    running,
+    latest: record.latestVersion,
+    safeToUpdate: v.safeToUpdate,
+    rationale: v.rationale,
+    decidedBy: d && { ...crossedOf(d), rationale: d.rationale, quote: d.quote, evidence: d.evidence },
+    crossed: v.crossed.map(crossedOf),
+    breaking: v.safeToUpdate === 'breaking' || v.crossed.some((e) => e.safeToUpdate === 'breaking'),
+    urgentOnly: v.urgentOnly,
+    unmaintained: record.safeToUpdate === 'unmaintained'
+  }
+}
+
+/** The apps to judge: every `--from`, and every Compose service whose image the catalog tracks. */
+export async function runCheck(
+  reader: SnapshotReader,
+  input: { from: FromArg[]; services: ComposeService[] }
+): Promise<CheckResult> {
+  const catalog = await required(reader, paths.catalog, catalogDocSchema)
+  const records = new Map(catalog.apps.map((a) => [a.slug, a]))
+  const histories = new Map<string, HistoryEntry[] | null>()
+  const historyOf = async (slug: string) => {
+    if (!histories.has(slug))
+      histories.set(slug, (await reader.read(paths.releases(slug), releasesDocSchema))?.releases ?? null)
+    return histories.get(slug)!
+  }
+  const judge = async (record: AppRecord, running: string, source: CheckedApp['source']) => {
+    const history = await historyOf(record.slug)
+    const v =
+      history === null
+        ? {
+            ...verdictFrom([], running, { latest: record.latestVersion }),
+            rationale: `The snapshot publishes no judged releases for ${record.slug} (it predates ${paths.releases('{slug}')}): the update is not judged.`
+          }
+        : verdictFrom(history, running, { latest: record.latestVersion })
+    return checked(record, source, running, v)
+  }
+
+  const apps: CheckedApp[] = []
+  for (const f of input.from) {
+    const record = records.get(f.slug)
+    if (!record)
+      throw problem('bad-input', `--from ${f.slug}=${f.version}: no app "${f.slug}" in the snapshot at ${reader.where}`)
+    apps.push(await judge(record, f.version, { from: 'argument' }))
+  }
+
+  const untracked: Untracked[] = []
+  if (input.services.length > 0) {
+    const images = await required(reader, paths.images, imagesDocSchema)
+    const bySlug = new Map<string, string[]>()
+    for (const { image, slug } of images.images) {
+      const key = imageKey(image)
+      bySlug.set(key, [...(bySlug.get(key) ?? []), slug])
+    }
+    for (const s of input.services) {
+      const where = { file: s.file, service: s.service, line: s.line, image: s.image }
+      if (s.image === null) {
+        untracked.push({ ...where, reason: 'no image: (built from source), so no version to check' })
+        continue
+      }
+      const ref = parseImageRef(s.image)
+      const slugs = ref ? (bySlug.get(imageKey(ref.name)) ?? []) : []
+      const tracked = slugs.map((slug) => records.get(slug)).filter((r): r is AppRecord => r !== undefined)
+      if (!ref || tracked.length === 0) {
+        untracked.push({ ...where, reason: ref ? 'not tracked by this catalog' : 'not an image reference' })
+        continue
+      }
+      const running = runningVersion(ref)
+      for (const record of tracked) {
+        const source = { from: 'compose' as const, ...where, image: s.image }
+        if ('version' in running) apps.push(await judge(record, running.version, source))
+        else
+          apps.push(
+            checked(record, source, null, {
+              ...verdictFrom([], '', { latest: record.latestVersion }),
+              rationale: `The running version is not known: ${running.unknown}. Pin a version tag to have the update judged.`
+            })
+          )
+      }
+    }
+  }
+  return { snapshot: { generatedAt: catalog.generatedAt }, apps, untracked }
+}
+
+/** 1 when an update crosses a breaking release (unless `allowUrgent` and all of them are urgent fixes), else 0. */
+export function checkStatus(result: CheckResult, opts: { allowUrgent?: boolean } = {}): number {
+  return result.apps.some((a) => a.breaking && !(opts.allowUrgent && a.urgentOnly)) ? 1 : 0
+}
+
+/** The JSON document `--json` prints. */
+export function checkJson(result: CheckResult): unknown {
+  return {
+    snapshot: result.snapshot,
+    apps: result.apps.map((a) => ({
+      slug: a.slug,
+      name: a.name,
+      running: a.running,
+      latest: a.latest,
+      safeToUpdate: a.safeToUpdate,
+      rationale: a.rationale,
+      decidedBy: a.decidedBy,
+      crossed: a.crossed,
+      breaking: a.breaking,
+      urgentOnly: a.urgentOnly,
+      unmaintained: a.unmaintained,
+      source: a.source
+    })),
+    untracked: result.untracked
+  }
+}
+
+/** Upstream's words on a terminal: control characters shown escaped, one line, bounded. */
+function cell(text: string, max: number): string {
+  const s = escapeUnsafe(text.replace(/\s+/g, ' ').trim())
+  return s.length > max ? `${s.slice(0, max - 1)}…` : s
+}
+
+/** A plain table for a terminal, then the services not tracked. */
+export function checkTable(result: CheckResult): string {
+  const head = ['APP', 'RUNNING', 'LATEST', 'VERDICT', 'DECIDED BY', 'WHY']
+  const rows = result.apps.map((a) => [
+    cell(a.slug, 40),
+    cell(a.running ?? '?', 30),
+    cell(a.latest, 30),
+    `${a.safeToUpdate}${a.breaking && a.urgentOnly ? ' (urgent fix)' : ''}${a.unmaintained ? ' (app unmaintained)' : ''}`,
+    cell(a.decidedBy?.version ?? '-', 30),
+    cell(a.decidedBy && a.safeToUpdate !== 'unknown' ? (a.decidedBy.quote ?? a.decidedBy.evidence) : a.rationale, 100)
+  ])
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)))
+  const line = (r: string[]) =>
+    r
+      .map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd()
+  const out = rows.length > 0 ? [line(head), ...rows.map(line)] : ['No tracked app to check.']
+  if (result.untracked.length > 0) {
+    out.push('', 'Not checked:')
+    for (const u of result.untracked)
+      out.push(
+        `  ${cell(u.file, 80)}:${u.line}: ${cell(u.service, 40)} (${cell(u.image ?? 'no image', 80)}): ${u.reason}`
+      )
+  }
+  return `${out.join('\n')}\n`
+}
