@@ -43,7 +43,8 @@ describe('a line that asks for action', () => {
       /^removed(?:Setting|Interface)$/
     )
     expect(cues('- Fix a crash\n- Python 3.8 support will be removed in a later release.').required).toBeNull()
-    expect(cues('- Fix a crash\n- Please upgrade as soon as possible.').required).toBeNull()
+    expect(cues('- Fix a crash\n- Please upgrade as soon as possible.').required).toBe('urgent')
+    expect(cues('- Fix a crash\n- Add a dark theme').required).toBeNull()
   })
   it('is none in notes of fixes and features only', () => {
     expect(cues('- Fix a crash on start\n- Add a dark theme\n- Update translations').action).toBeNull()

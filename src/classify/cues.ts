@@ -7,7 +7,8 @@
 //   or a line under a breaking-changes heading) is breaking, as the spec's rubric says, unless
 //   the line's own words are negated, hedged, about a later release or a bug fix.
 // - a line that states what the rubric names as breaking (a raised requirement, a removed or
-//   renamed setting, interface or feature, a manual step, a line under a "Removed" heading),
+//   renamed setting, interface or feature, a manual step, an urgent update, a line under a
+//   "Removed" heading),
 //   unless softened as above, internal work, an addition or the removal of something unused,
 //   makes the release breaking;
 // And one that bounds `unknown`: notes in which a line says what changed are never unknown.
@@ -24,7 +25,8 @@ const MARKERS = new Set(['breakingMarker', 'bangMarker'])
 const CALLED_WORDS =
   /\bbreaking[- ]changes?\b|\bbackwards?[- ]incompatib|\bnot backwards?[- ]compatible\b|\bbreaks? (?:backwards? )?compatibility\b|\bincompatible changes?\b/i
 // What the rubric names as breaking, detector by detector: a raised runtime/database/OS
-// requirement; removed or renamed configuration, API or feature; a manual step.
+// requirement; removed or renamed configuration, API or feature; a manual step; an urgent fix
+// the notes say to apply now.
 const REQUIRED = new Set([
   'raisedRequirement',
   'requirementAfter',
@@ -37,7 +39,8 @@ const REQUIRED = new Set([
   'removedInterface',
   'interfaceRemoved',
   'renamed',
-  'manualStep'
+  'manualStep',
+  'urgent'
 ])
 /** Findings that do not say what changed: a release withdrawn, a first release, a version number. */
 const SAYS_NOTHING = new Set(['withdrawn', 'firstRelease', 'versionNumber'])
