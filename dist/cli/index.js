@@ -7566,22 +7566,6 @@ function detect(text) {
 }
 
 ;// CONCATENATED MODULE: ./src/classify/cues.ts
-// Two rules that bound the model, both read from what the detectors found, not learned:
-// - a release is never called safe while one of its lines asks for something an admin must act
-//   on (a detector whose reason is a required step or an urgent fix, or a line under a "Removed"
-//   or upgrade-steps heading), unless that line is negated, hedged, about a later release or a
-//   bug fix: doubt falls to caution;
-// - a release whose notes call a change breaking (a BREAKING marker, `feat!:`, "breaking change",
-//   or a line under a breaking-changes heading) is breaking, as the spec's rubric says, unless
-//   the line's own words are negated, hedged, about a later release or a bug fix.
-// - a line that states what the rubric names as breaking (a raised requirement, a removed or
-//   renamed setting, interface or feature, a manual step, an urgent update, a line under a
-//   "Removed" heading),
-//   unless softened as above, internal work, an addition or the removal of something unused,
-//   makes the release breaking;
-// And one that bounds `unknown`: notes in which a line says what changed are never unknown.
-// Leave-one-app-out on the dev labels, the first rule alone took the breaking releases called
-// safe to zero at a far smaller cost in safe recall than a learned threshold did (see README).
 
 
 /** Modifiers that take the force out of a line: it does not say what this release requires. */
@@ -7618,6 +7602,10 @@ const ADDS = /^\s*(?:\[[^\]]{0,40}\]\s*)?(?:[#\w./-]{1,40}\s*[:-]\s*)?(?:add(?:s
 const UNUSED = /\b(?:unused|unnecessary|unneeded|duplicate[sd]?|redundant|leftover|dead code|no longer (?:needed|used|required))\b/i;
 function harmless(ue) {
     return ue.hits.some((h) => h.detector.name === 'choreLine') || ADDS.test(ue.unit.text) || UNUSED.test(ue.unit.text);
+}
+/** What the decision rule needs of the cues. */
+function cueFlags(c) {
+    return { action: c.action !== null, called: c.called !== null, described: c.described, required: c.required !== null };
 }
 function cuesOf(units) {
     let action = null;
@@ -7818,18 +7806,25 @@ function argmax(p) {
             best = c;
     return best;
 }
+/** The model's most probable class; unknown is not a candidate when a line says what changed. */
+function topClass(p, described) {
+    return described ? argmax(p.slice(0, UNKNOWN)) : argmax(p);
+}
+/** Whether the model alone says breaking: the most probable class, or P(breaking) at the threshold. */
+function modelSaysBreaking(p, t, described) {
+    return topClass(p, described) === BREAKING || p[BREAKING] >= t.breaking;
+}
 /**
  * The decision rule. Breaking when the notes call it so, when a line states what the rubric
- * counts as breaking, when breaking is the most probable class or when P(breaking) reaches the
- * threshold. Doubt falls to caution, never to safe: safe
+ * counts as breaking, or when the model says so. Doubt falls to caution, never to safe: safe
  * needs safe to be the most probable class and no line that asks the admin to act. Unknown
  * only when no line says what changed.
  */
 function decide(p, t, cues) {
-    const top = cues.described ? argmax(p.slice(0, UNKNOWN)) : argmax(p);
+    const top = topClass(p, cues.described);
     if (top === UNKNOWN)
         return UNKNOWN;
-    if (cues.called || cues.required || top === BREAKING || p[BREAKING] >= t.breaking)
+    if (cues.called || cues.required || modelSaysBreaking(p, t, cues.described))
         return BREAKING;
     if (top === SAFE && !cues.action)
         return SAFE;
@@ -8018,12 +8013,7 @@ function judgeRelease(notes, version, model) {
     const rf = nf.rf;
     const p = probabilities(model, rf.features);
     const cues = cuesOf(rf.units);
-    const decided = decide(p, model.header.thresholds, {
-        action: cues.action !== null,
-        called: cues.called !== null,
-        described: cues.described,
-        required: cues.required !== null
-    });
+    const decided = decide(p, model.header.thresholds, cueFlags(cues));
     // Notes cut at the read limit: what was not read may matter, so they are never safe.
     const c = decided === SAFE && nf.cut ? CAUTION : decided;
     const security = isSecurity(rf);
@@ -8038,9 +8028,8 @@ function judgeRelease(notes, version, model) {
         };
     // A rule that decided quotes its own line: the notes calling a change breaking, the line that
     // states a rubric's breaking change, or the line that asks for action when the model leaned safe.
-    const p0 = cues.described ? argmax(p.slice(0, UNKNOWN)) : argmax(p);
-    const modelBreaking = p0 === BREAKING || p[BREAKING] >= model.header.thresholds.breaking;
-    const byRule = c === BREAKING && !modelBreaking
+    const p0 = topClass(p, cues.described);
+    const byRule = c === BREAKING && !modelSaysBreaking(p, model.header.thresholds, cues.described)
         ? (cues.called ?? cues.required)
         : c === CAUTION && p0 === SAFE && cues.action && !nf.cut
             ? cues.action

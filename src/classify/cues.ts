@@ -1,19 +1,20 @@
-// Two rules that bound the model, both read from what the detectors found, not learned:
-// - a release is never called safe while one of its lines asks for something an admin must act
-//   on (a detector whose reason is a required step or an urgent fix, or a line under a "Removed"
-//   or upgrade-steps heading), unless that line is negated, hedged, about a later release or a
-//   bug fix: doubt falls to caution;
-// - a release whose notes call a change breaking (a BREAKING marker, `feat!:`, "breaking change",
-//   or a line under a breaking-changes heading) is breaking, as the spec's rubric says, unless
-//   the line's own words are negated, hedged, about a later release or a bug fix.
-// - a line that states what the rubric names as breaking (a raised requirement, a removed or
-//   renamed setting, interface or feature, a manual step, an urgent update, a line under a
-//   "Removed" heading),
-//   unless softened as above, internal work, an addition or the removal of something unused,
-//   makes the release breaking;
-// And one that bounds `unknown`: notes in which a line says what changed are never unknown.
-// Leave-one-app-out on the dev labels, the first rule alone took the breaking releases called
-// safe to zero at a far smaller cost in safe recall than a learned threshold did (see README).
+// The rules that bound the model, read from what the detectors found, each from a sentence of the
+// labelling rubric; not learned. A line "softened" below is negated, hedged, about a later release
+// or a bug fix.
+// - called: notes that call a change breaking (a BREAKING marker, `feat!:`, "breaking change", or
+//   a line under a breaking-changes heading) make the release breaking, unless the line's own
+//   words are softened;
+// - required: a line that states what the rubric names as breaking (a raised requirement, a
+//   removed or renamed setting, interface or feature, a manual step, an urgent update, a line
+//   under a "Removed" heading) makes it breaking, unless softened, internal work, an addition or
+//   the removal of something unused;
+// - action: a release is never safe while a line asks the admin to act (a detector whose reason
+//   is a required step or an urgent fix, a line under a "Removed" or upgrade heading), unless
+//   softened: doubt falls to caution;
+// - described: notes in which a line says what changed are never unknown.
+// These replaced a learned safety gate: leave-one-app-out, `action` alone took the breaking
+// releases called safe to zero at a far smaller cost in safe recall (see README).
+import type { CueFlags } from './model.js'
 import { MODIFIERS, type Hit } from './detectors.js'
 import type { UnitEvidence } from './features.js'
 import { S } from './sections.js'
@@ -76,6 +77,11 @@ const UNUSED =
 
 function harmless(ue: UnitEvidence): boolean {
   return ue.hits.some((h) => h.detector.name === 'choreLine') || ADDS.test(ue.unit.text) || UNUSED.test(ue.unit.text)
+}
+
+/** What the decision rule needs of the cues. */
+export function cueFlags(c: Cues): CueFlags {
+  return { action: c.action !== null, called: c.called !== null, described: c.described, required: c.required !== null }
 }
 
 export function cuesOf(units: readonly UnitEvidence[]): Cues {

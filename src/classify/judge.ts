@@ -3,17 +3,18 @@
 // ./cues.ts bound it (notes that call a change breaking; no safe while a line asks for action).
 // Two rules come before the model: empty notes and notes with no words but a link are unknown.
 import { parseUnits, type Unit } from './blocks.js'
-import { cuesOf } from './cues.js'
+import { cueFlags, cuesOf } from './cues.js'
 import { DETECTOR, MODIFIERS, type Hit } from './detectors.js'
 import { releaseFeatures, type ReleaseFeatures, type UnitEvidence } from './features.js'
 import {
   BREAKING,
   CAUTION,
-  argmax,
   decide,
   MODEL_CLASSES,
+  modelSaysBreaking,
   probabilities,
   SAFE,
+  topClass,
   UNKNOWN,
   weightTable,
   type Model
@@ -222,12 +223,7 @@ export function judgeRelease(notes: unknown, version: string, model: Model): Rel
   const rf = nf.rf
   const p = probabilities(model, rf.features)
   const cues = cuesOf(rf.units)
-  const decided = decide(p, model.header.thresholds, {
-    action: cues.action !== null,
-    called: cues.called !== null,
-    described: cues.described,
-    required: cues.required !== null
-  })
+  const decided = decide(p, model.header.thresholds, cueFlags(cues))
   // Notes cut at the read limit: what was not read may matter, so they are never safe.
   const c = decided === SAFE && nf.cut ? CAUTION : decided
   const security = isSecurity(rf)
@@ -242,10 +238,9 @@ export function judgeRelease(notes: unknown, version: string, model: Model): Rel
     }
   // A rule that decided quotes its own line: the notes calling a change breaking, the line that
   // states a rubric's breaking change, or the line that asks for action when the model leaned safe.
-  const p0 = cues.described ? argmax(p.slice(0, UNKNOWN)) : argmax(p)
-  const modelBreaking = p0 === BREAKING || p[BREAKING]! >= model.header.thresholds.breaking
+  const p0 = topClass(p, cues.described)
   const byRule =
-    c === BREAKING && !modelBreaking
+    c === BREAKING && !modelSaysBreaking(p, model.header.thresholds, cues.described)
       ? (cues.called ?? cues.required)
       : c === CAUTION && p0 === SAFE && cues.action && !nf.cut
         ? cues.action

@@ -91,17 +91,26 @@ export function argmax(p: readonly number[]): number {
   return best
 }
 
+/** The model's most probable class; unknown is not a candidate when a line says what changed. */
+export function topClass(p: readonly number[], described: boolean): number {
+  return described ? argmax(p.slice(0, UNKNOWN)) : argmax(p)
+}
+
+/** Whether the model alone says breaking: the most probable class, or P(breaking) at the threshold. */
+export function modelSaysBreaking(p: readonly number[], t: Thresholds, described: boolean): boolean {
+  return topClass(p, described) === BREAKING || p[BREAKING]! >= t.breaking
+}
+
 /**
  * The decision rule. Breaking when the notes call it so, when a line states what the rubric
- * counts as breaking, when breaking is the most probable class or when P(breaking) reaches the
- * threshold. Doubt falls to caution, never to safe: safe
+ * counts as breaking, or when the model says so. Doubt falls to caution, never to safe: safe
  * needs safe to be the most probable class and no line that asks the admin to act. Unknown
  * only when no line says what changed.
  */
 export function decide(p: readonly number[], t: Thresholds, cues: CueFlags): number {
-  const top = cues.described ? argmax(p.slice(0, UNKNOWN)) : argmax(p)
+  const top = topClass(p, cues.described)
   if (top === UNKNOWN) return UNKNOWN
-  if (cues.called || cues.required || top === BREAKING || p[BREAKING]! >= t.breaking) return BREAKING
+  if (cues.called || cues.required || modelSaysBreaking(p, t, cues.described)) return BREAKING
   if (top === SAFE && !cues.action) return SAFE
   return CAUTION
 }

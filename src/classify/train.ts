@@ -6,7 +6,7 @@
 // randomness, weights rounded to 6 significant digits.
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
-import { cuesOf } from './cues.js'
+import { cueFlags, cuesOf } from './cues.js'
 import { featuresOfNotes } from './judge.js'
 import { FEATURE_VERSION } from './features.js'
 import {
@@ -78,12 +78,7 @@ export function loadDataset(dir: string | URL): Dataset {
       version: n.version,
       label,
       features: f.gate === null ? f.features : null,
-      cues: c && {
-        action: c.action !== null,
-        called: c.called !== null,
-        described: c.described,
-        required: c.required !== null
-      },
+      cues: c && cueFlags(c),
       gate: f.gate === null ? null : UNKNOWN
     })
   }
