@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
 import { readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import type { BuildDeps } from '../../src/build/pipeline.js'
-import { HistoryStore, basisOf } from '../../src/build/history.js'
+import { basisOf } from '../../src/build/history.js'
 import { verdictFrom } from '../../src/classify/index.js'
 import { MODEL_DIGEST } from '../../src/classify/index.js'
 import { releasesDocSchema, type AppDoc, type ReleasesDoc } from '../../src/schema/index.js'
@@ -244,21 +244,3 @@ describe('history across snapshots', () => {
 function seedNotes(): string {
   return '## Bug fixes\n\n- Fix regression where HTML messages were displayed unstyled (#9586)\n'
 }
-
-describe('HistoryStore', () => {
-  it('holds documents up to its budget and lets the rest wait on disk, each taken once', () => {
-    const store = new HistoryStore(400)
-    const doc = (slug: string): ReleasesDoc => ({
-      schema: 'updatesafe.releases.v1',
-      generatedAt: '2026-11-01T00:00:00.000Z',
-      slug,
-      latest: null,
-      releases: []
-    })
-    for (const s of ['a', 'b', 'c', 'd', 'e']) store.put(s, doc(s))
-    expect(store.spilled).toBe(true)
-    for (const s of ['e', 'a', 'c', 'b', 'd']) expect(JSON.parse(store.take(s)!)).toEqual(doc(s))
-    expect(store.take('a')).toBeNull()
-    store.close()
-  })
-})

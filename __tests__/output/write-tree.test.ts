@@ -7,8 +7,8 @@ import {
   checkOutputDir,
   MARKER,
   recoverOutputDir,
+  StagedTree,
   UnsafeOutputError,
-  writeFilesSync,
   writeTextSync,
   writeTree,
   type WriteSync
@@ -76,19 +76,33 @@ describe('writeTree', () => {
 // Multi-byte UTF-8 of every length (2, 3 and 4 bytes), so a byte count taken for a character count shows.
 const TEXT = 'Grüße · naïve — 日本語 🚀 end\n'.repeat(500)
 
-describe('writeFilesSync', () => {
-  it('writes text and bytes exactly, creating folders, and refuses to replace a file', async () => {
+describe('StagedTree', () => {
+  it('writes text and bytes exactly, creating folders, reads them back, and refuses to replace a file', async () => {
+    const out = path.join(dir, 'site')
+    const tree = await StagedTree.open(out)
     const bytes = Buffer.from([0, 255, 10, 13])
-    writeFilesSync([
-      [path.join(dir, 'a', 'b', 'text.txt'), TEXT],
-      [path.join(dir, 'a', 'bytes.bin'), bytes],
-      [path.join(dir, 'empty.txt'), '']
-    ])
-    expect(await readFile(path.join(dir, 'a', 'b', 'text.txt'))).toEqual(Buffer.from(TEXT))
-    expect(await readFile(path.join(dir, 'a', 'bytes.bin'))).toEqual(bytes)
-    expect(await readFile(path.join(dir, 'empty.txt'), 'utf8')).toBe('')
-    expect(() => writeFilesSync([[path.join(dir, 'a', 'b', 'text.txt'), 'again']])).toThrow(/EEXIST/)
-    expect(await readFile(path.join(dir, 'a', 'b', 'text.txt'))).toEqual(Buffer.from(TEXT))
+    tree.write('a/b/text.txt', TEXT)
+    tree.write('a/bytes.bin', bytes)
+    tree.write('empty.txt', '')
+    expect(tree.read('a/b/text.txt')).toBe(TEXT)
+    expect(tree.read('a/missing.txt')).toBeNull()
+    expect(() => tree.write('a/b/text.txt', 'again')).toThrow(/EEXIST/)
+    expect(() => tree.read('../escape.txt')).toThrow(UnsafeOutputError)
+    // Nothing is in place before the commit.
+    await expect(readdir(out)).rejects.toThrow(/ENOENT/)
+    expect(await tree.commit()).toBe(3)
+    expect(await readFile(path.join(out, 'a', 'b', 'text.txt'))).toEqual(Buffer.from(TEXT))
+    expect(await readFile(path.join(out, 'a', 'bytes.bin'))).toEqual(bytes)
+    expect(await readFile(path.join(out, 'empty.txt'), 'utf8')).toBe('')
+    await tree.discard()
+    expect(await readdir(dir)).toEqual(['site'])
+  })
+
+  it('discards what it staged when it is not committed', async () => {
+    const tree = await StagedTree.open(path.join(dir, 'site'))
+    tree.write(MARKER, '{}')
+    await tree.discard()
+    expect(await readdir(dir)).toEqual([])
   })
 })
 

@@ -2,9 +2,6 @@
 // to the next (api/v1/apps/<slug>/releases.json is read back as the previous history),
 // so nothing judged is lost and anyone can ask for the verdict from the version they run.
 import { createHash } from 'node:crypto'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
 import { isDeepStrictEqual } from 'node:util'
 import type { ReleaseVerdict } from '../classify/index.js'
 import {
@@ -16,7 +13,6 @@ import {
   type Override,
   type ReleasesDoc
 } from '../schema/index.js'
-import { toJson } from '../util/json.js'
 import { isVersionLabel, newestFirst, sameVersion } from '../util/versions.js'
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
@@ -119,59 +115,5 @@ export function releasesDoc(
     slug,
     latest,
     releases
-  }
-}
-
-/**
- * The releases documents between the record step and the writing step, as JSON text. Up to `budget`
- * characters stay in memory; past it, documents wait in a temporary folder, so 10,000 apps with 50
- * releases each never sit in memory whole. (Deflating them was tried: each zlib call holds native
- * memory until the collector runs, and a 10,000-app build peaked 90 MB higher.) `close()` removes
- * the folder.
- */
-export class HistoryStore {
-  private readonly held = new Map<string, string>()
-  private heldChars = 0
-  private spillDir: string | null = null
-
-  constructor(private readonly budget = 4 * 1024 * 1024) {}
-
-  put(slug: string, doc: ReleasesDoc): void {
-    const text = toJson(doc)
-    if (this.heldChars + text.length <= this.budget) {
-      this.held.set(slug, text)
-      this.heldChars += text.length
-      return
-    }
-    this.spillDir ??= mkdtempSync(path.join(os.tmpdir(), 'updatesafe-history-'))
-    writeFileSync(path.join(this.spillDir, slug), text)
-  }
-
-  /** The document's JSON text, once; null when none was put. */
-  take(slug: string): string | null {
-    const text = this.held.get(slug)
-    if (text !== undefined) {
-      this.held.delete(slug)
-      this.heldChars -= text.length
-      return text
-    }
-    if (!this.spillDir) return null
-    try {
-      return readFileSync(path.join(this.spillDir, slug), 'utf8')
-    } catch {
-      return null
-    }
-  }
-
-  /** Documents waited on disk (for tests and logs). */
-  get spilled(): boolean {
-    return this.spillDir !== null
-  }
-
-  close(): void {
-    if (this.spillDir) rmSync(this.spillDir, { recursive: true, force: true })
-    this.spillDir = null
-    this.held.clear()
-    this.heldChars = 0
   }
 }

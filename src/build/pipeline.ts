@@ -5,9 +5,9 @@
 // Every side effect comes in through `deps`, so tests hand in fakes.
 import path from 'node:path'
 import { loadCatalog, type LoadedEntry } from '../catalog/load.js'
-import { checkOutputDir, recoverOutputDir, writeTree, type SiteFile } from '../output/write-tree.js'
+import { checkOutputDir, recoverOutputDir, StagedTree, type SiteFile } from '../output/write-tree.js'
 import { snapshotChecker } from '../output/validate.js'
-import type { AppRecord } from '../schema/index.js'
+import type { AppRecord, ReleasesDoc } from '../schema/index.js'
 import { buildDocuments, imagesDoc, jsonSchemas } from '../site/api.js'
 import { atomFiles } from '../site/atom.js'
 import { mergeChanges, mintIdPrefix, renderChangesDoc, type Change } from '../site/changes.js'
@@ -21,8 +21,13 @@ import { problem, ProblemsError } from '../util/problems.js'
 import type { Logger } from '../util/types.js'
 import { offlineFacts, publishedVersion, refreshedFacts, type AppFacts } from './facts.js'
 import { productDocs } from './lifecycle.js'
-import { HistoryStore } from './history.js'
-import { readPrevious, readPreviousChanges, readPreviousStaleSince } from './previous.js'
+import {
+  readPrevious,
+  readPreviousChanges,
+  readPreviousStaleSince,
+  type PreviousChanges,
+  type PreviousSnapshot
+} from './previous.js'
 import { MODEL_DIGEST } from '../classify/index.js'
 import { appRecord, diffRecords, type RecordChange } from './records.js'
 
@@ -124,17 +129,20 @@ function withReleaseData(apps: AppFacts[], refreshed: boolean, log: Logger): { a
   return { apps: apps.filter((a) => a.facts || a.kept), leftOut }
 }
 
-/** Every file of the site, produced one at a time so a large site never sits in memory whole. */
+/**
+ * Every file of the site but the releases documents (already in the tree), produced one at a time so a
+ * large site never sits in memory whole.
+ */
 function* siteFiles(
-  pages: PageInput[],
-  records: AppRecord[],
+  judged: Judged,
   history: Change[],
   report: RunReport,
   baseUrl: string,
   idPrefix: string,
-  releases: HistoryStore,
-  images: { slug: string; images?: readonly string[] }[]
+  releases: (slug: string) => ReleasesDoc | null
 ): Generator<SiteFile> {
+  const { pages, images } = judged
+  const records = pages.map((p) => p.record)
   const generatedAt = report.lastChange
   const { catalog, apps } = buildDocuments(records, generatedAt, baseUrl)
   yield [paths.catalog, toJson(catalog)]
@@ -151,22 +159,62 @@ function* siteFiles(
     staleSince: staleSince(report),
     baseUrl,
     feeds: true,
-    releases: (slug) => releases.take(slug)
+    releases
   })
   yield [paths.changes, renderChangesDoc(history, baseUrl, idPrefix)]
   yield* atomFiles(history, records, generatedAt, baseUrl, idPrefix)
 }
 
-/** Each file is checked as it is written aside; the tree replaces `outDir` only if all are valid. */
-async function writeSite(outDir: string, files: Iterable<SiteFile>, baseUrl: string): Promise<number> {
-  const checker = snapshotChecker(baseUrl)
-  const checked = (function* () {
-    for (const [file, content] of files) {
-      checker.add(file, content)
-      yield [file, content] as const
-    }
-  })()
-  return writeTree(outDir, checked, () => checker.finish())
+/** What the catalog, the previous snapshot and upstream gave: one judged record per app. */
+interface Judged {
+  snapshot: PreviousSnapshot | null
+  previousChanges: PreviousChanges
+  staleBefore: ReadonlyMap<string, string>
+  pages: PageInput[]
+  stale: string[]
+  leftOut: LeftOut[]
+  images: { slug: string; images?: readonly string[] }[]
+  stats: RefreshStats | null
+}
+
+/**
+ * Steps 2–6: catalog → previous snapshot → release facts → end-of-life data → one record per app, each
+ * app's releases document handed to `publishReleases` as it is made. The catalog entries and facts (the
+ * release notes among them) end with this function: only records and page inputs go on.
+ */
+async function judgeCatalog(
+  opts: BuildOptions,
+  deps: BuildDeps,
+  dirs: { catalogDir: string; previousDir: string | undefined; baseUrl: string },
+  log: Logger,
+  publishReleases: (doc: ReleasesDoc) => void
+): Promise<Judged> {
+  const { catalogDir, previousDir, baseUrl } = dirs
+  // 2. The catalog, named relative to the process so messages give paths as the user typed them.
+  const entries = await loadCatalog(path.relative(process.cwd(), catalogDir) || '.', log)
+  // 3. The previous snapshot: last-known-good records and the change history.
+  const snapshot = await readPrevious(previousDir, log)
+  const previous = snapshot?.records ?? new Map<string, AppRecord>()
+  const previousChanges = await readPreviousChanges(previousDir, log)
+  const staleBefore = await readPreviousStaleSince(previousDir, log)
+  // 4. Release facts for every app.
+  const gathered = await gatherFacts(entries, previous, opts.refresh ? deps.refresh : undefined)
+  const { apps, leftOut } = withReleaseData(gathered.apps, Boolean(opts.refresh), log)
+  // 5. End-of-life data for the products the catalog names.
+  const docs = await productDocs(apps, catalogDir, opts.refresh ? deps.fetchProduct : undefined, log)
+  // 6. One record per app: facts → verdict (yesterday's, when its basis holds) → record, checked and
+  //    settled against the previous one; its judged releases join the history read back from the snapshot.
+  const ctx = { baseUrl, now: opts.now, docs, previous, previousDir, publishReleases, model: MODEL_DIGEST, log }
+  return {
+    snapshot,
+    previousChanges,
+    staleBefore,
+    pages: apps.map((app) => appRecord(app, ctx)),
+    stale: apps.filter((a) => a.stale).map((a) => a.slug),
+    leftOut,
+    images: apps.map((a) => ({ slug: a.slug, images: a.entry.images })),
+    stats: gathered.stats
+  }
 }
 
 /** A logger that also keeps every warning, for the result and the job summary. */
@@ -198,55 +246,52 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
   await checkOutputDir(opts.outDir, { catalogDir: opts.catalogDir, cwd })
   // An interrupted build leaves its staging folder, or worse, no --out at all: recover before going on.
   for (const line of await recoverOutputDir(outDir)) log.warning(line)
-  // 2. The catalog, named relative to the process so messages give paths as the user typed them.
-  const entries = await loadCatalog(path.relative(process.cwd(), catalogDir) || '.', log)
-  // 3. The previous snapshot: last-known-good records and the change history.
   const previousDir = opts.previousDir && path.resolve(cwd, opts.previousDir)
-  const snapshot = await readPrevious(previousDir, log)
-  const previous = snapshot?.records ?? new Map<string, AppRecord>()
-  const previousChanges = await readPreviousChanges(previousDir, log)
-  const staleBefore = await readPreviousStaleSince(previousDir, log)
-  // 4. Release facts for every app.
-  const gathered = await gatherFacts(entries, previous, opts.refresh ? deps.refresh : undefined)
-  const { stats } = gathered
-  const { apps, leftOut } = withReleaseData(gathered.apps, Boolean(opts.refresh), log)
-  // 5. End-of-life data for the products the catalog names.
-  const docs = await productDocs(apps, catalogDir, opts.refresh ? deps.fetchProduct : undefined, log)
-  // 6. One record per app: facts → verdict (yesterday's, when its basis holds) → record, checked and
-  //    settled against the previous one; its judged releases join the history read back from the snapshot.
-  const releases = new HistoryStore()
+  // The new tree is written beside outDir as the run goes; each file is checked as it is written.
+  const tree = await StagedTree.open(outDir)
   try {
-    const ctx = { baseUrl, now: opts.now, docs, previous, previousDir, history: releases, model: MODEL_DIGEST, log }
-    const pages = apps.map((app) => appRecord(app, ctx))
-    const records = pages.map((p) => p.record)
+    const checker = snapshotChecker(baseUrl)
+    const stage = (file: string, content: string | Buffer) => {
+      checker.add(file, content)
+      tree.write(file, content)
+    }
+    // 2–6. One judged record per app; its releases document goes into the tree at once.
+    const judged = await judgeCatalog(opts, deps, { catalogDir, previousDir, baseUrl }, log, (doc) =>
+      stage(paths.releases(doc.slug), toJson(doc))
+    )
+    const { snapshot, stats, stale, leftOut } = judged
+    const previous = snapshot?.records ?? new Map<string, AppRecord>()
+    const records = judged.pages.map((p) => p.record)
     // 7. What changed; nothing changed keeps the previous generatedAt, so the tree is byte-identical.
     const changes = diffRecords(previous, records)
     const generatedAt = snapshot && changes.length === 0 ? snapshot.generatedAt : opts.now.toISOString()
-    const idPrefix = previousChanges.idPrefix ?? mintIdPrefix(baseUrl, generatedAt)
+    const idPrefix = judged.previousChanges.idPrefix ?? mintIdPrefix(baseUrl, generatedAt)
     const history = mergeChanges({
       records,
       changes,
-      previous: previousChanges.changes,
+      previous: judged.previousChanges.changes,
       generatedAt,
       baseUrl,
       idPrefix
     })
-    const stale = apps.filter((a) => a.stale).map((a) => a.slug)
     const report: RunReport = {
       runAt: opts.now.toISOString(),
       lastChange: generatedAt,
       refresh: Boolean(opts.refresh),
       sourceCommit: opts.sourceCommit ?? null,
       apps: records.length,
-      refreshed: opts.refresh ? apps.length - stale.length : 0,
+      refreshed: opts.refresh ? records.length - stale.length : 0,
       stale,
       failed: leftOut.map((l) => l.slug),
-      staleBefore
+      staleBefore: judged.staleBefore
     }
-    // 8. Render, validate and write the tree aside; it replaces outDir only when all of it is valid.
-    const images = apps.map((a) => ({ slug: a.slug, images: a.entry.images }))
-    const files = siteFiles(pages, records, history, report, baseUrl, idPrefix, releases, images)
-    const written = await writeSite(outDir, files, baseUrl)
+    // 8. Render and check the rest of the tree; it replaces outDir only when all of it is valid.
+    const releases = (slug: string) => {
+      const text = tree.read(paths.releases(slug))
+      return text === null ? null : (JSON.parse(text) as ReleasesDoc)
+    }
+    for (const [file, content] of siteFiles(judged, history, report, baseUrl, idPrefix, releases)) stage(file, content)
+    const written = await tree.commit(() => checker.finish())
     log.info(
       `wrote ${written} files for ${records.length} apps to ${outDir}${stale.length ? `; stale: ${stale.join(', ')}` : ''}` +
         (leftOut.length ? `; left out: ${leftOut.map((l) => l.slug).join(', ')}` : '')
@@ -264,6 +309,6 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
       runAt: report.runAt
     }
   } finally {
-    releases.close()
+    await tree.discard()
   }
 }

@@ -8,11 +8,11 @@ import { appUrls } from '../site/paths.js'
 import { ProblemsError, zodProblems } from '../util/problems.js'
 import type { Logger } from '../util/types.js'
 import { applyOverride } from '../classify/index.js'
-import { historyEntrySchema, type HistoryEntry, type LatestVerdict } from '../schema/index.js'
+import { historyEntrySchema, type HistoryEntry, type LatestVerdict, type ReleasesDoc } from '../schema/index.js'
 import { sameVersion } from '../util/versions.js'
 import { assess } from './assess.js'
 import type { AppFacts } from './facts.js'
-import { basisOf, historyEntry, mergeHistory, releasesDoc, type HistoryStore, type PreviousHistory } from './history.js'
+import { basisOf, historyEntry, mergeHistory, releasesDoc, type PreviousHistory } from './history.js'
 import { lifecycleFor, type ProductDocs } from './lifecycle.js'
 import { readPreviousHistory } from './previous.js'
 
@@ -24,8 +24,8 @@ export interface RecordContext {
   previous: ReadonlyMap<string, AppRecord>
   /** The previous snapshot's folder: each app's judged releases are read from it, once. */
   previousDir?: string
-  /** Where each app's releases document waits for the writing step. */
-  history: HistoryStore
+  /** Publishes an app's releases document (the build writes it into the new tree at once). */
+  publishReleases: (doc: ReleasesDoc) => void
   /** The classifier model's digest (MODEL_DIGEST); part of every verdict's basis. */
   model: string
   log: Logger
@@ -64,7 +64,7 @@ function reusable(
   return entry?.basis === basis
 }
 
-/** An app's record and what its page shows beyond the record; its releases document goes to ctx.history. */
+/** An app's record and what its page shows beyond the record; its releases document goes to ctx.publishReleases. */
 export function appRecord(app: AppFacts, ctx: RecordContext): PageInput {
   const prior = ctx.previous.get(app.slug)
   const before = readPreviousHistory(ctx.previousDir, app.slug, ctx.log)
@@ -128,7 +128,7 @@ export function appRecord(app: AppFacts, ctx: RecordContext): PageInput {
     release = { latestVersion, safeToUpdate, rationale, changelogSummary, sourceUrl, lastChecked }
     page = { releaseDate: null, ...pageOf(latest, latestVersion) }
   }
-  ctx.history.put(app.slug, releasesDoc(app.slug, latest, releases, before, ctx.now))
+  ctx.publishReleases(releasesDoc(app.slug, latest, releases, before, ctx.now))
   const checked = appRecordSchema.safeParse({
     slug: app.slug,
     name: app.entry.name,

@@ -25,7 +25,7 @@ export function snapshotInvalid(problems: Problem[]): ProblemsError {
 }
 
 export interface SnapshotChecker {
-  /** Check one file; the catalog document must come before the per-app documents. */
+  /** Check one file; the catalog document must come before each app's document and page (its releases document may come first). */
   add(file: string, content: string | Buffer): void
   /** Throw a snapshot ProblemsError listing every problem found. */
   finish(): void
@@ -56,6 +56,8 @@ export function snapshotChecker(baseUrl: string): SnapshotChecker {
   let apps: Map<string, string> | null = null
   let generatedAt = ''
   let count = 0
+  /** Slugs of the releases documents seen: the build writes them before the catalog document. */
+  const releasesOf: string[] = []
 
   function json(file: string, content: string | Buffer): unknown {
     try {
@@ -137,9 +139,9 @@ export function snapshotChecker(baseUrl: string): SnapshotChecker {
       problems.push({ file: paths.status, field: 'counts.apps', message: 'differs from the number of apps' })
   }
 
-  /** A releases document: valid, for an app of the catalog, under its own slug. */
+  /** A releases document: valid, under its own slug; that its app is in the catalog is checked at the end. */
   function addReleasesDoc(file: string, slug: string, content: string | Buffer): void {
-    if (!apps?.has(slug)) fail(file, 'has no element in the catalog')
+    releasesOf.push(slug)
     const raw = json(file, content)
     if (raw === undefined) return
     const parsed = releasesDocSchema.safeParse(raw)
@@ -167,8 +169,8 @@ export function snapshotChecker(baseUrl: string): SnapshotChecker {
       if (file === paths.images) return addImagesDoc(content)
       const slug = appDocSlug(file)
       if (slug !== null) return addAppDoc(file, slug, content)
-      const releasesOf = releasesDocSlug(file)
-      if (releasesOf !== null) addReleasesDoc(file, releasesOf, content)
+      const releasesSlug = releasesDocSlug(file)
+      if (releasesSlug !== null) addReleasesDoc(file, releasesSlug, content)
     },
     finish() {
       if (!seen.has(paths.catalog)) fail(paths.catalog, 'is missing')
@@ -185,6 +187,7 @@ export function snapshotChecker(baseUrl: string): SnapshotChecker {
         paths.imagesSchema
       ])
         if (!seen.has(f)) fail(f, 'is missing')
+      for (const slug of releasesOf) if (!apps?.has(slug)) fail(paths.releases(slug), 'has no element in the catalog')
       for (const slug of apps?.keys() ?? []) {
         for (const f of [paths.app(slug), paths.releases(slug), paths.badge(slug), paths.page(slug)])
           if (!seen.has(f)) fail(f, 'is missing')

@@ -1,7 +1,7 @@
 // Writes a whole site tree so that readers only ever see the old tree or the
 // new one: build it beside the target, then swap directories with renames.
 import { randomBytes } from 'node:crypto'
-import { closeSync, existsSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs'
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs'
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises'
 import path from 'node:path'
 import { ProblemsError } from '../util/problems.js'
@@ -96,28 +96,93 @@ export function writeTextSync(fd: number, text: string, write: WriteSync = write
 }
 
 /**
- * Synchronous writes: tens of thousands of small files go several times faster
- * than through libuv's thread pool, where each file costs three round trips.
- * `wx`: a path produced twice fails instead of replacing the first copy.
+ * A site tree being written beside `outDir`: files go in one at a time as they are produced (so a
+ * large site is never held in memory whole), may be read back, and the whole tree replaces `outDir`
+ * only on `commit`, after its check; `discard` removes whatever is left. Writes are synchronous:
+ * tens of thousands of small files go several times faster than through libuv's thread pool, where
+ * each file costs three round trips. `wx`: a path produced twice fails instead of replacing the first copy.
  */
-export function writeFilesSync(files: Iterable<SiteFile>): void {
-  const made = new Set<string>()
-  for (const [dest, content] of files) {
+export class StagedTree {
+  private readonly made = new Set<string>()
+  private count = 0
+
+  private constructor(
+    private readonly target: string,
+    private readonly staging: string,
+    private readonly retired: string
+  ) {}
+
+  static async open(outDir: string): Promise<StagedTree> {
+    const target = path.resolve(outDir)
+    const parent = path.dirname(target)
+    const base = path.basename(target)
+    const tag = `${process.pid}-${randomBytes(4).toString('hex')}`
+    await mkdir(parent, { recursive: true })
+    const tree = new StagedTree(
+      target,
+      path.join(parent, `.${base}.new-${tag}`),
+      path.join(parent, `.${base}.old-${tag}`)
+    )
+    await mkdir(tree.staging)
+    return tree
+  }
+
+  /** Where a site path lands in the staging folder; the path must be safe (assertSafeRelativePath). */
+  private place(rel: string): string {
+    assertSafeRelativePath(rel)
+    const dest = path.join(this.staging, ...rel.split('/'))
+    if (!isInside(dest, this.staging))
+      throw new UnsafeOutputError(`refusing to write outside the output directory: ${rel}`)
+    return dest
+  }
+
+  write(rel: string, content: string | Buffer): void {
+    const dest = this.place(rel)
     const dir = path.dirname(dest)
-    if (!made.has(dir)) {
+    if (!this.made.has(dir)) {
       mkdirSync(dir, { recursive: true })
-      made.add(dir)
+      this.made.add(dir)
     }
-    if (typeof content !== 'string') {
-      writeFileSync(dest, content, { flag: 'wx' })
-      continue
+    if (typeof content !== 'string') writeFileSync(dest, content, { flag: 'wx' })
+    else {
+      const fd = openSync(dest, 'wx')
+      try {
+        writeTextSync(fd, content)
+      } finally {
+        closeSync(fd)
+      }
     }
-    const fd = openSync(dest, 'wx')
+    this.count++
+  }
+
+  /** A file written to this tree, as text; null when it was not written. */
+  read(rel: string): string | null {
     try {
-      writeTextSync(fd, content)
-    } finally {
-      closeSync(fd)
+      return readFileSync(this.place(rel), 'utf8')
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null
+      throw e
     }
+  }
+
+  /** Run `check` on the staged tree, then swap it in for `outDir`; returns the number of files written. */
+  async commit(check: () => void | Promise<void> = () => {}): Promise<number> {
+    await check()
+    const hadTarget = existsSync(this.target)
+    if (hadTarget) await rename(this.target, this.retired)
+    try {
+      await rename(this.staging, this.target)
+    } catch (e) {
+      if (hadTarget) await rename(this.retired, this.target)
+      throw e
+    }
+    if (hadTarget) await rm(this.retired, { recursive: true, force: true })
+    return this.count
+  }
+
+  /** Remove the staging folder (nothing, after a commit). */
+  async discard(): Promise<void> {
+    await rm(this.staging, { recursive: true, force: true })
   }
 }
 
@@ -132,43 +197,14 @@ export async function writeTree(
   files: Iterable<SiteFile>,
   check: () => void | Promise<void> = () => {}
 ): Promise<number> {
-  const target = path.resolve(outDir)
-  const parent = path.dirname(target)
-  const base = path.basename(target)
-  const tag = `${process.pid}-${randomBytes(4).toString('hex')}`
-  const staging = path.join(parent, `.${base}.new-${tag}`)
-  const retired = path.join(parent, `.${base}.old-${tag}`)
-  await mkdir(parent, { recursive: true })
-  let count = 0
+  const tree = await StagedTree.open(outDir)
   try {
     // Each file is written as it is produced, so none outlives its own write.
-    writeFilesSync(
-      (function* (): Generator<SiteFile> {
-        for (const [rel, content] of files) {
-          assertSafeRelativePath(rel)
-          const dest = path.join(staging, ...rel.split('/'))
-          if (!isInside(dest, staging))
-            throw new UnsafeOutputError(`refusing to write outside the output directory: ${rel}`)
-          count++
-          yield [dest, content]
-        }
-      })()
-    )
-    await mkdir(staging, { recursive: true })
-    await check()
-    const hadTarget = existsSync(target)
-    if (hadTarget) await rename(target, retired)
-    try {
-      await rename(staging, target)
-    } catch (e) {
-      if (hadTarget) await rename(retired, target)
-      throw e
-    }
-    if (hadTarget) await rm(retired, { recursive: true, force: true })
+    for (const [rel, content] of files) tree.write(rel, content)
+    return await tree.commit(check)
   } finally {
-    await rm(staging, { recursive: true, force: true })
+    await tree.discard()
   }
-  return count
 }
 
 /** Is the process that named a folder `<pid>-<hex>` still running (so its build may still be writing)? */

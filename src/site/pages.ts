@@ -25,11 +25,8 @@ export interface SiteContext {
   runAt?: string
   /** Slug → since when its facts have been stale (ISO timestamp). */
   staleSince?: ReadonlyMap<string, string>
-  /**
-   * Each app's releases document as JSON text, taken once, when the caller publishes them: it is
-   * written beside the app's page and the page's upgrade table is rendered from it.
-   */
-  releases?: (slug: string) => string | null
+  /** Each app's releases document, when the caller publishes one: the page's upgrade table is rendered from it. */
+  releases?: (slug: string) => ReleasesDoc | null
 }
 
 function assertRenderable(p: PageInput, seen: Set<string>): void {
@@ -69,9 +66,7 @@ export function* pageFiles(pages: PageInput[], ctx: SiteContext): Generator<[str
   yield [paths.notFound, renderNotFound({ basePath, generatedAt: ctx.generatedAt })]
   for (const p of sorted) {
     const slug = p.record.slug
-    const json = ctx.releases?.(slug) ?? null
-    if (json !== null) yield [paths.releases(slug), json]
-    const history = json === null ? null : (JSON.parse(json) as ReleasesDoc)
+    const history = ctx.releases?.(slug) ?? null
     yield [
       paths.page(slug),
       renderAppPage({
