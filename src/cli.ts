@@ -2,7 +2,9 @@
 // CLI entry: everything lives in ./commands.ts so tests can call it directly.
 import { fileURLToPath } from 'node:url'
 import { main } from './commands.js'
-import { needsSmallYoungGeneration, rerunWithSmallYoungGeneration } from './util/heap.js'
+import { limitHeapGrowth, needsSmallYoungGeneration, rerunWithSmallYoungGeneration } from './util/heap.js'
+
+limitHeapGrowth()
 
 process.exitCode = needsSmallYoungGeneration()
   ? await rerunWithSmallYoungGeneration(fileURLToPath(import.meta.url), process.argv.slice(2))

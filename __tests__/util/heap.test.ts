@@ -1,7 +1,14 @@
 import { describe, expect, it } from '@jest/globals'
+import { spawnSync } from 'node:child_process'
 import { readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import { needsSmallYoungGeneration, rerunWithSmallYoungGeneration, SEMI_SPACE_FLAG } from '../../src/util/heap.js'
+import {
+  HEAP_GROWTH_FLAG,
+  limitHeapGrowth,
+  needsSmallYoungGeneration,
+  rerunWithSmallYoungGeneration,
+  SEMI_SPACE_FLAG
+} from '../../src/util/heap.js'
 import { tempDir } from '../support/tmp.js'
 
 describe('the young generation on Node 24 and later', () => {
@@ -32,5 +39,23 @@ describe('the young generation on Node 24 and later', () => {
     } finally {
       await cleanup()
     }
+  })
+})
+
+describe('the growth of the old generation', () => {
+  it('is limited unless a growth factor is chosen already', () => {
+    const set: string[] = []
+    const record = (f: string) => void set.push(f)
+    expect(limitHeapGrowth([], undefined, record)).toBe(true)
+    expect(limitHeapGrowth([], '--enable-source-maps', record)).toBe(true)
+    expect(limitHeapGrowth(['--heap-growing-percent=80'], undefined, record)).toBe(false)
+    expect(limitHeapGrowth([], '--heap_growing_percent=80', record)).toBe(false)
+    expect(set).toEqual([HEAP_GROWTH_FLAG, HEAP_GROWTH_FLAG])
+  })
+
+  it('is a flag this Node accepts', () => {
+    const r = spawnSync(process.execPath, [HEAP_GROWTH_FLAG, '-e', ''], { encoding: 'utf8' })
+    expect(r.stderr).toBe('')
+    expect(r.status).toBe(0)
   })
 })

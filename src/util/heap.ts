@@ -4,6 +4,7 @@
 // set at run time does not take), so an entry on such a Node runs itself again with it.
 import { spawn } from 'node:child_process'
 import { constants } from 'node:os'
+import v8 from 'node:v8'
 
 export const SEMI_SPACE_FLAG = '--max-semi-space-size=16'
 
@@ -31,4 +32,29 @@ export function rerunWithSmallYoungGeneration(script: string, args: readonly str
     // A child killed by a signal exits as a shell reports it: 128 + the signal's number.
     child.on('exit', (code, signal) => resolve(code ?? 128 + (signal ? (constants.signals[signal] ?? 0) : 0)))
   })
+}
+
+/**
+ * How far V8 lets the old generation grow past what the last full collection kept, in percent.
+ * Left to itself, V8 grows it up to fourfold while collecting is cheap: a 10,000-app build kept
+ * about 80 MB live, ran two full collections and peaked at 330 MB RSS (Node 20 and 24). At 50%
+ * it ran six, each a few milliseconds, and peaked at about 255 MB. Unlike a fixed
+ * --max-old-space-size it scales with the catalog.
+ */
+export const HEAP_GROWTH_FLAG = '--heap-growing-percent=50'
+
+/**
+ * Sets HEAP_GROWTH_FLAG unless a growth factor was chosen already. V8 reads this flag at every full
+ * collection, so setting it at run time takes (unlike the semi-space size).
+ */
+export function limitHeapGrowth(
+  execArgv: readonly string[] = process.execArgv,
+  nodeOptions: string | undefined = process.env.NODE_OPTIONS,
+  setFlags: (flags: string) => void = v8.setFlagsFromString
+): boolean {
+  const chosen = [...execArgv, ...(nodeOptions ?? '').split(/\s+/)].some((a) =>
+    /^--heap[-_]growing[-_]percent(=|$)/.test(a)
+  )
+  if (!chosen) setFlags(HEAP_GROWTH_FLAG)
+  return !chosen
 }
