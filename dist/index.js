@@ -44387,12 +44387,13 @@ var external_node_v8_default = /*#__PURE__*/__nccwpck_require__.n(external_node_
 ;// CONCATENATED MODULE: ./src/util/heap.ts
 // V8 sizes the young generation by Node version: from Node 24 (the action's runtime) its
 // semi-spaces grow to 64 MB, against 16 MB on Node 20, and a 10,000-app build peaked at
-// 365–400 MB instead of about 250 MB. The size is fixed when the process starts (a flag
-// set at run time does not take), so an entry on such a Node runs itself again with it.
+// 365–400 MB. The size is fixed when the process starts (a flag set at run time does not
+// take), so an entry on such a Node runs itself again with 8 MB semi-spaces: with the
+// growth limit below, a cold 10,000-app build peaked at about 295 MB there (16 MB: 310–318).
 
 
 
-const SEMI_SPACE_FLAG = '--max-semi-space-size=16';
+const SEMI_SPACE_FLAG = '--max-semi-space-size=8';
 /** Whether this process should run again with SEMI_SPACE_FLAG: Node 24 or later, and no size chosen already. */
 function needsSmallYoungGeneration(nodeVersion = process.versions.node, execArgv = process.execArgv, nodeOptions = process.env.NODE_OPTIONS) {
     const major = Number(nodeVersion.split('.')[0]);
@@ -44415,12 +44416,12 @@ function rerunWithSmallYoungGeneration(script, args) {
 }
 /**
  * How far V8 lets the old generation grow past what the last full collection kept, in percent.
- * Left to itself, V8 grows it up to fourfold while collecting is cheap: a 10,000-app build kept
- * about 80 MB live, ran two full collections and peaked at 330 MB RSS (Node 20 and 24). At 50%
- * it ran six, each a few milliseconds, and peaked at about 255 MB. Unlike a fixed
- * --max-old-space-size it scales with the catalog.
+ * Left to itself, V8 grows it up to fourfold while collecting is cheap: a 10,000-app daily build kept
+ * about 80 MB live, ran two full collections and peaked at 330 MB RSS on Node 20. At 25% it runs a
+ * few more, each a few milliseconds, and peaked at 245–270 MB. Unlike a fixed --max-old-space-size
+ * it scales with the catalog.
  */
-const HEAP_GROWTH_FLAG = '--heap-growing-percent=50';
+const HEAP_GROWTH_FLAG = '--heap-growing-percent=25';
 /**
  * Sets HEAP_GROWTH_FLAG unless a growth factor was chosen already. V8 reads this flag at every full
  * collection, so setting it at run time takes (unlike the semi-space size).
