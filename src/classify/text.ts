@@ -73,6 +73,9 @@ const UNDERLINE = /^(?:={3,}|\*{3,}|~{3,}|\^{3,}|#{3,}|\+{3,})\s*$/
  * XML, remove the indentation every line shares (an indented list is not code), and turn
  * reStructuredText underlined titles and lines like `** Title **` into headings. Linear in the text.
  */
+/** A reStructuredText line block's line: "| " and text without another bar (a Markdown table row has more). */
+const RST_LINE_BLOCK = /^ {0,4}\| ([^|]*\S[^|]*)$/
+
 export function normaliseFormat(s: string): string {
   if (s.includes('lang="')) s = dropOtherLanguages(s)
   const lines = s.split('\n')
@@ -105,6 +108,12 @@ export function normaliseFormat(s: string): string {
     const marked = lines[i]!.length <= 90 ? MARKED_TITLE.exec(lines[i]!) : null
     if (marked && /\w/.test(marked[2]!)) {
       lines[i] = `## ${marked[2]!.trim()}`
+      changed = true
+    }
+    // A reStructuredText line block ("| text", one entry per line, no other bar) reads as list items.
+    const block = RST_LINE_BLOCK.exec(lines[i]!)
+    if (block) {
+      lines[i] = `- ${block[1]!}`
       changed = true
     }
     const next = lines[i + 1]
