@@ -39928,7 +39928,7 @@ const UNDERLINE = /^(?:={3,}|\*{3,}|~{3,}|\^{3,}|#{3,}|\+{3,})\s*$/;
  * reStructuredText underlined titles and lines like `** Title **` into headings. Linear in the text.
  */
 /** A reStructuredText line block's line: "| " and text without another bar (a Markdown table row has more). */
-const RST_LINE_BLOCK = /^ {0,4}\| ([^|]*\S[^|]*)$/;
+const RST_LINE_BLOCK = /^ {0,4}\| ([^|]+)$/;
 function normaliseFormat(s) {
     if (s.includes('lang="'))
         s = dropOtherLanguages(s);
@@ -39970,8 +39970,9 @@ function normaliseFormat(s) {
             changed = true;
         }
         // A reStructuredText line block ("| text", one entry per line, no other bar) reads as list items.
+        // The text is tested apart from the pattern: one pass over a long line, never a backtracking one.
         const block = RST_LINE_BLOCK.exec(lines[i]);
-        if (block) {
+        if (block && /\S/.test(block[1])) {
             lines[i] = `- ${block[1]}`;
             changed = true;
         }
@@ -43640,9 +43641,8 @@ function withReleaseData(apps, refreshed, log) {
  * Every file of the site but the releases documents (already in the tree), produced one at a time so a
  * large site never sits in memory whole.
  */
-function* siteFiles(judged, history, report, baseUrl, idPrefix, releases) {
+function* siteFiles(judged, records, history, report, baseUrl, idPrefix, releases) {
     const { pages, images } = judged;
-    const records = pages.map((p) => p.record);
     const generatedAt = report.lastChange;
     const { catalog, apps } = buildDocuments(records, generatedAt, baseUrl);
     yield [paths.catalog, toJson(catalog)];
@@ -43770,7 +43770,7 @@ async function pipeline_build(opts, deps) {
             const text = tree.read(paths.releases(slug));
             return text === null ? null : JSON.parse(text);
         };
-        for (const [file, content] of siteFiles(judged, history, report, baseUrl, idPrefix, releases))
+        for (const [file, content] of siteFiles(judged, records, history, report, baseUrl, idPrefix, releases))
             stage(file, content);
         const written = await tree.commit(() => checker.finish());
         log.info(`wrote ${written} files for ${records.length} apps to ${outDir}${stale.length ? `; stale: ${stale.join(', ')}` : ''}` +
@@ -44402,11 +44402,18 @@ var external_node_v8_default = /*#__PURE__*/__nccwpck_require__.n(external_node_
 
 
 const SEMI_SPACE_FLAG = '--max-semi-space-size=8';
+/**
+ * Whether the command line or NODE_OPTIONS already set the V8 flag `name` (e.g. `--max-semi-space-size`);
+ * V8 reads `-` and `_` in a flag's name alike.
+ */
+function flagChosen(name, execArgv, nodeOptions) {
+    const norm = (a) => a.split('=')[0].replace(/_/g, '-');
+    return [...execArgv, ...(nodeOptions ?? '').split(/\s+/)].some((a) => norm(a) === name);
+}
 /** Whether this process should run again with SEMI_SPACE_FLAG: Node 24 or later, and no size chosen already. */
 function needsSmallYoungGeneration(nodeVersion = process.versions.node, execArgv = process.execArgv, nodeOptions = process.env.NODE_OPTIONS) {
     const major = Number(nodeVersion.split('.')[0]);
-    const chosen = [...execArgv, ...(nodeOptions ?? '').split(/\s+/)].some((a) => /^--max-semi-space-size(=|$)/.test(a));
-    return major >= 24 && !chosen;
+    return major >= 24 && !flagChosen('--max-semi-space-size', execArgv, nodeOptions);
 }
 /**
  * Runs `script` again in a child Node with SEMI_SPACE_FLAG and the same arguments,
@@ -44435,7 +44442,7 @@ const HEAP_GROWTH_FLAG = '--heap-growing-percent=25';
  * collection, so setting it at run time takes (unlike the semi-space size).
  */
 function limitHeapGrowth(execArgv = process.execArgv, nodeOptions = process.env.NODE_OPTIONS, setFlags = (external_node_v8_default()).setFlagsFromString) {
-    const chosen = [...execArgv, ...(nodeOptions ?? '').split(/\s+/)].some((a) => /^--heap[-_]growing[-_]percent(=|$)/.test(a));
+    const chosen = flagChosen('--heap-growing-percent', execArgv, nodeOptions);
     if (!chosen)
         setFlags(HEAP_GROWTH_FLAG);
     return !chosen;

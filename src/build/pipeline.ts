@@ -135,6 +135,7 @@ function withReleaseData(apps: AppFacts[], refreshed: boolean, log: Logger): { a
  */
 function* siteFiles(
   judged: Judged,
+  records: AppRecord[],
   history: Change[],
   report: RunReport,
   baseUrl: string,
@@ -142,7 +143,6 @@ function* siteFiles(
   releases: (slug: string) => ReleasesDoc | null
 ): Generator<SiteFile> {
   const { pages, images } = judged
-  const records = pages.map((p) => p.record)
   const generatedAt = report.lastChange
   const { catalog, apps } = buildDocuments(records, generatedAt, baseUrl)
   yield [paths.catalog, toJson(catalog)]
@@ -290,7 +290,8 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
       const text = tree.read(paths.releases(slug))
       return text === null ? null : (JSON.parse(text) as ReleasesDoc)
     }
-    for (const [file, content] of siteFiles(judged, history, report, baseUrl, idPrefix, releases)) stage(file, content)
+    for (const [file, content] of siteFiles(judged, records, history, report, baseUrl, idPrefix, releases))
+      stage(file, content)
     const written = await tree.commit(() => checker.finish())
     log.info(
       `wrote ${written} files for ${records.length} apps to ${outDir}${stale.length ? `; stale: ${stale.join(', ')}` : ''}` +

@@ -74,7 +74,7 @@ const UNDERLINE = /^(?:={3,}|\*{3,}|~{3,}|\^{3,}|#{3,}|\+{3,})\s*$/
  * reStructuredText underlined titles and lines like `** Title **` into headings. Linear in the text.
  */
 /** A reStructuredText line block's line: "| " and text without another bar (a Markdown table row has more). */
-const RST_LINE_BLOCK = /^ {0,4}\| ([^|]*\S[^|]*)$/
+const RST_LINE_BLOCK = /^ {0,4}\| ([^|]+)$/
 
 export function normaliseFormat(s: string): string {
   if (s.includes('lang="')) s = dropOtherLanguages(s)
@@ -111,8 +111,9 @@ export function normaliseFormat(s: string): string {
       changed = true
     }
     // A reStructuredText line block ("| text", one entry per line, no other bar) reads as list items.
+    // The text is tested apart from the pattern: one pass over a long line, never a backtracking one.
     const block = RST_LINE_BLOCK.exec(lines[i]!)
-    if (block) {
+    if (block && /\S/.test(block[1]!)) {
       lines[i] = `- ${block[1]!}`
       changed = true
     }

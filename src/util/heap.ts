@@ -9,6 +9,15 @@ import v8 from 'node:v8'
 
 export const SEMI_SPACE_FLAG = '--max-semi-space-size=8'
 
+/**
+ * Whether the command line or NODE_OPTIONS already set the V8 flag `name` (e.g. `--max-semi-space-size`);
+ * V8 reads `-` and `_` in a flag's name alike.
+ */
+function flagChosen(name: string, execArgv: readonly string[], nodeOptions: string | undefined): boolean {
+  const norm = (a: string) => a.split('=')[0]!.replace(/_/g, '-')
+  return [...execArgv, ...(nodeOptions ?? '').split(/\s+/)].some((a) => norm(a) === name)
+}
+
 /** Whether this process should run again with SEMI_SPACE_FLAG: Node 24 or later, and no size chosen already. */
 export function needsSmallYoungGeneration(
   nodeVersion: string = process.versions.node,
@@ -16,8 +25,7 @@ export function needsSmallYoungGeneration(
   nodeOptions: string | undefined = process.env.NODE_OPTIONS
 ): boolean {
   const major = Number(nodeVersion.split('.')[0])
-  const chosen = [...execArgv, ...(nodeOptions ?? '').split(/\s+/)].some((a) => /^--max-semi-space-size(=|$)/.test(a))
-  return major >= 24 && !chosen
+  return major >= 24 && !flagChosen('--max-semi-space-size', execArgv, nodeOptions)
 }
 
 /**
@@ -53,9 +61,7 @@ export function limitHeapGrowth(
   nodeOptions: string | undefined = process.env.NODE_OPTIONS,
   setFlags: (flags: string) => void = v8.setFlagsFromString
 ): boolean {
-  const chosen = [...execArgv, ...(nodeOptions ?? '').split(/\s+/)].some((a) =>
-    /^--heap[-_]growing[-_]percent(=|$)/.test(a)
-  )
+  const chosen = flagChosen('--heap-growing-percent', execArgv, nodeOptions)
   if (!chosen) setFlags(HEAP_GROWTH_FLAG)
   return !chosen
 }
