@@ -28,7 +28,7 @@ const CALLED_WORDS =
 // What the rubric names as breaking, detector by detector: a raised runtime/database/OS
 // requirement; removed or renamed configuration, API or feature; a manual step; an urgent fix
 // the notes say to apply now.
-const REQUIRED = new Set([
+export const REQUIRED: ReadonlySet<string> = new Set([
   'raisedRequirement',
   'requirementAfter',
   'requiredVersion',
@@ -77,6 +77,26 @@ const UNUSED =
 
 function harmless(ue: UnitEvidence): boolean {
   return ue.hits.some((h) => h.detector.name === 'choreLine') || ADDS.test(ue.unit.text) || UNUSED.test(ue.unit.text)
+}
+
+/** The finding a line under a "Removed" heading gives, whatever its own words (see findingsOf). */
+export const REMOVED_HEADING = 'heading:removed'
+
+/**
+ * What the lines that count for the `required` rule find: the name of every detector (modifiers
+ * aside) on a line neither softened nor harmless, and REMOVED_HEADING for such a line under a
+ * "Removed" heading. The rule holds when one of them is in REQUIRED or is REMOVED_HEADING; the
+ * evaluation also learns that list from labels instead (train.ts learnRequired), to measure what
+ * choosing it by hand was worth.
+ */
+export function findingsOf(units: readonly UnitEvidence[]): string[] {
+  const out = new Set<string>()
+  for (const ue of units) {
+    if (softened(ue.hits) || harmless(ue)) continue
+    for (const h of ue.hits) if (!MODIFIERS.has(h.detector.name)) out.add(h.detector.name)
+    if ((ue.unit.section?.kinds ?? 0) & S.removed) out.add(REMOVED_HEADING)
+  }
+  return [...out].sort()
 }
 
 /** What the decision rule needs of the cues. */
