@@ -11,6 +11,8 @@
 // --cli: the CLI bundle to run (default: dist/cli/index.js), e.g. an older build to compare.
 // --notes empty: every release with empty notes, so nothing is parsed or judged (a floor, not the target).
 // --notes-file: the JSON lines the notes cycle through (default: the bundled fixture).
+// The trees are written under os.tmpdir(): TMPDIR=/dev/shm runs builds and copies in memory, for CPU-only
+// figures that repeat on a machine whose disk is shared and noisy.
 // Targets (on one thread): cold 10,000 apps ≤ 3.5× the copy time and ≤ 300 MB peak RSS;
 // 20,000 apps ≤ 2.2× the 10,000-app time; daily 10,000 apps ≤ 1.5× the copy time.
 import { spawnSync } from 'node:child_process'
