@@ -201,11 +201,13 @@ export function scoresOf(m: Weights, e: Example): Scored | null {
   return e.features === null ? null : { p: probabilities(m, e.features), cues: e.cues! }
 }
 
+/** The breaking thresholds tried: 0.10 to 0.50 in steps of 0.05. */
+const BREAKING_GRID: readonly number[] = Array.from({ length: 9 }, (_, i) => round6((i + 2) * 0.05))
+
 /** The breaking threshold of a fixed grid (0.10 to 0.50) with the best macro-F1 on out-of-fold scores. */
 export function chooseThresholds(ss: Scored[], labels: number[]): Thresholds {
   let best = { t: 0.5, f1: -1 }
-  for (let k = 2; k <= 10; k++) {
-    const t = round6(k * 0.05)
+  for (const t of BREAKING_GRID) {
     const m = figures(
       ss.map(({ p, cues }) => decide(p, { breaking: t }, cues)),
       labels
@@ -229,9 +231,14 @@ function outOfFold(examples: Example[], groupOf: (app: string) => number, groups
 }
 
 /** Thresholds chosen by an inner split of the training apps (never the measured app). */
-export function nestedThresholds(train: Example[], opt: Options = OPTIONS): Thresholds {
+/** The inner split: each training app's group, by sorted name. */
+function appGroups(train: readonly Example[], folds: number): Map<string, number> {
   const apps = [...new Set(train.map((e) => e.app))].sort()
-  const group = new Map(apps.map((a, i) => [a, i % opt.innerFolds]))
+  return new Map(apps.map((a, i) => [a, i % folds]))
+}
+
+export function nestedThresholds(train: Example[], opt: Options = OPTIONS): Thresholds {
+  const group = appGroups(train, opt.innerFolds)
   const rows = train.filter((e) => e.features !== null)
   const ss = outOfFold(rows, (a) => group.get(a)!, opt.innerFolds, opt)
   return chooseThresholds(
@@ -352,9 +359,10 @@ export function serialise(model: Model): string {
 // cues.ts names by hand which findings make a release breaking (REQUIRED), worded while reading the
 // errors on every labelled app, so for that list the leave-one-app-out figure is partly in-sample.
 // Here the list is learned inside each fold: a finding joins it when, in the training apps, releases
-// with it were breaking at least `minPrecision` of the time (smoothed, seen in at least minApps apps),
-// and minPrecision is chosen with the breaking threshold on an inner split. The gap between the two
-// figures is what choosing the list by hand was worth, or how far it was fitted to these apps.
+// with it were breaking at least `minPrecision` of the time ((breaking + 1) / (releases + 2), seen in
+// at least minApps apps and 3 releases), and minPrecision is chosen with the breaking threshold on an
+// inner split. The gap between the two figures is what choosing the list by hand was worth, or how
+// far it was fitted to these apps.
 
 /** Findings that make a release breaking, learned from `train`. */
 export function learnRequired(train: readonly Example[], minPrecision: number, opt: Options = OPTIONS): Set<string> {
@@ -397,28 +405,28 @@ export function leaveOneAppOutLearnedRule(
   const lists = new Map<string, Set<string>>()
   for (const app of data.apps) {
     const train = data.examples.filter((e) => e.app !== app && e.features !== null)
-    // Inner split by app: out-of-fold scores, each with the list learned without its group.
-    const apps = [...new Set(train.map((e) => e.app))].sort()
-    const group = new Map(apps.map((a, i) => [a, i % opt.innerFolds]))
-    const inner: { e: Example; s: Scored; g: number }[] = []
-    const innerTrain: Example[][] = []
-    for (let g = 0; g < opt.innerFolds; g++) {
-      const rest = train.filter((e) => group.get(e.app) !== g)
-      innerTrain.push(rest)
-      const m = fit(rest, opt)
-      for (const e of train) if (group.get(e.app) === g) inner.push({ e, s: scoresOf(m, e)!, g })
-    }
+    // The same inner split as nestedThresholds; each group's list is learned without that group.
+    const group = appGroups(train, opt.innerFolds)
+    const groupOf = (e: Example) => group.get(e.app)!
+    const scores = outOfFold(train, (a) => group.get(a)!, opt.innerFolds, opt)
+    const labels = train.map((e) => e.label)
     let best = { score: -Infinity, t: 0.5, minPrecision: 0.6 }
     for (const minPrecision of MIN_PRECISIONS) {
-      const innerLists = innerTrain.map((rest) => learnRequired(rest, minPrecision, opt))
-      for (let k = 2; k <= 10; k++) {
-        const t = { breaking: round6(k * 0.05) }
+      const innerLists = Array.from({ length: opt.innerFolds }, (_, g) =>
+        learnRequired(
+          train.filter((e) => groupOf(e) !== g),
+          minPrecision,
+          opt
+        )
+      )
+      for (const breaking of BREAKING_GRID) {
+        const t = { breaking }
         const f = figures(
-          inner.map(({ e, s, g }) => decideWith(s, e.findings!, innerLists[g]!, t)),
-          inner.map(({ e }) => e.label)
+          train.map((e, i) => decideWith(scores[i]!, e.findings!, innerLists[groupOf(e)]!, t)),
+          labels
         )
         const score = f.macroF1 + recallWeight * f.breakingRecall
-        if (score > best.score) best = { score, t: t.breaking, minPrecision }
+        if (score > best.score) best = { score, t: breaking, minPrecision }
       }
     }
     const m = fit(train, opt)
