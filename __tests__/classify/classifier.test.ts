@@ -30,7 +30,7 @@ describe('classifyReleases on real notes (committed model)', () => {
       'The ALLOW_TOKEN_RETRIEVAL config parameter has been removed',
       'breaking-changes heading'
     ],
-    ['paperless-ngx@3.0.0', 'breaking', 'Drop support for Python 3.10', 'breaking-changes heading'],
+    ['paperless-ngx@3.0.0', 'breaking', 'drop support for api versions < 9', 'breaking-changes heading'],
     ['docker-mailserver@12.0.0', 'breaking', 'ARMv7 platform is no longer supported', 'behaviour'],
     [
       'buildbot@4.3.0',

@@ -26,7 +26,7 @@ describe('a line that asks for action', () => {
       line: 'Support for Python 3.8 has been dropped.',
       detector: 'supportRemoved'
     })
-    expect(cues('- Fix a crash\n- Please upgrade as soon as possible.').action?.detector).toBe('urgent')
+    expect(cues('- Fix a crash\n- Please upgrade as soon as possible.').action?.detector).toBe('urgentAfter')
   })
   it('is not one that is negated, hedged or about a later release', () => {
     expect(cues('- Fix a crash\n- No migration is needed.').action).toBeNull()
@@ -45,8 +45,18 @@ describe('a line that asks for action', () => {
       /^removed(?:Setting|Interface)$/
     )
     expect(cues('- Fix a crash\n- Python 3.8 support will be removed in a later release.').required).toBeNull()
-    expect(cues('- Fix a crash\n- Please upgrade as soon as possible.').required).toBe('urgent')
+    expect(cues('- Fix a crash\n- Please upgrade as soon as possible.').required).toBe('urgentAfter')
     expect(cues('- Fix a crash\n- Add a dark theme').required).toBeNull()
+  })
+  it('that removes only text, what did not work, or gives a new ability, is not required', () => {
+    expect(cues('- Remove MySQL 5.7-related comments from database.yml.example').required).toBeNull()
+    expect(cues("- Remove the compression flag support; it wasn't working anyway").required).toBeNull()
+    expect(cues('- The user is able to remove the static lease via the HTTP API.').required).toBeNull()
+    expect(cues('- Remove support for the compression flag').required).toBe('removedSupport')
+  })
+  it('that sits under a documentation, tests or dependencies heading, is not required', () => {
+    expect(cues('### Documentation\n\n- Remove the deprecated v1 API').required).toBeNull()
+    expect(cues('### Changes\n\n- Remove the deprecated v1 API').required).toBe('removedInterface')
   })
   it('is none in notes of fixes and features only', () => {
     expect(cues('- Fix a crash on start\n- Add a dark theme\n- Update translations').action).toBeNull()

@@ -1,7 +1,7 @@
 // The detectors: each defined once (name, plain words, pattern from a word list), general,
 // guarded exactly, and bounded on hostile text.
 import { describe, expect, it } from '@jest/globals'
-import { detect, DETECTORS, MODIFIERS } from '../../src/classify/detectors.js'
+import { detect, DETECTOR, DETECTORS, MODIFIERS } from '../../src/classify/detectors.js'
 import { cleanNotes } from '../../src/classify/text.js'
 import { parseUnits } from '../../src/classify/blocks.js'
 import { NOTES } from './fixtures.js'
@@ -29,7 +29,11 @@ describe('detectors', () => {
     ['Remove basic_smb_lm_auth helpers', 'removalLine'],
     ['You need to run the migration manually after upgrading', 'manualStep'],
     ['Please read the upgrade guide before updating', 'guide'],
-    ['Critical security release, please update immediately', 'urgent'],
+    ['Critical security release, please update immediately', 'urgentAfter'],
+    ['Critical security release, please update immediately', 'criticalFix'],
+    ['Users are strongly encouraged to update to the latest version', 'urgent'],
+    ['This release does not require a newer version of the Rust compiler', 'negated'],
+    ['[Fix] Lua: handle require returning two values', 'fixLine'],
     ['Fix XSS in the comment form (CVE-2025-1234)', 'securityWord'],
     ['The `--legacy` flag is deprecated', 'deprecation'],
     ['Change the default log level to warn', 'defaultChange'],
@@ -39,6 +43,22 @@ describe('detectors', () => {
     ['Require CMake 3.17 to build from source', 'buildContext']
   ])('%j → %s', (text, name) => {
     expect(names(text)).toContain(name)
+  })
+
+  it('hears urgency only about updating, and a manual step only when the reader is told', () => {
+    const urgent = (t: string) => names(t).filter((n) => DETECTOR[n]!.why === 'urgent')
+    expect(urgent('Redirect immediately after login to prevent form flash')).toEqual([])
+    expect(urgent('Thanks to everyone who contributed; all users benefit')).toEqual([])
+    expect(urgent('Upgrading is highly recommended for all users')).toEqual(['urgentAfter'])
+    expect(names('Ensure that the viewer refreshes when re-running queries')).not.toContain('manualStep')
+    expect(names('Make sure you run the migration after upgrading')).toContain('manualStep')
+    expect(names('Preselect manual bucket mode in the view edit form')).not.toContain('manualStep')
+  })
+
+  it('does not read an issue number or a name as a version', () => {
+    expect(names("Don't split language if not required [#5576]")).not.toContain('requiredVersion')
+    expect(names('Require UTF-8 filenames in .torrent files')).not.toContain('requiredVersion')
+    expect(names('Requires at least version 2.4.1 of libfoo')).toContain('requiredVersion')
   })
 
   it('reads words, not parts of words', () => {

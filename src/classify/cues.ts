@@ -6,8 +6,8 @@
 //   words are softened;
 // - required: a line that states what the rubric names as breaking (a raised requirement, a
 //   removed or renamed setting, interface or feature, a manual step, an urgent update, a line
-//   under a "Removed" heading) makes it breaking, unless softened, internal work, an addition or
-//   the removal of something unused;
+//   under a "Removed" heading) makes it breaking, unless softened, internal work, an addition, a
+//   new ability, or the removal of something unused, not working or only text;
 // - action: a release is never safe while a line asks the admin to act (a detector whose reason
 //   is a required step or an urgent fix, a line under a "Removed" or upgrade heading), unless
 //   softened: doubt falls to caution;
@@ -15,7 +15,7 @@
 // These replaced a learned safety gate: leave-one-app-out, `action` alone took the breaking
 // releases called safe to zero at a far smaller cost in safe recall (see README).
 import type { CueFlags } from './model.js'
-import { MODIFIERS, type Hit } from './detectors.js'
+import { MODIFIERS, nearPattern, wordsPattern, type Hit } from './detectors.js'
 import type { UnitEvidence } from './features.js'
 import { S } from './sections.js'
 
@@ -41,7 +41,9 @@ export const REQUIRED: ReadonlySet<string> = new Set([
   'interfaceRemoved',
   'renamed',
   'manualStep',
-  'urgent'
+  'urgent',
+  'urgentAfter',
+  'criticalFix'
 ])
 /** Findings that do not say what changed: a release withdrawn, a first release, a version number. */
 const SAYS_NOTHING = new Set(['withdrawn', 'firstRelease', 'versionNumber'])
@@ -69,14 +71,67 @@ function softened(hits: readonly Hit[]): boolean {
 }
 
 // A line that adds something ("Add an option to remove headers"), is internal work ("CLEANUP:",
-// "docs:") or removes what nobody used ("Remove unused fields") states no breaking change.
+// "docs:", a line under a documentation, tests or dependencies heading), removes what nobody
+// used or what did not work ("Remove unused fields"), or removes only text (a comment, a log
+// message, a warning) states no breaking change.
 const ADDS =
   /^\s*(?:\[[^\]]{0,40}\]\s*)?(?:[#\w./-]{1,40}\s*[:-]\s*)?(?:add(?:s|ed)?|allow(?:s|ed)?|implement(?:s|ed)?)\b/i
-const UNUSED =
-  /\b(?:unused|unnecessary|unneeded|duplicate[sd]?|redundant|leftover|dead code|no longer (?:needed|used|required))\b/i
+const UNUSED = wordsPattern(
+  [
+    'unused',
+    'unnecessary',
+    'unneeded',
+    'duplicate',
+    'duplicates',
+    'duplicated',
+    'redundant',
+    'leftover',
+    'dead code',
+    'no longer needed',
+    'no longer used',
+    'no longer required',
+    "wasn't working",
+    'was not working',
+    "didn't work",
+    'did not work',
+    'never worked'
+  ],
+  'i'
+)
+// "Users can now remove X", "the ability to delete Y": a new ability, not a removal.
+const ABILITY = nearPattern(
+  ['able to', 'can now', 'ability to', 'option to', 'allow*', 'possible to', 'lets you', 'let users'],
+  ['remov*', 'delet*', 'drop*', 'renam*', 'disabl*', 'clear*'],
+  20,
+  'i'
+)
+const REMOVES_TEXT = nearPattern(
+  ['remov*', 'drop*', 'delet*'],
+  [
+    'comment',
+    'comments',
+    'typo',
+    'typos',
+    'log message*',
+    'error message*',
+    'warning',
+    'warnings',
+    'note for',
+    'note about'
+  ],
+  30,
+  'i'
+)
 
 function harmless(ue: UnitEvidence): boolean {
-  return ue.hits.some((h) => h.detector.name === 'choreLine') || ADDS.test(ue.unit.text) || UNUSED.test(ue.unit.text)
+  return (
+    ue.hits.some((h) => h.detector.name === 'choreLine') ||
+    ((ue.unit.section?.kinds ?? 0) & S.housekeeping) !== 0 ||
+    ADDS.test(ue.unit.text) ||
+    UNUSED.test(ue.unit.text) ||
+    REMOVES_TEXT.test(ue.unit.text) ||
+    ABILITY.test(ue.unit.text)
+  )
 }
 
 /** The finding a line under a "Removed" heading gives, whatever its own words (see findingsOf). */

@@ -32,7 +32,8 @@ function entry(w: string): string {
   let out = ''
   for (const ch of w) {
     if (ch === '*') out += '[\\w-]*'
-    else if (ch === '#') out += 'v?\\d+(?:\\.(?:\\d+|x))*'
+    // Not an issue number (`#5576`) nor the tail of a name (`UTF-8`, `sha256`).
+    else if (ch === '#') out += '(?<![#\\w-])v?\\d+(?:\\.(?:\\d+|x))*'
     else if (ch === ' ') out += '\\s+'
     else out += ch.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')
   }
@@ -88,12 +89,22 @@ interface Spec {
   keys?: string[]
 }
 
+/** Any entry of a word list, in lower-cased text (or with the `i` flag). */
+export function wordsPattern(ws: readonly string[], flags = ''): RegExp {
+  return new RegExp(alt(ws), flags)
+}
+
+/** A word of the first list, then within `gap` characters of the same sentence a word of the second. */
+export function nearPattern(a: readonly string[], b: readonly string[], gap = 60, flags = ''): RegExp {
+  // Within one sentence: a full stop ends it, but not the dot inside a version or a name (`3.8`, `node.js`).
+  return new RegExp(`${alt(a)}(?:[^.;!?\\n]|\\.(?=\\w)){0,${gap}}${alt(b)}`, flags)
+}
+
 function build(name: string, s: Spec): Detector {
   if (s.pattern) return { name, means: s.means, why: s.why, re: s.pattern, keys: s.keys ?? [], lower: false }
   if (s.near) {
     const [a, b, gap = 60] = s.near
-    // Within one sentence: a full stop ends it, but not the dot inside a version or a name (`3.8`, `node.js`).
-    const re = new RegExp(`${alt(a)}(?:[^.;!?\\n]|\\.(?=\\w)){0,${gap}}${alt(b)}`)
+    const re = nearPattern(a, b, gap)
     // Either list guards; the shorter key list is the cheaper and the rarer.
     const ka = keysOf(a)
     const kb = keysOf(b)
@@ -101,11 +112,28 @@ function build(name: string, s: Spec): Detector {
     return { name, means: s.means, why: s.why, re, keys, lower: true }
   }
   const ws = s.words ?? []
-  return { name, means: s.means, why: s.why, re: new RegExp(alt(ws)), keys: keysOf(ws), lower: true }
+  return { name, means: s.means, why: s.why, re: wordsPattern(ws), keys: keysOf(ws), lower: true }
 }
 
 // ---------------------------------------------------------------------------
 // Word lists shared by several detectors.
+
+/** Saying that something must happen soon (see `urgent`). */
+const URGENCY = [
+  'as soon as possible',
+  'immediately',
+  'asap',
+  'urgent*',
+  'right away',
+  'without delay',
+  'strongly recommend*',
+  'highly recommend*',
+  'strongly advise*',
+  'strongly encourage*',
+  'strongly urge*',
+  'urge*'
+]
+const UPDATING = ['updat*', 'upgrad*', 'patch*', 'apply', 'install*']
 
 const RUNTIMES = [
   'python #',
@@ -235,6 +263,8 @@ const INTERFACE = [
   'command*',
   'cli',
   'plugin*',
+  'helper*',
+  'extension*',
   'module*',
   'integration*',
   'backend*',
@@ -414,13 +444,15 @@ const SPECS: Record<string, Spec> = {
         'is required',
         'are required',
         'manually',
-        'manual',
         'action required',
         'action needed',
         'mandatory',
         'necessary',
-        'make sure',
-        'ensure',
+        // "Ensure X" alone is how commit subjects describe a fix; an instruction names the reader.
+        'make sure you*',
+        'make sure that you*',
+        'ensure you*',
+        'ensure that you*',
         'please',
         'you should',
         'you will need',
@@ -506,32 +538,23 @@ const SPECS: Record<string, Spec> = {
       50
     ]
   },
+  // The rubric's urgent fix is one "the notes say must be applied now": urgency words about
+  // updating, not urgency alone ("redirect immediately", "thanks to everyone", "all users");
+  // "you must update" is a manual step.
   urgent: {
     means: 'says to update urgently',
     why: 'urgent',
-    words: [
-      'as soon as possible',
-      'immediately',
-      'asap',
-      'urgent*',
-      'right away',
-      'without delay',
-      'strongly recommend*',
-      'highly recommend*',
-      'strongly advise*',
-      'strongly encourage*',
-      'strongly urge*',
-      'urge*',
-      'critical',
-      'must update',
-      'must upgrade',
-      'should update',
-      'should upgrade',
-      'recommended update',
-      'recommended upgrade',
-      'all users',
-      'everyone'
-    ]
+    near: [URGENCY, UPDATING, 40]
+  },
+  urgentAfter: {
+    means: 'says to update urgently',
+    why: 'urgent',
+    near: [UPDATING, URGENCY, 40]
+  },
+  criticalFix: {
+    means: 'says to update urgently',
+    why: 'urgent',
+    near: [['critical'], ['fix*', 'patch*', 'release', 'update', 'upgrade', 'security', 'vulnerab*'], 25]
   },
   securityWord: {
     means: 'fixes a security issue',
@@ -867,6 +890,13 @@ const SPECS: Record<string, Spec> = {
       'no migration',
       'no changes are required',
       'no changes required',
+      'does not require',
+      "doesn't require",
+      'do not require',
+      "don't require",
+      'not required',
+      'no longer required',
+      'no need to',
       'nothing to do',
       'backward compatible',
       'backwards compatible',
@@ -985,7 +1015,7 @@ const SPECS: Record<string, Spec> = {
     means: 'is a bug fix',
     why: 'routine',
     pattern:
-      /^\s*(?:\[[^\]]{0,30}\]\s*)?(?:[\w/-]{1,30}:\s*)?(?:fix(?:e[sd])?|bug ?fix(?:es)?|resolve[sd]?|revert(?:s|ed)?|correct(?:s|ed)?)\b|^\s*BUG\//i,
+      /^\s*(?:\[[^\]]{0,30}\]\s*)?(?:[\w/-]{1,30}:\s*)?(?:fix(?:e[sd])?|bug ?fix(?:es)?|resolve[sd]?|revert(?:s|ed)?|correct(?:s|ed)?)\b|^\s*BUG\/|^\s*\[(?:bug ?)?fix(?:e[sd])?\]/i,
     keys: ['fix', 'resolv', 'revert', 'correct', 'bug']
   },
   choreLine: {

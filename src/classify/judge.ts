@@ -175,7 +175,7 @@ function kindOf(model: Model, lines: UnitEvidence[]): BreakingKind {
       const s = push(f)
       const head = f.split(/[@+]/)[0]!
       const why = head === '' ? (f.startsWith('@security') ? 'security' : 'required') : (DETECTOR[head]?.why ?? 'note')
-      if (head === 'urgent') urgentSeen = true
+      if (why === 'urgent') urgentSeen = true
       if (s <= 0) continue
       if (why === 'urgent' || why === 'security') urgent += s
       else if (why === 'required') required += s
