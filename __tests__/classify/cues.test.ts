@@ -54,9 +54,11 @@ describe('a line that asks for action', () => {
     expect(cues('- The user is able to remove the static lease via the HTTP API.').required).toBeNull()
     expect(cues('- Remove support for the compression flag').required).toBe('removedSupport')
   })
-  it('that sits under a documentation, tests or dependencies heading, is not required', () => {
+  it('that sits under a bug-fixes, documentation, tests or dependencies heading, is not required', () => {
     expect(cues('### Documentation\n\n- Remove the deprecated v1 API').required).toBeNull()
     expect(cues('### Changes\n\n- Remove the deprecated v1 API').required).toBe('removedInterface')
+    expect(cues('### Bug fixes\n\n- The removed php-mcp provider no longer crashes upgrades').required).toBeNull()
+    expect(cues('### Removed / fixed\n\n- Remove the deprecated v1 API').required).not.toBeNull()
   })
   it('is none in notes of fixes and features only', () => {
     expect(cues('- Fix a crash on start\n- Add a dark theme\n- Update translations').action).toBeNull()

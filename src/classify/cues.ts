@@ -6,8 +6,9 @@
 //   words are softened;
 // - required: a line that states what the rubric names as breaking (a raised requirement, a
 //   removed or renamed setting, interface or feature, a manual step, an urgent update, a line
-//   under a "Removed" heading) makes it breaking, unless softened, internal work, an addition, a
-//   new ability, or the removal of something unused, not working or only text;
+//   under a "Removed" heading) makes it breaking, unless softened, internal work, under a
+//   bug-fixes heading, an addition, a new ability, or the removal of something unused, not
+//   working or only text;
 // - action: a release is never safe while a line asks the admin to act (a detector whose reason
 //   is a required step or an urgent fix, a line under a "Removed" or upgrade heading), unless
 //   softened: doubt falls to caution;
@@ -71,9 +72,9 @@ function softened(hits: readonly Hit[]): boolean {
 }
 
 // A line that adds something ("Add an option to remove headers"), is internal work ("CLEANUP:",
-// "docs:", a line under a documentation, tests or dependencies heading), removes what nobody
-// used or what did not work ("Remove unused fields"), or removes only text (a comment, a log
-// message, a warning) states no breaking change.
+// "docs:"), sits under a bug-fixes, documentation, tests or dependencies heading (it describes a
+// bug or the project's own work), removes what nobody used or what did not work ("Remove unused
+// fields"), or removes only text (a comment, a log message, a warning) states no breaking change.
 const ADDS =
   /^\s*(?:\[[^\]]{0,40}\]\s*)?(?:[#\w./-]{1,40}\s*[:-]\s*)?(?:add(?:s|ed)?|allow(?:s|ed)?|implement(?:s|ed)?)\b/i
 const UNUSED = wordsPattern(
@@ -123,10 +124,15 @@ const REMOVES_TEXT = nearPattern(
   'i'
 )
 
+/** Under a bug-fixes, documentation, tests or dependencies heading that announces nothing stronger. */
+function routineHeading(kinds: number): boolean {
+  return (kinds & (S.housekeeping | S.fixes)) !== 0 && (kinds & (S.breaking | S.removed | S.upgrade)) === 0
+}
+
 function harmless(ue: UnitEvidence): boolean {
   return (
     ue.hits.some((h) => h.detector.name === 'choreLine') ||
-    ((ue.unit.section?.kinds ?? 0) & S.housekeeping) !== 0 ||
+    routineHeading(ue.unit.section?.kinds ?? 0) ||
     ADDS.test(ue.unit.text) ||
     UNUSED.test(ue.unit.text) ||
     REMOVES_TEXT.test(ue.unit.text) ||
