@@ -2,7 +2,7 @@
 // call a change breaking.
 import { describe, expect, it } from '@jest/globals'
 import { readFileSync } from 'node:fs'
-import { cuesOf, findingsOf, REMOVED_HEADING, REQUIRED } from '../../src/classify/cues.js'
+import { cuesOf, findingsOf, REMOVED_HEADING, REQUIRED, sentenceAt } from '../../src/classify/cues.js'
 import { featuresOfNotes } from '../../src/classify/judge.js'
 import { FIXTURES } from './fixtures.js'
 
@@ -60,8 +60,25 @@ describe('a line that asks for action', () => {
     expect(cues('### Bug fixes\n\n- The removed php-mcp provider no longer crashes upgrades').required).toBeNull()
     expect(cues('### Removed / fixed\n\n- Remove the deprecated v1 API').required).not.toBeNull()
   })
+  it('is softened only in the sentence a softening word is in', () => {
+    expect(
+      cues('- This prevents older, potentially unsafe builds. To secure your instance, set PLUGINS_PRIVILEGED.')
+        .required
+    ).toBe('manualStep')
+    expect(cues('- To secure your instance, you could set PLUGINS_PRIVILEGED. Thanks.').required).toBeNull()
+    expect(cues('- Multithreaded I/O! It is optional and must be enabled in local.conf.').required).toBeNull()
+  })
   it('is none in notes of fixes and features only', () => {
     expect(cues('- Fix a crash on start\n- Add a dark theme\n- Update translations').action).toBeNull()
+  })
+})
+
+describe('sentenceAt', () => {
+  it('is the sentence holding an index, not cut at the dot inside a version or a name', () => {
+    const t = 'Needs node.js 3.8 now. Run the migration; then restart!'
+    expect(sentenceAt(t, 0)).toBe('Needs node.js 3.8 now.')
+    expect(sentenceAt(t, t.indexOf('migration'))).toBe('Run the migration;')
+    expect(sentenceAt(t, t.indexOf('restart'))).toBe('then restart!')
   })
 })
 

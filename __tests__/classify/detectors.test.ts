@@ -34,6 +34,7 @@ describe('detectors', () => {
     ['Users are strongly encouraged to update to the latest version', 'urgent'],
     ['This release does not require a newer version of the Rust compiler', 'negated'],
     ['[Fix] Lua: handle require returning two values', 'fixLine'],
+    ['Currently Linux only, and must be enabled in local.conf', 'optIn'],
     ['Fix XSS in the comment form (CVE-2025-1234)', 'securityWord'],
     ['The `--legacy` flag is deprecated', 'deprecation'],
     ['Change the default log level to warn', 'defaultChange'],

@@ -1,6 +1,6 @@
 // The rules that bound the model, read from what the detectors found, each from a sentence of the
-// labelling rubric; not learned. A line "softened" below is negated, hedged, about a later release
-// or a bug fix.
+// labelling rubric; not learned. A finding "softened" below sits in a sentence that is negated,
+// hedged, about a later release or a bug fix.
 // - called: notes that call a change breaking (a BREAKING marker, `feat!:`, "breaking change", or
 //   a line under a breaking-changes heading) make the release breaking, unless the line's own
 //   words are softened;
@@ -16,12 +16,12 @@
 // These replaced a learned safety gate: leave-one-app-out, `action` alone took the breaking
 // releases called safe to zero at a far smaller cost in safe recall (see README).
 import type { CueFlags } from './model.js'
-import { MODIFIERS, nearPattern, wordsPattern, type Hit } from './detectors.js'
+import { DETECTORS, MODIFIERS, nearPattern, wordsPattern, type Hit } from './detectors.js'
 import type { UnitEvidence } from './features.js'
 import { S } from './sections.js'
 
 /** Modifiers that take the force out of a line: it does not say what this release requires. */
-const SOFTENED = new Set(['negated', 'hedged', 'future', 'fixLine'])
+const SOFTENED = new Set(['negated', 'hedged', 'future', 'fixLine', 'optIn'])
 const MARKERS = new Set(['breakingMarker', 'bangMarker'])
 // The words that call a change breaking ("breaking" alone also breaks words and lines).
 const CALLED_WORDS =
@@ -69,6 +69,32 @@ export interface Cues {
 
 function softened(hits: readonly Hit[]): boolean {
   return hits.some((h) => SOFTENED.has(h.detector.name))
+}
+
+const SOFTENERS = DETECTORS.filter((d) => SOFTENED.has(d.name))
+// A sentence ends at . ! ? or ; before a space: not the dot inside `3.8` or `node.js`.
+const SENTENCE_END = /[.!?;]\s+/g
+
+/** The sentence of `text` that holds index `at`. */
+export function sentenceAt(text: string, at: number): string {
+  let start = 0
+  SENTENCE_END.lastIndex = 0
+  for (let m = SENTENCE_END.exec(text); m !== null; m = SENTENCE_END.exec(text)) {
+    if (m.index >= at) return text.slice(start, m.index + 1)
+    start = m.index + m[0].length
+  }
+  return text.slice(start)
+}
+
+/**
+ * Is this hit softened: is a softening word in its own sentence? A paragraph of several sentences
+ * ("… potentially unsafe. To secure your instance, set X") softens only the sentence it hedges.
+ */
+function softenedAt(ue: UnitEvidence, hit: Hit): boolean {
+  if (!softened(ue.hits)) return false
+  const s = sentenceAt(ue.unit.text, hit.at)
+  const lower = s.toLowerCase()
+  return SOFTENERS.some((d) => d.re.test(d.lower ? lower : s))
 }
 
 // A line that adds something ("Add an option to remove headers"), is internal work ("CLEANUP:",
@@ -145,17 +171,17 @@ export const REMOVED_HEADING = 'heading:removed'
 
 /**
  * What the lines that count for the `required` rule find: the name of every detector (modifiers
- * aside) on a line neither softened nor harmless, and REMOVED_HEADING for such a line under a
- * "Removed" heading. The rule holds when one of them is in REQUIRED or is REMOVED_HEADING; the
+ * aside) whose finding is not softened, on a line not harmless, and REMOVED_HEADING for such a
+ * line, not softened, under a "Removed" heading. The rule holds when one of them is in REQUIRED or is REMOVED_HEADING; the
  * evaluation also learns that list from labels instead (train.ts learnRequired), to measure what
  * choosing it by hand was worth.
  */
 export function findingsOf(units: readonly UnitEvidence[]): string[] {
   const out = new Set<string>()
   for (const ue of units) {
-    if (softened(ue.hits) || harmless(ue)) continue
-    for (const h of ue.hits) if (!MODIFIERS.has(h.detector.name)) out.add(h.detector.name)
-    if ((ue.unit.section?.kinds ?? 0) & S.removed) out.add(REMOVED_HEADING)
+    if (harmless(ue)) continue
+    for (const h of ue.hits) if (!MODIFIERS.has(h.detector.name) && !softenedAt(ue, h)) out.add(h.detector.name)
+    if ((ue.unit.section?.kinds ?? 0) & S.removed && !softened(ue.hits)) out.add(REMOVED_HEADING)
   }
   return [...out].sort()
 }
@@ -177,22 +203,27 @@ export function cuesOf(units: readonly UnitEvidence[]): Cues {
     // wording ("X will no longer be included"); its own words count only when not softened.
     const kinds = ue.unit.section?.kinds ?? 0
     if (called === null && kinds & S.breaking) called = { ue, hit: null, heading: 'breaking' }
-    if (softened(ue.hits)) continue
+    // A heading's force is the line's: a softened line is not what the admin must act on.
+    const lineSoftened = softened(ue.hits)
     // Under a "Removed" or upgrade-steps heading, the line itself is what the admin must act on.
-    if (action === null && kinds & (S.removed | S.upgrade))
+    if (action === null && kinds & (S.removed | S.upgrade) && !lineSoftened)
       action = { ue, hit: null, heading: kinds & S.removed ? 'removed' : 'upgrade' }
     if (action === null) {
-      const hit = ue.hits.find((h) => h.detector.why === 'required' || h.detector.why === 'urgent')
+      const hit = ue.hits.find(
+        (h) => (h.detector.why === 'required' || h.detector.why === 'urgent') && !softenedAt(ue, h)
+      )
       if (hit) action = { ue, hit, heading: null }
     }
     if (required === null && !harmless(ue)) {
-      const hit = ue.hits.find((h) => REQUIRED.has(h.detector.name))
+      const hit = ue.hits.find((h) => REQUIRED.has(h.detector.name) && !softenedAt(ue, h))
       if (hit) required = { ue, hit, heading: null }
-      else if (kinds & S.removed) required = { ue, hit: null, heading: 'removed' }
+      else if (kinds & S.removed && !lineSoftened) required = { ue, hit: null, heading: 'removed' }
     }
     if (called === null) {
       const hit = ue.hits.find(
-        (h) => MARKERS.has(h.detector.name) || (h.detector.name === 'breakingWord' && CALLED_WORDS.test(ue.unit.text))
+        (h) =>
+          (MARKERS.has(h.detector.name) || (h.detector.name === 'breakingWord' && CALLED_WORDS.test(ue.unit.text))) &&
+          !softenedAt(ue, h)
       )
       if (hit) called = { ue, hit, heading: null }
     }

@@ -967,6 +967,25 @@ const SPECS: Record<string, Spec> = {
       'to be dropped'
     ]
   },
+  optIn: {
+    means: 'is about something optional, off unless enabled',
+    why: 'routine',
+    words: [
+      'opt-in',
+      'opt in',
+      'optional',
+      'optionally',
+      'must be enabled',
+      'needs to be enabled',
+      'has to be enabled',
+      'can be enabled',
+      'disabled by default',
+      'off by default',
+      'not enabled by default',
+      'if enabled',
+      'when enabled'
+    ]
+  },
   conditional: {
     means: 'applies only in some setups',
     why: 'routine',
@@ -1042,6 +1061,7 @@ export const MODIFIERS: ReadonlySet<string> = new Set([
   'hedged',
   'future',
   'conditional',
+  'optIn',
   'buildContext',
   'fixLine',
   'choreLine',
