@@ -26,7 +26,7 @@ describe('a line that asks for action', () => {
       line: 'Support for Python 3.8 has been dropped.',
       detector: 'supportRemoved'
     })
-    expect(cues('- Fix a crash\n- Please upgrade as soon as possible.').action?.detector).toBe('urgentAfter')
+    expect(cues('- Fix a crash\n- Please upgrade as soon as possible.').action?.detector).toBe('urgent')
   })
   it('is not one that is negated, hedged or about a later release', () => {
     expect(cues('- Fix a crash\n- No migration is needed.').action).toBeNull()
@@ -45,7 +45,7 @@ describe('a line that asks for action', () => {
       /^removed(?:Setting|Interface)$/
     )
     expect(cues('- Fix a crash\n- Python 3.8 support will be removed in a later release.').required).toBeNull()
-    expect(cues('- Fix a crash\n- Please upgrade as soon as possible.').required).toBe('urgentAfter')
+    expect(cues('- Fix a crash\n- Please upgrade as soon as possible.').required).toBe('urgent')
     expect(cues('- Fix a crash\n- Add a dark theme').required).toBeNull()
   })
   it('that removes only text, what did not work, or gives a new ability, is not required', () => {

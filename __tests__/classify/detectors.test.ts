@@ -29,7 +29,7 @@ describe('detectors', () => {
     ['Remove basic_smb_lm_auth helpers', 'removalLine'],
     ['You need to run the migration manually after upgrading', 'manualStep'],
     ['Please read the upgrade guide before updating', 'guide'],
-    ['Critical security release, please update immediately', 'urgentAfter'],
+    ['Critical security release, please update immediately', 'urgent'],
     ['Critical security release, please update immediately', 'criticalFix'],
     ['Users are strongly encouraged to update to the latest version', 'urgent'],
     ['This release does not require a newer version of the Rust compiler', 'negated'],
@@ -50,7 +50,7 @@ describe('detectors', () => {
     const urgent = (t: string) => names(t).filter((n) => DETECTOR[n]!.why === 'urgent')
     expect(urgent('Redirect immediately after login to prevent form flash')).toEqual([])
     expect(urgent('Thanks to everyone who contributed; all users benefit')).toEqual([])
-    expect(urgent('Upgrading is highly recommended for all users')).toEqual(['urgentAfter'])
+    expect(urgent('Upgrading is highly recommended for all users')).toEqual(['urgent'])
     expect(names('Ensure that the viewer refreshes when re-running queries')).not.toContain('manualStep')
     expect(names('Make sure you run the migration after upgrading')).toContain('manualStep')
     expect(names('Preselect manual bucket mode in the view edit form')).not.toContain('manualStep')

@@ -43,7 +43,6 @@ export const REQUIRED: ReadonlySet<string> = new Set([
   'renamed',
   'manualStep',
   'urgent',
-  'urgentAfter',
   'criticalFix'
 ])
 /** Findings that do not say what changed: a release withdrawn, a first release, a version number. */

@@ -84,6 +84,8 @@ interface Spec {
   words?: readonly string[]
   /** Or: a word of the first list, then within `gap` characters of the same sentence a word of the second. */
   near?: readonly [readonly string[], readonly string[], number?]
+  /** With `near`: the second list's word may also come first ("update immediately", "urged to update"). */
+  eitherOrder?: boolean
   /** Or a pattern for what word lists cannot say (case-sensitive identifiers); then `keys` guard it, if any. */
   pattern?: RegExp
   keys?: string[]
@@ -104,7 +106,9 @@ function build(name: string, s: Spec): Detector {
   if (s.pattern) return { name, means: s.means, why: s.why, re: s.pattern, keys: s.keys ?? [], lower: false }
   if (s.near) {
     const [a, b, gap = 60] = s.near
-    const re = nearPattern(a, b, gap)
+    const re = s.eitherOrder
+      ? new RegExp(`${nearPattern(a, b, gap).source}|${nearPattern(b, a, gap).source}`)
+      : nearPattern(a, b, gap)
     // Either list guards; the shorter key list is the cheaper and the rarer.
     const ka = keysOf(a)
     const kb = keysOf(b)
@@ -544,12 +548,8 @@ const SPECS: Record<string, Spec> = {
   urgent: {
     means: 'says to update urgently',
     why: 'urgent',
-    near: [URGENCY, UPDATING, 40]
-  },
-  urgentAfter: {
-    means: 'says to update urgently',
-    why: 'urgent',
-    near: [UPDATING, URGENCY, 40]
+    near: [URGENCY, UPDATING, 40],
+    eitherOrder: true
   },
   criticalFix: {
     means: 'says to update urgently',
