@@ -42618,12 +42618,11 @@ function cuesOf(units) {
             if (hit)
                 action = { ue, hit, heading: null };
         }
-        if (required === null && !harmless(ue)) {
-            const hit = ue.hits.find((h) => REQUIRED.has(h.detector.name) && !softenedAt(ue, h));
-            if (hit)
-                required = { ue, hit, heading: null };
-            else if (kinds & sections_S.removed && !lineSoftened)
-                required = { ue, hit: null, heading: 'removed' };
+        if (required === null) {
+            // Whether the line is harmless is asked only of a line that would count: most lines do not.
+            const hit = ue.hits.find((h) => REQUIRED.has(h.detector.name) && !softenedAt(ue, h)) ?? null;
+            if ((hit || (kinds & sections_S.removed && !lineSoftened)) && !harmless(ue))
+                required = { ue, hit, heading: hit ? null : 'removed' };
         }
         if (called === null) {
             const hit = ue.hits.find((h) => (MARKERS.has(h.detector.name) || (h.detector.name === 'breakingWord' && CALLED_WORDS.test(ue.unit.text))) &&

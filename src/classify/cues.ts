@@ -213,10 +213,11 @@ export function cuesOf(units: readonly UnitEvidence[]): Cues {
       )
       if (hit) action = { ue, hit, heading: null }
     }
-    if (required === null && !harmless(ue)) {
-      const hit = ue.hits.find((h) => REQUIRED.has(h.detector.name) && !softenedAt(ue, h))
-      if (hit) required = { ue, hit, heading: null }
-      else if (kinds & S.removed && !lineSoftened) required = { ue, hit: null, heading: 'removed' }
+    if (required === null) {
+      // Whether the line is harmless is asked only of a line that would count: most lines do not.
+      const hit = ue.hits.find((h) => REQUIRED.has(h.detector.name) && !softenedAt(ue, h)) ?? null
+      if ((hit || (kinds & S.removed && !lineSoftened)) && !harmless(ue))
+        required = { ue, hit, heading: hit ? null : 'removed' }
     }
     if (called === null) {
       const hit = ue.hits.find(
