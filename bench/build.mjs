@@ -22,6 +22,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { stringify } from 'yaml'
+import { median } from './support/median.mjs'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const { values } = parseArgs({
@@ -88,7 +89,6 @@ function timed(cmd, args) {
   return { ms, stderr: r.stderr }
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]
 const s2 = (ms) => (ms / 1000).toFixed(2)
 
 function buildAndCopy(work, catalog, out, now, previous) {

@@ -19,6 +19,7 @@ import {
   OPTIONS
 } from '../src/classify/train.ts'
 import { compareVersions, parseVersion } from '../src/util/versions.ts'
+import { median } from './support/median.mjs'
 
 const dir = new URL('../__tests__/fixtures/release-notes/', import.meta.url)
 const readJsonl = (name) =>
@@ -295,11 +296,10 @@ for (let r = 0; r < 3; r++) {
   const cpu = process.cpuUsage(c0)
   runs.push({ cpuMs: (cpu.user + cpu.system) / 1000, ms: Number(process.hrtime.bigint() - t0) / 1e6 })
 }
-const mid = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 const cpuMin = Math.min(...runs.map((r) => r.cpuMs))
 console.log(
   `\nspeed: ${N} notes (cycling the ${notes.length} real ones, mean ${Math.round(notes.reduce((s, n) => s + n.notes.length, 0) / notes.length)} chars) on one core, 3 runs: ` +
-    `CPU min ${(cpuMin / 1000).toFixed(2)} s, median ${(mid(runs.map((r) => r.cpuMs)) / 1000).toFixed(2)} s; ` +
+    `CPU min ${(cpuMin / 1000).toFixed(2)} s, median ${(median(runs.map((r) => r.cpuMs)) / 1000).toFixed(2)} s; ` +
     `wall min ${(Math.min(...runs.map((r) => r.ms)) / 1000).toFixed(2)} s (${((cpuMin * 1000) / N).toFixed(0)} µs CPU per note; target <= 5 s)` +
     (sink > 0 ? '' : ' (no output?)')
 )

@@ -6077,13 +6077,14 @@ const OTHER_LANG_OPEN = /<([a-z][\w:-]{0,30})\b[^<>]{0,200}?\b(?:xml:)?lang="(?!
 const MARKED_TITLE = /^(\*{1,3}|={2,}|-{2,})[ \t]*([^*=\n]{2,80}?)[ \t]*\1[ \t]*$/;
 /** An RST or setext underline: one punctuation character repeated. */
 const UNDERLINE = /^(?:={3,}|\*{3,}|~{3,}|\^{3,}|#{3,}|\+{3,})\s*$/;
+/** A reStructuredText line block's line: "| " and text without another bar (a Markdown table row has more). */
+const RST_LINE_BLOCK = /^ {0,4}\| ([^|]+)$/;
 /**
  * Generic format handling before the Markdown lexer: drop non-English elements of multilingual
  * XML, remove the indentation every line shares (an indented list is not code), and turn
- * reStructuredText underlined titles and lines like `** Title **` into headings. Linear in the text.
+ * reStructuredText underlined titles and lines like `** Title **` into headings, and RST line
+ * blocks into list items. Linear in the text.
  */
-/** A reStructuredText line block's line: "| " and text without another bar (a Markdown table row has more). */
-const RST_LINE_BLOCK = /^ {0,4}\| ([^|]+)$/;
 function normaliseFormat(s) {
     if (s.includes('lang="'))
         s = dropOtherLanguages(s);
@@ -7679,8 +7680,7 @@ const SENTENCE_END = /[.!?;]\s+/g;
 /** The sentence of `text` that holds index `at`. */
 function sentenceAt(text, at) {
     let start = 0;
-    SENTENCE_END.lastIndex = 0;
-    for (let m = SENTENCE_END.exec(text); m !== null; m = SENTENCE_END.exec(text)) {
+    for (const m of text.matchAll(SENTENCE_END)) {
         if (m.index >= at)
             return text.slice(start, m.index + 1);
         start = m.index + m[0].length;
@@ -7753,9 +7753,9 @@ const REMOVED_HEADING = 'heading:removed';
 /**
  * What the lines that count for the `required` rule find: the name of every detector (modifiers
  * aside) whose finding is not softened, on a line not harmless, and REMOVED_HEADING for such a
- * line, not softened, under a "Removed" heading. The rule holds when one of them is in REQUIRED or is REMOVED_HEADING; the
- * evaluation also learns that list from labels instead (train.ts learnRequired), to measure what
- * choosing it by hand was worth.
+ * line, not softened, under a "Removed" heading. The rule holds when one of them is in REQUIRED
+ * or is REMOVED_HEADING; the evaluation also learns that list from labels instead (train.ts
+ * learnRequired), to measure what choosing it by hand was worth.
  */
 function findingsOf(units) {
     const out = new Set();

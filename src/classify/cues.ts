@@ -77,8 +77,7 @@ const SENTENCE_END = /[.!?;]\s+/g
 /** The sentence of `text` that holds index `at`. */
 export function sentenceAt(text: string, at: number): string {
   let start = 0
-  SENTENCE_END.lastIndex = 0
-  for (let m = SENTENCE_END.exec(text); m !== null; m = SENTENCE_END.exec(text)) {
+  for (const m of text.matchAll(SENTENCE_END)) {
     if (m.index >= at) return text.slice(start, m.index + 1)
     start = m.index + m[0].length
   }
@@ -171,9 +170,9 @@ export const REMOVED_HEADING = 'heading:removed'
 /**
  * What the lines that count for the `required` rule find: the name of every detector (modifiers
  * aside) whose finding is not softened, on a line not harmless, and REMOVED_HEADING for such a
- * line, not softened, under a "Removed" heading. The rule holds when one of them is in REQUIRED or is REMOVED_HEADING; the
- * evaluation also learns that list from labels instead (train.ts learnRequired), to measure what
- * choosing it by hand was worth.
+ * line, not softened, under a "Removed" heading. The rule holds when one of them is in REQUIRED
+ * or is REMOVED_HEADING; the evaluation also learns that list from labels instead (train.ts
+ * learnRequired), to measure what choosing it by hand was worth.
  */
 export function findingsOf(units: readonly UnitEvidence[]): string[] {
   const out = new Set<string>()

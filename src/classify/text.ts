@@ -68,14 +68,15 @@ const MARKED_TITLE = /^(\*{1,3}|={2,}|-{2,})[ \t]*([^*=\n]{2,80}?)[ \t]*\1[ \t]*
 /** An RST or setext underline: one punctuation character repeated. */
 const UNDERLINE = /^(?:={3,}|\*{3,}|~{3,}|\^{3,}|#{3,}|\+{3,})\s*$/
 
-/**
- * Generic format handling before the Markdown lexer: drop non-English elements of multilingual
- * XML, remove the indentation every line shares (an indented list is not code), and turn
- * reStructuredText underlined titles and lines like `** Title **` into headings. Linear in the text.
- */
 /** A reStructuredText line block's line: "| " and text without another bar (a Markdown table row has more). */
 const RST_LINE_BLOCK = /^ {0,4}\| ([^|]+)$/
 
+/**
+ * Generic format handling before the Markdown lexer: drop non-English elements of multilingual
+ * XML, remove the indentation every line shares (an indented list is not code), and turn
+ * reStructuredText underlined titles and lines like `** Title **` into headings, and RST line
+ * blocks into list items. Linear in the text.
+ */
 export function normaliseFormat(s: string): string {
   if (s.includes('lang="')) s = dropOtherLanguages(s)
   const lines = s.split('\n')
