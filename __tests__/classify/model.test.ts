@@ -76,10 +76,16 @@ describe('the decision rule', () => {
   it('breaking when the notes call it so, when it is the most probable class or P(breaking) reaches the threshold', () => {
     expect(decide([0.9, 0.06, 0.04, 0], t, called)).toBe(BREAKING)
     expect(decide([0.1, 0.86, 0.04, 0], t, required)).toBe(BREAKING)
-    expect(decide([0.3, 0.3, 0.4, 0], t, none)).toBe(BREAKING)
-    expect(decide([0.1, 0.5, 0.4, 0], t, none)).toBe(BREAKING)
-    expect(decide([0.2, 0.41, 0.39, 0], t, none)).toBe(CAUTION)
+    expect(decide([0.3, 0.3, 0.4, 0], t, action)).toBe(BREAKING)
+    expect(decide([0.1, 0.5, 0.4, 0], t, action)).toBe(BREAKING)
+    expect(decide([0.2, 0.41, 0.39, 0], t, action)).toBe(CAUTION)
     expect(decide([0.1, 0.1, 0.1, 0.7], t, none)).toBe(UNKNOWN)
+  })
+  it('the model says breaking only where a line asks for action; elsewhere its doubt falls to caution', () => {
+    const described = { ...none, described: true }
+    expect(decide([0.3, 0.3, 0.4, 0], t, described)).toBe(CAUTION)
+    expect(decide([0.05, 0.05, 0.9, 0], t, described)).toBe(CAUTION)
+    expect(decide([0.45, 0.1, 0.45, 0], t, described)).toBe(CAUTION)
   })
   it('unknown only when no line says what changed', () => {
     expect(decide([0.2, 0.1, 0.0, 0.7], t, { ...none, described: true })).toBe(SAFE)

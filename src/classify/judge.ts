@@ -3,7 +3,7 @@
 // ./cues.ts bound it (notes that call a change breaking; no safe while a line asks for action).
 // Two rules come before the model: empty notes and notes with no words but a link are unknown.
 import { parseUnits, type Unit } from './blocks.js'
-import { cueFlags, cuesOf } from './cues.js'
+import { cueFlags, cuesOf, type Cue, type Cues } from './cues.js'
 import { DETECTOR, MODIFIERS, type Hit } from './detectors.js'
 import { releaseFeatures, type ReleaseFeatures, type UnitEvidence } from './features.js'
 import {
@@ -11,7 +11,7 @@ import {
   CAUTION,
   decide,
   MODEL_CLASSES,
-  modelSaysBreaking,
+  modelLeansBreaking,
   probabilities,
   SAFE,
   topClass,
@@ -200,6 +200,20 @@ function isSecurity(rf: ReleaseFeatures): boolean {
   return false
 }
 
+/**
+ * The line a rule decided by, quoted in the rationale; null when the model's weights decide. A rule
+ * quotes its own line: the notes calling a change breaking, the line that states a rubric's breaking
+ * change, or the line that asks for action when the model leaned safe. The model says breaking only
+ * where a line asks for action: when it alone does, that line (the step) is quoted.
+ */
+function ruleLine(c: number, p: number[], cues: Cues, model: Model, cut: boolean): Cue | null {
+  if (c === BREAKING) {
+    if (!modelLeansBreaking(p, model.header.thresholds, cues.described)) return cues.called ?? cues.required
+    return (cues.called ?? cues.required) ? null : cues.action
+  }
+  return c === CAUTION && topClass(p, cues.described) === SAFE && cues.action && !cut ? cues.action : null
+}
+
 /** Judge one release's notes with a model. Total: any string (or none) gives a judgement. */
 export function judgeRelease(notes: unknown, version: string, model: Model): ReleaseJudgement {
   const nf = featuresOfNotes(notes, version)
@@ -236,15 +250,7 @@ export function judgeRelease(notes: unknown, version: string, model: Model): Rel
       rule: OUTCOMES.noContent,
       describes: 'the notes carry no usable content'
     }
-  // A rule that decided quotes its own line: the notes calling a change breaking, the line that
-  // states a rubric's breaking change, or the line that asks for action when the model leaned safe.
-  const p0 = topClass(p, cues.described)
-  const byRule =
-    c === BREAKING && !modelSaysBreaking(p, model.header.thresholds, cues.described)
-      ? (cues.called ?? cues.required)
-      : c === CAUTION && p0 === SAFE && cues.action && !nf.cut
-        ? cues.action
-        : null
+  const byRule = ruleLine(c, p, cues, model, nf.cut)
   // A safe release quotes the line that came closest to caution, if any did.
   let d = byRule ? { ue: byRule.ue, feature: '' } : deciding(model, rf.units, c === SAFE ? CAUTION : c)
   if (!byRule && c === SAFE && d.ue === null) d = deciding(model, rf.units, SAFE)

@@ -96,21 +96,24 @@ export function topClass(p: readonly number[], described: boolean): number {
   return described ? argmax(p.slice(0, UNKNOWN)) : argmax(p)
 }
 
-/** Whether the model alone says breaking: the most probable class, or P(breaking) at the threshold. */
-export function modelSaysBreaking(p: readonly number[], t: Thresholds, described: boolean): boolean {
+/** Whether the model leans breaking: the most probable class, or P(breaking) at the threshold. */
+export function modelLeansBreaking(p: readonly number[], t: Thresholds, described: boolean): boolean {
   return topClass(p, described) === BREAKING || p[BREAKING]! >= t.breaking
 }
 
 /**
- * The decision rule. Breaking when the notes call it so, when a line states what the rubric
- * counts as breaking, or when the model says so. Doubt falls to caution, never to safe: safe
- * needs safe to be the most probable class and no line that asks the admin to act. Unknown
+ * The decision rule. Breaking when the notes call it so, when a line states what the rubric counts
+ * as breaking, or when the model leans breaking on notes in which a line asks the admin to act: a
+ * breaking release needs a step or an urgent fix, so where no line asks for one (a security fix, a
+ * refused input) the model's lean is doubt. Doubt falls to caution, never to safe: safe needs safe to
+ * be the most probable class, no lean to breaking and no line that asks the admin to act. Unknown
  * only when no line says what changed.
  */
 export function decide(p: readonly number[], t: Thresholds, cues: CueFlags): number {
   const top = topClass(p, cues.described)
   if (top === UNKNOWN) return UNKNOWN
-  if (cues.called || cues.required || modelSaysBreaking(p, t, cues.described)) return BREAKING
+  if (cues.called || cues.required) return BREAKING
+  if (modelLeansBreaking(p, t, cues.described)) return cues.action ? BREAKING : CAUTION
   if (top === SAFE && !cues.action) return SAFE
   return CAUTION
 }
