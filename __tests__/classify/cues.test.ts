@@ -16,9 +16,31 @@ function cues(notes: string) {
       line: c.action.ue.unit.text,
       detector: c.action.hit?.detector.name ?? `heading ${c.action.heading}`
     },
-    called: c.called && { line: c.called.ue.unit.text, detector: c.called.hit?.detector.name ?? null }
+    called: c.called && { line: c.called.ue.unit.text, detector: c.called.hit?.detector.name ?? null },
+    security: c.security && {
+      line: c.security.ue.unit.text,
+      detector: c.security.hit?.detector.name ?? `heading ${c.security.heading}`
+    }
   }
 }
+
+describe('a security fix (never safe: the rubric counts one as caution)', () => {
+  it('is a line with a security word, or any line under a security heading', () => {
+    expect(cues('- Fix a crash\n- Fix XSS in the login form').security).toEqual({
+      line: 'Fix XSS in the login form',
+      detector: 'securityWord'
+    })
+    expect(cues('### Security\n\n- Escape names in the admin list').security).toEqual({
+      line: 'Escape names in the admin list',
+      detector: 'heading security'
+    })
+  })
+  it('is not internal work, tests or documentation', () => {
+    expect(cues('- Fix a crash\n- test: cover the CSRF token check').security).toBeNull()
+    expect(cues('### Documentation\n\n- Describe the security model').security).toBeNull()
+    expect(cues('- Fix a crash\n- Add a search box').security).toBeNull()
+  })
+})
 
 describe('a line that asks for action', () => {
   it('is one a required-step or urgent detector finds', () => {

@@ -12,6 +12,9 @@
 // - action: a release is never safe while a line asks the admin to act (a detector whose reason
 //   is a required step or an urgent fix, a line under a "Removed" or upgrade heading), unless
 //   softened: doubt falls to caution;
+// - security: a release with a security fix (a line under a security heading or with a security
+//   word, not internal work or tests, not negated) is never safe: the rubric counts a
+//   security-relevant fix as caution;
 // - described: notes in which a line says what changed are never unknown.
 // These replaced a learned safety gate: leave-one-app-out, `action` alone took the breaking
 // releases called safe to zero at a far smaller cost in safe recall (see README).
@@ -52,7 +55,7 @@ const SAYS_NOTHING = new Set(['withdrawn', 'firstRelease', 'versionNumber'])
 export interface Cue {
   ue: UnitEvidence
   hit: Hit | null
-  heading: 'breaking' | 'removed' | 'upgrade' | null
+  heading: 'breaking' | 'removed' | 'upgrade' | 'security' | null
 }
 
 export interface Cues {
@@ -62,6 +65,8 @@ export interface Cues {
   called: Cue | null
   /** The first line that states what the rubric counts as breaking (a raised requirement, a removal, a manual step). */
   required: Cue | null
+  /** The first line that announces a security fix; null when none does. */
+  security: Cue | null
   /** Some line says what changed (a detector other than a modifier finds something). */
   described: boolean
 }
@@ -184,9 +189,25 @@ export function findingsOf(units: readonly UnitEvidence[]): string[] {
   return [...out].sort()
 }
 
+const INTERNAL = new Set(['choreLine', 'testWord', 'negated'])
+
+/** The line's security fix, if it announces one: in its words or by its heading, not internal work or negated. */
+function securityCue(ue: UnitEvidence): Cue | null {
+  const kinds = ue.unit.section?.kinds ?? 0
+  if (kinds & S.housekeeping || ue.hits.some((h) => INTERNAL.has(h.detector.name))) return null
+  const hit = ue.hits.find((h) => h.detector.name === 'securityWord') ?? null
+  return hit || kinds & S.security ? { ue, hit, heading: hit ? null : 'security' } : null
+}
+
 /** What the decision rule needs of the cues. */
 export function cueFlags(c: Cues): CueFlags {
-  return { action: c.action !== null, called: c.called !== null, described: c.described, required: c.required !== null }
+  return {
+    action: c.action !== null,
+    called: c.called !== null,
+    described: c.described,
+    required: c.required !== null,
+    security: c.security !== null
+  }
 }
 
 export function cuesOf(units: readonly UnitEvidence[]): Cues {
@@ -194,6 +215,7 @@ export function cuesOf(units: readonly UnitEvidence[]): Cues {
   let called: Cues['called'] = null
   let described = false
   let required: Cues['required'] = null
+  let security: Cues['security'] = null
   for (const ue of units) {
     if (!described)
       described = ue.hits.some((h) => !MODIFIERS.has(h.detector.name) && !SAYS_NOTHING.has(h.detector.name))
@@ -226,7 +248,8 @@ export function cuesOf(units: readonly UnitEvidence[]): Cues {
       )
       if (hit) called = { ue, hit, heading: null }
     }
-    if (action !== null && called !== null && required !== null && described) break
+    if (security === null) security = securityCue(ue)
+    if (action !== null && called !== null && required !== null && security !== null && described) break
   }
-  return { action, called, described, required }
+  return { action, called, described, required, security }
 }

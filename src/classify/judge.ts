@@ -19,7 +19,7 @@ import {
   weightTable,
   type Model
 } from './model.js'
-import { HEADINGS, S } from './sections.js'
+import { HEADINGS } from './sections.js'
 import { cleanNotes, isBlankNotes, NOTES_CAP, squash } from './text.js'
 import type { Classification } from '../schema/index.js'
 
@@ -184,26 +184,10 @@ function kindOf(model: Model, lines: UnitEvidence[]): BreakingKind {
   return urgentSeen && urgent > required ? 'urgent' : 'required'
 }
 
-function isSecurity(rf: ReleaseFeatures): boolean {
-  for (const ue of rf.units) {
-    const kinds = ue.unit.section?.kinds ?? 0
-    if (kinds & S.housekeeping) continue
-    let sec = (kinds & S.security) !== 0
-    let internal = false
-    for (const h of ue.hits) {
-      if (h.detector.name === 'securityWord') sec = true
-      if (h.detector.name === 'choreLine' || h.detector.name === 'testWord' || h.detector.name === 'negated')
-        internal = true
-    }
-    if (sec && !internal) return true
-  }
-  return false
-}
-
 /**
  * The line a rule decided by, quoted in the rationale; null when the model's weights decide. A rule
  * quotes its own line: the notes calling a change breaking, the line that states a rubric's breaking
- * change, or the line that asks for action when the model leaned safe. The model says breaking only
+ * change, or the line that asks for action (else the security fix) when the model leaned safe. The model says breaking only
  * where a line asks for action: when it alone does, that line (the step) is quoted.
  */
 function ruleLine(c: number, p: number[], cues: Cues, model: Model, cut: boolean): Cue | null {
@@ -211,7 +195,7 @@ function ruleLine(c: number, p: number[], cues: Cues, model: Model, cut: boolean
     if (!modelLeansBreaking(p, model.header.thresholds, cues.described)) return cues.called ?? cues.required
     return (cues.called ?? cues.required) ? null : cues.action
   }
-  return c === CAUTION && topClass(p, cues.described) === SAFE && cues.action && !cut ? cues.action : null
+  return c === CAUTION && topClass(p, cues.described) === SAFE && !cut ? (cues.action ?? cues.security) : null
 }
 
 /** Judge one release's notes with a model. Total: any string (or none) gives a judgement. */
@@ -240,7 +224,7 @@ export function judgeRelease(notes: unknown, version: string, model: Model): Rel
   const decided = decide(p, model.header.thresholds, cueFlags(cues))
   // Notes cut at the read limit: what was not read may matter, so they are never safe.
   const c = decided === SAFE && nf.cut ? CAUTION : decided
-  const security = isSecurity(rf)
+  const security = cues.security !== null
   if (c === UNKNOWN)
     return {
       ...base,
