@@ -17,6 +17,7 @@ function cues(notes: string) {
       detector: c.action.hit?.detector.name ?? `heading ${c.action.heading}`
     },
     called: c.called && { line: c.called.ue.unit.text, detector: c.called.hit?.detector.name ?? null },
+    changed: c.changed && { line: c.changed.ue.unit.text, heading: c.changed.heading },
     security: c.security && {
       line: c.security.ue.unit.text,
       detector: c.security.hit?.detector.name ?? `heading ${c.security.heading}`
@@ -39,6 +40,21 @@ describe('a security fix (never safe: the rubric counts one as caution)', () => 
     expect(cues('- Fix a crash\n- test: cover the CSRF token check').security).toBeNull()
     expect(cues('### Documentation\n\n- Describe the security model').security).toBeNull()
     expect(cues('- Fix a crash\n- Add a search box').security).toBeNull()
+  })
+})
+
+describe('a change the rubric counts as caution (never safe)', () => {
+  it('is a line under a deprecations, "Changed" or configuration-changes heading', () => {
+    expect(cues('### Changed\n\n- The cache now expires after an hour').changed).toEqual({
+      line: 'The cache now expires after an hour',
+      heading: 'changed'
+    })
+    expect(cues('## Deprecations\n\n- The v1 API').changed?.heading).toBe('deprecated')
+    expect(cues('## Configuration changes\n\n- `cache.ttl` takes a duration').changed?.heading).toBe('config')
+  })
+  it('is not a line under other headings, nor tests or internal work', () => {
+    expect(cues('### Fixed\n\n- The cache now expires after an hour').changed).toBeNull()
+    expect(cues('### Changed\n\n- test: cover the cache expiry').changed).toBeNull()
   })
 })
 

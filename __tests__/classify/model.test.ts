@@ -64,14 +64,14 @@ describe('the committed model', () => {
 
 describe('the decision rule', () => {
   const t = { breaking: 0.4 }
-  const none = { action: false, called: false, described: false, required: false, security: false }
+  const none = { action: false, called: false, described: false, required: false, caution: false }
   const action = { ...none, action: true, described: true }
   const called = { ...none, called: true, described: true }
   const required = { ...none, action: true, described: true, required: true }
   it('safe needs safe to be the most probable class, no line that asks for action and no security fix', () => {
     expect(decide([0.9, 0.06, 0.04, 0], t, none)).toBe(SAFE)
     expect(decide([0.9, 0.06, 0.04, 0], t, action)).toBe(CAUTION) // doubt → caution
-    expect(decide([0.9, 0.06, 0.04, 0], t, { ...none, described: true, security: true })).toBe(CAUTION)
+    expect(decide([0.9, 0.06, 0.04, 0], t, { ...none, described: true, caution: true })).toBe(CAUTION)
     expect(decide([0.45, 0.5, 0.05, 0], t, none)).toBe(CAUTION)
   })
   it('breaking when the notes call it so, when it is the most probable class or P(breaking) reaches the threshold', () => {
@@ -109,7 +109,7 @@ describe("the required rule with its list learned (the evaluation's fully out-of
     version: '1.0.0',
     label,
     features: ['x'],
-    cues: { action: false, called: false, described: true, required: false, security: false },
+    cues: { action: false, called: false, described: true, required: false, caution: false },
     findings,
     gate: null
   })

@@ -12,16 +12,17 @@
 // - action: a release is never safe while a line asks the admin to act (a detector whose reason
 //   is a required step or an urgent fix, a line under a "Removed" or upgrade heading), unless
 //   softened: doubt falls to caution;
-// - security: a release with a security fix (a line under a security heading or with a security
-//   word, not internal work or tests, not negated) is never safe: the rubric counts a
-//   security-relevant fix as caution;
+// - security, changed: a release with a security fix (a line under a security heading or with a
+//   security word, not internal work or tests, not negated) or a line under a deprecations,
+//   "Changed" or configuration-changes heading is never safe: the rubric counts security-relevant
+//   fixes, behaviour and configuration changes and deprecations as caution;
 // - described: notes in which a line says what changed are never unknown.
 // These replaced a learned safety gate: leave-one-app-out, `action` alone took the breaking
 // releases called safe to zero at a far smaller cost in safe recall (see README).
 import type { CueFlags } from './model.js'
 import { DETECTORS, MODIFIERS, nearPattern, wordsPattern, type Hit } from './detectors.js'
 import type { UnitEvidence } from './features.js'
-import { S } from './sections.js'
+import { S, type HeadingKind } from './sections.js'
 
 /** Modifiers that take the force out of a line: it does not say what this release requires. */
 const SOFTENED = new Set(['negated', 'hedged', 'future', 'fixLine', 'optIn'])
@@ -55,7 +56,7 @@ const SAYS_NOTHING = new Set(['withdrawn', 'firstRelease', 'versionNumber'])
 export interface Cue {
   ue: UnitEvidence
   hit: Hit | null
-  heading: 'breaking' | 'removed' | 'upgrade' | 'security' | null
+  heading: HeadingKind | null
 }
 
 export interface Cues {
@@ -67,6 +68,8 @@ export interface Cues {
   required: Cue | null
   /** The first line that announces a security fix; null when none does. */
   security: Cue | null
+  /** The first line under a deprecations, "Changed" or configuration-changes heading; null when none is. */
+  changed: Cue | null
   /** Some line says what changed (a detector other than a modifier finds something). */
   described: boolean
 }
@@ -199,6 +202,16 @@ function securityCue(ue: UnitEvidence): Cue | null {
   return hit || kinds & S.security ? { ue, hit, heading: hit ? null : 'security' } : null
 }
 
+const CHANGED_HEADINGS: readonly HeadingKind[] = ['deprecated', 'changed', 'config']
+
+/** The line's heading, if it announces a deprecation, a change of behaviour or of configuration. */
+function changedCue(ue: UnitEvidence): Cue | null {
+  const kinds = ue.unit.section?.kinds ?? 0
+  if (kinds & S.housekeeping || ue.hits.some((h) => INTERNAL.has(h.detector.name))) return null
+  const heading = CHANGED_HEADINGS.find((h) => kinds & S[h])
+  return heading ? { ue, hit: null, heading } : null
+}
+
 /** What the decision rule needs of the cues. */
 export function cueFlags(c: Cues): CueFlags {
   return {
@@ -206,7 +219,7 @@ export function cueFlags(c: Cues): CueFlags {
     called: c.called !== null,
     described: c.described,
     required: c.required !== null,
-    security: c.security !== null
+    caution: c.security !== null || c.changed !== null
   }
 }
 
@@ -216,6 +229,7 @@ export function cuesOf(units: readonly UnitEvidence[]): Cues {
   let described = false
   let required: Cues['required'] = null
   let security: Cues['security'] = null
+  let changed: Cues['changed'] = null
   for (const ue of units) {
     if (!described)
       described = ue.hits.some((h) => !MODIFIERS.has(h.detector.name) && !SAYS_NOTHING.has(h.detector.name))
@@ -249,7 +263,8 @@ export function cuesOf(units: readonly UnitEvidence[]): Cues {
       if (hit) called = { ue, hit, heading: null }
     }
     if (security === null) security = securityCue(ue)
-    if (action !== null && called !== null && required !== null && security !== null && described) break
+    if (changed === null) changed = changedCue(ue)
+    if (action && called && required && security && changed && described) break
   }
-  return { action, called, described, required, security }
+  return { action, called, described, required, security, changed }
 }

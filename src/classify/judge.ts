@@ -187,7 +187,7 @@ function kindOf(model: Model, lines: UnitEvidence[]): BreakingKind {
 /**
  * The line a rule decided by, quoted in the rationale; null when the model's weights decide. A rule
  * quotes its own line: the notes calling a change breaking, the line that states a rubric's breaking
- * change, or the line that asks for action (else the security fix) when the model leaned safe. The model says breaking only
+ * change, or the line that asks for action (else a security fix or change) when the model leaned safe. The model says breaking only
  * where a line asks for action: when it alone does, that line (the step) is quoted.
  */
 function ruleLine(c: number, p: number[], cues: Cues, model: Model, cut: boolean): Cue | null {
@@ -195,7 +195,9 @@ function ruleLine(c: number, p: number[], cues: Cues, model: Model, cut: boolean
     if (!modelLeansBreaking(p, model.header.thresholds, cues.described)) return cues.called ?? cues.required
     return (cues.called ?? cues.required) ? null : cues.action
   }
-  return c === CAUTION && topClass(p, cues.described) === SAFE && !cut ? (cues.action ?? cues.security) : null
+  return c === CAUTION && topClass(p, cues.described) === SAFE && !cut
+    ? (cues.action ?? cues.security ?? cues.changed)
+    : null
 }
 
 /** Judge one release's notes with a model. Total: any string (or none) gives a judgement. */

@@ -24,8 +24,11 @@ export interface CueFlags {
   described: boolean
   /** A line states what the rubric counts as breaking: breaking. */
   required: boolean
-  /** A line announces a security fix: never safe. */
-  security: boolean
+  /**
+   * A line the rubric counts as caution (a security fix; a line under a deprecations, "Changed" or
+   * configuration-changes heading): never safe.
+   */
+  caution: boolean
 }
 
 export interface Figures {
@@ -108,14 +111,14 @@ export function modelLeansBreaking(p: readonly number[], t: Thresholds, describe
  * as breaking, or when the model leans breaking on notes in which a line asks the admin to act: a
  * breaking release needs a step or an urgent fix, so where no line asks for one (a security fix, a
  * refused input) the model's lean is doubt. Doubt falls to caution, never to safe: safe needs safe to
- * be the most probable class, no lean to breaking, no line that asks the admin to act and no security
- * fix (the rubric counts one as caution). Unknown only when no line says what changed.
+ * be the most probable class, no lean to breaking, no line that asks the admin to act and none the
+ * rubric counts as caution (a security fix, a deprecation). Unknown only when no line says what changed.
  */
 export function decide(p: readonly number[], t: Thresholds, cues: CueFlags): number {
   const top = topClass(p, cues.described)
   if (top === UNKNOWN) return UNKNOWN
   if (cues.called || cues.required) return BREAKING
   if (modelLeansBreaking(p, t, cues.described)) return cues.action ? BREAKING : CAUTION
-  if (top === SAFE && !cues.action && !cues.security) return SAFE
+  if (top === SAFE && !cues.action && !cues.caution) return SAFE
   return CAUTION
 }
