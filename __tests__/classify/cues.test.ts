@@ -66,6 +66,14 @@ describe('a line that asks for action', () => {
     })
     expect(cues('- Fix a crash\n- Please upgrade as soon as possible.').action?.detector).toBe('urgent')
   })
+  it('is not one that only says what is used instead, or what is now refused (how a fix works, a behaviour change)', () => {
+    expect(cues('- Fix a crash\n- Use a sibling CSS selector instead of :has').action).toBeNull()
+    expect(cues('- Fix a crash\n- Excessively large FTP control replies are now rejected').action).toBeNull()
+    // A removal that says what to use instead still asks the admin to act.
+    expect(cues('- Fix a crash\n- The `--legacy` flag was removed; use `--mode` instead').action?.detector).toBe(
+      'settingRemoved'
+    )
+  })
   it('is not one that is negated, hedged or about a later release', () => {
     expect(cues('- Fix a crash\n- No migration is needed.').action).toBeNull()
     expect(cues('- Fix a crash\n- Python 3.9 support will be removed in a future release.').action).toBeNull()

@@ -403,7 +403,7 @@ const SPECS: Record<string, Spec> = {
   },
   forbidden: {
     means: 'refuses something that used to be accepted',
-    why: 'required',
+    why: 'note',
     words: [
       'forbid*',
       'disallow*',
@@ -509,7 +509,7 @@ const SPECS: Record<string, Spec> = {
   },
   useInstead: {
     means: 'says what to use instead',
-    why: 'required',
+    why: 'note',
     near: [['use', 'switch to', 'migrate to', 'move to'], ['instead'], 80]
   },
   migration: {
