@@ -52,6 +52,15 @@ describe('a change the rubric counts as caution (never safe)', () => {
     expect(cues('## Deprecations\n\n- The v1 API').changed?.heading).toBe('deprecated')
     expect(cues('## Configuration changes\n\n- `cache.ttl` takes a duration').changed?.heading).toBe('config')
   })
+  it('is a line that announces itself so: "Changed: …", "[Change] …", "Deprecated: …"', () => {
+    expect(cues('- Fixed: a crash\n- Changed: MQTT, QoS is now set to 1').changed).toEqual({
+      line: 'Changed: MQTT, QoS is now set to 1',
+      heading: 'changed'
+    })
+    expect(cues('- [Change] Cron expressions follow apscheduler').changed?.heading).toBe('changed')
+    expect(cues('- Deprecated: the v1 API').changed?.heading).toBe('deprecated')
+    expect(cues('- Changelog: see the site').changed).toBeNull()
+  })
   it('is not a line under other headings, nor tests or internal work', () => {
     expect(cues('### Fixed\n\n- The cache now expires after an hour').changed).toBeNull()
     expect(cues('### Changed\n\n- test: cover the cache expiry').changed).toBeNull()

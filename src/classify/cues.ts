@@ -203,13 +203,17 @@ function securityCue(ue: UnitEvidence): Cue | null {
 }
 
 const CHANGED_HEADINGS: readonly HeadingKind[] = ['deprecated', 'changed', 'config']
+// The same announced by the line itself: "Changed: …", "[Change] …", "Deprecated: …".
+const CHANGED_PREFIX = /^\s*\[?(changed?|deprecated?|deprecation)\]?\s*[:\]]/i
 
-/** The line's heading, if it announces a deprecation, a change of behaviour or of configuration. */
+/** The line's heading or prefix, if it announces a deprecation, a change of behaviour or of configuration. */
 function changedCue(ue: UnitEvidence): Cue | null {
   const kinds = ue.unit.section?.kinds ?? 0
   if (kinds & S.housekeeping || ue.hits.some((h) => INTERNAL.has(h.detector.name))) return null
   const heading = CHANGED_HEADINGS.find((h) => kinds & S[h])
-  return heading ? { ue, hit: null, heading } : null
+  if (heading) return { ue, hit: null, heading }
+  const m = CHANGED_PREFIX.exec(ue.unit.text)
+  return m ? { ue, hit: null, heading: /^depr/i.test(m[1]!) ? 'deprecated' : 'changed' } : null
 }
 
 /** What the decision rule needs of the cues. */
