@@ -42592,11 +42592,15 @@ function findingsOf(units) {
     return [...out].sort();
 }
 const INTERNAL = new Set(['choreLine', 'testWord', 'negated']);
+/** Internal work, tests or docs (by its words or its heading), or negated: nothing an admin need read first. */
+function internal(ue) {
+    return ((ue.unit.section?.kinds ?? 0) & sections_S.housekeeping) !== 0 || ue.hits.some((h) => INTERNAL.has(h.detector.name));
+}
 /** The line's security fix, if it announces one: in its words or by its heading, not internal work or negated. */
 function securityCue(ue) {
-    const kinds = ue.unit.section?.kinds ?? 0;
-    if (kinds & sections_S.housekeeping || ue.hits.some((h) => INTERNAL.has(h.detector.name)))
+    if (internal(ue))
         return null;
+    const kinds = ue.unit.section?.kinds ?? 0;
     const hit = ue.hits.find((h) => h.detector.name === 'securityWord') ?? null;
     return hit || kinds & sections_S.security ? { ue, hit, heading: hit ? null : 'security' } : null;
 }
@@ -42605,9 +42609,9 @@ const CHANGED_HEADINGS = ['deprecated', 'changed', 'config'];
 const CHANGED_PREFIX = /^\s*\[?(changed?|deprecated?|deprecation)\]?\s*[:\]]/i;
 /** The line's heading or prefix, if it announces a deprecation, a change of behaviour or of configuration. */
 function changedCue(ue) {
-    const kinds = ue.unit.section?.kinds ?? 0;
-    if (kinds & sections_S.housekeeping || ue.hits.some((h) => INTERNAL.has(h.detector.name)))
+    if (internal(ue))
         return null;
+    const kinds = ue.unit.section?.kinds ?? 0;
     const heading = CHANGED_HEADINGS.find((h) => kinds & sections_S[h]);
     if (heading)
         return { ue, hit: null, heading };

@@ -2,7 +2,7 @@
 // call a change breaking.
 import { describe, expect, it } from '@jest/globals'
 import { readFileSync } from 'node:fs'
-import { cuesOf, findingsOf, REMOVED_HEADING, REQUIRED, sentenceAt } from '../../src/classify/cues.js'
+import { cuesOf, findingsOf, REMOVED_HEADING, REQUIRED, sentenceAt, type Cue } from '../../src/classify/cues.js'
 import { featuresOfNotes } from '../../src/classify/judge.js'
 import { FIXTURES } from './fixtures.js'
 
@@ -10,18 +10,15 @@ function cues(notes: string) {
   const f = featuresOfNotes(notes, '1.2.3')
   if (!f.rf) throw new Error('no features')
   const c = cuesOf(f.rf.units)
+  // The line a cue found and why: its detector, or the heading it sits under.
+  const found = (cue: Cue | null) =>
+    cue && { line: cue.ue.unit.text, detector: cue.hit?.detector.name ?? `heading ${cue.heading}` }
   return {
     required: c.required && c.required.hit?.detector.name,
-    action: c.action && {
-      line: c.action.ue.unit.text,
-      detector: c.action.hit?.detector.name ?? `heading ${c.action.heading}`
-    },
+    action: found(c.action),
     called: c.called && { line: c.called.ue.unit.text, detector: c.called.hit?.detector.name ?? null },
     changed: c.changed && { line: c.changed.ue.unit.text, heading: c.changed.heading },
-    security: c.security && {
-      line: c.security.ue.unit.text,
-      detector: c.security.hit?.detector.name ?? `heading ${c.security.heading}`
-    }
+    security: found(c.security)
   }
 }
 

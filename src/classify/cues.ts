@@ -194,10 +194,15 @@ export function findingsOf(units: readonly UnitEvidence[]): string[] {
 
 const INTERNAL = new Set(['choreLine', 'testWord', 'negated'])
 
+/** Internal work, tests or docs (by its words or its heading), or negated: nothing an admin need read first. */
+function internal(ue: UnitEvidence): boolean {
+  return ((ue.unit.section?.kinds ?? 0) & S.housekeeping) !== 0 || ue.hits.some((h) => INTERNAL.has(h.detector.name))
+}
+
 /** The line's security fix, if it announces one: in its words or by its heading, not internal work or negated. */
 function securityCue(ue: UnitEvidence): Cue | null {
+  if (internal(ue)) return null
   const kinds = ue.unit.section?.kinds ?? 0
-  if (kinds & S.housekeeping || ue.hits.some((h) => INTERNAL.has(h.detector.name))) return null
   const hit = ue.hits.find((h) => h.detector.name === 'securityWord') ?? null
   return hit || kinds & S.security ? { ue, hit, heading: hit ? null : 'security' } : null
 }
@@ -208,8 +213,8 @@ const CHANGED_PREFIX = /^\s*\[?(changed?|deprecated?|deprecation)\]?\s*[:\]]/i
 
 /** The line's heading or prefix, if it announces a deprecation, a change of behaviour or of configuration. */
 function changedCue(ue: UnitEvidence): Cue | null {
+  if (internal(ue)) return null
   const kinds = ue.unit.section?.kinds ?? 0
-  if (kinds & S.housekeeping || ue.hits.some((h) => INTERNAL.has(h.detector.name))) return null
   const heading = CHANGED_HEADINGS.find((h) => kinds & S[h])
   if (heading) return { ue, hit: null, heading }
   const m = CHANGED_PREFIX.exec(ue.unit.text)
