@@ -42865,7 +42865,8 @@ function decide(p, t, cues) {
 ;// CONCATENATED MODULE: ./src/classify/judge.ts
 // One release's notes → one class, the evidence that weighed most and the words it quotes.
 // The detectors (./detectors.ts) find; the trained model (./model.json) weighs; the rules of
-// ./cues.ts bound it (notes that call a change breaking; no safe while a line asks for action).
+// ./cues.ts bound it (notes that call a change breaking; no safe while a line asks for action or
+// announces a security fix or change; the model says breaking only where a line asks for action).
 // Two rules come before the model: empty notes and notes with no words but a link are unknown.
 
 
@@ -43006,8 +43007,9 @@ function kindOf(model, lines) {
 /**
  * The line a rule decided by, quoted in the rationale; null when the model's weights decide. A rule
  * quotes its own line: the notes calling a change breaking, the line that states a rubric's breaking
- * change, or the line that asks for action (else a security fix or change) when the model leaned safe. The model says breaking only
- * where a line asks for action: when it alone does, that line (the step) is quoted.
+ * change, or, when the model leaned safe, the line that asks for action (else the security fix or
+ * change that makes it caution). The model says breaking only where a line asks for action: when it
+ * alone does, that line (the step) is quoted.
  */
 function ruleLine(c, p, cues, model, cut) {
     if (c === BREAKING) {

@@ -72,7 +72,7 @@ describe('a line that asks for action', () => {
     })
     expect(cues('- Fix a crash\n- Please upgrade as soon as possible.').action?.detector).toBe('urgent')
   })
-  it('is not one that only says what is used instead, or what is now refused (how a fix works, a behaviour change)', () => {
+  it('is not one that only says what is used instead, or what is now refused', () => {
     expect(cues('- Fix a crash\n- Use a sibling CSS selector instead of :has').action).toBeNull()
     expect(cues('- Fix a crash\n- Excessively large FTP control replies are now rejected').action).toBeNull()
     // A removal that says what to use instead still asks the admin to act.
