@@ -230,13 +230,13 @@ function outOfFold(examples: Example[], groupOf: (app: string) => number, groups
   return out
 }
 
-/** Thresholds chosen by an inner split of the training apps (never the measured app). */
 /** The inner split: each training app's group, by sorted name. */
 function appGroups(train: readonly Example[], folds: number): Map<string, number> {
   const apps = [...new Set(train.map((e) => e.app))].sort()
   return new Map(apps.map((a, i) => [a, i % folds]))
 }
 
+/** Thresholds chosen by an inner split of the training apps (never the measured app). */
 export function nestedThresholds(train: Example[], opt: Options = OPTIONS): Thresholds {
   const group = appGroups(train, opt.innerFolds)
   const rows = train.filter((e) => e.features !== null)
@@ -407,14 +407,14 @@ export function leaveOneAppOutLearnedRule(
     const train = data.examples.filter((e) => e.app !== app && e.features !== null)
     // The same inner split as nestedThresholds; each group's list is learned without that group.
     const group = appGroups(train, opt.innerFolds)
-    const groupOf = (e: Example) => group.get(e.app)!
-    const scores = outOfFold(train, (a) => group.get(a)!, opt.innerFolds, opt)
+    const groupOf = (app: string) => group.get(app)!
+    const scores = outOfFold(train, groupOf, opt.innerFolds, opt)
     const labels = train.map((e) => e.label)
     let best = { score: -Infinity, t: 0.5, minPrecision: 0.6 }
     for (const minPrecision of MIN_PRECISIONS) {
       const innerLists = Array.from({ length: opt.innerFolds }, (_, g) =>
         learnRequired(
-          train.filter((e) => groupOf(e) !== g),
+          train.filter((e) => groupOf(e.app) !== g),
           minPrecision,
           opt
         )
@@ -422,7 +422,7 @@ export function leaveOneAppOutLearnedRule(
       for (const breaking of BREAKING_GRID) {
         const t = { breaking }
         const f = figures(
-          train.map((e, i) => decideWith(scores[i]!, e.findings!, innerLists[groupOf(e)]!, t)),
+          train.map((e, i) => decideWith(scores[i]!, e.findings!, innerLists[groupOf(e.app)]!, t)),
           labels
         )
         const score = f.macroF1 + recallWeight * f.breakingRecall
