@@ -39,7 +39,7 @@ describe('classifyReleases on real notes (committed model)', () => {
       'under "Deprecations and Removals"'
     ],
     ['adguard-home@v0.107.77', 'caution', 'path traversal', 'fixes a security issue'],
-    ['paperless-ngx@3.0.2', 'safe', 'Fix: fix broken migration in 3.0.1', 'fixes a bug'],
+    ['paperless-ngx@3.0.2', 'safe', 'Fix: fix broken migration in 3.0.1', 'involves a migration'],
     ['netbox@v4.5.10', 'safe', '', 'no line weighs toward caution'],
     ['traefik@v3.7.2', 'unknown', '', 'no usable content'],
     ['vikunja@0.2', 'unknown', '', 'no release notes']

@@ -33,6 +33,22 @@ describe('a security fix (never safe: the rubric counts one as caution)', () => 
       detector: 'heading security'
     })
   })
+  it('is a fix of who may see or do what, whether or not the notes say "security"', () => {
+    expect(cues('- Fix a crash\n- Require admin access permission to list link shares').security).toEqual({
+      line: 'Require admin access permission to list link shares',
+      detector: 'accessControl'
+    })
+    expect(cues('- Fix a crash\n- Enforce authentication on the image endpoint').security?.detector).toBe(
+      'accessControl'
+    )
+    expect(cues('- Fix a crash\n- Faster thumbnails').security).toBeNull()
+  })
+  it('is not an addition about access, nor the permissions of files', () => {
+    expect(cues('### Features\n\n- Support for authenticated media has been added').security).toBeNull()
+    expect(cues('- Add OIDC authentication').security).toBeNull()
+    expect(cues('- Fix log folder permissions').security).toBeNull()
+    expect(cues('- Removing read-only files failed with a permission error').security).toBeNull()
+  })
   it('is not internal work, tests or documentation', () => {
     expect(cues('- Fix a crash\n- test: cover the CSRF token check').security).toBeNull()
     expect(cues('### Documentation\n\n- Describe the security model').security).toBeNull()

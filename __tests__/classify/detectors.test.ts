@@ -36,6 +36,8 @@ describe('detectors', () => {
     ['[Fix] Lua: handle require returning two values', 'fixLine'],
     ['Currently Linux only, and must be enabled in local.conf', 'optIn'],
     ['Fix XSS in the comment form (CVE-2025-1234)', 'securityWord'],
+    ['Require view permission for the more-like search', 'accessControl'],
+    ['Avoid enabling a non-validated OTP for two-factor login', 'accessControl'],
     ['The `--legacy` flag is deprecated', 'deprecation'],
     ['Change the default log level to warn', 'defaultChange'],
     ['feat(api)!: drop the old route', 'bangMarker'],

@@ -12,10 +12,10 @@
 // - action: a release is never safe while a line asks the admin to act (a detector whose reason
 //   is a required step or an urgent fix, a line under a "Removed" or upgrade heading), unless
 //   softened: doubt falls to caution;
-// - security, changed: a release with a security fix (a line under a security heading or with a
-//   security word, not internal work or tests, not negated) or a line under a deprecations,
-//   "Changed" or configuration-changes heading is never safe: the rubric counts security-relevant
-//   fixes, behaviour and configuration changes and deprecations as caution;
+// - security, changed: a release with a security fix (a line under a security heading, with a
+//   security word or about access control, not internal work or tests, not negated) or a line
+//   under a deprecations, "Changed" or configuration-changes heading is never safe: the rubric
+//   counts security-relevant fixes, behaviour and configuration changes and deprecations as caution;
 // - described: notes in which a line says what changed are never unknown.
 // These replaced a learned safety gate: leave-one-app-out, `action` alone took the breaking
 // releases called safe to zero at a far smaller cost in safe recall (see README).
@@ -66,7 +66,7 @@ export interface Cues {
   called: Cue | null
   /** The first line that states what the rubric counts as breaking (a raised requirement, a removal, a manual step). */
   required: Cue | null
-  /** The first line that announces a security fix; null when none does. */
+  /** The first line that announces a security fix (or an access-control fix); null when none does. */
   security: Cue | null
   /** The first line under a deprecations, "Changed" or configuration-changes heading; null when none is. */
   changed: Cue | null
@@ -199,11 +199,29 @@ function internal(ue: UnitEvidence): boolean {
   return ((ue.unit.section?.kinds ?? 0) & S.housekeeping) !== 0 || ue.hits.some((h) => INTERNAL.has(h.detector.name))
 }
 
+// Permissions of files, not of users: "Fix log folder permissions", "failed with a permission error".
+const FILE_PERMISSION = new RegExp(
+  `${nearPattern(['file*', 'folder*', 'director*', 'dir', 'socket*', 'read-only'], ['permission*'], 20).source}|` +
+    wordsPattern(['permission error*', 'permission denied', 'permissions error*']).source,
+  'i'
+)
+
+/**
+ * A fix of who may access what: not an addition ("Support for authenticated media has been added"
+ * is a feature), not under a features heading, not about the permissions of files.
+ */
+function accessFix(ue: UnitEvidence): boolean {
+  const kinds = ue.unit.section?.kinds ?? 0
+  return (kinds & S.features) === 0 && !ADDS.test(ue.unit.text) && !FILE_PERMISSION.test(ue.unit.text)
+}
+
 /** The line's security fix, if it announces one: in its words or by its heading, not internal work or negated. */
 function securityCue(ue: UnitEvidence): Cue | null {
   if (internal(ue)) return null
   const kinds = ue.unit.section?.kinds ?? 0
-  const hit = ue.hits.find((h) => h.detector.name === 'securityWord') ?? null
+  const hit =
+    ue.hits.find((h) => h.detector.name === 'securityWord' || (h.detector.name === 'accessControl' && accessFix(ue))) ??
+    null
   return hit || kinds & S.security ? { ue, hit, heading: hit ? null : 'security' } : null
 }
 

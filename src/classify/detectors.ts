@@ -605,6 +605,29 @@ const SPECS: Record<string, Spec> = {
       'cve'
     ]
   },
+  // Who may see or do what: a fix here is security-relevant whether or not the notes say "security".
+  accessControl: {
+    means: 'changes who may access what',
+    why: 'security',
+    words: [
+      'permission*',
+      'access control',
+      'access check*',
+      'acl',
+      'acls',
+      'authenticat*',
+      'authoriz*',
+      'authoris*',
+      'reauth*',
+      '2fa',
+      'two-factor',
+      'otp',
+      'totp',
+      'privilege*',
+      'csp',
+      'saniti*'
+    ]
+  },
   deprecation: {
     means: 'deprecates something',
     why: 'note',
