@@ -116,6 +116,11 @@ describe('a line that asks for action', () => {
     expect(cues('- Fix a crash\n- Please upgrade as soon as possible.').required).toBe('urgent')
     expect(cues('- Fix a crash\n- Add a dark theme').required).toBeNull()
   })
+  it('that removes only a control of the interface (a button, an icon), is not required', () => {
+    expect(cues('- Remove mobile/floating Create button from the list in Settings > Folders').required).toBeNull()
+    expect(cues('- Remove the icon image alt attribute in feeds list').required).toBeNull()
+    expect(cues('- Remove the `button_style` setting').required).toBe('removedSetting')
+  })
   it('that removes only text, what did not work, or gives a new ability, is not required', () => {
     expect(cues('- Remove MySQL 5.7-related comments from database.yml.example').required).toBeNull()
     expect(cues("- Remove the compression flag support; it wasn't working anyway").required).toBeNull()

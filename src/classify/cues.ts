@@ -8,7 +8,7 @@
 //   removed or renamed setting, interface or feature, a manual step, an urgent update, a line
 //   under a "Removed" heading) makes it breaking, unless softened, internal work, under a
 //   bug-fixes heading, an addition, a new ability, or the removal of something unused, not
-//   working or only text;
+//   working, only text or a control of the interface (a button, an icon);
 // - action: a release is never safe while a line asks the admin to act (a detector whose reason
 //   is a required step or an urgent fix, a line under a "Removed" or upgrade heading), unless
 //   softened: doubt falls to caution;
@@ -106,7 +106,8 @@ function softenedAt(ue: UnitEvidence, hit: Hit): boolean {
 // A line that adds something ("Add an option to remove headers"), is internal work ("CLEANUP:",
 // "docs:"), sits under a bug-fixes, documentation, tests or dependencies heading (it describes a
 // bug or the project's own work), removes what nobody used or what did not work ("Remove unused
-// fields"), or removes only text (a comment, a log message, a warning) states no breaking change.
+// fields"), removes only text (a comment, a log message, a warning) or a control of the interface (a
+// button, an icon) states no breaking change.
 const ADDS =
   /^\s*(?:\[[^\]]{0,40}\]\s*)?(?:[#\w./-]{1,40}\s*[:-]\s*)?(?:add(?:s|ed)?|allow(?:s|ed)?|implement(?:s|ed)?)\b/i
 const UNUSED = wordsPattern(
@@ -156,6 +157,27 @@ const REMOVES_TEXT = nearPattern(
   'i'
 )
 
+// Removing a control of the interface ("the floating Create button", "the icon's alt attribute")
+// removes no setting, interface or feature an admin relies on.
+const REMOVES_UI = nearPattern(
+  ['remov*', 'drop*', 'delet*'],
+  [
+    'button',
+    'buttons',
+    'icon',
+    'icons',
+    'tooltip*',
+    'alt attribute',
+    'banner',
+    'animation*',
+    'placeholder*',
+    'scrollbar*',
+    'spinner*'
+  ],
+  40,
+  'i'
+)
+
 /** Under a bug-fixes, documentation, tests or dependencies heading that announces nothing stronger. */
 function routineHeading(kinds: number): boolean {
   return (kinds & (S.housekeeping | S.fixes)) !== 0 && (kinds & (S.breaking | S.removed | S.upgrade)) === 0
@@ -168,6 +190,7 @@ function harmless(ue: UnitEvidence): boolean {
     ADDS.test(ue.unit.text) ||
     UNUSED.test(ue.unit.text) ||
     REMOVES_TEXT.test(ue.unit.text) ||
+    REMOVES_UI.test(ue.unit.text) ||
     ABILITY.test(ue.unit.text)
   )
 }
