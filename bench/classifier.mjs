@@ -253,6 +253,40 @@ if (!quiet) {
   }
 }
 
+// --- Does the rationale quote what the labellers quoted? Each label's evidence quotes the lines that
+// decided it ("…"); a right verdict whose quote shares a stretch of words with one of those says why
+// in the labellers' own terms. LOAO verdicts; entries whose evidence quotes no line are left out.
+const norm = (s) =>
+  s
+    .toLowerCase()
+    .replace(/[`*_"“”]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+const pieces = (s) =>
+  norm(s)
+    .split(/\s*(?:\.\.\.|…)\s*/)
+    .filter((p) => p.length >= 8)
+function quotesEvidence(quote, evidence) {
+  const ours = pieces(quote)
+  const theirs = [...evidence.matchAll(/"([^"]{8,})"/g)].flatMap((m) => pieces(m[1]))
+  return ours.some((o) => theirs.some((t) => o.includes(t) || t.includes(o)))
+}
+const quoted = new Map(CLASSES.slice(0, 3).map((c) => [c, { n: 0, same: 0 }]))
+for (const [id, l] of labels) {
+  const j = loaoJ.get(id)
+  const r = j.releases[j.releases.length - 1]
+  if (j.safeToUpdate !== l.label || !quoted.has(l.label) || !r?.quote || !/"[^"]{8,}"/.test(l.evidence)) continue
+  const q = quoted.get(l.label)
+  q.n++
+  if (quotesEvidence(r.quote, l.evidence)) q.same++
+}
+const qAll = [...quoted.values()].reduce((a, q) => ({ n: a.n + q.n, same: a.same + q.same }), { n: 0, same: 0 })
+console.log(
+  `\nrationale quotes a line the labellers quoted (LOAO, right verdicts whose evidence quotes a line): ` +
+    `${qAll.same}/${qAll.n} (${fmt(qAll.same / qAll.n)}); ` +
+    [...quoted].map(([c, q]) => `${c} ${q.same}/${q.n}`).join(', ')
+)
+
 // Unlabelled entries: only checked to run without error and, for real notes, not to come out
 // unknown (format handling); their classes are neither printed nor used for tuning.
 let unlabelled = 0

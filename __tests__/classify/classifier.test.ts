@@ -24,21 +24,33 @@ describe('classifyReleases on real notes (committed model)', () => {
   // Real releases whose dev label the model reproduces, the words the rationale must quote,
   // and the plain words it must use for the deciding evidence.
   const pinned: [string, string, string, string][] = [
+    // A breaking release quotes why it is one: its first line under a breaking-changes heading…
+    ['netbox@v4.5.0', 'breaking', 'NetBox now requires Python 3.12', 'breaking-changes heading'],
     [
-      'netbox@v4.5.0',
+      'paperless-ngx@3.0.0',
       'breaking',
-      'The ALLOW_TOKEN_RETRIEVAL config parameter has been removed',
+      'Remove the positional arguments from the pre/post consume scripts',
       'breaking-changes heading'
     ],
-    ['paperless-ngx@3.0.0', 'breaking', 'drop support for api versions < 9', 'breaking-changes heading'],
-    ['docker-mailserver@12.0.0', 'breaking', 'ARMv7 platform is no longer supported', 'behaviour'],
+    // …or the line that states the rubric's breaking change, not the line the weights lean on most.
+    ['docker-mailserver@12.0.0', 'breaking', 'ARMv7 platform is no longer supported', 'removes support for something'],
     [
       'buildbot@4.3.0',
       'breaking',
       'Buildbot Master now requires Python 3.9 or newer',
       'under "Deprecations and Removals"'
     ],
+    [
+      'redmine@v7.0.0',
+      'breaking',
+      'Remove deprecated method ApplicationHelper#render_if_exist',
+      'removes an interface'
+    ],
     ['adguard-home@v0.107.77', 'caution', 'path traversal', 'fixes a security issue'],
+    // A caution release quotes a line with what the rubric names (a change, a security fix), not
+    // one that weighs only as a bug fix, and never a line of internal work ("DOC: add security.txt").
+    ['haproxy@3.4.0', 'caution', 'validate SNI characters to prevent SAN certificate injection', 'security issue'],
+    ['mpd@0.24.13', 'caution', 'id3: limit ID3 tags to 4 MB', 'changes existing behaviour'],
     ['paperless-ngx@3.0.2', 'safe', 'Fix: fix broken migration in 3.0.1', 'involves a migration'],
     ['netbox@v4.5.10', 'safe', '', 'no line weighs toward caution'],
     ['traefik@v3.7.2', 'unknown', '', 'no usable content'],

@@ -8184,8 +8184,29 @@ function pusher(model, c) {
         return v;
     };
 }
-/** The line whose features push hardest toward class c, and its strongest feature ('' when none pushes). */
+/**
+ * The line whose features push hardest toward class c, and its strongest feature ('' when none pushes).
+ * Toward caution or breaking, a line whose strongest evidence is a finding the rubric names comes
+ * first. Internal work, tests and docs are the reason only when no other line pushes at all: a line
+ * about tests may weigh, but it is not why an admin should be careful.
+ */
 function deciding(model, units, c) {
+    const outside = units.filter((ue) => !internal(ue));
+    // A change, a deprecation, a security fix or a step says why better than a line that weighs only as a bug fix.
+    if (c !== SAFE) {
+        const d = strongest(model, outside, c, true);
+        if (d.ue)
+            return d;
+    }
+    const d = strongest(model, outside, c, false);
+    return d.ue || outside.length === units.length ? d : strongest(model, units, c, false);
+}
+/** Whether a feature names a finding the rubric counts (not routine work, a heading or a release-level fact). */
+function rubricFinding(feature) {
+    const why = DETECTOR[feature.split(/[@+#]/)[0]]?.why;
+    return why !== undefined && why !== 'routine';
+}
+function strongest(model, units, c, rubric) {
     const push = pusher(model, c);
     let best = null;
     let bestFeature = '';
@@ -8204,7 +8225,7 @@ function deciding(model, units, c) {
                 top = f;
             }
         }
-        if (sum > bestScore) {
+        if (sum > bestScore && (!rubric || rubricFinding(top))) {
             bestScore = sum;
             best = ue;
             bestFeature = top;
@@ -8236,18 +8257,16 @@ function kindOf(model, lines) {
     return urgentSeen && urgent > required ? 'urgent' : 'required';
 }
 /**
- * The line a rule decided by, quoted in the rationale; null when the model's weights decide. A rule
- * quotes its own line: the notes calling a change breaking, the line that states a rubric's breaking
- * change, or, when the model leaned safe, the line that asks for action (else the security fix or
- * change that makes it caution). The model says breaking only where a line asks for action: when it
- * alone does, that line (the step) is quoted.
+ * The line a rule decided by, quoted in the rationale; null when the model's weights decide. A
+ * breaking release always quotes why it is one: the notes calling a change breaking, else the line
+ * that states a rubric's breaking change, else the line that asks for action (the model says
+ * breaking only where one does), never merely the line the weights lean on most. A caution release
+ * the model leaned safe on quotes the line that asks for action, else the security fix or change
+ * that makes it caution.
  */
-function ruleLine(c, p, cues, model, cut) {
-    if (c === BREAKING) {
-        if (!modelLeansBreaking(p, model.header.thresholds, cues.described))
-            return cues.called ?? cues.required;
-        return (cues.called ?? cues.required) ? null : cues.action;
-    }
+function ruleLine(c, p, cues, cut) {
+    if (c === BREAKING)
+        return cues.called ?? cues.required ?? cues.action;
     return c === CAUTION && topClass(p, cues.described) === SAFE && !cut
         ? (cues.action ?? cues.security ?? cues.changed)
         : null;
@@ -8288,7 +8307,7 @@ function judgeRelease(notes, version, model) {
             rule: OUTCOMES.noContent,
             describes: 'the notes carry no usable content'
         };
-    const byRule = ruleLine(c, p, cues, model, nf.cut);
+    const byRule = ruleLine(c, p, cues, nf.cut);
     // A safe release quotes the line that came closest to caution, if any did.
     let d = byRule ? { ue: byRule.ue, feature: '' } : deciding(model, rf.units, c === SAFE ? CAUTION : c);
     if (!byRule && c === SAFE && d.ue === null)

@@ -218,7 +218,7 @@ export function findingsOf(units: readonly UnitEvidence[]): string[] {
 const INTERNAL = new Set(['choreLine', 'testWord', 'negated'])
 
 /** Internal work, tests or docs (by its words or its heading), or negated: nothing an admin need read first. */
-function internal(ue: UnitEvidence): boolean {
+export function internal(ue: UnitEvidence): boolean {
   return ((ue.unit.section?.kinds ?? 0) & S.housekeeping) !== 0 || ue.hits.some((h) => INTERNAL.has(h.detector.name))
 }
 

@@ -4,7 +4,7 @@
 // announces a security fix or change; the model says breaking only where a line asks for action).
 // Two rules come before the model: empty notes and notes with no words but a link are unknown.
 import { parseUnits, type Unit } from './blocks.js'
-import { cueFlags, cuesOf, type Cue, type Cues } from './cues.js'
+import { cueFlags, cuesOf, internal, type Cue, type Cues } from './cues.js'
 import { DETECTOR, MODIFIERS, type Hit } from './detectors.js'
 import { releaseFeatures, type ReleaseFeatures, type UnitEvidence } from './features.js'
 import {
@@ -12,7 +12,6 @@ import {
   CAUTION,
   decide,
   MODEL_CLASSES,
-  modelLeansBreaking,
   probabilities,
   SAFE,
   topClass,
@@ -137,8 +136,35 @@ function pusher(model: Model, c: number): (f: string) => number {
   }
 }
 
-/** The line whose features push hardest toward class c, and its strongest feature ('' when none pushes). */
+/**
+ * The line whose features push hardest toward class c, and its strongest feature ('' when none pushes).
+ * Toward caution or breaking, a line whose strongest evidence is a finding the rubric names comes
+ * first. Internal work, tests and docs are the reason only when no other line pushes at all: a line
+ * about tests may weigh, but it is not why an admin should be careful.
+ */
 function deciding(model: Model, units: UnitEvidence[], c: number): { ue: UnitEvidence | null; feature: string } {
+  const outside = units.filter((ue) => !internal(ue))
+  // A change, a deprecation, a security fix or a step says why better than a line that weighs only as a bug fix.
+  if (c !== SAFE) {
+    const d = strongest(model, outside, c, true)
+    if (d.ue) return d
+  }
+  const d = strongest(model, outside, c, false)
+  return d.ue || outside.length === units.length ? d : strongest(model, units, c, false)
+}
+
+/** Whether a feature names a finding the rubric counts (not routine work, a heading or a release-level fact). */
+function rubricFinding(feature: string): boolean {
+  const why = DETECTOR[feature.split(/[@+#]/)[0]!]?.why
+  return why !== undefined && why !== 'routine'
+}
+
+function strongest(
+  model: Model,
+  units: UnitEvidence[],
+  c: number,
+  rubric: boolean
+): { ue: UnitEvidence | null; feature: string } {
   const push = pusher(model, c)
   let best: UnitEvidence | null = null
   let bestFeature = ''
@@ -156,7 +182,7 @@ function deciding(model: Model, units: UnitEvidence[], c: number): { ue: UnitEvi
         top = f
       }
     }
-    if (sum > bestScore) {
+    if (sum > bestScore && (!rubric || rubricFinding(top))) {
       bestScore = sum
       best = ue
       bestFeature = top
@@ -186,17 +212,15 @@ function kindOf(model: Model, lines: UnitEvidence[]): BreakingKind {
 }
 
 /**
- * The line a rule decided by, quoted in the rationale; null when the model's weights decide. A rule
- * quotes its own line: the notes calling a change breaking, the line that states a rubric's breaking
- * change, or, when the model leaned safe, the line that asks for action (else the security fix or
- * change that makes it caution). The model says breaking only where a line asks for action: when it
- * alone does, that line (the step) is quoted.
+ * The line a rule decided by, quoted in the rationale; null when the model's weights decide. A
+ * breaking release always quotes why it is one: the notes calling a change breaking, else the line
+ * that states a rubric's breaking change, else the line that asks for action (the model says
+ * breaking only where one does), never merely the line the weights lean on most. A caution release
+ * the model leaned safe on quotes the line that asks for action, else the security fix or change
+ * that makes it caution.
  */
-function ruleLine(c: number, p: number[], cues: Cues, model: Model, cut: boolean): Cue | null {
-  if (c === BREAKING) {
-    if (!modelLeansBreaking(p, model.header.thresholds, cues.described)) return cues.called ?? cues.required
-    return (cues.called ?? cues.required) ? null : cues.action
-  }
+function ruleLine(c: number, p: number[], cues: Cues, cut: boolean): Cue | null {
+  if (c === BREAKING) return cues.called ?? cues.required ?? cues.action
   return c === CAUTION && topClass(p, cues.described) === SAFE && !cut
     ? (cues.action ?? cues.security ?? cues.changed)
     : null
@@ -238,7 +262,7 @@ export function judgeRelease(notes: unknown, version: string, model: Model): Rel
       rule: OUTCOMES.noContent,
       describes: 'the notes carry no usable content'
     }
-  const byRule = ruleLine(c, p, cues, model, nf.cut)
+  const byRule = ruleLine(c, p, cues, nf.cut)
   // A safe release quotes the line that came closest to caution, if any did.
   let d = byRule ? { ue: byRule.ue, feature: '' } : deciding(model, rf.units, c === SAFE ? CAUTION : c)
   if (!byRule && c === SAFE && d.ue === null) d = deciding(model, rf.units, SAFE)
