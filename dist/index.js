@@ -43138,6 +43138,10 @@ function judgeRelease(notes, version, model) {
     const feature = d.feature;
     const cutRule = decided === SAFE && c === CAUTION;
     const ruleHit = byRule ? byRule.hit : null;
+    // A line its heading decided: what the line itself says too, when a detector reads more than routine in it.
+    const lineHit = byRule && !ruleHit
+        ? (byRule.ue.hits.find((h) => !detectors_MODIFIERS.has(h.detector.name) && h.detector.why !== 'routine') ?? null)
+        : null;
     const rule = cutRule
         ? OUTCOMES.truncated
         : byRule
@@ -43150,11 +43154,14 @@ function judgeRelease(notes, version, model) {
         : byRule
             ? ruleHit
                 ? ruleHit.detector.means
-                : `is ${HEADING_MEANS.get(byRule.heading ?? 'breaking')}`
+                : lineHit
+                    ? `${lineHit.detector.means}, ${HEADING_MEANS.get(byRule.heading ?? 'breaking')}`
+                    : `is ${HEADING_MEANS.get(byRule.heading ?? 'breaking')}`
             : feature === ''
                 ? 'nothing in the notes weighs either way'
                 : explain(feature);
     const head = rule in DETECTOR && !detectors_MODIFIERS.has(rule) ? DETECTOR[rule] : null;
+    // A heading-decided line is quoted from its start: the heading, not a word in it, decided.
     const hit = ruleHit ?? (head && d.ue ? d.ue.hits.find((h) => h.detector === head) : undefined);
     return {
         ...base,

@@ -125,6 +125,16 @@ describe('why it is breaking', () => {
     expect(j.rationale).toMatch(/^Breaking \(a required step\) in v4\.5\.0, under "Breaking Changes": "/)
   })
 
+  it('a line its heading calls breaking also says what the line itself does, when it says more than routine', () => {
+    const say = (notes: string) => classifyReleases({ releases: [{ version: '2.0.0', notes }] }).rationale
+    expect(say('## Breaking changes\n\n- Remove support for the v1 API')).toContain(
+      ': the line removes support for something, listed under a breaking-changes heading.'
+    )
+    expect(say('## Breaking changes\n\n- The webhook payload has a new shape')).toContain(
+      ': the line is listed under a breaking-changes heading.'
+    )
+  })
+
   it('a raised requirement is a required step', () => {
     const j = one('buildbot@4.3.0')
     expect(j.breakingKind).toBe('required')

@@ -270,6 +270,11 @@ export function judgeRelease(notes: unknown, version: string, model: Model): Rel
   const feature = d.feature
   const cutRule = decided === SAFE && c === CAUTION
   const ruleHit: Hit | null = byRule ? byRule.hit : null
+  // A line its heading decided: what the line itself says too, when a detector reads more than routine in it.
+  const lineHit =
+    byRule && !ruleHit
+      ? (byRule.ue.hits.find((h) => !MODIFIERS.has(h.detector.name) && h.detector.why !== 'routine') ?? null)
+      : null
   const rule = cutRule
     ? OUTCOMES.truncated
     : byRule
@@ -282,11 +287,14 @@ export function judgeRelease(notes: unknown, version: string, model: Model): Rel
     : byRule
       ? ruleHit
         ? ruleHit.detector.means
-        : `is ${HEADING_MEANS.get(byRule.heading ?? 'breaking')}`
+        : lineHit
+          ? `${lineHit.detector.means}, ${HEADING_MEANS.get(byRule.heading ?? 'breaking')}`
+          : `is ${HEADING_MEANS.get(byRule.heading ?? 'breaking')}`
       : feature === ''
         ? 'nothing in the notes weighs either way'
         : explain(feature)
   const head = rule in DETECTOR && !MODIFIERS.has(rule) ? DETECTOR[rule]! : null
+  // A heading-decided line is quoted from its start: the heading, not a word in it, decided.
   const hit = ruleHit ?? (head && d.ue ? d.ue.hits.find((h) => h.detector === head) : undefined)
   return {
     ...base,
