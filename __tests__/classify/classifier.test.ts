@@ -51,6 +51,21 @@ describe('classifyReleases on real notes (committed model)', () => {
     // one that weighs only as a bug fix, and never a line of internal work ("DOC: add security.txt").
     ['haproxy@3.4.0', 'caution', 'validate SNI characters to prevent SAN certificate injection', 'security issue'],
     ['mpd@0.24.13', 'caution', 'id3: limit ID3 tags to 4 MB', 'changes existing behaviour'],
+    // Where no line holds such a finding, the security fix or change a rule found says why…
+    [
+      'mosquitto@2.0.19',
+      'caution',
+      'Fix mismatched subscribe/unsubscribe with normal/shared topics',
+      'security heading'
+    ],
+    ['wallabag@2.6.6', 'caution', 'Force secure cookie on HTTPS connection', 'security heading'],
+    // …and where none did either, the rationale says the notes weigh toward caution only as a whole.
+    [
+      'haproxy@3.2.0',
+      'caution',
+      '',
+      'no line names a change to read first, but the notes as a whole weigh toward caution'
+    ],
     ['paperless-ngx@3.0.2', 'safe', 'Fix: fix broken migration in 3.0.1', 'involves a migration'],
     ['netbox@v4.5.10', 'safe', '', 'no line weighs toward caution'],
     ['traefik@v3.7.2', 'unknown', '', 'no usable content'],

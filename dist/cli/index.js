@@ -8196,10 +8196,10 @@ function deciding(model, units, c) {
     if (c !== SAFE) {
         const d = strongest(model, outside, c, true);
         if (d.ue)
-            return d;
+            return { ...d, rubric: true };
     }
     const d = strongest(model, outside, c, false);
-    return d.ue || outside.length === units.length ? d : strongest(model, units, c, false);
+    return { ...(d.ue || outside.length === units.length ? d : strongest(model, units, c, false)), rubric: false };
 }
 /** Whether a feature names a finding the rubric counts (not routine work, a heading or a release-level fact). */
 function rubricFinding(feature) {
@@ -8274,7 +8274,16 @@ function ruleLine(c, p, cues, cut) {
 /** Judge one release's notes with a model. Total: any string (or none) gives a judgement. */
 function judgeRelease(notes, version, model) {
     const nf = featuresOfNotes(notes, version);
-    const base = { units: nf.units, cut: nf.cut, unit: null, at: 0, breakingKind: null, security: false, p: null };
+    const base = {
+        units: nf.units,
+        cut: nf.cut,
+        unit: null,
+        diffuse: false,
+        at: 0,
+        breakingKind: null,
+        security: false,
+        p: null
+    };
     if (nf.gate === OUTCOMES.emptyNotes)
         return { ...base, safeToUpdate: 'unknown', rule: nf.gate, describes: 'there are no release notes' };
     if (nf.gate === OUTCOMES.unreadable)
@@ -8307,9 +8316,19 @@ function judgeRelease(notes, version, model) {
             rule: OUTCOMES.noContent,
             describes: 'the notes carry no usable content'
         };
-    const byRule = ruleLine(c, p, cues, nf.cut);
+    let byRule = ruleLine(c, p, cues, nf.cut);
     // A safe release quotes the line that came closest to caution, if any did.
-    let d = byRule ? { ue: byRule.ue, feature: '' } : deciding(model, rf.units, c === SAFE ? CAUTION : c);
+    let d = byRule
+        ? { ue: byRule.ue, feature: '', rubric: true }
+        : deciding(model, rf.units, c === SAFE ? CAUTION : c);
+    // A caution that no line with a finding the rubric names explains: the security fix, change or
+    // step (not internal work) a rule found says why.
+    const step = cues.action && !internal(cues.action.ue) ? cues.action : null;
+    const cueLine = c === CAUTION && !byRule && !d.rubric && !nf.cut ? (cues.security ?? cues.changed ?? step) : null;
+    if (cueLine) {
+        byRule = cueLine;
+        d = { ue: cueLine.ue, feature: '', rubric: true };
+    }
     if (!byRule && c === SAFE && d.ue === null)
         d = deciding(model, rf.units, SAFE);
     if (!byRule && c !== SAFE && d.ue === null)
@@ -8348,6 +8367,7 @@ function judgeRelease(notes, version, model) {
         rule,
         describes,
         unit: cutRule ? null : (d.ue?.unit ?? null),
+        diffuse: c === CAUTION && !cutRule && d.ue !== null && !d.rubric,
         at: hit?.at ?? 0,
         breakingKind: c === BREAKING ? kindOf(model, rf.units) : null,
         security,
@@ -8628,6 +8648,8 @@ function because(j, version) {
         const quote = `"${quoteOf(j.unit, j.at)}"`;
         if (j.safeToUpdate === 'safe')
             return `Safe in ${version}: no line weighs toward caution; the closest, ${quote}${section}, ${j.describes}`;
+        if (j.diffuse)
+            return `Caution in ${version}: no line names a change to read first, but the notes as a whole weigh toward caution; the strongest, ${quote}${section}, ${j.describes}`;
         return `${cls}${kind} in ${version}${section}: ${quote}: the line ${j.describes}`;
     }
     return `${cls}${kind} in ${version}: ${j.describes}`;

@@ -72,6 +72,8 @@ function because(j: ReleaseJudgement, version: string): string {
     const quote = `"${quoteOf(j.unit, j.at)}"`
     if (j.safeToUpdate === 'safe')
       return `Safe in ${version}: no line weighs toward caution; the closest, ${quote}${section}, ${j.describes}`
+    if (j.diffuse)
+      return `Caution in ${version}: no line names a change to read first, but the notes as a whole weigh toward caution; the strongest, ${quote}${section}, ${j.describes}`
     return `${cls}${kind} in ${version}${section}: ${quote}: the line ${j.describes}`
   }
   return `${cls}${kind} in ${version}: ${j.describes}`

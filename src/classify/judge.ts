@@ -33,6 +33,11 @@ export interface ReleaseJudgement {
   describes: string
   /** The line that weighed most, null when none did. */
   unit: Unit | null
+  /**
+   * A caution the notes weigh toward only as a whole: no rule decided and no line's strongest
+   * evidence is a finding the rubric names, so the quoted line is the strongest of many small ones.
+   */
+  diffuse: boolean
   /** Where in that line the deciding words start. */
   at: number
   /** For a breaking release: an urgent fix to apply now, or a required step. */
@@ -142,15 +147,22 @@ function pusher(model: Model, c: number): (f: string) => number {
  * first. Internal work, tests and docs are the reason only when no other line pushes at all: a line
  * about tests may weigh, but it is not why an admin should be careful.
  */
-function deciding(model: Model, units: UnitEvidence[], c: number): { ue: UnitEvidence | null; feature: string } {
+function deciding(model: Model, units: UnitEvidence[], c: number): Deciding {
   const outside = units.filter((ue) => !internal(ue))
   // A change, a deprecation, a security fix or a step says why better than a line that weighs only as a bug fix.
   if (c !== SAFE) {
     const d = strongest(model, outside, c, true)
-    if (d.ue) return d
+    if (d.ue) return { ...d, rubric: true }
   }
   const d = strongest(model, outside, c, false)
-  return d.ue || outside.length === units.length ? d : strongest(model, units, c, false)
+  return { ...(d.ue || outside.length === units.length ? d : strongest(model, units, c, false)), rubric: false }
+}
+
+interface Deciding {
+  ue: UnitEvidence | null
+  feature: string
+  /** The line's strongest evidence is a finding the rubric names. */
+  rubric: boolean
 }
 
 /** Whether a feature names a finding the rubric counts (not routine work, a heading or a release-level fact). */
@@ -229,7 +241,16 @@ function ruleLine(c: number, p: number[], cues: Cues, cut: boolean): Cue | null 
 /** Judge one release's notes with a model. Total: any string (or none) gives a judgement. */
 export function judgeRelease(notes: unknown, version: string, model: Model): ReleaseJudgement {
   const nf = featuresOfNotes(notes, version)
-  const base = { units: nf.units, cut: nf.cut, unit: null, at: 0, breakingKind: null, security: false, p: null }
+  const base = {
+    units: nf.units,
+    cut: nf.cut,
+    unit: null,
+    diffuse: false,
+    at: 0,
+    breakingKind: null,
+    security: false,
+    p: null
+  }
   if (nf.gate === OUTCOMES.emptyNotes)
     return { ...base, safeToUpdate: 'unknown', rule: nf.gate, describes: 'there are no release notes' }
   if (nf.gate === OUTCOMES.unreadable)
@@ -262,9 +283,19 @@ export function judgeRelease(notes: unknown, version: string, model: Model): Rel
       rule: OUTCOMES.noContent,
       describes: 'the notes carry no usable content'
     }
-  const byRule = ruleLine(c, p, cues, nf.cut)
+  let byRule = ruleLine(c, p, cues, nf.cut)
   // A safe release quotes the line that came closest to caution, if any did.
-  let d = byRule ? { ue: byRule.ue, feature: '' } : deciding(model, rf.units, c === SAFE ? CAUTION : c)
+  let d: Deciding = byRule
+    ? { ue: byRule.ue, feature: '', rubric: true }
+    : deciding(model, rf.units, c === SAFE ? CAUTION : c)
+  // A caution that no line with a finding the rubric names explains: the security fix, change or
+  // step (not internal work) a rule found says why.
+  const step = cues.action && !internal(cues.action.ue) ? cues.action : null
+  const cueLine = c === CAUTION && !byRule && !d.rubric && !nf.cut ? (cues.security ?? cues.changed ?? step) : null
+  if (cueLine) {
+    byRule = cueLine
+    d = { ue: cueLine.ue, feature: '', rubric: true }
+  }
   if (!byRule && c === SAFE && d.ue === null) d = deciding(model, rf.units, SAFE)
   if (!byRule && c !== SAFE && d.ue === null) d = deciding(model, rf.units, CAUTION)
   const feature = d.feature
@@ -302,6 +333,7 @@ export function judgeRelease(notes: unknown, version: string, model: Model): Rel
     rule,
     describes,
     unit: cutRule ? null : (d.ue?.unit ?? null),
+    diffuse: c === CAUTION && !cutRule && d.ue !== null && !d.rubric,
     at: hit?.at ?? 0,
     breakingKind: c === BREAKING ? kindOf(model, rf.units) : null,
     security,
