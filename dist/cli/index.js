@@ -8184,6 +8184,10 @@ function pusher(model, c) {
         return v;
     };
 }
+/** A detector whose finding the rubric names (a step, an urgent fix, a security fix, a change), not routine work. */
+function namesRubric(d) {
+    return d !== undefined && d.why !== 'routine';
+}
 /**
  * The line whose features push hardest toward class c, and its strongest feature ('' when none pushes).
  * Toward caution or breaking, a line whose strongest evidence is a finding the rubric names comes
@@ -8203,9 +8207,9 @@ function deciding(model, units, c) {
 }
 /** Whether a feature names a finding the rubric counts (not routine work, a heading or a release-level fact). */
 function rubricFinding(feature) {
-    const why = DETECTOR[feature.split(/[@+#]/)[0]]?.why;
-    return why !== undefined && why !== 'routine';
+    return namesRubric(DETECTOR[feature.split(/[@+#]/)[0]]);
 }
+/** The line of `units` that pushes hardest toward c; with `rubric`, only a line whose strongest feature is a rubric finding. */
 function strongest(model, units, c, rubric) {
     const push = pusher(model, c);
     let best = null;
@@ -8271,6 +8275,14 @@ function ruleLine(c, p, cues, cut) {
         ? (cues.action ?? cues.security ?? cues.changed)
         : null;
 }
+/**
+ * The line that says why a caution no line with a rubric finding explains: the security fix or
+ * change a rule found, else the line that asks for action (unless it is internal work).
+ */
+function cautionCue(cues) {
+    const step = cues.action && !internal(cues.action.ue) ? cues.action : null;
+    return cues.security ?? cues.changed ?? step;
+}
 /** Judge one release's notes with a model. Total: any string (or none) gives a judgement. */
 function judgeRelease(notes, version, model) {
     const nf = featuresOfNotes(notes, version);
@@ -8321,10 +8333,8 @@ function judgeRelease(notes, version, model) {
     let d = byRule
         ? { ue: byRule.ue, feature: '', rubric: true }
         : deciding(model, rf.units, c === SAFE ? CAUTION : c);
-    // A caution that no line with a finding the rubric names explains: the security fix, change or
-    // step (not internal work) a rule found says why.
-    const step = cues.action && !internal(cues.action.ue) ? cues.action : null;
-    const cueLine = c === CAUTION && !byRule && !d.rubric && !nf.cut ? (cues.security ?? cues.changed ?? step) : null;
+    // A caution that no line with a finding the rubric names explains: a rule's line says why.
+    const cueLine = c === CAUTION && !byRule && !d.rubric && !nf.cut ? cautionCue(cues) : null;
     if (cueLine) {
         byRule = cueLine;
         d = { ue: cueLine.ue, feature: '', rubric: true };
@@ -8338,7 +8348,7 @@ function judgeRelease(notes, version, model) {
     const ruleHit = byRule ? byRule.hit : null;
     // A line its heading decided: what the line itself says too, when a detector reads more than routine in it.
     const lineHit = byRule && !ruleHit
-        ? (byRule.ue.hits.find((h) => !detectors_MODIFIERS.has(h.detector.name) && h.detector.why !== 'routine') ?? null)
+        ? (byRule.ue.hits.find((h) => !detectors_MODIFIERS.has(h.detector.name) && namesRubric(h.detector)) ?? null)
         : null;
     const rule = cutRule
         ? OUTCOMES.truncated

@@ -5,7 +5,7 @@
 // Two rules come before the model: empty notes and notes with no words but a link are unknown.
 import { parseUnits, type Unit } from './blocks.js'
 import { cueFlags, cuesOf, internal, type Cue, type Cues } from './cues.js'
-import { DETECTOR, MODIFIERS, type Hit } from './detectors.js'
+import { DETECTOR, MODIFIERS, type Detector, type Hit } from './detectors.js'
 import { releaseFeatures, type ReleaseFeatures, type UnitEvidence } from './features.js'
 import {
   BREAKING,
@@ -141,6 +141,18 @@ function pusher(model: Model, c: number): (f: string) => number {
   }
 }
 
+interface Deciding {
+  ue: UnitEvidence | null
+  feature: string
+  /** The line's strongest evidence is a finding the rubric names. */
+  rubric: boolean
+}
+
+/** A detector whose finding the rubric names (a step, an urgent fix, a security fix, a change), not routine work. */
+function namesRubric(d: Detector | undefined): boolean {
+  return d !== undefined && d.why !== 'routine'
+}
+
 /**
  * The line whose features push hardest toward class c, and its strongest feature ('' when none pushes).
  * Toward caution or breaking, a line whose strongest evidence is a finding the rubric names comes
@@ -158,25 +170,13 @@ function deciding(model: Model, units: UnitEvidence[], c: number): Deciding {
   return { ...(d.ue || outside.length === units.length ? d : strongest(model, units, c, false)), rubric: false }
 }
 
-interface Deciding {
-  ue: UnitEvidence | null
-  feature: string
-  /** The line's strongest evidence is a finding the rubric names. */
-  rubric: boolean
-}
-
 /** Whether a feature names a finding the rubric counts (not routine work, a heading or a release-level fact). */
 function rubricFinding(feature: string): boolean {
-  const why = DETECTOR[feature.split(/[@+#]/)[0]!]?.why
-  return why !== undefined && why !== 'routine'
+  return namesRubric(DETECTOR[feature.split(/[@+#]/)[0]!])
 }
 
-function strongest(
-  model: Model,
-  units: UnitEvidence[],
-  c: number,
-  rubric: boolean
-): { ue: UnitEvidence | null; feature: string } {
+/** The line of `units` that pushes hardest toward c; with `rubric`, only a line whose strongest feature is a rubric finding. */
+function strongest(model: Model, units: UnitEvidence[], c: number, rubric: boolean): Pick<Deciding, 'ue' | 'feature'> {
   const push = pusher(model, c)
   let best: UnitEvidence | null = null
   let bestFeature = ''
@@ -238,6 +238,15 @@ function ruleLine(c: number, p: number[], cues: Cues, cut: boolean): Cue | null 
     : null
 }
 
+/**
+ * The line that says why a caution no line with a rubric finding explains: the security fix or
+ * change a rule found, else the line that asks for action (unless it is internal work).
+ */
+function cautionCue(cues: Cues): Cue | null {
+  const step = cues.action && !internal(cues.action.ue) ? cues.action : null
+  return cues.security ?? cues.changed ?? step
+}
+
 /** Judge one release's notes with a model. Total: any string (or none) gives a judgement. */
 export function judgeRelease(notes: unknown, version: string, model: Model): ReleaseJudgement {
   const nf = featuresOfNotes(notes, version)
@@ -288,10 +297,8 @@ export function judgeRelease(notes: unknown, version: string, model: Model): Rel
   let d: Deciding = byRule
     ? { ue: byRule.ue, feature: '', rubric: true }
     : deciding(model, rf.units, c === SAFE ? CAUTION : c)
-  // A caution that no line with a finding the rubric names explains: the security fix, change or
-  // step (not internal work) a rule found says why.
-  const step = cues.action && !internal(cues.action.ue) ? cues.action : null
-  const cueLine = c === CAUTION && !byRule && !d.rubric && !nf.cut ? (cues.security ?? cues.changed ?? step) : null
+  // A caution that no line with a finding the rubric names explains: a rule's line says why.
+  const cueLine = c === CAUTION && !byRule && !d.rubric && !nf.cut ? cautionCue(cues) : null
   if (cueLine) {
     byRule = cueLine
     d = { ue: cueLine.ue, feature: '', rubric: true }
@@ -304,7 +311,7 @@ export function judgeRelease(notes: unknown, version: string, model: Model): Rel
   // A line its heading decided: what the line itself says too, when a detector reads more than routine in it.
   const lineHit =
     byRule && !ruleHit
-      ? (byRule.ue.hits.find((h) => !MODIFIERS.has(h.detector.name) && h.detector.why !== 'routine') ?? null)
+      ? (byRule.ue.hits.find((h) => !MODIFIERS.has(h.detector.name) && namesRubric(h.detector)) ?? null)
       : null
   const rule = cutRule
     ? OUTCOMES.truncated
