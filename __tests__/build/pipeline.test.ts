@@ -1,7 +1,7 @@
 // The build flow with its upstream dependencies handed in as plain functions:
 // last-known-good merging, no churn, pending assessments and overrides.
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
-import { cp, readFile, readdir, writeFile } from 'node:fs/promises'
+import { cp, readFile, readdir, stat, writeFile } from 'node:fs/promises'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
@@ -150,6 +150,15 @@ describe('build: no churn', () => {
       }
     ])
     expect(r.generatedAt).toBe('2026-11-24T12:00:00.000Z')
+    // Files whose bytes did not change are linked from the previous snapshot; the changed app's are new.
+    const ino = async (out: string, file: string) => (await stat(path.join(dir, out, file))).ino
+    expect(await ino('site', 'badge/miniflux.svg')).toBe(await ino('pages', 'badge/miniflux.svg'))
+    expect(await ino('site', 'api/v1/apps/miniflux/releases.json')).toBe(
+      await ino('pages', 'api/v1/apps/miniflux/releases.json')
+    )
+    expect(await ino('site', 'badge/linkding.svg')).not.toBe(await ino('pages', 'badge/linkding.svg'))
+    // generatedAt moved, so every per-app document was written again.
+    expect(await ino('site', 'api/v1/apps/miniflux.json')).not.toBe(await ino('pages', 'api/v1/apps/miniflux.json'))
   })
 })
 

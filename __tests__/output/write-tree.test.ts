@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
 import { spawnSync } from 'node:child_process'
-import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { lstat, mkdir, readdir, readFile, rename, rm, stat, symlink, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import {
   assertSafeRelativePath,
@@ -11,6 +11,7 @@ import {
   UnsafeOutputError,
   writeTextSync,
   writeTree,
+  type LinkSync,
   type WriteSync
 } from '../../src/output/write-tree.js'
 import { tempDir } from '../support/tmp.js'
@@ -103,6 +104,100 @@ describe('StagedTree', () => {
     tree.write(MARKER, '{}')
     await tree.discard()
     expect(await readdir(dir)).toEqual([])
+  })
+})
+
+describe('StagedTree reusing the previous snapshot', () => {
+  /** A previous snapshot with the given files. */
+  async function previousTree(files: Record<string, string | Buffer>): Promise<string> {
+    const prev = path.join(dir, 'prev')
+    for (const [rel, content] of Object.entries(files)) {
+      await mkdir(path.dirname(path.join(prev, rel)), { recursive: true })
+      await writeFile(path.join(prev, rel), content)
+    }
+    return prev
+  }
+
+  it('links the files whose bytes are unchanged and writes the others; the tree is the same as one written out', async () => {
+    const prev = await previousTree({ 'same.txt': TEXT, 'a/changed.txt': 'old', 'bytes.bin': Buffer.from([1, 2]) })
+    // Same length, different bytes: a file that only changed a timestamp of the same width.
+    await writeFile(path.join(prev, 'stamp.json'), '{"at":"2026-11-21"}')
+    const out = path.join(dir, 'site')
+    const tree = await StagedTree.open(out, { previousDir: prev })
+    tree.write('same.txt', TEXT)
+    tree.write('a/changed.txt', 'new content')
+    tree.write('bytes.bin', Buffer.from([1, 2]))
+    tree.write('stamp.json', '{"at":"2026-11-22"}')
+    tree.write('new.txt', 'only here')
+    expect(tree.unchanged).toBe(2)
+    expect(() => tree.write('same.txt', TEXT)).toThrow(/EEXIST/)
+    expect(await tree.commit()).toBe(5)
+    expect(await listTree(out)).toEqual({
+      'same.txt': TEXT,
+      'a/changed.txt': 'new content',
+      'bytes.bin': '\u0001\u0002',
+      'stamp.json': '{"at":"2026-11-22"}',
+      'new.txt': 'only here'
+    })
+    const ino = async (p: string) => (await stat(p)).ino
+    expect(await ino(path.join(out, 'same.txt'))).toBe(await ino(path.join(prev, 'same.txt')))
+    expect(await ino(path.join(out, 'stamp.json'))).not.toBe(await ino(path.join(prev, 'stamp.json')))
+    // The previous snapshot is left as it was, and removing it does not touch the new tree.
+    expect(await readFile(path.join(prev, 'a', 'changed.txt'), 'utf8')).toBe('old')
+    await rm(prev, { recursive: true })
+    expect(await readFile(path.join(out, 'same.txt'), 'utf8')).toBe(TEXT)
+  })
+
+  it('compares bytes, not decoded text: a truncated UTF-8 sequence is not the replacement character', async () => {
+    // F0 90 80 decodes to one U+FFFD, whose UTF-8 (EF BF BD) has the same length.
+    const prev = await previousTree({ 'odd.txt': Buffer.from([0xf0, 0x90, 0x80]) })
+    const tree = await StagedTree.open(path.join(dir, 'site'), { previousDir: prev })
+    tree.write('odd.txt', '\ufffd')
+    expect(tree.unchanged).toBe(0)
+    await tree.commit()
+    expect(await readFile(path.join(dir, 'site', 'odd.txt'))).toEqual(Buffer.from([0xef, 0xbf, 0xbd]))
+  })
+
+  it('never links a symbolic link of the previous tree, even to a file of the same content', async () => {
+    const prev = await previousTree({ 'real.txt': TEXT })
+    await writeFile(path.join(dir, 'outside.txt'), TEXT)
+    await symlink(path.join(dir, 'outside.txt'), path.join(prev, 'link.txt'))
+    const tree = await StagedTree.open(path.join(dir, 'site'), { previousDir: prev })
+    tree.write('link.txt', TEXT)
+    expect(tree.unchanged).toBe(0)
+    await tree.commit()
+    const info = await lstat(path.join(dir, 'site', 'link.txt'))
+    expect(info.isSymbolicLink()).toBe(false)
+    expect(info.ino).not.toBe((await stat(path.join(dir, 'outside.txt'))).ino)
+  })
+
+  it('writes every file when links cannot be made (another file system), and stops trying after the first', async () => {
+    const prev = await previousTree({ 'a.txt': 'a', 'b.txt': 'b' })
+    let tries = 0
+    const crossDevice: LinkSync = () => {
+      tries++
+      throw Object.assign(new Error('EXDEV: cross-device link not permitted'), { code: 'EXDEV' })
+    }
+    const out = path.join(dir, 'site')
+    const tree = await StagedTree.open(out, { previousDir: prev, link: crossDevice })
+    tree.write('a.txt', 'a')
+    tree.write('b.txt', 'b')
+    expect(tries).toBe(1)
+    expect(tree.unchanged).toBe(0)
+    await tree.commit()
+    expect(await listTree(out)).toEqual({ 'a.txt': 'a', 'b.txt': 'b' })
+  })
+
+  it('replaces the previous snapshot in place when it is also the output directory', async () => {
+    const out = await previousTree({ [MARKER]: '{"v":1}', 'keep.txt': TEXT })
+    const tree = await StagedTree.open(out, { previousDir: out })
+    tree.write(MARKER, '{"v":2}')
+    tree.write('keep.txt', TEXT)
+    expect(tree.unchanged).toBe(1)
+    await tree.commit()
+    await tree.discard()
+    expect(await listTree(out)).toEqual({ [MARKER.split('/').join(path.sep)]: '{"v":2}', 'keep.txt': TEXT })
+    expect(await readdir(dir)).toEqual(['prev'])
   })
 })
 

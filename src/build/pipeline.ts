@@ -248,7 +248,8 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
   for (const line of await recoverOutputDir(outDir)) log.warning(line)
   const previousDir = opts.previousDir && path.resolve(cwd, opts.previousDir)
   // The new tree is written beside outDir as the run goes; each file is checked as it is written.
-  const tree = await StagedTree.open(outDir)
+  // Files equal to the previous snapshot's are linked from it rather than written again (see StagedTree).
+  const tree = await StagedTree.open(outDir, previousDir ? { previousDir } : undefined)
   try {
     const checker = snapshotChecker(baseUrl)
     const stage = (file: string, content: string | Buffer) => {
@@ -294,7 +295,9 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
       stage(file, content)
     const written = await tree.commit(() => checker.finish())
     log.info(
-      `wrote ${written} files for ${records.length} apps to ${outDir}${stale.length ? `; stale: ${stale.join(', ')}` : ''}` +
+      `wrote ${written} files for ${records.length} apps to ${outDir}` +
+        (tree.unchanged ? ` (${tree.unchanged} unchanged, linked from the previous snapshot)` : '') +
+        `${stale.length ? `; stale: ${stale.join(', ')}` : ''}` +
         (leftOut.length ? `; left out: ${leftOut.map((l) => l.slug).join(', ')}` : '')
     )
     return {
