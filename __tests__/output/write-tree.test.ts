@@ -119,7 +119,12 @@ describe('StagedTree reusing the previous snapshot', () => {
   }
 
   it('links the files whose bytes are unchanged and writes the others; the tree is the same as one written out', async () => {
-    const prev = await previousTree({ 'same.txt': TEXT, 'a/changed.txt': 'old', 'bytes.bin': Buffer.from([1, 2]) })
+    const prev = await previousTree({
+      'same.txt': TEXT,
+      'fresh.txt': TEXT,
+      'a/changed.txt': 'old',
+      'bytes.bin': Buffer.from([1, 2])
+    })
     // Same length, different bytes: a file that only changed a timestamp of the same width.
     await writeFile(path.join(prev, 'stamp.json'), '{"at":"2026-11-21"}')
     const out = path.join(dir, 'site')
@@ -129,11 +134,14 @@ describe('StagedTree reusing the previous snapshot', () => {
     tree.write('bytes.bin', Buffer.from([1, 2]))
     tree.write('stamp.json', '{"at":"2026-11-22"}')
     tree.write('new.txt', 'only here')
+    // A file the caller knows to be new is written without reading the previous one, even when equal.
+    tree.write('fresh.txt', TEXT, true)
     expect(tree.unchanged).toBe(2)
     expect(() => tree.write('same.txt', TEXT)).toThrow(/EEXIST/)
-    expect(await tree.commit()).toBe(5)
+    expect(await tree.commit()).toBe(6)
     expect(await listTree(out)).toEqual({
       'same.txt': TEXT,
+      'fresh.txt': TEXT,
       'a/changed.txt': 'new content',
       'bytes.bin': '\u0001\u0002',
       'stamp.json': '{"at":"2026-11-22"}',

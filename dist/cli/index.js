@@ -8876,8 +8876,8 @@ function writeTextSync(fd, text, write = external_node_fs_namespaceObject.writeS
     while (done < size)
         done += write(fd, bytes, done, size - done);
 }
-/** The bytes of the regular file at `file`, or null: missing, a symbolic link, not a regular file, or unreadable. */
-function regularFileBytes(file) {
+/** The bytes of the regular file at `file` if it has `size` bytes; else null (also: missing, a symbolic link, unreadable). */
+function regularFileBytes(file, size) {
     let fd;
     try {
         // O_NOFOLLOW: a symbolic link in the previous tree is never read, so it is never linked into the new one.
@@ -8888,12 +8888,12 @@ function regularFileBytes(file) {
     }
     try {
         const info = (0,external_node_fs_namespaceObject.fstatSync)(fd);
-        if (!info.isFile())
+        if (!info.isFile() || info.size !== size)
             return null;
-        const bytes = Buffer.allocUnsafe(info.size);
+        const bytes = Buffer.allocUnsafe(size);
         let done = 0;
-        while (done < info.size) {
-            const n = (0,external_node_fs_namespaceObject.readSync)(fd, bytes, done, info.size - done, done);
+        while (done < size) {
+            const n = (0,external_node_fs_namespaceObject.readSync)(fd, bytes, done, size - done, done);
             if (n === 0)
                 return null; // shrank while we read it
             done += n;
@@ -8960,12 +8960,10 @@ class StagedTree {
         if (!reuse)
             return false;
         const source = external_node_path_default().join(reuse.previousDir, ...rel.split('/'));
-        const before = regularFileBytes(source);
-        if (!before)
-            return false;
-        // Bytes, not decoded text: two different byte strings can decode to the same text.
         const size = typeof content === 'string' ? Buffer.byteLength(content) : content.length;
-        if (before.length !== size || !before.equals(typeof content === 'string' ? Buffer.from(content) : content))
+        const before = regularFileBytes(source, size);
+        // Bytes, not decoded text: two different byte strings can decode to the same text.
+        if (!before || !before.equals(typeof content === 'string' ? Buffer.from(content) : content))
             return false;
         try {
             reuse.link(source, dest);
@@ -8981,14 +8979,18 @@ class StagedTree {
         this.linked++;
         return true;
     }
-    write(rel, content) {
+    /**
+     * Write `content` at `rel`. `fresh`: the caller knows it differs from the previous snapshot's file (it
+     * carries a new timestamp), so that file is not read for a comparison; the bytes written are the same.
+     */
+    write(rel, content, fresh = false) {
         const dest = this.place(rel);
         const dir = external_node_path_default().dirname(dest);
         if (!this.made.has(dir)) {
             (0,external_node_fs_namespaceObject.mkdirSync)(dir, { recursive: true });
             this.made.add(dir);
         }
-        if (this.linkUnchanged(rel, dest, content)) {
+        if (!fresh && this.linkUnchanged(rel, dest, content)) {
             this.count++;
             return;
         }
@@ -12806,9 +12808,9 @@ async function pipeline_build(opts, deps) {
     const tree = await StagedTree.open(outDir, previousDir ? { previousDir } : undefined);
     try {
         const checker = snapshotChecker(baseUrl);
-        const stage = (file, content) => {
+        const stage = (file, content, fresh = false) => {
             checker.add(file, content);
-            tree.write(file, content);
+            tree.write(file, content, fresh);
         };
         // 2–6. One judged record per app; its releases document goes into the tree at once.
         const judged = await judgeCatalog(opts, deps, { catalogDir, previousDir, baseUrl }, log, (doc) => stage(paths.releases(doc.slug), toJson(doc)));
@@ -12843,8 +12845,11 @@ async function pipeline_build(opts, deps) {
             const text = tree.read(paths.releases(slug));
             return text === null ? null : JSON.parse(text);
         };
+        // The per-app documents (spec: generatedAt) and pages (their footer) carry generatedAt; when it moved they
+        // cannot equal yesterday's, so they are not read for a comparison (which saves time only: see StagedTree).
+        const stamped = new Set(snapshot?.generatedAt === generatedAt ? [] : records.flatMap((r) => [paths.app(r.slug), paths.page(r.slug)]));
         for (const [file, content] of siteFiles(judged, records, history, report, baseUrl, idPrefix, releases))
-            stage(file, content);
+            stage(file, content, stamped.has(file));
         const written = await tree.commit(() => checker.finish());
         log.info(`wrote ${written} files for ${records.length} apps to ${outDir}` +
             (tree.unchanged ? ` (${tree.unchanged} unchanged, linked from the previous snapshot)` : '') +

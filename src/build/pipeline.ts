@@ -252,9 +252,9 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
   const tree = await StagedTree.open(outDir, previousDir ? { previousDir } : undefined)
   try {
     const checker = snapshotChecker(baseUrl)
-    const stage = (file: string, content: string | Buffer) => {
+    const stage = (file: string, content: string | Buffer, fresh = false) => {
       checker.add(file, content)
-      tree.write(file, content)
+      tree.write(file, content, fresh)
     }
     // 2–6. One judged record per app; its releases document goes into the tree at once.
     const judged = await judgeCatalog(opts, deps, { catalogDir, previousDir, baseUrl }, log, (doc) =>
@@ -291,8 +291,13 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
       const text = tree.read(paths.releases(slug))
       return text === null ? null : (JSON.parse(text) as ReleasesDoc)
     }
+    // The per-app documents (spec: generatedAt) and pages (their footer) carry generatedAt; when it moved they
+    // cannot equal yesterday's, so they are not read for a comparison (which saves time only: see StagedTree).
+    const stamped = new Set(
+      snapshot?.generatedAt === generatedAt ? [] : records.flatMap((r) => [paths.app(r.slug), paths.page(r.slug)])
+    )
     for (const [file, content] of siteFiles(judged, records, history, report, baseUrl, idPrefix, releases))
-      stage(file, content)
+      stage(file, content, stamped.has(file))
     const written = await tree.commit(() => checker.finish())
     log.info(
       `wrote ${written} files for ${records.length} apps to ${outDir}` +

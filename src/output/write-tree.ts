@@ -107,8 +107,8 @@ export function writeTextSync(fd: number, text: string, write: WriteSync = write
   while (done < size) done += write(fd, bytes, done, size - done)
 }
 
-/** The bytes of the regular file at `file`, or null: missing, a symbolic link, not a regular file, or unreadable. */
-function regularFileBytes(file: string): Buffer | null {
+/** The bytes of the regular file at `file` if it has `size` bytes; else null (also: missing, a symbolic link, unreadable). */
+function regularFileBytes(file: string, size: number): Buffer | null {
   let fd: number
   try {
     // O_NOFOLLOW: a symbolic link in the previous tree is never read, so it is never linked into the new one.
@@ -118,11 +118,11 @@ function regularFileBytes(file: string): Buffer | null {
   }
   try {
     const info = fstatSync(fd)
-    if (!info.isFile()) return null
-    const bytes = Buffer.allocUnsafe(info.size)
+    if (!info.isFile() || info.size !== size) return null
+    const bytes = Buffer.allocUnsafe(size)
     let done = 0
-    while (done < info.size) {
-      const n = readSync(fd, bytes, done, info.size - done, done)
+    while (done < size) {
+      const n = readSync(fd, bytes, done, size - done, done)
       if (n === 0) return null // shrank while we read it
       done += n
     }
@@ -204,12 +204,10 @@ export class StagedTree {
     const reuse = this.reuse
     if (!reuse) return false
     const source = path.join(reuse.previousDir, ...rel.split('/'))
-    const before = regularFileBytes(source)
-    if (!before) return false
-    // Bytes, not decoded text: two different byte strings can decode to the same text.
     const size = typeof content === 'string' ? Buffer.byteLength(content) : content.length
-    if (before.length !== size || !before.equals(typeof content === 'string' ? Buffer.from(content) : content))
-      return false
+    const before = regularFileBytes(source, size)
+    // Bytes, not decoded text: two different byte strings can decode to the same text.
+    if (!before || !before.equals(typeof content === 'string' ? Buffer.from(content) : content)) return false
     try {
       reuse.link(source, dest)
     } catch (e) {
@@ -222,14 +220,18 @@ export class StagedTree {
     return true
   }
 
-  write(rel: string, content: string | Buffer): void {
+  /**
+   * Write `content` at `rel`. `fresh`: the caller knows it differs from the previous snapshot's file (it
+   * carries a new timestamp), so that file is not read for a comparison; the bytes written are the same.
+   */
+  write(rel: string, content: string | Buffer, fresh = false): void {
     const dest = this.place(rel)
     const dir = path.dirname(dest)
     if (!this.made.has(dir)) {
       mkdirSync(dir, { recursive: true })
       this.made.add(dir)
     }
-    if (this.linkUnchanged(rel, dest, content)) {
+    if (!fresh && this.linkUnchanged(rel, dest, content)) {
       this.count++
       return
     }
