@@ -36190,7 +36190,8 @@ function regularFileBytes(file, size) {
     let fd;
     try {
         // O_NOFOLLOW: a symbolic link in the previous tree is never read, so it is never linked into the new one.
-        fd = (0,external_node_fs_namespaceObject.openSync)(file, external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NOFOLLOW);
+        // O_NONBLOCK: opening a FIFO does not wait for a writer (fstat then refuses it).
+        fd = (0,external_node_fs_namespaceObject.openSync)(file, external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NOFOLLOW | external_node_fs_namespaceObject.constants.O_NONBLOCK);
     }
     catch {
         return null;
@@ -36216,8 +36217,11 @@ function regularFileBytes(file, size) {
         (0,external_node_fs_namespaceObject.closeSync)(fd);
     }
 }
-/** Errors of link(2) that mean this pair of directories cannot share files at all (other disk, no hard links). */
-const CANNOT_LINK = new Set(['EXDEV', 'EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EMLINK', 'ENOSYS']);
+/**
+ * Errors of link(2) that mean this pair of directories cannot share files at all (other disk, no hard links,
+ * files we may not link); any other failure (EMLINK: that one file has too many links) writes that file only.
+ */
+const CANNOT_LINK = new Set(['EXDEV', 'EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
 /**
  * A site tree being written beside `outDir`: files go in one at a time as they are produced (so a
  * large site is never held in memory whole), may be read back, and the whole tree replaces `outDir`

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
 import { spawnSync } from 'node:child_process'
+import { linkSync } from 'node:fs'
 import { lstat, mkdir, readdir, readFile, rename, rm, stat, symlink, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import {
@@ -177,6 +178,31 @@ describe('StagedTree reusing the previous snapshot', () => {
     const info = await lstat(path.join(dir, 'site', 'link.txt'))
     expect(info.isSymbolicLink()).toBe(false)
     expect(info.ino).not.toBe((await stat(path.join(dir, 'outside.txt'))).ino)
+  })
+
+  it('does not wait on a FIFO of the previous tree, and writes that file', async () => {
+    const prev = await previousTree({ 'a.txt': 'a' })
+    expect(spawnSync('mkfifo', [path.join(prev, 'pipe.txt')]).status).toBe(0)
+    const tree = await StagedTree.open(path.join(dir, 'site'), { previousDir: prev })
+    tree.write('pipe.txt', 'a')
+    tree.write('a.txt', 'a')
+    expect(tree.unchanged).toBe(1)
+    await tree.commit()
+    expect((await lstat(path.join(dir, 'site', 'pipe.txt'))).isFile()).toBe(true)
+  })
+
+  it('writes the one file that cannot take another link (EMLINK) and goes on linking', async () => {
+    const prev = await previousTree({ 'a.txt': 'a', 'b.txt': 'b' })
+    const full: LinkSync = (existing, created) => {
+      if (existing.endsWith('a.txt')) throw Object.assign(new Error('EMLINK: too many links'), { code: 'EMLINK' })
+      linkSync(existing, created)
+    }
+    const tree = await StagedTree.open(path.join(dir, 'site'), { previousDir: prev, link: full })
+    tree.write('a.txt', 'a')
+    tree.write('b.txt', 'b')
+    expect(tree.unchanged).toBe(1)
+    await tree.commit()
+    expect(await listTree(path.join(dir, 'site'))).toEqual({ 'a.txt': 'a', 'b.txt': 'b' })
   })
 
   it('writes every file when links cannot be made (another file system), and stops trying after the first', async () => {

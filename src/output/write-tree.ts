@@ -112,7 +112,8 @@ function regularFileBytes(file: string, size: number): Buffer | null {
   let fd: number
   try {
     // O_NOFOLLOW: a symbolic link in the previous tree is never read, so it is never linked into the new one.
-    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW)
+    // O_NONBLOCK: opening a FIFO does not wait for a writer (fstat then refuses it).
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK)
   } catch {
     return null
   }
@@ -137,8 +138,11 @@ function regularFileBytes(file: string, size: number): Buffer | null {
 /** How a file of the previous snapshot becomes a file of the new tree (a parameter so a test can make it fail). */
 export type LinkSync = (existing: string, created: string) => void
 
-/** Errors of link(2) that mean this pair of directories cannot share files at all (other disk, no hard links). */
-const CANNOT_LINK = new Set(['EXDEV', 'EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EMLINK', 'ENOSYS'])
+/**
+ * Errors of link(2) that mean this pair of directories cannot share files at all (other disk, no hard links,
+ * files we may not link); any other failure (EMLINK: that one file has too many links) writes that file only.
+ */
+const CANNOT_LINK = new Set(['EXDEV', 'EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS'])
 
 /** Where unchanged files may come from: the previous snapshot's directory. */
 export interface Reuse {
