@@ -7964,11 +7964,13 @@ function releaseFeatures(units, version, cut) {
         const u = content[ui];
         const text = u.text;
         if (words < 2000) {
-            const ws = text.replace(features_URL, ' ').match(WORD);
+            // Lower-cased once, not word by word: lower-casing maps letters to letters and marks, so the words are the
+            // same; the guard skips the URL pass on the many lines without one (URL is case-sensitive).
+            const ws = (text.includes('http') ? text.replace(features_URL, ' ') : text).toLowerCase().match(WORD);
             if (ws) {
                 words += ws.length;
                 for (const w of ws)
-                    if (ENGLISH.has(w.toLowerCase()))
+                    if (ENGLISH.has(w))
                         english++;
             }
         }
