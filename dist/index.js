@@ -36303,19 +36303,17 @@ class StagedTree {
             (0,external_node_fs_namespaceObject.mkdirSync)(dir, { recursive: true });
             this.made.add(dir);
         }
-        if (!fresh && this.linkUnchanged(rel, dest, content)) {
-            this.count++;
-            return;
-        }
-        if (typeof content !== 'string')
-            (0,external_node_fs_namespaceObject.writeFileSync)(dest, content, { flag: 'wx' });
-        else {
-            const fd = (0,external_node_fs_namespaceObject.openSync)(dest, 'wx');
-            try {
-                writeTextSync(fd, content);
-            }
-            finally {
-                (0,external_node_fs_namespaceObject.closeSync)(fd);
+        if (fresh || !this.linkUnchanged(rel, dest, content)) {
+            if (typeof content !== 'string')
+                (0,external_node_fs_namespaceObject.writeFileSync)(dest, content, { flag: 'wx' });
+            else {
+                const fd = (0,external_node_fs_namespaceObject.openSync)(dest, 'wx');
+                try {
+                    writeTextSync(fd, content);
+                }
+                finally {
+                    (0,external_node_fs_namespaceObject.closeSync)(fd);
+                }
             }
         }
         this.count++;
@@ -44140,7 +44138,9 @@ async function pipeline_build(opts, deps) {
         };
         // The per-app documents (spec: generatedAt) and pages (their footer) carry generatedAt; when it moved they
         // cannot equal yesterday's, so they are not read for a comparison (which saves time only: see StagedTree).
-        const stamped = new Set(snapshot?.generatedAt === generatedAt ? [] : records.flatMap((r) => [paths.app(r.slug), paths.page(r.slug)]));
+        const stamped = new Set(!snapshot || snapshot.generatedAt === generatedAt
+            ? []
+            : records.flatMap((r) => [paths.app(r.slug), paths.page(r.slug)]));
         for (const [file, content] of siteFiles(judged, records, history, report, baseUrl, idPrefix, releases))
             stage(file, content, stamped.has(file));
         const written = await tree.commit(() => checker.finish());

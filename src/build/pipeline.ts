@@ -294,7 +294,9 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
     // The per-app documents (spec: generatedAt) and pages (their footer) carry generatedAt; when it moved they
     // cannot equal yesterday's, so they are not read for a comparison (which saves time only: see StagedTree).
     const stamped = new Set(
-      snapshot?.generatedAt === generatedAt ? [] : records.flatMap((r) => [paths.app(r.slug), paths.page(r.slug)])
+      !snapshot || snapshot.generatedAt === generatedAt
+        ? []
+        : records.flatMap((r) => [paths.app(r.slug), paths.page(r.slug)])
     )
     for (const [file, content] of siteFiles(judged, records, history, report, baseUrl, idPrefix, releases))
       stage(file, content, stamped.has(file))

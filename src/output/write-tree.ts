@@ -235,17 +235,15 @@ export class StagedTree {
       mkdirSync(dir, { recursive: true })
       this.made.add(dir)
     }
-    if (!fresh && this.linkUnchanged(rel, dest, content)) {
-      this.count++
-      return
-    }
-    if (typeof content !== 'string') writeFileSync(dest, content, { flag: 'wx' })
-    else {
-      const fd = openSync(dest, 'wx')
-      try {
-        writeTextSync(fd, content)
-      } finally {
-        closeSync(fd)
+    if (fresh || !this.linkUnchanged(rel, dest, content)) {
+      if (typeof content !== 'string') writeFileSync(dest, content, { flag: 'wx' })
+      else {
+        const fd = openSync(dest, 'wx')
+        try {
+          writeTextSync(fd, content)
+        } finally {
+          closeSync(fd)
+        }
       }
     }
     this.count++
