@@ -202,7 +202,8 @@ suite('the bundled catalog, built and served by the preview server', () => {
     const { page } = v
     const shown = async (today: number) => {
       await page.clock.setFixedTime(new Date(today))
-      await page.reload({ waitUntil: 'load' })
+      // networkidle, not load: the icon is fetched after load, and the next reload would abort it (net::ERR_ABORTED).
+      await page.reload({ waitUntil: 'networkidle' })
       return page.locator('[data-until]').textContent()
     }
     const day = 86_400_000
