@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import http from 'node:http'
-import { MARKER, writeTree } from '../../src/output/write-tree.js'
+import { MARKER } from '../../src/output/write-tree.js'
 import { serveSite } from '../../src/output/serve.js'
 import { tempDir } from '../support/tmp.js'
+import { writeTree } from '../support/write-tree.js'
 
 let server: http.Server
 let base: string

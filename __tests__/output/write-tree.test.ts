@@ -11,11 +11,11 @@ import {
   StagedTree,
   UnsafeOutputError,
   writeTextSync,
-  writeTree,
   type LinkSync,
   type WriteSync
 } from '../../src/output/write-tree.js'
 import { tempDir } from '../support/tmp.js'
+import { writeTree } from '../support/write-tree.js'
 
 let dir: string
 let cleanup: () => Promise<void>

@@ -9049,24 +9049,6 @@ class StagedTree {
         await (0,promises_namespaceObject.rm)(this.staging, { recursive: true, force: true });
     }
 }
-/**
- * Write `files` as the complete content of `outDir`. Files may be produced
- * lazily (a generator), so a large site is never held in memory whole.
- * `check` runs on the staged tree before the swap; if it (or anything else)
- * throws, `outDir` is untouched.
- */
-async function writeTree(outDir, files, check = () => { }) {
-    const tree = await StagedTree.open(outDir);
-    try {
-        // Each file is written as it is produced, so none outlives its own write.
-        for (const [rel, content] of files)
-            tree.write(rel, content);
-        return await tree.commit(check);
-    }
-    finally {
-        await tree.discard();
-    }
-}
 /** Is the process that named a folder `<pid>-<hex>` still running (so its build may still be writing)? */
 function alive(pid) {
     if (pid === process.pid)

@@ -285,27 +285,6 @@ export class StagedTree {
   }
 }
 
-/**
- * Write `files` as the complete content of `outDir`. Files may be produced
- * lazily (a generator), so a large site is never held in memory whole.
- * `check` runs on the staged tree before the swap; if it (or anything else)
- * throws, `outDir` is untouched.
- */
-export async function writeTree(
-  outDir: string,
-  files: Iterable<SiteFile>,
-  check: () => void | Promise<void> = () => {}
-): Promise<number> {
-  const tree = await StagedTree.open(outDir)
-  try {
-    // Each file is written as it is produced, so none outlives its own write.
-    for (const [rel, content] of files) tree.write(rel, content)
-    return await tree.commit(check)
-  } finally {
-    await tree.discard()
-  }
-}
-
 /** Is the process that named a folder `<pid>-<hex>` still running (so its build may still be writing)? */
 function alive(pid: number): boolean {
   if (pid === process.pid) return true
