@@ -6,29 +6,18 @@ import http from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { chromium } from 'playwright-core'
 import { build } from '../src/build/pipeline.ts'
 import { createSiteHandler } from '../src/output/serve.ts'
+import { launchChromium } from '../__tests__/support/chromium.ts'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const OUT = path.join(ROOT, 'docs', 'screenshots')
-// A caution with a quoted deprecation, three releases considered and a passed end of life.
+// A page with a quoted rationale, the upgrade table and a passed end of life.
 const APP = process.env.SCREENSHOT_APP ?? 'prometheus'
 // Fixed, so the same catalog gives the same pictures: the build time, and the
 // address shown in absolute links (the one `npm start` serves), not the random port.
 const BASE_URL = 'http://localhost:8080'
 const NOW = new Date('2026-11-21T12:00:00.000Z')
-const CHROMIUM = '/usr/bin/chromium'
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync'
-]
 
 const SHOTS = [
   { file: 'index-desktop.png', path: '/', viewport: { width: 1280, height: 1000 }, scale: 1, fullPage: false },
@@ -51,7 +40,7 @@ try {
   }
   await build({ catalogDir: path.join(ROOT, 'catalog'), outDir: site, baseUrl: BASE_URL, now: NOW, cwd: ROOT }, { log })
   await mkdir(OUT, { recursive: true })
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS })
+  browser = await launchChromium()
   for (const s of SHOTS) {
     const context = await browser.newContext({ viewport: s.viewport, deviceScaleFactor: s.scale, colorScheme: 'light' })
     const page = await context.newPage()

@@ -3,20 +3,10 @@
 // CI (CI=true), where a missing browser is a failing test.
 import { describe, expect, test } from '@jest/globals'
 import { existsSync } from 'node:fs'
-import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core'
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core'
+import { CHROMIUM } from './chromium.js'
 
-export const CHROMIUM = '/usr/bin/chromium'
-
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync'
-]
+export { CHROMIUM, launchChromium } from './chromium.js'
 
 /**
  * `describe` when chromium is installed; otherwise `describe.skip`, after
@@ -34,10 +24,6 @@ export function browserDescribe(what: string): typeof describe | typeof describe
     )
   }
   return describe.skip
-}
-
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, args: ARGS })
 }
 
 /** Evaluate an expression in the page. Written as a string: the project's TypeScript has no DOM types. */

@@ -1,0 +1,20 @@
+// Debian's chromium, launched headless the one way the browser tests and the README screenshots
+// (scripts/screenshots.mjs) both use. No Jest import here, so the script can use it too.
+import { chromium, type Browser } from 'playwright-core'
+
+export const CHROMIUM = '/usr/bin/chromium'
+
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync'
+]
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, args: ARGS })
+}
