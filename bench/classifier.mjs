@@ -129,7 +129,8 @@ function metricsOf(pairs) {
  * resamples of whole apps with replacement (entries of one app are not independent). Seeded: the
  * same predictions print the same interval.
  */
-function appBootstrap(pred, resamples = 2000) {
+const RESAMPLES = 2000
+function appBootstrap(pred, resamples = RESAMPLES) {
   const byApp = new Map()
   for (const [id, l] of labels) {
     const app = byId.get(id).app
@@ -200,7 +201,7 @@ report(
 )
 const spread = appBootstrap(new Map([...loaoJ].map(([id, j]) => [id, j.safeToUpdate])))
 console.log(
-  `95% interval over ${data.apps.length} apps resampled (2,000 draws of whole apps): macro-F1 ${spread.macroF1}, ` +
+  `95% interval over ${data.apps.length} apps resampled (${RESAMPLES.toLocaleString('en')} draws of whole apps): macro-F1 ${spread.macroF1}, ` +
     `accuracy ${spread.accuracy}, breaking recall ${spread.breakingRecall}`
 )
 report('updatesafe committed model, IN-SAMPLE (trained on these very labels: optimistic)', results.ours)
