@@ -153,6 +153,46 @@ describe('sentenceAt', () => {
     expect(sentenceAt(t, t.indexOf('migration'))).toBe('Run the migration;')
     expect(sentenceAt(t, t.indexOf('restart'))).toBe('then restart!')
   })
+  it('ends at a colon before a capital (the command it introduced is not in the text), not after a short label', () => {
+    const t = 'To repair affected snapshots, upgrade and run: This will remove the broken data, if any.'
+    expect(sentenceAt(t, t.indexOf('repair'))).toBe('To repair affected snapshots, upgrade and run:')
+    expect(sentenceAt(t, t.indexOf('if any'))).toBe('This will remove the broken data, if any.')
+    expect(sentenceAt('BUGFIX: Remove the flag. Then more', 10)).toBe('BUGFIX: Remove the flag.')
+  })
+  it('parts two clauses at a dash between spaces', () => {
+    const t = 'Fix an injection - remove support for X'
+    expect(sentenceAt(t, t.indexOf('remove'))).toBe('remove support for X')
+  })
+})
+
+describe('a required step the rubric names, beyond removals and requirements', () => {
+  it('is a configuration that used to run and is now refused', () => {
+    expect(
+      cues('- Fix a crash\n- Buildbot will now error when configured with two services of the same name').required
+    ).toBe('refusedConfig')
+    expect(cues('- Fix a crash\n- Forbid running with persistence true and a persistence plugin').required).toBe(
+      'refusedConfig'
+    )
+    // Refusing bad input is a fix, not a step for the admin.
+    expect(cues('- Fix a crash\n- Reject excessively large FTP control replies').required).toBeNull()
+  })
+  it('is a function or structure that gained or lost an argument or member', () => {
+    expect(cues('- Fix a crash\n- The cache_request() function lost its timeout argument').required).toBe(
+      'signatureChanged'
+    )
+    expect(cues('- Fix a crash\n- Add a new member page').required).toBeNull()
+  })
+  it('is a setting that is no longer used for what it did, not one no longer used at all', () => {
+    expect(cues('- Fix a crash\n- The parameters _rcn and _rck are no longer used to attribute visits.').required).toBe(
+      'settingRemoved'
+    )
+    expect(cues('- Fix a crash\n- Remove the `legacy_mode` option, no longer used').required).toBeNull()
+  })
+  it('is read clause by clause: a removal after a dash is not softened by the fix before it', () => {
+    expect(
+      cues('- Security: fix an SQL injection - remove support for code evaluation in the `autovalues` option').required
+    ).toBe('removedSupport')
+  })
 })
 
 describe('notes that call a change breaking', () => {

@@ -5,7 +5,8 @@
 //   a line under a breaking-changes heading) make the release breaking, unless the line's own
 //   words are softened;
 // - required: a line that states what the rubric names as breaking (a raised requirement, a
-//   removed or renamed setting, interface or feature, a manual step, an urgent update, a line
+//   removed or renamed setting, interface or feature, a configuration now refused, a function or
+//   structure that gained or lost an argument or member, a manual step, an urgent update, a line
 //   under a "Removed" heading) makes it breaking, unless softened, internal work, under a
 //   bug-fixes heading, an addition, a new ability, or the removal of something unused, not
 //   working, only text or a control of the interface (a button, an icon);
@@ -45,6 +46,8 @@ export const REQUIRED: ReadonlySet<string> = new Set([
   'removedInterface',
   'interfaceRemoved',
   'renamed',
+  'signatureChanged',
+  'refusedConfig',
   'manualStep',
   'urgent',
   'criticalFix'
@@ -79,13 +82,17 @@ function softened(hits: readonly Hit[]): boolean {
 }
 
 const SOFTENERS = DETECTORS.filter((d) => SOFTENED.has(d.name))
-// A sentence ends at . ! ? or ; before a space: not the dot inside `3.8` or `node.js`.
-const SENTENCE_END = /[.!?;]\s+/g
+// A sentence ends at . ! ? or ; before a space: not the dot inside `3.8` or `node.js`. So does a colon
+// before a capital: the command or list it introduced is gone from the text ("… and run: This will …").
+// A dash between spaces parts two clauses as well ("Fix an injection - remove support for X").
+const SENTENCE_END = /[.!?;]\s+|:\s+(?=[A-Z])|\s[-–—]\s+/g
 
 /** The sentence of `text` that holds index `at`. */
 export function sentenceAt(text: string, at: number): string {
   let start = 0
   for (const m of text.matchAll(SENTENCE_END)) {
+    // A colon after a label of a word or two ("BUGFIX: Remove …", "Fix #12: Drop …") ends no sentence.
+    if (m[0][0] === ':' && text.slice(start, m.index).trim().split(/\s+/).length < 4) continue
     if (m.index >= at) return text.slice(start, m.index + 1)
     start = m.index + m[0].length
   }
@@ -122,7 +129,6 @@ const UNUSED = wordsPattern(
     'leftover',
     'dead code',
     'no longer needed',
-    'no longer used',
     'no longer required',
     "wasn't working",
     'was not working',
@@ -130,6 +136,11 @@ const UNUSED = wordsPattern(
     'did not work',
     'never worked'
   ],
+  'i'
+)
+// "X, no longer used" is a leftover; "X are no longer used to attribute visits" changes what X does.
+const NO_LONGER_USED = new RegExp(
+  `${wordsPattern(['no longer used']).source}(?!\\s+${wordsPattern(['to']).source})`,
   'i'
 )
 // "Users can now remove X", "the ability to delete Y": a new ability, not a removal.
@@ -189,6 +200,7 @@ function harmless(ue: UnitEvidence): boolean {
     routineHeading(ue.unit.section?.kinds ?? 0) ||
     ADDS.test(ue.unit.text) ||
     UNUSED.test(ue.unit.text) ||
+    NO_LONGER_USED.test(ue.unit.text) ||
     REMOVES_TEXT.test(ue.unit.text) ||
     REMOVES_UI.test(ue.unit.text) ||
     ABILITY.test(ue.unit.text)

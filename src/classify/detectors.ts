@@ -423,6 +423,51 @@ const SPECS: Record<string, Spec> = {
       'now fail*'
     ]
   },
+  // A configuration that used to run is now refused: the admin must change it before upgrading.
+  refusedConfig: {
+    means: 'refuses a configuration that used to be accepted',
+    why: 'required',
+    near: [
+      [
+        'forbid*',
+        'disallow*',
+        'refuse*',
+        'now error*',
+        'now fail*',
+        'now abort*',
+        'now exit*',
+        'error out',
+        'errors out',
+        'fail to start',
+        'fails to start',
+        'will not start',
+        "won't start",
+        'no longer start*'
+      ],
+      [
+        'configured',
+        'config*',
+        'running with',
+        'run with',
+        'started with',
+        'start with',
+        'startup',
+        'setting*',
+        'option*'
+      ],
+      50
+    ]
+  },
+  // A function or structure of the interface that gained or lost an argument or member breaks its callers.
+  signatureChanged: {
+    means: 'changes the arguments or members of an interface',
+    why: 'required',
+    near: [
+      ['lost', 'loses', 'gained', 'gains', 'no longer takes', 'now takes'],
+      ['argument*', 'member*', 'parameter*'],
+      40
+    ]
+  },
   renamed: {
     means: 'renames something',
     why: 'required',
