@@ -96,6 +96,14 @@ describe('a line that asks for action', () => {
       'settingRemoved'
     )
   })
+  it('is not one that adds something, whatever it then says', () => {
+    // "remove options" is what the new command does, not what the release takes away.
+    expect(cues('- Fix a crash\n- Add config unset command to remove options from a remote').action).toBeNull()
+    expect(
+      cues('- Fix a crash\n- Added Qt 5 builds for older Windows, since Qt 6 requires Windows 10').action
+    ).toBeNull()
+    expect(cues('- Fix a crash\n- Removed the `--legacy` option').action?.detector).toBe('removedSetting')
+  })
   it('is not one that is negated, hedged or about a later release', () => {
     expect(cues('- Fix a crash\n- No migration is needed.').action).toBeNull()
     expect(cues('- Fix a crash\n- Python 3.9 support will be removed in a future release.').action).toBeNull()

@@ -62,12 +62,16 @@ describe('detectors', () => {
     expect(names("Don't split language if not required [#5576]")).not.toContain('requiredVersion')
     expect(names('Require UTF-8 filenames in .torrent files')).not.toContain('requiredVersion')
     expect(names('Requires at least version 2.4.1 of libfoo')).toContain('requiredVersion')
+    // "At least" alone bounds a number; it requires nothing.
+    expect(names('Support at least 1000 groups per Kerberos user')).not.toContain('requiredVersion')
+    expect(names('This issue affects all versions at least as far back as 0.99.4')).not.toContain('requiredVersion')
   })
 
   it('reads words, not parts of words', () => {
     expect(names('Improve the removability of widgets')).not.toContain('removalLine')
     expect(names('Fix typo in README')).not.toContain('securityWord')
     expect(names('Fix a memory leak in the parser')).not.toContain('securityWord')
+    expect(names("Didn't validate UTF-8 sequences, potentially reading past the end")).toContain('securityWord')
   })
 
   it('a guard never hides a match: on every line of the real notes, a match implies a key', () => {

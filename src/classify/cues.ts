@@ -12,7 +12,7 @@
 //   working, only text or a control of the interface (a button, an icon);
 // - action: a release is never safe while a line asks the admin to act (a detector whose reason
 //   is a required step or an urgent fix, a line under a "Removed" or upgrade heading), unless
-//   softened: doubt falls to caution;
+//   softened or the line adds something ("Add a command to remove options"): doubt falls to caution;
 // - security, changed: a release with a security fix (a line under a security heading, with a
 //   security word or about access control, not internal work or tests, not negated) or a line
 //   under a deprecations, "Changed" or configuration-changes heading is never safe: the rubric
@@ -308,7 +308,8 @@ export function cuesOf(units: readonly UnitEvidence[]): Cues {
       const hit = ue.hits.find(
         (h) => (h.detector.why === 'required' || h.detector.why === 'urgent') && !softenedAt(ue, h)
       )
-      if (hit) action = { ue, hit, heading: null }
+      // A line that adds something asks nothing of the admin, whatever its words go on to say.
+      if (hit && !ADDS.test(ue.unit.text)) action = { ue, hit, heading: null }
     }
     if (required === null) {
       // Whether the line is harmless is asked only of a line that would count: most lines do not.

@@ -345,10 +345,11 @@ const SPECS: Record<string, Spec> = {
     why: 'required',
     near: [RUNTIMES, REQUIRE, 40]
   },
+  // Not "at least" alone: it bounds a number ("at least 1000 groups", "at least as far back as 0.99").
   requiredVersion: {
     means: 'requires a version of something',
     why: 'required',
-    near: [['require', 'requires', 'required', 'minimum', 'at least'], ['#'], 25]
+    near: [['require', 'requires', 'required', 'minimum'], ['#'], 25]
   },
   droppedPlatform: {
     means: 'drops support for a runtime, database, system or platform version',
@@ -640,6 +641,11 @@ const SPECS: Record<string, Spec> = {
       'stack overflow',
       'use-after-free',
       'use after free',
+      'read past the end',
+      'reads past the end',
+      'reading past the end',
+      'over-read*',
+      'overread*',
       'out-of-bounds',
       'out of bounds',
       'information disclosure',
