@@ -69,6 +69,11 @@ describe('detectors', () => {
 
   it('reads words, not parts of words', () => {
     expect(names('Improve the removability of widgets')).not.toContain('removalLine')
+    // The tail of a hyphenated word is not the word: a non-breaking space breaks nothing.
+    expect(names('Fix emails to never use non-breaking spaces')).not.toContain('breakingWord')
+    expect(names('Kept To-Dos from closed projects browsable')).not.toContain('securityWord')
+    expect(names('Fix DoS via crafted RTF')).toContain('securityWord')
+    expect(names('This is a breaking change')).toContain('breakingWord')
     expect(names('Fix typo in README')).not.toContain('securityWord')
     expect(names('Fix a memory leak in the parser')).not.toContain('securityWord')
     expect(names("Didn't validate UTF-8 sequences, potentially reading past the end")).toContain('securityWord')

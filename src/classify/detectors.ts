@@ -89,6 +89,8 @@ interface Spec {
   /** Or a pattern for what word lists cannot say (case-sensitive identifiers); then `keys` guard it, if any. */
   pattern?: RegExp
   keys?: string[]
+  /** With `words`: not the tail of a hyphenated word ("non-breaking spaces", "To-Dos"). */
+  notAfterHyphen?: boolean
 }
 
 /** Any entry of a word list, in lower-cased text (or with the `i` flag). */
@@ -116,7 +118,15 @@ function build(name: string, s: Spec): Detector {
     return { name, means: s.means, why: s.why, re, keys, lower: true }
   }
   const ws = s.words ?? []
-  return { name, means: s.means, why: s.why, re: wordsPattern(ws), keys: keysOf(ws), lower: true }
+  const re = wordsPattern(ws)
+  return {
+    name,
+    means: s.means,
+    why: s.why,
+    re: s.notAfterHyphen ? new RegExp(`(?<!-)${re.source}`) : re,
+    keys: keysOf(ws),
+    lower: true
+  }
 }
 
 // ---------------------------------------------------------------------------
@@ -304,6 +314,7 @@ const SPECS: Record<string, Spec> = {
   breakingWord: {
     means: 'is called a breaking change',
     why: 'required',
+    notAfterHyphen: true,
     words: [
       'breaking',
       'backward incompatible',
@@ -605,6 +616,7 @@ const SPECS: Record<string, Spec> = {
   securityWord: {
     means: 'fixes a security issue',
     why: 'security',
+    notAfterHyphen: true,
     words: [
       'security',
       'vulnerab*',

@@ -185,15 +185,19 @@ function strongest(model: Model, units: UnitEvidence[], c: number, rubric: boole
     let sum = 0
     let top = ''
     let topScore = 0
+    // A version number is named only when nothing else on the line pushes: "names a version" explains little.
+    let version = ''
+    let versionScore = 0
     for (const f of ue.features) {
       const s = push(f)
       if (s > 0) sum += s
       // A qualifier (`+negated`, `+future`…) weighs in the sum but is not named as the reason.
-      if (s > topScore && !f.includes('+')) {
-        topScore = s
-        top = f
-      }
+      if (f.includes('+')) continue
+      if (f.startsWith('versionNumber')) {
+        if (s > versionScore) [versionScore, version] = [s, f]
+      } else if (s > topScore) [topScore, top] = [s, f]
     }
+    if (top === '') top = version
     if (sum > bestScore && (!rubric || rubricFinding(top))) {
       bestScore = sum
       best = ue
