@@ -41583,6 +41583,20 @@ const URGENCY = [
     'urge*'
 ];
 const UPDATING = ['updat*', 'upgrad*', 'patch*', 'apply', 'install*'];
+/** Saying that something is refused, or makes the software fail (see `forbidden`, `refusedConfig`). */
+const REFUSING = [
+    'forbid*',
+    'disallow*',
+    'refuse*',
+    'fail to start',
+    'fails to start',
+    'will not start',
+    "won't start",
+    'error out',
+    'errors out',
+    'now error*',
+    'now fail*'
+];
 const RUNTIMES = [
     'python #',
     'php #',
@@ -41847,46 +41861,14 @@ const SPECS = {
     forbidden: {
         means: 'refuses something that used to be accepted',
         why: 'note',
-        words: [
-            'forbid*',
-            'disallow*',
-            'prohibit*',
-            'not allowed',
-            'no longer allowed',
-            'no longer accept*',
-            'refuse*',
-            'reject*',
-            'fail to start',
-            'fails to start',
-            'will not start',
-            "won't start",
-            'error out',
-            'errors out',
-            'now error*',
-            'now fail*'
-        ]
+        words: [...REFUSING, 'prohibit*', 'not allowed', 'no longer allowed', 'no longer accept*', 'reject*']
     },
     // A configuration that used to run is now refused: the admin must change it before upgrading.
     refusedConfig: {
         means: 'refuses a configuration that used to be accepted',
         why: 'required',
         near: [
-            [
-                'forbid*',
-                'disallow*',
-                'refuse*',
-                'now error*',
-                'now fail*',
-                'now abort*',
-                'now exit*',
-                'error out',
-                'errors out',
-                'fail to start',
-                'fails to start',
-                'will not start',
-                "won't start",
-                'no longer start*'
-            ],
+            [...REFUSING, 'now abort*', 'now exit*', 'no longer start*'],
             [
                 'configured',
                 'config*',
@@ -42653,7 +42635,7 @@ const SENTENCE_END = /[.!?;]\s+|:\s+(?=[A-Z])|\s[-–—]\s+/g;
 function sentenceAt(text, at) {
     let start = 0;
     for (const m of text.matchAll(SENTENCE_END)) {
-        // A colon after a label of a word or two ("BUGFIX: Remove …", "Fix #12: Drop …") ends no sentence.
+        // A colon after a label of three words or fewer ("BUGFIX: Remove …", "Fix #12: Drop …") ends no sentence.
         if (m[0][0] === ':' && text.slice(start, m.index).trim().split(/\s+/).length < 4)
             continue;
         if (m.index >= at)
@@ -42698,7 +42680,7 @@ const UNUSED = wordsPattern([
     'never worked'
 ], 'i');
 // "X, no longer used" is a leftover; "X are no longer used to attribute visits" changes what X does.
-const NO_LONGER_USED = new RegExp(`${wordsPattern(['no longer used']).source}(?!\\s+${wordsPattern(['to']).source})`, 'i');
+const NO_LONGER_USED = /\bno\s+longer\s+used\b(?!\s+to\b)/i;
 // "Users can now remove X", "the ability to delete Y": a new ability, not a removal.
 const ABILITY = nearPattern(['able to', 'can now', 'ability to', 'option to', 'allow*', 'possible to', 'lets you', 'let users'], ['remov*', 'delet*', 'drop*', 'renam*', 'disabl*', 'clear*'], 20, 'i');
 const REMOVES_TEXT = nearPattern(['remov*', 'drop*', 'delet*'], [

@@ -91,7 +91,7 @@ const SENTENCE_END = /[.!?;]\s+|:\s+(?=[A-Z])|\s[-–—]\s+/g
 export function sentenceAt(text: string, at: number): string {
   let start = 0
   for (const m of text.matchAll(SENTENCE_END)) {
-    // A colon after a label of a word or two ("BUGFIX: Remove …", "Fix #12: Drop …") ends no sentence.
+    // A colon after a label of three words or fewer ("BUGFIX: Remove …", "Fix #12: Drop …") ends no sentence.
     if (m[0][0] === ':' && text.slice(start, m.index).trim().split(/\s+/).length < 4) continue
     if (m.index >= at) return text.slice(start, m.index + 1)
     start = m.index + m[0].length
@@ -139,10 +139,7 @@ const UNUSED = wordsPattern(
   'i'
 )
 // "X, no longer used" is a leftover; "X are no longer used to attribute visits" changes what X does.
-const NO_LONGER_USED = new RegExp(
-  `${wordsPattern(['no longer used']).source}(?!\\s+${wordsPattern(['to']).source})`,
-  'i'
-)
+const NO_LONGER_USED = /\bno\s+longer\s+used\b(?!\s+to\b)/i
 // "Users can now remove X", "the ability to delete Y": a new ability, not a removal.
 const ABILITY = nearPattern(
   ['able to', 'can now', 'ability to', 'option to', 'allow*', 'possible to', 'lets you', 'let users'],

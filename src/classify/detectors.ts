@@ -149,6 +149,21 @@ const URGENCY = [
 ]
 const UPDATING = ['updat*', 'upgrad*', 'patch*', 'apply', 'install*']
 
+/** Saying that something is refused, or makes the software fail (see `forbidden`, `refusedConfig`). */
+const REFUSING = [
+  'forbid*',
+  'disallow*',
+  'refuse*',
+  'fail to start',
+  'fails to start',
+  'will not start',
+  "won't start",
+  'error out',
+  'errors out',
+  'now error*',
+  'now fail*'
+]
+
 const RUNTIMES = [
   'python #',
   'php #',
@@ -416,46 +431,14 @@ const SPECS: Record<string, Spec> = {
   forbidden: {
     means: 'refuses something that used to be accepted',
     why: 'note',
-    words: [
-      'forbid*',
-      'disallow*',
-      'prohibit*',
-      'not allowed',
-      'no longer allowed',
-      'no longer accept*',
-      'refuse*',
-      'reject*',
-      'fail to start',
-      'fails to start',
-      'will not start',
-      "won't start",
-      'error out',
-      'errors out',
-      'now error*',
-      'now fail*'
-    ]
+    words: [...REFUSING, 'prohibit*', 'not allowed', 'no longer allowed', 'no longer accept*', 'reject*']
   },
   // A configuration that used to run is now refused: the admin must change it before upgrading.
   refusedConfig: {
     means: 'refuses a configuration that used to be accepted',
     why: 'required',
     near: [
-      [
-        'forbid*',
-        'disallow*',
-        'refuse*',
-        'now error*',
-        'now fail*',
-        'now abort*',
-        'now exit*',
-        'error out',
-        'errors out',
-        'fail to start',
-        'fails to start',
-        'will not start',
-        "won't start",
-        'no longer start*'
-      ],
+      [...REFUSING, 'now abort*', 'now exit*', 'no longer start*'],
       [
         'configured',
         'config*',
