@@ -43475,6 +43475,7 @@ function summarise(notes, opts = {}) {
 
 
 
+
 function releaseVerdict(raw, version, j) {
     return {
         version: raw,
@@ -43572,8 +43573,22 @@ function classifyWith(model, input) {
         releases: judged.map((r) => releaseVerdict(r.raw, r.version, r.j))
     };
 }
-/** The committed model's digest (8 hex digits): a verdict computed with another model is judged again. */
-const MODEL_DIGEST = MODEL_ID;
+/**
+ * The revision of the code that turns notes and a model into a verdict, its rationale and its summary. Bump
+ * it with any change to what a release's judgement says (classes, rationale, quote, summary): verdicts a
+ * build finds in the previous snapshot are reused while CLASSIFIER_DIGEST holds, so an unbumped change would
+ * leave yesterday's words published. __tests__/classify/revision.test.ts holds it to the judgements of the
+ * real notes.
+ */
+const JUDGING_REVISION = 1;
+/**
+ * The classifier's identity (8 hex digits): the committed model and the judging code's revision. A
+ * verdict computed by another model or another revision is judged again.
+ */
+const CLASSIFIER_DIGEST = (0,external_node_crypto_.createHash)('sha256')
+    .update(`${MODEL_ID}\n${JUDGING_REVISION}`)
+    .digest('hex')
+    .slice(0, 8);
 function classifier_classifyReleases(input) {
     return classifyWith(MODEL, input);
 }
@@ -43768,9 +43783,10 @@ function finish(app, considered, judged, log) {
 
 const sha256 = (text) => (0,external_node_crypto_.createHash)('sha256').update(text).digest('hex');
 /**
- * What a release's verdict is computed from, as a short key: the classifier model, the curated override
- * that applies to this very release (none: zeros) and the notes (none: zeros). A verdict is reused only
- * when the key is the same; a new model, an override added, changed or gone, or edited notes judge again.
+ * What a release's verdict is computed from, as a short key: the classifier (its model and judging code's
+ * revision), the curated override that applies to this very release (none: zeros) and the notes (none:
+ * zeros). A verdict is reused only when the key is the same; a new model or judging code, an override
+ * added, changed or gone, or edited notes judge again.
  */
 function basisOf(model, override, version, notes) {
     const o = override && override.version === version
@@ -44095,7 +44111,7 @@ async function judgeCatalog(opts, deps, dirs, log, publishReleases) {
     const docs = await productDocs(apps, catalogDir, opts.refresh ? deps.fetchProduct : undefined, log);
     // 6. One record per app: facts → verdict (yesterday's, when its basis holds) → record, checked and
     //    settled against the previous one; its judged releases join the history read back from the snapshot.
-    const ctx = { baseUrl, now: opts.now, docs, previous, previousDir, publishReleases, model: MODEL_DIGEST, log };
+    const ctx = { baseUrl, now: opts.now, docs, previous, previousDir, publishReleases, model: CLASSIFIER_DIGEST, log };
     return {
         snapshot,
         previousChanges,
@@ -44734,7 +44750,7 @@ const historyEntrySchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .strictObject */ .
         .describe('For a breaking release: "urgent" (an urgent fix to apply now) or "required" (a required step); else null'),
     basis: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()
         .regex(/^[0-9a-f]{8}\.[0-9a-f]{8}\.[0-9a-f]{12}$/)
-        .describe('What the verdict was computed from: classifier model, curated override and notes digests')
+        .describe('What the verdict was computed from: classifier (model and judging code), curated override and notes digests')
 })
     .refine((e) => (e.safeToUpdate === 'breaking') === (e.breakingKind !== null), {
     message: 'breakingKind is set exactly when safeToUpdate is "breaking"',

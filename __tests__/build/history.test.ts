@@ -6,7 +6,7 @@ import path from 'node:path'
 import type { BuildDeps } from '../../src/build/pipeline.js'
 import { basisOf } from '../../src/build/history.js'
 import { verdictFrom } from '../../src/classify/index.js'
-import { MODEL_DIGEST } from '../../src/classify/index.js'
+import { CLASSIFIER_DIGEST } from '../../src/classify/index.js'
 import { releasesDocSchema, type AppDoc, type ReleasesDoc } from '../../src/schema/index.js'
 import type { Logger } from '../../src/util/types.js'
 import { tempDir } from '../support/tmp.js'
@@ -126,7 +126,7 @@ describe('history across snapshots', () => {
     expect((await recordOf('s5')).safeToUpdate).toBe('breaking')
   })
 
-  it('reuses a verdict only while its basis holds: new notes, a new model or a changed override judge again', async () => {
+  it('reuses a verdict only while its basis holds: new notes, a new classifier or a changed override judge again', async () => {
     await run('s1', '2026-11-01T12:00:00.000Z')
     // Doctor the published verdict (record and history alike): a reused verdict keeps the doctored words.
     const doctor = async (out: string) => {
@@ -149,16 +149,16 @@ describe('history across snapshots', () => {
     expect((await recordOf('s2')).rationale).toBe('Doctored words.')
     expect((await releasesOf('s2')).doc.releases[0]!.rationale).toBe('Doctored words.')
 
-    // The classifier model changed since: the basis names another model, so the release is judged again.
+    // The classifier changed since (its model or judging revision): the basis names another, so judged again.
     const file = path.join(dir, 's2/api/v1/apps/demo/releases.json')
     const doc = JSON.parse(await readFile(file, 'utf8')) as ReleasesDoc
-    expect(doc.releases[0]!.basis).toBe(basisOf(MODEL_DIGEST, undefined, 'v1.0.0', seedNotes()))
+    expect(doc.releases[0]!.basis).toBe(basisOf(CLASSIFIER_DIGEST, undefined, 'v1.0.0', seedNotes()))
     doc.releases[0]!.basis = `00000000${doc.releases[0]!.basis.slice(8)}`
     await writeFile(file, JSON.stringify(doc))
     await run('s3', '2026-11-03T12:00:00.000Z', 's2')
     expect((await recordOf('s3')).rationale).toContain('Fix regression')
     expect((await releasesOf('s3')).doc.releases[0]!.rationale).toContain('Fix regression')
-    expect((await releasesOf('s3')).doc.releases[0]!.basis.slice(0, 8)).toBe(MODEL_DIGEST)
+    expect((await releasesOf('s3')).doc.releases[0]!.basis.slice(0, 8)).toBe(CLASSIFIER_DIGEST)
 
     // A curated override for the release: judged again, the override in its basis.
     await doctor('s3')

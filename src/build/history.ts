@@ -18,9 +18,10 @@ import { isVersionLabel, newestFirst, sameVersion } from '../util/versions.js'
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 
 /**
- * What a release's verdict is computed from, as a short key: the classifier model, the curated override
- * that applies to this very release (none: zeros) and the notes (none: zeros). A verdict is reused only
- * when the key is the same; a new model, an override added, changed or gone, or edited notes judge again.
+ * What a release's verdict is computed from, as a short key: the classifier (its model and judging code's
+ * revision), the curated override that applies to this very release (none: zeros) and the notes (none:
+ * zeros). A verdict is reused only when the key is the same; a new model or judging code, an override
+ * added, changed or gone, or edited notes judge again.
  */
 export function basisOf(model: string, override: Override | undefined, version: string, notes: string | null): string {
   const o =

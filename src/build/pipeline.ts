@@ -28,7 +28,7 @@ import {
   type PreviousChanges,
   type PreviousSnapshot
 } from './previous.js'
-import { MODEL_DIGEST } from '../classify/index.js'
+import { CLASSIFIER_DIGEST } from '../classify/index.js'
 import { appRecord, diffRecords, type RecordChange } from './records.js'
 
 export { diffRecords, settle, type RecordChange } from './records.js'
@@ -204,7 +204,7 @@ async function judgeCatalog(
   const docs = await productDocs(apps, catalogDir, opts.refresh ? deps.fetchProduct : undefined, log)
   // 6. One record per app: facts → verdict (yesterday's, when its basis holds) → record, checked and
   //    settled against the previous one; its judged releases join the history read back from the snapshot.
-  const ctx = { baseUrl, now: opts.now, docs, previous, previousDir, publishReleases, model: MODEL_DIGEST, log }
+  const ctx = { baseUrl, now: opts.now, docs, previous, previousDir, publishReleases, model: CLASSIFIER_DIGEST, log }
   return {
     snapshot,
     previousChanges,

@@ -26,7 +26,7 @@ export interface RecordContext {
   previousDir?: string
   /** Publishes an app's releases document (the build writes it into the new tree at once). */
   publishReleases: (doc: ReleasesDoc) => void
-  /** The classifier model's digest (MODEL_DIGEST); part of every verdict's basis. */
+  /** The classifier's digest (CLASSIFIER_DIGEST: its model and judging revision); part of every verdict's basis. */
   model: string
   log: Logger
 }

@@ -1,5 +1,6 @@
 // Every release an admin crosses is judged, the most severe wins, and the rationale names
 // the release, the words that weighed most and, in plain words, the evidence that decided.
+import { createHash } from 'node:crypto'
 import { LIMITS, type Classification } from '../schema/index.js'
 import type { ReleaseNotes, Verdict } from '../util/types.js'
 import { judgeRelease, quoteOf, type BreakingKind, type ReleaseJudgement } from './judge.js'
@@ -144,8 +145,23 @@ export function classifyWith(model: Model, input: ClassifyInput): Judgement {
   }
 }
 
-/** The committed model's digest (8 hex digits): a verdict computed with another model is judged again. */
-export const MODEL_DIGEST = MODEL_ID
+/**
+ * The revision of the code that turns notes and a model into a verdict, its rationale and its summary. Bump
+ * it with any change to what a release's judgement says (classes, rationale, quote, summary): verdicts a
+ * build finds in the previous snapshot are reused while CLASSIFIER_DIGEST holds, so an unbumped change would
+ * leave yesterday's words published. __tests__/classify/revision.test.ts holds it to the judgements of the
+ * real notes.
+ */
+export const JUDGING_REVISION = 1
+
+/**
+ * The classifier's identity (8 hex digits): the committed model and the judging code's revision. A
+ * verdict computed by another model or another revision is judged again.
+ */
+export const CLASSIFIER_DIGEST = createHash('sha256')
+  .update(`${MODEL_ID}\n${JUDGING_REVISION}`)
+  .digest('hex')
+  .slice(0, 8)
 
 export function classifyReleases(input: ClassifyInput): Judgement {
   return classifyWith(MODEL, input)

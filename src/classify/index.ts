@@ -1,5 +1,12 @@
 // Public face of the classifier: the pipeline and the CLI import from here.
-export { classifyReleases, MAX_RELEASES, MODEL_DIGEST, type Judgement, type ReleaseVerdict } from './classifier.js'
+export {
+  classifyReleases,
+  MAX_RELEASES,
+  CLASSIFIER_DIGEST,
+  JUDGING_REVISION,
+  type Judgement,
+  type ReleaseVerdict
+} from './classifier.js'
 export { applyOverride } from './override.js'
 export { SUMMARY_MAX, summarise, ARCHIVED_SUMMARY, EMPTY_SUMMARY } from './summary.js'
 export { NOTES_CAP } from './text.js'

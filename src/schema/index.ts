@@ -318,7 +318,9 @@ export const historyEntrySchema = z
     basis: z
       .string()
       .regex(/^[0-9a-f]{8}\.[0-9a-f]{8}\.[0-9a-f]{12}$/)
-      .describe('What the verdict was computed from: classifier model, curated override and notes digests')
+      .describe(
+        'What the verdict was computed from: classifier (model and judging code), curated override and notes digests'
+      )
   })
   .refine((e) => (e.safeToUpdate === 'breaking') === (e.breakingKind !== null), {
     message: 'breakingKind is set exactly when safeToUpdate is "breaking"',
