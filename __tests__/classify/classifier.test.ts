@@ -24,8 +24,11 @@ describe('classifyReleases on real notes (committed model)', () => {
   // Real releases whose dev label the model reproduces, the words the rationale must quote,
   // and the plain words it must use for the deciding evidence.
   const pinned: [string, string, string, string][] = [
-    // A breaking release quotes why it is one: its first line under a breaking-changes heading…
+    // A breaking release quotes why it is one: the line under a breaking-changes heading that states a
+    // breaking change (the first of those), not merely the first line there ("Add rootless images")…
     ['netbox@v4.5.0', 'breaking', 'NetBox now requires Python 3.12', 'breaking-changes heading'],
+    ['netbox@v4.3.0', 'breaking', 'NetBox v4.3 requires PostgreSQL 14.0 or later', 'breaking-changes heading'],
+    ['woodpecker@3.0.0', 'breaking', "Drop native Let's Encrypt support", 'breaking-changes heading'],
     [
       'paperless-ngx@3.0.0',
       'breaking',
@@ -39,6 +42,13 @@ describe('classifyReleases on real notes (committed model)', () => {
       'breaking',
       'Buildbot Master now requires Python 3.9 or newer',
       'under "Deprecations and Removals"'
+    ],
+    // …nor a line that says the change "should be transparent to users" while another states one.
+    [
+      'headscale@0.25.0',
+      'breaking',
+      'Remove support for Tailscale clients older than 1.62',
+      'breaking-changes heading'
     ],
     [
       'redmine@v7.0.0',

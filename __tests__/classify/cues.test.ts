@@ -2,7 +2,15 @@
 // call a change breaking.
 import { describe, expect, it } from '@jest/globals'
 import { readFileSync } from 'node:fs'
-import { cuesOf, findingsOf, REMOVED_HEADING, REQUIRED, sentenceAt, type Cue } from '../../src/classify/cues.js'
+import {
+  cuesOf,
+  findingsOf,
+  quoteStanding,
+  REMOVED_HEADING,
+  REQUIRED,
+  sentenceAt,
+  type Cue
+} from '../../src/classify/cues.js'
 import { featuresOfNotes } from '../../src/classify/judge.js'
 import { FIXTURES } from './fixtures.js'
 
@@ -240,5 +248,42 @@ describe('findingsOf: what the lines that count for the required rule find', () 
     expect(of('- Python 3.8 support will be removed in a later release.').filter((x) => REQUIRED.has(x))).toEqual([])
     expect(of('- Remove unused code paths').filter((x) => REQUIRED.has(x))).toEqual([])
     expect(of('### Removed\n\n- Node 18 support.')).toContain(REMOVED_HEADING)
+  })
+})
+
+describe('which line a rule quotes (cuesOf with a rank)', () => {
+  const ranked = (notes: string) => {
+    const f = featuresOfNotes(notes, '2.0.0')
+    const first = cuesOf(f.rf!.units)
+    const best = cuesOf(f.rf!.units, quoteStanding)
+    const line = (c: Cue | null) => c?.ue.unit.text ?? null
+    return {
+      first: { called: line(first.called), required: line(first.required), action: line(first.action) },
+      best: { called: line(best.called), required: line(best.required), action: line(best.action) },
+      flags: [first, best].map((c) => [c.called, c.required, c.action].map((x) => x !== null))
+    }
+  }
+  it('under a breaking-changes heading, the line that states a breaking change, not the first line', () => {
+    const r = ranked(
+      '## Breaking changes\n\n- Add rootless images\n- Rework the settings page\n- Drop support for PostgreSQL 12\n'
+    )
+    expect(r.first.called).toBe('Add rootless images')
+    expect(r.best.called).toBe('Drop support for PostgreSQL 12')
+    expect(r.flags[0]).toEqual(r.flags[1]) // which rules hold does not depend on the rank
+  })
+  it('internal work and hedged lines come after a line an admin must act on', () => {
+    const r = ranked(
+      '- CLEANUP: connection: rename the task field to tasklet\n' +
+        '- Python 3.8 support may be removed later\n' +
+        '- Rename the `listen` setting to `bind`\n'
+    )
+    expect(r.first.action).toBe('CLEANUP: connection: rename the task field to tasklet')
+    expect(r.best.action).toBe('Rename the listen setting to bind')
+    expect(r.best.required).toBe('Rename the listen setting to bind')
+    expect(r.flags[0]).toEqual(r.flags[1])
+  })
+  it('among equals, the first', () => {
+    const r = ranked('- Remove the `foo` option\n- Remove the `bar` option\n')
+    expect(r.best.required).toBe('Remove the foo option')
   })
 })

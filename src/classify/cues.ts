@@ -224,6 +224,21 @@ export function findingsOf(units: readonly UnitEvidence[]): string[] {
   return [...out].sort()
 }
 
+/**
+ * How plainly a rule's line states a breaking change, for choosing the line a rationale quotes: 3 when
+ * its own words state one (a finding of REQUIRED or a breaking marker, not softened), 2 for any other
+ * line, 1 for a harmless or softened one (an addition, a removal of something unused, a hedge), 0 for internal work.
+ */
+export function quoteStanding(cue: Cue): number {
+  const ue = cue.ue
+  if (internal(ue)) return 0
+  if (harmless(ue) || softened(ue.hits)) return 1
+  const states = ue.hits.some(
+    (h) => (REQUIRED.has(h.detector.name) || MARKERS.has(h.detector.name)) && !softenedAt(ue, h)
+  )
+  return states ? 3 : 2
+}
+
 const INTERNAL = new Set(['choreLine', 'testWord', 'negated'])
 
 /** Internal work, tests or docs (by its words or its heading), or negated: nothing an admin need read first. */
@@ -282,11 +297,38 @@ export function cueFlags(c: Cues): CueFlags {
   }
 }
 
-export function cuesOf(units: readonly UnitEvidence[]): Cues {
-  let action: Cues['action'] = null
-  let called: Cues['called'] = null
+/**
+ * How plainly a line states why a release is breaking (./cues.ts quoteStanding and the like), for the
+ * line a rationale quotes: higher is better.
+ */
+export type QuoteRank = (cue: Cue) => number
+
+/** The cue a rule keeps: the first offered, or with `rank` the first of those that rank highest. */
+function keeper(rank: QuoteRank | undefined) {
+  let held: Cue | null = null
+  let score = -Infinity
+  return {
+    get: (): Cue | null => held,
+    /** Whether offering more can change what is held. */
+    open: (): boolean => held === null || rank !== undefined,
+    offer(cue: Cue): void {
+      if (held !== null && !rank) return
+      const r = rank ? rank(cue) : 0
+      if (held === null || r > score) [held, score] = [cue, r]
+    }
+  }
+}
+
+/**
+ * The cues of a release's lines. With `rank`, the action, called and required cues are the lines
+ * that rank highest among those each rule finds (the first of equals), not the first: whether a rule
+ * holds does not depend on it, only which line the rationale quotes.
+ */
+export function cuesOf(units: readonly UnitEvidence[], rank?: QuoteRank): Cues {
+  const action = keeper(rank)
+  const called = keeper(rank)
+  const required = keeper(rank)
   let described = false
-  let required: Cues['required'] = null
   let security: Cues['security'] = null
   let changed: Cues['changed'] = null
   for (const ue of units) {
@@ -295,36 +337,38 @@ export function cuesOf(units: readonly UnitEvidence[]): Cues {
     // A line under a breaking-changes heading is called breaking by the notes, whatever its own
     // wording ("X will no longer be included"); its own words count only when not softened.
     const kinds = ue.unit.section?.kinds ?? 0
-    if (called === null && kinds & S.breaking) called = { ue, hit: null, heading: 'breaking' }
+    if (kinds & S.breaking && called.open()) called.offer({ ue, hit: null, heading: 'breaking' })
     // A heading's force is the line's: a softened line is not what the admin must act on.
     const lineSoftened = softened(ue.hits)
-    // Under a "Removed" or upgrade-steps heading, the line itself is what the admin must act on.
-    if (action === null && kinds & (S.removed | S.upgrade) && !lineSoftened)
-      action = { ue, hit: null, heading: kinds & S.removed ? 'removed' : 'upgrade' }
-    if (action === null) {
-      const hit = ue.hits.find(
-        (h) => (h.detector.why === 'required' || h.detector.why === 'urgent') && !softenedAt(ue, h)
-      )
-      // A line that adds something asks nothing of the admin, whatever its words go on to say.
-      if (hit && !ADDS.test(ue.unit.text)) action = { ue, hit, heading: null }
+    if (action.open()) {
+      // Under a "Removed" or upgrade-steps heading, the line itself is what the admin must act on.
+      if (kinds & (S.removed | S.upgrade) && !lineSoftened)
+        action.offer({ ue, hit: null, heading: kinds & S.removed ? 'removed' : 'upgrade' })
+      else {
+        const hit = ue.hits.find(
+          (h) => (h.detector.why === 'required' || h.detector.why === 'urgent') && !softenedAt(ue, h)
+        )
+        // A line that adds something asks nothing of the admin, whatever its words go on to say.
+        if (hit && !ADDS.test(ue.unit.text)) action.offer({ ue, hit, heading: null })
+      }
     }
-    if (required === null) {
+    if (required.open()) {
       // Whether the line is harmless is asked only of a line that would count: most lines do not.
       const hit = ue.hits.find((h) => REQUIRED.has(h.detector.name) && !softenedAt(ue, h)) ?? null
       if ((hit || (kinds & S.removed && !lineSoftened)) && !harmless(ue))
-        required = { ue, hit, heading: hit ? null : 'removed' }
+        required.offer({ ue, hit, heading: hit ? null : 'removed' })
     }
-    if (called === null) {
+    if (called.open()) {
       const hit = ue.hits.find(
         (h) =>
           (MARKERS.has(h.detector.name) || (h.detector.name === 'breakingWord' && CALLED_WORDS.test(ue.unit.text))) &&
           !softenedAt(ue, h)
       )
-      if (hit) called = { ue, hit, heading: null }
+      if (hit) called.offer({ ue, hit, heading: null })
     }
     if (security === null) security = securityCue(ue)
     if (changed === null) changed = changedCue(ue)
-    if (action && called && required && security && changed && described) break
+    if (!action.open() && !called.open() && !required.open() && security && changed && described) break
   }
-  return { action, called, described, required, security, changed }
+  return { action: action.get(), called: called.get(), described, required: required.get(), security, changed }
 }
