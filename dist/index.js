@@ -42746,6 +42746,8 @@ function findingsOf(units) {
     }
     return [...out].sort();
 }
+/** The standing of a line whose own words state a breaking change: the highest. */
+const STATES = 3;
 /**
  * How plainly a rule's line states a breaking change, for choosing the line a rationale quotes: 3 when
  * its own words state one (a finding of REQUIRED or a breaking marker, not softened), 2 for any other
@@ -42758,7 +42760,7 @@ function quoteStanding(cue) {
     if (harmless(ue) || softened(ue.hits))
         return 1;
     const states = ue.hits.some((h) => (REQUIRED.has(h.detector.name) || MARKERS.has(h.detector.name)) && !softenedAt(ue, h));
-    return states ? 3 : 2;
+    return states ? STATES : 2;
 }
 const INTERNAL = new Set(['choreLine', 'testWord', 'negated']);
 /** Internal work, tests or docs (by its words or its heading), or negated: nothing an admin need read first. */
@@ -42809,32 +42811,35 @@ function cueFlags(c) {
         caution: c.security !== null || c.changed !== null
     };
 }
-/** The cue a rule keeps: the first offered, or with `rank` the first of those that rank highest. */
-function keeper(rank) {
+/**
+ * The cue a rule keeps: the first offered, or when `ranked` the first of those that stand highest by
+ * quoteStanding. Once one stands as high as any can, nothing later can replace it.
+ */
+function keeper(ranked) {
     let held = null;
-    let score = -Infinity;
+    let standing = -1;
     return {
         get: () => held,
         /** Whether offering more can change what is held. */
-        open: () => held === null || rank !== undefined,
+        open: () => held === null || (ranked && standing < STATES),
         offer(cue) {
-            if (held !== null && !rank)
+            if (held !== null && !ranked)
                 return;
-            const r = rank ? rank(cue) : 0;
-            if (held === null || r > score)
-                [held, score] = [cue, r];
+            const r = ranked ? quoteStanding(cue) : 0;
+            if (held === null || r > standing)
+                [held, standing] = [cue, r];
         }
     };
 }
 /**
- * The cues of a release's lines. With `rank`, the action, called and required cues are the lines
- * that rank highest among those each rule finds (the first of equals), not the first: whether a rule
- * holds does not depend on it, only which line the rationale quotes.
+ * The cues of a release's lines. When `ranked`, the action, called and required cues are the lines
+ * that stand highest (quoteStanding) among those each rule finds, the first of equals, not merely the
+ * first: whether a rule holds does not depend on it, only which line the rationale quotes.
  */
-function cuesOf(units, rank) {
-    const action = keeper(rank);
-    const called = keeper(rank);
-    const required = keeper(rank);
+function cuesOf(units, ranked = false) {
+    const action = keeper(ranked);
+    const called = keeper(ranked);
+    const required = keeper(ranked);
     let described = false;
     let security = null;
     let changed = null;
@@ -43300,7 +43305,7 @@ function judgeRelease(notes, version, model) {
         };
     const rf = nf.rf;
     const p = probabilities(model, rf.features);
-    const cues = cuesOf(rf.units, quoteStanding);
+    const cues = cuesOf(rf.units, true);
     const decided = decide(p, model.header.thresholds, cueFlags(cues));
     // Notes cut at the read limit: what was not read may matter, so they are never safe.
     const c = decided === SAFE && nf.cut ? CAUTION : decided;

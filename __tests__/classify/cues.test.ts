@@ -2,15 +2,7 @@
 // call a change breaking.
 import { describe, expect, it } from '@jest/globals'
 import { readFileSync } from 'node:fs'
-import {
-  cuesOf,
-  findingsOf,
-  quoteStanding,
-  REMOVED_HEADING,
-  REQUIRED,
-  sentenceAt,
-  type Cue
-} from '../../src/classify/cues.js'
+import { cuesOf, findingsOf, REMOVED_HEADING, REQUIRED, sentenceAt, type Cue } from '../../src/classify/cues.js'
 import { featuresOfNotes } from '../../src/classify/judge.js'
 import { FIXTURES } from './fixtures.js'
 
@@ -251,11 +243,11 @@ describe('findingsOf: what the lines that count for the required rule find', () 
   })
 })
 
-describe('which line a rule quotes (cuesOf with a rank)', () => {
+describe('which line a rule quotes (cuesOf, ranked)', () => {
   const ranked = (notes: string) => {
     const f = featuresOfNotes(notes, '2.0.0')
     const first = cuesOf(f.rf!.units)
-    const best = cuesOf(f.rf!.units, quoteStanding)
+    const best = cuesOf(f.rf!.units, true)
     const line = (c: Cue | null) => c?.ue.unit.text ?? null
     return {
       first: { called: line(first.called), required: line(first.required), action: line(first.action) },

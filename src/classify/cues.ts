@@ -224,19 +224,22 @@ export function findingsOf(units: readonly UnitEvidence[]): string[] {
   return [...out].sort()
 }
 
+/** The standing of a line whose own words state a breaking change: the highest. */
+const STATES = 3
+
 /**
  * How plainly a rule's line states a breaking change, for choosing the line a rationale quotes: 3 when
  * its own words state one (a finding of REQUIRED or a breaking marker, not softened), 2 for any other
  * line, 1 for a harmless or softened one (an addition, a removal of something unused, a hedge), 0 for internal work.
  */
-export function quoteStanding(cue: Cue): number {
+function quoteStanding(cue: Cue): number {
   const ue = cue.ue
   if (internal(ue)) return 0
   if (harmless(ue) || softened(ue.hits)) return 1
   const states = ue.hits.some(
     (h) => (REQUIRED.has(h.detector.name) || MARKERS.has(h.detector.name)) && !softenedAt(ue, h)
   )
-  return states ? 3 : 2
+  return states ? STATES : 2
 }
 
 const INTERNAL = new Set(['choreLine', 'testWord', 'negated'])
@@ -298,36 +301,33 @@ export function cueFlags(c: Cues): CueFlags {
 }
 
 /**
- * How plainly a line states why a release is breaking (./cues.ts quoteStanding and the like), for the
- * line a rationale quotes: higher is better.
+ * The cue a rule keeps: the first offered, or when `ranked` the first of those that stand highest by
+ * quoteStanding. Once one stands as high as any can, nothing later can replace it.
  */
-export type QuoteRank = (cue: Cue) => number
-
-/** The cue a rule keeps: the first offered, or with `rank` the first of those that rank highest. */
-function keeper(rank: QuoteRank | undefined) {
+function keeper(ranked: boolean) {
   let held: Cue | null = null
-  let score = -Infinity
+  let standing = -1
   return {
     get: (): Cue | null => held,
     /** Whether offering more can change what is held. */
-    open: (): boolean => held === null || rank !== undefined,
+    open: (): boolean => held === null || (ranked && standing < STATES),
     offer(cue: Cue): void {
-      if (held !== null && !rank) return
-      const r = rank ? rank(cue) : 0
-      if (held === null || r > score) [held, score] = [cue, r]
+      if (held !== null && !ranked) return
+      const r = ranked ? quoteStanding(cue) : 0
+      if (held === null || r > standing) [held, standing] = [cue, r]
     }
   }
 }
 
 /**
- * The cues of a release's lines. With `rank`, the action, called and required cues are the lines
- * that rank highest among those each rule finds (the first of equals), not the first: whether a rule
- * holds does not depend on it, only which line the rationale quotes.
+ * The cues of a release's lines. When `ranked`, the action, called and required cues are the lines
+ * that stand highest (quoteStanding) among those each rule finds, the first of equals, not merely the
+ * first: whether a rule holds does not depend on it, only which line the rationale quotes.
  */
-export function cuesOf(units: readonly UnitEvidence[], rank?: QuoteRank): Cues {
-  const action = keeper(rank)
-  const called = keeper(rank)
-  const required = keeper(rank)
+export function cuesOf(units: readonly UnitEvidence[], ranked = false): Cues {
+  const action = keeper(ranked)
+  const called = keeper(ranked)
+  const required = keeper(ranked)
   let described = false
   let security: Cues['security'] = null
   let changed: Cues['changed'] = null

@@ -4,7 +4,7 @@
 // announces a security fix or change; the model says breaking only where a line asks for action).
 // Two rules come before the model: empty notes and notes with no words but a link are unknown.
 import { parseUnits, type Unit } from './blocks.js'
-import { cueFlags, cuesOf, internal, quoteStanding, type Cue, type Cues } from './cues.js'
+import { cueFlags, cuesOf, internal, type Cue, type Cues } from './cues.js'
 import { DETECTOR, MODIFIERS, type Detector, type Hit } from './detectors.js'
 import { releaseFeatures, type ReleaseFeatures, type UnitEvidence } from './features.js'
 import {
@@ -282,7 +282,7 @@ export function judgeRelease(notes: unknown, version: string, model: Model): Rel
     }
   const rf = nf.rf
   const p = probabilities(model, rf.features)
-  const cues = cuesOf(rf.units, quoteStanding)
+  const cues = cuesOf(rf.units, true)
   const decided = decide(p, model.header.thresholds, cueFlags(cues))
   // Notes cut at the read limit: what was not read may matter, so they are never safe.
   const c = decided === SAFE && nf.cut ? CAUTION : decided
