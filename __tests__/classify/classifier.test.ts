@@ -76,7 +76,7 @@ describe('classifyReleases on real notes (committed model)', () => {
       '',
       'no line names a change to read first, but the notes as a whole weigh toward caution'
     ],
-    ['paperless-ngx@3.0.2', 'safe', 'Fix: fix broken migration in 3.0.1', 'involves a migration'],
+    ['paperless-ngx@3.0.2', 'safe', 'Fix: fix broken migration in 3.0.1', 'fixes a bug'],
     // A version number in the quoted line is not the reason named while anything else on it weighs.
     ['traefik@v3.7.4', 'safe', 'Bump github.com/quic-go/quic-go to v0.59.1', 'bumps a dependency'],
     ['paperless-ngx@2.16.1', 'safe', 'Fix: fix created date filtering broken in 2.16.0', 'fixes a bug'],

@@ -46,6 +46,7 @@ describe('a security fix (never safe: the rubric counts one as caution)', () => 
   it('is not an addition about access, nor the permissions of files', () => {
     expect(cues('### Features\n\n- Support for authenticated media has been added').security).toBeNull()
     expect(cues('- Add OIDC authentication').security).toBeNull()
+    expect(cues('- OAuth: Support standard authentication with short-living password').security).toBeNull()
     expect(cues('- Fix log folder permissions').security).toBeNull()
     expect(cues('- Removing read-only files failed with a permission error').security).toBeNull()
   })
@@ -78,9 +79,43 @@ describe('a change the rubric counts as caution (never safe)', () => {
     expect(cues('### Fixed\n\n- The cache now expires after an hour').changed).toBeNull()
     expect(cues('### Changed\n\n- test: cover the cache expiry').changed).toBeNull()
   })
+  it('is a line that says a default changed, not one that adds a way to change it or fixes one', () => {
+    const line = 'API Rate Limit - Raised the default API rate limit from 10 to 120 requests per minute'
+    expect(cues(`- Fix a crash\n- ${line}`).changed).toEqual({ line, heading: null })
+    expect(cues('- The log level now defaults to info').changed).not.toBeNull()
+    expect(cues('- Add an option to change the default theme').changed).toBeNull()
+    expect(cues('- Fixed the default User-Agent string').changed).toBeNull()
+  })
+  it('is a move to another base image, not a bump of its tag', () => {
+    const line = 'Feature: Upgrade underlying Docker image to Trixie'
+    expect(cues(`- ${line}`).changed).toEqual({ line, heading: null })
+    expect(cues('- Bump the Docker image alpine from 3.19 to 3.20').changed).toBeNull()
+  })
+})
+
+describe('a migration is a step of the admin only when it migrates their data', () => {
+  const migration = (line: string) =>
+    featuresOfNotes(`- ${line}`, '1.2.3')
+      .rf!.units[0]!.hits.map((h) => h.detector.name)
+      .filter((n) => n.startsWith('migration'))
+  // migrationWord (a mention, weighed by the model alone) goes with every one.
+  it('their database, schema, configuration or stored state', () => {
+    expect(migration('This release includes a significant database migration')).toContain('migration')
+    expect(migration('Run the migrations before starting the server')).toContain('migration')
+    expect(migration('A one-time migration will move existing tags to the new column')).toContain('migration')
+  })
+  it('not the project moving its code to another library, nor an importer from another product', () => {
+    expect(migration('Migrate pgAdmin UI to use React 19')).toEqual(['migrationWord'])
+    expect(migration('Make migration from Microsoft Todo work for old wunderlist accounts')).toEqual(['migrationWord'])
+  })
 })
 
 describe('a line that asks for action', () => {
+  it('includes a step whose adverb comes last: "Set the permissions … manually"', () => {
+    const line =
+      'Temporary workaround: Set the permissions of the AdGuardHome directory to more restrictive ones manually'
+    expect(cues(`- Fix a crash\n- ${line}`).action).toEqual({ line, detector: 'manualAfter' })
+  })
   it('is one a required-step or urgent detector finds', () => {
     expect(cues('- Fix a crash\n- Support for Python 3.8 has been dropped.').action).toEqual({
       line: 'Support for Python 3.8 has been dropped.',

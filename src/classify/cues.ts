@@ -15,8 +15,11 @@
 //   softened or the line adds something ("Add a command to remove options"): doubt falls to caution;
 // - security, changed: a release with a security fix (a line under a security heading, with a
 //   security word or about access control, not internal work or tests, not negated) or a line
-//   under a deprecations, "Changed" or configuration-changes heading is never safe: the rubric
-//   counts security-relevant fixes, behaviour and configuration changes and deprecations as caution;
+//   under a deprecations, "Changed" or configuration-changes heading, or one that says a default
+//   changed ("Raised the default rate limit from 10 to 120") or that moves to another base image or
+//   system ("Upgrade the Docker image to Trixie", not a bump of its tag), is never safe: the rubric
+//   counts security-relevant fixes, behaviour, default, platform and configuration changes and
+//   deprecations as caution;
 // - described: notes in which a line says what changed are never unknown.
 // These replaced a learned safety gate: leave-one-app-out, `action` alone took the breaking
 // releases called safe to zero at a far smaller cost in safe recall (see README).
@@ -71,7 +74,10 @@ export interface Cues {
   required: Cue | null
   /** The first line that announces a security fix (or an access-control fix); null when none does. */
   security: Cue | null
-  /** The first line under a deprecations, "Changed" or configuration-changes heading; null when none is. */
+  /**
+   * The first line under a deprecations, "Changed" or configuration-changes heading, or that says a default
+   * changed or moves to another base image; null when none is.
+   */
   changed: Cue | null
   /** Some line says what changed (a detector other than a modifier finds something). */
   described: boolean
@@ -256,13 +262,21 @@ const FILE_PERMISSION = new RegExp(
   'i'
 )
 
+// A line that announces new support ("OAuth: Support standard authentication with …"): a feature, like ADDS.
+const SUPPORTS = /^\s*(?:\[[^\]]{0,40}\]\s*)?(?:[#\w./-]{1,40}\s*:\s*)?supports?\b/i
+
 /**
  * A fix of who may access what: not an addition ("Support for authenticated media has been added"
  * is a feature), not under a features heading, not about the permissions of files.
  */
 function accessFix(ue: UnitEvidence): boolean {
   const kinds = ue.unit.section?.kinds ?? 0
-  return (kinds & S.features) === 0 && !ADDS.test(ue.unit.text) && !FILE_PERMISSION.test(ue.unit.text)
+  return (
+    (kinds & S.features) === 0 &&
+    !ADDS.test(ue.unit.text) &&
+    !SUPPORTS.test(ue.unit.text) &&
+    !FILE_PERMISSION.test(ue.unit.text)
+  )
 }
 
 /** The line's security fix, if it announces one: in its words or by its heading, not internal work or negated. */
@@ -279,6 +293,41 @@ const CHANGED_HEADINGS: readonly HeadingKind[] = ['deprecated', 'changed', 'conf
 // The same announced by the line itself: "Changed: …", "[Change] …", "Deprecated: …".
 const CHANGED_PREFIX = /^\s*\[?(changed?|deprecated?|deprecation)\]?\s*[:\]]/i
 
+// A default that changed ("Raised the default API rate limit from 10 to 120", "X now defaults to false",
+// "The default of Y changed to 1"): the rubric counts changed defaults as caution.
+const CHANGED_DEFAULT = new RegExp(
+  [
+    nearPattern(
+      [
+        'change',
+        'changed',
+        'changes',
+        'raise',
+        'raised',
+        'lower',
+        'lowered',
+        'increase*',
+        'decrease*',
+        'reduce*',
+        'switch*'
+      ],
+      ['default', 'defaults'],
+      30
+    ).source,
+    nearPattern(
+      ['default', 'defaults'],
+      ['changed', 'raised', 'lowered', 'increased', 'decreased', 'reduced', 'switched'],
+      40
+    ).source,
+    wordsPattern(['now defaults', 'now default to', 'default is now', 'defaults are now', 'default value is now'])
+      .source
+  ].join('|'),
+  'i'
+)
+
+const MOVES = wordsPattern(['upgrad*', 'updat*', 'switch*', 'move*', 'moving', 'migrat*', 'rebase*', 'chang*'], 'i')
+const ROUTINE_BUMP = new Set(['depsWord', 'versionBump', 'choreLine'])
+
 /** The line's heading or prefix, if it announces a deprecation, a change of behaviour or of configuration. */
 function changedCue(ue: UnitEvidence): Cue | null {
   if (internal(ue)) return null
@@ -286,7 +335,21 @@ function changedCue(ue: UnitEvidence): Cue | null {
   const heading = CHANGED_HEADINGS.find((h) => kinds & S[h])
   if (heading) return { ue, hit: null, heading }
   const m = CHANGED_PREFIX.exec(ue.unit.text)
-  return m ? { ue, hit: null, heading: /^depr/i.test(m[1]!) ? 'deprecated' : 'changed' } : null
+  if (m) return { ue, hit: null, heading: /^depr/i.test(m[1]!) ? 'deprecated' : 'changed' }
+  // A changed default, in the line's own words: not an addition ("Add an option to change the default"), not softened.
+  const hit = ue.hits.find((h) => h.detector.name === 'defaultChange') ?? null
+  if (hit && CHANGED_DEFAULT.test(ue.unit.text) && !ADDS.test(ue.unit.text) && !softened(ue.hits))
+    return { ue, hit, heading: null }
+  // A move to another base image or system ("Upgrade underlying Docker image to Trixie"), not a bump of its tag.
+  const image = ue.hits.find((h) => h.detector.name === 'platformImage') ?? null
+  if (
+    image &&
+    MOVES.test(ue.unit.text) &&
+    !ue.hits.some((h) => ROUTINE_BUMP.has(h.detector.name)) &&
+    !softened(ue.hits)
+  )
+    return { ue, hit: image, heading: null }
+  return null
 }
 
 /** What the decision rule needs of the cues. */

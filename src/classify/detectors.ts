@@ -325,6 +325,28 @@ const INTERFACE = [
 // The detectors of one line (unit) of notes. Order is the order of the rationale's
 // tie-breaks: the earlier detector is the more specific evidence.
 
+// What an admin's migration migrates: their data, database, configuration or stored state.
+const MIGRATED_STATE = [
+  'database*',
+  'db',
+  'schema*',
+  'data',
+  'table',
+  'tables',
+  'index*',
+  'config*',
+  'setting*',
+  'volume*',
+  'storage',
+  'existing',
+  'your',
+  'you',
+  'must',
+  'manual*',
+  'run',
+  'one-time'
+]
+
 const SPECS: Record<string, Spec> = {
   breakingWord: {
     means: 'is called a breaking change',
@@ -547,15 +569,72 @@ const SPECS: Record<string, Spec> = {
       50
     ]
   },
+  // The same instruction with the adverb last: "Set the permissions of the directory manually", "move them manually".
+  manualAfter: {
+    means: 'asks the admin to take a step',
+    why: 'required',
+    near: [
+      [
+        'set',
+        'change',
+        'edit',
+        'run',
+        'delete',
+        'remove',
+        'move',
+        'migrate',
+        'update',
+        'enable',
+        'disable',
+        'adjust',
+        'configure',
+        'install',
+        'restart',
+        'rename',
+        'create',
+        'recreate'
+      ],
+      ['manually'],
+      80
+    ]
+  },
   useInstead: {
     means: 'says what to use instead',
     why: 'note',
     near: [['use', 'switch to', 'migrate to', 'move to'], ['instead'], 80]
   },
+  // A migration of the admin's data: their database, schema, configuration or stored state ("database
+  // migrations", "migrate your config", "a one-time migration of existing tags"). A migration of the
+  // project's own code to another library or language ("Migrate the UI to React 19") or an importer from
+  // another product ("(migration) Make migration from Todoist work") is no step of the admin's: see
+  // migrationWord.
   migration: {
     means: 'involves a migration',
     why: 'required',
-    words: ['migrat*', 'schema change*', 'database upgrade', 'db upgrade', 'upgrade script*', 'reindex*', 're-index*']
+    pattern: new RegExp(
+      [
+        wordsPattern([
+          'migrations',
+          'migration script*',
+          'migration step*',
+          'schema change*',
+          'database upgrade',
+          'db upgrade',
+          'upgrade script*',
+          'reindex*',
+          're-index*'
+        ]).source,
+        nearPattern(['migrat*'], MIGRATED_STATE, 30).source,
+        nearPattern(MIGRATED_STATE, ['migrat*'], 30).source
+      ].join('|'),
+      'i'
+    ),
+    keys: ['migrat', 'schema', 'upgrade', 'index']
+  },
+  migrationWord: {
+    means: 'mentions a migration',
+    why: 'note',
+    words: ['migrat*']
   },
   guide: {
     means: 'points to upgrade or migration instructions',
