@@ -41545,13 +41545,16 @@ function build(name, s) {
         return { name, means: s.means, why: s.why, re: s.pattern, keys: s.keys ?? [], lower: false };
     if (s.near) {
         const [a, b, gap = 60] = s.near;
-        const re = s.eitherOrder
-            ? new RegExp(`${nearPattern(a, b, gap).source}|${nearPattern(b, a, gap).source}`)
-            : nearPattern(a, b, gap);
+        const near = s.eitherOrder ? [nearPattern(a, b, gap), nearPattern(b, a, gap)] : [nearPattern(a, b, gap)];
+        const parts = s.words ? [wordsPattern(s.words), ...near] : near;
         // Either list guards; the shorter key list is the cheaper and the rarer.
         const ka = keysOf(a);
         const kb = keysOf(b);
-        const keys = ka.length === 0 ? kb : kb.length === 0 ? ka : ka.length <= kb.length ? ka : kb;
+        const nearKeys = ka.length === 0 ? kb : kb.length === 0 ? ka : ka.length <= kb.length ? ka : kb;
+        // With words as well, a line needs a key of either alternative; none guards when one cannot be guarded.
+        const wordKeys = s.words ? keysOf(s.words) : null;
+        const keys = wordKeys === null ? nearKeys : wordKeys.length === 0 || nearKeys.length === 0 ? [] : [...wordKeys, ...nearKeys];
+        const re = parts.length === 1 ? parts[0] : new RegExp(parts.map((r) => r.source).join('|'));
         return { name, means: s.means, why: s.why, re, keys, lower: true };
     }
     const ws = s.words ?? [];
@@ -42040,22 +42043,19 @@ const SPECS = {
     migration: {
         means: 'involves a migration',
         why: 'required',
-        pattern: new RegExp([
-            wordsPattern([
-                'migrations',
-                'migration script*',
-                'migration step*',
-                'schema change*',
-                'database upgrade',
-                'db upgrade',
-                'upgrade script*',
-                'reindex*',
-                're-index*'
-            ]).source,
-            nearPattern(['migrat*'], MIGRATED_STATE, 30).source,
-            nearPattern(MIGRATED_STATE, ['migrat*'], 30).source
-        ].join('|'), 'i'),
-        keys: ['migrat', 'schema', 'upgrade', 'index']
+        words: [
+            'migrations',
+            'migration script*',
+            'migration step*',
+            'schema change*',
+            'database upgrade',
+            'db upgrade',
+            'upgrade script*',
+            'reindex*',
+            're-index*'
+        ],
+        near: [['migrat*'], MIGRATED_STATE, 30],
+        eitherOrder: true
     },
     migrationWord: {
         means: 'mentions a migration',
@@ -42730,12 +42730,16 @@ function softenedAt(ue, hit) {
     const lower = s.toLowerCase();
     return SOFTENERS.some((d) => d.re.test(d.lower ? lower : s));
 }
+/** A line that opens with one of `verbs` (a pattern), after an optional `[tag]` and a `scope` label ending in `sep`. */
+function opensWith(verbs, sep) {
+    return new RegExp(String.raw `^\s*(?:\[[^\]]{0,40}\]\s*)?(?:[#\w./-]{1,40}\s*${sep}\s*)?(?:${verbs})\b`, 'i');
+}
 // A line that adds something ("Add an option to remove headers"), is internal work ("CLEANUP:",
 // "docs:"), sits under a bug-fixes, documentation, tests or dependencies heading (it describes a
 // bug or the project's own work), removes what nobody used or what did not work ("Remove unused
 // fields"), removes only text (a comment, a log message, a warning) or a control of the interface (a
 // button, an icon) states no breaking change.
-const ADDS = /^\s*(?:\[[^\]]{0,40}\]\s*)?(?:[#\w./-]{1,40}\s*[:-]\s*)?(?:add(?:s|ed)?|allow(?:s|ed)?|implement(?:s|ed)?)\b/i;
+const ADDS = opensWith('add(?:s|ed)?|allow(?:s|ed)?|implement(?:s|ed)?', '[:-]');
 const UNUSED = wordsPattern([
     'unused',
     'unnecessary',
@@ -42846,7 +42850,7 @@ function internal(ue) {
 const FILE_PERMISSION = new RegExp(`${nearPattern(['file*', 'folder*', 'director*', 'dir', 'socket*', 'read-only'], ['permission*'], 20).source}|` +
     wordsPattern(['permission error*', 'permission denied', 'permissions error*']).source, 'i');
 // A line that announces new support ("OAuth: Support standard authentication with …"): a feature, like ADDS.
-const SUPPORTS = /^\s*(?:\[[^\]]{0,40}\]\s*)?(?:[#\w./-]{1,40}\s*:\s*)?supports?\b/i;
+const SUPPORTS = opensWith('supports?', ':');
 /**
  * A fix of who may access what: not an addition ("Support for authenticated media has been added"
  * is a feature), not under a features heading, not about the permissions of files.

@@ -116,13 +116,17 @@ function softenedAt(ue: UnitEvidence, hit: Hit): boolean {
   return SOFTENERS.some((d) => d.re.test(d.lower ? lower : s))
 }
 
+/** A line that opens with one of `verbs` (a pattern), after an optional `[tag]` and a `scope` label ending in `sep`. */
+function opensWith(verbs: string, sep: string): RegExp {
+  return new RegExp(String.raw`^\s*(?:\[[^\]]{0,40}\]\s*)?(?:[#\w./-]{1,40}\s*${sep}\s*)?(?:${verbs})\b`, 'i')
+}
+
 // A line that adds something ("Add an option to remove headers"), is internal work ("CLEANUP:",
 // "docs:"), sits under a bug-fixes, documentation, tests or dependencies heading (it describes a
 // bug or the project's own work), removes what nobody used or what did not work ("Remove unused
 // fields"), removes only text (a comment, a log message, a warning) or a control of the interface (a
 // button, an icon) states no breaking change.
-const ADDS =
-  /^\s*(?:\[[^\]]{0,40}\]\s*)?(?:[#\w./-]{1,40}\s*[:-]\s*)?(?:add(?:s|ed)?|allow(?:s|ed)?|implement(?:s|ed)?)\b/i
+const ADDS = opensWith('add(?:s|ed)?|allow(?:s|ed)?|implement(?:s|ed)?', '[:-]')
 const UNUSED = wordsPattern(
   [
     'unused',
@@ -263,7 +267,7 @@ const FILE_PERMISSION = new RegExp(
 )
 
 // A line that announces new support ("OAuth: Support standard authentication with …"): a feature, like ADDS.
-const SUPPORTS = /^\s*(?:\[[^\]]{0,40}\]\s*)?(?:[#\w./-]{1,40}\s*:\s*)?supports?\b/i
+const SUPPORTS = opensWith('supports?', ':')
 
 /**
  * A fix of who may access what: not an addition ("Support for authenticated media has been added"

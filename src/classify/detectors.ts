@@ -82,7 +82,10 @@ interface Spec {
   why: Why
   /** Any of these words. */
   words?: readonly string[]
-  /** Or: a word of the first list, then within `gap` characters of the same sentence a word of the second. */
+  /**
+   * Or (with `words` too: or else): a word of the first list, then within `gap` characters of the same
+   * sentence a word of the second.
+   */
   near?: readonly [readonly string[], readonly string[], number?]
   /** With `near`: the second list's word may also come first ("update immediately", "urged to update"). */
   eitherOrder?: boolean
@@ -108,13 +111,17 @@ function build(name: string, s: Spec): Detector {
   if (s.pattern) return { name, means: s.means, why: s.why, re: s.pattern, keys: s.keys ?? [], lower: false }
   if (s.near) {
     const [a, b, gap = 60] = s.near
-    const re = s.eitherOrder
-      ? new RegExp(`${nearPattern(a, b, gap).source}|${nearPattern(b, a, gap).source}`)
-      : nearPattern(a, b, gap)
+    const near = s.eitherOrder ? [nearPattern(a, b, gap), nearPattern(b, a, gap)] : [nearPattern(a, b, gap)]
+    const parts = s.words ? [wordsPattern(s.words), ...near] : near
     // Either list guards; the shorter key list is the cheaper and the rarer.
     const ka = keysOf(a)
     const kb = keysOf(b)
-    const keys = ka.length === 0 ? kb : kb.length === 0 ? ka : ka.length <= kb.length ? ka : kb
+    const nearKeys = ka.length === 0 ? kb : kb.length === 0 ? ka : ka.length <= kb.length ? ka : kb
+    // With words as well, a line needs a key of either alternative; none guards when one cannot be guarded.
+    const wordKeys = s.words ? keysOf(s.words) : null
+    const keys =
+      wordKeys === null ? nearKeys : wordKeys.length === 0 || nearKeys.length === 0 ? [] : [...wordKeys, ...nearKeys]
+    const re = parts.length === 1 ? parts[0]! : new RegExp(parts.map((r) => r.source).join('|'))
     return { name, means: s.means, why: s.why, re, keys, lower: true }
   }
   const ws = s.words ?? []
@@ -611,25 +618,19 @@ const SPECS: Record<string, Spec> = {
   migration: {
     means: 'involves a migration',
     why: 'required',
-    pattern: new RegExp(
-      [
-        wordsPattern([
-          'migrations',
-          'migration script*',
-          'migration step*',
-          'schema change*',
-          'database upgrade',
-          'db upgrade',
-          'upgrade script*',
-          'reindex*',
-          're-index*'
-        ]).source,
-        nearPattern(['migrat*'], MIGRATED_STATE, 30).source,
-        nearPattern(MIGRATED_STATE, ['migrat*'], 30).source
-      ].join('|'),
-      'i'
-    ),
-    keys: ['migrat', 'schema', 'upgrade', 'index']
+    words: [
+      'migrations',
+      'migration script*',
+      'migration step*',
+      'schema change*',
+      'database upgrade',
+      'db upgrade',
+      'upgrade script*',
+      'reindex*',
+      're-index*'
+    ],
+    near: [['migrat*'], MIGRATED_STATE, 30],
+    eitherOrder: true
   },
   migrationWord: {
     means: 'mentions a migration',
