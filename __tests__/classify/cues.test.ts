@@ -231,6 +231,17 @@ describe('a required step the rubric names, beyond removals and requirements', (
     )
     expect(cues('- Fix a crash\n- Remove the `legacy_mode` option, no longer used').required).toBeNull()
   })
+  it('is not a Conventional Commits feature or fix without the "!" that marks a breaking one', () => {
+    expect(cues('- feat(urlcleaner): remove the ref parameter from url').required).toBeNull()
+    expect(cues('- fix: remove the `legacy_mode` option').required).toBeNull()
+    expect(cues('- feat(config)!: remove the `legacy_mode` option').required).not.toBeNull()
+    expect(cues('- Remove the `legacy_mode` option').required).toBe('removedSetting')
+  })
+  it('is a setting renamed, the noun as well as the verb', () => {
+    expect(cues('- Fix a crash\n- MEDIUM: quic: Connection TX buffer setting renaming.').required).toBe(
+      'settingRemoved'
+    )
+  })
   it('is read clause by clause: a removal after a dash is not softened by the fix before it', () => {
     expect(
       cues('- Security: fix an SQL injection - remove support for code evaluation in the `autovalues` option').required

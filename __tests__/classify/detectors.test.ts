@@ -56,6 +56,10 @@ describe('detectors', () => {
     expect(names('Ensure that the viewer refreshes when re-running queries')).not.toContain('manualStep')
     expect(names('Make sure you run the migration after upgrading')).toContain('manualStep')
     expect(names('Preselect manual bucket mode in the view edit form')).not.toContain('manualStep')
+    // A pointer to the changelog for details is not an upgrade guide; the documentation of a change may be one.
+    expect(names('For more details, see the full changelog and milestone.')).not.toContain('guide')
+    expect(names('Please read the release notes of 2.0 for the details')).not.toContain('guide')
+    expect(names('Please see the GraphQL documentation for details and examples.')).toContain('guide')
   })
 
   it('does not read an issue number or a name as a version', () => {

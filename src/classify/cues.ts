@@ -127,6 +127,10 @@ function opensWith(verbs: string, sep: string): RegExp {
 // fields"), removes only text (a comment, a log message, a warning) or a control of the interface (a
 // button, an icon) states no breaking change.
 const ADDS = opensWith('add(?:s|ed)?|allow(?:s|ed)?|implement(?:s|ed)?', '[:-]')
+// A Conventional Commits feature or fix ("feat(urlcleaner): remove …") states no breaking change either:
+// that convention marks a breaking one with "!" ("feat(config)!: remove …", a breaking marker), so
+// without it the author declares the change not breaking.
+const CONVENTIONAL = /^\s*(?:feat|fix)(?:\([^)]{0,60}\))?:/i
 const UNUSED = wordsPattern(
   [
     'unused',
@@ -206,6 +210,7 @@ function harmless(ue: UnitEvidence): boolean {
     ue.hits.some((h) => h.detector.name === 'choreLine') ||
     routineHeading(ue.unit.section?.kinds ?? 0) ||
     ADDS.test(ue.unit.text) ||
+    CONVENTIONAL.test(ue.unit.text) ||
     UNUSED.test(ue.unit.text) ||
     NO_LONGER_USED.test(ue.unit.text) ||
     REMOVES_TEXT.test(ue.unit.text) ||

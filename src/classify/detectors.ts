@@ -429,7 +429,8 @@ const SPECS: Record<string, Spec> = {
   settingRemoved: {
     means: 'removes a setting or option',
     why: 'required',
-    near: [SETTING, ['removed', 'dropped', 'deleted', 'no longer', 'renamed', 'replaced', 'replaces'], 60]
+    // 'renaming' as a noun: "Connection TX buffer setting renaming."
+    near: [SETTING, ['removed', 'dropped', 'deleted', 'no longer', 'renamed', 'replaced', 'replaces', 'renaming'], 60]
   },
   removedInterface: {
     means: 'removes an interface, feature or platform',
@@ -655,8 +656,7 @@ const SPECS: Record<string, Spec> = {
         'update guide',
         'update note*',
         'update instructions',
-        'release notes',
-        'changelog',
+        // Not 'changelog' or 'release notes': "For more details, see the full changelog" points to details, not steps.
         'documentation'
       ],
       50
