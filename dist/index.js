@@ -39985,6 +39985,8 @@ const OTHER_LANG_OPEN = /<([a-z][\w:-]{0,30})\b[^<>]{0,200}?\b(?:xml:)?lang="(?!
 const MARKED_TITLE = /^(\*{1,3}|={2,}|-{2,})[ \t]*([^*=\n]{2,80}?)[ \t]*\1[ \t]*$/;
 /** An RST or setext underline: one punctuation character repeated. */
 const UNDERLINE = /^(?:={3,}|\*{3,}|~{3,}|\^{3,}|#{3,}|\+{3,})\s*$/;
+/** A reStructuredText hyperlink with its target inline: `text <url>`_ (or __, anonymous). */
+const RST_LINK = /`([^`<\n]{1,200}?) ?<[^<>`\s]{1,2000}>`__?/g;
 /** A reStructuredText line block's line: "| " and text without another bar (a Markdown table row has more). */
 const RST_LINE_BLOCK = /^ {0,4}\| ([^|]+)$/;
 /**
@@ -39996,6 +39998,9 @@ const RST_LINE_BLOCK = /^ {0,4}\| ([^|]+)$/;
 function normaliseFormat(s) {
     if (s.includes('lang="'))
         s = dropOtherLanguages(s);
+    // A reStructuredText link (`Issue #2821 <https://…/2821>`_) is its text, as a Markdown link's is.
+    if (s.includes('>`_'))
+        s = s.replace(RST_LINK, '$1');
     const lines = s.split('\n');
     // Leading tabs count as four spaces, so that a tab-indented list with one space-indented line still dedents.
     let changed = false;
@@ -43747,7 +43752,7 @@ function classifyWith(model, input) {
  * leave yesterday's words published. __tests__/classify/revision.test.ts holds it to the judgements of the
  * real notes.
  */
-const JUDGING_REVISION = 4;
+const JUDGING_REVISION = 5;
 /**
  * The classifier's identity (8 hex digits): the committed model and the judging code's revision. A
  * verdict computed by another model or another revision is judged again.

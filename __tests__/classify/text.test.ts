@@ -47,6 +47,22 @@ describe('cleanNotes', () => {
   })
 })
 
+describe('reStructuredText links', () => {
+  const units = (notes: string) => parseUnits(cleanNotes(notes).text).map((u) => u.text)
+  it('read as their text, as Markdown links do (pgAdmin writes every item so)', () => {
+    expect(
+      units(
+        '  | `Issue #2821 <https://github.com/pgadmin-org/pgadmin4/issues/2821>`_ -  Have close buttons on tabs.\n' +
+          '  | See `the guide <https://example.org/guide>`__ first.\n'
+      )
+    ).toEqual(['Issue #2821 - Have close buttons on tabs.', 'See the guide first.'])
+  })
+  it('leave other backquoted text alone', () => {
+    expect(units('Run `a <b>` then `c`_')).toEqual(['Run a <b> then c_'])
+    expect(cleanNotes('`a <b c>`_ and `<d>`_').text).toBe('`a <b c>`_ and `<d>`_')
+  })
+})
+
 describe('emphasis cap', () => {
   const stars = (n: number) => '*a* '.repeat(n / 2)
   it('leaves notes with up to EMPHASIS_CAP delimiters as Markdown', () => {

@@ -68,6 +68,9 @@ const MARKED_TITLE = /^(\*{1,3}|={2,}|-{2,})[ \t]*([^*=\n]{2,80}?)[ \t]*\1[ \t]*
 /** An RST or setext underline: one punctuation character repeated. */
 const UNDERLINE = /^(?:={3,}|\*{3,}|~{3,}|\^{3,}|#{3,}|\+{3,})\s*$/
 
+/** A reStructuredText hyperlink with its target inline: `text <url>`_ (or __, anonymous). */
+const RST_LINK = /`([^`<\n]{1,200}?) ?<[^<>`\s]{1,2000}>`__?/g
+
 /** A reStructuredText line block's line: "| " and text without another bar (a Markdown table row has more). */
 const RST_LINE_BLOCK = /^ {0,4}\| ([^|]+)$/
 
@@ -79,6 +82,8 @@ const RST_LINE_BLOCK = /^ {0,4}\| ([^|]+)$/
  */
 export function normaliseFormat(s: string): string {
   if (s.includes('lang="')) s = dropOtherLanguages(s)
+  // A reStructuredText link (`Issue #2821 <https://…/2821>`_) is its text, as a Markdown link's is.
+  if (s.includes('>`_')) s = s.replace(RST_LINK, '$1')
   const lines = s.split('\n')
   // Leading tabs count as four spaces, so that a tab-indented list with one space-indented line still dedents.
   let changed = false
