@@ -123,6 +123,12 @@ describe('a line that asks for action', () => {
     })
     expect(cues('- Fix a crash\n- Please upgrade as soon as possible.').action?.detector).toBe('urgent')
   })
+  it("is not one under a docs, tests or chores heading (the project's own work), unless it raises a requirement", () => {
+    expect(cues('## Chores\n\n- Remove the old website from the repository').action).toBeNull()
+    expect(cues('## Bug fixes + maintenance:\n\n- Removed old ntfy website from ntfy entirely').action).toBeNull()
+    expect(cues('## Dependencies\n\n- Drop support for Python 3.8').action?.detector).toBe('droppedPlatform')
+    expect(cues('## Changes\n\n- Remove the old website from the repository').action?.detector).toBe('removalLine')
+  })
   it('is not one that only says what is used instead, or what is now refused', () => {
     expect(cues('- Fix a crash\n- Use a sibling CSS selector instead of :has').action).toBeNull()
     expect(cues('- Fix a crash\n- Excessively large FTP control replies are now rejected').action).toBeNull()
@@ -230,6 +236,17 @@ describe('a required step the rubric names, beyond removals and requirements', (
       'settingRemoved'
     )
     expect(cues('- Fix a crash\n- Remove the `legacy_mode` option, no longer used').required).toBeNull()
+  })
+  it('is not a rename a fixed bug made, nor one said to change only the interface', () => {
+    const dsync =
+      "dsync: Incremental dsync failed for folder names ending with '%'. Also folder names with '%' elsewhere in " +
+      'them caused each incremental dsync to unnecessarily rename the folder to a temporary name and back.'
+    expect(cues(`- Fix a crash\n- ${dsync}`).required).toBeNull()
+    const ui = 'The "Service" model has been renamed to "Application Service" for clarity (UI change only)'
+    expect(cues(`- Fix a crash\n- ${ui}`).required).toBeNull()
+    expect(cues('- Fix a crash\n- The "Service" model has been renamed to "Application Service"').required).toBe(
+      'renamed'
+    )
   })
   it('is not a Conventional Commits feature or fix without the "!" that marks a breaking one', () => {
     expect(cues('- feat(urlcleaner): remove the ref parameter from url').required).toBeNull()

@@ -55,6 +55,13 @@ export const REQUIRED: ReadonlySet<string> = new Set([
   'urgent',
   'criticalFix'
 ])
+/** Findings that raise what the software runs on: a runtime, database or platform. */
+const RAISES: ReadonlySet<string> = new Set([
+  'raisedRequirement',
+  'requirementAfter',
+  'requiredVersion',
+  'droppedPlatform'
+])
 /** Findings that do not say what changed: a release withdrawn, a first release, a version number. */
 const SAYS_NOTHING = new Set(['withdrawn', 'firstRelease', 'versionNumber'])
 
@@ -135,6 +142,7 @@ const UNUSED = wordsPattern(
   [
     'unused',
     'unnecessary',
+    'unnecessarily',
     'unneeded',
     'duplicate',
     'duplicates',
@@ -420,8 +428,11 @@ export function cuesOf(units: readonly UnitEvidence[], ranked = false): Cues {
         const hit = ue.hits.find(
           (h) => (h.detector.why === 'required' || h.detector.why === 'urgent') && !softenedAt(ue, h)
         )
-        // A line that adds something asks nothing of the admin, whatever its words go on to say.
-        if (hit && !ADDS.test(ue.unit.text)) action.offer({ ue, hit, heading: null })
+        // A line that adds something asks nothing of the admin, whatever its words go on to say; nor does one
+        // under a docs, tests, chores or dependencies heading (the project's own work, as for the required rule),
+        // unless it raises what the software runs on.
+        if (hit && !ADDS.test(ue.unit.text) && ((kinds & S.housekeeping) === 0 || RAISES.has(hit.detector.name)))
+          action.offer({ ue, hit, heading: null })
       }
     }
     if (required.open()) {

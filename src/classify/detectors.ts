@@ -1087,7 +1087,10 @@ const SPECS: Record<string, Spec> = {
       'in rare cases',
       'in some cases',
       'edge case*',
-      'unlikely'
+      'unlikely',
+      'cosmetic',
+      'ui change only',
+      'ui only'
     ]
   },
   future: {
