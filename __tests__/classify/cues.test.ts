@@ -33,6 +33,11 @@ describe('a security fix (never safe: the rubric counts one as caution)', () => 
       detector: 'heading security'
     })
   })
+  it('is a line that secures something: "exposed and secured the mark-ticket-done action"', () => {
+    const line = 'My Work - Fixed an issue that prevented loading tickets, and exposed and secured the mark-done action'
+    expect(cues(`- Fix a crash\n- ${line}`).security).toEqual({ line, detector: 'securityWord' })
+    expect(cues('- Fix a crash\n- Fix problems with secure websockets').security).toBeNull()
+  })
   it('is a fix of who may see or do what, whether or not the notes say "security"', () => {
     expect(cues('- Fix a crash\n- Require admin access permission to list link shares').security).toEqual({
       line: 'Require admin access permission to list link shares',
@@ -83,8 +88,15 @@ describe('a change the rubric counts as caution (never safe)', () => {
     const line = 'API Rate Limit - Raised the default API rate limit from 10 to 120 requests per minute'
     expect(cues(`- Fix a crash\n- ${line}`).changed).toEqual({ line, heading: null })
     expect(cues('- The log level now defaults to info').changed).not.toBeNull()
+    expect(cues('- updated default email template texts for consistency').changed).not.toBeNull()
     expect(cues('- Add an option to change the default theme').changed).toBeNull()
     expect(cues('- Fixed the default User-Agent string').changed).toBeNull()
+  })
+  it('is a line that checks more strictly, even as a fix: it may refuse what was accepted', () => {
+    const line = 'BUGFIX: Use stricter parsing for Peer Address inputs (Chocobo1) #24595'
+    expect(cues(`- Fix a crash\n- ${line}`).changed).toEqual({ line, heading: null })
+    expect(cues('- Responses from DoH upstreams are now validated more strictly.').changed).not.toBeNull()
+    expect(cues('- Fix a crash in strict mode').changed).toBeNull()
   })
   it('is a move to another base image, not a bump of its tag', () => {
     const line = 'Feature: Upgrade underlying Docker image to Trixie'

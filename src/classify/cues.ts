@@ -83,7 +83,7 @@ export interface Cues {
   security: Cue | null
   /**
    * The first line under a deprecations, "Changed" or configuration-changes heading, or that says a default
-   * changed or moves to another base image; null when none is.
+   * changed, that checking is stricter, or that moves to another base image; null when none is.
    */
   changed: Cue | null
   /** Some line says what changed (a detector other than a modifier finds something). */
@@ -326,7 +326,10 @@ const CHANGED_DEFAULT = new RegExp(
         'increase*',
         'decrease*',
         'reduce*',
-        'switch*'
+        'switch*',
+        'update',
+        'updated',
+        'updates'
       ],
       ['default', 'defaults'],
       30
@@ -342,6 +345,7 @@ const CHANGED_DEFAULT = new RegExp(
   'i'
 )
 
+const STRICTER = /\b(?:stricter|more strict(?:ly)?)\b/i
 const MOVES = wordsPattern(['upgrad*', 'updat*', 'switch*', 'move*', 'moving', 'migrat*', 'rebase*', 'chang*'], 'i')
 const ROUTINE_BUMP = new Set(['depsWord', 'versionBump', 'choreLine'])
 
@@ -357,6 +361,10 @@ function changedCue(ue: UnitEvidence): Cue | null {
   const hit = ue.hits.find((h) => h.detector.name === 'defaultChange') ?? null
   if (hit && CHANGED_DEFAULT.test(ue.unit.text) && !ADDS.test(ue.unit.text) && !softened(ue.hits))
     return { ue, hit, heading: null }
+  // Stricter checking ("Use stricter parsing for Peer Address inputs", "validated more strictly") may refuse what was
+  // accepted: a change of behaviour, whatever the heading.
+  const strict = STRICTER.test(ue.unit.text) ? ue.hits.find((h) => h.detector.name === 'behaviourChange') : undefined
+  if (strict) return { ue, hit: strict, heading: null }
   // A move to another base image or system ("Upgrade underlying Docker image to Trixie"), not a bump of its tag.
   const image = ue.hits.find((h) => h.detector.name === 'platformImage') ?? null
   if (

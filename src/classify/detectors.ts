@@ -682,6 +682,9 @@ const SPECS: Record<string, Spec> = {
     notAfterHyphen: true,
     words: [
       'security',
+      'secured',
+      'secures',
+      'securing',
       'vulnerab*',
       'cve-*',
       'ghsa-*',

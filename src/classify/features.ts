@@ -7,7 +7,7 @@ import type { Unit } from './blocks.js'
 import { DETECTORS, detect, MODIFIERS, type Hit } from './detectors.js'
 import { HEADINGS, S } from './sections.js'
 
-export const FEATURE_VERSION = 13
+export const FEATURE_VERSION = 14
 
 export interface UnitEvidence {
   unit: Unit
