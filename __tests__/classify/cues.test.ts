@@ -92,11 +92,20 @@ describe('a change the rubric counts as caution (never safe)', () => {
     expect(cues('- Add an option to change the default theme').changed).toBeNull()
     expect(cues('- Fixed the default User-Agent string').changed).toBeNull()
   })
-  it('is a line that checks more strictly, even as a fix: it may refuse what was accepted', () => {
+  it('is a line that checks more strictly, even as a fix, or names the new behaviour', () => {
     const line = 'BUGFIX: Use stricter parsing for Peer Address inputs (Chocobo1) #24595'
     expect(cues(`- Fix a crash\n- ${line}`).changed).toEqual({ line, heading: null })
     expect(cues('- Responses from DoH upstreams are now validated more strictly.').changed).not.toBeNull()
     expect(cues('- Fix a crash in strict mode').changed).toBeNull()
+    const warn = '[server] Print access logs for rejected requests and warn about new behavior (#12426)'
+    expect(cues(`- Fix a crash\n- ${warn}`).changed).toEqual({ line: warn, heading: null })
+  })
+  it('is a line that deprecates something, not code that used something deprecated nor a fixed warning', () => {
+    const line = 'Add a deprecation warning to ./configure to use CMake instead'
+    expect(cues(`- Fix a crash\n- ${line}`).changed).toEqual({ line, heading: null })
+    expect(cues('- Fix a crash\n- The `--legacy` flag is deprecated').changed).not.toBeNull()
+    expect(cues('- Fix a crash\n- Updated code that had been using deprecated API').changed).toBeNull()
+    expect(cues('- Fix a crash\n- Fixed Qt 6 deprecation warnings.').changed).toBeNull()
   })
   it('is a move to another base image, not a bump of its tag', () => {
     const line = 'Feature: Upgrade underlying Docker image to Trixie'

@@ -83,7 +83,8 @@ export interface Cues {
   security: Cue | null
   /**
    * The first line under a deprecations, "Changed" or configuration-changes heading, or that says a default
-   * changed, that checking is stricter, or that moves to another base image; null when none is.
+   * changed, that something is deprecated, that checking is stricter or behaviour new, or that moves to another base
+   * image; null when none is.
    */
   changed: Cue | null
   /** Some line says what changed (a detector other than a modifier finds something). */
@@ -345,7 +346,11 @@ const CHANGED_DEFAULT = new RegExp(
   'i'
 )
 
-const STRICTER = /\b(?:stricter|more strict(?:ly)?)\b/i
+// Something deprecated ("X is deprecated", "Deprecate the v1 API", "Add a deprecation warning to ./configure"), not
+// code that used something deprecated ("using deprecated API"); a fixed deprecation warning is softened as a fix.
+const DEPRECATES =
+  /\b(?:is|are|was|were|been|now|be)\s+deprecated\b|\bdeprecat(?:e|es|ing)\b|\bdeprecation (?:warning|notice)s?\b/i
+const NEW_BEHAVIOUR = /\b(?:stricter|more strict(?:ly)?|new behaviou?r)\b/i
 const MOVES = wordsPattern(['upgrad*', 'updat*', 'switch*', 'move*', 'moving', 'migrat*', 'rebase*', 'chang*'], 'i')
 const ROUTINE_BUMP = new Set(['depsWord', 'versionBump', 'choreLine'])
 
@@ -362,9 +367,17 @@ function changedCue(ue: UnitEvidence): Cue | null {
   if (hit && CHANGED_DEFAULT.test(ue.unit.text) && !ADDS.test(ue.unit.text) && !softened(ue.hits))
     return { ue, hit, heading: null }
   // Stricter checking ("Use stricter parsing for Peer Address inputs", "validated more strictly") may refuse what was
-  // accepted: a change of behaviour, whatever the heading.
-  const strict = STRICTER.test(ue.unit.text) ? ue.hits.find((h) => h.detector.name === 'behaviourChange') : undefined
-  if (strict) return { ue, hit: strict, heading: null }
+  // accepted, and a line that warns of "the new behavior" names one: a change of behaviour, whatever the heading.
+  const behaviour = NEW_BEHAVIOUR.test(ue.unit.text)
+    ? ue.hits.find((h) => h.detector.name === 'behaviourChange')
+    : undefined
+  if (behaviour) return { ue, hit: behaviour, heading: null }
+  // A deprecation the line announces, whatever the heading: the rubric counts one as caution.
+  const deprecation =
+    DEPRECATES.test(ue.unit.text) && !softened(ue.hits)
+      ? ue.hits.find((h) => h.detector.name === 'deprecation')
+      : undefined
+  if (deprecation) return { ue, hit: deprecation, heading: null }
   // A move to another base image or system ("Upgrade underlying Docker image to Trixie"), not a bump of its tag.
   const image = ue.hits.find((h) => h.detector.name === 'platformImage') ?? null
   if (
