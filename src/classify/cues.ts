@@ -16,9 +16,10 @@
 // - security, changed: a release with a security fix (a line under a security heading, with a
 //   security word or about access control, not internal work or tests, not negated) or a line
 //   under a deprecations, "Changed" or configuration-changes heading, or one that says a default
-//   changed ("Raised the default rate limit from 10 to 120") or that moves to another base image or
-//   system ("Upgrade the Docker image to Trixie", not a bump of its tag), is never safe: the rubric
-//   counts security-relevant fixes, behaviour, default, platform and configuration changes and
+//   changed ("Raised the default rate limit from 10 to 120"), that something is deprecated, that
+//   checking is stricter or behaviour new, or that moves to another base image or system ("Upgrade
+//   the Docker image to Trixie", not a bump of its tag), is never safe: the rubric counts
+//   security-relevant fixes, behaviour, default, platform and configuration changes and
 //   deprecations as caution;
 // - described: notes in which a line says what changed are never unknown.
 // These replaced a learned safety gate: leave-one-app-out, `action` alone took the breaking
@@ -354,7 +355,15 @@ const NEW_BEHAVIOUR = /\b(?:stricter|more strict(?:ly)?|new behaviou?r)\b/i
 const MOVES = wordsPattern(['upgrad*', 'updat*', 'switch*', 'move*', 'moving', 'migrat*', 'rebase*', 'chang*'], 'i')
 const ROUTINE_BUMP = new Set(['depsWord', 'versionBump', 'choreLine'])
 
-/** The line's heading or prefix, if it announces a deprecation, a change of behaviour or of configuration. */
+/** The line's `detector` finding when the line's text also says `words`; undefined when either is missing. */
+function findingWhere(ue: UnitEvidence, detector: string, words: RegExp): Hit | undefined {
+  return words.test(ue.unit.text) ? ue.hits.find((h) => h.detector.name === detector) : undefined
+}
+
+/**
+ * The line's heading, prefix or own words, if they announce a deprecation, a change of behaviour, of a
+ * default, of configuration or of the base image.
+ */
 function changedCue(ue: UnitEvidence): Cue | null {
   if (internal(ue)) return null
   const kinds = ue.unit.section?.kinds ?? 0
@@ -363,29 +372,18 @@ function changedCue(ue: UnitEvidence): Cue | null {
   const m = CHANGED_PREFIX.exec(ue.unit.text)
   if (m) return { ue, hit: null, heading: /^depr/i.test(m[1]!) ? 'deprecated' : 'changed' }
   // A changed default, in the line's own words: not an addition ("Add an option to change the default"), not softened.
-  const hit = ue.hits.find((h) => h.detector.name === 'defaultChange') ?? null
-  if (hit && CHANGED_DEFAULT.test(ue.unit.text) && !ADDS.test(ue.unit.text) && !softened(ue.hits))
-    return { ue, hit, heading: null }
+  const byDefault = findingWhere(ue, 'defaultChange', CHANGED_DEFAULT)
+  if (byDefault && !ADDS.test(ue.unit.text) && !softened(ue.hits)) return { ue, hit: byDefault, heading: null }
   // Stricter checking ("Use stricter parsing for Peer Address inputs", "validated more strictly") may refuse what was
   // accepted, and a line that warns of "the new behavior" names one: a change of behaviour, whatever the heading.
-  const behaviour = NEW_BEHAVIOUR.test(ue.unit.text)
-    ? ue.hits.find((h) => h.detector.name === 'behaviourChange')
-    : undefined
+  const behaviour = findingWhere(ue, 'behaviourChange', NEW_BEHAVIOUR)
   if (behaviour) return { ue, hit: behaviour, heading: null }
   // A deprecation the line announces, whatever the heading: the rubric counts one as caution.
-  const deprecation =
-    DEPRECATES.test(ue.unit.text) && !softened(ue.hits)
-      ? ue.hits.find((h) => h.detector.name === 'deprecation')
-      : undefined
-  if (deprecation) return { ue, hit: deprecation, heading: null }
+  const deprecation = findingWhere(ue, 'deprecation', DEPRECATES)
+  if (deprecation && !softened(ue.hits)) return { ue, hit: deprecation, heading: null }
   // A move to another base image or system ("Upgrade underlying Docker image to Trixie"), not a bump of its tag.
-  const image = ue.hits.find((h) => h.detector.name === 'platformImage') ?? null
-  if (
-    image &&
-    MOVES.test(ue.unit.text) &&
-    !ue.hits.some((h) => ROUTINE_BUMP.has(h.detector.name)) &&
-    !softened(ue.hits)
-  )
+  const image = findingWhere(ue, 'platformImage', MOVES)
+  if (image && !ue.hits.some((h) => ROUTINE_BUMP.has(h.detector.name)) && !softened(ue.hits))
     return { ue, hit: image, heading: null }
   return null
 }
