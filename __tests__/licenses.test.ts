@@ -25,7 +25,7 @@ function packagesInMaps(dir: string): Set<string> {
 /** Entry names in a licenses.txt: a name line directly after a blank line (or first). */
 function entriesIn(text: string): string[] {
   const lines = text.split('\n')
-  return lines.filter((line, i) => (i === 0 || lines[i - 1] === '') && /^(@[\w.-]+\/)?[\w.-]+$/.test(line))
+  return lines.filter((line, i) => (i === 0 || lines[i - 1] === '') && /^(@[\w.-]+\/)?[a-z0-9][\w.-]*$/i.test(line))
 }
 
 function run(dir: string) {
@@ -42,7 +42,7 @@ describe('scripts/licenses.mjs', () => {
         JSON.stringify({
           sources: [
             '.././src/cli.ts',
-            '.././node_modules/marked/lib/marked.esm.js',
+            '.././node_modules/commonmark/lib/index.js',
             '.././node_modules/zod/v4/core/api.js'
           ]
         })
@@ -59,9 +59,9 @@ describe('scripts/licenses.mjs', () => {
       const r = run(dir)
       expect(r.status).toBe(0)
       const text = readFileSync(path.join(dir, 'licenses.txt'), 'utf8')
-      expect(entriesIn(text)).toEqual(['@actions/http-client', 'marked', 'sirv', 'zod'])
+      expect(entriesIn(text)).toEqual(['@actions/http-client', 'commonmark', 'sirv', 'zod'])
       expect(text).toContain(
-        `marked\nMIT\n${readFileSync('node_modules/marked/LICENSE', 'utf8').trim().split('\n')[0]}`
+        `commonmark\nBSD-2-Clause\n${readFileSync('node_modules/commonmark/LICENSE', 'utf8').trim().split('\n')[0]}`
       )
       // The nested copy's licence comes from the nested directory.
       const nested = readFileSync('node_modules/@actions/github/node_modules/@actions/http-client/LICENSE', 'utf8')

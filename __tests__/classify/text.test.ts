@@ -1,7 +1,7 @@
 // The plain-text helpers skip work on the common case; these pin that the answers stay
 // those of the plain definitions on the uncommon ones.
 import { describe, expect, it } from '@jest/globals'
-import { EMPHASIS_CAP, parseUnits } from '../../src/classify/blocks.js'
+import { parseUnits } from '../../src/classify/blocks.js'
 import { cleanNotes, isBlankNotes, squash } from '../../src/classify/text.js'
 
 describe('squash', () => {
@@ -60,16 +60,5 @@ describe('reStructuredText links', () => {
   it('leave other backquoted text alone', () => {
     expect(units('Run `a <b>` then `c`_')).toEqual(['Run a <b> then c_'])
     expect(cleanNotes('`a <b c>`_ and `<d>`_').text).toBe('`a <b c>`_ and `<d>`_')
-  })
-})
-
-describe('emphasis cap', () => {
-  const stars = (n: number) => '*a* '.repeat(n / 2)
-  it('leaves notes with up to EMPHASIS_CAP delimiters as Markdown', () => {
-    expect(parseUnits(stars(EMPHASIS_CAP))[0]!.text).not.toContain('*')
-  })
-  it('escapes the delimiters of notes with more', () => {
-    expect(parseUnits(`${stars(EMPHASIS_CAP)}_`)[0]!.text).toContain('*a*')
-    expect(parseUnits(`${stars(EMPHASIS_CAP)}~`)[0]!.text).toContain('*a*')
   })
 })

@@ -1,7 +1,9 @@
-// Notes → a flat list of units (headings, list items, paragraphs, quotes), each
-// knowing the headings it sits under. Parsing is marked's lexer; regexes only ever
-// run over the text of one token.
-import { Lexer, type Token, type Tokens } from 'marked'
+// Notes → a flat list of units (headings, list items, paragraphs, quotes, tables), each knowing the
+// headings it sits under. Parsing is commonmark.js, the CommonMark reference parser: on the real notes it
+// gives the units marked gave, in about half the time, and its one slow case (unclosed links) is bounded
+// below. GitHub's additions that release notes use are read here: tables, task list boxes, strikethrough.
+// Regexes only ever run over the text of one block.
+import { Parser, type Node } from 'commonmark'
 import { headingKinds, looksLikeLabel } from './sections.js'
 import { decodeEntities, dropDecodedJunk, squash, stripTags } from './text.js'
 
@@ -32,13 +34,44 @@ export interface Unit {
 const MAX_UNITS = 4000
 /** Characters kept of one unit's text (a whole release can be one paragraph). */
 const MAX_UNIT_TEXT = 4000
+/** Lists and quotes nested deeper than this are read as flat text (real notes nest three or four deep). */
+const MAX_NESTING = 24
 
 const ALERT =
   /^\s*(?:\[!(note|tip|important|warning|caution|danger)\]|!!!\s*(note|tip|info|important|warning|caution|danger|attention)\b)/i
 
+/** A GFM table's delimiter row: `| --- | :-: |`, `---|---`. */
+const TABLE_DELIMITER = /^\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/
+/** A task list item's box (`- [x] done`), which GitHub draws as a checkbox. */
+const TASK_BOX = /^\[[ xX]\] +(?=\S)/
+/** GFM strikethrough (`~~gone~~`, `~gone~`): the text is kept, the tildes are markup. */
+const STRIKE = /(~~?)(?=[^\s~])([^~]*?[^\s~])\1(?!~)/g
+
+function stripStrike(s: string): string {
+  return s.includes('~') ? s.replace(STRIKE, '$2') : s
+}
+
+/** A table row's cells: outer pipes dropped, split at pipes not escaped. */
+function cells(row: string): string[] {
+  const s = row
+    .trim()
+    .replace(/^\|/, '')
+    .replace(/(?<!\\)\|$/, '')
+  return s.split(/(?<!\\)\|/).map((c) => c.trim().replace(/\\\|/g, '|'))
+}
+
+/** Plain text of a bit of Markdown that holds inline markup only (a table cell). */
+function inlineOf(src: string): string {
+  const p = new Parser().parse(src).firstChild
+  return p && p.type === 'paragraph' ? inline(p) : squash(src)
+}
+
 class Walker {
   units: Unit[] = []
   private stack: Section[] = []
+
+  /** The notes as lines, for the source of a paragraph that may be a table. */
+  constructor(private readonly lines: string[]) {}
 
   private top(): Section | null {
     return this.stack[this.stack.length - 1] ?? null
@@ -66,95 +99,140 @@ class Walker {
     this.emit('heading', t, level)
   }
 
-  blocks(tokens: Token[], depth: number, quote: string | null): void {
-    for (const tok of tokens) {
+  /** Each block from `first` to the last of its siblings. */
+  blocks(first: Node | null, depth: number, quote: string | null): void {
+    for (let n = first; n; n = n.next) {
       if (this.units.length >= MAX_UNITS) return
-      switch (tok.type) {
-        case 'heading': {
-          const h = tok as Tokens.Heading
-          this.heading(inline(h.tokens, h.text), h.depth)
-          break
-        }
-        case 'paragraph':
-        case 'text': {
-          const p = tok as Tokens.Paragraph | Tokens.Text
-          const text = inline(p.tokens, p.text)
-          const lead = leadIn(p.tokens)
-          const alertMatch = ALERT.exec(text)
-          const alert = alertMatch ? (alertMatch[1] ?? alertMatch[2] ?? '').toUpperCase() : (quote ?? '')
-          const body = alertMatch ? text.slice(alertMatch[0].length) : text
-          // A paragraph that is nothing but a bold label ("**Bug fixes:**") heads what follows.
-          if (
-            depth === 0 &&
-            quote === null &&
-            lead !== '' &&
-            squash(body).replace(/:$/, '') === lead.replace(/:$/, '') &&
-            looksLikeLabel(lead)
-          ) {
-            this.heading(lead.replace(/:$/, ''), 7)
-            break
-          }
-          this.emit(quote !== null || alert !== '' ? 'quote' : 'paragraph', body, depth, lead, alert)
-          break
-        }
-        case 'list':
-          for (const item of (tok as Tokens.List).items) this.item(item, depth + 1, quote)
-          break
-        case 'blockquote': {
-          const bq = tok as Tokens.Blockquote
-          const first = bq.tokens[0]
-          const m = first && 'text' in first ? ALERT.exec(String(first.text)) : null
-          const alert = m ? (m[1] ?? m[2] ?? '').toUpperCase() : 'QUOTE'
-          this.blocks(bq.tokens, depth, quote ?? alert)
-          break
-        }
-        case 'code':
-          this.emit('code', (tok as Tokens.Code).text.slice(0, MAX_UNIT_TEXT), depth)
-          break
-        case 'table': {
-          const t = tok as Tokens.Table
-          const rows = [t.header, ...t.rows].map((r) => r.map((c) => inline(c.tokens, c.text)).join(' | '))
-          this.emit('table', rows.join(' ; '), depth)
-          break
-        }
-        case 'html':
-          this.html((tok as Tokens.HTML).text, depth)
-          break
-        default:
-          // space, hr, def (link reference definitions: only URLs), checkbox
-          break
-      }
+      this.block(n, depth, quote)
     }
   }
 
-  private item(item: Tokens.ListItem, depth: number, quote: string | null): void {
-    const own: Token[] = []
-    const nested: Token[] = []
-    for (const t of item.tokens)
-      (t.type === 'list' || t.type === 'blockquote' || t.type === 'code' || t.type === 'heading' ? nested : own).push(t)
+  private block(n: Node, depth: number, quote: string | null): void {
+    if (depth > MAX_NESTING && (n.type === 'list' || n.type === 'block_quote')) {
+      this.flat(n, depth, quote)
+      return
+    }
+    switch (n.type) {
+      case 'heading':
+        this.heading(inline(n), n.level)
+        break
+      case 'paragraph':
+        if (this.table(n, depth, quote)) break
+        this.paragraph(n, depth, quote)
+        break
+      case 'list':
+        for (let item = n.firstChild; item; item = item.next) this.item(item, depth + 1, quote)
+        break
+      case 'block_quote': {
+        const first = n.firstChild
+        const m = first?.type === 'paragraph' ? ALERT.exec(inline(first)) : null
+        const alert = m ? (m[1] ?? m[2] ?? '').toUpperCase() : 'QUOTE'
+        this.blocks(n.firstChild, depth, quote ?? alert)
+        break
+      }
+      case 'code_block':
+        this.emit('code', (n.literal ?? '').slice(0, MAX_UNIT_TEXT), depth)
+        break
+      case 'html_block':
+        this.html(n.literal ?? '', depth)
+        break
+      default:
+        // thematic_break
+        break
+    }
+  }
+
+  private paragraph(n: Node, depth: number, quote: string | null): void {
+    const text = inline(n)
+    const lead = leadIn(n)
+    const alertMatch = ALERT.exec(text)
+    const alert = alertMatch ? (alertMatch[1] ?? alertMatch[2] ?? '').toUpperCase() : (quote ?? '')
+    const body = alertMatch ? text.slice(alertMatch[0].length) : text
+    // A paragraph that is nothing but a bold label ("**Bug fixes:**") heads what follows.
+    if (
+      depth === 0 &&
+      quote === null &&
+      lead !== '' &&
+      squash(body).replace(/:$/, '') === lead.replace(/:$/, '') &&
+      looksLikeLabel(lead)
+    ) {
+      this.heading(lead.replace(/:$/, ''), 7)
+      return
+    }
+    this.emit(quote !== null || alert !== '' ? 'quote' : 'paragraph', body, depth, lead, alert)
+  }
+
+  /**
+   * A GFM table, which CommonMark reads as a paragraph: a header row, a delimiter row with as many cells,
+   * then rows. Lines above the header stay a paragraph. False when the paragraph holds no table.
+   */
+  private table(n: Node, depth: number, quote: string | null): boolean {
+    const [[start, col], [end]] = n.sourcepos
+    if (end - start < 1) return false
+    // The source lines, without the quote markers and indentation of the blocks around them.
+    const rows = this.lines
+      .slice(start - 1, end)
+      .map((line, i) => (i === 0 ? line.slice(col - 1) : line.replace(/^[ \t]*(?:>[ \t]?)*/, '')))
+    const at = rows.findIndex((r, i) => i > 0 && r.includes('|') && TABLE_DELIMITER.test(r))
+    if (at < 0) return false
+    const header = cells(rows[at - 1]!)
+    if (header.length !== cells(rows[at]!).length) return false
+    if (at > 1) this.blocks(new Parser().parse(rows.slice(0, at - 1).join('\n')).firstChild, depth, quote)
+    const body = rows.slice(at + 1).map((r) => {
+      const c = cells(r).slice(0, header.length)
+      while (c.length < header.length) c.push('')
+      return c
+    })
+    const text = [header, ...body].map((r) => r.map((c) => inlineOf(c)).join(' | ')).join(' ; ')
+    this.emit('table', text, depth)
+    return true
+  }
+
+  private item(item: Node, depth: number, quote: string | null): void {
+    const own: Node[] = []
+    const nested: Node[] = []
+    for (let t = item.firstChild; t; t = t.next)
+      (t.type === 'list' || t.type === 'block_quote' || t.type === 'code_block' || t.type === 'heading'
+        ? nested
+        : own
+      ).push(t)
     const text = own
-      .map((t) =>
-        'tokens' in t && t.tokens ? inline(t.tokens, '') : 'text' in t ? decodeEntities(String(t.text)) : ''
-      )
+      .map((t) => (t.type === 'paragraph' ? inline(t) : t.type === 'html_block' ? decodeEntities(t.literal ?? '') : ''))
       .join(' ')
-    const lead = own[0] && 'tokens' in own[0] ? leadIn(own[0].tokens) : ''
+      .replace(TASK_BOX, '')
+    const lead = own[0]?.type === 'paragraph' ? leadIn(own[0]) : ''
     // Only an item with a sub-list can be a label ('' is none).
     const label = nested.some((t) => t.type === 'list') ? squash(text).replace(/:$/, '') : ''
     if (looksLikeLabel(label)) {
       // `* SECURITY` / `- **LDAP:**` with sub-items: a heading written as a list item.
       const saved = this.stack.slice()
       this.heading(label, 7 + depth)
-      this.blocks(nested, depth, quote)
+      for (const t of nested) this.block(t, depth, quote)
       this.stack = saved
       return
     }
     this.emit(quote !== null ? 'quote' : 'item', text, depth, lead, quote ?? '')
-    if (nested.length > 0) this.blocks(nested, depth, quote)
+    for (const t of nested) this.block(t, depth, quote)
+  }
+
+  /** Lists and quotes past MAX_NESTING: each paragraph, heading or code block below as a unit, without recursion. */
+  private flat(root: Node, depth: number, quote: string | null): void {
+    let n: Node | null = root.firstChild
+    while (n && this.units.length < MAX_UNITS) {
+      if (n.type === 'paragraph' || n.type === 'heading')
+        this.emit(quote !== null ? 'quote' : 'item', inline(n), depth, '', quote ?? '')
+      else if (n.type === 'code_block') this.emit('code', (n.literal ?? '').slice(0, MAX_UNIT_TEXT), depth)
+      else if ((n.type === 'list' || n.type === 'item' || n.type === 'block_quote') && n.firstChild) {
+        n = n.firstChild
+        continue
+      }
+      n = nextOutside(n, root)
+    }
   }
 
   /** Block HTML: headings, list items and paragraphs by their tags, the rest as text. */
   private html(raw: string, depth: number): void {
-    const marked = raw
+    const tagged = raw
       .replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, ' ')
       .replace(/<h([1-6])\b[^>]*>/gi, '\n\u0001$1 ')
       .replace(/<\/h[1-6]\s*>/gi, '\n')
@@ -168,109 +246,106 @@ class Walker {
       .replace(/<(?:br|p|div|tr|\/p|\/div|\/li|\/tr|\/ul|\/ol|summary|\/summary)\b[^>]*>/gi, '\n')
       // A label from a type attribute heads the text that follows it.
       .replace(/(\u0002 \[[\w -]{1,30}\] )\s+/g, '$1')
-    for (const line of marked.split('\n')) {
-      const text = stripTags(line)
-      if (text.trim() === '') continue
-      if (text.startsWith('\u0001')) this.heading(text.slice(2), Number(text[1]) || 6)
-      else if (text.startsWith('\u0002')) this.emit('item', text.slice(1), depth + 1)
-      else this.emit('paragraph', text, depth)
+    for (const line of tagged.split('\n')) {
+      // The marker is read before the tags go: decoding an entity drops control characters.
+      if (line.startsWith('\u0001')) this.heading(stripTags(line.slice(2)), Number(line[1]) || 6)
+      else if (line.startsWith('\u0002')) this.emit('item', stripTags(line.slice(1)), depth + 1)
+      else this.emit('paragraph', stripTags(line), depth)
     }
   }
 }
 
-/** Plain text of inline tokens: link text kept, targets, images and tags dropped. */
-export function inline(tokens: Token[] | undefined, fallback: string): string {
-  if (!tokens) return decodeEntities(fallback)
+/** The node after `n` in document order once `n`'s subtree is done, null past the end of `root`. */
+function nextOutside(n: Node, root: Node): Node | null {
+  let at: Node | null = n
+  while (at && at !== root) {
+    if (at.next) return at.next
+    at = at.parent
+  }
+  return null
+}
+
+const CONTAINS_TEXT = new Set(['strong', 'emph', 'link'])
+
+/**
+ * Plain text of a block's inline content: link text kept, targets, images and tags dropped, entities
+ * decoded (CommonMark decodes them in text; code spans are decoded here). Iterative: emphasis can nest
+ * as deep as the notes make it.
+ */
+export function inline(block: Node): string {
+  // Text runs up to a code span or tag, where strikethrough markup can be: tildes in code are text.
   let out = ''
-  for (const t of tokens) {
-    switch (t.type) {
+  let run = ''
+  let n = block.firstChild
+  while (n) {
+    switch (n.type) {
       case 'text':
-        out += 'tokens' in t && t.tokens ? inline(t.tokens, t.text) : decodeEntities(t.text)
+        run += n.literal ?? ''
         break
-      case 'escape':
-      case 'codespan':
-        out += decodeEntities(t.text)
+      case 'softbreak':
+        run += '\n'
         break
-      case 'strong':
-      case 'em':
-      case 'del':
-      case 'link':
-        out += inline(t.tokens, t.text)
+      case 'linebreak':
+        run += ' '
         break
-      case 'br':
-        out += ' '
+      case 'code':
+        out += stripStrike(run) + decodeEntities(n.literal ?? '')
+        run = ''
         break
-      case 'html':
-        out += stripTags(t.text)
-        break
-      case 'image':
-      case 'checkbox':
+      case 'html_inline':
+        out += stripStrike(run) + stripTags(n.literal ?? '')
+        run = ''
         break
       default:
-        out += 'text' in t && typeof t.text === 'string' ? decodeEntities(t.text) : ''
+        break
     }
+    if (CONTAINS_TEXT.has(n.type) && n.firstChild) n = n.firstChild
+    else n = nextOutside(n, block)
   }
-  return out
+  return out + stripStrike(run)
 }
 
 /** Text of a bold or italic run that opens a paragraph or item, '' when none. */
-function leadIn(tokens: Token[] | undefined): string {
-  if (!tokens) return ''
-  for (const t of tokens) {
-    if (t.type === 'text' && t.text.trim() === '') continue
-    if (t.type === 'text' && 'tokens' in t && t.tokens) return leadIn(t.tokens)
-    if (t.type === 'strong' || t.type === 'em') return squash(inline(t.tokens, t.text))
+function leadIn(block: Node): string {
+  for (let t = block.firstChild; t; t = t.next) {
+    if (t.type === 'text' && (t.literal ?? '').trim() === '') continue
+    if (t.type === 'strong' || t.type === 'emph') return squash(inline(t))
     return ''
   }
   return ''
 }
 
 /**
- * Emphasis delimiters past which they are escaped before lexing. Real notes have a few
- * hundred at most; tens of thousands (`*_a` repeated) make marked's inline pass take
- * seconds. Escaped, they stay in the text as plain characters.
+ * Link openings (`](`) in one line past which that line's are escaped. commonmark.js looks for the end of
+ * each unclosed one up to the end of its line, so a line of hundreds costs quadratic time (0.7 s for a
+ * 64 KB note of them); real lines hold at most 17. Escaped, they stay in the text as plain characters.
  */
-export const EMPHASIS_CAP = 2_000
+export const LINKS_PER_LINE_CAP = 32
 
-function defuseEmphasis(text: string): string {
-  // A text no longer than the cap cannot pass it; counting (by indexOf, the fast scan) stops once past it.
-  if (text.length <= EMPHASIS_CAP) return text
+function linkOpenings(s: string, stopAfter: number): number {
   let n = 0
-  for (const d of ['*', '_', '~']) {
-    for (let i = text.indexOf(d); i >= 0 && n <= EMPHASIS_CAP; i = text.indexOf(d, i + 1)) n++
-  }
-  return n > EMPHASIS_CAP ? text.replace(/[*_~]/g, '\\$&') : text
+  for (let i = s.indexOf(']('); i >= 0 && n <= stopAfter; i = s.indexOf('](', i + 2)) n++
+  return n
 }
 
-/**
- * Text in which marked's inline pass can find something other than plain text: escapes, code,
- * emphasis, links and images, HTML, entities, hard breaks and GFM's autolinks.
- */
-const INLINE_MARKUP = /[\\`*_~[\]!<&@]| {2}\n|:\/\/|www\./
-
-/**
- * marked's Lexer.lex, but text without inline markup becomes its one text token without running the
- * inline pass: the same units on every real note, and about 10% less lexing time (4 in 10 of the
- * notes' paragraphs, items and headings are plain text).
- */
-function lex(src: string): Token[] {
-  const lexer = new Lexer({ gfm: true })
-  const tokens = lexer.blockTokens(src.replace(/\r\n|\r/g, '\n'), [])
-  for (const next of lexer.inlineQueue) {
-    if (INLINE_MARKUP.test(next.src)) lexer.inlineTokens(next.src, next.tokens)
-    else if (next.src !== '') next.tokens.push({ type: 'text', raw: next.src, text: next.src, escaped: false })
-  }
-  return tokens
+function defuseLinks(text: string): string {
+  // No line can pass the cap unless the whole text does; counting stops once past it.
+  if (linkOpenings(text, LINKS_PER_LINE_CAP) <= LINKS_PER_LINE_CAP) return text
+  return text
+    .split('\n')
+    .map((line) => (linkOpenings(line, LINKS_PER_LINE_CAP) > LINKS_PER_LINE_CAP ? line.replaceAll('](', ']\\(') : line))
+    .join('\n')
 }
 
 /** Parse cleaned notes into units. Never throws: unparseable input yields its plain text. */
-export function parseUnits(text: string): Unit[] {
-  const w = new Walker()
-  let tokens: Token[]
+export function parseUnits(notes: string): Unit[] {
+  const text = defuseLinks(notes)
   try {
-    tokens = lex(defuseEmphasis(text))
+    const w = new Walker(text.split('\n'))
+    w.blocks(new Parser().parse(text).firstChild, 0, null)
+    return w.units
   } catch {
-    // The lexer is total on every input we have tried; if it ever is not, read lines.
+    // The parser is total on every input we have tried; if it ever is not, read lines.
     return text
       .split('\n')
       .map((line) => squash(stripTags(line)).slice(0, MAX_UNIT_TEXT))
@@ -278,6 +353,4 @@ export function parseUnits(text: string): Unit[] {
       .slice(0, MAX_UNITS)
       .map((line) => ({ kind: 'paragraph' as const, text: line, depth: 0, section: null, lead: '', alert: '' }))
   }
-  w.blocks(tokens, 0, null)
-  return w.units
 }

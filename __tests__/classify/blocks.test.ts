@@ -1,0 +1,82 @@
+// Notes → units: CommonMark's structure, the GitHub additions release notes use (tables, task list boxes,
+// strikethrough), and bounds on hostile nesting and link openings.
+import { describe, expect, it } from '@jest/globals'
+import { LINKS_PER_LINE_CAP, parseUnits } from '../../src/classify/blocks.js'
+
+const brief = (notes: string) => parseUnits(notes).map((u) => [u.kind, u.text, u.depth, u.section?.title ?? null])
+
+describe('parseUnits: structure', () => {
+  it('gives each item the headings it sits under, and nested items their depth', () => {
+    expect(
+      brief(
+        '# 2.0\n\n## Breaking changes\n\n- Dropped support for *Python* 3.8, as announced in 1.9\n  - [see](https://x.example) `docs`\n'
+      )
+    ).toEqual([
+      ['heading', '2.0', 1, '2.0'],
+      ['heading', 'Breaking changes', 2, 'Breaking changes'],
+      ['item', 'Dropped support for Python 3.8, as announced in 1.9', 1, 'Breaking changes'],
+      ['item', 'see docs', 2, 'Breaking changes']
+    ])
+  })
+  it('reads a bold label paragraph and a label item with sub-items as headings', () => {
+    const units = parseUnits('**Bug fixes:**\n\n- fixed a crash\n\n* SECURITY\n  * patched CVE-2026-1\n')
+    expect(units.map((u) => [u.kind, u.text, u.section?.title])).toEqual([
+      ['heading', 'Bug fixes', 'Bug fixes'],
+      ['item', 'fixed a crash', 'Bug fixes'],
+      ['heading', 'SECURITY', 'SECURITY'],
+      ['item', 'patched CVE-2026-1', 'SECURITY']
+    ])
+  })
+  it('marks alerts and quotes, and keeps a lead-in', () => {
+    const [alert, quote, lead] = parseUnits(
+      '> [!WARNING]\n> Back up first.\n\n> plain quote\n\n**Important:** read this\n'
+    )
+    expect([alert!.kind, alert!.alert, alert!.text]).toEqual(['quote', 'WARNING', 'Back up first.'])
+    expect([quote!.kind, quote!.alert]).toEqual(['quote', 'QUOTE'])
+    expect([lead!.kind, lead!.lead, lead!.text]).toEqual(['paragraph', 'Important:', 'Important: read this'])
+  })
+  it('reads block HTML by its tags and decodes entities once, in code spans too', () => {
+    expect(brief('<h2>Changes</h2>\n<ul><li>one &amp; two</li></ul>\n')).toEqual([
+      ['heading', 'Changes', 2, 'Changes'],
+      ['item', 'one & two', 1, 'Changes']
+    ])
+    expect(parseUnits('a &amp;lt; b `&mdash;` &copy;')[0]!.text).toBe('a &lt; b — ©')
+  })
+})
+
+describe('parseUnits: GitHub additions', () => {
+  it('reads a table as one unit of rows, the lines above it as a paragraph', () => {
+    expect(brief('Upgrade notes:\n| Setting | Change |\n| --- | :-: |\n| `a\\|b` | **removed** |\n| c |\n')).toEqual([
+      ['paragraph', 'Upgrade notes:', 0, null],
+      ['table', 'Setting | Change ; a|b | removed ; c |', 0, null]
+    ])
+  })
+  it('finds a table inside a quote, and none where the delimiter row does not match the header', () => {
+    expect(brief('> a | b\n> --|--\n> c | d\n')).toEqual([['table', 'a | b ; c | d', 0, null]])
+    expect(brief('a | b | c\n--|--\n')).toEqual([['paragraph', 'a | b | c --|--', 0, null]])
+  })
+  it('drops task list boxes and strikethrough tildes, but not tildes in code', () => {
+    expect(brief('- [x] ~~old~~ new\n- [ ] `~a~` and ~b~\n')).toEqual([
+      ['item', 'old new', 1, null],
+      ['item', '~a~ and b', 1, null]
+    ])
+  })
+})
+
+describe('parseUnits: hostile input', () => {
+  it('reads lists nested past the nesting bound as flat items, without recursion running away', () => {
+    const deep = Array.from({ length: 400 }, (_, i) => `${'  '.repeat(i)}- item ${i}`).join('\n')
+    const units = parseUnits(deep)
+    expect(units.map((u) => u.text)).toEqual(Array.from({ length: 400 }, (_, i) => `item ${i}`))
+    expect(Math.max(...units.filter((u) => u.kind === 'item').map((u) => u.depth))).toBeLessThan(30)
+  })
+  const links = (n: number) => '[a](b) '.repeat(n)
+  it('leaves a line with up to LINKS_PER_LINE_CAP link openings as Markdown', () => {
+    expect(parseUnits(links(LINKS_PER_LINE_CAP))[0]!.text).toBe(Array(LINKS_PER_LINE_CAP).fill('a').join(' '))
+  })
+  it('escapes the openings of a line with more, and only of that line', () => {
+    const units = parseUnits(`${links(LINKS_PER_LINE_CAP + 1)}\n\n${links(2)}`).map((u) => u.text)
+    expect(units[0]).toContain('[a](b) [a](b)')
+    expect(units[1]).toBe('a a')
+  })
+})
