@@ -189,6 +189,18 @@ class Walker {
   }
 
   private item(item: Node, depth: number, quote: string | null): void {
+    const first = item.firstChild
+    if (first?.type === 'paragraph' && first.next === null) {
+      // Most items: one paragraph, nothing nested.
+      this.emit(
+        quote !== null ? 'quote' : 'item',
+        inline(first).replace(TASK_BOX, ''),
+        depth,
+        leadIn(first),
+        quote ?? ''
+      )
+      return
+    }
     const own: Node[] = []
     const nested: Node[] = []
     for (let t = item.firstChild; t; t = t.next)
