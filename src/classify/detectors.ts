@@ -1230,24 +1230,19 @@ export interface Hit {
 }
 
 // One Aho–Corasick pass over a line tells which guarded detectors can match it at all.
-const guarded = DETECTORS.map((d, i) => ({ d, i })).filter(({ d }) => d.keys.length > 0)
-const unguarded = DETECTORS.map((d, i) => ({ d, i })).filter(({ d }) => d.keys.length === 0)
-const scan = groupScanner(guarded.map(({ d }) => d.keys))
+const guarded = DETECTORS.filter((d) => d.keys.length > 0)
+const scan = groupScanner(guarded.map((d) => d.keys))
+/** For each detector, the word and bit of the scanner's result that say a key of it is in the line; -1 when unguarded. */
+const GUARD_WORD = DETECTORS.map((d) => (d.keys.length > 0 ? Math.floor(guarded.indexOf(d) / GROUPS_PER_WORD) : -1))
+const GUARD_BIT = DETECTORS.map((d) => (d.keys.length > 0 ? 1 << (guarded.indexOf(d) % GROUPS_PER_WORD) : 0))
 
-/** Every detector that matches one line (one unit of notes), in DETECTORS order. */
-export function detect(text: string): Hit[] {
-  const lower = text.toLowerCase()
-  const candidates: number[] = []
-  const words = scan(lower)
-  for (let w = 0; w < words.length; w++) {
-    const bits = words[w]!
-    if (bits === 0) continue
-    for (let b = 0; b < GROUPS_PER_WORD; b++) if (bits & (1 << b)) candidates.push(guarded[w * GROUPS_PER_WORD + b]!.i)
-  }
-  for (const { i } of unguarded) candidates.push(i)
-  candidates.sort((a, b) => a - b)
+/** Every detector that matches one line (one unit of notes), in DETECTORS order. `lower` is the line lower-cased. */
+export function detect(text: string, lower = text.toLowerCase()): Hit[] {
+  const found = scan(lower)
   const hits: Hit[] = []
-  for (const i of candidates) {
+  for (let i = 0; i < DETECTORS.length; i++) {
+    const w = GUARD_WORD[i]!
+    if (w >= 0 && (found[w]! & GUARD_BIT[i]!) === 0) continue
     const d = DETECTORS[i]!
     const m = d.re.exec(d.lower ? lower : text)
     if (m) hits.push({ detector: d, at: m.index })
