@@ -213,11 +213,17 @@ function kindOf(model: Model, lines: UnitEvidence[]): BreakingKind {
   let urgent = 0
   let required = 0
   let urgentSeen = false
+  // Lines repeat features: each one's kind is worked out once.
+  const whys = new Map<string, string>()
   for (const ue of lines) {
     for (const f of ue.features) {
       const s = push(f)
-      const head = f.split(/[@+]/)[0]!
-      const why = head === '' ? (f.startsWith('@security') ? 'security' : 'required') : (DETECTOR[head]?.why ?? 'note')
+      let why = whys.get(f)
+      if (why === undefined) {
+        const head = f.split(/[@+]/)[0]!
+        why = head === '' ? (f.startsWith('@security') ? 'security' : 'required') : (DETECTOR[head]?.why ?? 'note')
+        whys.set(f, why)
+      }
       if (why === 'urgent') urgentSeen = true
       if (s <= 0) continue
       if (why === 'urgent' || why === 'security') urgent += s

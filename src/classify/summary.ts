@@ -52,10 +52,16 @@ interface Group {
 
 function groups(units: Unit[]): Group[] {
   const bySection = new Map<object | null, Group>()
+  const skipped = new Map<object, boolean>()
   const list: Group[] = []
   for (const u of units) {
     if (u.kind === 'heading' || u.kind === 'code') continue
-    if (u.section && SKIP_SECTION.test(u.section.title)) continue
+    if (u.section) {
+      // Asked once per section, not once per line of it.
+      let skip = skipped.get(u.section)
+      if (skip === undefined) skipped.set(u.section, (skip = SKIP_SECTION.test(u.section.title)))
+      if (skip) continue
+    }
     if (SKIP_TEXT.test(u.text)) continue
     let g = bySection.get(u.section)
     if (!g) {
