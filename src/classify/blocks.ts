@@ -70,8 +70,11 @@ class Walker {
   units: Unit[] = []
   private stack: Section[] = []
 
-  /** The notes as lines, for the source of a paragraph that may be a table. */
-  constructor(private readonly lines: string[]) {}
+  /** The notes, whose lines are the source of a paragraph that may be a table. */
+  constructor(private readonly source: string) {}
+
+  /** The source's lines, split when a paragraph first may be a table. */
+  private lines: string[] | null = null
 
   private top(): Section | null {
     return this.stack[this.stack.length - 1] ?? null
@@ -116,10 +119,13 @@ class Walker {
       case 'heading':
         this.heading(inline(n), n.level)
         break
-      case 'paragraph':
-        if (this.table(n, depth, quote)) break
-        this.paragraph(n, depth, quote)
+      case 'paragraph': {
+        const text = inline(n)
+        // Every table has a pipe in its delimiter row, which CommonMark leaves as text.
+        if (text.includes('|') && this.table(n, depth, quote)) break
+        this.paragraph(n, text, depth, quote)
         break
+      }
       case 'list':
         for (let item = n.firstChild; item; item = item.next) this.item(item, depth + 1, quote)
         break
@@ -142,8 +148,7 @@ class Walker {
     }
   }
 
-  private paragraph(n: Node, depth: number, quote: string | null): void {
-    const text = inline(n)
+  private paragraph(n: Node, text: string, depth: number, quote: string | null): void {
     const lead = leadIn(n)
     const alertMatch = ALERT.exec(text)
     const alert = alertMatch ? (alertMatch[1] ?? alertMatch[2] ?? '').toUpperCase() : (quote ?? '')
@@ -170,6 +175,7 @@ class Walker {
     const [[start, col], [end]] = n.sourcepos
     if (end - start < 1) return false
     // The source lines, without the quote markers and indentation of the blocks around them.
+    this.lines ??= this.source.split('\n')
     const rows = this.lines
       .slice(start - 1, end)
       .map((line, i) => (i === 0 ? line.slice(col - 1) : line.replace(/^[ \t]*(?:>[ \t]?)*/, '')))
@@ -353,7 +359,7 @@ function defuseLinks(text: string): string {
 export function parseUnits(notes: string): Unit[] {
   const text = defuseLinks(notes)
   try {
-    const w = new Walker(text.split('\n'))
+    const w = new Walker(text)
     w.blocks(new Parser().parse(text).firstChild, 0, null)
     return w.units
   } catch {

@@ -19,6 +19,9 @@ const SKIP_SECTION = /\b(?:thanks|contributors|all commits|all (?:app )?changes|
 const SKIP_TEXT =
   /^(?:all commits|full changelog\b.*|(?:see|view) (?:also )?(?:the )?.{0,60}\b(?:milestone|changelog|release notes|commits)\.?|what's changed|compare(?: changes)?|changes|changelog)$/i
 
+const BEYOND_LATIN1_BASICS = /[^\u0000-\u00a8]/
+const EMPTIED = /[([]\s*(?:[,;]\s*)*[)\]]/g
+
 /** Drop what is noise in plain text: URLs, issue and PR refs, commit hashes, mentions. */
 export function scrub(text: string): string {
   let s = text.replace(/\bhttps?:\/\/\S+|\bwww\.\S+/gi, ' ')
@@ -31,14 +34,11 @@ export function scrub(text: string): string {
     s = s
       .replace(/\b(?:by|thanks to|from) @[\w-]+(?:\[bot\])?/gi, ' ')
       .replace(/(?:^|(?<=[\s([,]))@[\w-]+(?:\[bot\])?/g, ' ')
-  return squash(
-    s
-      // Emoji go; ©, ® and ™ are pictographic too but are words of the text.
-      .replace(/(?![\u00a9\u00ae\u2122])\p{Extended_Pictographic}\uFE0F?/gu, ' ')
-      // Parentheses and brackets emptied by the above.
-      .replace(/[([]\s*(?:[,;]\s*)*[)\]]/g, ' ')
-      .replace(/[([]\s*(?:[,;]\s*)*[)\]]/g, ' ')
-  )
+  // Emoji go; ©, ® and ™ are pictographic too but are words of the text. No pictograph is below U+00A9.
+  if (BEYOND_LATIN1_BASICS.test(s)) s = s.replace(/(?![\u00a9\u00ae\u2122])\p{Extended_Pictographic}\uFE0F?/gu, ' ')
+  // Parentheses and brackets emptied by the above.
+  if (s.includes('(') || s.includes('[')) s = s.replace(EMPTIED, ' ').replace(EMPTIED, ' ')
+  return squash(s)
     .replace(/\s+([,.;:)\]])/g, '$1')
     .replace(/^[\s,;:.\-–—]+/, '')
 }

@@ -65,6 +65,7 @@ export function cleanNotes(raw: unknown): { text: string; cut: boolean } {
 const OTHER_LANG_OPEN = /<([a-z][\w:-]{0,30})\b[^<>]{0,200}?\b(?:xml:)?lang="(?!en\b)[a-z]{2}[^"]{0,10}"[^<>]{0,200}>/gi
 /** A line that is only a title between markers: `** Incompatible changes **`, `== Fixes ==`. */
 const MARKED_TITLE = /^(\*{1,3}|={2,}|-{2,})[ \t]*([^*=\n]{2,80}?)[ \t]*\1[ \t]*$/
+const MARKER_START = /^[*=-]/
 /** An RST or setext underline: one punctuation character repeated. */
 const UNDERLINE = /^(?:={3,}|\*{3,}|~{3,}|\^{3,}|#{3,}|\+{3,})\s*$/
 
@@ -111,7 +112,9 @@ export function normaliseFormat(s: string): string {
   if (cut > 0) changed = true
   for (let i = 0; i < lines.length; i++) {
     if (cut > 0) lines[i] = lines[i]!.slice(cut)
-    const marked = lines[i]!.length <= 90 ? MARKED_TITLE.exec(lines[i]!) : null
+    // A title between markers starts and ends with the marker: list items ("* item") skip the backtracking pattern.
+    const l = lines[i]!
+    const marked = l.length <= 90 && MARKER_START.test(l) && l.trimEnd().endsWith(l[0]!) ? MARKED_TITLE.exec(l) : null
     if (marked && /\w/.test(marked[2]!)) {
       lines[i] = `## ${marked[2]!.trim()}`
       changed = true
