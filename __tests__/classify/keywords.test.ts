@@ -38,7 +38,7 @@ describe('groupScanner', () => {
   })
 
   it('covers any number of groups, 31 to a word', () => {
-    for (const n of [31, 32, 62, 63, 70]) {
+    for (const n of [31, 32, 62, 63, 70, 93, 94, 130]) {
       const groups = Array.from({ length: n }, (_, g) => [`k${g}x`])
       const scan = groupScanner(groups)
       for (const text of ['', 'k0x', 'k30x k31x', `k${n - 1}x and k32x`, groups.flat().join(' ')])

@@ -18,6 +18,8 @@ export interface Detector {
   re: RegExp
   /** Lower-case ASCII strings one of which any match contains; [] when no guard is possible. */
   keys: string[]
+  /** A second such list that any match also needs one of ([] for none): the other side of a `near` pattern. */
+  also: string[]
   /** The pattern reads lower-cased text (word lists); false for patterns that need the case. */
   lower: boolean
 }
@@ -108,7 +110,7 @@ export function nearPattern(a: readonly string[], b: readonly string[], gap = 60
 }
 
 function build(name: string, s: Spec): Detector {
-  if (s.pattern) return { name, means: s.means, why: s.why, re: s.pattern, keys: s.keys ?? [], lower: false }
+  if (s.pattern) return { name, means: s.means, why: s.why, re: s.pattern, keys: s.keys ?? [], also: [], lower: false }
   if (s.near) {
     const [a, b, gap = 60] = s.near
     const near = s.eitherOrder ? [nearPattern(a, b, gap), nearPattern(b, a, gap)] : [nearPattern(a, b, gap)]
@@ -116,13 +118,16 @@ function build(name: string, s: Spec): Detector {
     // Either list guards; the shorter key list is the cheaper and the rarer.
     const ka = keysOf(a)
     const kb = keysOf(b)
-    const nearKeys = ka.length === 0 ? kb : kb.length === 0 ? ka : ka.length <= kb.length ? ka : kb
+    const [shorter, longer] = ka.length <= kb.length ? [ka, kb] : [kb, ka]
+    const nearKeys = shorter.length === 0 ? longer : shorter
     // With words as well, a line needs a key of either alternative; none guards when one cannot be guarded.
     const wordKeys = s.words ? keysOf(s.words) : null
     const keys =
       wordKeys === null ? nearKeys : wordKeys.length === 0 || nearKeys.length === 0 ? [] : [...wordKeys, ...nearKeys]
+    // A `near` match alone holds a word of each list: a line needs a key of both, when both can be guarded.
+    const also = wordKeys === null && shorter.length > 0 ? longer : []
     const re = parts.length === 1 ? parts[0]! : new RegExp(parts.map((r) => r.source).join('|'))
-    return { name, means: s.means, why: s.why, re, keys, lower: true }
+    return { name, means: s.means, why: s.why, re, keys, also, lower: true }
   }
   const ws = s.words ?? []
   const re = wordsPattern(ws)
@@ -132,6 +137,7 @@ function build(name: string, s: Spec): Detector {
     why: s.why,
     re: s.notAfterHyphen ? new RegExp(`(?<!-)${re.source}`) : re,
     keys: keysOf(ws),
+    also: [],
     lower: true
   }
 }
@@ -502,7 +508,8 @@ const SPECS: Record<string, Spec> = {
   envName: {
     means: 'names an environment variable or setting',
     why: 'note',
-    pattern: /\b[A-Z][A-Z0-9]*_[A-Z0-9_]{2,}\b/
+    pattern: /\b[A-Z][A-Z0-9]*_[A-Z0-9_]{2,}\b/,
+    keys: ['_']
   },
   manualStep: {
     means: 'asks the admin to take a step',
@@ -1197,13 +1204,13 @@ const SPECS: Record<string, Spec> = {
     why: 'routine',
     pattern:
       /^\s*(?:\[[^\]]{0,40}\]\s*)?(?:test|tests|ci|docs?|chore|build|style|refactor|perf|lint|i18n|l10n|deps|cleanup|minor)(?:\([^)]{0,60}\))?[:/]/i,
-    keys: []
+    keys: [':', '/']
   },
   versionNumber: {
     means: 'names a version',
     why: 'routine',
     pattern: /\b\d+\.\d+(?:\.\d+)?\b/,
-    keys: []
+    keys: ['0.', '1.', '2.', '3.', '4.', '5.', '6.', '7.', '8.', '9.']
   }
 }
 
@@ -1229,20 +1236,27 @@ export interface Hit {
   at: number
 }
 
-// One Aho–Corasick pass over a line tells which guarded detectors can match it at all.
-const guarded = DETECTORS.filter((d) => d.keys.length > 0)
-const scan = groupScanner(guarded.map((d) => d.keys))
-/** For each detector, the word and bit of the scanner's result that say a key of it is in the line; -1 when unguarded. */
-const GUARD_WORD = DETECTORS.map((d) => (d.keys.length > 0 ? Math.floor(guarded.indexOf(d) / GROUPS_PER_WORD) : -1))
-const GUARD_BIT = DETECTORS.map((d) => (d.keys.length > 0 ? 1 << (guarded.indexOf(d) % GROUPS_PER_WORD) : 0))
+// One Aho–Corasick pass over a line tells which detectors can match it at all: a group of keys per
+// guarded detector, and a second group for those whose match also needs one of a second list.
+const GROUPS = DETECTORS.flatMap((d) => [d.keys, d.also]).filter((g) => g.length > 0)
+const scan = groupScanner(GROUPS)
+/** The scanner's word and bit for a detector's keys (or `also`); -1 and 0 when it has none. */
+const groupOf = (keys: string[]) => {
+  const g = GROUPS.indexOf(keys)
+  return g < 0 ? { word: -1, bit: 0 } : { word: Math.floor(g / GROUPS_PER_WORD), bit: 1 << (g % GROUPS_PER_WORD) }
+}
+const GUARD = DETECTORS.map((d) => groupOf(d.keys))
+const ALSO = DETECTORS.map((d) => groupOf(d.also))
 
 /** Every detector that matches one line (one unit of notes), in DETECTORS order. `lower` is the line lower-cased. */
 export function detect(text: string, lower = text.toLowerCase()): Hit[] {
   const found = scan(lower)
   const hits: Hit[] = []
   for (let i = 0; i < DETECTORS.length; i++) {
-    const w = GUARD_WORD[i]!
-    if (w >= 0 && (found[w]! & GUARD_BIT[i]!) === 0) continue
+    const g = GUARD[i]!
+    if (g.word >= 0 && (found[g.word]! & g.bit) === 0) continue
+    const a = ALSO[i]!
+    if (a.word >= 0 && (found[a.word]! & a.bit) === 0) continue
     const d = DETECTORS[i]!
     const m = d.re.exec(d.lower ? lower : text)
     if (m) hits.push({ detector: d, at: m.index })

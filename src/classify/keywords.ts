@@ -85,6 +85,21 @@ export function groupScanner(groups: readonly (readonly string[])[]): (text: str
       }
       return [lo, hi]
     }
+  if (W === 3)
+    return (text: string): number[] => {
+      let s = 0
+      let a = 0
+      let b = 0
+      let c3 = 0
+      for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i)
+        s = c < ALPHABET ? step[s * ALPHABET + c]! : 0
+        a |= endsAt[3 * s]!
+        b |= endsAt[3 * s + 1]!
+        c3 |= endsAt[3 * s + 2]!
+      }
+      return [a, b, c3]
+    }
   return (text: string): number[] => {
     let s = 0
     const found = new Array<number>(W).fill(0)
