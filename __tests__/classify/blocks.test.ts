@@ -70,6 +70,9 @@ describe('parseUnits: hostile input', () => {
     expect(units.map((u) => u.text)).toEqual(Array.from({ length: 400 }, (_, i) => `item ${i}`))
     expect(Math.max(...units.filter((u) => u.kind === 'item').map((u) => u.depth))).toBeLessThan(30)
   })
+  it('reads quotes nested thousands deep as the text inside them', () => {
+    expect(brief(`${'> '.repeat(5000)}deep\n`)).toEqual([['quote', 'deep', 0, null]])
+  })
   const links = (n: number) => '[a](b) '.repeat(n)
   it('leaves a line with up to LINKS_PER_LINE_CAP link openings as Markdown', () => {
     expect(parseUnits(links(LINKS_PER_LINE_CAP))[0]!.text).toBe(Array(LINKS_PER_LINE_CAP).fill('a').join(' '))

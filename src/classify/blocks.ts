@@ -75,6 +75,8 @@ class Walker {
 
   /** The source's lines, split when a paragraph first may be a table. */
   private lines: string[] | null = null
+  /** Lists and quotes the block being read sits in. */
+  private nesting = 0
 
   private top(): Section | null {
     return this.stack[this.stack.length - 1] ?? null
@@ -111,10 +113,18 @@ class Walker {
   }
 
   private block(n: Node, depth: number, quote: string | null): void {
-    if (depth > MAX_NESTING && (n.type === 'list' || n.type === 'block_quote')) {
+    const container = n.type === 'list' || n.type === 'block_quote'
+    if (container && this.nesting >= MAX_NESTING) {
       this.flat(n, depth, quote)
       return
     }
+    if (container) this.nesting++
+    this.read(n, depth, quote)
+    if (container) this.nesting--
+  }
+
+  /** One block, its children read in turn. */
+  private read(n: Node, depth: number, quote: string | null): void {
     switch (n.type) {
       case 'heading':
         this.heading(inline(n), n.level)
