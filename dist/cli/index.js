@@ -10034,6 +10034,8 @@ class Walker {
     }
     /** The source's lines, split when a paragraph first may be a table. */
     lines = null;
+    /** Lists and quotes the block being read sits in. */
+    nesting = 0;
     top() {
         return this.stack[this.stack.length - 1] ?? null;
     }
@@ -10069,10 +10071,19 @@ class Walker {
         }
     }
     block(n, depth, quote) {
-        if (depth > MAX_NESTING && (n.type === 'list' || n.type === 'block_quote')) {
+        const container = n.type === 'list' || n.type === 'block_quote';
+        if (container && this.nesting >= MAX_NESTING) {
             this.flat(n, depth, quote);
             return;
         }
+        if (container)
+            this.nesting++;
+        this.read(n, depth, quote);
+        if (container)
+            this.nesting--;
+    }
+    /** One block, its children read in turn. */
+    read(n, depth, quote) {
         switch (n.type) {
             case 'heading':
                 this.heading(inline(n), n.level);
