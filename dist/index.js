@@ -45286,45 +45286,24 @@ function groupScanner(groups) {
         }
     }
     const endsAt = Int32Array.from(ends.flat());
-    if (W === 1)
-        return (text) => {
-            let s = 0;
-            let found = 0;
-            for (let i = 0; i < text.length; i++) {
-                const c = text.charCodeAt(i);
-                s = c < ALPHABET ? step[s * ALPHABET + c] : 0;
-                found |= endsAt[s];
-            }
-            return [found];
-        };
-    if (W === 2)
-        return (text) => {
-            let s = 0;
-            let lo = 0;
-            let hi = 0;
-            for (let i = 0; i < text.length; i++) {
-                const c = text.charCodeAt(i);
-                s = c < ALPHABET ? step[s * ALPHABET + c] : 0;
-                lo |= endsAt[2 * s];
-                hi |= endsAt[2 * s + 1];
-            }
-            return [lo, hi];
-        };
-    if (W === 3)
+    if (W <= 3) {
+        // Up to three words (93 groups), unrolled: one table step and three ORs per character. Padded to three words a state.
+        const ends3 = Int32Array.from(ends.flatMap((e) => [e[0] ?? 0, e[1] ?? 0, e[2] ?? 0]));
         return (text) => {
             let s = 0;
             let a = 0;
             let b = 0;
-            let c3 = 0;
+            let d = 0;
             for (let i = 0; i < text.length; i++) {
                 const c = text.charCodeAt(i);
                 s = c < ALPHABET ? step[s * ALPHABET + c] : 0;
-                a |= endsAt[3 * s];
-                b |= endsAt[3 * s + 1];
-                c3 |= endsAt[3 * s + 2];
+                a |= ends3[3 * s];
+                b |= ends3[3 * s + 1];
+                d |= ends3[3 * s + 2];
             }
-            return [a, b, c3];
+            return [a, b, d].slice(0, W);
         };
+    }
     return (text) => {
         let s = 0;
         const found = new Array(W).fill(0);
