@@ -41,6 +41,8 @@ describe('parseUnits: structure', () => {
       ['item', 'one & two', 1, 'Changes']
     ])
     expect(parseUnits('a &amp;lt; b `&mdash;` &copy;')[0]!.text).toBe('a &lt; b — ©')
+    // A reference that decodes to a control or bidi character does not bring it back.
+    expect(parseUnits('# x &#x202E;y\n\n- a &#1;b `&#x202E;c`\n')).toMatchObject([{ text: 'x y' }, { text: 'a b c' }])
   })
 })
 

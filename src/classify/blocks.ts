@@ -47,6 +47,11 @@ const TASK_BOX = /^\[[ xX]\] +(?=\S)/
 /** GFM strikethrough (`~~gone~~`, `~gone~`): the text is kept, the tildes are markup. */
 const STRIKE = /(~~?)(?=[^\s~])([^~]*?[^\s~])\1(?!~)/g
 
+/** An item's text without its task box. */
+function taskText(s: string): string {
+  return s.startsWith('[') ? s.replace(TASK_BOX, '') : s
+}
+
 function stripStrike(s: string): string {
   return s.includes('~') ? s.replace(STRIKE, '$2') : s
 }
@@ -70,8 +75,16 @@ class Walker {
   units: Unit[] = []
   private stack: Section[] = []
 
+  /**
+   * Control characters can only come back from decoding an entity (cleanNotes dropped the literal ones), and
+   * every entity or character reference has an ampersand: notes without one skip dropping them line by line.
+   */
+  private readonly decoded: boolean
+
   /** The notes, whose lines are the source of a paragraph that may be a table. */
-  constructor(private readonly source: string) {}
+  constructor(private readonly source: string) {
+    this.decoded = source.includes('&')
+  }
 
   /** The source's lines, split when a paragraph first may be a table. */
   private lines: string[] | null = null
@@ -92,13 +105,13 @@ class Walker {
 
   private emit(kind: UnitKind, text: string, depth: number, lead = '', alert = ''): void {
     if (this.units.length >= MAX_UNITS) return
-    const t = squash(dropDecodedJunk(text)).slice(0, MAX_UNIT_TEXT)
+    const t = squash(this.decoded ? dropDecodedJunk(text) : text).slice(0, MAX_UNIT_TEXT)
     if (t === '') return
     this.units.push({ kind, text: t, depth, section: this.top(), lead, alert })
   }
 
   heading(title: string, level: number): void {
-    const t = squash(dropDecodedJunk(title)).slice(0, 200)
+    const t = squash(this.decoded ? dropDecodedJunk(title) : title).slice(0, 200)
     if (t === '') return
     this.push(t, level)
     this.emit('heading', t, level)
@@ -208,13 +221,7 @@ class Walker {
     const first = item.firstChild
     if (first?.type === 'paragraph' && first.next === null) {
       // Most items: one paragraph, nothing nested.
-      this.emit(
-        quote !== null ? 'quote' : 'item',
-        inline(first).replace(TASK_BOX, ''),
-        depth,
-        leadIn(first),
-        quote ?? ''
-      )
+      this.emit(quote !== null ? 'quote' : 'item', taskText(inline(first)), depth, leadIn(first), quote ?? '')
       return
     }
     const own: Node[] = []
@@ -224,10 +231,10 @@ class Walker {
         ? nested
         : own
       ).push(t)
-    const text = own
+    const joined = own
       .map((t) => (t.type === 'paragraph' ? inline(t) : t.type === 'html_block' ? decodeEntities(t.literal ?? '') : ''))
       .join(' ')
-      .replace(TASK_BOX, '')
+    const text = taskText(joined)
     const lead = own[0]?.type === 'paragraph' ? leadIn(own[0]) : ''
     // Only an item with a sub-list can be a label ('' is none).
     const label = nested.some((t) => t.type === 'list') ? squash(text).replace(/:$/, '') : ''
