@@ -10,7 +10,7 @@ import { LIMITS } from '../schema/index.js'
  */
 export const NOTES_CAP = LIMITS.notes
 
-/** Characters kept per line. Real notes stay under 500; longer lines are dumps and feed the lexer's slow paths. */
+/** Characters kept per line. Real notes stay under 500; longer lines are dumps and feed the parser's slow paths. */
 export const LINE_CAP = 2_000
 
 const TRUNCATED_MARK = /\[truncated\]\s*$/i
@@ -76,7 +76,7 @@ const RST_LINK = /`([^`<\n]{1,200}?) ?<[^<>`\s]{1,2000}>`__?/g
 const RST_LINE_BLOCK = /^ {0,4}\| ([^|]+)$/
 
 /**
- * Generic format handling before the Markdown lexer: drop non-English elements of multilingual
+ * Generic format handling before the Markdown parser: drop non-English elements of multilingual
  * XML, remove the indentation every line shares (an indented list is not code), and turn
  * reStructuredText underlined titles and lines like `** Title **` into headings, and RST line
  * blocks into list items. Linear in the text.
@@ -169,7 +169,7 @@ export function isBlankNotes(text: string): boolean {
 /** Controls and format characters a decoded `&#1;` or `&#x202E;` could bring back. */
 const DECODED_JUNK = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\uFEFF\uFFFD]/g
 
-/** Drop control and format characters that decoding (ours or the Markdown lexer's) brought back. */
+/** Drop control and format characters that decoding (ours or the Markdown parser's) brought back. */
 export function dropDecodedJunk(s: string): string {
   return s.replace(DECODED_JUNK, '')
 }
