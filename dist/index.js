@@ -40613,7 +40613,7 @@ function encode(input, options = EntityLevel.XML) {
  * 10 MB of notes cost the same as 64 KiB.
  */
 const NOTES_CAP = src_schema/* LIMITS */.b1.notes;
-/** Characters kept per line. Real notes stay under 500; longer lines are dumps and feed the lexer's slow paths. */
+/** Characters kept per line. Real notes stay under 500; longer lines are dumps and feed the parser's slow paths. */
 const LINE_CAP = 2_000;
 const TRUNCATED_MARK = /\[truncated\]\s*$/i;
 /** C0/C1 controls (not \t \n), DEL, lone surrogates, bidi overrides, BOM and U+FFFD junk. */
@@ -40676,7 +40676,7 @@ const RST_LINK = /`([^`<\n]{1,200}?) ?<[^<>`\s]{1,2000}>`__?/g;
 /** A reStructuredText line block's line: "| " and text without another bar (a Markdown table row has more). */
 const RST_LINE_BLOCK = /^ {0,4}\| ([^|]+)$/;
 /**
- * Generic format handling before the Markdown lexer: drop non-English elements of multilingual
+ * Generic format handling before the Markdown parser: drop non-English elements of multilingual
  * XML, remove the indentation every line shares (an indented list is not code), and turn
  * reStructuredText underlined titles and lines like `** Title **` into headings, and RST line
  * blocks into list items. Linear in the text.
@@ -40775,7 +40775,7 @@ function text_isBlankNotes(text) {
 }
 /** Controls and format characters a decoded `&#1;` or `&#x202E;` could bring back. */
 const DECODED_JUNK = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\uFEFF\uFFFD]/g;
-/** Drop control and format characters that decoding (ours or the Markdown lexer's) brought back. */
+/** Drop control and format characters that decoding (ours or the Markdown parser's) brought back. */
 function dropDecodedJunk(s) {
     return s.replace(DECODED_JUNK, '');
 }
@@ -44890,6 +44890,10 @@ const TABLE_DELIMITER = /^\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]
 const TASK_BOX = /^\[[ xX]\] +(?=\S)/;
 /** GFM strikethrough (`~~gone~~`, `~gone~`): the text is kept, the tildes are markup. */
 const STRIKE = /(~~?)(?=[^\s~])([^~]*?[^\s~])\1(?!~)/g;
+/** An item's text without its task box. */
+function taskText(s) {
+    return s.startsWith('[') ? s.replace(TASK_BOX, '') : s;
+}
 function stripStrike(s) {
     return s.includes('~') ? s.replace(STRIKE, '$2') : s;
 }
@@ -44910,9 +44914,15 @@ class Walker {
     source;
     units = [];
     stack = [];
+    /**
+     * Control characters can only come back from decoding an entity (cleanNotes dropped the literal ones), and
+     * every entity or character reference has an ampersand: notes without one skip dropping them line by line.
+     */
+    decoded;
     /** The notes, whose lines are the source of a paragraph that may be a table. */
     constructor(source) {
         this.source = source;
+        this.decoded = source.includes('&');
     }
     /** The source's lines, split when a paragraph first may be a table. */
     lines = null;
@@ -44932,13 +44942,13 @@ class Walker {
     emit(kind, text, depth, lead = '', alert = '') {
         if (this.units.length >= MAX_UNITS)
             return;
-        const t = squash(dropDecodedJunk(text)).slice(0, MAX_UNIT_TEXT);
+        const t = squash(this.decoded ? dropDecodedJunk(text) : text).slice(0, MAX_UNIT_TEXT);
         if (t === '')
             return;
         this.units.push({ kind, text: t, depth, section: this.top(), lead, alert });
     }
     heading(title, level) {
-        const t = squash(dropDecodedJunk(title)).slice(0, 200);
+        const t = squash(this.decoded ? dropDecodedJunk(title) : title).slice(0, 200);
         if (t === '')
             return;
         this.push(t, level);
@@ -45051,7 +45061,7 @@ class Walker {
         const first = item.firstChild;
         if (first?.type === 'paragraph' && first.next === null) {
             // Most items: one paragraph, nothing nested.
-            this.emit(quote !== null ? 'quote' : 'item', inline(first).replace(TASK_BOX, ''), depth, leadIn(first), quote ?? '');
+            this.emit(quote !== null ? 'quote' : 'item', taskText(inline(first)), depth, leadIn(first), quote ?? '');
             return;
         }
         const own = [];
@@ -45060,10 +45070,10 @@ class Walker {
             (t.type === 'list' || t.type === 'block_quote' || t.type === 'code_block' || t.type === 'heading'
                 ? nested
                 : own).push(t);
-        const text = own
+        const joined = own
             .map((t) => (t.type === 'paragraph' ? inline(t) : t.type === 'html_block' ? decodeEntities(t.literal ?? '') : ''))
-            .join(' ')
-            .replace(TASK_BOX, '');
+            .join(' ');
+        const text = taskText(joined);
         const lead = own[0]?.type === 'paragraph' ? leadIn(own[0]) : '';
         // Only an item with a sub-list can be a label ('' is none).
         const label = nested.some((t) => t.type === 'list') ? squash(text).replace(/:$/, '') : '';
