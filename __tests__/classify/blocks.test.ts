@@ -53,6 +53,13 @@ describe('parseUnits: GitHub additions', () => {
       ['table', 'Setting | Change ; a|b | removed ; c |', 0, null]
     ])
   })
+  it('reads the lines above a later table as their paragraph, not as the notes’ first lines', () => {
+    expect(brief('| h1 | h2 |\n|---|---|\n| a | b |\n\nsome | text\nmore\n| x | y |\n|---|---|\n| c | d |\n')).toEqual([
+      ['table', 'h1 | h2 ; a | b', 0, null],
+      ['paragraph', 'some | text more', 0, null],
+      ['table', 'x | y ; c | d', 0, null]
+    ])
+  })
   it('finds a table inside a quote, and none where the delimiter row does not match the header', () => {
     expect(brief('> a | b\n> --|--\n> c | d\n')).toEqual([['table', 'a | b ; c | d', 0, null]])
     expect(brief('a | b | c\n--|--\n')).toEqual([['paragraph', 'a | b | c --|--', 0, null]])

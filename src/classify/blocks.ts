@@ -206,7 +206,10 @@ class Walker {
     if (at < 0) return false
     const header = cells(rows[at - 1]!)
     if (header.length !== cells(rows[at]!).length) return false
-    if (at > 1) this.blocks(new Parser().parse(rows.slice(0, at - 1).join('\n')).firstChild, depth, quote)
+    // The lines above the header, parsed on their own, are read as the paragraph they are. Not through
+    // blocks(): their source positions are not this source's, so table() must not look them up.
+    const above = at > 1 ? new Parser().parse(rows.slice(0, at - 1).join('\n')).firstChild : null
+    if (above?.type === 'paragraph') this.paragraph(above, inline(above), depth, quote)
     const body = rows.slice(at + 1).map((r) => {
       const c = cells(r).slice(0, header.length)
       while (c.length < header.length) c.push('')
