@@ -1238,15 +1238,16 @@ export interface Hit {
 
 // One Aho–Corasick pass over a line tells which detectors can match it at all: a group of keys per
 // guarded detector, and a second group for those whose match also needs one of a second list.
-const GROUPS = DETECTORS.flatMap((d) => [d.keys, d.also]).filter((g) => g.length > 0)
-const scan = groupScanner(GROUPS)
-/** The scanner's word and bit for a detector's keys (or `also`); -1 and 0 when it has none. */
+const GROUPS: string[][] = []
+/** Where the scanner reports a key list: its word and bit, -1 and 0 for an empty list (no guard). */
 const groupOf = (keys: string[]) => {
-  const g = GROUPS.indexOf(keys)
-  return g < 0 ? { word: -1, bit: 0 } : { word: Math.floor(g / GROUPS_PER_WORD), bit: 1 << (g % GROUPS_PER_WORD) }
+  if (keys.length === 0) return { word: -1, bit: 0 }
+  const g = GROUPS.push(keys) - 1
+  return { word: Math.floor(g / GROUPS_PER_WORD), bit: 1 << (g % GROUPS_PER_WORD) }
 }
 const GUARD = DETECTORS.map((d) => groupOf(d.keys))
 const ALSO = DETECTORS.map((d) => groupOf(d.also))
+const scan = groupScanner(GROUPS)
 
 /** Every detector that matches one line (one unit of notes), in DETECTORS order. `lower` is the line lower-cased. */
 export function detect(text: string, lower = text.toLowerCase()): Hit[] {

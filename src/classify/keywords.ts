@@ -60,7 +60,6 @@ export function groupScanner(groups: readonly (readonly string[])[]): (text: str
       }
     }
   }
-  const endsAt = Int32Array.from(ends.flat())
   if (W <= 3) {
     // Up to three words (93 groups), unrolled: one table step and three ORs per character. Padded to three words a state.
     const ends3 = Int32Array.from(ends.flatMap((e) => [e[0] ?? 0, e[1] ?? 0, e[2] ?? 0]))
@@ -79,6 +78,7 @@ export function groupScanner(groups: readonly (readonly string[])[]): (text: str
       return [a, b, d].slice(0, W)
     }
   }
+  const endsAt = Int32Array.from(ends.flat())
   return (text: string): number[] => {
     let s = 0
     const found = new Array<number>(W).fill(0)
