@@ -45045,8 +45045,11 @@ class Walker {
         const header = cells(rows[at - 1]);
         if (header.length !== cells(rows[at]).length)
             return false;
-        if (at > 1)
-            this.blocks(new lib_blocks().parse(rows.slice(0, at - 1).join('\n')).firstChild, depth, quote);
+        // The lines above the header, parsed on their own, are read as the paragraph they are. Not through
+        // blocks(): their source positions are not this source's, so table() must not look them up.
+        const above = at > 1 ? new lib_blocks().parse(rows.slice(0, at - 1).join('\n')).firstChild : null;
+        if (above?.type === 'paragraph')
+            this.paragraph(above, inline(above), depth, quote);
         const body = rows.slice(at + 1).map((r) => {
             const c = cells(r).slice(0, header.length);
             while (c.length < header.length)
@@ -45295,7 +45298,6 @@ function groupScanner(groups) {
             }
         }
     }
-    const endsAt = Int32Array.from(ends.flat());
     if (W <= 3) {
         // Up to three words (93 groups), unrolled: one table step and three ORs per character. Padded to three words a state.
         const ends3 = Int32Array.from(ends.flatMap((e) => [e[0] ?? 0, e[1] ?? 0, e[2] ?? 0]));
@@ -45314,6 +45316,7 @@ function groupScanner(groups) {
             return [a, b, d].slice(0, W);
         };
     }
+    const endsAt = Int32Array.from(ends.flat());
     return (text) => {
         let s = 0;
         const found = new Array(W).fill(0);
@@ -46514,15 +46517,17 @@ const detectors_MODIFIERS = new Set([
 ]);
 // One Aho–Corasick pass over a line tells which detectors can match it at all: a group of keys per
 // guarded detector, and a second group for those whose match also needs one of a second list.
-const GROUPS = DETECTORS.flatMap((d) => [d.keys, d.also]).filter((g) => g.length > 0);
-const scan = groupScanner(GROUPS);
-/** The scanner's word and bit for a detector's keys (or `also`); -1 and 0 when it has none. */
+const GROUPS = [];
+/** Where the scanner reports a key list: its word and bit, -1 and 0 for an empty list (no guard). */
 const groupOf = (keys) => {
-    const g = GROUPS.indexOf(keys);
-    return g < 0 ? { word: -1, bit: 0 } : { word: Math.floor(g / GROUPS_PER_WORD), bit: 1 << (g % GROUPS_PER_WORD) };
+    if (keys.length === 0)
+        return { word: -1, bit: 0 };
+    const g = GROUPS.push(keys) - 1;
+    return { word: Math.floor(g / GROUPS_PER_WORD), bit: 1 << (g % GROUPS_PER_WORD) };
 };
 const GUARD = DETECTORS.map((d) => groupOf(d.keys));
 const ALSO = DETECTORS.map((d) => groupOf(d.also));
+const scan = groupScanner(GROUPS);
 /** Every detector that matches one line (one unit of notes), in DETECTORS order. `lower` is the line lower-cased. */
 function detect(text, lower = text.toLowerCase()) {
     const found = scan(lower);
