@@ -13,7 +13,8 @@ export const FEATURE_VERSION = 14
 export interface UnitEvidence {
   unit: Unit
   hits: Hit[]
-  features: string[]
+  /** The line's features, as indexes into FEATURES (its heading kind, modifiers and detectors, combined). */
+  features: number[]
 }
 
 export interface ReleaseFeatures {
@@ -26,6 +27,19 @@ export interface ReleaseFeatures {
   english: number
 }
 
+/** A feature the model may weigh, and what its name is made of, so that no reader parses the name. */
+export interface Feature {
+  name: string
+  /** The detector it is about; '' for a heading kind or modifier alone; null for a release-level fact. */
+  detector: string | null
+  /** The heading kind of the line (`top`: under no kind of heading), null when the name has none. */
+  heading: string | null
+  /** The modifier of the line (a MODIFIERS detector or `alert`), null when none. */
+  modifier: string | null
+  /** Seen on three lines or more. */
+  three: boolean
+}
+
 const WARN_ALERT = /^(?:WARNING|IMPORTANT|CAUTION|DANGER|ATTENTION)$/
 const WARN_LEAD = /^(?:important|warning|attention|caution|danger|heads up|note|breaking|security|action required)\b/i
 const URL = /\bhttps?:\/\/\S+/g
@@ -34,18 +48,64 @@ const URL = /\bhttps?:\/\/\S+/g
 const HEAD_NAMES = [...HEADINGS.map((h) => h.name), 'top']
 const TOP = HEAD_NAMES.length - 1
 const MOD_NAMES = [...MODIFIERS, 'alert']
+const UNITS_EDGES = [0, 1, 3, 9, 30]
+const WORDS_EDGES = [2, 5, 12, 40, 150]
+const VERSION_KINDS = ['ver:major', 'ver:minor', 'ver:patch', 'ver:other']
 
-// Every feature string, built once: a release's thousands of features are then looked up, not concatenated
-// and hashed afresh (a third of featurising time went to that).
-const AT = HEAD_NAMES.map((h) => `@${h}`)
-const PLUS = new Map(MOD_NAMES.map((m) => [m, `+${m}`]))
-const AT_PLUS = HEAD_NAMES.map((h) => new Map(MOD_NAMES.map((m) => [m, `@${h}+${m}`])))
-const DETECTOR_AT = new Map(DETECTORS.map((d) => [d.name, HEAD_NAMES.map((h) => `${d.name}@${h}`)]))
-const DETECTOR_PLUS = new Map(DETECTORS.map((d) => [d.name, new Map(MOD_NAMES.map((m) => [m, `${d.name}+${m}`]))]))
-/** A feature seen on three lines or more, for every feature without a modifier. */
-const THREE = new Map(
-  [...AT, ...DETECTORS.map((d) => d.name), ...[...DETECTOR_AT.values()].flat()].map((f) => [f, `${f}#3`])
+function bucketNames(edges: number[]): string[] {
+  return [...edges.map(String), `${edges[edges.length - 1]}+`]
+}
+
+function feature(detector: string | null, heading: string | null, modifier: string | null, three = false): Feature {
+  const name = `${detector ?? ''}${heading === null ? '' : `@${heading}`}${modifier === null ? '' : `+${modifier}`}`
+  return { name: three ? `${name}#3` : name, detector, heading, modifier, three }
+}
+
+/**
+ * Every feature there can be, in name order: a release's features are counted and sorted as indexes, and the
+ * strings are looked up, not built (building and hashing them was a third of featurising time).
+ */
+export const FEATURES: readonly Feature[] = (() => {
+  const all: Feature[] = []
+  const plain: Feature[] = []
+  for (const h of HEAD_NAMES) plain.push(feature('', h, null))
+  for (const d of DETECTORS) {
+    plain.push(feature(d.name, null, null))
+    for (const h of HEAD_NAMES) plain.push(feature(d.name, h, null))
+    for (const m of MOD_NAMES) all.push(feature(d.name, null, m))
+  }
+  for (const m of MOD_NAMES) all.push(feature('', null, m))
+  for (const h of HEAD_NAMES) for (const m of MOD_NAMES) all.push(feature('', h, m))
+  // A feature seen on three lines or more, for every feature without a modifier.
+  for (const f of plain) all.push(f, feature(f.detector, f.heading, null, true))
+  for (const name of [
+    ...bucketNames(UNITS_EDGES).map((b) => `units:${b}`),
+    ...bucketNames(WORDS_EDGES).map((b) => `words:${b}`),
+    ...VERSION_KINDS,
+    'cut'
+  ])
+    all.push({ name, detector: null, heading: null, modifier: null, three: false })
+  // The same order as sorting the names: sorting indexes sorts names.
+  return all.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+})()
+
+const ID = new Map(FEATURES.map((f, i) => [f.name, i]))
+if (ID.size !== FEATURES.length) throw new Error('two features have one name')
+const idOf = (name: string): number => {
+  const id = ID.get(name)
+  if (id === undefined) throw new Error(`no feature ${name}`)
+  return id
+}
+const AT = HEAD_NAMES.map((h) => idOf(`@${h}`))
+const PLUS = new Map(MOD_NAMES.map((m) => [m, idOf(`+${m}`)]))
+const AT_PLUS = HEAD_NAMES.map((h) => new Map(MOD_NAMES.map((m) => [m, idOf(`@${h}+${m}`)])))
+const DETECTOR_ID = new Map(DETECTORS.map((d) => [d.name, idOf(d.name)]))
+const DETECTOR_AT = new Map(DETECTORS.map((d) => [d.name, HEAD_NAMES.map((h) => idOf(`${d.name}@${h}`))]))
+const DETECTOR_PLUS = new Map(
+  DETECTORS.map((d) => [d.name, new Map(MOD_NAMES.map((m) => [m, idOf(`${d.name}+${m}`)]))])
 )
+/** The `#3` feature of each feature without a modifier, -1 for the others. */
+const THREE = FEATURES.map((f) => (f.modifier === null && f.detector !== null && !f.three ? idOf(`${f.name}#3`) : -1))
 
 /** Indexes into HEAD_NAMES of the kinds a heading bit set holds, `top` when none. */
 function headings(kinds: number): number[] {
@@ -73,7 +133,9 @@ function bucket(n: number, edges: number[]): string {
 
 /** Features of one release. `units` come from parseUnits over cleaned notes. */
 export function releaseFeatures(units: Unit[], version: string, cut: boolean): ReleaseFeatures {
-  const seen = new Map<string, number>()
+  // Lines per feature, and the features seen, in the order first seen.
+  const seen = new Uint16Array(FEATURES.length)
+  const order: number[] = []
   const evidence: UnitEvidence[] = []
   const count: WordCount = { words: 0, common: 0 }
   const content = units.filter((u) => u.kind !== 'heading' && u.kind !== 'code')
@@ -95,31 +157,32 @@ export function releaseFeatures(units: Unit[], version: string, cut: boolean): R
     const mains: string[] = []
     for (const h of hits) (MODIFIERS.has(h.detector.name) ? mods : mains).push(h.detector.name)
     if (WARN_ALERT.test(u.alert) || WARN_LEAD.test(u.lead) || text.includes('⚠')) mods.push('alert')
-    const fs: string[] = []
+    const fs: number[] = []
     for (const h of heads) fs.push(AT[h]!)
     for (const m of mods) fs.push(PLUS.get(m)!)
     for (const d of mains) {
-      fs.push(d)
+      fs.push(DETECTOR_ID.get(d)!)
       const at = DETECTOR_AT.get(d)!
       for (const h of heads) fs.push(at[h]!)
       const plus = DETECTOR_PLUS.get(d)!
       for (const m of mods) fs.push(plus.get(m)!)
     }
     for (const h of heads) for (const m of mods) fs.push(AT_PLUS[h]!.get(m)!)
-    for (const f of fs) seen.set(f, (seen.get(f) ?? 0) + 1)
+    for (const f of fs) if (seen[f]!++ === 0) order.push(f)
     evidence.push({ unit: u, hits, features: fs })
   }
-  const out = new Set<string>()
-  for (const [f, n] of seen) {
-    out.add(f)
-    if (n >= 3 && !f.includes('+')) out.add(THREE.get(f)!)
+  const out: number[] = []
+  for (const f of order) {
+    out.push(f)
+    if (seen[f]! >= 3 && THREE[f]! >= 0) out.push(THREE[f]!)
   }
-  out.add(`units:${bucket(content.length, [0, 1, 3, 9, 30])}`)
+  out.push(idOf(`units:${bucket(content.length, UNITS_EDGES)}`))
   const words = count.words
-  out.add(`words:${bucket(words, [2, 5, 12, 40, 150])}`)
-  out.add(versionKind(version))
-  if (cut) out.add('cut')
-  return { features: [...out].sort(), units: evidence, words, english: words === 0 ? 0 : count.common / words }
+  out.push(idOf(`words:${bucket(words, WORDS_EDGES)}`))
+  out.push(idOf(versionKind(version)))
+  if (cut) out.push(idOf('cut'))
+  const features = Array.from(Int32Array.from(out).sort(), (id) => FEATURES[id]!.name)
+  return { features, units: evidence, words, english: words === 0 ? 0 : count.common / words }
 }
 
 /** Every detector name, for checks that the model knows no detector that no longer exists. */

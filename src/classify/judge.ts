@@ -6,7 +6,7 @@
 import { parseUnits, type Unit } from './blocks.js'
 import { cueFlags, cuesOf, internal, type Cue, type Cues } from './cues.js'
 import { DETECTOR, MODIFIERS, type Detector, type Hit } from './detectors.js'
-import { releaseFeatures, type ReleaseFeatures, type UnitEvidence } from './features.js'
+import { FEATURES, releaseFeatures, type ReleaseFeatures, type UnitEvidence } from './features.js'
 import {
   BREAKING,
   CAUTION,
@@ -123,22 +123,26 @@ function ruleOf(feature: string): string {
   return h === 'top' ? `modifier-${base.split('+')[1] ?? 'none'}` : `heading-${h}`
 }
 
+/** Per model, how much each feature (by index into FEATURES) pushes toward each class; built once per model. */
+const pushes = new WeakMap<Model, Float64Array[]>()
+
 /**
- * How much feature f pushes toward class c: for caution and breaking, rather than safe; for
- * safe, rather than the stronger of caution and breaking.
+ * How much each feature pushes toward class c: for caution and breaking, rather than safe; for safe, rather
+ * than the stronger of caution and breaking.
  */
-function pusher(model: Model, c: number): (f: string) => number {
-  const table = weightTable(model)
-  const memo = new Map<string, number>()
-  return (f) => {
-    let v = memo.get(f)
-    if (v === undefined) {
-      const w = table.get(f)
-      v = !w ? 0 : c === SAFE ? w[SAFE]! - Math.max(w[CAUTION]!, w[BREAKING]!) : w[c]! - w[SAFE]!
-      memo.set(f, v)
-    }
-    return v
+function pushOf(model: Model, c: number): Float64Array {
+  let byClass = pushes.get(model)
+  if (!byClass) pushes.set(model, (byClass = []))
+  let push = byClass[c]
+  if (!push) {
+    const table = weightTable(model)
+    push = Float64Array.from(FEATURES, (f) => {
+      const w = table.get(f.name)
+      return !w ? 0 : c === SAFE ? w[SAFE]! - Math.max(w[CAUTION]!, w[BREAKING]!) : w[c]! - w[SAFE]!
+    })
+    byClass[c] = push
   }
+  return push
 }
 
 interface Deciding {
@@ -170,61 +174,61 @@ function deciding(model: Model, units: UnitEvidence[], c: number): Deciding {
   return { ...(d.ue || outside.length === units.length ? d : strongest(model, units, c, false)), rubric: false }
 }
 
-/** Whether a feature names a finding the rubric counts (not routine work, a heading or a release-level fact). */
-function rubricFinding(feature: string): boolean {
-  return namesRubric(DETECTOR[feature.split(/[@+#]/)[0]!])
-}
+/** Whether each feature names a finding the rubric counts (not routine work, a heading or a release-level fact). */
+const RUBRIC = FEATURES.map((f) => Boolean(f.detector) && namesRubric(DETECTOR[f.detector!]))
+
+/**
+ * Why each feature would make a release breaking: its detector's reason; a heading kind or modifier alone is a
+ * required step, or under a security heading an urgent fix.
+ */
+const WHY = FEATURES.map((f) =>
+  f.detector === '' ? (f.heading === 'security' ? 'security' : 'required') : (DETECTOR[f.detector ?? '']?.why ?? 'note')
+)
 
 /** The line of `units` that pushes hardest toward c; with `rubric`, only a line whose strongest feature is a rubric finding. */
 function strongest(model: Model, units: UnitEvidence[], c: number, rubric: boolean): Pick<Deciding, 'ue' | 'feature'> {
-  const push = pusher(model, c)
+  const push = pushOf(model, c)
   let best: UnitEvidence | null = null
-  let bestFeature = ''
+  let bestFeature = -1
   let bestScore = 0
   for (const ue of units) {
     let sum = 0
-    let top = ''
+    let top = -1
     let topScore = 0
     // A version number is named only when nothing else on the line pushes: "names a version" explains little.
-    let version = ''
+    let version = -1
     let versionScore = 0
     for (const f of ue.features) {
-      const s = push(f)
+      const s = push[f]!
       if (s > 0) sum += s
       // A qualifier (`+negated`, `+future`…) weighs in the sum but is not named as the reason.
-      if (f.includes('+')) continue
-      if (f.startsWith('versionNumber')) {
+      const feature = FEATURES[f]!
+      if (feature.modifier !== null) continue
+      if (feature.detector === 'versionNumber') {
         if (s > versionScore) [versionScore, version] = [s, f]
       } else if (s > topScore) [topScore, top] = [s, f]
     }
-    if (top === '') top = version
-    if (sum > bestScore && (!rubric || rubricFinding(top))) {
+    if (top < 0) top = version
+    if (sum > bestScore && (!rubric || (top >= 0 && RUBRIC[top]!))) {
       bestScore = sum
       best = ue
       bestFeature = top
     }
   }
-  return { ue: best, feature: bestFeature }
+  return { ue: best, feature: bestFeature < 0 ? '' : FEATURES[bestFeature]!.name }
 }
 
 /** An urgent fix or a required step: which kind of evidence pushes the breaking lines harder. */
 function kindOf(model: Model, lines: UnitEvidence[]): BreakingKind {
-  const push = pusher(model, BREAKING)
+  const push = pushOf(model, BREAKING)
   let urgent = 0
   let required = 0
   let urgentSeen = false
-  // Lines repeat features: each one's kind is worked out once.
-  const whys = new Map<string, string>()
   for (const ue of lines) {
     for (const f of ue.features) {
-      const s = push(f)
-      let why = whys.get(f)
-      if (why === undefined) {
-        const head = f.split(/[@+]/)[0]!
-        why = head === '' ? (f.startsWith('@security') ? 'security' : 'required') : (DETECTOR[head]?.why ?? 'note')
-        whys.set(f, why)
-      }
+      const why = WHY[f]!
       if (why === 'urgent') urgentSeen = true
+      const s = push[f]!
       if (s <= 0) continue
       if (why === 'urgent' || why === 'security') urgent += s
       else if (why === 'required') required += s
