@@ -168,6 +168,8 @@ export class StagedTree {
   private count = 0
   private linked = 0
   private reuse: Required<Reuse> | null
+  /** The staging folder with a trailing separator: every file written starts with it. */
+  private readonly stagingPrefix: string
 
   private constructor(
     private readonly target: string,
@@ -176,6 +178,7 @@ export class StagedTree {
     reuse: Reuse | undefined
   ) {
     this.reuse = reuse ? { previousDir: path.resolve(reuse.previousDir), link: reuse.link ?? linkSync } : null
+    this.stagingPrefix = staging + path.sep
   }
 
   static async open(outDir: string, reuse?: Reuse): Promise<StagedTree> {
@@ -198,7 +201,9 @@ export class StagedTree {
   private place(rel: string): string {
     assertSafeRelativePath(rel)
     const dest = path.join(this.staging, ...rel.split('/'))
-    if (!isInside(dest, this.staging))
+    // Both are normalised absolute paths (path.join normalises): a prefix test says what path.relative would,
+    // without resolving both paths again for each of the site's files.
+    if (!dest.startsWith(this.stagingPrefix))
       throw new UnsafeOutputError(`refusing to write outside the output directory: ${rel}`)
     return dest
   }
