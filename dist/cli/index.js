@@ -12142,15 +12142,67 @@ const features_URL = /\bhttps?:\/\/\S+/g;
 const HEAD_NAMES = [...HEADINGS.map((h) => h.name), 'top'];
 const TOP = HEAD_NAMES.length - 1;
 const MOD_NAMES = [...detectors_MODIFIERS, 'alert'];
-// Every feature string, built once: a release's thousands of features are then looked up, not concatenated
-// and hashed afresh (a third of featurising time went to that).
-const AT = HEAD_NAMES.map((h) => `@${h}`);
-const PLUS = new Map(MOD_NAMES.map((m) => [m, `+${m}`]));
-const AT_PLUS = HEAD_NAMES.map((h) => new Map(MOD_NAMES.map((m) => [m, `@${h}+${m}`])));
-const DETECTOR_AT = new Map(DETECTORS.map((d) => [d.name, HEAD_NAMES.map((h) => `${d.name}@${h}`)]));
-const DETECTOR_PLUS = new Map(DETECTORS.map((d) => [d.name, new Map(MOD_NAMES.map((m) => [m, `${d.name}+${m}`]))]));
-/** A feature seen on three lines or more, for every feature without a modifier. */
-const THREE = new Map([...AT, ...DETECTORS.map((d) => d.name), ...[...DETECTOR_AT.values()].flat()].map((f) => [f, `${f}#3`]));
+const UNITS_EDGES = [0, 1, 3, 9, 30];
+const WORDS_EDGES = [2, 5, 12, 40, 150];
+const VERSION_KINDS = ['ver:major', 'ver:minor', 'ver:patch', 'ver:other'];
+function bucketNames(edges) {
+    return [...edges.map(String), `${edges[edges.length - 1]}+`];
+}
+function feature(detector, heading, modifier, three = false) {
+    const name = `${detector ?? ''}${heading === null ? '' : `@${heading}`}${modifier === null ? '' : `+${modifier}`}`;
+    return { name: three ? `${name}#3` : name, detector, heading, modifier, three };
+}
+/**
+ * Every feature there can be, in name order: a release's features are counted and sorted as indexes, and the
+ * strings are looked up, not built (building and hashing them was a third of featurising time).
+ */
+const FEATURES = (() => {
+    const all = [];
+    const plain = [];
+    for (const h of HEAD_NAMES)
+        plain.push(feature('', h, null));
+    for (const d of DETECTORS) {
+        plain.push(feature(d.name, null, null));
+        for (const h of HEAD_NAMES)
+            plain.push(feature(d.name, h, null));
+        for (const m of MOD_NAMES)
+            all.push(feature(d.name, null, m));
+    }
+    for (const m of MOD_NAMES)
+        all.push(feature('', null, m));
+    for (const h of HEAD_NAMES)
+        for (const m of MOD_NAMES)
+            all.push(feature('', h, m));
+    // A feature seen on three lines or more, for every feature without a modifier.
+    for (const f of plain)
+        all.push(f, feature(f.detector, f.heading, null, true));
+    for (const name of [
+        ...bucketNames(UNITS_EDGES).map((b) => `units:${b}`),
+        ...bucketNames(WORDS_EDGES).map((b) => `words:${b}`),
+        ...VERSION_KINDS,
+        'cut'
+    ])
+        all.push({ name, detector: null, heading: null, modifier: null, three: false });
+    // The same order as sorting the names: sorting indexes sorts names.
+    return all.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+})();
+const ID = new Map(FEATURES.map((f, i) => [f.name, i]));
+if (ID.size !== FEATURES.length)
+    throw new Error('two features have one name');
+const idOf = (name) => {
+    const id = ID.get(name);
+    if (id === undefined)
+        throw new Error(`no feature ${name}`);
+    return id;
+};
+const AT = HEAD_NAMES.map((h) => idOf(`@${h}`));
+const PLUS = new Map(MOD_NAMES.map((m) => [m, idOf(`+${m}`)]));
+const AT_PLUS = HEAD_NAMES.map((h) => new Map(MOD_NAMES.map((m) => [m, idOf(`@${h}+${m}`)])));
+const DETECTOR_ID = new Map(DETECTORS.map((d) => [d.name, idOf(d.name)]));
+const DETECTOR_AT = new Map(DETECTORS.map((d) => [d.name, HEAD_NAMES.map((h) => idOf(`${d.name}@${h}`))]));
+const DETECTOR_PLUS = new Map(DETECTORS.map((d) => [d.name, new Map(MOD_NAMES.map((m) => [m, idOf(`${d.name}+${m}`)]))]));
+/** The `#3` feature of each feature without a modifier, -1 for the others. */
+const THREE = FEATURES.map((f) => (f.modifier === null && f.detector !== null && !f.three ? idOf(`${f.name}#3`) : -1));
 /** Indexes into HEAD_NAMES of the kinds a heading bit set holds, `top` when none. */
 function headings(kinds) {
     const out = [];
@@ -12183,7 +12235,9 @@ function bucket(n, edges) {
 }
 /** Features of one release. `units` come from parseUnits over cleaned notes. */
 function releaseFeatures(units, version, cut) {
-    const seen = new Map();
+    // Lines per feature, and the features seen, in the order first seen.
+    const seen = new Uint16Array(FEATURES.length);
+    const order = [];
     const evidence = [];
     const count = { words: 0, common: 0 };
     const content = units.filter((u) => u.kind !== 'heading' && u.kind !== 'code');
@@ -12214,7 +12268,7 @@ function releaseFeatures(units, version, cut) {
         for (const m of mods)
             fs.push(PLUS.get(m));
         for (const d of mains) {
-            fs.push(d);
+            fs.push(DETECTOR_ID.get(d));
             const at = DETECTOR_AT.get(d);
             for (const h of heads)
                 fs.push(at[h]);
@@ -12226,22 +12280,24 @@ function releaseFeatures(units, version, cut) {
             for (const m of mods)
                 fs.push(AT_PLUS[h].get(m));
         for (const f of fs)
-            seen.set(f, (seen.get(f) ?? 0) + 1);
+            if (seen[f]++ === 0)
+                order.push(f);
         evidence.push({ unit: u, hits, features: fs });
     }
-    const out = new Set();
-    for (const [f, n] of seen) {
-        out.add(f);
-        if (n >= 3 && !f.includes('+'))
-            out.add(THREE.get(f));
+    const out = [];
+    for (const f of order) {
+        out.push(f);
+        if (seen[f] >= 3 && THREE[f] >= 0)
+            out.push(THREE[f]);
     }
-    out.add(`units:${bucket(content.length, [0, 1, 3, 9, 30])}`);
+    out.push(idOf(`units:${bucket(content.length, UNITS_EDGES)}`));
     const words = count.words;
-    out.add(`words:${bucket(words, [2, 5, 12, 40, 150])}`);
-    out.add(versionKind(version));
+    out.push(idOf(`words:${bucket(words, WORDS_EDGES)}`));
+    out.push(idOf(versionKind(version)));
     if (cut)
-        out.add('cut');
-    return { features: [...out].sort(), units: evidence, words, english: words === 0 ? 0 : count.common / words };
+        out.push(idOf('cut'));
+    const features = Array.from(Int32Array.from(out).sort(), (id) => FEATURES[id].name);
+    return { features, units: evidence, words, english: words === 0 ? 0 : count.common / words };
 }
 /** Every detector name, for checks that the model knows no detector that no longer exists. */
 const DETECTOR_NAMES = DETECTORS.map((d) => d.name);
@@ -12396,22 +12452,26 @@ function ruleOf(feature) {
     const h = base.slice(1).split('+')[0];
     return h === 'top' ? `modifier-${base.split('+')[1] ?? 'none'}` : `heading-${h}`;
 }
+/** Per model, how much each feature (by index into FEATURES) pushes toward each class; built once per model. */
+const pushes = new WeakMap();
 /**
- * How much feature f pushes toward class c: for caution and breaking, rather than safe; for
- * safe, rather than the stronger of caution and breaking.
+ * How much each feature pushes toward class c: for caution and breaking, rather than safe; for safe, rather
+ * than the stronger of caution and breaking.
  */
-function pusher(model, c) {
-    const table = weightTable(model);
-    const memo = new Map();
-    return (f) => {
-        let v = memo.get(f);
-        if (v === undefined) {
-            const w = table.get(f);
-            v = !w ? 0 : c === SAFE ? w[SAFE] - Math.max(w[CAUTION], w[BREAKING]) : w[c] - w[SAFE];
-            memo.set(f, v);
-        }
-        return v;
-    };
+function pushOf(model, c) {
+    let byClass = pushes.get(model);
+    if (!byClass)
+        pushes.set(model, (byClass = []));
+    let push = byClass[c];
+    if (!push) {
+        const table = weightTable(model);
+        push = Float64Array.from(FEATURES, (f) => {
+            const w = table.get(f.name);
+            return !w ? 0 : c === SAFE ? w[SAFE] - Math.max(w[CAUTION], w[BREAKING]) : w[c] - w[SAFE];
+        });
+        byClass[c] = push;
+    }
+    return push;
 }
 /** A detector whose finding the rubric names (a step, an urgent fix, a security fix, a change), not routine work. */
 function namesRubric(d) {
@@ -12434,66 +12494,63 @@ function deciding(model, units, c) {
     const d = strongest(model, outside, c, false);
     return { ...(d.ue || outside.length === units.length ? d : strongest(model, units, c, false)), rubric: false };
 }
-/** Whether a feature names a finding the rubric counts (not routine work, a heading or a release-level fact). */
-function rubricFinding(feature) {
-    return namesRubric(DETECTOR[feature.split(/[@+#]/)[0]]);
-}
+/** Whether each feature names a finding the rubric counts (not routine work, a heading or a release-level fact). */
+const RUBRIC = FEATURES.map((f) => Boolean(f.detector) && namesRubric(DETECTOR[f.detector]));
+/**
+ * Why each feature would make a release breaking: its detector's reason; a heading kind or modifier alone is a
+ * required step, or under a security heading an urgent fix.
+ */
+const WHY = FEATURES.map((f) => f.detector === '' ? (f.heading === 'security' ? 'security' : 'required') : (DETECTOR[f.detector ?? '']?.why ?? 'note'));
 /** The line of `units` that pushes hardest toward c; with `rubric`, only a line whose strongest feature is a rubric finding. */
 function strongest(model, units, c, rubric) {
-    const push = pusher(model, c);
+    const push = pushOf(model, c);
     let best = null;
-    let bestFeature = '';
+    let bestFeature = -1;
     let bestScore = 0;
     for (const ue of units) {
         let sum = 0;
-        let top = '';
+        let top = -1;
         let topScore = 0;
         // A version number is named only when nothing else on the line pushes: "names a version" explains little.
-        let version = '';
+        let version = -1;
         let versionScore = 0;
         for (const f of ue.features) {
-            const s = push(f);
+            const s = push[f];
             if (s > 0)
                 sum += s;
             // A qualifier (`+negated`, `+future`…) weighs in the sum but is not named as the reason.
-            if (f.includes('+'))
+            const feature = FEATURES[f];
+            if (feature.modifier !== null)
                 continue;
-            if (f.startsWith('versionNumber')) {
+            if (feature.detector === 'versionNumber') {
                 if (s > versionScore)
                     [versionScore, version] = [s, f];
             }
             else if (s > topScore)
                 [topScore, top] = [s, f];
         }
-        if (top === '')
+        if (top < 0)
             top = version;
-        if (sum > bestScore && (!rubric || rubricFinding(top))) {
+        if (sum > bestScore && (!rubric || (top >= 0 && RUBRIC[top]))) {
             bestScore = sum;
             best = ue;
             bestFeature = top;
         }
     }
-    return { ue: best, feature: bestFeature };
+    return { ue: best, feature: bestFeature < 0 ? '' : FEATURES[bestFeature].name };
 }
 /** An urgent fix or a required step: which kind of evidence pushes the breaking lines harder. */
 function kindOf(model, lines) {
-    const push = pusher(model, BREAKING);
+    const push = pushOf(model, BREAKING);
     let urgent = 0;
     let required = 0;
     let urgentSeen = false;
-    // Lines repeat features: each one's kind is worked out once.
-    const whys = new Map();
     for (const ue of lines) {
         for (const f of ue.features) {
-            const s = push(f);
-            let why = whys.get(f);
-            if (why === undefined) {
-                const head = f.split(/[@+]/)[0];
-                why = head === '' ? (f.startsWith('@security') ? 'security' : 'required') : (DETECTOR[head]?.why ?? 'note');
-                whys.set(f, why);
-            }
+            const why = WHY[f];
             if (why === 'urgent')
                 urgentSeen = true;
+            const s = push[f];
             if (s <= 0)
                 continue;
             if (why === 'urgent' || why === 'security')
@@ -13201,11 +13258,14 @@ class StagedTree {
     count = 0;
     linked = 0;
     reuse;
+    /** The staging folder with a trailing separator: every file written starts with it. */
+    stagingPrefix;
     constructor(target, staging, retired, reuse) {
         this.target = target;
         this.staging = staging;
         this.retired = retired;
         this.reuse = reuse ? { previousDir: external_node_path_default().resolve(reuse.previousDir), link: reuse.link ?? external_node_fs_namespaceObject.linkSync } : null;
+        this.stagingPrefix = staging + (external_node_path_default()).sep;
     }
     static async open(outDir, reuse) {
         const target = external_node_path_default().resolve(outDir);
@@ -13221,7 +13281,9 @@ class StagedTree {
     place(rel) {
         assertSafeRelativePath(rel);
         const dest = external_node_path_default().join(this.staging, ...rel.split('/'));
-        if (!isInside(dest, this.staging))
+        // Both are normalised absolute paths (path.join normalises): a prefix test says what path.relative would,
+        // without resolving both paths again for each of the site's files.
+        if (!dest.startsWith(this.stagingPrefix))
             throw new UnsafeOutputError(`refusing to write outside the output directory: ${rel}`);
         return dest;
     }
