@@ -27,6 +27,20 @@ describe('parseUnits: structure', () => {
       ['item', 'patched CVE-2026-1', 'SECURITY']
     ])
   })
+  it('reads a plain label line that introduces a list as a heading, and nothing else that ends with a colon', () => {
+    const units = parseUnits(
+      'Breaking changes:\n- removed the v1 API\n\nThis release brings the following changes to you:\n\n- faster sync\n\nNote:\n\nread it\n'
+    )
+    expect(units.map((u) => [u.kind, u.text, u.section?.title ?? null])).toEqual([
+      ['heading', 'Breaking changes', 'Breaking changes'],
+      ['item', 'removed the v1 API', 'Breaking changes'],
+      // Eight words: a sentence, not a label; a label before a paragraph is a paragraph too.
+      ['paragraph', 'This release brings the following changes to you:', 'Breaking changes'],
+      ['item', 'faster sync', 'Breaking changes'],
+      ['paragraph', 'Note:', 'Breaking changes'],
+      ['paragraph', 'read it', 'Breaking changes']
+    ])
+  })
   it('marks alerts and quotes, and keeps a lead-in', () => {
     const [alert, quote, lead] = parseUnits(
       '> [!WARNING]\n> Back up first.\n\n> plain quote\n\n**Important:** read this\n'

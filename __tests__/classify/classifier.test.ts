@@ -273,3 +273,30 @@ describe('generality', () => {
     for (const n of NOTES) expect([n.id, source.includes(n.id.toLowerCase())]).toEqual([n.id, false])
   })
 })
+
+// The same notes written another way judge the same: the classifier reads what the notes say, not how one
+// project formats them. Apps it has never seen write headings, lists and indentation their own way.
+describe('verdicts do not depend on how the notes are formatted', () => {
+  const verdicts = (rewrite: (notes: string) => string) =>
+    NOTES.map((n) => classifyReleases({ releases: [{ version: n.version, notes: rewrite(n.notes) }] }).safeToUpdate)
+  const asWritten = verdicts((s) => s)
+  const changed = (rewrite: (notes: string) => string) =>
+    verdicts(rewrite).flatMap((v, i) => (v === asWritten[i] ? [] : [`${NOTES[i]!.id}: ${asWritten[i]} → ${v}`]))
+  it.each<[string, (s: string) => string]>([
+    ['CRLF line ends', (s) => s.replace(/\r?\n/g, '\r\n')],
+    ['"*" bullets', (s) => s.replace(/^(\s*)- /gm, '$1* ')],
+    [
+      'setext headings',
+      (s) => s.replace(/^#{1,2} +(.+)$/gm, (_, t: string) => `${t}\n${'-'.repeat(Math.max(3, t.length))}`)
+    ],
+    ['the notes indented by two spaces', (s) => s.replace(/^/gm, '  ')],
+    ['the notes indented by a tab', (s) => s.replace(/^/gm, '\t')]
+  ])('%s', (_, rewrite) => {
+    expect(changed(rewrite)).toEqual([])
+  })
+  it('headings written as plain labels ("Bug fixes:") change under 1% of the verdicts', () => {
+    // Only nesting is lost (every label is one level): Transmission nests "###" kinds under "##" ones.
+    const diff = changed((s) => s.replace(/^#{2,6} +(.+?)\s*$/gm, '\n$1:'))
+    expect(diff.length).toBeLessThan(NOTES.length / 100)
+  })
+})

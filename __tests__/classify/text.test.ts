@@ -62,3 +62,18 @@ describe('reStructuredText links', () => {
     expect(cleanNotes('`a <b c>`_ and `<d>`_').text).toBe('`a <b c>`_ and `<d>`_')
   })
 })
+
+describe('indentation the whole notes share', () => {
+  const brief = (notes: string) => parseUnits(cleanNotes(notes).text).map((u) => [u.kind, u.text])
+  it('is removed, with tabs after spaces counted as spaces, so a tab-indented list indented again stays a list', () => {
+    // Dovecot writes tab-indented items with one line indented by spaces; indented again as a whole it was code.
+    const notes = '\t* auth: Remove proxy_always field.\n\t  continued\n          nested text\n\t* second\n'
+    const expected = [
+      ['item', 'auth: Remove proxy_always field. continued nested text'],
+      ['item', 'second']
+    ]
+    expect(brief(notes)).toEqual(expected)
+    expect(brief(notes.replace(/^/gm, '  '))).toEqual(expected)
+    expect(brief(notes.replace(/^/gm, ' '))).toEqual(expected)
+  })
+})

@@ -187,6 +187,14 @@ class Walker {
       this.heading(lead.replace(/:$/, ''), 7)
       return
     }
+    // A plain label line that introduces a list ("Bug fixes:" then items) heads it, as a bold one does.
+    if (depth === 0 && quote === null && lead === '' && alert === '' && n.next?.type === 'list') {
+      const label = squash(body)
+      if (label.endsWith(':') && !body.includes('\n') && looksLikeLabel(label)) {
+        this.heading(label.replace(/:$/, ''), 7)
+        return
+      }
+    }
     this.emit(quote !== null || alert !== '' ? 'quote' : 'paragraph', body, depth, lead, alert)
   }
 

@@ -72,6 +72,9 @@ const UNDERLINE = /^(?:={3,}|\*{3,}|~{3,}|\^{3,}|#{3,}|\+{3,})\s*$/
 /** A reStructuredText hyperlink with its target inline: `text <url>`_ (or __, anonymous). */
 const RST_LINK = /`([^`<\n]{1,200}?) ?<[^<>`\s]{1,2000}>`__?/g
 
+/** A line whose indentation holds a tab. */
+const LEADING_TAB = /^ *\t/
+
 /** A reStructuredText line block's line: "| " and text without another bar (a Markdown table row has more). */
 const RST_LINE_BLOCK = /^ {0,4}\| ([^|]+)$/
 
@@ -86,11 +89,12 @@ export function normaliseFormat(s: string): string {
   // A reStructuredText link (`Issue #2821 <https://…/2821>`_) is its text, as a Markdown link's is.
   if (s.includes('>`_')) s = s.replace(RST_LINK, '$1')
   const lines = s.split('\n')
-  // Leading tabs count as four spaces, so that a tab-indented list with one space-indented line still dedents.
+  // Leading tabs count as four spaces, so that a tab-indented list with one space-indented line still dedents,
+  // whatever spaces come before the tabs (notes indented as a whole).
   let changed = false
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i]!
-    if (l.startsWith('\t') || l.startsWith(' \t')) {
+    if (LEADING_TAB.test(l)) {
       const lead = /^[ \t]*/.exec(l)![0]
       lines[i] = lead.replace(/\t/g, '    ') + l.slice(lead.length)
       changed = true
