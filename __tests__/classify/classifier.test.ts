@@ -290,7 +290,8 @@ describe('verdicts do not depend on how the notes are formatted', () => {
       (s) => s.replace(/^#{1,2} +(.+)$/gm, (_, t: string) => `${t}\n${'-'.repeat(Math.max(3, t.length))}`)
     ],
     ['the notes indented by two spaces', (s) => s.replace(/^/gm, '  ')],
-    ['the notes indented by a tab', (s) => s.replace(/^/gm, '\t')]
+    ['the notes indented by a tab', (s) => s.replace(/^/gm, '\t')],
+    ['an emoji before every heading', (s) => s.replace(/^(#{1,6}) +/gm, '$1 ✨ ')]
   ])('%s', (_, rewrite) => {
     expect(changed(rewrite)).toEqual([])
   })

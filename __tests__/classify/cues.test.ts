@@ -363,3 +363,22 @@ describe('which line a rule quotes (cuesOf, ranked)', () => {
     expect(r.best.required).toBe('Remove the foo option')
   })
 })
+
+describe('notes that say what changed (never unknown)', () => {
+  const described = (notes: string) => {
+    const f = featuresOfNotes(notes, '1.2.3')
+    return f.rf ? cuesOf(f.rf.units).described : null
+  }
+  it('are notes with a line a detector reads, or a sentence of six words or more in its own words', () => {
+    expect(described('- Ensure nodes are matching both node key and machine key when connecting.')).toBe(true)
+    // Links and @mentions are not words: a credit adds none.
+    expect(described('- Tautulli v2 release! by @someone in https://github.com/o/r/pull/1')).toBe(false)
+    expect(described('- Backporting 19989 into 3.6 ([#21356](https://github.com/grafana/loki/issues/21356))')).toBe(
+      false
+    )
+  })
+  it('are not notes whose long lines only point elsewhere or withdraw the release', () => {
+    expect(described('See the full changelog on the website for everything in this one')).toBe(false)
+    expect(described('This release was canceled because the build for arm64 was broken')).toBe(false)
+  })
+})

@@ -28,6 +28,7 @@ import type { CueFlags } from './model.js'
 import { DETECTORS, MODIFIERS, nearPattern, wordsPattern, type Hit } from './detectors.js'
 import type { UnitEvidence } from './features.js'
 import { S, type HeadingKind } from './sections.js'
+import { countWords, type WordCount } from './words.js'
 
 /** Modifiers that take the force out of a line: it does not say what this release requires. */
 const SOFTENED = new Set(['negated', 'hedged', 'future', 'fixLine', 'optIn'])
@@ -65,6 +66,29 @@ const RAISES: ReadonlySet<string> = new Set([
 ])
 /** Findings that do not say what changed: a release withdrawn, a first release, a version number. */
 const SAYS_NOTHING = new Set(['withdrawn', 'firstRelease', 'versionNumber'])
+
+/**
+ * Words (links and mentions left out) past which a line says what changed by itself, whatever a detector finds in it: the
+ * rubric keeps `unknown` for notes with nothing usable (empty, only a link, "Release canceled.", "First
+ * release"). Without this, a sentence no detector reads left the model free to call it unknown, and whether it
+ * did turned on a word count bucket: "Ensure nodes are matching both node key and machine key when connecting"
+ * was safe, and unknown once GitHub's " by @someone in <link>" followed it.
+ */
+const PROSE_WORDS = 6
+/** A line that points to other text (the changelog, the commits) says nothing by its length. */
+const POINTS_ELSEWHERE = /\b(?:changelog|commits|release notes|compare)\b/i
+/** Links and @mentions: a credit ("by @someone in <link>") adds words but says nothing. */
+const LINK_OR_MENTION = /\bhttps?:\/\/\S+|@[\w-]+/g
+
+/** A line that says something in its own words: enough of them, and not a pointer or a release withdrawn. */
+function prose(ue: UnitEvidence): boolean {
+  const text = ue.unit.text
+  if (text.length < PROSE_WORDS * 2 || POINTS_ELSEWHERE.test(text)) return false
+  if (ue.hits.some((h) => SAYS_NOTHING.has(h.detector.name) && h.detector.name !== 'versionNumber')) return false
+  const count: WordCount = { words: 0, common: 0 }
+  countWords(text.replace(LINK_OR_MENTION, ' ').toLowerCase(), count)
+  return count.words >= PROSE_WORDS
+}
 
 /** A line a rule found, and why: the detector's hit, or else the kind of heading it sits under. */
 export interface Cue {
@@ -434,7 +458,8 @@ export function cuesOf(units: readonly UnitEvidence[], ranked = false): Cues {
   let changed: Cues['changed'] = null
   for (const ue of units) {
     if (!described)
-      described = ue.hits.some((h) => !MODIFIERS.has(h.detector.name) && !SAYS_NOTHING.has(h.detector.name))
+      described =
+        ue.hits.some((h) => !MODIFIERS.has(h.detector.name) && !SAYS_NOTHING.has(h.detector.name)) || prose(ue)
     // A line under a breaking-changes heading is called breaking by the notes, whatever its own
     // wording ("X will no longer be included"); its own words count only when not softened.
     const kinds = ue.unit.section?.kinds ?? 0

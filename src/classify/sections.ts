@@ -68,13 +68,20 @@ export const HEADINGS: readonly { name: keyof typeof S; means: string; re: RegEx
   { name: 'knownIssues', means: 'listed under a known-issues heading', re: /\bknown issues?\b/i }
 ]
 
+/** Anything but letters and digits before a heading's words, and anything but those and closing brackets after them. */
+const DECORATION_START = /^[^\p{L}\p{N}]+/u
+const DECORATION_END = /[^\p{L}\p{N})\]]+$/u
+
 const NOT_BREAKING = /\b(?:no|non|not|without|zero)[- ](?:\w+[- ])?breaking\b/i
 
 /** The kinds a heading's text announces, as a bit set of `S`. */
 export function headingKinds(title: string): number {
   const t = title.replace(/[:.]+$/, '').trim()
+  // The words without what decorates them ("💥 Breaking changes", "🗑️ Removed", "-- Changed --"): the patterns
+  // that must match the whole title or its start read these; an emoji that is itself a kind (💥) stays in t.
+  const words = t.replace(DECORATION_START, '').replace(DECORATION_END, '')
   let k = 0
-  for (const h of HEADINGS) if (h.re.test(t)) k |= S[h.name]
+  for (const h of HEADINGS) if (h.re.test(words) || (words !== t && h.re.test(t))) k |= S[h.name]
   // "No breaking changes", "Non-breaking changes": the heading says the opposite.
   if (NOT_BREAKING.test(t)) k &= ~S.breaking
   // "Breaking changes" also matches the changed/features words; the stronger meaning wins.
