@@ -291,7 +291,13 @@ describe('verdicts do not depend on how the notes are formatted', () => {
     ],
     ['the notes indented by two spaces', (s) => s.replace(/^/gm, '  ')],
     ['the notes indented by a tab', (s) => s.replace(/^/gm, '\t')],
-    ['an emoji before every heading', (s) => s.replace(/^(#{1,6}) +/gm, '$1 ✨ ')]
+    ['an emoji before every heading', (s) => s.replace(/^(#{1,6}) +/gm, '$1 ✨ ')],
+    // What GitHub adds to the notes it generates, and a line of thanks: none of it is about the release.
+    [
+      'GitHub\'s "Full Changelog" line',
+      (s) => `${s}\n\n**Full Changelog**: https://github.com/o/r/compare/v1.0.0...v1.0.1\n`
+    ],
+    ['a paragraph of thanks', (s) => `${s}\n\nThanks to everyone who contributed to this release!\n`]
   ])('%s', (_, rewrite) => {
     expect(changed(rewrite)).toEqual([])
   })

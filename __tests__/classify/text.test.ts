@@ -76,4 +76,23 @@ describe('indentation the whole notes share', () => {
     expect(brief(notes.replace(/^/gm, '  '))).toEqual(expected)
     expect(brief(notes.replace(/^/gm, ' '))).toEqual(expected)
   })
+  it('is removed from a list pasted indented when a few lines flush with the margin follow it', () => {
+    // GitHub appends "**Full Changelog**: <link>" flush with the margin under notes pasted indented (qBittorrent).
+    const list = '    - BUGFIX: Fix a crash\n    - FEATURE: Drop support for Qt5\n'
+    expect(brief(`${list}\n**Full Changelog**: https://github.com/o/r/compare/a...b\n`)).toEqual([
+      ['item', 'BUGFIX: Fix a crash'],
+      ['item', 'FEATURE: Drop support for Qt5'],
+      ['paragraph', 'Full Changelog: https://github.com/o/r/compare/a...b']
+    ])
+    // Indented lines after a flush one stay: a nested list's items, and code after the line that introduces it.
+    expect(brief('* decoder\n  - ffmpeg: handle opus files\n  - opus: fix seeking\n')).toEqual([
+      ['heading', 'decoder'],
+      ['item', 'ffmpeg: handle opus files'],
+      ['item', 'opus: fix seeking']
+    ])
+    expect(brief('Upgrade with:\n\n    - docker compose pull\n    - docker compose up -d\n')).toEqual([
+      ['paragraph', 'Upgrade with:'],
+      ['code', '- docker compose pull - docker compose up -d']
+    ])
+  })
 })

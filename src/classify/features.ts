@@ -4,6 +4,7 @@
 // (`removedSetting+negated`). Release-level features say how much there is and what kind of
 // version it is. Bump FEATURE_VERSION whenever a detector, heading kind or feature changes.
 import type { Unit } from './blocks.js'
+import { boilerplate } from './boilerplate.js'
 import { DETECTORS, detect, MODIFIERS, type Hit } from './detectors.js'
 import { HEADINGS, S } from './sections.js'
 import { countWords, type WordCount } from './words.js'
@@ -138,7 +139,7 @@ export function releaseFeatures(units: Unit[], version: string, cut: boolean): R
   const order: number[] = []
   const evidence: UnitEvidence[] = []
   const count: WordCount = { words: 0, common: 0 }
-  const content = units.filter((u) => u.kind !== 'heading' && u.kind !== 'code')
+  const content = units.filter((u) => u.kind !== 'heading' && u.kind !== 'code' && !boilerplate(u))
   const headsOf = new Map<number, number[]>()
   for (let ui = 0; ui < content.length; ui++) {
     const u = content[ui]!

@@ -2,6 +2,7 @@
 // the sections an admin must read first. No Markdown, no HTML, no link targets,
 // commit hashes, issue references or @mentions. Bounded by SUMMARY_MAX.
 import { parseUnits, type Unit } from './blocks.js'
+import { POINTER_LINE } from './boilerplate.js'
 import { S } from './sections.js'
 import { cleanNotes, clip, isBlankNotes, squash } from './text.js'
 
@@ -14,11 +15,11 @@ export const ARCHIVED_SUMMARY =
 
 const ITEMS_PER_SECTION = 3
 const URGENT_KINDS = S.breaking | S.upgrade | S.removed | S.security | S.deprecated | S.important | S.changed | S.config
+/**
+ * Sections a summary passes over: credits (as boilerplate.ts) and, unlike the classifier, lists of every commit or
+ * change, which repeat what the other sections say (the classifier reads them: they may be all the notes have).
+ */
 const SKIP_SECTION = /\b(?:thanks|contributors|all commits|all (?:app )?changes|full changelog|new contributors)\b/i
-/** Boilerplate lines that say nothing about the release itself. */
-const SKIP_TEXT =
-  /^(?:all commits|full changelog\b.*|(?:see|view) (?:also )?(?:the )?.{0,60}\b(?:milestone|changelog|release notes|commits)\.?|what's changed|compare(?: changes)?|changes|changelog)$/i
-
 const BEYOND_LATIN1_BASICS = /[^\u0000-\u00a8]/
 const EMPTIED = /[([]\s*(?:[,;]\s*)*[)\]]/g
 
@@ -62,7 +63,7 @@ function groups(units: Unit[]): Group[] {
       if (skip === undefined) skipped.set(u.section, (skip = SKIP_SECTION.test(u.section.title)))
       if (skip) continue
     }
-    if (SKIP_TEXT.test(u.text)) continue
+    if (POINTER_LINE.test(u.text)) continue
     let g = bySection.get(u.section)
     if (!g) {
       g = { title: u.section ? u.section.title : '', kinds: u.section?.kinds ?? 0, units: [], order: list.length }

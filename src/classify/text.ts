@@ -72,6 +72,11 @@ const UNDERLINE = /^(?:={3,}|\*{3,}|~{3,}|\^{3,}|#{3,}|\+{3,})\s*$/
 /** A reStructuredText hyperlink with its target inline: `text <url>`_ (or __, anonymous). */
 const RST_LINK = /`([^`<\n]{1,200}?) ?<[^<>`\s]{1,2000}>`__?/g
 
+/** Lines flush with the margin after notes pasted indented: the line or two GitHub appends. */
+const FLUSH_FEW = 3
+/** A list item's marker: indented notes that start with one are a list, not code. */
+const LIST_ITEM = /^(?:[-*+]|\d{1,9}[.)])[ \t]/
+
 /** A line whose indentation holds a tab. */
 const LEADING_TAB = /^ *\t/
 
@@ -100,22 +105,42 @@ export function normaliseFormat(s: string): string {
       changed = true
     }
   }
+  // The indentation the indented lines share, and how many lines are not indented at all.
   let common: string | null = null
-  for (const line of lines) {
+  let flush = 0
+  // Flush lines before indented ones (a nested list's top level) keep every line where it is.
+  let flushBefore = false
+  let firstIndented = -1
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!
     if (line.trim() === '') continue
     const indent = /^[ \t]*/.exec(line)![0]
+    if (indent === '') {
+      flush++
+      continue
+    }
+    if (firstIndented < 0) firstIndented = i
+    if (flush > 0) flushBefore = true
     if (common === null || !indent.startsWith(common)) {
       let k = 0
       const c: string = common ?? indent
       while (k < c.length && k < indent.length && c[k] === indent[k]) k++
       common = c.slice(0, k)
     }
-    if (common === '') break
   }
-  const cut = common ? common.length : 0
+  // Every line indented: all lose it. A list pasted indented, with a few lines flush with the margin after it (what
+  // GitHub appends, "**Full Changelog**: …"), loses it too and the flush lines keep their place. Indented lines
+  // after a flush one are left alone: a nested list's items, or code ("Upgrade with:" then commands).
+  const fewOutside =
+    !flushBefore &&
+    flush <= FLUSH_FEW &&
+    (common?.length ?? 0) >= 2 &&
+    LIST_ITEM.test(lines[firstIndented]!.trimStart())
+  const cut = common && (flush === 0 || fewOutside) ? common.length : 0
+  const dedent = (line: string) => (flush === 0 || line.startsWith(common!) ? line.slice(cut) : line)
   if (cut > 0) changed = true
   for (let i = 0; i < lines.length; i++) {
-    if (cut > 0) lines[i] = lines[i]!.slice(cut)
+    if (cut > 0) lines[i] = dedent(lines[i]!)
     // A title between markers starts and ends with the marker: list items ("* item") skip the backtracking pattern.
     const l = lines[i]!
     const marked = l.length <= 90 && MARKER_START.test(l) && l.trimEnd().endsWith(l[0]!) ? MARKED_TITLE.exec(l) : null
@@ -131,7 +156,12 @@ export function normaliseFormat(s: string): string {
       changed = true
     }
     const next = lines[i + 1]
-    if (next !== undefined && UNDERLINE.test(next.slice(cut)) && /\w/.test(lines[i]!) && lines[i]!.length <= 120) {
+    if (
+      next !== undefined &&
+      UNDERLINE.test(cut > 0 ? dedent(next) : next) &&
+      /\w/.test(lines[i]!) &&
+      lines[i]!.length <= 120
+    ) {
       lines[i] = `## ${lines[i]!.trim()}`
       lines[i + 1] = ''
       changed = true

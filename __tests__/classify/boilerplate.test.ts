@@ -1,0 +1,37 @@
+// Credits and pointers are not about the release: GitHub's generated notes add them to any release.
+import { describe, expect, it } from '@jest/globals'
+import { parseUnits } from '../../src/classify/blocks.js'
+import { boilerplate } from '../../src/classify/boilerplate.js'
+
+const judged = (notes: string) =>
+  parseUnits(notes)
+    .filter((u) => u.kind !== 'heading')
+    .map((u) => [u.text, boilerplate(u)])
+
+describe('boilerplate', () => {
+  it('is a pointer to the changelog or the commits, and every line of a credits section', () => {
+    expect(
+      judged(
+        '- Fix the login form\n\n**Full Changelog**: https://github.com/o/r/compare/v1...v2\n\n' +
+          '## New Contributors\n* @alice made their first contribution in https://github.com/o/r/pull/12\n'
+      )
+    ).toEqual([
+      ['Fix the login form', false],
+      ['Full Changelog: https://github.com/o/r/compare/v1...v2', true],
+      ['@alice made their first contribution in https://github.com/o/r/pull/12', true]
+    ])
+  })
+  it('is a paragraph of one sentence of thanks, not an item nor thanks followed by news', () => {
+    expect(
+      judged(
+        'Thanks to everyone who contributed to this release!\n\n' +
+          'Thank you @dlemel8 for this PR! Now you can start Loki with -verify-config.\n\n' +
+          '- Thanks to Johannes Kuhn for reporting the crash\n'
+      )
+    ).toEqual([
+      ['Thanks to everyone who contributed to this release!', true],
+      ['Thank you @dlemel8 for this PR! Now you can start Loki with -verify-config.', false],
+      ['Thanks to Johannes Kuhn for reporting the crash', false]
+    ])
+  })
+})
