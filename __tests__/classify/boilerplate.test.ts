@@ -34,4 +34,17 @@ describe('boilerplate', () => {
       ['Thanks to Johannes Kuhn for reporting the crash', false]
     ])
   })
+  it('is a sentence of appeal for support, and every line of a section of images or checksums', () => {
+    expect(
+      judged(
+        '> If you like this project, please consider sponsoring us on GitHub Sponsors.\n\n' +
+          'This release adds IPv6. Please consider sponsoring us.\n\n' +
+          '## Docker images\n\n- `ghcr.io/o/r:1.0.1`\n'
+      )
+    ).toEqual([
+      ['If you like this project, please consider sponsoring us on GitHub Sponsors.', true],
+      ['This release adds IPv6. Please consider sponsoring us.', false],
+      ['ghcr.io/o/r:1.0.1', true]
+    ])
+  })
 })

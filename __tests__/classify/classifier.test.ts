@@ -297,13 +297,23 @@ describe('verdicts do not depend on how the notes are formatted', () => {
       'GitHub\'s "Full Changelog" line',
       (s) => `${s}\n\n**Full Changelog**: https://github.com/o/r/compare/v1.0.0...v1.0.1\n`
     ],
-    ['a paragraph of thanks', (s) => `${s}\n\nThanks to everyone who contributed to this release!\n`]
+    ['a paragraph of thanks', (s) => `${s}\n\nThanks to everyone who contributed to this release!\n`],
+    [
+      'an appeal for sponsors',
+      (s) => `${s}\n\n> If you like this project, please consider sponsoring us on GitHub Sponsors.\n`
+    ]
   ])('%s', (_, rewrite) => {
     expect(changed(rewrite)).toEqual([])
   })
-  it('headings written as plain labels ("Bug fixes:") change under 1% of the verdicts', () => {
+  it.each<[string, (s: string) => string]>([
     // Only nesting is lost (every label is one level): Transmission nests "###" kinds under "##" ones.
-    const diff = changed((s) => s.replace(/^#{2,6} +(.+?)\s*$/gm, '\n$1:'))
-    expect(diff.length).toBeLessThan(NOTES.length / 100)
+    ['headings written as plain labels ("Bug fixes:")', (s) => s.replace(/^#{2,6} +(.+?)\s*$/gm, '\n$1:')],
+    // Notes cut with a "[truncated]" line and pasted indented then have four flush lines after them: read as code.
+    [
+      'a "Docker images" section',
+      (s) => `${s}\n\n## Docker images\n\n- \`ghcr.io/o/r:1.0.1\`\n- \`docker.io/o/r:1.0.1\`\n`
+    ]
+  ])('%s: under 1% of the verdicts change', (_, rewrite) => {
+    expect(changed(rewrite).length).toBeLessThan(NOTES.length / 100)
   })
 })

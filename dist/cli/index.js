@@ -12200,19 +12200,22 @@ function cuesOf(units, ranked = false) {
 }
 
 ;// CONCATENATED MODULE: ./src/classify/boilerplate.ts
-/** A section of credits: who contributed, who is thanked. */
-const CREDITS_SECTION = /\b(?:thanks|contributors|acknowledg(?:e)?ments?)\b/i;
+/** A section of credits (who contributed, who is thanked) or of where to get the release (images, checksums). */
+const CREDITS_SECTION = /\b(?:thanks|contributors|acknowledg(?:e)?ments?|(?:docker|container|oci) images?|checksums?|sha-?256 ?sums?)\b/i;
 /** A line that only points to other text: the full changelog, the commits, a comparison, a bare title. */
 const POINTER_LINE = /^(?:all commits|full changelog\b.*|(?:see|view) (?:also )?(?:the )?.{0,60}\b(?:milestone|changelog|release notes|commits)\.?|what's changed|compare(?: changes)?|changes|changelog)$/i;
-/** A paragraph of one sentence that thanks someone ("Thanks to everyone who contributed to this release!"). */
+/** Thanks to someone ("Thanks to everyone who contributed to this release!"). */
 const THANKS = /^(?:(?:many|special|big|huge) )?thank(?:s|\s+you)\b/i;
+/** An appeal for support ("If you like this project, please consider sponsoring us"). */
+const APPEAL = /\bconsider (?:sponsoring|donating|supporting)\b|\bsponsor (?:us|me|the project|this project)\b|\bbuy (?:me|us) a coffee\b/i;
 /** A sentence's end with more text after it. */
 const SENTENCE_BREAK = /[.!?]\s+\S/;
 /** A line of credits or a pointer, which says nothing about the release. */
 function boilerplate(u) {
     if (u.section !== null && CREDITS_SECTION.test(u.section.title))
         return true;
-    if (u.kind === 'paragraph' && THANKS.test(u.text) && !SENTENCE_BREAK.test(u.text))
+    // One sentence of thanks or of appeal, as a paragraph or a quote: an item, or more sentences, may carry news.
+    if (u.kind !== 'item' && (THANKS.test(u.text) || APPEAL.test(u.text)) && !SENTENCE_BREAK.test(u.text))
         return true;
     return POINTER_LINE.test(u.text);
 }
@@ -13131,7 +13134,7 @@ function classifyWith(model, input) {
  * leave yesterday's words published. __tests__/classify/revision.test.ts holds it to the judgements of the
  * real notes.
  */
-const JUDGING_REVISION = 12;
+const JUDGING_REVISION = 13;
 /**
  * The classifier's identity (8 hex digits): the committed model and the judging code's revision. A
  * verdict computed by another model or another revision is judged again.

@@ -3,21 +3,26 @@
 // notes have them says nothing about its release; read as lines, they moved a fifth of the verdicts' counts.
 import type { Unit } from './blocks.js'
 
-/** A section of credits: who contributed, who is thanked. */
-export const CREDITS_SECTION = /\b(?:thanks|contributors|acknowledg(?:e)?ments?)\b/i
+/** A section of credits (who contributed, who is thanked) or of where to get the release (images, checksums). */
+export const CREDITS_SECTION =
+  /\b(?:thanks|contributors|acknowledg(?:e)?ments?|(?:docker|container|oci) images?|checksums?|sha-?256 ?sums?)\b/i
 
 /** A line that only points to other text: the full changelog, the commits, a comparison, a bare title. */
 export const POINTER_LINE =
   /^(?:all commits|full changelog\b.*|(?:see|view) (?:also )?(?:the )?.{0,60}\b(?:milestone|changelog|release notes|commits)\.?|what's changed|compare(?: changes)?|changes|changelog)$/i
 
-/** A paragraph of one sentence that thanks someone ("Thanks to everyone who contributed to this release!"). */
+/** Thanks to someone ("Thanks to everyone who contributed to this release!"). */
 const THANKS = /^(?:(?:many|special|big|huge) )?thank(?:s|\s+you)\b/i
+/** An appeal for support ("If you like this project, please consider sponsoring us"). */
+const APPEAL =
+  /\bconsider (?:sponsoring|donating|supporting)\b|\bsponsor (?:us|me|the project|this project)\b|\bbuy (?:me|us) a coffee\b/i
 /** A sentence's end with more text after it. */
 const SENTENCE_BREAK = /[.!?]\s+\S/
 
 /** A line of credits or a pointer, which says nothing about the release. */
 export function boilerplate(u: Unit): boolean {
   if (u.section !== null && CREDITS_SECTION.test(u.section.title)) return true
-  if (u.kind === 'paragraph' && THANKS.test(u.text) && !SENTENCE_BREAK.test(u.text)) return true
+  // One sentence of thanks or of appeal, as a paragraph or a quote: an item, or more sentences, may carry news.
+  if (u.kind !== 'item' && (THANKS.test(u.text) || APPEAL.test(u.text)) && !SENTENCE_BREAK.test(u.text)) return true
   return POINTER_LINE.test(u.text)
 }
