@@ -285,6 +285,7 @@ describe('verdicts do not depend on how the notes are formatted', () => {
   it.each<[string, (s: string) => string]>([
     ['CRLF line ends', (s) => s.replace(/\r?\n/g, '\r\n')],
     ['"*" bullets', (s) => s.replace(/^(\s*)- /gm, '$1* ')],
+    ['typographic bullets ("• ")', (s) => s.replace(/^(\s*)[-*] /gm, '$1• ')],
     [
       'setext headings',
       (s) => s.replace(/^#{1,2} +(.+)$/gm, (_, t: string) => `${t}\n${'-'.repeat(Math.max(3, t.length))}`)

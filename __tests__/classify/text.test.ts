@@ -96,3 +96,18 @@ describe('indentation the whole notes share', () => {
     ])
   })
 })
+
+describe('typographic bullets', () => {
+  it('mark list items, nested as their indentation says', () => {
+    expect(
+      parseUnits(cleanNotes('• Fixed a crash.\n  ◦ It happened on start\n• Removed the v1 API\n').text).map((u) => [
+        u.text,
+        u.depth
+      ])
+    ).toEqual([
+      ['Fixed a crash.', 1],
+      ['It happened on start', 2],
+      ['Removed the v1 API', 1]
+    ])
+  })
+})

@@ -9850,6 +9850,8 @@ const RST_LINK = /`([^`<\n]{1,200}?) ?<[^<>`\s]{1,2000}>`__?/g;
 const FLUSH_FEW = 3;
 /** A list item's marker: indented notes that start with one are a list, not code. */
 const LIST_ITEM = /^(?:[-*+]|\d{1,9}[.)])[ \t]/;
+/** A typographic bullet and the space after it, with the line's indentation captured. */
+const TYPOGRAPHIC_BULLET = /^([ \t]*)[•◦▪‣⁃●○■][ \t]+(?=\S)/;
 /** A line whose indentation holds a tab. */
 const LEADING_TAB = /^ *\t/;
 /** A reStructuredText line block's line: "| " and text without another bar (a Markdown table row has more). */
@@ -9931,6 +9933,12 @@ function normaliseFormat(s) {
         const block = RST_LINE_BLOCK.exec(lines[i]);
         if (block && /\S/.test(block[1])) {
             lines[i] = `- ${block[1]}`;
+            changed = true;
+        }
+        // A typographic bullet ("• Fixed …", pasted from a page or a document) is a list item's marker.
+        const bullet = TYPOGRAPHIC_BULLET.exec(lines[i]);
+        if (bullet) {
+            lines[i] = `${bullet[1]}- ${lines[i].slice(bullet[0].length)}`;
             changed = true;
         }
         const next = lines[i + 1];
@@ -13134,7 +13142,7 @@ function classifyWith(model, input) {
  * leave yesterday's words published. __tests__/classify/revision.test.ts holds it to the judgements of the
  * real notes.
  */
-const JUDGING_REVISION = 13;
+const JUDGING_REVISION = 14;
 /**
  * The classifier's identity (8 hex digits): the committed model and the judging code's revision. A
  * verdict computed by another model or another revision is judged again.

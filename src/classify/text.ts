@@ -77,6 +77,9 @@ const FLUSH_FEW = 3
 /** A list item's marker: indented notes that start with one are a list, not code. */
 const LIST_ITEM = /^(?:[-*+]|\d{1,9}[.)])[ \t]/
 
+/** A typographic bullet and the space after it, with the line's indentation captured. */
+const TYPOGRAPHIC_BULLET = /^([ \t]*)[•◦▪‣⁃●○■][ \t]+(?=\S)/
+
 /** A line whose indentation holds a tab. */
 const LEADING_TAB = /^ *\t/
 
@@ -153,6 +156,12 @@ export function normaliseFormat(s: string): string {
     const block = RST_LINE_BLOCK.exec(lines[i]!)
     if (block && /\S/.test(block[1]!)) {
       lines[i] = `- ${block[1]!}`
+      changed = true
+    }
+    // A typographic bullet ("• Fixed …", pasted from a page or a document) is a list item's marker.
+    const bullet = TYPOGRAPHIC_BULLET.exec(lines[i]!)
+    if (bullet) {
+      lines[i] = `${bullet[1]!}- ${lines[i]!.slice(bullet[0].length)}`
       changed = true
     }
     const next = lines[i + 1]
