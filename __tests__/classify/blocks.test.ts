@@ -41,6 +41,26 @@ describe('parseUnits: structure', () => {
       ['paragraph', 'read it', 'Breaking changes']
     ])
   })
+  it('reads each line of a paragraph on its own when each starts as an entry does (GitHub shows them so)', () => {
+    const units = parseUnits(
+      'Changes:\nFixed a crash on start\nfix(auth): refuse empty passwords\n[k8s] Removed the v1 API\n\n' +
+        'This sentence is wrapped\nacross two lines.\n\n' +
+        'This is a bugfix release for everyone who runs it. It fixes a potential\nCSRF issue for users who enable remote access.\n'
+    )
+    expect(units.map((u) => [u.kind, u.text, u.section?.title ?? null])).toEqual([
+      ['heading', 'Changes', 'Changes'],
+      ['paragraph', 'Fixed a crash on start', 'Changes'],
+      ['paragraph', 'fix(auth): refuse empty passwords', 'Changes'],
+      ['paragraph', '[k8s] Removed the v1 API', 'Changes'],
+      ['paragraph', 'This sentence is wrapped across two lines.', 'Changes'],
+      // A long line of two sentences that stops mid-sentence goes on in the next: one text, though it starts "CSRF".
+      [
+        'paragraph',
+        'This is a bugfix release for everyone who runs it. It fixes a potential CSRF issue for users who enable remote access.',
+        'Changes'
+      ]
+    ])
+  })
   it('marks alerts and quotes, and keeps a lead-in', () => {
     const [alert, quote, lead] = parseUnits(
       '> [!WARNING]\n> Back up first.\n\n> plain quote\n\n**Important:** read this\n'

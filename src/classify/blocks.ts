@@ -40,6 +40,20 @@ const MAX_NESTING = 24
 const ALERT =
   /^\s*(?:\[!(note|tip|important|warning|caution|danger)\]|!!!\s*(note|tip|info|important|warning|caution|danger|attention)\b)/i
 
+/**
+ * A line that starts as a sentence or an entry does: a capital letter, a digit, a tag or reference ("[k8s]",
+ * "#123", "@user"), a quote, or a Conventional Commits type ("fix(auth): …").
+ */
+const STARTS_SENTENCE = /^(?:[\p{Lu}\d[(#@`"'“]|[a-z][\w-]{0,20}(?:\([^)]{0,60}\))?!?:\s)/u
+/**
+ * Prose wrapped onto the next line: a long line of more than one sentence that stops mid-sentence ("This is a
+ * bugfix release. It fixes a potential" / "CSRF issue for users who …"). An entry per line may be long and end in
+ * a word; it is one sentence.
+ */
+const WRAPPED = /^(?=.*[.!?] \p{Lu}).{59,}[\p{L}\d,]$/u
+/** Lines of a paragraph read one by one at most (a longer run of capitalised lines is one text). */
+const MAX_LINES_SPLIT = 200
+
 /** A GFM table's delimiter row: `| --- | :-: |`, `---|---`. */
 const TABLE_DELIMITER = /^\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/
 /** A task list item's box (`- [x] done`), which GitHub draws as a checkbox. */
@@ -195,7 +209,23 @@ class Walker {
         return
       }
     }
-    this.emit(quote !== null || alert !== '' ? 'quote' : 'paragraph', body, depth, lead, alert)
+    const kind = quote !== null || alert !== '' ? 'quote' : 'paragraph'
+    // GitHub shows each line of a paragraph on its own: lines that each start as a sentence does ("Fixed a
+    // crash" / "Added dark mode") are one change each, not one run of text; a label line first heads them.
+    const lines = body.includes('\n') ? body.split('\n').map((l) => squash(l)) : null
+    if (
+      lines &&
+      lines.length <= MAX_LINES_SPLIT &&
+      lines.every((l, i) => STARTS_SENTENCE.test(l) && (i === lines.length - 1 || !WRAPPED.test(l)))
+    ) {
+      const first = lines[0]!
+      const labelled = depth === 0 && quote === null && first.endsWith(':') && looksLikeLabel(first)
+      if (labelled) this.heading(first.replace(/:$/, ''), 7)
+      for (const [i, line] of lines.entries())
+        if (!labelled || i > 0) this.emit(kind, line, depth, i === 0 ? lead : '', alert)
+      return
+    }
+    this.emit(kind, body, depth, lead, alert)
   }
 
   /**
