@@ -377,7 +377,8 @@ describe('notes that say what changed (never unknown)', () => {
       false
     )
   })
-  it('are not notes whose long lines only point elsewhere or withdraw the release', () => {
+  it('are not notes whose long lines only point elsewhere, withdraw the release or repeat one word', () => {
+    expect(described('*_a *_a *_a *_a *_a *_a *_a *_a')).toBe(false)
     expect(described('See the full changelog on the website for everything in this one')).toBe(false)
     expect(described('This release was canceled because the build for arm64 was broken')).toBe(false)
   })

@@ -11746,98 +11746,7 @@ function detect(text, lower = text.toLowerCase()) {
     return hits;
 }
 
-;// CONCATENATED MODULE: ./src/classify/words.ts
-// How many words a line has, and how many of them are common words of English changelogs. Notes in
-// which almost no word is one of these are in another language (or junk): the detectors read English,
-// and finding nothing there means nothing.
-//
-// A word is what /\p{L}[\p{L}\p{M}'’-]*/u finds: a letter, then letters, marks, apostrophes and hyphens.
-// One pass over the characters, with no word string built: this ran on every line of every release, and
-// matching then looking each word up in a set took a fifth of featurising time.
-const COMMON = ('the a an and or of to in on for with from by at as is are was were be been it this that these not no new now ' +
-    'add added adds adding fix fixed fixes fixing update updated updates bump bumped remove removed improve improved ' +
-    'improvement improvements change changed changes support supported use used using allow allows make when if ' +
-    'bug bugs feature features release version error errors issue issues more all can should will has have only into ' +
-    'after before default option options config configuration security deprecated breaking docs documentation test ' +
-    'tests dependency dependencies minor major patch set show list page user users file files api server client ' +
-    'resolve resolves resolved revert reverts reverted upgrade upgraded crash crashes hide button first').split(' ');
-/** The common words as a trie over a–z: state s and letter c lead to CHILD[s * 26 + c], 0 for none. */
-const { CHILD, END } = (() => {
-    const child = new Array(26).fill(0);
-    const end = [false];
-    for (const w of COMMON) {
-        if (!/^[a-z]+$/.test(w))
-            throw new Error(`a common word must be a–z: ${w}`);
-        let s = 0;
-        for (let i = 0; i < w.length; i++) {
-            const k = s * 26 + w.charCodeAt(i) - 97;
-            if (child[k] === 0) {
-                child[k] = end.length;
-                end.push(false);
-                for (let j = 0; j < 26; j++)
-                    child.push(0);
-            }
-            s = child[k];
-        }
-        end[s] = true;
-    }
-    return { CHILD: Int32Array.from(child), END: Uint8Array.from(end, (e) => (e ? 1 : 0)) };
-})();
-const LETTER = /\p{L}/uy;
-const WORD_PART = /[\p{L}\p{M}'’-]/uy;
-/** Code units of the character at i: 2 for a surrogate pair. */
-function width(s, i) {
-    const c = s.charCodeAt(i);
-    return c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? 2 : 1;
-}
-/** Whether the pattern matches the (non-ASCII) character at i. */
-function at(re, s, i) {
-    re.lastIndex = i;
-    return re.test(s);
-}
-/** Add the words of `lower` (a lower-cased line) to `into`. ASCII is tested inline; other characters by pattern. */
-function countWords(lower, into) {
-    const n = lower.length;
-    let i = 0;
-    while (i < n) {
-        const c = lower.charCodeAt(i);
-        // A word starts at a letter.
-        if (c < 128 ? !((c >= 97 && c <= 122) || (c >= 65 && c <= 90)) : !at(LETTER, lower, i)) {
-            i += c < 128 ? 1 : width(lower, i);
-            continue;
-        }
-        // The trie is followed while the word's characters are a–z; -1 once it is not a common word.
-        let state = c >= 97 && c <= 122 ? CHILD[c - 97] || -1 : -1;
-        let j = i + (c < 128 ? 1 : width(lower, i));
-        while (j < n) {
-            const d = lower.charCodeAt(j);
-            if (d >= 97 && d <= 122) {
-                if (state > 0)
-                    state = CHILD[state * 26 + d - 97] || -1;
-                j++;
-            }
-            else if (d < 128) {
-                if (!((d >= 65 && d <= 90) || d === 39 || d === 45))
-                    break;
-                state = -1;
-                j++;
-            }
-            else {
-                if (!at(WORD_PART, lower, j))
-                    break;
-                state = -1;
-                j += width(lower, j);
-            }
-        }
-        into.words++;
-        if (state > 0 && END[state] === 1)
-            into.common++;
-        i = j;
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/classify/cues.ts
-
 
 
 /** Modifiers that take the force out of a line: it does not say what this release requires. */
@@ -11876,7 +11785,7 @@ const RAISES = new Set([
 /** Findings that do not say what changed: a release withdrawn, a first release, a version number. */
 const SAYS_NOTHING = new Set(['withdrawn', 'firstRelease', 'versionNumber']);
 /**
- * Words (links and mentions left out) past which a line says what changed by itself, whatever a detector finds in it: the
+ * Distinct words (links and mentions left out) past which a line says what changed by itself, whatever a detector finds in it: the
  * rubric keeps `unknown` for notes with nothing usable (empty, only a link, "Release canceled.", "First
  * release"). Without this, a sentence no detector reads left the model free to call it unknown, and whether it
  * did turned on a word count bucket: "Ensure nodes are matching both node key and machine key when connecting"
@@ -11887,6 +11796,8 @@ const PROSE_WORDS = 6;
 const POINTS_ELSEWHERE = /\b(?:changelog|commits|release notes|compare)\b/i;
 /** Links and @mentions: a credit ("by @someone in <link>") adds words but says nothing. */
 const LINK_OR_MENTION = /\bhttps?:\/\/\S+|@[\w-]+/g;
+/** A word, as words.ts counts them: a letter, then letters, marks, apostrophes and hyphens. */
+const WORD = /\p{L}[\p{L}\p{M}'’-]*/gu;
 /** A line that says something in its own words: enough of them, and not a pointer or a release withdrawn. */
 function prose(ue) {
     const text = ue.unit.text;
@@ -11894,9 +11805,9 @@ function prose(ue) {
         return false;
     if (ue.hits.some((h) => SAYS_NOTHING.has(h.detector.name) && h.detector.name !== 'versionNumber'))
         return false;
-    const count = { words: 0, common: 0 };
-    countWords(text.replace(LINK_OR_MENTION, ' ').toLowerCase(), count);
-    return count.words >= PROSE_WORDS;
+    // Distinct words, as countWords reads them: a run of one word ("a a a a a a") says nothing.
+    const words = text.replace(LINK_OR_MENTION, ' ').toLowerCase().match(WORD);
+    return words !== null && words.length >= PROSE_WORDS && new Set(words).size >= PROSE_WORDS;
 }
 function softened(hits) {
     return hits.some((h) => SOFTENED.has(h.detector.name));
@@ -12255,6 +12166,96 @@ function boilerplate(u) {
     if (u.kind !== 'item' && (THANKS.test(u.text) || APPEAL.test(u.text)) && !SENTENCE_BREAK.test(u.text))
         return true;
     return POINTER_LINE.test(u.text);
+}
+
+;// CONCATENATED MODULE: ./src/classify/words.ts
+// How many words a line has, and how many of them are common words of English changelogs. Notes in
+// which almost no word is one of these are in another language (or junk): the detectors read English,
+// and finding nothing there means nothing.
+//
+// A word is what /\p{L}[\p{L}\p{M}'’-]*/u finds: a letter, then letters, marks, apostrophes and hyphens.
+// One pass over the characters, with no word string built: this ran on every line of every release, and
+// matching then looking each word up in a set took a fifth of featurising time.
+const COMMON = ('the a an and or of to in on for with from by at as is are was were be been it this that these not no new now ' +
+    'add added adds adding fix fixed fixes fixing update updated updates bump bumped remove removed improve improved ' +
+    'improvement improvements change changed changes support supported use used using allow allows make when if ' +
+    'bug bugs feature features release version error errors issue issues more all can should will has have only into ' +
+    'after before default option options config configuration security deprecated breaking docs documentation test ' +
+    'tests dependency dependencies minor major patch set show list page user users file files api server client ' +
+    'resolve resolves resolved revert reverts reverted upgrade upgraded crash crashes hide button first').split(' ');
+/** The common words as a trie over a–z: state s and letter c lead to CHILD[s * 26 + c], 0 for none. */
+const { CHILD, END } = (() => {
+    const child = new Array(26).fill(0);
+    const end = [false];
+    for (const w of COMMON) {
+        if (!/^[a-z]+$/.test(w))
+            throw new Error(`a common word must be a–z: ${w}`);
+        let s = 0;
+        for (let i = 0; i < w.length; i++) {
+            const k = s * 26 + w.charCodeAt(i) - 97;
+            if (child[k] === 0) {
+                child[k] = end.length;
+                end.push(false);
+                for (let j = 0; j < 26; j++)
+                    child.push(0);
+            }
+            s = child[k];
+        }
+        end[s] = true;
+    }
+    return { CHILD: Int32Array.from(child), END: Uint8Array.from(end, (e) => (e ? 1 : 0)) };
+})();
+const LETTER = /\p{L}/uy;
+const WORD_PART = /[\p{L}\p{M}'’-]/uy;
+/** Code units of the character at i: 2 for a surrogate pair. */
+function width(s, i) {
+    const c = s.charCodeAt(i);
+    return c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? 2 : 1;
+}
+/** Whether the pattern matches the (non-ASCII) character at i. */
+function at(re, s, i) {
+    re.lastIndex = i;
+    return re.test(s);
+}
+/** Add the words of `lower` (a lower-cased line) to `into`. ASCII is tested inline; other characters by pattern. */
+function countWords(lower, into) {
+    const n = lower.length;
+    let i = 0;
+    while (i < n) {
+        const c = lower.charCodeAt(i);
+        // A word starts at a letter.
+        if (c < 128 ? !((c >= 97 && c <= 122) || (c >= 65 && c <= 90)) : !at(LETTER, lower, i)) {
+            i += c < 128 ? 1 : width(lower, i);
+            continue;
+        }
+        // The trie is followed while the word's characters are a–z; -1 once it is not a common word.
+        let state = c >= 97 && c <= 122 ? CHILD[c - 97] || -1 : -1;
+        let j = i + (c < 128 ? 1 : width(lower, i));
+        while (j < n) {
+            const d = lower.charCodeAt(j);
+            if (d >= 97 && d <= 122) {
+                if (state > 0)
+                    state = CHILD[state * 26 + d - 97] || -1;
+                j++;
+            }
+            else if (d < 128) {
+                if (!((d >= 65 && d <= 90) || d === 39 || d === 45))
+                    break;
+                state = -1;
+                j++;
+            }
+            else {
+                if (!at(WORD_PART, lower, j))
+                    break;
+                state = -1;
+                j += width(lower, j);
+            }
+        }
+        into.words++;
+        if (state > 0 && END[state] === 1)
+            into.common++;
+        i = j;
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/classify/features.ts
@@ -13171,7 +13172,7 @@ function classifyWith(model, input) {
  * leave yesterday's words published. __tests__/classify/revision.test.ts holds it to the judgements of the
  * real notes.
  */
-const JUDGING_REVISION = 15;
+const JUDGING_REVISION = 16;
 /**
  * The classifier's identity (8 hex digits): the committed model and the judging code's revision. A
  * verdict computed by another model or another revision is judged again.

@@ -28,7 +28,6 @@ import type { CueFlags } from './model.js'
 import { DETECTORS, MODIFIERS, nearPattern, wordsPattern, type Hit } from './detectors.js'
 import type { UnitEvidence } from './features.js'
 import { S, type HeadingKind } from './sections.js'
-import { countWords, type WordCount } from './words.js'
 
 /** Modifiers that take the force out of a line: it does not say what this release requires. */
 const SOFTENED = new Set(['negated', 'hedged', 'future', 'fixLine', 'optIn'])
@@ -68,7 +67,7 @@ const RAISES: ReadonlySet<string> = new Set([
 const SAYS_NOTHING = new Set(['withdrawn', 'firstRelease', 'versionNumber'])
 
 /**
- * Words (links and mentions left out) past which a line says what changed by itself, whatever a detector finds in it: the
+ * Distinct words (links and mentions left out) past which a line says what changed by itself, whatever a detector finds in it: the
  * rubric keeps `unknown` for notes with nothing usable (empty, only a link, "Release canceled.", "First
  * release"). Without this, a sentence no detector reads left the model free to call it unknown, and whether it
  * did turned on a word count bucket: "Ensure nodes are matching both node key and machine key when connecting"
@@ -80,14 +79,17 @@ const POINTS_ELSEWHERE = /\b(?:changelog|commits|release notes|compare)\b/i
 /** Links and @mentions: a credit ("by @someone in <link>") adds words but says nothing. */
 const LINK_OR_MENTION = /\bhttps?:\/\/\S+|@[\w-]+/g
 
+/** A word, as words.ts counts them: a letter, then letters, marks, apostrophes and hyphens. */
+const WORD = /\p{L}[\p{L}\p{M}'’-]*/gu
+
 /** A line that says something in its own words: enough of them, and not a pointer or a release withdrawn. */
 function prose(ue: UnitEvidence): boolean {
   const text = ue.unit.text
   if (text.length < PROSE_WORDS * 2 || POINTS_ELSEWHERE.test(text)) return false
   if (ue.hits.some((h) => SAYS_NOTHING.has(h.detector.name) && h.detector.name !== 'versionNumber')) return false
-  const count: WordCount = { words: 0, common: 0 }
-  countWords(text.replace(LINK_OR_MENTION, ' ').toLowerCase(), count)
-  return count.words >= PROSE_WORDS
+  // Distinct words, as countWords reads them: a run of one word ("a a a a a a") says nothing.
+  const words = text.replace(LINK_OR_MENTION, ' ').toLowerCase().match(WORD)
+  return words !== null && words.length >= PROSE_WORDS && new Set(words).size >= PROSE_WORDS
 }
 
 /** A line a rule found, and why: the detector's hit, or else the kind of heading it sits under. */
