@@ -300,6 +300,10 @@ describe('verdicts do not depend on how the notes are formatted', () => {
     ],
     ['a paragraph of thanks', (s) => `${s}\n\nThanks to everyone who contributed to this release!\n`],
     [
+      'GitHub\'s generated-notes comment and a "What\'s Changed" heading before the notes',
+      (s) => `<!-- Release notes generated using configuration in .github/release.yml -->\n\n## What's Changed\n\n${s}`
+    ],
+    [
       'an appeal for sponsors',
       (s) => `${s}\n\n> If you like this project, please consider sponsoring us on GitHub Sponsors.\n`
     ]

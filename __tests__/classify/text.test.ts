@@ -76,13 +76,19 @@ describe('indentation the whole notes share', () => {
     expect(brief(notes.replace(/^/gm, '  '))).toEqual(expected)
     expect(brief(notes.replace(/^/gm, ' '))).toEqual(expected)
   })
-  it('is removed from a list pasted indented when a few lines flush with the margin follow it', () => {
+  it('is removed from a list pasted indented when a few lines flush with the margin come before or after it', () => {
     // GitHub appends "**Full Changelog**: <link>" flush with the margin under notes pasted indented (qBittorrent).
     const list = '    - BUGFIX: Fix a crash\n    - FEATURE: Drop support for Qt5\n'
     expect(brief(`${list}\n**Full Changelog**: https://github.com/o/r/compare/a...b\n`)).toEqual([
       ['item', 'BUGFIX: Fix a crash'],
       ['item', 'FEATURE: Drop support for Qt5'],
       ['paragraph', 'Full Changelog: https://github.com/o/r/compare/a...b']
+    ])
+    // A title before it too, as GitHub's generated notes put one.
+    expect(brief(`## What's Changed\n\n${list}`)).toEqual([
+      ['heading', "What's Changed"],
+      ['item', 'BUGFIX: Fix a crash'],
+      ['item', 'FEATURE: Drop support for Qt5']
     ])
     // Indented lines after a flush one stay: a nested list's items, and code after the line that introduces it.
     expect(brief('* decoder\n  - ffmpeg: handle opus files\n  - opus: fix seeking\n')).toEqual([

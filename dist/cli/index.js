@@ -9846,7 +9846,7 @@ const MARKER_START = /^[*=-]/;
 const UNDERLINE = /^(?:={3,}|\*{3,}|~{3,}|\^{3,}|#{3,}|\+{3,})\s*$/;
 /** A reStructuredText hyperlink with its target inline: `text <url>`_ (or __, anonymous). */
 const RST_LINK = /`([^`<\n]{1,200}?) ?<[^<>`\s]{1,2000}>`__?/g;
-/** Lines flush with the margin after notes pasted indented: the line or two GitHub appends. */
+/** Lines flush with the margin around notes pasted indented: a title before, what GitHub appends after. */
 const FLUSH_FEW = 3;
 /** A list item's marker: indented notes that start with one are a list, not code. */
 const LIST_ITEM = /^(?:[-*+]|\d{1,9}[.)])[ \t]/;
@@ -9880,25 +9880,23 @@ function normaliseFormat(s) {
             changed = true;
         }
     }
-    // The indentation the indented lines share, and how many lines are not indented at all.
+    // The indentation the indented lines share, and the lines flush with the margin.
     let common = null;
-    let flush = 0;
-    // Flush lines before indented ones (a nested list's top level) keep every line where it is.
-    let flushBefore = false;
+    const flush = [];
     let firstIndented = -1;
+    let lastIndented = -1;
     for (let i = 0; i < lines.length; i++) {
         const line = lines[i];
         if (line.trim() === '')
             continue;
         const indent = /^[ \t]*/.exec(line)[0];
         if (indent === '') {
-            flush++;
+            flush.push(i);
             continue;
         }
         if (firstIndented < 0)
             firstIndented = i;
-        if (flush > 0)
-            flushBefore = true;
+        lastIndented = i;
         if (common === null || !indent.startsWith(common)) {
             let k = 0;
             const c = common ?? indent;
@@ -9907,15 +9905,19 @@ function normaliseFormat(s) {
             common = c.slice(0, k);
         }
     }
-    // Every line indented: all lose it. A list pasted indented, with a few lines flush with the margin after it (what
-    // GitHub appends, "**Full Changelog**: …"), loses it too and the flush lines keep their place. Indented lines
-    // after a flush one are left alone: a nested list's items, or code ("Upgrade with:" then commands).
-    const fewOutside = !flushBefore &&
-        flush <= FLUSH_FEW &&
+    // Every line indented: all lose it. A list pasted indented, with a few flush lines before or after it (a title,
+    // what GitHub appends: "**Full Changelog**: …"), loses it too and the flush lines keep their place. Not when a
+    // flush line comes among the indented ones or is a list item before them (a nested list's top level), nor when
+    // the line just before them introduces something ("Upgrade with:" then commands): that is code.
+    const before = flush.filter((i) => i < firstIndented);
+    const fewOutside = flush.length <= FLUSH_FEW &&
         (common?.length ?? 0) >= 2 &&
-        LIST_ITEM.test(lines[firstIndented].trimStart());
-    const cut = common && (flush === 0 || fewOutside) ? common.length : 0;
-    const dedent = (line) => (flush === 0 || line.startsWith(common) ? line.slice(cut) : line);
+        LIST_ITEM.test(lines[firstIndented].trimStart()) &&
+        !flush.some((i) => i > firstIndented && i < lastIndented) &&
+        !before.some((i) => LIST_ITEM.test(lines[i])) &&
+        !(before.length > 0 && lines[before[before.length - 1]].trimEnd().endsWith(':'));
+    const cut = common && (flush.length === 0 || fewOutside) ? common.length : 0;
+    const dedent = (line) => (flush.length === 0 || line.startsWith(common) ? line.slice(cut) : line);
     if (cut > 0)
         changed = true;
     for (let i = 0; i < lines.length; i++) {
@@ -13172,7 +13174,7 @@ function classifyWith(model, input) {
  * leave yesterday's words published. __tests__/classify/revision.test.ts holds it to the judgements of the
  * real notes.
  */
-const JUDGING_REVISION = 16;
+const JUDGING_REVISION = 17;
 /**
  * The classifier's identity (8 hex digits): the committed model and the judging code's revision. A
  * verdict computed by another model or another revision is judged again.
