@@ -46674,10 +46674,10 @@ const RAISES = new Set([
 /** Findings that do not say what changed: a release withdrawn, a first release, a version number. */
 const SAYS_NOTHING = new Set(['withdrawn', 'firstRelease', 'versionNumber']);
 /**
- * Distinct words (links and mentions left out) past which a line says what changed by itself, whatever a detector finds in it: the
- * rubric keeps `unknown` for notes with nothing usable (empty, only a link, "Release canceled.", "First
- * release"). Without this, a sentence no detector reads left the model free to call it unknown, and whether it
- * did turned on a word count bucket: "Ensure nodes are matching both node key and machine key when connecting"
+ * Distinct words (links and mentions left out) past which a line says what changed by itself, whatever a detector
+ * finds in it: the rubric keeps `unknown` for notes with nothing usable (empty, only a link, "Release canceled.",
+ * "First release"). Without this, a sentence no detector reads left the model free to call it unknown, and whether
+ * it did turned on a word count bucket: "Ensure nodes are matching both node key and machine key when connecting"
  * was safe, and unknown once GitHub's " by @someone in <link>" followed it.
  */
 const PROSE_WORDS = 6;
