@@ -304,6 +304,15 @@ describe('verdicts do not depend on how the notes are formatted', () => {
       (s) => `<!-- Release notes generated using configuration in .github/release.yml -->\n\n## What's Changed\n\n${s}`
     ],
     [
+      'a "New Contributors" section',
+      (s) => `${s}\n\n## New Contributors\n* @alice made their first contribution in https://github.com/o/r/pull/12\n`
+    ],
+    [
+      'a "Docker images" section',
+      (s) => `${s}\n\n## Docker images\n\n- \`ghcr.io/o/r:1.0.1\`\n- \`docker.io/o/r:1.0.1\`\n`
+    ],
+    ['the notes folded in <details>', (s) => `<details>\n<summary>Changes</summary>\n\n${s}\n\n</details>\n`],
+    [
       'an appeal for sponsors',
       (s) => `${s}\n\n> If you like this project, please consider sponsoring us on GitHub Sponsors.\n`
     ]
@@ -312,12 +321,7 @@ describe('verdicts do not depend on how the notes are formatted', () => {
   })
   it.each<[string, (s: string) => string]>([
     // Only nesting is lost (every label is one level): Transmission nests "###" kinds under "##" ones.
-    ['headings written as plain labels ("Bug fixes:")', (s) => s.replace(/^#{2,6} +(.+?)\s*$/gm, '\n$1:')],
-    // Notes cut with a "[truncated]" line and pasted indented then have four flush lines after them: read as code.
-    [
-      'a "Docker images" section',
-      (s) => `${s}\n\n## Docker images\n\n- \`ghcr.io/o/r:1.0.1\`\n- \`docker.io/o/r:1.0.1\`\n`
-    ]
+    ['headings written as plain labels ("Bug fixes:")', (s) => s.replace(/^#{2,6} +(.+?)\s*$/gm, '\n$1:')]
   ])('%s: under 1% of the verdicts change', (_, rewrite) => {
     expect(changed(rewrite).length).toBeLessThan(NOTES.length / 100)
   })

@@ -44,6 +44,10 @@ describe('cleanNotes', () => {
     const raw = 'a\r\nb\rc\u0000d\u200e\u202ee\ufeff\ud83d\ude00f\ud83dg\ude00h\n[truncated] \n'
     expect(cleanNotes(raw)).toEqual({ text: 'a\nb\ncd\u200ee\ud83d\ude00fgh\n', cut: false })
     expect(cleanNotes('plain notes\n- item\n')).toEqual({ text: 'plain notes\n- item\n', cut: false })
+    // A truncation marker is dropped wherever it stands on a line of its own, not only at the end.
+    expect(cleanNotes('- item\n[truncated]\n\n**Full Changelog**: x\n').text).toBe(
+      '- item\n\n\n**Full Changelog**: x\n'
+    )
   })
 })
 

@@ -9789,6 +9789,8 @@ const NOTES_CAP = src_schema/* LIMITS */.b1.notes;
 /** Characters kept per line. Real notes stay under 500; longer lines are dumps and feed the parser's slow paths. */
 const LINE_CAP = 2_000;
 const TRUNCATED_MARK = /\[truncated\]\s*$/i;
+/** A line that is only such a marker, wherever it is (text may follow it: GitHub's footer, a quoted release). */
+const TRUNCATED_LINE = /^[ \t]*\[truncated\][ \t]*$/gim;
 /** C0/C1 controls (not \t \n), DEL, lone surrogates, bidi overrides, BOM and U+FFFD junk. */
 const JUNK = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\uFEFF\uFFFD]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 /** Every character JUNK can match (any surrogate, paired or not). */
@@ -9834,7 +9836,7 @@ function text_cleanNotes(raw) {
     // The junk pattern is slow; most notes have no character it could match.
     if (MAYBE_JUNK.test(s))
         s = s.replace(JUNK, '');
-    s = normaliseFormat(capLines(s.replace(TRUNCATED_MARK, '')));
+    s = normaliseFormat(capLines(s.replace(TRUNCATED_MARK, '').replace(TRUNCATED_LINE, '')));
     return { text: s, cut };
 }
 /** Elements that carry a language other than English (`<para lang="ru">…</para>`). */
@@ -13174,7 +13176,7 @@ function classifyWith(model, input) {
  * leave yesterday's words published. __tests__/classify/revision.test.ts holds it to the judgements of the
  * real notes.
  */
-const JUDGING_REVISION = 17;
+const JUDGING_REVISION = 18;
 /**
  * The classifier's identity (8 hex digits): the committed model and the judging code's revision. A
  * verdict computed by another model or another revision is judged again.
