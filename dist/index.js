@@ -40714,6 +40714,52 @@ function normaliseFormat(s) {
             changed = true;
         }
     }
+    const dedent = dedenter(lines);
+    if (dedent)
+        changed = true;
+    for (let i = 0; i < lines.length; i++) {
+        if (dedent)
+            lines[i] = dedent(lines[i]);
+        // A title between markers starts and ends with the marker: list items ("* item") skip the backtracking pattern.
+        const l = lines[i];
+        const marked = l.length <= 90 && MARKER_START.test(l) && l.trimEnd().endsWith(l[0]) ? MARKED_TITLE.exec(l) : null;
+        if (marked && /\w/.test(marked[2])) {
+            lines[i] = `## ${marked[2].trim()}`;
+            changed = true;
+        }
+        // A reStructuredText line block ("| text", one entry per line, no other bar) reads as list items.
+        // The text is tested apart from the pattern: one pass over a long line, never a backtracking one.
+        const block = RST_LINE_BLOCK.exec(lines[i]);
+        if (block && /\S/.test(block[1])) {
+            lines[i] = `- ${block[1]}`;
+            changed = true;
+        }
+        // A typographic bullet ("• Fixed …", pasted from a page or a document) is a list item's marker.
+        const bullet = TYPOGRAPHIC_BULLET.exec(lines[i]);
+        if (bullet) {
+            lines[i] = `${bullet[1]}- ${lines[i].slice(bullet[0].length)}`;
+            changed = true;
+        }
+        const next = lines[i + 1];
+        if (next !== undefined &&
+            UNDERLINE.test(dedent ? dedent(next) : next) &&
+            /\w/.test(lines[i]) &&
+            lines[i].length <= 120) {
+            lines[i] = `## ${lines[i].trim()}`;
+            lines[i + 1] = '';
+            changed = true;
+        }
+    }
+    return changed ? lines.join('\n') : s;
+}
+/**
+ * What removes the notes' shared indentation from a line (an indented list is not code), or null when none is
+ * removed. Every line indented: all lose it. A list pasted indented, with a few flush lines before or after it (a
+ * title, what GitHub appends: "**Full Changelog**: …"), loses it too and the flush lines keep their place. Not when
+ * a flush line comes among the indented ones or is a list item before them (a nested list's top level), nor when
+ * the line just before them introduces something ("Upgrade with:" then commands): that is code.
+ */
+function dedenter(lines) {
     // The indentation the indented lines share, and the lines flush with the margin.
     let common = null;
     const flush = [];
@@ -40739,55 +40785,20 @@ function normaliseFormat(s) {
             common = c.slice(0, k);
         }
     }
-    // Every line indented: all lose it. A list pasted indented, with a few flush lines before or after it (a title,
-    // what GitHub appends: "**Full Changelog**: …"), loses it too and the flush lines keep their place. Not when a
-    // flush line comes among the indented ones or is a list item before them (a nested list's top level), nor when
-    // the line just before them introduces something ("Upgrade with:" then commands): that is code.
+    if (!common)
+        return null;
+    const shared = common;
+    const cut = shared.length;
+    if (flush.length === 0)
+        return (line) => line.slice(cut);
     const before = flush.filter((i) => i < firstIndented);
     const fewOutside = flush.length <= FLUSH_FEW &&
-        (common?.length ?? 0) >= 2 &&
+        cut >= 2 &&
         LIST_ITEM.test(lines[firstIndented].trimStart()) &&
         !flush.some((i) => i > firstIndented && i < lastIndented) &&
         !before.some((i) => LIST_ITEM.test(lines[i])) &&
         !(before.length > 0 && lines[before[before.length - 1]].trimEnd().endsWith(':'));
-    const cut = common && (flush.length === 0 || fewOutside) ? common.length : 0;
-    const dedent = (line) => (flush.length === 0 || line.startsWith(common) ? line.slice(cut) : line);
-    if (cut > 0)
-        changed = true;
-    for (let i = 0; i < lines.length; i++) {
-        if (cut > 0)
-            lines[i] = dedent(lines[i]);
-        // A title between markers starts and ends with the marker: list items ("* item") skip the backtracking pattern.
-        const l = lines[i];
-        const marked = l.length <= 90 && MARKER_START.test(l) && l.trimEnd().endsWith(l[0]) ? MARKED_TITLE.exec(l) : null;
-        if (marked && /\w/.test(marked[2])) {
-            lines[i] = `## ${marked[2].trim()}`;
-            changed = true;
-        }
-        // A reStructuredText line block ("| text", one entry per line, no other bar) reads as list items.
-        // The text is tested apart from the pattern: one pass over a long line, never a backtracking one.
-        const block = RST_LINE_BLOCK.exec(lines[i]);
-        if (block && /\S/.test(block[1])) {
-            lines[i] = `- ${block[1]}`;
-            changed = true;
-        }
-        // A typographic bullet ("• Fixed …", pasted from a page or a document) is a list item's marker.
-        const bullet = TYPOGRAPHIC_BULLET.exec(lines[i]);
-        if (bullet) {
-            lines[i] = `${bullet[1]}- ${lines[i].slice(bullet[0].length)}`;
-            changed = true;
-        }
-        const next = lines[i + 1];
-        if (next !== undefined &&
-            UNDERLINE.test(cut > 0 ? dedent(next) : next) &&
-            /\w/.test(lines[i]) &&
-            lines[i].length <= 120) {
-            lines[i] = `## ${lines[i].trim()}`;
-            lines[i + 1] = '';
-            changed = true;
-        }
-    }
-    return changed ? lines.join('\n') : s;
+    return fewOutside ? (line) => (line.startsWith(shared) ? line.slice(cut) : line) : null;
 }
 function dropOtherLanguages(s) {
     let out = '';
@@ -44971,6 +44982,20 @@ function cells(row) {
         .replace(/(?<!\\)\|$/, '');
     return s.split(/(?<!\\)\|/).map((c) => c.trim().replace(/\\\|/g, '|'));
 }
+/** The label a line is ("Bug fixes:" → "Bug fixes"): short and ending with a colon; null when it is not one. */
+function colonLabel(line) {
+    return line.endsWith(':') && looksLikeLabel(line) ? line.slice(0, -1) : null;
+}
+/** A paragraph's lines, each its own text, when each starts as an entry does and none is wrapped prose; else null. */
+function entryLines(body) {
+    if (!body.includes('\n'))
+        return null;
+    const lines = body.split('\n').map((l) => squash(l));
+    if (lines.length > MAX_LINES_SPLIT)
+        return null;
+    const entries = lines.every((l, i) => STARTS_SENTENCE.test(l) && (i === lines.length - 1 || !WRAPPED.test(l)));
+    return entries ? lines : null;
+}
 /** Plain text of a bit of Markdown that holds inline markup only (a table cell). */
 function inlineOf(src) {
     const p = new lib_blocks().parse(src).firstChild;
@@ -45081,36 +45106,31 @@ class Walker {
         const alertMatch = ALERT.exec(text);
         const alert = alertMatch ? (alertMatch[1] ?? alertMatch[2] ?? '').toUpperCase() : (quote ?? '');
         const body = alertMatch ? text.slice(alertMatch[0].length) : text;
+        // Only a top-level paragraph outside quotes can head what follows.
+        const atTop = depth === 0 && quote === null;
         // A paragraph that is nothing but a bold label ("**Bug fixes:**") heads what follows.
-        if (depth === 0 &&
-            quote === null &&
-            lead !== '' &&
-            squash(body).replace(/:$/, '') === lead.replace(/:$/, '') &&
-            looksLikeLabel(lead)) {
+        if (atTop && lead !== '' && squash(body).replace(/:$/, '') === lead.replace(/:$/, '') && looksLikeLabel(lead)) {
             this.heading(lead.replace(/:$/, ''), 7);
             return;
         }
         // A plain label line that introduces a list ("Bug fixes:" then items) heads it, as a bold one does.
-        if (depth === 0 && quote === null && lead === '' && alert === '' && n.next?.type === 'list') {
-            const label = squash(body);
-            if (label.endsWith(':') && !body.includes('\n') && looksLikeLabel(label)) {
-                this.heading(label.replace(/:$/, ''), 7);
+        if (atTop && lead === '' && alert === '' && n.next?.type === 'list' && !body.includes('\n')) {
+            const label = colonLabel(squash(body));
+            if (label !== null) {
+                this.heading(label, 7);
                 return;
             }
         }
         const kind = quote !== null || alert !== '' ? 'quote' : 'paragraph';
-        // GitHub shows each line of a paragraph on its own: lines that each start as a sentence does ("Fixed a
-        // crash" / "Added dark mode") are one change each, not one run of text; a label line first heads them.
-        const lines = body.includes('\n') ? body.split('\n').map((l) => squash(l)) : null;
-        if (lines &&
-            lines.length <= MAX_LINES_SPLIT &&
-            lines.every((l, i) => STARTS_SENTENCE.test(l) && (i === lines.length - 1 || !WRAPPED.test(l)))) {
-            const first = lines[0];
-            const labelled = depth === 0 && quote === null && first.endsWith(':') && looksLikeLabel(first);
-            if (labelled)
-                this.heading(first.replace(/:$/, ''), 7);
+        // GitHub shows each line of a paragraph on its own: lines that each start as an entry does ("Fixed a crash" /
+        // "Added dark mode") are one change each, not one run of text; a label line first heads them.
+        const lines = entryLines(body);
+        if (lines) {
+            const label = atTop ? colonLabel(lines[0]) : null;
+            if (label !== null)
+                this.heading(label, 7);
             for (const [i, line] of lines.entries())
-                if (!labelled || i > 0)
+                if (label === null || i > 0)
                     this.emit(kind, line, depth, i === 0 ? lead : '', alert);
             return;
         }
@@ -46637,7 +46657,100 @@ function detect(text, lower = text.toLowerCase()) {
     return hits;
 }
 
+;// CONCATENATED MODULE: ./src/classify/words.ts
+// How many words a line has, and how many of them are common words of English changelogs. Notes in
+// which almost no word is one of these are in another language (or junk): the detectors read English,
+// and finding nothing there means nothing.
+//
+// A word is what WORD (below) finds: a letter, then letters, marks, apostrophes and hyphens.
+// One pass over the characters, with no word string built: this ran on every line of every release, and
+// matching then looking each word up in a set took a fifth of featurising time.
+const COMMON = ('the a an and or of to in on for with from by at as is are was were be been it this that these not no new now ' +
+    'add added adds adding fix fixed fixes fixing update updated updates bump bumped remove removed improve improved ' +
+    'improvement improvements change changed changes support supported use used using allow allows make when if ' +
+    'bug bugs feature features release version error errors issue issues more all can should will has have only into ' +
+    'after before default option options config configuration security deprecated breaking docs documentation test ' +
+    'tests dependency dependencies minor major patch set show list page user users file files api server client ' +
+    'resolve resolves resolved revert reverts reverted upgrade upgraded crash crashes hide button first').split(' ');
+/** The common words as a trie over a–z: state s and letter c lead to CHILD[s * 26 + c], 0 for none. */
+const { CHILD, END } = (() => {
+    const child = new Array(26).fill(0);
+    const end = [false];
+    for (const w of COMMON) {
+        if (!/^[a-z]+$/.test(w))
+            throw new Error(`a common word must be a–z: ${w}`);
+        let s = 0;
+        for (let i = 0; i < w.length; i++) {
+            const k = s * 26 + w.charCodeAt(i) - 97;
+            if (child[k] === 0) {
+                child[k] = end.length;
+                end.push(false);
+                for (let j = 0; j < 26; j++)
+                    child.push(0);
+            }
+            s = child[k];
+        }
+        end[s] = true;
+    }
+    return { CHILD: Int32Array.from(child), END: Uint8Array.from(end, (e) => (e ? 1 : 0)) };
+})();
+/** A word as countWords counts them, as a pattern: for a caller that needs the words themselves. */
+const WORD = /\p{L}[\p{L}\p{M}'’-]*/gu;
+const LETTER = /\p{L}/uy;
+const WORD_PART = /[\p{L}\p{M}'’-]/uy;
+/** Code units of the character at i: 2 for a surrogate pair. */
+function width(s, i) {
+    const c = s.charCodeAt(i);
+    return c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? 2 : 1;
+}
+/** Whether the pattern matches the (non-ASCII) character at i. */
+function at(re, s, i) {
+    re.lastIndex = i;
+    return re.test(s);
+}
+/** Add the words of `lower` (a lower-cased line) to `into`. ASCII is tested inline; other characters by pattern. */
+function countWords(lower, into) {
+    const n = lower.length;
+    let i = 0;
+    while (i < n) {
+        const c = lower.charCodeAt(i);
+        // A word starts at a letter.
+        if (c < 128 ? !((c >= 97 && c <= 122) || (c >= 65 && c <= 90)) : !at(LETTER, lower, i)) {
+            i += c < 128 ? 1 : width(lower, i);
+            continue;
+        }
+        // The trie is followed while the word's characters are a–z; -1 once it is not a common word.
+        let state = c >= 97 && c <= 122 ? CHILD[c - 97] || -1 : -1;
+        let j = i + (c < 128 ? 1 : width(lower, i));
+        while (j < n) {
+            const d = lower.charCodeAt(j);
+            if (d >= 97 && d <= 122) {
+                if (state > 0)
+                    state = CHILD[state * 26 + d - 97] || -1;
+                j++;
+            }
+            else if (d < 128) {
+                if (!((d >= 65 && d <= 90) || d === 39 || d === 45))
+                    break;
+                state = -1;
+                j++;
+            }
+            else {
+                if (!at(WORD_PART, lower, j))
+                    break;
+                state = -1;
+                j += width(lower, j);
+            }
+        }
+        into.words++;
+        if (state > 0 && END[state] === 1)
+            into.common++;
+        i = j;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/classify/cues.ts
+
 
 
 /** Modifiers that take the force out of a line: it does not say what this release requires. */
@@ -46673,8 +46786,10 @@ const RAISES = new Set([
     'requiredVersion',
     'droppedPlatform'
 ]);
-/** Findings that do not say what changed: a release withdrawn, a first release, a version number. */
-const SAYS_NOTHING = new Set(['withdrawn', 'firstRelease', 'versionNumber']);
+/** Findings that say there is no news: a release withdrawn, a first release. */
+const NO_NEWS = new Set(['withdrawn', 'firstRelease']);
+/** Findings that do not say what changed: no news, or a version number. */
+const SAYS_NOTHING = new Set([...NO_NEWS, 'versionNumber']);
 /**
  * Distinct words (links and mentions left out) past which a line says what changed by itself, whatever a detector
  * finds in it: the rubric keeps `unknown` for notes with nothing usable (empty, only a link, "Release canceled.",
@@ -46687,14 +46802,12 @@ const PROSE_WORDS = 6;
 const POINTS_ELSEWHERE = /\b(?:changelog|commits|release notes|compare)\b/i;
 /** Links and @mentions: a credit ("by @someone in <link>") adds words but says nothing. */
 const LINK_OR_MENTION = /\bhttps?:\/\/\S+|@[\w-]+/g;
-/** A word, as words.ts counts them: a letter, then letters, marks, apostrophes and hyphens. */
-const WORD = /\p{L}[\p{L}\p{M}'’-]*/gu;
 /** A line that says something in its own words: enough of them, and not a pointer or a release withdrawn. */
 function prose(ue) {
     const text = ue.unit.text;
     if (text.length < PROSE_WORDS * 2 || POINTS_ELSEWHERE.test(text))
         return false;
-    if (ue.hits.some((h) => SAYS_NOTHING.has(h.detector.name) && h.detector.name !== 'versionNumber'))
+    if (ue.hits.some((h) => NO_NEWS.has(h.detector.name)))
         return false;
     // Distinct words, as countWords reads them: a run of one word ("a a a a a a") says nothing.
     const words = text.replace(LINK_OR_MENTION, ' ').toLowerCase().match(WORD);
@@ -47039,8 +47152,8 @@ function cuesOf(units, ranked = false) {
 }
 
 ;// CONCATENATED MODULE: ./src/classify/boilerplate.ts
-/** A section of credits (who contributed, who is thanked) or of where to get the release (images, checksums). */
-const CREDITS_SECTION = /\b(?:thanks|contributors|acknowledg(?:e)?ments?|(?:docker|container|oci) images?|checksums?|sha-?256 ?sums?)\b/i;
+/** A section aside from the changes: credits (who contributed, who is thanked), where to get it (images, checksums). */
+const ASIDE_SECTION = /\b(?:thanks|contributors|acknowledg(?:e)?ments?|(?:docker|container|oci) images?|checksums?|sha-?256 ?sums?)\b/i;
 /** A line that only points to other text: the full changelog, the commits, a comparison, a bare title. */
 const POINTER_LINE = /^(?:all commits|full changelog\b.*|(?:see|view) (?:also )?(?:the )?.{0,60}\b(?:milestone|changelog|release notes|commits)\.?|what's changed|compare(?: changes)?|changes|changelog)$/i;
 /** Thanks to someone ("Thanks to everyone who contributed to this release!"). */
@@ -47049,104 +47162,14 @@ const THANKS = /^(?:(?:many|special|big|huge) )?thank(?:s|\s+you)\b/i;
 const APPEAL = /\bconsider (?:sponsoring|donating|supporting)\b|\bsponsor (?:us|me|the project|this project)\b|\bbuy (?:me|us) a coffee\b/i;
 /** A sentence's end with more text after it. */
 const SENTENCE_BREAK = /[.!?]\s+\S/;
-/** A line of credits or a pointer, which says nothing about the release. */
+/** A line aside from the changes (credits, where to get it) or a pointer, which says nothing about the release. */
 function boilerplate(u) {
-    if (u.section !== null && CREDITS_SECTION.test(u.section.title))
+    if (u.section !== null && ASIDE_SECTION.test(u.section.title))
         return true;
     // One sentence of thanks or of appeal, as a paragraph or a quote: an item, or more sentences, may carry news.
     if (u.kind !== 'item' && (THANKS.test(u.text) || APPEAL.test(u.text)) && !SENTENCE_BREAK.test(u.text))
         return true;
     return POINTER_LINE.test(u.text);
-}
-
-;// CONCATENATED MODULE: ./src/classify/words.ts
-// How many words a line has, and how many of them are common words of English changelogs. Notes in
-// which almost no word is one of these are in another language (or junk): the detectors read English,
-// and finding nothing there means nothing.
-//
-// A word is what /\p{L}[\p{L}\p{M}'’-]*/u finds: a letter, then letters, marks, apostrophes and hyphens.
-// One pass over the characters, with no word string built: this ran on every line of every release, and
-// matching then looking each word up in a set took a fifth of featurising time.
-const COMMON = ('the a an and or of to in on for with from by at as is are was were be been it this that these not no new now ' +
-    'add added adds adding fix fixed fixes fixing update updated updates bump bumped remove removed improve improved ' +
-    'improvement improvements change changed changes support supported use used using allow allows make when if ' +
-    'bug bugs feature features release version error errors issue issues more all can should will has have only into ' +
-    'after before default option options config configuration security deprecated breaking docs documentation test ' +
-    'tests dependency dependencies minor major patch set show list page user users file files api server client ' +
-    'resolve resolves resolved revert reverts reverted upgrade upgraded crash crashes hide button first').split(' ');
-/** The common words as a trie over a–z: state s and letter c lead to CHILD[s * 26 + c], 0 for none. */
-const { CHILD, END } = (() => {
-    const child = new Array(26).fill(0);
-    const end = [false];
-    for (const w of COMMON) {
-        if (!/^[a-z]+$/.test(w))
-            throw new Error(`a common word must be a–z: ${w}`);
-        let s = 0;
-        for (let i = 0; i < w.length; i++) {
-            const k = s * 26 + w.charCodeAt(i) - 97;
-            if (child[k] === 0) {
-                child[k] = end.length;
-                end.push(false);
-                for (let j = 0; j < 26; j++)
-                    child.push(0);
-            }
-            s = child[k];
-        }
-        end[s] = true;
-    }
-    return { CHILD: Int32Array.from(child), END: Uint8Array.from(end, (e) => (e ? 1 : 0)) };
-})();
-const LETTER = /\p{L}/uy;
-const WORD_PART = /[\p{L}\p{M}'’-]/uy;
-/** Code units of the character at i: 2 for a surrogate pair. */
-function width(s, i) {
-    const c = s.charCodeAt(i);
-    return c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? 2 : 1;
-}
-/** Whether the pattern matches the (non-ASCII) character at i. */
-function at(re, s, i) {
-    re.lastIndex = i;
-    return re.test(s);
-}
-/** Add the words of `lower` (a lower-cased line) to `into`. ASCII is tested inline; other characters by pattern. */
-function countWords(lower, into) {
-    const n = lower.length;
-    let i = 0;
-    while (i < n) {
-        const c = lower.charCodeAt(i);
-        // A word starts at a letter.
-        if (c < 128 ? !((c >= 97 && c <= 122) || (c >= 65 && c <= 90)) : !at(LETTER, lower, i)) {
-            i += c < 128 ? 1 : width(lower, i);
-            continue;
-        }
-        // The trie is followed while the word's characters are a–z; -1 once it is not a common word.
-        let state = c >= 97 && c <= 122 ? CHILD[c - 97] || -1 : -1;
-        let j = i + (c < 128 ? 1 : width(lower, i));
-        while (j < n) {
-            const d = lower.charCodeAt(j);
-            if (d >= 97 && d <= 122) {
-                if (state > 0)
-                    state = CHILD[state * 26 + d - 97] || -1;
-                j++;
-            }
-            else if (d < 128) {
-                if (!((d >= 65 && d <= 90) || d === 39 || d === 45))
-                    break;
-                state = -1;
-                j++;
-            }
-            else {
-                if (!at(WORD_PART, lower, j))
-                    break;
-                state = -1;
-                j += width(lower, j);
-            }
-        }
-        into.words++;
-        if (state > 0 && END[state] === 1)
-            into.common++;
-        i = j;
-    }
 }
 
 ;// CONCATENATED MODULE: ./src/classify/features.ts

@@ -79,6 +79,20 @@ function cells(row: string): string[] {
   return s.split(/(?<!\\)\|/).map((c) => c.trim().replace(/\\\|/g, '|'))
 }
 
+/** The label a line is ("Bug fixes:" → "Bug fixes"): short and ending with a colon; null when it is not one. */
+function colonLabel(line: string): string | null {
+  return line.endsWith(':') && looksLikeLabel(line) ? line.slice(0, -1) : null
+}
+
+/** A paragraph's lines, each its own text, when each starts as an entry does and none is wrapped prose; else null. */
+function entryLines(body: string): string[] | null {
+  if (!body.includes('\n')) return null
+  const lines = body.split('\n').map((l) => squash(l))
+  if (lines.length > MAX_LINES_SPLIT) return null
+  const entries = lines.every((l, i) => STARTS_SENTENCE.test(l) && (i === lines.length - 1 || !WRAPPED.test(l)))
+  return entries ? lines : null
+}
+
 /** Plain text of a bit of Markdown that holds inline markup only (a table cell). */
 function inlineOf(src: string): string {
   const p = new Parser().parse(src).firstChild
@@ -190,39 +204,30 @@ class Walker {
     const alertMatch = ALERT.exec(text)
     const alert = alertMatch ? (alertMatch[1] ?? alertMatch[2] ?? '').toUpperCase() : (quote ?? '')
     const body = alertMatch ? text.slice(alertMatch[0].length) : text
+    // Only a top-level paragraph outside quotes can head what follows.
+    const atTop = depth === 0 && quote === null
     // A paragraph that is nothing but a bold label ("**Bug fixes:**") heads what follows.
-    if (
-      depth === 0 &&
-      quote === null &&
-      lead !== '' &&
-      squash(body).replace(/:$/, '') === lead.replace(/:$/, '') &&
-      looksLikeLabel(lead)
-    ) {
+    if (atTop && lead !== '' && squash(body).replace(/:$/, '') === lead.replace(/:$/, '') && looksLikeLabel(lead)) {
       this.heading(lead.replace(/:$/, ''), 7)
       return
     }
     // A plain label line that introduces a list ("Bug fixes:" then items) heads it, as a bold one does.
-    if (depth === 0 && quote === null && lead === '' && alert === '' && n.next?.type === 'list') {
-      const label = squash(body)
-      if (label.endsWith(':') && !body.includes('\n') && looksLikeLabel(label)) {
-        this.heading(label.replace(/:$/, ''), 7)
+    if (atTop && lead === '' && alert === '' && n.next?.type === 'list' && !body.includes('\n')) {
+      const label = colonLabel(squash(body))
+      if (label !== null) {
+        this.heading(label, 7)
         return
       }
     }
     const kind = quote !== null || alert !== '' ? 'quote' : 'paragraph'
-    // GitHub shows each line of a paragraph on its own: lines that each start as a sentence does ("Fixed a
-    // crash" / "Added dark mode") are one change each, not one run of text; a label line first heads them.
-    const lines = body.includes('\n') ? body.split('\n').map((l) => squash(l)) : null
-    if (
-      lines &&
-      lines.length <= MAX_LINES_SPLIT &&
-      lines.every((l, i) => STARTS_SENTENCE.test(l) && (i === lines.length - 1 || !WRAPPED.test(l)))
-    ) {
-      const first = lines[0]!
-      const labelled = depth === 0 && quote === null && first.endsWith(':') && looksLikeLabel(first)
-      if (labelled) this.heading(first.replace(/:$/, ''), 7)
+    // GitHub shows each line of a paragraph on its own: lines that each start as an entry does ("Fixed a crash" /
+    // "Added dark mode") are one change each, not one run of text; a label line first heads them.
+    const lines = entryLines(body)
+    if (lines) {
+      const label = atTop ? colonLabel(lines[0]!) : null
+      if (label !== null) this.heading(label, 7)
       for (const [i, line] of lines.entries())
-        if (!labelled || i > 0) this.emit(kind, line, depth, i === 0 ? lead : '', alert)
+        if (label === null || i > 0) this.emit(kind, line, depth, i === 0 ? lead : '', alert)
       return
     }
     this.emit(kind, body, depth, lead, alert)

@@ -4,8 +4,8 @@
 // Changelog line appended to each real note changed 57 of 707 verdicts).
 import type { Unit } from './blocks.js'
 
-/** A section of credits (who contributed, who is thanked) or of where to get the release (images, checksums). */
-export const CREDITS_SECTION =
+/** A section aside from the changes: credits (who contributed, who is thanked), where to get it (images, checksums). */
+const ASIDE_SECTION =
   /\b(?:thanks|contributors|acknowledg(?:e)?ments?|(?:docker|container|oci) images?|checksums?|sha-?256 ?sums?)\b/i
 
 /** A line that only points to other text: the full changelog, the commits, a comparison, a bare title. */
@@ -20,9 +20,9 @@ const APPEAL =
 /** A sentence's end with more text after it. */
 const SENTENCE_BREAK = /[.!?]\s+\S/
 
-/** A line of credits or a pointer, which says nothing about the release. */
+/** A line aside from the changes (credits, where to get it) or a pointer, which says nothing about the release. */
 export function boilerplate(u: Unit): boolean {
-  if (u.section !== null && CREDITS_SECTION.test(u.section.title)) return true
+  if (u.section !== null && ASIDE_SECTION.test(u.section.title)) return true
   // One sentence of thanks or of appeal, as a paragraph or a quote: an item, or more sentences, may carry news.
   if (u.kind !== 'item' && (THANKS.test(u.text) || APPEAL.test(u.text)) && !SENTENCE_BREAK.test(u.text)) return true
   return POINTER_LINE.test(u.text)

@@ -28,6 +28,7 @@ import type { CueFlags } from './model.js'
 import { DETECTORS, MODIFIERS, nearPattern, wordsPattern, type Hit } from './detectors.js'
 import type { UnitEvidence } from './features.js'
 import { S, type HeadingKind } from './sections.js'
+import { WORD } from './words.js'
 
 /** Modifiers that take the force out of a line: it does not say what this release requires. */
 const SOFTENED = new Set(['negated', 'hedged', 'future', 'fixLine', 'optIn'])
@@ -63,8 +64,10 @@ const RAISES: ReadonlySet<string> = new Set([
   'requiredVersion',
   'droppedPlatform'
 ])
-/** Findings that do not say what changed: a release withdrawn, a first release, a version number. */
-const SAYS_NOTHING = new Set(['withdrawn', 'firstRelease', 'versionNumber'])
+/** Findings that say there is no news: a release withdrawn, a first release. */
+const NO_NEWS = new Set(['withdrawn', 'firstRelease'])
+/** Findings that do not say what changed: no news, or a version number. */
+const SAYS_NOTHING = new Set([...NO_NEWS, 'versionNumber'])
 
 /**
  * Distinct words (links and mentions left out) past which a line says what changed by itself, whatever a detector
@@ -79,14 +82,11 @@ const POINTS_ELSEWHERE = /\b(?:changelog|commits|release notes|compare)\b/i
 /** Links and @mentions: a credit ("by @someone in <link>") adds words but says nothing. */
 const LINK_OR_MENTION = /\bhttps?:\/\/\S+|@[\w-]+/g
 
-/** A word, as words.ts counts them: a letter, then letters, marks, apostrophes and hyphens. */
-const WORD = /\p{L}[\p{L}\p{M}'’-]*/gu
-
 /** A line that says something in its own words: enough of them, and not a pointer or a release withdrawn. */
 function prose(ue: UnitEvidence): boolean {
   const text = ue.unit.text
   if (text.length < PROSE_WORDS * 2 || POINTS_ELSEWHERE.test(text)) return false
-  if (ue.hits.some((h) => SAYS_NOTHING.has(h.detector.name) && h.detector.name !== 'versionNumber')) return false
+  if (ue.hits.some((h) => NO_NEWS.has(h.detector.name))) return false
   // Distinct words, as countWords reads them: a run of one word ("a a a a a a") says nothing.
   const words = text.replace(LINK_OR_MENTION, ' ').toLowerCase().match(WORD)
   return words !== null && words.length >= PROSE_WORDS && new Set(words).size >= PROSE_WORDS

@@ -110,45 +110,10 @@ export function normaliseFormat(s: string): string {
       changed = true
     }
   }
-  // The indentation the indented lines share, and the lines flush with the margin.
-  let common: string | null = null
-  const flush: number[] = []
-  let firstIndented = -1
-  let lastIndented = -1
+  const dedent = dedenter(lines)
+  if (dedent) changed = true
   for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!
-    if (line.trim() === '') continue
-    const indent = /^[ \t]*/.exec(line)![0]
-    if (indent === '') {
-      flush.push(i)
-      continue
-    }
-    if (firstIndented < 0) firstIndented = i
-    lastIndented = i
-    if (common === null || !indent.startsWith(common)) {
-      let k = 0
-      const c: string = common ?? indent
-      while (k < c.length && k < indent.length && c[k] === indent[k]) k++
-      common = c.slice(0, k)
-    }
-  }
-  // Every line indented: all lose it. A list pasted indented, with a few flush lines before or after it (a title,
-  // what GitHub appends: "**Full Changelog**: …"), loses it too and the flush lines keep their place. Not when a
-  // flush line comes among the indented ones or is a list item before them (a nested list's top level), nor when
-  // the line just before them introduces something ("Upgrade with:" then commands): that is code.
-  const before = flush.filter((i) => i < firstIndented)
-  const fewOutside =
-    flush.length <= FLUSH_FEW &&
-    (common?.length ?? 0) >= 2 &&
-    LIST_ITEM.test(lines[firstIndented]!.trimStart()) &&
-    !flush.some((i) => i > firstIndented && i < lastIndented) &&
-    !before.some((i) => LIST_ITEM.test(lines[i]!)) &&
-    !(before.length > 0 && lines[before[before.length - 1]!]!.trimEnd().endsWith(':'))
-  const cut = common && (flush.length === 0 || fewOutside) ? common.length : 0
-  const dedent = (line: string) => (flush.length === 0 || line.startsWith(common!) ? line.slice(cut) : line)
-  if (cut > 0) changed = true
-  for (let i = 0; i < lines.length; i++) {
-    if (cut > 0) lines[i] = dedent(lines[i]!)
+    if (dedent) lines[i] = dedent(lines[i]!)
     // A title between markers starts and ends with the marker: list items ("* item") skip the backtracking pattern.
     const l = lines[i]!
     const marked = l.length <= 90 && MARKER_START.test(l) && l.trimEnd().endsWith(l[0]!) ? MARKED_TITLE.exec(l) : null
@@ -172,7 +137,7 @@ export function normaliseFormat(s: string): string {
     const next = lines[i + 1]
     if (
       next !== undefined &&
-      UNDERLINE.test(cut > 0 ? dedent(next) : next) &&
+      UNDERLINE.test(dedent ? dedent(next) : next) &&
       /\w/.test(lines[i]!) &&
       lines[i]!.length <= 120
     ) {
@@ -182,6 +147,51 @@ export function normaliseFormat(s: string): string {
     }
   }
   return changed ? lines.join('\n') : s
+}
+
+/**
+ * What removes the notes' shared indentation from a line (an indented list is not code), or null when none is
+ * removed. Every line indented: all lose it. A list pasted indented, with a few flush lines before or after it (a
+ * title, what GitHub appends: "**Full Changelog**: …"), loses it too and the flush lines keep their place. Not when
+ * a flush line comes among the indented ones or is a list item before them (a nested list's top level), nor when
+ * the line just before them introduces something ("Upgrade with:" then commands): that is code.
+ */
+function dedenter(lines: readonly string[]): ((line: string) => string) | null {
+  // The indentation the indented lines share, and the lines flush with the margin.
+  let common: string | null = null
+  const flush: number[] = []
+  let firstIndented = -1
+  let lastIndented = -1
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!
+    if (line.trim() === '') continue
+    const indent = /^[ \t]*/.exec(line)![0]
+    if (indent === '') {
+      flush.push(i)
+      continue
+    }
+    if (firstIndented < 0) firstIndented = i
+    lastIndented = i
+    if (common === null || !indent.startsWith(common)) {
+      let k = 0
+      const c: string = common ?? indent
+      while (k < c.length && k < indent.length && c[k] === indent[k]) k++
+      common = c.slice(0, k)
+    }
+  }
+  if (!common) return null
+  const shared = common
+  const cut = shared.length
+  if (flush.length === 0) return (line) => line.slice(cut)
+  const before = flush.filter((i) => i < firstIndented)
+  const fewOutside =
+    flush.length <= FLUSH_FEW &&
+    cut >= 2 &&
+    LIST_ITEM.test(lines[firstIndented]!.trimStart()) &&
+    !flush.some((i) => i > firstIndented && i < lastIndented) &&
+    !before.some((i) => LIST_ITEM.test(lines[i]!)) &&
+    !(before.length > 0 && lines[before[before.length - 1]!]!.trimEnd().endsWith(':'))
+  return fewOutside ? (line) => (line.startsWith(shared) ? line.slice(cut) : line) : null
 }
 
 function dropOtherLanguages(s: string): string {
