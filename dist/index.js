@@ -47239,11 +47239,16 @@ const idOf = (name) => {
     return id;
 };
 const AT = HEAD_NAMES.map((h) => idOf(`@${h}`));
-const PLUS = new Map(MOD_NAMES.map((m) => [m, idOf(`+${m}`)]));
-const AT_PLUS = HEAD_NAMES.map((h) => new Map(MOD_NAMES.map((m) => [m, idOf(`@${h}+${m}`)])));
-const DETECTOR_ID = new Map(DETECTORS.map((d) => [d.name, idOf(d.name)]));
-const DETECTOR_AT = new Map(DETECTORS.map((d) => [d.name, HEAD_NAMES.map((h) => idOf(`${d.name}@${h}`))]));
-const DETECTOR_PLUS = new Map(DETECTORS.map((d) => [d.name, new Map(MOD_NAMES.map((m) => [m, idOf(`${d.name}+${m}`)]))]));
+const PLUS = MOD_NAMES.map((m) => idOf(`+${m}`));
+const AT_PLUS = HEAD_NAMES.map((h) => MOD_NAMES.map((m) => idOf(`@${h}+${m}`)));
+const features_ALERT = MOD_NAMES.indexOf('alert');
+// By detector (the index of DETECTORS): arrays, not maps keyed by name, on the path every line takes.
+const DETECTOR_INDEX = new Map(DETECTORS.map((d, i) => [d, i]));
+/** The detector's index into MOD_NAMES when it is a modifier, else -1. */
+const MOD_OF = DETECTORS.map((d) => MOD_NAMES.indexOf(d.name));
+const DETECTOR_ID = DETECTORS.map((d) => idOf(d.name));
+const DETECTOR_AT = DETECTORS.map((d) => HEAD_NAMES.map((h) => idOf(`${d.name}@${h}`)));
+const DETECTOR_PLUS = DETECTORS.map((d) => MOD_NAMES.map((m) => idOf(`${d.name}+${m}`)));
 /** The `#3` feature of each feature without a modifier, -1 for the others. */
 const THREE = FEATURES.map((f) => (f.modifier === null && f.detector !== null && !f.three ? idOf(`${f.name}#3`) : -1));
 /** Indexes into HEAD_NAMES of the kinds a heading bit set holds, `top` when none. */
@@ -47276,62 +47281,80 @@ function bucket(n, edges) {
             return `${e}`;
     return `${edges[edges.length - 1]}+`;
 }
+// Lines per feature of the release being read, zeroed again after each: one buffer, not one per release
+// (releaseFeatures is synchronous and never re-entered).
+const SEEN = new Uint16Array(FEATURES.length);
 /** Features of one release. `units` come from parseUnits over cleaned notes. */
 function releaseFeatures(units, version, cut) {
     // Lines per feature, and the features seen, in the order first seen.
-    const seen = new Uint16Array(FEATURES.length);
+    const seen = SEEN;
     const order = [];
     const evidence = [];
     const count = { words: 0, common: 0 };
     const content = units.filter((u) => u.kind !== 'heading' && u.kind !== 'code' && !boilerplate(u));
     const headsOf = new Map();
-    for (let ui = 0; ui < content.length; ui++) {
-        const u = content[ui];
-        const text = u.text;
-        const lower = text.toLowerCase();
-        if (count.words < 2000) {
-            // Lower-cased once, not word by word: lower-casing maps letters to letters and marks, so the words are the
-            // same; the guard skips the URL pass on the many lines without one (URL is case-sensitive).
-            countWords(text.includes('http') ? text.replace(features_URL, ' ').toLowerCase() : lower, count);
-        }
-        const hits = detect(text, lower);
-        const kinds = u.section?.kinds ?? 0;
-        let heads = headsOf.get(kinds);
-        if (heads === undefined)
-            headsOf.set(kinds, (heads = headings(kinds)));
-        const mods = [];
-        const mains = [];
-        for (const h of hits)
-            (detectors_MODIFIERS.has(h.detector.name) ? mods : mains).push(h.detector.name);
-        if (WARN_ALERT.test(u.alert) || WARN_LEAD.test(u.lead) || text.includes('⚠'))
-            mods.push('alert');
-        const fs = [];
-        for (const h of heads)
-            fs.push(AT[h]);
-        for (const m of mods)
-            fs.push(PLUS.get(m));
-        for (const d of mains) {
-            fs.push(DETECTOR_ID.get(d));
-            const at = DETECTOR_AT.get(d);
+    try {
+        for (let ui = 0; ui < content.length; ui++) {
+            const u = content[ui];
+            const text = u.text;
+            const lower = text.toLowerCase();
+            if (count.words < 2000) {
+                // Lower-cased once, not word by word: lower-casing maps letters to letters and marks, so the words are the
+                // same; the guard skips the URL pass on the many lines without one (URL is case-sensitive).
+                countWords(text.includes('http') ? text.replace(features_URL, ' ').toLowerCase() : lower, count);
+            }
+            const hits = detect(text, lower);
+            const kinds = u.section?.kinds ?? 0;
+            let heads = headsOf.get(kinds);
+            if (heads === undefined)
+                headsOf.set(kinds, (heads = headings(kinds)));
+            // Modifiers as indexes into MOD_NAMES, the other detectors as indexes into DETECTORS, in the order of hits.
+            const mods = [];
+            const mains = [];
+            for (const h of hits) {
+                const d = DETECTOR_INDEX.get(h.detector);
+                const m = MOD_OF[d];
+                if (m >= 0)
+                    mods.push(m);
+                else
+                    mains.push(d);
+            }
+            if (WARN_ALERT.test(u.alert) || WARN_LEAD.test(u.lead) || text.includes('⚠'))
+                mods.push(features_ALERT);
+            const fs = [];
             for (const h of heads)
-                fs.push(at[h]);
-            const plus = DETECTOR_PLUS.get(d);
+                fs.push(AT[h]);
             for (const m of mods)
-                fs.push(plus.get(m));
+                fs.push(PLUS[m]);
+            for (const d of mains) {
+                fs.push(DETECTOR_ID[d]);
+                const at = DETECTOR_AT[d];
+                for (const h of heads)
+                    fs.push(at[h]);
+                const plus = DETECTOR_PLUS[d];
+                for (const m of mods)
+                    fs.push(plus[m]);
+            }
+            for (const h of heads)
+                for (const m of mods)
+                    fs.push(AT_PLUS[h][m]);
+            for (const f of fs)
+                if (seen[f]++ === 0)
+                    order.push(f);
+            evidence.push({ unit: u, hits, features: fs });
         }
-        for (const h of heads)
-            for (const m of mods)
-                fs.push(AT_PLUS[h].get(m));
-        for (const f of fs)
-            if (seen[f]++ === 0)
-                order.push(f);
-        evidence.push({ unit: u, hits, features: fs });
+    }
+    catch (e) {
+        for (const f of order)
+            seen[f] = 0;
+        throw e;
     }
     const out = [];
     for (const f of order) {
         out.push(f);
         if (seen[f] >= 3 && THREE[f] >= 0)
             out.push(THREE[f]);
+        seen[f] = 0;
     }
     out.push(idOf(`units:${bucket(content.length, UNITS_EDGES)}`));
     const words = count.words;
@@ -47339,8 +47362,11 @@ function releaseFeatures(units, version, cut) {
     out.push(idOf(versionKind(version)));
     if (cut)
         out.push(idOf('cut'));
-    const features = Array.from(Int32Array.from(out).sort(), (id) => FEATURES[id].name);
-    return { features, units: evidence, words, english: words === 0 ? 0 : count.common / words };
+    return { ids: Int32Array.from(out).sort(), units: evidence, words, english: words === 0 ? 0 : count.common / words };
+}
+/** Feature names of indexes into FEATURES. */
+function featureNames(ids) {
+    return Array.from(ids, (id) => FEATURES[id].name);
 }
 /** Every detector name, for checks that the model knows no detector that no longer exists. */
 const DETECTOR_NAMES = DETECTORS.map((d) => d.name);
@@ -47374,6 +47400,10 @@ function probabilities(model, features) {
             for (let c = 0; c < z.length; c++)
                 z[c] += w[c];
     }
+    return softmax(z);
+}
+/** Scores → probabilities (in place: `z` is the caller's scratch). */
+function softmax(z) {
     let max = -Infinity;
     for (const v of z)
         if (v > max)
@@ -47444,7 +47474,7 @@ const OUTCOMES = {
 function featuresOfNotes(notes, version) {
     const { text, cut } = text_cleanNotes(notes);
     if (text_isBlankNotes(text))
-        return { gate: OUTCOMES.emptyNotes, features: [], rf: null, units: [], cut };
+        return { gate: OUTCOMES.emptyNotes, ids: new Int32Array(0), rf: null, units: [], cut };
     const units = blocks_parseUnits(text);
     const rf = releaseFeatures(units, version, cut);
     // Only a link, a heading or a word: nothing to judge. Notes not in English: nothing the detectors read.
@@ -47455,7 +47485,7 @@ function featuresOfNotes(notes, version) {
                 ? OUTCOMES.noContent
                 : OUTCOMES.unreadable
             : null;
-    return { gate, features: rf.features, rf, units, cut };
+    return { gate, ids: rf.ids, rf, units, cut };
 }
 const HEADING_MEANS = new Map(HEADINGS.map((h) => [h.name, h.means]));
 const RELEASE_MEANS = {
@@ -47494,6 +47524,24 @@ function ruleOf(feature) {
         return head;
     const h = base.slice(1).split('+')[0];
     return h === 'top' ? `modifier-${base.split('+')[1] ?? 'none'}` : `heading-${h}`;
+}
+/** Per model, each feature's weights (by index into FEATURES; undefined where the model has none). */
+const rows = new WeakMap();
+/** Class probabilities of a release's features, given as indexes into FEATURES: `probabilities` without names. */
+function probabilitiesOf(model, ids) {
+    let r = rows.get(model);
+    if (!r) {
+        const table = weightTable(model);
+        rows.set(model, (r = FEATURES.map((f) => table.get(f.name))));
+    }
+    const z = model.bias.slice();
+    for (const id of ids) {
+        const w = r[id];
+        if (w)
+            for (let c = 0; c < z.length; c++)
+                z[c] += w[c];
+    }
+    return softmax(z);
 }
 /** Per model, how much each feature (by index into FEATURES) pushes toward each class; built once per model. */
 const pushes = new WeakMap();
@@ -47657,7 +47705,7 @@ function judgeRelease(notes, version, model) {
             describes: 'the notes carry no usable content'
         };
     const rf = nf.rf;
-    const p = probabilities(model, rf.features);
+    const p = probabilitiesOf(model, rf.ids);
     const cues = cuesOf(rf.units, true);
     const decided = decide(p, model.header.thresholds, cueFlags(cues));
     // Notes cut at the read limit: what was not read may matter, so they are never safe.

@@ -19,8 +19,8 @@ export interface UnitEvidence {
 }
 
 export interface ReleaseFeatures {
-  /** Sorted, distinct. */
-  features: string[]
+  /** The release's features as indexes into FEATURES: sorted (so in name order), distinct. */
+  ids: Int32Array
   units: UnitEvidence[]
   /** Words of the notes outside code (links dropped), bounded. */
   words: number
@@ -98,13 +98,16 @@ const idOf = (name: string): number => {
   return id
 }
 const AT = HEAD_NAMES.map((h) => idOf(`@${h}`))
-const PLUS = new Map(MOD_NAMES.map((m) => [m, idOf(`+${m}`)]))
-const AT_PLUS = HEAD_NAMES.map((h) => new Map(MOD_NAMES.map((m) => [m, idOf(`@${h}+${m}`)])))
-const DETECTOR_ID = new Map(DETECTORS.map((d) => [d.name, idOf(d.name)]))
-const DETECTOR_AT = new Map(DETECTORS.map((d) => [d.name, HEAD_NAMES.map((h) => idOf(`${d.name}@${h}`))]))
-const DETECTOR_PLUS = new Map(
-  DETECTORS.map((d) => [d.name, new Map(MOD_NAMES.map((m) => [m, idOf(`${d.name}+${m}`)]))])
-)
+const PLUS = MOD_NAMES.map((m) => idOf(`+${m}`))
+const AT_PLUS = HEAD_NAMES.map((h) => MOD_NAMES.map((m) => idOf(`@${h}+${m}`)))
+const ALERT = MOD_NAMES.indexOf('alert')
+// By detector (the index of DETECTORS): arrays, not maps keyed by name, on the path every line takes.
+const DETECTOR_INDEX = new Map(DETECTORS.map((d, i) => [d, i]))
+/** The detector's index into MOD_NAMES when it is a modifier, else -1. */
+const MOD_OF = DETECTORS.map((d) => MOD_NAMES.indexOf(d.name))
+const DETECTOR_ID = DETECTORS.map((d) => idOf(d.name))
+const DETECTOR_AT = DETECTORS.map((d) => HEAD_NAMES.map((h) => idOf(`${d.name}@${h}`)))
+const DETECTOR_PLUS = DETECTORS.map((d) => MOD_NAMES.map((m) => idOf(`${d.name}+${m}`)))
 /** The `#3` feature of each feature without a modifier, -1 for the others. */
 const THREE = FEATURES.map((f) => (f.modifier === null && f.detector !== null && !f.three ? idOf(`${f.name}#3`) : -1))
 
@@ -132,58 +135,78 @@ function bucket(n: number, edges: number[]): string {
   return `${edges[edges.length - 1]}+`
 }
 
+// Lines per feature of the release being read, zeroed again after each: one buffer, not one per release
+// (releaseFeatures is synchronous and never re-entered).
+const SEEN = new Uint16Array(FEATURES.length)
+
 /** Features of one release. `units` come from parseUnits over cleaned notes. */
 export function releaseFeatures(units: Unit[], version: string, cut: boolean): ReleaseFeatures {
   // Lines per feature, and the features seen, in the order first seen.
-  const seen = new Uint16Array(FEATURES.length)
+  const seen = SEEN
   const order: number[] = []
   const evidence: UnitEvidence[] = []
   const count: WordCount = { words: 0, common: 0 }
   const content = units.filter((u) => u.kind !== 'heading' && u.kind !== 'code' && !boilerplate(u))
   const headsOf = new Map<number, number[]>()
-  for (let ui = 0; ui < content.length; ui++) {
-    const u = content[ui]!
-    const text = u.text
-    const lower = text.toLowerCase()
-    if (count.words < 2000) {
-      // Lower-cased once, not word by word: lower-casing maps letters to letters and marks, so the words are the
-      // same; the guard skips the URL pass on the many lines without one (URL is case-sensitive).
-      countWords(text.includes('http') ? text.replace(URL, ' ').toLowerCase() : lower, count)
+  try {
+    for (let ui = 0; ui < content.length; ui++) {
+      const u = content[ui]!
+      const text = u.text
+      const lower = text.toLowerCase()
+      if (count.words < 2000) {
+        // Lower-cased once, not word by word: lower-casing maps letters to letters and marks, so the words are the
+        // same; the guard skips the URL pass on the many lines without one (URL is case-sensitive).
+        countWords(text.includes('http') ? text.replace(URL, ' ').toLowerCase() : lower, count)
+      }
+      const hits = detect(text, lower)
+      const kinds = u.section?.kinds ?? 0
+      let heads = headsOf.get(kinds)
+      if (heads === undefined) headsOf.set(kinds, (heads = headings(kinds)))
+      // Modifiers as indexes into MOD_NAMES, the other detectors as indexes into DETECTORS, in the order of hits.
+      const mods: number[] = []
+      const mains: number[] = []
+      for (const h of hits) {
+        const d = DETECTOR_INDEX.get(h.detector)!
+        const m = MOD_OF[d]!
+        if (m >= 0) mods.push(m)
+        else mains.push(d)
+      }
+      if (WARN_ALERT.test(u.alert) || WARN_LEAD.test(u.lead) || text.includes('⚠')) mods.push(ALERT)
+      const fs: number[] = []
+      for (const h of heads) fs.push(AT[h]!)
+      for (const m of mods) fs.push(PLUS[m]!)
+      for (const d of mains) {
+        fs.push(DETECTOR_ID[d]!)
+        const at = DETECTOR_AT[d]!
+        for (const h of heads) fs.push(at[h]!)
+        const plus = DETECTOR_PLUS[d]!
+        for (const m of mods) fs.push(plus[m]!)
+      }
+      for (const h of heads) for (const m of mods) fs.push(AT_PLUS[h]![m]!)
+      for (const f of fs) if (seen[f]!++ === 0) order.push(f)
+      evidence.push({ unit: u, hits, features: fs })
     }
-    const hits = detect(text, lower)
-    const kinds = u.section?.kinds ?? 0
-    let heads = headsOf.get(kinds)
-    if (heads === undefined) headsOf.set(kinds, (heads = headings(kinds)))
-    const mods: string[] = []
-    const mains: string[] = []
-    for (const h of hits) (MODIFIERS.has(h.detector.name) ? mods : mains).push(h.detector.name)
-    if (WARN_ALERT.test(u.alert) || WARN_LEAD.test(u.lead) || text.includes('⚠')) mods.push('alert')
-    const fs: number[] = []
-    for (const h of heads) fs.push(AT[h]!)
-    for (const m of mods) fs.push(PLUS.get(m)!)
-    for (const d of mains) {
-      fs.push(DETECTOR_ID.get(d)!)
-      const at = DETECTOR_AT.get(d)!
-      for (const h of heads) fs.push(at[h]!)
-      const plus = DETECTOR_PLUS.get(d)!
-      for (const m of mods) fs.push(plus.get(m)!)
-    }
-    for (const h of heads) for (const m of mods) fs.push(AT_PLUS[h]!.get(m)!)
-    for (const f of fs) if (seen[f]!++ === 0) order.push(f)
-    evidence.push({ unit: u, hits, features: fs })
+  } catch (e) {
+    for (const f of order) seen[f] = 0
+    throw e
   }
   const out: number[] = []
   for (const f of order) {
     out.push(f)
     if (seen[f]! >= 3 && THREE[f]! >= 0) out.push(THREE[f]!)
+    seen[f] = 0
   }
   out.push(idOf(`units:${bucket(content.length, UNITS_EDGES)}`))
   const words = count.words
   out.push(idOf(`words:${bucket(words, WORDS_EDGES)}`))
   out.push(idOf(versionKind(version)))
   if (cut) out.push(idOf('cut'))
-  const features = Array.from(Int32Array.from(out).sort(), (id) => FEATURES[id]!.name)
-  return { features, units: evidence, words, english: words === 0 ? 0 : count.common / words }
+  return { ids: Int32Array.from(out).sort(), units: evidence, words, english: words === 0 ? 0 : count.common / words }
+}
+
+/** Feature names of indexes into FEATURES. */
+export function featureNames(ids: Iterable<number>): string[] {
+  return Array.from(ids, (id) => FEATURES[id]!.name)
 }
 
 /** Every detector name, for checks that the model knows no detector that no longer exists. */

@@ -12,8 +12,8 @@ import {
   CAUTION,
   decide,
   MODEL_CLASSES,
-  probabilities,
   SAFE,
+  softmax,
   topClass,
   UNKNOWN,
   weightTable,
@@ -61,7 +61,8 @@ export const OUTCOMES = {
 export interface NotesFeatures {
   /** A rule that decides before the model (an OUTCOMES value), or null. */
   gate: string | null
-  features: string[]
+  /** The release's features, as sorted indexes into FEATURES (empty when a rule decides). */
+  ids: Int32Array
   rf: ReleaseFeatures | null
   units: Unit[]
   cut: boolean
@@ -70,7 +71,7 @@ export interface NotesFeatures {
 /** Clean, parse and featurise one release's notes. Total: any value gives an answer. */
 export function featuresOfNotes(notes: unknown, version: string): NotesFeatures {
   const { text, cut } = cleanNotes(notes)
-  if (isBlankNotes(text)) return { gate: OUTCOMES.emptyNotes, features: [], rf: null, units: [], cut }
+  if (isBlankNotes(text)) return { gate: OUTCOMES.emptyNotes, ids: new Int32Array(0), rf: null, units: [], cut }
   const units = parseUnits(text)
   const rf = releaseFeatures(units, version, cut)
   // Only a link, a heading or a word: nothing to judge. Notes not in English: nothing the detectors read.
@@ -82,7 +83,7 @@ export function featuresOfNotes(notes: unknown, version: string): NotesFeatures 
           ? OUTCOMES.noContent
           : OUTCOMES.unreadable
         : null
-  return { gate, features: rf.features, rf, units, cut }
+  return { gate, ids: rf.ids, rf, units, cut }
 }
 
 const HEADING_MEANS = new Map<string, string>(HEADINGS.map((h) => [h.name, h.means]))
@@ -121,6 +122,24 @@ function ruleOf(feature: string): string {
   if (head !== '') return head
   const h = base.slice(1).split('+')[0]!
   return h === 'top' ? `modifier-${base.split('+')[1] ?? 'none'}` : `heading-${h}`
+}
+
+/** Per model, each feature's weights (by index into FEATURES; undefined where the model has none). */
+const rows = new WeakMap<Model, (readonly number[] | undefined)[]>()
+
+/** Class probabilities of a release's features, given as indexes into FEATURES: `probabilities` without names. */
+function probabilitiesOf(model: Model, ids: Int32Array): number[] {
+  let r = rows.get(model)
+  if (!r) {
+    const table = weightTable(model)
+    rows.set(model, (r = FEATURES.map((f) => table.get(f.name))))
+  }
+  const z = model.bias.slice()
+  for (const id of ids) {
+    const w = r[id]
+    if (w) for (let c = 0; c < z.length; c++) z[c]! += w[c]!
+  }
+  return softmax(z)
 }
 
 /** Per model, how much each feature (by index into FEATURES) pushes toward each class; built once per model. */
@@ -291,7 +310,7 @@ export function judgeRelease(notes: unknown, version: string, model: Model): Rel
       describes: 'the notes carry no usable content'
     }
   const rf = nf.rf
-  const p = probabilities(model, rf.features)
+  const p = probabilitiesOf(model, rf.ids)
   const cues = cuesOf(rf.units, true)
   const decided = decide(p, model.header.thresholds, cueFlags(cues))
   // Notes cut at the read limit: what was not read may matter, so they are never safe.

@@ -80,6 +80,11 @@ export function probabilities(model: Weights, features: readonly string[]): numb
     const w = table.get(f)
     if (w) for (let c = 0; c < z.length; c++) z[c]! += w[c]!
   }
+  return softmax(z)
+}
+
+/** Scores → probabilities (in place: `z` is the caller's scratch). */
+export function softmax(z: number[]): number[] {
   let max = -Infinity
   for (const v of z) if (v > max) max = v
   let sum = 0

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { cueFlags, cuesOf, findingsOf, REMOVED_HEADING, REQUIRED } from './cues.js'
 import { featuresOfNotes } from './judge.js'
-import { FEATURE_VERSION } from './features.js'
+import { FEATURE_VERSION, featureNames } from './features.js'
 import {
   BREAKING,
   decide,
@@ -79,7 +79,7 @@ export function loadDataset(dir: string | URL): Dataset {
       app: n.app,
       version: n.version,
       label,
-      features: f.gate === null ? f.features : null,
+      features: f.gate === null ? featureNames(f.ids) : null,
       cues: c && cueFlags(c),
       findings: f.gate === null && f.rf ? findingsOf(f.rf.units) : null,
       gate: f.gate === null ? null : UNKNOWN
