@@ -47281,80 +47281,69 @@ function bucket(n, edges) {
             return `${e}`;
     return `${edges[edges.length - 1]}+`;
 }
-// Lines per feature of the release being read, zeroed again after each: one buffer, not one per release
-// (releaseFeatures is synchronous and never re-entered).
-const SEEN = new Uint16Array(FEATURES.length);
 /** Features of one release. `units` come from parseUnits over cleaned notes. */
 function releaseFeatures(units, version, cut) {
     // Lines per feature, and the features seen, in the order first seen.
-    const seen = SEEN;
+    const seen = new Uint16Array(FEATURES.length);
     const order = [];
     const evidence = [];
     const count = { words: 0, common: 0 };
     const content = units.filter((u) => u.kind !== 'heading' && u.kind !== 'code' && !boilerplate(u));
     const headsOf = new Map();
-    try {
-        for (let ui = 0; ui < content.length; ui++) {
-            const u = content[ui];
-            const text = u.text;
-            const lower = text.toLowerCase();
-            if (count.words < 2000) {
-                // Lower-cased once, not word by word: lower-casing maps letters to letters and marks, so the words are the
-                // same; the guard skips the URL pass on the many lines without one (URL is case-sensitive).
-                countWords(text.includes('http') ? text.replace(features_URL, ' ').toLowerCase() : lower, count);
-            }
-            const hits = detect(text, lower);
-            const kinds = u.section?.kinds ?? 0;
-            let heads = headsOf.get(kinds);
-            if (heads === undefined)
-                headsOf.set(kinds, (heads = headings(kinds)));
-            // Modifiers as indexes into MOD_NAMES, the other detectors as indexes into DETECTORS, in the order of hits.
-            const mods = [];
-            const mains = [];
-            for (const h of hits) {
-                const d = DETECTOR_INDEX.get(h.detector);
-                const m = MOD_OF[d];
-                if (m >= 0)
-                    mods.push(m);
-                else
-                    mains.push(d);
-            }
-            if (WARN_ALERT.test(u.alert) || WARN_LEAD.test(u.lead) || text.includes('⚠'))
-                mods.push(features_ALERT);
-            const fs = [];
-            for (const h of heads)
-                fs.push(AT[h]);
-            for (const m of mods)
-                fs.push(PLUS[m]);
-            for (const d of mains) {
-                fs.push(DETECTOR_ID[d]);
-                const at = DETECTOR_AT[d];
-                for (const h of heads)
-                    fs.push(at[h]);
-                const plus = DETECTOR_PLUS[d];
-                for (const m of mods)
-                    fs.push(plus[m]);
-            }
-            for (const h of heads)
-                for (const m of mods)
-                    fs.push(AT_PLUS[h][m]);
-            for (const f of fs)
-                if (seen[f]++ === 0)
-                    order.push(f);
-            evidence.push({ unit: u, hits, features: fs });
+    for (let ui = 0; ui < content.length; ui++) {
+        const u = content[ui];
+        const text = u.text;
+        const lower = text.toLowerCase();
+        if (count.words < 2000) {
+            // Lower-cased once, not word by word: lower-casing maps letters to letters and marks, so the words are the
+            // same; the guard skips the URL pass on the many lines without one (URL is case-sensitive).
+            countWords(text.includes('http') ? text.replace(features_URL, ' ').toLowerCase() : lower, count);
         }
-    }
-    catch (e) {
-        for (const f of order)
-            seen[f] = 0;
-        throw e;
+        const hits = detect(text, lower);
+        const kinds = u.section?.kinds ?? 0;
+        let heads = headsOf.get(kinds);
+        if (heads === undefined)
+            headsOf.set(kinds, (heads = headings(kinds)));
+        // Modifiers as indexes into MOD_NAMES, the other detectors as indexes into DETECTORS, in the order of hits.
+        const mods = [];
+        const mains = [];
+        for (const h of hits) {
+            const d = DETECTOR_INDEX.get(h.detector);
+            const m = MOD_OF[d];
+            if (m >= 0)
+                mods.push(m);
+            else
+                mains.push(d);
+        }
+        if (WARN_ALERT.test(u.alert) || WARN_LEAD.test(u.lead) || text.includes('⚠'))
+            mods.push(features_ALERT);
+        const fs = [];
+        for (const h of heads)
+            fs.push(AT[h]);
+        for (const m of mods)
+            fs.push(PLUS[m]);
+        for (const d of mains) {
+            fs.push(DETECTOR_ID[d]);
+            const at = DETECTOR_AT[d];
+            for (const h of heads)
+                fs.push(at[h]);
+            const plus = DETECTOR_PLUS[d];
+            for (const m of mods)
+                fs.push(plus[m]);
+        }
+        for (const h of heads)
+            for (const m of mods)
+                fs.push(AT_PLUS[h][m]);
+        for (const f of fs)
+            if (seen[f]++ === 0)
+                order.push(f);
+        evidence.push({ unit: u, hits, features: fs });
     }
     const out = [];
     for (const f of order) {
         out.push(f);
         if (seen[f] >= 3 && THREE[f] >= 0)
             out.push(THREE[f]);
-        seen[f] = 0;
     }
     out.push(idOf(`units:${bucket(content.length, UNITS_EDGES)}`));
     const words = count.words;

@@ -4,8 +4,9 @@ import { describe, expect, it } from '@jest/globals'
 import { createHash } from 'node:crypto'
 import { readFileSync, statSync } from 'node:fs'
 import { pathToFileURL } from 'node:url'
-import { FEATURE_VERSION } from '../../src/classify/features.js'
-import { BREAKING, CAUTION, decide, MODEL_CLASSES, SAFE, UNKNOWN } from '../../src/classify/model.js'
+import { FEATURE_VERSION, featureNames } from '../../src/classify/features.js'
+import { featuresOfNotes, judgeRelease } from '../../src/classify/judge.js'
+import { BREAKING, CAUTION, decide, MODEL_CLASSES, probabilities, SAFE, UNKNOWN } from '../../src/classify/model.js'
 import { MODEL } from '../../src/classify/trained.js'
 import {
   figures,
@@ -51,6 +52,23 @@ describe('the committed model', () => {
     const t = MODEL.header.thresholds
     expect(t.breaking).toBeGreaterThanOrEqual(0.1)
     expect(t.breaking).toBeLessThanOrEqual(0.5)
+  })
+
+  it('weighs a release by feature index (as a build does) exactly as by feature name (as training does)', () => {
+    const notes = readFileSync(`${FIXTURES}notes.jsonl`, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => JSON.parse(l) as { version: string; notes: string })
+    let judged = 0
+    for (const n of notes) {
+      const f = featuresOfNotes(n.notes, n.version)
+      const j = judgeRelease(n.notes, n.version, MODEL)
+      if (f.gate !== null || j.p === null) continue
+      // Bit for bit: the same weights summed in the same order, so the verdicts measured are the verdicts built.
+      expect(j.p).toEqual(probabilities(MODEL, featureNames(f.ids)))
+      judged++
+    }
+    expect(judged).toBeGreaterThan(600)
   })
 
   it('is small and loads fast', () => {
