@@ -293,6 +293,22 @@ describe('verdicts do not depend on how the notes are formatted', () => {
     ['the notes indented by two spaces', (s) => s.replace(/^/gm, '  ')],
     ['the notes indented by a tab', (s) => s.replace(/^/gm, '\t')],
     ['an emoji before every heading', (s) => s.replace(/^(#{1,6}) +/gm, '$1 ✨ ')],
+    // Case: commit-style lists start in lower case, some changelogs shout their headings.
+    [
+      'every item starting in lower case',
+      (s) => s.replace(/^(\s*[-*+] )(\p{Lu})(?=\p{Ll})/gmu, (_, m: string, c: string) => m + c.toLowerCase())
+    ],
+    [
+      'every item starting in upper case',
+      (s) => s.replace(/^(\s*[-*+] )(\p{Ll})/gmu, (_, m: string, c: string) => m + c.toUpperCase())
+    ],
+    ['headings in capitals', (s) => s.replace(/^(#{1,6} +)(.+)$/gm, (_, m: string, t: string) => m + t.toUpperCase())],
+    [
+      'headings in lower case',
+      (s) => s.replace(/^(#{1,6} +)(.+)$/gm, (_, m: string, t: string) => m + t.toLowerCase())
+    ],
+    ['a blank line between items (loose lists)', (s) => s.replace(/^(\s*[-*+] .*)\n(?=\s*[-*+] )/gm, '$1\n\n')],
+    ['a version and date heading before the notes', (s) => `## v9.9.9 (2026-01-01)\n\n${s}`],
     // What GitHub adds to the notes it generates, and a line of thanks: none of it is about the release.
     [
       'GitHub\'s "Full Changelog" line',
@@ -317,6 +333,8 @@ describe('verdicts do not depend on how the notes are formatted', () => {
       (s) => `${s}\n\n> If you like this project, please consider sponsoring us on GitHub Sponsors.\n`
     ]
   ])('%s', (_, rewrite) => {
+    // The rewrite must change some notes, or the check says nothing.
+    expect(NOTES.filter((n) => rewrite(n.notes) !== n.notes).length).toBeGreaterThan(NOTES.length / 20)
     expect(changed(rewrite)).toEqual([])
   })
   it('headings written as plain labels ("Bug fixes:"): under 1% of the verdicts change', () => {
