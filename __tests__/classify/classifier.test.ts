@@ -276,6 +276,52 @@ describe('generality', () => {
 
 // The same notes written another way judge the same: the classifier reads what the notes say, not how one
 // project formats them. Apps it has never seen write headings, lists and indentation their own way.
+/** A line hard-wrapped at `width` columns as a CHANGELOG.md often is: continuation lines indented under the text. */
+function wrapLine(line: string, width: number): string {
+  const m = /^(\s*)([-*+] )?/.exec(line)!
+  const lead = m[1]! + (m[2] ?? '')
+  // Headings, tables, quotes, fences and indented code stay on one line.
+  if (line.length <= width || /^\s*(?:#|\||>|```)/.test(line) || (/^ {4}/.test(line) && !m[2])) return line
+  const indent = ' '.repeat(lead.length)
+  const out: string[] = []
+  let cur = lead
+  for (const word of line.slice(lead.length).split(' ')) {
+    if (cur !== lead && cur !== indent && cur.length + word.length + 1 > width) {
+      out.push(cur.trimEnd())
+      cur = indent + word
+    } else cur += (cur === lead || cur === indent ? '' : ' ') + word
+  }
+  out.push(cur)
+  return out.join('\n')
+}
+
+/** Every line outside fenced code wrapped at 80 columns. */
+function hardWrapped(notes: string): string {
+  let fenced = false
+  return notes
+    .split('\n')
+    .map((line) => {
+      if (/^\s*```/.test(line)) fenced = !fenced
+      return fenced ? line : wrapLine(line, 80)
+    })
+    .join('\n')
+}
+
+/**
+ * Bullets as "1." items. Their text starts a column later, so space indentation grows by half to keep each nested
+ * list inside its item (notes indented with tabs are left as they are: a tab reaches past the wider marker).
+ */
+function numbered(notes: string): string {
+  if (notes.includes('\t')) return notes
+  return notes
+    .split('\n')
+    .map((line) => {
+      const m = /^( *)([^]*)$/.exec(line)!
+      return ' '.repeat(Math.ceil((m[1]!.length * 3) / 2)) + m[2]!.replace(/^[-*+] /, '1. ')
+    })
+    .join('\n')
+}
+
 describe('verdicts do not depend on how the notes are formatted', () => {
   const verdicts = (rewrite: (notes: string) => string) =>
     NOTES.map((n) => classifyReleases({ releases: [{ version: n.version, notes: rewrite(n.notes) }] }).safeToUpdate)
@@ -309,6 +355,8 @@ describe('verdicts do not depend on how the notes are formatted', () => {
     ],
     ['a blank line between items (loose lists)', (s) => s.replace(/^(\s*[-*+] .*)\n(?=\s*[-*+] )/gm, '$1\n\n')],
     ['a version and date heading before the notes', (s) => `## v9.9.9 (2026-01-01)\n\n${s}`],
+    ['hard-wrapped at 80 columns', hardWrapped],
+    ['numbered items instead of bullets', numbered],
     // What GitHub adds to the notes it generates, and a line of thanks: none of it is about the release.
     [
       'GitHub\'s "Full Changelog" line',
