@@ -80,6 +80,54 @@ describe('parseUnits: structure', () => {
   })
 })
 
+describe('parseUnits: block HTML reads as the same Markdown would', () => {
+  it('an item whose own text is a label heads its nested list, and only that list', () => {
+    const html =
+      '<ul>\n<li>Bug fixes\n<ul>\n<li>Fix a crash</li>\n<li>Fix a leak</li>\n</ul>\n</li>\n' +
+      '<li>Update the docs</li>\n</ul>\n'
+    expect(brief(html)).toEqual([
+      ['heading', 'Bug fixes', 8, 'Bug fixes'],
+      ['item', 'Fix a crash', 2, 'Bug fixes'],
+      ['item', 'Fix a leak', 2, 'Bug fixes'],
+      ['item', 'Update the docs', 1, null]
+    ])
+    // The same list in Markdown gives the same sections.
+    const md = brief('- Bug fixes\n  - Fix a crash\n  - Fix a leak\n- Update the docs\n')
+    expect(brief(html).map(([kind, text, , title]) => [kind, text, title])).toEqual(
+      md.map(([kind, text, , title]) => [kind, text, title])
+    )
+  })
+  it('keeps its lists open across blank lines, which split HTML into several blocks', () => {
+    const html =
+      '<ul>\n<li>Security\n<ul>\n<li>Patch CVE-2026-1</li>\n\n<li>Patch CVE-2026-2</li>\n</ul>\n</li>\n\n</ul>\n'
+    expect(brief(html).map(([kind, text, , title]) => [kind, text, title])).toEqual([
+      ['heading', 'Security', 'Security'],
+      ['item', 'Patch CVE-2026-1', 'Security'],
+      ['item', 'Patch CVE-2026-2', 'Security']
+    ])
+  })
+  it('a label paragraph before a list, or bold text alone, heads what follows; a sentence does not', () => {
+    expect(brief('<p>Bug fixes:</p>\n<ul><li>Fix a crash</li></ul>\n').map(([k, t, , s]) => [k, t, s])).toEqual([
+      ['heading', 'Bug fixes', 'Bug fixes'],
+      ['item', 'Fix a crash', 'Bug fixes']
+    ])
+    expect(brief('<p><strong>Breaking changes</strong></p>\n<p>Remove the v1 API.</p>\n')).toEqual([
+      ['heading', 'Breaking changes', 7, 'Breaking changes'],
+      ['paragraph', 'Remove the v1 API.', 0, 'Breaking changes']
+    ])
+    expect(brief('<p>This release brings the following changes to you:</p>\n<ul><li>a crash</li></ul>\n')).toEqual([
+      // Eight words: a sentence, as in Markdown.
+      ['paragraph', 'This release brings the following changes to you:', 0, null],
+      ['item', 'a crash', 1, null]
+    ])
+  })
+  it('reads a paragraph wrapped over lines as one, as a browser shows it', () => {
+    expect(brief('<p>The option was\nremoved in this\nrelease.</p>\n')).toEqual([
+      ['paragraph', 'The option was removed in this release.', 0, null]
+    ])
+  })
+})
+
 describe('parseUnits: GitHub additions', () => {
   it('reads a table as one unit of rows, the lines above it as a paragraph', () => {
     expect(brief('Upgrade notes:\n| Setting | Change |\n| --- | :-: |\n| `a\\|b` | **removed** |\n| c |\n')).toEqual([

@@ -311,10 +311,24 @@ class Walker {
     }
   }
 
-  /** Block HTML: headings, list items and paragraphs by their tags, the rest as text. */
+  /** HTML lists open across the notes' HTML blocks (a blank line splits a list into several blocks). */
+  private htmlLists = 0
+  /** Sections to return to when a list that an item's label heads closes, and the list depth that ends each. */
+  private htmlScopes: { lists: number; stack: Section[] }[] = []
+
+  /**
+   * Block HTML: headings, list items and paragraphs by their tags, the rest as text. Labels head what they
+   * introduce, as in Markdown: an item whose own text is a label and that holds a list (`<li>Bug fixes<ul>…`)
+   * heads that list; a label paragraph before a list (`<p>Bug fixes:</p><ul>…`, `<p><b>Fixes</b></p>`) heads what
+   * follows.
+   */
   private html(raw: string, depth: number): void {
+    // Line breaks in HTML are spaces: a paragraph wrapped over lines is one paragraph; only tags break lines.
     const tagged = raw
+      .replace(/[ \t]*\n[ \t]*/g, ' ')
       .replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, ' ')
+      .replace(/<(?:ul|ol)\b[^>]*>/gi, `\n${HTML_LIST_OPEN}\n`)
+      .replace(/<\/(?:ul|ol)\s*>/gi, `\n${HTML_LIST_CLOSE}\n`)
       .replace(/<h([1-6])\b[^>]*>/gi, '\n\u0001$1 ')
       .replace(/<\/h[1-6]\s*>/gi, '\n')
       .replace(/<li\b[^>]*>/gi, '\n\u0002 ')
@@ -324,16 +338,63 @@ class Walker {
         '\n\u0002 [$1] '
       )
       .replace(/<\/?(?:para|change|changes|entry|item|section|release|description)\b[^>]*>/gi, '\n')
-      .replace(/<(?:br|p|div|tr|\/p|\/div|\/li|\/tr|\/ul|\/ol|summary|\/summary)\b[^>]*>/gi, '\n')
+      .replace(/<(?:br|p|div|tr|\/p|\/div|\/li|\/tr|summary|\/summary)\b[^>]*>/gi, '\n')
       // A label from a type attribute heads the text that follows it.
       .replace(/(\u0002 \[[\w -]{1,30}\] )\s+/g, '$1')
-    for (const line of tagged.split('\n')) {
+    const lines = tagged.split('\n')
+    /** Whether the next line with text opens a list. */
+    const listNext = (i: number): boolean => {
+      for (let j = i + 1; j < lines.length; j++) if (lines[j]!.trim() !== '') return lines[j] === HTML_LIST_OPEN
+      return false
+    }
+    for (const [i, line] of lines.entries()) {
+      if (line === HTML_LIST_OPEN) {
+        this.htmlLists++
+        continue
+      }
+      if (line === HTML_LIST_CLOSE) {
+        this.htmlLists = Math.max(0, this.htmlLists - 1)
+        // The list an item's label headed has closed: its section ends with it.
+        while (this.htmlScopes.length > 0 && this.htmlScopes[this.htmlScopes.length - 1]!.lists >= this.htmlLists)
+          this.stack = this.htmlScopes.pop()!.stack
+        continue
+      }
+      const itemDepth = depth + Math.max(1, this.htmlLists)
       // The marker is read before the tags go: decoding an entity drops control characters.
       if (line.startsWith('\u0001')) this.heading(stripTags(line.slice(2)), Number(line[1]) || 6)
-      else if (line.startsWith('\u0002')) this.emit('item', stripTags(line.slice(1)), depth + 1)
-      else this.emit('paragraph', stripTags(line), depth)
+      else if (line.startsWith('\u0002')) {
+        const text = stripTags(line.slice(1))
+        const label = listNext(i) ? squash(text).replace(/:$/, '') : ''
+        if (looksLikeLabel(label)) {
+          this.htmlScopes.push({ lists: this.htmlLists, stack: this.stack.slice() })
+          this.heading(label, 7 + itemDepth)
+        } else this.emit('item', text, itemDepth)
+      } else {
+        const label = depth === 0 && this.htmlLists === 0 ? htmlLabel(line, listNext(i)) : null
+        if (label !== null) this.heading(label, 7)
+        else this.emit('paragraph', stripTags(line), depth)
+      }
     }
   }
+}
+
+/** What marks where an HTML list opens and closes, on a line of its own, in the HTML reader's tagged text. */
+const HTML_LIST_OPEN = '\u0003'
+const HTML_LIST_CLOSE = '\u0004'
+/** A paragraph that is only bold text (`<b>Bug fixes</b>`, `<strong>Fixes:</strong>`). */
+const HTML_BOLD_LINE = /^\s*<(b|strong)\b[^>]*>([^<]{1,80})<\/\1\s*>\s*:?\s*$/i
+
+/**
+ * The label a line of block HTML is, or null: bold text alone, as `**Fixes**` in Markdown; plain text ending in a
+ * colon before a list, as "Bug fixes:" before a Markdown list.
+ */
+function htmlLabel(line: string, beforeList: boolean): string | null {
+  const bold = HTML_BOLD_LINE.exec(line)
+  if (bold) {
+    const label = squash(decodeEntities(bold[2]!)).replace(/:$/, '')
+    return looksLikeLabel(label) ? label : null
+  }
+  return beforeList ? colonLabel(squash(stripTags(line))) : null
 }
 
 /** The node after `n` in document order once `n`'s subtree is done, null past the end of `root`. */
