@@ -80,6 +80,25 @@ describe('parseUnits: structure', () => {
   })
 })
 
+describe('parseUnits: emoji that open a line', () => {
+  it('are not part of its words (gitmoji, shortcodes); a warning sign and © stay', () => {
+    expect(
+      parseUnits(
+        '- ✨ Add dark mode\n- :bug: Fix a crash\n- 🔥🗑️ Remove the v1 API\n- ⚠️ Remove the v2 API\n- :warning: Remove v3\n- © 2026 notice\n'
+      ).map((u) => u.text)
+    ).toEqual([
+      'Add dark mode',
+      'Fix a crash',
+      'Remove the v1 API',
+      '⚠️ Remove the v2 API',
+      ':warning: Remove v3',
+      '© 2026 notice'
+    ])
+    // Only before words: a line of emoji alone, or an emoji later in the line, stays as it is.
+    expect(parseUnits('- 🎉\n- Fix the 🐛 in sync\n').map((u) => u.text)).toEqual(['🎉', 'Fix the 🐛 in sync'])
+  })
+})
+
 describe('parseUnits: block HTML reads as the same Markdown would', () => {
   it('an item whose own text is a label heads its nested list, and only that list', () => {
     const html =

@@ -423,6 +423,8 @@ describe('verdicts do not depend on how the notes are formatted', () => {
     ],
     ['a blank line between items (loose lists)', (s) => s.replace(/^(\s*[-*+] .*)\n(?=\s*[-*+] )/gm, '$1\n\n')],
     ['a version and date heading before the notes', (s) => `## v9.9.9 (2026-01-01)\n\n${s}`],
+    ['an emoji before every item (gitmoji)', (s) => s.replace(/^(\s*[-*+] )/gm, '$1✨ ')],
+    ['an emoji shortcode before every item', (s) => s.replace(/^(\s*[-*+] )/gm, '$1:sparkles: ')],
     ['hard-wrapped at 80 columns', hardWrapped],
     ['numbered items instead of bullets', numbered],
     // What GitHub adds to the notes it generates, and a line of thanks: none of it is about the release.

@@ -10114,6 +10114,21 @@ function inlineOf(src) {
     const p = new lib_blocks().parse(src).firstChild;
     return p && p.type === 'paragraph' ? inline(p) : squash(src);
 }
+/**
+ * Emoji or emoji shortcodes that open a line (gitmoji: "✨ Add …", ":bug: Fix …"), with the space after them. A
+ * line's words start after them: what it does is read from its first word ("Fix", "Remove").
+ */
+const LEADING_EMOJI = /^(?:(?:[\p{Extended_Pictographic}\p{Regional_Indicator}\p{Emoji_Modifier}\uFE0F\u200D])+|:[a-z0-9_+-]{1,40}:)(?:\s*(?:[\p{Extended_Pictographic}\p{Emoji_Modifier}\uFE0F\u200D]+|:[a-z0-9_+-]{1,40}:))*\s+(?=\S)/u;
+/** A line without the emoji that open it (© ® ™ are pictographic too, but words; ⚠ marks a warning). */
+function undecorated(line) {
+    const c = line.charCodeAt(0);
+    // Emoji are all past U+00FF but for ©/®; a shortcode starts with a colon.
+    if (c < 0xff && c !== 0x3a)
+        return line;
+    const m = LEADING_EMOJI.exec(line);
+    // A warning sign stays: it marks the line as a warning (features.ts reads it).
+    return m && !/^[\u00a9\u00ae\u2122]/.test(line) && !/\u26a0|:warning:/.test(m[0]) ? line.slice(m[0].length) : line;
+}
 class Walker {
     source;
     units = [];
@@ -10146,7 +10161,8 @@ class Walker {
     emit(kind, text, depth, lead = '', alert = '') {
         if (this.units.length >= MAX_UNITS)
             return;
-        const t = squash(this.decoded ? dropDecodedJunk(text) : text).slice(0, MAX_UNIT_TEXT);
+        const squashed = squash(this.decoded ? dropDecodedJunk(text) : text);
+        const t = (kind === 'code' || kind === 'heading' ? squashed : undecorated(squashed)).slice(0, MAX_UNIT_TEXT);
         if (t === '')
             return;
         this.units.push({ kind, text: t, depth, section: this.top(), lead, alert });
@@ -13299,7 +13315,7 @@ function classifyWith(model, input) {
  * leave yesterday's words published. __tests__/classify/revision.test.ts holds it to the judgements of the
  * real notes.
  */
-const JUDGING_REVISION = 19;
+const JUDGING_REVISION = 20;
 /**
  * The classifier's identity (8 hex digits): the committed model and the judging code's revision. A
  * verdict computed by another model or another revision is judged again.

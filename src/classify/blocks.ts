@@ -99,6 +99,23 @@ function inlineOf(src: string): string {
   return p && p.type === 'paragraph' ? inline(p) : squash(src)
 }
 
+/**
+ * Emoji or emoji shortcodes that open a line (gitmoji: "✨ Add …", ":bug: Fix …"), with the space after them. A
+ * line's words start after them: what it does is read from its first word ("Fix", "Remove").
+ */
+const LEADING_EMOJI =
+  /^(?:(?:[\p{Extended_Pictographic}\p{Regional_Indicator}\p{Emoji_Modifier}\uFE0F\u200D])+|:[a-z0-9_+-]{1,40}:)(?:\s*(?:[\p{Extended_Pictographic}\p{Emoji_Modifier}\uFE0F\u200D]+|:[a-z0-9_+-]{1,40}:))*\s+(?=\S)/u
+
+/** A line without the emoji that open it (© ® ™ are pictographic too, but words; ⚠ marks a warning). */
+function undecorated(line: string): string {
+  const c = line.charCodeAt(0)
+  // Emoji are all past U+00FF but for ©/®; a shortcode starts with a colon.
+  if (c < 0xff && c !== 0x3a) return line
+  const m = LEADING_EMOJI.exec(line)
+  // A warning sign stays: it marks the line as a warning (features.ts reads it).
+  return m && !/^[\u00a9\u00ae\u2122]/.test(line) && !/\u26a0|:warning:/.test(m[0]) ? line.slice(m[0].length) : line
+}
+
 class Walker {
   units: Unit[] = []
   private stack: Section[] = []
@@ -133,7 +150,8 @@ class Walker {
 
   private emit(kind: UnitKind, text: string, depth: number, lead = '', alert = ''): void {
     if (this.units.length >= MAX_UNITS) return
-    const t = squash(this.decoded ? dropDecodedJunk(text) : text).slice(0, MAX_UNIT_TEXT)
+    const squashed = squash(this.decoded ? dropDecodedJunk(text) : text)
+    const t = (kind === 'code' || kind === 'heading' ? squashed : undecorated(squashed)).slice(0, MAX_UNIT_TEXT)
     if (t === '') return
     this.units.push({ kind, text: t, depth, section: this.top(), lead, alert })
   }
