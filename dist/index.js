@@ -45268,7 +45268,12 @@ class Walker {
                     return lines[j] === HTML_LIST_OPEN;
             return false;
         };
+        // An item whose text is in a paragraph of its own (`<li><p>Bug fixes</p><ul>…`, as loose lists render): the
+        // next line with text is the item's.
+        let itemOpen = false;
         for (const [i, line] of lines.entries()) {
+            if (line === HTML_LIST_OPEN || line === HTML_LIST_CLOSE || line.startsWith('\u0001'))
+                itemOpen = false;
             if (line === HTML_LIST_OPEN) {
                 this.htmlLists++;
                 continue;
@@ -45281,11 +45286,15 @@ class Walker {
                 continue;
             }
             const itemDepth = depth + Math.max(1, this.htmlLists);
+            const asItem = line.startsWith('\u0002') || (itemOpen && line.trim() !== '');
             // The marker is read before the tags go: decoding an entity drops control characters.
             if (line.startsWith('\u0001'))
                 this.heading(stripTags(line.slice(2)), Number(line[1]) || 6);
-            else if (line.startsWith('\u0002')) {
-                const text = stripTags(line.slice(1));
+            else if (asItem) {
+                const text = stripTags(line.startsWith('\u0002') ? line.slice(1) : line);
+                itemOpen = line.startsWith('\u0002') && squash(text) === '';
+                if (itemOpen)
+                    continue;
                 const label = listNext(i) ? squash(text).replace(/:$/, '') : '';
                 if (looksLikeLabel(label)) {
                     this.htmlScopes.push({ lists: this.htmlLists, stack: this.stack.slice() });
@@ -48105,7 +48114,7 @@ function classifyWith(model, input) {
  * leave yesterday's words published. __tests__/classify/revision.test.ts holds it to the judgements of the
  * real notes.
  */
-const JUDGING_REVISION = 20;
+const JUDGING_REVISION = 21;
 /**
  * The classifier's identity (8 hex digits): the committed model and the judging code's revision. A
  * verdict computed by another model or another revision is judged again.

@@ -116,6 +116,17 @@ describe('parseUnits: block HTML reads as the same Markdown would', () => {
       md.map(([kind, text, , title]) => [kind, text, title])
     )
   })
+  it('reads an item whose text is a paragraph of its own (a loose list, as Markdown renders it) the same way', () => {
+    const html =
+      '<ul>\n<li><p>Bug fixes</p>\n<ul>\n<li><p>Fix a crash</p></li>\n</ul>\n</li>\n' +
+      '<li><p>Update the docs</p>\n<p>More about it.</p></li>\n</ul>\n'
+    expect(brief(html)).toEqual([
+      ['heading', 'Bug fixes', 8, 'Bug fixes'],
+      ['item', 'Fix a crash', 2, 'Bug fixes'],
+      ['item', 'Update the docs', 1, null],
+      ['paragraph', 'More about it.', 0, null]
+    ])
+  })
   it('keeps its lists open across blank lines, which split HTML into several blocks', () => {
     const html =
       '<ul>\n<li>Security\n<ul>\n<li>Patch CVE-2026-1</li>\n\n<li>Patch CVE-2026-2</li>\n</ul>\n</li>\n\n</ul>\n'

@@ -365,7 +365,11 @@ class Walker {
       for (let j = i + 1; j < lines.length; j++) if (lines[j]!.trim() !== '') return lines[j] === HTML_LIST_OPEN
       return false
     }
+    // An item whose text is in a paragraph of its own (`<li><p>Bug fixes</p><ul>…`, as loose lists render): the
+    // next line with text is the item's.
+    let itemOpen = false
     for (const [i, line] of lines.entries()) {
+      if (line === HTML_LIST_OPEN || line === HTML_LIST_CLOSE || line.startsWith('\u0001')) itemOpen = false
       if (line === HTML_LIST_OPEN) {
         this.htmlLists++
         continue
@@ -378,10 +382,13 @@ class Walker {
         continue
       }
       const itemDepth = depth + Math.max(1, this.htmlLists)
+      const asItem = line.startsWith('\u0002') || (itemOpen && line.trim() !== '')
       // The marker is read before the tags go: decoding an entity drops control characters.
       if (line.startsWith('\u0001')) this.heading(stripTags(line.slice(2)), Number(line[1]) || 6)
-      else if (line.startsWith('\u0002')) {
-        const text = stripTags(line.slice(1))
+      else if (asItem) {
+        const text = stripTags(line.startsWith('\u0002') ? line.slice(1) : line)
+        itemOpen = line.startsWith('\u0002') && squash(text) === ''
+        if (itemOpen) continue
         const label = listNext(i) ? squash(text).replace(/:$/, '') : ''
         if (looksLikeLabel(label)) {
           this.htmlScopes.push({ lists: this.htmlLists, stack: this.stack.slice() })
