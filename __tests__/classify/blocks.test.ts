@@ -80,6 +80,25 @@ describe('parseUnits: structure', () => {
   })
 })
 
+describe('parseUnits: prose', () => {
+  it('reads a paragraph of three sentences or more a sentence a line; fewer stay one line', () => {
+    expect(
+      brief('We removed the v1 API. Sync is faster. Run `migrate` after upgrading, e.g. from 1.x.\n\nOne. Two.\n')
+    ).toEqual([
+      ['paragraph', 'We removed the v1 API.', 0, null],
+      ['paragraph', 'Sync is faster.', 0, null],
+      ['paragraph', 'Run migrate after upgrading, e.g. from 1.x.', 0, null],
+      ['paragraph', 'One. Two.', 0, null]
+    ])
+    // A version or a file name is not the end of a sentence.
+    expect(brief('Requires Node.js 20.1. See docs.md. Update v1.2.3 first.\n').map(([, text]) => text)).toEqual([
+      'Requires Node.js 20.1.',
+      'See docs.md.',
+      'Update v1.2.3 first.'
+    ])
+  })
+})
+
 describe('parseUnits: emoji that open a line', () => {
   it('are not part of its words (gitmoji, shortcodes); a warning sign and © stay', () => {
     expect(
