@@ -4,6 +4,8 @@ import { describe, expect, it } from '@jest/globals'
 import { LINKS_PER_LINE_CAP, parseUnits } from '../../src/classify/blocks.js'
 
 const brief = (notes: string) => parseUnits(notes).map((u) => [u.kind, u.text, u.depth, u.section?.title ?? null])
+/** Each unit's kind, text and the heading it sits under. */
+const sections = (notes: string) => parseUnits(notes).map((u) => [u.kind, u.text, u.section?.title ?? null])
 
 describe('parseUnits: structure', () => {
   it('gives each item the headings it sits under, and nested items their depth', () => {
@@ -19,8 +21,8 @@ describe('parseUnits: structure', () => {
     ])
   })
   it('reads a bold label paragraph and a label item with sub-items as headings', () => {
-    const units = parseUnits('**Bug fixes:**\n\n- fixed a crash\n\n* SECURITY\n  * patched CVE-2026-1\n')
-    expect(units.map((u) => [u.kind, u.text, u.section?.title])).toEqual([
+    const units = sections('**Bug fixes:**\n\n- fixed a crash\n\n* SECURITY\n  * patched CVE-2026-1\n')
+    expect(units).toEqual([
       ['heading', 'Bug fixes', 'Bug fixes'],
       ['item', 'fixed a crash', 'Bug fixes'],
       ['heading', 'SECURITY', 'SECURITY'],
@@ -28,10 +30,10 @@ describe('parseUnits: structure', () => {
     ])
   })
   it('reads a plain label line that introduces a list as a heading, and nothing else that ends with a colon', () => {
-    const units = parseUnits(
+    const units = sections(
       'Breaking changes:\n- removed the v1 API\n\nThis release brings the following changes to you:\n\n- faster sync\n\nNote:\n\nread it\n'
     )
-    expect(units.map((u) => [u.kind, u.text, u.section?.title ?? null])).toEqual([
+    expect(units).toEqual([
       ['heading', 'Breaking changes', 'Breaking changes'],
       ['item', 'removed the v1 API', 'Breaking changes'],
       // Eight words: a sentence, not a label; a label before a paragraph is a paragraph too.
@@ -42,12 +44,12 @@ describe('parseUnits: structure', () => {
     ])
   })
   it('reads each line of a paragraph on its own when each starts as an entry does (GitHub shows them so)', () => {
-    const units = parseUnits(
+    const units = sections(
       'Changes:\nFixed a crash on start\nfix(auth): refuse empty passwords\n[k8s] Removed the v1 API\n\n' +
         'This sentence is wrapped\nacross two lines.\n\n' +
         'This is a bugfix release for everyone who runs it. It fixes a potential\nCSRF issue for users who enable remote access.\n'
     )
-    expect(units.map((u) => [u.kind, u.text, u.section?.title ?? null])).toEqual([
+    expect(units).toEqual([
       ['heading', 'Changes', 'Changes'],
       ['paragraph', 'Fixed a crash on start', 'Changes'],
       ['paragraph', 'fix(auth): refuse empty passwords', 'Changes'],
@@ -135,10 +137,8 @@ describe('parseUnits: block HTML reads as the same Markdown would', () => {
       ['item', 'Update the docs', 1, null]
     ])
     // The same list in Markdown gives the same sections.
-    const md = brief('- Bug fixes\n  - Fix a crash\n- Update the docs\n')
-    expect(brief(html).map(([kind, text, , title]) => [kind, text, title])).toEqual(
-      md.map(([kind, text, , title]) => [kind, text, title])
-    )
+    const md = sections('- Bug fixes\n  - Fix a crash\n- Update the docs\n')
+    expect(sections(html)).toEqual(md)
   })
   it("reads the paragraphs after an item's own as paragraphs", () => {
     expect(brief('<ul>\n<li><p>Update the docs</p>\n<p>More about it.</p></li>\n</ul>\n')).toEqual([
@@ -149,14 +149,14 @@ describe('parseUnits: block HTML reads as the same Markdown would', () => {
   it('keeps its lists open across blank lines, which split HTML into several blocks', () => {
     const html =
       '<ul>\n<li>Security\n<ul>\n<li>Patch CVE-2026-1</li>\n\n<li>Patch CVE-2026-2</li>\n</ul>\n</li>\n\n</ul>\n'
-    expect(brief(html).map(([kind, text, , title]) => [kind, text, title])).toEqual([
+    expect(sections(html)).toEqual([
       ['heading', 'Security', 'Security'],
       ['item', 'Patch CVE-2026-1', 'Security'],
       ['item', 'Patch CVE-2026-2', 'Security']
     ])
   })
   it('a label paragraph before a list, or bold text alone, heads what follows; a sentence does not', () => {
-    expect(brief('<p>Bug fixes:</p>\n<ul><li>Fix a crash</li></ul>\n').map(([k, t, , s]) => [k, t, s])).toEqual([
+    expect(sections('<p>Bug fixes:</p>\n<ul><li>Fix a crash</li></ul>\n')).toEqual([
       ['heading', 'Bug fixes', 'Bug fixes'],
       ['item', 'Fix a crash', 'Bug fixes']
     ])

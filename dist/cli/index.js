@@ -10121,7 +10121,8 @@ const SENTENCE_END = /(?<=[A-Za-z0-9)\]"'`][.!?])\s+(?=[\p{Lu}"'`])/u;
 const SENTENCES_TO_SPLIT = 3;
 /** The sentences of a paragraph of prose, or null when it has fewer than SENTENCES_TO_SPLIT. */
 function sentencesOf(body) {
-    const sentences = squash(body).split(SENTENCE_END);
+    // Each sentence is squashed as it is emitted; splitting at any run of white space needs no squashing first.
+    const sentences = body.split(SENTENCE_END);
     return sentences.length >= SENTENCES_TO_SPLIT ? sentences : null;
 }
 /** Plain text of a bit of Markdown that holds inline markup only (a table cell). */
@@ -12605,10 +12606,17 @@ function weightTable(model) {
 }
 /** Class probabilities for a release's features (features the model does not know weigh nothing). */
 function probabilities(model, features) {
-    const z = model.bias.slice();
     const table = weightTable(model);
+    return probabilitiesBy(model.bias, features, (f) => table.get(f));
+}
+/**
+ * Class probabilities for a release's features, each feature's weights found by `row` (undefined: it weighs
+ * nothing). Training names its features; a build passes their indexes (./judge.ts), with the same sums.
+ */
+function probabilitiesBy(bias, features, row) {
+    const z = bias.slice();
     for (const f of features) {
-        const w = table.get(f);
+        const w = row(f);
         if (w)
             for (let c = 0; c < z.length; c++)
                 z[c] += w[c];
@@ -12747,14 +12755,8 @@ function probabilitiesOf(model, ids) {
         const table = weightTable(model);
         rows.set(model, (r = FEATURES.map((f) => table.get(f.name))));
     }
-    const z = model.bias.slice();
-    for (const id of ids) {
-        const w = r[id];
-        if (w)
-            for (let c = 0; c < z.length; c++)
-                z[c] += w[c];
-    }
-    return softmax(z);
+    const byId = r;
+    return probabilitiesBy(model.bias, ids, (id) => byId[id]);
 }
 /** Per model, how much each feature (by index into FEATURES) pushes toward each class; built once per model. */
 const pushes = new WeakMap();

@@ -106,7 +106,8 @@ const SENTENCES_TO_SPLIT = 3
 
 /** The sentences of a paragraph of prose, or null when it has fewer than SENTENCES_TO_SPLIT. */
 function sentencesOf(body: string): string[] | null {
-  const sentences = squash(body).split(SENTENCE_END)
+  // Each sentence is squashed as it is emitted; splitting at any run of white space needs no squashing first.
+  const sentences = body.split(SENTENCE_END)
   return sentences.length >= SENTENCES_TO_SPLIT ? sentences : null
 }
 

@@ -12,8 +12,8 @@ import {
   CAUTION,
   decide,
   MODEL_CLASSES,
+  probabilitiesBy,
   SAFE,
-  softmax,
   topClass,
   UNKNOWN,
   weightTable,
@@ -134,12 +134,8 @@ function probabilitiesOf(model: Model, ids: Int32Array): number[] {
     const table = weightTable(model)
     rows.set(model, (r = FEATURES.map((f) => table.get(f.name))))
   }
-  const z = model.bias.slice()
-  for (const id of ids) {
-    const w = r[id]
-    if (w) for (let c = 0; c < z.length; c++) z[c]! += w[c]!
-  }
-  return softmax(z)
+  const byId = r
+  return probabilitiesBy(model.bias, ids, (id) => byId[id])
 }
 
 /** Per model, how much each feature (by index into FEATURES) pushes toward each class; built once per model. */

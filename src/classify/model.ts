@@ -74,17 +74,29 @@ export function weightTable(model: Weights): Map<string, number[]> {
 
 /** Class probabilities for a release's features (features the model does not know weigh nothing). */
 export function probabilities(model: Weights, features: readonly string[]): number[] {
-  const z = model.bias.slice()
   const table = weightTable(model)
+  return probabilitiesBy(model.bias, features, (f) => table.get(f))
+}
+
+/**
+ * Class probabilities for a release's features, each feature's weights found by `row` (undefined: it weighs
+ * nothing). Training names its features; a build passes their indexes (./judge.ts), with the same sums.
+ */
+export function probabilitiesBy<K>(
+  bias: readonly number[],
+  features: Iterable<K>,
+  row: (feature: K) => readonly number[] | undefined
+): number[] {
+  const z = bias.slice()
   for (const f of features) {
-    const w = table.get(f)
+    const w = row(f)
     if (w) for (let c = 0; c < z.length; c++) z[c]! += w[c]!
   }
   return softmax(z)
 }
 
 /** Scores → probabilities (in place: `z` is the caller's scratch). */
-export function softmax(z: number[]): number[] {
+function softmax(z: number[]): number[] {
   let max = -Infinity
   for (const v of z) if (v > max) max = v
   let sum = 0
