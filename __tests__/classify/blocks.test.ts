@@ -1,7 +1,8 @@
 // Notes → units: CommonMark's structure, the GitHub additions release notes use (tables, task list boxes,
 // strikethrough), and bounds on hostile nesting and link openings.
 import { describe, expect, it } from '@jest/globals'
-import { LINKS_PER_LINE_CAP, parseUnits } from '../../src/classify/blocks.js'
+import { Parser } from 'commonmark'
+import { inline, LINKS_PER_LINE_CAP, notesParser, parseUnits } from '../../src/classify/blocks.js'
 
 const brief = (notes: string) => parseUnits(notes).map((u) => [u.kind, u.text, u.depth, u.section?.title ?? null])
 /** Each unit's kind, text and the heading it sits under. */
@@ -199,6 +200,56 @@ describe('parseUnits: GitHub additions', () => {
     expect(brief('- [x] ~~old~~ new\n- [ ] `~a~` and ~b~\n')).toEqual([
       ['item', 'old new', 1, null],
       ['item', '~a~ and b', 1, null]
+    ])
+  })
+})
+
+describe('notesParser: plain lines and simple links read as commonmark.js reads them', () => {
+  /** A seeded generator (mulberry32), so a failure repeats. */
+  function random(seed: number): () => number {
+    return () => {
+      seed = (seed + 0x6d2b79f5) | 0
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+    }
+  }
+  // Every line opens with a letter, so the text stays one paragraph; the rest mixes links, near links, breaks
+  // and the text around them, with the white space CommonMark treats apart (tab, no-break space) and the
+  // strikethrough inline() drops.
+  const ALPHABET = [
+    ...['a', 'bc', ' ', ' ', '  ', '[', ']', '(', ')', '](', '"', "'", ':', '/', '#', '.', '~~', '\t', '\u00a0', '\n'],
+    ...['[a](b)', '[x y](https://e.org/p?q=1#f)', '[](u)', '[a]()', '[ a ](b)', '[a](b c)', '[a](b "t")', '[a]\n(b)'],
+    ...['[a\nb](c)', '[a](b\u00a0c)', '[a](b(c))', '[a [b](c)](d)', '[a][b]', '[a][]']
+  ]
+  it('on 20,000 random paragraphs, or leaves them to commonmark.js', () => {
+    const next = random(19)
+    let read = 0
+    let links = 0
+    for (let i = 0; i < 20_000; i++) {
+      let s = 'a'
+      const length = 1 + Math.floor(next() * 16)
+      for (let k = 0; k < length; k++) s += ALPHABET[Math.floor(next() * ALPHABET.length)]!
+      s = s.replace(/\n(?!\S)/g, '\na').replace(/\n\S/g, (m) => `\n${/[a-c~]/.test(m[1]!) ? m[1] : 'b'}`)
+      const theirs = new Parser().parse(s).firstChild
+      if (theirs?.type !== 'paragraph' || theirs.next !== null) continue
+      const ours = notesParser().parse(s).firstChild!
+      expect([s, inline(ours)]).toEqual([s, inline(theirs)])
+      if (ours.firstChild !== null) continue
+      // Read without inline nodes.
+      read++
+      if (s.includes('](')) links++
+    }
+    // Thousands are read without inline nodes, half of them with links; the rest are left to commonmark.js.
+    expect(read).toBeGreaterThan(4_000)
+    expect(links).toBeGreaterThan(2_000)
+  })
+  it('leaves brackets to commonmark.js where the notes define link references', () => {
+    expect(brief('See [the docs] for details.\n\n[the docs]: https://example.org\n')).toEqual([
+      ['paragraph', 'See the docs for details.', 0, null]
+    ])
+    expect(brief('See [the docs](https://example.org) and [a](b "title").\n')).toEqual([
+      ['paragraph', 'See the docs and a.', 0, null]
     ])
   })
 })

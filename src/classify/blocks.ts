@@ -111,9 +111,68 @@ function sentencesOf(body: string): string[] | null {
   return sentences.length >= SENTENCES_TO_SPLIT ? sentences : null
 }
 
+/** Characters that can open inline markup in CommonMark (quotes only with `smart`, which is off). */
+const INLINE_MARKUP = /[`[\]\\!<&*_]/
+/** The same but brackets: links are read by simpleText when they are as simple as SIMPLE_LINK. */
+const MARKUP_BUT_LINKS = /[`\\!<&*_]/
+/**
+ * `[text](target)` with no bracket or line break in the text and no white space, parenthesis or bracket in
+ * the target: CommonMark reads it as a link whatever surrounds it (given no `!`, `\`, `<`, `` ` `` anywhere).
+ */
+const SIMPLE_LINK = /\[([^[\]\n]*)\]\(([^\s()[\]\x00-\x1f\x7f]*)\)/g
+
+/**
+ * What inline() reads from a paragraph or heading whose content holds no markup but simple links, without
+ * its inline nodes; null when it holds more. Line breaks as commonmark.js makes them: a soft one ("\n")
+ * between lines, a hard one (" ") after two trailing spaces, the next line's leading spaces dropped. Most
+ * lines of notes are of this kind, and commonmark.js's inline parser took a third of the parse.
+ */
+export function simpleText(content: string): string | null {
+  // A `](` outside every simple link may close a link that is not simple (spanning lines, a title, a
+  // nested bracket): such content is left to commonmark.js.
+  if (content.includes('](') && content.replace(SIMPLE_LINK, '').includes('](')) return null
+  let s = content.trim()
+  if (s.includes('\n')) s = s.replace(/ *\n */g, (m) => (m.startsWith('  ') ? ' ' : '\n'))
+  return s.includes('[') ? s.replace(SIMPLE_LINK, '$1') : s
+}
+
+/** commonmark.js's internals this reaches into: the inline parser, its link references, a block's raw content. */
+interface InlineParserInternals {
+  parse(block: Node): void
+  refmap: Record<string, unknown>
+}
+
+/**
+ * A commonmark.js parser whose inline pass leaves plain text and simple links to simpleText: such a
+ * paragraph or heading gets no inline nodes, and its text as its `literal` (which CommonMark leaves null
+ * for them), where inline() reads it.
+ */
+export function notesParser(): Parser {
+  const p = new Parser()
+  const inlines = (p as unknown as { inlineParser: InlineParserInternals }).inlineParser
+  const parse = inlines.parse.bind(inlines)
+  inlines.parse = (block: Node) => {
+    const b = block as unknown as { _string_content: string | null }
+    const content = b._string_content
+    if (content === null) return parse(block)
+    // A bracket can name a link reference when the notes define one.
+    const markup = hasKeys(inlines.refmap) ? INLINE_MARKUP : MARKUP_BUT_LINKS
+    const text = markup.test(content) ? null : simpleText(content)
+    if (text === null) return parse(block)
+    b._string_content = null
+    block.literal = text
+  }
+  return p
+}
+
+function hasKeys(o: object): boolean {
+  for (const _ in o) return true
+  return false
+}
+
 /** Plain text of a bit of Markdown that holds inline markup only (a table cell). */
 function inlineOf(src: string): string {
-  const p = new Parser().parse(src).firstChild
+  const p = notesParser().parse(src).firstChild
   return p && p.type === 'paragraph' ? inline(p) : squash(src)
 }
 
@@ -294,7 +353,7 @@ class Walker {
     if (header.length !== cells(rows[at]!).length) return false
     // The lines above the header, parsed on their own, are read as the paragraph they are. Not through
     // blocks(): their source positions are not this source's, so table() must not look them up.
-    const above = at > 1 ? new Parser().parse(rows.slice(0, at - 1).join('\n')).firstChild : null
+    const above = at > 1 ? notesParser().parse(rows.slice(0, at - 1).join('\n')).firstChild : null
     if (above?.type === 'paragraph') this.paragraph(above, inline(above), depth, quote)
     const body = rows.slice(at + 1).map((r) => {
       const c = cells(r).slice(0, header.length)
@@ -465,6 +524,8 @@ const CONTAINS_TEXT = new Set(['strong', 'emph', 'link'])
  * as deep as the notes make it.
  */
 export function inline(block: Node): string {
+  if (block.literal !== null && (block.type === 'paragraph' || block.type === 'heading'))
+    return stripStrike(block.literal)
   // Text runs up to a code span or tag, where strikethrough markup can be: tildes in code are text.
   let out = ''
   let run = ''
@@ -534,7 +595,7 @@ export function parseUnits(notes: string): Unit[] {
   const text = defuseLinks(notes)
   try {
     const w = new Walker(text)
-    w.blocks(new Parser().parse(text).firstChild, 0, null)
+    w.blocks(notesParser().parse(text).firstChild, 0, null)
     return w.units
   } catch {
     // The parser is total on every input we have tried; if it ever is not, read lines.
