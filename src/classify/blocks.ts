@@ -128,12 +128,13 @@ const SIMPLE_LINK = /\[([^[\]\n]*)\]\(([^\s()[\]\x00-\x1f\x7f]*)\)/g
  * lines of notes are of this kind, and commonmark.js's inline parser took a third of the parse.
  */
 export function simpleText(content: string): string | null {
-  // A `](` outside every simple link may close a link that is not simple (spanning lines, a title, a
-  // nested bracket): such content is left to commonmark.js.
-  if (content.includes('](') && content.replace(SIMPLE_LINK, '').includes('](')) return null
   let s = content.trim()
   if (s.includes('\n')) s = s.replace(/ *\n */g, (m) => (m.startsWith('  ') ? ' ' : '\n'))
-  return s.includes('[') ? s.replace(SIMPLE_LINK, '$1') : s
+  if (!s.includes('[')) return s
+  s = s.replace(SIMPLE_LINK, '$1')
+  // A `](` outside every simple link may close a link that is not simple (spanning lines, a title, a
+  // nested bracket): such content is left to commonmark.js. (One that a link's text makes is left too.)
+  return s.includes('](') ? null : s
 }
 
 /** commonmark.js's internals this reaches into: the inline parser, its link references, a block's raw content. */
