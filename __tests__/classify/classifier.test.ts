@@ -426,6 +426,14 @@ describe('verdicts do not depend on how the notes are formatted', () => {
     ['a version and date heading before the notes', (s) => `## v9.9.9 (2026-01-01)\n\n${s}`],
     ['an emoji before every item (gitmoji)', (s) => s.replace(/^(\s*[-*+] )/gm, '$1✨ ')],
     ['an emoji shortcode before every item', (s) => s.replace(/^(\s*[-*+] )/gm, '$1:sparkles: ')],
+    [
+      'an issue reference before every item ("#1234: …")',
+      (s) => {
+        let n = 1000
+        return s.replace(/^(\s*[-*+] )(?!\[[ xX]\])/gm, (m) => `${m}#${n++}: `)
+      }
+    ],
+    ['an author before every item ("@user: …")', (s) => s.replace(/^(\s*[-*+] )(?!\[[ xX]\])/gm, '$1@dev-1: ')],
     ['hard-wrapped at 80 columns', hardWrapped],
     ['numbered items instead of bullets', numbered],
     // What GitHub adds to the notes it generates, and a line of thanks: none of it is about the release.

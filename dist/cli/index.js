@@ -10125,9 +10125,64 @@ function sentencesOf(body) {
     const sentences = body.split(SENTENCE_END);
     return sentences.length >= SENTENCES_TO_SPLIT ? sentences : null;
 }
+/** Characters that can open inline markup in CommonMark (quotes only with `smart`, which is off). */
+const INLINE_MARKUP = /[`[\]\\!<&*_]/;
+/** The same but brackets: links are read by simpleText when they are as simple as SIMPLE_LINK. */
+const MARKUP_BUT_LINKS = /[`\\!<&*_]/;
+/**
+ * `[text](target)` with no bracket or line break in the text and no white space, parenthesis or bracket in
+ * the target: CommonMark reads it as a link whatever surrounds it (given no `!`, `\`, `<`, `` ` `` anywhere).
+ */
+const SIMPLE_LINK = /\[([^[\]\n]*)\]\(([^\s()[\]\x00-\x1f\x7f]*)\)/g;
+/**
+ * What inline() reads from a paragraph or heading whose content holds no markup but simple links, without
+ * its inline nodes; null when it holds more. Line breaks as commonmark.js makes them: a soft one ("\n")
+ * between lines, a hard one (" ") after two trailing spaces, the next line's leading spaces dropped. Most
+ * lines of notes are of this kind, and commonmark.js's inline parser took a third of the parse.
+ */
+function simpleText(content) {
+    let s = content.trim();
+    if (s.includes('\n'))
+        s = s.replace(/ *\n */g, (m) => (m.startsWith('  ') ? ' ' : '\n'));
+    if (!s.includes('['))
+        return s;
+    s = s.replace(SIMPLE_LINK, '$1');
+    // A `](` outside every simple link may close a link that is not simple (spanning lines, a title, a
+    // nested bracket): such content is left to commonmark.js. (One that a link's text makes is left too.)
+    return s.includes('](') ? null : s;
+}
+/**
+ * A commonmark.js parser whose inline pass leaves plain text and simple links to simpleText: such a
+ * paragraph or heading gets no inline nodes, and its text as its `literal` (which CommonMark leaves null
+ * for them), where inline() reads it.
+ */
+function notesParser() {
+    const p = new lib_blocks();
+    const inlines = p.inlineParser;
+    const parse = inlines.parse.bind(inlines);
+    inlines.parse = (block) => {
+        const b = block;
+        const content = b._string_content;
+        if (content === null)
+            return parse(block);
+        // A bracket can name a link reference when the notes define one.
+        const markup = hasKeys(inlines.refmap) ? INLINE_MARKUP : MARKUP_BUT_LINKS;
+        const text = markup.test(content) ? null : simpleText(content);
+        if (text === null)
+            return parse(block);
+        b._string_content = null;
+        block.literal = text;
+    };
+    return p;
+}
+function hasKeys(o) {
+    for (const _ in o)
+        return true;
+    return false;
+}
 /** Plain text of a bit of Markdown that holds inline markup only (a table cell). */
 function inlineOf(src) {
-    const p = new lib_blocks().parse(src).firstChild;
+    const p = notesParser().parse(src).firstChild;
     return p && p.type === 'paragraph' ? inline(p) : squash(src);
 }
 /**
@@ -10310,7 +10365,7 @@ class Walker {
             return false;
         // The lines above the header, parsed on their own, are read as the paragraph they are. Not through
         // blocks(): their source positions are not this source's, so table() must not look them up.
-        const above = at > 1 ? new lib_blocks().parse(rows.slice(0, at - 1).join('\n')).firstChild : null;
+        const above = at > 1 ? notesParser().parse(rows.slice(0, at - 1).join('\n')).firstChild : null;
         if (above?.type === 'paragraph')
             this.paragraph(above, inline(above), depth, quote);
         const body = rows.slice(at + 1).map((r) => {
@@ -10484,6 +10539,8 @@ const CONTAINS_TEXT = new Set(['strong', 'emph', 'link']);
  * as deep as the notes make it.
  */
 function inline(block) {
+    if (block.literal !== null && (block.type === 'paragraph' || block.type === 'heading'))
+        return stripStrike(block.literal);
     // Text runs up to a code span or tag, where strikethrough markup can be: tildes in code are text.
     let out = '';
     let run = '';
@@ -10554,7 +10611,7 @@ function blocks_parseUnits(notes) {
     const text = defuseLinks(notes);
     try {
         const w = new Walker(text);
-        w.blocks(new lib_blocks().parse(text).firstChild, 0, null);
+        w.blocks(notesParser().parse(text).firstChild, 0, null);
         return w.units;
     }
     catch {
@@ -10773,6 +10830,20 @@ function build(name, s) {
         also: [],
         lower: true
     };
+}
+/**
+ * The start of a line and an optional issue reference or author that opens it (`#1234:`, `GH-12 `,
+ * `@user:`), for patterns with the `i` flag: the words after them open the line as much as without them.
+ */
+const LINE_START = String.raw `^\s*(?:(?:#|gh-)\d{1,7}:?\s+|@[\w-]{1,39}:\s*)?`;
+/**
+ * What opens a line (case-insensitive): after an optional issue reference or author (`#1234:`, `GH-12 `,
+ * `@user:`) and, for `afterScope`, an optional scope (`[web]`, `api:`), the given pattern; or, after the
+ * reference only, `bare`. Many notes open their lines with either; neither changes what the line says.
+ */
+function lineOpening(afterScope, bare = '') {
+    const scoped = afterScope ? String.raw `${LINE_START}(?:\[[^\]]{0,30}\]\s*)?(?:[\w/-]{1,30}:\s*)?${afterScope}` : '';
+    return new RegExp([scoped, bare ? `${LINE_START}(?:${bare})` : ''].filter(Boolean).join('|'), 'i');
 }
 // ---------------------------------------------------------------------------
 // Word lists shared by several detectors.
@@ -11086,7 +11157,7 @@ const SPECS = {
     removalLine: {
         means: 'removes something',
         why: 'required',
-        pattern: /^\s*(?:\[[^\]]{0,30}\]\s*)?(?:[\w/-]{1,30}:\s*)?(?:remove[sd]?|removing|drop(?:s|ped)?|delete[sd]?|disable[sd]?|discontinue[sd]?|retire[sd]?|forbid|disallow(?:s|ed)?|reject(?:s|ed)?|unsupport(?:s|ed)?)\b/i,
+        pattern: lineOpening('(?:remove[sd]?|removing|drop(?:s|ped)?|delete[sd]?|disable[sd]?|discontinue[sd]?|retire[sd]?|forbid|disallow(?:s|ed)?|reject(?:s|ed)?|unsupport(?:s|ed)?)\\b'),
         keys: ['remov', 'drop', 'delet', 'disabl', 'discontinu', 'retire', 'forbid', 'disallow', 'reject', 'unsupport']
     },
     forbidden: {
@@ -11820,13 +11891,13 @@ const SPECS = {
     fixLine: {
         means: 'is a bug fix',
         why: 'routine',
-        pattern: /^\s*(?:\[[^\]]{0,30}\]\s*)?(?:[\w/-]{1,30}:\s*)?(?:fix(?:e[sd])?|bug ?fix(?:es)?|resolve[sd]?|revert(?:s|ed)?|correct(?:s|ed)?)\b|^\s*BUG\/|^\s*\[(?:bug ?)?fix(?:e[sd])?\]/i,
+        pattern: lineOpening('(?:fix(?:e[sd])?|bug ?fix(?:es)?|resolve[sd]?|revert(?:s|ed)?|correct(?:s|ed)?)\\b', String.raw `BUG\/|\[(?:bug ?)?fix(?:e[sd])?\]`),
         keys: ['fix', 'resolv', 'revert', 'correct', 'bug']
     },
     choreLine: {
         means: 'is internal work',
         why: 'routine',
-        pattern: /^\s*(?:\[[^\]]{0,40}\]\s*)?(?:test|tests|ci|docs?|chore|build|style|refactor|perf|lint|i18n|l10n|deps|cleanup|minor)(?:\([^)]{0,60}\))?[:/]/i,
+        pattern: lineOpening('', String.raw `(?:\[[^\]]{0,40}\]\s*)?(?:test|tests|ci|docs?|chore|build|style|refactor|perf|lint|i18n|l10n|deps|cleanup|minor)(?:\([^)]{0,60}\))?[:/]`),
         keys: [':', '/']
     },
     versionNumber: {
@@ -12072,7 +12143,7 @@ function softenedAt(ue, hit) {
 }
 /** A line that opens with one of `verbs` (a pattern), after an optional `[tag]` and a `scope` label ending in `sep`. */
 function opensWith(verbs, sep) {
-    return new RegExp(String.raw `^\s*(?:\[[^\]]{0,40}\]\s*)?(?:[#\w./-]{1,40}\s*${sep}\s*)?(?:${verbs})\b`, 'i');
+    return new RegExp(String.raw `${LINE_START}(?:\[[^\]]{0,40}\]\s*)?(?:[#\w./-]{1,40}\s*${sep}\s*)?(?:${verbs})\b`, 'i');
 }
 // A line that adds something ("Add an option to remove headers"), is internal work ("CLEANUP:",
 // "docs:"), sits under a bug-fixes, documentation, tests or dependencies heading (it describes a
@@ -12083,7 +12154,7 @@ const ADDS = opensWith('add(?:s|ed)?|allow(?:s|ed)?|implement(?:s|ed)?', '[:-]')
 // A Conventional Commits feature or fix ("feat(urlcleaner): remove …") states no breaking change either:
 // that convention marks a breaking one with "!" ("feat(config)!: remove …", a breaking marker), so
 // without it the author declares the change not breaking.
-const CONVENTIONAL = /^\s*(?:feat|fix)(?:\([^)]{0,60}\))?:/i;
+const CONVENTIONAL = new RegExp(String.raw `${LINE_START}(?:feat|fix)(?:\([^)]{0,60}\))?:`, 'i');
 const UNUSED = wordsPattern([
     'unused',
     'unnecessary',
@@ -12219,7 +12290,7 @@ function securityCue(ue) {
 }
 const CHANGED_HEADINGS = ['deprecated', 'changed', 'config'];
 // The same announced by the line itself: "Changed: …", "[Change] …", "Deprecated: …".
-const CHANGED_PREFIX = /^\s*\[?(changed?|deprecated?|deprecation)\]?\s*[:\]]/i;
+const CHANGED_PREFIX = new RegExp(String.raw `${LINE_START}\[?(changed?|deprecated?|deprecation)\]?\s*[:\]]`, 'i');
 // A default that changed ("Raised the default API rate limit from 10 to 120", "X now defaults to false",
 // "The default of Y changed to 1"): the rubric counts changed defaults as caution.
 const CHANGED_DEFAULT = new RegExp([
@@ -13349,7 +13420,7 @@ function classifyWith(model, input) {
  * leave yesterday's words published. __tests__/classify/revision.test.ts holds it to the judgements of the
  * real notes.
  */
-const JUDGING_REVISION = 22;
+const JUDGING_REVISION = 23;
 /**
  * The classifier's identity (8 hex digits): the committed model and the judging code's revision. A
  * verdict computed by another model or another revision is judged again.

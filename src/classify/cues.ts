@@ -25,7 +25,7 @@
 // These replaced a learned safety gate: leave-one-app-out, `action` alone took the breaking
 // releases called safe to zero at a far smaller cost in safe recall (see README).
 import type { CueFlags } from './model.js'
-import { DETECTORS, MODIFIERS, nearPattern, wordsPattern, type Hit } from './detectors.js'
+import { DETECTORS, LINE_START, MODIFIERS, nearPattern, wordsPattern, type Hit } from './detectors.js'
 import type { UnitEvidence } from './features.js'
 import { S, type HeadingKind } from './sections.js'
 import { WORD } from './words.js'
@@ -153,7 +153,7 @@ function softenedAt(ue: UnitEvidence, hit: Hit): boolean {
 
 /** A line that opens with one of `verbs` (a pattern), after an optional `[tag]` and a `scope` label ending in `sep`. */
 function opensWith(verbs: string, sep: string): RegExp {
-  return new RegExp(String.raw`^\s*(?:\[[^\]]{0,40}\]\s*)?(?:[#\w./-]{1,40}\s*${sep}\s*)?(?:${verbs})\b`, 'i')
+  return new RegExp(String.raw`${LINE_START}(?:\[[^\]]{0,40}\]\s*)?(?:[#\w./-]{1,40}\s*${sep}\s*)?(?:${verbs})\b`, 'i')
 }
 
 // A line that adds something ("Add an option to remove headers"), is internal work ("CLEANUP:",
@@ -165,7 +165,7 @@ const ADDS = opensWith('add(?:s|ed)?|allow(?:s|ed)?|implement(?:s|ed)?', '[:-]')
 // A Conventional Commits feature or fix ("feat(urlcleaner): remove …") states no breaking change either:
 // that convention marks a breaking one with "!" ("feat(config)!: remove …", a breaking marker), so
 // without it the author declares the change not breaking.
-const CONVENTIONAL = /^\s*(?:feat|fix)(?:\([^)]{0,60}\))?:/i
+const CONVENTIONAL = new RegExp(String.raw`${LINE_START}(?:feat|fix)(?:\([^)]{0,60}\))?:`, 'i')
 const UNUSED = wordsPattern(
   [
     'unused',
@@ -336,7 +336,7 @@ function securityCue(ue: UnitEvidence): Cue | null {
 
 const CHANGED_HEADINGS: readonly HeadingKind[] = ['deprecated', 'changed', 'config']
 // The same announced by the line itself: "Changed: …", "[Change] …", "Deprecated: …".
-const CHANGED_PREFIX = /^\s*\[?(changed?|deprecated?|deprecation)\]?\s*[:\]]/i
+const CHANGED_PREFIX = new RegExp(String.raw`${LINE_START}\[?(changed?|deprecated?|deprecation)\]?\s*[:\]]`, 'i')
 
 // A default that changed ("Raised the default API rate limit from 10 to 120", "X now defaults to false",
 // "The default of Y changed to 1"): the rubric counts changed defaults as caution.

@@ -142,6 +142,22 @@ function build(name: string, s: Spec): Detector {
   }
 }
 
+/**
+ * The start of a line and an optional issue reference or author that opens it (`#1234:`, `GH-12 `,
+ * `@user:`), for patterns with the `i` flag: the words after them open the line as much as without them.
+ */
+export const LINE_START = String.raw`^\s*(?:(?:#|gh-)\d{1,7}:?\s+|@[\w-]{1,39}:\s*)?`
+
+/**
+ * What opens a line (case-insensitive): after an optional issue reference or author (`#1234:`, `GH-12 `,
+ * `@user:`) and, for `afterScope`, an optional scope (`[web]`, `api:`), the given pattern; or, after the
+ * reference only, `bare`. Many notes open their lines with either; neither changes what the line says.
+ */
+function lineOpening(afterScope: string, bare = ''): RegExp {
+  const scoped = afterScope ? String.raw`${LINE_START}(?:\[[^\]]{0,30}\]\s*)?(?:[\w/-]{1,30}:\s*)?${afterScope}` : ''
+  return new RegExp([scoped, bare ? `${LINE_START}(?:${bare})` : ''].filter(Boolean).join('|'), 'i')
+}
+
 // ---------------------------------------------------------------------------
 // Word lists shared by several detectors.
 
@@ -460,8 +476,9 @@ const SPECS: Record<string, Spec> = {
   removalLine: {
     means: 'removes something',
     why: 'required',
-    pattern:
-      /^\s*(?:\[[^\]]{0,30}\]\s*)?(?:[\w/-]{1,30}:\s*)?(?:remove[sd]?|removing|drop(?:s|ped)?|delete[sd]?|disable[sd]?|discontinue[sd]?|retire[sd]?|forbid|disallow(?:s|ed)?|reject(?:s|ed)?|unsupport(?:s|ed)?)\b/i,
+    pattern: lineOpening(
+      '(?:remove[sd]?|removing|drop(?:s|ped)?|delete[sd]?|disable[sd]?|discontinue[sd]?|retire[sd]?|forbid|disallow(?:s|ed)?|reject(?:s|ed)?|unsupport(?:s|ed)?)\\b'
+    ),
     keys: ['remov', 'drop', 'delet', 'disabl', 'discontinu', 'retire', 'forbid', 'disallow', 'reject', 'unsupport']
   },
   forbidden: {
@@ -1195,15 +1212,19 @@ const SPECS: Record<string, Spec> = {
   fixLine: {
     means: 'is a bug fix',
     why: 'routine',
-    pattern:
-      /^\s*(?:\[[^\]]{0,30}\]\s*)?(?:[\w/-]{1,30}:\s*)?(?:fix(?:e[sd])?|bug ?fix(?:es)?|resolve[sd]?|revert(?:s|ed)?|correct(?:s|ed)?)\b|^\s*BUG\/|^\s*\[(?:bug ?)?fix(?:e[sd])?\]/i,
+    pattern: lineOpening(
+      '(?:fix(?:e[sd])?|bug ?fix(?:es)?|resolve[sd]?|revert(?:s|ed)?|correct(?:s|ed)?)\\b',
+      String.raw`BUG\/|\[(?:bug ?)?fix(?:e[sd])?\]`
+    ),
     keys: ['fix', 'resolv', 'revert', 'correct', 'bug']
   },
   choreLine: {
     means: 'is internal work',
     why: 'routine',
-    pattern:
-      /^\s*(?:\[[^\]]{0,40}\]\s*)?(?:test|tests|ci|docs?|chore|build|style|refactor|perf|lint|i18n|l10n|deps|cleanup|minor)(?:\([^)]{0,60}\))?[:/]/i,
+    pattern: lineOpening(
+      '',
+      String.raw`(?:\[[^\]]{0,40}\]\s*)?(?:test|tests|ci|docs?|chore|build|style|refactor|perf|lint|i18n|l10n|deps|cleanup|minor)(?:\([^)]{0,60}\))?[:/]`
+    ),
     keys: [':', '/']
   },
   versionNumber: {
