@@ -434,6 +434,8 @@ describe('verdicts do not depend on how the notes are formatted', () => {
       }
     ],
     ['an author before every item ("@user: …")', (s) => s.replace(/^(\s*[-*+] )(?!\[[ xX]\])/gm, '$1@dev-1: ')],
+    // Some items carry a tag already ("[Fix] …", "BUG/MINOR: …"): a second one before it.
+    ['a tag before every item ("[core] …")', (s) => s.replace(/^(\s*[-*+] )(?!\[[ xX]\])/gm, '$1[core] ')],
     ['hard-wrapped at 80 columns', hardWrapped],
     ['numbered items instead of bullets', numbered],
     // What GitHub adds to the notes it generates, and a line of thanks: none of it is about the release.

@@ -20,6 +20,29 @@ describe('detectors', () => {
     for (const m of MODIFIERS) expect(seen.has(m)).toBe(true)
   })
 
+  it.each(['removalLine', 'fixLine', 'choreLine', 'bangMarker', 'breakingMarker'])(
+    '%s reads past what may open a line: an issue reference, an author, a tag',
+    (name) => {
+      const lines = [
+        'Remove the legacy exporter',
+        'Fixed a crash on start',
+        '[bugfix] a crash on start',
+        'BUG/MINOR: mux: a crash on start',
+        'docs: a typo',
+        'chore(deps): bump x',
+        'feat(api)!: drop the v1 endpoints',
+        'Breaking change: the v1 endpoints are gone'
+      ]
+      const hits = (line: string) => DETECTOR[name]!.re.test(line)
+      expect(lines.some(hits)).toBe(true)
+      for (const line of lines)
+        for (const opening of ['#1234: ', 'GH-12 ', '@alice: ', '[core] ', '#77 [web] '])
+          expect([opening + line, hits(opening + line)]).toEqual([opening + line, hits(line)])
+      // Not a word inside the line.
+      expect(hits('See the notes: remove nothing, fixed nothing, docs: none')).toBe(false)
+    }
+  )
+
   it.each([
     ['Drop support for Python 3.8', 'droppedPlatform'],
     ['Buildbot Master now requires Python 3.9 or newer.', 'requirementAfter'],

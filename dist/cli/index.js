@@ -10832,14 +10832,13 @@ function build(name, s) {
     };
 }
 /**
- * The start of a line and an optional issue reference or author that opens it (`#1234:`, `GH-12 `,
- * `@user:`), for patterns with the `i` flag: the words after them open the line as much as without them.
+ * The start of a line, and what may open it before its first word: an issue reference or author (`#1234:`,
+ * `GH-12 `, `@user:`), then a tag (`[core]`). The words after them open the line as much as without them.
  */
-const LINE_START = String.raw `^\s*(?:(?:#|gh-)\d{1,7}:?\s+|@[\w-]{1,39}:\s*)?`;
+const LINE_START = String.raw `^\s*(?:(?:#|[Gg][Hh]-)\d{1,7}:?\s+|@[\w-]{1,39}:\s*)?(?:\[[^\]]{0,30}\]\s*)?`;
 /**
- * What opens a line (case-insensitive): after an optional issue reference or author (`#1234:`, `GH-12 `,
- * `@user:`) and, for `afterScope`, an optional scope (`[web]`, `api:`), the given pattern; or, after the
- * reference only, `bare`. Many notes open their lines with either; neither changes what the line says.
+ * What opens a line (case-insensitive): after LINE_START and, for `afterScope`, an optional scope (`[web]`,
+ * `api:`), the given pattern; or, after LINE_START only, `bare`.
  */
 function lineOpening(afterScope, bare = '') {
     const scoped = afterScope ? String.raw `${LINE_START}(?:\[[^\]]{0,30}\]\s*)?(?:[\w/-]{1,30}:\s*)?${afterScope}` : '';
@@ -11084,13 +11083,13 @@ const SPECS = {
     breakingMarker: {
         means: 'is marked as a breaking change',
         why: 'required',
-        pattern: /\bBREAKING\b|\[[Bb]reaking(?: [Cc]hanges?)?\]|^\s*\**[Bb]reaking(?: [Cc]hanges?)?\**\s*:/,
+        pattern: new RegExp(String.raw `\bBREAKING\b|\[[Bb]reaking(?: [Cc]hanges?)?\]|${LINE_START}\**[Bb]reaking(?: [Cc]hanges?)?\**\s*:`),
         keys: ['breaking']
     },
     bangMarker: {
         means: 'is marked breaking with an exclamation mark',
         why: 'required',
-        pattern: /^\s*(?:\[[^\]]{0,40}\]\s*)?[a-z]+(?:\([^)]{0,60}\))?!:/,
+        pattern: new RegExp(String.raw `${LINE_START}(?:\[[^\]]{0,40}\]\s*)?[a-z]+(?:\([^)]{0,60}\))?!:`),
         keys: ['!:']
     },
     raisedRequirement: {
@@ -13420,7 +13419,7 @@ function classifyWith(model, input) {
  * leave yesterday's words published. __tests__/classify/revision.test.ts holds it to the judgements of the
  * real notes.
  */
-const JUDGING_REVISION = 23;
+const JUDGING_REVISION = 24;
 /**
  * The classifier's identity (8 hex digits): the committed model and the judging code's revision. A
  * verdict computed by another model or another revision is judged again.
