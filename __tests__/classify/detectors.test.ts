@@ -21,7 +21,7 @@ describe('detectors', () => {
   })
 
   it.each(['removalLine', 'fixLine', 'choreLine', 'bangMarker', 'breakingMarker'])(
-    '%s reads past what may open a line: an issue reference, an author, a tag',
+    '%s reads past what may open a line: an issue reference, an author, a commit, a tag',
     (name) => {
       const lines = [
         'Remove the legacy exporter',
@@ -36,7 +36,7 @@ describe('detectors', () => {
       const hits = (line: string) => DETECTOR[name]!.re.test(line)
       expect(lines.some(hits)).toBe(true)
       for (const line of lines)
-        for (const opening of ['#1234: ', 'GH-12 ', '@alice: ', '[core] ', '#77 [web] '])
+        for (const opening of ['#1234: ', 'GH-12 ', '@alice: ', '1a2b3c4 ', '[core] ', '#77 [web] '])
           expect([opening + line, hits(opening + line)]).toEqual([opening + line, hits(line)])
       // Not a word inside the line.
       expect(hits('See the notes: remove nothing, fixed nothing, docs: none')).toBe(false)

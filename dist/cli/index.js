@@ -10832,10 +10832,11 @@ function build(name, s) {
     };
 }
 /**
- * The start of a line, and what may open it before its first word: an issue reference or author (`#1234:`,
- * `GH-12 `, `@user:`), then a tag (`[core]`). The words after them open the line as much as without them.
+ * The start of a line, and what may open it before its first word: an issue reference, author or commit
+ * (`#1234:`, `GH-12 `, `@user:`, `1a2b3c4 `), then a tag (`[core]`). The words after them open the line as
+ * much as without them.
  */
-const LINE_START = String.raw `^\s*(?:(?:#|[Gg][Hh]-)\d{1,7}:?\s+|@[\w-]{1,39}:\s*)?(?:\[[^\]]{0,30}\]\s*)?`;
+const LINE_START = String.raw `^\s*(?:(?:#|[Gg][Hh]-)\d{1,7}:?\s+|@[\w-]{1,39}:\s*|(?=[0-9a-f]*\d)[0-9a-f]{7,40}:?\s+)?(?:\[[^\]]{0,30}\]\s*)?`;
 /**
  * What opens a line (case-insensitive): after LINE_START and, for `afterScope`, an optional scope (`[web]`,
  * `api:`), the given pattern; or, after LINE_START only, `bare`.
@@ -12095,8 +12096,8 @@ const SAYS_NOTHING = new Set([...NO_NEWS, 'versionNumber']);
 const PROSE_WORDS = 6;
 /** A line that points to other text (the changelog, the commits) says nothing by its length. */
 const POINTS_ELSEWHERE = /\b(?:changelog|commits|release notes|compare)\b/i;
-/** Links and @mentions: a credit ("by @someone in <link>") adds words but says nothing. */
-const LINK_OR_MENTION = /\bhttps?:\/\/\S+|@[\w-]+/g;
+/** Links, @mentions and commits: a credit ("by @someone in <link>", "1a2b3c4") adds words but says nothing. */
+const LINK_MENTION_OR_COMMIT = /\bhttps?:\/\/\S+|@[\w-]+|\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b/g;
 /** A line that says something in its own words: enough of them, and not a pointer or a release withdrawn. */
 function prose(ue) {
     const text = ue.unit.text;
@@ -12105,7 +12106,7 @@ function prose(ue) {
     if (ue.hits.some((h) => NO_NEWS.has(h.detector.name)))
         return false;
     // Distinct words, as countWords reads them: a run of one word ("a a a a a a") says nothing.
-    const words = text.replace(LINK_OR_MENTION, ' ').toLowerCase().match(WORD);
+    const words = text.replace(LINK_MENTION_OR_COMMIT, ' ').toLowerCase().match(WORD);
     return words !== null && words.length >= PROSE_WORDS && new Set(words).size >= PROSE_WORDS;
 }
 function softened(hits) {
@@ -13419,7 +13420,7 @@ function classifyWith(model, input) {
  * leave yesterday's words published. __tests__/classify/revision.test.ts holds it to the judgements of the
  * real notes.
  */
-const JUDGING_REVISION = 24;
+const JUDGING_REVISION = 25;
 /**
  * The classifier's identity (8 hex digits): the committed model and the judging code's revision. A
  * verdict computed by another model or another revision is judged again.

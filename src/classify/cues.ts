@@ -79,8 +79,8 @@ const SAYS_NOTHING = new Set([...NO_NEWS, 'versionNumber'])
 const PROSE_WORDS = 6
 /** A line that points to other text (the changelog, the commits) says nothing by its length. */
 const POINTS_ELSEWHERE = /\b(?:changelog|commits|release notes|compare)\b/i
-/** Links and @mentions: a credit ("by @someone in <link>") adds words but says nothing. */
-const LINK_OR_MENTION = /\bhttps?:\/\/\S+|@[\w-]+/g
+/** Links, @mentions and commits: a credit ("by @someone in <link>", "1a2b3c4") adds words but says nothing. */
+const LINK_MENTION_OR_COMMIT = /\bhttps?:\/\/\S+|@[\w-]+|\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b/g
 
 /** A line that says something in its own words: enough of them, and not a pointer or a release withdrawn. */
 function prose(ue: UnitEvidence): boolean {
@@ -88,7 +88,7 @@ function prose(ue: UnitEvidence): boolean {
   if (text.length < PROSE_WORDS * 2 || POINTS_ELSEWHERE.test(text)) return false
   if (ue.hits.some((h) => NO_NEWS.has(h.detector.name))) return false
   // Distinct words, as countWords reads them: a run of one word ("a a a a a a") says nothing.
-  const words = text.replace(LINK_OR_MENTION, ' ').toLowerCase().match(WORD)
+  const words = text.replace(LINK_MENTION_OR_COMMIT, ' ').toLowerCase().match(WORD)
   return words !== null && words.length >= PROSE_WORDS && new Set(words).size >= PROSE_WORDS
 }
 

@@ -143,10 +143,11 @@ function build(name: string, s: Spec): Detector {
 }
 
 /**
- * The start of a line, and what may open it before its first word: an issue reference or author (`#1234:`,
- * `GH-12 `, `@user:`), then a tag (`[core]`). The words after them open the line as much as without them.
+ * The start of a line, and what may open it before its first word: an issue reference, author or commit
+ * (`#1234:`, `GH-12 `, `@user:`, `1a2b3c4 `), then a tag (`[core]`). The words after them open the line as
+ * much as without them.
  */
-export const LINE_START = String.raw`^\s*(?:(?:#|[Gg][Hh]-)\d{1,7}:?\s+|@[\w-]{1,39}:\s*)?(?:\[[^\]]{0,30}\]\s*)?`
+export const LINE_START = String.raw`^\s*(?:(?:#|[Gg][Hh]-)\d{1,7}:?\s+|@[\w-]{1,39}:\s*|(?=[0-9a-f]*\d)[0-9a-f]{7,40}:?\s+)?(?:\[[^\]]{0,30}\]\s*)?`
 
 /**
  * What opens a line (case-insensitive): after LINE_START and, for `afterScope`, an optional scope (`[web]`,
