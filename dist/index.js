@@ -45725,13 +45725,30 @@ function build(name, s) {
  */
 const LINE_START = String.raw `^\s*(?:(?:#|[Gg][Hh]-)\d{1,7}:?\s+|@[\w-]{1,39}:\s*|(?=[0-9a-f]*\d)[0-9a-f]{7,40}:?\s+)?(?:\[[^\]]{0,30}\]\s*)?`;
 /**
- * What opens a line (case-insensitive): after LINE_START and, for `afterScope`, an optional scope (`[web]`,
- * `api:`), the given pattern; or, after LINE_START only, `bare`.
+ * A line that opens (case-insensitive), after LINE_START and an optional scope (`[web]`, `api:`), with one of
+ * `words`; or, after LINE_START only, with `bare` (a pattern).
  */
-function lineOpening(afterScope, bare = '') {
-    const scoped = afterScope ? String.raw `${LINE_START}(?:\[[^\]]{0,30}\]\s*)?(?:[\w/-]{1,30}:\s*)?${afterScope}` : '';
-    return new RegExp([scoped, bare ? `${LINE_START}(?:${bare})` : ''].filter(Boolean).join('|'), 'i');
+function lineOpening(words, bare = '') {
+    const scoped = String.raw `${LINE_START}(?:\[[^\]]{0,30}\]\s*)?(?:[\w/-]{1,30}:\s*)?${alt(words)}`;
+    return new RegExp(bare ? `${scoped}|${LINE_START}(?:${bare})` : scoped, 'i');
 }
+/** The words that open a line which removes something (`removalLine`). */
+const REMOVING = [
+    ...['remove', 'removes', 'removed', 'removing', 'drop', 'drops', 'dropped', 'delete', 'deletes', 'deleted'],
+    ...['disable', 'disables', 'disabled', 'discontinue', 'discontinues', 'discontinued', 'retire', 'retires'],
+    ...['retired', 'forbid', 'disallow', 'disallows', 'disallowed', 'reject', 'rejects', 'rejected', 'unsupport'],
+    ...['unsupports', 'unsupported']
+];
+/** The words that open a line which fixes a bug (`fixLine`). */
+const FIXING = [
+    ...['fix', 'fixes', 'fixed', 'bugfix', 'bugfixes', 'bug fix', 'bug fixes', 'resolve', 'resolves', 'resolved'],
+    ...['revert', 'reverts', 'reverted', 'correct', 'corrects', 'corrected']
+];
+/** Conventional Commits types (and the like) of internal work: `docs:`, `chore(deps):`, `test/` (`choreLine`). */
+const CHORES = [
+    ...['test', 'tests', 'ci', 'doc', 'docs', 'chore', 'build', 'style', 'refactor', 'perf', 'lint', 'i18n', 'l10n'],
+    ...['deps', 'cleanup', 'minor']
+];
 // ---------------------------------------------------------------------------
 // Word lists shared by several detectors.
 /** Saying that something must happen soon (see `urgent`). */
@@ -46044,7 +46061,7 @@ const SPECS = {
     removalLine: {
         means: 'removes something',
         why: 'required',
-        pattern: lineOpening('(?:remove[sd]?|removing|drop(?:s|ped)?|delete[sd]?|disable[sd]?|discontinue[sd]?|retire[sd]?|forbid|disallow(?:s|ed)?|reject(?:s|ed)?|unsupport(?:s|ed)?)\\b'),
+        pattern: lineOpening(REMOVING),
         keys: ['remov', 'drop', 'delet', 'disabl', 'discontinu', 'retire', 'forbid', 'disallow', 'reject', 'unsupport']
     },
     forbidden: {
@@ -46778,13 +46795,13 @@ const SPECS = {
     fixLine: {
         means: 'is a bug fix',
         why: 'routine',
-        pattern: lineOpening('(?:fix(?:e[sd])?|bug ?fix(?:es)?|resolve[sd]?|revert(?:s|ed)?|correct(?:s|ed)?)\\b', String.raw `BUG\/|\[(?:bug ?)?fix(?:e[sd])?\]`),
+        pattern: lineOpening(FIXING, String.raw `BUG\/|\[(?:bug ?)?fix(?:e[sd])?\]`),
         keys: ['fix', 'resolv', 'revert', 'correct', 'bug']
     },
     choreLine: {
         means: 'is internal work',
         why: 'routine',
-        pattern: lineOpening('', String.raw `(?:\[[^\]]{0,40}\]\s*)?(?:test|tests|ci|docs?|chore|build|style|refactor|perf|lint|i18n|l10n|deps|cleanup|minor)(?:\([^)]{0,60}\))?[:/]`),
+        pattern: new RegExp(String.raw `${LINE_START}(?:\[[^\]]{0,40}\]\s*)?${alt(CHORES)}(?:\([^)]{0,60}\))?[:/]`, 'i'),
         keys: [':', '/']
     },
     versionNumber: {
