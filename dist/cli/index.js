@@ -12492,7 +12492,12 @@ function boilerplate(u) {
 
 const FEATURE_VERSION = 14;
 const WARN_ALERT = /^(?:WARNING|IMPORTANT|CAUTION|DANGER|ATTENTION)$/;
-const WARN_LEAD = /^(?:important|warning|attention|caution|danger|heads up|note|breaking|security|action required)\b/i;
+/** The words of a bold lead-in that warns ("**Important:**", "**Heads up**"). */
+const WARN_WORDS = [
+    ...['important', 'warning', 'attention', 'caution', 'danger', 'heads up', 'note', 'breaking', 'security'],
+    'action required'
+];
+const WARN_LEAD = new RegExp(`^${wordsPattern(WARN_WORDS).source}`, 'i');
 const features_URL = /\bhttps?:\/\/\S+/g;
 /** Heading kinds by index; the last, `top`, is the place of a line under no kind of heading. */
 const HEAD_NAMES = [...HEADINGS.map((h) => h.name), 'top'];

@@ -5,7 +5,7 @@
 // version it is. Bump FEATURE_VERSION whenever a detector, heading kind or feature changes.
 import type { Unit } from './blocks.js'
 import { boilerplate } from './boilerplate.js'
-import { DETECTORS, detect, MODIFIERS, type Hit } from './detectors.js'
+import { DETECTORS, detect, MODIFIERS, wordsPattern, type Hit } from './detectors.js'
 import { HEADINGS, S } from './sections.js'
 import { countWords, type WordCount } from './words.js'
 
@@ -42,7 +42,12 @@ export interface Feature {
 }
 
 const WARN_ALERT = /^(?:WARNING|IMPORTANT|CAUTION|DANGER|ATTENTION)$/
-const WARN_LEAD = /^(?:important|warning|attention|caution|danger|heads up|note|breaking|security|action required)\b/i
+/** The words of a bold lead-in that warns ("**Important:**", "**Heads up**"). */
+const WARN_WORDS = [
+  ...['important', 'warning', 'attention', 'caution', 'danger', 'heads up', 'note', 'breaking', 'security'],
+  'action required'
+]
+const WARN_LEAD = new RegExp(`^${wordsPattern(WARN_WORDS).source}`, 'i')
 const URL = /\bhttps?:\/\/\S+/g
 
 /** Heading kinds by index; the last, `top`, is the place of a line under no kind of heading. */
