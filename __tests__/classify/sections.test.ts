@@ -15,4 +15,33 @@ describe('headingKinds', () => {
       expect([title, headingKinds(title) & kind]).toEqual([title, kind])
     expect(headingKinds('🐛 Bug fixes')).toBe(S.fixes)
   })
+  it.each<[string, number]>([
+    ['Upgrade notes', S.upgrade],
+    ['Upgrading instructions', S.upgrade],
+    ['Before you upgrade', S.upgrade],
+    ['Before updating', S.upgrade],
+    ['How to migrate', S.upgrade],
+    ['Migration guide', S.upgrade],
+    ['Migrations', S.upgrade],
+    ['Action required', S.upgrade],
+    ['Manual intervention', S.upgrade],
+    ['Required steps', S.upgrade],
+    ['Removed features', S.removed],
+    ['Removals', S.removed],
+    ['Miscellaneous tasks', S.housekeeping],
+    ['All app changes', S.housekeeping],
+    ['Build system', S.housekeeping],
+    ['Dependencies', S.housekeeping]
+  ])('%s: a heading of its kind, from the word lists', (title, kind) => {
+    expect(headingKinds(title) & kind).toBe(kind)
+  })
+  it.each<[string, number]>([
+    ['Notes for upgraders', S.upgrade],
+    ['Warnings about migration', S.upgrade],
+    ['Features removed', S.removed],
+    ['Documentary', S.housekeeping],
+    ['Upgraded dependencies', S.upgrade]
+  ])('%s: not that kind (a phrase out of order, a word not in the lists)', (title, kind) => {
+    expect(headingKinds(title) & kind).toBe(0)
+  })
 })

@@ -8667,10 +8667,1356 @@ XmlRenderer.prototype.esc = escapeXml;
 
 
 
+;// CONCATENATED MODULE: ./src/classify/keywords.ts
+// Which groups of key words occur in a text, in one pass over it. The rules guard their
+// costly patterns with key words; an `includes` per key scanned each unit once per key.
+// This is an Aho–Corasick automaton: one table step per character, whatever the keys.
+/** Characters the keys may use; any other character of a text ends every partial match. */
+const ALPHABET = 128;
+/** Groups per word of the scanner's result (bits 0–30 of a small integer). */
+const GROUPS_PER_WORD = 31;
+/**
+ * Build a scanner for groups of ASCII keys. It returns the bit sets of the groups with a key
+ * in `text`, 31 groups a word (bit i of word w for `groups[w * 31 + i]`): exactly what
+ * `groups[g].some((key) => text.includes(key))` says for each group, in one pass over the text.
+ */
+function groupScanner(groups) {
+    const W = Math.max(1, Math.ceil(groups.length / GROUPS_PER_WORD));
+    // The trie of the keys; `ends[s]` is the groups whose key ends at state s.
+    const trie = [new Map()];
+    const ends = [new Array(W).fill(0)];
+    groups.forEach((keys, g) => {
+        const w = Math.floor(g / GROUPS_PER_WORD);
+        const i = g % GROUPS_PER_WORD;
+        for (const key of keys) {
+            if (!/^[\x00-\x7f]+$/.test(key))
+                throw new Error(`key must be non-empty ASCII: ${JSON.stringify(key)}`);
+            let s = 0;
+            for (let j = 0; j < key.length; j++) {
+                const c = key.charCodeAt(j);
+                let t = trie[s].get(c);
+                if (t === undefined) {
+                    t = trie.length;
+                    trie.push(new Map());
+                    ends.push(new Array(W).fill(0));
+                    trie[s].set(c, t);
+                }
+                s = t;
+            }
+            ends[s][w] |= 1 << i;
+        }
+    });
+    if (trie.length > 0xffff)
+        throw new Error('too many keys');
+    // Breadth first, so that the state a character falls back to is complete before it is used.
+    // A state also ends the keys that end at its fallback (the keys that are suffixes of its own).
+    const step = new Uint16Array(trie.length * ALPHABET);
+    const fallback = new Uint16Array(trie.length);
+    const queue = [0];
+    for (let q = 0; q < queue.length; q++) {
+        const s = queue[q];
+        const f = fallback[s];
+        if (s !== 0)
+            for (let w = 0; w < W; w++)
+                ends[s][w] |= ends[f][w];
+        for (let c = 0; c < ALPHABET; c++) {
+            const t = trie[s].get(c);
+            const viaFallback = s === 0 ? 0 : step[f * ALPHABET + c];
+            if (t === undefined) {
+                step[s * ALPHABET + c] = viaFallback;
+            }
+            else {
+                step[s * ALPHABET + c] = t;
+                fallback[t] = viaFallback;
+                queue.push(t);
+            }
+        }
+    }
+    if (W <= 3) {
+        // Up to three words (93 groups), unrolled: one table step and three ORs per character. Padded to three words a state.
+        const ends3 = Int32Array.from(ends.flatMap((e) => [e[0] ?? 0, e[1] ?? 0, e[2] ?? 0]));
+        return (text) => {
+            let s = 0;
+            let a = 0;
+            let b = 0;
+            let d = 0;
+            for (let i = 0; i < text.length; i++) {
+                const c = text.charCodeAt(i);
+                s = c < ALPHABET ? step[s * ALPHABET + c] : 0;
+                a |= ends3[3 * s];
+                b |= ends3[3 * s + 1];
+                d |= ends3[3 * s + 2];
+            }
+            return [a, b, d].slice(0, W);
+        };
+    }
+    const endsAt = Int32Array.from(ends.flat());
+    return (text) => {
+        let s = 0;
+        const found = new Array(W).fill(0);
+        for (let i = 0; i < text.length; i++) {
+            const c = text.charCodeAt(i);
+            s = c < ALPHABET ? step[s * ALPHABET + c] : 0;
+            for (let w = 0; w < W; w++)
+                found[w] |= endsAt[W * s + w];
+        }
+        return found;
+    };
+}
+
+;// CONCATENATED MODULE: ./src/classify/detectors.ts
+// The detectors: general facts about how release notes announce work for an admin.
+// Each detector is defined here and only here: its name, what it means in plain words (the
+// rationale quotes this), the reason it can make an update breaking ('required' for a step
+// the admin must take, 'urgent' for a fix to apply now), and its pattern, built from a word list.
+// A detector only finds; the trained model (./model.json) decides how much each finding weighs,
+// alone and in context (the heading a line sits under, negation, hedging, tense, build context).
+// No detector names an app, a version or an entry.
+
+/**
+ * A word list entry: a word or phrase matched at word boundaries, case-insensitively (it is
+ * matched in lower-cased text).
+ * `*` stands for the rest of a word (`remov*`), `#` for a version number (`python #`),
+ * a space for any run of spaces; every other character is literal.
+ */
+function entry(w) {
+    let out = '';
+    for (const ch of w) {
+        if (ch === '*')
+            out += '[\\w-]*';
+        // Not an issue number (`#5576`) nor the tail of a name (`UTF-8`, `sha256`).
+        else if (ch === '#')
+            out += '(?<![#\\w-])v?\\d+(?:\\.(?:\\d+|x))*';
+        else if (ch === ' ')
+            out += '\\s+';
+        else
+            out += ch.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+    }
+    const start = /^\w/.test(w) ? '\\b' : '';
+    const end = /[\w#]$/.test(w) ? '\\b' : '';
+    return `${start}${out}${end}`;
+}
+/** The pattern of a trailing ` #` (a space and a version number). */
+const VERSION_TAIL = entry(' #');
+function alt(ws) {
+    // Names followed by a version ("python #"): the version pattern once, after the names.
+    if (ws.length > 1 && ws.every((w) => w.endsWith(' #')))
+        return `${alt(ws.map((w) => w.slice(0, -2)))}${VERSION_TAIL}`;
+    const es = ws.map((w) => entry(w.toLowerCase()));
+    // One word boundary before the group (when every entry has one) lets the engine skip ahead faster.
+    if (es.every((e) => e.startsWith('\\b')))
+        return `\\b(?:${es.map((e) => e.slice(2)).join('|')})`;
+    return `(?:${es.join('|')})`;
+}
+/**
+ * The longest literal text every match of the entry contains, lower-cased, if it is a usable
+ * ASCII guard: a word of the entry without wildcards, or the part of one before its wildcard.
+ */
+function keyOf(w) {
+    let k = '';
+    for (const word of w.toLowerCase().split(' ')) {
+        const lit = /^[^*#]*/.exec(word)[0];
+        if (lit.length > k.length)
+            k = lit;
+    }
+    return k.length >= 2 && /^[\x20-\x7e]+$/.test(k) ? k : null;
+}
+function keysOf(ws) {
+    const keys = [];
+    for (const w of ws) {
+        const k = keyOf(w);
+        if (k === null)
+            return [];
+        if (!keys.includes(k))
+            keys.push(k);
+    }
+    return keys;
+}
+/** Any entry of a word list, in lower-cased text (or with the `i` flag). */
+function wordsPattern(ws, flags = '') {
+    return new RegExp(alt(ws), flags);
+}
+/** A word of the first list, then within `gap` characters of the same sentence a word of the second. */
+function nearPattern(a, b, gap = 60, flags = '') {
+    // Within one sentence: a full stop ends it, but not the dot inside a version or a name (`3.8`, `node.js`).
+    return new RegExp(`${alt(a)}(?:[^.;!?\\n]|\\.(?=\\w)){0,${gap}}${alt(b)}`, flags);
+}
+function build(name, s) {
+    if (s.pattern)
+        return { name, means: s.means, why: s.why, re: s.pattern, keys: s.keys ?? [], also: [], lower: false };
+    if (s.near) {
+        const [a, b, gap = 60] = s.near;
+        const near = s.eitherOrder ? [nearPattern(a, b, gap), nearPattern(b, a, gap)] : [nearPattern(a, b, gap)];
+        const parts = s.words ? [wordsPattern(s.words), ...near] : near;
+        // Either list guards; the shorter key list is the cheaper and the rarer.
+        const ka = keysOf(a);
+        const kb = keysOf(b);
+        const [shorter, longer] = ka.length <= kb.length ? [ka, kb] : [kb, ka];
+        const nearKeys = shorter.length === 0 ? longer : shorter;
+        // With words as well, a line needs a key of either alternative; none guards when one cannot be guarded.
+        const wordKeys = s.words ? keysOf(s.words) : null;
+        const keys = wordKeys === null ? nearKeys : wordKeys.length === 0 || nearKeys.length === 0 ? [] : [...wordKeys, ...nearKeys];
+        // A `near` match alone holds a word of each list: a line needs a key of both, when both can be guarded.
+        const also = wordKeys === null && shorter.length > 0 ? longer : [];
+        const re = parts.length === 1 ? parts[0] : new RegExp(parts.map((r) => r.source).join('|'));
+        return { name, means: s.means, why: s.why, re, keys, also, lower: true };
+    }
+    const ws = s.words ?? [];
+    const re = wordsPattern(ws);
+    return {
+        name,
+        means: s.means,
+        why: s.why,
+        re: s.notAfterHyphen ? new RegExp(`(?<!-)${re.source}`) : re,
+        keys: keysOf(ws),
+        also: [],
+        lower: true
+    };
+}
+/**
+ * The start of a line, and what may open it before its first word: an issue reference, author or commit
+ * (`#1234:`, `GH-12 `, `@user:`, `1a2b3c4 `), then a tag (`[core]`). The words after them open the line as
+ * much as without them.
+ */
+const LINE_START = String.raw `^\s*(?:(?:#|[Gg][Hh]-)\d{1,7}:?\s+|@[\w-]{1,39}:\s*|(?=[0-9a-f]*\d)[0-9a-f]{7,40}:?\s+)?(?:\[[^\]]{0,30}\]\s*)?`;
+/**
+ * A line that opens (case-insensitive), after LINE_START and an optional scope (`[web]`, `api:`), with one of
+ * `words`; or, after LINE_START only, with `bare` (a pattern).
+ */
+function lineOpening(words, bare = '') {
+    const scoped = String.raw `${LINE_START}(?:\[[^\]]{0,30}\]\s*)?(?:[\w/-]{1,30}:\s*)?${alt(words)}`;
+    return new RegExp(bare ? `${scoped}|${LINE_START}(?:${bare})` : scoped, 'i');
+}
+/** The words that open a line which removes something (`removalLine`). */
+const REMOVING = [
+    ...['remove', 'removes', 'removed', 'removing', 'drop', 'drops', 'dropped', 'delete', 'deletes', 'deleted'],
+    ...['disable', 'disables', 'disabled', 'discontinue', 'discontinues', 'discontinued', 'retire', 'retires'],
+    ...['retired', 'forbid', 'disallow', 'disallows', 'disallowed', 'reject', 'rejects', 'rejected', 'unsupport'],
+    ...['unsupports', 'unsupported']
+];
+/** The words that open a line which fixes a bug (`fixLine`). */
+const FIXING = [
+    ...['fix', 'fixes', 'fixed', 'bugfix', 'bugfixes', 'bug fix', 'bug fixes', 'resolve', 'resolves', 'resolved'],
+    ...['revert', 'reverts', 'reverted', 'correct', 'corrects', 'corrected']
+];
+/** Conventional Commits types (and the like) of internal work: `docs:`, `chore(deps):`, `test/` (`choreLine`). */
+const CHORES = [
+    ...['test', 'tests', 'ci', 'doc', 'docs', 'chore', 'build', 'style', 'refactor', 'perf', 'lint', 'i18n', 'l10n'],
+    ...['deps', 'cleanup', 'minor']
+];
+// ---------------------------------------------------------------------------
+// Word lists shared by several detectors.
+/** Saying that something must happen soon (see `urgent`). */
+const URGENCY = [
+    'as soon as possible',
+    'immediately',
+    'asap',
+    'urgent*',
+    'right away',
+    'without delay',
+    'strongly recommend*',
+    'highly recommend*',
+    'strongly advise*',
+    'strongly encourage*',
+    'strongly urge*',
+    'urge*'
+];
+const UPDATING = ['updat*', 'upgrad*', 'patch*', 'apply', 'install*'];
+/** Saying that something is refused, or makes the software fail (see `forbidden`, `refusedConfig`). */
+const REFUSING = [
+    'forbid*',
+    'disallow*',
+    'refuse*',
+    'fail to start',
+    'fails to start',
+    'will not start',
+    "won't start",
+    'error out',
+    'errors out',
+    'now error*',
+    'now fail*'
+];
+const RUNTIMES = [
+    'python #',
+    'php #',
+    'node #',
+    'nodejs #',
+    'node.js #',
+    'go #',
+    'golang #',
+    'postgres #',
+    'postgresql #',
+    'mysql #',
+    'mariadb #',
+    'redis #',
+    'valkey #',
+    'java #',
+    'jdk #',
+    'jre #',
+    'ruby #',
+    'rust #',
+    'rustc #',
+    'elasticsearch #',
+    'opensearch #',
+    'mongodb #',
+    'sqlite #',
+    'debian #',
+    'ubuntu #',
+    'alpine #',
+    'docker #',
+    'kubernetes #',
+    'k8s #',
+    '.net #',
+    'dotnet #',
+    'django #',
+    'perl #',
+    'nginx #',
+    'apache #',
+    'erlang #',
+    'elixir #',
+    'openssl #',
+    'glibc #',
+    'kernel #',
+    'tls #',
+    'npm #',
+    'helm #',
+    'qt #',
+    'gcc #',
+    'clang #',
+    'cmake #',
+    'c++ #',
+    'c #',
+    'windows #',
+    'macos #',
+    'freebsd #',
+    'centos #',
+    'rhel #',
+    'libressl #',
+    'boost #',
+    'meson #',
+    'autoconf #',
+    'systemd #',
+    'curl #',
+    'libcurl #',
+    'gnutls #',
+    'mbedtls #',
+    'pcre #',
+    'lua #',
+    'icu #',
+    'zlib #'
+];
+const REQUIRE = [
+    'require',
+    'requires',
+    'required',
+    'requirement*',
+    'minimum',
+    'at least',
+    'or later',
+    'or newer',
+    'or higher',
+    'or above',
+    'or greater',
+    'needs',
+    'now needs',
+    'need'
+];
+const REMOVE = [
+    'remove',
+    'removed',
+    'removes',
+    'removing',
+    'removal',
+    'drop',
+    'drops',
+    'dropped',
+    'dropping',
+    'delete',
+    'deleted',
+    'discontinue*',
+    'no longer',
+    'eliminate*',
+    'get rid of',
+    'got rid of'
+];
+const SETTING = [
+    'config*',
+    'setting*',
+    'option*',
+    'env var*',
+    'environment variable*',
+    'variable*',
+    'flag*',
+    'parameter*',
+    'directive*',
+    'argument*',
+    'switch',
+    'key',
+    'keys',
+    'propert*',
+    'field*'
+];
+const INTERFACE = [
+    'api',
+    'apis',
+    'endpoint*',
+    'route*',
+    'command*',
+    'cli',
+    'plugin*',
+    'helper*',
+    'extension*',
+    'module*',
+    'integration*',
+    'backend*',
+    'driver*',
+    'provider*',
+    'feature*',
+    'platform*',
+    'architecture*',
+    'binar*',
+    'package*',
+    'image*',
+    'arm*',
+    'i386',
+    'i686',
+    '32-bit',
+    '32 bit',
+    'windows',
+    'macos',
+    'protocol*',
+    'format*',
+    'syntax',
+    'function*',
+    'method*',
+    'library',
+    'header*'
+];
+// ---------------------------------------------------------------------------
+// The detectors of one line (unit) of notes. Order is the order of the rationale's
+// tie-breaks: the earlier detector is the more specific evidence.
+// What an admin's migration migrates: their data, database, configuration or stored state.
+const MIGRATED_STATE = [
+    'database*',
+    'db',
+    'schema*',
+    'data',
+    'table',
+    'tables',
+    'index*',
+    'config*',
+    'setting*',
+    'volume*',
+    'storage',
+    'existing',
+    'your',
+    'you',
+    'must',
+    'manual*',
+    'run',
+    'one-time'
+];
+const SPECS = {
+    breakingWord: {
+        means: 'is called a breaking change',
+        why: 'required',
+        notAfterHyphen: true,
+        words: [
+            'breaking',
+            'backward incompatible',
+            'backwards incompatible',
+            'backward-incompatible',
+            'backwards-incompatible',
+            'incompatible change*',
+            'not backward compatible',
+            'not backwards compatible',
+            'breaks compatibility',
+            'break compatibility',
+            'breaks backward*',
+            'break backward*',
+            'compatibility break*',
+            'api breakage',
+            'abi break*',
+            'abi change*'
+        ]
+    },
+    breakingMarker: {
+        means: 'is marked as a breaking change',
+        why: 'required',
+        pattern: new RegExp(String.raw `\bBREAKING\b|\[[Bb]reaking(?: [Cc]hanges?)?\]|${LINE_START}\**[Bb]reaking(?: [Cc]hanges?)?\**\s*:`),
+        keys: ['breaking']
+    },
+    bangMarker: {
+        means: 'is marked breaking with an exclamation mark',
+        why: 'required',
+        pattern: new RegExp(String.raw `${LINE_START}(?:\[[^\]]{0,40}\]\s*)?[a-z]+(?:\([^)]{0,60}\))?!:`),
+        keys: ['!:']
+    },
+    raisedRequirement: {
+        means: 'raises a required version of a runtime, database, system or tool',
+        why: 'required',
+        near: [REQUIRE, RUNTIMES, 80]
+    },
+    requirementAfter: {
+        means: 'raises a required version of a runtime, database, system or tool',
+        why: 'required',
+        near: [RUNTIMES, REQUIRE, 40]
+    },
+    // Not "at least" alone: it bounds a number ("at least 1000 groups", "at least as far back as 0.99").
+    requiredVersion: {
+        means: 'requires a version of something',
+        why: 'required',
+        near: [['require', 'requires', 'required', 'minimum'], ['#'], 25]
+    },
+    droppedPlatform: {
+        means: 'drops support for a runtime, database, system or platform version',
+        why: 'required',
+        near: [REMOVE, RUNTIMES, 60]
+    },
+    removedSupport: {
+        means: 'removes support for something',
+        why: 'required',
+        near: [REMOVE, ['support*', 'compatib*'], 30]
+    },
+    supportRemoved: {
+        means: 'removes support for something',
+        why: 'required',
+        near: [['support', 'compatibility with'], ['removed', 'dropped', 'discontinued', 'ended'], 80]
+    },
+    removedSetting: {
+        means: 'removes a setting or option',
+        why: 'required',
+        near: [REMOVE, SETTING, 60]
+    },
+    settingRemoved: {
+        means: 'removes a setting or option',
+        why: 'required',
+        // 'renaming' as a noun: "Connection TX buffer setting renaming."
+        near: [SETTING, ['removed', 'dropped', 'deleted', 'no longer', 'renamed', 'replaced', 'replaces', 'renaming'], 60]
+    },
+    removedInterface: {
+        means: 'removes an interface, feature or platform',
+        why: 'required',
+        near: [REMOVE, INTERFACE, 60]
+    },
+    interfaceRemoved: {
+        means: 'removes an interface, feature or platform',
+        why: 'required',
+        near: [INTERFACE, ['removed', 'dropped', 'discontinued', 'no longer'], 60]
+    },
+    notAvailable: {
+        means: 'says something is no longer provided',
+        why: 'required',
+        near: [
+            ['no longer', 'not'],
+            ['supported', 'distributed', 'provided', 'published', 'shipped', 'built', 'available', 'included', 'accepted'],
+            12
+        ]
+    },
+    removalLine: {
+        means: 'removes something',
+        why: 'required',
+        pattern: lineOpening(REMOVING),
+        keys: ['remov', 'drop', 'delet', 'disabl', 'discontinu', 'retire', 'forbid', 'disallow', 'reject', 'unsupport']
+    },
+    forbidden: {
+        means: 'refuses something that used to be accepted',
+        why: 'note',
+        words: [...REFUSING, 'prohibit*', 'not allowed', 'no longer allowed', 'no longer accept*', 'reject*']
+    },
+    // A configuration that used to run is now refused: the admin must change it before upgrading.
+    refusedConfig: {
+        means: 'refuses a configuration that used to be accepted',
+        why: 'required',
+        near: [
+            [...REFUSING, 'now abort*', 'now exit*', 'no longer start*'],
+            [
+                'configured',
+                'config*',
+                'running with',
+                'run with',
+                'started with',
+                'start with',
+                'startup',
+                'setting*',
+                'option*'
+            ],
+            50
+        ]
+    },
+    // A function or structure of the interface that gained or lost an argument or member breaks its callers.
+    signatureChanged: {
+        means: 'changes the arguments or members of an interface',
+        why: 'required',
+        near: [
+            ['lost', 'loses', 'gained', 'gains', 'no longer takes', 'now takes'],
+            ['argument*', 'member*', 'parameter*'],
+            40
+        ]
+    },
+    renamed: {
+        means: 'renames something',
+        why: 'required',
+        // A rename of something ("renamed X to Y", "X has been renamed"), not renaming as a feature.
+        near: [['rename', 'renamed', 'renames'], ['to', 'into', 'as', '→', '->'], 80]
+    },
+    envName: {
+        means: 'names an environment variable or setting',
+        why: 'note',
+        pattern: /\b[A-Z][A-Z0-9]*_[A-Z0-9_]{2,}\b/,
+        keys: ['_']
+    },
+    manualStep: {
+        means: 'asks the admin to take a step',
+        why: 'required',
+        near: [
+            [
+                'must',
+                'need to',
+                'needs to',
+                'have to',
+                'has to',
+                'required to',
+                'is required',
+                'are required',
+                'manually',
+                'action required',
+                'action needed',
+                'mandatory',
+                'necessary',
+                // "Ensure X" alone is how commit subjects describe a fix; an instruction names the reader.
+                'make sure you*',
+                'make sure that you*',
+                'ensure you*',
+                'ensure that you*',
+                'please',
+                'you should',
+                'you will need',
+                'to repair',
+                'to secure'
+            ],
+            [
+                'migrat*',
+                'reinstall*',
+                're-install*',
+                'recreat*',
+                're-creat*',
+                'rebuild*',
+                'reconfigur*',
+                'rerun*',
+                're-run*',
+                'run',
+                'execut*',
+                'set',
+                'update your',
+                'change your',
+                'adjust*',
+                'replac*',
+                'convert*',
+                'back up',
+                'backup',
+                'purge',
+                'delete',
+                'remov*',
+                'renam*',
+                'move',
+                'edit*',
+                'add',
+                'regenerat*',
+                'reindex*',
+                're-index*',
+                'restart*',
+                'upgrade your',
+                'switch*',
+                'uninstall*',
+                'install*',
+                'update*',
+                'chang*',
+                'configur*',
+                'enabl*',
+                'disabl*'
+            ],
+            50
+        ]
+    },
+    // The same instruction with the adverb last: "Set the permissions of the directory manually", "move them manually".
+    manualAfter: {
+        means: 'asks the admin to take a step',
+        why: 'required',
+        near: [
+            [
+                'set',
+                'change',
+                'edit',
+                'run',
+                'delete',
+                'remove',
+                'move',
+                'migrate',
+                'update',
+                'enable',
+                'disable',
+                'adjust',
+                'configure',
+                'install',
+                'restart',
+                'rename',
+                'create',
+                'recreate'
+            ],
+            ['manually'],
+            80
+        ]
+    },
+    useInstead: {
+        means: 'says what to use instead',
+        why: 'note',
+        near: [['use', 'switch to', 'migrate to', 'move to'], ['instead'], 80]
+    },
+    // A migration of the admin's data: their database, schema, configuration or stored state ("database
+    // migrations", "migrate your config", "a one-time migration of existing tags"). A migration of the
+    // project's own code to another library or language ("Migrate the UI to React 19") or an importer from
+    // another product ("(migration) Make migration from Todoist work") is no step of the admin's: see
+    // migrationWord.
+    migration: {
+        means: 'involves a migration',
+        why: 'required',
+        words: [
+            'migrations',
+            'migration script*',
+            'migration step*',
+            'schema change*',
+            'database upgrade',
+            'db upgrade',
+            'upgrade script*',
+            'reindex*',
+            're-index*'
+        ],
+        near: [['migrat*'], MIGRATED_STATE, 30],
+        eitherOrder: true
+    },
+    migrationWord: {
+        means: 'mentions a migration',
+        why: 'note',
+        words: ['migrat*']
+    },
+    guide: {
+        means: 'points to upgrade or migration instructions',
+        why: 'required',
+        near: [
+            ['read', 'see', 'follow', 'consult', 'check', 'review', 'refer to', 'look at'],
+            [
+                'migration guide',
+                'migration note*',
+                'migration instructions',
+                'upgrade guide',
+                'upgrade note*',
+                'upgrade instructions',
+                'upgrading guide',
+                'upgrading note*',
+                'upgrading section',
+                'update guide',
+                'update note*',
+                'update instructions',
+                // Not 'changelog' or 'release notes': "For more details, see the full changelog" points to details, not steps.
+                'documentation'
+            ],
+            50
+        ]
+    },
+    // The rubric's urgent fix is one "the notes say must be applied now": urgency words about
+    // updating, not urgency alone ("redirect immediately", "thanks to everyone", "all users");
+    // "you must update" is a manual step.
+    urgent: {
+        means: 'says to update urgently',
+        why: 'urgent',
+        near: [URGENCY, UPDATING, 40],
+        eitherOrder: true
+    },
+    criticalFix: {
+        means: 'says to update urgently',
+        why: 'urgent',
+        near: [['critical'], ['fix*', 'patch*', 'release', 'update', 'upgrade', 'security', 'vulnerab*'], 25]
+    },
+    securityWord: {
+        means: 'fixes a security issue',
+        why: 'security',
+        notAfterHyphen: true,
+        words: [
+            'security',
+            'secured',
+            'secures',
+            'securing',
+            'vulnerab*',
+            'cve-*',
+            'ghsa-*',
+            'xss',
+            'cross-site',
+            'ssrf',
+            'csrf',
+            'idor',
+            'path traversal',
+            'directory traversal',
+            'zip slip',
+            'injection',
+            'privilege escalation',
+            'spoof*',
+            'denial of service',
+            'denial-of-service',
+            'dos',
+            'ddos',
+            'unauthori*',
+            'unauthenticated',
+            'brute force',
+            'brute-force',
+            'harden*',
+            'exploit*',
+            'smuggling',
+            'remote code execution',
+            'rce',
+            'open redirect',
+            'buffer overflow',
+            'heap overflow',
+            'integer overflow',
+            'stack overflow',
+            'use-after-free',
+            'use after free',
+            'read past the end',
+            'reads past the end',
+            'reading past the end',
+            'over-read*',
+            'overread*',
+            'out-of-bounds',
+            'out of bounds',
+            'information disclosure',
+            'information leak*',
+            'attacker*',
+            'malicious',
+            'bypass*',
+            'cve'
+        ]
+    },
+    // Who may see or do what: a fix here is security-relevant whether or not the notes say "security".
+    accessControl: {
+        means: 'changes who may access what',
+        why: 'security',
+        words: [
+            'permission*',
+            'access control',
+            'access check*',
+            'acl',
+            'acls',
+            'authenticat*',
+            'authoriz*',
+            'authoris*',
+            'reauth*',
+            '2fa',
+            'two-factor',
+            'otp',
+            'totp',
+            'privilege*',
+            'csp',
+            'saniti*'
+        ]
+    },
+    deprecation: {
+        means: 'deprecates something',
+        why: 'note',
+        words: [
+            'deprecat*',
+            'obsolete*',
+            'discouraged',
+            'phased out',
+            'phase out',
+            'sunset*',
+            'end of life',
+            'end-of-life',
+            'eol'
+        ]
+    },
+    defaultChange: {
+        means: 'changes a default',
+        why: 'note',
+        words: ['default', 'defaults', 'by default', 'opt-in', 'opt-out', 'opt in', 'opt out']
+    },
+    behaviourChange: {
+        means: 'changes existing behaviour',
+        why: 'note',
+        words: [
+            'no longer',
+            'now requires',
+            'now rejects',
+            'now returns',
+            'now enforces',
+            'now only',
+            'now always',
+            'now fails',
+            'now blocks',
+            'now refuses',
+            'now validates',
+            'now treats',
+            'now uses',
+            'is now',
+            'are now',
+            'reject*',
+            'refus*',
+            'restrict*',
+            'replaced by',
+            'replaced with',
+            'instead of',
+            'moved to',
+            'moved from',
+            'behaviour',
+            'behavior',
+            'behavioural',
+            'behavioral',
+            'changed',
+            'changes the',
+            'change the',
+            'stricter',
+            'strict',
+            'enforce*',
+            'limit*',
+            'disabl*',
+            'switch* to',
+            'switched'
+        ]
+    },
+    configChange: {
+        means: 'changes the configuration',
+        why: 'note',
+        near: [SETTING, ['chang*', 'format', 'schema', 'syntax', 'structure', 'renamed', 'moved', 'new'], 30]
+    },
+    advice: {
+        means: 'advises the admin to check something',
+        why: 'note',
+        words: [
+            'make sure',
+            'please check',
+            'please review',
+            'please read',
+            'please verify',
+            'please update',
+            'please note',
+            'please be aware',
+            'note that',
+            'we recommend',
+            'we advise',
+            'we suggest',
+            'it is recommended',
+            "it's recommended",
+            'you should',
+            'you may want',
+            'you might want',
+            'be aware',
+            'be careful',
+            'take care',
+            'beware',
+            'caution',
+            'warning',
+            'important',
+            'attention',
+            'heads up',
+            'notice'
+        ]
+    },
+    youYour: {
+        means: 'addresses the admin',
+        why: 'note',
+        words: ['you', 'your', "you're", 'users who', 'users of', 'admins', 'administrators', 'operators']
+    },
+    platformImage: {
+        means: 'changes the base image or platform',
+        why: 'note',
+        words: [
+            'base image',
+            'docker image',
+            'container image',
+            'underlying image',
+            'dockerfile',
+            'debian',
+            'alpine',
+            'ubuntu',
+            'trixie',
+            'bookworm',
+            'bullseye',
+            'noble',
+            'jammy'
+        ]
+    },
+    database: {
+        means: 'concerns the database',
+        why: 'note',
+        words: [
+            'database',
+            'databases',
+            'db',
+            'schema',
+            'sql',
+            'postgres*',
+            'mysql',
+            'mariadb',
+            'sqlite',
+            'table*',
+            'index*'
+        ]
+    },
+    withdrawn: {
+        means: 'says the release was withdrawn',
+        why: 'routine',
+        words: [
+            'cancelled',
+            'canceled',
+            'withdrawn',
+            'yanked',
+            'retracted',
+            'do not use',
+            "don't use",
+            'not released',
+            'skipped'
+        ]
+    },
+    firstRelease: {
+        means: 'announces a first release',
+        why: 'routine',
+        words: ['first release', 'initial release', 'first public release', 'first stable release']
+    },
+    fixWord: {
+        means: 'fixes a bug',
+        why: 'routine',
+        words: [
+            'fix',
+            'fixed',
+            'fixes',
+            'fixing',
+            'bug*',
+            'bugfix*',
+            'crash*',
+            'resolv*',
+            'correct*',
+            'regression*',
+            'properly',
+            'issue*',
+            'error*',
+            'panic*',
+            'leak*',
+            'hang*',
+            'typo*'
+        ]
+    },
+    addWord: {
+        means: 'adds something new',
+        why: 'routine',
+        words: [
+            'add',
+            'added',
+            'adds',
+            'adding',
+            'new',
+            'introduc*',
+            'implement*',
+            'support for',
+            'allow*',
+            'enable*',
+            'now support*',
+            'now available'
+        ]
+    },
+    improveWord: {
+        means: 'improves something',
+        why: 'routine',
+        words: [
+            'improv*',
+            'optimi*',
+            'performance',
+            'faster',
+            'speed*',
+            'better',
+            'enhanc*',
+            'refactor*',
+            'clean*',
+            'simplif*'
+        ]
+    },
+    docsWord: {
+        means: 'concerns documentation or translations',
+        why: 'routine',
+        words: [
+            'doc',
+            'docs',
+            'documentation',
+            'readme',
+            'translation*',
+            'translat*',
+            'i18n',
+            'l10n',
+            'locale*',
+            'language*',
+            'typo*',
+            'comment*',
+            'spelling'
+        ]
+    },
+    depsWord: {
+        means: 'bumps a dependency',
+        why: 'routine',
+        words: [
+            'bump*',
+            'dependenc*',
+            'deps',
+            'vendor*',
+            'go.mod',
+            'package.json',
+            'lockfile',
+            'renovate',
+            'dependabot',
+            'upgrade to',
+            'update to',
+            'updated to',
+            'upgraded to'
+        ]
+    },
+    versionBump: {
+        means: 'updates something to a newer version',
+        why: 'routine',
+        near: [['upgrade*', 'update*', 'bump*', 'move*', 'switch*'], ['to #'], 40]
+    },
+    testWord: {
+        means: 'concerns tests or CI',
+        why: 'routine',
+        words: ['test*', 'ci', 'github actions', 'workflow*', 'lint*', 'coverage', 'unit test*']
+    },
+    // Context of a line: these qualify the findings above.
+    negated: {
+        means: 'says it breaks nothing',
+        why: 'routine',
+        words: [
+            'no breaking',
+            'no known breaking',
+            'non-breaking',
+            'non breaking',
+            'not breaking',
+            'not a breaking',
+            'no action required',
+            'no action is required',
+            'no action needed',
+            'no manual',
+            'no migration',
+            'no changes are required',
+            'no changes required',
+            'does not require',
+            "doesn't require",
+            'do not require',
+            "don't require",
+            'not required',
+            'no longer required',
+            'no need to',
+            'nothing to do',
+            'backward compatible',
+            'backwards compatible',
+            'backward-compatible',
+            'backwards-compatible',
+            'fully compatible',
+            'remains compatible',
+            'still compatible',
+            "doesn't break",
+            'does not break',
+            'without breaking',
+            'no user action',
+            'no intervention',
+            'automatically',
+            'automatic',
+            'transparently',
+            'still work*',
+            'still supported',
+            'still accepted',
+            'alias',
+            'fallback',
+            'fall back'
+        ]
+    },
+    hedged: {
+        means: 'is hedged',
+        why: 'routine',
+        words: [
+            'potentially',
+            'possibly',
+            'might',
+            'may',
+            'could',
+            'slightly',
+            'minor',
+            'technically',
+            'not really',
+            'not strictly',
+            'in rare cases',
+            'in some cases',
+            'edge case*',
+            'unlikely',
+            'cosmetic',
+            'ui change only',
+            'ui only'
+        ]
+    },
+    future: {
+        means: 'announces something for a later release',
+        why: 'routine',
+        words: [
+            'will be',
+            'will become',
+            'will no longer',
+            'will require',
+            'will remove',
+            'will drop',
+            'in a future',
+            'in the future',
+            'in future',
+            'upcoming',
+            'next major',
+            'next release',
+            'next version',
+            'planned',
+            'plan to',
+            'going to',
+            'eventually',
+            'later release',
+            'to be removed',
+            'to be dropped'
+        ]
+    },
+    optIn: {
+        means: 'is about something optional, off unless enabled',
+        why: 'routine',
+        words: [
+            'opt-in',
+            'opt in',
+            'optional',
+            'optionally',
+            'must be enabled',
+            'needs to be enabled',
+            'has to be enabled',
+            'can be enabled',
+            'disabled by default',
+            'off by default',
+            'not enabled by default',
+            'if enabled',
+            'when enabled'
+        ]
+    },
+    conditional: {
+        means: 'applies only in some setups',
+        why: 'routine',
+        words: [
+            'if you',
+            'if your',
+            'when using',
+            'for users',
+            'users who',
+            'users of',
+            'only if',
+            'only when',
+            'those who',
+            'in case'
+        ]
+    },
+    buildContext: {
+        means: 'concerns building from source',
+        why: 'routine',
+        words: [
+            'build*',
+            'compil*',
+            'cmake',
+            'autoconf',
+            'automake',
+            'autotools',
+            'meson',
+            'makefile',
+            'configure script',
+            './configure',
+            'gcc',
+            'clang',
+            'msvc',
+            'toolchain',
+            'from source',
+            'source code',
+            'c api',
+            'c++',
+            'header file*',
+            'linker',
+            'link against',
+            'pkg-config'
+        ]
+    },
+    fixLine: {
+        means: 'is a bug fix',
+        why: 'routine',
+        pattern: lineOpening(FIXING, String.raw `BUG\/|\[(?:bug ?)?fix(?:e[sd])?\]`),
+        keys: ['fix', 'resolv', 'revert', 'correct', 'bug']
+    },
+    choreLine: {
+        means: 'is internal work',
+        why: 'routine',
+        pattern: new RegExp(String.raw `${LINE_START}(?:\[[^\]]{0,40}\]\s*)?${alt(CHORES)}(?:\([^)]{0,60}\))?[:/]`, 'i'),
+        keys: [':', '/']
+    },
+    versionNumber: {
+        means: 'names a version',
+        why: 'routine',
+        pattern: /\b\d+\.\d+(?:\.\d+)?\b/,
+        keys: ['0.', '1.', '2.', '3.', '4.', '5.', '6.', '7.', '8.', '9.']
+    }
+};
+const DETECTORS = Object.entries(SPECS).map(([name, s]) => build(name, s));
+const DETECTOR = Object.fromEntries(DETECTORS.map((d) => [d.name, d]));
+/** Detectors that qualify the others rather than find something of their own. */
+const detectors_MODIFIERS = new Set([
+    'negated',
+    'hedged',
+    'future',
+    'conditional',
+    'optIn',
+    'buildContext',
+    'fixLine',
+    'choreLine',
+    'youYour'
+]);
+// One Aho–Corasick pass over a line tells which detectors can match it at all: a group of keys per
+// guarded detector, and a second group for those whose match also needs one of a second list.
+const GROUPS = [];
+/** Where the scanner reports a key list: its word and bit, -1 and 0 for an empty list (no guard). */
+const groupOf = (keys) => {
+    if (keys.length === 0)
+        return { word: -1, bit: 0 };
+    const g = GROUPS.push(keys) - 1;
+    return { word: Math.floor(g / GROUPS_PER_WORD), bit: 1 << (g % GROUPS_PER_WORD) };
+};
+const GUARD = DETECTORS.map((d) => groupOf(d.keys));
+const ALSO = DETECTORS.map((d) => groupOf(d.also));
+const scan = groupScanner(GROUPS);
+/** Every detector that matches one line (one unit of notes), in DETECTORS order. `lower` is the line lower-cased. */
+function detect(text, lower = text.toLowerCase()) {
+    const found = scan(lower);
+    const hits = [];
+    for (let i = 0; i < DETECTORS.length; i++) {
+        const g = GUARD[i];
+        if (g.word >= 0 && (found[g.word] & g.bit) === 0)
+            continue;
+        const a = ALSO[i];
+        if (a.word >= 0 && (found[a.word] & a.bit) === 0)
+            continue;
+        const d = DETECTORS[i];
+        const m = d.re.exec(d.lower ? lower : text);
+        if (m)
+            hits.push({ detector: d, at: m.index });
+    }
+    return hits;
+}
+
 ;// CONCATENATED MODULE: ./src/classify/sections.ts
 // What a heading announces. Changelogs are written under headings, and the heading
 // says more about an item than any word in it: a line under "Breaking changes" is
 // breaking whatever it says, a line under "Documentation" changes no deployment.
+
 const sections_S = {
     breaking: 1,
     upgrade: 2,
@@ -8686,6 +10032,15 @@ const sections_S = {
     features: 1024,
     knownIssues: 2048
 };
+/** Every phrase of a word of `firsts` then a word of `seconds` ("upgrade" and "notes": "upgrade notes"). */
+function both(firsts, seconds) {
+    return firsts.flatMap((a) => seconds.map((b) => `${a} ${b}`));
+}
+/** A heading with one of `anywhere` in it, or opening with one of `atStart` (case-insensitive). */
+function headingWords(anywhere, atStart = []) {
+    const parts = [wordsPattern(anywhere).source, ...(atStart.length > 0 ? [`^${wordsPattern(atStart).source}`] : [])];
+    return new RegExp(parts.join('|'), 'i');
+}
 /** Each kind of heading: its bit, what a line under it is, in plain words, and its pattern. */
 const HEADINGS = [
     {
@@ -8696,12 +10051,21 @@ const HEADINGS = [
     {
         name: 'upgrade',
         means: 'listed under an upgrade or migration heading',
-        re: /\bupgrad(?:e|ing) (?:notes?|instructions?|guide|steps?|considerations?|information|warnings?|path)\b|^upgrad(?:e|ing)\b|\bbefore (?:you )?(?:upgrad|updat)|\bhow to (?:upgrade|update|migrate)\b|\bmigration (?:notes?|guide|steps?|instructions?|required)\b|^migrat(?:ion|ing)s?\b|\baction (?:required|needed)\b|\bmanual (?:steps?|actions?|intervention|migration)\b|\brequired (?:actions?|steps?)\b/i
+        re: headingWords([
+            ...both(['upgrade', 'upgrading'], ['note', 'notes', 'instruction', 'instructions', 'guide', 'step', 'steps', 'consideration', 'considerations']),
+            ...both(['upgrade', 'upgrading'], ['information', 'warning', 'warnings', 'path']),
+            ...both(['before', 'before you'], ['upgrad*', 'updat*']),
+            ...both(['how to'], ['upgrade', 'update', 'migrate']),
+            ...both(['migration'], ['note', 'notes', 'guide', 'step', 'steps', 'instruction', 'instructions', 'required']),
+            ...both(['action'], ['required', 'needed']),
+            ...both(['manual'], ['step', 'steps', 'action', 'actions', 'intervention', 'migration']),
+            ...both(['required'], ['action', 'actions', 'step', 'steps'])
+        ], ['upgrade', 'upgrading', 'migration', 'migrations', 'migrating'])
     },
     {
         name: 'removed',
         means: 'listed under a "Removed" heading',
-        re: /^(?:removed|removals?|dropped|deleted)\b|\bremoved (?:features?|settings?|options?|support)\b/i
+        re: headingWords(both(['removed'], ['feature', 'features', 'setting', 'settings', 'option', 'options', 'support']), ['removed', 'removal', 'removals', 'dropped', 'deleted'])
     },
     { name: 'deprecated', means: 'listed under a deprecations heading', re: /deprecat/i },
     { name: 'security', means: 'listed under a security heading', re: /\bsecurity\b|\bvulnerabilit|🔒|\bcve\b/i },
@@ -8723,7 +10087,13 @@ const HEADINGS = [
     {
         name: 'housekeeping',
         means: 'listed under a documentation, tests or dependencies heading',
-        re: /\b(?:docs?|documentation|tests?|testing|ci|chores?|misc(?:ellaneous)?(?: tasks)?|internal|refactor(?:ing)?s?|dependenc(?:y|ies)|deps|translations?|i18n|l10n|localisation|localization|thanks|contributors|all (?:app )?changes|all commits|maintenance|development|tooling|code quality|build system)\b/i
+        re: headingWords([
+            ...['doc', 'docs', 'documentation', 'test', 'tests', 'testing', 'ci', 'chore', 'chores', 'internal'],
+            ...['misc', 'miscellaneous', 'misc tasks', 'miscellaneous tasks', 'refactor', 'refactors', 'refactoring'],
+            ...['refactorings', 'dependency', 'dependencies', 'deps', 'translation', 'translations', 'i18n', 'l10n'],
+            ...['localisation', 'localization', 'thanks', 'contributors', 'all changes', 'all app changes', 'all commits'],
+            ...['maintenance', 'development', 'tooling', 'code quality', 'build system']
+        ])
     },
     { name: 'fixes', means: 'listed under a bug-fixes heading', re: /\bfix(?:es|ed)?\b|\bbugs?\b/i },
     {
@@ -10623,1351 +11993,6 @@ function blocks_parseUnits(notes) {
             .slice(0, MAX_UNITS)
             .map((line) => ({ kind: 'paragraph', text: line, depth: 0, section: null, lead: '', alert: '' }));
     }
-}
-
-;// CONCATENATED MODULE: ./src/classify/keywords.ts
-// Which groups of key words occur in a text, in one pass over it. The rules guard their
-// costly patterns with key words; an `includes` per key scanned each unit once per key.
-// This is an Aho–Corasick automaton: one table step per character, whatever the keys.
-/** Characters the keys may use; any other character of a text ends every partial match. */
-const ALPHABET = 128;
-/** Groups per word of the scanner's result (bits 0–30 of a small integer). */
-const GROUPS_PER_WORD = 31;
-/**
- * Build a scanner for groups of ASCII keys. It returns the bit sets of the groups with a key
- * in `text`, 31 groups a word (bit i of word w for `groups[w * 31 + i]`): exactly what
- * `groups[g].some((key) => text.includes(key))` says for each group, in one pass over the text.
- */
-function groupScanner(groups) {
-    const W = Math.max(1, Math.ceil(groups.length / GROUPS_PER_WORD));
-    // The trie of the keys; `ends[s]` is the groups whose key ends at state s.
-    const trie = [new Map()];
-    const ends = [new Array(W).fill(0)];
-    groups.forEach((keys, g) => {
-        const w = Math.floor(g / GROUPS_PER_WORD);
-        const i = g % GROUPS_PER_WORD;
-        for (const key of keys) {
-            if (!/^[\x00-\x7f]+$/.test(key))
-                throw new Error(`key must be non-empty ASCII: ${JSON.stringify(key)}`);
-            let s = 0;
-            for (let j = 0; j < key.length; j++) {
-                const c = key.charCodeAt(j);
-                let t = trie[s].get(c);
-                if (t === undefined) {
-                    t = trie.length;
-                    trie.push(new Map());
-                    ends.push(new Array(W).fill(0));
-                    trie[s].set(c, t);
-                }
-                s = t;
-            }
-            ends[s][w] |= 1 << i;
-        }
-    });
-    if (trie.length > 0xffff)
-        throw new Error('too many keys');
-    // Breadth first, so that the state a character falls back to is complete before it is used.
-    // A state also ends the keys that end at its fallback (the keys that are suffixes of its own).
-    const step = new Uint16Array(trie.length * ALPHABET);
-    const fallback = new Uint16Array(trie.length);
-    const queue = [0];
-    for (let q = 0; q < queue.length; q++) {
-        const s = queue[q];
-        const f = fallback[s];
-        if (s !== 0)
-            for (let w = 0; w < W; w++)
-                ends[s][w] |= ends[f][w];
-        for (let c = 0; c < ALPHABET; c++) {
-            const t = trie[s].get(c);
-            const viaFallback = s === 0 ? 0 : step[f * ALPHABET + c];
-            if (t === undefined) {
-                step[s * ALPHABET + c] = viaFallback;
-            }
-            else {
-                step[s * ALPHABET + c] = t;
-                fallback[t] = viaFallback;
-                queue.push(t);
-            }
-        }
-    }
-    if (W <= 3) {
-        // Up to three words (93 groups), unrolled: one table step and three ORs per character. Padded to three words a state.
-        const ends3 = Int32Array.from(ends.flatMap((e) => [e[0] ?? 0, e[1] ?? 0, e[2] ?? 0]));
-        return (text) => {
-            let s = 0;
-            let a = 0;
-            let b = 0;
-            let d = 0;
-            for (let i = 0; i < text.length; i++) {
-                const c = text.charCodeAt(i);
-                s = c < ALPHABET ? step[s * ALPHABET + c] : 0;
-                a |= ends3[3 * s];
-                b |= ends3[3 * s + 1];
-                d |= ends3[3 * s + 2];
-            }
-            return [a, b, d].slice(0, W);
-        };
-    }
-    const endsAt = Int32Array.from(ends.flat());
-    return (text) => {
-        let s = 0;
-        const found = new Array(W).fill(0);
-        for (let i = 0; i < text.length; i++) {
-            const c = text.charCodeAt(i);
-            s = c < ALPHABET ? step[s * ALPHABET + c] : 0;
-            for (let w = 0; w < W; w++)
-                found[w] |= endsAt[W * s + w];
-        }
-        return found;
-    };
-}
-
-;// CONCATENATED MODULE: ./src/classify/detectors.ts
-// The detectors: general facts about how release notes announce work for an admin.
-// Each detector is defined here and only here: its name, what it means in plain words (the
-// rationale quotes this), the reason it can make an update breaking ('required' for a step
-// the admin must take, 'urgent' for a fix to apply now), and its pattern, built from a word list.
-// A detector only finds; the trained model (./model.json) decides how much each finding weighs,
-// alone and in context (the heading a line sits under, negation, hedging, tense, build context).
-// No detector names an app, a version or an entry.
-
-/**
- * A word list entry: a word or phrase matched at word boundaries, case-insensitively (it is
- * matched in lower-cased text).
- * `*` stands for the rest of a word (`remov*`), `#` for a version number (`python #`),
- * a space for any run of spaces; every other character is literal.
- */
-function entry(w) {
-    let out = '';
-    for (const ch of w) {
-        if (ch === '*')
-            out += '[\\w-]*';
-        // Not an issue number (`#5576`) nor the tail of a name (`UTF-8`, `sha256`).
-        else if (ch === '#')
-            out += '(?<![#\\w-])v?\\d+(?:\\.(?:\\d+|x))*';
-        else if (ch === ' ')
-            out += '\\s+';
-        else
-            out += ch.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
-    }
-    const start = /^\w/.test(w) ? '\\b' : '';
-    const end = /[\w#]$/.test(w) ? '\\b' : '';
-    return `${start}${out}${end}`;
-}
-/** The pattern of a trailing ` #` (a space and a version number). */
-const VERSION_TAIL = entry(' #');
-function alt(ws) {
-    // Names followed by a version ("python #"): the version pattern once, after the names.
-    if (ws.length > 1 && ws.every((w) => w.endsWith(' #')))
-        return `${alt(ws.map((w) => w.slice(0, -2)))}${VERSION_TAIL}`;
-    const es = ws.map((w) => entry(w.toLowerCase()));
-    // One word boundary before the group (when every entry has one) lets the engine skip ahead faster.
-    if (es.every((e) => e.startsWith('\\b')))
-        return `\\b(?:${es.map((e) => e.slice(2)).join('|')})`;
-    return `(?:${es.join('|')})`;
-}
-/**
- * The longest literal text every match of the entry contains, lower-cased, if it is a usable
- * ASCII guard: a word of the entry without wildcards, or the part of one before its wildcard.
- */
-function keyOf(w) {
-    let k = '';
-    for (const word of w.toLowerCase().split(' ')) {
-        const lit = /^[^*#]*/.exec(word)[0];
-        if (lit.length > k.length)
-            k = lit;
-    }
-    return k.length >= 2 && /^[\x20-\x7e]+$/.test(k) ? k : null;
-}
-function keysOf(ws) {
-    const keys = [];
-    for (const w of ws) {
-        const k = keyOf(w);
-        if (k === null)
-            return [];
-        if (!keys.includes(k))
-            keys.push(k);
-    }
-    return keys;
-}
-/** Any entry of a word list, in lower-cased text (or with the `i` flag). */
-function wordsPattern(ws, flags = '') {
-    return new RegExp(alt(ws), flags);
-}
-/** A word of the first list, then within `gap` characters of the same sentence a word of the second. */
-function nearPattern(a, b, gap = 60, flags = '') {
-    // Within one sentence: a full stop ends it, but not the dot inside a version or a name (`3.8`, `node.js`).
-    return new RegExp(`${alt(a)}(?:[^.;!?\\n]|\\.(?=\\w)){0,${gap}}${alt(b)}`, flags);
-}
-function build(name, s) {
-    if (s.pattern)
-        return { name, means: s.means, why: s.why, re: s.pattern, keys: s.keys ?? [], also: [], lower: false };
-    if (s.near) {
-        const [a, b, gap = 60] = s.near;
-        const near = s.eitherOrder ? [nearPattern(a, b, gap), nearPattern(b, a, gap)] : [nearPattern(a, b, gap)];
-        const parts = s.words ? [wordsPattern(s.words), ...near] : near;
-        // Either list guards; the shorter key list is the cheaper and the rarer.
-        const ka = keysOf(a);
-        const kb = keysOf(b);
-        const [shorter, longer] = ka.length <= kb.length ? [ka, kb] : [kb, ka];
-        const nearKeys = shorter.length === 0 ? longer : shorter;
-        // With words as well, a line needs a key of either alternative; none guards when one cannot be guarded.
-        const wordKeys = s.words ? keysOf(s.words) : null;
-        const keys = wordKeys === null ? nearKeys : wordKeys.length === 0 || nearKeys.length === 0 ? [] : [...wordKeys, ...nearKeys];
-        // A `near` match alone holds a word of each list: a line needs a key of both, when both can be guarded.
-        const also = wordKeys === null && shorter.length > 0 ? longer : [];
-        const re = parts.length === 1 ? parts[0] : new RegExp(parts.map((r) => r.source).join('|'));
-        return { name, means: s.means, why: s.why, re, keys, also, lower: true };
-    }
-    const ws = s.words ?? [];
-    const re = wordsPattern(ws);
-    return {
-        name,
-        means: s.means,
-        why: s.why,
-        re: s.notAfterHyphen ? new RegExp(`(?<!-)${re.source}`) : re,
-        keys: keysOf(ws),
-        also: [],
-        lower: true
-    };
-}
-/**
- * The start of a line, and what may open it before its first word: an issue reference, author or commit
- * (`#1234:`, `GH-12 `, `@user:`, `1a2b3c4 `), then a tag (`[core]`). The words after them open the line as
- * much as without them.
- */
-const LINE_START = String.raw `^\s*(?:(?:#|[Gg][Hh]-)\d{1,7}:?\s+|@[\w-]{1,39}:\s*|(?=[0-9a-f]*\d)[0-9a-f]{7,40}:?\s+)?(?:\[[^\]]{0,30}\]\s*)?`;
-/**
- * A line that opens (case-insensitive), after LINE_START and an optional scope (`[web]`, `api:`), with one of
- * `words`; or, after LINE_START only, with `bare` (a pattern).
- */
-function lineOpening(words, bare = '') {
-    const scoped = String.raw `${LINE_START}(?:\[[^\]]{0,30}\]\s*)?(?:[\w/-]{1,30}:\s*)?${alt(words)}`;
-    return new RegExp(bare ? `${scoped}|${LINE_START}(?:${bare})` : scoped, 'i');
-}
-/** The words that open a line which removes something (`removalLine`). */
-const REMOVING = [
-    ...['remove', 'removes', 'removed', 'removing', 'drop', 'drops', 'dropped', 'delete', 'deletes', 'deleted'],
-    ...['disable', 'disables', 'disabled', 'discontinue', 'discontinues', 'discontinued', 'retire', 'retires'],
-    ...['retired', 'forbid', 'disallow', 'disallows', 'disallowed', 'reject', 'rejects', 'rejected', 'unsupport'],
-    ...['unsupports', 'unsupported']
-];
-/** The words that open a line which fixes a bug (`fixLine`). */
-const FIXING = [
-    ...['fix', 'fixes', 'fixed', 'bugfix', 'bugfixes', 'bug fix', 'bug fixes', 'resolve', 'resolves', 'resolved'],
-    ...['revert', 'reverts', 'reverted', 'correct', 'corrects', 'corrected']
-];
-/** Conventional Commits types (and the like) of internal work: `docs:`, `chore(deps):`, `test/` (`choreLine`). */
-const CHORES = [
-    ...['test', 'tests', 'ci', 'doc', 'docs', 'chore', 'build', 'style', 'refactor', 'perf', 'lint', 'i18n', 'l10n'],
-    ...['deps', 'cleanup', 'minor']
-];
-// ---------------------------------------------------------------------------
-// Word lists shared by several detectors.
-/** Saying that something must happen soon (see `urgent`). */
-const URGENCY = [
-    'as soon as possible',
-    'immediately',
-    'asap',
-    'urgent*',
-    'right away',
-    'without delay',
-    'strongly recommend*',
-    'highly recommend*',
-    'strongly advise*',
-    'strongly encourage*',
-    'strongly urge*',
-    'urge*'
-];
-const UPDATING = ['updat*', 'upgrad*', 'patch*', 'apply', 'install*'];
-/** Saying that something is refused, or makes the software fail (see `forbidden`, `refusedConfig`). */
-const REFUSING = [
-    'forbid*',
-    'disallow*',
-    'refuse*',
-    'fail to start',
-    'fails to start',
-    'will not start',
-    "won't start",
-    'error out',
-    'errors out',
-    'now error*',
-    'now fail*'
-];
-const RUNTIMES = [
-    'python #',
-    'php #',
-    'node #',
-    'nodejs #',
-    'node.js #',
-    'go #',
-    'golang #',
-    'postgres #',
-    'postgresql #',
-    'mysql #',
-    'mariadb #',
-    'redis #',
-    'valkey #',
-    'java #',
-    'jdk #',
-    'jre #',
-    'ruby #',
-    'rust #',
-    'rustc #',
-    'elasticsearch #',
-    'opensearch #',
-    'mongodb #',
-    'sqlite #',
-    'debian #',
-    'ubuntu #',
-    'alpine #',
-    'docker #',
-    'kubernetes #',
-    'k8s #',
-    '.net #',
-    'dotnet #',
-    'django #',
-    'perl #',
-    'nginx #',
-    'apache #',
-    'erlang #',
-    'elixir #',
-    'openssl #',
-    'glibc #',
-    'kernel #',
-    'tls #',
-    'npm #',
-    'helm #',
-    'qt #',
-    'gcc #',
-    'clang #',
-    'cmake #',
-    'c++ #',
-    'c #',
-    'windows #',
-    'macos #',
-    'freebsd #',
-    'centos #',
-    'rhel #',
-    'libressl #',
-    'boost #',
-    'meson #',
-    'autoconf #',
-    'systemd #',
-    'curl #',
-    'libcurl #',
-    'gnutls #',
-    'mbedtls #',
-    'pcre #',
-    'lua #',
-    'icu #',
-    'zlib #'
-];
-const REQUIRE = [
-    'require',
-    'requires',
-    'required',
-    'requirement*',
-    'minimum',
-    'at least',
-    'or later',
-    'or newer',
-    'or higher',
-    'or above',
-    'or greater',
-    'needs',
-    'now needs',
-    'need'
-];
-const REMOVE = [
-    'remove',
-    'removed',
-    'removes',
-    'removing',
-    'removal',
-    'drop',
-    'drops',
-    'dropped',
-    'dropping',
-    'delete',
-    'deleted',
-    'discontinue*',
-    'no longer',
-    'eliminate*',
-    'get rid of',
-    'got rid of'
-];
-const SETTING = [
-    'config*',
-    'setting*',
-    'option*',
-    'env var*',
-    'environment variable*',
-    'variable*',
-    'flag*',
-    'parameter*',
-    'directive*',
-    'argument*',
-    'switch',
-    'key',
-    'keys',
-    'propert*',
-    'field*'
-];
-const INTERFACE = [
-    'api',
-    'apis',
-    'endpoint*',
-    'route*',
-    'command*',
-    'cli',
-    'plugin*',
-    'helper*',
-    'extension*',
-    'module*',
-    'integration*',
-    'backend*',
-    'driver*',
-    'provider*',
-    'feature*',
-    'platform*',
-    'architecture*',
-    'binar*',
-    'package*',
-    'image*',
-    'arm*',
-    'i386',
-    'i686',
-    '32-bit',
-    '32 bit',
-    'windows',
-    'macos',
-    'protocol*',
-    'format*',
-    'syntax',
-    'function*',
-    'method*',
-    'library',
-    'header*'
-];
-// ---------------------------------------------------------------------------
-// The detectors of one line (unit) of notes. Order is the order of the rationale's
-// tie-breaks: the earlier detector is the more specific evidence.
-// What an admin's migration migrates: their data, database, configuration or stored state.
-const MIGRATED_STATE = [
-    'database*',
-    'db',
-    'schema*',
-    'data',
-    'table',
-    'tables',
-    'index*',
-    'config*',
-    'setting*',
-    'volume*',
-    'storage',
-    'existing',
-    'your',
-    'you',
-    'must',
-    'manual*',
-    'run',
-    'one-time'
-];
-const SPECS = {
-    breakingWord: {
-        means: 'is called a breaking change',
-        why: 'required',
-        notAfterHyphen: true,
-        words: [
-            'breaking',
-            'backward incompatible',
-            'backwards incompatible',
-            'backward-incompatible',
-            'backwards-incompatible',
-            'incompatible change*',
-            'not backward compatible',
-            'not backwards compatible',
-            'breaks compatibility',
-            'break compatibility',
-            'breaks backward*',
-            'break backward*',
-            'compatibility break*',
-            'api breakage',
-            'abi break*',
-            'abi change*'
-        ]
-    },
-    breakingMarker: {
-        means: 'is marked as a breaking change',
-        why: 'required',
-        pattern: new RegExp(String.raw `\bBREAKING\b|\[[Bb]reaking(?: [Cc]hanges?)?\]|${LINE_START}\**[Bb]reaking(?: [Cc]hanges?)?\**\s*:`),
-        keys: ['breaking']
-    },
-    bangMarker: {
-        means: 'is marked breaking with an exclamation mark',
-        why: 'required',
-        pattern: new RegExp(String.raw `${LINE_START}(?:\[[^\]]{0,40}\]\s*)?[a-z]+(?:\([^)]{0,60}\))?!:`),
-        keys: ['!:']
-    },
-    raisedRequirement: {
-        means: 'raises a required version of a runtime, database, system or tool',
-        why: 'required',
-        near: [REQUIRE, RUNTIMES, 80]
-    },
-    requirementAfter: {
-        means: 'raises a required version of a runtime, database, system or tool',
-        why: 'required',
-        near: [RUNTIMES, REQUIRE, 40]
-    },
-    // Not "at least" alone: it bounds a number ("at least 1000 groups", "at least as far back as 0.99").
-    requiredVersion: {
-        means: 'requires a version of something',
-        why: 'required',
-        near: [['require', 'requires', 'required', 'minimum'], ['#'], 25]
-    },
-    droppedPlatform: {
-        means: 'drops support for a runtime, database, system or platform version',
-        why: 'required',
-        near: [REMOVE, RUNTIMES, 60]
-    },
-    removedSupport: {
-        means: 'removes support for something',
-        why: 'required',
-        near: [REMOVE, ['support*', 'compatib*'], 30]
-    },
-    supportRemoved: {
-        means: 'removes support for something',
-        why: 'required',
-        near: [['support', 'compatibility with'], ['removed', 'dropped', 'discontinued', 'ended'], 80]
-    },
-    removedSetting: {
-        means: 'removes a setting or option',
-        why: 'required',
-        near: [REMOVE, SETTING, 60]
-    },
-    settingRemoved: {
-        means: 'removes a setting or option',
-        why: 'required',
-        // 'renaming' as a noun: "Connection TX buffer setting renaming."
-        near: [SETTING, ['removed', 'dropped', 'deleted', 'no longer', 'renamed', 'replaced', 'replaces', 'renaming'], 60]
-    },
-    removedInterface: {
-        means: 'removes an interface, feature or platform',
-        why: 'required',
-        near: [REMOVE, INTERFACE, 60]
-    },
-    interfaceRemoved: {
-        means: 'removes an interface, feature or platform',
-        why: 'required',
-        near: [INTERFACE, ['removed', 'dropped', 'discontinued', 'no longer'], 60]
-    },
-    notAvailable: {
-        means: 'says something is no longer provided',
-        why: 'required',
-        near: [
-            ['no longer', 'not'],
-            ['supported', 'distributed', 'provided', 'published', 'shipped', 'built', 'available', 'included', 'accepted'],
-            12
-        ]
-    },
-    removalLine: {
-        means: 'removes something',
-        why: 'required',
-        pattern: lineOpening(REMOVING),
-        keys: ['remov', 'drop', 'delet', 'disabl', 'discontinu', 'retire', 'forbid', 'disallow', 'reject', 'unsupport']
-    },
-    forbidden: {
-        means: 'refuses something that used to be accepted',
-        why: 'note',
-        words: [...REFUSING, 'prohibit*', 'not allowed', 'no longer allowed', 'no longer accept*', 'reject*']
-    },
-    // A configuration that used to run is now refused: the admin must change it before upgrading.
-    refusedConfig: {
-        means: 'refuses a configuration that used to be accepted',
-        why: 'required',
-        near: [
-            [...REFUSING, 'now abort*', 'now exit*', 'no longer start*'],
-            [
-                'configured',
-                'config*',
-                'running with',
-                'run with',
-                'started with',
-                'start with',
-                'startup',
-                'setting*',
-                'option*'
-            ],
-            50
-        ]
-    },
-    // A function or structure of the interface that gained or lost an argument or member breaks its callers.
-    signatureChanged: {
-        means: 'changes the arguments or members of an interface',
-        why: 'required',
-        near: [
-            ['lost', 'loses', 'gained', 'gains', 'no longer takes', 'now takes'],
-            ['argument*', 'member*', 'parameter*'],
-            40
-        ]
-    },
-    renamed: {
-        means: 'renames something',
-        why: 'required',
-        // A rename of something ("renamed X to Y", "X has been renamed"), not renaming as a feature.
-        near: [['rename', 'renamed', 'renames'], ['to', 'into', 'as', '→', '->'], 80]
-    },
-    envName: {
-        means: 'names an environment variable or setting',
-        why: 'note',
-        pattern: /\b[A-Z][A-Z0-9]*_[A-Z0-9_]{2,}\b/,
-        keys: ['_']
-    },
-    manualStep: {
-        means: 'asks the admin to take a step',
-        why: 'required',
-        near: [
-            [
-                'must',
-                'need to',
-                'needs to',
-                'have to',
-                'has to',
-                'required to',
-                'is required',
-                'are required',
-                'manually',
-                'action required',
-                'action needed',
-                'mandatory',
-                'necessary',
-                // "Ensure X" alone is how commit subjects describe a fix; an instruction names the reader.
-                'make sure you*',
-                'make sure that you*',
-                'ensure you*',
-                'ensure that you*',
-                'please',
-                'you should',
-                'you will need',
-                'to repair',
-                'to secure'
-            ],
-            [
-                'migrat*',
-                'reinstall*',
-                're-install*',
-                'recreat*',
-                're-creat*',
-                'rebuild*',
-                'reconfigur*',
-                'rerun*',
-                're-run*',
-                'run',
-                'execut*',
-                'set',
-                'update your',
-                'change your',
-                'adjust*',
-                'replac*',
-                'convert*',
-                'back up',
-                'backup',
-                'purge',
-                'delete',
-                'remov*',
-                'renam*',
-                'move',
-                'edit*',
-                'add',
-                'regenerat*',
-                'reindex*',
-                're-index*',
-                'restart*',
-                'upgrade your',
-                'switch*',
-                'uninstall*',
-                'install*',
-                'update*',
-                'chang*',
-                'configur*',
-                'enabl*',
-                'disabl*'
-            ],
-            50
-        ]
-    },
-    // The same instruction with the adverb last: "Set the permissions of the directory manually", "move them manually".
-    manualAfter: {
-        means: 'asks the admin to take a step',
-        why: 'required',
-        near: [
-            [
-                'set',
-                'change',
-                'edit',
-                'run',
-                'delete',
-                'remove',
-                'move',
-                'migrate',
-                'update',
-                'enable',
-                'disable',
-                'adjust',
-                'configure',
-                'install',
-                'restart',
-                'rename',
-                'create',
-                'recreate'
-            ],
-            ['manually'],
-            80
-        ]
-    },
-    useInstead: {
-        means: 'says what to use instead',
-        why: 'note',
-        near: [['use', 'switch to', 'migrate to', 'move to'], ['instead'], 80]
-    },
-    // A migration of the admin's data: their database, schema, configuration or stored state ("database
-    // migrations", "migrate your config", "a one-time migration of existing tags"). A migration of the
-    // project's own code to another library or language ("Migrate the UI to React 19") or an importer from
-    // another product ("(migration) Make migration from Todoist work") is no step of the admin's: see
-    // migrationWord.
-    migration: {
-        means: 'involves a migration',
-        why: 'required',
-        words: [
-            'migrations',
-            'migration script*',
-            'migration step*',
-            'schema change*',
-            'database upgrade',
-            'db upgrade',
-            'upgrade script*',
-            'reindex*',
-            're-index*'
-        ],
-        near: [['migrat*'], MIGRATED_STATE, 30],
-        eitherOrder: true
-    },
-    migrationWord: {
-        means: 'mentions a migration',
-        why: 'note',
-        words: ['migrat*']
-    },
-    guide: {
-        means: 'points to upgrade or migration instructions',
-        why: 'required',
-        near: [
-            ['read', 'see', 'follow', 'consult', 'check', 'review', 'refer to', 'look at'],
-            [
-                'migration guide',
-                'migration note*',
-                'migration instructions',
-                'upgrade guide',
-                'upgrade note*',
-                'upgrade instructions',
-                'upgrading guide',
-                'upgrading note*',
-                'upgrading section',
-                'update guide',
-                'update note*',
-                'update instructions',
-                // Not 'changelog' or 'release notes': "For more details, see the full changelog" points to details, not steps.
-                'documentation'
-            ],
-            50
-        ]
-    },
-    // The rubric's urgent fix is one "the notes say must be applied now": urgency words about
-    // updating, not urgency alone ("redirect immediately", "thanks to everyone", "all users");
-    // "you must update" is a manual step.
-    urgent: {
-        means: 'says to update urgently',
-        why: 'urgent',
-        near: [URGENCY, UPDATING, 40],
-        eitherOrder: true
-    },
-    criticalFix: {
-        means: 'says to update urgently',
-        why: 'urgent',
-        near: [['critical'], ['fix*', 'patch*', 'release', 'update', 'upgrade', 'security', 'vulnerab*'], 25]
-    },
-    securityWord: {
-        means: 'fixes a security issue',
-        why: 'security',
-        notAfterHyphen: true,
-        words: [
-            'security',
-            'secured',
-            'secures',
-            'securing',
-            'vulnerab*',
-            'cve-*',
-            'ghsa-*',
-            'xss',
-            'cross-site',
-            'ssrf',
-            'csrf',
-            'idor',
-            'path traversal',
-            'directory traversal',
-            'zip slip',
-            'injection',
-            'privilege escalation',
-            'spoof*',
-            'denial of service',
-            'denial-of-service',
-            'dos',
-            'ddos',
-            'unauthori*',
-            'unauthenticated',
-            'brute force',
-            'brute-force',
-            'harden*',
-            'exploit*',
-            'smuggling',
-            'remote code execution',
-            'rce',
-            'open redirect',
-            'buffer overflow',
-            'heap overflow',
-            'integer overflow',
-            'stack overflow',
-            'use-after-free',
-            'use after free',
-            'read past the end',
-            'reads past the end',
-            'reading past the end',
-            'over-read*',
-            'overread*',
-            'out-of-bounds',
-            'out of bounds',
-            'information disclosure',
-            'information leak*',
-            'attacker*',
-            'malicious',
-            'bypass*',
-            'cve'
-        ]
-    },
-    // Who may see or do what: a fix here is security-relevant whether or not the notes say "security".
-    accessControl: {
-        means: 'changes who may access what',
-        why: 'security',
-        words: [
-            'permission*',
-            'access control',
-            'access check*',
-            'acl',
-            'acls',
-            'authenticat*',
-            'authoriz*',
-            'authoris*',
-            'reauth*',
-            '2fa',
-            'two-factor',
-            'otp',
-            'totp',
-            'privilege*',
-            'csp',
-            'saniti*'
-        ]
-    },
-    deprecation: {
-        means: 'deprecates something',
-        why: 'note',
-        words: [
-            'deprecat*',
-            'obsolete*',
-            'discouraged',
-            'phased out',
-            'phase out',
-            'sunset*',
-            'end of life',
-            'end-of-life',
-            'eol'
-        ]
-    },
-    defaultChange: {
-        means: 'changes a default',
-        why: 'note',
-        words: ['default', 'defaults', 'by default', 'opt-in', 'opt-out', 'opt in', 'opt out']
-    },
-    behaviourChange: {
-        means: 'changes existing behaviour',
-        why: 'note',
-        words: [
-            'no longer',
-            'now requires',
-            'now rejects',
-            'now returns',
-            'now enforces',
-            'now only',
-            'now always',
-            'now fails',
-            'now blocks',
-            'now refuses',
-            'now validates',
-            'now treats',
-            'now uses',
-            'is now',
-            'are now',
-            'reject*',
-            'refus*',
-            'restrict*',
-            'replaced by',
-            'replaced with',
-            'instead of',
-            'moved to',
-            'moved from',
-            'behaviour',
-            'behavior',
-            'behavioural',
-            'behavioral',
-            'changed',
-            'changes the',
-            'change the',
-            'stricter',
-            'strict',
-            'enforce*',
-            'limit*',
-            'disabl*',
-            'switch* to',
-            'switched'
-        ]
-    },
-    configChange: {
-        means: 'changes the configuration',
-        why: 'note',
-        near: [SETTING, ['chang*', 'format', 'schema', 'syntax', 'structure', 'renamed', 'moved', 'new'], 30]
-    },
-    advice: {
-        means: 'advises the admin to check something',
-        why: 'note',
-        words: [
-            'make sure',
-            'please check',
-            'please review',
-            'please read',
-            'please verify',
-            'please update',
-            'please note',
-            'please be aware',
-            'note that',
-            'we recommend',
-            'we advise',
-            'we suggest',
-            'it is recommended',
-            "it's recommended",
-            'you should',
-            'you may want',
-            'you might want',
-            'be aware',
-            'be careful',
-            'take care',
-            'beware',
-            'caution',
-            'warning',
-            'important',
-            'attention',
-            'heads up',
-            'notice'
-        ]
-    },
-    youYour: {
-        means: 'addresses the admin',
-        why: 'note',
-        words: ['you', 'your', "you're", 'users who', 'users of', 'admins', 'administrators', 'operators']
-    },
-    platformImage: {
-        means: 'changes the base image or platform',
-        why: 'note',
-        words: [
-            'base image',
-            'docker image',
-            'container image',
-            'underlying image',
-            'dockerfile',
-            'debian',
-            'alpine',
-            'ubuntu',
-            'trixie',
-            'bookworm',
-            'bullseye',
-            'noble',
-            'jammy'
-        ]
-    },
-    database: {
-        means: 'concerns the database',
-        why: 'note',
-        words: [
-            'database',
-            'databases',
-            'db',
-            'schema',
-            'sql',
-            'postgres*',
-            'mysql',
-            'mariadb',
-            'sqlite',
-            'table*',
-            'index*'
-        ]
-    },
-    withdrawn: {
-        means: 'says the release was withdrawn',
-        why: 'routine',
-        words: [
-            'cancelled',
-            'canceled',
-            'withdrawn',
-            'yanked',
-            'retracted',
-            'do not use',
-            "don't use",
-            'not released',
-            'skipped'
-        ]
-    },
-    firstRelease: {
-        means: 'announces a first release',
-        why: 'routine',
-        words: ['first release', 'initial release', 'first public release', 'first stable release']
-    },
-    fixWord: {
-        means: 'fixes a bug',
-        why: 'routine',
-        words: [
-            'fix',
-            'fixed',
-            'fixes',
-            'fixing',
-            'bug*',
-            'bugfix*',
-            'crash*',
-            'resolv*',
-            'correct*',
-            'regression*',
-            'properly',
-            'issue*',
-            'error*',
-            'panic*',
-            'leak*',
-            'hang*',
-            'typo*'
-        ]
-    },
-    addWord: {
-        means: 'adds something new',
-        why: 'routine',
-        words: [
-            'add',
-            'added',
-            'adds',
-            'adding',
-            'new',
-            'introduc*',
-            'implement*',
-            'support for',
-            'allow*',
-            'enable*',
-            'now support*',
-            'now available'
-        ]
-    },
-    improveWord: {
-        means: 'improves something',
-        why: 'routine',
-        words: [
-            'improv*',
-            'optimi*',
-            'performance',
-            'faster',
-            'speed*',
-            'better',
-            'enhanc*',
-            'refactor*',
-            'clean*',
-            'simplif*'
-        ]
-    },
-    docsWord: {
-        means: 'concerns documentation or translations',
-        why: 'routine',
-        words: [
-            'doc',
-            'docs',
-            'documentation',
-            'readme',
-            'translation*',
-            'translat*',
-            'i18n',
-            'l10n',
-            'locale*',
-            'language*',
-            'typo*',
-            'comment*',
-            'spelling'
-        ]
-    },
-    depsWord: {
-        means: 'bumps a dependency',
-        why: 'routine',
-        words: [
-            'bump*',
-            'dependenc*',
-            'deps',
-            'vendor*',
-            'go.mod',
-            'package.json',
-            'lockfile',
-            'renovate',
-            'dependabot',
-            'upgrade to',
-            'update to',
-            'updated to',
-            'upgraded to'
-        ]
-    },
-    versionBump: {
-        means: 'updates something to a newer version',
-        why: 'routine',
-        near: [['upgrade*', 'update*', 'bump*', 'move*', 'switch*'], ['to #'], 40]
-    },
-    testWord: {
-        means: 'concerns tests or CI',
-        why: 'routine',
-        words: ['test*', 'ci', 'github actions', 'workflow*', 'lint*', 'coverage', 'unit test*']
-    },
-    // Context of a line: these qualify the findings above.
-    negated: {
-        means: 'says it breaks nothing',
-        why: 'routine',
-        words: [
-            'no breaking',
-            'no known breaking',
-            'non-breaking',
-            'non breaking',
-            'not breaking',
-            'not a breaking',
-            'no action required',
-            'no action is required',
-            'no action needed',
-            'no manual',
-            'no migration',
-            'no changes are required',
-            'no changes required',
-            'does not require',
-            "doesn't require",
-            'do not require',
-            "don't require",
-            'not required',
-            'no longer required',
-            'no need to',
-            'nothing to do',
-            'backward compatible',
-            'backwards compatible',
-            'backward-compatible',
-            'backwards-compatible',
-            'fully compatible',
-            'remains compatible',
-            'still compatible',
-            "doesn't break",
-            'does not break',
-            'without breaking',
-            'no user action',
-            'no intervention',
-            'automatically',
-            'automatic',
-            'transparently',
-            'still work*',
-            'still supported',
-            'still accepted',
-            'alias',
-            'fallback',
-            'fall back'
-        ]
-    },
-    hedged: {
-        means: 'is hedged',
-        why: 'routine',
-        words: [
-            'potentially',
-            'possibly',
-            'might',
-            'may',
-            'could',
-            'slightly',
-            'minor',
-            'technically',
-            'not really',
-            'not strictly',
-            'in rare cases',
-            'in some cases',
-            'edge case*',
-            'unlikely',
-            'cosmetic',
-            'ui change only',
-            'ui only'
-        ]
-    },
-    future: {
-        means: 'announces something for a later release',
-        why: 'routine',
-        words: [
-            'will be',
-            'will become',
-            'will no longer',
-            'will require',
-            'will remove',
-            'will drop',
-            'in a future',
-            'in the future',
-            'in future',
-            'upcoming',
-            'next major',
-            'next release',
-            'next version',
-            'planned',
-            'plan to',
-            'going to',
-            'eventually',
-            'later release',
-            'to be removed',
-            'to be dropped'
-        ]
-    },
-    optIn: {
-        means: 'is about something optional, off unless enabled',
-        why: 'routine',
-        words: [
-            'opt-in',
-            'opt in',
-            'optional',
-            'optionally',
-            'must be enabled',
-            'needs to be enabled',
-            'has to be enabled',
-            'can be enabled',
-            'disabled by default',
-            'off by default',
-            'not enabled by default',
-            'if enabled',
-            'when enabled'
-        ]
-    },
-    conditional: {
-        means: 'applies only in some setups',
-        why: 'routine',
-        words: [
-            'if you',
-            'if your',
-            'when using',
-            'for users',
-            'users who',
-            'users of',
-            'only if',
-            'only when',
-            'those who',
-            'in case'
-        ]
-    },
-    buildContext: {
-        means: 'concerns building from source',
-        why: 'routine',
-        words: [
-            'build*',
-            'compil*',
-            'cmake',
-            'autoconf',
-            'automake',
-            'autotools',
-            'meson',
-            'makefile',
-            'configure script',
-            './configure',
-            'gcc',
-            'clang',
-            'msvc',
-            'toolchain',
-            'from source',
-            'source code',
-            'c api',
-            'c++',
-            'header file*',
-            'linker',
-            'link against',
-            'pkg-config'
-        ]
-    },
-    fixLine: {
-        means: 'is a bug fix',
-        why: 'routine',
-        pattern: lineOpening(FIXING, String.raw `BUG\/|\[(?:bug ?)?fix(?:e[sd])?\]`),
-        keys: ['fix', 'resolv', 'revert', 'correct', 'bug']
-    },
-    choreLine: {
-        means: 'is internal work',
-        why: 'routine',
-        pattern: new RegExp(String.raw `${LINE_START}(?:\[[^\]]{0,40}\]\s*)?${alt(CHORES)}(?:\([^)]{0,60}\))?[:/]`, 'i'),
-        keys: [':', '/']
-    },
-    versionNumber: {
-        means: 'names a version',
-        why: 'routine',
-        pattern: /\b\d+\.\d+(?:\.\d+)?\b/,
-        keys: ['0.', '1.', '2.', '3.', '4.', '5.', '6.', '7.', '8.', '9.']
-    }
-};
-const DETECTORS = Object.entries(SPECS).map(([name, s]) => build(name, s));
-const DETECTOR = Object.fromEntries(DETECTORS.map((d) => [d.name, d]));
-/** Detectors that qualify the others rather than find something of their own. */
-const detectors_MODIFIERS = new Set([
-    'negated',
-    'hedged',
-    'future',
-    'conditional',
-    'optIn',
-    'buildContext',
-    'fixLine',
-    'choreLine',
-    'youYour'
-]);
-// One Aho–Corasick pass over a line tells which detectors can match it at all: a group of keys per
-// guarded detector, and a second group for those whose match also needs one of a second list.
-const GROUPS = [];
-/** Where the scanner reports a key list: its word and bit, -1 and 0 for an empty list (no guard). */
-const groupOf = (keys) => {
-    if (keys.length === 0)
-        return { word: -1, bit: 0 };
-    const g = GROUPS.push(keys) - 1;
-    return { word: Math.floor(g / GROUPS_PER_WORD), bit: 1 << (g % GROUPS_PER_WORD) };
-};
-const GUARD = DETECTORS.map((d) => groupOf(d.keys));
-const ALSO = DETECTORS.map((d) => groupOf(d.also));
-const scan = groupScanner(GROUPS);
-/** Every detector that matches one line (one unit of notes), in DETECTORS order. `lower` is the line lower-cased. */
-function detect(text, lower = text.toLowerCase()) {
-    const found = scan(lower);
-    const hits = [];
-    for (let i = 0; i < DETECTORS.length; i++) {
-        const g = GUARD[i];
-        if (g.word >= 0 && (found[g.word] & g.bit) === 0)
-            continue;
-        const a = ALSO[i];
-        if (a.word >= 0 && (found[a.word] & a.bit) === 0)
-            continue;
-        const d = DETECTORS[i];
-        const m = d.re.exec(d.lower ? lower : text);
-        if (m)
-            hits.push({ detector: d, at: m.index });
-    }
-    return hits;
 }
 
 ;// CONCATENATED MODULE: ./src/classify/words.ts

@@ -2,6 +2,8 @@
 // says more about an item than any word in it: a line under "Breaking changes" is
 // breaking whatever it says, a line under "Documentation" changes no deployment.
 
+import { wordsPattern } from './detectors.js'
+
 export const S = {
   breaking: 1,
   upgrade: 2,
@@ -20,6 +22,17 @@ export const S = {
 
 export type HeadingKind = keyof typeof S
 
+/** Every phrase of a word of `firsts` then a word of `seconds` ("upgrade" and "notes": "upgrade notes"). */
+function both(firsts: readonly string[], seconds: readonly string[]): string[] {
+  return firsts.flatMap((a) => seconds.map((b) => `${a} ${b}`))
+}
+
+/** A heading with one of `anywhere` in it, or opening with one of `atStart` (case-insensitive). */
+function headingWords(anywhere: readonly string[], atStart: readonly string[] = []): RegExp {
+  const parts = [wordsPattern(anywhere).source, ...(atStart.length > 0 ? [`^${wordsPattern(atStart).source}`] : [])]
+  return new RegExp(parts.join('|'), 'i')
+}
+
 /** Each kind of heading: its bit, what a line under it is, in plain words, and its pattern. */
 export const HEADINGS: readonly { name: keyof typeof S; means: string; re: RegExp }[] = [
   {
@@ -30,12 +43,30 @@ export const HEADINGS: readonly { name: keyof typeof S; means: string; re: RegEx
   {
     name: 'upgrade',
     means: 'listed under an upgrade or migration heading',
-    re: /\bupgrad(?:e|ing) (?:notes?|instructions?|guide|steps?|considerations?|information|warnings?|path)\b|^upgrad(?:e|ing)\b|\bbefore (?:you )?(?:upgrad|updat)|\bhow to (?:upgrade|update|migrate)\b|\bmigration (?:notes?|guide|steps?|instructions?|required)\b|^migrat(?:ion|ing)s?\b|\baction (?:required|needed)\b|\bmanual (?:steps?|actions?|intervention|migration)\b|\brequired (?:actions?|steps?)\b/i
+    re: headingWords(
+      [
+        ...both(
+          ['upgrade', 'upgrading'],
+          ['note', 'notes', 'instruction', 'instructions', 'guide', 'step', 'steps', 'consideration', 'considerations']
+        ),
+        ...both(['upgrade', 'upgrading'], ['information', 'warning', 'warnings', 'path']),
+        ...both(['before', 'before you'], ['upgrad*', 'updat*']),
+        ...both(['how to'], ['upgrade', 'update', 'migrate']),
+        ...both(['migration'], ['note', 'notes', 'guide', 'step', 'steps', 'instruction', 'instructions', 'required']),
+        ...both(['action'], ['required', 'needed']),
+        ...both(['manual'], ['step', 'steps', 'action', 'actions', 'intervention', 'migration']),
+        ...both(['required'], ['action', 'actions', 'step', 'steps'])
+      ],
+      ['upgrade', 'upgrading', 'migration', 'migrations', 'migrating']
+    )
   },
   {
     name: 'removed',
     means: 'listed under a "Removed" heading',
-    re: /^(?:removed|removals?|dropped|deleted)\b|\bremoved (?:features?|settings?|options?|support)\b/i
+    re: headingWords(
+      both(['removed'], ['feature', 'features', 'setting', 'settings', 'option', 'options', 'support']),
+      ['removed', 'removal', 'removals', 'dropped', 'deleted']
+    )
   },
   { name: 'deprecated', means: 'listed under a deprecations heading', re: /deprecat/i },
   { name: 'security', means: 'listed under a security heading', re: /\bsecurity\b|\bvulnerabilit|🔒|\bcve\b/i },
@@ -57,7 +88,13 @@ export const HEADINGS: readonly { name: keyof typeof S; means: string; re: RegEx
   {
     name: 'housekeeping',
     means: 'listed under a documentation, tests or dependencies heading',
-    re: /\b(?:docs?|documentation|tests?|testing|ci|chores?|misc(?:ellaneous)?(?: tasks)?|internal|refactor(?:ing)?s?|dependenc(?:y|ies)|deps|translations?|i18n|l10n|localisation|localization|thanks|contributors|all (?:app )?changes|all commits|maintenance|development|tooling|code quality|build system)\b/i
+    re: headingWords([
+      ...['doc', 'docs', 'documentation', 'test', 'tests', 'testing', 'ci', 'chore', 'chores', 'internal'],
+      ...['misc', 'miscellaneous', 'misc tasks', 'miscellaneous tasks', 'refactor', 'refactors', 'refactoring'],
+      ...['refactorings', 'dependency', 'dependencies', 'deps', 'translation', 'translations', 'i18n', 'l10n'],
+      ...['localisation', 'localization', 'thanks', 'contributors', 'all changes', 'all app changes', 'all commits'],
+      ...['maintenance', 'development', 'tooling', 'code quality', 'build system']
+    ])
   },
   { name: 'fixes', means: 'listed under a bug-fixes heading', re: /\bfix(?:es|ed)?\b|\bbugs?\b/i },
   {
