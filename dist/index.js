@@ -40690,13 +40690,37 @@ const TYPOGRAPHIC_BULLET = /^([ \t]*)[•◦▪‣⁃●○■][ \t]+(?=\S)/;
 const LEADING_TAB = /^ *\t/;
 /** A reStructuredText line block's line: "| " and text without another bar (a Markdown table row has more). */
 const RST_LINE_BLOCK = /^ {0,4}\| ([^|]+)$/;
+/** A line of a quote: its marker, and a space after it that belongs to the marker. */
+const QUOTED = /^[ \t]*> ?/;
+/** A quote that opens with an admonition (`> [!WARNING]`, `> **Note**`) is one, not quoted notes. */
+const ADMONITION = /^[ \t]*>[ \t]*(?:\[!|\*\*)/;
 /**
- * Generic format handling before the Markdown parser: drop non-English elements of multilingual
- * XML, remove the indentation every line shares (an indented list is not code), and turn
- * reStructuredText underlined titles and lines like `** Title **` into headings, and RST line
+ * Notes quoted as a whole (every line that is not blank opens with `>`, as when a changelog is pasted as a
+ * quote) are the notes they quote: read as a quote, each of their lines would be a line of a quote, and their
+ * indentation would not be dedented. A quote that opens with an admonition is left as it is.
+ */
+function unquoted(s) {
+    const lines = s.split('\n');
+    let quoted = 0;
+    for (const l of lines) {
+        if (QUOTED.test(l))
+            quoted++;
+        else if (l.trim() !== '')
+            return s;
+    }
+    if (quoted === 0 || ADMONITION.test(lines.find((l) => l.trim() !== '')))
+        return s;
+    return lines.map((l) => l.replace(QUOTED, '')).join('\n');
+}
+/**
+ * Generic format handling before the Markdown parser: unquote notes quoted as a whole, drop non-English
+ * elements of multilingual XML, remove the indentation every line shares (an indented list is not code),
+ * and turn reStructuredText underlined titles and lines like `** Title **` into headings, and RST line
  * blocks into list items. Linear in the text.
  */
 function normaliseFormat(s) {
+    if (s.includes('>'))
+        s = unquoted(s);
     if (s.includes('lang="'))
         s = dropOtherLanguages(s);
     // A reStructuredText link (`Issue #2821 <https://…/2821>`_) is its text, as a Markdown link's is.
@@ -48257,7 +48281,7 @@ function classifyWith(model, input) {
  * leave yesterday's words published. __tests__/classify/revision.test.ts holds it to the judgements of the
  * real notes.
  */
-const JUDGING_REVISION = 25;
+const JUDGING_REVISION = 26;
 /**
  * The classifier's identity (8 hex digits): the committed model and the judging code's revision. A
  * verdict computed by another model or another revision is judged again.

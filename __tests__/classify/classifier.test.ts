@@ -457,6 +457,7 @@ describe('verdicts do not depend on how the notes are formatted', () => {
       (s) => `${s}\n\n## Docker images\n\n- \`ghcr.io/o/r:1.0.1\`\n- \`docker.io/o/r:1.0.1\`\n`
     ],
     ['the notes folded in <details>', (s) => `<details>\n<summary>Changes</summary>\n\n${s}\n\n</details>\n`],
+    ['the notes quoted as a whole ("> " before every line)', (s) => s.replace(/^/gm, '> ')],
     [
       'an appeal for sponsors',
       (s) => `${s}\n\n> If you like this project, please consider sponsoring us on GitHub Sponsors.\n`

@@ -121,3 +121,16 @@ describe('typographic bullets', () => {
     ])
   })
 })
+
+describe('notes quoted as a whole', () => {
+  const units = (notes: string) => parseUnits(cleanNotes(notes).text).map((u) => [u.kind, u.text, u.alert])
+  it('are read as the notes they quote, indentation and all', () => {
+    const notes = '## Fixes\n\n    - Fix a crash\n    - Fix a leak\n'
+    expect(units(notes.replace(/^/gm, '> '))).toEqual(units(notes))
+    expect(units(notes)).toContainEqual(['item', 'Fix a crash', ''])
+  })
+  it('stay quotes when only some lines are quoted, or the quote is an admonition', () => {
+    expect(units('Intro\n\n> a quoted remark\n')).toContainEqual(['quote', 'a quoted remark', 'QUOTE'])
+    expect(units('> [!WARNING]\n> Back up first\n')).toEqual([['quote', 'Back up first', 'WARNING']])
+  })
+})
