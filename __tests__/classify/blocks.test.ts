@@ -255,6 +255,9 @@ describe('notesParser: plain lines and simple links read as commonmark.js reads 
 })
 
 describe('parseUnits: hostile input', () => {
+  it('reads a line with a run of 60,000 spaces before a line break as its words', () => {
+    expect(brief(`a${' '.repeat(60_000)}b\nc`)).toEqual([['paragraph', 'a b c', 0, null]])
+  })
   it('reads lists nested past the nesting bound as flat items, without recursion running away', () => {
     const deep = Array.from({ length: 400 }, (_, i) => `${'  '.repeat(i)}- item ${i}`).join('\n')
     const units = parseUnits(deep)

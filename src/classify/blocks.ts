@@ -129,12 +129,31 @@ const SIMPLE_LINK = /\[([^[\]\n]*)\]\(([^\s()[\]\x00-\x1f\x7f]*)\)/g
  */
 export function simpleText(content: string): string | null {
   let s = content.trim()
-  if (s.includes('\n')) s = s.replace(/ *\n */g, (m) => (m.startsWith('  ') ? ' ' : '\n'))
+  if (s.includes('\n')) s = lineBreaks(s)
   if (!s.includes('[')) return s
   s = s.replace(SIMPLE_LINK, '$1')
   // A `](` outside every simple link may close a link that is not simple (spanning lines, a title, a
   // nested bracket): such content is left to commonmark.js. (One that a link's text makes is left too.)
   return s.includes('](') ? null : s
+}
+
+/**
+ * The line breaks of plain inline content as commonmark.js makes them (see simpleText). Counted, not matched
+ * with ` *\n *`: a pattern that tries every space of a long run of them takes quadratic time.
+ */
+function lineBreaks(s: string): string {
+  const lines = s.split('\n')
+  let out = ''
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!
+    let start = 0
+    if (i > 0) while (line.charCodeAt(start) === 0x20) start++
+    if (i === lines.length - 1) return out + line.slice(start)
+    let end = line.length
+    while (end > start && line.charCodeAt(end - 1) === 0x20) end--
+    out += line.slice(start, end) + (line.length - end >= 2 ? ' ' : '\n')
+  }
+  return out
 }
 
 /** commonmark.js's internals this reaches into: the inline parser, its link references, a block's raw content. */
