@@ -90,6 +90,8 @@ const RST_LINE_BLOCK = /^ {0,4}\| ([^|]+)$/
 
 /** A line of a quote: its marker, and a space after it that belongs to the marker. */
 const QUOTED = /^[ \t]*> ?/
+/** Text whose first line that is not blank is a line of a quote. */
+const OPENS_QUOTED = /^\s*>/
 /** A quote that opens with an admonition (`> [!WARNING]`, `> **Note**`) is one, not quoted notes. */
 const ADMONITION = /^[ \t]*>[ \t]*(?:\[!|\*\*)/
 
@@ -99,6 +101,8 @@ const ADMONITION = /^[ \t]*>[ \t]*(?:\[!|\*\*)/
  * indentation would not be dedented. A quote that opens with an admonition is left as it is.
  */
 function unquoted(s: string): string {
+  // Most notes that hold a `>` do not open with one: no need to split them.
+  if (!OPENS_QUOTED.test(s)) return s
   const lines = s.split('\n')
   let quoted = 0
   for (const l of lines) {
