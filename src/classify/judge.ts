@@ -129,13 +129,15 @@ const rows = new WeakMap<Model, (readonly number[] | undefined)[]>()
 
 /** Class probabilities of a release's features, given as indexes into FEATURES: `probabilities` without names. */
 function probabilitiesOf(model: Model, ids: Int32Array): number[] {
-  let r = rows.get(model)
-  if (!r) {
-    const table = weightTable(model)
-    rows.set(model, (r = FEATURES.map((f) => table.get(f.name))))
-  }
-  const byId = r
+  const byId = rows.get(model) ?? rowsOf(model)
   return probabilitiesBy(model.bias, ids, (id) => byId[id])
+}
+
+function rowsOf(model: Model): (readonly number[] | undefined)[] {
+  const table = weightTable(model)
+  const r = FEATURES.map((f) => table.get(f.name))
+  rows.set(model, r)
+  return r
 }
 
 /** Per model, how much each feature (by index into FEATURES) pushes toward each class; built once per model. */
