@@ -40692,6 +40692,8 @@ const LEADING_TAB = /^ *\t/;
 const RST_LINE_BLOCK = /^ {0,4}\| ([^|]+)$/;
 /** A line of a quote: its marker, and a space after it that belongs to the marker. */
 const QUOTED = /^[ \t]*> ?/;
+/** Text whose first line that is not blank is a line of a quote. */
+const OPENS_QUOTED = /^\s*>/;
 /** A quote that opens with an admonition (`> [!WARNING]`, `> **Note**`) is one, not quoted notes. */
 const ADMONITION = /^[ \t]*>[ \t]*(?:\[!|\*\*)/;
 /**
@@ -40700,6 +40702,9 @@ const ADMONITION = /^[ \t]*>[ \t]*(?:\[!|\*\*)/;
  * indentation would not be dedented. A quote that opens with an admonition is left as it is.
  */
 function unquoted(s) {
+    // Most notes that hold a `>` do not open with one: no need to split them.
+    if (!OPENS_QUOTED.test(s))
+        return s;
     const lines = s.split('\n');
     let quoted = 0;
     for (const l of lines) {
@@ -46424,13 +46429,35 @@ const SIMPLE_LINK = /\[([^[\]\n]*)\]\(([^\s()[\]\x00-\x1f\x7f]*)\)/g;
 function simpleText(content) {
     let s = content.trim();
     if (s.includes('\n'))
-        s = s.replace(/ *\n */g, (m) => (m.startsWith('  ') ? ' ' : '\n'));
+        s = lineBreaks(s);
     if (!s.includes('['))
         return s;
     s = s.replace(SIMPLE_LINK, '$1');
     // A `](` outside every simple link may close a link that is not simple (spanning lines, a title, a
     // nested bracket): such content is left to commonmark.js. (One that a link's text makes is left too.)
     return s.includes('](') ? null : s;
+}
+/**
+ * The line breaks of plain inline content as commonmark.js makes them (see simpleText). Counted, not matched
+ * with ` *\n *`: a pattern that tries every space of a long run of them takes quadratic time.
+ */
+function lineBreaks(s) {
+    const lines = s.split('\n');
+    let out = '';
+    for (let i = 0; i < lines.length; i++) {
+        const line = lines[i];
+        let start = 0;
+        if (i > 0)
+            while (line.charCodeAt(start) === 0x20)
+                start++;
+        if (i === lines.length - 1)
+            return out + line.slice(start);
+        let end = line.length;
+        while (end > start && line.charCodeAt(end - 1) === 0x20)
+            end--;
+        out += line.slice(start, end) + (line.length - end >= 2 ? ' ' : '\n');
+    }
+    return out;
 }
 /**
  * A commonmark.js parser whose inline pass leaves plain text and simple links to simpleText: such a
@@ -47779,13 +47806,14 @@ function ruleOf(feature) {
 const rows = new WeakMap();
 /** Class probabilities of a release's features, given as indexes into FEATURES: `probabilities` without names. */
 function probabilitiesOf(model, ids) {
-    let r = rows.get(model);
-    if (!r) {
-        const table = weightTable(model);
-        rows.set(model, (r = FEATURES.map((f) => table.get(f.name))));
-    }
-    const byId = r;
+    const byId = rows.get(model) ?? rowsOf(model);
     return probabilitiesBy(model.bias, ids, (id) => byId[id]);
+}
+function rowsOf(model) {
+    const table = weightTable(model);
+    const r = FEATURES.map((f) => table.get(f.name));
+    rows.set(model, r);
+    return r;
 }
 /** Per model, how much each feature (by index into FEATURES) pushes toward each class; built once per model. */
 const pushes = new WeakMap();
