@@ -119,6 +119,22 @@ describe('detectors', () => {
     expect(DETECTORS.filter((d) => d.keys.length === 0).map((d) => d.name)).toEqual([])
   })
 
+  it('guards a phrase by the phrase, which units allow: their words are one plain space apart', () => {
+    const migration = DETECTOR['migration']!
+    // "db upgrade": the phrase, not "upgrade", which a line of every third release holds.
+    expect(migration.keys).toContain('db upgrade')
+    expect(migration.keys).not.toContain('upgrade')
+    expect(names('Run the DB upgrade after installing')).toContain('migration')
+    // A key spelled with one space matches the pattern's any run of white space only in squashed text: units are.
+    const hostile =
+      'Run the db \t upgrade\u00a0 script  now\n\n- db\u2003upgrade  \n  script\n\n| a  b |\n|--|\n| db \t upgrade |'
+    const texts = [...NOTES.map((n) => n.notes), hostile].flatMap((t) =>
+      parseUnits(cleanNotes(t).text).map((u) => u.text)
+    )
+    expect(texts.filter((t) => /\s\s|[^\S ]/.test(t))).toEqual([])
+    expect(names(parseUnits(cleanNotes(hostile).text)[0]!.text)).toContain('migration')
+  })
+
   it('stays fast on hostile lines (no catastrophic backtracking)', () => {
     const hostile = [
       'remove '.repeat(600),

@@ -58,11 +58,15 @@ function alt(ws: readonly string[]): string {
 
 /**
  * The longest literal text every match of the entry contains, lower-cased, if it is a usable
- * ASCII guard: a word of the entry without wildcards, or the part of one before its wildcard.
+ * ASCII guard: the entry up to its first wildcard, or a word of it without wildcards, or the part
+ * of one before its wildcard.
  */
 function keyOf(w: string): string | null {
-  let k = ''
-  for (const word of w.toLowerCase().split(' ')) {
+  const lower = w.toLowerCase()
+  // A phrase up to its first wildcard ("db upgrade", "migration script*"): far rarer than its longest word. Its
+  // spaces are single ones because units' texts are squashed (see detect).
+  let k = /^[^*#]*/.exec(lower)![0].trimEnd()
+  for (const word of lower.split(' ')) {
     const lit = /^[^*#]*/.exec(word)![0]
     if (lit.length > k.length) k = lit
   }
