@@ -220,12 +220,15 @@ describe('notesParser: plain lines and simple links read as commonmark.js reads 
   const ALPHABET = [
     ...['a', 'bc', ' ', ' ', '  ', '[', ']', '(', ')', '](', '"', "'", ':', '/', '#', '.', '~~', '\t', '\u00a0', '\n'],
     ...['[a](b)', '[x y](https://e.org/p?q=1#f)', '[](u)', '[a]()', '[ a ](b)', '[a](b c)', '[a](b "t")', '[a]\n(b)'],
-    ...['[a\nb](c)', '[a](b\u00a0c)', '[a](b(c))', '[a [b](c)](d)', '[a][b]', '[a][]']
+    ...['[a\nb](c)', '[a](b\u00a0c)', '[a](b(c))', '[a [b](c)](d)', '[a][b]', '[a][]'],
+    // Underscores: text between letters or digits (snake_case), emphasis elsewhere.
+    ...['_', 'a_b', '1_2', '__', '_a_', 'é_a', '_a']
   ]
   it('on 20,000 random paragraphs, or leaves them to commonmark.js', () => {
     const next = random(19)
     let read = 0
     let links = 0
+    let underscores = 0
     for (let i = 0; i < 20_000; i++) {
       let s = 'a'
       const length = 1 + Math.floor(next() * 16)
@@ -239,10 +242,12 @@ describe('notesParser: plain lines and simple links read as commonmark.js reads 
       // Read without inline nodes.
       read++
       if (s.includes('](')) links++
+      if (s.includes('_')) underscores++
     }
-    // Thousands are read without inline nodes, half of them with links; the rest are left to commonmark.js.
-    expect(read).toBeGreaterThan(4_000)
-    expect(links).toBeGreaterThan(2_000)
+    // Thousands are read without inline nodes, many with links or underscores; the rest are left to commonmark.js.
+    expect(read).toBeGreaterThan(3_000)
+    expect(links).toBeGreaterThan(1_000)
+    expect(underscores).toBeGreaterThan(500)
   })
   it('leaves brackets to commonmark.js where the notes define link references', () => {
     expect(brief('See [the docs] for details.\n\n[the docs]: https://example.org\n')).toEqual([
