@@ -17,7 +17,9 @@ describe('squash', () => {
     'a \u00a0b',
     '\u2028a\u3000b\ufeff',
     'already single spaced',
-    ' x  y \n z '
+    ' x  y \n z ',
+    'a \tb c\t d  e',
+    'single spaced but\u00a0one'
   ])('%j', (s) => {
     expect(squash(s)).toBe(s.replace(/\s+/g, ' ').trim())
   })

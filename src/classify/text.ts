@@ -272,12 +272,15 @@ export function stripTags(s: string): string {
 
 /** Whitespace other than a plain space. */
 const OTHER_SPACE = /[^\S ]/
+/** The runs of white space that are not a single plain space already. */
+const LOOSE_SPACE = /\s{2,}|[^\S ]/g
 
 /** Collapse runs of whitespace and trim. */
 export function squash(s: string): string {
-  // Most texts are single-spaced already (no double space, no other whitespace): only the ends can change.
+  // Most texts are single-spaced already (no double space, no other whitespace): only the ends can change. The
+  // rest are mostly single-spaced too: only their loose runs are replaced.
   const loose = s.includes('  ') || OTHER_SPACE.test(s)
-  return (loose ? s.replace(/\s+/g, ' ') : s).trim()
+  return (loose ? s.replace(LOOSE_SPACE, ' ') : s).trim()
 }
 
 /**
