@@ -109,6 +109,32 @@ describe('indentation the whole notes share', () => {
   })
 })
 
+describe('format rules checked once per text (most notes need none of them)', () => {
+  const brief = (notes: string) => parseUnits(cleanNotes(notes).text).map((u) => [u.kind, u.text])
+  it('still apply to a single line that needs one, among plain ones', () => {
+    expect(brief('Intro\n\nFixes\n=====\n\n- one\n')).toEqual([
+      ['paragraph', 'Intro'],
+      ['heading', 'Fixes'],
+      ['item', 'one']
+    ])
+    expect(brief('Intro\n\n| a line of a block\n')).toEqual([
+      ['paragraph', 'Intro'],
+      ['item', 'a line of a block']
+    ])
+    expect(brief('Intro\n\n■ a bullet\n')).toEqual([
+      ['paragraph', 'Intro'],
+      ['item', 'a bullet']
+    ])
+  })
+  it('read a line of white space other than spaces and tabs as blank, not as a line flush with the margin', () => {
+    // Flush lines among indented ones would keep the indentation (code); a no-break space line is no such line.
+    expect(brief('    - Fix a crash\n\u00a0\n    - Fix a leak\n')).toEqual([
+      ['item', 'Fix a crash'],
+      ['item', 'Fix a leak']
+    ])
+  })
+})
+
 describe('typographic bullets', () => {
   it('mark list items, nested as their indentation says', () => {
     expect(

@@ -81,6 +81,9 @@ const LIST_ITEM = /^(?:[-*+]|\d{1,9}[.)])[ \t]/
 
 /** A typographic bullet and the space after it, with the line's indentation captured. */
 const TYPOGRAPHIC_BULLET = /^([ \t]*)[•◦▪‣⁃●○■][ \t]+(?=\S)/
+const ANY_BULLET = /[•◦▪‣⁃●○■]/
+/** What every UNDERLINE holds. */
+const ANY_UNDERLINE = /={3}|\*{3}|~{3}|\^{3}|#{3}|\+{3}/
 
 /** A line whose indentation holds a tab. */
 const LEADING_TAB = /^ *\t/
@@ -125,10 +128,15 @@ export function normaliseFormat(s: string): string {
   // A reStructuredText link (`Issue #2821 <https://…/2821>`_) is its text, as a Markdown link's is.
   if (s.includes('>`_')) s = s.replace(RST_LINK, '$1')
   const lines = s.split('\n')
+  // What the text holds at all, so that most lines skip most tests: few notes have tabs, bars, bullets or underlines.
+  const tabs = s.includes('\t')
+  const bars = s.includes('| ')
+  const bullets = ANY_BULLET.test(s)
+  const underlines = ANY_UNDERLINE.test(s)
   // Leading tabs count as four spaces, so that a tab-indented list with one space-indented line still dedents,
   // whatever spaces come before the tabs (notes indented as a whole).
   let changed = false
-  for (let i = 0; i < lines.length; i++) {
+  for (let i = 0; i < lines.length && tabs; i++) {
     const l = lines[i]!
     if (LEADING_TAB.test(l)) {
       const lead = /^[ \t]*/.exec(l)![0]
@@ -149,19 +157,20 @@ export function normaliseFormat(s: string): string {
     }
     // A reStructuredText line block ("| text", one entry per line, no other bar) reads as list items.
     // The text is tested apart from the pattern: one pass over a long line, never a backtracking one.
-    const block = RST_LINE_BLOCK.exec(lines[i]!)
+    const block = bars ? RST_LINE_BLOCK.exec(lines[i]!) : null
     if (block && /\S/.test(block[1]!)) {
       lines[i] = `- ${block[1]!}`
       changed = true
     }
     // A typographic bullet ("• Fixed …", pasted from a page or a document) is a list item's marker.
-    const bullet = TYPOGRAPHIC_BULLET.exec(lines[i]!)
+    const bullet = bullets ? TYPOGRAPHIC_BULLET.exec(lines[i]!) : null
     if (bullet) {
       lines[i] = `${bullet[1]!}- ${lines[i]!.slice(bullet[0].length)}`
       changed = true
     }
     const next = lines[i + 1]
     if (
+      underlines &&
       next !== undefined &&
       UNDERLINE.test(dedent ? dedent(next) : next) &&
       /\w/.test(lines[i]!) &&
@@ -190,12 +199,14 @@ function dedenter(lines: readonly string[]): ((line: string) => string) | null {
   let lastIndented = -1
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!
-    if (line.trim() === '') continue
-    const indent = /^[ \t]*/.exec(line)![0]
-    if (indent === '') {
-      flush.push(i)
+    const c0 = line.charCodeAt(0)
+    if (c0 !== 0x20 && c0 !== 0x09) {
+      // Not indented: flush with the margin, unless blank (printable ASCII first needs no trim to tell).
+      if (line.length > 0 && ((c0 > 0x20 && c0 < 0x7f) || line.trim() !== '')) flush.push(i)
       continue
     }
+    if (line.trim() === '') continue
+    const indent = /^[ \t]*/.exec(line)![0]
     if (firstIndented < 0) firstIndented = i
     lastIndented = i
     if (common === null || !indent.startsWith(common)) {
