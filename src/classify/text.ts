@@ -16,6 +16,8 @@ export const LINE_CAP = 2_000
 const TRUNCATED_MARK = /\[truncated\]\s*$/i
 /** A line that is only such a marker, wherever it is (text may follow it: GitHub's footer, a quoted release). */
 const TRUNCATED_LINE = /^[ \t]*\[truncated\][ \t]*$/gim
+/** What both need: most notes have neither. */
+const TRUNCATED_ANY = /\[truncated\]/i
 /** C0/C1 controls (not \t \n), DEL, lone surrogates, bidi overrides, BOM and U+FFFD junk. */
 const JUNK =
   /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\uFEFF\uFFFD]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
@@ -59,7 +61,8 @@ export function cleanNotes(raw: unknown): { text: string; cut: boolean } {
   if (s.includes('\r')) s = s.replace(/\r\n?/g, '\n')
   // The junk pattern is slow; most notes have no character it could match.
   if (MAYBE_JUNK.test(s)) s = s.replace(JUNK, '')
-  s = normaliseFormat(capLines(s.replace(TRUNCATED_MARK, '').replace(TRUNCATED_LINE, '')))
+  if (TRUNCATED_ANY.test(s)) s = s.replace(TRUNCATED_MARK, '').replace(TRUNCATED_LINE, '')
+  s = normaliseFormat(capLines(s))
   return { text: s, cut }
 }
 
