@@ -8810,11 +8810,15 @@ function alt(ws) {
 }
 /**
  * The longest literal text every match of the entry contains, lower-cased, if it is a usable
- * ASCII guard: a word of the entry without wildcards, or the part of one before its wildcard.
+ * ASCII guard: the entry up to its first wildcard, or a word of it without wildcards, or the part
+ * of one before its wildcard.
  */
 function keyOf(w) {
-    let k = '';
-    for (const word of w.toLowerCase().split(' ')) {
+    const lower = w.toLowerCase();
+    // A phrase up to its first wildcard ("db upgrade", "migration script*"): far rarer than its longest word. Its
+    // spaces are single ones because units' texts are squashed (see detect).
+    let k = /^[^*#]*/.exec(lower)[0].trimEnd();
+    for (const word of lower.split(' ')) {
         const lit = /^[^*#]*/.exec(word)[0];
         if (lit.length > k.length)
             k = lit;
@@ -11161,6 +11165,8 @@ const LINE_CAP = 2_000;
 const TRUNCATED_MARK = /\[truncated\]\s*$/i;
 /** A line that is only such a marker, wherever it is (text may follow it: GitHub's footer, a quoted release). */
 const TRUNCATED_LINE = /^[ \t]*\[truncated\][ \t]*$/gim;
+/** What both need: most notes have neither. */
+const TRUNCATED_ANY = /\[truncated\]/i;
 /** C0/C1 controls (not \t \n), DEL, lone surrogates, bidi overrides, BOM and U+FFFD junk. */
 const JUNK = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\uFEFF\uFFFD]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 /** Every character JUNK can match (any surrogate, paired or not). */
@@ -11206,7 +11212,9 @@ function text_cleanNotes(raw) {
     // The junk pattern is slow; most notes have no character it could match.
     if (MAYBE_JUNK.test(s))
         s = s.replace(JUNK, '');
-    s = normaliseFormat(capLines(s.replace(TRUNCATED_MARK, '').replace(TRUNCATED_LINE, '')));
+    if (TRUNCATED_ANY.test(s))
+        s = s.replace(TRUNCATED_MARK, '').replace(TRUNCATED_LINE, '');
+    s = normaliseFormat(capLines(s));
     return { text: s, cut };
 }
 /** Elements that carry a language other than English (`<para lang="ru">…</para>`). */
@@ -11224,6 +11232,9 @@ const FLUSH_FEW = 3;
 const LIST_ITEM = /^(?:[-*+]|\d{1,9}[.)])[ \t]/;
 /** A typographic bullet and the space after it, with the line's indentation captured. */
 const TYPOGRAPHIC_BULLET = /^([ \t]*)[•◦▪‣⁃●○■][ \t]+(?=\S)/;
+const ANY_BULLET = /[•◦▪‣⁃●○■]/;
+/** What every UNDERLINE holds. */
+const ANY_UNDERLINE = /={3}|\*{3}|~{3}|\^{3}|#{3}|\+{3}/;
 /** A line whose indentation holds a tab. */
 const LEADING_TAB = /^ *\t/;
 /** A reStructuredText line block's line: "| " and text without another bar (a Markdown table row has more). */
@@ -11270,10 +11281,15 @@ function normaliseFormat(s) {
     if (s.includes('>`_'))
         s = s.replace(RST_LINK, '$1');
     const lines = s.split('\n');
+    // What the text holds at all, so that most lines skip most tests: few notes have tabs, bars, bullets or underlines.
+    const tabs = s.includes('\t');
+    const bars = s.includes('| ');
+    const bullets = ANY_BULLET.test(s);
+    const underlines = ANY_UNDERLINE.test(s);
     // Leading tabs count as four spaces, so that a tab-indented list with one space-indented line still dedents,
     // whatever spaces come before the tabs (notes indented as a whole).
     let changed = false;
-    for (let i = 0; i < lines.length; i++) {
+    for (let i = 0; i < lines.length && tabs; i++) {
         const l = lines[i];
         if (LEADING_TAB.test(l)) {
             const lead = /^[ \t]*/.exec(l)[0];
@@ -11296,19 +11312,20 @@ function normaliseFormat(s) {
         }
         // A reStructuredText line block ("| text", one entry per line, no other bar) reads as list items.
         // The text is tested apart from the pattern: one pass over a long line, never a backtracking one.
-        const block = RST_LINE_BLOCK.exec(lines[i]);
+        const block = bars ? RST_LINE_BLOCK.exec(lines[i]) : null;
         if (block && /\S/.test(block[1])) {
             lines[i] = `- ${block[1]}`;
             changed = true;
         }
         // A typographic bullet ("• Fixed …", pasted from a page or a document) is a list item's marker.
-        const bullet = TYPOGRAPHIC_BULLET.exec(lines[i]);
+        const bullet = bullets ? TYPOGRAPHIC_BULLET.exec(lines[i]) : null;
         if (bullet) {
             lines[i] = `${bullet[1]}- ${lines[i].slice(bullet[0].length)}`;
             changed = true;
         }
         const next = lines[i + 1];
-        if (next !== undefined &&
+        if (underlines &&
+            next !== undefined &&
             UNDERLINE.test(dedent ? dedent(next) : next) &&
             /\w/.test(lines[i]) &&
             lines[i].length <= 120) {
@@ -11334,13 +11351,16 @@ function dedenter(lines) {
     let lastIndented = -1;
     for (let i = 0; i < lines.length; i++) {
         const line = lines[i];
+        const c0 = line.charCodeAt(0);
+        if (c0 !== 0x20 && c0 !== 0x09) {
+            // Not indented: flush with the margin, unless blank (printable ASCII first needs no trim to tell).
+            if (line.length > 0 && ((c0 > 0x20 && c0 < 0x7f) || line.trim() !== ''))
+                flush.push(i);
+            continue;
+        }
         if (line.trim() === '')
             continue;
         const indent = /^[ \t]*/.exec(line)[0];
-        if (indent === '') {
-            flush.push(i);
-            continue;
-        }
         if (firstIndented < 0)
             firstIndented = i;
         lastIndented = i;
@@ -11417,11 +11437,14 @@ function stripTags(s) {
 }
 /** Whitespace other than a plain space. */
 const OTHER_SPACE = /[^\S ]/;
+/** The runs of white space that are not a single plain space already. */
+const LOOSE_SPACE = /\s{2,}|[^\S ]/g;
 /** Collapse runs of whitespace and trim. */
 function squash(s) {
-    // Most texts are single-spaced already (no double space, no other whitespace): only the ends can change.
+    // Most texts are single-spaced already (no double space, no other whitespace): only the ends can change. The
+    // rest are mostly single-spaced too: only their loose runs are replaced.
     const loose = s.includes('  ') || OTHER_SPACE.test(s);
-    return (loose ? s.replace(/\s+/g, ' ') : s).trim();
+    return (loose ? s.replace(LOOSE_SPACE, ' ') : s).trim();
 }
 /**
  * Cut to at most `max` characters at a word boundary, adding an ellipsis when cut.
@@ -11524,10 +11547,13 @@ function sentencesOf(body) {
     const sentences = body.split(SENTENCE_END);
     return sentences.length >= SENTENCES_TO_SPLIT ? sentences : null;
 }
-/** Characters that can open inline markup in CommonMark (quotes only with `smart`, which is off). */
-const INLINE_MARKUP = /[`[\]\\!<&*_]/;
+/**
+ * Characters that can open inline markup in CommonMark (quotes only with `smart`, which is off). An underscore
+ * between two letters or digits cannot open or close emphasis: `snake_case` and `MAX_SIZE` are text.
+ */
+const INLINE_MARKUP = /[`[\]\\!<&*]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])/;
 /** The same but brackets: links are read by simpleText when they are as simple as SIMPLE_LINK. */
-const MARKUP_BUT_LINKS = /[`\\!<&*_]/;
+const MARKUP_BUT_LINKS = /[`\\!<&*]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])/;
 /**
  * `[text](target)` with no bracket or line break in the text and no white space, parenthesis or bracket in
  * the target: CommonMark reads it as a link whatever surrounds it (given no `!`, `\`, `<`, `` ` `` anywhere).
