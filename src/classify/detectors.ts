@@ -1286,7 +1286,10 @@ const GUARD = DETECTORS.map((d) => groupOf(d.keys))
 const ALSO = DETECTORS.map((d) => groupOf(d.also))
 const scan = groupScanner(GROUPS)
 
-/** Every detector that matches one line (one unit of notes), in DETECTORS order. `lower` is the line lower-cased. */
+/**
+ * Every detector that matches one line (one unit of notes), in DETECTORS order. `lower` is the line lower-cased.
+ * The line's words are one plain space apart, as a unit's are (squashed): a phrase's key holds single spaces.
+ */
 export function detect(text: string, lower = text.toLowerCase()): Hit[] {
   const found = scan(lower)
   const hits: Hit[] = []
