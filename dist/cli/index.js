@@ -9997,7 +9997,10 @@ const groupOf = (keys) => {
 const GUARD = DETECTORS.map((d) => groupOf(d.keys));
 const ALSO = DETECTORS.map((d) => groupOf(d.also));
 const scan = groupScanner(GROUPS);
-/** Every detector that matches one line (one unit of notes), in DETECTORS order. `lower` is the line lower-cased. */
+/**
+ * Every detector that matches one line (one unit of notes), in DETECTORS order. `lower` is the line lower-cased.
+ * The line's words are one plain space apart, as a unit's are (squashed): a phrase's key holds single spaces.
+ */
 function detect(text, lower = text.toLowerCase()) {
     const found = scan(lower);
     const hits = [];
