@@ -112,12 +112,14 @@ function sentencesOf(body: string): string[] | null {
 }
 
 /**
- * Characters that can open inline markup in CommonMark (quotes only with `smart`, which is off). An underscore
- * between two letters or digits cannot open or close emphasis: `snake_case` and `MAX_SIZE` are text.
+ * An underscore that can open or close emphasis in CommonMark: one between two letters or digits cannot,
+ * so `snake_case` and `MAX_SIZE` are text.
  */
-const INLINE_MARKUP = /[`[\]\\!<&*]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])/
+const EMPHASIS_UNDERSCORE = String.raw`(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])`
+/** Characters that can open inline markup in CommonMark (quotes only with `smart`, which is off). */
+const INLINE_MARKUP = new RegExp('[`[\\]\\\\!<&*]|' + EMPHASIS_UNDERSCORE)
 /** The same but brackets: links are read by simpleText when they are as simple as SIMPLE_LINK. */
-const MARKUP_BUT_LINKS = /[`\\!<&*]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])/
+const MARKUP_BUT_LINKS = new RegExp('[`\\\\!<&*]|' + EMPHASIS_UNDERSCORE)
 /**
  * `[text](target)` with no bracket or line break in the text and no white space, parenthesis or bracket in
  * the target: CommonMark reads it as a link whatever surrounds it (given no `!`, `\`, `<`, `` ` `` anywhere).

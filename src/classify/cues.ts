@@ -28,6 +28,7 @@ import type { CueFlags } from './model.js'
 import { DETECTORS, LINE_START, MODIFIERS, nearPattern, wordsPattern, type Hit } from './detectors.js'
 import type { UnitEvidence } from './features.js'
 import { S, type HeadingKind } from './sections.js'
+import { COMMIT_HASH } from './text.js'
 import { WORD } from './words.js'
 
 /** Modifiers that take the force out of a line: it does not say what this release requires. */
@@ -80,7 +81,7 @@ const PROSE_WORDS = 6
 /** A line that points to other text (the changelog, the commits) says nothing by its length. */
 const POINTS_ELSEWHERE = /\b(?:changelog|commits|release notes|compare)\b/i
 /** Links, @mentions and commits: a credit ("by @someone in <link>", "1a2b3c4") adds words but says nothing. */
-const LINK_MENTION_OR_COMMIT = /\bhttps?:\/\/\S+|@[\w-]+|\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b/g
+const LINK_MENTION_OR_COMMIT = new RegExp(String.raw`\bhttps?:\/\/\S+|@[\w-]+|${COMMIT_HASH}`, 'g')
 
 /** A line that says something in its own words: enough of them, and not a pointer or a release withdrawn. */
 function prose(ue: UnitEvidence): boolean {

@@ -4,7 +4,7 @@
 import { parseUnits, type Unit } from './blocks.js'
 import { POINTER_LINE } from './boilerplate.js'
 import { S } from './sections.js'
-import { cleanNotes, clip, isBlankNotes, squash } from './text.js'
+import { cleanNotes, clip, COMMIT_HASH, isBlankNotes, squash } from './text.js'
 
 export const SUMMARY_MAX = 500
 /** What a summary says when the notes have no content. */
@@ -22,15 +22,14 @@ const URGENT_KINDS = S.breaking | S.upgrade | S.removed | S.security | S.depreca
 const SKIP_SECTION = /\b(?:thanks|contributors|all commits|all (?:app )?changes|full changelog|new contributors)\b/i
 const BEYOND_LATIN1_BASICS = /[^\u0000-\u00a8]/
 const EMPTIED = /[([]\s*(?:[,;]\s*)*[)\]]/g
+const HASH_REF = new RegExp(`#?${COMMIT_HASH}`, 'g')
 
 /** Drop what is noise in plain text: URLs, issue and PR refs, commit hashes, mentions. */
 export function scrub(text: string): string {
   let s = text.replace(/\bhttps?:\/\/\S+|\bwww\.\S+/gi, ' ')
   // The costly reference and mention patterns are skipped when a character they need is absent.
   if (s.includes('#') && s.includes('/')) s = s.replace(/\b[\w.-]+\/[\w.-]+#\d+\b/g, ' ')
-  s = s
-    .replace(/(?:^|(?<=[\s([,]))(?:GH-|#)\d+\b/gi, ' ')
-    .replace(/#?\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b/g, ' ')
+  s = s.replace(/(?:^|(?<=[\s([,]))(?:GH-|#)\d+\b/gi, ' ').replace(HASH_REF, ' ')
   if (s.includes('@'))
     s = s
       .replace(/\b(?:by|thanks to|from) @[\w-]+(?:\[bot\])?/gi, ' ')

@@ -82,9 +82,11 @@ const FLUSH_FEW = 3
 /** A list item's marker: indented notes that start with one are a list, not code. */
 const LIST_ITEM = /^(?:[-*+]|\d{1,9}[.)])[ \t]/
 
+/** Typographic bullets, pasted from a page or a document. */
+const BULLETS = '[•◦▪‣⁃●○■]'
 /** A typographic bullet and the space after it, with the line's indentation captured. */
-const TYPOGRAPHIC_BULLET = /^([ \t]*)[•◦▪‣⁃●○■][ \t]+(?=\S)/
-const ANY_BULLET = /[•◦▪‣⁃●○■]/
+const TYPOGRAPHIC_BULLET = new RegExp(String.raw`^([ \t]*)${BULLETS}[ \t]+(?=\S)`)
+const ANY_BULLET = new RegExp(BULLETS)
 /** What every UNDERLINE holds. */
 const ANY_UNDERLINE = /={3}|\*{3}|~{3}|\^{3}|#{3}|\+{3}/
 
@@ -283,6 +285,9 @@ export function decodeEntities(s: string): string {
 export function stripTags(s: string): string {
   return decodeEntities(s.replace(/<!--[\s\S]*?-->/g, ' ').replace(/<\/?[a-z][^>]*>/gi, ' '))
 }
+
+/** A commit's hash as notes cite it: 7 to 40 hex digits, a digit and a letter among them (not a word, not a number). */
+export const COMMIT_HASH = String.raw`\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b`
 
 /** Whitespace other than a plain space. */
 const OTHER_SPACE = /[^\S ]/
