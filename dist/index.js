@@ -40688,9 +40688,11 @@ const RST_LINK = /`([^`<\n]{1,200}?) ?<[^<>`\s]{1,2000}>`__?/g;
 const FLUSH_FEW = 3;
 /** A list item's marker: indented notes that start with one are a list, not code. */
 const LIST_ITEM = /^(?:[-*+]|\d{1,9}[.)])[ \t]/;
+/** Typographic bullets, pasted from a page or a document. */
+const BULLETS = '[•◦▪‣⁃●○■]';
 /** A typographic bullet and the space after it, with the line's indentation captured. */
-const TYPOGRAPHIC_BULLET = /^([ \t]*)[•◦▪‣⁃●○■][ \t]+(?=\S)/;
-const ANY_BULLET = /[•◦▪‣⁃●○■]/;
+const TYPOGRAPHIC_BULLET = new RegExp(String.raw `^([ \t]*)${BULLETS}[ \t]+(?=\S)`);
+const ANY_BULLET = new RegExp(BULLETS);
 /** What every UNDERLINE holds. */
 const ANY_UNDERLINE = /={3}|\*{3}|~{3}|\^{3}|#{3}|\+{3}/;
 /** A line whose indentation holds a tab. */
@@ -40893,6 +40895,8 @@ function decodeEntities(s) {
 function stripTags(s) {
     return decodeEntities(s.replace(/<!--[\s\S]*?-->/g, ' ').replace(/<\/?[a-z][^>]*>/gi, ' '));
 }
+/** A commit's hash as notes cite it: 7 to 40 hex digits, a digit and a letter among them (not a word, not a number). */
+const COMMIT_HASH = String.raw `\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b`;
 /** Whitespace other than a plain space. */
 const OTHER_SPACE = /[^\S ]/;
 /** The runs of white space that are not a single plain space already. */
@@ -46438,12 +46442,14 @@ function sentencesOf(body) {
     return sentences.length >= SENTENCES_TO_SPLIT ? sentences : null;
 }
 /**
- * Characters that can open inline markup in CommonMark (quotes only with `smart`, which is off). An underscore
- * between two letters or digits cannot open or close emphasis: `snake_case` and `MAX_SIZE` are text.
+ * An underscore that can open or close emphasis in CommonMark: one between two letters or digits cannot,
+ * so `snake_case` and `MAX_SIZE` are text.
  */
-const INLINE_MARKUP = /[`[\]\\!<&*]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])/;
+const EMPHASIS_UNDERSCORE = String.raw `(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])`;
+/** Characters that can open inline markup in CommonMark (quotes only with `smart`, which is off). */
+const INLINE_MARKUP = new RegExp('[`[\\]\\\\!<&*]|' + EMPHASIS_UNDERSCORE);
 /** The same but brackets: links are read by simpleText when they are as simple as SIMPLE_LINK. */
-const MARKUP_BUT_LINKS = /[`\\!<&*]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])/;
+const MARKUP_BUT_LINKS = new RegExp('[`\\\\!<&*]|' + EMPHASIS_UNDERSCORE);
 /**
  * `[text](target)` with no bracket or line break in the text and no white space, parenthesis or bracket in
  * the target: CommonMark reads it as a link whatever surrounds it (given no `!`, `\`, `<`, `` ` `` anywhere).
@@ -47058,6 +47064,7 @@ function countWords(lower, into) {
 
 
 
+
 /** Modifiers that take the force out of a line: it does not say what this release requires. */
 const SOFTENED = new Set(['negated', 'hedged', 'future', 'fixLine', 'optIn']);
 const MARKERS = new Set(['breakingMarker', 'bangMarker']);
@@ -47106,7 +47113,7 @@ const PROSE_WORDS = 6;
 /** A line that points to other text (the changelog, the commits) says nothing by its length. */
 const POINTS_ELSEWHERE = /\b(?:changelog|commits|release notes|compare)\b/i;
 /** Links, @mentions and commits: a credit ("by @someone in <link>", "1a2b3c4") adds words but says nothing. */
-const LINK_MENTION_OR_COMMIT = /\bhttps?:\/\/\S+|@[\w-]+|\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b/g;
+const LINK_MENTION_OR_COMMIT = new RegExp(String.raw `\bhttps?:\/\/\S+|@[\w-]+|${COMMIT_HASH}`, 'g');
 /** A line that says something in its own words: enough of them, and not a pointer or a release withdrawn. */
 function prose(ue) {
     const text = ue.unit.text;
@@ -48126,15 +48133,14 @@ const URGENT_KINDS = sections_S.breaking | sections_S.upgrade | sections_S.remov
 const SKIP_SECTION = /\b(?:thanks|contributors|all commits|all (?:app )?changes|full changelog|new contributors)\b/i;
 const BEYOND_LATIN1_BASICS = /[^\u0000-\u00a8]/;
 const EMPTIED = /[([]\s*(?:[,;]\s*)*[)\]]/g;
+const HASH_REF = new RegExp(`#?${COMMIT_HASH}`, 'g');
 /** Drop what is noise in plain text: URLs, issue and PR refs, commit hashes, mentions. */
 function scrub(text) {
     let s = text.replace(/\bhttps?:\/\/\S+|\bwww\.\S+/gi, ' ');
     // The costly reference and mention patterns are skipped when a character they need is absent.
     if (s.includes('#') && s.includes('/'))
         s = s.replace(/\b[\w.-]+\/[\w.-]+#\d+\b/g, ' ');
-    s = s
-        .replace(/(?:^|(?<=[\s([,]))(?:GH-|#)\d+\b/gi, ' ')
-        .replace(/#?\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b/g, ' ');
+    s = s.replace(/(?:^|(?<=[\s([,]))(?:GH-|#)\d+\b/gi, ' ').replace(HASH_REF, ' ');
     if (s.includes('@'))
         s = s
             .replace(/\b(?:by|thanks to|from) @[\w-]+(?:\[bot\])?/gi, ' ')
