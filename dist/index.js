@@ -39523,7 +39523,7 @@ ${p.head ?? ''}</head>
 <header class="top"><div class="wrap"><a class="brand" href="${home}">updatesafe</a><span class="muted">Is the newest release safe to install?</span></div></header>
 <main id="main" class="wrap">
 ${p.main}</main>
-<footer><div class="wrap"><p>Data last changed ${escapeMarkup(formatTimestamp(p.generatedAt))}, from upstream release notes. Classes are advice, not a guarantee: read the notes.</p><p><a href="${r}${paths.catalog}">JSON API</a>${p.feeds ? ` · <a href="${r}${paths.feed}">Atom feed</a>` : ''}</p></div></footer>
+<footer><div class="wrap"><p>${p.generatedAt === undefined ? 'Data' : `Data last changed ${escapeMarkup(formatTimestamp(p.generatedAt))},`} from upstream release notes. Classes are advice, not a guarantee: read the notes.</p><p><a href="${r}${paths.catalog}">JSON API</a>${p.feeds ? ` · <a href="${r}${paths.feed}">Atom feed</a>` : ''}</p></div></footer>
 </body>
 </html>
 `;
@@ -41183,7 +41183,6 @@ ${p.feeds ? `<li><a href="${from(paths.appFeed(slug))}">Atom feed of changes to 
         description: `${name} ${version}: ${info.label}. ${info.advice}`,
         root: rootLink(here),
         main: parts.join(''),
-        generatedAt: p.generatedAt,
         feeds: p.feeds,
         head: p.feeds
             ? `<link rel="alternate" type="application/atom+xml" title="Changes to ${escapeMarkup(name)}" href="${from(paths.appFeed(slug))}">\n`
@@ -41308,8 +41307,6 @@ function* pageFiles(pages, ctx) {
             paths.page(slug),
             renderAppPage({
                 ...p,
-                generatedAt: ctx.generatedAt,
-                now: ctx.now,
                 feeds: ctx.feeds,
                 staleSince: ctx.staleSince?.get(slug) ?? null,
                 history
@@ -48841,10 +48838,10 @@ function* siteFiles(judged, records, history, report, baseUrl, idPrefix, release
     yield* jsonSchemas(baseUrl);
     yield [paths.status, renderStatusDoc(report)];
     // Pages are rendered as of the snapshot, so the same snapshot always renders the same bytes; only the index
-    // says when the last run was. Nothing on a page counts days from the build (see html/app-page.ts).
+    // says when the last run was, and app pages do not name the snapshot's time at all, so an app that did not
+    // change keeps its page. Nothing on a page counts days from the build (see html/app-page.ts).
     yield* pageFiles(pages, {
         generatedAt,
-        now: new Date(generatedAt),
         runAt: report.runAt,
         staleSince: staleSince(report),
         baseUrl,
@@ -48960,11 +48957,9 @@ async function pipeline_build(opts, deps) {
             const text = tree.read(paths.releases(slug));
             return text === null ? null : JSON.parse(text);
         };
-        // The per-app documents (spec: generatedAt) and pages (their footer) carry generatedAt; when it moved they
-        // cannot equal yesterday's, so they are not read for a comparison (which saves time only: see StagedTree).
-        const stamped = new Set(!snapshot || snapshot.generatedAt === generatedAt
-            ? []
-            : records.flatMap((r) => [paths.app(r.slug), paths.page(r.slug)]));
+        // The per-app documents carry generatedAt (spec); when it moved they cannot equal yesterday's, so they are
+        // not read for a comparison (which saves time only: see StagedTree).
+        const stamped = new Set(!snapshot || snapshot.generatedAt === generatedAt ? [] : records.map((r) => paths.app(r.slug)));
         for (const [file, content] of siteFiles(judged, records, history, report, baseUrl, idPrefix, releases))
             stage(file, content, stamped.has(file));
         const written = await tree.commit(() => checker.finish());

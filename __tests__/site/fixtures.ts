@@ -5,7 +5,7 @@ import type { AppRecord, Lifecycle } from '../../src/schema/index.js'
 import type { PageInput, SiteContext } from '../../src/site/pages.js'
 
 export const BASE = 'https://example-owner.github.io/updatesafe'
-export const CTX: SiteContext = { generatedAt: '2026-11-21T03:00:00.000Z', now: new Date('2026-11-21T03:00:00.000Z') }
+export const CTX: SiteContext = { generatedAt: '2026-11-21T03:00:00.000Z' }
 
 type Fields = Omit<AppRecord, 'url' | 'badge' | 'lifecycle' | 'successor' | 'changelogSummary'> &
   Partial<Pick<AppRecord, 'lifecycle' | 'successor' | 'changelogSummary'>>

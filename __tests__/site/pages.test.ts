@@ -122,6 +122,13 @@ describe('index page', () => {
     const moved = [...later].filter(([k, v]) => site.get(k) !== v).map(([k]) => k)
     expect(moved).toEqual(['index.html'])
   })
+  test("an app page does not name the snapshot's time, so a change to another app leaves it as it was", () => {
+    const changed = renderPages([...REALISTIC, ...HOSTILE], { ...CTX, generatedAt: '2026-12-21T04:23:00.000Z' })
+    const moved = [...changed].filter(([k, v]) => site.get(k) !== v).map(([k]) => k)
+    expect(moved).toEqual(['index.html', '404.html'])
+    expect(changed.get('index.html')).toContain('Data last changed 2026-12-21 04:23 UTC, from upstream release notes.')
+    expect(site.get('apps/gitea/index.html')).toContain('<p>Data from upstream release notes. Classes are advice')
+  })
   test('orders apps by name, case-insensitively', () => {
     const names = REALISTIC.map((p) => p.record.name)
     const positions = names.map((n) => html.indexOf(`>${n}</a>`))

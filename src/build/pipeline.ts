@@ -151,10 +151,10 @@ function* siteFiles(
   yield* jsonSchemas(baseUrl)
   yield [paths.status, renderStatusDoc(report)]
   // Pages are rendered as of the snapshot, so the same snapshot always renders the same bytes; only the index
-  // says when the last run was. Nothing on a page counts days from the build (see html/app-page.ts).
+  // says when the last run was, and app pages do not name the snapshot's time at all, so an app that did not
+  // change keeps its page. Nothing on a page counts days from the build (see html/app-page.ts).
   yield* pageFiles(pages, {
     generatedAt,
-    now: new Date(generatedAt),
     runAt: report.runAt,
     staleSince: staleSince(report),
     baseUrl,
@@ -291,12 +291,10 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
       const text = tree.read(paths.releases(slug))
       return text === null ? null : (JSON.parse(text) as ReleasesDoc)
     }
-    // The per-app documents (spec: generatedAt) and pages (their footer) carry generatedAt; when it moved they
-    // cannot equal yesterday's, so they are not read for a comparison (which saves time only: see StagedTree).
+    // The per-app documents carry generatedAt (spec); when it moved they cannot equal yesterday's, so they are
+    // not read for a comparison (which saves time only: see StagedTree).
     const stamped = new Set(
-      !snapshot || snapshot.generatedAt === generatedAt
-        ? []
-        : records.flatMap((r) => [paths.app(r.slug), paths.page(r.slug)])
+      !snapshot || snapshot.generatedAt === generatedAt ? [] : records.map((r) => paths.app(r.slug))
     )
     for (const [file, content] of siteFiles(judged, records, history, report, baseUrl, idPrefix, releases))
       stage(file, content, stamped.has(file))

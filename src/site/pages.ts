@@ -15,8 +15,6 @@ export type { PageInput }
 export interface SiteContext {
   /** ISO 8601 with milliseconds and Z. */
   generatedAt: string
-  /** "Today" for lifecycle arithmetic; never read from the system clock here. */
-  now: Date
   /** The site's base URL; 404.html links through its path. Default: derived from the records' `url`, else "/". */
   baseUrl?: string
   /** Link the Atom feeds (feed.xml, apps/<slug>/feed.xml) that the caller writes. Default false. */
@@ -71,8 +69,6 @@ export function* pageFiles(pages: PageInput[], ctx: SiteContext): Generator<[str
       paths.page(slug),
       renderAppPage({
         ...p,
-        generatedAt: ctx.generatedAt,
-        now: ctx.now,
         feeds: ctx.feeds,
         staleSince: ctx.staleSince?.get(slug) ?? null,
         history

@@ -23,8 +23,6 @@ export interface PageInput {
 }
 
 export interface AppPageInput extends PageInput {
-  generatedAt: string
-  now: Date
   /** Since when (ISO timestamp) the facts have been stale, when they are. */
   staleSince?: string | null
   feeds?: boolean
@@ -168,7 +166,6 @@ ${p.feeds ? `<li><a href="${from(paths.appFeed(slug))}">Atom feed of changes to 
     description: `${name} ${version}: ${info.label}. ${info.advice}`,
     root: rootLink(here),
     main: parts.join(''),
-    generatedAt: p.generatedAt,
     feeds: p.feeds,
     head: p.feeds
       ? `<link rel="alternate" type="application/atom+xml" title="Changes to ${escapeMarkup(name)}" href="${from(paths.appFeed(slug))}">\n`

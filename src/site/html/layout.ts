@@ -17,7 +17,11 @@ export interface LayoutInput {
   root: string
   /** Escaped HTML of <main>'s content. */
   main: string
-  generatedAt: string
+  /**
+   * When the snapshot last changed, for pages about the whole catalog. App pages leave it out: their own
+   * "Last checked" says how fresh they are, and a page that did not change keeps its bytes from run to run.
+   */
+  generatedAt?: string
   /** Extra escaped HTML for <head> (e.g. feed links). */
   head?: string
   /** Show the feed link in the footer. */
@@ -46,7 +50,7 @@ ${p.head ?? ''}</head>
 <header class="top"><div class="wrap"><a class="brand" href="${home}">updatesafe</a><span class="muted">Is the newest release safe to install?</span></div></header>
 <main id="main" class="wrap">
 ${p.main}</main>
-<footer><div class="wrap"><p>Data last changed ${escapeMarkup(formatTimestamp(p.generatedAt))}, from upstream release notes. Classes are advice, not a guarantee: read the notes.</p><p><a href="${r}${paths.catalog}">JSON API</a>${p.feeds ? ` · <a href="${r}${paths.feed}">Atom feed</a>` : ''}</p></div></footer>
+<footer><div class="wrap"><p>${p.generatedAt === undefined ? 'Data' : `Data last changed ${escapeMarkup(formatTimestamp(p.generatedAt))},`} from upstream release notes. Classes are advice, not a guarantee: read the notes.</p><p><a href="${r}${paths.catalog}">JSON API</a>${p.feeds ? ` · <a href="${r}${paths.feed}">Atom feed</a>` : ''}</p></div></footer>
 </body>
 </html>
 `
