@@ -24,11 +24,12 @@ function cli(args: string[], opts: { cwd?: string; input?: string; env?: Record<
   return { code: r.status, stdout: r.stdout, stderr: r.stderr }
 }
 
-async function treeHash(root: string): Promise<string> {
+/** A digest of every file of a tree, paths included; `except`: site paths left out. */
+async function treeHash(root: string, except: string[] = []): Promise<string> {
   const h = createHash('sha256')
   const entries = (await readdir(root, { recursive: true, withFileTypes: true })).filter((e) => e.isFile())
   const files = entries.map((e) => path.relative(root, path.join(e.parentPath, e.name))).sort()
-  for (const f of files)
+  for (const f of files.filter((f) => !except.includes(f.split(path.sep).join('/'))))
     h.update(`${f}\0`)
       .update(await readFile(path.join(root, f)))
       .update('\0')
@@ -73,6 +74,7 @@ describe('updatesafe CLI (dist bundle)', () => {
         encoding: 'utf8'
       })
       expect(r.stderr).toContain('wrote')
+      return r.stderr
     }
     const notes = (await readFile('__tests__/fixtures/release-notes/notes.jsonl', 'utf8')).trim().split('\n')
     /** Day 0, and day 1 when 1% of the apps have a newer release. */
@@ -99,11 +101,40 @@ describe('updatesafe CLI (dist bundle)', () => {
     await synthetic('syn1', 1)
     run(['--catalog', 'catalog', '--out', 'g-bundled', '--now', NOW])
     run(['--catalog', 'syn0', '--out', 'g-day0', '--now', NOW])
-    run(['--catalog', 'syn1', '--out', 'g-day1', '--previous', 'g-day0', '--now', '2026-11-22T12:00:00.000Z'])
+    const day1 = run([
+      '--catalog',
+      'syn1',
+      '--out',
+      'g-day1',
+      '--previous',
+      'g-day0',
+      '--now',
+      '2026-11-22T12:00:00.000Z'
+    ])
+    // The reuse record names the program that wrote it, so it moves with every change of code: not recorded.
     const trees: Record<string, string> = {}
-    for (const t of ['bundled', 'day0', 'day1']) trees[t] = await treeHash(path.join(dir, `g-${t}`))
+    for (const t of ['bundled', 'day0', 'day1'])
+      trees[t] = await treeHash(path.join(dir, `g-${t}`), ['.updatesafe/reuse.json'])
     if (process.env.UPDATE_GOLDEN === '1') await writeFile(golden, `${JSON.stringify(trees, null, 2)}\n`)
     expect(trees).toEqual(JSON.parse(await readFile(golden, 'utf8')))
+    if (process.env.GOLDEN_CLI) return
+    // Day 1 carried the 990 unchanged apps over unread, and built the same tree as a build that reads every app
+    // (from a copy of day 0 without its reuse record), the reuse record included.
+    expect(day1).toContain('990 apps unchanged since it, carried over unread')
+    await cp(path.join(dir, 'g-day0'), path.join(dir, 'g-day0-full'), { recursive: true })
+    await rm(path.join(dir, 'g-day0-full/.updatesafe/reuse.json'))
+    const full = run([
+      '--catalog',
+      'syn1',
+      '--out',
+      'g-day1-full',
+      '--previous',
+      'g-day0-full',
+      '--now',
+      '2026-11-22T12:00:00.000Z'
+    ])
+    expect(full).not.toContain('carried over')
+    expect(await treeHash(path.join(dir, 'g-day1-full'))).toBe(await treeHash(path.join(dir, 'g-day1')))
   })
 
   it('refreshes from GitHub with --refresh (the client is loaded only then, from its own chunk of the bundle)', async () => {

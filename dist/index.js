@@ -29857,7 +29857,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 9660:
+/***/ 9461:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -33275,7 +33275,199 @@ async function resolveBaseUrl(given, previousDir, env, log) {
     return defaultBaseUrl(env);
 }
 
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+// EXTERNAL MODULE: external "node:url"
+var external_node_url_ = __nccwpck_require__(3136);
+;// CONCATENATED MODULE: ./src/site/paths.ts
+// Every published address is derived from the base URL and the slug in one place,
+// so records, pages and checks can never disagree about them.
+
+/** Normalise a base URL: absolute http(s), no query or fragment, no trailing slash. */
+function normaliseBaseUrl(raw) {
+    let u;
+    try {
+        u = new URL(raw);
+    }
+    catch {
+        throw new Error(`base URL "${raw}" is not an absolute URL`);
+    }
+    if (u.protocol !== 'https:' && u.protocol !== 'http:')
+        throw new Error(`base URL "${raw}" must use http or https`);
+    if (u.search || u.hash)
+        throw new Error(`base URL "${raw}" must not carry a query or fragment`);
+    return u.href.replace(/\/+$/, '');
+}
+/** Every file the site publishes, as a POSIX path under the site root. Nothing else writes one by hand. */
+const paths = {
+    catalog: 'api/v1/apps.json',
+    app: (slug) => `api/v1/apps/${slug}.json`,
+    /** The releases judged for one app (beside the spec's per-app document, never in it). */
+    releases: (slug) => `api/v1/apps/${slug}/releases.json`,
+    shields: (slug) => `api/v1/badge/${slug}.json`,
+    changes: 'api/v1/changes.json',
+    status: 'api/v1/status.json',
+    /** Container image names → app slugs, for `updatesafe check --compose`. */
+    images: 'api/v1/images.json',
+    appsSchema: 'api/v1/schema/apps.v1.json',
+    appSchema: 'api/v1/schema/app.v1.json',
+    changesSchema: 'api/v1/schema/changes.v1.json',
+    statusSchema: 'api/v1/schema/status.v1.json',
+    releasesSchema: 'api/v1/schema/releases.v1.json',
+    imagesSchema: 'api/v1/schema/images.v1.json',
+    badge: (slug) => `badge/${slug}.svg`,
+    /** The directory of an app's page: its address ends here. */
+    pageDir: (slug) => `apps/${slug}/`,
+    page: (slug) => `apps/${slug}/index.html`,
+    index: 'index.html',
+    notFound: '404.html',
+    feed: 'feed.xml',
+    classFeed: (c) => `feeds/${c}.xml`,
+    appFeed: (slug) => `apps/${slug}/feed.xml`,
+    asset: (name) => `assets/${name}`,
+    /** What each app was built from, for the next build (build/reuse.ts); not part of the API. */
+    reuse: '.updatesafe/reuse.json'
+};
+/** A path with `{slug}` (or `{class}`) in place of the value, for documentation. */
+const SLUG_PLACEHOLDER = '{slug}';
+/** The slug in `file` where `pathOf` puts it, or null when `file` is not such a path. */
+function slugIn(pathOf, file) {
+    const [head, tail] = pathOf(SLUG_PLACEHOLDER).split(SLUG_PLACEHOLDER);
+    if (!file.startsWith(head) || !file.endsWith(tail))
+        return null;
+    const slug = file.slice(head.length, file.length - tail.length);
+    return slug !== '' && !slug.includes('/') ? slug : null;
+}
+/** The slug of a per-app JSON document's path, or null when `file` is not one. */
+function appDocSlug(file) {
+    return slugIn(paths.app, file);
+}
+/** The slug of a releases document's path, or null when `file` is not one. */
+function releasesDocSlug(file) {
+    return slugIn(paths.releases, file);
+}
+/** The absolute address of a site path (a directory path keeps its trailing slash). */
+function siteUrl(baseUrl, sitePath) {
+    return `${baseUrl}/${sitePath}`;
+}
+/** The relative link from the page at site path `from` to the site root ('' at the root, '../../' two levels down). */
+function rootLink(from) {
+    const up = external_node_path_default().posix.dirname(from).split('/').filter((s) => s !== '.').length;
+    return '../'.repeat(up);
+}
+/** A relative link from the page at site path `from` to site path `to`. */
+function relativeLink(from, to) {
+    const rel = external_node_path_default().posix.relative(external_node_path_default().posix.dirname(from), to);
+    const link = to.endsWith('/') && rel !== '' ? `${rel}/` : rel;
+    return link === '' ? './' : link;
+}
+function appUrls(baseUrl, slug) {
+    return { url: siteUrl(baseUrl, paths.pageDir(slug)), badge: siteUrl(baseUrl, paths.badge(slug)) };
+}
+/** The addresses of the Atom feeds, for documentation. */
+function feedUrls(baseUrl) {
+    return [paths.feed, paths.classFeed('{class}'), paths.appFeed(SLUG_PLACEHOLDER)]
+        .map((p) => siteUrl(baseUrl, p))
+        .join(', ');
+}
+
+;// CONCATENATED MODULE: ./src/build/reuse.ts
+// A daily run republishes mostly what it published the day before. Each snapshot records, in
+// `.updatesafe/reuse.json`, what each app's files were built from; an app whose catalog file, published
+// record and program are those of that build is not parsed, judged or rendered again: its releases
+// document, page, badge and shields endpoint are carried over from the previous snapshot as they are.
+//
+// Sound because a build is a fixed point: built again from its own snapshot, with the same catalog file
+// and program, an app gets the same record and files (the byte-identical rebuild tests hold it). Only apps
+// whose files depend on nothing else are recorded: an offline build (a refresh brings new facts), no
+// override (its expiry is told every run) and no end-of-life product (its status follows the calendar).
+
+
+
+
+
+
+const REUSE_SCHEMA_ID = 'updatesafe.reuse.v1';
+const reuseDocSchema = schemas/* strictObject */.rej({
+    schema: schemas/* literal */.euz(REUSE_SCHEMA_ID),
+    docs: schemas/* string */.YjP(),
+    /** The program that built the snapshot (see programDigest). */
+    program: schemas/* string */.YjP(),
+    /** Slug → the key of what its files were built from, and the catalog's image names (for images.json). */
+    apps: schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* strictObject */.rej({ key: schemas/* string */.YjP(), images: schemas/* array */.YOg(schemas/* string */.YjP()).optional() }))
+});
+/**
+ * The running program: a digest of the bundle this module was bundled into (dist/cli or dist, each one file).
+ * Null when running from source, where no single file holds the program: then nothing is reused.
+ */
+function programDigest(moduleUrl = import.meta.url) {
+    const file = (0,external_node_url_.fileURLToPath)(moduleUrl);
+    if (!file.endsWith('.js'))
+        return null;
+    return (0,external_node_crypto_.createHash)('sha256').update((0,external_node_fs_namespaceObject.readFileSync)(file)).digest('hex').slice(0, 32);
+}
+/** The digest of a catalog file's bytes. */
+function sourceDigest(bytes) {
+    return (0,external_node_crypto_.createHash)('sha256').update(bytes).digest('base64');
+}
+/** What an app's files were built from: the program, the site's address, its catalog file and its record. */
+function reuseKey(program, baseUrl, source, record) {
+    return (0,external_node_crypto_.createHash)('sha256')
+        .update(`${program}\n${baseUrl}\n${source}\n${JSON.stringify(record)}`)
+        .digest('base64');
+}
+/** The files of an app that are carried over; the per-app document is written again (it carries generatedAt). */
+function carriedFiles(slug) {
+    return [paths.releases(slug), paths.page(slug), paths.badge(slug), paths.shields(slug)];
+}
+/** Can this app's files be carried over by the next offline build? (See the comment at the top.) */
+function reusableEntry(entry) {
+    return !entry.override && !entry.lifecycle;
+}
+/**
+ * The previous snapshot's reuse record, when it was made by this program for this site; null otherwise (a
+ * first build, another program, another base URL, or a record that is not valid, which is said).
+ */
+function readReuse(previousDir, program, log) {
+    if (!previousDir)
+        return null;
+    const file = external_node_path_default().join(previousDir, ...paths.reuse.split('/'));
+    let text;
+    try {
+        text = (0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8');
+    }
+    catch {
+        return null;
+    }
+    let parsed;
+    try {
+        parsed = reuseDocSchema.safeParse(JSON.parse(text));
+    }
+    catch {
+        parsed = null;
+    }
+    if (!parsed?.success) {
+        log.warning(`previous ${file} is not a valid reuse record; every app is built again`);
+        return null;
+    }
+    return parsed.data.program === program ? parsed.data : null;
+}
+/** The reuse record of this build, apps in slug order. */
+function renderReuseDoc(program, apps) {
+    const doc = {
+        schema: REUSE_SCHEMA_ID,
+        docs: 'Build cache of updatesafe, not part of its API: what each app was built from, so that the next offline ' +
+            'build carries over the files of apps that did not change. Deleting it makes the next build read every app.',
+        program,
+        apps: Object.fromEntries([...apps].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+    };
+    return `${JSON.stringify(doc)}\n`;
+}
+
 ;// CONCATENATED MODULE: ./src/build/deps.ts
+
 
 
 function buildDeps(settings, log, now) {
@@ -33287,6 +33479,7 @@ function buildDeps(settings, log, now) {
     let endoflifeDown = null;
     return {
         log,
+        program: programDigest(),
         refresh: token
             ? async (targets) => {
                 // Loaded on first use: Octokit and its HTTP stack add about 7 MB of heap and
@@ -33325,8 +33518,6 @@ function buildDeps(settings, log, now) {
     };
 }
 
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 ;// CONCATENATED MODULE: ./node_modules/js-yaml/dist/js-yaml.mjs
 function getDefaultExportFromCjs(x) {
   return x && x.__esModule && Object.prototype.hasOwnProperty.call(x, "default") ? x["default"] : x;
@@ -36689,38 +36880,55 @@ function repoLine(file) {
         return 1;
     }
 }
-/** Read and validate one record file: size, encoding, YAML, schema. */
-function readRecord(file) {
-    const issue = (message) => ({ issues: [{ file, line: 1, column: 1, message }] });
+/** One record file's bytes, or why it cannot be a record. */
+function recordBytes(file) {
     let info;
     try {
         // lstat: a link could point anywhere on the machine, and a bad record's lines are printed.
         info = (0,external_node_fs_namespaceObject.lstatSync)(file);
     }
     catch (e) {
-        return issue(`cannot be read: ${e.code ?? e.message}`);
+        return { issue: `cannot be read: ${e.code ?? e.message}` };
     }
     if (info.isSymbolicLink())
-        return issue('is a symbolic link; a record must be a regular file in the catalog');
+        return { issue: 'is a symbolic link; a record must be a regular file in the catalog' };
     if (!info.isFile())
-        return issue('is not a regular file');
+        return { issue: 'is not a regular file' };
     if (info.size > MAX_RECORD_BYTES)
-        return issue(`is ${info.size} bytes; a record may be at most ${MAX_RECORD_BYTES} bytes`);
-    let text;
+        return { issue: `is ${info.size} bytes; a record may be at most ${MAX_RECORD_BYTES} bytes` };
     try {
         // Sync reads: a catalog is thousands of small files read back to back.
-        text = utf8.decode((0,external_node_fs_namespaceObject.readFileSync)(file));
+        return { bytes: (0,external_node_fs_namespaceObject.readFileSync)(file) };
+    }
+    catch (e) {
+        return { issue: `cannot be read: ${e.code ?? e.message}` };
+    }
+}
+/** Validate one record file's bytes: encoding, YAML, schema. */
+function parseBytes(bytes, file) {
+    let text;
+    try {
+        text = utf8.decode(bytes);
     }
     catch {
-        return issue('is not valid UTF-8 text');
+        return { issues: [{ file, line: 1, column: 1, message: 'is not valid UTF-8 text' }] };
     }
     return parseRecord(text, file);
+}
+/** Read and validate one record file: size, encoding, YAML, schema. */
+function readRecord(file) {
+    const read = recordBytes(file);
+    return 'issue' in read ? { issues: [{ file, line: 1, column: 1, message: read.issue }] } : parseBytes(read.bytes, file);
 }
 /**
  * Load and validate `<catalogDir>/apps/*.yml`. Throws a catalog ProblemsError with
  * every issue found; returns entries ordered by slug.
  */
 async function loadCatalog(catalogDir, log) {
+    return (await readCatalog(catalogDir, log)).entries;
+}
+/** loadCatalog, where the records `known` recognises by their bytes are checked for duplicates but not parsed. */
+async function readCatalog(catalogDir, log, known) {
     const appsDir = external_node_path_default().join(catalogDir, 'apps');
     const issues = [];
     let names;
@@ -36762,11 +36970,19 @@ async function loadCatalog(catalogDir, log) {
         }
         candidates.push({ file, slug });
     }
-    const read = candidates.map((c) => readRecord(c.file));
+    const read = candidates.map(({ file, slug }) => {
+        const bytes = recordBytes(file);
+        if ('issue' in bytes)
+            return { issues: [{ file, line: 1, column: 1, message: bytes.issue }] };
+        const repo = known?.(slug, bytes.bytes);
+        return repo ? { issues: [], repo, known: true } : parseBytes(bytes.bytes, file);
+    });
     const loaded = [];
+    const knownRead = [];
+    const order = [];
     const repos = new Map();
     candidates.forEach(({ file, slug }, i) => {
-        const { entry, issues: recordIssues, repo = entry?.repo } = read[i];
+        const { entry, issues: recordIssues, repo = entry?.repo, known: isKnown } = read[i];
         issues.push(...recordIssues);
         if (repo === undefined)
             return;
@@ -36780,15 +36996,18 @@ async function loadCatalog(catalogDir, log) {
         repos.set(key, file);
         if (entry)
             loaded.push({ slug, file, entry });
+        else if (isKnown)
+            knownRead.push({ slug, file });
+        else
+            return;
+        order.push(slug);
     });
     // In file order, as a maintainer reads them (names sort the same way as paths in one folder).
     if (issues.length > 0)
         throw catalogError(issues.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)));
-    return loaded;
+    return { entries: loaded, known: knownRead, order };
 }
 
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
 ;// CONCATENATED MODULE: ./src/output/write-tree.ts
 // Writes a whole site tree so that readers only ever see the old tree or the
 // new one: build it beside the target, then swap directories with renames.
@@ -36927,7 +37146,9 @@ class StagedTree {
     made = new Set();
     count = 0;
     linked = 0;
+    /** Where unchanged files are linked from; null once links turned out impossible (then they are written). */
     reuse;
+    previousDir;
     /** The staging folder with a trailing separator: every file written starts with it. */
     stagingPrefix;
     constructor(target, staging, retired, reuse) {
@@ -36935,6 +37156,7 @@ class StagedTree {
         this.staging = staging;
         this.retired = retired;
         this.reuse = reuse ? { previousDir: external_node_path_default().resolve(reuse.previousDir), link: reuse.link ?? external_node_fs_namespaceObject.linkSync } : null;
+        this.previousDir = this.reuse?.previousDir ?? null;
         this.stagingPrefix = staging + (external_node_path_default()).sep;
     }
     static async open(outDir, reuse) {
@@ -37006,6 +37228,49 @@ class StagedTree {
                 }
             }
         }
+        this.count++;
+    }
+    /** Does the previous snapshot hold a regular file at `rel` (not a link, not a folder)? */
+    hasPrevious(rel) {
+        if (!this.previousDir)
+            return false;
+        assertSafeRelativePath(rel);
+        try {
+            return (0,external_node_fs_namespaceObject.lstatSync)(external_node_path_default().join(this.previousDir, ...rel.split('/'))).isFile();
+        }
+        catch {
+            return false;
+        }
+    }
+    /**
+     * Carry the previous snapshot's file at `rel` over unread: linked, or copied where links cannot be made.
+     * For files whose inputs the caller knows unchanged (build/reuse.ts), after `hasPrevious`.
+     */
+    adopt(rel) {
+        if (!this.previousDir)
+            throw new Error(`adopt ${rel}: there is no previous snapshot`);
+        const dest = this.place(rel);
+        const source = external_node_path_default().join(this.previousDir, ...rel.split('/'));
+        const dir = external_node_path_default().dirname(dest);
+        if (!this.made.has(dir)) {
+            (0,external_node_fs_namespaceObject.mkdirSync)(dir, { recursive: true });
+            this.made.add(dir);
+        }
+        if (this.reuse) {
+            try {
+                this.reuse.link(source, dest);
+                this.linked++;
+                this.count++;
+                return;
+            }
+            catch (e) {
+                const code = e.code ?? '';
+                if (!CANNOT_LINK.has(code))
+                    throw e;
+                this.reuse = null;
+            }
+        }
+        (0,external_node_fs_namespaceObject.copyFileSync)(source, dest, external_node_fs_namespaceObject.constants.COPYFILE_EXCL);
         this.count++;
     }
     /** How many of the files were linked from the previous snapshot rather than written. */
@@ -37210,96 +37475,6 @@ function formatTimestamp(iso) {
 /** A date string is shown only when it is really YYYY-MM-DD. */
 function isDate(s) {
     return typeof s === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`));
-}
-
-;// CONCATENATED MODULE: ./src/site/paths.ts
-// Every published address is derived from the base URL and the slug in one place,
-// so records, pages and checks can never disagree about them.
-
-/** Normalise a base URL: absolute http(s), no query or fragment, no trailing slash. */
-function normaliseBaseUrl(raw) {
-    let u;
-    try {
-        u = new URL(raw);
-    }
-    catch {
-        throw new Error(`base URL "${raw}" is not an absolute URL`);
-    }
-    if (u.protocol !== 'https:' && u.protocol !== 'http:')
-        throw new Error(`base URL "${raw}" must use http or https`);
-    if (u.search || u.hash)
-        throw new Error(`base URL "${raw}" must not carry a query or fragment`);
-    return u.href.replace(/\/+$/, '');
-}
-/** Every file the site publishes, as a POSIX path under the site root. Nothing else writes one by hand. */
-const paths = {
-    catalog: 'api/v1/apps.json',
-    app: (slug) => `api/v1/apps/${slug}.json`,
-    /** The releases judged for one app (beside the spec's per-app document, never in it). */
-    releases: (slug) => `api/v1/apps/${slug}/releases.json`,
-    shields: (slug) => `api/v1/badge/${slug}.json`,
-    changes: 'api/v1/changes.json',
-    status: 'api/v1/status.json',
-    /** Container image names → app slugs, for `updatesafe check --compose`. */
-    images: 'api/v1/images.json',
-    appsSchema: 'api/v1/schema/apps.v1.json',
-    appSchema: 'api/v1/schema/app.v1.json',
-    changesSchema: 'api/v1/schema/changes.v1.json',
-    statusSchema: 'api/v1/schema/status.v1.json',
-    releasesSchema: 'api/v1/schema/releases.v1.json',
-    imagesSchema: 'api/v1/schema/images.v1.json',
-    badge: (slug) => `badge/${slug}.svg`,
-    /** The directory of an app's page: its address ends here. */
-    pageDir: (slug) => `apps/${slug}/`,
-    page: (slug) => `apps/${slug}/index.html`,
-    index: 'index.html',
-    notFound: '404.html',
-    feed: 'feed.xml',
-    classFeed: (c) => `feeds/${c}.xml`,
-    appFeed: (slug) => `apps/${slug}/feed.xml`,
-    asset: (name) => `assets/${name}`
-};
-/** A path with `{slug}` (or `{class}`) in place of the value, for documentation. */
-const SLUG_PLACEHOLDER = '{slug}';
-/** The slug in `file` where `pathOf` puts it, or null when `file` is not such a path. */
-function slugIn(pathOf, file) {
-    const [head, tail] = pathOf(SLUG_PLACEHOLDER).split(SLUG_PLACEHOLDER);
-    if (!file.startsWith(head) || !file.endsWith(tail))
-        return null;
-    const slug = file.slice(head.length, file.length - tail.length);
-    return slug !== '' && !slug.includes('/') ? slug : null;
-}
-/** The slug of a per-app JSON document's path, or null when `file` is not one. */
-function appDocSlug(file) {
-    return slugIn(paths.app, file);
-}
-/** The slug of a releases document's path, or null when `file` is not one. */
-function releasesDocSlug(file) {
-    return slugIn(paths.releases, file);
-}
-/** The absolute address of a site path (a directory path keeps its trailing slash). */
-function siteUrl(baseUrl, sitePath) {
-    return `${baseUrl}/${sitePath}`;
-}
-/** The relative link from the page at site path `from` to the site root ('' at the root, '../../' two levels down). */
-function rootLink(from) {
-    const up = external_node_path_default().posix.dirname(from).split('/').filter((s) => s !== '.').length;
-    return '../'.repeat(up);
-}
-/** A relative link from the page at site path `from` to site path `to`. */
-function relativeLink(from, to) {
-    const rel = external_node_path_default().posix.relative(external_node_path_default().posix.dirname(from), to);
-    const link = to.endsWith('/') && rel !== '' ? `${rel}/` : rel;
-    return link === '' ? './' : link;
-}
-function appUrls(baseUrl, slug) {
-    return { url: siteUrl(baseUrl, paths.pageDir(slug)), badge: siteUrl(baseUrl, paths.badge(slug)) };
-}
-/** The addresses of the Atom feeds, for documentation. */
-function feedUrls(baseUrl) {
-    return [paths.feed, paths.classFeed('{class}'), paths.appFeed(SLUG_PLACEHOLDER)]
-        .map((p) => siteUrl(baseUrl, p))
-        .join(', ');
 }
 
 ;// CONCATENATED MODULE: ./src/site/changes.ts
@@ -37698,6 +37873,14 @@ function snapshotChecker(baseUrl) {
             const releasesSlug = releasesDocSlug(file);
             if (releasesSlug !== null)
                 addReleasesDoc(file, releasesSlug, content);
+        },
+        kept(file) {
+            if (seen.has(file))
+                fail(file, 'is produced twice');
+            seen.add(file);
+            const releasesSlug = releasesDocSlug(file);
+            if (releasesSlug !== null)
+                releasesOf.push(releasesSlug);
         },
         finish() {
             if (!seen.has(paths.catalog))
@@ -41302,6 +41485,8 @@ function* pageFiles(pages, ctx) {
     yield [paths.notFound, renderNotFound({ basePath, generatedAt: ctx.generatedAt })];
     for (const p of sorted) {
         const slug = p.record.slug;
+        if (ctx.carried?.has(slug))
+            continue;
         const history = ctx.releases?.(slug) ?? null;
         yield [
             paths.page(slug),
@@ -48783,6 +48968,7 @@ function diffRecords(before, after) {
 
 
 
+
 /** Release facts for every app: offline from last-known-good, or merged with a refresh. */
 async function gatherFacts(entries, previous, refresh) {
     if (!refresh)
@@ -48846,7 +49032,8 @@ function* siteFiles(judged, records, history, report, baseUrl, idPrefix, release
         staleSince: staleSince(report),
         baseUrl,
         feeds: true,
-        releases
+        releases,
+        carried: judged.carried
     });
     yield [paths.changes, renderChangesDoc(history, baseUrl, idPrefix)];
     yield* atomFiles(history, records, generatedAt, baseUrl, idPrefix);
@@ -48856,15 +49043,33 @@ function* siteFiles(judged, records, history, report, baseUrl, idPrefix, release
  * app's releases document handed to `publishReleases` as it is made. The catalog entries and facts (the
  * release notes among them) end with this function: only records and page inputs go on.
  */
-async function judgeCatalog(opts, deps, dirs, log, publishReleases) {
+async function judgeCatalog(opts, deps, dirs, log, out) {
     const { catalogDir, previousDir, baseUrl } = dirs;
-    // 2. The catalog, named relative to the process so messages give paths as the user typed them.
-    const entries = await loadCatalog(external_node_path_default().relative(process.cwd(), catalogDir) || '.', log);
-    // 3. The previous snapshot: last-known-good records and the change history.
+    // 2. The previous snapshot: last-known-good records, the change history and what each app was built from.
     const snapshot = await readPrevious(previousDir, log);
     const previous = snapshot?.records ?? new Map();
     const previousChanges = await readPreviousChanges(previousDir, log);
     const staleBefore = await readPreviousStaleSince(previousDir, log);
+    // An offline build of the same program carries over the apps whose catalog file and record did not change.
+    const program = deps.program ?? null;
+    const reused = program && !opts.refresh ? readReuse(previousDir, program, log) : null;
+    const sources = new Map();
+    const known = program
+        ? (slug, bytes) => {
+            const source = sourceDigest(bytes);
+            sources.set(slug, source);
+            const record = previous.get(slug);
+            const was = reused?.apps[slug];
+            if (!record || !was || was.key !== reuseKey(program, baseUrl, source, record))
+                return null;
+            return out.carry.present(slug) ? record.repo : null;
+        }
+        : undefined;
+    // 3. The catalog, named relative to the process so messages give paths as the user typed them.
+    const read = await readCatalog(external_node_path_default().relative(process.cwd(), catalogDir) || '.', log, known);
+    const entries = read.entries;
+    for (const { slug } of read.known)
+        out.carry.adopt(slug);
     // 4. Release facts for every app.
     const gathered = await gatherFacts(entries, previous, opts.refresh ? deps.refresh : undefined);
     const { apps, leftOut } = withReleaseData(gathered.apps, Boolean(opts.refresh), log);
@@ -48872,15 +49077,54 @@ async function judgeCatalog(opts, deps, dirs, log, publishReleases) {
     const docs = await productDocs(apps, catalogDir, opts.refresh ? deps.fetchProduct : undefined, log);
     // 6. One record per app: facts → verdict (yesterday's, when its basis holds) → record, checked and
     //    settled against the previous one; its judged releases join the history read back from the snapshot.
-    const ctx = { baseUrl, now: opts.now, docs, previous, previousDir, publishReleases, model: CLASSIFIER_DIGEST, log };
+    const ctx = {
+        baseUrl,
+        now: opts.now,
+        docs,
+        previous,
+        previousDir,
+        publishReleases: out.publishReleases,
+        model: CLASSIFIER_DIGEST,
+        log
+    };
+    const judged = new Map(apps.map((app) => [app.slug, { app, page: appRecord(app, ctx) }]));
+    // Carried apps keep their record; their page is not rendered, so it needs nothing else.
+    const carried = new Map(read.known.map(({ slug }) => {
+        const record = previous.get(slug);
+        const page = { record, stale: false, releaseDate: null, releasesConsidered: [], rule: null, decidedBy: null };
+        return [slug, { page, images: reused.apps[slug].images }];
+    }));
+    const order = read.order.filter((slug) => judged.has(slug) || carried.has(slug));
+    const imagesOf = (slug) => {
+        const app = judged.get(slug)?.app;
+        return app ? app.entry.images : carried.get(slug).images;
+    };
+    const pages = order.map((slug) => judged.get(slug)?.page ?? carried.get(slug).page);
+    const images = order.map((slug) => ({ slug, images: imagesOf(slug) }));
+    // What the next offline build may carry over: apps whose files depend on nothing but their file and record.
+    let reuseDoc = null;
+    if (program && !opts.refresh) {
+        const next = new Map();
+        for (const slug of order) {
+            const app = judged.get(slug)?.app;
+            if (app && (app.stale || !reusableEntry(app.entry)))
+                continue;
+            const record = (judged.get(slug) ?? carried.get(slug)).page.record;
+            const images = imagesOf(slug);
+            next.set(slug, { key: reuseKey(program, baseUrl, sources.get(slug), record), ...(images ? { images } : {}) });
+        }
+        reuseDoc = renderReuseDoc(program, next);
+    }
     return {
+        carried: new Set(carried.keys()),
+        reuseDoc,
         snapshot,
         previousChanges,
         staleBefore,
-        pages: apps.map((app) => appRecord(app, ctx)),
+        pages,
         stale: apps.filter((a) => a.stale).map((a) => a.slug),
         leftOut,
-        images: apps.map((a) => ({ slug: a.slug, images: a.entry.images })),
+        images,
         stats: gathered.stats
     };
 }
@@ -48925,7 +49169,19 @@ async function pipeline_build(opts, deps) {
             tree.write(file, content, fresh);
         };
         // 2–6. One judged record per app; its releases document goes into the tree at once.
-        const judged = await judgeCatalog(opts, deps, { catalogDir, previousDir, baseUrl }, log, (doc) => stage(paths.releases(doc.slug), toJson(doc)));
+        const carry = {
+            present: (slug) => carriedFiles(slug).every((f) => tree.hasPrevious(f)),
+            adopt: (slug) => {
+                for (const f of carriedFiles(slug)) {
+                    checker.kept(f);
+                    tree.adopt(f);
+                }
+            }
+        };
+        const judged = await judgeCatalog(opts, deps, { catalogDir, previousDir, baseUrl }, log, {
+            publishReleases: (doc) => stage(paths.releases(doc.slug), toJson(doc)),
+            carry
+        });
         const { snapshot, stats, stale, leftOut } = judged;
         const previous = snapshot?.records ?? new Map();
         const records = judged.pages.map((p) => p.record);
@@ -48962,9 +49218,12 @@ async function pipeline_build(opts, deps) {
         const stamped = new Set(!snapshot || snapshot.generatedAt === generatedAt ? [] : records.map((r) => paths.app(r.slug)));
         for (const [file, content] of siteFiles(judged, records, history, report, baseUrl, idPrefix, releases))
             stage(file, content, stamped.has(file));
+        if (judged.reuseDoc !== null)
+            stage(paths.reuse, judged.reuseDoc);
         const written = await tree.commit(() => checker.finish());
         log.info(`wrote ${written} files for ${records.length} apps to ${outDir}` +
             (tree.unchanged ? ` (${tree.unchanged} unchanged, linked from the previous snapshot)` : '') +
+            (judged.carried.size ? `; ${judged.carried.size} apps unchanged since it, carried over unread` : '') +
             `${stale.length ? `; stale: ${stale.join(', ')}` : ''}` +
             (leftOut.length ? `; left out: ${leftOut.map((l) => l.slug).join(', ')}` : ''));
         return {
@@ -49214,7 +49473,7 @@ async function runAction(env = process.env, cwd = process.cwd()) {
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var _action_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9660);
+/* harmony import */ var _action_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9461);
 /* harmony import */ var _util_heap_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(66);
 // Action entry (dist/index.js): everything lives in ./action.ts.
 

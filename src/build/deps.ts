@@ -4,6 +4,7 @@ import type { BuildDeps } from './pipeline.js'
 import type { Logger } from '../util/types.js'
 import { DEFAULT_REFRESH_DEADLINE_SECONDS, DEFAULT_REQUEST_TIMEOUT_SECONDS, type UpstreamSettings } from '../inputs.js'
 import { EndoflifeError, fetchProduct } from '../upstream/endoflife.js'
+import { programDigest } from './reuse.js'
 
 export function buildDeps(settings: UpstreamSettings, log: Logger, now: Date): BuildDeps {
   const { token } = settings
@@ -14,6 +15,7 @@ export function buildDeps(settings: UpstreamSettings, log: Logger, now: Date): B
   let endoflifeDown: string | null = null
   return {
     log,
+    program: programDigest(),
     refresh: token
       ? async (targets) => {
           // Loaded on first use: Octokit and its HTTP stack add about 7 MB of heap and

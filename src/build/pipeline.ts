@@ -4,7 +4,7 @@
 // documents and pages → validate → write aside and swap.
 // Every side effect comes in through `deps`, so tests hand in fakes.
 import path from 'node:path'
-import { loadCatalog, type LoadedEntry } from '../catalog/load.js'
+import { readCatalog, type KnownRecords, type LoadedEntry } from '../catalog/load.js'
 import { checkOutputDir, recoverOutputDir, StagedTree, type SiteFile } from '../output/write-tree.js'
 import { snapshotChecker } from '../output/validate.js'
 import type { AppRecord, ReleasesDoc } from '../schema/index.js'
@@ -30,6 +30,15 @@ import {
 } from './previous.js'
 import { CLASSIFIER_DIGEST } from '../classify/index.js'
 import { appRecord, diffRecords, type RecordChange } from './records.js'
+import {
+  carriedFiles,
+  readReuse,
+  renderReuseDoc,
+  reusableEntry,
+  reuseKey,
+  sourceDigest,
+  type ReuseDoc
+} from './reuse.js'
 
 export { diffRecords, settle, type RecordChange } from './records.js'
 
@@ -50,6 +59,11 @@ export interface BuildOptions {
 
 export interface BuildDeps {
   log: Logger
+  /**
+   * The running program's identity (build/reuse.ts: programDigest). With it, apps that did not change since the
+   * previous snapshot are carried over from it unread; without it (running from source) every app is built.
+   */
+  program?: string | null
   refresh?: (targets: RefreshTarget[]) => Promise<{ outcomes: Map<string, RefreshOutcome>; stats: RefreshStats }>
   fetchProduct?: (product: string) => Promise<EndoflifeProduct>
 }
@@ -159,7 +173,8 @@ function* siteFiles(
     staleSince: staleSince(report),
     baseUrl,
     feeds: true,
-    releases
+    releases,
+    carried: judged.carried
   })
   yield [paths.changes, renderChangesDoc(history, baseUrl, idPrefix)]
   yield* atomFiles(history, records, generatedAt, baseUrl, idPrefix)
@@ -167,6 +182,10 @@ function* siteFiles(
 
 /** What the catalog, the previous snapshot and upstream gave: one judged record per app. */
 interface Judged {
+  /** Apps whose files were carried over from the previous snapshot (build/reuse.ts). */
+  carried: Set<string>
+  /** This build's reuse record, for the next one; null when nothing may be reused. */
+  reuseDoc: string | null
   snapshot: PreviousSnapshot | null
   previousChanges: PreviousChanges
   staleBefore: ReadonlyMap<string, string>
@@ -187,16 +206,32 @@ async function judgeCatalog(
   deps: BuildDeps,
   dirs: { catalogDir: string; previousDir: string | undefined; baseUrl: string },
   log: Logger,
-  publishReleases: (doc: ReleasesDoc) => void
+  out: { publishReleases: (doc: ReleasesDoc) => void; carry: Carry }
 ): Promise<Judged> {
   const { catalogDir, previousDir, baseUrl } = dirs
-  // 2. The catalog, named relative to the process so messages give paths as the user typed them.
-  const entries = await loadCatalog(path.relative(process.cwd(), catalogDir) || '.', log)
-  // 3. The previous snapshot: last-known-good records and the change history.
+  // 2. The previous snapshot: last-known-good records, the change history and what each app was built from.
   const snapshot = await readPrevious(previousDir, log)
   const previous = snapshot?.records ?? new Map<string, AppRecord>()
   const previousChanges = await readPreviousChanges(previousDir, log)
   const staleBefore = await readPreviousStaleSince(previousDir, log)
+  // An offline build of the same program carries over the apps whose catalog file and record did not change.
+  const program = deps.program ?? null
+  const reused = program && !opts.refresh ? readReuse(previousDir, program, log) : null
+  const sources = new Map<string, string>()
+  const known: KnownRecords | undefined = program
+    ? (slug, bytes) => {
+        const source = sourceDigest(bytes)
+        sources.set(slug, source)
+        const record = previous.get(slug)
+        const was = reused?.apps[slug]
+        if (!record || !was || was.key !== reuseKey(program, baseUrl, source, record)) return null
+        return out.carry.present(slug) ? record.repo : null
+      }
+    : undefined
+  // 3. The catalog, named relative to the process so messages give paths as the user typed them.
+  const read = await readCatalog(path.relative(process.cwd(), catalogDir) || '.', log, known)
+  const entries = read.entries
+  for (const { slug } of read.known) out.carry.adopt(slug)
   // 4. Release facts for every app.
   const gathered = await gatherFacts(entries, previous, opts.refresh ? deps.refresh : undefined)
   const { apps, leftOut } = withReleaseData(gathered.apps, Boolean(opts.refresh), log)
@@ -204,17 +239,64 @@ async function judgeCatalog(
   const docs = await productDocs(apps, catalogDir, opts.refresh ? deps.fetchProduct : undefined, log)
   // 6. One record per app: facts → verdict (yesterday's, when its basis holds) → record, checked and
   //    settled against the previous one; its judged releases join the history read back from the snapshot.
-  const ctx = { baseUrl, now: opts.now, docs, previous, previousDir, publishReleases, model: CLASSIFIER_DIGEST, log }
+  const ctx = {
+    baseUrl,
+    now: opts.now,
+    docs,
+    previous,
+    previousDir,
+    publishReleases: out.publishReleases,
+    model: CLASSIFIER_DIGEST,
+    log
+  }
+  const judged = new Map(apps.map((app) => [app.slug, { app, page: appRecord(app, ctx) }]))
+  // Carried apps keep their record; their page is not rendered, so it needs nothing else.
+  const carried = new Map(
+    read.known.map(({ slug }) => {
+      const record = previous.get(slug)!
+      const page = { record, stale: false, releaseDate: null, releasesConsidered: [], rule: null, decidedBy: null }
+      return [slug, { page, images: reused!.apps[slug]!.images }]
+    })
+  )
+  const order = read.order.filter((slug) => judged.has(slug) || carried.has(slug))
+  const imagesOf = (slug: string) => {
+    const app = judged.get(slug)?.app
+    return app ? app.entry.images : carried.get(slug)!.images
+  }
+  const pages = order.map((slug) => judged.get(slug)?.page ?? carried.get(slug)!.page)
+  const images = order.map((slug) => ({ slug, images: imagesOf(slug) }))
+  // What the next offline build may carry over: apps whose files depend on nothing but their file and record.
+  let reuseDoc: string | null = null
+  if (program && !opts.refresh) {
+    const next = new Map<string, ReuseDoc['apps'][string]>()
+    for (const slug of order) {
+      const app = judged.get(slug)?.app
+      if (app && (app.stale || !reusableEntry(app.entry))) continue
+      const record = (judged.get(slug) ?? carried.get(slug)!).page.record
+      const images = imagesOf(slug)
+      next.set(slug, { key: reuseKey(program, baseUrl, sources.get(slug)!, record), ...(images ? { images } : {}) })
+    }
+    reuseDoc = renderReuseDoc(program, next)
+  }
   return {
+    carried: new Set(carried.keys()),
+    reuseDoc,
     snapshot,
     previousChanges,
     staleBefore,
-    pages: apps.map((app) => appRecord(app, ctx)),
+    pages,
     stale: apps.filter((a) => a.stale).map((a) => a.slug),
     leftOut,
-    images: apps.map((a) => ({ slug: a.slug, images: a.entry.images })),
+    images,
     stats: gathered.stats
   }
+}
+
+/** How an app's files are carried over from the previous snapshot (see build/reuse.ts). */
+interface Carry {
+  /** Does the previous snapshot hold every file to carry over? */
+  present: (slug: string) => boolean
+  adopt: (slug: string) => void
 }
 
 /** A logger that also keeps every warning, for the result and the job summary. */
@@ -257,9 +339,19 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
       tree.write(file, content, fresh)
     }
     // 2–6. One judged record per app; its releases document goes into the tree at once.
-    const judged = await judgeCatalog(opts, deps, { catalogDir, previousDir, baseUrl }, log, (doc) =>
-      stage(paths.releases(doc.slug), toJson(doc))
-    )
+    const carry: Carry = {
+      present: (slug) => carriedFiles(slug).every((f) => tree.hasPrevious(f)),
+      adopt: (slug) => {
+        for (const f of carriedFiles(slug)) {
+          checker.kept(f)
+          tree.adopt(f)
+        }
+      }
+    }
+    const judged = await judgeCatalog(opts, deps, { catalogDir, previousDir, baseUrl }, log, {
+      publishReleases: (doc) => stage(paths.releases(doc.slug), toJson(doc)),
+      carry
+    })
     const { snapshot, stats, stale, leftOut } = judged
     const previous = snapshot?.records ?? new Map<string, AppRecord>()
     const records = judged.pages.map((p) => p.record)
@@ -298,10 +390,12 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
     )
     for (const [file, content] of siteFiles(judged, records, history, report, baseUrl, idPrefix, releases))
       stage(file, content, stamped.has(file))
+    if (judged.reuseDoc !== null) stage(paths.reuse, judged.reuseDoc)
     const written = await tree.commit(() => checker.finish())
     log.info(
       `wrote ${written} files for ${records.length} apps to ${outDir}` +
         (tree.unchanged ? ` (${tree.unchanged} unchanged, linked from the previous snapshot)` : '') +
+        (judged.carried.size ? `; ${judged.carried.size} apps unchanged since it, carried over unread` : '') +
         `${stale.length ? `; stale: ${stale.join(', ')}` : ''}` +
         (leftOut.length ? `; left out: ${leftOut.map((l) => l.slug).join(', ')}` : '')
     )

@@ -252,27 +252,56 @@ function repoLine(file: string): number {
 
 export type RecordRead = ReturnType<typeof parseRecord>
 
-/** Read and validate one record file: size, encoding, YAML, schema. */
-export function readRecord(file: string): RecordRead {
-  const issue = (message: string): RecordRead => ({ issues: [{ file, line: 1, column: 1, message }] })
+/** One record file's bytes, or why it cannot be a record. */
+function recordBytes(file: string): { bytes: Buffer } | { issue: string } {
   let info
   try {
     // lstat: a link could point anywhere on the machine, and a bad record's lines are printed.
     info = lstatSync(file)
   } catch (e) {
-    return issue(`cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`)
+    return { issue: `cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` }
   }
-  if (info.isSymbolicLink()) return issue('is a symbolic link; a record must be a regular file in the catalog')
-  if (!info.isFile()) return issue('is not a regular file')
-  if (info.size > MAX_RECORD_BYTES) return issue(`is ${info.size} bytes; a record may be at most ${MAX_RECORD_BYTES} bytes`)
-  let text: string
+  if (info.isSymbolicLink()) return { issue: 'is a symbolic link; a record must be a regular file in the catalog' }
+  if (!info.isFile()) return { issue: 'is not a regular file' }
+  if (info.size > MAX_RECORD_BYTES)
+    return { issue: `is ${info.size} bytes; a record may be at most ${MAX_RECORD_BYTES} bytes` }
   try {
     // Sync reads: a catalog is thousands of small files read back to back.
-    text = utf8.decode(readFileSync(file))
+    return { bytes: readFileSync(file) }
+  } catch (e) {
+    return { issue: `cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` }
+  }
+}
+
+/** Validate one record file's bytes: encoding, YAML, schema. */
+function parseBytes(bytes: Buffer, file: string): RecordRead {
+  let text: string
+  try {
+    text = utf8.decode(bytes)
   } catch {
-    return issue('is not valid UTF-8 text')
+    return { issues: [{ file, line: 1, column: 1, message: 'is not valid UTF-8 text' }] }
   }
   return parseRecord(text, file)
+}
+
+/** Read and validate one record file: size, encoding, YAML, schema. */
+export function readRecord(file: string): RecordRead {
+  const read = recordBytes(file)
+  return 'issue' in read ? { issues: [{ file, line: 1, column: 1, message: read.issue }] } : parseBytes(read.bytes, file)
+}
+
+/**
+ * Records whose file the caller knows already (see build/reuse.ts): given a slug and its file's bytes, the
+ * repository of the record when it need not be parsed again, else null.
+ */
+export type KnownRecords = (slug: string, bytes: Buffer) => string | null
+
+/** The catalog as read: records parsed, and records the caller knew (not parsed), each in file order. */
+export interface CatalogRead {
+  entries: LoadedEntry[]
+  known: { slug: string; file: string }[]
+  /** Every slug of both, in file order (the order of `entries` alone when nothing is known). */
+  order: string[]
 }
 
 /**
@@ -280,6 +309,11 @@ export function readRecord(file: string): RecordRead {
  * every issue found; returns entries ordered by slug.
  */
 export async function loadCatalog(catalogDir: string, log?: Logger): Promise<LoadedEntry[]> {
+  return (await readCatalog(catalogDir, log)).entries
+}
+
+/** loadCatalog, where the records `known` recognises by their bytes are checked for duplicates but not parsed. */
+export async function readCatalog(catalogDir: string, log?: Logger, known?: KnownRecords): Promise<CatalogRead> {
   const appsDir = path.join(catalogDir, 'apps')
   const issues: CatalogIssue[] = []
   let names: string[]
@@ -318,11 +352,18 @@ export async function loadCatalog(catalogDir: string, log?: Logger): Promise<Loa
     }
     candidates.push({ file, slug })
   }
-  const read = candidates.map((c) => readRecord(c.file))
+  const read = candidates.map(({ file, slug }): RecordRead & { known?: true } => {
+    const bytes = recordBytes(file)
+    if ('issue' in bytes) return { issues: [{ file, line: 1, column: 1, message: bytes.issue }] }
+    const repo = known?.(slug, bytes.bytes)
+    return repo ? { issues: [], repo, known: true } : parseBytes(bytes.bytes, file)
+  })
   const loaded: LoadedEntry[] = []
+  const knownRead: CatalogRead['known'] = []
+  const order: string[] = []
   const repos = new Map<string, string>()
   candidates.forEach(({ file, slug }, i) => {
-    const { entry, issues: recordIssues, repo = entry?.repo } = read[i]!
+    const { entry, issues: recordIssues, repo = entry?.repo, known: isKnown } = read[i]!
     issues.push(...recordIssues)
     if (repo === undefined) return
     // GitHub treats owner/name case-insensitively, so `Foo/Bar` and `foo/bar` are one repo.
@@ -334,8 +375,11 @@ export async function loadCatalog(catalogDir: string, log?: Logger): Promise<Loa
     }
     repos.set(key, file)
     if (entry) loaded.push({ slug, file, entry })
+    else if (isKnown) knownRead.push({ slug, file })
+    else return
+    order.push(slug)
   })
   // In file order, as a maintainer reads them (names sort the same way as paths in one folder).
   if (issues.length > 0) throw catalogError(issues.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)))
-  return loaded
+  return { entries: loaded, known: knownRead, order }
 }

@@ -27,6 +27,8 @@ export function snapshotInvalid(problems: Problem[]): ProblemsError {
 export interface SnapshotChecker {
   /** Check one file; the catalog document must come before each app's document and page (its releases document may come first). */
   add(file: string, content: string | Buffer): void
+  /** A file carried over unread from the previous snapshot (build/reuse.ts): it is there, and was checked when written. */
+  kept(file: string): void
   /** Throw a snapshot ProblemsError listing every problem found. */
   finish(): void
 }
@@ -171,6 +173,12 @@ export function snapshotChecker(baseUrl: string): SnapshotChecker {
       if (slug !== null) return addAppDoc(file, slug, content)
       const releasesSlug = releasesDocSlug(file)
       if (releasesSlug !== null) addReleasesDoc(file, releasesSlug, content)
+    },
+    kept(file) {
+      if (seen.has(file)) fail(file, 'is produced twice')
+      seen.add(file)
+      const releasesSlug = releasesDocSlug(file)
+      if (releasesSlug !== null) releasesOf.push(releasesSlug)
     },
     finish() {
       if (!seen.has(paths.catalog)) fail(paths.catalog, 'is missing')

@@ -4,9 +4,11 @@ import { randomBytes } from 'node:crypto'
 import {
   closeSync,
   constants,
+  copyFileSync,
   existsSync,
   fstatSync,
   linkSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readFileSync,
@@ -167,7 +169,9 @@ export class StagedTree {
   private readonly made = new Set<string>()
   private count = 0
   private linked = 0
+  /** Where unchanged files are linked from; null once links turned out impossible (then they are written). */
   private reuse: Required<Reuse> | null
+  private readonly previousDir: string | null
   /** The staging folder with a trailing separator: every file written starts with it. */
   private readonly stagingPrefix: string
 
@@ -178,6 +182,7 @@ export class StagedTree {
     reuse: Reuse | undefined
   ) {
     this.reuse = reuse ? { previousDir: path.resolve(reuse.previousDir), link: reuse.link ?? linkSync } : null
+    this.previousDir = this.reuse?.previousDir ?? null
     this.stagingPrefix = staging + path.sep
   }
 
@@ -251,6 +256,46 @@ export class StagedTree {
         }
       }
     }
+    this.count++
+  }
+
+  /** Does the previous snapshot hold a regular file at `rel` (not a link, not a folder)? */
+  hasPrevious(rel: string): boolean {
+    if (!this.previousDir) return false
+    assertSafeRelativePath(rel)
+    try {
+      return lstatSync(path.join(this.previousDir, ...rel.split('/'))).isFile()
+    } catch {
+      return false
+    }
+  }
+
+  /**
+   * Carry the previous snapshot's file at `rel` over unread: linked, or copied where links cannot be made.
+   * For files whose inputs the caller knows unchanged (build/reuse.ts), after `hasPrevious`.
+   */
+  adopt(rel: string): void {
+    if (!this.previousDir) throw new Error(`adopt ${rel}: there is no previous snapshot`)
+    const dest = this.place(rel)
+    const source = path.join(this.previousDir, ...rel.split('/'))
+    const dir = path.dirname(dest)
+    if (!this.made.has(dir)) {
+      mkdirSync(dir, { recursive: true })
+      this.made.add(dir)
+    }
+    if (this.reuse) {
+      try {
+        this.reuse.link(source, dest)
+        this.linked++
+        this.count++
+        return
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code ?? ''
+        if (!CANNOT_LINK.has(code)) throw e
+        this.reuse = null
+      }
+    }
+    copyFileSync(source, dest, constants.COPYFILE_EXCL)
     this.count++
   }
 

@@ -25,6 +25,8 @@ export interface SiteContext {
   staleSince?: ReadonlyMap<string, string>
   /** Each app's releases document, when the caller publishes one: the page's upgrade table is rendered from it. */
   releases?: (slug: string) => ReleasesDoc | null
+  /** Apps whose page, badge and shields endpoint the caller carries over from the previous snapshot: not rendered. */
+  carried?: ReadonlySet<string>
 }
 
 function assertRenderable(p: PageInput, seen: Set<string>): void {
@@ -64,6 +66,7 @@ export function* pageFiles(pages: PageInput[], ctx: SiteContext): Generator<[str
   yield [paths.notFound, renderNotFound({ basePath, generatedAt: ctx.generatedAt })]
   for (const p of sorted) {
     const slug = p.record.slug
+    if (ctx.carried?.has(slug)) continue
     const history = ctx.releases?.(slug) ?? null
     yield [
       paths.page(slug),

@@ -42,7 +42,9 @@ export const paths = {
   feed: 'feed.xml',
   classFeed: (c: Classification) => `feeds/${c}.xml`,
   appFeed: (slug: string) => `apps/${slug}/feed.xml`,
-  asset: (name: 'site.css' | 'site.js' | 'icon.svg') => `assets/${name}`
+  asset: (name: 'site.css' | 'site.js' | 'icon.svg') => `assets/${name}`,
+  /** What each app was built from, for the next build (build/reuse.ts); not part of the API. */
+  reuse: '.updatesafe/reuse.json'
 }
 
 /** A path with `{slug}` (or `{class}`) in place of the value, for documentation. */

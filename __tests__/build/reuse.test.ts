@@ -1,0 +1,203 @@
+// Carrying unchanged apps over from the previous snapshot (src/build/reuse.ts): a build that does so writes
+// the same tree as one that reads every app, and anything an app's files depend on makes it read again.
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
+import { cp, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises'
+import { lstatSync } from 'node:fs'
+import path from 'node:path'
+import { build, type BuildDeps } from '../../src/build/pipeline.js'
+import { programDigest } from '../../src/build/reuse.js'
+import { loadCatalog } from '../../src/catalog/load.js'
+import type { CatalogDoc } from '../../src/schema/index.js'
+import type { Logger } from '../../src/util/types.js'
+import { tempDir } from '../support/tmp.js'
+
+let dir: string
+let cleanup: () => Promise<void>
+let warnings: string[]
+let infos: string[]
+const log: Logger = { info: (m) => infos.push(m), warning: (m) => warnings.push(m), error: (m) => warnings.push(m) }
+const BASE = 'https://example.org/catalog'
+const REUSE = '.updatesafe/reuse.json'
+/** Apps of the bundled catalog whose files depend only on their catalog file and record. */
+let plain: string[]
+
+beforeEach(async () => {
+  ;({ dir, cleanup } = await tempDir())
+  warnings = []
+  infos = []
+  await cp('catalog', path.join(dir, 'catalog'), { recursive: true })
+  plain = (await loadCatalog('catalog')).filter((e) => !e.entry.lifecycle && !e.entry.override).map((e) => e.slug)
+})
+afterEach(() => cleanup())
+
+async function run(
+  out: string,
+  now: string,
+  extra: { previous?: string; baseUrl?: string; refresh?: boolean } = {},
+  deps: Partial<BuildDeps> = { program: 'program-1' }
+) {
+  infos = []
+  const result = await build(
+    {
+      catalogDir: 'catalog',
+      outDir: out,
+      baseUrl: extra.baseUrl ?? BASE,
+      now: new Date(now),
+      cwd: dir,
+      ...(extra.previous ? { previousDir: extra.previous } : {}),
+      ...(extra.refresh ? { refresh: true } : {})
+    },
+    { log, ...deps }
+  )
+  const carried = /; (\d+) apps unchanged since it, carried over unread/.exec(infos.join('\n'))
+  return { result, carried: carried ? Number(carried[1]) : 0 }
+}
+
+async function files(out: string): Promise<Map<string, string>> {
+  const all = new Map<string, string>()
+  for (const e of await readdir(path.join(dir, out), { recursive: true, withFileTypes: true }))
+    if (e.isFile())
+      all.set(
+        path.relative(path.join(dir, out), path.join(e.parentPath, e.name)),
+        await readFile(path.join(e.parentPath, e.name), 'utf8')
+      )
+  return all
+}
+
+/** The same build from a copy of `previous` without its reuse record: every app read. */
+async function full(out: string, now: string, previous: string) {
+  await cp(path.join(dir, previous), path.join(dir, `${previous}-full`), { recursive: true })
+  await rm(path.join(dir, `${previous}-full`, REUSE))
+  const r = await run(out, now, { previous: `${previous}-full` })
+  expect(r.carried).toBe(0)
+  return r
+}
+
+/** A new release of `slug` in the catalog (a later version and checked day, other notes). */
+async function bump(slug: string, version: string) {
+  const file = path.join(dir, 'catalog/apps', `${slug}.yml`)
+  const text = await readFile(file, 'utf8')
+  const next = text
+    .replace(/^ {2}version: .*$/m, `  version: ${version}`)
+    .replace(/^ {2}checked: .*$/m, '  checked: 2026-12-02')
+  expect(next).not.toBe(text)
+  await writeFile(file, next)
+}
+
+describe('carrying unchanged apps over from the previous snapshot', () => {
+  it('carries over every app without end-of-life product or override, into the tree a full build writes', async () => {
+    await run('d0', '2026-12-01T06:00:00.000Z')
+    expect(plain.length).toBeGreaterThan(50)
+    await bump('linkding', 'v1.47.0')
+    await bump('adminer', '5.9.9')
+    const day1 = await run('d1', '2026-12-02T06:00:00.000Z', { previous: 'd0' })
+    expect(day1.carried).toBe(plain.length - 2)
+    expect(day1.result.changed).toEqual(['adminer', 'linkding'])
+    await full('d1-full', '2026-12-02T06:00:00.000Z', 'd0')
+    expect(await files('d1')).toEqual(await files('d1-full'))
+    // The carried files are the previous snapshot's, linked; the per-app document is written (new generatedAt).
+    const ino = (out: string, f: string) => lstatSync(path.join(dir, out, f)).ino
+    expect(ino('d1', 'badge/adguard-home.svg')).toBe(ino('d0', 'badge/adguard-home.svg'))
+    expect(ino('d1', 'api/v1/apps/adguard-home.json')).not.toBe(ino('d0', 'api/v1/apps/adguard-home.json'))
+    // A second day from a snapshot that carried: the same again.
+    await bump('linkding', 'v1.48.0')
+    const day2 = await run('d2', '2026-12-03T06:00:00.000Z', { previous: 'd1' })
+    expect(day2.carried).toBe(plain.length - 1)
+    await full('d2-full', '2026-12-03T06:00:00.000Z', 'd1')
+    expect(await files('d2')).toEqual(await files('d2-full'))
+  })
+
+  it('reads an app again when its catalog file changes at all, even in a comment', async () => {
+    await run('d0', '2026-12-01T06:00:00.000Z')
+    const file = path.join(dir, 'catalog/apps/adminer.yml')
+    await writeFile(file, `# reviewed again\n${await readFile(file, 'utf8')}`)
+    const day1 = await run('d1', '2026-12-02T06:00:00.000Z', { previous: 'd0' })
+    expect(day1.carried).toBe(plain.length - 1)
+    // Nothing changed for anyone: only the run's time and the reuse record (adminer's file digest) moved.
+    const [a, b] = [await files('d0'), await files('d1')]
+    expect([...b.keys()].filter((f) => a.get(f) !== b.get(f)).sort()).toEqual([
+      REUSE,
+      'api/v1/status.json',
+      'index.html'
+    ])
+    await full('d1-full', '2026-12-02T06:00:00.000Z', 'd0')
+    expect(b).toEqual(await files('d1-full'))
+  })
+
+  it('carries nothing over for another program or another base URL', async () => {
+    await run('d0', '2026-12-01T06:00:00.000Z')
+    await bump('linkding', 'v1.47.0')
+    expect((await run('d1', '2026-12-02T06:00:00.000Z', { previous: 'd0' }, { program: 'program-2' })).carried).toBe(0)
+    const moved = await run('d1b', '2026-12-02T06:00:00.000Z', { previous: 'd0', baseUrl: 'https://example.net/x' })
+    expect(moved.carried).toBe(0)
+    expect((await files('d1b')).get('api/v1/apps/adminer.json')).toContain(
+      '"url": "https://example.net/x/apps/adminer/"'
+    )
+  })
+
+  it('reads an app again whose published record was edited, or whose carried files are missing or links', async () => {
+    await run('d0', '2026-12-01T06:00:00.000Z')
+    const catalogFile = path.join(dir, 'd0/api/v1/apps.json')
+    const doc = JSON.parse(await readFile(catalogFile, 'utf8')) as CatalogDoc
+    doc.apps.find((a) => a.slug === 'adminer')!.rationale = 'edited by hand'
+    await writeFile(catalogFile, `${JSON.stringify(doc, null, 2)}\n`)
+    await rm(path.join(dir, 'd0/apps/alertmanager/index.html'))
+    const outside = path.join(dir, 'outside.svg')
+    await writeFile(outside, '<svg>not ours</svg>')
+    await rm(path.join(dir, 'd0/badge/adguard-home.svg'))
+    await symlink(outside, path.join(dir, 'd0/badge/adguard-home.svg'))
+    await bump('linkding', 'v1.47.0')
+    const day1 = await run('d1', '2026-12-02T06:00:00.000Z', { previous: 'd0' })
+    expect(day1.carried).toBe(plain.length - 4)
+    const tree = await files('d1')
+    expect(tree.get('apps/alertmanager/index.html')).toContain('<title>')
+    expect(lstatSync(path.join(dir, 'd1/badge/adguard-home.svg')).isFile()).toBe(true)
+    expect(tree.get('badge/adguard-home.svg')).not.toContain('not ours')
+    await full('d1-full', '2026-12-02T06:00:00.000Z', 'd0')
+    expect(tree).toEqual(await files('d1-full'))
+  })
+
+  it('never carries an app with an override, and a changed override is read', async () => {
+    const file = path.join(dir, 'catalog/apps/linkding.yml')
+    const text = await readFile(file, 'utf8')
+    const override = (cls: string) =>
+      text.replace(
+        'release:',
+        `override:\n  class: ${cls}\n  reason: The upgrade guide requires a manual step.\n  version: v1.46.2\nrelease:`
+      )
+    await writeFile(file, override('breaking'))
+    await run('d0', '2026-12-01T06:00:00.000Z')
+    await writeFile(file, override('caution'))
+    const day1 = await run('d1', '2026-12-02T06:00:00.000Z', { previous: 'd0' })
+    expect(day1.carried).toBe(plain.length - 1)
+    expect((await files('d1')).get('badge/linkding.svg')).toContain('caution')
+    const reuse = JSON.parse((await files('d1')).get(REUSE)!) as { apps: Record<string, unknown> }
+    expect(Object.keys(reuse.apps)).not.toContain('linkding')
+  })
+
+  it('a refresh carries nothing over and leaves no reuse record; a bad reuse record is said and ignored', async () => {
+    await run('d0', '2026-12-01T06:00:00.000Z')
+    const refresh: BuildDeps['refresh'] = async () => ({
+      outcomes: new Map(),
+      stats: { requests: 0, graphqlPoints: 0, remaining: null, batches: 0 }
+    })
+    const r = await run(
+      'd1',
+      '2026-12-02T06:00:00.000Z',
+      { previous: 'd0', refresh: true },
+      { program: 'program-1', refresh }
+    )
+    expect(r.carried).toBe(0)
+    expect((await files('d1')).has(REUSE)).toBe(false)
+    await writeFile(path.join(dir, 'd0', REUSE), '{"schema": "updatesafe.reuse.v1"}')
+    await bump('linkding', 'v1.47.0')
+    expect((await run('d2', '2026-12-02T06:00:00.000Z', { previous: 'd0' })).carried).toBe(0)
+    expect(warnings.some((w) => w.includes('is not a valid reuse record; every app is built again'))).toBe(true)
+  })
+
+  it('running from source there is no program to name, so nothing is recorded', async () => {
+    expect(programDigest(import.meta.url)).toBeNull()
+    await run('d0', '2026-12-01T06:00:00.000Z', {}, {})
+    expect((await files('d0')).has(REUSE)).toBe(false)
+  })
+})

@@ -1,0 +1,101 @@
+// A daily run republishes mostly what it published the day before. Each snapshot records, in
+// `.updatesafe/reuse.json`, what each app's files were built from; an app whose catalog file, published
+// record and program are those of that build is not parsed, judged or rendered again: its releases
+// document, page, badge and shields endpoint are carried over from the previous snapshot as they are.
+//
+// Sound because a build is a fixed point: built again from its own snapshot, with the same catalog file
+// and program, an app gets the same record and files (the byte-identical rebuild tests hold it). Only apps
+// whose files depend on nothing else are recorded: an offline build (a refresh brings new facts), no
+// override (its expiry is told every run) and no end-of-life product (its status follows the calendar).
+import { createHash } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { z } from 'zod'
+import type { AppRecord, CatalogEntry } from '../schema/index.js'
+import { paths } from '../site/paths.js'
+import type { Logger } from '../util/types.js'
+
+export const REUSE_SCHEMA_ID = 'updatesafe.reuse.v1'
+
+const reuseDocSchema = z.strictObject({
+  schema: z.literal(REUSE_SCHEMA_ID),
+  docs: z.string(),
+  /** The program that built the snapshot (see programDigest). */
+  program: z.string(),
+  /** Slug → the key of what its files were built from, and the catalog's image names (for images.json). */
+  apps: z.record(z.string(), z.strictObject({ key: z.string(), images: z.array(z.string()).optional() }))
+})
+
+export type ReuseDoc = z.infer<typeof reuseDocSchema>
+
+/**
+ * The running program: a digest of the bundle this module was bundled into (dist/cli or dist, each one file).
+ * Null when running from source, where no single file holds the program: then nothing is reused.
+ */
+export function programDigest(moduleUrl: string = import.meta.url): string | null {
+  const file = fileURLToPath(moduleUrl)
+  if (!file.endsWith('.js')) return null
+  return createHash('sha256').update(readFileSync(file)).digest('hex').slice(0, 32)
+}
+
+/** The digest of a catalog file's bytes. */
+export function sourceDigest(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('base64')
+}
+
+/** What an app's files were built from: the program, the site's address, its catalog file and its record. */
+export function reuseKey(program: string, baseUrl: string, source: string, record: AppRecord): string {
+  return createHash('sha256')
+    .update(`${program}\n${baseUrl}\n${source}\n${JSON.stringify(record)}`)
+    .digest('base64')
+}
+
+/** The files of an app that are carried over; the per-app document is written again (it carries generatedAt). */
+export function carriedFiles(slug: string): string[] {
+  return [paths.releases(slug), paths.page(slug), paths.badge(slug), paths.shields(slug)]
+}
+
+/** Can this app's files be carried over by the next offline build? (See the comment at the top.) */
+export function reusableEntry(entry: CatalogEntry): boolean {
+  return !entry.override && !entry.lifecycle
+}
+
+/**
+ * The previous snapshot's reuse record, when it was made by this program for this site; null otherwise (a
+ * first build, another program, another base URL, or a record that is not valid, which is said).
+ */
+export function readReuse(previousDir: string | undefined, program: string, log: Logger): ReuseDoc | null {
+  if (!previousDir) return null
+  const file = path.join(previousDir, ...paths.reuse.split('/'))
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch {
+    return null
+  }
+  let parsed
+  try {
+    parsed = reuseDocSchema.safeParse(JSON.parse(text))
+  } catch {
+    parsed = null
+  }
+  if (!parsed?.success) {
+    log.warning(`previous ${file} is not a valid reuse record; every app is built again`)
+    return null
+  }
+  return parsed.data.program === program ? parsed.data : null
+}
+
+/** The reuse record of this build, apps in slug order. */
+export function renderReuseDoc(program: string, apps: ReadonlyMap<string, ReuseDoc['apps'][string]>): string {
+  const doc: ReuseDoc = {
+    schema: REUSE_SCHEMA_ID,
+    docs:
+      'Build cache of updatesafe, not part of its API: what each app was built from, so that the next offline ' +
+      'build carries over the files of apps that did not change. Deleting it makes the next build read every app.',
+    program,
+    apps: Object.fromEntries([...apps].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+  }
+  return `${JSON.stringify(doc)}\n`
+}
