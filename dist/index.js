@@ -33279,8 +33279,115 @@ async function resolveBaseUrl(given, previousDir, env, log) {
 var external_node_crypto_ = __nccwpck_require__(7598);
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+// EXTERNAL MODULE: external "node:util"
+var external_node_util_ = __nccwpck_require__(7975);
 // EXTERNAL MODULE: external "node:url"
 var external_node_url_ = __nccwpck_require__(3136);
+;// CONCATENATED MODULE: ./src/site/html/classes.ts
+const CLASS_INFO = {
+    safe: {
+        label: 'Safe',
+        advice: 'The release notes show no breaking change, migration or manual upgrade step.',
+        badgeColor: '#1a7f37'
+    },
+    caution: {
+        label: 'Caution',
+        advice: 'No hard break, but behaviour, security or configuration changes: read the notes before updating.',
+        badgeColor: '#9a6700'
+    },
+    breaking: {
+        label: 'Breaking',
+        advice: 'A manual step or hard prerequisite is required: plan the update.',
+        badgeColor: '#cf222e'
+    },
+    unknown: {
+        label: 'Unknown',
+        advice: 'Not enough information to classify this release yet.',
+        badgeColor: '#59636e'
+    },
+    unmaintained: {
+        label: 'Unmaintained',
+        advice: 'The project is archived and gets no further fixes: plan a move.',
+        badgeColor: '#8250df'
+    }
+};
+
+;// CONCATENATED MODULE: ./src/site/html/text.ts
+// Text that reaches a reader comes from strangers (release notes, names, tags).
+// Everything shown goes through cleanText (bounded, no control or bidi-override
+// characters) and then through escapeMarkup for the context it lands in.
+/**
+ * C0/C1 controls (except tab and newline, handled below), the bidi embedding,
+ * override and isolate controls, the directional marks, and the two XML
+ * non-characters. Removing them keeps HTML readable and keeps XML well-formed.
+ */
+const UNSAFE_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\uFFFE\uFFFF]/g;
+/** A surrogate half without its partner is not a character: XML rejects it. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/** Every character UNSAFE_CHARS or LONE_SURROGATE can match (any surrogate, paired or not). */
+const MAYBE_UNSAFE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\uFFFE\uFFFF\uD800-\uDFFF]/;
+/** Whitespace that folding to single spaces would change. */
+const FOLDABLE = /[^\S ]| {2}/;
+/**
+ * Neutralise and bound text for display. `max` counts code points; longer text
+ * ends with an ellipsis. Only a bounded prefix of the input is ever read, so a
+ * 10 MB string costs no more than a short one.
+ */
+function cleanText(input, max, opts = {}) {
+    if (typeof input !== 'string' || max <= 0)
+        return '';
+    // Read a little more than we can show: cleaning may remove characters.
+    const head = input.length > max * 4 + 16 ? input.slice(0, max * 4 + 16) : input;
+    const overLong = head.length < input.length;
+    let s = head.includes('\r') ? head.replace(/\r\n?/g, '\n') : head;
+    // Most text has no character either pattern could match; testing first skips two copies.
+    if (MAYBE_UNSAFE.test(s))
+        s = s.replace(UNSAFE_CHARS, '').replace(LONE_SURROGATE, '\uFFFD');
+    if (opts.multiline) {
+        s = s
+            .replace(/[ \t\u00A0]+\n/g, '\n')
+            .replace(/\n{3,}/g, '\n\n')
+            .replace(/[ \t]+/g, ' ')
+            .trim();
+    }
+    else {
+        // Only a double space or other whitespace can change; most text has neither.
+        s = (FOLDABLE.test(s) ? s.replace(/\s+/g, ' ') : s).trim();
+    }
+    // Code points never outnumber UTF-16 units: only a longer string needs counting.
+    const points = s.length > max ? Array.from(s) : [];
+    if (points.length > max)
+        return (points
+            .slice(0, max - 1)
+            .join('')
+            .trimEnd() + '…');
+    return overLong ? s + '…' : s;
+}
+const MARKUP_ESCAPES = {
+    '&': '&amp;',
+    '<': '&lt;',
+    '>': '&gt;',
+    '"': '&quot;',
+    "'": '&#39;'
+};
+/** Escape for HTML text and quoted attribute values, and equally for XML (SVG, Atom). */
+function escapeMarkup(s) {
+    return s.replace(/[&<>"']/g, (c) => MARKUP_ESCAPES[c] ?? c);
+}
+/** cleanText then escapeMarkup: the usual path for a record field into a page. */
+function text_text(input, max, opts) {
+    return escapeMarkup(cleanText(input, max, opts));
+}
+/** "2026-11-21T03:00:00.000Z" → "2026-11-21 03:00 UTC"; anything else is shown cleaned. */
+function formatTimestamp(iso) {
+    const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})/.exec(iso);
+    return m ? `${m[1]} ${m[2]} UTC` : cleanText(iso, 40);
+}
+/** A date string is shown only when it is really YYYY-MM-DD. */
+function isDate(s) {
+    return typeof s === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`));
+}
+
 ;// CONCATENATED MODULE: ./src/site/paths.ts
 // Every published address is derived from the base URL and the slug in one place,
 // so records, pages and checks can never disagree about them.
@@ -33373,6 +33480,182 @@ function feedUrls(baseUrl) {
         .join(', ');
 }
 
+;// CONCATENATED MODULE: ./src/site/changes.ts
+// The change history: every time an app reached a new version or class. A single
+// snapshot does not hold history, so the entries are published as a public JSON
+// document (api/v1/changes.json) and read back from the previous snapshot on the
+// next run: the published tree is the only state there is. ./atom.ts renders feeds of it.
+
+
+
+
+
+
+const CHANGES_SCHEMA_ID = `${src_schema/* SERVICE */.YV}.changes.v1`;
+/**
+ * Bounds. changes.json keeps the newest RECENT_CHANGES entries, plus the newest
+ * entry of every app still in the catalog (so a quiet app's own feed never
+ * empties): at most RECENT_CHANGES + number of apps. Each feed shows its newest
+ * FEED_ENTRIES.
+ */
+const RECENT_CHANGES = 500;
+const FEED_ENTRIES = 50;
+const versionSchema = schemas/* string */.YjP().min(1).max(128);
+const classSchema = schemas/* enum */.k5n(src_schema/* CLASSES */.Nv);
+const changeSchema = schemas/* strictObject */.rej({
+    // The same rules renderAtomFeed enforces, so whatever is read back renders.
+    id: schemas/* string */.YjP()
+        .max(2048)
+        .regex(/^[A-Za-z][A-Za-z0-9+.-]*:[^\s<>"{}|\\^`]+$/, 'must be an IRI')
+        .describe('Atom id of the entry: a tag URI naming app, version and class (older entries: the page URL); never changes'),
+    at: schemas/* string */.YjP()
+        .regex(src_schema/* TIMESTAMP_PATTERN */.SX)
+        .refine((s) => !Number.isNaN(Date.parse(s)), 'must be a real time')
+        .describe('generatedAt of the snapshot that first published this state'),
+    slug: schemas/* string */.YjP().regex(src_schema/* SLUG_PATTERN */.ZT),
+    name: schemas/* string */.YjP().min(1).max(200),
+    url: schemas/* url */.OZ5({ protocol: /^https?$/ })
+        .max(2048)
+        .describe('{base_url}/apps/<slug>/'),
+    version: versionSchema.describe('latestVersion after the change'),
+    safeToUpdate: classSchema.describe('safeToUpdate after the change'),
+    previousVersion: versionSchema
+        .nullable()
+        .describe('latestVersion before, or null for an app published for the first time'),
+    previousSafeToUpdate: classSchema.nullable(),
+    title: schemas/* string */.YjP().min(1).max(400).describe('Plain-text entry title'),
+    summary: schemas/* string */.YjP().max(2000).describe('Plain text: the class and the rationale at the time of the change')
+});
+/** `tag:<host>,<YYYY-MM-DD>:<path>/`: the start of every Atom id of a site (RFC 4151 tag URIs). */
+const ID_PREFIX_PATTERN = /^tag:[a-z0-9.-]+,\d{4}-\d{2}-\d{2}:\/(?:[^\s<>"{}|\\^`]*\/)?$/;
+const changesDocSchema = schemas/* strictObject */.rej({
+    schema: schemas/* literal */.euz(CHANGES_SCHEMA_ID),
+    docs: schemas/* string */.YjP(),
+    idPrefix: schemas/* string */.YjP()
+        .max(512)
+        .regex(ID_PREFIX_PATTERN)
+        .optional()
+        .describe('Start of every Atom id of this site, minted on its first publication from its address then, and kept: ids stay the same when the site moves to another domain'),
+    count: schemas/* number */.aig().int().min(0),
+    changes: schemas/* array */.YOg(changeSchema)
+});
+/**
+ * A site's Atom ids are tag URIs minted once from where the site was first published and the day it was:
+ * `tag:owner.github.io,2026-11-21:/repo/`. The prefix is then read back from changes.json, so a move to a
+ * custom domain (or any other address) changes every link but no id, and feed readers see no duplicates.
+ */
+function mintIdPrefix(baseUrl, at) {
+    const u = new URL(`${baseUrl}/`);
+    return `tag:${u.hostname.toLowerCase()},${at.slice(0, 10)}:${u.pathname}`;
+}
+/** Newest first; entries of one run in slug order, so the order never depends on input order. */
+function newestFirst(a, b) {
+    if (a.at !== b.at)
+        return a.at < b.at ? 1 : -1;
+    return (0,src_schema/* compareSlugs */.wf)(a.slug, b.slug);
+}
+function newChange(given, before, generatedAt, baseUrl, idPrefix) {
+    // The link comes from the address derived from the slug, whatever the record says.
+    const record = { ...given, url: appUrls(baseUrl, given.slug).url };
+    const entry = recordFeedEntry(record, generatedAt, idPrefix);
+    const was = before
+        ? ` Before: ${cleanText(before.latestVersion, 128)}, ${CLASS_INFO[before.safeToUpdate].label.toLowerCase()}.`
+        : ' First published.';
+    return {
+        id: entry.id,
+        at: generatedAt,
+        slug: record.slug,
+        name: cleanText(record.name, 200) || record.slug,
+        url: record.url,
+        version: record.latestVersion,
+        safeToUpdate: record.safeToUpdate,
+        previousVersion: before?.latestVersion ?? null,
+        previousSafeToUpdate: before?.safeToUpdate ?? null,
+        title: entry.title,
+        // Bounded by the schema; the feed renderer bounds it again for display.
+        summary: (entry.summary + was).slice(0, 2000)
+    };
+}
+/** Fixed key order, so an unchanged list serialises to the same bytes it was read from. */
+function canonical(c, baseUrl) {
+    return {
+        id: c.id,
+        at: c.at,
+        slug: c.slug,
+        name: c.name,
+        // Links follow the site if it moves; ids stay as first published (Atom ids are permanent).
+        url: appUrls(baseUrl, c.slug).url,
+        version: c.version,
+        safeToUpdate: c.safeToUpdate,
+        previousVersion: c.previousVersion,
+        previousSafeToUpdate: c.previousSafeToUpdate,
+        title: c.title,
+        summary: c.summary
+    };
+}
+/** This run's entries merged into the previous ones, newest first, bounded (see RECENT_CHANGES). */
+function mergeChanges(input) {
+    const bySlug = new Map(input.records.map((r) => [r.slug, r]));
+    const fresh = [];
+    for (const c of input.changes) {
+        const record = c.after ? bySlug.get(c.slug) : undefined;
+        // A removed app gets no entry; a new app (before null) does.
+        if (!c.after || !record)
+            continue;
+        if (c.before && c.before.latestVersion === c.after.latestVersion && c.before.safeToUpdate === c.after.safeToUpdate)
+            continue;
+        fresh.push(newChange(record, c.before, input.generatedAt, input.baseUrl, input.idPrefix));
+    }
+    // A state seen before (e.g. a class that flips back) replaces its older entry: ids stay unique in every feed.
+    const freshIds = new Set(fresh.map((c) => c.id));
+    const all = [...fresh, ...input.previous.filter((c) => !freshIds.has(c.id))].sort(newestFirst);
+    const seen = new Set();
+    const slugsKept = new Set();
+    const keep = [];
+    for (const c of all) {
+        if (seen.has(c.id))
+            continue;
+        seen.add(c.id);
+        const newestOfCurrentApp = bySlug.has(c.slug) && !slugsKept.has(c.slug);
+        if (keep.length < RECENT_CHANGES || newestOfCurrentApp) {
+            keep.push(c);
+            slugsKept.add(c.slug);
+        }
+    }
+    return keep.map((c) => canonical(c, input.baseUrl));
+}
+/** Documentation inside the document, like the catalog's `docs`. */
+function docsText(baseUrl) {
+    return (`updatesafe recent changes (schema ${CHANGES_SCHEMA_ID}). Each element records that an app reached a new latestVersion or safeToUpdate ` +
+        `(or was first published) in the snapshot generated at "at"; newest first; the newest ${RECENT_CHANGES} changes plus the newest of every tracked app are kept. ` +
+        `Atom feeds of the same entries (newest ${FEED_ENTRIES} each): ${feedUrls(baseUrl)}. ` +
+        `Current state: ${siteUrl(baseUrl, paths.catalog)}.`);
+}
+function renderChangesDoc(changes, baseUrl, idPrefix) {
+    return toJson({ schema: CHANGES_SCHEMA_ID, docs: docsText(baseUrl), idPrefix, count: changes.length, changes });
+}
+function rationaleWithClass(label, rationale) {
+    return rationale.toLowerCase().startsWith(label.toLowerCase()) ? rationale : `${label}. ${rationale}`;
+}
+/**
+ * The entry for "this app now has this version and this class", built from the
+ * published record. The id names the app, version and class under the site's
+ * id prefix, so the same state always yields the same id and a change a new one.
+ */
+function recordFeedEntry(record, updated, idPrefix) {
+    const info = CLASS_INFO[record.safeToUpdate];
+    const name = cleanText(record.name, src_schema/* LIMITS */.b1.name);
+    const version = cleanText(record.latestVersion, src_schema/* LIMITS */.b1.version);
+    return {
+        id: `${idPrefix}apps/${record.slug}/${encodeURIComponent(version)}/${record.safeToUpdate}`,
+        title: `${name} ${version}: ${info.label.toLowerCase()}`,
+        link: record.url,
+        updated,
+        // The rationale usually opens with the class already ("Breaking (rule …)"); say it once.
+        summary: rationaleWithClass(info.label, cleanText(record.rationale, src_schema/* LIMITS */.b1.rationale, { multiline: true }))
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/build/reuse.ts
 // A daily run republishes mostly what it published the day before. Each snapshot records, in
 // `.updatesafe/reuse.json`, what each app's files were built from; an app whose catalog file, published
@@ -33383,6 +33666,8 @@ function feedUrls(baseUrl) {
 // and program, an app gets the same record and files (the byte-identical rebuild tests hold it). Only apps
 // whose files depend on nothing else are recorded: an offline build (a refresh brings new facts), no
 // override (its expiry is told every run) and no end-of-life product (its status follows the calendar).
+
+
 
 
 
@@ -33421,6 +33706,31 @@ function reuseKey(program, baseUrl, source, record) {
 /** The files of an app that are carried over; the per-app document is written again (it carries generatedAt). */
 function carriedFiles(slug) {
     return [paths.releases(slug), paths.page(slug), paths.badge(slug), paths.shields(slug)];
+}
+/**
+ * The carried apps whose Atom feed is the previous snapshot's: the same entries in the change history as then (an
+ * app's feed shows its newest entries, which another app's changes can push out of the bounded history), under the
+ * same Atom id prefix. Its title and links come from the record and the base URL, which carrying holds equal.
+ */
+function unchangedFeeds(carried, history, before, idPrefix) {
+    if (before.idPrefix !== idPrefix)
+        return new Set();
+    const bySlug = (changes) => {
+        const m = new Map();
+        for (const c of changes) {
+            if (!carried.has(c.slug))
+                continue;
+            const list = m.get(c.slug);
+            if (!list)
+                m.set(c.slug, [c]);
+            else if (list.length < FEED_ENTRIES)
+                list.push(c);
+        }
+        return m;
+    };
+    const [now, then] = [bySlug(history), bySlug(before.changes)];
+    // An app without entries has a feed dated by the snapshot: not carried.
+    return new Set([...carried].filter((slug) => now.has(slug) && (0,external_node_util_.isDeepStrictEqual)(now.get(slug), then.get(slug))));
 }
 /** Can this app's files be carried over by the next offline build? (See the comment at the top.) */
 function reusableEntry(entry) {
@@ -36947,8 +37257,9 @@ async function readCatalog(catalogDir, log, known) {
     const ymlNames = names.filter((n) => n.endsWith('.yml') || n.endsWith('.yaml'));
     // Anything else is not read: say so, so a record saved as x.YML or left as x.yml.bak is not silently missing.
     // Hidden files (.gitkeep, .DS_Store) are the file system's, not the catalog's.
+    const records = new Set(ymlNames);
     for (const name of names) {
-        if (ymlNames.includes(name) || name.startsWith('.'))
+        if (records.has(name) || name.startsWith('.'))
             continue;
         const hint = /\.ya?ml$/i.test(name) ? `; records are named <slug>.yml in lower case: rename it to ${(0,util_text/* escapeUnsafe */.au)(name.replace(/\.ya?ml$/i, '.yml'))}` : '';
         log?.warning(`ignored: ${(0,util_text/* escapeUnsafe */.au)(name)} is not a <slug>.yml record${hint}`, { file: external_node_path_default().join(appsDir, name) });
@@ -37372,287 +37683,6 @@ async function recoverOutputDir(outDir) {
 
 // EXTERNAL MODULE: ./node_modules/zod/v4/core/json-schema-processors.js
 var json_schema_processors = __nccwpck_require__(8439);
-;// CONCATENATED MODULE: ./src/site/html/classes.ts
-const CLASS_INFO = {
-    safe: {
-        label: 'Safe',
-        advice: 'The release notes show no breaking change, migration or manual upgrade step.',
-        badgeColor: '#1a7f37'
-    },
-    caution: {
-        label: 'Caution',
-        advice: 'No hard break, but behaviour, security or configuration changes: read the notes before updating.',
-        badgeColor: '#9a6700'
-    },
-    breaking: {
-        label: 'Breaking',
-        advice: 'A manual step or hard prerequisite is required: plan the update.',
-        badgeColor: '#cf222e'
-    },
-    unknown: {
-        label: 'Unknown',
-        advice: 'Not enough information to classify this release yet.',
-        badgeColor: '#59636e'
-    },
-    unmaintained: {
-        label: 'Unmaintained',
-        advice: 'The project is archived and gets no further fixes: plan a move.',
-        badgeColor: '#8250df'
-    }
-};
-
-;// CONCATENATED MODULE: ./src/site/html/text.ts
-// Text that reaches a reader comes from strangers (release notes, names, tags).
-// Everything shown goes through cleanText (bounded, no control or bidi-override
-// characters) and then through escapeMarkup for the context it lands in.
-/**
- * C0/C1 controls (except tab and newline, handled below), the bidi embedding,
- * override and isolate controls, the directional marks, and the two XML
- * non-characters. Removing them keeps HTML readable and keeps XML well-formed.
- */
-const UNSAFE_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\uFFFE\uFFFF]/g;
-/** A surrogate half without its partner is not a character: XML rejects it. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-/** Every character UNSAFE_CHARS or LONE_SURROGATE can match (any surrogate, paired or not). */
-const MAYBE_UNSAFE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\uFFFE\uFFFF\uD800-\uDFFF]/;
-/** Whitespace that folding to single spaces would change. */
-const FOLDABLE = /[^\S ]| {2}/;
-/**
- * Neutralise and bound text for display. `max` counts code points; longer text
- * ends with an ellipsis. Only a bounded prefix of the input is ever read, so a
- * 10 MB string costs no more than a short one.
- */
-function cleanText(input, max, opts = {}) {
-    if (typeof input !== 'string' || max <= 0)
-        return '';
-    // Read a little more than we can show: cleaning may remove characters.
-    const head = input.length > max * 4 + 16 ? input.slice(0, max * 4 + 16) : input;
-    const overLong = head.length < input.length;
-    let s = head.includes('\r') ? head.replace(/\r\n?/g, '\n') : head;
-    // Most text has no character either pattern could match; testing first skips two copies.
-    if (MAYBE_UNSAFE.test(s))
-        s = s.replace(UNSAFE_CHARS, '').replace(LONE_SURROGATE, '\uFFFD');
-    if (opts.multiline) {
-        s = s
-            .replace(/[ \t\u00A0]+\n/g, '\n')
-            .replace(/\n{3,}/g, '\n\n')
-            .replace(/[ \t]+/g, ' ')
-            .trim();
-    }
-    else {
-        // Only a double space or other whitespace can change; most text has neither.
-        s = (FOLDABLE.test(s) ? s.replace(/\s+/g, ' ') : s).trim();
-    }
-    // Code points never outnumber UTF-16 units: only a longer string needs counting.
-    const points = s.length > max ? Array.from(s) : [];
-    if (points.length > max)
-        return (points
-            .slice(0, max - 1)
-            .join('')
-            .trimEnd() + '…');
-    return overLong ? s + '…' : s;
-}
-const MARKUP_ESCAPES = {
-    '&': '&amp;',
-    '<': '&lt;',
-    '>': '&gt;',
-    '"': '&quot;',
-    "'": '&#39;'
-};
-/** Escape for HTML text and quoted attribute values, and equally for XML (SVG, Atom). */
-function escapeMarkup(s) {
-    return s.replace(/[&<>"']/g, (c) => MARKUP_ESCAPES[c] ?? c);
-}
-/** cleanText then escapeMarkup: the usual path for a record field into a page. */
-function text_text(input, max, opts) {
-    return escapeMarkup(cleanText(input, max, opts));
-}
-/** "2026-11-21T03:00:00.000Z" → "2026-11-21 03:00 UTC"; anything else is shown cleaned. */
-function formatTimestamp(iso) {
-    const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})/.exec(iso);
-    return m ? `${m[1]} ${m[2]} UTC` : cleanText(iso, 40);
-}
-/** A date string is shown only when it is really YYYY-MM-DD. */
-function isDate(s) {
-    return typeof s === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`));
-}
-
-;// CONCATENATED MODULE: ./src/site/changes.ts
-// The change history: every time an app reached a new version or class. A single
-// snapshot does not hold history, so the entries are published as a public JSON
-// document (api/v1/changes.json) and read back from the previous snapshot on the
-// next run: the published tree is the only state there is. ./atom.ts renders feeds of it.
-
-
-
-
-
-
-const CHANGES_SCHEMA_ID = `${src_schema/* SERVICE */.YV}.changes.v1`;
-/**
- * Bounds. changes.json keeps the newest RECENT_CHANGES entries, plus the newest
- * entry of every app still in the catalog (so a quiet app's own feed never
- * empties): at most RECENT_CHANGES + number of apps. Each feed shows its newest
- * FEED_ENTRIES.
- */
-const RECENT_CHANGES = 500;
-const FEED_ENTRIES = 50;
-const versionSchema = schemas/* string */.YjP().min(1).max(128);
-const classSchema = schemas/* enum */.k5n(src_schema/* CLASSES */.Nv);
-const changeSchema = schemas/* strictObject */.rej({
-    // The same rules renderAtomFeed enforces, so whatever is read back renders.
-    id: schemas/* string */.YjP()
-        .max(2048)
-        .regex(/^[A-Za-z][A-Za-z0-9+.-]*:[^\s<>"{}|\\^`]+$/, 'must be an IRI')
-        .describe('Atom id of the entry: a tag URI naming app, version and class (older entries: the page URL); never changes'),
-    at: schemas/* string */.YjP()
-        .regex(src_schema/* TIMESTAMP_PATTERN */.SX)
-        .refine((s) => !Number.isNaN(Date.parse(s)), 'must be a real time')
-        .describe('generatedAt of the snapshot that first published this state'),
-    slug: schemas/* string */.YjP().regex(src_schema/* SLUG_PATTERN */.ZT),
-    name: schemas/* string */.YjP().min(1).max(200),
-    url: schemas/* url */.OZ5({ protocol: /^https?$/ })
-        .max(2048)
-        .describe('{base_url}/apps/<slug>/'),
-    version: versionSchema.describe('latestVersion after the change'),
-    safeToUpdate: classSchema.describe('safeToUpdate after the change'),
-    previousVersion: versionSchema
-        .nullable()
-        .describe('latestVersion before, or null for an app published for the first time'),
-    previousSafeToUpdate: classSchema.nullable(),
-    title: schemas/* string */.YjP().min(1).max(400).describe('Plain-text entry title'),
-    summary: schemas/* string */.YjP().max(2000).describe('Plain text: the class and the rationale at the time of the change')
-});
-/** `tag:<host>,<YYYY-MM-DD>:<path>/`: the start of every Atom id of a site (RFC 4151 tag URIs). */
-const ID_PREFIX_PATTERN = /^tag:[a-z0-9.-]+,\d{4}-\d{2}-\d{2}:\/(?:[^\s<>"{}|\\^`]*\/)?$/;
-const changesDocSchema = schemas/* strictObject */.rej({
-    schema: schemas/* literal */.euz(CHANGES_SCHEMA_ID),
-    docs: schemas/* string */.YjP(),
-    idPrefix: schemas/* string */.YjP()
-        .max(512)
-        .regex(ID_PREFIX_PATTERN)
-        .optional()
-        .describe('Start of every Atom id of this site, minted on its first publication from its address then, and kept: ids stay the same when the site moves to another domain'),
-    count: schemas/* number */.aig().int().min(0),
-    changes: schemas/* array */.YOg(changeSchema)
-});
-/**
- * A site's Atom ids are tag URIs minted once from where the site was first published and the day it was:
- * `tag:owner.github.io,2026-11-21:/repo/`. The prefix is then read back from changes.json, so a move to a
- * custom domain (or any other address) changes every link but no id, and feed readers see no duplicates.
- */
-function mintIdPrefix(baseUrl, at) {
-    const u = new URL(`${baseUrl}/`);
-    return `tag:${u.hostname.toLowerCase()},${at.slice(0, 10)}:${u.pathname}`;
-}
-/** Newest first; entries of one run in slug order, so the order never depends on input order. */
-function newestFirst(a, b) {
-    if (a.at !== b.at)
-        return a.at < b.at ? 1 : -1;
-    return (0,src_schema/* compareSlugs */.wf)(a.slug, b.slug);
-}
-function newChange(given, before, generatedAt, baseUrl, idPrefix) {
-    // The link comes from the address derived from the slug, whatever the record says.
-    const record = { ...given, url: appUrls(baseUrl, given.slug).url };
-    const entry = recordFeedEntry(record, generatedAt, idPrefix);
-    const was = before
-        ? ` Before: ${cleanText(before.latestVersion, 128)}, ${CLASS_INFO[before.safeToUpdate].label.toLowerCase()}.`
-        : ' First published.';
-    return {
-        id: entry.id,
-        at: generatedAt,
-        slug: record.slug,
-        name: cleanText(record.name, 200) || record.slug,
-        url: record.url,
-        version: record.latestVersion,
-        safeToUpdate: record.safeToUpdate,
-        previousVersion: before?.latestVersion ?? null,
-        previousSafeToUpdate: before?.safeToUpdate ?? null,
-        title: entry.title,
-        // Bounded by the schema; the feed renderer bounds it again for display.
-        summary: (entry.summary + was).slice(0, 2000)
-    };
-}
-/** Fixed key order, so an unchanged list serialises to the same bytes it was read from. */
-function canonical(c, baseUrl) {
-    return {
-        id: c.id,
-        at: c.at,
-        slug: c.slug,
-        name: c.name,
-        // Links follow the site if it moves; ids stay as first published (Atom ids are permanent).
-        url: appUrls(baseUrl, c.slug).url,
-        version: c.version,
-        safeToUpdate: c.safeToUpdate,
-        previousVersion: c.previousVersion,
-        previousSafeToUpdate: c.previousSafeToUpdate,
-        title: c.title,
-        summary: c.summary
-    };
-}
-/** This run's entries merged into the previous ones, newest first, bounded (see RECENT_CHANGES). */
-function mergeChanges(input) {
-    const bySlug = new Map(input.records.map((r) => [r.slug, r]));
-    const fresh = [];
-    for (const c of input.changes) {
-        const record = c.after ? bySlug.get(c.slug) : undefined;
-        // A removed app gets no entry; a new app (before null) does.
-        if (!c.after || !record)
-            continue;
-        if (c.before && c.before.latestVersion === c.after.latestVersion && c.before.safeToUpdate === c.after.safeToUpdate)
-            continue;
-        fresh.push(newChange(record, c.before, input.generatedAt, input.baseUrl, input.idPrefix));
-    }
-    // A state seen before (e.g. a class that flips back) replaces its older entry: ids stay unique in every feed.
-    const freshIds = new Set(fresh.map((c) => c.id));
-    const all = [...fresh, ...input.previous.filter((c) => !freshIds.has(c.id))].sort(newestFirst);
-    const seen = new Set();
-    const slugsKept = new Set();
-    const keep = [];
-    for (const c of all) {
-        if (seen.has(c.id))
-            continue;
-        seen.add(c.id);
-        const newestOfCurrentApp = bySlug.has(c.slug) && !slugsKept.has(c.slug);
-        if (keep.length < RECENT_CHANGES || newestOfCurrentApp) {
-            keep.push(c);
-            slugsKept.add(c.slug);
-        }
-    }
-    return keep.map((c) => canonical(c, input.baseUrl));
-}
-/** Documentation inside the document, like the catalog's `docs`. */
-function docsText(baseUrl) {
-    return (`updatesafe recent changes (schema ${CHANGES_SCHEMA_ID}). Each element records that an app reached a new latestVersion or safeToUpdate ` +
-        `(or was first published) in the snapshot generated at "at"; newest first; the newest ${RECENT_CHANGES} changes plus the newest of every tracked app are kept. ` +
-        `Atom feeds of the same entries (newest ${FEED_ENTRIES} each): ${feedUrls(baseUrl)}. ` +
-        `Current state: ${siteUrl(baseUrl, paths.catalog)}.`);
-}
-function renderChangesDoc(changes, baseUrl, idPrefix) {
-    return toJson({ schema: CHANGES_SCHEMA_ID, docs: docsText(baseUrl), idPrefix, count: changes.length, changes });
-}
-function rationaleWithClass(label, rationale) {
-    return rationale.toLowerCase().startsWith(label.toLowerCase()) ? rationale : `${label}. ${rationale}`;
-}
-/**
- * The entry for "this app now has this version and this class", built from the
- * published record. The id names the app, version and class under the site's
- * id prefix, so the same state always yields the same id and a change a new one.
- */
-function recordFeedEntry(record, updated, idPrefix) {
-    const info = CLASS_INFO[record.safeToUpdate];
-    const name = cleanText(record.name, src_schema/* LIMITS */.b1.name);
-    const version = cleanText(record.latestVersion, src_schema/* LIMITS */.b1.version);
-    return {
-        id: `${idPrefix}apps/${record.slug}/${encodeURIComponent(version)}/${record.safeToUpdate}`,
-        title: `${name} ${version}: ${info.label.toLowerCase()}`,
-        link: record.url,
-        updated,
-        // The rationale usually opens with the class already ("Breaking (rule …)"); say it once.
-        summary: rationaleWithClass(info.label, cleanText(record.rationale, src_schema/* LIMITS */.b1.rationale, { multiline: true }))
-    };
-}
-
 ;// CONCATENATED MODULE: ./src/site/api.ts
 // The machine-readable half of the site: the v1 JSON documents and their JSON Schemas.
 
@@ -37991,7 +38021,9 @@ function feedDoc(selfPath, alternate, title, entries, generatedAt, baseUrl, idPr
  * feed.xml, feeds/<class>.xml for every class and apps/<slug>/feed.xml for every
  * record, one file at a time. Pure: the same input gives the same bytes.
  */
-function* atomFiles(changes, records, generatedAt, baseUrl, idPrefix) {
+function* atomFiles(changes, records, generatedAt, baseUrl, idPrefix, 
+/** Apps whose feed the caller carries over from the previous snapshot: not rendered. */
+carried = new Set()) {
     const all = 'updatesafe: every change of version or class';
     yield [paths.feed, feedDoc(paths.feed, `${baseUrl}/`, all, changes, generatedAt, baseUrl, idPrefix)];
     for (const c of src_schema/* CLASSES */.Nv) {
@@ -38009,6 +38041,8 @@ function* atomFiles(changes, records, generatedAt, baseUrl, idPrefix) {
             bySlug.set(e.slug, [e]);
     }
     for (const r of records) {
+        if (carried.has(r.slug))
+            continue;
         const title = `updatesafe: changes to ${cleanText(r.name, 100) || r.slug}`;
         const file = paths.appFeed(r.slug);
         const entries = bySlug.get(r.slug) ?? [];
@@ -48643,8 +48677,6 @@ async function classifyJsonl(lines, write) {
 
 
 
-// EXTERNAL MODULE: external "node:util"
-var external_node_util_ = __nccwpck_require__(7975);
 ;// CONCATENATED MODULE: ./src/build/assess.ts
 // Turns an app's release facts into its published verdict: the pending cases
 // that the notes cannot decide, then the classifier, then a curated override.
@@ -49013,7 +49045,7 @@ function withReleaseData(apps, refreshed, log) {
  * Every file of the site but the releases documents (already in the tree), produced one at a time so a
  * large site never sits in memory whole.
  */
-function* siteFiles(judged, records, history, report, baseUrl, idPrefix, releases) {
+function* siteFiles(judged, records, history, report, baseUrl, idPrefix, releases, feedsCarried) {
     const { pages, images } = judged;
     const generatedAt = report.lastChange;
     const { catalog, apps } = buildDocuments(records, generatedAt, baseUrl);
@@ -49036,7 +49068,7 @@ function* siteFiles(judged, records, history, report, baseUrl, idPrefix, release
         carried: judged.carried
     });
     yield [paths.changes, renderChangesDoc(history, baseUrl, idPrefix)];
-    yield* atomFiles(history, records, generatedAt, baseUrl, idPrefix);
+    yield* atomFiles(history, records, generatedAt, baseUrl, idPrefix, feedsCarried);
 }
 /**
  * Steps 2–6: catalog → previous snapshot → release facts → end-of-life data → one record per app, each
@@ -49172,10 +49204,12 @@ async function pipeline_build(opts, deps) {
         const carry = {
             present: (slug) => carriedFiles(slug).every((f) => tree.hasPrevious(f)),
             adopt: (slug) => {
-                for (const f of carriedFiles(slug)) {
-                    checker.kept(f);
-                    tree.adopt(f);
-                }
+                for (const f of carriedFiles(slug))
+                    carry.adoptFile(f);
+            },
+            adoptFile: (file) => {
+                checker.kept(file);
+                tree.adopt(file);
             }
         };
         const judged = await judgeCatalog(opts, deps, { catalogDir, previousDir, baseUrl }, log, {
@@ -49216,7 +49250,16 @@ async function pipeline_build(opts, deps) {
         // The per-app documents carry generatedAt (spec); when it moved they cannot equal yesterday's, so they are
         // not read for a comparison (which saves time only: see StagedTree).
         const stamped = new Set(!snapshot || snapshot.generatedAt === generatedAt ? [] : records.map((r) => paths.app(r.slug)));
-        for (const [file, content] of siteFiles(judged, records, history, report, baseUrl, idPrefix, releases))
+        // A carried app's feed is carried too while its entries in the history are those of its previous feed.
+        const feedsCarried = unchangedFeeds(judged.carried, history, judged.previousChanges, idPrefix);
+        for (const slug of feedsCarried) {
+            if (!tree.hasPrevious(paths.appFeed(slug)))
+                feedsCarried.delete(slug);
+            else
+                carry.adoptFile(paths.appFeed(slug));
+        }
+        const files = siteFiles(judged, records, history, report, baseUrl, idPrefix, releases, feedsCarried);
+        for (const [file, content] of files)
             stage(file, content, stamped.has(file));
         if (judged.reuseDoc !== null)
             stage(paths.reuse, judged.reuseDoc);
@@ -49579,9 +49622,12 @@ function cleanText() {
             ctx.addIssue({ code: 'custom', message: problem });
     };
 }
+/** A YYYY-MM-DD text (DATE_PATTERN) that names a day of the proleptic Gregorian calendar. */
 function isRealDate(s) {
-    const d = new Date(`${s}T00:00:00Z`);
-    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+    const [y, m, d] = [Number(s.slice(0, 4)), Number(s.slice(5, 7)), Number(s.slice(8, 10))];
+    const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+    const days = m === 2 ? (leap ? 29 : 28) : m === 4 || m === 6 || m === 9 || m === 11 ? 30 : 31;
+    return m >= 1 && m <= 12 && d >= 1 && d <= days;
 }
 const dateString = zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()
     // abort: a text that is not YYYY-MM-DD at all gets one message, not also the calendar one.

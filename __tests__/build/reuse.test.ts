@@ -98,6 +98,8 @@ describe('carrying unchanged apps over from the previous snapshot', () => {
     // The carried files are the previous snapshot's, linked; the per-app document is written (new generatedAt).
     const ino = (out: string, f: string) => lstatSync(path.join(dir, out, f)).ino
     expect(ino('d1', 'badge/adguard-home.svg')).toBe(ino('d0', 'badge/adguard-home.svg'))
+    // Its feed too: its entries in the change history are those of its previous feed.
+    expect(ino('d1', 'apps/adguard-home/feed.xml')).toBe(ino('d0', 'apps/adguard-home/feed.xml'))
     expect(ino('d1', 'api/v1/apps/adguard-home.json')).not.toBe(ino('d0', 'api/v1/apps/adguard-home.json'))
     // A second day from a snapshot that carried: the same again.
     await bump('linkding', 'v1.48.0')

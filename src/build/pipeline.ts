@@ -37,6 +37,7 @@ import {
   reusableEntry,
   reuseKey,
   sourceDigest,
+  unchangedFeeds,
   type ReuseDoc
 } from './reuse.js'
 
@@ -154,7 +155,8 @@ function* siteFiles(
   report: RunReport,
   baseUrl: string,
   idPrefix: string,
-  releases: (slug: string) => ReleasesDoc | null
+  releases: (slug: string) => ReleasesDoc | null,
+  feedsCarried: ReadonlySet<string>
 ): Generator<SiteFile> {
   const { pages, images } = judged
   const generatedAt = report.lastChange
@@ -177,7 +179,7 @@ function* siteFiles(
     carried: judged.carried
   })
   yield [paths.changes, renderChangesDoc(history, baseUrl, idPrefix)]
-  yield* atomFiles(history, records, generatedAt, baseUrl, idPrefix)
+  yield* atomFiles(history, records, generatedAt, baseUrl, idPrefix, feedsCarried)
 }
 
 /** What the catalog, the previous snapshot and upstream gave: one judged record per app. */
@@ -297,6 +299,7 @@ interface Carry {
   /** Does the previous snapshot hold every file to carry over? */
   present: (slug: string) => boolean
   adopt: (slug: string) => void
+  adoptFile: (file: string) => void
 }
 
 /** A logger that also keeps every warning, for the result and the job summary. */
@@ -342,10 +345,11 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
     const carry: Carry = {
       present: (slug) => carriedFiles(slug).every((f) => tree.hasPrevious(f)),
       adopt: (slug) => {
-        for (const f of carriedFiles(slug)) {
-          checker.kept(f)
-          tree.adopt(f)
-        }
+        for (const f of carriedFiles(slug)) carry.adoptFile(f)
+      },
+      adoptFile: (file) => {
+        checker.kept(file)
+        tree.adopt(file)
       }
     }
     const judged = await judgeCatalog(opts, deps, { catalogDir, previousDir, baseUrl }, log, {
@@ -388,8 +392,14 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
     const stamped = new Set(
       !snapshot || snapshot.generatedAt === generatedAt ? [] : records.map((r) => paths.app(r.slug))
     )
-    for (const [file, content] of siteFiles(judged, records, history, report, baseUrl, idPrefix, releases))
-      stage(file, content, stamped.has(file))
+    // A carried app's feed is carried too while its entries in the history are those of its previous feed.
+    const feedsCarried = unchangedFeeds(judged.carried, history, judged.previousChanges, idPrefix)
+    for (const slug of feedsCarried) {
+      if (!tree.hasPrevious(paths.appFeed(slug))) feedsCarried.delete(slug)
+      else carry.adoptFile(paths.appFeed(slug))
+    }
+    const files = siteFiles(judged, records, history, report, baseUrl, idPrefix, releases, feedsCarried)
+    for (const [file, content] of files) stage(file, content, stamped.has(file))
     if (judged.reuseDoc !== null) stage(paths.reuse, judged.reuseDoc)
     const written = await tree.commit(() => checker.finish())
     log.info(

@@ -9,10 +9,12 @@
 // override (its expiry is told every run) and no end-of-life product (its status follows the calendar).
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
+import { isDeepStrictEqual } from 'node:util'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { z } from 'zod'
 import type { AppRecord, CatalogEntry } from '../schema/index.js'
+import { FEED_ENTRIES, type Change } from '../site/changes.js'
 import { paths } from '../site/paths.js'
 import type { Logger } from '../util/types.js'
 
@@ -54,6 +56,33 @@ export function reuseKey(program: string, baseUrl: string, source: string, recor
 /** The files of an app that are carried over; the per-app document is written again (it carries generatedAt). */
 export function carriedFiles(slug: string): string[] {
   return [paths.releases(slug), paths.page(slug), paths.badge(slug), paths.shields(slug)]
+}
+
+/**
+ * The carried apps whose Atom feed is the previous snapshot's: the same entries in the change history as then (an
+ * app's feed shows its newest entries, which another app's changes can push out of the bounded history), under the
+ * same Atom id prefix. Its title and links come from the record and the base URL, which carrying holds equal.
+ */
+export function unchangedFeeds(
+  carried: ReadonlySet<string>,
+  history: readonly Change[],
+  before: { changes: readonly Change[]; idPrefix: string | null },
+  idPrefix: string
+): Set<string> {
+  if (before.idPrefix !== idPrefix) return new Set()
+  const bySlug = (changes: readonly Change[]) => {
+    const m = new Map<string, Change[]>()
+    for (const c of changes) {
+      if (!carried.has(c.slug)) continue
+      const list = m.get(c.slug)
+      if (!list) m.set(c.slug, [c])
+      else if (list.length < FEED_ENTRIES) list.push(c)
+    }
+    return m
+  }
+  const [now, then] = [bySlug(history), bySlug(before.changes)]
+  // An app without entries has a feed dated by the snapshot: not carried.
+  return new Set([...carried].filter((slug) => now.has(slug) && isDeepStrictEqual(now.get(slug), then.get(slug))))
 }
 
 /** Can this app's files be carried over by the next offline build? (See the comment at the top.) */

@@ -330,8 +330,9 @@ export async function readCatalog(catalogDir: string, log?: Logger, known?: Know
   const ymlNames = names.filter((n) => n.endsWith('.yml') || n.endsWith('.yaml'))
   // Anything else is not read: say so, so a record saved as x.YML or left as x.yml.bak is not silently missing.
   // Hidden files (.gitkeep, .DS_Store) are the file system's, not the catalog's.
+  const records = new Set(ymlNames)
   for (const name of names) {
-    if (ymlNames.includes(name) || name.startsWith('.')) continue
+    if (records.has(name) || name.startsWith('.')) continue
     const hint = /\.ya?ml$/i.test(name) ? `; records are named <slug>.yml in lower case: rename it to ${escapeUnsafe(name.replace(/\.ya?ml$/i, '.yml'))}` : ''
     log?.warning(`ignored: ${escapeUnsafe(name)} is not a <slug>.yml record${hint}`, { file: path.join(appsDir, name) })
   }

@@ -56,9 +56,12 @@ function cleanText() {
   }
 }
 
+/** A YYYY-MM-DD text (DATE_PATTERN) that names a day of the proleptic Gregorian calendar. */
 function isRealDate(s: string): boolean {
-  const d = new Date(`${s}T00:00:00Z`)
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s
+  const [y, m, d] = [Number(s.slice(0, 4)), Number(s.slice(5, 7)), Number(s.slice(8, 10))]
+  const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0)
+  const days = m === 2 ? (leap ? 29 : 28) : m === 4 || m === 6 || m === 9 || m === 11 ? 30 : 31
+  return m >= 1 && m <= 12 && d >= 1 && d <= days
 }
 
 export const dateString = z

@@ -106,7 +106,9 @@ export function* atomFiles(
   records: readonly AppRecord[],
   generatedAt: string,
   baseUrl: string,
-  idPrefix: string
+  idPrefix: string,
+  /** Apps whose feed the caller carries over from the previous snapshot: not rendered. */
+  carried: ReadonlySet<string> = new Set()
 ): Generator<[string, string]> {
   const all = 'updatesafe: every change of version or class'
   yield [paths.feed, feedDoc(paths.feed, `${baseUrl}/`, all, changes, generatedAt, baseUrl, idPrefix)]
@@ -123,6 +125,7 @@ export function* atomFiles(
     else bySlug.set(e.slug, [e])
   }
   for (const r of records) {
+    if (carried.has(r.slug)) continue
     const title = `updatesafe: changes to ${cleanText(r.name, 100) || r.slug}`
     const file = paths.appFeed(r.slug)
     const entries = bySlug.get(r.slug) ?? []
