@@ -143,6 +143,12 @@ describe('carrying unchanged apps over from the previous snapshot', () => {
     const doc = JSON.parse(await readFile(catalogFile, 'utf8')) as CatalogDoc
     doc.apps.find((a) => a.slug === 'adminer')!.rationale = 'edited by hand'
     await writeFile(catalogFile, `${JSON.stringify(doc, null, 2)}\n`)
+    // The image names kept for gogs no longer those of its catalog file: read again.
+    const reuseFile = path.join(dir, 'd0', REUSE)
+    const reuse = JSON.parse(await readFile(reuseFile, 'utf8')) as { apps: Record<string, { images?: string[] }> }
+    expect(reuse.apps.gogs!.images).toEqual(['gogs/gogs'])
+    reuse.apps.gogs!.images = ['attacker/image']
+    await writeFile(reuseFile, JSON.stringify(reuse))
     await rm(path.join(dir, 'd0/apps/alertmanager/index.html'))
     const outside = path.join(dir, 'outside.svg')
     await writeFile(outside, '<svg>not ours</svg>')
@@ -150,8 +156,9 @@ describe('carrying unchanged apps over from the previous snapshot', () => {
     await symlink(outside, path.join(dir, 'd0/badge/adguard-home.svg'))
     await bump('linkding', 'v1.47.0')
     const day1 = await run('d1', '2026-12-02T06:00:00.000Z', { previous: 'd0' })
-    expect(day1.carried).toBe(plain.length - 4)
+    expect(day1.carried).toBe(plain.length - 5)
     const tree = await files('d1')
+    expect(tree.get('api/v1/images.json')).not.toContain('attacker/image')
     expect(tree.get('apps/alertmanager/index.html')).toContain('<title>')
     expect(lstatSync(path.join(dir, 'd1/badge/adguard-home.svg')).isFile()).toBe(true)
     expect(tree.get('badge/adguard-home.svg')).not.toContain('not ours')

@@ -2410,10 +2410,13 @@ function programDigest(moduleUrl = import.meta.url) {
 function sourceDigest(bytes) {
     return (0,external_node_crypto_.createHash)('sha256').update(bytes).digest('base64');
 }
-/** What an app's files were built from: the program, the site's address, its catalog file and its record. */
-function reuseKey(program, baseUrl, source, record) {
+/**
+ * What an app's files were built from: the program, the site's address, its catalog file and its record; and the
+ * image names the reuse record keeps for it (read from that file), so that they cannot differ from it unnoticed.
+ */
+function reuseKey(program, baseUrl, source, record, images) {
     return (0,external_node_crypto_.createHash)('sha256')
-        .update(`${program}\n${baseUrl}\n${source}\n${JSON.stringify(record)}`)
+        .update(`${program}\n${baseUrl}\n${source}\n${JSON.stringify(record)}\n${JSON.stringify(images ?? null)}`)
         .digest('base64');
 }
 /** The files of an app that are carried over; the per-app document is written again (it carries generatedAt). */
@@ -17805,7 +17808,7 @@ async function judgeCatalog(opts, deps, dirs, log, out) {
             sources.set(slug, source);
             const record = previous.get(slug);
             const was = reused?.apps[slug];
-            if (!record || !was || was.key !== reuseKey(program, baseUrl, source, record))
+            if (!record || !was || was.key !== reuseKey(program, baseUrl, source, record, was.images))
                 return null;
             return out.carry.present(slug) ? record.repo : null;
         }
@@ -17856,7 +17859,8 @@ async function judgeCatalog(opts, deps, dirs, log, out) {
                 continue;
             const record = (judged.get(slug) ?? carried.get(slug)).page.record;
             const images = imagesOf(slug);
-            next.set(slug, { key: reuseKey(program, baseUrl, sources.get(slug), record), ...(images ? { images } : {}) });
+            const key = reuseKey(program, baseUrl, sources.get(slug), record, images);
+            next.set(slug, { key, ...(images ? { images } : {}) });
         }
         reuseDoc = renderReuseDoc(program, next);
     }

@@ -226,7 +226,7 @@ async function judgeCatalog(
         sources.set(slug, source)
         const record = previous.get(slug)
         const was = reused?.apps[slug]
-        if (!record || !was || was.key !== reuseKey(program, baseUrl, source, record)) return null
+        if (!record || !was || was.key !== reuseKey(program, baseUrl, source, record, was.images)) return null
         return out.carry.present(slug) ? record.repo : null
       }
     : undefined
@@ -276,7 +276,8 @@ async function judgeCatalog(
       if (app && (app.stale || !reusableEntry(app.entry))) continue
       const record = (judged.get(slug) ?? carried.get(slug)!).page.record
       const images = imagesOf(slug)
-      next.set(slug, { key: reuseKey(program, baseUrl, sources.get(slug)!, record), ...(images ? { images } : {}) })
+      const key = reuseKey(program, baseUrl, sources.get(slug)!, record, images)
+      next.set(slug, { key, ...(images ? { images } : {}) })
     }
     reuseDoc = renderReuseDoc(program, next)
   }

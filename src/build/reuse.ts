@@ -46,10 +46,19 @@ export function sourceDigest(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('base64')
 }
 
-/** What an app's files were built from: the program, the site's address, its catalog file and its record. */
-export function reuseKey(program: string, baseUrl: string, source: string, record: AppRecord): string {
+/**
+ * What an app's files were built from: the program, the site's address, its catalog file and its record; and the
+ * image names the reuse record keeps for it (read from that file), so that they cannot differ from it unnoticed.
+ */
+export function reuseKey(
+  program: string,
+  baseUrl: string,
+  source: string,
+  record: AppRecord,
+  images: readonly string[] | undefined
+): string {
   return createHash('sha256')
-    .update(`${program}\n${baseUrl}\n${source}\n${JSON.stringify(record)}`)
+    .update(`${program}\n${baseUrl}\n${source}\n${JSON.stringify(record)}\n${JSON.stringify(images ?? null)}`)
     .digest('base64')
 }
 
