@@ -33684,8 +33684,9 @@ const reuseDocSchema = schemas/* strictObject */.rej({
     apps: schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* strictObject */.rej({ key: schemas/* string */.YjP(), images: schemas/* array */.YOg(schemas/* string */.YjP()).optional() }))
 });
 /**
- * The running program: a digest of the bundle this module was bundled into (dist/cli or dist, each one file).
- * Null when running from source, where no single file holds the program: then nothing is reused.
+ * The running program: a digest of the bundle file this module was bundled into (dist/cli/index.js or
+ * dist/index.js). Their other chunks hold only the GitHub client, which runs in --refresh builds, and those carry
+ * nothing over. Null when running from source, where no single file holds the program: then nothing is reused.
  */
 function programDigest(moduleUrl = import.meta.url) {
     const file = (0,external_node_url_.fileURLToPath)(moduleUrl);

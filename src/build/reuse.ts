@@ -32,8 +32,9 @@ const reuseDocSchema = z.strictObject({
 export type ReuseDoc = z.infer<typeof reuseDocSchema>
 
 /**
- * The running program: a digest of the bundle this module was bundled into (dist/cli or dist, each one file).
- * Null when running from source, where no single file holds the program: then nothing is reused.
+ * The running program: a digest of the bundle file this module was bundled into (dist/cli/index.js or
+ * dist/index.js). Their other chunks hold only the GitHub client, which runs in --refresh builds, and those carry
+ * nothing over. Null when running from source, where no single file holds the program: then nothing is reused.
  */
 export function programDigest(moduleUrl: string = import.meta.url): string | null {
   const file = fileURLToPath(moduleUrl)
