@@ -4,6 +4,9 @@ import { describe, expect, it } from '@jest/globals'
 import { parseUnits } from '../../src/classify/blocks.js'
 import { cleanNotes, isBlankNotes, squash } from '../../src/classify/text.js'
 
+/** The units of `notes` as cleaned, as [kind, text]. */
+const brief = (notes: string) => parseUnits(cleanNotes(notes).text).map((u) => [u.kind, u.text])
+
 describe('squash', () => {
   it.each([
     '',
@@ -70,7 +73,6 @@ describe('reStructuredText links', () => {
 })
 
 describe('indentation the whole notes share', () => {
-  const brief = (notes: string) => parseUnits(cleanNotes(notes).text).map((u) => [u.kind, u.text])
   it('is removed, with tabs after spaces counted as spaces, so a tab-indented list indented again stays a list', () => {
     // Dovecot writes tab-indented items with one line indented by spaces; indented again as a whole it was code.
     const notes = '\t* auth: Remove proxy_always field.\n\t  continued\n          nested text\n\t* second\n'
@@ -110,7 +112,6 @@ describe('indentation the whole notes share', () => {
 })
 
 describe('format rules checked once per text (most notes need none of them)', () => {
-  const brief = (notes: string) => parseUnits(cleanNotes(notes).text).map((u) => [u.kind, u.text])
   it('still apply to a single line that needs one, among plain ones', () => {
     expect(brief('Intro\n\nFixes\n=====\n\n- one\n')).toEqual([
       ['paragraph', 'Intro'],
