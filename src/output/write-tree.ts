@@ -213,17 +213,25 @@ export class StagedTree {
     return dest
   }
 
-  /** Link the previous snapshot's file at `rel` to `dest` when its bytes are `content`; false when it was not. */
-  private linkUnchanged(rel: string, dest: string, content: string | Buffer): boolean {
-    const reuse = this.reuse
-    if (!reuse) return false
-    const source = path.join(reuse.previousDir, ...rel.split('/'))
-    const size = typeof content === 'string' ? Buffer.byteLength(content) : content.length
-    const before = regularFileBytes(source, size)
-    // Bytes, not decoded text: two different byte strings can decode to the same text.
-    if (!before || !before.equals(typeof content === 'string' ? Buffer.from(content) : content)) return false
+  /** The previous snapshot's file at a (safe) site path; only called when there is a previous snapshot. */
+  private previousPath(rel: string): string {
+    return path.join(this.previousDir!, ...rel.split('/'))
+  }
+
+  /** Make the folder of `dest` in the staging tree, once. */
+  private ensureDir(dest: string): void {
+    const dir = path.dirname(dest)
+    if (!this.made.has(dir)) {
+      mkdirSync(dir, { recursive: true })
+      this.made.add(dir)
+    }
+  }
+
+  /** Hard-link `source` to `dest`; false when it could not be (and no link is tried again after CANNOT_LINK). */
+  private tryLink(source: string, dest: string): boolean {
+    if (!this.reuse) return false
     try {
-      reuse.link(source, dest)
+      this.reuse.link(source, dest)
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code ?? ''
       if (code === 'EEXIST') throw e // a path produced twice, as with `wx`
@@ -234,17 +242,24 @@ export class StagedTree {
     return true
   }
 
+  /** Link the previous snapshot's file at `rel` to `dest` when its bytes are `content`; false when it was not. */
+  private linkUnchanged(rel: string, dest: string, content: string | Buffer): boolean {
+    if (!this.reuse) return false
+    const source = this.previousPath(rel)
+    const size = typeof content === 'string' ? Buffer.byteLength(content) : content.length
+    const before = regularFileBytes(source, size)
+    // Bytes, not decoded text: two different byte strings can decode to the same text.
+    if (!before || !before.equals(typeof content === 'string' ? Buffer.from(content) : content)) return false
+    return this.tryLink(source, dest)
+  }
+
   /**
    * Write `content` at `rel`. `fresh`: the caller knows it differs from the previous snapshot's file (it
    * carries a new timestamp), so that file is not read for a comparison; the bytes written are the same.
    */
   write(rel: string, content: string | Buffer, fresh = false): void {
     const dest = this.place(rel)
-    const dir = path.dirname(dest)
-    if (!this.made.has(dir)) {
-      mkdirSync(dir, { recursive: true })
-      this.made.add(dir)
-    }
+    this.ensureDir(dest)
     if (fresh || !this.linkUnchanged(rel, dest, content)) {
       if (typeof content !== 'string') writeFileSync(dest, content, { flag: 'wx' })
       else {
@@ -264,38 +279,22 @@ export class StagedTree {
     if (!this.previousDir) return false
     assertSafeRelativePath(rel)
     try {
-      return lstatSync(path.join(this.previousDir, ...rel.split('/'))).isFile()
+      return lstatSync(this.previousPath(rel)).isFile()
     } catch {
       return false
     }
   }
 
   /**
-   * Carry the previous snapshot's file at `rel` over unread: linked, or copied where links cannot be made.
+   * Carry the previous snapshot's file at `rel` over unread: linked, or copied where it cannot be linked.
    * For files whose inputs the caller knows unchanged (build/reuse.ts), after `hasPrevious`.
    */
   adopt(rel: string): void {
     if (!this.previousDir) throw new Error(`adopt ${rel}: there is no previous snapshot`)
     const dest = this.place(rel)
-    const source = path.join(this.previousDir, ...rel.split('/'))
-    const dir = path.dirname(dest)
-    if (!this.made.has(dir)) {
-      mkdirSync(dir, { recursive: true })
-      this.made.add(dir)
-    }
-    if (this.reuse) {
-      try {
-        this.reuse.link(source, dest)
-        this.linked++
-        this.count++
-        return
-      } catch (e) {
-        const code = (e as NodeJS.ErrnoException).code ?? ''
-        if (!CANNOT_LINK.has(code)) throw e
-        this.reuse = null
-      }
-    }
-    copyFileSync(source, dest, constants.COPYFILE_EXCL)
+    const source = this.previousPath(rel)
+    this.ensureDir(dest)
+    if (!this.tryLink(source, dest)) copyFileSync(source, dest, constants.COPYFILE_EXCL)
     this.count++
   }
 
