@@ -33673,7 +33673,6 @@ function recordFeedEntry(record, updated, idPrefix) {
 
 
 
-
 const REUSE_SCHEMA_ID = 'updatesafe.reuse.v1';
 const reuseDocSchema = schemas/* strictObject */.rej({
     schema: schemas/* literal */.euz(REUSE_SCHEMA_ID),
@@ -33739,34 +33738,6 @@ function unchangedFeeds(carried, history, before, idPrefix) {
 /** Can this app's files be carried over by the next offline build? (See the comment at the top.) */
 function reusableEntry(entry) {
     return !entry.override && !entry.lifecycle;
-}
-/**
- * The previous snapshot's reuse record, when it was made by this program for this site; null otherwise (a
- * first build, another program, another base URL, or a record that is not valid, which is said).
- */
-function readReuse(previousDir, program, log) {
-    if (!previousDir)
-        return null;
-    const file = external_node_path_default().join(previousDir, ...paths.reuse.split('/'));
-    let text;
-    try {
-        text = (0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8');
-    }
-    catch {
-        return null;
-    }
-    let parsed;
-    try {
-        parsed = reuseDocSchema.safeParse(JSON.parse(text));
-    }
-    catch {
-        parsed = null;
-    }
-    if (!parsed?.success) {
-        log.warning(`previous ${file} is not a valid reuse record; every app is built again`);
-        return null;
-    }
-    return parsed.data.program === program ? parsed.data : null;
 }
 /** The reuse record of this build, apps in slug order. */
 function renderReuseDoc(program, apps) {
@@ -37494,19 +37465,24 @@ class StagedTree {
             throw new UnsafeOutputError(`refusing to write outside the output directory: ${rel}`);
         return dest;
     }
-    /** Link the previous snapshot's file at `rel` to `dest` when its bytes are `content`; false when it was not. */
-    linkUnchanged(rel, dest, content) {
-        const reuse = this.reuse;
-        if (!reuse)
-            return false;
-        const source = external_node_path_default().join(reuse.previousDir, ...rel.split('/'));
-        const size = typeof content === 'string' ? Buffer.byteLength(content) : content.length;
-        const before = regularFileBytes(source, size);
-        // Bytes, not decoded text: two different byte strings can decode to the same text.
-        if (!before || !before.equals(typeof content === 'string' ? Buffer.from(content) : content))
+    /** The previous snapshot's file at a (safe) site path; only called when there is a previous snapshot. */
+    previousPath(rel) {
+        return external_node_path_default().join(this.previousDir, ...rel.split('/'));
+    }
+    /** Make the folder of `dest` in the staging tree, once. */
+    ensureDir(dest) {
+        const dir = external_node_path_default().dirname(dest);
+        if (!this.made.has(dir)) {
+            (0,external_node_fs_namespaceObject.mkdirSync)(dir, { recursive: true });
+            this.made.add(dir);
+        }
+    }
+    /** Hard-link `source` to `dest`; false when it could not be (and no link is tried again after CANNOT_LINK). */
+    tryLink(source, dest) {
+        if (!this.reuse)
             return false;
         try {
-            reuse.link(source, dest);
+            this.reuse.link(source, dest);
         }
         catch (e) {
             const code = e.code ?? '';
@@ -37519,17 +37495,25 @@ class StagedTree {
         this.linked++;
         return true;
     }
+    /** Link the previous snapshot's file at `rel` to `dest` when its bytes are `content`; false when it was not. */
+    linkUnchanged(rel, dest, content) {
+        if (!this.reuse)
+            return false;
+        const source = this.previousPath(rel);
+        const size = typeof content === 'string' ? Buffer.byteLength(content) : content.length;
+        const before = regularFileBytes(source, size);
+        // Bytes, not decoded text: two different byte strings can decode to the same text.
+        if (!before || !before.equals(typeof content === 'string' ? Buffer.from(content) : content))
+            return false;
+        return this.tryLink(source, dest);
+    }
     /**
      * Write `content` at `rel`. `fresh`: the caller knows it differs from the previous snapshot's file (it
      * carries a new timestamp), so that file is not read for a comparison; the bytes written are the same.
      */
     write(rel, content, fresh = false) {
         const dest = this.place(rel);
-        const dir = external_node_path_default().dirname(dest);
-        if (!this.made.has(dir)) {
-            (0,external_node_fs_namespaceObject.mkdirSync)(dir, { recursive: true });
-            this.made.add(dir);
-        }
+        this.ensureDir(dest);
         if (fresh || !this.linkUnchanged(rel, dest, content)) {
             if (typeof content !== 'string')
                 (0,external_node_fs_namespaceObject.writeFileSync)(dest, content, { flag: 'wx' });
@@ -37551,41 +37535,24 @@ class StagedTree {
             return false;
         assertSafeRelativePath(rel);
         try {
-            return (0,external_node_fs_namespaceObject.lstatSync)(external_node_path_default().join(this.previousDir, ...rel.split('/'))).isFile();
+            return (0,external_node_fs_namespaceObject.lstatSync)(this.previousPath(rel)).isFile();
         }
         catch {
             return false;
         }
     }
     /**
-     * Carry the previous snapshot's file at `rel` over unread: linked, or copied where links cannot be made.
+     * Carry the previous snapshot's file at `rel` over unread: linked, or copied where it cannot be linked.
      * For files whose inputs the caller knows unchanged (build/reuse.ts), after `hasPrevious`.
      */
     adopt(rel) {
         if (!this.previousDir)
             throw new Error(`adopt ${rel}: there is no previous snapshot`);
         const dest = this.place(rel);
-        const source = external_node_path_default().join(this.previousDir, ...rel.split('/'));
-        const dir = external_node_path_default().dirname(dest);
-        if (!this.made.has(dir)) {
-            (0,external_node_fs_namespaceObject.mkdirSync)(dir, { recursive: true });
-            this.made.add(dir);
-        }
-        if (this.reuse) {
-            try {
-                this.reuse.link(source, dest);
-                this.linked++;
-                this.count++;
-                return;
-            }
-            catch (e) {
-                const code = e.code ?? '';
-                if (!CANNOT_LINK.has(code))
-                    throw e;
-                this.reuse = null;
-            }
-        }
-        (0,external_node_fs_namespaceObject.copyFileSync)(source, dest, external_node_fs_namespaceObject.constants.COPYFILE_EXCL);
+        const source = this.previousPath(rel);
+        this.ensureDir(dest);
+        if (!this.tryLink(source, dest))
+            (0,external_node_fs_namespaceObject.copyFileSync)(source, dest, external_node_fs_namespaceObject.constants.COPYFILE_EXCL);
         this.count++;
     }
     /** How many of the files were linked from the previous snapshot rather than written. */
@@ -41841,6 +41808,7 @@ function lifecycleFor(app, version, docs, now, log) {
 
 
 
+
 async function readDoc(dir, sitePath, schema, id) {
     let text;
     try {
@@ -41861,6 +41829,18 @@ async function readDoc(dir, sitePath, schema, id) {
         return { data: parsed.data };
     const first = parsed.error.issues[0];
     return { problem: `does not match ${id} (${first ? `${first.path.join('.')}: ${first.message}` : 'invalid'})` };
+}
+/**
+ * The previous snapshot's reuse record (build/reuse.ts), when it was made by `program`; null otherwise (a first
+ * build, another program, or a record that is not valid, which is said: then every app is built again).
+ */
+async function readPreviousReuse(dir, program, log) {
+    if (!dir)
+        return null;
+    const read = await readDoc(dir, paths.reuse, reuseDocSchema, REUSE_SCHEMA_ID);
+    if ('problem' in read)
+        log.warning(`previous ${external_node_path_default().join(dir, ...paths.reuse.split('/'))} ${read.problem}, so it is not a valid reuse record; every app is built again`);
+    return 'data' in read && read.data.program === program ? read.data : null;
 }
 /** Read `<dir>/api/v1/apps.json`; a missing or invalid snapshot is a warning, not an error. */
 async function readPrevious(dir, log) {
@@ -49088,7 +49068,7 @@ async function judgeCatalog(opts, deps, dirs, log, out) {
     const staleBefore = await readPreviousStaleSince(previousDir, log);
     // An offline build of the same program carries over the apps whose catalog file and record did not change.
     const program = deps.program ?? null;
-    const reused = program && !opts.refresh ? readReuse(previousDir, program, log) : null;
+    const reused = program && !opts.refresh ? await readPreviousReuse(previousDir, program, log) : null;
     const sources = new Map();
     const known = program
         ? (slug, bytes) => {

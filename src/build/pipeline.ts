@@ -24,6 +24,7 @@ import { productDocs } from './lifecycle.js'
 import {
   readPrevious,
   readPreviousChanges,
+  readPreviousReuse,
   readPreviousStaleSince,
   type PreviousChanges,
   type PreviousSnapshot
@@ -32,7 +33,6 @@ import { CLASSIFIER_DIGEST } from '../classify/index.js'
 import { appRecord, diffRecords, type RecordChange } from './records.js'
 import {
   carriedFiles,
-  readReuse,
   renderReuseDoc,
   reusableEntry,
   reuseKey,
@@ -218,7 +218,7 @@ async function judgeCatalog(
   const staleBefore = await readPreviousStaleSince(previousDir, log)
   // An offline build of the same program carries over the apps whose catalog file and record did not change.
   const program = deps.program ?? null
-  const reused = program && !opts.refresh ? readReuse(previousDir, program, log) : null
+  const reused = program && !opts.refresh ? await readPreviousReuse(previousDir, program, log) : null
   const sources = new Map<string, string>()
   const known: KnownRecords | undefined = program
     ? (slug, bytes) => {

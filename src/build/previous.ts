@@ -15,6 +15,7 @@ import {
   type AppRecord
 } from '../schema/index.js'
 import type { PreviousHistory } from './history.js'
+import { REUSE_SCHEMA_ID, reuseDocSchema, type ReuseDoc } from './reuse.js'
 import { CHANGES_SCHEMA_ID, changesDocSchema, type Change } from '../site/changes.js'
 import type { Logger } from '../util/types.js'
 import { paths } from '../site/paths.js'
@@ -44,6 +45,24 @@ async function readDoc<T>(dir: string, sitePath: string, schema: z.ZodType<T>, i
   if (parsed.success) return { data: parsed.data }
   const first = parsed.error.issues[0]
   return { problem: `does not match ${id} (${first ? `${first.path.join('.')}: ${first.message}` : 'invalid'})` }
+}
+
+/**
+ * The previous snapshot's reuse record (build/reuse.ts), when it was made by `program`; null otherwise (a first
+ * build, another program, or a record that is not valid, which is said: then every app is built again).
+ */
+export async function readPreviousReuse(
+  dir: string | undefined,
+  program: string,
+  log: Logger
+): Promise<ReuseDoc | null> {
+  if (!dir) return null
+  const read = await readDoc(dir, paths.reuse, reuseDocSchema, REUSE_SCHEMA_ID)
+  if ('problem' in read)
+    log.warning(
+      `previous ${path.join(dir, ...paths.reuse.split('/'))} ${read.problem}, so it is not a valid reuse record; every app is built again`
+    )
+  return 'data' in read && read.data.program === program ? read.data : null
 }
 
 /** Read `<dir>/api/v1/apps.json`; a missing or invalid snapshot is a warning, not an error. */

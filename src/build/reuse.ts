@@ -10,17 +10,15 @@
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { isDeepStrictEqual } from 'node:util'
-import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { z } from 'zod'
 import type { AppRecord, CatalogEntry } from '../schema/index.js'
 import { FEED_ENTRIES, type Change } from '../site/changes.js'
 import { paths } from '../site/paths.js'
-import type { Logger } from '../util/types.js'
 
 export const REUSE_SCHEMA_ID = 'updatesafe.reuse.v1'
 
-const reuseDocSchema = z.strictObject({
+export const reuseDocSchema = z.strictObject({
   schema: z.literal(REUSE_SCHEMA_ID),
   docs: z.string(),
   /** The program that built the snapshot (see programDigest). */
@@ -98,32 +96,6 @@ export function unchangedFeeds(
 /** Can this app's files be carried over by the next offline build? (See the comment at the top.) */
 export function reusableEntry(entry: CatalogEntry): boolean {
   return !entry.override && !entry.lifecycle
-}
-
-/**
- * The previous snapshot's reuse record, when it was made by this program for this site; null otherwise (a
- * first build, another program, another base URL, or a record that is not valid, which is said).
- */
-export function readReuse(previousDir: string | undefined, program: string, log: Logger): ReuseDoc | null {
-  if (!previousDir) return null
-  const file = path.join(previousDir, ...paths.reuse.split('/'))
-  let text: string
-  try {
-    text = readFileSync(file, 'utf8')
-  } catch {
-    return null
-  }
-  let parsed
-  try {
-    parsed = reuseDocSchema.safeParse(JSON.parse(text))
-  } catch {
-    parsed = null
-  }
-  if (!parsed?.success) {
-    log.warning(`previous ${file} is not a valid reuse record; every app is built again`)
-    return null
-  }
-  return parsed.data.program === program ? parsed.data : null
 }
 
 /** The reuse record of this build, apps in slug order. */
