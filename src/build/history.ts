@@ -1,7 +1,6 @@
 // The per-release history of each app: every release judged, kept from one snapshot
 // to the next (api/v1/apps/<slug>/releases.json is read back as the previous history),
 // so nothing judged is lost and anyone can ask for the verdict from the version they run.
-import { createHash } from 'node:crypto'
 import { isDeepStrictEqual } from 'node:util'
 import type { ReleaseVerdict } from '../classify/index.js'
 import {
@@ -13,9 +12,8 @@ import {
   type Override,
   type ReleasesDoc
 } from '../schema/index.js'
+import { sha256 } from '../util/digest.js'
 import { isVersionLabel, newestFirst, sameVersion } from '../util/versions.js'
-
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 
 /**
  * What a release's verdict is computed from, as a short key: the classifier (its model and judging code's

@@ -7,7 +7,6 @@
 // and program, an app gets the same record and files (the byte-identical rebuild tests hold it). Only apps
 // whose files depend on nothing else are recorded: an offline build (a refresh brings new facts), no
 // override (its expiry is told every run) and no end-of-life product (its status follows the calendar).
-import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { isDeepStrictEqual } from 'node:util'
 import { fileURLToPath } from 'node:url'
@@ -15,6 +14,7 @@ import { z } from 'zod'
 import type { AppRecord, CatalogEntry } from '../schema/index.js'
 import { FEED_ENTRIES, type Change } from '../site/changes.js'
 import { paths } from '../site/paths.js'
+import { sha256 } from '../util/digest.js'
 
 export const REUSE_SCHEMA_ID = 'updatesafe.reuse.v1'
 
@@ -37,12 +37,12 @@ export type ReuseDoc = z.infer<typeof reuseDocSchema>
 export function programDigest(moduleUrl: string = import.meta.url): string | null {
   const file = fileURLToPath(moduleUrl)
   if (!file.endsWith('.js')) return null
-  return createHash('sha256').update(readFileSync(file)).digest('hex').slice(0, 32)
+  return sha256(readFileSync(file)).slice(0, 32)
 }
 
 /** The digest of a catalog file's bytes. */
 export function sourceDigest(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('base64')
+  return sha256(bytes, 'base64')
 }
 
 /**
@@ -56,9 +56,10 @@ export function reuseKey(
   record: AppRecord,
   images: readonly string[] | undefined
 ): string {
-  return createHash('sha256')
-    .update(`${program}\n${baseUrl}\n${source}\n${JSON.stringify(record)}\n${JSON.stringify(images ?? null)}`)
-    .digest('base64')
+  return sha256(
+    `${program}\n${baseUrl}\n${source}\n${JSON.stringify(record)}\n${JSON.stringify(images ?? null)}`,
+    'base64'
+  )
 }
 
 /** The files of an app that are carried over; the per-app document is written again (it carries generatedAt). */

@@ -2,8 +2,8 @@
 // re-read from the exact bytes we are about to write and checked against the
 // schemas and the spec's cross-document rules. Files are checked one at a time
 // as they are produced, so a large site never sits in memory whole.
-import { createHash } from 'node:crypto'
 import { z } from 'zod'
+import { sha256 } from '../util/digest.js'
 import { toJson } from '../util/json.js'
 import { appDoc } from '../site/api.js'
 import {
@@ -40,11 +40,7 @@ export interface SnapshotChecker {
  * copy of the catalog alive until the last page was written.
  */
 function docDigest(record: AppRecord, generatedAt: string): string {
-  return digest(toJson(appDoc(record, generatedAt)))
-}
-
-function digest(content: string | Buffer): string {
-  return createHash('sha256').update(content).digest('base64')
+  return sha256(toJson(appDoc(record, generatedAt)), 'base64')
 }
 
 /** The catalog document with its elements left to be checked one at a time (and counted). */
@@ -116,7 +112,7 @@ export function snapshotChecker(baseUrl: string): SnapshotChecker {
       return
     }
     // The bytes the build writes for its (checked) element: valid and equal. Anything else is read and compared by content.
-    if (digest(content) === element) return
+    if (sha256(content, 'base64') === element) return
     const raw = json(file, content)
     if (raw === undefined) return
     const parsed = appDocSchema.safeParse(raw)
