@@ -180,6 +180,24 @@ describe('StagedTree reusing the previous snapshot', () => {
     expect(info.ino).not.toBe((await stat(path.join(dir, 'outside.txt'))).ino)
   })
 
+  it('says which regular files the previous tree holds, the same when it asks one by one as when it lists a folder', async () => {
+    const files: Record<string, string> = {}
+    for (let i = 0; i < 40; i++) files[`badge/app-${i}.svg`] = TEXT
+    const prev = await previousTree({ ...files, 'apps/one/index.html': TEXT })
+    await symlink(path.join(prev, 'badge', 'app-0.svg'), path.join(prev, 'badge', 'linked.svg'))
+    await mkdir(path.join(prev, 'badge', 'folder.svg'))
+    expect(spawnSync('mkfifo', [path.join(prev, 'badge', 'pipe.svg')]).status).toBe(0)
+    const tree = await StagedTree.open(path.join(dir, 'site'), { previousDir: prev })
+    const asked = ['linked.svg', 'folder.svg', 'pipe.svg', 'missing.svg', ...Object.keys(files).map((f) => f.slice(6))]
+    // Twice round: the first questions are answered by a stat each, the later ones (and all of round two) by a listing.
+    for (let round = 0; round < 2; round++)
+      for (const name of asked) expect([name, tree.hasPrevious(`badge/${name}`)]).toEqual([name, name.startsWith('app-')])
+    for (let i = 0; i < 40; i++) expect(tree.hasPrevious(`nowhere/app-${i}.svg`)).toBe(false)
+    expect(tree.hasPrevious('apps/one/index.html')).toBe(true)
+    expect(() => tree.hasPrevious('badge/../../outside.txt')).toThrow()
+    await tree.discard()
+  })
+
   it('does not wait on a FIFO of the previous tree, and writes that file', async () => {
     const prev = await previousTree({ 'a.txt': 'a' })
     expect(spawnSync('mkfifo', [path.join(prev, 'pipe.txt')]).status).toBe(0)

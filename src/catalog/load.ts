@@ -1,7 +1,7 @@
 // Reads catalog/apps/*.yml into validated entries. Every problem of a run is
 // collected (not just the first) and points at file, line and field, so a
 // maintainer fixes a pull request in one pass and the action can annotate lines.
-import { lstatSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { lstat, readdir } from 'node:fs/promises'
 import path from 'node:path'
 import { CORE_SCHEMA, load as loadYamlFast } from 'js-yaml'
@@ -9,6 +9,7 @@ import { isMap, isScalar, LineCounter, parseDocument, type Document, type Node a
 import { z } from 'zod'
 import { ProblemsError, type Problem } from '../util/problems.js'
 import { didYouMean } from '../util/suggest.js'
+import { readRegularFile } from '../util/regular-file.js'
 import { escapeUnsafe } from '../util/text.js'
 import type { Logger } from '../util/types.js'
 import { catalogEntrySchema, REPO_PATTERN, SLUG_PATTERN, type CatalogEntry } from '../schema/index.js'
@@ -254,22 +255,18 @@ export type RecordRead = ReturnType<typeof parseRecord>
 
 /** One record file's bytes, or why it cannot be a record. */
 function recordBytes(file: string): { bytes: Buffer } | { issue: string } {
-  let info
-  try {
-    // lstat: a link could point anywhere on the machine, and a bad record's lines are printed.
-    info = lstatSync(file)
-  } catch (e) {
-    return { issue: `cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` }
-  }
-  if (info.isSymbolicLink()) return { issue: 'is a symbolic link; a record must be a regular file in the catalog' }
-  if (!info.isFile()) return { issue: 'is not a regular file' }
-  if (info.size > MAX_RECORD_BYTES)
-    return { issue: `is ${info.size} bytes; a record may be at most ${MAX_RECORD_BYTES} bytes` }
-  try {
-    // Sync reads: a catalog is thousands of small files read back to back.
-    return { bytes: readFileSync(file) }
-  } catch (e) {
-    return { issue: `cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` }
+  // Never through a link: a link could point anywhere on the machine, and a bad record's lines are printed.
+  const read = readRegularFile(file, MAX_RECORD_BYTES)
+  if ('bytes' in read) return read
+  switch (read.refused) {
+    case 'link':
+      return { issue: 'is a symbolic link; a record must be a regular file in the catalog' }
+    case 'not a file':
+      return { issue: 'is not a regular file' }
+    case 'too large':
+      return { issue: `is ${read.size} bytes; a record may be at most ${MAX_RECORD_BYTES} bytes` }
+    case 'unreadable':
+      return { issue: `cannot be read: ${read.code}` }
   }
 }
 

@@ -1,0 +1,40 @@
+// Reading a file that must be a regular file of bounded size, in one open: a symbolic link is refused by the
+// open itself (O_NOFOLLOW), never followed; a FIFO does not block it (O_NONBLOCK) and fstat then refuses it.
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from 'node:fs'
+
+export type RegularFile =
+  | { bytes: Buffer }
+  | { refused: 'link' | 'not a file' }
+  | { refused: 'too large'; size: number }
+  | { refused: 'unreadable'; code: string }
+
+const codeOf = (e: unknown): string => (e as NodeJS.ErrnoException).code ?? (e as Error).message
+
+/** The bytes of `file` when it is a regular file of at most `maxBytes` bytes, else why not. */
+export function readRegularFile(file: string, maxBytes: number): RegularFile {
+  let fd: number
+  try {
+    // Where the platform has no O_NOFOLLOW (Windows), an lstat first says what the open would.
+    if (constants.O_NOFOLLOW === undefined && lstatSync(file).isSymbolicLink()) return { refused: 'link' }
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0))
+  } catch (e) {
+    return codeOf(e) === 'ELOOP' ? { refused: 'link' } : { refused: 'unreadable', code: codeOf(e) }
+  }
+  try {
+    const info = fstatSync(fd)
+    if (!info.isFile()) return { refused: 'not a file' }
+    if (info.size > maxBytes) return { refused: 'too large', size: info.size }
+    const bytes = Buffer.allocUnsafe(info.size)
+    let done = 0
+    while (done < info.size) {
+      const n = readSync(fd, bytes, done, info.size - done, done)
+      if (n === 0) break // shrank while it was read
+      done += n
+    }
+    return { bytes: done === info.size ? bytes : bytes.subarray(0, done) }
+  } catch (e) {
+    return { refused: 'unreadable', code: codeOf(e) }
+  } finally {
+    closeSync(fd)
+  }
+}
