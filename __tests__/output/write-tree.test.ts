@@ -191,7 +191,8 @@ describe('StagedTree reusing the previous snapshot', () => {
     const asked = ['linked.svg', 'folder.svg', 'pipe.svg', 'missing.svg', ...Object.keys(files).map((f) => f.slice(6))]
     // Twice round: the first questions are answered by a stat each, the later ones (and all of round two) by a listing.
     for (let round = 0; round < 2; round++)
-      for (const name of asked) expect([name, tree.hasPrevious(`badge/${name}`)]).toEqual([name, name.startsWith('app-')])
+      for (const name of asked)
+        expect([name, tree.hasPrevious(`badge/${name}`)]).toEqual([name, name.startsWith('app-')])
     for (let i = 0; i < 40; i++) expect(tree.hasPrevious(`nowhere/app-${i}.svg`)).toBe(false)
     expect(tree.hasPrevious('apps/one/index.html')).toBe(true)
     expect(() => tree.hasPrevious('badge/../../outside.txt')).toThrow()
