@@ -2150,22 +2150,21 @@ const paths = {
 };
 /** A path with `{slug}` (or `{class}`) in place of the value, for documentation. */
 const SLUG_PLACEHOLDER = '{slug}';
-/** The slug in `file` where `pathOf` puts it, or null when `file` is not such a path. */
-function slugIn(pathOf, file) {
+/** Reads the slug back out of paths `pathOf` makes: (file) => the slug, or null when `file` is not such a path. */
+function slugReader(pathOf) {
+    // Split once: the checker asks this of every file it is given.
     const [head, tail] = pathOf(SLUG_PLACEHOLDER).split(SLUG_PLACEHOLDER);
-    if (!file.startsWith(head) || !file.endsWith(tail))
-        return null;
-    const slug = file.slice(head.length, file.length - tail.length);
-    return slug !== '' && !slug.includes('/') ? slug : null;
+    return (file) => {
+        if (!file.startsWith(head) || !file.endsWith(tail))
+            return null;
+        const slug = file.slice(head.length, file.length - tail.length);
+        return slug !== '' && !slug.includes('/') ? slug : null;
+    };
 }
 /** The slug of a per-app JSON document's path, or null when `file` is not one. */
-function appDocSlug(file) {
-    return slugIn(paths.app, file);
-}
+const appDocSlug = slugReader(paths.app);
 /** The slug of a releases document's path, or null when `file` is not one. */
-function releasesDocSlug(file) {
-    return slugIn(paths.releases, file);
-}
+const releasesDocSlug = slugReader(paths.releases);
 /** The absolute address of a site path (a directory path keeps its trailing slash). */
 function siteUrl(baseUrl, sitePath) {
     return `${baseUrl}/${sitePath}`;
@@ -14277,6 +14276,14 @@ const CANNOT_LINK = new Set(['EXDEV', 'EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS'
  * in full, and only equal bytes are shared, so the tree is the same as one written out; where links cannot
  * be made (another file system), files are written.
  */
+/**
+ * `rel` inside the absolute, resolved folder `dir`. `rel` passed assertSafeRelativePath (relative, no empty, `.` or
+ * `..` segment), so it needs no normalising: path.join did that for each of a daily run's 100,000 paths.
+ */
+function under(dir, rel) {
+    const native = (external_node_path_default()).sep === '/' ? rel : rel.split('/').join((external_node_path_default()).sep);
+    return dir.endsWith((external_node_path_default()).sep) ? dir + native : dir + (external_node_path_default()).sep + native;
+}
 /** Questions about one folder of the previous snapshot after which hasPrevious lists it instead of a stat per file. */
 const LIST_AFTER = 16;
 class StagedTree {
@@ -14318,7 +14325,7 @@ class StagedTree {
     /** Where a site path lands in the staging folder; the path must be safe (assertSafeRelativePath). */
     place(rel) {
         assertSafeRelativePath(rel);
-        const dest = external_node_path_default().join(this.staging, ...rel.split('/'));
+        const dest = under(this.staging, rel);
         // Both are normalised absolute paths (path.join normalises): a prefix test says what path.relative would,
         // without resolving both paths again for each of the site's files.
         if (!dest.startsWith(this.stagingPrefix))
@@ -14327,7 +14334,7 @@ class StagedTree {
     }
     /** The previous snapshot's file at a (safe) site path; only called when there is a previous snapshot. */
     previousPath(rel) {
-        return external_node_path_default().join(this.previousDir, ...rel.split('/'));
+        return under(this.previousDir, rel);
     }
     /** Make the folder of `dest` in the staging tree, once. */
     ensureDir(dest) {

@@ -137,6 +137,15 @@ export interface Reuse {
  * in full, and only equal bytes are shared, so the tree is the same as one written out; where links cannot
  * be made (another file system), files are written.
  */
+/**
+ * `rel` inside the absolute, resolved folder `dir`. `rel` passed assertSafeRelativePath (relative, no empty, `.` or
+ * `..` segment), so it needs no normalising: path.join did that for each of a daily run's 100,000 paths.
+ */
+function under(dir: string, rel: string): string {
+  const native = path.sep === '/' ? rel : rel.split('/').join(path.sep)
+  return dir.endsWith(path.sep) ? dir + native : dir + path.sep + native
+}
+
 /** Questions about one folder of the previous snapshot after which hasPrevious lists it instead of a stat per file. */
 const LIST_AFTER = 16
 
@@ -186,7 +195,7 @@ export class StagedTree {
   /** Where a site path lands in the staging folder; the path must be safe (assertSafeRelativePath). */
   private place(rel: string): string {
     assertSafeRelativePath(rel)
-    const dest = path.join(this.staging, ...rel.split('/'))
+    const dest = under(this.staging, rel)
     // Both are normalised absolute paths (path.join normalises): a prefix test says what path.relative would,
     // without resolving both paths again for each of the site's files.
     if (!dest.startsWith(this.stagingPrefix))
@@ -196,7 +205,7 @@ export class StagedTree {
 
   /** The previous snapshot's file at a (safe) site path; only called when there is a previous snapshot. */
   private previousPath(rel: string): string {
-    return path.join(this.previousDir!, ...rel.split('/'))
+    return under(this.previousDir!, rel)
   }
 
   /** Make the folder of `dest` in the staging tree, once. */

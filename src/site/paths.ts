@@ -50,23 +50,22 @@ export const paths = {
 /** A path with `{slug}` (or `{class}`) in place of the value, for documentation. */
 export const SLUG_PLACEHOLDER = '{slug}'
 
-/** The slug in `file` where `pathOf` puts it, or null when `file` is not such a path. */
-function slugIn(pathOf: (slug: string) => string, file: string): string | null {
+/** Reads the slug back out of paths `pathOf` makes: (file) => the slug, or null when `file` is not such a path. */
+function slugReader(pathOf: (slug: string) => string): (file: string) => string | null {
+  // Split once: the checker asks this of every file it is given.
   const [head, tail] = pathOf(SLUG_PLACEHOLDER).split(SLUG_PLACEHOLDER) as [string, string]
-  if (!file.startsWith(head) || !file.endsWith(tail)) return null
-  const slug = file.slice(head.length, file.length - tail.length)
-  return slug !== '' && !slug.includes('/') ? slug : null
+  return (file) => {
+    if (!file.startsWith(head) || !file.endsWith(tail)) return null
+    const slug = file.slice(head.length, file.length - tail.length)
+    return slug !== '' && !slug.includes('/') ? slug : null
+  }
 }
 
 /** The slug of a per-app JSON document's path, or null when `file` is not one. */
-export function appDocSlug(file: string): string | null {
-  return slugIn(paths.app, file)
-}
+export const appDocSlug = slugReader(paths.app)
 
 /** The slug of a releases document's path, or null when `file` is not one. */
-export function releasesDocSlug(file: string): string | null {
-  return slugIn(paths.releases, file)
-}
+export const releasesDocSlug = slugReader(paths.releases)
 
 /** The absolute address of a site path (a directory path keeps its trailing slash). */
 export function siteUrl(baseUrl: string, sitePath: string): string {
