@@ -49,6 +49,34 @@ describe('updatesafe CLI (dist bundle)', () => {
     expect(r.stderr).toMatch(/catalog: \d+ records, all valid/)
   })
 
+  it('runs a build again with a small young generation from Node 24 on, and every other command at once', async () => {
+    // Preloaded into each process the command starts (NODE_OPTIONS is inherited): says how its heap was set.
+    const reporter = path.join(dir, 'report-process.mjs')
+    await writeFile(
+      reporter,
+      "process.stderr.write(`PROCESS ${process.execArgv.includes('--max-semi-space-size=8') ? 'small' : 'default'}\\n`)\n"
+    )
+    const processes = (args: string[]) => {
+      const r = cli(args, { env: { NODE_OPTIONS: `--import=${reporter}` } })
+      expect(r.code).toBe(0)
+      return [...r.stderr.matchAll(/^PROCESS (\w+)$/gm)].map((m) => m[1])
+    }
+    const rerun = Number(process.versions.node.split('.')[0]) >= 24
+    const build = [
+      'build',
+      '--catalog',
+      'catalog',
+      '--out',
+      'young',
+      '--base-url',
+      'https://example.org/c',
+      '--now',
+      NOW
+    ]
+    expect(processes(build)).toEqual(rerun ? ['default', 'small'] : ['default'])
+    expect(processes(['validate', '--catalog', 'catalog'])).toEqual(['default'])
+  })
+
   it('builds a byte-identical tree from the same input and --now', async () => {
     const a = cli(['build', '--catalog', 'catalog', '--out', 'a', '--base-url', 'https://example.org/c', '--now', NOW])
     expect(a.code).toBe(0)

@@ -1,9 +1,10 @@
 // Carrying unchanged apps over from the previous snapshot (src/build/reuse.ts): a build that does so writes
 // the same tree as one that reads every app, and anything an app's files depend on makes it read again.
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
-import { cp, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises'
+import { cp, mkdir, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises'
 import { lstatSync } from 'node:fs'
 import path from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { build, type BuildDeps } from '../../src/build/pipeline.js'
 import { programDigest } from '../../src/build/reuse.js'
 import { loadCatalog } from '../../src/catalog/load.js'
@@ -202,6 +203,28 @@ describe('carrying unchanged apps over from the previous snapshot', () => {
     await bump('linkding', 'v1.47.0')
     expect((await run('d2', '2026-12-02T06:00:00.000Z', { previous: 'd0' })).carried).toBe(0)
     expect(warnings.some((w) => w.includes('is not a valid reuse record; every app is built again'))).toBe(true)
+  })
+
+  it('names the program by every script of its bundle: the entry and each chunk ncc splits off', async () => {
+    const bundle = path.join(dir, 'bundle')
+    await mkdir(bundle)
+    await writeFile(path.join(bundle, 'licenses.txt'), 'MIT')
+    await writeFile(path.join(bundle, 'index.js'), 'entry')
+    await writeFile(path.join(bundle, '568.index.js'), 'the build')
+    await writeFile(path.join(bundle, '568.index.js.map'), '{}')
+    const named = () => programDigest(pathToFileURL(path.join(bundle, '568.index.js')).href)
+    const first = named()
+    expect(first).toMatch(/^[0-9a-f]{32}$/)
+    // A source map or another file is not the program; any script is.
+    await writeFile(path.join(bundle, '568.index.js.map'), '{"version":3}')
+    await writeFile(path.join(bundle, 'licenses.txt'), 'MIT, Apache-2.0')
+    expect(named()).toBe(first)
+    await writeFile(path.join(bundle, 'index.js'), 'entry, rebuilt')
+    expect(named()).not.toBe(first)
+    await writeFile(path.join(bundle, 'index.js'), 'entry')
+    expect(named()).toBe(first)
+    await writeFile(path.join(bundle, '239.index.js'), 'the GitHub client')
+    expect(named()).not.toBe(first)
   })
 
   it('running from source there is no program to name, so nothing is recorded', async () => {

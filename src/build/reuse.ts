@@ -7,7 +7,8 @@
 // and program, an app gets the same record and files (the byte-identical rebuild tests hold it). Only apps
 // whose files depend on nothing else are recorded: an offline build (a refresh brings new facts), no
 // override (its expiry is told every run) and no end-of-life product (its status follows the calendar).
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
+import path from 'node:path'
 import { isDeepStrictEqual } from 'node:util'
 import { fileURLToPath } from 'node:url'
 import { z } from 'zod'
@@ -30,14 +31,18 @@ export const reuseDocSchema = z.strictObject({
 export type ReuseDoc = z.infer<typeof reuseDocSchema>
 
 /**
- * The running program: a digest of the bundle file this module was bundled into (dist/cli/index.js or
- * dist/index.js). Their other chunks hold only the GitHub client, which runs in --refresh builds, and those carry
- * nothing over. Null when running from source, where no single file holds the program: then nothing is reused.
+ * The running program: a digest of every script of the bundle this module was bundled into (dist/cli/ or dist/:
+ * the entry, the chunk that holds the build and the GitHub client's chunks), in name order. Null when running
+ * from source, where no bundle holds the program: then nothing is reused.
  */
 export function programDigest(moduleUrl: string = import.meta.url): string | null {
   const file = fileURLToPath(moduleUrl)
   if (!file.endsWith('.js')) return null
-  return sha256(readFileSync(file)).slice(0, 32)
+  const dir = path.dirname(file)
+  const scripts = readdirSync(dir)
+    .filter((f) => f.endsWith('.js'))
+    .sort()
+  return sha256(scripts.map((f) => `${f}\n${sha256(readFileSync(path.join(dir, f)))}\n`).join('')).slice(0, 32)
 }
 
 /** The digest of a catalog file's bytes. */
