@@ -6,6 +6,7 @@ import { spawn, spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { cp, mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import path from 'node:path'
+import { SEMI_SPACE_FLAG } from '../src/util/heap.js'
 import { startFakeGitHub } from './support/fake-github.js'
 import { tempDir } from './support/tmp.js'
 
@@ -52,9 +53,10 @@ describe('updatesafe CLI (dist bundle)', () => {
   it('runs a build again with a small young generation from Node 24 on, and every other command at once', async () => {
     // Preloaded into each process the command starts (NODE_OPTIONS is inherited): says how its heap was set.
     const reporter = path.join(dir, 'report-process.mjs')
+    const small = JSON.stringify(SEMI_SPACE_FLAG)
     await writeFile(
       reporter,
-      "process.stderr.write(`PROCESS ${process.execArgv.includes('--max-semi-space-size=8') ? 'small' : 'default'}\\n`)\n"
+      `process.stderr.write('PROCESS ' + (process.execArgv.includes(${small}) ? 'small' : 'default') + '\\n')\n`
     )
     const processes = (args: string[]) => {
       const r = cli(args, { env: { NODE_OPTIONS: `--import=${reporter}` } })

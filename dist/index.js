@@ -49,12 +49,14 @@ var external_node_v8_default = /*#__PURE__*/__nccwpck_require__.n(external_node_
 // V8 sizes the young generation by Node version: from Node 24 (the action's runtime) its
 // semi-spaces grow to 64 MB, against 16 MB on Node 20, and a 10,000-app build peaked at
 // 365–400 MB. The size is fixed when the process starts (a flag set at run time does not
-// take), so an entry on such a Node runs itself again with 8 MB semi-spaces: with the
-// growth limit below, a cold 10,000-app build peaked at about 295 MB there (16 MB: 310–318).
+// take), so an entry on such a Node runs itself again with 4 MB semi-spaces: with the
+// growth limit below, a cold 10,000-app build peaked at 251–262 MB there writing to memory and
+// 280–283 MB in the bench on ext4 (8 MB: 287–293 and 289–296, at the 300 MB target; 16 MB:
+// 310–318), with no time lost that three runs each could tell.
 
 
 
-const SEMI_SPACE_FLAG = '--max-semi-space-size=8';
+const SEMI_SPACE_FLAG = '--max-semi-space-size=4';
 /**
  * Whether the command line or NODE_OPTIONS already set the V8 flag `name` (e.g. `--max-semi-space-size`);
  * V8 reads `-` and `_` in a flag's name alike.
