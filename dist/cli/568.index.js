@@ -5525,6 +5525,16 @@ function writeTextSync(fd, text, write = external_node_fs_.writeSync) {
  */
 const CANNOT_LINK = new Set(['EXDEV', 'EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
 /**
+ * `rel` inside the absolute, resolved folder `dir`. `rel` passed assertSafeRelativePath (relative, no empty, `.` or
+ * `..` segment), so it needs no normalising: path.join did that for each of a daily run's 100,000 paths.
+ */
+function under(dir, rel) {
+    const native = (external_node_path_default()).sep === '/' ? rel : rel.split('/').join((external_node_path_default()).sep);
+    return dir.endsWith((external_node_path_default()).sep) ? dir + native : dir + (external_node_path_default()).sep + native;
+}
+/** Questions about one folder of the previous snapshot after which hasPrevious lists it instead of a stat per file. */
+const LIST_AFTER = 16;
+/**
  * A site tree being written beside `outDir`: files go in one at a time as they are produced (so a
  * large site is never held in memory whole), may be read back, and the whole tree replaces `outDir`
  * only on `commit`, after its check; `discard` removes whatever is left. Writes are synchronous:
@@ -5537,16 +5547,6 @@ const CANNOT_LINK = new Set(['EXDEV', 'EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS'
  * in full, and only equal bytes are shared, so the tree is the same as one written out; where links cannot
  * be made (another file system), files are written.
  */
-/**
- * `rel` inside the absolute, resolved folder `dir`. `rel` passed assertSafeRelativePath (relative, no empty, `.` or
- * `..` segment), so it needs no normalising: path.join did that for each of a daily run's 100,000 paths.
- */
-function under(dir, rel) {
-    const native = (external_node_path_default()).sep === '/' ? rel : rel.split('/').join((external_node_path_default()).sep);
-    return dir.endsWith((external_node_path_default()).sep) ? dir + native : dir + (external_node_path_default()).sep + native;
-}
-/** Questions about one folder of the previous snapshot after which hasPrevious lists it instead of a stat per file. */
-const LIST_AFTER = 16;
 class StagedTree {
     target;
     staging;
@@ -5555,7 +5555,7 @@ class StagedTree {
     /**
      * hasPrevious by folder of the previous snapshot: how often a folder was asked about, then, from LIST_AFTER on,
      * its regular files. A daily run asks about four files of each of 10,000 apps, two of them in two flat folders;
-     * one listing answers those instead of a stat per file (a sixth of what carrying an app cost).
+     * one listing each answers those instead of a stat per file (with the catalog's reads: 70,056 stats → 40,282).
      */
     listings = new Map();
     count = 0;
@@ -5587,7 +5587,7 @@ class StagedTree {
     place(rel) {
         assertSafeRelativePath(rel);
         const dest = under(this.staging, rel);
-        // Both are normalised absolute paths (path.join normalises): a prefix test says what path.relative would,
+        // The staging folder plus a safe relative path (see under): a prefix test says what path.relative would,
         // without resolving both paths again for each of the site's files.
         if (!dest.startsWith(this.stagingPrefix))
             throw new UnsafeOutputError(`refusing to write outside the output directory: ${rel}`);
