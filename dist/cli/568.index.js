@@ -952,6 +952,33 @@ function unchangedFeeds(carried, history, before, idPrefix) {
 function reusableEntry(entry) {
     return !entry.override && !entry.lifecycle;
 }
+/**
+ * The catalog read's hook (catalog/load.ts: KnownRecords) that knows an app when its file, its previous record, the
+ * base URL and the program are those its files were built from, and the previous snapshot holds them (`present`).
+ * Each file's digest goes into `sources`, for this build's own reuse record.
+ */
+function knownRecords(program, baseUrl, previous, reused, present, sources) {
+    return (slug, bytes) => {
+        const source = sourceDigest(bytes);
+        sources.set(slug, source);
+        const record = previous.get(slug);
+        const was = reused?.apps[slug];
+        if (!record || !was || was.key !== reuseKey(program, baseUrl, source, record, was.images))
+            return null;
+        return present(slug) ? record.repo : null;
+    };
+}
+/** The reuse record of this build: the key of each recordable app, from its catalog file's digest in `sources`. */
+function nextReuseDoc(program, baseUrl, apps, sources) {
+    const next = new Map();
+    for (const { slug, record, images, recordable } of apps) {
+        if (!recordable)
+            continue;
+        const key = reuseKey(program, baseUrl, sources.get(slug), record, images);
+        next.set(slug, { key, ...(images ? { images: [...images] } : {}) });
+    }
+    return renderReuseDoc(program, next);
+}
 /** The reuse record of this build, apps in slug order. */
 function renderReuseDoc(program, apps) {
     const doc = {
@@ -1384,8 +1411,15 @@ function parseBytes(bytes, file) {
 }
 /** Read and validate one record file: size, encoding, YAML, schema. */
 function readRecord(file) {
+    return readRecordFile(file);
+}
+/** readRecord, but a record whose bytes `known` recognises is not parsed: `known` names its repository. */
+function readRecordFile(file, known) {
     const read = recordBytes(file);
-    return 'issue' in read ? { issues: [{ file, line: 1, column: 1, message: read.issue }] } : parseBytes(read.bytes, file);
+    if ('issue' in read)
+        return { issues: [{ file, line: 1, column: 1, message: read.issue }] };
+    const repo = known?.(read.bytes);
+    return repo ? { issues: [], repo, known: true } : parseBytes(read.bytes, file);
 }
 /**
  * Load and validate `<catalogDir>/apps/*.yml`. Throws a catalog ProblemsError with
@@ -1438,13 +1472,7 @@ async function readCatalog(catalogDir, log, known) {
         }
         candidates.push({ file, slug });
     }
-    const read = candidates.map(({ file, slug }) => {
-        const bytes = recordBytes(file);
-        if ('issue' in bytes)
-            return { issues: [{ file, line: 1, column: 1, message: bytes.issue }] };
-        const repo = known?.(slug, bytes.bytes);
-        return repo ? { issues: [], repo, known: true } : parseBytes(bytes.bytes, file);
-    });
+    const read = candidates.map(({ file, slug }) => readRecordFile(file, known && ((bytes) => known(slug, bytes))));
     const loaded = [];
     const knownRead = [];
     const order = [];
@@ -7688,17 +7716,7 @@ async function judgeCatalog(opts, deps, dirs, log, out) {
     const program = deps.program ?? null;
     const reused = program && !opts.refresh ? await readPreviousReuse(previousDir, program, log) : null;
     const sources = new Map();
-    const known = program
-        ? (slug, bytes) => {
-            const source = sourceDigest(bytes);
-            sources.set(slug, source);
-            const record = previous.get(slug);
-            const was = reused?.apps[slug];
-            if (!record || !was || was.key !== reuseKey(program, baseUrl, source, record, was.images))
-                return null;
-            return out.carry.present(slug) ? record.repo : null;
-        }
-        : undefined;
+    const known = program ? knownRecords(program, baseUrl, previous, reused, out.carry.present, sources) : undefined;
     // 3. The catalog, named relative to the process so messages give paths as the user typed them.
     const read = await readCatalog(external_node_path_default().relative(process.cwd(), catalogDir) || '.', log, known);
     const entries = read.entries;
@@ -7736,20 +7754,12 @@ async function judgeCatalog(opts, deps, dirs, log, out) {
     const pages = order.map((slug) => judged.get(slug)?.page ?? carried.get(slug).page);
     const images = order.map((slug) => ({ slug, images: imagesOf(slug) }));
     // What the next offline build may carry over: apps whose files depend on nothing but their file and record.
-    let reuseDoc = null;
-    if (program && !opts.refresh) {
-        const next = new Map();
-        for (const slug of order) {
-            const app = judged.get(slug)?.app;
-            if (app && (app.stale || !reusableEntry(app.entry)))
-                continue;
-            const record = (judged.get(slug) ?? carried.get(slug)).page.record;
-            const images = imagesOf(slug);
-            const key = reuseKey(program, baseUrl, sources.get(slug), record, images);
-            next.set(slug, { key, ...(images ? { images } : {}) });
-        }
-        reuseDoc = renderReuseDoc(program, next);
-    }
+    const built = order.map((slug) => {
+        const app = judged.get(slug)?.app;
+        const record = (judged.get(slug) ?? carried.get(slug)).page.record;
+        return { slug, record, images: imagesOf(slug), recordable: !app || (!app.stale && reusableEntry(app.entry)) };
+    });
+    const reuseDoc = program && !opts.refresh ? nextReuseDoc(program, baseUrl, built, sources) : null;
     return {
         carried: new Set(carried.keys()),
         reuseDoc,

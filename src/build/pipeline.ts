@@ -4,7 +4,7 @@
 // documents and pages → validate → write aside and swap.
 // Every side effect comes in through `deps`, so tests hand in fakes.
 import path from 'node:path'
-import { readCatalog, type KnownRecords, type LoadedEntry } from '../catalog/load.js'
+import { readCatalog, type LoadedEntry } from '../catalog/load.js'
 import { checkOutputDir, recoverOutputDir, StagedTree, type SiteFile } from '../output/write-tree.js'
 import { snapshotChecker } from '../output/validate.js'
 import type { AppRecord, ReleasesDoc } from '../schema/index.js'
@@ -31,15 +31,7 @@ import {
 } from './previous.js'
 import { CLASSIFIER_DIGEST } from '../classify/index.js'
 import { appRecord, diffRecords, type RecordChange } from './records.js'
-import {
-  carriedFiles,
-  renderReuseDoc,
-  reusableEntry,
-  reuseKey,
-  sourceDigest,
-  unchangedFeeds,
-  type ReuseDoc
-} from './reuse.js'
+import { carriedFiles, knownRecords, nextReuseDoc, reusableEntry, unchangedFeeds } from './reuse.js'
 
 export { diffRecords, settle, type RecordChange } from './records.js'
 
@@ -220,16 +212,7 @@ async function judgeCatalog(
   const program = deps.program ?? null
   const reused = program && !opts.refresh ? await readPreviousReuse(previousDir, program, log) : null
   const sources = new Map<string, string>()
-  const known: KnownRecords | undefined = program
-    ? (slug, bytes) => {
-        const source = sourceDigest(bytes)
-        sources.set(slug, source)
-        const record = previous.get(slug)
-        const was = reused?.apps[slug]
-        if (!record || !was || was.key !== reuseKey(program, baseUrl, source, record, was.images)) return null
-        return out.carry.present(slug) ? record.repo : null
-      }
-    : undefined
+  const known = program ? knownRecords(program, baseUrl, previous, reused, out.carry.present, sources) : undefined
   // 3. The catalog, named relative to the process so messages give paths as the user typed them.
   const read = await readCatalog(path.relative(process.cwd(), catalogDir) || '.', log, known)
   const entries = read.entries
@@ -268,19 +251,12 @@ async function judgeCatalog(
   const pages = order.map((slug) => judged.get(slug)?.page ?? carried.get(slug)!.page)
   const images = order.map((slug) => ({ slug, images: imagesOf(slug) }))
   // What the next offline build may carry over: apps whose files depend on nothing but their file and record.
-  let reuseDoc: string | null = null
-  if (program && !opts.refresh) {
-    const next = new Map<string, ReuseDoc['apps'][string]>()
-    for (const slug of order) {
-      const app = judged.get(slug)?.app
-      if (app && (app.stale || !reusableEntry(app.entry))) continue
-      const record = (judged.get(slug) ?? carried.get(slug)!).page.record
-      const images = imagesOf(slug)
-      const key = reuseKey(program, baseUrl, sources.get(slug)!, record, images)
-      next.set(slug, { key, ...(images ? { images } : {}) })
-    }
-    reuseDoc = renderReuseDoc(program, next)
-  }
+  const built = order.map((slug) => {
+    const app = judged.get(slug)?.app
+    const record = (judged.get(slug) ?? carried.get(slug)!).page.record
+    return { slug, record, images: imagesOf(slug), recordable: !app || (!app.stale && reusableEntry(app.entry)) }
+  })
+  const reuseDoc = program && !opts.refresh ? nextReuseDoc(program, baseUrl, built, sources) : null
   return {
     carried: new Set(carried.keys()),
     reuseDoc,

@@ -104,8 +104,56 @@ export function reusableEntry(entry: CatalogEntry): boolean {
   return !entry.override && !entry.lifecycle
 }
 
+/**
+ * The catalog read's hook (catalog/load.ts: KnownRecords) that knows an app when its file, its previous record, the
+ * base URL and the program are those its files were built from, and the previous snapshot holds them (`present`).
+ * Each file's digest goes into `sources`, for this build's own reuse record.
+ */
+export function knownRecords(
+  program: string,
+  baseUrl: string,
+  previous: ReadonlyMap<string, AppRecord>,
+  reused: ReuseDoc | null,
+  present: (slug: string) => boolean,
+  sources: Map<string, string>
+): (slug: string, bytes: Buffer) => string | null {
+  return (slug, bytes) => {
+    const source = sourceDigest(bytes)
+    sources.set(slug, source)
+    const record = previous.get(slug)
+    const was = reused?.apps[slug]
+    if (!record || !was || was.key !== reuseKey(program, baseUrl, source, record, was.images)) return null
+    return present(slug) ? record.repo : null
+  }
+}
+
+/** An app of this build as the next build's reuse record sees it. */
+export interface BuiltApp {
+  slug: string
+  record: AppRecord
+  images: readonly string[] | undefined
+  /** Its files depend on nothing but its catalog file and record (carried, or built offline: see reusableEntry). */
+  recordable: boolean
+}
+
+/** The reuse record of this build: the key of each recordable app, from its catalog file's digest in `sources`. */
+export function nextReuseDoc(
+  program: string,
+  baseUrl: string,
+  apps: readonly BuiltApp[],
+  sources: ReadonlyMap<string, string>
+): string {
+  const next = new Map<string, ReuseDoc['apps'][string]>()
+  for (const { slug, record, images, recordable } of apps) {
+    if (!recordable) continue
+    const key = reuseKey(program, baseUrl, sources.get(slug)!, record, images)
+    next.set(slug, { key, ...(images ? { images: [...images] } : {}) })
+  }
+  return renderReuseDoc(program, next)
+}
+
 /** The reuse record of this build, apps in slug order. */
-export function renderReuseDoc(program: string, apps: ReadonlyMap<string, ReuseDoc['apps'][string]>): string {
+function renderReuseDoc(program: string, apps: ReadonlyMap<string, ReuseDoc['apps'][string]>): string {
   const doc: ReuseDoc = {
     schema: REUSE_SCHEMA_ID,
     docs:

@@ -283,8 +283,15 @@ function parseBytes(bytes: Buffer, file: string): RecordRead {
 
 /** Read and validate one record file: size, encoding, YAML, schema. */
 export function readRecord(file: string): RecordRead {
+  return readRecordFile(file)
+}
+
+/** readRecord, but a record whose bytes `known` recognises is not parsed: `known` names its repository. */
+function readRecordFile(file: string, known?: (bytes: Buffer) => string | null): RecordRead & { known?: true } {
   const read = recordBytes(file)
-  return 'issue' in read ? { issues: [{ file, line: 1, column: 1, message: read.issue }] } : parseBytes(read.bytes, file)
+  if ('issue' in read) return { issues: [{ file, line: 1, column: 1, message: read.issue }] }
+  const repo = known?.(read.bytes)
+  return repo ? { issues: [], repo, known: true } : parseBytes(read.bytes, file)
 }
 
 /**
@@ -350,12 +357,7 @@ export async function readCatalog(catalogDir: string, log?: Logger, known?: Know
     }
     candidates.push({ file, slug })
   }
-  const read = candidates.map(({ file, slug }): RecordRead & { known?: true } => {
-    const bytes = recordBytes(file)
-    if ('issue' in bytes) return { issues: [{ file, line: 1, column: 1, message: bytes.issue }] }
-    const repo = known?.(slug, bytes.bytes)
-    return repo ? { issues: [], repo, known: true } : parseBytes(bytes.bytes, file)
-  })
+  const read = candidates.map(({ file, slug }) => readRecordFile(file, known && ((bytes) => known(slug, bytes))))
   const loaded: LoadedEntry[] = []
   const knownRead: CatalogRead['known'] = []
   const order: string[] = []
