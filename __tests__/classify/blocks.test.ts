@@ -204,7 +204,7 @@ describe('parseUnits: GitHub additions', () => {
   })
 })
 
-describe('notesParser: plain lines and simple links read as commonmark.js reads them', () => {
+describe('notesParser: plain lines, code spans and simple links read as commonmark.js reads them', () => {
   /** A seeded generator (mulberry32), so a failure repeats. */
   function random(seed: number): () => number {
     return () => {
@@ -222,13 +222,17 @@ describe('notesParser: plain lines and simple links read as commonmark.js reads 
     ...['[a](b)', '[x y](https://e.org/p?q=1#f)', '[](u)', '[a]()', '[ a ](b)', '[a](b c)', '[a](b "t")', '[a]\n(b)'],
     ...['[a\nb](c)', '[a](b\u00a0c)', '[a](b(c))', '[a [b](c)](d)', '[a][b]', '[a][]'],
     // Underscores: text between letters or digits (snake_case), emphasis elsewhere.
-    ...['_', 'a_b', '1_2', '__', '_a_', 'é_a', '_a']
+    ...['_', 'a_b', '1_2', '__', '_a_', 'é_a', '_a'],
+    // Code spans, closed or not, holding what would be markup outside them, and links across them.
+    ...['`', '``', '`a`', '` a `', '`` a ` b ``', '`a\nb`', '` `', '`  `', '`a  \nb`', '`[a](b)`', '`*`', '`_a_`'],
+    ...['`&amp;`', '`<b>`', '`\\`', '`~a~`', '[`a`](b)', '[a `]` b](c)', '[a](`b`)', '`a](b)`']
   ]
   it('on 20,000 random paragraphs, or leaves them to commonmark.js', () => {
     const next = random(19)
     let read = 0
     let links = 0
     let underscores = 0
+    let code = 0
     for (let i = 0; i < 20_000; i++) {
       let s = 'a'
       const length = 1 + Math.floor(next() * 16)
@@ -243,11 +247,14 @@ describe('notesParser: plain lines and simple links read as commonmark.js reads 
       read++
       if (s.includes('](')) links++
       if (s.includes('_')) underscores++
+      if (/`[^`]+`/.test(s)) code++
     }
-    // Thousands are read without inline nodes, many with links or underscores; the rest are left to commonmark.js.
+    // Thousands are read without inline nodes, many with links, underscores or code spans; the rest are left to
+    // commonmark.js.
     expect(read).toBeGreaterThan(3_000)
     expect(links).toBeGreaterThan(1_000)
     expect(underscores).toBeGreaterThan(500)
+    expect(code).toBeGreaterThan(500)
   })
   it('leaves brackets to commonmark.js where the notes define link references', () => {
     expect(brief('See [the docs] for details.\n\n[the docs]: https://example.org\n')).toEqual([
