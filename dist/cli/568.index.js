@@ -3391,31 +3391,94 @@ function sentencesOf(body) {
  * so `snake_case` and `MAX_SIZE` are text.
  */
 const EMPHASIS_UNDERSCORE = String.raw `(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])`;
-/** Characters that can open inline markup in CommonMark (quotes only with `smart`, which is off). */
-const INLINE_MARKUP = new RegExp('[`[\\]\\\\!<&*]|' + EMPHASIS_UNDERSCORE);
+/**
+ * Characters that can open inline markup in CommonMark (quotes only with `smart`, which is off), backticks aside:
+ * simpleText reads code spans.
+ */
+const INLINE_MARKUP = new RegExp('[[\\]\\\\!<&*]|' + EMPHASIS_UNDERSCORE);
 /** The same but brackets: links are read by simpleText when they are as simple as SIMPLE_LINK. */
-const MARKUP_BUT_LINKS = new RegExp('[`\\\\!<&*]|' + EMPHASIS_UNDERSCORE);
+const MARKUP_BUT_LINKS = new RegExp('[\\\\!<&*]|' + EMPHASIS_UNDERSCORE);
 /**
  * `[text](target)` with no bracket or line break in the text and no white space, parenthesis or bracket in
- * the target: CommonMark reads it as a link whatever surrounds it (given no `!`, `\`, `<`, `` ` `` anywhere).
+ * the target: CommonMark reads it as a link whatever surrounds it (given no `!`, `\`, `<` anywhere, and no code span
+ * across it).
  */
 const SIMPLE_LINK = /\[([^[\]\n]*)\]\(([^\s()[\]\x00-\x1f\x7f]*)\)/g;
 /**
- * What inline() reads from a paragraph or heading whose content holds no markup but simple links, without
- * its inline nodes; null when it holds more. Line breaks as commonmark.js makes them: a soft one ("\n")
- * between lines, a hard one (" ") after two trailing spaces, the next line's leading spaces dropped. Most
- * lines of notes are of this kind, and commonmark.js's inline parser took a third of the parse.
+ * What inline() reads from a paragraph or heading whose content holds no markup but code spans and simple
+ * links (`markup` finds the rest), without its inline nodes; null when it holds more. Line breaks as
+ * commonmark.js makes them: a soft one ("\n") between lines, a hard one (" ") after two trailing spaces, the
+ * next line's leading spaces dropped. Most lines of notes are of this kind, and commonmark.js's inline parser
+ * took a third of the parse; a code span (`` `name` ``) is the markup a line of notes holds most often.
  */
-function simpleText(content) {
-    let s = content.trim();
-    if (s.includes('\n'))
-        s = lineBreaks(s);
-    if (!s.includes('['))
+function simpleText(content, markup = MARKUP_BUT_LINKS) {
+    const s = content.trim();
+    // Without a bracket there is no link; with one, a link's text may hold a code span, outside its text run.
+    const links = s.includes('[');
+    let at = s.indexOf('`');
+    if (at < 0)
+        return textRun(s, markup, links);
+    // inline() drops strikethrough from text but not from code: the text of a code span must not reach it.
+    if (s.includes('~'))
+        return null;
+    // Code spans as commonmark.js reads them (parseBackticks), left to right: a run of backticks opens one that
+    // the next run of as many closes, and is text when none does. Nothing before it can take a backtick from
+    // it: escapes, entities, autolinks and HTML are markup; a link's target can, but only after a "](" that
+    // leaves the text to commonmark.js.
+    let out = '';
+    let from = 0;
+    while (at >= 0) {
+        const open = runEnd(s, at);
+        const close = closingRun(s, open, open - at);
+        if (close < 0) {
+            at = s.indexOf('`', open);
+            continue;
+        }
+        const text = textRun(s.slice(from, at), markup, links);
+        if (text === null)
+            return null;
+        out += text + codeText(s.slice(open, close));
+        from = close + (open - at);
+        at = s.indexOf('`', from);
+    }
+    const rest = textRun(s.slice(from), markup, links);
+    return rest === null ? null : out + rest;
+}
+/** Where the run of backticks at `at` ends. */
+function runEnd(s, at) {
+    let i = at;
+    while (s.charCodeAt(i) === 0x60)
+        i++;
+    return i;
+}
+/** Where the next run of exactly `n` backticks from `from` starts, -1 when there is none. */
+function closingRun(s, from, n) {
+    for (let at = s.indexOf('`', from); at >= 0;) {
+        const end = runEnd(s, at);
+        if (end - at === n)
+            return at;
+        at = s.indexOf('`', end);
+    }
+    return -1;
+}
+/** A code span's text as inline() reads it: line breaks are spaces, one space each side dropped when both are. */
+function codeText(raw) {
+    const c = raw.includes('\n') ? raw.replaceAll('\n', ' ') : raw;
+    const literal = c.length > 1 && c[0] === ' ' && c[c.length - 1] === ' ' && /[^ ]/.test(c) ? c.slice(1, -1) : c;
+    return literal.includes('&') ? decodeEntities(literal) : literal;
+}
+/** Text outside code spans, with simple links read; null when it holds other markup or a link that is not simple. */
+function textRun(t, markup, links) {
+    if (markup.test(t))
+        return null;
+    const s = t.includes('\n') ? lineBreaks(t) : t;
+    if (!links)
         return s;
-    s = s.replace(SIMPLE_LINK, '$1');
+    const read = s.includes('[') ? s.replace(SIMPLE_LINK, '$1') : s;
     // A `](` outside every simple link may close a link that is not simple (spanning lines, a title, a
-    // nested bracket): such content is left to commonmark.js. (One that a link's text makes is left too.)
-    return s.includes('](') ? null : s;
+    // nested bracket, a code span in its text): such content is left to commonmark.js. (One that a link's
+    // text makes is left too.)
+    return read.includes('](') ? null : read;
 }
 /**
  * The line breaks of plain inline content as commonmark.js makes them (see simpleText). Counted, not matched
@@ -3440,7 +3503,7 @@ function lineBreaks(s) {
     return out;
 }
 /**
- * A commonmark.js parser whose inline pass leaves plain text and simple links to simpleText: such a
+ * A commonmark.js parser whose inline pass leaves plain text, code spans and simple links to simpleText: such a
  * paragraph or heading gets no inline nodes, and its text as its `literal` (which CommonMark leaves null
  * for them), where inline() reads it.
  */
@@ -3454,8 +3517,7 @@ function notesParser() {
         if (content === null)
             return parse(block);
         // A bracket can name a link reference when the notes define one.
-        const markup = hasKeys(inlines.refmap) ? INLINE_MARKUP : MARKUP_BUT_LINKS;
-        const text = markup.test(content) ? null : simpleText(content);
+        const text = simpleText(content, hasKeys(inlines.refmap) ? INLINE_MARKUP : MARKUP_BUT_LINKS);
         if (text === null)
             return parse(block);
         b._string_content = null;

@@ -177,7 +177,7 @@ function runEnd(s: string, at: number): number {
 
 /** Where the next run of exactly `n` backticks from `from` starts, -1 when there is none. */
 function closingRun(s: string, from: number, n: number): number {
-  for (let at = s.indexOf('`', from); at >= 0; ) {
+  for (let at = s.indexOf('`', from); at >= 0;) {
     const end = runEnd(s, at)
     if (end - at === n) return at
     at = s.indexOf('`', end)
