@@ -1730,7 +1730,7 @@ function lineOpening(words, bare = '') {
     const scoped = String.raw `${LINE_START}(?:\[[^\]]{0,30}\]\s*)?(?:[\w/-]{1,30}:\s*)?${alt(words)}`;
     return new RegExp(bare ? `${scoped}|${LINE_START}(?:${bare})` : scoped, 'i');
 }
-/** The words that open a line which removes something (`removalLine`). */
+/** The words that open a line which removes, disables or refuses something (`removalLine`). */
 const REMOVING = [
     ...['remove', 'removes', 'removed', 'removing', 'drop', 'drops', 'dropped', 'delete', 'deletes', 'deleted'],
     ...['disable', 'disables', 'disabled', 'discontinue', 'discontinues', 'discontinued', 'retire', 'retires'],
@@ -2057,7 +2057,8 @@ const SPECS = {
         ]
     },
     removalLine: {
-        means: 'removes something',
+        // Not "removes something" alone: the rationale quoted it for "Reject excessively large FTP control replies".
+        means: 'removes, disables or refuses something',
         why: 'required',
         pattern: lineOpening(REMOVING),
         keys: ['remov', 'drop', 'delet', 'disabl', 'discontinu', 'retire', 'forbid', 'disallow', 'reject', 'unsupport']
@@ -5448,7 +5449,7 @@ function classifyWith(model, input) {
  * leave yesterday's words published. __tests__/classify/revision.test.ts holds it to the judgements of the
  * real notes.
  */
-const JUDGING_REVISION = 26;
+const JUDGING_REVISION = 27;
 /**
  * The classifier's identity (8 hex digits): the committed model and the judging code's revision. A
  * verdict computed by another model or another revision is judged again.

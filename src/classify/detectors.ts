@@ -162,7 +162,7 @@ function lineOpening(words: readonly string[], bare = ''): RegExp {
   return new RegExp(bare ? `${scoped}|${LINE_START}(?:${bare})` : scoped, 'i')
 }
 
-/** The words that open a line which removes something (`removalLine`). */
+/** The words that open a line which removes, disables or refuses something (`removalLine`). */
 const REMOVING = [
   ...['remove', 'removes', 'removed', 'removing', 'drop', 'drops', 'dropped', 'delete', 'deletes', 'deleted'],
   ...['disable', 'disables', 'disabled', 'discontinue', 'discontinues', 'discontinued', 'retire', 'retires'],
@@ -498,7 +498,8 @@ const SPECS: Record<string, Spec> = {
     ]
   },
   removalLine: {
-    means: 'removes something',
+    // Not "removes something" alone: the rationale quoted it for "Reject excessively large FTP control replies".
+    means: 'removes, disables or refuses something',
     why: 'required',
     pattern: lineOpening(REMOVING),
     keys: ['remov', 'drop', 'delet', 'disabl', 'discontinu', 'retire', 'forbid', 'disallow', 'reject', 'unsupport']
