@@ -2918,7 +2918,8 @@ function clip(s, max) {
     const space = cut.lastIndexOf(' ');
     if (space > max * 0.6)
         cut = cut.slice(0, space);
-    return `${cut.replace(/[\s,;:.\-–—(]+$/, '')}…`;
+    // An ellipsis the text already ends with (an item clipped before) is not doubled.
+    return `${cut.replace(/[\s,;:.\-–—(…]+$/, '')}…`;
 }
 /** A version label as it may appear in prose: no control characters, bounded. */
 function safeLabel(label) {
@@ -7062,9 +7063,13 @@ function scrub(text) {
     // Parentheses and brackets emptied by the above.
     if (s.includes('(') || s.includes('['))
         s = s.replace(EMPTIED, ' ').replace(EMPTIED, ' ');
-    return squash(s)
-        .replace(/\s+([,.;:)\]])/g, '$1')
-        .replace(/^[\s,;:.\-–—]+/, '');
+    return (squash(s)
+        // A space left before punctuation goes; not before a name that opens with a dot (`.env`) or a colon (`::1`).
+        .replace(/\s+([,;)\]]|[.:](?=\s|$|[)\]]))/g, '$1')
+        // The commas of a list of references that went ("data [#1](…), [#2](…)"): one, and none where a clause ends.
+        .replace(/,(?:\s*,)+/g, ',')
+        .replace(/,(?=[)\].;:]|$)/g, '')
+        .replace(/^[\s,;:.\-–—]+/, ''));
 }
 function groups(units) {
     const bySection = new Map();
@@ -7255,7 +7260,7 @@ function classifyWith(model, input) {
  * leave yesterday's words published. __tests__/classify/revision.test.ts holds it to the judgements of the
  * real notes.
  */
-const JUDGING_REVISION = 27;
+const JUDGING_REVISION = 28;
 /**
  * The classifier's identity (8 hex digits): the committed model and the judging code's revision. A
  * verdict computed by another model or another revision is judged again.

@@ -37,6 +37,21 @@ describe('summarise', () => {
     expect(g).toMatch(/^SECURITY: Bump x\/oauth2 & x\/crypto\. /)
   })
 
+  it('leaves no stray commas where references went, and no space dropped before a name that opens with a dot', () => {
+    // The space before punctuation that removing a reference leaves goes; a space before `.env` or `::1` stays.
+    expect(
+      summarise(
+        '- test(js): improve `.jshintrc`\n- Use a `.env` file, or `::1`\n' +
+          '- New JSON mode [#5662](https://x.org/5662), [#6317](https://x.org/6317)\n'
+      )
+    ).toBe('test(js): improve .jshintrc; Use a .env file, or ::1; New JSON mode.')
+    // borg 1.4.3 ("with a warning, #8535.") read "with a warning,;"; FreshRSS 1.24.0 read "JSON data,,,".
+    expect(
+      summarise('Fixes:\n\n- compact: replace AssertionError with a warning, #8535.\n- Fix timers (Thanks @a, @b)\n')
+    ).toBe('Fixes: compact: replace AssertionError with a warning; Fix timers (Thanks).')
+    for (const n of NOTES) expect([n.id, /,\s*[,;]|,$| [,;]/.test(summarise(n.notes))]).toEqual([n.id, false])
+  })
+
   it('has no Markdown or HTML and stays within SUMMARY_MAX on every real entry', () => {
     for (const n of NOTES) {
       const s = summarise(n.notes)

@@ -2,7 +2,7 @@
 // those of the plain definitions on the uncommon ones.
 import { describe, expect, it } from '@jest/globals'
 import { parseUnits } from '../../src/classify/blocks.js'
-import { cleanNotes, isBlankNotes, squash } from '../../src/classify/text.js'
+import { cleanNotes, clip, isBlankNotes, squash } from '../../src/classify/text.js'
 
 /** The units of `notes` as cleaned, as [kind, text]. */
 const brief = (notes: string) => parseUnits(cleanNotes(notes).text).map((u) => [u.kind, u.text])
@@ -25,6 +25,15 @@ describe('squash', () => {
     'single spaced but\u00a0one'
   ])('%j', (s) => {
     expect(squash(s)).toBe(s.replace(/\s+/g, ' ').trim())
+  })
+})
+
+describe('clip', () => {
+  it('cuts at a word boundary with one ellipsis, also where the text already ended in one', () => {
+    expect(clip('one two three four', 16)).toBe('one two three…')
+    // An item clipped before, then clipped again with the summary it ends: "a……" was published.
+    expect(clip(`abc…${'d'.repeat(10)}`, 5)).toBe('abc…')
+    expect(clip('one two… three', 9)).toBe('one two…')
   })
 })
 

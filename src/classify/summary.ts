@@ -38,9 +38,15 @@ export function scrub(text: string): string {
   if (BEYOND_LATIN1_BASICS.test(s)) s = s.replace(/(?![\u00a9\u00ae\u2122])\p{Extended_Pictographic}\uFE0F?/gu, ' ')
   // Parentheses and brackets emptied by the above.
   if (s.includes('(') || s.includes('[')) s = s.replace(EMPTIED, ' ').replace(EMPTIED, ' ')
-  return squash(s)
-    .replace(/\s+([,.;:)\]])/g, '$1')
-    .replace(/^[\s,;:.\-–—]+/, '')
+  return (
+    squash(s)
+      // A space left before punctuation goes; not before a name that opens with a dot (`.env`) or a colon (`::1`).
+      .replace(/\s+([,;)\]]|[.:](?=\s|$|[)\]]))/g, '$1')
+      // The commas of a list of references that went ("data [#1](…), [#2](…)"): one, and none where a clause ends.
+      .replace(/,(?:\s*,)+/g, ',')
+      .replace(/,(?=[)\].;:]|$)/g, '')
+      .replace(/^[\s,;:.\-–—]+/, '')
+  )
 }
 
 interface Group {

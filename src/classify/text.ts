@@ -312,7 +312,8 @@ export function clip(s: string, max: number): string {
   if (/[\uD800-\uDBFF]$/.test(cut)) cut = cut.slice(0, -1)
   const space = cut.lastIndexOf(' ')
   if (space > max * 0.6) cut = cut.slice(0, space)
-  return `${cut.replace(/[\s,;:.\-–—(]+$/, '')}…`
+  // An ellipsis the text already ends with (an item clipped before) is not doubled.
+  return `${cut.replace(/[\s,;:.\-–—(…]+$/, '')}…`
 }
 
 /** A version label as it may appear in prose: no control characters, bounded. */
