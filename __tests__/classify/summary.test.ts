@@ -52,6 +52,26 @@ describe('summarise', () => {
     for (const n of NOTES) expect([n.id, /,\s*[,;]|,$| [,;]/.test(summarise(n.notes))]).toEqual([n.id, false])
   })
 
+  it('leaves no brackets, credits, slashes or commas of the references and links it drops', () => {
+    // Traefik credits each entry so; ntfy lists references with slashes; Flarum links a pull request bare.
+    expect(
+      summarise(
+        '- Add missing renew options ([#12467](https://github.com/traefik/traefik/pull/12467) by [ldez](https://github.com/ldez))\n' +
+          '- Support for HTML-only emails ([#690](https://x.org/690)/[#693](https://x.org/693), thanks to [@a](https://x.org/a))\n' +
+          '- Allow setting the locale (https://github.com/flarum/framework/pull/3451)\n'
+      )
+    ).toBe('Add missing renew options; Support for HTML-only emails; Allow setting the locale.')
+    // A slash between words and the words around removed references stay.
+    expect(
+      summarise(
+        '- A new node is registered as new ([#2364](https://x.org/2364) and [#2396](https://x.org/2396))\n' +
+          '- Fix read / write rules (see [limits](config.md), [#1019](https://x.org/1019)/[#1050](https://x.org/1050), for details)\n'
+      )
+    ).toBe('A new node is registered as new; Fix read / write rules (see limits, for details).')
+    for (const n of NOTES)
+      expect([n.id, /[([]\s*[,;)\]]|[([]\s*\.(?!\w)|\( by /.test(summarise(n.notes))]).toEqual([n.id, false])
+  })
+
   it('has no Markdown or HTML and stays within SUMMARY_MAX on every real entry', () => {
     for (const n of NOTES) {
       const s = summarise(n.notes)

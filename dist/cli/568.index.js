@@ -5141,15 +5141,23 @@ const URGENT_KINDS = sections_S.breaking | sections_S.upgrade | sections_S.remov
  */
 const SKIP_SECTION = /\b(?:thanks|contributors|all commits|all (?:app )?changes|full changelog|new contributors)\b/i;
 const BEYOND_LATIN1_BASICS = /[^\u0000-\u00a8]/;
-const EMPTIED = /[([]\s*(?:[,;]\s*)*[)\]]/g;
+/** Brackets the references in them went from: "( )", "( , )", "( / )", "( and )". */
+const EMPTIED = /[([]\s*(?:(?:[,;/]|\band\b)\s*)*[)\]]/g;
+/** A URL, without the punctuation after it: "(https://…/pull/1)" leaves its parentheses, emptied. */
+const summary_URL = /\b(?:https?:\/\/|www\.)\S+?(?=[).,;:!?'"\]]*(?:\s|$))/gi;
+/**
+ * An issue or pull request reference, with a credit after it ("#12467 by ldez", as "([#12467](…) by [ldez](…))"
+ * reads): after a space, a bracket, a comma or a slash ("#690/#693").
+ */
+const ISSUE_REF = /(?:^|(?<=[\s([,/]))(?:GH-|#)\d+\b(?:\s+(?:by|from)\s+@?[\w-]+(?:\[bot\])?(?=\s*[)\],;]|\s*$))?/gi;
 const HASH_REF = new RegExp(`#?${COMMIT_HASH}`, 'g');
 /** Drop what is noise in plain text: URLs, issue and PR refs, commit hashes, mentions. */
 function scrub(text) {
-    let s = text.replace(/\bhttps?:\/\/\S+|\bwww\.\S+/gi, ' ');
+    let s = text.replace(summary_URL, ' ');
     // The costly reference and mention patterns are skipped when a character they need is absent.
     if (s.includes('#') && s.includes('/'))
         s = s.replace(/\b[\w.-]+\/[\w.-]+#\d+\b/g, ' ');
-    s = s.replace(/(?:^|(?<=[\s([,]))(?:GH-|#)\d+\b/gi, ' ').replace(HASH_REF, ' ');
+    s = s.replace(ISSUE_REF, ' ').replace(HASH_REF, ' ');
     if (s.includes('@'))
         s = s
             .replace(/\b(?:by|thanks to|from) @[\w-]+(?:\[bot\])?/gi, ' ')
@@ -5161,11 +5169,14 @@ function scrub(text) {
     if (s.includes('(') || s.includes('['))
         s = s.replace(EMPTIED, ' ').replace(EMPTIED, ' ');
     return (squash(s)
+        // A slash that stood between references that went ("limits, [#1019](…)/[#1050](…),"): not one between words.
+        .replace(/(^|[\s([,])\/(?=\s*[,;)\]]|\s*$)/g, '$1')
         // A space left before punctuation goes; not before a name that opens with a dot (`.env`) or a colon (`::1`).
         .replace(/\s+([,;)\]]|[.:](?=\s|$|[)\]]))/g, '$1')
         // The commas of a list of references that went ("data [#1](…), [#2](…)"): one, and none where a clause ends.
         .replace(/,(?:\s*,)+/g, ',')
         .replace(/,(?=[)\].;:]|$)/g, '')
+        .replace(/([([]),\s*/g, '$1')
         .replace(/^[\s,;:.\-–—]+/, ''));
 }
 function groups(units) {
@@ -5454,7 +5465,7 @@ function classifyWith(model, input) {
  * leave yesterday's words published. __tests__/classify/revision.test.ts holds it to the judgements of the
  * real notes.
  */
-const JUDGING_REVISION = 28;
+const JUDGING_REVISION = 29;
 /**
  * The classifier's identity (8 hex digits): the committed model and the judging code's revision. A
  * verdict computed by another model or another revision is judged again.

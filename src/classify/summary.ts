@@ -21,15 +21,23 @@ const URGENT_KINDS = S.breaking | S.upgrade | S.removed | S.security | S.depreca
  */
 const SKIP_SECTION = /\b(?:thanks|contributors|all commits|all (?:app )?changes|full changelog|new contributors)\b/i
 const BEYOND_LATIN1_BASICS = /[^\u0000-\u00a8]/
-const EMPTIED = /[([]\s*(?:[,;]\s*)*[)\]]/g
+/** Brackets the references in them went from: "( )", "( , )", "( / )", "( and )". */
+const EMPTIED = /[([]\s*(?:(?:[,;/]|\band\b)\s*)*[)\]]/g
+/** A URL, without the punctuation after it: "(https://…/pull/1)" leaves its parentheses, emptied. */
+const URL = /\b(?:https?:\/\/|www\.)\S+?(?=[).,;:!?'"\]]*(?:\s|$))/gi
+/**
+ * An issue or pull request reference, with a credit after it ("#12467 by ldez", as "([#12467](…) by [ldez](…))"
+ * reads): after a space, a bracket, a comma or a slash ("#690/#693").
+ */
+const ISSUE_REF = /(?:^|(?<=[\s([,/]))(?:GH-|#)\d+\b(?:\s+(?:by|from)\s+@?[\w-]+(?:\[bot\])?(?=\s*[)\],;]|\s*$))?/gi
 const HASH_REF = new RegExp(`#?${COMMIT_HASH}`, 'g')
 
 /** Drop what is noise in plain text: URLs, issue and PR refs, commit hashes, mentions. */
 export function scrub(text: string): string {
-  let s = text.replace(/\bhttps?:\/\/\S+|\bwww\.\S+/gi, ' ')
+  let s = text.replace(URL, ' ')
   // The costly reference and mention patterns are skipped when a character they need is absent.
   if (s.includes('#') && s.includes('/')) s = s.replace(/\b[\w.-]+\/[\w.-]+#\d+\b/g, ' ')
-  s = s.replace(/(?:^|(?<=[\s([,]))(?:GH-|#)\d+\b/gi, ' ').replace(HASH_REF, ' ')
+  s = s.replace(ISSUE_REF, ' ').replace(HASH_REF, ' ')
   if (s.includes('@'))
     s = s
       .replace(/\b(?:by|thanks to|from) @[\w-]+(?:\[bot\])?/gi, ' ')
@@ -40,11 +48,14 @@ export function scrub(text: string): string {
   if (s.includes('(') || s.includes('[')) s = s.replace(EMPTIED, ' ').replace(EMPTIED, ' ')
   return (
     squash(s)
+      // A slash that stood between references that went ("limits, [#1019](…)/[#1050](…),"): not one between words.
+      .replace(/(^|[\s([,])\/(?=\s*[,;)\]]|\s*$)/g, '$1')
       // A space left before punctuation goes; not before a name that opens with a dot (`.env`) or a colon (`::1`).
       .replace(/\s+([,;)\]]|[.:](?=\s|$|[)\]]))/g, '$1')
       // The commas of a list of references that went ("data [#1](…), [#2](…)"): one, and none where a clause ends.
       .replace(/,(?:\s*,)+/g, ',')
       .replace(/,(?=[)\].;:]|$)/g, '')
+      .replace(/([([]),\s*/g, '$1')
       .replace(/^[\s,;:.\-–—]+/, '')
   )
 }
