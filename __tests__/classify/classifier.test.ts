@@ -153,6 +153,13 @@ describe('why it is breaking', () => {
     expect(j.rationale).toMatch(/^Breaking \(a required step\) in v4\.5\.0, under "Breaking Changes": "/)
   })
 
+  it('names the heading without its own colon (\'under "Bug fixes"\' for "### Bug fixes:", as Traefik writes them)', () => {
+    const j = classifyReleases({
+      releases: [{ version: '1.0.1', notes: '### Bug fixes:\n\n- Reject CONNECT requests with a body\n' }]
+    })
+    expect(j.rationale).toContain(', under "Bug fixes": "Reject CONNECT requests with a body"')
+  })
+
   it('a line its heading calls breaking also says what the line itself does, when it says more than routine', () => {
     const say = (notes: string) => classifyReleases({ releases: [{ version: '2.0.0', notes }] }).rationale
     expect(say('## Breaking changes\n\n- Remove support for the v1 API')).toContain(

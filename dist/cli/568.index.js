@@ -5389,7 +5389,8 @@ function because(j, version) {
     const cls = classifier_CLASS_WORD[j.safeToUpdate];
     const kind = j.breakingKind ? ` (${KIND_WORDS[j.breakingKind]})` : '';
     if (j.unit && j.safeToUpdate !== 'unknown') {
-        const section = j.unit.section ? `, under "${clip(j.unit.section.title, 60)}"` : '';
+        // A heading's own colon ("### Bug fixes:") is not part of its name: 'under "Bug fixes"', as the summary says.
+        const section = j.unit.section ? `, under "${clip(j.unit.section.title.replace(/\s*:$/, ''), 60)}"` : '';
         const quote = `"${quoteOf(j.unit, j.at)}"`;
         if (j.safeToUpdate === 'safe')
             return `Safe in ${version}: no line weighs toward caution; the closest, ${quote}${section}, ${j.describes}`;
@@ -5465,7 +5466,7 @@ function classifyWith(model, input) {
  * leave yesterday's words published. __tests__/classify/revision.test.ts holds it to the judgements of the
  * real notes.
  */
-const JUDGING_REVISION = 29;
+const JUDGING_REVISION = 30;
 /**
  * The classifier's identity (8 hex digits): the committed model and the judging code's revision. A
  * verdict computed by another model or another revision is judged again.

@@ -69,7 +69,8 @@ function because(j: ReleaseJudgement, version: string): string {
   const cls = CLASS_WORD[j.safeToUpdate]
   const kind = j.breakingKind ? ` (${KIND_WORDS[j.breakingKind]})` : ''
   if (j.unit && j.safeToUpdate !== 'unknown') {
-    const section = j.unit.section ? `, under "${clip(j.unit.section.title, 60)}"` : ''
+    // A heading's own colon ("### Bug fixes:") is not part of its name: 'under "Bug fixes"', as the summary says.
+    const section = j.unit.section ? `, under "${clip(j.unit.section.title.replace(/\s*:$/, ''), 60)}"` : ''
     const quote = `"${quoteOf(j.unit, j.at)}"`
     if (j.safeToUpdate === 'safe')
       return `Safe in ${version}: no line weighs toward caution; the closest, ${quote}${section}, ${j.describes}`
@@ -152,7 +153,7 @@ export function classifyWith(model: Model, input: ClassifyInput): Judgement {
  * leave yesterday's words published. __tests__/classify/revision.test.ts holds it to the judgements of the
  * real notes.
  */
-export const JUDGING_REVISION = 29
+export const JUDGING_REVISION = 30
 
 /**
  * The classifier's identity (8 hex digits): the committed model and the judging code's revision. A
