@@ -5316,7 +5316,7 @@ const SIMPLE_LINK = /\[([^[\]\n]*)\]\(([^\s()[\]\x00-\x1f\x7f]*)\)/g;
  * next line's leading spaces dropped. Most lines of notes are of this kind, and commonmark.js's inline parser
  * took a third of the parse; a code span (`` `name` ``) is the markup a line of notes holds most often.
  */
-function simpleText(content, markup = MARKUP_BUT_LINKS) {
+function simpleText(content, markup) {
     const s = content.trim();
     // Without a bracket there is no link; with one, a link's text may hold a code span, outside its text run.
     const links = s.includes('[');
@@ -7047,7 +7047,7 @@ const BEYOND_LATIN1_BASICS = /[^\u0000-\u00a8]/;
 /** Brackets the references in them went from: "( )", "( , )", "( / )", "( and )". */
 const EMPTIED = /[([]\s*(?:(?:[,;/]|\band\b)\s*)*[)\]]/g;
 /** A URL, without the punctuation after it: "(https://…/pull/1)" leaves its parentheses, emptied. */
-const summary_URL = /\b(?:https?:\/\/|www\.)\S+?(?=[).,;:!?'"\]]*(?:\s|$))/gi;
+const BARE_URL = /\b(?:https?:\/\/|www\.)\S+?(?=[).,;:!?'"\]]*(?:\s|$))/gi;
 /**
  * An issue or pull request reference, with a credit after it ("#12467 by ldez", as "([#12467](…) by [ldez](…))"
  * reads): after a space, a bracket, a comma or a slash ("#690/#693").
@@ -7056,7 +7056,7 @@ const ISSUE_REF = /(?:^|(?<=[\s([,/]))(?:GH-|#)\d+\b(?:\s+(?:by|from)\s+@?[\w-]+
 const HASH_REF = new RegExp(`#?${COMMIT_HASH}`, 'g');
 /** Drop what is noise in plain text: URLs, issue and PR refs, commit hashes, mentions. */
 function scrub(text) {
-    let s = text.replace(summary_URL, ' ');
+    let s = text.replace(BARE_URL, ' ');
     // The costly reference and mention patterns are skipped when a character they need is absent.
     if (s.includes('#') && s.includes('/'))
         s = s.replace(/\b[\w.-]+\/[\w.-]+#\d+\b/g, ' ');

@@ -137,7 +137,7 @@ const SIMPLE_LINK = /\[([^[\]\n]*)\]\(([^\s()[\]\x00-\x1f\x7f]*)\)/g
  * next line's leading spaces dropped. Most lines of notes are of this kind, and commonmark.js's inline parser
  * took a third of the parse; a code span (`` `name` ``) is the markup a line of notes holds most often.
  */
-export function simpleText(content: string, markup: RegExp = MARKUP_BUT_LINKS): string | null {
+export function simpleText(content: string, markup: RegExp): string | null {
   const s = content.trim()
   // Without a bracket there is no link; with one, a link's text may hold a code span, outside its text run.
   const links = s.includes('[')

@@ -24,7 +24,7 @@ const BEYOND_LATIN1_BASICS = /[^\u0000-\u00a8]/
 /** Brackets the references in them went from: "( )", "( , )", "( / )", "( and )". */
 const EMPTIED = /[([]\s*(?:(?:[,;/]|\band\b)\s*)*[)\]]/g
 /** A URL, without the punctuation after it: "(https://…/pull/1)" leaves its parentheses, emptied. */
-const URL = /\b(?:https?:\/\/|www\.)\S+?(?=[).,;:!?'"\]]*(?:\s|$))/gi
+const BARE_URL = /\b(?:https?:\/\/|www\.)\S+?(?=[).,;:!?'"\]]*(?:\s|$))/gi
 /**
  * An issue or pull request reference, with a credit after it ("#12467 by ldez", as "([#12467](…) by [ldez](…))"
  * reads): after a space, a bracket, a comma or a slash ("#690/#693").
@@ -34,7 +34,7 @@ const HASH_REF = new RegExp(`#?${COMMIT_HASH}`, 'g')
 
 /** Drop what is noise in plain text: URLs, issue and PR refs, commit hashes, mentions. */
 export function scrub(text: string): string {
-  let s = text.replace(URL, ' ')
+  let s = text.replace(BARE_URL, ' ')
   // The costly reference and mention patterns are skipped when a character they need is absent.
   if (s.includes('#') && s.includes('/')) s = s.replace(/\b[\w.-]+\/[\w.-]+#\d+\b/g, ' ')
   s = s.replace(ISSUE_REF, ' ').replace(HASH_REF, ' ')
