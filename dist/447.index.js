@@ -1780,17 +1780,6 @@ class StagedTree {
     get unchanged() {
         return this.linked;
     }
-    /** A file written to this tree, as text; null when it was not written. */
-    read(rel) {
-        try {
-            return (0,external_node_fs_.readFileSync)(this.place(rel), 'utf8');
-        }
-        catch (e) {
-            if (e.code === 'ENOENT')
-                return null;
-            throw e;
-        }
-    }
     /** Run `check` on the staged tree, then swap it in for `outDir`; returns the number of files written. */
     async commit(check = () => { }) {
         await check();
@@ -3263,26 +3252,23 @@ function shieldsEndpoint(record) {
 
 
 
-function assertRenderable(p, seen) {
+/** Paths are built only from the slug, so it must be exactly a slug; the class picks the page's words. */
+function assertRenderable(p) {
     const slug = p.record.slug;
-    // Paths are built only from the slug, so it must be exactly a slug.
     if (typeof slug !== 'string' || !src_schema/* SLUG_PATTERN */.ZT.test(slug))
         throw new Error(`render: invalid slug ${JSON.stringify(String(slug).slice(0, 80))}`);
-    if (seen.has(slug))
-        throw new Error(`render: duplicate slug "${slug}"`);
     if (!src_schema/* CLASSES */.Nv.includes(p.record.safeToUpdate))
         throw new Error(`render: ${slug}: unknown class`);
-    seen.add(slug);
 }
-/**
- * Every human-facing file, produced one at a time so a large site never has to
- * sit in memory whole: shared files first, then each app's page, badge and
- * shields endpoint.
- */
-function* pageFiles(pages, ctx) {
+/** The files every site has once: assets, the index of all apps and the 404 page. */
+function* sharedPageFiles(pages, ctx) {
     const seen = new Set();
-    for (const p of pages)
-        assertRenderable(p, seen);
+    for (const p of pages) {
+        assertRenderable(p);
+        if (seen.has(p.record.slug))
+            throw new Error(`render: duplicate slug "${p.record.slug}"`);
+        seen.add(p.record.slug);
+    }
     const sorted = [...pages].sort((a, b) => (0,src_schema/* compareSlugs */.wf)(a.record.slug, b.record.slug));
     const first = sorted[0]?.record;
     const basePath = ctx.baseUrl !== undefined ? basePathOf(ctx.baseUrl) : basePathOf(first?.url, first?.slug);
@@ -3300,27 +3286,27 @@ function* pageFiles(pages, ctx) {
         })
     ];
     yield [paths.notFound, renderNotFound({ basePath, generatedAt: ctx.generatedAt })];
-    for (const p of sorted) {
-        const slug = p.record.slug;
-        if (ctx.carried?.has(slug))
-            continue;
-        const history = ctx.releases?.(slug) ?? null;
-        yield [
-            paths.page(slug),
-            renderAppPage({
-                ...p,
-                feeds: ctx.feeds,
-                staleSince: ctx.staleSince?.get(slug) ?? null,
-                history
-            })
-        ];
-        yield [paths.badge(slug), renderBadge(p.record)];
-        yield [paths.shields(slug), toJson(shieldsEndpoint(p.record))];
-    }
 }
-/** All of pageFiles at once, keyed by path. */
+/**
+ * One app's page, badge and shields endpoint. They depend on nothing but the app, so a build renders them as
+ * soon as the app's record and releases document are made, and never reads the document back.
+ */
+function* appPageFiles(p, ctx) {
+    assertRenderable(p);
+    const slug = p.record.slug;
+    yield [paths.page(slug), renderAppPage({ ...p, feeds: ctx.feeds, staleSince: ctx.staleSince, history: ctx.history })];
+    yield [paths.badge(slug), renderBadge(p.record)];
+    yield [paths.shields(slug), toJson(shieldsEndpoint(p.record))];
+}
+/** Every human-facing file of these pages (no releases documents), keyed by path. */
 function renderPages(pages, ctx) {
-    return new Map(pageFiles(pages, ctx));
+    const files = new Map(sharedPageFiles(pages, ctx));
+    for (const p of pages) {
+        const app = { feeds: ctx.feeds, staleSince: ctx.staleSince?.get(p.record.slug) ?? null, history: null };
+        for (const [path, body] of appPageFiles(p, app))
+            files.set(path, body);
+    }
+    return files;
 }
 
 ;// CONCATENATED MODULE: ./src/site/status.ts
@@ -3329,9 +3315,13 @@ function renderPages(pages, ctx) {
 // carries, from run to run, since when each stale app has been stale.
 
 
-/** An app stale in the previous run too keeps its date; one newly stale is stale since this run. */
+/** Since when a stale app has been stale: one stale in the previous run too keeps its date; one newly stale, this run. */
+function staleSinceOf(slug, report) {
+    return report.staleBefore.get(slug) ?? report.runAt;
+}
+/** Slug → since when, for every stale app of the run. */
 function staleSince(report) {
-    return new Map(report.stale.map((slug) => [slug, report.staleBefore.get(slug) ?? report.runAt]));
+    return new Map(report.stale.map((slug) => [slug, staleSinceOf(slug, report)]));
 }
 function statusDoc(report) {
     const since = staleSince(report);
@@ -7585,7 +7575,7 @@ function reusable(app, prior, history, basis) {
     const entry = history.releases.find((e) => e.version === facts.version);
     return entry?.basis === basis;
 }
-/** An app's record and what its page shows beyond the record; its releases document goes to ctx.publishReleases. */
+/** An app's record, what its page shows beyond the record, and its releases document. */
 function appRecord(app, ctx) {
     const prior = ctx.previous.get(app.slug);
     const before = readPreviousHistory(ctx.previousDir, app.slug, ctx.log);
@@ -7644,7 +7634,6 @@ function appRecord(app, ctx) {
         release = { latestVersion, safeToUpdate, rationale, changelogSummary, sourceUrl, lastChecked };
         page = { releaseDate: null, ...pageOf(latest, latestVersion) };
     }
-    ctx.publishReleases(releasesDoc(app.slug, latest, releases, before, ctx.now));
     const checked = src_schema/* appRecordSchema */.mt.safeParse({
         slug: app.slug,
         name: app.entry.name,
@@ -7665,7 +7654,10 @@ function appRecord(app, ctx) {
         ctx.log.warning(`${app.slug}: stale, republished last-known-good (${app.note ?? 'upstream failed'})`, {
             file: app.file
         });
-    return { record: settle(checked.data, ctx.previous.get(app.slug)), stale: app.stale, ...page };
+    return {
+        page: { record: settle(checked.data, ctx.previous.get(app.slug)), stale: app.stale, ...page },
+        releases: releasesDoc(app.slug, latest, releases, before, ctx.now)
+    };
 }
 /**
  * A record whose only difference from the published one is lastChecked is the
@@ -7755,10 +7747,10 @@ function withReleaseData(apps, refreshed, log) {
     return { apps: apps.filter((a) => a.facts || a.kept), leftOut };
 }
 /**
- * Every file of the site but the releases documents (already in the tree), produced one at a time so a
- * large site never sits in memory whole.
+ * Every file of the site but each app's releases document, page, badge and shields endpoint (already in the
+ * tree), produced one at a time so a large site never sits in memory whole.
  */
-function* siteFiles(judged, records, history, report, baseUrl, idPrefix, releases, feedsCarried) {
+function* siteFiles(judged, records, history, report, baseUrl, idPrefix, feedsCarried) {
     const { pages, images } = judged;
     const generatedAt = report.lastChange;
     const { catalog, apps } = buildDocuments(records, generatedAt, baseUrl);
@@ -7768,25 +7760,15 @@ function* siteFiles(judged, records, history, report, baseUrl, idPrefix, release
     yield [paths.images, toJson(imagesDoc(images, generatedAt))];
     yield* jsonSchemas(baseUrl);
     yield [paths.status, renderStatusDoc(report)];
-    // Pages are rendered as of the snapshot, so the same snapshot always renders the same bytes; only the index
-    // says when the last run was, and app pages do not name the snapshot's time at all, so an app that did not
-    // change keeps its page. Nothing on a page counts days from the build (see html/app-page.ts).
-    yield* pageFiles(pages, {
-        generatedAt,
-        runAt: report.runAt,
-        staleSince: staleSince(report),
-        baseUrl,
-        feeds: true,
-        releases,
-        carried: judged.carried
-    });
+    // Only the index says when the last run was (see publishApp in build for the app pages).
+    yield* sharedPageFiles(pages, { generatedAt, runAt: report.runAt, baseUrl, feeds: true });
     yield [paths.changes, renderChangesDoc(history, baseUrl, idPrefix)];
     yield* atomFiles(history, records, generatedAt, baseUrl, idPrefix, feedsCarried);
 }
 /**
  * Steps 2–6: catalog → previous snapshot → release facts → end-of-life data → one record per app, each
- * app's releases document handed to `publishReleases` as it is made. The catalog entries and facts (the
- * release notes among them) end with this function: only records and page inputs go on.
+ * app's releases document and page handed to `publishApp` as they are made. The catalog entries and facts
+ * (the release notes among them) end with this function: only records and page inputs go on.
  */
 async function judgeCatalog(opts, deps, dirs, log, out) {
     const { catalogDir, previousDir, baseUrl } = dirs;
@@ -7818,11 +7800,15 @@ async function judgeCatalog(opts, deps, dirs, log, out) {
         docs,
         previous,
         previousDir,
-        publishReleases: out.publishReleases,
         model: CLASSIFIER_DIGEST,
         log
     };
-    const judged = new Map(apps.map((app) => [app.slug, { app, page: appRecord(app, ctx) }]));
+    const runAt = opts.now.toISOString();
+    const judged = new Map(apps.map((app) => {
+        const { page, releases } = appRecord(app, ctx);
+        out.publishApp(page, releases, app.stale ? staleSinceOf(app.slug, { runAt, staleBefore }) : null);
+        return [app.slug, { app, page }];
+    }));
     // Carried apps keep their record; their page is not rendered, so it needs nothing else.
     const carried = new Map(read.known.map(({ slug }) => {
         const record = previous.get(slug);
@@ -7896,7 +7882,9 @@ async function pipeline_build(opts, deps) {
             checker.add(file, content);
             tree.write(file, content, fresh);
         };
-        // 2–6. One judged record per app; its releases document goes into the tree at once.
+        // 2–6. One judged record per app; its releases document, page, badge and shields endpoint go into the tree
+        //      at once. App pages do not name the snapshot's time, so an app that did not change keeps its page;
+        //      nothing on a page counts days from the build (see html/app-page.ts).
         const carry = {
             present: (slug) => carriedFiles(slug).every((f) => tree.hasPrevious(f)),
             adopt: (slug) => {
@@ -7909,7 +7897,11 @@ async function pipeline_build(opts, deps) {
             }
         };
         const judged = await judgeCatalog(opts, deps, { catalogDir, previousDir, baseUrl }, log, {
-            publishReleases: (doc) => stage(paths.releases(doc.slug), toJson(doc)),
+            publishApp: (page, releases, staleSince) => {
+                stage(paths.releases(releases.slug), toJson(releases));
+                for (const [file, content] of appPageFiles(page, { feeds: true, staleSince, history: releases }))
+                    stage(file, content);
+            },
             carry
         });
         const { snapshot, stats, stale, leftOut } = judged;
@@ -7939,10 +7931,6 @@ async function pipeline_build(opts, deps) {
             staleBefore: judged.staleBefore
         };
         // 8. Render and check the rest of the tree; it replaces outDir only when all of it is valid.
-        const releases = (slug) => {
-            const text = tree.read(paths.releases(slug));
-            return text === null ? null : JSON.parse(text);
-        };
         // The per-app documents carry generatedAt (spec); when it moved they cannot equal yesterday's, so they are
         // not read for a comparison (which saves time only: see StagedTree).
         const stamped = new Set(!snapshot || snapshot.generatedAt === generatedAt ? [] : records.map((r) => paths.app(r.slug)));
@@ -7954,7 +7942,7 @@ async function pipeline_build(opts, deps) {
             else
                 carry.adoptFile(paths.appFeed(slug));
         }
-        const files = siteFiles(judged, records, history, report, baseUrl, idPrefix, releases, feedsCarried);
+        const files = siteFiles(judged, records, history, report, baseUrl, idPrefix, feedsCarried);
         for (const [file, content] of files)
             stage(file, content, stamped.has(file));
         if (judged.reuseDoc !== null)

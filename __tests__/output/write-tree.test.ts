@@ -79,17 +79,15 @@ describe('writeTree', () => {
 const TEXT = 'Grüße · naïve — 日本語 🚀 end\n'.repeat(500)
 
 describe('StagedTree', () => {
-  it('writes text and bytes exactly, creating folders, reads them back, and refuses to replace a file', async () => {
+  it('writes text and bytes exactly, creating folders, and refuses to replace a file or to leave its folder', async () => {
     const out = path.join(dir, 'site')
     const tree = await StagedTree.open(out)
     const bytes = Buffer.from([0, 255, 10, 13])
     tree.write('a/b/text.txt', TEXT)
     tree.write('a/bytes.bin', bytes)
     tree.write('empty.txt', '')
-    expect(tree.read('a/b/text.txt')).toBe(TEXT)
-    expect(tree.read('a/missing.txt')).toBeNull()
     expect(() => tree.write('a/b/text.txt', 'again')).toThrow(/EEXIST/)
-    expect(() => tree.read('../escape.txt')).toThrow(UnsafeOutputError)
+    expect(() => tree.write('../escape.txt', 'x')).toThrow(UnsafeOutputError)
     // Nothing is in place before the commit.
     await expect(readdir(out)).rejects.toThrow(/ENOENT/)
     expect(await tree.commit()).toBe(3)

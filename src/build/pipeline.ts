@@ -11,9 +11,9 @@ import type { AppRecord, ReleasesDoc } from '../schema/index.js'
 import { buildDocuments, imagesDoc, jsonSchemas } from '../site/api.js'
 import { atomFiles } from '../site/atom.js'
 import { mergeChanges, mintIdPrefix, renderChangesDoc, type Change } from '../site/changes.js'
-import { pageFiles, type PageInput } from '../site/pages.js'
+import { appPageFiles, sharedPageFiles, type PageInput } from '../site/pages.js'
 import { normaliseBaseUrl, paths } from '../site/paths.js'
-import { renderStatusDoc, staleSince, type RunReport } from '../site/status.js'
+import { renderStatusDoc, staleSinceOf, type RunReport } from '../site/status.js'
 import type { EndoflifeProduct } from '../upstream/endoflife.js'
 import type { RefreshOutcome, RefreshStats, RefreshTarget } from '../upstream/github/refresh.js'
 import { toJson } from '../util/json.js'
@@ -137,8 +137,8 @@ function withReleaseData(apps: AppFacts[], refreshed: boolean, log: Logger): { a
 }
 
 /**
- * Every file of the site but the releases documents (already in the tree), produced one at a time so a
- * large site never sits in memory whole.
+ * Every file of the site but each app's releases document, page, badge and shields endpoint (already in the
+ * tree), produced one at a time so a large site never sits in memory whole.
  */
 function* siteFiles(
   judged: Judged,
@@ -147,7 +147,6 @@ function* siteFiles(
   report: RunReport,
   baseUrl: string,
   idPrefix: string,
-  releases: (slug: string) => ReleasesDoc | null,
   feedsCarried: ReadonlySet<string>
 ): Generator<SiteFile> {
   const { pages, images } = judged
@@ -158,18 +157,8 @@ function* siteFiles(
   yield [paths.images, toJson(imagesDoc(images, generatedAt))]
   yield* jsonSchemas(baseUrl)
   yield [paths.status, renderStatusDoc(report)]
-  // Pages are rendered as of the snapshot, so the same snapshot always renders the same bytes; only the index
-  // says when the last run was, and app pages do not name the snapshot's time at all, so an app that did not
-  // change keeps its page. Nothing on a page counts days from the build (see html/app-page.ts).
-  yield* pageFiles(pages, {
-    generatedAt,
-    runAt: report.runAt,
-    staleSince: staleSince(report),
-    baseUrl,
-    feeds: true,
-    releases,
-    carried: judged.carried
-  })
+  // Only the index says when the last run was (see publishApp in build for the app pages).
+  yield* sharedPageFiles(pages, { generatedAt, runAt: report.runAt, baseUrl, feeds: true })
   yield [paths.changes, renderChangesDoc(history, baseUrl, idPrefix)]
   yield* atomFiles(history, records, generatedAt, baseUrl, idPrefix, feedsCarried)
 }
@@ -192,15 +181,15 @@ interface Judged {
 
 /**
  * Steps 2–6: catalog → previous snapshot → release facts → end-of-life data → one record per app, each
- * app's releases document handed to `publishReleases` as it is made. The catalog entries and facts (the
- * release notes among them) end with this function: only records and page inputs go on.
+ * app's releases document and page handed to `publishApp` as they are made. The catalog entries and facts
+ * (the release notes among them) end with this function: only records and page inputs go on.
  */
 async function judgeCatalog(
   opts: BuildOptions,
   deps: BuildDeps,
   dirs: { catalogDir: string; previousDir: string | undefined; baseUrl: string },
   log: Logger,
-  out: { publishReleases: (doc: ReleasesDoc) => void; carry: Carry }
+  out: { publishApp: (page: PageInput, releases: ReleasesDoc, staleSince: string | null) => void; carry: Carry }
 ): Promise<Judged> {
   const { catalogDir, previousDir, baseUrl } = dirs
   // 2. The previous snapshot: last-known-good records, the change history and what each app was built from.
@@ -230,11 +219,17 @@ async function judgeCatalog(
     docs,
     previous,
     previousDir,
-    publishReleases: out.publishReleases,
     model: CLASSIFIER_DIGEST,
     log
   }
-  const judged = new Map(apps.map((app) => [app.slug, { app, page: appRecord(app, ctx) }]))
+  const runAt = opts.now.toISOString()
+  const judged = new Map(
+    apps.map((app) => {
+      const { page, releases } = appRecord(app, ctx)
+      out.publishApp(page, releases, app.stale ? staleSinceOf(app.slug, { runAt, staleBefore }) : null)
+      return [app.slug, { app, page }]
+    })
+  )
   // Carried apps keep their record; their page is not rendered, so it needs nothing else.
   const carried = new Map(
     read.known.map(({ slug }) => {
@@ -318,7 +313,9 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
       checker.add(file, content)
       tree.write(file, content, fresh)
     }
-    // 2–6. One judged record per app; its releases document goes into the tree at once.
+    // 2–6. One judged record per app; its releases document, page, badge and shields endpoint go into the tree
+    //      at once. App pages do not name the snapshot's time, so an app that did not change keeps its page;
+    //      nothing on a page counts days from the build (see html/app-page.ts).
     const carry: Carry = {
       present: (slug) => carriedFiles(slug).every((f) => tree.hasPrevious(f)),
       adopt: (slug) => {
@@ -330,7 +327,11 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
       }
     }
     const judged = await judgeCatalog(opts, deps, { catalogDir, previousDir, baseUrl }, log, {
-      publishReleases: (doc) => stage(paths.releases(doc.slug), toJson(doc)),
+      publishApp: (page, releases, staleSince) => {
+        stage(paths.releases(releases.slug), toJson(releases))
+        for (const [file, content] of appPageFiles(page, { feeds: true, staleSince, history: releases }))
+          stage(file, content)
+      },
       carry
     })
     const { snapshot, stats, stale, leftOut } = judged
@@ -360,10 +361,6 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
       staleBefore: judged.staleBefore
     }
     // 8. Render and check the rest of the tree; it replaces outDir only when all of it is valid.
-    const releases = (slug: string) => {
-      const text = tree.read(paths.releases(slug))
-      return text === null ? null : (JSON.parse(text) as ReleasesDoc)
-    }
     // The per-app documents carry generatedAt (spec); when it moved they cannot equal yesterday's, so they are
     // not read for a comparison (which saves time only: see StagedTree).
     const stamped = new Set(
@@ -375,7 +372,7 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
       if (!tree.hasPrevious(paths.appFeed(slug))) feedsCarried.delete(slug)
       else carry.adoptFile(paths.appFeed(slug))
     }
-    const files = siteFiles(judged, records, history, report, baseUrl, idPrefix, releases, feedsCarried)
+    const files = siteFiles(judged, records, history, report, baseUrl, idPrefix, feedsCarried)
     for (const [file, content] of files) stage(file, content, stamped.has(file))
     if (judged.reuseDoc !== null) stage(paths.reuse, judged.reuseDoc)
     const written = await tree.commit(() => checker.finish())

@@ -24,8 +24,6 @@ export interface RecordContext {
   previous: ReadonlyMap<string, AppRecord>
   /** The previous snapshot's folder: each app's judged releases are read from it, once. */
   previousDir?: string
-  /** Publishes an app's releases document (the build writes it into the new tree at once). */
-  publishReleases: (doc: ReleasesDoc) => void
   /** The classifier's digest (CLASSIFIER_DIGEST: its model and judging revision); part of every verdict's basis. */
   model: string
   log: Logger
@@ -64,8 +62,8 @@ function reusable(
   return entry?.basis === basis
 }
 
-/** An app's record and what its page shows beyond the record; its releases document goes to ctx.publishReleases. */
-export function appRecord(app: AppFacts, ctx: RecordContext): PageInput {
+/** An app's record, what its page shows beyond the record, and its releases document. */
+export function appRecord(app: AppFacts, ctx: RecordContext): { page: PageInput; releases: ReleasesDoc } {
   const prior = ctx.previous.get(app.slug)
   const before = readPreviousHistory(ctx.previousDir, app.slug, ctx.log)
   const override = app.entry.override
@@ -128,7 +126,6 @@ export function appRecord(app: AppFacts, ctx: RecordContext): PageInput {
     release = { latestVersion, safeToUpdate, rationale, changelogSummary, sourceUrl, lastChecked }
     page = { releaseDate: null, ...pageOf(latest, latestVersion) }
   }
-  ctx.publishReleases(releasesDoc(app.slug, latest, releases, before, ctx.now))
   const checked = appRecordSchema.safeParse({
     slug: app.slug,
     name: app.entry.name,
@@ -149,7 +146,10 @@ export function appRecord(app: AppFacts, ctx: RecordContext): PageInput {
     ctx.log.warning(`${app.slug}: stale, republished last-known-good (${app.note ?? 'upstream failed'})`, {
       file: app.file
     })
-  return { record: settle(checked.data, ctx.previous.get(app.slug)), stale: app.stale, ...page }
+  return {
+    page: { record: settle(checked.data, ctx.previous.get(app.slug)), stale: app.stale, ...page },
+    releases: releasesDoc(app.slug, latest, releases, before, ctx.now)
+  }
 }
 
 /**

@@ -11,7 +11,6 @@ import {
   mkdirSync,
   openSync,
   readdirSync,
-  readFileSync,
   writeFileSync,
   writeSync
 } from 'node:fs'
@@ -309,16 +308,6 @@ export class StagedTree {
   /** How many of the files were linked from the previous snapshot rather than written. */
   get unchanged(): number {
     return this.linked
-  }
-
-  /** A file written to this tree, as text; null when it was not written. */
-  read(rel: string): string | null {
-    try {
-      return readFileSync(this.place(rel), 'utf8')
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null
-      throw e
-    }
   }
 
   /** Run `check` on the staged tree, then swap it in for `outDir`; returns the number of files written. */

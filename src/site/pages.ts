@@ -23,30 +23,34 @@ export interface SiteContext {
   runAt?: string
   /** Slug → since when its facts have been stale (ISO timestamp). */
   staleSince?: ReadonlyMap<string, string>
-  /** Each app's releases document, when the caller publishes one: the page's upgrade table is rendered from it. */
-  releases?: (slug: string) => ReleasesDoc | null
-  /** Apps whose page, badge and shields endpoint the caller carries over from the previous snapshot: not rendered. */
-  carried?: ReadonlySet<string>
 }
 
-function assertRenderable(p: PageInput, seen: Set<string>): void {
+/** What one app's files show beyond its page input. */
+export interface AppContext {
+  /** Link the app's Atom feed. */
+  feeds?: boolean
+  /** Since when its facts have been stale (ISO timestamp), null when they are not. */
+  staleSince: string | null
+  /** The app's releases document, when the caller publishes one: the page's upgrade table is rendered from it. */
+  history: ReleasesDoc | null
+}
+
+/** Paths are built only from the slug, so it must be exactly a slug; the class picks the page's words. */
+function assertRenderable(p: PageInput): void {
   const slug = p.record.slug
-  // Paths are built only from the slug, so it must be exactly a slug.
   if (typeof slug !== 'string' || !SLUG_PATTERN.test(slug))
     throw new Error(`render: invalid slug ${JSON.stringify(String(slug).slice(0, 80))}`)
-  if (seen.has(slug)) throw new Error(`render: duplicate slug "${slug}"`)
   if (!(CLASSES as readonly string[]).includes(p.record.safeToUpdate)) throw new Error(`render: ${slug}: unknown class`)
-  seen.add(slug)
 }
 
-/**
- * Every human-facing file, produced one at a time so a large site never has to
- * sit in memory whole: shared files first, then each app's page, badge and
- * shields endpoint.
- */
-export function* pageFiles(pages: PageInput[], ctx: SiteContext): Generator<[string, string]> {
+/** The files every site has once: assets, the index of all apps and the 404 page. */
+export function* sharedPageFiles(pages: readonly PageInput[], ctx: SiteContext): Generator<[string, string]> {
   const seen = new Set<string>()
-  for (const p of pages) assertRenderable(p, seen)
+  for (const p of pages) {
+    assertRenderable(p)
+    if (seen.has(p.record.slug)) throw new Error(`render: duplicate slug "${p.record.slug}"`)
+    seen.add(p.record.slug)
+  }
   const sorted = [...pages].sort((a, b) => compareSlugs(a.record.slug, b.record.slug))
   const first = sorted[0]?.record
   const basePath = ctx.baseUrl !== undefined ? basePathOf(ctx.baseUrl) : basePathOf(first?.url, first?.slug)
@@ -64,25 +68,26 @@ export function* pageFiles(pages: PageInput[], ctx: SiteContext): Generator<[str
     })
   ]
   yield [paths.notFound, renderNotFound({ basePath, generatedAt: ctx.generatedAt })]
-  for (const p of sorted) {
-    const slug = p.record.slug
-    if (ctx.carried?.has(slug)) continue
-    const history = ctx.releases?.(slug) ?? null
-    yield [
-      paths.page(slug),
-      renderAppPage({
-        ...p,
-        feeds: ctx.feeds,
-        staleSince: ctx.staleSince?.get(slug) ?? null,
-        history
-      })
-    ]
-    yield [paths.badge(slug), renderBadge(p.record)]
-    yield [paths.shields(slug), toJson(shieldsEndpoint(p.record))]
-  }
 }
 
-/** All of pageFiles at once, keyed by path. */
+/**
+ * One app's page, badge and shields endpoint. They depend on nothing but the app, so a build renders them as
+ * soon as the app's record and releases document are made, and never reads the document back.
+ */
+export function* appPageFiles(p: PageInput, ctx: AppContext): Generator<[string, string]> {
+  assertRenderable(p)
+  const slug = p.record.slug
+  yield [paths.page(slug), renderAppPage({ ...p, feeds: ctx.feeds, staleSince: ctx.staleSince, history: ctx.history })]
+  yield [paths.badge(slug), renderBadge(p.record)]
+  yield [paths.shields(slug), toJson(shieldsEndpoint(p.record))]
+}
+
+/** Every human-facing file of these pages (no releases documents), keyed by path. */
 export function renderPages(pages: PageInput[], ctx: SiteContext): Map<string, string> {
-  return new Map(pageFiles(pages, ctx))
+  const files = new Map(sharedPageFiles(pages, ctx))
+  for (const p of pages) {
+    const app = { feeds: ctx.feeds, staleSince: ctx.staleSince?.get(p.record.slug) ?? null, history: null }
+    for (const [path, body] of appPageFiles(p, app)) files.set(path, body)
+  }
+  return files
 }

@@ -20,9 +20,14 @@ export interface RunReport {
   staleBefore: ReadonlyMap<string, string>
 }
 
-/** An app stale in the previous run too keeps its date; one newly stale is stale since this run. */
+/** Since when a stale app has been stale: one stale in the previous run too keeps its date; one newly stale, this run. */
+export function staleSinceOf(slug: string, report: Pick<RunReport, 'runAt' | 'staleBefore'>): string {
+  return report.staleBefore.get(slug) ?? report.runAt
+}
+
+/** Slug → since when, for every stale app of the run. */
 export function staleSince(report: Pick<RunReport, 'runAt' | 'stale' | 'staleBefore'>): Map<string, string> {
-  return new Map(report.stale.map((slug) => [slug, report.staleBefore.get(slug) ?? report.runAt]))
+  return new Map(report.stale.map((slug) => [slug, staleSinceOf(slug, report)]))
 }
 
 export function statusDoc(report: RunReport): StatusDoc {
