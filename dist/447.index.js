@@ -7046,15 +7046,30 @@ const BARE_URL = /\b(?:https?:\/\/|www\.)\S+?(?=[).,;:!?'"\]]*(?:\s|$))/gi;
  */
 const ISSUE_REF = /(?:^|(?<=[\s([,/]))(?:GH-|#)\d+\b(?:\s+(?:by|from)\s+@?[\w-]+(?:\[bot\])?(?=\s*[)\],;]|\s*$))?/gi;
 const HASH_REF = new RegExp(`#?${COMMIT_HASH}`, 'g');
+/** Mentions joined as one credit: "@a", "@a, @b", "@a and @b". */
+const MENTIONS = String.raw `@[\w-]+(?:\[bot\])?(?:(?:,\s*|,?\s+and\s+)@[\w-]+(?:\[bot\])?)*`;
+/**
+ * The credit GitHub's generated notes end an item with ("Fix tags by @a in https://github.com/o/r/pull/1"): the
+ * author and the "in" go with the link, which would otherwise leave "Fix tags in".
+ */
+const PULL_CREDIT = new RegExp(String.raw `(?:\s+by\s+${MENTIONS})?\s+in\s+https?:\/\/\S+\/(?:pulls?|issues|commit|merge_requests)\/\S*$`, 'i');
+/**
+ * A credit in brackets ("(Thanks @a)") or a sentence of thanks to a mention ("We thank @a for reporting this.", also
+ * after "NOTE:").
+ */
+const MENTION_THANKS = new RegExp(String.raw `\(\s*(?:(?:big|many|special)\s+)?thanks?(?:\s+you)?(?:\s+to)?\s+${MENTIONS}\s*\)|` +
+    String.raw `(?:^|(?<=[.!?]\s+))(?:note:\s*)?(?:we\s+(?:would\s+like\s+to\s+)?)?thanks?(?:\s+you)?(?:\s+to)?\s+${MENTIONS}\b[^.!?]*(?:[.!?]+|$)`, 'gi');
 /** Drop what is noise in plain text: URLs, issue and PR refs, commit hashes, mentions. */
 function scrub(text) {
-    let s = text.replace(BARE_URL, ' ');
+    let s = text.includes(' in http') ? text.replace(PULL_CREDIT, '') : text;
+    s = s.replace(BARE_URL, ' ');
     // The costly reference and mention patterns are skipped when a character they need is absent.
     if (s.includes('#') && s.includes('/'))
         s = s.replace(/\b[\w.-]+\/[\w.-]+#\d+\b/g, ' ');
     s = s.replace(ISSUE_REF, ' ').replace(HASH_REF, ' ');
     if (s.includes('@'))
         s = s
+            .replace(MENTION_THANKS, ' ')
             .replace(/\b(?:by|thanks to|from) @[\w-]+(?:\[bot\])?/gi, ' ')
             .replace(/(?:^|(?<=[\s([,]))@[\w-]+(?:\[bot\])?/g, ' ');
     // Emoji go; ©, ® and ™ are pictographic too but are words of the text. No pictograph is below U+00A9.
@@ -7264,7 +7279,7 @@ function classifyWith(model, input) {
  * leave yesterday's words published. __tests__/classify/revision.test.ts holds it to the judgements of the
  * real notes.
  */
-const JUDGING_REVISION = 30;
+const JUDGING_REVISION = 31;
 /**
  * The classifier's identity (8 hex digits): the committed model and the judging code's revision. A
  * verdict computed by another model or another revision is judged again.

@@ -10,7 +10,7 @@ describe('summarise', () => {
   it('keeps headings as lead-ins and the first items of each section', () => {
     const s = summarise(note('adguard-home@v0.107.77').notes)
     expect(s).toBe(
-      'Security: Authorization in GLiNET mode is no longer vulnerable to path traversal attacks. NOTE: This is CVE-2026-41448. We thank for reporting this security issue. ' +
+      'Security: Authorization in GLiNET mode is no longer vulnerable to path traversal attacks. NOTE: This is CVE-2026-41448. ' +
         'Deprecated: Query parameter response_status in GET /control/querylog is now deprecated. Use new reason query parameter instead. ' +
         'Added: New reason query parameter in GET /control/querylog. See openapi/openapi.yaml for the full description.'
     )
@@ -48,7 +48,7 @@ describe('summarise', () => {
     // borg 1.4.3 ("with a warning, #8535.") read "with a warning,;"; FreshRSS 1.24.0 read "JSON data,,,".
     expect(
       summarise('Fixes:\n\n- compact: replace AssertionError with a warning, #8535.\n- Fix timers (Thanks @a, @b)\n')
-    ).toBe('Fixes: compact: replace AssertionError with a warning; Fix timers (Thanks).')
+    ).toBe('Fixes: compact: replace AssertionError with a warning; Fix timers.')
     for (const n of NOTES) expect([n.id, /,\s*[,;]|,$| [,;]/.test(summarise(n.notes))]).toEqual([n.id, false])
   })
 
@@ -70,6 +70,39 @@ describe('summarise', () => {
     ).toBe('A new node is registered as new; Fix read / write rules (see limits, for details).')
     for (const n of NOTES)
       expect([n.id, /[([]\s*[,;)\]]|[([]\s*\.(?!\w)|\( by /.test(summarise(n.notes))]).toEqual([n.id, false])
+  })
+
+  it('drops the credit of GitHub generated notes with its link, and thanks to a mention, leaving no stray word', () => {
+    // linkding and wallabag publish GitHub's generated notes, which read "Add Omnivore import in." before.
+    expect(
+      summarise(
+        "## What's Changed\n" +
+          '* Add Omnivore import by @nicosomb in https://github.com/wallabag/wallabag/pull/7754\n' +
+          '* Add CSV import by @a and @b in [https://github.com/o/r/pull/8240](https://github.com/o/r/pull/8240)\n' +
+          '* Protect actions with a CSRF token in https://github.com/o/r/commit/99c8a06594d6ee7480ce4d041ccff3025b353656\n'
+      )
+    ).toBe("What's Changed: Add Omnivore import; Add CSV import; Protect actions with a CSRF token.")
+    // "in" before any other link, or before a pull request that is not the end of the line, stays.
+    expect(summarise('- Documented in https://docs.example.org/upgrade\n')).toBe('Documented in.')
+    // AdGuard Home thanks its reporters in a sentence; Tautulli in brackets ("(Thanks @mcclown)").
+    expect(
+      summarise(
+        '- Fixed a path traversal. This is CVE-2026-41448. We thank @wallace0409 for reporting this security issue.\n' +
+          '- Authentication is now applied. NOTE: We thank @mandreko for reporting this security issue.\n' +
+          '- Fix: Detection of HDR transcodes. (Thanks [@a](https://github.com/a))\n'
+      )
+    ).toBe(
+      'Fixed a path traversal. This is CVE-2026-41448; Authentication is now applied; Fix: Detection of HDR transcodes.'
+    )
+    // Every real note in GitHub's generated format (linkding, wallabag) loses the word with the link.
+    for (const n of NOTES) {
+      const s = summarise(n.notes)
+      const generated = /\sin https:\/\/github\.com\/\S+\/pull\/\d+/.test(n.notes)
+      expect([n.id, /\(Thanks\)|\bthank (?:for|\.)/i.test(s) || (generated && / in[;.]/.test(s))]).toEqual([
+        n.id,
+        false
+      ])
+    }
   })
 
   it('has no Markdown or HTML and stays within SUMMARY_MAX on every real entry', () => {
