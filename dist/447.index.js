@@ -7035,6 +7035,8 @@ const URGENT_KINDS = sections_S.breaking | sections_S.upgrade | sections_S.remov
  * change, which repeat what the other sections say (the classifier reads them: they may be all the notes have).
  */
 const SKIP_SECTION = /\b(?:thanks|contributors|all commits|all (?:app )?changes|full changelog|new contributors)\b/i;
+/** A line that only thanks someone ("Thanks to Maxim Dounin.", nginx's notes): one clause, no news after a comma. */
+const THANKS_LINE = /^(?:(?:many|special|big|huge) )?thank(?:s|\s+you)\b[^,;:.!?]*[.!?]*$/i;
 const BEYOND_LATIN1_BASICS = /[^\u0000-\u00a8]/;
 /** Brackets the references in them went from: "( )", "( , )", "( / )", "( and )". */
 const EMPTIED = /[([]\s*(?:(?:[,;/]|\band\b)\s*)*[)\]]/g;
@@ -7058,7 +7060,7 @@ const PULL_CREDIT = new RegExp(String.raw `(?:\s+by\s+${MENTIONS})?\s+in\s+https
  * after "NOTE:").
  */
 const MENTION_THANKS = new RegExp(String.raw `\(\s*(?:(?:big|many|special)\s+)?thanks?(?:\s+you)?(?:\s+to)?\s+${MENTIONS}\s*\)|` +
-    String.raw `(?:^|(?<=[.!?]\s+))(?:note:\s*)?(?:we\s+(?:would\s+like\s+to\s+)?)?thanks?(?:\s+you)?(?:\s+to)?\s+${MENTIONS}\b[^.!?]*(?:[.!?]+|$)`, 'gi');
+    String.raw `(?:^|(?<=[.!?]\s+))(?:note:\s*)?(?:we\s+(?:would\s+like\s+to\s+)?)?thanks?(?:\s+you)?(?:\s+to)?\s+${MENTIONS}(?:\s+for\b[^.!?,;]*)?\s*(?:[.!?]+|$)`, 'gi');
 /** Drop what is noise in plain text: URLs, issue and PR refs, commit hashes, mentions. */
 function scrub(text) {
     let s = text.includes(' in http') ? text.replace(PULL_CREDIT, '') : text;
@@ -7104,7 +7106,7 @@ function groups(units) {
             if (skip)
                 continue;
         }
-        if (POINTER_LINE.test(u.text))
+        if (POINTER_LINE.test(u.text) || THANKS_LINE.test(u.text))
             continue;
         let g = bySection.get(u.section);
         if (!g) {
@@ -7279,7 +7281,7 @@ function classifyWith(model, input) {
  * leave yesterday's words published. __tests__/classify/revision.test.ts holds it to the judgements of the
  * real notes.
  */
-const JUDGING_REVISION = 31;
+const JUDGING_REVISION = 32;
 /**
  * The classifier's identity (8 hex digits): the committed model and the judging code's revision. A
  * verdict computed by another model or another revision is judged again.

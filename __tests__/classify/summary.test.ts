@@ -94,6 +94,14 @@ describe('summarise', () => {
     ).toBe(
       'Fixed a path traversal. This is CVE-2026-41448; Authentication is now applied; Fix: Detection of HDR transcodes.'
     )
+    // nginx credits a fix on a line of its own; a line that thanks and goes on with news stays.
+    expect(summarise(note('nginx@1.29.8').notes)).toBe(
+      '[feature] the "max_headers" directive; [feature] OpenSSL 4.0 compatibility; ' +
+        '[feature] now the "include" directive inside the "geo" block supports wildcards (+2 more).'
+    )
+    expect(
+      summarise('- Thanks to Maxim Dounin.\n- Thanks to @a, the API serves JSON. Thank you @b!\n- Fix crash\n')
+    ).toBe('the API serves JSON; Fix crash.')
     // Every real note in GitHub's generated format (linkding, wallabag) loses the word with the link.
     for (const n of NOTES) {
       const s = summarise(n.notes)

@@ -20,6 +20,8 @@ const URGENT_KINDS = S.breaking | S.upgrade | S.removed | S.security | S.depreca
  * change, which repeat what the other sections say (the classifier reads them: they may be all the notes have).
  */
 const SKIP_SECTION = /\b(?:thanks|contributors|all commits|all (?:app )?changes|full changelog|new contributors)\b/i
+/** A line that only thanks someone ("Thanks to Maxim Dounin.", nginx's notes): one clause, no news after a comma. */
+const THANKS_LINE = /^(?:(?:many|special|big|huge) )?thank(?:s|\s+you)\b[^,;:.!?]*[.!?]*$/i
 const BEYOND_LATIN1_BASICS = /[^\u0000-\u00a8]/
 /** Brackets the references in them went from: "( )", "( , )", "( / )", "( and )". */
 const EMPTIED = /[([]\s*(?:(?:[,;/]|\band\b)\s*)*[)\]]/g
@@ -47,7 +49,7 @@ const PULL_CREDIT = new RegExp(
  */
 const MENTION_THANKS = new RegExp(
   String.raw`\(\s*(?:(?:big|many|special)\s+)?thanks?(?:\s+you)?(?:\s+to)?\s+${MENTIONS}\s*\)|` +
-    String.raw`(?:^|(?<=[.!?]\s+))(?:note:\s*)?(?:we\s+(?:would\s+like\s+to\s+)?)?thanks?(?:\s+you)?(?:\s+to)?\s+${MENTIONS}\b[^.!?]*(?:[.!?]+|$)`,
+    String.raw`(?:^|(?<=[.!?]\s+))(?:note:\s*)?(?:we\s+(?:would\s+like\s+to\s+)?)?thanks?(?:\s+you)?(?:\s+to)?\s+${MENTIONS}(?:\s+for\b[^.!?,;]*)?\s*(?:[.!?]+|$)`,
   'gi'
 )
 
@@ -100,7 +102,7 @@ function groups(units: Unit[]): Group[] {
       if (skip === undefined) skipped.set(u.section, (skip = SKIP_SECTION.test(u.section.title)))
       if (skip) continue
     }
-    if (POINTER_LINE.test(u.text)) continue
+    if (POINTER_LINE.test(u.text) || THANKS_LINE.test(u.text)) continue
     let g = bySection.get(u.section)
     if (!g) {
       g = { title: u.section ? u.section.title : '', kinds: u.section?.kinds ?? 0, units: [], order: list.length }
