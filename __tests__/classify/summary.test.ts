@@ -61,6 +61,13 @@ describe('summarise', () => {
           '- Allow setting the locale (https://github.com/flarum/framework/pull/3451)\n'
       )
     ).toBe('Add missing renew options; Support for HTML-only emails; Allow setting the locale.')
+    // ntfy refers to another repository by its name alone ("ansible#4"), after a reference and a slash.
+    expect(
+      summarise(
+        '- Full IPv6 support ([#519](https://x.org/519)/[#1380](https://x.org/1380)/[ansible#4](https://x.org/4))\n' +
+          '- C#10 support (o/r#3, PR#12)\n'
+      )
+    ).toBe('Full IPv6 support; C#10 support.')
     // A slash between words and the words around removed references stay.
     expect(
       summarise(

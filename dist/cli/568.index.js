@@ -5154,6 +5154,11 @@ const BARE_URL = /\b(?:https?:\/\/|www\.)\S+?(?=[).,;:!?'"\]]*(?:\s|$))/gi;
  * reads): after a space, a bracket, a comma or a slash ("#690/#693").
  */
 const ISSUE_REF = /(?:^|(?<=[\s([,/]))(?:GH-|#)\d+\b(?:\s+(?:by|from)\s+@?[\w-]+(?:\[bot\])?(?=\s*[)\],;]|\s*$))?/gi;
+/**
+ * A reference into another repository: "owner/repo#12", or "repo#12" as ntfy writes "ansible#4"; not "C#10" (a
+ * name of one letter), and not from inside another reference ("#1380/ansible#4" is two).
+ */
+const REPO_REF = /(?<![#\w.-])(?:[\w.-]+\/[\w.-]+|[A-Za-z][\w.-]+)#\d+\b/g;
 const HASH_REF = new RegExp(`#?${COMMIT_HASH}`, 'g');
 /** Mentions joined as one credit: "@a", "@a, @b", "@a and @b". */
 const MENTIONS = String.raw `@[\w-]+(?:\[bot\])?(?:(?:,\s*|,?\s+and\s+)@[\w-]+(?:\[bot\])?)*`;
@@ -5173,8 +5178,8 @@ function scrub(text) {
     let s = text.includes(' in http') ? text.replace(PULL_CREDIT, '') : text;
     s = s.replace(BARE_URL, ' ');
     // The costly reference and mention patterns are skipped when a character they need is absent.
-    if (s.includes('#') && s.includes('/'))
-        s = s.replace(/\b[\w.-]+\/[\w.-]+#\d+\b/g, ' ');
+    if (s.includes('#'))
+        s = s.replace(REPO_REF, ' ');
     s = s.replace(ISSUE_REF, ' ').replace(HASH_REF, ' ');
     if (s.includes('@'))
         s = s
@@ -5485,7 +5490,7 @@ function classifyWith(model, input) {
  * leave yesterday's words published. __tests__/classify/revision.test.ts holds it to the judgements of the
  * real notes.
  */
-const JUDGING_REVISION = 32;
+const JUDGING_REVISION = 33;
 /**
  * The classifier's identity (8 hex digits): the committed model and the judging code's revision. A
  * verdict computed by another model or another revision is judged again.
