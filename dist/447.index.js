@@ -7048,7 +7048,7 @@ const BARE_URL = /\b(?:https?:\/\/|www\.)\S+?(?=[).,;:!?'"\]]*(?:\s|$))/gi;
  */
 const ISSUE_REF = /(?:^|(?<=[\s([,/]))(?:GH-|#)\d+\b(?:\s+(?:by|from)\s+@?[\w-]+(?:\[bot\])?(?=\s*[)\],;]|\s*$))?/gi;
 /**
- * A reference into another repository: "owner/repo#12", or "repo#12" as ntfy writes "ansible#4"; not "C#10" (a
+ * A reference into another repository: "owner/repo#12", or its name alone ("ansible#4"); not "C#10" (a
  * name of one letter), and not from inside another reference ("#1380/ansible#4" is two).
  */
 const REPO_REF = /(?<![#\w.-])(?:[\w.-]+\/[\w.-]+|[A-Za-z][\w.-]+)#\d+\b/g;
@@ -7066,14 +7066,24 @@ const PULL_CREDIT = new RegExp(String.raw `(?:\s+by\s+${MENTIONS})?\s+in\s+https
  */
 const MENTION_THANKS = new RegExp(String.raw `\(\s*(?:(?:big|many|special)\s+)?thanks?(?:\s+you)?(?:\s+to)?\s+${MENTIONS}\s*\)|` +
     String.raw `(?:^|(?<=[.!?]\s+))(?:note:\s*)?(?:we\s+(?:would\s+like\s+to\s+)?)?thanks?(?:\s+you)?(?:\s+to)?\s+${MENTIONS}(?:\s+for\b[^.!?,;]*)?\s*(?:[.!?]+|$)`, 'gi');
+/** Where a link or reference went: spaces around a control character that cleaned notes never hold. */
+const GONE = ' \u0001 ';
+/**
+ * A word left pointing to links or references that went, at the end of a clause: "read the documentation at
+ * <link>." read "read the documentation at.", "see #7791;" "see;", "digest to 3a82e1f" "digest to".
+ */
+const POINTED_TO = /(^|[\s([])(?:see|at|in|via|by|to|from|under)(?:\s*(?:[,/]|\band\b)?\s*\u0001)+(?=\s*(?:[.,;:!?)\]]|$))/gi;
 /** Drop what is noise in plain text: URLs, issue and PR refs, commit hashes, mentions. */
 function scrub(text) {
     let s = text.includes(' in http') ? text.replace(PULL_CREDIT, '') : text;
-    s = s.replace(BARE_URL, ' ');
+    // Links and references are marked where they went, so that a word that pointed to them can go too.
+    s = s.replace(BARE_URL, GONE);
     // The costly reference and mention patterns are skipped when a character they need is absent.
     if (s.includes('#'))
-        s = s.replace(REPO_REF, ' ');
-    s = s.replace(ISSUE_REF, ' ').replace(HASH_REF, ' ');
+        s = s.replace(REPO_REF, GONE);
+    s = s.replace(ISSUE_REF, GONE).replace(HASH_REF, GONE);
+    if (s.includes(GONE))
+        s = s.replace(POINTED_TO, '$1').replaceAll(GONE, ' ');
     if (s.includes('@'))
         s = s
             .replace(MENTION_THANKS, ' ')
@@ -7286,7 +7296,7 @@ function classifyWith(model, input) {
  * leave yesterday's words published. __tests__/classify/revision.test.ts holds it to the judgements of the
  * real notes.
  */
-const JUDGING_REVISION = 33;
+const JUDGING_REVISION = 34;
 /**
  * The classifier's identity (8 hex digits): the committed model and the judging code's revision. A
  * verdict computed by another model or another revision is judged again.

@@ -68,6 +68,19 @@ describe('summarise', () => {
           '- C#10 support (o/r#3, PR#12)\n'
       )
     ).toBe('Full IPv6 support; C#10 support.')
+    // A word that pointed to what went goes with it at the end of a clause (Kimai, BorgBackup, Vikunja's Renovate
+    // digests, Transmission); where more of the clause follows, it stays.
+    expect(
+      summarise(
+        '- Developer read the full documentation at [https://x.org/m](https://x.org/m)\n' +
+          '- correctly update TAM, see #7791\n- Update postgres:18 docker digest to 3a82e1f\n' +
+          '- Regression introduced by [#5167](https://x.org/5167), [#5170](https://x.org/5170). Fixed (see #1)\n' +
+          '- see #12 for details, at 9am\n'
+      )
+    ).toBe('Developer read the full documentation; correctly update TAM; Update postgres:18 docker digest (+2 more).')
+    expect(
+      summarise('- Regression introduced by #5167 and #5170. Fixed (see #1)\n- see #12 for details, at 9am\n')
+    ).toBe('Regression introduced. Fixed; see for details, at 9am.')
     // A slash between words and the words around removed references stay.
     expect(
       summarise(
@@ -89,8 +102,6 @@ describe('summarise', () => {
           '* Protect actions with a CSRF token in https://github.com/o/r/commit/99c8a06594d6ee7480ce4d041ccff3025b353656\n'
       )
     ).toBe("What's Changed: Add Omnivore import; Add CSV import; Protect actions with a CSRF token.")
-    // "in" before any other link, or before a pull request that is not the end of the line, stays.
-    expect(summarise('- Documented in https://docs.example.org/upgrade\n')).toBe('Documented in.')
     // AdGuard Home thanks its reporters in a sentence; Tautulli in brackets ("(Thanks @mcclown)").
     expect(
       summarise(

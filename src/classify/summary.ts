@@ -33,7 +33,7 @@ const BARE_URL = /\b(?:https?:\/\/|www\.)\S+?(?=[).,;:!?'"\]]*(?:\s|$))/gi
  */
 const ISSUE_REF = /(?:^|(?<=[\s([,/]))(?:GH-|#)\d+\b(?:\s+(?:by|from)\s+@?[\w-]+(?:\[bot\])?(?=\s*[)\],;]|\s*$))?/gi
 /**
- * A reference into another repository: "owner/repo#12", or "repo#12" as ntfy writes "ansible#4"; not "C#10" (a
+ * A reference into another repository: "owner/repo#12", or its name alone ("ansible#4"); not "C#10" (a
  * name of one letter), and not from inside another reference ("#1380/ansible#4" is two).
  */
 const REPO_REF = /(?<![#\w.-])(?:[\w.-]+\/[\w.-]+|[A-Za-z][\w.-]+)#\d+\b/g
@@ -58,13 +58,24 @@ const MENTION_THANKS = new RegExp(
   'gi'
 )
 
+/** Where a link or reference went: spaces around a control character that cleaned notes never hold. */
+const GONE = ' \u0001 '
+/**
+ * A word left pointing to links or references that went, at the end of a clause: "read the documentation at
+ * <link>." read "read the documentation at.", "see #7791;" "see;", "digest to 3a82e1f" "digest to".
+ */
+const POINTED_TO =
+  /(^|[\s([])(?:see|at|in|via|by|to|from|under)(?:\s*(?:[,/]|\band\b)?\s*\u0001)+(?=\s*(?:[.,;:!?)\]]|$))/gi
+
 /** Drop what is noise in plain text: URLs, issue and PR refs, commit hashes, mentions. */
 export function scrub(text: string): string {
   let s = text.includes(' in http') ? text.replace(PULL_CREDIT, '') : text
-  s = s.replace(BARE_URL, ' ')
+  // Links and references are marked where they went, so that a word that pointed to them can go too.
+  s = s.replace(BARE_URL, GONE)
   // The costly reference and mention patterns are skipped when a character they need is absent.
-  if (s.includes('#')) s = s.replace(REPO_REF, ' ')
-  s = s.replace(ISSUE_REF, ' ').replace(HASH_REF, ' ')
+  if (s.includes('#')) s = s.replace(REPO_REF, GONE)
+  s = s.replace(ISSUE_REF, GONE).replace(HASH_REF, GONE)
+  if (s.includes(GONE)) s = s.replace(POINTED_TO, '$1').replaceAll(GONE, ' ')
   if (s.includes('@'))
     s = s
       .replace(MENTION_THANKS, ' ')
