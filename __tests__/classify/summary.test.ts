@@ -81,6 +81,14 @@ describe('summarise', () => {
     expect(
       summarise('- Regression introduced by #5167 and #5170. Fixed (see #1)\n- see #12 for details, at 9am\n')
     ).toBe('Regression introduced. Fixed; see for details, at 9am.')
+    // "Closes #1." as a sentence of its own goes with its full stop (Mosquitto); NodeBB closes issues by commit.
+    expect(
+      summarise(
+        '- Fix crash on subscribe. Closes #2806. Closes #2807.\n' +
+          '- See https://x.org/a Closes #3.\n- closes #14550, closes #14549 (5f6ddbda)\n' +
+          '- closes #14548, wait for parsing of input (0d67eddb)\n'
+      )
+    ).toBe('Fix crash on subscribe; wait for parsing of input.')
     // A slash between words and the words around removed references stay.
     expect(
       summarise(

@@ -60,12 +60,16 @@ const MENTION_THANKS = new RegExp(
 
 /** Where a link or reference went: spaces around a control character that cleaned notes never hold. */
 const GONE = ' \u0001 '
+/** A word that points to a link or reference ("see", "at", "fixes", "closes"), then the marks of those that went. */
+const POINTER = String.raw`(?:see|at|in|via|by|to|from|under|(?:clos|fix|resolv)e[sd]?)(?:\s*(?:[,/]|\band\b)?\s*\u0001)+`
 /**
  * A word left pointing to links or references that went, at the end of a clause: "read the documentation at
- * <link>." read "read the documentation at.", "see #7791;" "see;", "digest to 3a82e1f" "digest to".
+ * <link>." read "read the documentation at.", "see #7791;" "see;", "digest to 3a82e1f" "digest to". As a sentence
+ * of its own ("… unlimited. Closes #3245."), its full stop goes too; a commit in brackets after it still ends the
+ * clause ("closes #14549 (5f6ddbda)").
  */
-const POINTED_TO =
-  /(^|[\s([])(?:see|at|in|via|by|to|from|under)(?:\s*(?:[,/]|\band\b)?\s*\u0001)+(?=\s*(?:[.,;:!?)\]]|$))/gi
+const POINTED_TO_SENTENCE = new RegExp(String.raw`(?<=^|[.!?]\s+)${POINTER}\s*(?:[.!?]+(?=\s|$)|$)`, 'gi')
+const POINTED_TO = new RegExp(String.raw`(^|[\s([])${POINTER}(?=(?:\s*\(\s*\u0001\s*\))?\s*(?:[.,;:!?)\]]|$))`, 'gi')
 
 /** Drop what is noise in plain text: URLs, issue and PR refs, commit hashes, mentions. */
 export function scrub(text: string): string {
@@ -75,7 +79,14 @@ export function scrub(text: string): string {
   // The costly reference and mention patterns are skipped when a character they need is absent.
   if (s.includes('#')) s = s.replace(REPO_REF, GONE)
   s = s.replace(ISSUE_REF, GONE).replace(HASH_REF, GONE)
-  if (s.includes(GONE)) s = s.replace(POINTED_TO, '$1').replaceAll(GONE, ' ')
+  if (s.includes(GONE))
+    // Twice: "See <link>. Closes #1." points twice.
+    s = s
+      .replace(POINTED_TO_SENTENCE, '')
+      .replace(POINTED_TO, '$1')
+      .replace(POINTED_TO_SENTENCE, '')
+      .replace(POINTED_TO, '$1')
+      .replaceAll(GONE, ' ')
   if (s.includes('@'))
     s = s
       .replace(MENTION_THANKS, ' ')
