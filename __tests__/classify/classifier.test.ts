@@ -160,6 +160,14 @@ describe('why it is breaking', () => {
     expect(j.rationale).toContain(', under "Bug fixes": "Reject CONNECT requests with a body"')
   })
 
+  it("quotes a line of GitHub's generated notes without its credit and link (linkding, wallabag)", () => {
+    const j = judge(
+      "## What's Changed\n* Remove absolute URIs from settings page by @packrat386 in https://github.com/o/r/pull/1261\n"
+    )
+    expect(j.rationale).toContain('"Remove absolute URIs from settings page": the line removes')
+    expect(judge('- Fix a crash by @a in https://github.com/o/r/pull/1\n').releases[0]!.quote).toBe('Fix a crash')
+  })
+
   it('a line its heading calls breaking also says what the line itself does, when it says more than routine', () => {
     const say = (notes: string) => classifyReleases({ releases: [{ version: '2.0.0', notes }] }).rationale
     expect(say('## Breaking changes\n\n- Remove support for the v1 API')).toContain(

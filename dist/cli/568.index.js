@@ -3281,6 +3281,17 @@ const COMMIT_HASH = String.raw `\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40
 const OTHER_SPACE = /[^\S ]/;
 /** The runs of white space that are not a single plain space already. */
 const LOOSE_SPACE = /\s{2,}|[^\S ]/g;
+/** Mentions joined as one credit: "@a", "@a, @b", "@a and @b". */
+const MENTIONS = String.raw `@[\w-]+(?:\[bot\])?(?:(?:,\s*|,?\s+and\s+)@[\w-]+(?:\[bot\])?)*`;
+/**
+ * The credit GitHub's generated notes end an item with ("Fix tags by @a in https://github.com/o/r/pull/1"): the
+ * author and the "in" go with the link, which would otherwise leave "Fix tags in".
+ */
+const PULL_CREDIT = new RegExp(String.raw `(?:\s+by\s+${MENTIONS})?\s+in\s+https?:\/\/\S+\/(?:pulls?|issues|commit|merge_requests)\/\S*$`, 'i');
+/** The text without the credit GitHub's generated notes end an item with (for a summary, and a rationale's quote). */
+function withoutPullCredit(text) {
+    return text.includes(' in http') ? text.replace(PULL_CREDIT, '') : text;
+}
 /** Collapse runs of whitespace and trim. */
 function squash(s) {
     // Most texts are single-spaced already (no double space, no other whitespace): only the ends can change. The
@@ -5097,7 +5108,9 @@ function judgeRelease(notes, version, model) {
 }
 /** The words of the deciding line around the deciding match, bounded, for the rationale. */
 function quoteOf(unit, at, max = 200) {
-    const t = unit.text;
+    // A credit after the words ("… by @a in https://github.com/o/r/pull/1") is not what decided.
+    const bare = withoutPullCredit(unit.text);
+    const t = at < bare.length ? bare : unit.text;
     let start = at > 80 ? t.lastIndexOf(' ', at - 40) + 1 : 0;
     if (start < 0)
         start = 0;
@@ -5160,13 +5173,6 @@ const ISSUE_REF = /(?:^|(?<=[\s([,/]))(?:GH-|#)\d+\b(?:\s+(?:by|from)\s+@?[\w-]+
  */
 const REPO_REF = /(?<![#\w.-])(?:[\w.-]+\/[\w.-]+|[A-Za-z][\w.-]+)#\d+\b/g;
 const HASH_REF = new RegExp(`#?${COMMIT_HASH}`, 'g');
-/** Mentions joined as one credit: "@a", "@a, @b", "@a and @b". */
-const MENTIONS = String.raw `@[\w-]+(?:\[bot\])?(?:(?:,\s*|,?\s+and\s+)@[\w-]+(?:\[bot\])?)*`;
-/**
- * The credit GitHub's generated notes end an item with ("Fix tags by @a in https://github.com/o/r/pull/1"): the
- * author and the "in" go with the link, which would otherwise leave "Fix tags in".
- */
-const PULL_CREDIT = new RegExp(String.raw `(?:\s+by\s+${MENTIONS})?\s+in\s+https?:\/\/\S+\/(?:pulls?|issues|commit|merge_requests)\/\S*$`, 'i');
 /**
  * A credit in brackets ("(Thanks @a)") or a sentence of thanks to a mention ("We thank @a for reporting this.", also
  * after "NOTE:").
@@ -5187,7 +5193,7 @@ const POINTED_TO_SENTENCE = new RegExp(String.raw `(?<=^|[.!?]\s+)${POINTER}\s*(
 const POINTED_TO = new RegExp(String.raw `(^|[\s([])${POINTER}(?=(?:\s*\(\s*\u0001\s*\))?\s*(?:[.,;:!?)\]]|$))`, 'gi');
 /** Drop what is noise in plain text: URLs, issue and PR refs, commit hashes, mentions. */
 function scrub(text) {
-    let s = text.includes(' in http') ? text.replace(PULL_CREDIT, '') : text;
+    let s = withoutPullCredit(text);
     // Links and references are marked where they went, so that a word that pointed to them can go too.
     s = s.replace(BARE_URL, GONE);
     // The costly reference and mention patterns are skipped when a character they need is absent.
@@ -5511,7 +5517,7 @@ function classifyWith(model, input) {
  * leave yesterday's words published. __tests__/classify/revision.test.ts holds it to the judgements of the
  * real notes.
  */
-const JUDGING_REVISION = 35;
+const JUDGING_REVISION = 36;
 /**
  * The classifier's identity (8 hex digits): the committed model and the judging code's revision. A
  * verdict computed by another model or another revision is judged again.

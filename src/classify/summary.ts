@@ -4,7 +4,7 @@
 import { parseUnits, type Unit } from './blocks.js'
 import { POINTER_LINE } from './boilerplate.js'
 import { S } from './sections.js'
-import { cleanNotes, clip, COMMIT_HASH, isBlankNotes, squash } from './text.js'
+import { cleanNotes, clip, COMMIT_HASH, isBlankNotes, MENTIONS, squash, withoutPullCredit } from './text.js'
 
 export const SUMMARY_MAX = 500
 /** What a summary says when the notes have no content. */
@@ -38,16 +38,6 @@ const ISSUE_REF = /(?:^|(?<=[\s([,/]))(?:GH-|#)\d+\b(?:\s+(?:by|from)\s+@?[\w-]+
  */
 const REPO_REF = /(?<![#\w.-])(?:[\w.-]+\/[\w.-]+|[A-Za-z][\w.-]+)#\d+\b/g
 const HASH_REF = new RegExp(`#?${COMMIT_HASH}`, 'g')
-/** Mentions joined as one credit: "@a", "@a, @b", "@a and @b". */
-const MENTIONS = String.raw`@[\w-]+(?:\[bot\])?(?:(?:,\s*|,?\s+and\s+)@[\w-]+(?:\[bot\])?)*`
-/**
- * The credit GitHub's generated notes end an item with ("Fix tags by @a in https://github.com/o/r/pull/1"): the
- * author and the "in" go with the link, which would otherwise leave "Fix tags in".
- */
-const PULL_CREDIT = new RegExp(
-  String.raw`(?:\s+by\s+${MENTIONS})?\s+in\s+https?:\/\/\S+\/(?:pulls?|issues|commit|merge_requests)\/\S*$`,
-  'i'
-)
 /**
  * A credit in brackets ("(Thanks @a)") or a sentence of thanks to a mention ("We thank @a for reporting this.", also
  * after "NOTE:").
@@ -73,7 +63,7 @@ const POINTED_TO = new RegExp(String.raw`(^|[\s([])${POINTER}(?=(?:\s*\(\s*\u000
 
 /** Drop what is noise in plain text: URLs, issue and PR refs, commit hashes, mentions. */
 export function scrub(text: string): string {
-  let s = text.includes(' in http') ? text.replace(PULL_CREDIT, '') : text
+  let s = withoutPullCredit(text)
   // Links and references are marked where they went, so that a word that pointed to them can go too.
   s = s.replace(BARE_URL, GONE)
   // The costly reference and mention patterns are skipped when a character they need is absent.

@@ -294,6 +294,21 @@ const OTHER_SPACE = /[^\S ]/
 /** The runs of white space that are not a single plain space already. */
 const LOOSE_SPACE = /\s{2,}|[^\S ]/g
 
+/** Mentions joined as one credit: "@a", "@a, @b", "@a and @b". */
+export const MENTIONS = String.raw`@[\w-]+(?:\[bot\])?(?:(?:,\s*|,?\s+and\s+)@[\w-]+(?:\[bot\])?)*`
+/**
+ * The credit GitHub's generated notes end an item with ("Fix tags by @a in https://github.com/o/r/pull/1"): the
+ * author and the "in" go with the link, which would otherwise leave "Fix tags in".
+ */
+const PULL_CREDIT = new RegExp(
+  String.raw`(?:\s+by\s+${MENTIONS})?\s+in\s+https?:\/\/\S+\/(?:pulls?|issues|commit|merge_requests)\/\S*$`,
+  'i'
+)
+/** The text without the credit GitHub's generated notes end an item with (for a summary, and a rationale's quote). */
+export function withoutPullCredit(text: string): string {
+  return text.includes(' in http') ? text.replace(PULL_CREDIT, '') : text
+}
+
 /** Collapse runs of whitespace and trim. */
 export function squash(s: string): string {
   // Most texts are single-spaced already (no double space, no other whitespace): only the ends can change. The
