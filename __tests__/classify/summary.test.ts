@@ -89,6 +89,23 @@ describe('summarise', () => {
           '- closes #14548, wait for parsing of input (0d67eddb)\n'
       )
     ).toBe('Fix crash on subscribe; wait for parsing of input.')
+    // A word that only names the reference goes after a bracket or a comma (CUPS, Adminer), not after a verb;
+    // a pointer before a conjunction or a bracket ends its clause too (NUT, BorgBackup).
+    expect(
+      summarise(
+        '- Fixed cupsd crash (Issue [#1449](https://x.org/1449), related to CVE-2026-27447)\n' +
+          '- Allow :/_ in server (bug #1152, regression from 5.5.0)\n' +
+          '- RFC 9271 published by IETF at https://x.org/rfc and the IANA registry was updated\n'
+      )
+    ).toBe(
+      'Fixed cupsd crash (related to CVE-2026-27447); Allow :/_ in server (regression from 5.5.0); ' +
+        'RFC 9271 published by IETF and the IANA registry was updated.'
+    )
+    expect(
+      summarise(
+        '- give chunkid as cli param, see #7190 (an incompatible change)\n- If you saw issue #7713, run check\n'
+      )
+    ).toBe('give chunkid as cli param (an incompatible change); If you saw issue, run check.')
     // A slash between words and the words around removed references stay.
     expect(
       summarise(

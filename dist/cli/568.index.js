@@ -5181,16 +5181,23 @@ const MENTION_THANKS = new RegExp(String.raw `\(\s*(?:(?:big|many|special)\s+)?t
     String.raw `(?:^|(?<=[.!?]\s+))(?:note:\s*)?(?:we\s+(?:would\s+like\s+to\s+)?)?thanks?(?:\s+you)?(?:\s+to)?\s+${MENTIONS}(?:\s+for\b[^.!?,;]*)?\s*(?:[.!?]+|$)`, 'gi');
 /** Where a link or reference went: spaces around a control character that cleaned notes never hold. */
 const GONE = ' \u0001 ';
-/** A word that points to a link or reference ("see", "at", "fixes", "closes"), then the marks of those that went. */
-const POINTER = String.raw `(?:see|at|in|via|by|to|from|under|(?:clos|fix|resolv)e[sd]?)(?:\s*(?:[,/]|\band\b)?\s*\u0001)+`;
+/** Words that name what a reference is ("issue #12", "PR #3", "commit 3a82e1f"). */
+const REFERENCE_NOUN = String.raw `(?:issues?|PRs?|pull requests?|bugs?|tickets?|commits?)`;
+/** Marks of links and references that went, joined by commas, slashes or "and". */
+const MARKS = String.raw `(?:\s*(?:[,/]|\band\b)?\s*\u0001)+`;
+/** A word that points to a link or reference ("see", "at", "fixes issue", "closes"), then the marks of those that went. */
+const POINTER = String.raw `(?:see|at|in|via|by|to|from|under|(?:clos|fix|resolv)e[sd]?)(?:\s+${REFERENCE_NOUN})?${MARKS}`;
+/** What may follow a pointer for it to end its clause: punctuation, a bracket, the end, a conjunction. */
+const CLAUSE_END = String.raw `(?:\s*\(\s*\u0001\s*\))?\s*(?:[.,;:!?()\]]|$|\s(?:and|or|but)\s)`;
 /**
  * A word left pointing to links or references that went, at the end of a clause: "read the documentation at
  * <link>." read "read the documentation at.", "see #7791;" "see;", "digest to 3a82e1f" "digest to". As a sentence
  * of its own ("… unlimited. Closes #3245."), its full stop goes too; a commit in brackets after it still ends the
- * clause ("closes #14549 (5f6ddbda)").
+ * clause ("closes #14549 (5f6ddbda)"). A word that only names the reference goes after a bracket, a comma or as a
+ * sentence ("(Issue #6, related to …)", "Issue #3."), not as the object of a verb ("if you have experienced issue #7").
  */
-const POINTED_TO_SENTENCE = new RegExp(String.raw `(?<=^|[.!?]\s+)${POINTER}\s*(?:[.!?]+(?=\s|$)|$)`, 'gi');
-const POINTED_TO = new RegExp(String.raw `(^|[\s([])${POINTER}(?=(?:\s*\(\s*\u0001\s*\))?\s*(?:[.,;:!?)\]]|$))`, 'gi');
+const POINTED_TO_SENTENCE = new RegExp(String.raw `(?<=^|[.!?]\s+)(?:${POINTER}|${REFERENCE_NOUN}${MARKS})\s*(?:[.!?]+(?=\s|$)|$)`, 'gi');
+const POINTED_TO = new RegExp(String.raw `(^|[\s([])${POINTER}(?=${CLAUSE_END})|(^|[([]\s*|,\s*)${REFERENCE_NOUN}${MARKS}(?=${CLAUSE_END})`, 'gi');
 /** Drop what is noise in plain text: URLs, issue and PR refs, commit hashes, mentions. */
 function scrub(text) {
     let s = withoutPullCredit(text);
@@ -5204,9 +5211,9 @@ function scrub(text) {
         // Twice: "See <link>. Closes #1." points twice.
         s = s
             .replace(POINTED_TO_SENTENCE, '')
-            .replace(POINTED_TO, '$1')
+            .replace(POINTED_TO, '$1$2')
             .replace(POINTED_TO_SENTENCE, '')
-            .replace(POINTED_TO, '$1')
+            .replace(POINTED_TO, '$1$2')
             .replaceAll(GONE, ' ');
     if (s.includes('@'))
         s = s
@@ -5228,6 +5235,7 @@ function scrub(text) {
         .replace(/,(?:\s*,)+/g, ',')
         .replace(/,(?=[)\].;:]|$)/g, '')
         .replace(/([([]),\s*/g, '$1')
+        .replace(/,\s+(?=\()/g, ' ')
         .replace(/^[\s,;:.\-–—]+/, ''));
 }
 function groups(units) {
@@ -5517,7 +5525,7 @@ function classifyWith(model, input) {
  * leave yesterday's words published. __tests__/classify/revision.test.ts holds it to the judgements of the
  * real notes.
  */
-const JUDGING_REVISION = 36;
+const JUDGING_REVISION = 37;
 /**
  * The classifier's identity (8 hex digits): the committed model and the judging code's revision. A
  * verdict computed by another model or another revision is judged again.
