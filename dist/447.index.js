@@ -2889,16 +2889,40 @@ const COMMIT_HASH = String.raw `\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40
 const OTHER_SPACE = /[^\S ]/;
 /** The runs of white space that are not a single plain space already. */
 const LOOSE_SPACE = /\s{2,}|[^\S ]/g;
+/** A link to an issue, a pull or merge request or a commit. */
+const REF_LINK = String.raw `https?:\/\/\S+\/(?:pulls?|issues|commit|merge_requests)\/\S*`;
+/** A mention of someone: "@a", "@renovate[bot]". */
+const MENTION = String.raw `@[\w-]+(?:\[bot\])?`;
 /** Mentions joined as one credit: "@a", "@a, @b", "@a and @b". */
-const MENTIONS = String.raw `@[\w-]+(?:\[bot\])?(?:(?:,\s*|,?\s+and\s+)@[\w-]+(?:\[bot\])?)*`;
+const MENTIONS = String.raw `${MENTION}(?:(?:,\s*|,?\s+and\s+)${MENTION})*`;
 /**
  * The credit GitHub's generated notes end an item with ("Fix tags by @a in https://github.com/o/r/pull/1"): the
  * author and the "in" go with the link, which would otherwise leave "Fix tags in".
  */
-const PULL_CREDIT = new RegExp(String.raw `(?:\s+by\s+${MENTIONS})?\s+in\s+https?:\/\/\S+\/(?:pulls?|issues|commit|merge_requests)\/\S*$`, 'i');
+const PULL_CREDIT = new RegExp(String.raw `(?:\s+by\s+${MENTIONS})?\s+in\s+${REF_LINK}$`, 'i');
 /** The text without the credit GitHub's generated notes end an item with (for a summary, and a rationale's quote). */
 function withoutPullCredit(text) {
     return text.includes(' in http') ? text.replace(PULL_CREDIT, '') : text;
+}
+/** Mentions as a credit, with the words that make them one: "reported by @a", "by @a and @b", "thanks to @a". */
+const CREDIT = String.raw `(?:(?:(?:reported|contributed|suggested|requested|fixed|found|written)\s+)?by\s+|thanks\s+(?:to\s+)?)?${MENTIONS}`;
+/** An issue or pull request number: "#12", "GH-12", "owner/repo#12". */
+const REF = String.raw `(?:GH-|(?:[\w.-]+\/[\w.-]+)?#)\d+`;
+/**
+ * References, credits and links a line ends with: "(#33704) (#33727)", "(#13543 @sdelicata)", "#12", "reported by @a",
+ * a link to an issue or pull request (some notes end each entry with two); not a link to anything else ("read <docs>").
+ */
+const TRAILING_REFERENCES = new RegExp(String.raw `(?:[\s,]*(?:\(${REF}(?:[\s,]+(?:${REF}|${MENTION}))*\)|${REF}|${CREDIT}|${REF_LINK}))+[\s,]*$`, 'i');
+/** Characters at the end of a line searched for references. */
+const REFERENCES_TAIL = 300;
+/** The words of a line without the credit, references and links it ends with, for a rationale's quote. */
+function withoutTrailingReferences(text) {
+    const bare = withoutPullCredit(text);
+    // Only the tail is searched: the owner of "owner/repo#12" is tried at every word character, which over a long
+    // word would take time growing with its square.
+    const from = Math.max(0, bare.length - REFERENCES_TAIL);
+    const m = TRAILING_REFERENCES.exec(bare.slice(from));
+    return m ? bare.slice(0, from + m.index) : bare;
 }
 /** Collapse runs of whitespace and trim. */
 function squash(s) {
@@ -7001,8 +7025,9 @@ function judgeRelease(notes, version, model) {
 }
 /** The words of the deciding line around the deciding match, bounded, for the rationale. */
 function quoteOf(unit, at, max = 200) {
-    // A credit after the words ("… by @a in https://github.com/o/r/pull/1") is not what decided.
-    const bare = withoutPullCredit(unit.text);
+    // What a line ends with to credit and link it ("… (#33704) by @a", "… in https://github.com/o/r/pull/1") is not
+    // what decided.
+    const bare = withoutTrailingReferences(unit.text);
     const t = at < bare.length ? bare : unit.text;
     let start = at > 80 ? t.lastIndexOf(' ', at - 40) + 1 : 0;
     if (start < 0)
@@ -7321,7 +7346,7 @@ function classifyWith(model, input) {
  * leave yesterday's words published. __tests__/classify/revision.test.ts holds it to the judgements of the
  * real notes.
  */
-const JUDGING_REVISION = 37;
+const JUDGING_REVISION = 38;
 /**
  * The classifier's identity (8 hex digits): the committed model and the judging code's revision. A
  * verdict computed by another model or another revision is judged again.

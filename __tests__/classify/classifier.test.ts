@@ -160,12 +160,32 @@ describe('why it is breaking', () => {
     expect(j.rationale).toContain(', under "Bug fixes": "Reject CONNECT requests with a body"')
   })
 
-  it("quotes a line of GitHub's generated notes without its credit and link (linkding, wallabag)", () => {
+  it("quotes a line without the credits, references and issue links it ends with (GitHub's generated notes, Gitea, Traefik)", () => {
     const j = judge(
       "## What's Changed\n* Remove absolute URIs from settings page by @packrat386 in https://github.com/o/r/pull/1261\n"
     )
     expect(j.rationale).toContain('"Remove absolute URIs from settings page": the line removes')
     expect(judge('- Fix a crash by @a in https://github.com/o/r/pull/1\n').releases[0]!.quote).toBe('Fix a crash')
+    // The references, credits and issue links other notes end a line with go too; a link to anything else stays.
+    const quote = (line: string) => judge(`- ${line}\n`).releases[0]!.quote
+    expect(quote('Remove "misc" scope check from public API endpoints (#26134) (#26149)')).toBe(
+      'Remove "misc" scope check from public API endpoints'
+    )
+    expect(quote('[logs] Remove unrelated error from the log (#13469 @ArthurHlt)')).toBe(
+      '[logs] Remove unrelated error from the log'
+    )
+    expect(quote('Issue 11735 (health endpoint no longer performant) reported by @grgar')).toBe(
+      'Issue 11735 (health endpoint no longer performant)'
+    )
+    expect(quote('Update dev dependencies #6525, #6526, #6528,')).toBe('Update dev dependencies')
+    expect(
+      quote(
+        'This issue is now resolved. https://github.com/restic/restic/issues/4971 https://github.com/restic/restic/pull/5048'
+      )
+    ).toBe('This issue is now resolved.')
+    expect(quote('The required minimum PHP version is now 8.2, read https://www.php.net/supported-versions.php')).toBe(
+      'The required minimum PHP version is now 8.2, read https://www.php.net/supported-versions.php'
+    )
   })
 
   it('a line its heading calls breaking also says what the line itself does, when it says more than routine', () => {

@@ -20,7 +20,7 @@ import {
   type Model
 } from './model.js'
 import { HEADINGS } from './sections.js'
-import { cleanNotes, isBlankNotes, NOTES_CAP, squash, withoutPullCredit } from './text.js'
+import { cleanNotes, isBlankNotes, NOTES_CAP, squash, withoutTrailingReferences } from './text.js'
 import type { Classification } from '../schema/index.js'
 
 export type BreakingKind = 'urgent' | 'required'
@@ -381,8 +381,9 @@ export function judgeRelease(notes: unknown, version: string, model: Model): Rel
 
 /** The words of the deciding line around the deciding match, bounded, for the rationale. */
 export function quoteOf(unit: Unit, at: number, max = 200): string {
-  // A credit after the words ("… by @a in https://github.com/o/r/pull/1") is not what decided.
-  const bare = withoutPullCredit(unit.text)
+  // What a line ends with to credit and link it ("… (#33704) by @a", "… in https://github.com/o/r/pull/1") is not
+  // what decided.
+  const bare = withoutTrailingReferences(unit.text)
   const t = at < bare.length ? bare : unit.text
   let start = at > 80 ? t.lastIndexOf(' ', at - 40) + 1 : 0
   if (start < 0) start = 0

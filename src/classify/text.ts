@@ -294,19 +294,46 @@ const OTHER_SPACE = /[^\S ]/
 /** The runs of white space that are not a single plain space already. */
 const LOOSE_SPACE = /\s{2,}|[^\S ]/g
 
+/** A link to an issue, a pull or merge request or a commit. */
+const REF_LINK = String.raw`https?:\/\/\S+\/(?:pulls?|issues|commit|merge_requests)\/\S*`
+/** A mention of someone: "@a", "@renovate[bot]". */
+const MENTION = String.raw`@[\w-]+(?:\[bot\])?`
 /** Mentions joined as one credit: "@a", "@a, @b", "@a and @b". */
-export const MENTIONS = String.raw`@[\w-]+(?:\[bot\])?(?:(?:,\s*|,?\s+and\s+)@[\w-]+(?:\[bot\])?)*`
+export const MENTIONS = String.raw`${MENTION}(?:(?:,\s*|,?\s+and\s+)${MENTION})*`
 /**
  * The credit GitHub's generated notes end an item with ("Fix tags by @a in https://github.com/o/r/pull/1"): the
  * author and the "in" go with the link, which would otherwise leave "Fix tags in".
  */
-const PULL_CREDIT = new RegExp(
-  String.raw`(?:\s+by\s+${MENTIONS})?\s+in\s+https?:\/\/\S+\/(?:pulls?|issues|commit|merge_requests)\/\S*$`,
-  'i'
-)
+const PULL_CREDIT = new RegExp(String.raw`(?:\s+by\s+${MENTIONS})?\s+in\s+${REF_LINK}$`, 'i')
 /** The text without the credit GitHub's generated notes end an item with (for a summary, and a rationale's quote). */
 export function withoutPullCredit(text: string): string {
   return text.includes(' in http') ? text.replace(PULL_CREDIT, '') : text
+}
+
+/** Mentions as a credit, with the words that make them one: "reported by @a", "by @a and @b", "thanks to @a". */
+const CREDIT = String.raw`(?:(?:(?:reported|contributed|suggested|requested|fixed|found|written)\s+)?by\s+|thanks\s+(?:to\s+)?)?${MENTIONS}`
+/** An issue or pull request number: "#12", "GH-12", "owner/repo#12". */
+const REF = String.raw`(?:GH-|(?:[\w.-]+\/[\w.-]+)?#)\d+`
+/**
+ * References, credits and links a line ends with: "(#33704) (#33727)", "(#13543 @sdelicata)", "#12", "reported by @a",
+ * a link to an issue or pull request (some notes end each entry with two); not a link to anything else ("read <docs>").
+ */
+const TRAILING_REFERENCES = new RegExp(
+  String.raw`(?:[\s,]*(?:\(${REF}(?:[\s,]+(?:${REF}|${MENTION}))*\)|${REF}|${CREDIT}|${REF_LINK}))+[\s,]*$`,
+  'i'
+)
+
+/** Characters at the end of a line searched for references. */
+const REFERENCES_TAIL = 300
+
+/** The words of a line without the credit, references and links it ends with, for a rationale's quote. */
+export function withoutTrailingReferences(text: string): string {
+  const bare = withoutPullCredit(text)
+  // Only the tail is searched: the owner of "owner/repo#12" is tried at every word character, which over a long
+  // word would take time growing with its square.
+  const from = Math.max(0, bare.length - REFERENCES_TAIL)
+  const m = TRAILING_REFERENCES.exec(bare.slice(from))
+  return m ? bare.slice(0, from + m.index) : bare
 }
 
 /** Collapse runs of whitespace and trim. */
