@@ -178,6 +178,9 @@ describe('why it is breaking', () => {
       'Issue 11735 (health endpoint no longer performant)'
     )
     expect(quote('Update dev dependencies #6525, #6526, #6528,')).toBe('Update dev dependencies')
+    expect(quote('XSS Vulnerability in core (https://github.com/flarum/framework/pull/3684).')).toBe(
+      'XSS Vulnerability in core'
+    )
     expect(
       quote(
         'This issue is now resolved. https://github.com/restic/restic/issues/4971 https://github.com/restic/restic/pull/5048'

@@ -1,5 +1,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { summarise, SUMMARY_MAX } from '../../src/classify/index.js'
+import { scrub } from '../../src/classify/summary.js'
+import { withoutTrailingReferences } from '../../src/classify/text.js'
 import { note, NOTES } from './fixtures.js'
 
 // Markdown syntax and the HTML tags real notes use. Code spans may legitimately hold `__x__` or `<app>`.
@@ -175,6 +177,35 @@ describe('summarise', () => {
     const s = summarise(`- ${'word '.repeat(400)}`)
     expect(s.length).toBeLessThanOrEqual(SUMMARY_MAX)
     expect(s).toMatch(/word…\.$/)
+  })
+})
+
+describe('hostile lines', () => {
+  it('stay fast where references, credits and links run together (no catastrophic backtracking)', () => {
+    // Ten references after "see" that did not end a clause took 0.35 s, each one more three times as long (twelve
+    // here: a regression fails in seconds rather than hanging); links run together took seconds at the end of a quote.
+    const hostile = [
+      `see ${'#1 '.repeat(12)}x`,
+      `see ${'#1, and '.repeat(12)}x`,
+      `(Issue ${'#1 / '.repeat(12)}x`,
+      `A. Closes ${'#1 '.repeat(12)}x`,
+      `${'thanks @a for '.repeat(3000)}x`,
+      `Fix in https://${'a/pull/'.repeat(100000)} x`,
+      `${' in https://x/pull/1'.repeat(20000)} x`,
+      `x ${'https://a/pull/1'.repeat(2000)} y`,
+      `${'by @a, '.repeat(5000)}x`
+    ]
+    for (const h of hostile) {
+      for (const f of [scrub, withoutTrailingReferences]) {
+        const t = process.hrtime.bigint()
+        f(h)
+        expect([h.slice(0, 30), f.name, Number(process.hrtime.bigint() - t) / 1e6 < 200]).toEqual([
+          h.slice(0, 30),
+          f.name,
+          true
+        ])
+      }
+    }
   })
 })
 
