@@ -7125,7 +7125,7 @@ const HASH_REF = new RegExp(`#?${COMMIT_HASH}`, 'g');
  * after "NOTE:").
  */
 const MENTION_THANKS = new RegExp(String.raw `\(\s*(?:(?:big|many|special)\s+)?thanks?(?:\s+you)?(?:\s+to)?\s+${MENTIONS}\s*\)|` +
-    String.raw `(?:^|(?<=[.!?]\s+))(?:note:\s*)?(?:we\s+(?:would\s+like\s+to\s+)?)?thanks?(?:\s+you)?(?:\s+to)?\s+${MENTIONS}(?:\s+for\b[^.!?,;]*)?\s*(?:[.!?]+|$)`, 'gi');
+    String.raw `(?=[a-z])(?:^|(?<=[.!?]\s+))(?:note:\s*)?(?:we\s+(?:would\s+like\s+to\s+)?)?thanks?(?:\s+you)?(?:\s+to)?\s+${MENTIONS}(?:\s+for\b[^.!?,;]*)?\s*(?:[.!?]+|$)`, 'gi');
 /** Where a link or reference went: spaces around a control character that cleaned notes never hold. */
 const GONE = ' \u0001 ';
 /** Words that name what a reference is ("issue #12", "PR #3", "commit 3a82e1f"). */
@@ -7147,7 +7147,7 @@ const CLAUSE_END = String.raw `(?:\s*\(\s*\u0001\s*\))?\s*(?:[.,;:!?()\]]|$|\s(?
  * clause ("closes #14549 (5f6ddbda)"). A word that only names the reference goes after a bracket, a comma or as a
  * sentence ("(Issue #6, related to …)", "Issue #3."), not as the object of a verb ("if you have experienced issue #7").
  */
-const POINTED_TO_SENTENCE = new RegExp(String.raw `(?<=^|[.!?]\s+)(?:${POINTER}|${REFERENCE_NOUN}${MARKS})\s*(?:[.!?]+(?=\s|$)|$)`, 'gi');
+const POINTED_TO_SENTENCE = new RegExp(String.raw `(?=[a-z])(?<=^|[.!?]\s+)(?:${POINTER}|${REFERENCE_NOUN}${MARKS})\s*(?:[.!?]+(?=\s|$)|$)`, 'gi');
 const POINTED_TO = new RegExp(String.raw `(^|[\s([])${POINTER}(?=${CLAUSE_END})|(^|[([]\s*|,\s*)${REFERENCE_NOUN}${MARKS}(?=${CLAUSE_END})`, 'gi');
 /** Drop what is noise in plain text: URLs, issue and PR refs, commit hashes, mentions. */
 function scrub(text) {

@@ -193,7 +193,11 @@ describe('hostile lines', () => {
       `Fix in https://${'a/pull/'.repeat(100000)} x`,
       `${' in https://x/pull/1'.repeat(20000)} x`,
       `x ${'https://a/pull/1'.repeat(2000)} y`,
-      `${'by @a, '.repeat(5000)}x`
+      `${'by @a, '.repeat(5000)}x`,
+      // A run of spaces: a lookbehind for a sentence's end tried at each of its positions scanned back over all of it.
+      `see #1${' '.repeat(20000)}x`,
+      `A. Closes #1${' '.repeat(20000)}x`,
+      `x #1${' '.repeat(20000)}, `
     ]
     for (const h of hostile) {
       for (const f of [scrub, withoutTrailingReferences]) {

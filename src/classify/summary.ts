@@ -44,7 +44,7 @@ const HASH_REF = new RegExp(`#?${COMMIT_HASH}`, 'g')
  */
 const MENTION_THANKS = new RegExp(
   String.raw`\(\s*(?:(?:big|many|special)\s+)?thanks?(?:\s+you)?(?:\s+to)?\s+${MENTIONS}\s*\)|` +
-    String.raw`(?:^|(?<=[.!?]\s+))(?:note:\s*)?(?:we\s+(?:would\s+like\s+to\s+)?)?thanks?(?:\s+you)?(?:\s+to)?\s+${MENTIONS}(?:\s+for\b[^.!?,;]*)?\s*(?:[.!?]+|$)`,
+    String.raw`(?=[a-z])(?:^|(?<=[.!?]\s+))(?:note:\s*)?(?:we\s+(?:would\s+like\s+to\s+)?)?thanks?(?:\s+you)?(?:\s+to)?\s+${MENTIONS}(?:\s+for\b[^.!?,;]*)?\s*(?:[.!?]+|$)`,
   'gi'
 )
 
@@ -70,7 +70,7 @@ const CLAUSE_END = String.raw`(?:\s*\(\s*\u0001\s*\))?\s*(?:[.,;:!?()\]]|$|\s(?:
  * sentence ("(Issue #6, related to …)", "Issue #3."), not as the object of a verb ("if you have experienced issue #7").
  */
 const POINTED_TO_SENTENCE = new RegExp(
-  String.raw`(?<=^|[.!?]\s+)(?:${POINTER}|${REFERENCE_NOUN}${MARKS})\s*(?:[.!?]+(?=\s|$)|$)`,
+  String.raw`(?=[a-z])(?<=^|[.!?]\s+)(?:${POINTER}|${REFERENCE_NOUN}${MARKS})\s*(?:[.!?]+(?=\s|$)|$)`,
   'gi'
 )
 const POINTED_TO = new RegExp(
