@@ -2891,12 +2891,14 @@ const OTHER_SPACE = /[^\S ]/;
 const LOOSE_SPACE = /\s{2,}|[^\S ]/g;
 /** Characters at the end of a line searched for the credits and references it ends with. */
 const REFERENCES_TAIL = 300;
+/** The path of a link to an issue, a pull or merge request or a commit. */
+const REF_PATH = String.raw `\/(?:pulls?|issues|commit|merge_requests)\/`;
 /**
- * One word that is a link to an issue, a pull or merge request or a commit, bare or in brackets ("(https://…/pull/3684).").
- * Tested on a single word only: over
- * words run together ("https://…/pull/1https://…/pull/2"), a pattern with two open runs tries every split.
+ * One word that is a link to an issue, a pull or merge request or a commit, bare or in brackets
+ * ("(https://…/pull/3684)."). Tested on a single word only: over words run together
+ * ("https://…/pull/1https://…/pull/2"), a pattern with two open runs tries every split.
  */
-const REF_LINK_WORD = /^(?:\(https?:\/\/[^\s)]+\/(?:pulls?|issues|commit|merge_requests)\/[^\s)]*\)|https?:\/\/\S+\/(?:pulls?|issues|commit|merge_requests)\/\S*)[.,;:]?$/i;
+const REF_LINK_WORD = new RegExp(String.raw `^(?:\(https?:\/\/[^\s)]+${REF_PATH}[^\s)]*\)|https?:\/\/\S+${REF_PATH}\S*)[.,;:]?$`, 'i');
 /** A mention of someone: "@a", "@renovate[bot]". */
 const MENTION = String.raw `@[\w-]+(?:\[bot\])?`;
 /** Mentions joined as one credit: "@a", "@a, @b", "@a and @b". */
@@ -7126,6 +7128,10 @@ const HASH_REF = new RegExp(`#?${COMMIT_HASH}`, 'g');
  */
 const MENTION_THANKS = new RegExp(String.raw `\(\s*(?:(?:big|many|special)\s+)?thanks?(?:\s+you)?(?:\s+to)?\s+${MENTIONS}\s*\)|` +
     String.raw `(?=[a-z])(?:^|(?<=[.!?]\s+))(?:note:\s*)?(?:we\s+(?:would\s+like\s+to\s+)?)?thanks?(?:\s+you)?(?:\s+to)?\s+${MENTIONS}(?:\s+for\b[^.!?,;]*)?\s*(?:[.!?]+|$)`, 'gi');
+/** A mention with the word that credits it ("by @a", "thanks to @a", "from @a"). */
+const CREDITED_MENTION = new RegExp(String.raw `\b(?:by|thanks to|from) ${MENTION}`, 'gi');
+/** A mention after a space, a bracket or a comma. */
+const BARE_MENTION = new RegExp(String.raw `(?:^|(?<=[\s([,]))${MENTION}`, 'g');
 /** Where a link or reference went: spaces around a control character that cleaned notes never hold. */
 const GONE = ' \u0001 ';
 /** Words that name what a reference is ("issue #12", "PR #3", "commit 3a82e1f"). */
@@ -7167,10 +7173,7 @@ function scrub(text) {
             .replace(POINTED_TO, '$1$2')
             .replaceAll(GONE, ' ');
     if (s.includes('@'))
-        s = s
-            .replace(MENTION_THANKS, ' ')
-            .replace(/\b(?:by|thanks to|from) @[\w-]+(?:\[bot\])?/gi, ' ')
-            .replace(/(?:^|(?<=[\s([,]))@[\w-]+(?:\[bot\])?/g, ' ');
+        s = s.replace(MENTION_THANKS, ' ').replace(CREDITED_MENTION, ' ').replace(BARE_MENTION, ' ');
     // Emoji go; ©, ® and ™ are pictographic too but are words of the text. No pictograph is below U+00A9.
     if (BEYOND_LATIN1_BASICS.test(s))
         s = s.replace(/(?![\u00a9\u00ae\u2122])\p{Extended_Pictographic}\uFE0F?/gu, ' ');

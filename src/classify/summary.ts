@@ -4,7 +4,7 @@
 import { parseUnits, type Unit } from './blocks.js'
 import { POINTER_LINE } from './boilerplate.js'
 import { S } from './sections.js'
-import { cleanNotes, clip, COMMIT_HASH, isBlankNotes, MENTIONS, squash, withoutPullCredit } from './text.js'
+import { cleanNotes, clip, COMMIT_HASH, isBlankNotes, MENTION, MENTIONS, squash, withoutPullCredit } from './text.js'
 
 export const SUMMARY_MAX = 500
 /** What a summary says when the notes have no content. */
@@ -47,6 +47,11 @@ const MENTION_THANKS = new RegExp(
     String.raw`(?=[a-z])(?:^|(?<=[.!?]\s+))(?:note:\s*)?(?:we\s+(?:would\s+like\s+to\s+)?)?thanks?(?:\s+you)?(?:\s+to)?\s+${MENTIONS}(?:\s+for\b[^.!?,;]*)?\s*(?:[.!?]+|$)`,
   'gi'
 )
+
+/** A mention with the word that credits it ("by @a", "thanks to @a", "from @a"). */
+const CREDITED_MENTION = new RegExp(String.raw`\b(?:by|thanks to|from) ${MENTION}`, 'gi')
+/** A mention after a space, a bracket or a comma. */
+const BARE_MENTION = new RegExp(String.raw`(?:^|(?<=[\s([,]))${MENTION}`, 'g')
 
 /** Where a link or reference went: spaces around a control character that cleaned notes never hold. */
 const GONE = ' \u0001 '
@@ -94,11 +99,7 @@ export function scrub(text: string): string {
       .replace(POINTED_TO_SENTENCE, '')
       .replace(POINTED_TO, '$1$2')
       .replaceAll(GONE, ' ')
-  if (s.includes('@'))
-    s = s
-      .replace(MENTION_THANKS, ' ')
-      .replace(/\b(?:by|thanks to|from) @[\w-]+(?:\[bot\])?/gi, ' ')
-      .replace(/(?:^|(?<=[\s([,]))@[\w-]+(?:\[bot\])?/g, ' ')
+  if (s.includes('@')) s = s.replace(MENTION_THANKS, ' ').replace(CREDITED_MENTION, ' ').replace(BARE_MENTION, ' ')
   // Emoji go; ©, ® and ™ are pictographic too but are words of the text. No pictograph is below U+00A9.
   if (BEYOND_LATIN1_BASICS.test(s)) s = s.replace(/(?![\u00a9\u00ae\u2122])\p{Extended_Pictographic}\uFE0F?/gu, ' ')
   // Parentheses and brackets emptied by the above.

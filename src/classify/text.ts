@@ -296,15 +296,19 @@ const LOOSE_SPACE = /\s{2,}|[^\S ]/g
 
 /** Characters at the end of a line searched for the credits and references it ends with. */
 const REFERENCES_TAIL = 300
+/** The path of a link to an issue, a pull or merge request or a commit. */
+const REF_PATH = String.raw`\/(?:pulls?|issues|commit|merge_requests)\/`
 /**
- * One word that is a link to an issue, a pull or merge request or a commit, bare or in brackets ("(https://…/pull/3684).").
- * Tested on a single word only: over
- * words run together ("https://…/pull/1https://…/pull/2"), a pattern with two open runs tries every split.
+ * One word that is a link to an issue, a pull or merge request or a commit, bare or in brackets
+ * ("(https://…/pull/3684)."). Tested on a single word only: over words run together
+ * ("https://…/pull/1https://…/pull/2"), a pattern with two open runs tries every split.
  */
-const REF_LINK_WORD =
-  /^(?:\(https?:\/\/[^\s)]+\/(?:pulls?|issues|commit|merge_requests)\/[^\s)]*\)|https?:\/\/\S+\/(?:pulls?|issues|commit|merge_requests)\/\S*)[.,;:]?$/i
+const REF_LINK_WORD = new RegExp(
+  String.raw`^(?:\(https?:\/\/[^\s)]+${REF_PATH}[^\s)]*\)|https?:\/\/\S+${REF_PATH}\S*)[.,;:]?$`,
+  'i'
+)
 /** A mention of someone: "@a", "@renovate[bot]". */
-const MENTION = String.raw`@[\w-]+(?:\[bot\])?`
+export const MENTION = String.raw`@[\w-]+(?:\[bot\])?`
 /** Mentions joined as one credit: "@a", "@a, @b", "@a and @b". */
 export const MENTIONS = String.raw`${MENTION}(?:(?:,\s*|,?\s+and\s+)${MENTION})*`
 /** What GitHub's generated notes put before the link an item ends with: " by @a in", or " in". */
