@@ -8,6 +8,7 @@ import {
   checkOutputDir,
   MARKER,
   recoverOutputDir,
+  BURST_FILES,
   StagedTree,
   UnsafeOutputError,
   writeTextSync,
@@ -86,7 +87,10 @@ describe('StagedTree', () => {
     tree.write('a/b/text.txt', TEXT)
     tree.write('a/bytes.bin', bytes)
     tree.write('empty.txt', '')
-    expect(() => tree.write('a/b/text.txt', 'again')).toThrow(/EEXIST/)
+    // Files are written in bursts; flush writes what is staged, and a path produced twice fails there.
+    tree.flush()
+    tree.write('a/b/text.txt', 'again')
+    expect(() => tree.flush()).toThrow(/EEXIST/)
     expect(() => tree.write('../escape.txt', 'x')).toThrow(UnsafeOutputError)
     // Nothing is in place before the commit.
     await expect(readdir(out)).rejects.toThrow(/ENOENT/)
@@ -96,6 +100,23 @@ describe('StagedTree', () => {
     expect(await readFile(path.join(out, 'empty.txt'), 'utf8')).toBe('')
     await tree.discard()
     expect(await readdir(dir)).toEqual(['site'])
+  })
+
+  it('writes a large tree as it goes, a burst at a time, so only a bounded part of it is ever held', async () => {
+    const out = path.join(dir, 'site')
+    const tree = await StagedTree.open(out)
+    const n = 1000
+    for (let i = 0; i < n; i++) tree.write(`apps/app-${i}/index.html`, `<p>${i}</p>`)
+    const [staging] = (await readdir(dir)).filter((d) => d.startsWith('.site.new-'))
+    const onDisk = async (root: string) =>
+      (await readdir(root, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).length
+    const before = await onDisk(path.join(dir, staging!))
+    // All but the last burst is written before the commit.
+    expect(before).toBeGreaterThanOrEqual(n - BURST_FILES)
+    expect(before).toBeLessThan(n)
+    expect(await tree.commit()).toBe(n)
+    expect(await onDisk(out)).toBe(n)
+    expect(await readFile(path.join(out, 'apps', 'app-999', 'index.html'), 'utf8')).toBe('<p>999</p>')
   })
 
   it('discards what it staged when it is not committed', async () => {
@@ -135,8 +156,10 @@ describe('StagedTree reusing the previous snapshot', () => {
     tree.write('new.txt', 'only here')
     // A file the caller knows to be new is written without reading the previous one, even when equal.
     tree.write('fresh.txt', TEXT, true)
+    tree.flush()
     expect(tree.unchanged).toBe(2)
-    expect(() => tree.write('same.txt', TEXT)).toThrow(/EEXIST/)
+    tree.write('same.txt', TEXT)
+    expect(() => tree.flush()).toThrow(/EEXIST/)
     expect(await tree.commit()).toBe(6)
     expect(await listTree(out)).toEqual({
       'same.txt': TEXT,
@@ -203,8 +226,8 @@ describe('StagedTree reusing the previous snapshot', () => {
     const tree = await StagedTree.open(path.join(dir, 'site'), { previousDir: prev })
     tree.write('pipe.txt', 'a')
     tree.write('a.txt', 'a')
-    expect(tree.unchanged).toBe(1)
     await tree.commit()
+    expect(tree.unchanged).toBe(1)
     expect((await lstat(path.join(dir, 'site', 'pipe.txt'))).isFile()).toBe(true)
   })
 
@@ -217,8 +240,8 @@ describe('StagedTree reusing the previous snapshot', () => {
     const tree = await StagedTree.open(path.join(dir, 'site'), { previousDir: prev, link: full })
     tree.write('a.txt', 'a')
     tree.write('b.txt', 'b')
-    expect(tree.unchanged).toBe(1)
     await tree.commit()
+    expect(tree.unchanged).toBe(1)
     expect(await listTree(path.join(dir, 'site'))).toEqual({ 'a.txt': 'a', 'b.txt': 'b' })
   })
 
@@ -233,9 +256,9 @@ describe('StagedTree reusing the previous snapshot', () => {
     const tree = await StagedTree.open(out, { previousDir: prev, link: crossDevice })
     tree.write('a.txt', 'a')
     tree.write('b.txt', 'b')
+    await tree.commit()
     expect(tries).toBe(1)
     expect(tree.unchanged).toBe(0)
-    await tree.commit()
     expect(await listTree(out)).toEqual({ 'a.txt': 'a', 'b.txt': 'b' })
   })
 
@@ -244,8 +267,8 @@ describe('StagedTree reusing the previous snapshot', () => {
     const tree = await StagedTree.open(out, { previousDir: out })
     tree.write(MARKER, '{"v":2}')
     tree.write('keep.txt', TEXT)
-    expect(tree.unchanged).toBe(1)
     await tree.commit()
+    expect(tree.unchanged).toBe(1)
     await tree.discard()
     expect(await listTree(out)).toEqual({ [MARKER.split('/').join(path.sep)]: '{"v":2}', 'keep.txt': TEXT })
     expect(await readdir(dir)).toEqual(['prev'])
