@@ -7906,14 +7906,21 @@ function* siteFiles(judged, records, history, report, baseUrl, idPrefix, feedsCa
     yield [paths.images, toJson(imagesDoc(images, generatedAt))];
     yield* jsonSchemas(baseUrl);
     yield [paths.status, renderStatusDoc(report)];
-    // Only the index says when the last run was (see publishApp in build for the app pages).
+    // Only the index says when the last run was (see publishApps in build for the app pages).
     yield* sharedPageFiles(pages, { generatedAt, runAt: report.runAt, baseUrl, feeds: true });
     yield [paths.changes, renderChangesDoc(history, baseUrl, idPrefix)];
     yield* atomFiles(history, records, generatedAt, baseUrl, idPrefix, feedsCarried);
 }
 /**
- * Steps 2–6: catalog → previous snapshot → release facts → end-of-life data → one record per app, each
- * app's releases document and page handed to `publishApp` as they are made. The catalog entries and facts
+ * Apps judged one after another before their files are rendered and staged one after another (see judgeCatalog):
+ * each step's code and data stay in the processor's caches through a chunk instead of being evicted by the next
+ * step after every app. Six alternated cold builds of 10,000 apps: faster in every pair, wall median 11.72 →
+ * 11.07 s, peak RSS 261–284 → 242–267 MB. 64 apps a chunk came close to 300 MB.
+ */
+const APPS_PER_CHUNK = 32;
+/**
+ * Steps 2–6: catalog → previous snapshot → release facts → end-of-life data → one record per app, the
+ * releases documents and pages handed to `publishApps` APPS_PER_CHUNK apps at a time. The catalog entries and facts
  * (the release notes among them) end with this function: only records and page inputs go on.
  */
 async function judgeCatalog(opts, deps, dirs, log, out) {
@@ -7950,11 +7957,17 @@ async function judgeCatalog(opts, deps, dirs, log, out) {
         log
     };
     const runAt = opts.now.toISOString();
-    const judged = new Map(apps.map((app) => {
-        const { page, releases } = appRecord(app, ctx);
-        out.publishApp(page, releases, app.stale ? staleSinceOf(app.slug, { runAt, staleBefore }) : null);
-        return [app.slug, { app, page }];
-    }));
+    const judged = new Map();
+    for (let i = 0; i < apps.length; i += APPS_PER_CHUNK) {
+        const chunk = apps.slice(i, i + APPS_PER_CHUNK).map((app) => ({ app, ...appRecord(app, ctx) }));
+        out.publishApps(chunk.map(({ app, page, releases }) => ({
+            page,
+            releases,
+            staleSince: app.stale ? staleSinceOf(app.slug, { runAt, staleBefore }) : null
+        })));
+        for (const { app, page } of chunk)
+            judged.set(app.slug, { app, page });
+    }
     // Carried apps keep their record; their page is not rendered, so it needs nothing else.
     const carried = new Map(read.known.map(({ slug }) => {
         const record = previous.get(slug);
@@ -8029,7 +8042,7 @@ async function pipeline_build(opts, deps) {
             tree.write(file, content, fresh);
         };
         // 2–6. One judged record per app; its releases document, page, badge and shields endpoint go into the tree
-        //      at once. App pages do not name the snapshot's time, so an app that did not change keeps its page;
+        //      with those of its chunk of apps. App pages do not name the snapshot's time, so an app that did not change keeps its page;
         //      nothing on a page counts days from the build (see html/app-page.ts).
         const carry = {
             present: (slug) => carriedFiles(slug).every((f) => tree.hasPrevious(f)),
@@ -8043,9 +8056,14 @@ async function pipeline_build(opts, deps) {
             }
         };
         const judged = await judgeCatalog(opts, deps, { catalogDir, previousDir, baseUrl }, log, {
-            publishApp: (page, releases, staleSince) => {
-                stage(paths.releases(releases.slug), toJson(releases));
-                for (const [file, content] of appPageFiles(page, { feeds: true, staleSince, history: releases }))
+            publishApps: (chunk) => {
+                // Rendered, then staged: one step at a time over the chunk (see APPS_PER_CHUNK).
+                const files = [];
+                for (const { page, releases, staleSince } of chunk) {
+                    files.push([paths.releases(releases.slug), toJson(releases)]);
+                    files.push(...appPageFiles(page, { feeds: true, staleSince, history: releases }));
+                }
+                for (const [file, content] of files)
                     stage(file, content);
             },
             carry
