@@ -166,10 +166,11 @@ function* siteFiles(
 /**
  * Apps judged one after another before their files are rendered and staged one after another (see judgeCatalog):
  * each step's code and data stay in the processor's caches through a chunk instead of being evicted by the next
- * step after every app. Six alternated cold builds of 10,000 apps: faster in every pair, wall median 11.72 →
- * 11.07 s, peak RSS 261–284 → 242–267 MB. 64 apps a chunk came close to 300 MB.
+ * step after every app. Six alternated cold builds of 10,000 apps (32 a chunk, Node 20): faster in every pair,
+ * wall median 11.72 → 11.07 s. On Node 24, whose 4 MB semi-spaces (util/heap.ts) promote what a chunk holds,
+ * 32 a chunk peaked at 299–324 MB RSS, 16 at 250–290 MB (as one at a time did) and as fast.
  */
-const APPS_PER_CHUNK = 32
+const APPS_PER_CHUNK = 16
 
 /** An app's judged releases document and page input, ready to render (see judgeCatalog). */
 interface AppToPublish {
