@@ -53,7 +53,7 @@ var external_node_v8_default = /*#__PURE__*/__nccwpck_require__.n(external_node_
 // growth limit below, a cold 10,000-app build peaked at 251–262 MB there writing to memory and
 // 280–283 MB in the bench on ext4 (8 MB: 287–293 and 289–296, at the 300 MB target; 16 MB:
 // 310–318), with no time lost that three runs each could tell. Since apps are judged a chunk at a time
-// (build/pipeline.ts) it peaks at 250–290 MB (8 MB with 32 apps a chunk: 289–295).
+// (build/pipeline.ts) it peaks at 250–298 MB (8 MB with 32 apps a chunk: 289–295; with 16: 294–297).
 
 
 

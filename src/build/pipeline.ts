@@ -168,7 +168,7 @@ function* siteFiles(
  * each step's code and data stay in the processor's caches through a chunk instead of being evicted by the next
  * step after every app. Six alternated cold builds of 10,000 apps (32 a chunk, Node 20): faster in every pair,
  * wall median 11.72 → 11.07 s. On Node 24, whose 4 MB semi-spaces (util/heap.ts) promote what a chunk holds,
- * 32 a chunk peaked at 299–324 MB RSS, 16 at 250–290 MB (as one at a time did) and as fast.
+ * 32 a chunk peaked at 299–324 MB RSS; 16 at 250–298 MB (one at a time: 259–289 MB), as fast.
  */
 const APPS_PER_CHUNK = 16
 
