@@ -1722,8 +1722,9 @@ class StagedTree {
         return this.tryLink(source, dest);
     }
     /**
-     * Write `content` at `rel`. `fresh`: the caller knows it differs from the previous snapshot's file (it
-     * carries a new timestamp), so that file is not read for a comparison; the bytes written are the same.
+     * Stage `content` at `rel`; it is written with its burst (at the latest by `flush` or `commit`). An unsafe path
+     * is refused at once. `fresh`: the caller knows it differs from the previous snapshot's file (it carries a new
+     * timestamp), so that file is not read for a comparison; the bytes written are the same.
      */
     write(rel, content, fresh = false) {
         this.pending.push({ dest: this.place(rel), rel, content, fresh });
@@ -1802,7 +1803,7 @@ class StagedTree {
             (0,external_node_fs_.copyFileSync)(source, dest, external_node_fs_.constants.COPYFILE_EXCL);
         this.count++;
     }
-    /** How many of the files were linked from the previous snapshot rather than written. */
+    /** How many of the files written out so far were linked from the previous snapshot rather than written. */
     get unchanged() {
         return this.linked;
     }
@@ -7922,8 +7923,8 @@ function* siteFiles(judged, records, history, report, baseUrl, idPrefix, feedsCa
 const APPS_PER_CHUNK = 16;
 /**
  * Steps 2–6: catalog → previous snapshot → release facts → end-of-life data → one record per app, the
- * releases documents and pages handed to `publishApps` APPS_PER_CHUNK apps at a time. The catalog entries and facts
- * (the release notes among them) end with this function: only records and page inputs go on.
+ * releases documents and pages handed to `publishApps` APPS_PER_CHUNK apps at a time. The catalog entries and
+ * facts (the release notes among them) end with this function: only records and page inputs go on.
  */
 async function judgeCatalog(opts, deps, dirs, log, out) {
     const { catalogDir, previousDir, baseUrl } = dirs;
@@ -8044,8 +8045,8 @@ async function pipeline_build(opts, deps) {
             tree.write(file, content, fresh);
         };
         // 2–6. One judged record per app; its releases document, page, badge and shields endpoint go into the tree
-        //      with those of its chunk of apps. App pages do not name the snapshot's time, so an app that did not change keeps its page;
-        //      nothing on a page counts days from the build (see html/app-page.ts).
+        //      with those of its chunk of apps. App pages do not name the snapshot's time, so an app that did not
+        //      change keeps its page; nothing on a page counts days from the build (see html/app-page.ts).
         const carry = {
             present: (slug) => carriedFiles(slug).every((f) => tree.hasPrevious(f)),
             adopt: (slug) => {

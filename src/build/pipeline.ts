@@ -198,8 +198,8 @@ interface Judged {
 
 /**
  * Steps 2–6: catalog → previous snapshot → release facts → end-of-life data → one record per app, the
- * releases documents and pages handed to `publishApps` APPS_PER_CHUNK apps at a time. The catalog entries and facts
- * (the release notes among them) end with this function: only records and page inputs go on.
+ * releases documents and pages handed to `publishApps` APPS_PER_CHUNK apps at a time. The catalog entries and
+ * facts (the release notes among them) end with this function: only records and page inputs go on.
  */
 async function judgeCatalog(
   opts: BuildOptions,
@@ -336,8 +336,8 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
       tree.write(file, content, fresh)
     }
     // 2–6. One judged record per app; its releases document, page, badge and shields endpoint go into the tree
-    //      with those of its chunk of apps. App pages do not name the snapshot's time, so an app that did not change keeps its page;
-    //      nothing on a page counts days from the build (see html/app-page.ts).
+    //      with those of its chunk of apps. App pages do not name the snapshot's time, so an app that did not
+    //      change keeps its page; nothing on a page counts days from the build (see html/app-page.ts).
     const carry: Carry = {
       present: (slug) => carriedFiles(slug).every((f) => tree.hasPrevious(f)),
       adopt: (slug) => {

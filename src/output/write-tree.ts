@@ -267,8 +267,9 @@ export class StagedTree {
   }
 
   /**
-   * Write `content` at `rel`. `fresh`: the caller knows it differs from the previous snapshot's file (it
-   * carries a new timestamp), so that file is not read for a comparison; the bytes written are the same.
+   * Stage `content` at `rel`; it is written with its burst (at the latest by `flush` or `commit`). An unsafe path
+   * is refused at once. `fresh`: the caller knows it differs from the previous snapshot's file (it carries a new
+   * timestamp), so that file is not read for a comparison; the bytes written are the same.
    */
   write(rel: string, content: string | Buffer, fresh = false): void {
     this.pending.push({ dest: this.place(rel), rel, content, fresh })
@@ -340,7 +341,7 @@ export class StagedTree {
     this.count++
   }
 
-  /** How many of the files were linked from the previous snapshot rather than written. */
+  /** How many of the files written out so far were linked from the previous snapshot rather than written. */
   get unchanged(): number {
     return this.linked
   }
