@@ -32,6 +32,47 @@ var errors = __webpack_require__(7428);
 function toJson(value) {
     return `${JSON.stringify(value, null, 2)}\n`;
 }
+function isSplitJson(content) {
+    return typeof content === 'object' && content !== null && 'elements' in content;
+}
+/** `value` as toJson writes it, with its top-level array `key` split into its elements (see joinJson). */
+function splitJson(value, key) {
+    const items = value[key];
+    if (!Array.isArray(items))
+        throw new TypeError(`${key} is not an array`);
+    // A top-level key is the only one indented by exactly two spaces, and no JSON string holds a line break.
+    const outline = toJson({ ...value, [key]: [] });
+    const marker = `\n  ${JSON.stringify(key)}: [`;
+    const at = outline.indexOf(marker) + marker.length;
+    if (at < marker.length)
+        throw new TypeError(`${key} is not a top-level key`);
+    // JSON.stringify writes an element it cannot represent (undefined, a function) in an array as null.
+    const elements = items.map((item) => `    ${(JSON.stringify(item, null, 2) ?? 'null').replaceAll('\n', '\n    ')}`);
+    return { head: outline.slice(0, at), elements, tail: outline.slice(at) };
+}
+/** The UTF-8 bytes of a split document: those of toJson on the value it was split from. */
+function joinJson({ head, elements, tail }) {
+    if (elements.length === 0)
+        return Buffer.from(head + tail);
+    const open = '\n';
+    const between = ',\n';
+    const close = '\n  ';
+    let size = Buffer.byteLength(head) + open.length + close.length + Buffer.byteLength(tail);
+    size += between.length * (elements.length - 1);
+    for (const e of elements)
+        size += Buffer.byteLength(e);
+    const bytes = Buffer.allocUnsafe(size);
+    let at = bytes.write(head);
+    at += bytes.write(open, at);
+    for (const [i, e] of elements.entries()) {
+        if (i > 0)
+            at += bytes.write(between, at);
+        at += bytes.write(e, at);
+    }
+    at += bytes.write(close, at);
+    bytes.write(tail, at);
+    return bytes;
+}
 
 // EXTERNAL MODULE: ./src/schema/index.ts
 var src_schema = __webpack_require__(1107);
@@ -832,8 +873,10 @@ function docsText(baseUrl) {
         `Atom feeds of the same entries (newest ${FEED_ENTRIES} each): ${feedUrls(baseUrl)}. ` +
         `Current state: ${siteUrl(baseUrl, paths.catalog)}.`);
 }
+/** changes.json, split by entry (a 10,000-app site's first history is 6.7 MB: see util/json.ts). */
 function renderChangesDoc(changes, baseUrl, idPrefix) {
-    return toJson({ schema: CHANGES_SCHEMA_ID, docs: docsText(baseUrl), idPrefix, count: changes.length, changes });
+    const doc = { schema: CHANGES_SCHEMA_ID, docs: docsText(baseUrl), idPrefix, count: changes.length, changes };
+    return splitJson(doc, 'changes');
 }
 function rationaleWithClass(label, rationale) {
     return rationale.toLowerCase().startsWith(label.toLowerCase()) ? rationale : `${label}. ${rationale}`;
@@ -1950,9 +1993,10 @@ function imagesDoc(apps, generatedAt) {
 
 ;// CONCATENATED MODULE: ./src/output/validate.ts
 // The last gate before a tree replaces the published one: every document is
-// re-read from the exact bytes we are about to write and checked against the
-// schemas and the spec's cross-document rules. Files are checked one at a time
-// as they are produced, so a large site never sits in memory whole.
+// re-read from the exact bytes we are about to write (the catalog from the texts
+// that joinJson writes byte for byte: its envelope, then each element) and checked
+// against the schemas and the spec's cross-document rules. Files are checked one at
+// a time as they are produced, so a large site never sits in memory whole.
 
 
 
@@ -1985,17 +2029,20 @@ function snapshotChecker(baseUrl) {
     let count = 0;
     /** Slugs of the releases documents seen: the build writes them before the catalog document. */
     const releasesOf = [];
-    function json(file, content) {
+    function json(file, content, at = []) {
         try {
             return JSON.parse(content.toString());
         }
         catch (e) {
-            fail(file, `is not JSON: ${e.message}`);
+            const message = `is not JSON: ${e.message}`;
+            problems.push(at.length ? { file, field: at.join('.'), message } : { file, message });
             return undefined;
         }
     }
+    /** A split catalog (the build's) is read element by element; a whole one (any other) at once. */
     function addCatalog(content) {
-        const raw = json(paths.catalog, content);
+        const split = isSplitJson(content) ? content : null;
+        const raw = json(paths.catalog, isSplitJson(content) ? content.head + content.tail : content);
         if (raw === undefined)
             return;
         const envelope = catalogEnvelopeSchema.safeParse(raw);
@@ -2005,12 +2052,20 @@ function snapshotChecker(baseUrl) {
         }
         generatedAt = envelope.data.generatedAt;
         count = envelope.data.count;
-        const elements = envelope.data.apps;
-        if (envelope.data.count !== elements.length)
+        // A split catalog's elements are written between the brackets of `"apps": []`; anything there would break it.
+        if (split && envelope.data.apps.length > 0) {
+            fail(paths.catalog, 'is not JSON: elements outside the apps array');
+            return;
+        }
+        const total = split ? split.elements.length : envelope.data.apps.length;
+        if (envelope.data.count !== total)
             problems.push({ file: paths.catalog, field: 'count', message: src_schema/* COUNT_MESSAGE */.cj });
         const known = new Map();
         let previous = '';
-        for (const [i, element] of elements.entries()) {
+        for (let i = 0; i < total; i++) {
+            const element = split ? json(paths.catalog, split.elements[i], ['apps', i]) : envelope.data.apps[i];
+            if (element === undefined)
+                continue;
             // Parsed copies are dropped element by element, so only the digests outlive this loop.
             const parsed = src_schema/* appRecordSchema */.mt.safeParse(element);
             if (!parsed.success) {
@@ -2101,6 +2156,9 @@ function snapshotChecker(baseUrl) {
             seen.add(file);
             if (file === paths.catalog)
                 return addCatalog(content);
+            // Only the catalog is read element by element; any other document is checked whole.
+            if (isSplitJson(content))
+                content = joinJson(content);
             if (file === paths.status)
                 return addStatus(content);
             if (file === paths.images)
@@ -7902,7 +7960,7 @@ function* siteFiles(judged, records, history, report, baseUrl, idPrefix, feedsCa
     const { pages, images } = judged;
     const generatedAt = report.lastChange;
     const { catalog, apps } = buildDocuments(records, generatedAt, baseUrl);
-    yield [paths.catalog, toJson(catalog)];
+    yield [paths.catalog, splitJson(catalog, 'apps')];
     for (const doc of apps)
         yield [paths.app(doc.slug), toJson(doc)];
     yield [paths.images, toJson(imagesDoc(images, generatedAt))];
@@ -7917,8 +7975,8 @@ function* siteFiles(judged, records, history, report, baseUrl, idPrefix, feedsCa
  * Apps judged one after another before their files are rendered and staged one after another (see judgeCatalog):
  * each step's code and data stay in the processor's caches through a chunk instead of being evicted by the next
  * step after every app. Six alternated cold builds of 10,000 apps (32 a chunk, Node 20): faster in every pair,
- * wall median 11.72 → 11.07 s. On Node 24, whose 4 MB semi-spaces (util/heap.ts) promote what a chunk holds,
- * 32 a chunk peaked at 299–324 MB RSS; 16 at 250–298 MB (one at a time: 259–289 MB), as fast.
+ * wall median 11.72 → 11.07 s. On Node 24, whose small semi-spaces (util/heap.ts) promote what a chunk holds,
+ * 32 a chunk peaked at 299–324 MB RSS with 4 MB semi-spaces; 16 at 250–298 MB (one at a time: 259–289 MB), as fast.
  */
 const APPS_PER_CHUNK = 16;
 /**
@@ -8042,7 +8100,7 @@ async function pipeline_build(opts, deps) {
         const checker = snapshotChecker(baseUrl);
         const stage = (file, content, fresh = false) => {
             checker.add(file, content);
-            tree.write(file, content, fresh);
+            tree.write(file, isSplitJson(content) ? joinJson(content) : content, fresh);
         };
         // 2–6. One judged record per app; its releases document, page, badge and shields endpoint go into the tree
         //      with those of its chunk of apps. App pages do not name the snapshot's time, so an app that did not

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import { toJson } from '../../src/util/json.js'
+import { splitJson, toJson, type SplitJson } from '../../src/util/json.js'
 import { snapshotChecker } from '../../src/output/validate.js'
 import { formatProblem, ProblemsError } from '../../src/util/problems.js'
 import { buildDocuments, imagesDoc } from '../../src/site/api.js'
@@ -25,12 +25,12 @@ const REPORT: RunReport = {
 }
 
 function snapshot(
-  catalogText: string,
+  catalogText: string | SplitJson,
   appDocs: Map<string, string>,
   slugs: string[],
   status = renderStatusDoc(REPORT)
-): Array<[string, string]> {
-  const files: Array<[string, string]> = [
+): Array<[string, string | SplitJson]> {
+  const files: Array<[string, string | SplitJson]> = [
     [paths.catalog, catalogText],
     ...appDocs,
     [paths.status, status],
@@ -57,7 +57,7 @@ function snapshot(
   return files
 }
 
-function check(files: Array<[string, string]>): string[] {
+function check(files: Array<[string, string | SplitJson]>): string[] {
   const checker = snapshotChecker(BASE)
   for (const [f, c] of files) checker.add(f, c)
   try {
@@ -75,12 +75,18 @@ function built(rs: AppRecord[] = records) {
   return { catalog, docs: new Map(apps.map((d) => [paths.app(d.slug), toJson(d)])), slugs: apps.map((d) => d.slug) }
 }
 
-describe('snapshotChecker', () => {
+// The build hands the catalog over split by element (util/json.ts); the same checks hold for a whole document.
+const FORMS = [
+  ['whole', (doc: object) => toJson(doc)],
+  ['split by element', (doc: object) => splitJson({ ...doc }, 'apps')]
+] as const
+
+describe.each(FORMS)('snapshotChecker, the catalog %s', (_form, catalogDoc) => {
   it('checks the releases documents and the images index against their schemas and the catalog', () => {
     const { catalog, docs, slugs } = built()
     const slug = slugs[0]!
     const ours = new Set([paths.images, ...slugs.slice(0, 3).map((s) => paths.releases(s))])
-    const files = snapshot(toJson(catalog), docs, slugs).filter(([f]) => !ours.has(f))
+    const files = snapshot(catalogDoc(catalog), docs, slugs).filter(([f]) => !ours.has(f))
     const releases = { schema: 'updatesafe.releases.v1', generatedAt: AT, slug, latest: null, releases: [] }
     files.push([paths.releases(slug), toJson(releases)])
     files.push([paths.releases('not-in-catalog'), toJson({ ...releases, slug: 'not-in-catalog' })])
@@ -97,13 +103,13 @@ describe('snapshotChecker', () => {
 
   it('accepts the documents the build makes', () => {
     const { catalog, docs, slugs } = built()
-    expect(check(snapshot(toJson(catalog), docs, slugs))).toEqual([])
+    expect(check(snapshot(catalogDoc(catalog), docs, slugs))).toEqual([])
   })
 
   it('checks the run report against its schema and the catalog', () => {
     const { catalog, docs, slugs } = built()
     const wrong = renderStatusDoc({ ...REPORT, lastChange: '2026-01-01T00:00:00.000Z', apps: 1, stale: ['gitea'] })
-    expect(check(snapshot(toJson(catalog), docs, slugs, wrong))).toEqual([
+    expect(check(snapshot(catalogDoc(catalog), docs, slugs, wrong))).toEqual([
       `${paths.status}: lastChange: differs from the catalog's generatedAt`,
       `${paths.status}: counts.apps: differs from the number of apps`
     ])
@@ -111,10 +117,10 @@ describe('snapshotChecker', () => {
       ...JSON.parse(renderStatusDoc(REPORT)),
       counts: { apps: 1, refreshed: 0, stale: 2, failed: 0 }
     })
-    expect(check(snapshot(toJson(catalog), docs, slugs, bad))).toEqual([
+    expect(check(snapshot(catalogDoc(catalog), docs, slugs, bad))).toEqual([
       `${paths.status}: counts: counts.stale and counts.failed must equal the lengths of stale and failed`
     ])
-    expect(check(snapshot(toJson(catalog), docs, slugs).filter(([f]) => f !== paths.status))).toEqual([
+    expect(check(snapshot(catalogDoc(catalog), docs, slugs).filter(([f]) => f !== paths.status))).toEqual([
       `${paths.status}: is missing`
     ])
   })
@@ -125,7 +131,7 @@ describe('snapshotChecker', () => {
     const doc = JSON.parse(docs.get(paths.app(slug))!) as Record<string, unknown>
     const reversed = Object.fromEntries(Object.entries(doc).reverse())
     docs.set(paths.app(slug), JSON.stringify(reversed))
-    expect(check(snapshot(toJson(catalog), docs, slugs))).toEqual([])
+    expect(check(snapshot(catalogDoc(catalog), docs, slugs))).toEqual([])
   })
 
   it('finds a per-app document that differs from its catalog element, down to a nested field', () => {
@@ -133,7 +139,7 @@ describe('snapshotChecker', () => {
     const withLifecycle = records.find((r) => r.lifecycle !== null)!
     const doc = JSON.parse(docs.get(paths.app(withLifecycle.slug))!) as AppRecord
     docs.set(paths.app(withLifecycle.slug), toJson({ ...doc, lifecycle: { ...doc.lifecycle!, cycle: 'other' } }))
-    expect(check(snapshot(toJson(catalog), docs, slugs))).toEqual([
+    expect(check(snapshot(catalogDoc(catalog), docs, slugs))).toEqual([
       `${paths.app(withLifecycle.slug)}: record differs from its catalog element`
     ])
   })
@@ -141,7 +147,7 @@ describe('snapshotChecker', () => {
   it('names the element and field of an invalid catalog element, and keeps checking the others', () => {
     const { catalog, docs, slugs } = built()
     const bad = { ...catalog, apps: catalog.apps.map((r, i) => (i === 1 ? { ...r, safeToUpdate: 'maybe' } : r)) }
-    const problems = check(snapshot(toJson(bad), docs, slugs))
+    const problems = check(snapshot(catalogDoc(bad), docs, slugs))
     expect(problems).toContainEqual(expect.stringMatching(new RegExp(`^${paths.catalog}: apps\\.1\\.safeToUpdate: `)))
     // The invalid element has no digest, so its document has no element; every other one still matches.
     expect(problems).toContain(`${paths.app(slugs[1]!)}: has no element in the catalog`)
@@ -150,18 +156,18 @@ describe('snapshotChecker', () => {
 
   it('checks the envelope: count, order, addresses and generatedAt', () => {
     const { catalog, docs, slugs } = built()
-    expect(check(snapshot(toJson({ ...catalog, count: catalog.count + 1 }), docs, slugs))).toContain(
+    expect(check(snapshot(catalogDoc({ ...catalog, count: catalog.count + 1 }), docs, slugs))).toContain(
       `${paths.catalog}: count: count must equal the number of apps`
     )
     const swapped = [catalog.apps[1]!, catalog.apps[0]!, ...catalog.apps.slice(2)]
-    expect(check(snapshot(toJson({ ...catalog, apps: swapped }), docs, slugs))).toContain(
+    expect(check(snapshot(catalogDoc({ ...catalog, apps: swapped }), docs, slugs))).toContain(
       `${paths.catalog}: apps are not ordered by unique slug at "${catalog.apps[0]!.slug}"`
     )
     const moved = catalog.apps.map((r, i) => (i === 0 ? { ...r, url: `${BASE}/elsewhere/` } : r))
-    expect(check(snapshot(toJson({ ...catalog, apps: moved }), docs, slugs))).toContainEqual(
+    expect(check(snapshot(catalogDoc({ ...catalog, apps: moved }), docs, slugs))).toContainEqual(
       expect.stringContaining(`${paths.catalog}: apps.0.url: is ${BASE}/elsewhere/`)
     )
-    const later = toJson({ ...catalog, generatedAt: '2026-11-22T03:00:00.000Z' })
+    const later = catalogDoc({ ...catalog, generatedAt: '2026-11-22T03:00:00.000Z' })
     // Every app document and the run report's lastChange.
     expect(check(snapshot(later, docs, slugs))).toHaveLength(slugs.length + 1)
   })
@@ -169,11 +175,39 @@ describe('snapshotChecker', () => {
   it('reports missing files and documents that are not JSON', () => {
     const { catalog, docs, slugs } = built()
     docs.set(paths.app(slugs[0]!), '{not json')
-    const files = snapshot(toJson(catalog), docs, slugs).filter(([f]) => f !== paths.badge(slugs[1]!))
+    const files = snapshot(catalogDoc(catalog), docs, slugs).filter(([f]) => f !== paths.badge(slugs[1]!))
     const problems = check(files)
     expect(problems).toContainEqual(
       expect.stringMatching(new RegExp(`^${paths.app(slugs[0]!).replace(/\./g, '\\.')}: is not JSON`))
     )
     expect(problems).toContain(`${paths.badge(slugs[1]!)}: is missing`)
+  })
+})
+
+describe('snapshotChecker, a split catalog', () => {
+  it('names an element that is not JSON, and keeps checking the others', () => {
+    const { catalog, docs, slugs } = built()
+    const split = splitJson({ ...catalog }, 'apps')
+    const broken = { ...split, elements: split.elements.map((e, i) => (i === 1 ? e.slice(0, -3) : e)) }
+    const problems = check(snapshot(broken, docs, slugs))
+    expect(problems).toContainEqual(expect.stringMatching(new RegExp(`^${paths.catalog}: apps\\.1: is not JSON`)))
+    // Its documents have no element to match; every other element was read and matched.
+    expect(problems.slice(1)).toEqual([
+      `${paths.app(slugs[1]!)}: has no element in the catalog`,
+      `${paths.releases(slugs[1]!)}: has no element in the catalog`
+    ])
+  })
+
+  it('checks the envelope around the elements', () => {
+    const { catalog, docs, slugs } = built()
+    const split = splitJson({ ...catalog, schema: 'updatesafe.apps.v2' }, 'apps')
+    expect(check(snapshot(split, docs, slugs))).toContainEqual(expect.stringMatching(/^api\/v1\/apps\.json: schema: /))
+    const cut = splitJson({ ...catalog }, 'apps')
+    expect(check(snapshot({ ...cut, head: `${cut.head}${cut.elements[0]}` }, docs, slugs))).toContain(
+      `${paths.catalog}: is not JSON: elements outside the apps array`
+    )
+    expect(check(snapshot({ ...cut, tail: '' }, docs, slugs))).toContainEqual(
+      expect.stringMatching(new RegExp(`^${paths.catalog}: is not JSON`))
+    )
   })
 })

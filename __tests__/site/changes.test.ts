@@ -21,6 +21,7 @@ import { tempDir } from '../support/tmp.js'
 import { readPreviousChanges } from '../../src/build/previous.js'
 import { atomFiles } from '../../src/site/atom.js'
 import { paths } from '../../src/site/paths.js'
+import { joinJson } from '../../src/util/json.js'
 
 /** The site's Atom id prefix, as minted on its first publication. */
 const ID = mintIdPrefix(BASE, '2026-11-21T03:00:00.000Z')
@@ -30,7 +31,7 @@ function feedFiles(given: Omit<ChangesInput, 'idPrefix'> & { idPrefix?: string }
   const input = { idPrefix: ID, ...given }
   const history = mergeChanges(input)
   return new Map([
-    [paths.changes, renderChangesDoc(history, input.baseUrl, input.idPrefix)],
+    [paths.changes, joinJson(renderChangesDoc(history, input.baseUrl, input.idPrefix)).toString()],
     ...atomFiles(history, input.records, input.generatedAt, input.baseUrl, input.idPrefix)
   ])
 }

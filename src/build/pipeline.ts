@@ -16,7 +16,7 @@ import { normaliseBaseUrl, paths } from '../site/paths.js'
 import { renderStatusDoc, staleSinceOf, type RunReport } from '../site/status.js'
 import type { EndoflifeProduct } from '../upstream/endoflife.js'
 import type { RefreshOutcome, RefreshStats, RefreshTarget } from '../upstream/github/refresh.js'
-import { toJson } from '../util/json.js'
+import { isSplitJson, joinJson, splitJson, toJson, type SplitJson } from '../util/json.js'
 import { problem, ProblemsError } from '../util/problems.js'
 import type { Logger } from '../util/types.js'
 import { offlineFacts, publishedVersion, refreshedFacts, type AppFacts } from './facts.js'
@@ -136,6 +136,9 @@ function withReleaseData(apps: AppFacts[], refreshed: boolean, log: Logger): { a
   return { apps: apps.filter((a) => a.facts || a.kept), leftOut }
 }
 
+/** A file of the site as produced: the catalog and the change history split by element (see util/json.ts). */
+type SiteDoc = readonly [path: string, content: SiteFile[1] | SplitJson]
+
 /**
  * Every file of the site but each app's releases document, page, badge and shields endpoint (already in the
  * tree), produced one at a time so a large site never sits in memory whole.
@@ -148,11 +151,11 @@ function* siteFiles(
   baseUrl: string,
   idPrefix: string,
   feedsCarried: ReadonlySet<string>
-): Generator<SiteFile> {
+): Generator<SiteDoc> {
   const { pages, images } = judged
   const generatedAt = report.lastChange
   const { catalog, apps } = buildDocuments(records, generatedAt, baseUrl)
-  yield [paths.catalog, toJson(catalog)]
+  yield [paths.catalog, splitJson(catalog, 'apps')]
   for (const doc of apps) yield [paths.app(doc.slug), toJson(doc)]
   yield [paths.images, toJson(imagesDoc(images, generatedAt))]
   yield* jsonSchemas(baseUrl)
@@ -167,8 +170,8 @@ function* siteFiles(
  * Apps judged one after another before their files are rendered and staged one after another (see judgeCatalog):
  * each step's code and data stay in the processor's caches through a chunk instead of being evicted by the next
  * step after every app. Six alternated cold builds of 10,000 apps (32 a chunk, Node 20): faster in every pair,
- * wall median 11.72 → 11.07 s. On Node 24, whose 4 MB semi-spaces (util/heap.ts) promote what a chunk holds,
- * 32 a chunk peaked at 299–324 MB RSS; 16 at 250–298 MB (one at a time: 259–289 MB), as fast.
+ * wall median 11.72 → 11.07 s. On Node 24, whose small semi-spaces (util/heap.ts) promote what a chunk holds,
+ * 32 a chunk peaked at 299–324 MB RSS with 4 MB semi-spaces; 16 at 250–298 MB (one at a time: 259–289 MB), as fast.
  */
 const APPS_PER_CHUNK = 16
 
@@ -331,9 +334,9 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
   const tree = await StagedTree.open(outDir, previousDir ? { previousDir } : undefined)
   try {
     const checker = snapshotChecker(baseUrl)
-    const stage = (file: string, content: string | Buffer, fresh = false) => {
+    const stage = (file: string, content: SiteDoc[1], fresh = false) => {
       checker.add(file, content)
-      tree.write(file, content, fresh)
+      tree.write(file, isSplitJson(content) ? joinJson(content) : content, fresh)
     }
     // 2–6. One judged record per app; its releases document, page, badge and shields endpoint go into the tree
     //      with those of its chunk of apps. App pages do not name the snapshot's time, so an app that did not

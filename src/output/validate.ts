@@ -1,10 +1,11 @@
 // The last gate before a tree replaces the published one: every document is
-// re-read from the exact bytes we are about to write and checked against the
-// schemas and the spec's cross-document rules. Files are checked one at a time
-// as they are produced, so a large site never sits in memory whole.
+// re-read from the exact bytes we are about to write (the catalog from the texts
+// that joinJson writes byte for byte: its envelope, then each element) and checked
+// against the schemas and the spec's cross-document rules. Files are checked one at
+// a time as they are produced, so a large site never sits in memory whole.
 import { z } from 'zod'
 import { sha256 } from '../util/digest.js'
-import { toJson } from '../util/json.js'
+import { isSplitJson, joinJson, toJson, type SplitJson } from '../util/json.js'
 import { appDoc } from '../site/api.js'
 import {
   appDocSchema,
@@ -26,7 +27,7 @@ export function snapshotInvalid(problems: Problem[]): ProblemsError {
 
 export interface SnapshotChecker {
   /** Check one file; the catalog document must come before each app's document and page (its releases document may come first). */
-  add(file: string, content: string | Buffer): void
+  add(file: string, content: string | Buffer | SplitJson): void
   /** A file carried over unread from the previous snapshot (build/reuse.ts): it is there, and was checked when written. */
   kept(file: string): void
   /** Throw a snapshot ProblemsError listing every problem found. */
@@ -57,17 +58,20 @@ export function snapshotChecker(baseUrl: string): SnapshotChecker {
   /** Slugs of the releases documents seen: the build writes them before the catalog document. */
   const releasesOf: string[] = []
 
-  function json(file: string, content: string | Buffer): unknown {
+  function json(file: string, content: string | Buffer, at: (string | number)[] = []): unknown {
     try {
       return JSON.parse(content.toString())
     } catch (e) {
-      fail(file, `is not JSON: ${(e as Error).message}`)
+      const message = `is not JSON: ${(e as Error).message}`
+      problems.push(at.length ? { file, field: at.join('.'), message } : { file, message })
       return undefined
     }
   }
 
-  function addCatalog(content: string | Buffer): void {
-    const raw = json(paths.catalog, content)
+  /** A split catalog (the build's) is read element by element; a whole one (any other) at once. */
+  function addCatalog(content: string | Buffer | SplitJson): void {
+    const split = isSplitJson(content) ? content : null
+    const raw = json(paths.catalog, isSplitJson(content) ? content.head + content.tail : content)
     if (raw === undefined) return
     const envelope = catalogEnvelopeSchema.safeParse(raw)
     if (!envelope.success) {
@@ -76,12 +80,18 @@ export function snapshotChecker(baseUrl: string): SnapshotChecker {
     }
     generatedAt = envelope.data.generatedAt
     count = envelope.data.count
-    const elements = envelope.data.apps
-    if (envelope.data.count !== elements.length)
-      problems.push({ file: paths.catalog, field: 'count', message: COUNT_MESSAGE })
+    // A split catalog's elements are written between the brackets of `"apps": []`; anything there would break it.
+    if (split && envelope.data.apps.length > 0) {
+      fail(paths.catalog, 'is not JSON: elements outside the apps array')
+      return
+    }
+    const total = split ? split.elements.length : envelope.data.apps.length
+    if (envelope.data.count !== total) problems.push({ file: paths.catalog, field: 'count', message: COUNT_MESSAGE })
     const known = new Map<string, string>()
     let previous = ''
-    for (const [i, element] of elements.entries()) {
+    for (let i = 0; i < total; i++) {
+      const element = split ? json(paths.catalog, split.elements[i]!, ['apps', i]) : envelope.data.apps[i]
+      if (element === undefined) continue
       // Parsed copies are dropped element by element, so only the digests outlive this loop.
       const parsed = appRecordSchema.safeParse(element)
       if (!parsed.success) {
@@ -163,6 +173,8 @@ export function snapshotChecker(baseUrl: string): SnapshotChecker {
       if (seen.has(file)) fail(file, 'is produced twice')
       seen.add(file)
       if (file === paths.catalog) return addCatalog(content)
+      // Only the catalog is read element by element; any other document is checked whole.
+      if (isSplitJson(content)) content = joinJson(content)
       if (file === paths.status) return addStatus(content)
       if (file === paths.images) return addImagesDoc(content)
       const slug = appDocSlug(file)

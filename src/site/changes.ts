@@ -5,7 +5,7 @@
 import { z } from 'zod'
 import { CLASS_INFO } from './html/classes.js'
 import { cleanText } from './html/text.js'
-import { toJson } from '../util/json.js'
+import { splitJson, type SplitJson } from '../util/json.js'
 import {
   CLASSES,
   compareSlugs,
@@ -202,8 +202,10 @@ function docsText(baseUrl: string): string {
   )
 }
 
-export function renderChangesDoc(changes: Change[], baseUrl: string, idPrefix: string): string {
-  return toJson({ schema: CHANGES_SCHEMA_ID, docs: docsText(baseUrl), idPrefix, count: changes.length, changes })
+/** changes.json, split by entry (a 10,000-app site's first history is 6.7 MB: see util/json.ts). */
+export function renderChangesDoc(changes: Change[], baseUrl: string, idPrefix: string): SplitJson {
+  const doc = { schema: CHANGES_SCHEMA_ID, docs: docsText(baseUrl), idPrefix, count: changes.length, changes }
+  return splitJson(doc, 'changes')
 }
 
 
