@@ -51,15 +51,15 @@ var external_node_v8_default = /*#__PURE__*/__nccwpck_require__.n(external_node_
 // V8 sizes the young generation by Node version: from Node 24 (the action's runtime) its
 // semi-spaces grow to 64 MB, against 16 MB on Node 20, and a 10,000-app build peaked at
 // 365–400 MB. The size is fixed when the process starts (a flag set at run time does not
-// take), so an entry on such a Node runs itself again with 4 MB semi-spaces: with the
-// growth limit below, a cold 10,000-app build peaked at 251–262 MB there writing to memory and
-// 280–283 MB in the bench on ext4 (8 MB: 287–293 and 289–296, at the 300 MB target; 16 MB:
-// 310–318), with no time lost that three runs each could tell. Since apps are judged a chunk at a time
-// (build/pipeline.ts) it peaks at 250–298 MB (8 MB with 32 apps a chunk: 289–295; with 16: 294–297).
+// take), so an entry on such a Node runs itself again with 8 MB semi-spaces. Since the catalog
+// and the change history are written element by element (util/json.ts), a cold 10,000-app build
+// there peaks at 252–271 MB with 8 MB (257–269 with 4 MB, 272–281 with 16: too close to the
+// 300 MB target, which the bench reads 10–20 MB higher), and in alternated runs 8 MB was faster
+// than 4 MB in each of four alternated pairs (median 9.35 s against 10.04 s); 16 MB saved 0.4 s more.
 
 
 
-const SEMI_SPACE_FLAG = '--max-semi-space-size=4';
+const SEMI_SPACE_FLAG = '--max-semi-space-size=8';
 /**
  * Whether the command line or NODE_OPTIONS already set the V8 flag `name` (e.g. `--max-semi-space-size`);
  * V8 reads `-` and `_` in a flag's name alike.
