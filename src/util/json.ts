@@ -7,8 +7,8 @@ export function toJson(value: unknown): string {
 /**
  * A document as toJson writes it, kept as the texts of one top-level array's elements and what surrounds them.
  * JSON.stringify builds a large text in parts and then copies them into one string: for the catalog of a
- * 10,000-app build (10.5 MB) that held about 55 MB of heap at once, and parsing it back for the output check
- * as much again; it was the peak of the whole build on Node 24. Element by element, each is small.
+ * 10,000-app build (10.5 MB) that held about 55 MB of heap at once, the peak of the whole build on Node 24.
+ * Element by element, each is small, and the output check parses them one at a time too.
  */
 export interface SplitJson {
   /** From the start up to and including the array's `[`. */
