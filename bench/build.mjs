@@ -35,7 +35,7 @@ const { values } = parseArgs({
     node: { type: 'string', default: process.execPath },
     cli: { type: 'string', default: path.join(root, 'dist/cli/index.js') },
     notes: { type: 'string', default: 'real' },
-    'notes-file': { type: 'string', default: path.join(root, '__tests__/fixtures/release-notes/notes.jsonl') },
+    'notes-file': { type: 'string', default: path.join(root, '../shared/data/release-notes/notes.jsonl') },
     keep: { type: 'boolean', default: false }
   }
 })

@@ -20,7 +20,7 @@ try {
   process.exit(2)
 }
 
-const notes = readFileSync(new URL('../__tests__/fixtures/release-notes/notes.jsonl', import.meta.url), 'utf8')
+const notes = readFileSync(new URL('../../shared/data/release-notes/notes.jsonl', import.meta.url), 'utf8')
   .split('\n')
   .filter((l) => l.trim() !== '')
   .map((l) => JSON.parse(l))

@@ -23,7 +23,7 @@ const BATCH = opt('batch', 50)
 const CONCURRENCY = opt('concurrency', 4)
 const FAST = args.includes('--fast-backoff')
 
-// Real release series (tags, dates, notes) of 7 self-hosted apps; see __tests__/fixtures/github/README.md.
+// Real release series (tags, dates, notes) of 7 self-hosted apps, read in place from the shared data set.
 const seriesList = [...realReleaseSeries().entries()]
 
 // Independent of src/util/versions.ts on purpose: numbers after the prefix, `-` means prerelease.

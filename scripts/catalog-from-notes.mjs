@@ -1,6 +1,7 @@
-// Seeds catalog records from the team's shared release-notes data set (issue 19, item 4):
-// every app in notes.jsonl gets a record whose release is its newest stable entry there
-// (by version order, as src/util/versions.ts orders versions, not by file order).
+// Seeds catalog records from the team's shared release-notes data set: every app in notes.jsonl
+// gets a record whose release is its newest stable entry there (by version order, as
+// src/util/versions.ts orders versions, not by file order). Records hold facts only (version, url,
+// date, the day read); the notes stay in the data set, which `build --notes-from` reads in place.
 //
 //   node --import tsx scripts/catalog-from-notes.mjs            write catalog/apps/*.yml
 //   node --import tsx scripts/catalog-from-notes.mjs --check    exit 1 if a record would change
@@ -10,14 +11,19 @@
 //
 // Rules, so that nothing is invented and nothing goes backwards:
 // - An app whose repository has no record gets catalog/apps/<slug>.yml (slug from notes.jsonl).
-// - A record for the same repository (under any slug) is updated only when it has no release,
-//   an older one, or the same one without notes; its other keys (lifecycle, tagPrefix,
-//   archived, override, ...) are kept. A record holding a newer release is left alone.
+// - A record for the same repository (under any slug) is updated when it has no release or an
+//   older one; its other keys (lifecycle, tagPrefix, archived, override, images, ...) are kept,
+//   and so is its `checked` day when it already records the same release. A record holding a
+//   newer release is left alone.
+// - checked: the day the data set's README gives for the app's read (2026-11-21 for the apps of
+//   the first read, which the catalog already holds; 2026-11-28 for the apps added that day).
 // - lifecycle.product only where the endoflife.date data has a product for the app (its
 //   pkg:github identifier names the repository, or its id/alias is the slug), and only
 //   if catalog/endoflife/ holds that product's file (the build reads it there).
 // - tagPrefix only where every tag of the app in notes.jsonl starts with the same prefix
 //   other than "v" and reads as a stable version once it is stripped.
+// - images are kept as the record has them; run scripts/catalog-images.mjs afterwards to write
+//   them (and their sources) from the shared image data set.
 // - The header comment names every source; url is the tag's release page when the tag is
 //   known, else the changelog file at the commit read.
 import fs from 'node:fs'
@@ -37,10 +43,8 @@ const eolDir = opt('--endoflife', path.resolve(root, '../shared/data/endoflife/v
 const catalogDir = opt('--catalog', path.join(root, 'catalog'))
 const appsDir = path.join(catalogDir, 'apps')
 
-// The 2026-11-21 copy of the data set (18 apps): entries found there unchanged were read that day.
-const EARLIER_COPY = path.join(root, '__tests__/fixtures/release-notes/notes.jsonl')
-const READ_DAY = '2026-11-21'
-const OTHER_READ_DAY = '2026-11-23'
+// Apps new to the catalog are those the data set added on its last read day (its README).
+const NEW_APPS_READ_DAY = '2026-11-28'
 
 const readJsonl = (file) =>
   fs
@@ -50,7 +54,6 @@ const readJsonl = (file) =>
     .map((l) => JSON.parse(l))
 
 const notes = readJsonl(notesFile)
-const earlier = new Set(fs.existsSync(EARLIER_COPY) ? readJsonl(EARLIER_COPY).map((e) => JSON.stringify(e)) : [])
 
 const bySlug = new Map()
 for (const e of notes) {
@@ -92,12 +95,14 @@ function inferTagPrefix(entries) {
   return { prefix: null, unreadable: tags }
 }
 
-function render(entry, { unclearDay, inferred, unreadable, keptProduct }) {
+function render(entry, { inferred, unreadable, keptProduct }) {
   const r = entry
   const lines = [
     `# Source: the ${r.version} section of ${r.source.path} in ${r.source.repo}`,
-    `# at commit ${r.source.commit}, read on ${unclearDay ? `${READ_DAY} or ${OTHER_READ_DAY}` : READ_DAY} (updatesafe`,
-    `# shared data release-notes/notes.jsonl, entry "${r.id}").`,
+    `# at commit ${r.source.commit} (updatesafe shared data release-notes/notes.jsonl,`,
+    `# entry "${r.id}"). checked: the data set's read day for this app (the earlier one where its`,
+    '# README gives two). Only facts are kept here; a build reads the notes from that data set',
+    '# (--notes-from) or from GitHub (--refresh).',
     r.tag != null
       ? `# The tag ${r.tag} exists in that snapshot, so url is its GitHub release page.`
       : '# No tag for this version could be confirmed in that snapshot, so url points at the changelog file at that commit.',
@@ -105,11 +110,6 @@ function render(entry, { unclearDay, inferred, unreadable, keptProduct }) {
       ? '# date: as the changelog heading gives it.'
       : '# The changelog gives no date for this version, so date is left out.'
   ]
-  if (unclearDay)
-    lines.push(
-      `# checked: the data set's README gives both read days without saying which one this app was`,
-      `# read on; checked is the earlier, so the record never claims fresher facts than were read.`
-    )
   if (inferred)
     lines.push(
       `# tagPrefix: inferred from the tag values in notes.jsonl alone: all ${inferred.length} of this app's tags`,
@@ -124,12 +124,6 @@ function render(entry, { unclearDay, inferred, unreadable, keptProduct }) {
     lines.push(
       `# lifecycle.product: the endoflife.date product id "${keptProduct}" (catalog/endoflife/${keptProduct}.json).`
     )
-  if (r.source.path.endsWith('.xml'))
-    lines.push(
-      `# The notes are the raw ${path.basename(r.source.path)} fragment (Russian and English), as the repository keeps it.`
-    )
-  if (r.notes.endsWith('\n[truncated]'))
-    lines.push('# The notes were cut at 6,000 characters in the source data and end with [truncated].')
   return lines.join('\n') + '\n\n'
 }
 
@@ -146,6 +140,11 @@ function recordFor(slug, newest, entries, existing) {
     newest.tag != null
       ? `https://github.com/${newest.repo}/releases/tag/${newest.tag}`
       : `https://github.com/${newest.source.repo}/blob/${newest.source.commit}/${newest.source.path}`
+  const held = old.release
+  const checked =
+    held && compareVersions(held.version, newest.version, old.tagPrefix) === 0 && held.checked
+      ? held.checked
+      : NEW_APPS_READ_DAY
   const body = {
     name: newest.app,
     repo: newest.repo,
@@ -153,21 +152,28 @@ function recordFor(slug, newest, entries, existing) {
     ...(old.tagPattern ? { tagPattern: old.tagPattern } : {}),
     ...(old.archived !== undefined ? { archived: old.archived } : {}),
     ...(old.successor ? { successor: old.successor } : {}),
+    ...(old.images ? { images: old.images } : {}),
     ...(product ? { lifecycle: { product } } : {}),
     ...(old.override ? { override: old.override } : {}),
     release: {
       version: newest.version,
       url,
       ...(newest.date != null ? { date: newest.date } : {}),
-      notes: newest.notes,
-      checked: READ_DAY
+      checked
     }
   }
   const doc = new YAML.Document(body)
-  doc.getIn(['release', 'notes'], true).type = 'BLOCK_LITERAL'
-  const unclearDay = !entries.every((e) => earlier.has(JSON.stringify(e)))
+  // The images' comment names their sources (scripts/catalog-images.mjs): kept as it is.
+  const imagesComment = existing
+    ? YAML.parseDocument(existing.text).contents.items.find((p) => p.key?.value === 'images')?.key.commentBefore
+    : undefined
+  if (imagesComment) {
+    const pair = doc.contents.items.find((p) => (p.key?.value ?? p.key) === 'images')
+    pair.key = doc.createNode('images')
+    pair.key.commentBefore = imagesComment
+  }
   const header = render(newest, {
-    unclearDay,
+    checked,
     inferred:
       tagInfo.prefix && tagPrefix === tagInfo.prefix
         ? Object.assign([...tagInfo.tags], { prefix: tagInfo.prefix })
@@ -202,12 +208,6 @@ for (const [slug, entries] of bySlug) {
     }
     if (cmp > 0) {
       report.keptNewer.push(`${target} ${held.version} (notes.jsonl ends at ${newest.version})`)
-      continue
-    }
-    if (cmp === 0 && held.notes) {
-      // Same release, notes already there: never rewritten, only compared.
-      const same = recordFor(target, newest, entries, existing) === existing.text
-      report.unchanged.push(same ? target : `${target} (differs from what this script writes; left as it is)`)
       continue
     }
   }

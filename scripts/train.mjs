@@ -5,7 +5,8 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { serialise, train } from '../src/classify/train.ts'
 
-const dir = new URL('../__tests__/fixtures/release-notes/', import.meta.url)
+// The shared data set, read in place beside the checkout (never copied into the repository).
+const dir = new URL('../../shared/data/release-notes/', import.meta.url)
 const out = new URL('../src/classify/model.json', import.meta.url)
 const t0 = Date.now()
 const { model } = train(dir)

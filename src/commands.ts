@@ -23,9 +23,12 @@ import { isVersionLabel } from './util/versions.js'
 const USAGE = `updatesafe <command> [options]
 
 Commands:
-  build     --catalog DIR --out DIR [--base-url URL] [--refresh] [--previous DIR] [--now ISO]
-            [--request-timeout SECONDS] [--refresh-deadline SECONDS] [--source-commit SHA]
+  build     --catalog DIR --out DIR [--base-url URL] [--refresh | --notes-from FILE] [--previous DIR]
+            [--now ISO] [--request-timeout SECONDS] [--refresh-deadline SECONDS] [--source-commit SHA]
             Build the static site (JSON API, pages, badges) from the catalog.
+            Release notes come from GitHub (--refresh) or from a JSON-lines file
+            (--notes-from, one release a line: {repo, version, tag, date, notes});
+            without either, the catalog's release facts are published unjudged.
             --refresh reads GitHub (GITHUB_TOKEN, GITHUB_API_URL, GITHUB_GRAPHQL_URL)
             and endoflife.date (ENDOFLIFE_API_URL), each request waiting at most
             --request-timeout (20 s), the whole refresh at most --refresh-deadline
@@ -124,6 +127,7 @@ async function run(
           out: { type: 'string' },
           'base-url': { type: 'string' },
           refresh: { type: 'boolean', default: false },
+          'notes-from': { type: 'string' },
           previous: { type: 'string' },
           now: { type: 'string' },
           'source-commit': { type: 'string' },
@@ -133,6 +137,8 @@ async function run(
       })
       const outDir = values.out
       if (!outDir) throw usageError('build needs --out DIR')
+      if (values.refresh && values['notes-from'])
+        throw usageError('choose one source of release notes: --refresh or --notes-from FILE')
       const now = parseNow(values.now)
       const result = await build(
         {
@@ -142,6 +148,7 @@ async function run(
           now,
           refresh: values.refresh,
           sourceCommit: sourceCommit(env, values['source-commit']),
+          ...(values['notes-from'] ? { notesFrom: values['notes-from'] } : {}),
           ...(values.previous ? { previousDir: values.previous } : {})
         },
         buildDeps(

@@ -1,7 +1,8 @@
 // A refresh of the bundled catalog against the local GitHub stand-in, through the
 // real Octokit client: the snapshot meets the spec, prereleases and drafts never
 // become latest, every crossed release is judged, and no app is ever lost.
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { afterAll, beforeAll, expect, it } from '@jest/globals'
+import { describe } from '../support/needs-shared-data.js'
 import { cp, readFile, readdir } from 'node:fs/promises'
 import path from 'node:path'
 import { parse } from 'yaml'

@@ -1,6 +1,7 @@
 // Issue 3, "Bad input": empty, whitespace, `[truncated]`, 10 MB, binary junk and control
 // characters, HTML instead of Markdown, non-English notes. Never a crash.
-import { describe, expect, it } from '@jest/globals'
+import { expect, it } from '@jest/globals'
+import { describe } from '../support/needs-shared-data.js'
 import { classifyReleases, NOTES_CAP, SUMMARY_MAX } from '../../src/classify/index.js'
 import { LIMITS } from '../../src/schema/index.js'
 import { note } from './fixtures.js'

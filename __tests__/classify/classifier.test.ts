@@ -1,4 +1,5 @@
-import { describe, expect, it } from '@jest/globals'
+import { expect, it } from '@jest/globals'
+import { describe } from '../support/needs-shared-data.js'
 import { readdirSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { ARCHIVED_SUMMARY, classifyReleases, MAX_RELEASES, SUMMARY_MAX } from '../../src/classify/index.js'

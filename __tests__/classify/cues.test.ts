@@ -1,10 +1,10 @@
 // The rules that bound the model: what counts as a line asking for action, and as notes that
 // call a change breaking.
-import { describe, expect, it } from '@jest/globals'
-import { readFileSync } from 'node:fs'
+import { expect, it } from '@jest/globals'
+import { describe } from '../support/needs-shared-data.js'
 import { cuesOf, findingsOf, REMOVED_HEADING, REQUIRED, sentenceAt, type Cue } from '../../src/classify/cues.js'
 import { featuresOfNotes } from '../../src/classify/judge.js'
-import { FIXTURES } from './fixtures.js'
+import { NOTES } from './fixtures.js'
 
 function cues(notes: string) {
   const f = featuresOfNotes(notes, '1.2.3')
@@ -304,10 +304,8 @@ describe('notes that call a change breaking', () => {
 
 describe('findingsOf: what the lines that count for the required rule find', () => {
   it('holds a REQUIRED finding or the Removed heading exactly when the rule fires, on every real note', () => {
-    const notes = readFileSync(`${FIXTURES}notes.jsonl`, 'utf8').trim().split('\n')
     let fired = 0
-    for (const line of notes) {
-      const n = JSON.parse(line) as { notes: string; version: string }
+    for (const n of NOTES) {
       const f = featuresOfNotes(n.notes, n.version)
       if (!f.rf) continue
       const rule = cuesOf(f.rf.units).required !== null

@@ -1,6 +1,7 @@
 // The detectors: each defined once (name, plain words, pattern from a word list), general,
 // guarded exactly, and bounded on hostile text.
-import { describe, expect, it } from '@jest/globals'
+import { expect, it } from '@jest/globals'
+import { describe } from '../support/needs-shared-data.js'
 import { detect, DETECTOR, DETECTORS, MODIFIERS } from '../../src/classify/detectors.js'
 import { cleanNotes } from '../../src/classify/text.js'
 import { parseUnits } from '../../src/classify/blocks.js'

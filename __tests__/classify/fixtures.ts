@@ -1,6 +1,8 @@
-// Real release notes from __tests__/fixtures/release-notes (see PROVENANCE.md there).
-import { readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
+// Real release notes and labels, read in place from the shared data set (../support/shared-data.ts): the notes
+// of the apps read first (the 47 the model is trained on and 14 left unlabelled on purpose) and the labels of
+// the 47. The apps labelled later are out of sample for the rules (see bench/classifier.mjs), not read here.
+import { TRAINING_APPS } from '../../src/classify/train.js'
+import { DEV_LABELS, readSharedJsonl, RELEASE_NOTES, sharedPath } from '../support/shared-data.js'
 
 export interface NoteEntry {
   id: string
@@ -16,20 +18,35 @@ export interface DevLabel {
   evidence: string
 }
 
-export const FIXTURES = fileURLToPath(new URL('../fixtures/release-notes/', import.meta.url))
+/** The data set's release-notes folder, as a path ending in a separator. */
+export const FIXTURES = `${sharedPath('release-notes')}/`
 
-function readJsonl<T>(name: string): T[] {
-  return readFileSync(`${FIXTURES}${name}`, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as T)
-}
+/** The 14 apps of the first read that the data set leaves unlabelled on purpose (its README). */
+const UNLABELLED_FIRST_READ = [
+  'coturn',
+  'dendrite',
+  'firefly-iii',
+  'freshrss',
+  'gitea',
+  'healthchecks',
+  'kimai',
+  'linkding',
+  'nginx',
+  'node-red',
+  'pixelfed',
+  'prometheus',
+  'redis',
+  'synapse'
+]
 
-export const NOTES: NoteEntry[] = readJsonl<NoteEntry>('notes.jsonl')
-export const LABELS: DevLabel[] = readJsonl<DevLabel>('dev-labels.jsonl')
+const FIRST_READ = new Set([...TRAINING_APPS, ...UNLABELLED_FIRST_READ])
+
+export const NOTES: NoteEntry[] = readSharedJsonl<NoteEntry>(RELEASE_NOTES).filter((n) => FIRST_READ.has(n.slug))
+const training = new Set(NOTES.filter((n) => TRAINING_APPS.includes(n.slug)).map((n) => n.id))
+export const LABELS: DevLabel[] = readSharedJsonl<DevLabel>(DEV_LABELS).filter((l) => training.has(l.id))
 
 export function note(id: string): NoteEntry {
   const n = NOTES.find((e) => e.id === id)
-  if (!n) throw new Error(`no fixture entry ${id}`)
+  if (!n) throw new Error(`no entry ${id} in ${RELEASE_NOTES}`)
   return n
 }

@@ -1,8 +1,10 @@
-import { describe, expect, it } from '@jest/globals'
+import { expect, it } from '@jest/globals'
+import { describe } from '../support/needs-shared-data.js'
 import { createReadStream } from 'node:fs'
 import { createInterface } from 'node:readline'
 import { classifyJsonl, JsonlInputError } from '../../src/classify/index.js'
-import { FIXTURES, note, NOTES } from './fixtures.js'
+import { RELEASE_NOTES, readSharedJsonl } from '../support/shared-data.js'
+import { note } from './fixtures.js'
 
 async function* lines(...ls: string[]): AsyncIterable<string> {
   for (const l of ls) yield l
@@ -17,10 +19,11 @@ async function run(input: AsyncIterable<string>) {
 describe('classifyJsonl', () => {
   it('writes one line per input line, in input order, with exactly the four fields', async () => {
     // The real notes file, streamed line by line as the CLI does.
-    const rl = createInterface({ input: createReadStream(`${FIXTURES}notes.jsonl`), crlfDelay: Infinity })
+    const rl = createInterface({ input: createReadStream(RELEASE_NOTES), crlfDelay: Infinity })
     const { count, out, raw } = await run(rl)
-    expect(count).toBe(NOTES.length)
-    expect(out.map((o) => o.id)).toEqual(NOTES.map((n) => n.id))
+    const all = readSharedJsonl<{ id: string }>(RELEASE_NOTES)
+    expect(count).toBe(all.length)
+    expect(out.map((o) => o.id)).toEqual(all.map((n) => n.id))
     for (const o of out) expect(Object.keys(o)).toEqual(['id', 'safeToUpdate', 'rationale', 'changelogSummary'])
     expect(raw.every((l) => !l.includes('\n'))).toBe(true)
   })

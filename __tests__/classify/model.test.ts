@@ -1,6 +1,7 @@
 // The committed model: reproducible from the labels, honest about its figures, and the
 // decision rule keeps doubt at caution.
-import { describe, expect, it } from '@jest/globals'
+import { expect, it } from '@jest/globals'
+import { describe } from '../support/needs-shared-data.js'
 import { createHash } from 'node:crypto'
 import { readFileSync, statSync } from 'node:fs'
 import { pathToFileURL } from 'node:url'
@@ -17,7 +18,7 @@ import {
   train,
   type Example
 } from '../../src/classify/train.js'
-import { FIXTURES } from './fixtures.js'
+import { FIXTURES, LABELS, NOTES } from './fixtures.js'
 
 const MODEL_FILE = new URL('../../src/classify/model.json', import.meta.url)
 
@@ -34,9 +35,10 @@ describe('the committed model', () => {
   }, 240_000)
 
   it('records the labels it was trained on, the feature version and plain-JSON weights', () => {
-    const labels = readFileSync(`${FIXTURES}dev-labels.jsonl`)
-    expect(MODEL.header.labels.sha256).toBe(createHash('sha256').update(labels).digest('hex'))
-    expect(MODEL.header.labels.entries).toBe(labels.toString().trim().split('\n').length)
+    // The digest names each label learned from, as `id<TAB>label` lines in the labels file's order.
+    const named = LABELS.map((l) => `${l.id}\t${l.label}\n`).join('')
+    expect(MODEL.header.labels.sha256).toBe(createHash('sha256').update(named).digest('hex'))
+    expect(MODEL.header.labels.entries).toBe(LABELS.length)
     expect(MODEL.header.featureVersion).toBe(FEATURE_VERSION)
     expect(MODEL.classes).toEqual(MODEL_CLASSES)
     for (const w of Object.values(MODEL.weights)) {
@@ -55,12 +57,8 @@ describe('the committed model', () => {
   })
 
   it('weighs a release by feature index (as a build does) exactly as by feature name (as training does)', () => {
-    const notes = readFileSync(`${FIXTURES}notes.jsonl`, 'utf8')
-      .split('\n')
-      .filter((l) => l.trim() !== '')
-      .map((l) => JSON.parse(l) as { version: string; notes: string })
     let judged = 0
-    for (const n of notes) {
+    for (const n of NOTES) {
       const f = featuresOfNotes(n.notes, n.version)
       const j = judgeRelease(n.notes, n.version, MODEL)
       if (f.gate !== null || j.p === null) continue

@@ -1,4 +1,5 @@
-import { describe, expect, it } from '@jest/globals'
+import { expect, it } from '@jest/globals'
+import { describe } from '../support/needs-shared-data.js'
 import { applyOverride, classifyReleases } from '../../src/classify/index.js'
 import type { Logger, SourceRef } from '../../src/util/types.js'
 import { note } from './fixtures.js'

@@ -3,7 +3,8 @@
 // words stay published. Recorded here: the digest of every real note's judgement, per classifier digest.
 // A change of output under the same digest fails; renew the recording (UPDATE_GOLDEN=1 npm test --
 // revision.test) only after bumping JUDGING_REVISION (or retraining the model), which it checks.
-import { describe, expect, it } from '@jest/globals'
+import { expect, it } from '@jest/globals'
+import { describe } from '../support/needs-shared-data.js'
 import { createHash } from 'node:crypto'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { CLASSIFIER_DIGEST, classifyReleases, JUDGING_REVISION } from '../../src/classify/index.js'

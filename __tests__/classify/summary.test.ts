@@ -1,4 +1,5 @@
-import { describe, expect, it } from '@jest/globals'
+import { expect, it } from '@jest/globals'
+import { describe } from '../support/needs-shared-data.js'
 import { summarise, SUMMARY_MAX } from '../../src/classify/index.js'
 import { scrub } from '../../src/classify/summary.js'
 import { withoutTrailingReferences } from '../../src/classify/text.js'

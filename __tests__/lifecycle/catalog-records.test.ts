@@ -90,11 +90,10 @@ describe('catalog records seeded from endoflife.date', () => {
     expect(withProduct).toEqual(expect.arrayContaining([...Object.keys(REPOS), 'nginx']))
   })
 
-  it('nginx: seeded from its release notes, never older than the endoflife.date seed it replaced', async () => {
+  it('nginx: seeded from the release-notes data set, never older than the endoflife.date seed it replaced', async () => {
     const { text, entry } = await loadRecord('nginx')
     expect(entry.repo).toBe('nginx/nginx')
     expect(entry.lifecycle?.product).toBe('nginx')
-    expect(entry.release?.notes).toContain('<change')
     const doc = await readStoredProduct(EOL_DIR, 'nginx')
     expect(compareVersions(entry.release!.version, doc!.result.releases[0]!.latest!.name)).toBeGreaterThanOrEqual(0)
     expect(text.slice(0, text.indexOf('release:'))).toContain('entry "nginx@1.31.4"')

@@ -5,7 +5,6 @@
 // REST: bodies are GitHub's OpenAPI examples with per-repository fields replaced.
 // Knobs: latency, injected faults, renamed/archived/hidden repositories, drafts,
 // prereleases, tag-only repositories, a GraphQL rate limit, request counters.
-import { readFileSync } from 'node:fs'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { schema as githubSchema, validate as validateAgainstGitHub } from '@octokit/graphql-schema'
@@ -25,6 +24,7 @@ import {
   type SelectionSetNode,
   type ValueNode
 } from 'graphql'
+import { readSharedJsonl, RELEASE_NOTES } from './shared-data.js'
 import restRelease from '../fixtures/github/rest-release.json' with { type: 'json' }
 import restRepository from '../fixtures/github/rest-full-repository.json' with { type: 'json' }
 import restTagItems from '../fixtures/github/rest-tag-items.json' with { type: 'json' }
@@ -756,27 +756,39 @@ export interface RealRelease {
   notes: string
 }
 
+/** The 7 self-hosted apps whose real release series the refresh tests serve. */
+const SERIES_REPOS = new Set([
+  'element-hq/synapse',
+  'go-vikunja/vikunja',
+  'healthchecks/healthchecks',
+  'kimai/kimai',
+  'miniflux/v2',
+  'sissbruecker/linkding',
+  'traefik/traefik'
+])
+
+/** Notes longer than this are cut at a line break, as a short release body: the tests need the shapes, not the bulk. */
+const SERIES_NOTES_MAX = 600
+
+function cutNotes(notes: string): string {
+  if (notes.length <= SERIES_NOTES_MAX) return notes
+  return `${notes.slice(0, notes.lastIndexOf('\n', SERIES_NOTES_MAX))}\n[truncated]`
+}
+
 /**
- * Real release series of 7 self-hosted apps (fixtures/github/release-notes.jsonl),
- * keyed by their GitHub repository, in the changelog's order (newest first).
+ * Real release series of 7 self-hosted apps, read in place from the shared data set (support/shared-data.ts),
+ * keyed by their GitHub repository, in the changelog's order (newest first). Empty where the data set is absent.
  */
 export function realReleaseSeries(): Map<string, RealRelease[]> {
-  const text = readFileSync(new URL('../fixtures/github/release-notes.jsonl', import.meta.url), 'utf8')
   const out = new Map<string, RealRelease[]>()
-  for (const line of text.split('\n')) {
-    if (!line.trim()) continue
-    const r = JSON.parse(line) as {
-      repo: string
-      version: string
-      tag: string | null
-      date: string | null
-      notes: string
-    }
+  type Entry = { repo: string; version: string; tag: string | null; date: string | null; notes: string }
+  for (const r of readSharedJsonl<Entry>(RELEASE_NOTES)) {
+    if (!SERIES_REPOS.has(r.repo)) continue
     const list = out.get(r.repo) ?? []
     const createdAt = r.date
       ? `${r.date}T12:00:00Z`
       : new Date(Date.UTC(2026, 0, 1) - list.length * 86_400_000).toISOString()
-    list.push({ tag: r.tag ?? r.version, createdAt, notes: r.notes })
+    list.push({ tag: r.tag ?? r.version, createdAt, notes: cutNotes(r.notes) })
     out.set(r.repo, list)
   }
   return out

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs'
 import { classifyReleases } from '../../src/classify/index.ts'
 
 const N = Number(process.argv[2] ?? 10_000)
-const notes = readFileSync(new URL('../../__tests__/fixtures/release-notes/notes.jsonl', import.meta.url), 'utf8')
+const notes = readFileSync(new URL('../../../shared/data/release-notes/notes.jsonl', import.meta.url), 'utf8')
   .split('\n')
   .filter((l) => l.trim() !== '')
   .map((l) => JSON.parse(l))

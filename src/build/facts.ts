@@ -3,7 +3,6 @@
 // catalog seed). An upstream failure therefore never drops an app.
 import type { LoadedEntry } from '../catalog/load.js'
 import type { AppRecord, CatalogEntry } from '../schema/index.js'
-import { stripUnsafe } from '../util/text.js'
 import type { ReleaseFacts } from '../util/types.js'
 import type { RefreshOutcome } from '../upstream/github/refresh.js'
 
@@ -27,9 +26,8 @@ export function seedFacts(entry: CatalogEntry): ReleaseFacts | null {
     version: r.version,
     url: r.url,
     date: r.date ?? null,
-    // Upstream's text copied into the catalog: cleaned as upstream notes are (src/util/text.ts).
-    // The classifier reads at most NOTES_CAP of them, so oversized notes cost nothing more.
-    notes: r.notes === undefined ? null : stripUnsafe(r.notes, true),
+    // A record holds facts only: its notes are read by a refresh or from a notes file, never from the catalog.
+    notes: null,
     checked: r.checked,
     archived: entry.archived ?? false,
     crossed: []

@@ -31,7 +31,8 @@ import {
 } from './previous.js'
 import { CLASSIFIER_DIGEST } from '../classify/index.js'
 import { appRecord, diffRecords, type RecordChange } from './records.js'
-import { carriedFiles, knownRecords, nextReuseDoc, reusableEntry, unchangedFeeds } from './reuse.js'
+import { carriedFiles, knownRecords, nextReuseDoc, reusableEntry, unchangedFeeds, type NotesKey } from './reuse.js'
+import { notesDigest, notesFileOutcomes, readNotesFile, type NotesFile, type NotesTarget } from '../upstream/notes-file.js'
 
 export { diffRecords, settle, type RecordChange } from './records.js'
 
@@ -48,6 +49,8 @@ export interface BuildOptions {
   cwd?: string
   /** The commit of the catalog repository being built (GITHUB_SHA), published in status.json. */
   sourceCommit?: string | null
+  /** Read release notes from this JSON-lines file (the data set's shape) instead of from GitHub. */
+  notesFrom?: string
 }
 
 export interface BuildDeps {
@@ -80,24 +83,43 @@ export interface BuildResult {
   runAt: string
 }
 
-/** Release facts for every app: offline from last-known-good, or merged with a refresh. */
+/**
+ * Release facts for every app: offline from last-known-good, merged with a refresh, or read from a notes file
+ * (an app the file has no releases of keeps its last-known-good, as offline).
+ */
 async function gatherFacts(
   entries: LoadedEntry[],
   previous: ReadonlyMap<string, AppRecord>,
-  refresh: BuildDeps['refresh'] | undefined
+  refresh: BuildDeps['refresh'] | undefined,
+  notes: { file: NotesFile; now: Date } | null
 ): Promise<{ apps: AppFacts[]; stats: RefreshStats | null }> {
-  if (!refresh) return { apps: entries.map((e) => offlineFacts(e, previous.get(e.slug))), stats: null }
-  const targets: RefreshTarget[] = entries.map((e) => {
+  if (!refresh && !notes) return { apps: entries.map((e) => offlineFacts(e, previous.get(e.slug))), stats: null }
+  const targets: NotesTarget[] = entries.map((e) => {
     const installed = publishedVersion(e, previous.get(e.slug))
     return {
       slug: e.slug,
       repo: e.entry.repo,
       ...(e.entry.tagPrefix ? { tagPrefix: e.entry.tagPrefix } : {}),
       ...(e.entry.tagPattern ? { tagPattern: e.entry.tagPattern } : {}),
-      ...(installed ? { previousVersion: installed } : {})
+      ...(installed ? { previousVersion: installed } : {}),
+      ...(e.entry.release ? { seed: e.entry.release } : {}),
+      ...(e.entry.archived ? { archived: true } : {})
     }
   })
-  const { outcomes, stats } = await refresh(targets)
+  if (notes) {
+    // The file's releases all go into a new app's history: the catalog's release is not an installed version.
+    const fromPublished = targets.map(({ previousVersion: _, ...t }) => {
+      const published = previous.get(t.slug)?.latestVersion
+      return published ? { ...t, previousVersion: published } : t
+    })
+    const outcomes = notesFileOutcomes(notes.file, fromPublished, notes.now)
+    const facts = entries.map((e) => {
+      const outcome = outcomes.get(e.slug)
+      return outcome ? refreshedFacts(e, previous.get(e.slug), outcome) : offlineFacts(e, previous.get(e.slug))
+    })
+    return { apps: facts, stats: null }
+  }
+  const { outcomes, stats } = await refresh!(targets.map(({ seed: _s, archived: _a, ...t }) => t))
   return { apps: entries.map((e) => refreshedFacts(e, previous.get(e.slug), outcomes.get(e.slug))), stats }
 }
 
@@ -122,7 +144,7 @@ function withReleaseData(apps: AppFacts[], refreshed: boolean, log: Logger): { a
       missing.map((a) => ({
         file: a.file,
         field: 'release',
-        message: `${a.slug} has no release data; add a release: {version, url, checked} block or build with --refresh`
+        message: `${a.slug} has no release data; add a release: {version, url, checked} block, or build with --refresh or --notes-from a file that has its releases`
       }))
     )
   }
@@ -221,13 +243,20 @@ async function judgeCatalog(
   const program = deps.program ?? null
   const reused = program && !opts.refresh ? await readPreviousReuse(previousDir, program, log) : null
   const sources = new Map<string, string>()
-  const known = program ? knownRecords(program, baseUrl, previous, reused, out.carry.present, sources) : undefined
+  const notes = opts.notesFrom ? readNotesFile(opts.notesFrom, log) : null
+  const notesKey: NotesKey = (repo) => (notes ? notesDigest(notes, repo) : '')
+  const known = program ? knownRecords(program, baseUrl, previous, reused, out.carry.present, sources, notesKey) : undefined
   // 3. The catalog, named relative to the process so messages give paths as the user typed them.
   const read = await readCatalog(path.relative(process.cwd(), catalogDir) || '.', log, known)
   const entries = read.entries
   for (const { slug } of read.known) out.carry.adopt(slug)
   // 4. Release facts for every app.
-  const gathered = await gatherFacts(entries, previous, opts.refresh ? deps.refresh : undefined)
+  const gathered = await gatherFacts(
+    entries,
+    previous,
+    opts.refresh ? deps.refresh : undefined,
+    notes && { file: notes, now: opts.now }
+  )
   const { apps, leftOut } = withReleaseData(gathered.apps, Boolean(opts.refresh), log)
   // 5. End-of-life data for the products the catalog names.
   const docs = await productDocs(apps, catalogDir, opts.refresh ? deps.fetchProduct : undefined, log)
@@ -274,9 +303,16 @@ async function judgeCatalog(
   const built = order.map((slug) => {
     const app = judged.get(slug)?.app
     const record = (judged.get(slug) ?? carried.get(slug)!).page.record
-    return { slug, record, images: imagesOf(slug), recordable: !app || (!app.stale && reusableEntry(app.entry)) }
+    // Facts read on this build's day (a notes file's release the catalog does not record) follow the clock.
+    const dated = app?.facts && app.facts.checked !== app.entry.release?.checked
+    return {
+      slug,
+      record,
+      images: imagesOf(slug),
+      recordable: !app || (!app.stale && !dated && reusableEntry(app.entry))
+    }
   })
-  const reuseDoc = program && !opts.refresh ? nextReuseDoc(program, baseUrl, built, sources) : null
+  const reuseDoc = program && !opts.refresh ? nextReuseDoc(program, baseUrl, built, sources, notesKey) : null
   return {
     carried: new Set(carried.keys()),
     reuseDoc,
@@ -321,6 +357,7 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
   const baseUrl = normaliseBaseUrl(opts.baseUrl)
   if (Number.isNaN(opts.now.getTime())) throw problem('build', '--now is not a valid date')
   if (opts.refresh && !deps.refresh) throw problem('build', 'refresh was requested but no GitHub client is configured')
+  if (opts.refresh && opts.notesFrom) throw problem('usage', 'choose one source of release notes: --refresh or --notes-from')
   const catalogDir = path.resolve(cwd, opts.catalogDir)
   const outDir = path.resolve(cwd, opts.outDir)
 

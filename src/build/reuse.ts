@@ -67,6 +67,12 @@ export function reuseKey(
   )
 }
 
+/**
+ * What else an app's files were built from besides its catalog file: the digest of its releases in a notes file
+ * (build --notes-from), by repository; empty when the build reads none.
+ */
+export type NotesKey = (repo: string) => string
+
 /** The files of an app that are carried over; the per-app document is written again (it carries generatedAt). */
 export function carriedFiles(slug: string): string[] {
   return [paths.releases(slug), paths.page(slug), paths.badge(slug), paths.shields(slug)]
@@ -115,14 +121,16 @@ export function knownRecords(
   previous: ReadonlyMap<string, AppRecord>,
   reused: ReuseDoc | null,
   present: (slug: string) => boolean,
-  sources: Map<string, string>
+  sources: Map<string, string>,
+  notesKey: NotesKey = () => ''
 ): (slug: string, bytes: Buffer) => string | null {
   return (slug, bytes) => {
     const source = sourceDigest(bytes)
     sources.set(slug, source)
     const record = previous.get(slug)
     const was = reused?.apps[slug]
-    if (!record || !was || was.key !== reuseKey(program, baseUrl, source, record, was.images)) return null
+    if (!record || !was) return null
+    if (was.key !== reuseKey(program, baseUrl, source + notesKey(record.repo), record, was.images)) return null
     return present(slug) ? record.repo : null
   }
 }
@@ -141,12 +149,13 @@ export function nextReuseDoc(
   program: string,
   baseUrl: string,
   apps: readonly BuiltApp[],
-  sources: ReadonlyMap<string, string>
+  sources: ReadonlyMap<string, string>,
+  notesKey: NotesKey = () => ''
 ): string {
   const next = new Map<string, ReuseDoc['apps'][string]>()
   for (const { slug, record, images, recordable } of apps) {
     if (!recordable) continue
-    const key = reuseKey(program, baseUrl, sources.get(slug)!, record, images)
+    const key = reuseKey(program, baseUrl, sources.get(slug)! + notesKey(record.repo), record, images)
     next.set(slug, { key, ...(images ? { images: [...images] } : {}) })
   }
   return renderReuseDoc(program, next)

@@ -227,7 +227,9 @@ export function parseRecord(text: string, file: string): { entry?: CatalogEntry;
       for (const key of issue.keys) {
         const at = locate(doc, lc, issue.path, key)
         const hint = didYouMean(key, keysAt(issue.path))
-        const message = hint
+        const message = isNotesKey(issue.path, key)
+          ? NOTES_REFUSED
+          : hint
           ? `unknown key; did you mean \`${hint}\`? (see the catalog format in README.md)`
           : 'unknown key (check the spelling; see the catalog format in README.md)'
         issues.push({ file, ...at, field: fieldOf([...issue.path, key]), message })
@@ -252,6 +254,16 @@ function repoLine(file: string): number {
     return 1
   }
 }
+
+/**
+ * Release notes are upstream's text: a record holds facts, and a build reads the notes from GitHub or a file.
+ */
+const NOTES_REFUSED =
+  'release notes are not kept in catalog records; remove this key: a build reads the notes from GitHub ' +
+  '(--refresh, with GITHUB_TOKEN) or from a JSON-lines file (--notes-from FILE)'
+
+const isNotesKey = (path: readonly PropertyKey[], key: string) =>
+  key === 'notes' && path.length === 1 && path[0] === 'release'
 
 export type RecordRead = ReturnType<typeof parseRecord>
 

@@ -41,13 +41,12 @@ export const LIMITS = {
   summary: 500,
   successor: 200,
   reason: 500,
-  /** Notes read from a catalog record or from upstream, in characters; the rest is cut. */
+  /** Notes read from upstream (GitHub or a notes file), in characters; the rest is cut. */
   notes: 65_536
 } as const
 
 /**
  * Catalog text is refused with control characters, bidi controls or noncharacters (src/util/text.ts).
- * Seeded notes are upstream's text copied as it was: like upstream notes, they are cleaned, not refused.
  */
 function cleanText() {
   return (s: string, ctx: z.RefinementCtx) => {
@@ -87,10 +86,6 @@ export const seedReleaseSchema = z
     version: versionLabel.describe('The release tag or version label exactly as upstream names it'),
     url: httpUrl.describe('The upstream release page of this version'),
     date: dateString.nullable().optional().describe('Release date, when upstream gives one'),
-    notes: z
-      .string()
-      .optional()
-      .describe('The release notes as upstream wrote them (the classifier reads a bounded prefix)'),
     checked: dateString.describe('The day these facts were read')
   })
   .describe('The last known release, so an offline build has real data')

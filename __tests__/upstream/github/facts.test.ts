@@ -1,4 +1,5 @@
-import { describe, expect, it } from '@jest/globals'
+import { expect, it } from '@jest/globals'
+import { describe } from '../../support/needs-shared-data.js'
 import { LIMITS } from '../../../src/schema/index.js'
 import { capNotes, capReason, factsFromSnapshot, type RepoSnapshot } from '../../../src/upstream/github/facts.js'
 import { safeHttpUrl } from '../../../src/util/http-url.js'

@@ -1,6 +1,7 @@
 // The refresh against the local fake GitHub (127.0.0.1): every GraphQL query the
 // client sends is validated by the fake against GitHub's published schema.
-import { afterEach, describe, expect, it } from '@jest/globals'
+import { afterEach, expect, it } from '@jest/globals'
+import { describe } from '../../support/needs-shared-data.js'
 import { LIMITS } from '../../../src/schema/index.js'
 import type { Logger } from '../../../src/util/types.js'
 import { githubEndpoints } from '../../../src/upstream/github/endpoints.js'

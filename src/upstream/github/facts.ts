@@ -94,7 +94,7 @@ function repoPage(snapshot: RepoSnapshot): string {
 export function factsFromSnapshot(
   snapshot: RepoSnapshot,
   target: FactsTarget,
-  opts: { now: Date; maxCrossed: number }
+  opts: { now: Date; maxCrossed: number; /** Releases below the latest read for a new app's history. */ backfill?: number }
 ): FactsResult {
   const filter: TagFilter = { tagPrefix: target.tagPrefix, tagPattern: target.tagPattern }
   const checked = utcDay(opts.now)
@@ -113,7 +113,7 @@ export function factsFromSnapshot(
     // An app never published has no history yet: the releases of this answer below the latest start it.
     const earlier =
       target.previousVersion === undefined
-        ? stableBetween(stable, (r) => r.tag, '0', latest, BACKFILL + 1, filter).filter(
+        ? stableBetween(stable, (r) => r.tag, '0', latest, (opts.backfill ?? BACKFILL) + 1, filter).filter(
             (r) => (compareVersions(r.tag, latest.tag, filter.tagPrefix) ?? 0) < 0
           )
         : []

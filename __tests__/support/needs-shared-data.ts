@@ -1,0 +1,17 @@
+// `describe` for tests that read the shared data set (./shared-data.ts): where it is absent they are skipped, the
+// path in their name; under CI=true (where the data set is always beside the checkout) its absence is an error.
+import { describe as jestDescribe } from '@jest/globals'
+import { HAS_SHARED_DATA, RELEASE_NOTES } from './shared-data.js'
+
+if (!HAS_SHARED_DATA) {
+  const message = `the shared data set is missing: ${RELEASE_NOTES} (tests that read real release notes need it)`
+  if (process.env.CI === 'true') throw new Error(message)
+  console.warn(`${message}; those tests are skipped`)
+}
+
+export const describe: typeof jestDescribe = HAS_SHARED_DATA
+  ? jestDescribe
+  : (Object.assign(
+      (name: string, fn: () => void) => jestDescribe.skip(`${name} (skipped: needs ${RELEASE_NOTES})`, fn),
+      jestDescribe
+    ) as typeof jestDescribe)

@@ -1,0 +1,50 @@
+// The repository holds our own code and words, and facts (versions, dates, names): never a sentence of an
+// upstream project's release notes. Those are read in place from the shared data set. This test reads every
+// note (and every label's evidence) of the data set and fails on any run of RUN_WORDS words of one that a
+// tracked file of the repository also holds.
+import { expect, it } from '@jest/globals'
+import { execFileSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { describe } from './support/needs-shared-data.js'
+import { DEV_LABELS, readSharedJsonl, RELEASE_NOTES, UNLABELLED_NOTES } from './support/shared-data.js'
+
+/** Words in a row that make a quote: long enough that no two authors write them alike by chance. */
+const RUN_WORDS = 8
+
+const words = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []
+
+function runs(text: string): string[] {
+  const w = words(text)
+  const out: string[] = []
+  for (let i = 0; i + RUN_WORDS <= w.length; i++) out.push(w.slice(i, i + RUN_WORDS).join(' '))
+  return out
+}
+
+describe('the repository holds no upstream text', () => {
+  it(`no tracked file shares ${RUN_WORDS} words in a row with a release note of the data set`, () => {
+    const texts = [
+      ...readSharedJsonl<{ notes: string }>(RELEASE_NOTES).map((n) => n.notes),
+      ...readSharedJsonl<{ notes: string }>(UNLABELLED_NOTES).map((n) => n.notes),
+      ...readSharedJsonl<{ evidence: string }>(DEV_LABELS).map((l) => l.evidence)
+    ]
+    expect(texts.length).toBeGreaterThan(2000)
+    const upstream = new Set(texts.flatMap(runs))
+    const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+      encoding: 'utf8'
+    })
+      .split('\0')
+      .filter((f) => f !== '')
+    const found: string[] = []
+    for (const file of files) {
+      let text: string
+      try {
+        text = readFileSync(file, 'utf8')
+      } catch {
+        continue // listed but deleted in the working tree
+      }
+      const hit = runs(text).find((r) => upstream.has(r))
+      if (hit) found.push(`${file}: "${hit}"`)
+    }
+    expect(found).toEqual([])
+  }, 120_000)
+})

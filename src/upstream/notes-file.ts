@@ -1,0 +1,164 @@
+// Release notes read from a JSON-lines file instead of from GitHub: the shape of the team's data set
+// (`{id, slug, repo, version, tag, date, notes}`, one release a line). Upstream text never lives in the
+// catalog; a build reads it from here or from GitHub (--refresh), and both hand the pipeline the same
+// RefreshOutcome, so verdicts, history and reuse treat them alike.
+import { realpathSync } from 'node:fs'
+import { z } from 'zod'
+import { REPO_PATTERN } from '../schema/index.js'
+import { sha256 } from '../util/digest.js'
+import { safeHttpUrl } from '../util/http-url.js'
+import { problem } from '../util/problems.js'
+import { readRegularFile } from '../util/regular-file.js'
+import type { Logger } from '../util/types.js'
+import { compareVersions, isStableVersion } from '../util/versions.js'
+import { factsFromSnapshot, type RepoRelease } from './github/facts.js'
+import type { RefreshOutcome, RefreshTarget } from './github/refresh.js'
+
+/** A notes file larger than this is not read (the data set is about 4 MB). */
+export const NOTES_FILE_MAX_BYTES = 256 * 1024 * 1024
+
+/** Most releases of one app read from the file for its history (the data set holds at most 12). */
+export const NOTES_FILE_MAX_RELEASES = 50
+
+const entrySchema = z.object({
+  repo: z.string().regex(REPO_PATTERN, 'must be "<owner>/<name>"'),
+  version: z.string().min(1).max(128),
+  tag: z.string().min(1).max(256).nullable().optional(),
+  date: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .nullable()
+    .optional(),
+  notes: z.string(),
+  source: z
+    .object({ repo: z.string().regex(REPO_PATTERN), path: z.string().min(1).max(1024), commit: z.string().regex(/^[0-9a-f]{7,64}$/) })
+    .optional()
+})
+
+type Entry = z.infer<typeof entrySchema>
+
+export interface NotesFile {
+  /** The file as given, for messages and the page's banner. */
+  file: string
+  /** Releases by repository (lower case: GitHub's names are case-insensitive), in file order. */
+  byRepo: ReadonlyMap<string, readonly Entry[]>
+  /** Lines that were not a release, each already reported. */
+  skipped: number
+}
+
+/**
+ * Reads the file; a line that is not a release (bad JSON, a missing or malformed field) is reported with its
+ * file and line and left out, so one odd line never stops a build. A file that cannot be read at all stops it.
+ */
+export function readNotesFile(file: string, log: Logger): NotesFile {
+  let read
+  try {
+    // The user names this file: a link to it is followed, then it must be a regular file of bounded size.
+    read = readRegularFile(realpathSync(file), NOTES_FILE_MAX_BYTES)
+  } catch (e) {
+    read = { refused: 'unreadable' as const, code: (e as NodeJS.ErrnoException).code ?? (e as Error).message }
+  }
+  if (!('bytes' in read)) {
+    const why =
+      read.refused === 'too large'
+        ? `is larger than ${NOTES_FILE_MAX_BYTES} bytes`
+        : read.refused === 'unreadable'
+          ? `cannot be read (${read.code})`
+          : 'is not a regular file'
+    throw problem('input', `--notes-from ${why}`, { file })
+  }
+  const byRepo = new Map<string, Entry[]>()
+  let skipped = 0
+  const lines = read.bytes.toString('utf8').split('\n')
+  for (const [i, line] of lines.entries()) {
+    if (line.trim() === '') continue
+    let data: unknown
+    try {
+      data = JSON.parse(line)
+    } catch {
+      skipped++
+      log.warning('not a JSON object; line left out', { file, line: i + 1 })
+      continue
+    }
+    const parsed = entrySchema.safeParse(data)
+    if (!parsed.success) {
+      skipped++
+      const issue = parsed.error.issues[0]!
+      log.warning(`${issue.path.join('.') || 'line'}: ${issue.message}; line left out`, { file, line: i + 1 })
+      continue
+    }
+    const key = parsed.data.repo.toLowerCase()
+    const list = byRepo.get(key)
+    if (list) list.push(parsed.data)
+    else byRepo.set(key, [parsed.data])
+  }
+  return { file, byRepo, skipped }
+}
+
+// The release page when the tag is known, else the notes' own file at the commit read, else the releases page.
+function urlOf(e: Entry): string {
+  const tag = e.tag && `https://github.com/${e.repo}/releases/tag/${e.tag.split('/').map(encodeURIComponent).join('/')}`
+  const file =
+    e.source &&
+    `https://github.com/${e.source.repo}/blob/${e.source.commit}/${e.source.path.split('/').map(encodeURIComponent).join('/')}`
+  return safeHttpUrl(tag ?? file ?? '') ?? `https://github.com/${e.repo}/releases`
+}
+
+/** A catalog app as the notes file is matched to it. */
+export interface NotesTarget extends RefreshTarget {
+  /** The catalog's last known release, whose `checked` day stands when the file's latest is that release. */
+  seed?: { version: string; checked: string }
+  archived?: boolean
+}
+
+/**
+ * One outcome per target whose repository the file has releases of (others get none: the caller keeps their
+ * catalog facts). The newest stable version is the latest; the rest are its history (an app never published
+ * before) or the releases crossed since the published version, exactly as a refresh gives them.
+ * `checked` is the catalog's own day when it records the same release, else the build's day. A catalog record
+ * of a newer release than the file holds gets no outcome either.
+ */
+export function notesFileOutcomes(
+  notes: NotesFile,
+  targets: readonly NotesTarget[],
+  now: Date
+): Map<string, RefreshOutcome> {
+  const outcomes = new Map<string, RefreshOutcome>()
+  for (const t of targets) {
+    const entries = notes.byRepo.get(t.repo.toLowerCase())
+    if (!entries) continue
+    // Newest first, as GitHub lists releases; version labels as the changelog writes them.
+    const releases: RepoRelease[] = entries
+      .filter((e) => isStableVersion(e.version))
+      .sort((a, b) => -(compareVersions(a.version, b.version) ?? 0))
+      .slice(0, NOTES_FILE_MAX_RELEASES)
+      .map((e) => ({
+        tag: e.version,
+        url: urlOf(e),
+        draft: false,
+        prerelease: false,
+        publishedAt: e.date ?? null,
+        createdAt: null,
+        notes: e.notes
+      }))
+    const result = factsFromSnapshot(
+      { nameWithOwner: t.repo, url: `https://github.com/${t.repo}`, archived: t.archived ?? false, releases, tags: [] },
+      { repo: t.repo, ...(t.previousVersion ? { previousVersion: t.previousVersion } : {}) },
+      { now, maxCrossed: NOTES_FILE_MAX_RELEASES, backfill: NOTES_FILE_MAX_RELEASES }
+    )
+    if (result.kind !== 'facts') continue
+    const facts = result.facts
+    // The catalog knows a newer release than the file holds: its facts stand (unjudged), not an older release.
+    const seedVsFile = t.seed ? compareVersions(t.seed.version, facts.version) : null
+    if (seedVsFile !== null && seedVsFile > 0) continue
+    if (seedVsFile === 0) facts.checked = t.seed!.checked
+    outcomes.set(t.slug, { status: 'fresh', facts })
+  }
+  return outcomes
+}
+
+/** What an app's releases in the file are, for the reuse key of an offline build (see build/reuse.ts). */
+export function notesDigest(notes: NotesFile, repo: string): string {
+  const entries = notes.byRepo.get(repo.toLowerCase())
+  return entries ? sha256(JSON.stringify(entries), 'base64') : ''
+}
