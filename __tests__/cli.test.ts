@@ -8,6 +8,8 @@ import { cp, mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/pr
 import path from 'node:path'
 import { SEMI_SPACE_FLAG } from '../src/util/heap.js'
 import { startFakeGitHub } from './support/fake-github.js'
+import { it as itShared } from './support/needs-shared-data.js'
+import { readSharedJsonl, RELEASE_NOTES } from './support/shared-data.js'
 import { tempDir } from './support/tmp.js'
 
 const CLI = path.resolve('dist/cli/index.js')
@@ -92,7 +94,7 @@ describe('updatesafe CLI (dist bundle)', () => {
     expect(doc.apps[0].url).toBe(`https://example.org/c/apps/${doc.apps[0].slug}/`)
   })
 
-  it('builds the bundled catalog and a 1,000-app catalog with --previous into the recorded trees', async () => {
+  itShared('builds the bundled catalog and a 1,000-app catalog with --previous into the recorded trees', async () => {
     // The digests in fixtures/golden-trees.json were recorded from the build before a refactor; a change
     // of output is deliberate only when the recording is renewed: UPDATE_GOLDEN=1 npm test -- cli.test
     // (GOLDEN_CLI=path/to/cli/index.js records another bundle's output, e.g. the one before a change).
@@ -106,34 +108,36 @@ describe('updatesafe CLI (dist bundle)', () => {
       expect(r.stderr).toContain('wrote')
       return r.stderr
     }
-    const notes = (await readFile('__tests__/fixtures/release-notes/notes.jsonl', 'utf8')).trim().split('\n')
-    /** Day 0, and day 1 when 1% of the apps have a newer release. */
+    const notes = readSharedJsonl<Record<string, string>>(RELEASE_NOTES)
+    /** Day 0, and day 1 when 1% of the apps have a newer release: records of facts, their notes in a notes file. */
     const synthetic = async (name: string, day: number) => {
       await mkdir(path.join(dir, name, 'apps'), { recursive: true })
+      const lines: string[] = []
       for (let i = 0; i < 1000; i++) {
         const bumped = day > 0 && i % 100 === 7
-        const n = JSON.parse(notes[(i + (bumped ? 1 : 0)) % notes.length]!) as Record<string, string>
+        const n = notes[(i + (bumped ? 1 : 0)) % notes.length]!
+        const version = bumped ? `${n.version}.${day}` : n.version!
         const release = {
-          version: bumped ? `${n.version}.${day}` : n.version,
+          version,
           url: `https://github.com/owner/app-${i}/releases/tag/${encodeURIComponent(n.tag ?? n.version!)}`,
           ...(n.date ? { date: n.date } : {}),
-          notes: n.notes,
           checked: bumped ? '2026-11-22' : '2026-11-21'
         }
-        const record = { name: `${JSON.parse(notes[i % notes.length]!).app} ${i}`, repo: `owner/app-${i}`, release }
-        await writeFile(
-          path.join(dir, name, 'apps', `app-${i}.yml`),
-          `# synthetic, notes from ${n.app}\n${JSON.stringify(record)}\n`
-        )
+        const record = { name: `${notes[i % notes.length]!.app} ${i}`, repo: `owner/app-${i}`, release }
+        await writeFile(path.join(dir, name, 'apps', `app-${i}.yml`), `# synthetic, notes of ${n.id}\n${JSON.stringify(record)}\n`)
+        lines.push(JSON.stringify({ repo: `owner/app-${i}`, version, tag: null, date: n.date, notes: n.notes }))
       }
+      await writeFile(path.join(dir, name, 'notes.jsonl'), `${lines.join('\n')}\n`)
     }
     await synthetic('syn0', 0)
     await synthetic('syn1', 1)
-    run(['--catalog', 'catalog', '--out', 'g-bundled', '--now', NOW])
-    run(['--catalog', 'syn0', '--out', 'g-day0', '--now', NOW])
+    run(['--catalog', 'catalog', '--notes-from', RELEASE_NOTES, '--out', 'g-bundled', '--now', NOW])
+    run(['--catalog', 'syn0', '--notes-from', 'syn0/notes.jsonl', '--out', 'g-day0', '--now', NOW])
     const day1 = run([
       '--catalog',
       'syn1',
+      '--notes-from',
+      'syn1/notes.jsonl',
       '--out',
       'g-day1',
       '--previous',
@@ -156,6 +160,8 @@ describe('updatesafe CLI (dist bundle)', () => {
     const full = run([
       '--catalog',
       'syn1',
+      '--notes-from',
+      'syn1/notes.jsonl',
       '--out',
       'g-day1-full',
       '--previous',

@@ -4,17 +4,11 @@
 // of notes. Written at test time so nothing hostile lives in the repository.
 import { mkdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
+import { parse } from 'yaml'
 
 const CHECKED = '2026-11-21'
 /** A YAML double-quoted scalar (JSON strings are valid ones), so any character can be written escaped. */
 const q = (s: string) => JSON.stringify(s)
-/** A literal block scalar, indented under `notes:`. */
-const block = (s: string) =>
-  '|-\n' +
-  s
-    .split('\n')
-    .map((l) => `    ${l}`)
-    .join('\n')
 
 const BIDI = '\u202Egnp.exe\u202C \u2066isolate\u2069 \u200Fx'
 const CONTROLS = '\u0001\u0007\u001B[31m\u007F\u0085'
@@ -22,6 +16,8 @@ const CONTROLS = '\u0001\u0007\u001B[31m\u007F\u0085'
 export interface HostileApp {
   slug: string
   yaml: string
+  /** Its release notes, for the notes file beside the catalog (records hold facts only). */
+  notes: string
 }
 
 const XSS_NOTES = `## Breaking changes
@@ -44,7 +40,7 @@ const XML_NOTES = `## Upgrade notes
 <![CDATA[ <svg onload="window.__pwned=13"/> ]]> &amp; &#x3C;script&#x3E; &lt;script&gt;
 </summary></entry><entry><title>forged</title></entry></feed>`
 
-/** About 10 MB of notes; the loader accepts records up to 16 MB and cuts notes to a bounded prefix. */
+/** About 10 MB of notes in one line of the notes file; a build cuts notes to a bounded prefix. */
 export const HUGE_LINE = 'A<script>window.__pwned=14</script> breaking change: <img src=x onerror="window.__pwned=15"> '
 export function hugeNotes(): string {
   return Array.from({ length: Math.ceil((10 * 1024 * 1024) / (HUGE_LINE.length + 1)) }, () => HUGE_LINE).join('\n')
@@ -60,9 +56,9 @@ release:
   version: ${q('<svg/onload=window.__pwned=16>')}
   url: ${q('https://example.com/notes?a=1&b="><script>window.__pwned=17</script>')}
   date: 2026-11-01
-  notes: ${block(XSS_NOTES)}
   checked: ${CHECKED}
-`
+`,
+      notes: XSS_NOTES
     },
     {
       slug: 'xss-img',
@@ -75,9 +71,9 @@ override:
 release:
   version: ${q('"/><script>window.__pwned=20</script>')}
   url: https://example.com/xss-img
-  notes: ${block(XSS_NOTES)}
   checked: ${CHECKED}
-`
+`,
+      notes: XSS_NOTES
     },
     {
       slug: 'xml-injection',
@@ -86,9 +82,9 @@ repo: evil/xml-injection
 release:
   version: ${q(']]></text><script>window.__pwned=21</script>')}
   url: https://example.com/xml
-  notes: ${block(XML_NOTES)}
   checked: ${CHECKED}
-`
+`,
+      notes: XML_NOTES
     },
     {
       slug: 'bidi-controls',
@@ -98,9 +94,9 @@ repo: evil/bidi
 release:
   version: v1.0-rc.1+build
   url: https://example.com/bidi
-  notes: ${q(`## Breaking changes\n- ${BIDI} ${CONTROLS} [x](javascript:window.__pwned=22)\n`)}
   checked: ${CHECKED}
-`
+`,
+      notes: `## Breaking changes\n- ${BIDI} ${CONTROLS} [x](javascript:window.__pwned=22)\n`
     },
     {
       slug: 'dead-hostile',
@@ -111,9 +107,9 @@ successor: ${q('javascript:window.__pwned=23')}
 release:
   version: v0.1
   url: https://example.com/dead
-  notes: ${q('<script>window.__pwned=24</script>')}
   checked: ${CHECKED}
-`
+`,
+      notes: '<script>window.__pwned=24</script>'
     },
     {
       slug: 'huge-notes',
@@ -122,17 +118,29 @@ repo: evil/huge
 release:
   version: 1.0.0
   url: https://example.com/huge
-  notes: ${block(hugeNotes())}
   checked: ${CHECKED}
-`
+`,
+      notes: hugeNotes()
     }
   ]
 }
 
-/** Write `<dir>/apps/<slug>.yml` for every hostile app; returns the slugs. */
+/**
+ * Write `<dir>/apps/<slug>.yml` for every hostile app, and their notes as the JSON lines of `<dir>/notes.jsonl`
+ * (the shape `build --notes-from` reads), each under its record's repository and version; returns the slugs.
+ */
 export async function writeHostileCatalog(dir: string): Promise<string[]> {
   const apps = hostileApps()
   await mkdir(path.join(dir, 'apps'), { recursive: true })
-  for (const a of apps) await writeFile(path.join(dir, 'apps', `${a.slug}.yml`), a.yaml)
+  const lines: string[] = []
+  for (const a of apps) {
+    await writeFile(path.join(dir, 'apps', `${a.slug}.yml`), a.yaml)
+    const record = parse(a.yaml) as { repo: string; release: { version: string } }
+    lines.push(JSON.stringify({ repo: record.repo, version: record.release.version, notes: a.notes }))
+  }
+  await writeFile(path.join(dir, HOSTILE_NOTES), `${lines.join('\n')}\n`)
   return apps.map((a) => a.slug)
 }
+
+/** The notes file's name inside the hostile catalog's folder. */
+export const HOSTILE_NOTES = 'notes.jsonl'

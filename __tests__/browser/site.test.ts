@@ -16,7 +16,8 @@ import type { Logger } from '../../src/util/types.js'
 import { child, parseXml, type XmlNode } from '../site/markup.js'
 import { browserDescribe, inPage, launchChromium, visitor, type VisitFn } from '../support/browser.js'
 import { tempDir } from '../support/tmp.js'
-import { hostileApps, writeHostileCatalog } from './hostile-catalog.js'
+import { HAS_SHARED_DATA, RELEASE_NOTES } from '../support/shared-data.js'
+import { HOSTILE_NOTES, hostileApps, writeHostileCatalog } from './hostile-catalog.js'
 
 const NOW = '2026-11-21T12:00:00.000Z'
 const SHOTS = path.resolve('screenshots')
@@ -26,6 +27,13 @@ const BUNDLED = readdirSync('catalog/apps')
   .sort()
 const HOSTILE = hostileApps().map((a) => a.slug)
 
+/** A catalog folder and the notes file its build reads. */
+interface Source {
+  catalog: string
+  /** Absent: the records alone (the bundled catalog where the shared data set is not beside the checkout). */
+  notesFrom?: string
+}
+
 interface Site {
   origin: string
   catalog: CatalogDoc
@@ -34,7 +42,7 @@ interface Site {
 }
 
 /** Listen first, so the site is built for the address it is served at; then build into a temp dir. */
-async function buildAndServe(catalogDir: (tmp: string) => Promise<string> | string): Promise<Site> {
+async function buildAndServe(catalogDir: (tmp: string) => Promise<Source> | Source): Promise<Site> {
   const t = await tempDir('updatesafe-site-')
   const out = path.join(t.dir, 'site')
   const server = http.createServer(createSiteHandler(out))
@@ -47,7 +55,11 @@ async function buildAndServe(catalogDir: (tmp: string) => Promise<string> | stri
     await t.cleanup()
   }
   try {
-    await build({ catalogDir: await catalogDir(t.dir), outDir: out, baseUrl: origin, now: new Date(NOW) }, { log })
+    const { catalog, notesFrom } = await catalogDir(t.dir)
+    await build(
+      { catalogDir: catalog, ...(notesFrom ? { notesFrom } : {}), outDir: out, baseUrl: origin, now: new Date(NOW) },
+      { log }
+    )
   } catch (e) {
     await close()
     throw e
@@ -109,7 +121,7 @@ function exposure(page: Page): Promise<Exposure> {
  * Within a suite: before its tests, build the catalog, serve it and start Chromium;
  * after them, close both. The returned object is filled in by then.
  */
-function servedInChromium(catalogDir: (tmp: string) => Promise<string> | string): { site: Site; visit: VisitFn } {
+function servedInChromium(catalogDir: (tmp: string) => Promise<Source> | Source): { site: Site; visit: VisitFn } {
   const served = {} as { site: Site; visit: VisitFn }
   let browser: Browser | undefined
   beforeAll(async () => {
@@ -128,7 +140,7 @@ function servedInChromium(catalogDir: (tmp: string) => Promise<string> | string)
 const suite = browserDescribe('browser tests of the built site')
 
 suite('the bundled catalog, built and served by the preview server', () => {
-  const served = servedInChromium(() => 'catalog')
+  const served = servedInChromium(() => ({ catalog: 'catalog', ...(HAS_SHARED_DATA ? { notesFrom: RELEASE_NOTES } : {}) }))
 
   test('it is the whole bundled catalog', () => {
     expect(served.site.catalog.apps.map((a) => a.slug)).toEqual(BUNDLED)
@@ -270,7 +282,7 @@ suite('a hostile catalog, built and served the same way', () => {
   const served = servedInChromium(async (tmp) => {
     const dir = path.join(tmp, 'catalog')
     await writeHostileCatalog(dir)
-    return dir
+    return { catalog: dir, notesFrom: path.join(dir, HOSTILE_NOTES) }
   })
 
   test('the build succeeds and publishes every hostile record', () => {

@@ -10,7 +10,18 @@ import { CLASSIFIER_DIGEST } from '../../src/classify/index.js'
 import { releasesDocSchema, type AppDoc, type ReleasesDoc } from '../../src/schema/index.js'
 import type { Logger } from '../../src/util/types.js'
 import { tempDir } from '../support/tmp.js'
-import { BREAKING, builder, FIX, release, SEED, upstream, writeDemoCatalog } from '../support/demo-chain.js'
+import {
+  BREAKING,
+  builder,
+  FIX,
+  NOTES_FILE,
+  release,
+  SEED,
+  SEED_NOTES,
+  seedNotesLine,
+  upstream,
+  writeDemoCatalog
+} from '../support/demo-chain.js'
 
 let dir: string
 let cleanup: () => Promise<void>
@@ -152,12 +163,12 @@ describe('history across snapshots', () => {
     // The classifier changed since (its model or judging revision): the basis names another, so judged again.
     const file = path.join(dir, 's2/api/v1/apps/demo/releases.json')
     const doc = JSON.parse(await readFile(file, 'utf8')) as ReleasesDoc
-    expect(doc.releases[0]!.basis).toBe(basisOf(CLASSIFIER_DIGEST, undefined, 'v1.0.0', seedNotes()))
+    expect(doc.releases[0]!.basis).toBe(basisOf(CLASSIFIER_DIGEST, undefined, 'v1.0.0', SEED_NOTES))
     doc.releases[0]!.basis = `00000000${doc.releases[0]!.basis.slice(8)}`
     await writeFile(file, JSON.stringify(doc))
     await run('s3', '2026-11-03T12:00:00.000Z', 's2')
-    expect((await recordOf('s3')).rationale).toContain('Fix regression')
-    expect((await releasesOf('s3')).doc.releases[0]!.rationale).toContain('Fix regression')
+    expect((await recordOf('s3')).rationale).toContain('demo inbox')
+    expect((await releasesOf('s3')).doc.releases[0]!.rationale).toContain('demo inbox')
     expect((await releasesOf('s3')).doc.releases[0]!.basis.slice(0, 8)).toBe(CLASSIFIER_DIGEST)
 
     // A curated override for the release: judged again, the override in its basis.
@@ -174,11 +185,12 @@ describe('history across snapshots', () => {
     expect(withOverride.doc.releases[0]!.basis.split('.')[1]).not.toBe('00000000')
     expect((await recordOf('s4')).safeToUpdate).toBe('breaking')
 
-    // Edited notes of the same release (the seed changed, same day): judged again from the new notes.
+    // Edited notes of the same release (the notes file changed, same day): judged again from the new notes.
     await doctor('s4')
+    await writeFile(yml, SEED)
     await writeFile(
-      yml,
-      SEED.replace('HTML messages were displayed unstyled (#9586)', 'the importer failed on empty files (#42)')
+      path.join(dir, NOTES_FILE),
+      seedNotesLine(SEED_NOTES.replace('showed its messages without styles (#9586)', 'failed on empty files (#42)'))
     )
     await run('s5', '2026-11-05T12:00:00.000Z', 's4')
     const record = await recordOf('s5')
@@ -241,6 +253,3 @@ describe('history across snapshots', () => {
   })
 })
 
-function seedNotes(): string {
-  return '## Bug fixes\n\n- Fix regression where HTML messages were displayed unstyled (#9586)\n'
-}

@@ -1,6 +1,7 @@
 // The build flow with its upstream dependencies handed in as plain functions:
 // last-known-good merging, no churn, pending assessments and overrides.
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
+import { afterEach, beforeEach, expect, it } from '@jest/globals'
+import { describe } from '../support/needs-shared-data.js'
 import { cp, readFile, readdir, stat, writeFile } from 'node:fs/promises'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -10,6 +11,7 @@ import type { AppRecord, CatalogDoc, StatusDoc } from '../../src/schema/index.js
 import type { Logger, ReleaseFacts } from '../../src/util/types.js'
 import type { RefreshOutcome, RefreshTarget } from '../../src/upstream/github/refresh.js'
 import { fetchProduct } from '../../src/upstream/endoflife.js'
+import { RELEASE_NOTES } from '../support/shared-data.js'
 import { tempDir } from '../support/tmp.js'
 
 let dir: string
@@ -55,7 +57,8 @@ function run(
       now: new Date(now),
       cwd: dir,
       ...(extra.previous ? { previousDir: extra.previous } : {}),
-      ...(extra.refresh ? { refresh: true } : {})
+      // Offline, the notes of the shared data set: the verdicts a user sees from `npm start`.
+      ...(extra.refresh ? { refresh: true } : { notesFrom: RELEASE_NOTES })
     },
     { log, ...deps }
   )

@@ -1,6 +1,7 @@
 // Carrying unchanged apps over from the previous snapshot (src/build/reuse.ts): a build that does so writes
 // the same tree as one that reads every app, and anything an app's files depend on makes it read again.
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
+import { afterEach, beforeEach, expect, it } from '@jest/globals'
+import { describe } from '../support/needs-shared-data.js'
 import { cp, mkdir, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises'
 import { lstatSync } from 'node:fs'
 import path from 'node:path'
@@ -10,6 +11,7 @@ import { programDigest } from '../../src/build/reuse.js'
 import { loadCatalog } from '../../src/catalog/load.js'
 import type { CatalogDoc } from '../../src/schema/index.js'
 import type { Logger } from '../../src/util/types.js'
+import { RELEASE_NOTES } from '../support/shared-data.js'
 import { tempDir } from '../support/tmp.js'
 
 let dir: string
@@ -34,7 +36,7 @@ afterEach(() => cleanup())
 async function run(
   out: string,
   now: string,
-  extra: { previous?: string; baseUrl?: string; refresh?: boolean } = {},
+  extra: { previous?: string; baseUrl?: string; refresh?: boolean; notesFrom?: string } = {},
   deps: Partial<BuildDeps> = { program: 'program-1' }
 ) {
   infos = []
@@ -46,7 +48,7 @@ async function run(
       now: new Date(now),
       cwd: dir,
       ...(extra.previous ? { previousDir: extra.previous } : {}),
-      ...(extra.refresh ? { refresh: true } : {})
+      ...(extra.refresh ? { refresh: true } : { notesFrom: extra.notesFrom ?? RELEASE_NOTES })
     },
     { log, ...deps }
   )
@@ -127,6 +129,23 @@ describe('carrying unchanged apps over from the previous snapshot', () => {
     expect(b).toEqual(await files('d1-full'))
   })
 
+  it('reads an app again when its releases in the notes file change, and only that app', async () => {
+    await run('d0', '2026-12-01T06:00:00.000Z')
+    // adminer's newest release gets other notes (made up here): a breaking step it must now judge.
+    const edited = path.join(dir, 'notes.jsonl')
+    const adminer = (await loadCatalog('catalog')).find((e) => e.slug === 'adminer')!.entry
+    const lines = (await readFile(RELEASE_NOTES, 'utf8')).split('\n').map((line) => {
+      if (line.trim() === '') return line
+      const e = JSON.parse(line) as { repo: string; version: string }
+      if (e.repo !== adminer.repo || e.version !== adminer.release!.version) return line
+      return JSON.stringify({ ...e, notes: '## Breaking changes\n\n- The DEMO_LOGIN setting was removed.' })
+    })
+    await writeFile(edited, lines.join('\n'))
+    const day1 = await run('d1', '2026-12-02T06:00:00.000Z', { previous: 'd0', notesFrom: edited })
+    expect(day1.carried).toBe(plain.length - 1)
+    expect((await files('d1')).get('badge/adminer.svg')).toContain('breaking')
+  })
+
   it('carries nothing over for another program or another base URL', async () => {
     await run('d0', '2026-12-01T06:00:00.000Z')
     await bump('linkding', 'v1.47.0')
@@ -147,7 +166,7 @@ describe('carrying unchanged apps over from the previous snapshot', () => {
     // The image names kept for gogs no longer those of its catalog file: read again.
     const reuseFile = path.join(dir, 'd0', REUSE)
     const reuse = JSON.parse(await readFile(reuseFile, 'utf8')) as { apps: Record<string, { images?: string[] }> }
-    expect(reuse.apps.gogs!.images).toEqual(['gogs/gogs'])
+    expect(reuse.apps.gogs!.images).toEqual(['gogs/gogs', 'ghcr.io/gogs/gogs', 'registry.digitalocean.com/gogs/gogs'])
     reuse.apps.gogs!.images = ['attacker/image']
     await writeFile(reuseFile, JSON.stringify(reuse))
     await rm(path.join(dir, 'd0/apps/alertmanager/index.html'))

@@ -10,6 +10,7 @@ import { main } from '../../src/commands.js'
 import { createSiteHandler } from '../../src/output/serve.js'
 import type { Logger } from '../../src/util/types.js'
 import { BREAKING, builder, FIX, release, upstreamOf } from '../support/demo-chain.js'
+import { RELEASE_NOTES } from '../support/shared-data.js'
 import { tempDir } from '../support/tmp.js'
 
 // An urgent security fix: the classifier calls it breaking, kind "urgent".
@@ -28,7 +29,7 @@ beforeAll(async () => {
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok))
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   await cp('catalog', path.join(dir, 'catalog'), { recursive: true })
-  const at = builder(dir, origin, quiet)
+  const at = builder(dir, origin, quiet, RELEASE_NOTES)
   const prom = (v: string, notes: string, date: string) => release(v, notes, date, 'prometheus/prometheus')
   const gogs = (v: string, notes: string, date: string) => release(v, notes, date, 'gogs/gogs')
   const day2 = {

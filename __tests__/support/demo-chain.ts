@@ -7,11 +7,13 @@ import type { RefreshOutcome } from '../../src/upstream/github/refresh.js'
 import type { Logger, ReleaseNotes } from '../../src/util/types.js'
 import { compareVersions } from '../../src/util/versions.js'
 
-// Real notes of the shape upstream writes: a required migration, and a bug fix.
+// Made-up notes of the shapes upstream writes: a required migration, and bug fixes.
 export const BREAKING =
   '## Breaking Changes\n\n- The `LEGACY_AUTH` setting was removed. You must migrate your configuration before upgrading: run `demo migrate` first.'
-export const FIX =
-  '## Bug fixes\n\n- Fix regression where printing/scaling/rotating image attachments was broken (#9571)'
+export const FIX = '## Bug fixes\n\n- Fix the demo thumbnails that were drawn upside down after a resize (#9571)'
+
+/** The seed's release: facts in the record, its notes in the catalog's notes file (as the data set gives them). */
+export const SEED_NOTES = '## Bug fixes\n\n- Fix the demo inbox that showed its messages without styles (#9586)'
 
 export const SEED = `name: Demo
 repo: demo-org/demo
@@ -19,12 +21,21 @@ release:
   version: v1.0.0
   url: https://github.com/demo-org/demo/releases/tag/v1.0.0
   date: 2026-10-01
-  notes: |
-    ## Bug fixes
-
-    - Fix regression where HTML messages were displayed unstyled (#9586)
   checked: 2026-11-01
 `
+
+/** The notes file beside the demo catalog: the seed's release, in the data set's shape (build --notes-from). */
+export const NOTES_FILE = 'notes.jsonl'
+export const seedNotesLine = (notes = SEED_NOTES): string =>
+  `${JSON.stringify({
+    id: 'demo@v1.0.0',
+    slug: 'demo',
+    repo: 'demo-org/demo',
+    version: 'v1.0.0',
+    tag: 'v1.0.0',
+    date: '2026-10-01',
+    notes
+  })}\n`
 
 export function release(version: string, notes: string, date: string, repo = 'demo-org/demo'): ReleaseNotes {
   return { version, notes, url: `https://github.com/${repo}/releases/tag/${version}`, date }
@@ -70,9 +81,10 @@ export function upstream(releases: ReleaseNotes[], checked: string): BuildDeps['
 
 /**
  * `at(out, now, previous?, refresh?)`: a build of `<dir>/catalog` into `<dir>/<out>` as of `now`, with
- * `<dir>/<previous>` as the previous snapshot and, given a stand-in for GitHub, a refresh.
+ * `<dir>/<previous>` as the previous snapshot and, given a stand-in for GitHub, a refresh; without one, the notes
+ * of `notesFrom` (relative to `dir`).
  */
-export function builder(dir: string, baseUrl: string, log: Logger) {
+export function builder(dir: string, baseUrl: string, log: Logger, notesFrom = NOTES_FILE) {
   return (out: string, now: string, previous?: string, refresh?: BuildDeps['refresh']) =>
     build(
       {
@@ -82,7 +94,7 @@ export function builder(dir: string, baseUrl: string, log: Logger) {
         now: new Date(now),
         cwd: dir,
         ...(previous ? { previousDir: previous } : {}),
-        ...(refresh ? { refresh: true } : {})
+        ...(refresh ? { refresh: true } : { notesFrom })
       },
       { log, ...(refresh ? { refresh } : {}) }
     )
@@ -91,6 +103,7 @@ export function builder(dir: string, baseUrl: string, log: Logger) {
 export async function writeDemoCatalog(dir: string): Promise<void> {
   await mkdir(path.join(dir, 'catalog/apps'), { recursive: true })
   await writeFile(path.join(dir, 'catalog/apps/demo.yml'), SEED)
+  await writeFile(path.join(dir, NOTES_FILE), seedNotesLine())
 }
 
 /**

@@ -1,6 +1,6 @@
 // `describe` for tests that read the shared data set (./shared-data.ts): where it is absent they are skipped, the
 // path in their name; under CI=true (where the data set is always beside the checkout) its absence is an error.
-import { describe as jestDescribe } from '@jest/globals'
+import { describe as jestDescribe, it as jestIt } from '@jest/globals'
 import { HAS_SHARED_DATA, RELEASE_NOTES } from './shared-data.js'
 
 if (!HAS_SHARED_DATA) {
@@ -15,3 +15,12 @@ export const describe: typeof jestDescribe = HAS_SHARED_DATA
       (name: string, fn: () => void) => jestDescribe.skip(`${name} (skipped: needs ${RELEASE_NOTES})`, fn),
       jestDescribe
     ) as typeof jestDescribe)
+
+/** `it` for one test that reads the data set, in a file whose other tests do not. */
+export const it: typeof jestIt = HAS_SHARED_DATA
+  ? jestIt
+  : (Object.assign(
+      (name: string, fn?: () => unknown, timeout?: number) =>
+        jestIt.skip(`${name} (skipped: needs ${RELEASE_NOTES})`, fn as () => void, timeout),
+      jestIt
+    ) as typeof jestIt)

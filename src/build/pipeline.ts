@@ -229,11 +229,11 @@ interface Judged {
 async function judgeCatalog(
   opts: BuildOptions,
   deps: BuildDeps,
-  dirs: { catalogDir: string; previousDir: string | undefined; baseUrl: string },
+  dirs: { catalogDir: string; previousDir: string | undefined; notesFrom: string | undefined; baseUrl: string },
   log: Logger,
   out: { publishApps: (apps: AppToPublish[]) => void; carry: Carry }
 ): Promise<Judged> {
-  const { catalogDir, previousDir, baseUrl } = dirs
+  const { catalogDir, previousDir, notesFrom, baseUrl } = dirs
   // 2. The previous snapshot: last-known-good records, the change history and what each app was built from.
   const snapshot = await readPrevious(previousDir, log)
   const previous = snapshot?.records ?? new Map<string, AppRecord>()
@@ -243,7 +243,8 @@ async function judgeCatalog(
   const program = deps.program ?? null
   const reused = program && !opts.refresh ? await readPreviousReuse(previousDir, program, log) : null
   const sources = new Map<string, string>()
-  const notes = opts.notesFrom ? readNotesFile(opts.notesFrom, log) : null
+  // Named relative to the process, as the catalog is, so messages give the path as the user typed it.
+  const notes = notesFrom ? readNotesFile(path.relative(process.cwd(), notesFrom), log) : null
   const notesKey: NotesKey = (repo) => (notes ? notesDigest(notes, repo) : '')
   const known = program ? knownRecords(program, baseUrl, previous, reused, out.carry.present, sources, notesKey) : undefined
   // 3. The catalog, named relative to the process so messages give paths as the user typed them.
@@ -366,6 +367,7 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
   // An interrupted build leaves its staging folder, or worse, no --out at all: recover before going on.
   for (const line of await recoverOutputDir(outDir)) log.warning(line)
   const previousDir = opts.previousDir && path.resolve(cwd, opts.previousDir)
+  const notesFrom = opts.notesFrom && path.resolve(cwd, opts.notesFrom)
   // The new tree is written beside outDir as the run goes; each file is checked as it is written.
   // Files equal to the previous snapshot's are linked from it rather than written again (see StagedTree).
   const tree = await StagedTree.open(outDir, previousDir ? { previousDir } : undefined)
@@ -388,7 +390,7 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
         tree.adopt(file)
       }
     }
-    const judged = await judgeCatalog(opts, deps, { catalogDir, previousDir, baseUrl }, log, {
+    const judged = await judgeCatalog(opts, deps, { catalogDir, previousDir, notesFrom, baseUrl }, log, {
       publishApps: (chunk) => {
         // Rendered, then staged: one step at a time over the chunk (see APPS_PER_CHUNK).
         const files: SiteFile[] = []

@@ -9,9 +9,9 @@ import { sha256 } from '../util/digest.js'
 import { safeHttpUrl } from '../util/http-url.js'
 import { problem } from '../util/problems.js'
 import { readRegularFile } from '../util/regular-file.js'
-import type { Logger } from '../util/types.js'
+import type { Logger, ReleaseFacts } from '../util/types.js'
 import { compareVersions, isStableVersion } from '../util/versions.js'
-import { factsFromSnapshot, type RepoRelease } from './github/facts.js'
+import { capNotes, factsFromSnapshot, type RepoRelease } from './github/facts.js'
 import type { RefreshOutcome, RefreshTarget } from './github/refresh.js'
 
 /** A notes file larger than this is not read (the data set is about 4 MB). */
@@ -146,15 +146,28 @@ export function notesFileOutcomes(
       { repo: t.repo, ...(t.previousVersion ? { previousVersion: t.previousVersion } : {}) },
       { now, maxCrossed: NOTES_FILE_MAX_RELEASES, backfill: NOTES_FILE_MAX_RELEASES }
     )
-    if (result.kind !== 'facts') continue
-    const facts = result.facts
+    const facts = result.kind === 'facts' ? result.facts : null
+    // The catalog's own release, where the file has it under the same label and nothing newer by version order
+    // (a label that reads as no version at all included): the latest, as the catalog says.
+    const own = t.seed && entries.find((e) => e.version === t.seed!.version)
+    const seedVsFile = t.seed && facts ? compareVersions(t.seed.version, facts.version) : null
+    if (own && (!facts || (seedVsFile === null && !isStableVersion(own.version)))) {
+      outcomes.set(t.slug, { status: 'fresh', facts: factsOfEntry(own, t.seed!.checked, t.archived ?? false) })
+      continue
+    }
+    if (!facts) continue
     // The catalog knows a newer release than the file holds: its facts stand (unjudged), not an older release.
-    const seedVsFile = t.seed ? compareVersions(t.seed.version, facts.version) : null
     if (seedVsFile !== null && seedVsFile > 0) continue
     if (seedVsFile === 0) facts.checked = t.seed!.checked
     outcomes.set(t.slug, { status: 'fresh', facts })
   }
   return outcomes
+}
+
+/** The facts of one release alone (its label reads as no version, so no other release can be ordered with it). */
+function factsOfEntry(e: Entry, checked: string, archived: boolean): ReleaseFacts {
+  const release = { version: e.version, notes: capNotes(e.notes), url: urlOf(e), date: e.date ?? null }
+  return { ...release, checked, archived, crossed: [release] }
 }
 
 /** What an app's releases in the file are, for the reuse key of an offline build (see build/reuse.ts). */

@@ -1,8 +1,8 @@
-export const id = 438;
-export const ids = [438];
+export const id = 710;
+export const ids = [710];
 export const modules = {
 
-/***/ 7438:
+/***/ 7710:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -15,133 +15,8 @@ __webpack_require__.d(__webpack_exports__, {
 
 // EXTERNAL MODULE: ./src/schema/index.ts
 var schema = __webpack_require__(1107);
-// EXTERNAL MODULE: ./src/util/dates.ts
-var dates = __webpack_require__(3621);
-// EXTERNAL MODULE: ./src/util/http-url.ts
-var http_url = __webpack_require__(5394);
-// EXTERNAL MODULE: ./src/util/redact.ts
-var redact = __webpack_require__(767);
-// EXTERNAL MODULE: ./src/util/text.ts
-var util_text = __webpack_require__(9997);
-// EXTERNAL MODULE: ./src/util/versions.ts
-var versions = __webpack_require__(395);
-;// CONCATENATED MODULE: ./src/upstream/github/facts.ts
-// Turn what GitHub says about one repository (from GraphQL or the REST fallback)
-// into the ReleaseFacts a build publishes. Pure: no I/O, the clock comes in.
-
-
-
-
-
-
-/** Releases read for the history of an app never published before, besides the latest. */
-const BACKFILL = 5;
-/**
- * Upstream notes are hostile and unbounded: normalise line ends, remove controls (but newline and tab), bidi
- * controls and noncharacters, and cap at LIMITS.notes characters.
- */
-function capNotes(notes) {
-    if (!notes)
-        return '';
-    let s = (0,util_text/* stripUnsafe */.P4)(notes.replace(/\r\n?/g, '\n'), true);
-    if (s.length > schema/* LIMITS */.b1.notes) {
-        s = s.slice(0, schema/* LIMITS */.b1.notes);
-        // Never leave half of a surrogate pair at the cut.
-        const last = s.charCodeAt(s.length - 1);
-        if (last >= 0xd800 && last <= 0xdbff)
-            s = s.slice(0, -1);
-    }
-    return s;
-}
-/** Cap a message from upstream (error texts end up in logs and rationales); GitHub-token shapes are redacted. */
-function capReason(text) {
-    const s = (0,redact/* redact */.E$)(text.replace(/[\p{Cc}\p{Cf}\p{Noncharacter_Code_Point}]+/gu, ' ').trim());
-    return s.length > schema/* LIMITS */.b1.reason ? `${s.slice(0, schema/* LIMITS */.b1.reason - 1)}…` : s;
-}
-function day(timestamp) {
-    if (!timestamp)
-        return null;
-    const d = new Date(timestamp);
-    return Number.isNaN(d.getTime()) ? null : d.toISOString().slice(0, 10);
-}
-// Tags may contain `/` (`release/1.2`): keep the slashes, encode each segment.
-function pathOf(tag) {
-    return tag.split('/').map(encodeURIComponent).join('/');
-}
-function repoPage(snapshot) {
-    return (0,http_url/* safeHttpUrl */.v)(snapshot.url) ?? `https://github.com/${snapshot.nameWithOwner}`;
-}
-/**
- * The facts for one app: the newest stable release matching the app's tags
- * (drafts, prereleases by flag and by label are never it), or, when the
- * repository publishes no such release, the newest stable tag (fromTags).
- * `crossed` holds every stable release above `previousVersion` up to the
- * latest, oldest first, at most `maxCrossed`; just the latest when
- * `previousVersion` is absent or not below it.
- */
-function factsFromSnapshot(snapshot, target, opts) {
-    const filter = { tagPrefix: target.tagPrefix, tagPattern: target.tagPattern };
-    const checked = (0,dates/* utcDay */.d)(opts.now);
-    const page = repoPage(snapshot);
-    const stable = snapshot.releases.filter((r) => !r.draft && !r.prerelease);
-    const latest = (0,versions/* newestStable */.Cu)(stable, (r) => r.tag, filter);
-    if (latest) {
-        const crossed = (0,versions/* stableBetween */.Oh)(stable, (r) => r.tag, target.previousVersion, latest, opts.maxCrossed, filter);
-        const note = (r) => ({
-            version: r.tag,
-            notes: capNotes(r.notes),
-            url: (0,http_url/* safeHttpUrl */.v)(r.url) ?? `${page}/releases/tag/${pathOf(r.tag)}`,
-            date: day(r.publishedAt ?? r.createdAt)
-        });
-        // An app never published has no history yet: the releases of this answer below the latest start it.
-        const earlier = target.previousVersion === undefined
-            ? (0,versions/* stableBetween */.Oh)(stable, (r) => r.tag, '0', latest, BACKFILL + 1, filter).filter((r) => ((0,versions/* compareVersions */.Zy)(r.tag, latest.tag, filter.tagPrefix) ?? 0) < 0)
-            : [];
-        return {
-            kind: 'facts',
-            facts: {
-                version: latest.tag,
-                url: (0,http_url/* safeHttpUrl */.v)(latest.url) ?? `${page}/releases/tag/${pathOf(latest.tag)}`,
-                date: day(latest.publishedAt ?? latest.createdAt),
-                notes: capNotes(latest.notes),
-                checked,
-                archived: snapshot.archived,
-                crossed: crossed.map(note),
-                ...(earlier.length > 0 ? { earlier: earlier.map(note) } : {})
-            }
-        };
-    }
-    const tag = (0,versions/* newestStable */.Cu)(snapshot.tags, (t) => t.name, filter);
-    if (tag) {
-        const crossed = (0,versions/* stableBetween */.Oh)(snapshot.tags, (t) => t.name, target.previousVersion, tag, opts.maxCrossed, filter);
-        return {
-            kind: 'facts',
-            facts: {
-                version: tag.name,
-                url: `${page}/tree/${pathOf(tag.name)}`,
-                date: day(tag.date),
-                notes: '',
-                checked,
-                archived: snapshot.archived,
-                crossed: crossed.map((t) => ({
-                    version: t.name,
-                    notes: '',
-                    url: `${page}/tree/${pathOf(t.name)}`,
-                    date: day(t.date)
-                })),
-                fromTags: true
-            }
-        };
-    }
-    const drafts = snapshot.releases.filter((r) => r.draft).length;
-    const pre = snapshot.releases.filter((r) => !r.draft && r.prerelease).length;
-    const scope = target.tagPrefix || target.tagPattern ? ' matching this app' : '';
-    const reason = snapshot.releases.length === 0
-        ? `no releases and no stable version tag${scope}`
-        : `no stable release or stable version tag${scope} among the ${snapshot.releases.length} most recent releases (${pre} prerelease, ${drafts} draft)`;
-    return { kind: 'none', reason };
-}
-
+// EXTERNAL MODULE: ./src/upstream/github/facts.ts
+var facts = __webpack_require__(654);
 // EXTERNAL MODULE: ./node_modules/@actions/github/lib/github.js + 21 modules
 var github = __webpack_require__(1758);
 // EXTERNAL MODULE: ./node_modules/@octokit/plugin-retry/dist-bundle/index.js
@@ -460,6 +335,8 @@ function snapshotFromGraphQL(value) {
     return { nameWithOwner: r.nameWithOwner, url: r.url, archived: r.isArchived || r.isDisabled, releases, tags };
 }
 
+// EXTERNAL MODULE: ./src/util/versions.ts
+var versions = __webpack_require__(395);
 ;// CONCATENATED MODULE: ./src/upstream/github/rest.ts
 
 
@@ -609,7 +486,7 @@ function report(state, total) {
 }
 function settle(state, target, snapshot) {
     const maxCrossed = Math.max(1, state.options.maxCrossed ?? DEFAULT_MAX_CROSSED);
-    const result = factsFromSnapshot(snapshot, target, { now: state.options.now, maxCrossed });
+    const result = (0,facts/* factsFromSnapshot */.kD)(snapshot, target, { now: state.options.now, maxCrossed });
     const moved = snapshot.nameWithOwner.toLowerCase() !== target.repo.toLowerCase() && schema/* REPO_PATTERN */.WA.test(snapshot.nameWithOwner);
     let outcome;
     if (moved) {
@@ -702,7 +579,7 @@ async function runBatch(state, batch) {
             const notFound = own.find((e) => e.type === 'NOT_FOUND' || e.type === 'FORBIDDEN');
             if (notFound) {
                 const why = notFound.type === 'FORBIDDEN' ? 'no access' : 'not found';
-                state.outcomes.set(target.slug, { status: 'not-found', reason: capReason(`${why}: ${notFound.message ?? ''}`) });
+                state.outcomes.set(target.slug, { status: 'not-found', reason: (0,facts/* capReason */.HA)(`${why}: ${notFound.message ?? ''}`) });
             }
             else
                 again.push(target);
@@ -731,7 +608,7 @@ async function onBatchFailure(state, batch, failure) {
     const late = pastDeadline(state);
     if (late)
         return markAll(state, batch, late);
-    const what = `${failure.status ?? 'network error'}: ${capReason(failure.message)}`;
+    const what = `${failure.status ?? 'network error'}: ${(0,facts/* capReason */.HA)(failure.message)}`;
     switch (failure.kind) {
         case 'rate-limited':
             state.budget.exhausted ??= 'GitHub rate limit reached';
@@ -785,11 +662,11 @@ async function restFallback(state, target, graphqlFailure) {
         if (late)
             return markAll(state, [target], late);
         const f = classifyFailure(error);
-        const what = `${f.status ?? 'network error'}: ${capReason(f.message)}`;
+        const what = `${f.status ?? 'network error'}: ${(0,facts/* capReason */.HA)(f.message)}`;
         if (f.kind === 'not-found' || f.kind === 'forbidden') {
             state.outcomes.set(target.slug, {
                 status: 'not-found',
-                reason: capReason(`${f.kind === 'forbidden' ? 'no access' : 'not found'} (REST ${what})`)
+                reason: (0,facts/* capReason */.HA)(`${f.kind === 'forbidden' ? 'no access' : 'not found'} (REST ${what})`)
             });
         }
         else if (f.kind === 'rate-limited') {
@@ -801,7 +678,7 @@ async function restFallback(state, target, graphqlFailure) {
                 tripBreaker(state, what);
             state.outcomes.set(target.slug, {
                 status: 'failed',
-                reason: capReason(`GraphQL ${graphqlFailure}; REST ${what}`)
+                reason: (0,facts/* capReason */.HA)(`GraphQL ${graphqlFailure}; REST ${what}`)
             });
         }
     }
@@ -812,4 +689,4 @@ async function restFallback(state, target, graphqlFailure) {
 
 };
 
-//# sourceMappingURL=438.index.js.map
+//# sourceMappingURL=710.index.js.map

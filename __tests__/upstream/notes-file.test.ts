@@ -1,0 +1,129 @@
+// Release notes from a JSON-lines file (build --notes-from): read, matched to catalog records by repository and
+// version, and handed on as a refresh's outcome. The notes here are made up; they say what they exercise.
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
+import { execFileSync } from 'node:child_process'
+import { mkdir, symlink, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import { notesDigest, notesFileOutcomes, readNotesFile } from '../../src/upstream/notes-file.js'
+import type { Logger } from '../../src/util/types.js'
+import { tempDir } from '../support/tmp.js'
+
+let dir: string
+let cleanup: () => Promise<void>
+let warnings: string[]
+const log: Logger = {
+  info: () => {},
+  warning: (m, ref) => warnings.push(`${ref?.file}:${ref?.line}: ${m}`),
+  error: () => {}
+}
+const NOW = new Date('2026-12-01T08:00:00Z')
+
+beforeEach(async () => {
+  ;({ dir, cleanup } = await tempDir('updatesafe-notes-'))
+  warnings = []
+})
+afterEach(() => cleanup())
+
+const line = (o: Record<string, unknown>) => JSON.stringify({ tag: null, date: null, ...o })
+async function file(...lines: string[]): Promise<string> {
+  const f = path.join(dir, 'notes.jsonl')
+  await writeFile(f, `${lines.join('\n')}\n`)
+  return f
+}
+
+describe('readNotesFile', () => {
+  it('reads releases by repository, case-insensitively, and leaves out each bad line with its file and line', async () => {
+    const f = await file(
+      line({ repo: 'Demo-Org/Demo', version: '1.0.0', notes: 'Fixes a typo in the demo page.' }),
+      'not json',
+      line({ repo: 'not a repo', version: '1.0.1', notes: '' }),
+      line({ repo: 'demo-org/demo', version: '1.1.0', notes: 'Adds a demo button.' }),
+      JSON.stringify({ repo: 'demo-org/demo', version: '1.2.0' })
+    )
+    const notes = readNotesFile(f, log)
+    expect(notes.byRepo.get('demo-org/demo')!.map((e) => e.version)).toEqual(['1.0.0', '1.1.0'])
+    expect(notes.skipped).toBe(3)
+    expect(warnings).toEqual([
+      `${f}:2: not a JSON object; line left out`,
+      expect.stringMatching(new RegExp(`^${f}:3: repo: `)),
+      expect.stringMatching(new RegExp(`^${f}:5: notes: `))
+    ])
+  })
+
+  it('follows a link the user names, but refuses what is not a regular file', async () => {
+    const f = await file(line({ repo: 'demo-org/demo', version: '1.0.0', notes: 'x' }))
+    await symlink(f, path.join(dir, 'link.jsonl'))
+    expect(readNotesFile(path.join(dir, 'link.jsonl'), log).byRepo.size).toBe(1)
+    await mkdir(path.join(dir, 'folder'))
+    expect(() => readNotesFile(path.join(dir, 'folder'), log)).toThrow('--notes-from is not a regular file')
+    execFileSync('mkfifo', [path.join(dir, 'fifo')])
+    expect(() => readNotesFile(path.join(dir, 'fifo'), log)).toThrow('--notes-from is not a regular file')
+    expect(() => readNotesFile(path.join(dir, 'missing.jsonl'), log)).toThrow('--notes-from cannot be read (ENOENT)')
+  })
+})
+
+describe('notesFileOutcomes', () => {
+  const demo = { slug: 'demo', repo: 'demo-org/demo' }
+  const releases = [
+    line({ repo: 'demo-org/demo', version: '1.1.0', tag: 'v1.1.0', date: '2026-11-10', notes: 'Adds a demo button.' }),
+    line({ repo: 'demo-org/demo', version: '2.0.0', tag: 'v2.0.0', date: '2026-11-20', notes: 'Removes DEMO_X.' }),
+    line({ repo: 'demo-org/demo', version: '1.0.0', date: '2026-11-01', notes: 'First demo release.' }),
+    line({ repo: 'demo-org/demo', version: '2.1.0-rc.1', notes: 'A prerelease: never the latest.' })
+  ]
+
+  it('takes the newest stable version as the latest and every other release as a new app history', async () => {
+    const notes = readNotesFile(await file(...releases), log)
+    const out = notesFileOutcomes(notes, [demo, { slug: 'other', repo: 'other/app' }], NOW)
+    expect([...out.keys()]).toEqual(['demo'])
+    const o = out.get('demo')!
+    expect(o.status).toBe('fresh')
+    if (o.status !== 'fresh') return
+    expect(o.facts).toMatchObject({
+      version: '2.0.0',
+      url: 'https://github.com/demo-org/demo/releases/tag/v2.0.0',
+      date: '2026-11-20',
+      notes: 'Removes DEMO_X.',
+      checked: '2026-12-01',
+      archived: false
+    })
+    expect(o.facts.crossed.map((r) => r.version)).toEqual(['2.0.0'])
+    expect(o.facts.earlier!.map((r) => r.version)).toEqual(['1.0.0', '1.1.0'])
+    // No tag: the repository's releases page.
+    expect(o.facts.earlier![0]!.url).toBe('https://github.com/demo-org/demo/releases')
+  })
+
+  it('crosses the releases since the published version, and keeps the catalog day for the release it records', async () => {
+    const notes = readNotesFile(await file(...releases), log)
+    const seed = { version: '2.0.0', checked: '2026-11-21' }
+    const o = notesFileOutcomes(notes, [{ ...demo, previousVersion: '1.0.0', seed, archived: true }], NOW).get('demo')!
+    if (o.status !== 'fresh') throw new Error(o.status)
+    expect(o.facts.crossed.map((r) => r.version)).toEqual(['1.1.0', '2.0.0'])
+    expect(o.facts.earlier).toBeUndefined()
+    expect(o.facts).toMatchObject({ checked: '2026-11-21', archived: true })
+  })
+
+  it('leaves an app alone whose catalog record names a newer release than the file holds', async () => {
+    const notes = readNotesFile(await file(...releases), log)
+    const seed = { version: '3.0.0', checked: '2026-11-21' }
+    expect(notesFileOutcomes(notes, [{ ...demo, seed }], NOW).size).toBe(0)
+  })
+
+  it('takes the catalog release under its own label when that label reads as no version', async () => {
+    const notes = readNotesFile(
+      await file(line({ repo: 'demo-org/demo', version: '<b>nightly</b>', notes: 'Odd label, real notes.' })),
+      log
+    )
+    const seed = { version: '<b>nightly</b>', checked: '2026-11-21' }
+    const o = notesFileOutcomes(notes, [{ ...demo, seed }], NOW).get('demo')!
+    if (o.status !== 'fresh') throw new Error(o.status)
+    expect(o.facts).toMatchObject({ version: '<b>nightly</b>', notes: 'Odd label, real notes.', checked: '2026-11-21' })
+  })
+
+  it('digests an app releases so that a changed note changes its key, and no release gives an empty one', async () => {
+    const a = readNotesFile(await file(...releases), log)
+    const b = readNotesFile(await file(...releases.slice(0, 3), releases[3]!.replace('never', 'not')), log)
+    expect(notesDigest(a, 'Demo-Org/demo')).not.toBe('')
+    expect(notesDigest(a, 'demo-org/demo')).not.toBe(notesDigest(b, 'demo-org/demo'))
+    expect(notesDigest(a, 'other/app')).toBe('')
+  })
+})
