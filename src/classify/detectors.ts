@@ -446,7 +446,7 @@ const SPECS: Record<string, Spec> = {
     why: 'required',
     near: [RUNTIMES, REQUIRE, 40]
   },
-  // Not "at least" alone: it bounds a number ("at least 1000 groups", "at least as far back as 0.99").
+  // Not "at least" alone: it bounds a number ("at least 1000 groups", "imports at least back to 0.99").
   requiredVersion: {
     means: 'requires a version of something',
     why: 'required',
