@@ -1248,7 +1248,7 @@ const SPECS: Record<string, Spec> = {
     means: 'names a version',
     why: 'routine',
     pattern: /\b\d+\.\d+(?:\.\d+)?\b/,
-    keys: ['0.', '1.', '2.', '3.', '4.', '5.', '6.', '7.', '8.', '9.']
+    keys: Array.from({ length: 10 }, (_, d) => `${d}.`) // '0.' to '9.'
   }
 }
 
