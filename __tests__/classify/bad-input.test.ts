@@ -76,7 +76,7 @@ describe('bad input', () => {
 
   it('XML fragments: English paragraphs are read, other languages dropped, type attributes kept as labels', () => {
     const xml =
-      '<change type="security">\n<para lang="ru">исправлена уязвимость в резолвере</para>\n<para lang="en">a vulnerability in the resolver was fixed (CVE-2025-1111).</para>\n</change>\n<change type="bugfix">\n<para lang="ru">ошибка</para>\n<para lang="en">a segmentation fault might occur in a worker process.</para>\n</change>\n'
+      '<change type="security">\n<para lang="ru">исправлена уязвимость в резолвере</para>\n<para lang="en">a vulnerability in the resolver was fixed (CVE-2025-1111).</para>\n</change>\n<change type="bugfix">\n<para lang="ru">ошибка</para>\n<para lang="en">a worker process of Demo could crash on an empty reply.</para>\n</change>\n'
     const j = judge(xml)
     expect(j.safeToUpdate).toBe('caution')
     expect(j.security).toBe(true)

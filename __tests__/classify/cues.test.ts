@@ -1,5 +1,6 @@
 // The rules that bound the model: what counts as a line asking for action, and as notes that
-// call a change breaking.
+// call a change breaking. The lines are made up, each in the shape of a real line it stands for (same wording
+// where it matters, the same findings of the detectors); real notes are read from the data set.
 import { expect, it } from '@jest/globals'
 import { describe } from '../support/needs-shared-data.js'
 import { cuesOf, findingsOf, REMOVED_HEADING, REQUIRED, sentenceAt, type Cue } from '../../src/classify/cues.js'
@@ -33,8 +34,9 @@ describe('a security fix (never safe: the rubric counts one as caution)', () => 
       detector: 'heading security'
     })
   })
-  it('is a line that secures something: "exposed and secured the mark-ticket-done action"', () => {
-    const line = 'My Work - Fixed an issue that prevented loading tickets, and exposed and secured the mark-done action'
+  it('is a line that secures something: "… and secured the archive action"', () => {
+    const line =
+      'Demo Board - Fixed an issue that stopped cards from loading, and exposed and secured the archive action'
     expect(cues(`- Fix a crash\n- ${line}`).security).toEqual({ line, detector: 'securityWord' })
     expect(cues('- Fix a crash\n- Fix problems with secure websockets').security).toBeNull()
   })
@@ -51,7 +53,7 @@ describe('a security fix (never safe: the rubric counts one as caution)', () => 
   it('is not an addition about access, nor the permissions of files', () => {
     expect(cues('### Features\n\n- Support for authenticated media has been added').security).toBeNull()
     expect(cues('- Add OIDC authentication').security).toBeNull()
-    expect(cues('- OAuth: Support standard authentication with short-living password').security).toBeNull()
+    expect(cues('- OAuth: Support Demo authentication with one-time codes').security).toBeNull()
     expect(cues('- Fix log folder permissions').security).toBeNull()
     expect(cues('- Removing read-only files failed with a permission error').security).toBeNull()
   })
@@ -72,8 +74,8 @@ describe('a change the rubric counts as caution (never safe)', () => {
     expect(cues('## Configuration changes\n\n- `cache.ttl` takes a duration').changed?.heading).toBe('config')
   })
   it('is a line that announces itself so: "Changed: …", "[Change] …", "Deprecated: …"', () => {
-    expect(cues('- Fixed: a crash\n- Changed: MQTT, QoS is now set to 1').changed).toEqual({
-      line: 'Changed: MQTT, QoS is now set to 1',
+    expect(cues('- Fixed: a crash\n- Changed: Demo sync, the retry count is now set to 3').changed).toEqual({
+      line: 'Changed: Demo sync, the retry count is now set to 3',
       heading: 'changed'
     })
     expect(cues('- [Change] Cron expressions follow apscheduler').changed?.heading).toBe('changed')
@@ -85,7 +87,7 @@ describe('a change the rubric counts as caution (never safe)', () => {
     expect(cues('### Changed\n\n- test: cover the cache expiry').changed).toBeNull()
   })
   it('is a line that says a default changed, not one that adds a way to change it or fixes one', () => {
-    const line = 'API Rate Limit - Raised the default API rate limit from 10 to 120 requests per minute'
+    const line = 'Upload Size - Raised the default upload size limit from 10 to 50 megabytes'
     expect(cues(`- Fix a crash\n- ${line}`).changed).toEqual({ line, heading: null })
     expect(cues('- The log level now defaults to info').changed).not.toBeNull()
     expect(cues('- updated default email template texts for consistency').changed).not.toBeNull()
@@ -93,18 +95,18 @@ describe('a change the rubric counts as caution (never safe)', () => {
     expect(cues('- Fixed the default User-Agent string').changed).toBeNull()
   })
   it('is a line that checks more strictly, even as a fix, or names the new behaviour', () => {
-    const line = 'BUGFIX: Use stricter parsing for Peer Address inputs (Chocobo1) #24595'
+    const line = 'BUGFIX: Use stricter parsing for Demo host inputs (alice) #9003'
     expect(cues(`- Fix a crash\n- ${line}`).changed).toEqual({ line, heading: null })
     expect(cues('- Responses from DoH upstreams are now validated more strictly.').changed).not.toBeNull()
     expect(cues('- Fix a crash in strict mode').changed).toBeNull()
-    const warn = '[server] Print access logs for rejected requests and warn about new behavior (#12426)'
+    const warn = '[server] Log refused Demo logins and warn about new behavior (#9004)'
     expect(cues(`- Fix a crash\n- ${warn}`).changed).toEqual({ line: warn, heading: null })
   })
   it('is a line that deprecates something, not code that used something deprecated nor a fixed warning', () => {
-    const line = 'Add a deprecation warning to ./configure to use CMake instead'
+    const line = 'Add a deprecation warning to ./configure: use CMake instead'
     expect(cues(`- Fix a crash\n- ${line}`).changed).toEqual({ line, heading: null })
     expect(cues('- Fix a crash\n- The `--legacy` flag is deprecated').changed).not.toBeNull()
-    expect(cues('- Fix a crash\n- Updated code that had been using deprecated API').changed).toBeNull()
+    expect(cues('- Fix a crash\n- Updated Demo code that had been calling a deprecated API').changed).toBeNull()
     expect(cues('- Fix a crash\n- Fixed Qt 6 deprecation warnings.').changed).toBeNull()
   })
   it('is a move to another base image, not a bump of its tag', () => {
@@ -127,19 +129,18 @@ describe('a migration is a step of the admin only when it migrates their data', 
   })
   it('not the project moving its code to another library, nor an importer from another product', () => {
     expect(migration('Migrate pgAdmin UI to use React 19')).toEqual(['migrationWord'])
-    expect(migration('Make migration from Microsoft Todo work for old wunderlist accounts')).toEqual(['migrationWord'])
+    expect(migration('Make migration from DemoNotes work for old DemoList accounts')).toEqual(['migrationWord'])
   })
 })
 
 describe('a line that asks for action', () => {
   it('includes a step whose adverb comes last: "Set the permissions … manually"', () => {
-    const line =
-      'Temporary workaround: Set the permissions of the AdGuardHome directory to more restrictive ones manually'
+    const line = 'Temporary workaround: Set the permissions of the Demo data folder to more restrictive ones manually'
     expect(cues(`- Fix a crash\n- ${line}`).action).toEqual({ line, detector: 'manualAfter' })
   })
   it('is one a required-step or urgent detector finds', () => {
-    expect(cues('- Fix a crash\n- Support for Python 3.8 has been dropped.').action).toEqual({
-      line: 'Support for Python 3.8 has been dropped.',
+    expect(cues('- Fix a crash\n- Support for DemoDB 2.4 has been dropped.').action).toEqual({
+      line: 'Support for DemoDB 2.4 has been dropped.',
       detector: 'supportRemoved'
     })
     expect(cues('- Fix a crash\n- Please upgrade as soon as possible.').action?.detector).toBe('urgent')
@@ -160,7 +161,7 @@ describe('a line that asks for action', () => {
   })
   it('is not one that adds something, whatever it then says', () => {
     // "remove options" is what the new command does, not what the release takes away.
-    expect(cues('- Fix a crash\n- Add config unset command to remove options from a remote').action).toBeNull()
+    expect(cues('- Fix a crash\n- Add a demo prune command to remove options from a profile').action).toBeNull()
     expect(
       cues('- Fix a crash\n- Added Qt 5 builds for older Windows, since Qt 6 requires Windows 10').action
     ).toBeNull()
@@ -187,14 +188,14 @@ describe('a line that asks for action', () => {
     expect(cues('- Fix a crash\n- Add a dark theme').required).toBeNull()
   })
   it('that removes only a control of the interface (a button, an icon), is not required', () => {
-    expect(cues('- Remove mobile/floating Create button from the list in Settings > Folders').required).toBeNull()
-    expect(cues('- Remove the icon image alt attribute in feeds list').required).toBeNull()
+    expect(cues('- Remove the floating Save button from the list in Settings > Boards').required).toBeNull()
+    expect(cues('- Remove the alt attribute of the icon image in Demo lists').required).toBeNull()
     expect(cues('- Remove the `button_style` setting').required).toBe('removedSetting')
   })
   it('that removes only text, what did not work, or gives a new ability, is not required', () => {
-    expect(cues('- Remove MySQL 5.7-related comments from database.yml.example').required).toBeNull()
+    expect(cues('- Remove PostgreSQL 9.6-related comments from demo.yml.example').required).toBeNull()
     expect(cues("- Remove the compression flag support; it wasn't working anyway").required).toBeNull()
-    expect(cues('- The user is able to remove the static lease via the HTTP API.').required).toBeNull()
+    expect(cues('- The admin is able to remove a Demo token via the HTTP API.').required).toBeNull()
     expect(cues('- Remove support for the compression flag').required).toBe('removedSupport')
   })
   it('that sits under a bug-fixes, documentation, tests or dependencies heading, is not required', () => {
@@ -253,24 +254,22 @@ describe('a required step the rubric names, beyond removals and requirements', (
     expect(cues('- Fix a crash\n- Add a new member page').required).toBeNull()
   })
   it('is a setting that is no longer used for what it did, not one no longer used at all', () => {
-    expect(cues('- Fix a crash\n- The parameters _rcn and _rck are no longer used to attribute visits.').required).toBe(
+    expect(cues('- Fix a crash\n- The parameters demo_a and demo_b are no longer used to sort visits.').required).toBe(
       'settingRemoved'
     )
     expect(cues('- Fix a crash\n- Remove the `legacy_mode` option, no longer used').required).toBeNull()
   })
   it('is not a rename a fixed bug made, nor one said to change only the interface', () => {
     const dsync =
-      "dsync: Incremental dsync failed for folder names ending with '%'. Also folder names with '%' elsewhere in " +
-      'them caused each incremental dsync to unnecessarily rename the folder to a temporary name and back.'
+      "demo-sync: Syncing failed for folders whose names end with '%'. Also a '%' anywhere else in a folder's " +
+      'name made each sync unnecessarily rename that folder to a temporary name and back.'
     expect(cues(`- Fix a crash\n- ${dsync}`).required).toBeNull()
-    const ui = 'The "Service" model has been renamed to "Application Service" for clarity (UI change only)'
+    const ui = 'The "Widget" model has been renamed to "Demo Widget" for clarity (UI change only)'
     expect(cues(`- Fix a crash\n- ${ui}`).required).toBeNull()
-    expect(cues('- Fix a crash\n- The "Service" model has been renamed to "Application Service"').required).toBe(
-      'renamed'
-    )
+    expect(cues('- Fix a crash\n- The "Widget" model has been renamed to "Demo Widget"').required).toBe('renamed')
   })
   it('is not a Conventional Commits feature or fix without the "!" that marks a breaking one', () => {
-    expect(cues('- feat(urlcleaner): remove the ref parameter from url').required).toBeNull()
+    expect(cues('- feat(demo): remove the ref parameter from shared links').required).toBeNull()
     expect(cues('- fix: remove the `legacy_mode` option').required).toBeNull()
     expect(cues('- feat(config)!: remove the `legacy_mode` option').required).not.toBeNull()
     expect(cues('- Remove the `legacy_mode` option').required).toBe('removedSetting')
@@ -291,8 +290,8 @@ describe('notes that call a change breaking', () => {
   it('by a marker, by the words, or by a heading', () => {
     expect(cues('- BREAKING: the /v1 route is gone').called?.detector).toMatch(/^breaking(?:Marker|Word)$/)
     expect(cues('- feat(api)!: drop the v1 routes').called?.detector).toBe('bangMarker')
-    expect(cues('## Breaking changes\n\n- `json` will no longer be included in the static list').called).toEqual({
-      line: 'json will no longer be included in the static list',
+    expect(cues('## Breaking changes\n\n- `demo.json` will no longer be shipped in the static folder').called).toEqual({
+      line: 'demo.json will no longer be shipped in the static folder',
       detector: null
     })
   })
@@ -368,12 +367,10 @@ describe('notes that say what changed (never unknown)', () => {
     return f.rf ? cuesOf(f.rf.units).described : null
   }
   it('are notes with a line a detector reads, or a sentence of six words or more in its own words', () => {
-    expect(described('- Ensure nodes are matching both node key and machine key when connecting.')).toBe(true)
+    expect(described('- Ensure Demo peers match on both of their keys when they connect.')).toBe(true)
     // Links and @mentions are not words: a credit adds none.
     expect(described('- Tautulli v2 release! by @someone in https://github.com/o/r/pull/1')).toBe(false)
-    expect(described('- Backporting 19989 into 3.6 ([#21356](https://github.com/grafana/loki/issues/21356))')).toBe(
-      false
-    )
+    expect(described('- Backporting 9005 into 3.6 ([#9006](https://github.com/o/r/issues/9006))')).toBe(false)
   })
   it('are not notes whose long lines only point elsewhere, withdraw the release or repeat one word', () => {
     expect(described('*_a *_a *_a *_a *_a *_a *_a *_a')).toBe(false)

@@ -1,5 +1,7 @@
 // The detectors: each defined once (name, plain words, pattern from a word list), general,
 // guarded exactly, and bounded on hostile text.
+// Lines are made up in the shapes of real ones (the same detectors find the same in them); real notes are
+// read from the data set.
 import { expect, it } from '@jest/globals'
 import { describe } from '../support/needs-shared-data.js'
 import { detect, DETECTOR, DETECTORS, MODIFIERS } from '../../src/classify/detectors.js'
@@ -46,7 +48,7 @@ describe('detectors', () => {
 
   it.each([
     ['Drop support for Python 3.8', 'droppedPlatform'],
-    ['Buildbot Master now requires Python 3.9 or newer.', 'requirementAfter'],
+    ['The Demo build server now requires Python 3.11 or newer.', 'requirementAfter'],
     ['The minimum supported PostgreSQL version is now PostgreSQL 14', 'raisedRequirement'],
     ['The `LEGACY_AUTH` option has been removed', 'settingRemoved'],
     ['Remove the deprecated v1 API endpoints', 'removedInterface'],
@@ -55,8 +57,8 @@ describe('detectors', () => {
     ['Please read the upgrade guide before updating', 'guide'],
     ['Critical security release, please update immediately', 'urgent'],
     ['Critical security release, please update immediately', 'criticalFix'],
-    ['Users are strongly encouraged to update to the latest version', 'urgent'],
-    ['This release does not require a newer version of the Rust compiler', 'negated'],
+    ['Users are strongly encouraged to update to this Demo release', 'urgent'],
+    ['This release does not require a newer Go toolchain', 'negated'],
     ['[Fix] Lua: handle require returning two values', 'fixLine'],
     ['Currently Linux only, and must be enabled in local.conf', 'optIn'],
     ['Fix XSS in the comment form (CVE-2025-1234)', 'securityWord'],
@@ -74,37 +76,37 @@ describe('detectors', () => {
 
   it('hears urgency only about updating, and a manual step only when the reader is told', () => {
     const urgent = (t: string) => names(t).filter((n) => DETECTOR[n]!.why === 'urgent')
-    expect(urgent('Redirect immediately after login to prevent form flash')).toEqual([])
+    expect(urgent('Redirect immediately after sign-in to avoid a blank page')).toEqual([])
     expect(urgent('Thanks to everyone who contributed; all users benefit')).toEqual([])
     expect(urgent('Upgrading is highly recommended for all users')).toEqual(['urgent'])
     expect(names('Ensure that the viewer refreshes when re-running queries')).not.toContain('manualStep')
     expect(names('Make sure you run the migration after upgrading')).toContain('manualStep')
-    expect(names('Preselect manual bucket mode in the view edit form')).not.toContain('manualStep')
+    expect(names('Preselect manual sort mode in the Demo board form')).not.toContain('manualStep')
     // A pointer to the changelog for details is not an upgrade guide; the documentation of a change may be one.
     expect(names('For more details, see the full changelog and milestone.')).not.toContain('guide')
     expect(names('Please read the release notes of 2.0 for the details')).not.toContain('guide')
-    expect(names('Please see the GraphQL documentation for details and examples.')).toContain('guide')
+    expect(names('Please see the Demo API documentation for details and examples.')).toContain('guide')
   })
 
   it('does not read an issue number or a name as a version', () => {
-    expect(names("Don't split language if not required [#5576]")).not.toContain('requiredVersion')
+    expect(names("Don't split the language list if not required [#9007]")).not.toContain('requiredVersion')
     expect(names('Require UTF-8 filenames in .torrent files')).not.toContain('requiredVersion')
     expect(names('Requires at least version 2.4.1 of libfoo')).toContain('requiredVersion')
     // "At least" alone bounds a number; it requires nothing.
-    expect(names('Support at least 1000 groups per Kerberos user')).not.toContain('requiredVersion')
-    expect(names('This issue affects all versions at least as far back as 0.99.4')).not.toContain('requiredVersion')
+    expect(names('Support at least 1000 tags per Demo board')).not.toContain('requiredVersion')
+    expect(names('This bug affects Demo releases at least back to 0.9.2')).not.toContain('requiredVersion')
   })
 
   it('reads words, not parts of words', () => {
     expect(names('Improve the removability of widgets')).not.toContain('removalLine')
     // The tail of a hyphenated word is not the word: a non-breaking space breaks nothing.
-    expect(names('Fix emails to never use non-breaking spaces')).not.toContain('breakingWord')
+    expect(names('Fix Demo exports to never use non-breaking spaces')).not.toContain('breakingWord')
     expect(names('Kept To-Dos from closed projects browsable')).not.toContain('securityWord')
     expect(names('Fix DoS via crafted RTF')).toContain('securityWord')
     expect(names('This is a breaking change')).toContain('breakingWord')
     expect(names('Fix typo in README')).not.toContain('securityWord')
     expect(names('Fix a memory leak in the parser')).not.toContain('securityWord')
-    expect(names("Didn't validate UTF-8 sequences, potentially reading past the end")).toContain('securityWord')
+    expect(names("Didn't check Demo packet lengths, potentially reading past the end")).toContain('securityWord')
   })
 
   it('a guard never hides a match: on every line of the real notes, a match implies a key (and one of `also`)', () => {

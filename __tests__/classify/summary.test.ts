@@ -5,18 +5,33 @@ import { scrub } from '../../src/classify/summary.js'
 import { withoutTrailingReferences } from '../../src/classify/text.js'
 import { note, NOTES } from './fixtures.js'
 
+// Made-up notes show each shape, written as the project named beside it writes its own; real notes are read from
+// the data set and checked for the same properties, never copied here.
+
 // Markdown syntax and the HTML tags real notes use. Code spans may legitimately hold `__x__` or `<app>`.
 const MARKUP =
   /\*\*|`|\]\(|\]\[|<\/?(?:details|summary|p|br|a|div|img|ul|ol|li|h[1-6]|code|strong|em)\b[^>]*>|^\s*(?:[-*+>]|#{1,6})\s/im
 
 describe('summarise', () => {
   it('keeps headings as lead-ins and the first items of each section', () => {
-    const s = summarise(note('adguard-home@v0.107.77').notes)
-    expect(s).toBe(
-      'Security: Authorization in GLiNET mode is no longer vulnerable to path traversal attacks. NOTE: This is CVE-2026-41448. ' +
-        'Deprecated: Query parameter response_status in GET /control/querylog is now deprecated. Use new reason query parameter instead. ' +
-        'Added: New reason query parameter in GET /control/querylog. See openapi/openapi.yaml for the full description.'
+    // As AdGuard Home writes its notes: a pointer to the milestone, a credit in a note under the item, code spans.
+    const s = summarise(
+      'See also the [v1.2.3 GitHub milestone][ms-v1.2.3].\n\n### Security\n\n' +
+        '- Sign-in in Demo mode is no longer open to session fixation.\n\n' +
+        '    **NOTE:** This is CVE-2026-0001. We thank @alice for the report.\n\n' +
+        '### Added\n\n- New `sort` query parameter in `GET /demo/items`.  See `openapi.yaml` for its description.\n\n' +
+        '### Deprecated\n\n- Query parameter `order` in `GET /demo/items` is now deprecated.  Use `sort` instead.\n\n' +
+        '[ms-v1.2.3]: https://github.com/o/r/milestone/1?closed=1\n'
     )
+    expect(s).toBe(
+      'Security: Sign-in in Demo mode is no longer open to session fixation. NOTE: This is CVE-2026-0001. ' +
+        'Deprecated: Query parameter order in GET /demo/items is now deprecated. Use sort instead. ' +
+        'Added: New sort query parameter in GET /demo/items. See openapi.yaml for its description.'
+    )
+    // The real notes of that shape: the same sections in the same order, without the credit.
+    const real = summarise(note('adguard-home@v0.107.77').notes)
+    expect(real).toMatch(/^Security: [^@]+ NOTE: This is CVE-\d+-\d+\. Deprecated: [^@]+\. Added: [^@]+\.$/)
+    expect(real).not.toMatch(/thank/i)
   })
 
   it('puts breaking and security sections before the rest', () => {
@@ -27,11 +42,17 @@ describe('summarise', () => {
   it('drops link targets, commit hashes, issue references and mentions', () => {
     const s = summarise(note('traefik@v3.7.8').notes)
     expect(s).not.toMatch(/https?:|github\.com|#\d+|@\w/)
-    expect(s).toContain('[middleware, k8s/crd] Add missing ErrorRequestHeaders field to CRDs; ')
+    // Traefik's first bug fix, "- **[area]** what changed ([#1](link) @author)", reads "[area] what changed".
+    const traefik = /^- \*\*(\[[^\]]+\])\*\* (.+?) \(\[#\d+\]\(\S+\) @[\w-]+\)$/m.exec(note('traefik@v3.7.8').notes)!
+    expect(s).toContain(`${traefik[1]} ${traefik[2]}; `)
     expect(s).toContain('(+1 more)')
     const v = summarise(note('vikunja@1.1.0').notes)
     expect(v).not.toMatch(/\b[0-9a-f]{7,40}\b/)
-    expect(v).toContain('Add option to send Basic Auth header with webhook requests (+2 more)') // its commit link is gone
+    // Its line "* Add option to send … (#1) ([1a2b3c4](<hash>))" keeps its text; its commit link is gone.
+    const vikunja = /^\* (Add option to send .+?) \(#\d+\) \(\[[0-9a-f]{7}\]\([0-9a-f]{40}\)\)$/m.exec(
+      note('vikunja@1.1.0').notes
+    )!
+    expect(v).toContain(`${vikunja[1]} (+2 more)`)
     // A hash written as an issue-style reference goes whole, with its emptied parentheses.
     expect(summarise('## Fixes\n- Windows binary no longer distributed (#b470b18).')).toBe(
       'Fixes: Windows binary no longer distributed.'
@@ -59,11 +80,11 @@ describe('summarise', () => {
     // Traefik credits each entry so; ntfy lists references with slashes; Flarum links a pull request bare.
     expect(
       summarise(
-        '- Add missing renew options ([#12467](https://github.com/traefik/traefik/pull/12467) by [ldez](https://github.com/ldez))\n' +
+        '- Add missing Demo retry options ([#9011](https://github.com/o/r/pull/9011) by [alice](https://github.com/alice))\n' +
           '- Support for HTML-only emails ([#690](https://x.org/690)/[#693](https://x.org/693), thanks to [@a](https://x.org/a))\n' +
-          '- Allow setting the locale (https://github.com/flarum/framework/pull/3451)\n'
+          '- Allow setting the Demo locale (https://github.com/o/r/pull/9012)\n'
       )
-    ).toBe('Add missing renew options; Support for HTML-only emails; Allow setting the locale.')
+    ).toBe('Add missing Demo retry options; Support for HTML-only emails; Allow setting the Demo locale.')
     // ntfy refers to another repository by its name alone ("ansible#4"), after a reference and a slash.
     expect(
       summarise(
@@ -121,30 +142,46 @@ describe('summarise', () => {
   })
 
   it('drops the credit of GitHub generated notes with its link, and thanks to a mention, leaving no stray word', () => {
-    // linkding and wallabag publish GitHub's generated notes, which read "Add Omnivore import in." before.
+    // linkding and wallabag publish GitHub's generated notes, which read "Add DemoNotes import in." before.
     expect(
       summarise(
         "## What's Changed\n" +
-          '* Add Omnivore import by @nicosomb in https://github.com/wallabag/wallabag/pull/7754\n' +
+          '* Add DemoNotes import by @alice in https://github.com/o/r/pull/7754\n' +
           '* Add CSV import by @a and @b in [https://github.com/o/r/pull/8240](https://github.com/o/r/pull/8240)\n' +
           '* Protect actions with a CSRF token in https://github.com/o/r/commit/99c8a06594d6ee7480ce4d041ccff3025b353656\n'
       )
-    ).toBe("What's Changed: Add Omnivore import; Add CSV import; Protect actions with a CSRF token.")
+    ).toBe("What's Changed: Add DemoNotes import; Add CSV import; Protect actions with a CSRF token.")
     // AdGuard Home thanks its reporters in a sentence; Tautulli in brackets ("(Thanks @mcclown)").
     expect(
       summarise(
-        '- Fixed a path traversal. This is CVE-2026-41448. We thank @wallace0409 for reporting this security issue.\n' +
-          '- Authentication is now applied. NOTE: We thank @mandreko for reporting this security issue.\n' +
+        '- Fixed a path traversal. This is CVE-2026-41448. We thank @alice for reporting this flaw.\n' +
+          '- Authentication is now applied. NOTE: We thank @bob for reporting it.\n' +
           '- Fix: Detection of HDR transcodes. (Thanks [@a](https://github.com/a))\n'
       )
     ).toBe(
       'Fixed a path traversal. This is CVE-2026-41448; Authentication is now applied; Fix: Detection of HDR transcodes.'
     )
     // nginx credits a fix on a line of its own; a line that thanks and goes on with news stays.
-    expect(summarise(note('nginx@1.29.8').notes)).toBe(
-      '[feature] the "max_headers" directive; [feature] OpenSSL 4.0 compatibility; ' +
-        '[feature] now the "include" directive inside the "geo" block supports wildcards (+2 more).'
+    const para = (type: string, en: string) =>
+      `<change type="${type}">\n<para lang="ru">\nисправление.\n</para>\n<para lang="en">\n${en}\n</para>\n</change>\n\n`
+    expect(
+      summarise(
+        para('feature', 'the "demo_max" directive.<br/>\nThanks to Alice Demo.') +
+          para('feature', 'DemoSSL 2.0 compatibility.') +
+          para('feature', 'now the "demo" directive inside the "map" block supports wildcards.') +
+          para('bugfix', 'in handling of Demo replies\nfrom an upstream.') +
+          para('bugfix', 'the $demo_port variable\nwas not available in subrequests.')
+      )
+    ).toBe(
+      '[feature] the "demo_max" directive; [feature] DemoSSL 2.0 compatibility; ' +
+        '[feature] now the "demo" directive inside the "map" block supports wildcards (+2 more).'
     )
+    // The real notes of that shape: their first change, credited so, loses the credit and keeps its text.
+    const nginx = note('nginx@1.29.8').notes
+    const credited = /<para lang="en">\n([^<\n]+)\.<br\/>\nThanks to [^.<\n]+\.\n<\/para>/.exec(nginx)!
+    expect(summarise(nginx)).toMatch(/^\[feature\] [^;]+; \[feature\] [^;]+; \[feature\] [^;]+ \(\+2 more\)\.$/)
+    expect(summarise(nginx).startsWith(`[feature] ${credited[1]}; `)).toBe(true)
+    expect(summarise(nginx)).not.toMatch(/thank/i)
     expect(
       summarise('- Thanks to Maxim Dounin.\n- Thanks to @a, the API serves JSON. Thank you @b!\n- Fix crash\n')
     ).toBe('the API serves JSON; Fix crash.')

@@ -70,10 +70,10 @@ describe('reStructuredText links', () => {
   it('read as their text, as Markdown links do (pgAdmin writes every item so)', () => {
     expect(
       units(
-        '  | `Issue #2821 <https://github.com/pgadmin-org/pgadmin4/issues/2821>`_ -  Have close buttons on tabs.\n' +
+        '  | `Issue #9001 <https://git.example/demo/issues/9001>`_ -  Add a close button to each Demo tab.\n' +
           '  | See `the guide <https://example.org/guide>`__ first.\n'
       )
-    ).toEqual(['Issue #2821 - Have close buttons on tabs.', 'See the guide first.'])
+    ).toEqual(['Issue #9001 - Add a close button to each Demo tab.', 'See the guide first.'])
   })
   it('leave other backquoted text alone', () => {
     expect(units('Run `a <b>` then `c`_')).toEqual(['Run a <b> then c_'])

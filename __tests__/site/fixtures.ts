@@ -1,6 +1,6 @@
-// Records for the render tests. The realistic ones are taken from real upstream
-// releases (versions, dates and wording from the projects' release notes); the
-// hostile ones carry what strangers could put in names, tags and notes.
+// Records for the render tests. The realistic ones name real apps and releases (versions and dates are facts);
+// their rationales and summaries are written here in the shape the classifier gives, not copied from the notes.
+// The hostile ones carry what strangers could put in names, tags and notes.
 import type { AppRecord, Lifecycle } from '../../src/schema/index.js'
 import type { PageInput, SiteContext } from '../../src/site/pages.js'
 
@@ -90,7 +90,7 @@ export const REALISTIC: PageInput[] = [
       safeToUpdate: 'safe',
       rationale: 'The notes of v3.7.8 and v3.7.9 list only "Bug fixes"; no breaking change, migration or manual step.',
       changelogSummary:
-        'Bug fixes: Fix redirect with use-regex in IngressNGINX provider; Disable Zstd support in the gzhttp wrapper; Defer the CONNECT payload until the backend accepts the tunnel.',
+        'Bug fixes: Fix redirects with regex paths in the Demo provider; Turn off Brotli in the compression wrapper; Hold the request body until the backend accepts the tunnel.',
       sourceUrl: 'https://github.com/traefik/traefik/releases/tag/v3.7.9',
       lastChecked: '2026-11-20',
       lifecycle: traefikLifecycle
@@ -105,9 +105,9 @@ export const REALISTIC: PageInput[] = [
       latestVersion: '3.14.0',
       safeToUpdate: 'caution',
       rationale:
-        'Release 3.14.0 deprecates behaviour: "[CHANGE] API: Deprecate the `stats` query parameter of `/api/v1/query`".',
+        'Release 3.14.0 deprecates behaviour: "[CHANGE] API: Deprecate the `demo` query parameter of `/api/v1/query`".',
       changelogSummary:
-        'CHANGE: API: Deprecate the stats query parameter of /api/v1/query and /api/v1/query_range for values other than true and all.',
+        'CHANGE: API: Deprecate the demo query parameter of /api/v1/query for any value but true.',
       sourceUrl: 'https://github.com/prometheus/prometheus/releases/tag/v3.14.0',
       lastChecked: '2026-11-21',
       lifecycle: prometheusLifecycle
@@ -122,8 +122,8 @@ export const REALISTIC: PageInput[] = [
       latestVersion: 'v6.6.6',
       safeToUpdate: 'breaking',
       rationale:
-        'Release v6.6.6 is an urgent fix: "This release fixes a bug in v6.6.5 that will remove foreign currency information from deposits."',
-      changelogSummary: 'Fixed: a bug in v6.6.5 that removes foreign currency information from deposits.',
+        'Release v6.6.6 is an urgent fix: "Version v6.6.6 fixes a bug of v6.6.5 that could drop the currency of new deposits."',
+      changelogSummary: 'Fixed: a bug of v6.6.5 that could drop the currency of new deposits.',
       sourceUrl: 'https://github.com/firefly-iii/firefly-iii/releases/tag/v6.6.6',
       lastChecked: '2026-11-21'
     }),
@@ -137,8 +137,8 @@ export const REALISTIC: PageInput[] = [
       latestVersion: 'v1.46.2',
       safeToUpdate: 'safe',
       rationale:
-        'The notes of v1.46.2 list fixes only ("Render tag hash character with CSS so it can be hidden"); nothing to do by hand.',
-      changelogSummary: "What's Changed: Render tag hash character with CSS so it can be hidden; Fix tag matching.",
+        'The notes of v1.46.2 list fixes only ("Draw the tag marker with CSS so that themes can hide it"); nothing to do by hand.',
+      changelogSummary: "What's Changed: Draw the tag marker with CSS so that themes can hide it; Fix tag matching.",
       sourceUrl: 'https://github.com/sissbruecker/linkding/releases/tag/v1.46.2',
       lastChecked: '2026-11-21'
     }),

@@ -12,7 +12,7 @@ const ASIDE_SECTION =
 export const POINTER_LINE =
   /^(?:all commits|full changelog\b.*|(?:see|view) (?:also )?(?:the )?.{0,60}\b(?:milestone|changelog|release notes|commits)\.?|what's changed|compare(?: changes)?|changes|changelog)$/i
 
-/** Thanks to someone ("Thanks to everyone who contributed to this release!"). */
+/** Thanks to someone ("Thanks to all our contributors!", "Many thanks to @someone"). */
 const THANKS = /^(?:(?:many|special|big|huge) )?thank(?:s|\s+you)\b/i
 /** An appeal for support ("If you like this project, please consider sponsoring us"). */
 const APPEAL =

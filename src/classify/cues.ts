@@ -74,8 +74,8 @@ const SAYS_NOTHING = new Set([...NO_NEWS, 'versionNumber'])
  * Distinct words (links and mentions left out) past which a line says what changed by itself, whatever a detector
  * finds in it: the rubric keeps `unknown` for notes with nothing usable (empty, only a link, "Release canceled.",
  * "First release"). Without this, a sentence no detector reads left the model free to call it unknown, and whether
- * it did turned on a word count bucket: "Ensure nodes are matching both node key and machine key when connecting"
- * was safe, and unknown once GitHub's " by @someone in <link>" followed it.
+ * it did turned on a word count bucket: a plain fix line of a dozen words ("Match the peer by both of its keys when it
+ * connects") was safe, and unknown once GitHub's " by @someone in <link>" followed it.
  */
 const PROSE_WORDS = 6
 /** A line that points to other text (the changelog, the commits) says nothing by its length. */
@@ -339,7 +339,7 @@ const CHANGED_HEADINGS: readonly HeadingKind[] = ['deprecated', 'changed', 'conf
 // The same announced by the line itself: "Changed: …", "[Change] …", "Deprecated: …".
 const CHANGED_PREFIX = new RegExp(String.raw`${LINE_START}\[?(changed?|deprecated?|deprecation)\]?\s*[:\]]`, 'i')
 
-// A default that changed ("Raised the default API rate limit from 10 to 120", "X now defaults to false",
+// A default that changed ("Raised the default page size from 20 to 50", "X now defaults to false",
 // "The default of Y changed to 1"): the rubric counts changed defaults as caution.
 const CHANGED_DEFAULT = new RegExp(
   [

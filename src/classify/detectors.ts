@@ -446,7 +446,7 @@ const SPECS: Record<string, Spec> = {
     why: 'required',
     near: [RUNTIMES, REQUIRE, 40]
   },
-  // Not "at least" alone: it bounds a number ("at least 1000 groups", "at least as far back as 0.99").
+  // Not "at least" alone: it bounds a number ("at least 1000 groups", "imports at least back to 0.99").
   requiredVersion: {
     means: 'requires a version of something',
     why: 'required',
@@ -1248,7 +1248,7 @@ const SPECS: Record<string, Spec> = {
     means: 'names a version',
     why: 'routine',
     pattern: /\b\d+\.\d+(?:\.\d+)?\b/,
-    keys: ['0.', '1.', '2.', '3.', '4.', '5.', '6.', '7.', '8.', '9.']
+    keys: Array.from({ length: 10 }, (_, d) => `${d}.`) // '0.' to '9.'
   }
 }
 
