@@ -83,7 +83,7 @@ describe('detectors', () => {
     expect(names('Make sure you run the migration after upgrading')).toContain('manualStep')
     expect(names('Preselect manual sort mode in the Demo board form')).not.toContain('manualStep')
     // A pointer to the changelog for details is not an upgrade guide; the documentation of a change may be one.
-    expect(names('For more details, see the full changelog and milestone.')).not.toContain('guide')
+    expect(names('For the details, read the whole changelog and its milestone.')).not.toContain('guide')
     expect(names('Please read the release notes of 2.0 for the details')).not.toContain('guide')
     expect(names('Please see the Demo API documentation for details and examples.')).toContain('guide')
   })

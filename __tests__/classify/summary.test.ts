@@ -81,10 +81,10 @@ describe('summarise', () => {
     expect(
       summarise(
         '- Add missing Demo retry options ([#9011](https://github.com/o/r/pull/9011) by [alice](https://github.com/alice))\n' +
-          '- Support for HTML-only emails ([#690](https://x.org/690)/[#693](https://x.org/693), thanks to [@a](https://x.org/a))\n' +
+          '- Support for plain demo mails ([#690](https://x.org/690)/[#693](https://x.org/693), thanks to [@a](https://x.org/a))\n' +
           '- Allow setting the Demo locale (https://github.com/o/r/pull/9012)\n'
       )
-    ).toBe('Add missing Demo retry options; Support for HTML-only emails; Allow setting the Demo locale.')
+    ).toBe('Add missing Demo retry options; Support for plain demo mails; Allow setting the Demo locale.')
     // ntfy refers to another repository by its name alone ("ansible#4"), after a reference and a slash.
     expect(
       summarise(
@@ -119,11 +119,11 @@ describe('summarise', () => {
       summarise(
         '- Fixed cupsd crash (Issue [#1449](https://x.org/1449), related to CVE-2026-27447)\n' +
           '- Allow :/_ in server (bug #1152, regression from 5.5.0)\n' +
-          '- RFC 9271 published by IETF at https://x.org/rfc and the IANA registry was updated\n'
+          '- The demo standard published by its editors at https://x.org/rfc and the registry was updated\n'
       )
     ).toBe(
       'Fixed cupsd crash (related to CVE-2026-27447); Allow :/_ in server (regression from 5.5.0); ' +
-        'RFC 9271 published by IETF and the IANA registry was updated.'
+        'The demo standard published by its editors and the registry was updated.'
     )
     expect(
       summarise(
