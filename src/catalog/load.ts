@@ -230,8 +230,8 @@ export function parseRecord(text: string, file: string): { entry?: CatalogEntry;
         const message = isNotesKey(issue.path, key)
           ? NOTES_REFUSED
           : hint
-          ? `unknown key; did you mean \`${hint}\`? (see the catalog format in README.md)`
-          : 'unknown key (check the spelling; see the catalog format in README.md)'
+            ? `unknown key; did you mean \`${hint}\`? (every field is in docs/catalog.md)`
+            : 'unknown key (check the spelling; every field is in docs/catalog.md)'
         issues.push({ file, ...at, field: fieldOf([...issue.path, key]), message })
       }
       continue
