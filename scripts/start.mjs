@@ -4,7 +4,7 @@
 //   3. else the catalog's records alone: every app is published "unknown" until its notes are read, and the
 //      terminal and the index page say how to get them.
 // PORT (or --port) picks the port; anything else after `npm start --` goes to `serve`.
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -31,8 +31,10 @@ const built = spawnSync(process.execPath, [cli, 'build', '--catalog', 'catalog',
 })
 if (built.status !== 0) process.exit(built.status ?? 1)
 
-const served = spawnSync(process.execPath, [cli, 'serve', '--dir', 'site', ...process.argv.slice(2)], {
+// The server runs until it is stopped: a signal to this script stops it too.
+const server = spawn(process.execPath, [cli, 'serve', '--dir', 'site', ...process.argv.slice(2)], {
   cwd: root,
   stdio: 'inherit'
 })
-process.exit(served.status ?? 1)
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => server.kill(signal))
+server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)))

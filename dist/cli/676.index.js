@@ -1406,8 +1406,8 @@ function parseRecord(text, file) {
                 const message = isNotesKey(issue.path, key)
                     ? NOTES_REFUSED
                     : hint
-                        ? `unknown key; did you mean \`${hint}\`? (see the catalog format in README.md)`
-                        : 'unknown key (check the spelling; see the catalog format in README.md)';
+                        ? `unknown key; did you mean \`${hint}\`? (every field is in docs/catalog.md)`
+                        : 'unknown key (check the spelling; every field is in docs/catalog.md)';
                 issues.push({ file, ...at, field: fieldOf([...issue.path, key]), message });
             }
             continue;
@@ -2060,7 +2060,7 @@ const SPECS = {
         why: 'required',
         near: [RUNTIMES, REQUIRE, 40]
     },
-    // Not "at least" alone: it bounds a number ("at least 1000 groups", "at least as far back as 0.99").
+    // Not "at least" alone: it bounds a number ("at least 1000 groups", "imports at least back to 0.99").
     requiredVersion: {
         means: 'requires a version of something',
         why: 'required',
@@ -2862,7 +2862,7 @@ const SPECS = {
         means: 'names a version',
         why: 'routine',
         pattern: /\b\d+\.\d+(?:\.\d+)?\b/,
-        keys: ['0.', '1.', '2.', '3.', '4.', '5.', '6.', '7.', '8.', '9.']
+        keys: Array.from({ length: 10 }, (_, d) => `${d}.`) // '0.' to '9.'
     }
 };
 const DETECTORS = Object.entries(SPECS).map(([name, s]) => build(name, s));
@@ -4236,8 +4236,8 @@ const SAYS_NOTHING = new Set([...NO_NEWS, 'versionNumber']);
  * Distinct words (links and mentions left out) past which a line says what changed by itself, whatever a detector
  * finds in it: the rubric keeps `unknown` for notes with nothing usable (empty, only a link, "Release canceled.",
  * "First release"). Without this, a sentence no detector reads left the model free to call it unknown, and whether
- * it did turned on a word count bucket: "Ensure nodes are matching both node key and machine key when connecting"
- * was safe, and unknown once GitHub's " by @someone in <link>" followed it.
+ * it did turned on a word count bucket: a plain fix line of a dozen words ("Match the peer by both of its keys when it
+ * connects") was safe, and unknown once GitHub's " by @someone in <link>" followed it.
  */
 const PROSE_WORDS = 6;
 /** A line that points to other text (the changelog, the commits) says nothing by its length. */
@@ -4437,7 +4437,7 @@ function securityCue(ue) {
 const CHANGED_HEADINGS = ['deprecated', 'changed', 'config'];
 // The same announced by the line itself: "Changed: …", "[Change] …", "Deprecated: …".
 const CHANGED_PREFIX = new RegExp(String.raw `${LINE_START}\[?(changed?|deprecated?|deprecation)\]?\s*[:\]]`, 'i');
-// A default that changed ("Raised the default API rate limit from 10 to 120", "X now defaults to false",
+// A default that changed ("Raised the default page size from 20 to 50", "X now defaults to false",
 // "The default of Y changed to 1"): the rubric counts changed defaults as caution.
 const CHANGED_DEFAULT = new RegExp([
     nearPattern([
@@ -4598,7 +4598,7 @@ function cuesOf(units, ranked = false) {
 const ASIDE_SECTION = /\b(?:thanks|contributors|acknowledg(?:e)?ments?|(?:docker|container|oci) images?|checksums?|sha-?256 ?sums?)\b/i;
 /** A line that only points to other text: the full changelog, the commits, a comparison, a bare title. */
 const POINTER_LINE = /^(?:all commits|full changelog\b.*|(?:see|view) (?:also )?(?:the )?.{0,60}\b(?:milestone|changelog|release notes|commits)\.?|what's changed|compare(?: changes)?|changes|changelog)$/i;
-/** Thanks to someone ("Thanks to everyone who contributed to this release!"). */
+/** Thanks to someone ("Thanks to all our contributors!", "Many thanks to @someone"). */
 const THANKS = /^(?:(?:many|special|big|huge) )?thank(?:s|\s+you)\b/i;
 /** An appeal for support ("If you like this project, please consider sponsoring us"). */
 const APPEAL = /\bconsider (?:sponsoring|donating|supporting)\b|\bsponsor (?:us|me|the project|this project)\b|\bbuy (?:me|us) a coffee\b/i;

@@ -1,0 +1,98 @@
+// `npm start` as a new user runs it: a clone of the project's files in a folder of its own, with or without the
+// team's data set beside it. The script builds with the notes it can get and serves the site on a free port.
+import { afterAll, beforeAll, expect } from '@jest/globals'
+import { spawn, spawnSync } from 'node:child_process'
+import { cp, mkdir, readFile, symlink } from 'node:fs/promises'
+import path from 'node:path'
+import { describe, it } from './support/needs-shared-data.js'
+import { RELEASE_NOTES } from './support/shared-data.js'
+import { tempDir } from './support/tmp.js'
+
+let dir: string
+let cleanup: () => Promise<void>
+
+/** A clone: what `npm start` reads (its script, the CLI bundle, the catalog), copied to `<dir>/<name>`. */
+async function clone(name: string): Promise<string> {
+  const root = path.join(dir, name)
+  for (const p of ['scripts/start.mjs', 'dist/cli', 'catalog', 'package.json'])
+    await cp(p, path.join(root, p), { recursive: true })
+  return root
+}
+
+/** Runs `node scripts/start.mjs --port 0` until it serves; returns what it said and the site's address. */
+async function start(root: string, env: NodeJS.ProcessEnv): Promise<{ said: string; origin: string; stop: () => void }> {
+  const child = spawn(process.execPath, ['scripts/start.mjs', '--port', '0'], { cwd: root, env })
+  let said = ''
+  const origin = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no server after 120 s:\n${said}`)), 120_000)
+    const read = (chunk: Buffer) => {
+      said += chunk.toString()
+      const m = /serving \S+ at (http:\/\/\S+)/.exec(said)
+      if (m) {
+        clearTimeout(timer)
+        resolve(m[1]!.replace(/\/$/, ''))
+      }
+    }
+    child.stdout.on('data', read)
+    child.stderr.on('data', read)
+    child.on('exit', (code) => reject(new Error(`exited ${code}:\n${said}`)))
+  })
+  // Stopped as a terminal stops it; the script passes the signal on to its server.
+  return { said, origin, stop: () => child.kill('SIGINT') }
+}
+
+const env = (): NodeJS.ProcessEnv => {
+  const e = { ...process.env }
+  delete e.GITHUB_TOKEN
+  return e
+}
+
+beforeAll(async () => {
+  ;({ dir, cleanup } = await tempDir('updatesafe-start-'))
+})
+afterAll(() => cleanup())
+
+describe('npm start', () => {
+  it('beside the data set: reads its notes, and serves the verdicts a build from it gives', async () => {
+    const root = await clone('with/updatesafe')
+    await mkdir(path.join(dir, 'with/shared/data/release-notes'), { recursive: true })
+    await symlink(RELEASE_NOTES, path.join(dir, 'with/shared/data/release-notes/notes.jsonl'))
+    const s = await start(root, env())
+    try {
+      expect(s.said).toContain('release notes from')
+      const served = (await (await fetch(`${s.origin}/api/v1/apps.json`)).json()) as {
+        apps: { slug: string; safeToUpdate: string }[]
+      }
+      // The same verdicts as the build a user would type by hand.
+      const out = path.join(dir, 'by-hand')
+      const r = spawnSync(
+        process.execPath,
+        ['dist/cli/index.js', 'build', '--catalog', 'catalog', '--out', out, '--notes-from', RELEASE_NOTES],
+        { encoding: 'utf8' }
+      )
+      expect(r.status).toBe(0)
+      const byHand = JSON.parse(await readFile(path.join(out, 'api/v1/apps.json'), 'utf8')) as typeof served
+      const classes = (d: typeof served) => d.apps.map((a) => [a.slug, a.safeToUpdate])
+      expect(classes(served)).toEqual(classes(byHand))
+      // Most apps judged: only those whose notes the data set lacks are unknown.
+      const unknown = served.apps.filter((a) => a.safeToUpdate === 'unknown').length
+      expect(unknown).toBeLessThan(served.apps.length / 5)
+    } finally {
+      s.stop()
+    }
+  }, 240_000)
+
+  it('alone, without a token: builds the records and says how to get notes, in the terminal', async () => {
+    const root = await clone('alone/updatesafe')
+    const s = await start(root, env())
+    try {
+      expect(s.said).toMatch(/no release notes.*GITHUB_TOKEN.*\.\.\/shared\/data/s)
+      const served = (await (await fetch(`${s.origin}/api/v1/apps.json`)).json()) as {
+        apps: { safeToUpdate: string }[]
+      }
+      expect(served.apps.every((a) => a.safeToUpdate === 'unknown' || a.safeToUpdate === 'unmaintained')).toBe(true)
+    } finally {
+      s.stop()
+    }
+  }, 240_000)
+})
