@@ -148,6 +148,6 @@ export function readPreviousHistory(dir: string | undefined, slug: string, log: 
     )
     return null
   }
-  const { generatedAt, latest, releases } = parsed.data
-  return { generatedAt, latest, releases }
+  const { generatedAt, latest, releases, gaps } = parsed.data
+  return { generatedAt, latest, releases, ...(gaps ? { gaps } : {}) }
 }

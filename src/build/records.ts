@@ -8,11 +8,17 @@ import { appUrls } from '../site/paths.js'
 import { ProblemsError, zodProblems } from '../util/problems.js'
 import type { Logger } from '../util/types.js'
 import { applyOverride } from '../classify/index.js'
-import { historyEntrySchema, type HistoryEntry, type LatestVerdict, type ReleasesDoc } from '../schema/index.js'
+import {
+  historyEntrySchema,
+  type HistoryEntry,
+  type HistoryGap,
+  type LatestVerdict,
+  type ReleasesDoc
+} from '../schema/index.js'
 import { sameVersion } from '../util/versions.js'
 import { assess } from './assess.js'
 import type { AppFacts } from './facts.js'
-import { basisOf, historyEntry, mergeHistory, releasesDoc, type PreviousHistory } from './history.js'
+import { basisOf, historyEntry, mergeGaps, mergeHistory, releasesDoc, type PreviousHistory } from './history.js'
 import { lifecycleFor, type ProductDocs } from './lifecycle.js'
 import { readPreviousHistory } from './previous.js'
 
@@ -71,6 +77,7 @@ export function appRecord(app: AppFacts, ctx: RecordContext): { page: PageInput;
   let page: Omit<PageInput, 'record' | 'stale'>
   let latest: LatestVerdict | null = before?.latest ?? null
   let releases: HistoryEntry[] = before?.releases ?? []
+  let gaps: HistoryGap[] = before?.gaps ?? []
   if (
     app.facts &&
     reusable(
@@ -119,6 +126,8 @@ export function appRecord(app: AppFacts, ctx: RecordContext): { page: PageInput;
         )
     }
     releases = mergeHistory(releases, entries, app.entry.tagPrefix)
+    const found = facts.gap ? { ...facts.gap, found: facts.checked } : null
+    gaps = mergeGaps(gaps, found, releases, app.entry.tagPrefix)
     if (judged.length > 0) latest = { version: facts.version, considered, decidedBy, rule }
   } else {
     // Republish the last-known-good release; curated fields and addresses follow the catalog.
@@ -148,7 +157,7 @@ export function appRecord(app: AppFacts, ctx: RecordContext): { page: PageInput;
     })
   return {
     page: { record: settle(checked.data, ctx.previous.get(app.slug)), stale: app.stale, ...page },
-    releases: releasesDoc(app.slug, latest, releases, before, ctx.now)
+    releases: releasesDoc(app.slug, latest, releases, before, ctx.now, gaps)
   }
 }
 

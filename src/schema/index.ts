@@ -345,13 +345,38 @@ export const latestVerdictSchema = z
 
 export type LatestVerdict = z.infer<typeof latestVerdictSchema>
 
+/** Gaps kept per app: one per refresh that could not read back far enough, so a handful at most. */
+export const GAPS_MAX = HISTORY_MAX
+
+/**
+ * A span of releases a refresh could not read: more came out since the version published before than one refresh
+ * reads (upstream/github/query.ts: MAX_RELEASES_READ). Any update that crosses it is not known to be safe.
+ */
+export const historyGapSchema = z
+  .strictObject({
+    after: versionLabel.describe('The version published before: the span starts above it'),
+    before: versionLabel.describe('The oldest release read above the span'),
+    found: dateString.describe('The day the refresh found it could not read the span')
+  })
+  .describe('Releases after `after` and before `before` were never read or judged')
+
+export type HistoryGap = z.infer<typeof historyGapSchema>
+
 export const releasesDocSchema = z
   .strictObject({
     schema: z.literal(RELEASES_SCHEMA_ID),
     generatedAt: generatedAt.describe('When this history last changed'),
     slug: z.string().regex(SLUG_PATTERN),
     latest: latestVerdictSchema.nullable(),
-    releases: z.array(historyEntrySchema).max(HISTORY_MAX).describe('Judged releases, newest first')
+    releases: z.array(historyEntrySchema).max(HISTORY_MAX).describe('Judged releases, newest first'),
+    gaps: z
+      .array(historyGapSchema)
+      .min(1)
+      .max(GAPS_MAX)
+      .optional()
+      .describe(
+        "Spans of releases that were never read, newest first; absent when there is none. An update from a version below a span's `before` crosses releases nobody judged: it is unknown, never safe"
+      )
   })
   .describe(`The releases judged for one application, newest first (${RELEASES_SCHEMA_ID})`)
 

@@ -6,7 +6,7 @@ import { safeHttpUrl } from '../../util/http-url.js'
 import { redact } from '../../util/redact.js'
 import { stripUnsafe } from '../../util/text.js'
 import type { ReleaseFacts } from '../../util/types.js'
-import { compareVersions, newestStable, stableBetween, type TagFilter } from '../../util/versions.js'
+import { compareVersions, newestStable, sameVersion, stableBetween, type TagFilter } from '../../util/versions.js'
 
 /** One release as either API reports it, newest first by creation. */
 export interface RepoRelease {
@@ -34,6 +34,13 @@ export interface RepoSnapshot {
   archived: boolean
   releases: RepoRelease[]
   tags: RepoTag[]
+  /**
+   * Older releases lie beyond those read: the GraphQL cursor to read on from, or null when none can be given (REST
+   * read to its cap). Absent: `releases` holds every release.
+   */
+  releasesAfter?: string | null
+  /** Older tags lie beyond those read. */
+  moreTags?: boolean
 }
 
 export interface FactsTarget extends TagFilter {
@@ -43,6 +50,10 @@ export interface FactsTarget extends TagFilter {
 
 /** Releases read for the history of an app never published before, besides the latest. */
 export const BACKFILL = 5
+
+function gapOf(gap: { after: string; before: string } | undefined): { gap?: { after: string; before: string } } {
+  return gap ? { gap } : {}
+}
 
 export type FactsResult = { kind: 'facts'; facts: ReleaseFacts } | { kind: 'none'; reason: string }
 
@@ -83,6 +94,54 @@ function repoPage(snapshot: RepoSnapshot): string {
   return safeHttpUrl(snapshot.url) ?? `https://github.com/${snapshot.nameWithOwner}`
 }
 
+/** The newest stable release matching the app, when its label is above the version published before. */
+function newerThanPublished(snapshot: RepoSnapshot, target: FactsTarget): RepoRelease | null {
+  if (target.previousVersion === undefined) return null
+  const filter: TagFilter = { tagPrefix: target.tagPrefix, tagPattern: target.tagPattern }
+  const latest = newestStable(
+    snapshot.releases.filter((r) => !r.draft && !r.prerelease),
+    (r) => r.tag,
+    filter
+  )
+  if (!latest) return null
+  return (compareVersions(latest.tag, target.previousVersion, filter.tagPrefix) ?? 0) > 0 ? latest : null
+}
+
+/** Is the version published before among `labels`? (The read reached back to it.) */
+function meets(labels: readonly string[], target: FactsTarget): boolean {
+  return labels.some((l) => sameVersion(l, target.previousVersion!, target.tagPrefix))
+}
+
+/**
+ * Should the refresh read older releases of this app? Only when a newer release came out, the version published
+ * before is not among the releases read, and GitHub has more: the span between is not read yet.
+ */
+export function wantsOlder(snapshot: RepoSnapshot, target: FactsTarget): boolean {
+  if (snapshot.releasesAfter === undefined || !newerThanPublished(snapshot, target)) return false
+  return !meets(
+    snapshot.releases.filter((r) => !r.draft).map((r) => r.tag),
+    target
+  )
+}
+
+/**
+ * The span a read did not reach: crossing from the version published before to the latest, when that version is not
+ * among what was read and more lay beyond (`more`), or when more releases lie between than `crossed` keeps.
+ */
+function unreadSpan(
+  labels: readonly string[],
+  more: boolean,
+  target: FactsTarget,
+  between: number,
+  crossed: readonly { version: string }[],
+  latest: string
+): { after: string; before: string } | undefined {
+  const previous = target.previousVersion
+  if (previous === undefined || (compareVersions(latest, previous, target.tagPrefix) ?? 0) <= 0) return undefined
+  if (!(more && !meets(labels, target)) && between <= crossed.length) return undefined
+  return { after: previous, before: crossed[0]?.version ?? latest }
+}
+
 /**
  * The facts for one app: the newest stable release matching the app's tags
  * (drafts, prereleases by flag and by label are never it), or, when the
@@ -103,7 +162,8 @@ export function factsFromSnapshot(
   const stable = snapshot.releases.filter((r) => !r.draft && !r.prerelease)
   const latest = newestStable(stable, (r) => r.tag, filter)
   if (latest) {
-    const crossed = stableBetween(stable, (r) => r.tag, target.previousVersion, latest, opts.maxCrossed, filter)
+    const between = stableBetween(stable, (r) => r.tag, target.previousVersion, latest, Infinity, filter)
+    const crossed = between.slice(Math.max(0, between.length - Math.max(1, opts.maxCrossed)))
     const note = (r: RepoRelease) => ({
       version: r.tag,
       notes: capNotes(r.notes),
@@ -127,14 +187,25 @@ export function factsFromSnapshot(
         checked,
         archived: snapshot.archived,
         crossed: crossed.map(note),
-        ...(earlier.length > 0 ? { earlier: earlier.map(note) } : {})
+        ...(earlier.length > 0 ? { earlier: earlier.map(note) } : {}),
+        ...gapOf(
+          unreadSpan(
+            snapshot.releases.filter((r) => !r.draft).map((r) => r.tag),
+            snapshot.releasesAfter !== undefined,
+            target,
+            between.length,
+            crossed.map((r) => ({ version: r.tag })),
+            latest.tag
+          )
+        )
       }
     }
   }
 
   const tag = newestStable(snapshot.tags, (t) => t.name, filter)
   if (tag) {
-    const crossed = stableBetween(snapshot.tags, (t) => t.name, target.previousVersion, tag, opts.maxCrossed, filter)
+    const between = stableBetween(snapshot.tags, (t) => t.name, target.previousVersion, tag, Infinity, filter)
+    const crossed = between.slice(Math.max(0, between.length - Math.max(1, opts.maxCrossed)))
     return {
       kind: 'facts',
       facts: {
@@ -150,7 +221,17 @@ export function factsFromSnapshot(
           url: `${page}/tree/${pathOf(t.name)}`,
           date: day(t.date)
         })),
-        fromTags: true
+        fromTags: true,
+        ...gapOf(
+          unreadSpan(
+            snapshot.tags.map((t) => t.name),
+            snapshot.moreTags === true,
+            target,
+            between.length,
+            crossed.map((t) => ({ version: t.name })),
+            tag.name
+          )
+        )
       }
     }
   }

@@ -6,7 +6,7 @@
 // last-known-good data. Per-app warnings are the caller's (it knows the fallback).
 import { REPO_PATTERN } from '../../schema/index.js'
 import type { Logger, ReleaseFacts } from '../../util/types.js'
-import { capReason, factsFromSnapshot, type RepoSnapshot } from './facts.js'
+import { capReason, factsFromSnapshot, wantsOlder, type RepoSnapshot } from './facts.js'
 import {
   answerData,
   classifyFailure,
@@ -16,7 +16,17 @@ import {
   type RetryTimings,
   type ThrottleTimings
 } from './client.js'
-import { aliasOf, buildBatchQuery, rateLimitAnswer, snapshotFromGraphQL } from './query.js'
+import {
+  aliasOf,
+  buildBatchQuery,
+  buildOlderQuery,
+  MAX_RELEASES_READ,
+  OLDER_BATCH,
+  OLDER_PAGE,
+  olderFromGraphQL,
+  rateLimitAnswer,
+  snapshotFromGraphQL
+} from './query.js'
 import { snapshotFromRest } from './rest.js'
 
 export interface RefreshTarget {
@@ -53,6 +63,13 @@ export interface RefreshStats {
   batches: number
   /** Repositories read over REST because GraphQL could not answer them (absent from older callers' fakes). */
   restFallbacks?: number
+  /** Follow-up requests for older releases, and the apps that needed them (see query.ts: paging back). */
+  olderPages?: number
+  pagedApps?: number
+  /** Apps whose releases since the version published before could not all be read: a gap in their history. */
+  gaps?: number
+  /** Why GitHub refused the token, when it did (HTTP 401): nothing was read with it. */
+  tokenRefused?: string
 }
 
 export interface RefreshOptions {
@@ -68,8 +85,10 @@ export interface RefreshOptions {
   batchSize?: number
   /** GraphQL requests in flight at once. Default 4. */
   concurrency?: number
-  /** Most releases kept in `crossed`. Default 20 (the release window bounds it too). */
+  /** Most releases kept in `crossed`. Default MAX_RELEASES_READ. */
   maxCrossed?: number
+  /** Most releases read per app when paging back to the version published before. Default MAX_RELEASES_READ. */
+  maxReleasesRead?: number
   /** GraphQL points kept in reserve: a batch that would dip below is not sent. Default 50. */
   minRemaining?: number
   /** Transient batch failures in a row after which the run stops asking. Default 6. */
@@ -84,7 +103,7 @@ export interface RefreshOptions {
 
 export const DEFAULT_BATCH_SIZE = 50
 export const DEFAULT_CONCURRENCY = 4
-export const DEFAULT_MAX_CROSSED = 20
+export const DEFAULT_MAX_CROSSED = MAX_RELEASES_READ
 export const DEFAULT_MIN_REMAINING = 50
 export const DEFAULT_MAX_CONSECUTIVE_FAILURES = 6
 
@@ -127,7 +146,16 @@ export async function refreshFromGitHub(
     }),
     options,
     outcomes: new Map(),
-    stats: { requests: 0, graphqlPoints: 0, remaining: null, batches: 0, restFallbacks: 0 },
+    stats: {
+      requests: 0,
+      graphqlPoints: 0,
+      remaining: null,
+      batches: 0,
+      restFallbacks: 0,
+      olderPages: 0,
+      pagedApps: 0,
+      gaps: 0
+    },
     budget: { inFlight: 0, exhausted: null },
     failuresInARow: 0,
     stopped: null
@@ -161,13 +189,19 @@ export async function refreshFromGitHub(
 function report(state: RunState, total: number): void {
   const counts = new Map<string, number>()
   for (const o of state.outcomes.values()) counts.set(o.status, (counts.get(o.status) ?? 0) + 1)
-  const { requests, graphqlPoints, remaining, restFallbacks } = state.stats
+  const { requests, graphqlPoints, remaining, restFallbacks, olderPages, pagedApps, gaps } = state.stats
   const perApp = total > 0 ? (requests / total).toFixed(3) : '0'
   const summary = [...counts].map(([k, v]) => `${k} ${v}`).join(', ')
+  const older = olderPages ? `, ${olderPages} pages of older releases for ${pagedApps} apps` : ''
   state.options.log.info(
     `GitHub refresh: ${total} apps, ${requests} requests (${perApp} per app), ${graphqlPoints} GraphQL points used, ` +
-      `${remaining ?? 'unknown'} remaining, ${restFallbacks ?? 0} REST fallbacks; ${summary}`
+      `${remaining ?? 'unknown'} remaining, ${restFallbacks ?? 0} REST fallbacks${older}; ${summary}`
   )
+  if (gaps)
+    state.options.log.warning(
+      `GitHub: ${gaps} apps published more releases since their published version than one refresh reads; ` +
+        'the releases not read are recorded as a gap, and updates across it are unknown'
+    )
   const skipped = counts.get('skipped') ?? 0
   if (skipped > 0 && state.budget.exhausted) {
     state.options.log.warning(
@@ -179,6 +213,7 @@ function report(state: RunState, total: number): void {
 function settle(state: RunState, target: RefreshTarget, snapshot: RepoSnapshot): void {
   const maxCrossed = Math.max(1, state.options.maxCrossed ?? DEFAULT_MAX_CROSSED)
   const result = factsFromSnapshot(snapshot, target, { now: state.options.now, maxCrossed })
+  if (result.kind === 'facts' && result.facts.gap) state.stats.gaps = (state.stats.gaps ?? 0) + 1
   const moved =
     snapshot.nameWithOwner.toLowerCase() !== target.repo.toLowerCase() && REPO_PATTERN.test(snapshot.nameWithOwner)
   let outcome: RefreshOutcome
@@ -261,6 +296,7 @@ async function runBatch(state: RunState, batch: RefreshTarget[]): Promise<void> 
   state.failuresInARow = 0
 
   const again: RefreshTarget[] = []
+  const older: Older[] = []
   batch.forEach((target, i) => {
     const alias = aliasOf(i)
     const value = body.data![alias]
@@ -274,9 +310,11 @@ async function runBatch(state: RunState, batch: RefreshTarget[]): Promise<void> 
       return
     }
     const snapshot = snapshotFromGraphQL(value)
-    if (snapshot) settle(state, target, snapshot)
-    else again.push(target)
+    if (!snapshot) again.push(target)
+    else if (wantsOlder(snapshot, target)) older.push({ target, snapshot })
+    else settle(state, target, snapshot)
   })
+  if (older.length > 0) await readOlder(state, older)
   if (again.length === batch.length) {
     return onBatchFailure(state, batch, {
       kind: 'transient',
@@ -299,6 +337,7 @@ async function onBatchFailure(state: RunState, batch: RefreshTarget[], failure: 
       state.budget.exhausted ??= 'GitHub rate limit reached'
       return markAll(state, batch, { status: 'skipped', reason: state.budget.exhausted })
     case 'unauthorized':
+      state.stats.tokenRefused ??= what
       state.stopped = { status: 'failed', reason: `GitHub rejected the token (${what})` }
       log.error(`GitHub rejected the token; not asking further (${what})`)
       return markAll(state, batch, state.stopped)
@@ -337,7 +376,7 @@ async function restFallback(state: RunState, target: RefreshTarget, graphqlFailu
   state.options.log.info(`GitHub GraphQL could not answer for ${target.repo} (${graphqlFailure}); reading it over REST`)
   state.stats.restFallbacks = (state.stats.restFallbacks ?? 0) + 1
   try {
-    const snapshot = await snapshotFromRest(state.client, target)
+    const snapshot = await snapshotFromRest(state.client, target, state.options.maxReleasesRead)
     state.failuresInARow = 0
     settle(state, target, snapshot)
   } catch (error) {
@@ -361,4 +400,80 @@ async function restFallback(state: RunState, target: RefreshTarget, graphqlFailu
       })
     }
   }
+}
+
+/** An app whose first answer did not reach the version published before, with what was read so far. */
+interface Older {
+  target: RefreshTarget
+  snapshot: RepoSnapshot
+}
+
+/**
+ * Page back through the releases of the apps that need it (see query.ts), OLDER_BATCH apps a request, until each
+ * meets the version published before, the oldest release or the cap. Whatever stops it (the cap, a failure, the
+ * budget, the deadline), each app is settled with what was read: the span not read becomes a gap in its history.
+ */
+async function readOlder(state: RunState, items: Older[]): Promise<void> {
+  state.stats.pagedApps = (state.stats.pagedApps ?? 0) + items.length
+  let open = items
+  while (open.length > 0) {
+    const next: Older[] = []
+    for (let i = 0; i < open.length; i += OLDER_BATCH)
+      next.push(...(await olderPage(state, open.slice(i, i + OLDER_BATCH))))
+    open = next
+  }
+}
+
+/** One follow-up request; returns the apps that still want older releases. */
+async function olderPage(state: RunState, chunk: Older[]): Promise<Older[]> {
+  const { options, stats } = state
+  const cap = Math.max(1, options.maxReleasesRead ?? MAX_RELEASES_READ)
+  const settleAll = (items: Older[]) => {
+    for (const o of items) settle(state, o.target, o.snapshot)
+    return []
+  }
+  const asked = chunk.filter((o) => typeof o.snapshot.releasesAfter === 'string' && o.snapshot.releases.length < cap)
+  settleAll(chunk.filter((o) => !asked.includes(o)))
+  if (asked.length === 0) return []
+  pastDeadline(state)
+  const minRemaining = options.minRemaining ?? DEFAULT_MIN_REMAINING
+  if (state.stopped || state.budget.exhausted || (stats.remaining !== null && stats.remaining - 1 < minRemaining))
+    return settleAll(asked)
+  const { query, variables } = buildOlderQuery(
+    asked.map((o) => ({
+      repo: o.target.repo,
+      cursor: o.snapshot.releasesAfter as string,
+      first: Math.min(OLDER_PAGE, cap - o.snapshot.releases.length)
+    }))
+  )
+  stats.olderPages = (stats.olderPages ?? 0) + 1
+  let data: Record<string, unknown> | null = null
+  try {
+    const res = await state.client.octokit.request({ method: 'POST', url: options.graphqlUrl, query, variables })
+    const body = answerData(res.data) as { data?: Record<string, unknown> | null } | null
+    data = body && typeof body === 'object' && body.data && typeof body.data === 'object' ? body.data : null
+  } catch (error) {
+    const f = classifyFailure(error)
+    if (f.serviceDown) tripBreaker(state, `${f.status ?? 'network error'}: ${capReason(f.message)}`)
+    options.log.info(
+      `GitHub: older releases of ${asked.length} apps could not be read (${f.status ?? 'network error'}: ${capReason(f.message)}); what was not read is recorded as a gap`
+    )
+    return settleAll(asked)
+  }
+  const rate = rateLimitAnswer.safeParse(data?.rateLimit)
+  if (rate.success) {
+    stats.graphqlPoints += rate.data.cost
+    stats.remaining = rate.data.remaining
+  }
+  const open: Older[] = []
+  asked.forEach((o, i) => {
+    const page = data ? olderFromGraphQL(data[aliasOf(i)]) : null
+    if (!page) return settle(state, o.target, o.snapshot)
+    o.snapshot.releases.push(...page.releases)
+    if (page.releasesAfter === undefined) delete o.snapshot.releasesAfter
+    else o.snapshot.releasesAfter = page.releasesAfter
+    if (wantsOlder(o.snapshot, o.target) && page.releases.length > 0) open.push(o)
+    else settle(state, o.target, o.snapshot)
+  })
+  return open
 }
