@@ -232,10 +232,12 @@ describe('history across snapshots', () => {
     expect(warnings.some((w) => w.includes('release "v1.1.0" left out of its history (date:'))).toBe(true)
   })
 
-  it('publishes every releases document valid against its schema, and refuses a broken previous one with a warning', async () => {
+  it('publishes every releases document valid against its schema; a broken previous one is read again after a refresh, and refuses an offline build', async () => {
     await run('s1', '2026-11-01T12:00:00.000Z')
     await writeFile(path.join(dir, 's1/api/v1/apps/demo/releases.json'), '{"schema": "updatesafe.releases.v1"')
-    await run('s2', '2026-11-02T12:00:00.000Z', 's1')
+    // Offline nothing can read the lost history again (history-loss.test.ts has every way to lose it).
+    await expect(run('s2', '2026-11-02T12:00:00.000Z', 's1')).rejects.toThrow(/releases\.json: is not JSON/)
+    await run('s2', '2026-11-02T12:00:00.000Z', 's1', upstream([release('v1.0.0', FIX, '2026-10-01')], '2026-11-02'))
     expect(warnings.some((w) => w.includes('releases.json is not JSON'))).toBe(true)
     expect((await releasesOf('s2')).doc.releases).toHaveLength(1)
   })

@@ -13,7 +13,7 @@ import { atomFiles } from '../site/atom.js'
 import { mergeChanges, mintIdPrefix, renderChangesDoc, type Change } from '../site/changes.js'
 import { appPageFiles, sharedPageFiles, type PageInput } from '../site/pages.js'
 import { normaliseBaseUrl, paths } from '../site/paths.js'
-import { renderStatusDoc, staleSinceOf, type RunReport } from '../site/status.js'
+import { renderStatusDoc, staleSinceOf, type HistoryLoss, type RunReport } from '../site/status.js'
 import type { EndoflifeProduct } from '../upstream/endoflife.js'
 import type { RefreshOutcome, RefreshStats, RefreshTarget } from '../upstream/github/refresh.js'
 import { isSplitJson, joinJson, splitJson, toJson, type SplitJson } from '../util/json.js'
@@ -22,6 +22,8 @@ import type { Logger } from '../util/types.js'
 import { offlineFacts, publishedVersion, refreshedFacts, type AppFacts } from './facts.js'
 import { productDocs } from './lifecycle.js'
 import {
+  historyProblem,
+  previousPublishes,
   readPrevious,
   readPreviousChanges,
   readPreviousReuse,
@@ -30,7 +32,7 @@ import {
   type PreviousSnapshot
 } from './previous.js'
 import { CLASSIFIER_DIGEST } from '../classify/index.js'
-import { appRecord, diffRecords, type RecordChange } from './records.js'
+import { appRecord, diffRecords, type HistoryReset, type RecordChange } from './records.js'
 import { carriedFiles, knownRecords, nextReuseDoc, reusableEntry, unchangedFeeds } from './reuse.js'
 
 export { diffRecords, settle, type RecordChange } from './records.js'
@@ -78,13 +80,17 @@ export interface BuildResult {
   stats: RefreshStats | null
   /** When this run happened (status.json's runAt); generatedAt is when a record last changed. */
   runAt: string
+  /** Histories of the previous snapshot that could not be carried over, and what was done (status.json). */
+  historyReset: HistoryLoss[]
 }
 
 /** Release facts for every app: offline from last-known-good, or merged with a refresh. */
 async function gatherFacts(
   entries: LoadedEntry[],
   previous: ReadonlyMap<string, AppRecord>,
-  refresh: BuildDeps['refresh'] | undefined
+  refresh: BuildDeps['refresh'] | undefined,
+  /** The app's judged history in the previous snapshot was lost: the refresh reads it again. */
+  lostHistory: (slug: string) => boolean = () => false
 ): Promise<{ apps: AppFacts[]; stats: RefreshStats | null }> {
   if (!refresh) return { apps: entries.map((e) => offlineFacts(e, previous.get(e.slug))), stats: null }
   const targets: RefreshTarget[] = entries.map((e) => {
@@ -94,7 +100,8 @@ async function gatherFacts(
       repo: e.entry.repo,
       ...(e.entry.tagPrefix ? { tagPrefix: e.entry.tagPrefix } : {}),
       ...(e.entry.tagPattern ? { tagPattern: e.entry.tagPattern } : {}),
-      ...(installed ? { previousVersion: installed } : {})
+      ...(installed ? { previousVersion: installed } : {}),
+      ...(lostHistory(e.slug) ? { rebuildHistory: true } : {})
     }
   })
   const { outcomes, stats } = await refresh(targets)
@@ -197,6 +204,8 @@ interface Judged {
   leftOut: LeftOut[]
   images: { slug: string; images?: readonly string[] }[]
   stats: RefreshStats | null
+  /** Histories of the previous snapshot that could not be carried over (see lostHistories). */
+  historyReset: HistoryLoss[]
 }
 
 /**
@@ -226,8 +235,10 @@ async function judgeCatalog(
   const read = await readCatalog(path.relative(process.cwd(), catalogDir) || '.', log, known)
   const entries = read.entries
   for (const { slug } of read.known) out.carry.adopt(slug)
-  // 4. Release facts for every app.
-  const gathered = await gatherFacts(entries, previous, opts.refresh ? deps.refresh : undefined)
+  // 4. Release facts for every app; an app whose judged history was lost has it read again (issue 48).
+  const previousHistories = previousPublishes(previousDir, paths.releasesSchema)
+  const lost = (slug: string) => historyProblem(previousDir, slug, previousHistories && previous.has(slug)) !== null
+  const gathered = await gatherFacts(entries, previous, opts.refresh ? deps.refresh : undefined, lost)
   const { apps, leftOut } = withReleaseData(gathered.apps, Boolean(opts.refresh), log)
   // 5. End-of-life data for the products the catalog names.
   const docs = await productDocs(apps, catalogDir, opts.refresh ? deps.fetchProduct : undefined, log)
@@ -240,7 +251,9 @@ async function judgeCatalog(
     previous,
     previousDir,
     model: CLASSIFIER_DIGEST,
-    log
+    log,
+    previousHistories,
+    reset: [] as HistoryReset[]
   }
   const runAt = opts.now.toISOString()
   const judged = new Map<string, { app: AppFacts; page: PageInput }>()
@@ -255,6 +268,7 @@ async function judgeCatalog(
     )
     for (const { app, page } of chunk) judged.set(app.slug, { app, page })
   }
+  const historyReset = lostHistories(ctx.reset, previousChanges, previousDir, Boolean(opts.refresh))
   // Carried apps keep their record; their page is not rendered, so it needs nothing else.
   const carried = new Map(
     read.known.map(({ slug }) => {
@@ -287,8 +301,38 @@ async function judgeCatalog(
     stale: apps.filter((a) => a.stale).map((a) => a.slug),
     leftOut,
     images,
-    stats: gathered.stats
+    stats: gathered.stats,
+    historyReset
   }
+}
+
+/**
+ * The histories the previous snapshot could not hand on (its releases documents, its change history). Offline
+ * nothing can read them again, so the build is refused (exit 1, the old tree kept); after a refresh each is named.
+ */
+function lostHistories(
+  reset: readonly HistoryReset[],
+  changes: PreviousChanges,
+  previousDir: string | undefined,
+  refreshed: boolean
+): HistoryLoss[] {
+  const lost: HistoryLoss[] = reset.map((r) => ({
+    document: paths.releases(r.slug),
+    problem: r.problem,
+    rebuilt: r.rebuilt
+  }))
+  if (changes.problem && previousDir) lost.push({ document: paths.changes, problem: changes.problem, rebuilt: false })
+  if (refreshed || lost.length === 0) return lost
+  throw new ProblemsError(
+    'build',
+    lost.map((l) => ({
+      file: path.join(previousDir!, ...l.document.split('/')),
+      message:
+        `${l.problem}: the previous snapshot's history ${l.document === paths.changes ? 'of changes (the feeds)' : 'of judged releases'} would be lost. ` +
+        'Restore it from the published snapshot, or build with --refresh to read what upstream still has again'
+    })),
+    `the previous snapshot's history is damaged in ${lost.length} file${lost.length === 1 ? '' : 's'}`
+  )
 }
 
 /** How an app's files are carried over from the previous snapshot (see build/reuse.ts). */
@@ -387,7 +431,8 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
       refreshed: opts.refresh ? records.length - stale.length : 0,
       stale,
       failed: leftOut.map((l) => l.slug),
-      staleBefore: judged.staleBefore
+      staleBefore: judged.staleBefore,
+      historyReset: judged.historyReset
     }
     // 8. Render and check the rest of the tree; it replaces outDir only when all of it is valid.
     // The per-app documents carry generatedAt (spec); when it moved they cannot equal yesterday's, so they are
@@ -410,7 +455,10 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
         (tree.unchanged ? ` (${tree.unchanged} unchanged, linked from the previous snapshot)` : '') +
         (judged.carried.size ? `; ${judged.carried.size} apps unchanged since it, carried over unread` : '') +
         `${stale.length ? `; stale: ${stale.join(', ')}` : ''}` +
-        (leftOut.length ? `; left out: ${leftOut.map((l) => l.slug).join(', ')}` : '')
+        (leftOut.length ? `; left out: ${leftOut.map((l) => l.slug).join(', ')}` : '') +
+        (judged.historyReset.length
+          ? `; history not carried over: ${judged.historyReset.map((h) => h.document).join(', ')}`
+          : '')
     )
     return {
       outDir,
@@ -422,7 +470,8 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
       leftOut,
       warnings,
       stats,
-      runAt: report.runAt
+      runAt: report.runAt,
+      historyReset: judged.historyReset
     }
   } finally {
     await tree.discard()

@@ -1,10 +1,11 @@
 // One published record per app, and what changed against the previous snapshot.
 // Each app takes one synchronous step: its facts → the verdict → the record,
 // checked against the schema and settled against what was published before.
+import path from 'node:path'
 import { isDeepStrictEqual } from 'node:util'
 import { appRecordSchema, compareSlugs, type AppRecord } from '../schema/index.js'
 import type { PageInput } from '../site/pages.js'
-import { appUrls } from '../site/paths.js'
+import { appUrls, paths } from '../site/paths.js'
 import { ProblemsError, zodProblems } from '../util/problems.js'
 import type { Logger } from '../util/types.js'
 import { applyOverride } from '../classify/index.js'
@@ -33,6 +34,24 @@ export interface RecordContext {
   /** The classifier's digest (CLASSIFIER_DIGEST: its model and judging revision); part of every verdict's basis. */
   model: string
   log: Logger
+  /**
+   * The previous snapshot published a releases document for each of its apps (previous.ts: previousPublishes), so
+   * one missing for an app it published is damage, not a history that never was. Absent: false.
+   */
+  previousHistories?: boolean
+  /** Every app whose previous history could not be carried over is added here (the pipeline says or refuses it). */
+  reset?: HistoryReset[]
+}
+
+/** An app whose history in the previous snapshot could not be read: why, and what this run did about it. */
+export interface HistoryReset {
+  slug: string
+  file: string
+  problem: string
+  /** Its releases were read again from upstream this run; false: the history starts again from what this run had. */
+  rebuilt: boolean
+  /** Releases in the history published now. */
+  releases: number
 }
 
 /** The release fields of a record: judged from fresh facts, or republished as last published. */
@@ -71,7 +90,11 @@ function reusable(
 /** An app's record, what its page shows beyond the record, and its releases document. */
 export function appRecord(app: AppFacts, ctx: RecordContext): { page: PageInput; releases: ReleasesDoc } {
   const prior = ctx.previous.get(app.slug)
-  const before = readPreviousHistory(ctx.previousDir, app.slug, ctx.log)
+  const read = readPreviousHistory(ctx.previousDir, app.slug)
+  const before = 'history' in read ? read.history : null
+  // A history that was there and cannot be read is never dropped in silence (issue 48): named, re-read or refused.
+  const expected = Boolean(ctx.previousHistories) && ctx.previous.has(app.slug)
+  const damaged = 'problem' in read ? read.problem : 'missing' in read && expected ? 'is missing' : null
   const override = app.entry.override
   let release: ReleasePart
   let page: Omit<PageInput, 'record' | 'stale'>
@@ -155,6 +178,14 @@ export function appRecord(app: AppFacts, ctx: RecordContext): { page: PageInput;
     ctx.log.warning(`${app.slug}: stale, republished last-known-good (${app.note ?? 'upstream failed'})`, {
       file: app.file
     })
+  if (damaged !== null && ctx.previousDir) {
+    const rebuilt = Boolean(app.facts) && !app.stale
+    const file = path.join(ctx.previousDir, ...paths.releases(app.slug).split('/'))
+    ctx.reset?.push({ slug: app.slug, file, problem: damaged, rebuilt, releases: releases.length })
+    ctx.log.warning(
+      `previous ${file} ${damaged}; the judged history of ${app.slug} ${rebuilt ? `was read again from upstream (${releases.length} releases)` : 'starts again from this run'}`
+    )
+  }
   return {
     page: { record: settle(checked.data, ctx.previous.get(app.slug)), stale: app.stale, ...page },
     releases: releasesDoc(app.slug, latest, releases, before, ctx.now, gaps)

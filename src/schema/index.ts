@@ -284,7 +284,29 @@ export const statusDocSchema = z
         })
       )
       .describe('Stale apps, ordered by slug'),
-    failed: z.array(z.string().regex(SLUG_PATTERN)).describe('Slugs left out of this snapshot, ordered')
+    failed: z.array(z.string().regex(SLUG_PATTERN)).describe('Slugs left out of this snapshot, ordered'),
+    historyReset: z
+      .array(
+        z.strictObject({
+          document: z
+            .string()
+            .regex(/^api\/v1\/(?:apps\/[a-z0-9]+(?:-[a-z0-9]+)*\/releases|changes)\.json$/)
+            .describe('The history document: api/v1/apps/<slug>/releases.json or api/v1/changes.json'),
+          problem: z
+            .string()
+            .min(1)
+            .max(LIMITS.reason)
+            .describe("Why the previous one could not be used: missing, unreadable, not its schema, another app's"),
+          rebuilt: z
+            .boolean()
+            .describe('Read again from upstream this run; false: it starts again from this run, older entries lost')
+        })
+      )
+      .min(1)
+      .optional()
+      .describe(
+        'History the previous snapshot could not hand on, ordered by document; absent when there was none. Judged releases and feed entries older than this run may be missing from these documents'
+      )
   })
   .refine((d) => d.counts.stale === d.stale.length && d.counts.failed === d.failed.length, {
     message: 'counts.stale and counts.failed must equal the lengths of stale and failed',

@@ -1,12 +1,19 @@
 // Turn what GitHub says about one repository (from GraphQL or the REST fallback)
 // into the ReleaseFacts a build publishes. Pure: no I/O, the clock comes in.
 import { utcDay } from '../../util/dates.js'
-import { LIMITS } from '../../schema/index.js'
+import { HISTORY_MAX, LIMITS } from '../../schema/index.js'
 import { safeHttpUrl } from '../../util/http-url.js'
 import { redact } from '../../util/redact.js'
 import { stripUnsafe } from '../../util/text.js'
 import type { ReleaseFacts } from '../../util/types.js'
-import { compareVersions, newestStable, sameVersion, stableBetween, type TagFilter } from '../../util/versions.js'
+import {
+  compareVersions,
+  isStableVersion,
+  newestStable,
+  sameVersion,
+  stableBetween,
+  type TagFilter
+} from '../../util/versions.js'
 
 /** One release as either API reports it, newest first by creation. */
 export interface RepoRelease {
@@ -46,6 +53,11 @@ export interface RepoSnapshot {
 export interface FactsTarget extends TagFilter {
   repo: string
   previousVersion?: string
+  /**
+   * The app's judged history in the previous snapshot was lost (missing, unreadable, another app's): read back as
+   * many releases as the history keeps, to judge them again.
+   */
+  rebuildHistory?: boolean
 }
 
 /** Releases read for the history of an app never published before, besides the latest. */
@@ -117,7 +129,13 @@ function meets(labels: readonly string[], target: FactsTarget): boolean {
  * before is not among the releases read, and GitHub has more: the span between is not read yet.
  */
 export function wantsOlder(snapshot: RepoSnapshot, target: FactsTarget): boolean {
-  if (snapshot.releasesAfter === undefined || !newerThanPublished(snapshot, target)) return false
+  if (snapshot.releasesAfter === undefined) return false
+  if (target.rebuildHistory) {
+    const filter: TagFilter = { tagPrefix: target.tagPrefix, tagPattern: target.tagPattern }
+    const stable = snapshot.releases.filter((r) => !r.draft && !r.prerelease && isStableVersion(r.tag, filter))
+    if (stable.length > 0 && stable.length < HISTORY_MAX) return true
+  }
+  if (!newerThanPublished(snapshot, target)) return false
   return !meets(
     snapshot.releases.filter((r) => !r.draft).map((r) => r.tag),
     target
@@ -170,12 +188,19 @@ export function factsFromSnapshot(
       url: safeHttpUrl(r.url) ?? `${page}/releases/tag/${pathOf(r.tag)}`,
       date: day(r.publishedAt ?? r.createdAt)
     })
-    // An app never published has no history yet: the releases of this answer below the latest start it.
+    // An app never published has no history yet: the releases of this answer below the latest start it. One whose
+    // history was lost starts it again from as many as the history keeps.
+    const oldest = crossed[0]?.tag ?? latest.tag
     const earlier =
-      target.previousVersion === undefined
-        ? stableBetween(stable, (r) => r.tag, '0', latest, BACKFILL + 1, filter).filter(
-            (r) => (compareVersions(r.tag, latest.tag, filter.tagPrefix) ?? 0) < 0
-          )
+      target.previousVersion === undefined || target.rebuildHistory
+        ? stableBetween(
+            stable,
+            (r) => r.tag,
+            '0',
+            latest,
+            target.rebuildHistory ? HISTORY_MAX : BACKFILL + 1,
+            filter
+          ).filter((r) => (compareVersions(r.tag, oldest, filter.tagPrefix) ?? 0) < 0)
         : []
     return {
       kind: 'facts',

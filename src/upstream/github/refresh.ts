@@ -37,6 +37,8 @@ export interface RefreshTarget {
   tagPattern?: string
   /** The version published last time; `crossed` starts above it. */
   previousVersion?: string
+  /** Its judged history was lost: read back as many releases as the history keeps (facts.ts: FactsTarget). */
+  rebuildHistory?: boolean
 }
 
 export type RefreshOutcome =
