@@ -87,6 +87,11 @@ function reusable(
   return entry?.basis === basis
 }
 
+/** The release date the history holds for `version`, when it holds one. */
+function dateOf(releases: readonly HistoryEntry[], version: string): string | null {
+  return releases.find((e) => e.version === version)?.date ?? null
+}
+
 /** An app's record, what its page shows beyond the record, and its releases document. */
 export function appRecord(app: AppFacts, ctx: RecordContext): { page: PageInput; releases: ReleasesDoc } {
   const prior = ctx.previous.get(app.slug)
@@ -121,7 +126,7 @@ export function appRecord(app: AppFacts, ctx: RecordContext): { page: PageInput;
       sourceUrl: app.facts.url,
       lastChecked: app.facts.checked
     }
-    page = { releaseDate: app.facts.date, ...pageOf(latest, app.facts.version) }
+    page = { releaseDate: app.facts.date ?? dateOf(releases, app.facts.version), ...pageOf(latest, app.facts.version) }
   } else if (app.facts) {
     const facts = app.facts
     const { verdict, rule, decidedBy, considered, judged } = assess({ ...app, facts }, ctx.log)
@@ -131,7 +136,6 @@ export function appRecord(app: AppFacts, ctx: RecordContext): { page: PageInput;
       sourceUrl: facts.url,
       lastChecked: facts.checked
     }
-    page = { releaseDate: facts.date, releasesConsidered: considered, rule, decidedBy }
     const entries: HistoryEntry[] = []
     for (const { release: r, verdict: v } of judged) {
       const isLatest = sameVersion(r.version, facts.version, app.entry.tagPrefix)
@@ -152,11 +156,18 @@ export function appRecord(app: AppFacts, ctx: RecordContext): { page: PageInput;
     const found = facts.gap ? { ...facts.gap, found: facts.checked } : null
     gaps = mergeGaps(gaps, found, releases, app.entry.tagPrefix)
     if (judged.length > 0) latest = { version: facts.version, considered, decidedBy, rule }
+    page = {
+      releaseDate: facts.date ?? dateOf(releases, facts.version),
+      releasesConsidered: considered,
+      rule,
+      decidedBy
+    }
   } else {
     // Republish the last-known-good release; curated fields and addresses follow the catalog.
     const { latestVersion, safeToUpdate, rationale, changelogSummary, sourceUrl, lastChecked } = app.kept!
     release = { latestVersion, safeToUpdate, rationale, changelogSummary, sourceUrl, lastChecked }
-    page = { releaseDate: null, ...pageOf(latest, latestVersion) }
+    // The release date is the history's: an offline or stale rebuild shows what the refresh that judged it read.
+    page = { releaseDate: dateOf(releases, latestVersion), ...pageOf(latest, latestVersion) }
   }
   const checked = appRecordSchema.safeParse({
     slug: app.slug,
