@@ -239,6 +239,13 @@ async function judgeCatalog(
   const previousHistories = previousPublishes(previousDir, paths.releasesSchema)
   const lost = (slug: string) => historyProblem(previousDir, slug, previousHistories && previous.has(slug)) !== null
   const gathered = await gatherFacts(entries, previous, opts.refresh ? deps.refresh : undefined, lost)
+  // A refused token with nothing published before has no last-known-good to fall back on: never publish the seeds
+  // alone (or an empty catalog) as if the refresh had been done.
+  if (gathered.stats?.tokenRefused && !snapshot)
+    throw problem(
+      'build',
+      `GitHub refused the token (${gathered.stats.tokenRefused}) and there is no previous snapshot to fall back on; check GITHUB_TOKEN or the github-token input`
+    )
   const { apps, leftOut } = withReleaseData(gathered.apps, Boolean(opts.refresh), log)
   // 5. End-of-life data for the products the catalog names.
   const docs = await productDocs(apps, catalogDir, opts.refresh ? deps.fetchProduct : undefined, log)
