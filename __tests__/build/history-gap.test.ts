@@ -202,3 +202,36 @@ describe('the REST fallback, 45 releases behind', () => {
     }
   })
 })
+
+describe('the cost of paging back', () => {
+  it('pages the apps of every batch back together, and apps up to date never page', async () => {
+    const repos = ['a', 'b', 'c'].map((name) => ({ owner: 'demo-org', name, releases: releases() }))
+    const many = await startFakeGitHub({ token: TOKEN, repos })
+    try {
+      const { outcomes, stats } = await refreshFromGitHub(
+        [
+          { slug: 'a', repo: 'demo-org/a', previousVersion: 'v1.0.0' },
+          { slug: 'b', repo: 'demo-org/b', previousVersion: 'v1.0.0' },
+          { slug: 'c', repo: 'demo-org/c', previousVersion: 'v1.45.0' }
+        ],
+        {
+          token: TOKEN,
+          apiUrl: many.apiUrl,
+          graphqlUrl: many.graphqlUrl,
+          now: new Date('2026-11-16T06:00:00.000Z'),
+          log,
+          batchSize: 1
+        }
+      )
+      // Three batches of one app, then one page of older releases for a and b together.
+      expect(stats).toMatchObject({ batches: 3, olderPages: 1, pagedApps: 2, requests: 4 })
+      for (const slug of ['a', 'b']) {
+        const o = outcomes.get(slug)
+        expect(o?.status === 'fresh' && o.facts.crossed.length).toBe(45)
+      }
+      expect(many.invalid).toEqual([])
+    } finally {
+      await many.close()
+    }
+  })
+})

@@ -124,6 +124,8 @@ interface RunState {
   failuresInARow: number
   /** Set once the run stops asking (token rejected, GitHub down): every later target gets this. */
   stopped: RefreshOutcome | null
+  /** Apps that want older releases, paged back together once every batch has answered. */
+  older: Older[]
 }
 
 export async function refreshFromGitHub(
@@ -160,7 +162,8 @@ export async function refreshFromGitHub(
     },
     budget: { inFlight: 0, exhausted: null },
     failuresInARow: 0,
-    stopped: null
+    stopped: null,
+    older: []
   }
 
   const askable: RefreshTarget[] = []
@@ -178,6 +181,8 @@ export async function refreshFromGitHub(
   }
   const concurrency = Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY)
   await Promise.all(Array.from({ length: Math.min(concurrency, batches.length) }, worker))
+  // Apps behind by more than their first answer, from every batch: OLDER_BATCH of them a request.
+  await readOlder(state, state.older, concurrency)
 
   // Never lose an app, whatever happened above.
   for (const t of targets) {
@@ -298,7 +303,6 @@ async function runBatch(state: RunState, batch: RefreshTarget[]): Promise<void> 
   state.failuresInARow = 0
 
   const again: RefreshTarget[] = []
-  const older: Older[] = []
   batch.forEach((target, i) => {
     const alias = aliasOf(i)
     const value = body.data![alias]
@@ -313,10 +317,9 @@ async function runBatch(state: RunState, batch: RefreshTarget[]): Promise<void> 
     }
     const snapshot = snapshotFromGraphQL(value)
     if (!snapshot) again.push(target)
-    else if (wantsOlder(snapshot, target)) older.push({ target, snapshot })
+    else if (wantsOlder(snapshot, target)) state.older.push({ target, snapshot })
     else settle(state, target, snapshot)
   })
-  if (older.length > 0) await readOlder(state, older)
   if (again.length === batch.length) {
     return onBatchFailure(state, batch, {
       kind: 'transient',
@@ -415,13 +418,18 @@ interface Older {
  * meets the version published before, the oldest release or the cap. Whatever stops it (the cap, a failure, the
  * budget, the deadline), each app is settled with what was read: the span not read becomes a gap in its history.
  */
-async function readOlder(state: RunState, items: Older[]): Promise<void> {
+async function readOlder(state: RunState, items: Older[], concurrency: number): Promise<void> {
   state.stats.pagedApps = (state.stats.pagedApps ?? 0) + items.length
   let open = items
   while (open.length > 0) {
+    const chunks: Older[][] = []
+    for (let i = 0; i < open.length; i += OLDER_BATCH) chunks.push(open.slice(i, i + OLDER_BATCH))
     const next: Older[] = []
-    for (let i = 0; i < open.length; i += OLDER_BATCH)
-      next.push(...(await olderPage(state, open.slice(i, i + OLDER_BATCH))))
+    let at = 0
+    const worker = async (): Promise<void> => {
+      while (at < chunks.length) next.push(...(await olderPage(state, chunks[at++]!)))
+    }
+    await Promise.all(Array.from({ length: Math.min(concurrency, chunks.length) }, worker))
     open = next
   }
 }
