@@ -126,6 +126,8 @@ interface RunState {
   stopped: RefreshOutcome | null
   /** Apps that want older releases, paged back together once every batch has answered. */
   older: Older[]
+  /** Apps whose history got a gap this run, for the warning. */
+  gapSlugs: string[]
 }
 
 export async function refreshFromGitHub(
@@ -163,7 +165,8 @@ export async function refreshFromGitHub(
     budget: { inFlight: 0, exhausted: null },
     failuresInARow: 0,
     stopped: null,
-    older: []
+    older: [],
+    gapSlugs: []
   }
 
   const askable: RefreshTarget[] = []
@@ -204,11 +207,13 @@ function report(state: RunState, total: number): void {
     `GitHub refresh: ${total} apps, ${requests} requests (${perApp} per app), ${graphqlPoints} GraphQL points used, ` +
       `${remaining ?? 'unknown'} remaining, ${restFallbacks ?? 0} REST fallbacks${older}; ${summary}`
   )
-  if (gaps)
+  if (gaps) {
+    const names = state.gapSlugs.slice(0, 20).join(', ') + (gaps > 20 ? ` and ${gaps - 20} more` : '')
     state.options.log.warning(
-      `GitHub: ${gaps} apps published more releases since their published version than one refresh reads; ` +
-        'the releases not read are recorded as a gap, and updates across it are unknown'
+      `GitHub: ${gaps} apps published more releases since their published version than one refresh reads ` +
+        `(${names}); the releases not read are recorded as a gap in their history, and updates across it are unknown`
     )
+  }
   const skipped = counts.get('skipped') ?? 0
   if (skipped > 0 && state.budget.exhausted) {
     state.options.log.warning(
@@ -220,7 +225,10 @@ function report(state: RunState, total: number): void {
 function settle(state: RunState, target: RefreshTarget, snapshot: RepoSnapshot): void {
   const maxCrossed = Math.max(1, state.options.maxCrossed ?? DEFAULT_MAX_CROSSED)
   const result = factsFromSnapshot(snapshot, target, { now: state.options.now, maxCrossed })
-  if (result.kind === 'facts' && result.facts.gap) state.stats.gaps = (state.stats.gaps ?? 0) + 1
+  if (result.kind === 'facts' && result.facts.gap) {
+    state.stats.gaps = (state.stats.gaps ?? 0) + 1
+    state.gapSlugs.push(target.slug)
+  }
   const moved =
     snapshot.nameWithOwner.toLowerCase() !== target.repo.toLowerCase() && REPO_PATTERN.test(snapshot.nameWithOwner)
   let outcome: RefreshOutcome
