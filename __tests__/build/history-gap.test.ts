@@ -235,3 +235,42 @@ describe('the cost of paging back', () => {
     }
   })
 })
+
+describe('a page of older releases that fails', () => {
+  it('is read over REST instead, never recorded as a gap; with the budget spent the app keeps last-known-good', async () => {
+    // The second GraphQL request (the older page) answers 502, and the client does not retry it.
+    const faulty = await startFakeGitHub({
+      token: TOKEN,
+      repos: [{ owner: 'demo-org', name: 'demo', releases: releases() }],
+      fault: (info) => (info.api === 'graphql' && info.n === 2 ? { kind: 'status', status: 502 } : null)
+    })
+    const poor = await startFakeGitHub({
+      token: TOKEN,
+      repos: [{ owner: 'demo-org', name: 'demo', releases: releases() }],
+      rateLimit: { remaining: 51 }
+    })
+    try {
+      const ask = (github: FakeGitHub) =>
+        refreshFromGitHub([{ slug: 'demo', repo: 'demo-org/demo', previousVersion: 'v1.0.0' }], {
+          token: TOKEN,
+          apiUrl: github.apiUrl,
+          graphqlUrl: github.graphqlUrl,
+          now: new Date('2026-11-16T06:00:00.000Z'),
+          log,
+          retry: { retries: 0 }
+        })
+      const failed = await ask(faulty)
+      const o = failed.outcomes.get('demo')
+      expect(o?.status === 'fresh' && o.facts.crossed.length).toBe(45)
+      expect(o?.status === 'fresh' && 'gap' in o.facts).toBe(false)
+      expect(failed.stats).toMatchObject({ olderPages: 1, restFallbacks: 1, gaps: 0 })
+      // 51 points, 50 kept in reserve: the first batch is asked (1 point), the page would dip below the reserve.
+      const spent = await ask(poor)
+      expect(spent.outcomes.get('demo')).toMatchObject({ status: 'skipped', reason: expect.stringContaining('budget') })
+      expect(spent.stats).toMatchObject({ olderPages: 0, gaps: 0 })
+    } finally {
+      await faulty.close()
+      await poor.close()
+    }
+  })
+})

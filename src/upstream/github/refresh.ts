@@ -444,19 +444,21 @@ async function readOlder(state: RunState, items: Older[], concurrency: number): 
 
 /** One follow-up request; returns the apps that still want older releases. */
 async function olderPage(state: RunState, chunk: Older[]): Promise<Older[]> {
-  const { options, stats } = state
+  const { options, stats, budget } = state
   const cap = Math.max(1, options.maxReleasesRead ?? MAX_RELEASES_READ)
-  const settleAll = (items: Older[]) => {
-    for (const o of items) settle(state, o.target, o.snapshot)
-    return []
-  }
+  // At the cap (or where REST left no cursor): settled with what was read, the rest a gap (facts.ts: unreadSpan).
   const asked = chunk.filter((o) => typeof o.snapshot.releasesAfter === 'string' && o.snapshot.releases.length < cap)
-  settleAll(chunk.filter((o) => !asked.includes(o)))
+  for (const o of chunk) if (!asked.includes(o)) settle(state, o.target, o.snapshot)
   if (asked.length === 0) return []
+  // A read cut short for a passing reason (deadline, budget, GitHub down) is not a gap: the app keeps last-known-good
+  // and the next run reads it all again.
+  const targets = asked.map((o) => o.target)
   pastDeadline(state)
+  if (state.stopped) return markOlder(state, targets, state.stopped)
   const minRemaining = options.minRemaining ?? DEFAULT_MIN_REMAINING
-  if (state.stopped || state.budget.exhausted || (stats.remaining !== null && stats.remaining - 1 < minRemaining))
-    return settleAll(asked)
+  if (!budget.exhausted && stats.remaining !== null && stats.remaining - budget.inFlight - 1 < minRemaining)
+    budget.exhausted = `GraphQL budget too low (${stats.remaining} points left, ${minRemaining} kept in reserve)`
+  if (budget.exhausted) return markOlder(state, targets, { status: 'skipped', reason: budget.exhausted })
   const { query, variables } = buildOlderQuery(
     asked.map((o) => ({
       repo: o.target.repo,
@@ -465,33 +467,76 @@ async function olderPage(state: RunState, chunk: Older[]): Promise<Older[]> {
     }))
   )
   stats.olderPages = (stats.olderPages ?? 0) + 1
-  let data: Record<string, unknown> | null = null
+  budget.inFlight += 1
+  let body: { data?: Record<string, unknown> | null; errors?: GqlError[] }
   try {
     const res = await state.client.octokit.request({ method: 'POST', url: options.graphqlUrl, query, variables })
-    const body = answerData(res.data) as { data?: Record<string, unknown> | null } | null
-    data = body && typeof body === 'object' && body.data && typeof body.data === 'object' ? body.data : null
+    const data = answerData(res.data)
+    body = (data && typeof data === 'object' ? data : {}) as typeof body
   } catch (error) {
-    const f = classifyFailure(error)
-    if (f.serviceDown) tripBreaker(state, `${f.status ?? 'network error'}: ${capReason(f.message)}`)
-    options.log.info(
-      `GitHub: older releases of ${asked.length} apps could not be read (${f.status ?? 'network error'}: ${capReason(f.message)}); what was not read is recorded as a gap`
-    )
-    return settleAll(asked)
+    return olderFailed(state, asked, classifyFailure(error))
+  } finally {
+    budget.inFlight -= 1
   }
-  const rate = rateLimitAnswer.safeParse(data?.rateLimit)
+  const rate = rateLimitAnswer.safeParse(body.data?.rateLimit)
   if (rate.success) {
     stats.graphqlPoints += rate.data.cost
     stats.remaining = rate.data.remaining
   }
+  const errors = Array.isArray(body.errors) ? body.errors : []
+  if (errors.some((e) => e?.type === 'RATE_LIMITED'))
+    return olderFailed(state, asked, { kind: 'rate-limited', status: 200, message: 'RATE_LIMITED', serviceDown: true })
+  const data = body.data && typeof body.data === 'object' ? body.data : null
+  if (!data) {
+    const message = errors.map((e) => e?.message ?? '').join('; ') || 'no data in the GraphQL answer'
+    return olderFailed(state, asked, { kind: 'transient', status: 200, message, serviceDown: false })
+  }
+  state.failuresInARow = 0
   const open: Older[] = []
+  const unanswered: Older[] = []
   asked.forEach((o, i) => {
-    const page = data ? olderFromGraphQL(data[aliasOf(i)]) : null
-    if (!page) return settle(state, o.target, o.snapshot)
+    const page = olderFromGraphQL(data[aliasOf(i)])
+    if (!page) return void unanswered.push(o)
     o.snapshot.releases.push(...page.releases)
     if (page.releasesAfter === undefined) delete o.snapshot.releasesAfter
     else o.snapshot.releasesAfter = page.releasesAfter
     if (wantsOlder(o.snapshot, o.target) && page.releases.length > 0) open.push(o)
     else settle(state, o.target, o.snapshot)
   })
+  // A repository whose older releases GraphQL would not give: read over REST, as a batch that keeps failing is.
+  for (const o of unanswered) await restFallback(state, o.target, 'its older releases were not in the answer')
   return open
+}
+
+/** Apps whose paging back stopped for a passing reason: last-known-good (see olderPage). */
+function markOlder(state: RunState, targets: RefreshTarget[], outcome: RefreshOutcome): [] {
+  markAll(state, targets, outcome)
+  return []
+}
+
+/** A follow-up request failed: stop, skip or fall back to REST, as for a batch (see onBatchFailure). */
+async function olderFailed(state: RunState, asked: Older[], failure: RequestFailure): Promise<[]> {
+  const targets = asked.map((o) => o.target)
+  const late = pastDeadline(state)
+  if (late) return markOlder(state, targets, late)
+  const what = `${failure.status ?? 'network error'}: ${capReason(failure.message)}`
+  switch (failure.kind) {
+    case 'rate-limited':
+      state.budget.exhausted ??= 'GitHub rate limit reached'
+      return markOlder(state, targets, { status: 'skipped', reason: state.budget.exhausted })
+    case 'unauthorized':
+      state.stats.tokenRefused ??= what
+      state.stopped ??= { status: 'failed', reason: `GitHub rejected the token (${what})` }
+      return markOlder(state, targets, state.stopped)
+    case 'transient':
+      if (failure.serviceDown && tripBreaker(state, what)) return markOlder(state, targets, state.stopped!)
+      break
+    default:
+      return markOlder(state, targets, { status: 'failed', reason: `GitHub GraphQL answered ${what}` })
+  }
+  state.options.log.info(
+    `GitHub: older releases of ${asked.length} apps could not be read (${what}); reading them over REST`
+  )
+  for (const t of targets) await restFallback(state, t, what)
+  return []
 }

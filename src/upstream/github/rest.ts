@@ -3,15 +3,14 @@
 // or errors on that repository, e.g. very large release bodies). Costs 2 requests
 // (3 when the repository has no stable release and tags are needed), and one more per
 // page of older releases when the version published before is not on the first.
-import { wantsOlder, type RepoRelease, type RepoSnapshot, type RepoTag } from './facts.js'
+import { wantsOlder, type FactsTarget, type RepoRelease, type RepoSnapshot, type RepoTag } from './facts.js'
 import { answerData, type GitHubClient } from './client.js'
 import {
   MONOREPO_RELEASES_WINDOW,
   MONOREPO_TAGS_WINDOW,
   MAX_RELEASES_READ,
   RELEASES_WINDOW,
-  TAGS_WINDOW,
-  type QueryTarget
+  TAGS_WINDOW
 } from './query.js'
 import { REPO_PATTERN } from '../../schema/index.js'
 import { isStableVersion } from '../../util/versions.js'
@@ -38,7 +37,7 @@ const str = (v: unknown): string | null => (typeof v === 'string' ? v : null)
 /** Read one repository over REST. Throws the request error when a call fails (404 included). */
 export async function snapshotFromRest(
   client: GitHubClient,
-  target: QueryTarget & { previousVersion?: string },
+  target: FactsTarget,
   /** Most releases read when paging back (default MAX_RELEASES_READ). */
   maxRead?: number
 ): Promise<RepoSnapshot> {
