@@ -32,6 +32,7 @@ import {
   type PreviousSnapshot
 } from './previous.js'
 import { CLASSIFIER_DIGEST } from '../classify/index.js'
+import { lostHistories } from './lost-history.js'
 import { appRecord, diffRecords, type HistoryReset, type RecordChange } from './records.js'
 import { carriedFiles, knownRecords, nextReuseDoc, reusableEntry, unchangedFeeds } from './reuse.js'
 
@@ -311,35 +312,6 @@ async function judgeCatalog(
     stats: gathered.stats,
     historyReset
   }
-}
-
-/**
- * The histories the previous snapshot could not hand on (its releases documents, its change history). Offline
- * nothing can read them again, so the build is refused (exit 1, the old tree kept); after a refresh each is named.
- */
-function lostHistories(
-  reset: readonly HistoryReset[],
-  changes: PreviousChanges,
-  previousDir: string | undefined,
-  refreshed: boolean
-): HistoryLoss[] {
-  const lost: HistoryLoss[] = reset.map((r) => ({
-    document: paths.releases(r.slug),
-    problem: r.problem,
-    rebuilt: r.rebuilt
-  }))
-  if (changes.problem && previousDir) lost.push({ document: paths.changes, problem: changes.problem, rebuilt: false })
-  if (refreshed || lost.length === 0) return lost
-  throw new ProblemsError(
-    'build',
-    lost.map((l) => ({
-      file: path.join(previousDir!, ...l.document.split('/')),
-      message:
-        `${l.problem}: the previous snapshot's history ${l.document === paths.changes ? 'of changes (the feeds)' : 'of judged releases'} would be lost. ` +
-        'Restore it from the published snapshot, or build with --refresh to read what upstream still has again'
-    })),
-    `the previous snapshot's history is damaged in ${lost.length} file${lost.length === 1 ? '' : 's'}`
-  )
 }
 
 /** How an app's files are carried over from the previous snapshot (see build/reuse.ts). */
