@@ -149,7 +149,10 @@ describe('a refresh 45 releases behind', () => {
     // From the oldest release read on, everything crossed was read.
     expect((await check(api, 'demo=v1.16.0')).doc.apps[0]!.safeToUpdate).toBe('safe')
 
-    // The page's "Upgrading from" row for v1.0.0 says so too.
+    // The page says so above its "Upgrading from" table, and in the row for v1.0.0.
+    expect(page).toContain(
+      '<p class="notice" role="note">Not judged: the releases after v1.0.0 and before v1.16.0 were never read,'
+    )
     const row = /<tr data-v="v1\.0\.0">[\s\S]*?<\/tr>/.exec(page)?.[0] ?? ''
     expect(row).toContain('Unknown')
     expect(row).toContain('never read')
