@@ -107,6 +107,7 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env, cwd = proc
         changes: result.changes,
         stale: result.stale,
         leftOut: result.leftOut,
+        historyReset: result.historyReset,
         warnings: result.warnings,
         errors: [],
         refresh,

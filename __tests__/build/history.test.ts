@@ -1,7 +1,7 @@
 // The per-release history through real builds: chains of snapshots, each built with --previous
 // pointing at the one before, with and without a refresh, and with upstream faults.
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
-import { readFile, writeFile } from 'node:fs/promises'
+import { readdir, readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import type { BuildDeps } from '../../src/build/pipeline.js'
 import { basisOf } from '../../src/build/history.js'
@@ -137,6 +137,23 @@ describe('history across snapshots', () => {
     expect((await recordOf('s5')).safeToUpdate).toBe('breaking')
   })
 
+  it('a quiet offline or stale rebuild moves only status.json and the index: the page keeps the release date the history holds', async () => {
+    await run('s1', '2026-11-01T12:00:00.000Z')
+    await run(
+      's2',
+      '2026-11-11T12:00:00.000Z',
+      's1',
+      upstream([release('v1.1.0', BREAKING, '2026-11-10')], '2026-11-11')
+    )
+    const page = await readFile(path.join(dir, 's2/apps/demo/index.html'), 'utf8')
+    expect(page).toContain('<dt>Released</dt><dd>2026-11-10</dd>')
+    // Offline the next day, then with GitHub failing: nothing changed, so only the run's own files move.
+    await run('s3', '2026-11-12T12:00:00.000Z', 's2')
+    expect(await differing('s2', 's3')).toEqual(['api/v1/status.json', 'index.html'])
+    expect(await run('s4', '2026-11-13T12:00:00.000Z', 's3', failing)).toMatchObject({ stale: ['demo'] })
+    expect(await readFile(path.join(dir, 's4/apps/demo/index.html'), 'utf8')).toContain('2026-11-10')
+  })
+
   it('reuses a verdict only while its basis holds: new notes, a new classifier or a changed override judge again', async () => {
     await run('s1', '2026-11-01T12:00:00.000Z')
     // Doctor the published verdict (record and history alike): a reused verdict keeps the doctored words.
@@ -244,12 +261,29 @@ describe('history across snapshots', () => {
     expect(warnings.some((w) => w.includes('release "v1.1.0" left out of its history (date:'))).toBe(true)
   })
 
-  it('publishes every releases document valid against its schema, and refuses a broken previous one with a warning', async () => {
+  it('publishes every releases document valid against its schema; a broken previous one is read again after a refresh, and refuses an offline build', async () => {
     await run('s1', '2026-11-01T12:00:00.000Z')
     await writeFile(path.join(dir, 's1/api/v1/apps/demo/releases.json'), '{"schema": "updatesafe.releases.v1"')
-    await run('s2', '2026-11-02T12:00:00.000Z', 's1')
+    // Offline nothing can read the lost history again (history-loss.test.ts has every way to lose it).
+    await expect(run('s2', '2026-11-02T12:00:00.000Z', 's1')).rejects.toThrow(/releases\.json: is not JSON/)
+    await run('s2', '2026-11-02T12:00:00.000Z', 's1', upstream([release('v1.0.0', FIX, '2026-10-01')], '2026-11-02'))
     expect(warnings.some((w) => w.includes('releases.json is not JSON'))).toBe(true)
     expect((await releasesOf('s2')).doc.releases).toHaveLength(1)
   })
 })
 
+/** The files whose bytes differ between two snapshots (or that only one has). */
+async function differing(a: string, b: string): Promise<string[]> {
+  const list = async (root: string) =>
+    (await readdir(path.join(dir, root), { recursive: true, withFileTypes: true }))
+      .filter((e) => e.isFile())
+      .map((e) => path.relative(path.join(dir, root), path.join(e.parentPath, e.name)).split(path.sep).join('/'))
+  const files = [...new Set([...(await list(a)), ...(await list(b))])].sort()
+  const out: string[] = []
+  for (const f of files) {
+    const read = (root: string) => readFile(path.join(dir, root, f)).catch(() => null)
+    const [x, y] = [await read(a), await read(b)]
+    if (!x || !y || !x.equals(y)) out.push(f)
+  }
+  return out
+}

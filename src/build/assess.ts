@@ -1,6 +1,7 @@
 // Turns an app's release facts into its published verdict: the pending cases
 // that the notes cannot decide, then the classifier, then a curated override.
-import { applyOverride, classifyReleases, type Judgement, type ReleaseVerdict } from '../classify/index.js'
+import { applyOverride, classifyReleases, unreadWords, type Judgement, type ReleaseVerdict } from '../classify/index.js'
+import { safeLabel } from '../classify/text.js'
 import { LIMITS } from '../schema/index.js'
 import type { AppFacts } from './facts.js'
 import type { Logger, ReleaseFacts, ReleaseNotes, Verdict } from '../util/types.js'
@@ -93,7 +94,19 @@ function finish(
   if (facts.fromTags && !facts.archived) {
     verdict.rationale = `No release notes were published: the repository has no stable GitHub release, so the version is its newest stable tag. ${verdict.rationale}`
   }
+  let { rule, decidedBy } = judged
+  // Releases between the version published before and those read were never read: the update is not known to
+  // be safe whatever the others say (an archived app stays unmaintained, which already says not to update).
+  if (facts.gap && !facts.archived) {
+    verdict = {
+      safeToUpdate: 'unknown',
+      rationale: `Not known to be safe: ${unreadWords([facts.gap])} (more came out since ${safeLabel(facts.gap.after)} than a refresh reads), so updating across them is not judged. Of the ${considered.length} read: ${verdict.rationale}`,
+      changelogSummary: verdict.changelogSummary
+    }
+    rule = 'releases-not-read'
+    decidedBy = null
+  }
   verdict = applyOverride(verdict, entry.override, facts.version, log, app.file)
   verdict.rationale = bounded(verdict.rationale, LIMITS.rationale)
-  return { verdict, rule: judged.rule, decidedBy: judged.decidedBy, considered }
+  return { verdict, rule, decidedBy, considered }
 }

@@ -4,16 +4,18 @@
 import { isDeepStrictEqual } from 'node:util'
 import type { ReleaseVerdict } from '../classify/index.js'
 import {
+  GAPS_MAX,
   HISTORY_MAX,
   LIMITS,
   RELEASES_SCHEMA_ID,
   type HistoryEntry,
+  type HistoryGap,
   type LatestVerdict,
   type Override,
   type ReleasesDoc
 } from '../schema/index.js'
 import { sha256 } from '../util/digest.js'
-import { isVersionLabel, newestFirst, sameVersion } from '../util/versions.js'
+import { compareVersions, isVersionLabel, newestFirst, sameVersion } from '../util/versions.js'
 
 /**
  * What a release's verdict is computed from, as a short key: the classifier (its model and judging code's
@@ -93,8 +95,33 @@ export function mergeHistory(
   return [...judged, ...kept].sort((a, b) => newestFirst(a, b, tagPrefix)).slice(0, HISTORY_MAX)
 }
 
+/**
+ * The gaps after this run: the one this run found (releases it could not read) joined to those carried, newest
+ * first. A gap is kept while some judged release lies at or below its start (an update from there crosses it);
+ * below the oldest release kept, every update is unknown anyway.
+ */
+export function mergeGaps(
+  previous: readonly HistoryGap[],
+  found: HistoryGap | null,
+  releases: readonly HistoryEntry[],
+  tagPrefix?: string
+): HistoryGap[] {
+  const all = found
+    ? [
+        found,
+        ...previous.filter(
+          (g) => !(sameVersion(g.after, found.after, tagPrefix) && sameVersion(g.before, found.before, tagPrefix))
+        )
+      ]
+    : [...previous]
+  return all
+    .filter((g) => releases.some((e) => (compareVersions(e.version, g.after, tagPrefix) ?? 1) <= 0))
+    .sort((a, b) => newestFirst({ version: a.before, date: a.found }, { version: b.before, date: b.found }, tagPrefix))
+    .slice(0, GAPS_MAX)
+}
+
 /** The previous snapshot's releases document of one app. */
-export type PreviousHistory = Pick<ReleasesDoc, 'generatedAt' | 'latest' | 'releases'>
+export type PreviousHistory = Pick<ReleasesDoc, 'generatedAt' | 'latest' | 'releases' | 'gaps'>
 
 /**
  * The releases document of an app. Its generatedAt is when its history last changed: a run that judged
@@ -105,14 +132,21 @@ export function releasesDoc(
   latest: LatestVerdict | null,
   releases: HistoryEntry[],
   previous: PreviousHistory | null,
-  now: Date
+  now: Date,
+  gaps: readonly HistoryGap[] = []
 ): ReleasesDoc {
-  const same = previous && isDeepStrictEqual(previous.latest, latest) && isDeepStrictEqual(previous.releases, releases)
+  const same =
+    previous &&
+    isDeepStrictEqual(previous.latest, latest) &&
+    isDeepStrictEqual(previous.releases, releases) &&
+    isDeepStrictEqual(previous.gaps ?? [], gaps)
   return {
     schema: RELEASES_SCHEMA_ID,
     generatedAt: same ? previous.generatedAt : now.toISOString(),
     slug,
     latest,
-    releases
+    releases,
+    // Only a history with a gap says so: every other document stays as it was.
+    ...(gaps.length > 0 ? { gaps: [...gaps] } : {})
   }
 }

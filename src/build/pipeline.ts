@@ -13,7 +13,7 @@ import { atomFiles } from '../site/atom.js'
 import { mergeChanges, mintIdPrefix, renderChangesDoc, type Change } from '../site/changes.js'
 import { appPageFiles, sharedPageFiles, type PageInput } from '../site/pages.js'
 import { normaliseBaseUrl, paths } from '../site/paths.js'
-import { renderStatusDoc, staleSinceOf, type RunReport } from '../site/status.js'
+import { renderStatusDoc, staleSinceOf, type HistoryLoss, type RunReport } from '../site/status.js'
 import type { EndoflifeProduct } from '../upstream/endoflife.js'
 import type { RefreshOutcome, RefreshStats, RefreshTarget } from '../upstream/github/refresh.js'
 import { isSplitJson, joinJson, splitJson, toJson, type SplitJson } from '../util/json.js'
@@ -22,6 +22,8 @@ import type { Logger } from '../util/types.js'
 import { offlineFacts, publishedVersion, refreshedFacts, type AppFacts } from './facts.js'
 import { productDocs } from './lifecycle.js'
 import {
+  historyProblem,
+  previousPublishes,
   readPrevious,
   readPreviousChanges,
   readPreviousReuse,
@@ -30,7 +32,8 @@ import {
   type PreviousSnapshot
 } from './previous.js'
 import { CLASSIFIER_DIGEST } from '../classify/index.js'
-import { appRecord, diffRecords, type RecordChange } from './records.js'
+import { lostHistories } from './lost-history.js'
+import { appRecord, diffRecords, type HistoryReset, type RecordChange } from './records.js'
 import { carriedFiles, knownRecords, nextReuseDoc, reusableEntry, unchangedFeeds, type NotesKey } from './reuse.js'
 import { notesDigest, notesFileOutcomes, readNotesFile, type NotesFile, type NotesTarget } from '../upstream/notes-file.js'
 
@@ -81,6 +84,8 @@ export interface BuildResult {
   stats: RefreshStats | null
   /** When this run happened (status.json's runAt); generatedAt is when a record last changed. */
   runAt: string
+  /** Histories of the previous snapshot that could not be carried over, and what was done (status.json). */
+  historyReset: HistoryLoss[]
 }
 
 /**
@@ -91,7 +96,9 @@ async function gatherFacts(
   entries: LoadedEntry[],
   previous: ReadonlyMap<string, AppRecord>,
   refresh: BuildDeps['refresh'] | undefined,
-  notes: { file: NotesFile; now: Date } | null
+  notes: { file: NotesFile; now: Date } | null,
+  /** The app's judged history in the previous snapshot was lost: the refresh (or the notes file) reads it again. */
+  lostHistory: (slug: string) => boolean = () => false
 ): Promise<{ apps: AppFacts[]; stats: RefreshStats | null }> {
   if (!refresh && !notes) return { apps: entries.map((e) => offlineFacts(e, previous.get(e.slug))), stats: null }
   const targets: NotesTarget[] = entries.map((e) => {
@@ -102,14 +109,16 @@ async function gatherFacts(
       ...(e.entry.tagPrefix ? { tagPrefix: e.entry.tagPrefix } : {}),
       ...(e.entry.tagPattern ? { tagPattern: e.entry.tagPattern } : {}),
       ...(installed ? { previousVersion: installed } : {}),
+      ...(lostHistory(e.slug) ? { rebuildHistory: true } : {}),
       ...(e.entry.release ? { seed: e.entry.release } : {}),
       ...(e.entry.archived ? { archived: true } : {})
     }
   })
   if (notes) {
     // The file's releases all go into a new app's history: the catalog's release is not an installed version.
-    const fromPublished = targets.map(({ previousVersion: _, ...t }) => {
-      const published = previous.get(t.slug)?.latestVersion
+    // One whose history was lost has every release of the file read again.
+    const fromPublished = targets.map(({ previousVersion: _, rebuildHistory: _r, ...t }) => {
+      const published = lostHistory(t.slug) ? undefined : previous.get(t.slug)?.latestVersion
       return published ? { ...t, previousVersion: published } : t
     })
     const outcomes = notesFileOutcomes(notes.file, fromPublished, notes.now)
@@ -219,6 +228,8 @@ interface Judged {
   leftOut: LeftOut[]
   images: { slug: string; images?: readonly string[] }[]
   stats: RefreshStats | null
+  /** Histories of the previous snapshot that could not be carried over (see lostHistories). */
+  historyReset: HistoryLoss[]
 }
 
 /**
@@ -251,13 +262,23 @@ async function judgeCatalog(
   const read = await readCatalog(path.relative(process.cwd(), catalogDir) || '.', log, known)
   const entries = read.entries
   for (const { slug } of read.known) out.carry.adopt(slug)
-  // 4. Release facts for every app.
+  // 4. Release facts for every app; an app whose judged history was lost has it read again (issue 48).
+  const previousHistories = previousPublishes(previousDir, paths.releasesSchema)
+  const lost = (slug: string) => historyProblem(previousDir, slug, previousHistories && previous.has(slug)) !== null
   const gathered = await gatherFacts(
     entries,
     previous,
     opts.refresh ? deps.refresh : undefined,
-    notes && { file: notes, now: opts.now }
+    notes && { file: notes, now: opts.now },
+    lost
   )
+  // A refused token with nothing published before has no last-known-good to fall back on: never publish the seeds
+  // alone (or an empty catalog) as if the refresh had been done.
+  if (gathered.stats?.tokenRefused && !snapshot)
+    throw problem(
+      'build',
+      `GitHub refused the token (${gathered.stats.tokenRefused}) and there is no previous snapshot to fall back on; check GITHUB_TOKEN or the github-token input`
+    )
   const { apps, leftOut } = withReleaseData(gathered.apps, Boolean(opts.refresh), log)
   // 5. End-of-life data for the products the catalog names.
   const docs = await productDocs(apps, catalogDir, opts.refresh ? deps.fetchProduct : undefined, log)
@@ -270,7 +291,9 @@ async function judgeCatalog(
     previous,
     previousDir,
     model: CLASSIFIER_DIGEST,
-    log
+    log,
+    previousHistories,
+    reset: [] as HistoryReset[]
   }
   const runAt = opts.now.toISOString()
   const judged = new Map<string, { app: AppFacts; page: PageInput }>()
@@ -285,6 +308,7 @@ async function judgeCatalog(
     )
     for (const { app, page } of chunk) judged.set(app.slug, { app, page })
   }
+  const historyReset = lostHistories(ctx.reset, previousChanges, previousDir, Boolean(opts.refresh))
   // Carried apps keep their record; their page is not rendered, so it needs nothing else.
   const carried = new Map(
     read.known.map(({ slug }) => {
@@ -324,7 +348,8 @@ async function judgeCatalog(
     stale: apps.filter((a) => a.stale).map((a) => a.slug),
     leftOut,
     images,
-    stats: gathered.stats
+    stats: gathered.stats,
+    historyReset
   }
 }
 
@@ -426,7 +451,8 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
       refreshed: opts.refresh ? records.length - stale.length : 0,
       stale,
       failed: leftOut.map((l) => l.slug),
-      staleBefore: judged.staleBefore
+      staleBefore: judged.staleBefore,
+      historyReset: judged.historyReset
     }
     // 8. Render and check the rest of the tree; it replaces outDir only when all of it is valid.
     // The per-app documents carry generatedAt (spec); when it moved they cannot equal yesterday's, so they are
@@ -449,7 +475,10 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
         (tree.unchanged ? ` (${tree.unchanged} unchanged, linked from the previous snapshot)` : '') +
         (judged.carried.size ? `; ${judged.carried.size} apps unchanged since it, carried over unread` : '') +
         `${stale.length ? `; stale: ${stale.join(', ')}` : ''}` +
-        (leftOut.length ? `; left out: ${leftOut.map((l) => l.slug).join(', ')}` : '')
+        (leftOut.length ? `; left out: ${leftOut.map((l) => l.slug).join(', ')}` : '') +
+        (judged.historyReset.length
+          ? `; history not carried over: ${judged.historyReset.map((h) => h.document).join(', ')}`
+          : '')
     )
     return {
       outDir,
@@ -461,7 +490,8 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
       leftOut,
       warnings,
       stats,
-      runAt: report.runAt
+      runAt: report.runAt,
+      historyReset: judged.historyReset
     }
   } finally {
     await tree.discard()

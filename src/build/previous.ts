@@ -1,7 +1,7 @@
 // The previously published snapshot (the Pages branch, checked out) is our
 // last-known-good source: when upstream fails, its facts are republished as they
 // were, and its change history goes on in the new snapshot.
-import { readFileSync } from 'node:fs'
+import { lstatSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import type { z } from 'zod'
@@ -19,6 +19,7 @@ import { REUSE_SCHEMA_ID, reuseDocSchema, type ReuseDoc } from './reuse.js'
 import { CHANGES_SCHEMA_ID, changesDocSchema, type Change } from '../site/changes.js'
 import type { Logger } from '../util/types.js'
 import { paths } from '../site/paths.js'
+import { readRegularFile } from '../util/regular-file.js'
 
 export interface PreviousSnapshot {
   generatedAt: string
@@ -32,8 +33,12 @@ async function readDoc<T>(dir: string, sitePath: string, schema: z.ZodType<T>, i
   let text: string
   try {
     text = await readFile(path.join(dir, ...sitePath.split('/')), 'utf8')
-  } catch {
-    return { missing: true }
+  } catch (e) {
+    // Missing is missing; a folder in its place, or a file that cannot be read, is a damaged document.
+    const code = (e as NodeJS.ErrnoException).code
+    return code === 'ENOENT' || code === 'ENOTDIR'
+      ? { missing: true }
+      : { problem: `cannot be read (${code ?? 'error'})` }
   }
   let raw: unknown
   try {
@@ -80,6 +85,25 @@ export interface PreviousChanges {
   changes: Change[]
   /** The site's Atom id prefix, kept from its first publication; null before there was one. */
   idPrefix: string | null
+  /**
+   * Why the change history of a snapshot that published one could not be read (missing, unreadable, not the
+   * schema): the feeds would start empty. Null when it was read, or when the snapshot never had one.
+   */
+  problem?: string | null
+}
+
+/**
+ * Did the previous snapshot publish this document for every app (or at all)? Its JSON Schema beside it says so: a
+ * snapshot made before the per-release history (or the change history) has no schema for it, and starting those
+ * afresh loses nothing; one made after must hand them on.
+ */
+export function previousPublishes(dir: string | undefined, schemaPath: string): boolean {
+  if (!dir) return false
+  try {
+    return lstatSync(path.join(dir, ...schemaPath.split('/'))).isFile()
+  } catch {
+    return false
+  }
 }
 
 /**
@@ -88,13 +112,18 @@ export interface PreviousChanges {
  * first publication, where there is no previous catalog either).
  */
 export async function readPreviousChanges(dir: string | undefined, log: Logger): Promise<PreviousChanges> {
-  const none: PreviousChanges = { changes: [], idPrefix: null }
+  const none: PreviousChanges = { changes: [], idPrefix: null, problem: null }
   if (!dir) return none
   const read = await readDoc(dir, paths.changes, changesDocSchema, CHANGES_SCHEMA_ID)
-  if ('data' in read) return { changes: read.data.changes, idPrefix: read.data.idPrefix ?? null }
-  if ('problem' in read)
-    log.warning(`previous ${path.join(dir, ...paths.changes.split('/'))} ${read.problem}; the feeds start empty`)
-  else if (
+  if ('data' in read) return { changes: read.data.changes, idPrefix: read.data.idPrefix ?? null, problem: null }
+  const file = path.join(dir, ...paths.changes.split('/'))
+  const problem = 'problem' in read ? read.problem : 'is missing'
+  // The caller refuses an offline build over it, or says it after a refresh (see build/pipeline.ts).
+  if ('problem' in read || previousPublishes(dir, paths.changesSchema)) {
+    log.warning(`previous ${file} ${problem}; the feeds start empty`)
+    return { ...none, problem }
+  }
+  if (
     await readFile(path.join(dir, ...paths.catalog.split('/'))).then(
       () => true,
       () => false
@@ -119,35 +148,55 @@ export async function readPreviousStaleSince(dir: string | undefined, log: Logge
   return new Map('data' in read ? read.data.stale.map((s) => [s.slug, s.since]) : [])
 }
 
+/** Largest releases document read back: 50 entries of bounded fields are far below it. */
+const MAX_HISTORY_BYTES = 8 << 20
+
+/** One app's releases document in the previous snapshot: read, missing, or why it cannot be used. */
+export type HistoryRead = { history: PreviousHistory } | { missing: true } | { problem: string }
+
 /**
- * One app's judged releases in the previous snapshot, `<dir>/api/v1/apps/<slug>/releases.json`: one
- * read, synchronous because each app takes one synchronous step. Missing (a first publication, or a
- * snapshot from before the history) starts the history afresh; invalid is a warning and does the same.
+ * One app's judged releases in the previous snapshot, `<dir>/api/v1/apps/<slug>/releases.json`: one read,
+ * synchronous because each app takes one synchronous step. Says nothing: the caller knows whether a missing one is
+ * expected (a first publication, a snapshot from before the history) or damage (see build/records.ts).
  */
-export function readPreviousHistory(dir: string | undefined, slug: string, log: Logger): PreviousHistory | null {
-  if (!dir) return null
+export function readPreviousHistory(dir: string | undefined, slug: string): HistoryRead {
+  if (!dir) return { missing: true }
   const file = path.join(dir, ...paths.releases(slug).split('/'))
-  let text: string
-  try {
-    text = readFileSync(file, 'utf8')
-  } catch {
-    return null
+  const read = readRegularFile(file, MAX_HISTORY_BYTES)
+  if ('refused' in read) {
+    if (read.refused === 'unreadable' && (read.code === 'ENOENT' || read.code === 'ENOTDIR')) return { missing: true }
+    const why =
+      read.refused === 'unreadable'
+        ? `cannot be read (${read.code})`
+        : read.refused === 'too large'
+          ? `is too large (${read.size} bytes)`
+          : `is not a regular file (${read.refused})`
+    return { problem: why }
   }
   let raw: unknown
   try {
-    raw = JSON.parse(text)
+    raw = JSON.parse(read.bytes.toString('utf8'))
   } catch {
-    log.warning(`previous ${file} is not JSON; the history of ${slug} starts again`)
-    return null
+    return { problem: 'is not JSON' }
   }
   const parsed = releasesDocSchema.safeParse(raw)
-  if (!parsed.success || parsed.data.slug !== slug) {
-    const first = parsed.success ? { path: ['slug'], message: `is not ${slug}` } : parsed.error.issues[0]
-    log.warning(
-      `previous ${file} does not match ${RELEASES_SCHEMA_ID} (${first ? `${first.path.join('.')}: ${first.message}` : 'invalid'}); the history of ${slug} starts again`
-    )
-    return null
+  if (!parsed.success) {
+    const first = parsed.error.issues[0]
+    return {
+      problem: `does not match ${RELEASES_SCHEMA_ID} (${first ? `${first.path.join('.')}: ${first.message}` : 'invalid'})`
+    }
   }
-  const { generatedAt, latest, releases } = parsed.data
-  return { generatedAt, latest, releases }
+  if (parsed.data.slug !== slug) return { problem: `is the history of another app (${parsed.data.slug})` }
+  const { generatedAt, latest, releases, gaps } = parsed.data
+  return { history: { generatedAt, latest, releases, ...(gaps ? { gaps } : {}) } }
+}
+
+/**
+ * Why an app's history in the previous snapshot cannot be carried over, or null when it can (or there was none to
+ * carry): unreadable, not the schema, another app's, or missing where the snapshot published one (`expected`).
+ */
+export function historyProblem(dir: string | undefined, slug: string, expected: boolean): string | null {
+  const read = readPreviousHistory(dir, slug)
+  if ('problem' in read) return read.problem
+  return 'missing' in read && expected ? 'is missing' : null
 }

@@ -1,18 +1,25 @@
 // One published record per app, and what changed against the previous snapshot.
 // Each app takes one synchronous step: its facts → the verdict → the record,
 // checked against the schema and settled against what was published before.
+import path from 'node:path'
 import { isDeepStrictEqual } from 'node:util'
 import { appRecordSchema, compareSlugs, type AppRecord } from '../schema/index.js'
 import type { PageInput } from '../site/pages.js'
-import { appUrls } from '../site/paths.js'
+import { appUrls, paths } from '../site/paths.js'
 import { ProblemsError, zodProblems } from '../util/problems.js'
 import type { Logger } from '../util/types.js'
 import { applyOverride } from '../classify/index.js'
-import { historyEntrySchema, type HistoryEntry, type LatestVerdict, type ReleasesDoc } from '../schema/index.js'
+import {
+  historyEntrySchema,
+  type HistoryEntry,
+  type HistoryGap,
+  type LatestVerdict,
+  type ReleasesDoc
+} from '../schema/index.js'
 import { sameVersion } from '../util/versions.js'
 import { assess } from './assess.js'
 import type { AppFacts } from './facts.js'
-import { basisOf, historyEntry, mergeHistory, releasesDoc, type PreviousHistory } from './history.js'
+import { basisOf, historyEntry, mergeGaps, mergeHistory, releasesDoc, type PreviousHistory } from './history.js'
 import { lifecycleFor, type ProductDocs } from './lifecycle.js'
 import { readPreviousHistory } from './previous.js'
 
@@ -27,6 +34,24 @@ export interface RecordContext {
   /** The classifier's digest (CLASSIFIER_DIGEST: its model and judging revision); part of every verdict's basis. */
   model: string
   log: Logger
+  /**
+   * The previous snapshot published a releases document for each of its apps (previous.ts: previousPublishes), so
+   * one missing for an app it published is damage, not a history that never was. Absent: false.
+   */
+  previousHistories?: boolean
+  /** Every app whose previous history could not be carried over is added here (the pipeline says or refuses it). */
+  reset?: HistoryReset[]
+}
+
+/** An app whose history in the previous snapshot could not be read: why, and what this run did about it. */
+export interface HistoryReset {
+  slug: string
+  file: string
+  problem: string
+  /** Its releases were read again from upstream this run; false: the history starts again from what this run had. */
+  rebuilt: boolean
+  /** Releases in the history published now. */
+  releases: number
 }
 
 /** The release fields of a record: judged from fresh facts, or republished as last published. */
@@ -62,15 +87,25 @@ function reusable(
   return entry?.basis === basis
 }
 
+/** The release date the history holds for `version`, when it holds one. */
+function dateOf(releases: readonly HistoryEntry[], version: string): string | null {
+  return releases.find((e) => e.version === version)?.date ?? null
+}
+
 /** An app's record, what its page shows beyond the record, and its releases document. */
 export function appRecord(app: AppFacts, ctx: RecordContext): { page: PageInput; releases: ReleasesDoc } {
   const prior = ctx.previous.get(app.slug)
-  const before = readPreviousHistory(ctx.previousDir, app.slug, ctx.log)
+  const read = readPreviousHistory(ctx.previousDir, app.slug)
+  const before = 'history' in read ? read.history : null
+  // A history that was there and cannot be read is never dropped in silence (issue 48): named, re-read or refused.
+  const expected = Boolean(ctx.previousHistories) && ctx.previous.has(app.slug)
+  const damaged = 'problem' in read ? read.problem : 'missing' in read && expected ? 'is missing' : null
   const override = app.entry.override
   let release: ReleasePart
   let page: Omit<PageInput, 'record' | 'stale'>
   let latest: LatestVerdict | null = before?.latest ?? null
   let releases: HistoryEntry[] = before?.releases ?? []
+  let gaps: HistoryGap[] = before?.gaps ?? []
   if (
     app.facts &&
     reusable(
@@ -91,7 +126,7 @@ export function appRecord(app: AppFacts, ctx: RecordContext): { page: PageInput;
       sourceUrl: app.facts.url,
       lastChecked: app.facts.checked
     }
-    page = { releaseDate: app.facts.date, ...pageOf(latest, app.facts.version) }
+    page = { releaseDate: app.facts.date ?? dateOf(releases, app.facts.version), ...pageOf(latest, app.facts.version) }
   } else if (app.facts) {
     const facts = app.facts
     const { verdict, rule, decidedBy, considered, judged } = assess({ ...app, facts }, ctx.log)
@@ -101,7 +136,6 @@ export function appRecord(app: AppFacts, ctx: RecordContext): { page: PageInput;
       sourceUrl: facts.url,
       lastChecked: facts.checked
     }
-    page = { releaseDate: facts.date, releasesConsidered: considered, rule, decidedBy }
     const entries: HistoryEntry[] = []
     for (const { release: r, verdict: v } of judged) {
       const isLatest = sameVersion(r.version, facts.version, app.entry.tagPrefix)
@@ -119,12 +153,21 @@ export function appRecord(app: AppFacts, ctx: RecordContext): { page: PageInput;
         )
     }
     releases = mergeHistory(releases, entries, app.entry.tagPrefix)
+    const found = facts.gap ? { ...facts.gap, found: facts.checked } : null
+    gaps = mergeGaps(gaps, found, releases, app.entry.tagPrefix)
     if (judged.length > 0) latest = { version: facts.version, considered, decidedBy, rule }
+    page = {
+      releaseDate: facts.date ?? dateOf(releases, facts.version),
+      releasesConsidered: considered,
+      rule,
+      decidedBy
+    }
   } else {
     // Republish the last-known-good release; curated fields and addresses follow the catalog.
     const { latestVersion, safeToUpdate, rationale, changelogSummary, sourceUrl, lastChecked } = app.kept!
     release = { latestVersion, safeToUpdate, rationale, changelogSummary, sourceUrl, lastChecked }
-    page = { releaseDate: null, ...pageOf(latest, latestVersion) }
+    // The release date is the history's: an offline or stale rebuild shows what the refresh that judged it read.
+    page = { releaseDate: dateOf(releases, latestVersion), ...pageOf(latest, latestVersion) }
   }
   const checked = appRecordSchema.safeParse({
     slug: app.slug,
@@ -146,9 +189,17 @@ export function appRecord(app: AppFacts, ctx: RecordContext): { page: PageInput;
     ctx.log.warning(`${app.slug}: stale, republished last-known-good (${app.note ?? 'upstream failed'})`, {
       file: app.file
     })
+  if (damaged !== null && ctx.previousDir) {
+    const rebuilt = Boolean(app.facts) && !app.stale
+    const file = path.join(ctx.previousDir, ...paths.releases(app.slug).split('/'))
+    ctx.reset?.push({ slug: app.slug, file, problem: damaged, rebuilt, releases: releases.length })
+    ctx.log.warning(
+      `previous ${file} ${damaged}; the judged history of ${app.slug} ${rebuilt ? `was read again from upstream (${releases.length} releases)` : 'starts again from this run'}`
+    )
+  }
   return {
     page: { record: settle(checked.data, ctx.previous.get(app.slug)), stale: app.stale, ...page },
-    releases: releasesDoc(app.slug, latest, releases, before, ctx.now)
+    releases: releasesDoc(app.slug, latest, releases, before, ctx.now, gaps)
   }
 }
 

@@ -8,7 +8,8 @@ import {
   releasesDocSchema,
   type AppRecord,
   type Classification,
-  type HistoryEntry
+  type HistoryEntry,
+  type ReleasesDoc
 } from '../schema/index.js'
 import { paths } from '../site/paths.js'
 import { problem } from '../util/problems.js'
@@ -105,10 +106,9 @@ export async function runCheck(
 ): Promise<CheckResult> {
   const catalog = await required(reader, paths.catalog, catalogDocSchema)
   const records = new Map(catalog.apps.map((a) => [a.slug, a]))
-  const histories = new Map<string, HistoryEntry[] | null>()
+  const histories = new Map<string, ReleasesDoc | null>()
   const historyOf = async (slug: string) => {
-    if (!histories.has(slug))
-      histories.set(slug, (await reader.read(paths.releases(slug), releasesDocSchema))?.releases ?? null)
+    if (!histories.has(slug)) histories.set(slug, await reader.read(paths.releases(slug), releasesDocSchema))
     return histories.get(slug)!
   }
   const judge = async (record: AppRecord, running: string, source: CheckedApp['source']) => {
@@ -119,7 +119,8 @@ export async function runCheck(
             ...verdictFrom([], running, { latest: record.latestVersion }),
             rationale: `The snapshot publishes no judged releases for ${record.slug} (it predates ${paths.releases('{slug}')}): the update is not judged.`
           }
-        : verdictFrom(history, running, { latest: record.latestVersion })
+        : // Spans never read (history gaps) make an update across them unknown, never safe.
+          verdictFrom(history.releases, running, { latest: record.latestVersion, gaps: history.gaps ?? [] })
     return checked(record, source, running, v)
   }
 

@@ -18,4 +18,4 @@ export {
   type JsonlInput,
   type JsonlOutput
 } from './jsonl.js'
-export { verdictFrom, SEVERITY, type UpgradeVerdict } from './upgrade.js'
+export { gapsCrossed, unreadWords, verdictFrom, SEVERITY, type ReleaseGap, type UpgradeVerdict } from './upgrade.js'

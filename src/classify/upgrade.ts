@@ -31,6 +31,34 @@ export interface UpgradeOptions {
   /** The app's latest version (the record's latestVersion); default: the newest judged release. */
   latest?: string
   tagPrefix?: string
+  /** Spans of releases never read (releases.json `gaps`): an update across one is unknown, never safe. */
+  gaps?: readonly ReleaseGap[]
+}
+
+/** Releases above `after` and below `before` were never read. */
+export interface ReleaseGap {
+  after: string
+  before: string
+}
+
+/** The gaps an update from `running` to `latest` crosses; one it cannot place against counts as crossed. */
+export function gapsCrossed(
+  gaps: readonly ReleaseGap[],
+  running: string,
+  latest: string,
+  tagPrefix?: string
+): ReleaseGap[] {
+  return gaps.filter(
+    (g) =>
+      (compareVersions(running, g.before, tagPrefix) ?? -1) < 0 &&
+      (compareVersions(latest, g.after, tagPrefix) ?? 1) > 0
+  )
+}
+
+/** "the releases after 1.0 and before 1.9 were not read", for each gap. */
+export function unreadWords(gaps: readonly ReleaseGap[]): string {
+  const spans = gaps.map((g) => `after ${safeLabel(g.after)} and before ${safeLabel(g.before)}`)
+  return `the releases ${spans.join(', and those ')} were never read`
 }
 
 const CLASS_WORD: Record<Classification, string> = {
@@ -92,6 +120,16 @@ export function verdictFrom(
     return {
       ...none(
         `${shown.running} is older than the releases judged for this app (the oldest is ${safeLabel(oldest?.version ?? latest)}): the releases in between are not known.${decided ? ` Among those judged, the most severe is ${CLASS_WORD[decided.safeToUpdate]} (${safeLabel(decided.version)}).` : ''}`,
+        crossed
+      ),
+      decidedBy: decided,
+      urgentOnly
+    }
+  const unread = gapsCrossed(opts.gaps ?? [], known?.version ?? running, latest, prefix)
+  if (unread.length > 0)
+    return {
+      ...none(
+        `Updating from ${shown.running} to ${shown.latest} is not known to be safe: ${unreadWords(unread)} (more came out at once than a refresh reads), so they are not judged.${decided ? ` Among the releases judged, the most severe is ${CLASS_WORD[decided.safeToUpdate]} (${safeLabel(decided.version)}).` : ''}`,
         crossed
       ),
       decidedBy: decided,

@@ -11,6 +11,8 @@ export interface SummaryInput {
   stale: readonly string[]
   /** Apps left out of the snapshot (never published, no release found upstream); absent in older callers. */
   leftOut?: readonly { slug: string; reason: string }[]
+  /** History of the previous snapshot that could not be carried over (status.json historyReset); absent: none. */
+  historyReset?: readonly { document: string; problem: string; rebuilt: boolean }[]
   warnings: readonly string[]
   /** Errors that stopped the run (catalog issues as `file:line:col: field: message`). */
   errors: readonly string[]
@@ -87,6 +89,7 @@ export function buildSummary(input: SummaryInput): string {
       `${input.changes.length} changed`,
       `${input.stale.length} stale`,
       ...(input.leftOut?.length ? [`${input.leftOut.length} left out`] : []),
+      ...(input.historyReset?.length ? [`${input.historyReset.length} histories not carried over`] : []),
       `${input.warnings.length} warning${input.warnings.length === 1 ? '' : 's'}`,
       input.refresh ? 'refreshed from upstream' : 'built from the catalog (no refresh)'
     ]
@@ -145,6 +148,23 @@ export function buildSummary(input: SummaryInput): string {
     out.push(
       ...list(
         input.leftOut.map((l) => `${l.slug}: ${l.reason}`),
+        escapeMarkdown
+      ),
+      ''
+    )
+  }
+  if (input.historyReset?.length) {
+    out.push(
+      '### History not carried over',
+      '',
+      'The previous snapshot held these histories, and they could not be read: what they held before this run may be lost.',
+      ''
+    )
+    out.push(
+      ...list(
+        input.historyReset.map(
+          (h) => `${h.document} ${h.problem}; ${h.rebuilt ? 'read again from upstream' : 'starts again from this run'}`
+        ),
         escapeMarkdown
       ),
       ''

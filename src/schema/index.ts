@@ -279,7 +279,29 @@ export const statusDocSchema = z
         })
       )
       .describe('Stale apps, ordered by slug'),
-    failed: z.array(z.string().regex(SLUG_PATTERN)).describe('Slugs left out of this snapshot, ordered')
+    failed: z.array(z.string().regex(SLUG_PATTERN)).describe('Slugs left out of this snapshot, ordered'),
+    historyReset: z
+      .array(
+        z.strictObject({
+          document: z
+            .string()
+            .regex(/^api\/v1\/(?:apps\/[a-z0-9]+(?:-[a-z0-9]+)*\/releases|changes)\.json$/)
+            .describe('The history document: api/v1/apps/<slug>/releases.json or api/v1/changes.json'),
+          problem: z
+            .string()
+            .min(1)
+            .max(LIMITS.reason)
+            .describe("Why the previous one could not be used: missing, unreadable, not its schema, another app's"),
+          rebuilt: z
+            .boolean()
+            .describe('Read again from upstream this run; false: it starts again from this run, older entries lost')
+        })
+      )
+      .min(1)
+      .optional()
+      .describe(
+        'History the previous snapshot could not hand on, ordered by document; absent when there was none. Judged releases and feed entries older than this run may be missing from these documents'
+      )
   })
   .refine((d) => d.counts.stale === d.stale.length && d.counts.failed === d.failed.length, {
     message: 'counts.stale and counts.failed must equal the lengths of stale and failed',
@@ -340,13 +362,38 @@ export const latestVerdictSchema = z
 
 export type LatestVerdict = z.infer<typeof latestVerdictSchema>
 
+/** Gaps kept per app: one per refresh that could not read back far enough, so a handful at most. */
+export const GAPS_MAX = HISTORY_MAX
+
+/**
+ * A span of releases a refresh could not read: more came out since the version published before than one refresh
+ * reads (upstream/github/query.ts: MAX_RELEASES_READ). Any update that crosses it is not known to be safe.
+ */
+export const historyGapSchema = z
+  .strictObject({
+    after: versionLabel.describe('The version published before: the span starts above it'),
+    before: versionLabel.describe('The oldest release read above the span'),
+    found: dateString.describe('The day the refresh found it could not read the span')
+  })
+  .describe('Releases after `after` and before `before` were never read or judged')
+
+export type HistoryGap = z.infer<typeof historyGapSchema>
+
 export const releasesDocSchema = z
   .strictObject({
     schema: z.literal(RELEASES_SCHEMA_ID),
     generatedAt: generatedAt.describe('When this history last changed'),
     slug: z.string().regex(SLUG_PATTERN),
     latest: latestVerdictSchema.nullable(),
-    releases: z.array(historyEntrySchema).max(HISTORY_MAX).describe('Judged releases, newest first')
+    releases: z.array(historyEntrySchema).max(HISTORY_MAX).describe('Judged releases, newest first'),
+    gaps: z
+      .array(historyGapSchema)
+      .min(1)
+      .max(GAPS_MAX)
+      .optional()
+      .describe(
+        "Spans of releases that were never read, newest first; absent when there is none. An update from a version below a span's `before` crosses releases nobody judged: it is unknown, never safe"
+      )
   })
   .describe(`The releases judged for one application, newest first (${RELEASES_SCHEMA_ID})`)
 

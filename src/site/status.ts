@@ -1,7 +1,7 @@
 // The run report, /api/v1/status.json: the one document every run rewrites, so a
 // pipeline that stopped is told apart from one that found nothing new. It also
 // carries, from run to run, since when each stale app has been stale.
-import { compareSlugs, STATUS_SCHEMA_ID, type StatusDoc } from '../schema/index.js'
+import { compareSlugs, LIMITS, STATUS_SCHEMA_ID, type StatusDoc } from '../schema/index.js'
 import { toJson } from '../util/json.js'
 
 export interface RunReport {
@@ -18,6 +18,17 @@ export interface RunReport {
   failed: readonly string[]
   /** Slug → since, from the previous run's status.json. */
   staleBefore: ReadonlyMap<string, string>
+  /** Histories of the previous snapshot that could not be carried over (absent in older callers: none). */
+  historyReset?: readonly HistoryLoss[]
+}
+
+/** A history document of the previous snapshot that could not be carried over, and what the run did. */
+export interface HistoryLoss {
+  /** Its site path: api/v1/apps/<slug>/releases.json or api/v1/changes.json. */
+  document: string
+  problem: string
+  /** Read again from upstream this run; false: it starts again from this run. */
+  rebuilt: boolean
 }
 
 /** Since when a stale app has been stale: one stale in the previous run too keeps its date; one newly stale, this run. */
@@ -45,7 +56,15 @@ export function statusDoc(report: RunReport): StatusDoc {
       failed: report.failed.length
     },
     stale: [...since].sort(([a], [b]) => compareSlugs(a, b)).map(([slug, at]) => ({ slug, since: at })),
-    failed: [...report.failed].sort(compareSlugs)
+    failed: [...report.failed].sort(compareSlugs),
+    // Only a run that lost history says so: a quiet day's report keeps its shape.
+    ...(report.historyReset?.length
+      ? {
+          historyReset: [...report.historyReset]
+            .sort((a, b) => compareSlugs(a.document, b.document))
+            .map((h) => ({ ...h, problem: h.problem.slice(0, LIMITS.reason) }))
+        }
+      : {})
   }
 }
 

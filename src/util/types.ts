@@ -52,6 +52,11 @@ export interface ReleaseFacts {
    * published before: judged for its history only, so the history starts with more than the latest.
    */
   earlier?: ReleaseNotes[]
+  /**
+   * Releases above the previously published version `after` and below `before` (the oldest of `crossed`) were not
+   * read: more came out than one refresh reads. Updates across them are not known to be safe.
+   */
+  gap?: { after: string; before: string }
   /** The repository now lives elsewhere (GitHub resolved a rename). */
   movedTo?: string
   /** No releases are published; the version came from tags. */

@@ -1,7 +1,13 @@
 import { expect, it } from '@jest/globals'
 import { describe } from '../../support/needs-shared-data.js'
 import { LIMITS } from '../../../src/schema/index.js'
-import { capNotes, capReason, factsFromSnapshot, type RepoSnapshot } from '../../../src/upstream/github/facts.js'
+import {
+  capNotes,
+  capReason,
+  factsFromSnapshot,
+  wantsOlder,
+  type RepoSnapshot
+} from '../../../src/upstream/github/facts.js'
 import { safeHttpUrl } from '../../../src/util/http-url.js'
 import { realReleaseSeries } from '../../support/fake-github.js'
 
@@ -171,5 +177,76 @@ describe('caps on upstream text', () => {
     expect(safeHttpUrl('https://github.com/o/r')).toBe('https://github.com/o/r')
     expect(safeHttpUrl('data:text/html,hi')).toBeNull()
     expect(safeHttpUrl('/relative')).toBeNull()
+  })
+})
+
+describe('releases not read since the published version', () => {
+  // Made-up releases v1.1.0 … v1.30.0, newest first; the published version v1.0.0 is not among them.
+  const made = (from: number, to: number) =>
+    Array.from({ length: to - from + 1 }, (_, i) => {
+      const n = to - i
+      return {
+        tag: `v1.${n}.0`,
+        url: null,
+        draft: false,
+        prerelease: false,
+        createdAt: `2026-10-${String(n).padStart(2, '0')}T12:00:00Z`,
+        publishedAt: null,
+        notes: `fix ${n}`
+      }
+    })
+  const snap = (extra: Partial<RepoSnapshot>): RepoSnapshot => ({
+    nameWithOwner: 'o/r',
+    url: 'https://github.com/o/r',
+    archived: false,
+    releases: made(11, 30),
+    tags: [],
+    ...extra
+  })
+  const target = { repo: 'o/r', previousVersion: 'v1.0.0' }
+
+  it('wants older releases only while the published version is not met and GitHub has more', () => {
+    expect(wantsOlder(snap({ releasesAfter: 'c' }), target)).toBe(true)
+    expect(wantsOlder(snap({}), target)).toBe(false)
+    expect(wantsOlder(snap({ releasesAfter: 'c', releases: [...made(11, 30), ...made(0, 0)] }), target)).toBe(false)
+    // Up to date, or never published: nothing to page for.
+    expect(wantsOlder(snap({ releasesAfter: 'c' }), { repo: 'o/r', previousVersion: 'v1.30.0' })).toBe(false)
+    expect(wantsOlder(snap({ releasesAfter: 'c' }), { repo: 'o/r' })).toBe(false)
+  })
+
+  it('records the span not read as a gap, from the published version to the oldest release read', () => {
+    const r = factsFromSnapshot(snap({ releasesAfter: null }), target, { now, maxCrossed: 200 })
+    if (r.kind !== 'facts') throw new Error('expected facts')
+    expect(r.facts.gap).toEqual({ after: 'v1.0.0', before: 'v1.11.0' })
+    expect(r.facts.crossed).toHaveLength(20)
+  })
+
+  it('records no gap when the list is whole, or it reached the published version', () => {
+    const whole = factsFromSnapshot(snap({}), target, { now, maxCrossed: 200 })
+    const reached = factsFromSnapshot(
+      snap({ releasesAfter: 'c', releases: [...made(11, 30), ...made(0, 0)] }),
+      target,
+      {
+        now,
+        maxCrossed: 200
+      }
+    )
+    expect(whole).toMatchObject({ kind: 'facts' })
+    expect(reached).toMatchObject({ kind: 'facts' })
+    expect(whole.kind === 'facts' && 'gap' in whole.facts).toBe(false)
+    expect(reached.kind === 'facts' && 'gap' in reached.facts).toBe(false)
+  })
+
+  it('records a gap when more releases lie between than are kept, and for tags that did not reach back', () => {
+    const kept = factsFromSnapshot(snap({}), target, { now, maxCrossed: 5 })
+    if (kept.kind !== 'facts') throw new Error('expected facts')
+    expect(kept.facts.gap).toEqual({ after: 'v1.0.0', before: 'v1.26.0' })
+    const tags = factsFromSnapshot(
+      snap({ releases: [], tags: made(11, 30).map((r) => ({ name: r.tag, date: r.createdAt })), moreTags: true }),
+      target,
+      { now, maxCrossed: 200 }
+    )
+    if (tags.kind !== 'facts') throw new Error('expected facts')
+    expect(tags.facts.gap).toEqual({ after: 'v1.0.0', before: 'v1.11.0' })
   })
 })

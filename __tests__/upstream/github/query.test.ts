@@ -1,6 +1,12 @@
 import { describe, expect, it } from '@jest/globals'
 import { validate } from '@octokit/graphql-schema'
-import { aliasOf, buildBatchQuery, snapshotFromGraphQL } from '../../../src/upstream/github/query.js'
+import {
+  aliasOf,
+  buildBatchQuery,
+  buildOlderQuery,
+  olderFromGraphQL,
+  snapshotFromGraphQL
+} from '../../../src/upstream/github/query.js'
 
 const plain = Array.from({ length: 50 }, (_, i) => ({ repo: `owner-${i}/app` }))
 const mono = [
@@ -132,5 +138,49 @@ describe('snapshotFromGraphQL', () => {
       })
     ).toBeNull()
     expect(snapshotFromGraphQL(null)).toBeNull()
+  })
+})
+
+describe('the query for older releases (paging back)', () => {
+  it("validates against GitHub's published schema, the cursor a variable, and asks for releases only", () => {
+    const targets = Array.from({ length: 20 }, (_, i) => ({
+      repo: `owner-${i}/app`,
+      cursor: `Y3Vyc29yOjE5${i}`,
+      first: 50
+    }))
+    const { query, variables } = buildOlderQuery(targets)
+    expect(validate(query).map((e) => e.message)).toEqual([])
+    expect(query).not.toContain('Y3Vyc29y')
+    expect(variables).toMatchObject({ o0: 'owner-0', n0: 'app', c0: 'Y3Vyc29yOjE50' })
+    expect(query).not.toContain('refs(')
+    // first is bounded by GitHub's 100 a connection, whatever is asked.
+    expect(buildOlderQuery([{ repo: 'a/b', cursor: 'x', first: 500 }]).query).toContain(
+      'releases(first: 100, after: $c0'
+    )
+  })
+
+  it('reads an older page with where it goes on, and whole when GitHub says there is no next page', () => {
+    const node = { tagName: 'v1.0.0', isDraft: false, isPrerelease: false, createdAt: '2026-10-01T12:00:00Z' }
+    expect(
+      olderFromGraphQL({ releases: { pageInfo: { hasNextPage: true, endCursor: 'abc' }, nodes: [node, null] } })
+    ).toMatchObject({ releases: [{ tag: 'v1.0.0' }], releasesAfter: 'abc' })
+    expect(olderFromGraphQL({ releases: { pageInfo: { hasNextPage: false, endCursor: 'abc' }, nodes: [] } })).toEqual({
+      releases: []
+    })
+    expect(olderFromGraphQL({ releases: { nodes: 'no' } })).toBeNull()
+  })
+
+  it('a first answer with more releases beyond says where to go on from; one without says it is whole', () => {
+    const repo = (hasNextPage: boolean) => ({
+      nameWithOwner: 'a/b',
+      url: 'https://github.com/a/b',
+      isArchived: false,
+      isDisabled: false,
+      releases: { totalCount: 70, pageInfo: { hasNextPage, endCursor: 'c20' }, nodes: [] },
+      refs: { pageInfo: { hasNextPage }, nodes: [] }
+    })
+    expect(snapshotFromGraphQL(repo(true))).toMatchObject({ releasesAfter: 'c20', moreTags: true })
+    expect(snapshotFromGraphQL(repo(false))).not.toHaveProperty('releasesAfter')
+    expect(snapshotFromGraphQL(repo(false))).not.toHaveProperty('moreTags')
   })
 })

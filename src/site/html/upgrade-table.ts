@@ -1,6 +1,6 @@
 // "Upgrading from an older version?": every judged release of an app, its own class and deciding
 // words, and the verdict of updating from it to the latest. A plain table: it needs no script.
-import { verdictFrom } from '../../classify/upgrade.js'
+import { unreadWords, verdictFrom } from '../../classify/upgrade.js'
 import { LIMITS, type AppRecord, type ReleasesDoc } from '../../schema/index.js'
 import { chip } from './index-page.js'
 import { escapeMarkup, isDate, text } from './text.js'
@@ -14,7 +14,7 @@ export function upgradeTable(record: AppRecord, history: ReleasesDoc | null): st
   const releases = history?.releases ?? []
   if (releases.length === 0) return ''
   const rows = releases.map((e) => {
-    const v = verdictFrom(releases, e.version, { latest: record.latestVersion })
+    const v = verdictFrom(releases, e.version, { latest: record.latestVersion, gaps: history?.gaps ?? [] })
     const from =
       v.crossed.length === 0 && v.safeToUpdate === 'safe'
         ? '<span class="muted">the latest release</span>'
@@ -22,8 +22,14 @@ export function upgradeTable(record: AppRecord, history: ReleasesDoc | null): st
     const kind = e.breakingKind === 'urgent' ? ' <small>urgent fix</small>' : e.breakingKind === 'required' ? ' <small>required step</small>' : ''
     return `<tr data-v="${escapeMarkup(e.version)}"><th scope="row"><code>${text(e.version, LIMITS.version)}</code>${isDate(e.date) ? `<small>${e.date}</small>` : ''}</th><td>${chip(e.safeToUpdate)}${kind}${e.security ? ' <small>security fix</small>' : ''}<br><small>${words(e)}</small></td><td>${from}</td></tr>\n`
   })
+  const gaps = history?.gaps ?? []
+  // Releases a refresh could not read: said once above the table, and in the verdict of every row below them.
+  const unread =
+    gaps.length > 0
+      ? `\n<p class="notice" role="note">Not judged: ${text(unreadWords(gaps), 600)}, as more came out at once than a refresh reads. Updating across them is unknown, never safe.</p>`
+      : ''
   return `<h2 id="upgrade-h">Upgrading from an older version?</h2>
-<p class="muted">Each release judged so far, newest first, with its own class and the words that decided it, and the verdict of updating from it to ${text(record.latestVersion, LIMITS.version)}: the most severe release crossed decides. A version not listed here is not judged.</p>
+<p class="muted">Each release judged so far, newest first, with its own class and the words that decided it, and the verdict of updating from it to ${text(record.latestVersion, LIMITS.version)}: the most severe release crossed decides. A version not listed here is not judged.</p>${unread}
 <table class="upgrade" aria-labelledby="upgrade-h">
 <thead><tr><th scope="col">If you run</th><th scope="col">That release</th><th scope="col">Updating to ${text(record.latestVersion, LIMITS.version)}</th></tr></thead>
 <tbody>

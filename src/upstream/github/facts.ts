@@ -1,12 +1,19 @@
 // Turn what GitHub says about one repository (from GraphQL or the REST fallback)
 // into the ReleaseFacts a build publishes. Pure: no I/O, the clock comes in.
 import { utcDay } from '../../util/dates.js'
-import { LIMITS } from '../../schema/index.js'
+import { HISTORY_MAX, LIMITS } from '../../schema/index.js'
 import { safeHttpUrl } from '../../util/http-url.js'
 import { redact } from '../../util/redact.js'
 import { stripUnsafe } from '../../util/text.js'
 import type { ReleaseFacts } from '../../util/types.js'
-import { compareVersions, newestStable, stableBetween, type TagFilter } from '../../util/versions.js'
+import {
+  compareVersions,
+  isStableVersion,
+  newestStable,
+  sameVersion,
+  stableBetween,
+  type TagFilter
+} from '../../util/versions.js'
 
 /** One release as either API reports it, newest first by creation. */
 export interface RepoRelease {
@@ -34,15 +41,31 @@ export interface RepoSnapshot {
   archived: boolean
   releases: RepoRelease[]
   tags: RepoTag[]
+  /**
+   * Older releases lie beyond those read: the GraphQL cursor to read on from, or null when none can be given (REST
+   * read to its cap). Absent: `releases` holds every release.
+   */
+  releasesAfter?: string | null
+  /** Older tags lie beyond those read. */
+  moreTags?: boolean
 }
 
 export interface FactsTarget extends TagFilter {
   repo: string
   previousVersion?: string
+  /**
+   * The app's judged history in the previous snapshot was lost (missing, unreadable, another app's): read back as
+   * many releases as the history keeps, to judge them again.
+   */
+  rebuildHistory?: boolean
 }
 
 /** Releases read for the history of an app never published before, besides the latest. */
 export const BACKFILL = 5
+
+function gapOf(gap: { after: string; before: string } | undefined): { gap?: { after: string; before: string } } {
+  return gap ? { gap } : {}
+}
 
 export type FactsResult = { kind: 'facts'; facts: ReleaseFacts } | { kind: 'none'; reason: string }
 
@@ -83,6 +106,60 @@ function repoPage(snapshot: RepoSnapshot): string {
   return safeHttpUrl(snapshot.url) ?? `https://github.com/${snapshot.nameWithOwner}`
 }
 
+/** The newest stable release matching the app, when its label is above the version published before. */
+function newerThanPublished(snapshot: RepoSnapshot, target: FactsTarget): RepoRelease | null {
+  if (target.previousVersion === undefined) return null
+  const filter: TagFilter = { tagPrefix: target.tagPrefix, tagPattern: target.tagPattern }
+  const latest = newestStable(
+    snapshot.releases.filter((r) => !r.draft && !r.prerelease),
+    (r) => r.tag,
+    filter
+  )
+  if (!latest) return null
+  return (compareVersions(latest.tag, target.previousVersion, filter.tagPrefix) ?? 0) > 0 ? latest : null
+}
+
+/** Is the version published before among `labels`? (The read reached back to it.) */
+function meets(labels: readonly string[], target: FactsTarget): boolean {
+  return labels.some((l) => sameVersion(l, target.previousVersion!, target.tagPrefix))
+}
+
+/**
+ * Should the refresh read older releases of this app? Only when a newer release came out, the version published
+ * before is not among the releases read, and GitHub has more: the span between is not read yet.
+ */
+export function wantsOlder(snapshot: RepoSnapshot, target: FactsTarget): boolean {
+  if (snapshot.releasesAfter === undefined) return false
+  if (target.rebuildHistory) {
+    const filter: TagFilter = { tagPrefix: target.tagPrefix, tagPattern: target.tagPattern }
+    const stable = snapshot.releases.filter((r) => !r.draft && !r.prerelease && isStableVersion(r.tag, filter))
+    if (stable.length > 0 && stable.length < HISTORY_MAX) return true
+  }
+  if (!newerThanPublished(snapshot, target)) return false
+  return !meets(
+    snapshot.releases.filter((r) => !r.draft).map((r) => r.tag),
+    target
+  )
+}
+
+/**
+ * The span a read did not reach: crossing from the version published before to the latest, when that version is not
+ * among what was read and more lay beyond (`more`), or when more releases lie between than `crossed` keeps.
+ */
+function unreadSpan(
+  labels: readonly string[],
+  more: boolean,
+  target: FactsTarget,
+  between: number,
+  crossed: readonly { version: string }[],
+  latest: string
+): { after: string; before: string } | undefined {
+  const previous = target.previousVersion
+  if (previous === undefined || (compareVersions(latest, previous, target.tagPrefix) ?? 0) <= 0) return undefined
+  if (!(more && !meets(labels, target)) && between <= crossed.length) return undefined
+  return { after: previous, before: crossed[0]?.version ?? latest }
+}
+
 /**
  * The facts for one app: the newest stable release matching the app's tags
  * (drafts, prereleases by flag and by label are never it), or, when the
@@ -103,19 +180,27 @@ export function factsFromSnapshot(
   const stable = snapshot.releases.filter((r) => !r.draft && !r.prerelease)
   const latest = newestStable(stable, (r) => r.tag, filter)
   if (latest) {
-    const crossed = stableBetween(stable, (r) => r.tag, target.previousVersion, latest, opts.maxCrossed, filter)
+    const between = stableBetween(stable, (r) => r.tag, target.previousVersion, latest, Infinity, filter)
+    const crossed = between.slice(Math.max(0, between.length - Math.max(1, opts.maxCrossed)))
     const note = (r: RepoRelease) => ({
       version: r.tag,
       notes: capNotes(r.notes),
       url: safeHttpUrl(r.url) ?? `${page}/releases/tag/${pathOf(r.tag)}`,
       date: day(r.publishedAt ?? r.createdAt)
     })
-    // An app never published has no history yet: the releases of this answer below the latest start it.
+    // An app never published has no history yet: the releases of this answer below the latest start it. One whose
+    // history was lost starts it again from as many as the history keeps.
+    const oldest = crossed[0]?.tag ?? latest.tag
     const earlier =
-      target.previousVersion === undefined
-        ? stableBetween(stable, (r) => r.tag, '0', latest, (opts.backfill ?? BACKFILL) + 1, filter).filter(
-            (r) => (compareVersions(r.tag, latest.tag, filter.tagPrefix) ?? 0) < 0
-          )
+      target.previousVersion === undefined || target.rebuildHistory
+        ? stableBetween(
+            stable,
+            (r) => r.tag,
+            '0',
+            latest,
+            target.rebuildHistory ? HISTORY_MAX : (opts.backfill ?? BACKFILL) + 1,
+            filter
+          ).filter((r) => (compareVersions(r.tag, oldest, filter.tagPrefix) ?? 0) < 0)
         : []
     return {
       kind: 'facts',
@@ -127,14 +212,25 @@ export function factsFromSnapshot(
         checked,
         archived: snapshot.archived,
         crossed: crossed.map(note),
-        ...(earlier.length > 0 ? { earlier: earlier.map(note) } : {})
+        ...(earlier.length > 0 ? { earlier: earlier.map(note) } : {}),
+        ...gapOf(
+          unreadSpan(
+            snapshot.releases.filter((r) => !r.draft).map((r) => r.tag),
+            snapshot.releasesAfter !== undefined,
+            target,
+            between.length,
+            crossed.map((r) => ({ version: r.tag })),
+            latest.tag
+          )
+        )
       }
     }
   }
 
   const tag = newestStable(snapshot.tags, (t) => t.name, filter)
   if (tag) {
-    const crossed = stableBetween(snapshot.tags, (t) => t.name, target.previousVersion, tag, opts.maxCrossed, filter)
+    const between = stableBetween(snapshot.tags, (t) => t.name, target.previousVersion, tag, Infinity, filter)
+    const crossed = between.slice(Math.max(0, between.length - Math.max(1, opts.maxCrossed)))
     return {
       kind: 'facts',
       facts: {
@@ -150,7 +246,17 @@ export function factsFromSnapshot(
           url: `${page}/tree/${pathOf(t.name)}`,
           date: day(t.date)
         })),
-        fromTags: true
+        fromTags: true,
+        ...gapOf(
+          unreadSpan(
+            snapshot.tags.map((t) => t.name),
+            snapshot.moreTags === true,
+            target,
+            between.length,
+            crossed.map((t) => ({ version: t.name })),
+            tag.name
+          )
+        )
       }
     }
   }

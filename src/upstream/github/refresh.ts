@@ -6,7 +6,7 @@
 // last-known-good data. Per-app warnings are the caller's (it knows the fallback).
 import { REPO_PATTERN } from '../../schema/index.js'
 import type { Logger, ReleaseFacts } from '../../util/types.js'
-import { capReason, factsFromSnapshot, type RepoSnapshot } from './facts.js'
+import { capReason, factsFromSnapshot, wantsOlder, type RepoSnapshot } from './facts.js'
 import {
   answerData,
   classifyFailure,
@@ -16,7 +16,17 @@ import {
   type RetryTimings,
   type ThrottleTimings
 } from './client.js'
-import { aliasOf, buildBatchQuery, rateLimitAnswer, snapshotFromGraphQL } from './query.js'
+import {
+  aliasOf,
+  buildBatchQuery,
+  buildOlderQuery,
+  MAX_RELEASES_READ,
+  OLDER_BATCH,
+  OLDER_PAGE,
+  olderFromGraphQL,
+  rateLimitAnswer,
+  snapshotFromGraphQL
+} from './query.js'
 import { snapshotFromRest } from './rest.js'
 
 export interface RefreshTarget {
@@ -27,6 +37,8 @@ export interface RefreshTarget {
   tagPattern?: string
   /** The version published last time; `crossed` starts above it. */
   previousVersion?: string
+  /** Its judged history was lost: read back as many releases as the history keeps (facts.ts: FactsTarget). */
+  rebuildHistory?: boolean
 }
 
 export type RefreshOutcome =
@@ -53,6 +65,13 @@ export interface RefreshStats {
   batches: number
   /** Repositories read over REST because GraphQL could not answer them (absent from older callers' fakes). */
   restFallbacks?: number
+  /** Follow-up requests for older releases, and the apps that needed them (see query.ts: paging back). */
+  olderPages?: number
+  pagedApps?: number
+  /** Apps whose releases since the version published before could not all be read: a gap in their history. */
+  gaps?: number
+  /** Why GitHub refused the token, when it did (HTTP 401): nothing was read with it. */
+  tokenRefused?: string
 }
 
 export interface RefreshOptions {
@@ -68,8 +87,10 @@ export interface RefreshOptions {
   batchSize?: number
   /** GraphQL requests in flight at once. Default 4. */
   concurrency?: number
-  /** Most releases kept in `crossed`. Default 20 (the release window bounds it too). */
+  /** Most releases kept in `crossed`. Default MAX_RELEASES_READ. */
   maxCrossed?: number
+  /** Most releases read per app when paging back to the version published before. Default MAX_RELEASES_READ. */
+  maxReleasesRead?: number
   /** GraphQL points kept in reserve: a batch that would dip below is not sent. Default 50. */
   minRemaining?: number
   /** Transient batch failures in a row after which the run stops asking. Default 6. */
@@ -84,7 +105,7 @@ export interface RefreshOptions {
 
 export const DEFAULT_BATCH_SIZE = 50
 export const DEFAULT_CONCURRENCY = 4
-export const DEFAULT_MAX_CROSSED = 20
+export const DEFAULT_MAX_CROSSED = MAX_RELEASES_READ
 export const DEFAULT_MIN_REMAINING = 50
 export const DEFAULT_MAX_CONSECUTIVE_FAILURES = 6
 
@@ -103,6 +124,10 @@ interface RunState {
   failuresInARow: number
   /** Set once the run stops asking (token rejected, GitHub down): every later target gets this. */
   stopped: RefreshOutcome | null
+  /** Apps that want older releases, paged back together once every batch has answered. */
+  older: Older[]
+  /** Apps whose history got a gap this run, for the warning. */
+  gapSlugs: string[]
 }
 
 export async function refreshFromGitHub(
@@ -127,10 +152,21 @@ export async function refreshFromGitHub(
     }),
     options,
     outcomes: new Map(),
-    stats: { requests: 0, graphqlPoints: 0, remaining: null, batches: 0, restFallbacks: 0 },
+    stats: {
+      requests: 0,
+      graphqlPoints: 0,
+      remaining: null,
+      batches: 0,
+      restFallbacks: 0,
+      olderPages: 0,
+      pagedApps: 0,
+      gaps: 0
+    },
     budget: { inFlight: 0, exhausted: null },
     failuresInARow: 0,
-    stopped: null
+    stopped: null,
+    older: [],
+    gapSlugs: []
   }
 
   const askable: RefreshTarget[] = []
@@ -148,6 +184,8 @@ export async function refreshFromGitHub(
   }
   const concurrency = Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY)
   await Promise.all(Array.from({ length: Math.min(concurrency, batches.length) }, worker))
+  // Apps behind by more than their first answer, from every batch: OLDER_BATCH of them a request.
+  await readOlder(state, state.older, concurrency)
 
   // Never lose an app, whatever happened above.
   for (const t of targets) {
@@ -161,13 +199,21 @@ export async function refreshFromGitHub(
 function report(state: RunState, total: number): void {
   const counts = new Map<string, number>()
   for (const o of state.outcomes.values()) counts.set(o.status, (counts.get(o.status) ?? 0) + 1)
-  const { requests, graphqlPoints, remaining, restFallbacks } = state.stats
+  const { requests, graphqlPoints, remaining, restFallbacks, olderPages, pagedApps, gaps } = state.stats
   const perApp = total > 0 ? (requests / total).toFixed(3) : '0'
   const summary = [...counts].map(([k, v]) => `${k} ${v}`).join(', ')
+  const older = olderPages ? `, ${olderPages} pages of older releases for ${pagedApps} apps` : ''
   state.options.log.info(
     `GitHub refresh: ${total} apps, ${requests} requests (${perApp} per app), ${graphqlPoints} GraphQL points used, ` +
-      `${remaining ?? 'unknown'} remaining, ${restFallbacks ?? 0} REST fallbacks; ${summary}`
+      `${remaining ?? 'unknown'} remaining, ${restFallbacks ?? 0} REST fallbacks${older}; ${summary}`
   )
+  if (gaps) {
+    const names = state.gapSlugs.slice(0, 20).join(', ') + (gaps > 20 ? ` and ${gaps - 20} more` : '')
+    state.options.log.warning(
+      `GitHub: ${gaps} apps published more releases since their published version than one refresh reads ` +
+        `(${names}); the releases not read are recorded as a gap in their history, and updates across it are unknown`
+    )
+  }
   const skipped = counts.get('skipped') ?? 0
   if (skipped > 0 && state.budget.exhausted) {
     state.options.log.warning(
@@ -179,6 +225,10 @@ function report(state: RunState, total: number): void {
 function settle(state: RunState, target: RefreshTarget, snapshot: RepoSnapshot): void {
   const maxCrossed = Math.max(1, state.options.maxCrossed ?? DEFAULT_MAX_CROSSED)
   const result = factsFromSnapshot(snapshot, target, { now: state.options.now, maxCrossed })
+  if (result.kind === 'facts' && result.facts.gap) {
+    state.stats.gaps = (state.stats.gaps ?? 0) + 1
+    state.gapSlugs.push(target.slug)
+  }
   const moved =
     snapshot.nameWithOwner.toLowerCase() !== target.repo.toLowerCase() && REPO_PATTERN.test(snapshot.nameWithOwner)
   let outcome: RefreshOutcome
@@ -274,8 +324,9 @@ async function runBatch(state: RunState, batch: RefreshTarget[]): Promise<void> 
       return
     }
     const snapshot = snapshotFromGraphQL(value)
-    if (snapshot) settle(state, target, snapshot)
-    else again.push(target)
+    if (!snapshot) again.push(target)
+    else if (wantsOlder(snapshot, target)) state.older.push({ target, snapshot })
+    else settle(state, target, snapshot)
   })
   if (again.length === batch.length) {
     return onBatchFailure(state, batch, {
@@ -299,6 +350,7 @@ async function onBatchFailure(state: RunState, batch: RefreshTarget[], failure: 
       state.budget.exhausted ??= 'GitHub rate limit reached'
       return markAll(state, batch, { status: 'skipped', reason: state.budget.exhausted })
     case 'unauthorized':
+      state.stats.tokenRefused ??= what
       state.stopped = { status: 'failed', reason: `GitHub rejected the token (${what})` }
       log.error(`GitHub rejected the token; not asking further (${what})`)
       return markAll(state, batch, state.stopped)
@@ -337,7 +389,7 @@ async function restFallback(state: RunState, target: RefreshTarget, graphqlFailu
   state.options.log.info(`GitHub GraphQL could not answer for ${target.repo} (${graphqlFailure}); reading it over REST`)
   state.stats.restFallbacks = (state.stats.restFallbacks ?? 0) + 1
   try {
-    const snapshot = await snapshotFromRest(state.client, target)
+    const snapshot = await snapshotFromRest(state.client, target, state.options.maxReleasesRead)
     state.failuresInARow = 0
     settle(state, target, snapshot)
   } catch (error) {
@@ -361,4 +413,130 @@ async function restFallback(state: RunState, target: RefreshTarget, graphqlFailu
       })
     }
   }
+}
+
+/** An app whose first answer did not reach the version published before, with what was read so far. */
+interface Older {
+  target: RefreshTarget
+  snapshot: RepoSnapshot
+}
+
+/**
+ * Page back through the releases of the apps that need it (see query.ts), OLDER_BATCH apps a request, until each
+ * meets the version published before, the oldest release or the cap. Whatever stops it (the cap, a failure, the
+ * budget, the deadline), each app is settled with what was read: the span not read becomes a gap in its history.
+ */
+async function readOlder(state: RunState, items: Older[], concurrency: number): Promise<void> {
+  state.stats.pagedApps = (state.stats.pagedApps ?? 0) + items.length
+  let open = items
+  while (open.length > 0) {
+    const chunks: Older[][] = []
+    for (let i = 0; i < open.length; i += OLDER_BATCH) chunks.push(open.slice(i, i + OLDER_BATCH))
+    const next: Older[] = []
+    let at = 0
+    const worker = async (): Promise<void> => {
+      while (at < chunks.length) next.push(...(await olderPage(state, chunks[at++]!)))
+    }
+    await Promise.all(Array.from({ length: Math.min(concurrency, chunks.length) }, worker))
+    open = next
+  }
+}
+
+/** One follow-up request; returns the apps that still want older releases. */
+async function olderPage(state: RunState, chunk: Older[]): Promise<Older[]> {
+  const { options, stats, budget } = state
+  const cap = Math.max(1, options.maxReleasesRead ?? MAX_RELEASES_READ)
+  // At the cap (or where REST left no cursor): settled with what was read, the rest a gap (facts.ts: unreadSpan).
+  const asked = chunk.filter((o) => typeof o.snapshot.releasesAfter === 'string' && o.snapshot.releases.length < cap)
+  for (const o of chunk) if (!asked.includes(o)) settle(state, o.target, o.snapshot)
+  if (asked.length === 0) return []
+  // A read cut short for a passing reason (deadline, budget, GitHub down) is not a gap: the app keeps last-known-good
+  // and the next run reads it all again.
+  const targets = asked.map((o) => o.target)
+  pastDeadline(state)
+  if (state.stopped) return markOlder(state, targets, state.stopped)
+  const minRemaining = options.minRemaining ?? DEFAULT_MIN_REMAINING
+  if (!budget.exhausted && stats.remaining !== null && stats.remaining - budget.inFlight - 1 < minRemaining)
+    budget.exhausted = `GraphQL budget too low (${stats.remaining} points left, ${minRemaining} kept in reserve)`
+  if (budget.exhausted) return markOlder(state, targets, { status: 'skipped', reason: budget.exhausted })
+  const { query, variables } = buildOlderQuery(
+    asked.map((o) => ({
+      repo: o.target.repo,
+      cursor: o.snapshot.releasesAfter as string,
+      first: Math.min(OLDER_PAGE, cap - o.snapshot.releases.length)
+    }))
+  )
+  stats.olderPages = (stats.olderPages ?? 0) + 1
+  budget.inFlight += 1
+  let body: { data?: Record<string, unknown> | null; errors?: GqlError[] }
+  try {
+    const res = await state.client.octokit.request({ method: 'POST', url: options.graphqlUrl, query, variables })
+    const data = answerData(res.data)
+    body = (data && typeof data === 'object' ? data : {}) as typeof body
+  } catch (error) {
+    return olderFailed(state, asked, classifyFailure(error))
+  } finally {
+    budget.inFlight -= 1
+  }
+  const rate = rateLimitAnswer.safeParse(body.data?.rateLimit)
+  if (rate.success) {
+    stats.graphqlPoints += rate.data.cost
+    stats.remaining = rate.data.remaining
+  }
+  const errors = Array.isArray(body.errors) ? body.errors : []
+  if (errors.some((e) => e?.type === 'RATE_LIMITED'))
+    return olderFailed(state, asked, { kind: 'rate-limited', status: 200, message: 'RATE_LIMITED', serviceDown: true })
+  const data = body.data && typeof body.data === 'object' ? body.data : null
+  if (!data) {
+    const message = errors.map((e) => e?.message ?? '').join('; ') || 'no data in the GraphQL answer'
+    return olderFailed(state, asked, { kind: 'transient', status: 200, message, serviceDown: false })
+  }
+  state.failuresInARow = 0
+  const open: Older[] = []
+  const unanswered: Older[] = []
+  asked.forEach((o, i) => {
+    const page = olderFromGraphQL(data[aliasOf(i)])
+    if (!page) return void unanswered.push(o)
+    o.snapshot.releases.push(...page.releases)
+    if (page.releasesAfter === undefined) delete o.snapshot.releasesAfter
+    else o.snapshot.releasesAfter = page.releasesAfter
+    if (wantsOlder(o.snapshot, o.target) && page.releases.length > 0) open.push(o)
+    else settle(state, o.target, o.snapshot)
+  })
+  // A repository whose older releases GraphQL would not give: read over REST, as a batch that keeps failing is.
+  for (const o of unanswered) await restFallback(state, o.target, 'its older releases were not in the answer')
+  return open
+}
+
+/** Apps whose paging back stopped for a passing reason: last-known-good (see olderPage). */
+function markOlder(state: RunState, targets: RefreshTarget[], outcome: RefreshOutcome): [] {
+  markAll(state, targets, outcome)
+  return []
+}
+
+/** A follow-up request failed: stop, skip or fall back to REST, as for a batch (see onBatchFailure). */
+async function olderFailed(state: RunState, asked: Older[], failure: RequestFailure): Promise<[]> {
+  const targets = asked.map((o) => o.target)
+  const late = pastDeadline(state)
+  if (late) return markOlder(state, targets, late)
+  const what = `${failure.status ?? 'network error'}: ${capReason(failure.message)}`
+  switch (failure.kind) {
+    case 'rate-limited':
+      state.budget.exhausted ??= 'GitHub rate limit reached'
+      return markOlder(state, targets, { status: 'skipped', reason: state.budget.exhausted })
+    case 'unauthorized':
+      state.stats.tokenRefused ??= what
+      state.stopped ??= { status: 'failed', reason: `GitHub rejected the token (${what})` }
+      return markOlder(state, targets, state.stopped)
+    case 'transient':
+      if (failure.serviceDown && tripBreaker(state, what)) return markOlder(state, targets, state.stopped!)
+      break
+    default:
+      return markOlder(state, targets, { status: 'failed', reason: `GitHub GraphQL answered ${what}` })
+  }
+  state.options.log.info(
+    `GitHub: older releases of ${asked.length} apps could not be read (${what}); reading them over REST`
+  )
+  for (const t of targets) await restFallback(state, t, what)
+  return []
 }
