@@ -29,9 +29,10 @@ import {
   type PreviousChanges,
   type PreviousSnapshot
 } from './previous.js'
-import { CLASSIFIER_DIGEST } from '../classify/index.js'
+import { CLASSIFIER_DIGEST, PROMPT_VERSION } from '../classify/index.js'
+import { judgeByModel, type ModelAsker } from './judge-models.js'
 import { appRecord, diffRecords, type RecordChange } from './records.js'
-import { carriedFiles, knownRecords, nextReuseDoc, reusableEntry, unchangedFeeds } from './reuse.js'
+import { carriedFiles, judgedProgram, knownRecords, nextReuseDoc, reusableEntry, unchangedFeeds } from './reuse.js'
 
 export { diffRecords, settle, type RecordChange } from './records.js'
 
@@ -57,6 +58,8 @@ export interface BuildDeps {
    * previous snapshot are carried over from it unread; without it (running from source) every app is built.
    */
   program?: string | null
+  /** A language model to judge releases (build/judge-models.ts); without one the rules judge. */
+  modelJudge?: ModelAsker | null
   refresh?: (targets: RefreshTarget[]) => Promise<{ outcomes: Map<string, RefreshOutcome>; stats: RefreshStats }>
   fetchProduct?: (product: string) => Promise<EndoflifeProduct>
 }
@@ -197,6 +200,8 @@ interface Judged {
   leftOut: LeftOut[]
   images: { slug: string; images?: readonly string[] }[]
   stats: RefreshStats | null
+  /** Who judged this run's releases, and the model calls made. */
+  judging: RunReport['judging']
 }
 
 /**
@@ -218,7 +223,8 @@ async function judgeCatalog(
   const previousChanges = await readPreviousChanges(previousDir, log)
   const staleBefore = await readPreviousStaleSince(previousDir, log)
   // An offline build of the same program carries over the apps whose catalog file and record did not change.
-  const program = deps.program ?? null
+  const judge = deps.modelJudge?.judge ?? 'rules'
+  const program = deps.program ? judgedProgram(deps.program, judge, PROMPT_VERSION) : null
   const reused = program && !opts.refresh ? await readPreviousReuse(previousDir, program, log) : null
   const sources = new Map<string, string>()
   const known = program ? knownRecords(program, baseUrl, previous, reused, out.carry.present, sources) : undefined
@@ -231,6 +237,9 @@ async function judgeCatalog(
   const { apps, leftOut } = withReleaseData(gathered.apps, Boolean(opts.refresh), log)
   // 5. End-of-life data for the products the catalog names.
   const docs = await productDocs(apps, catalogDir, opts.refresh ? deps.fetchProduct : undefined, log)
+  // 5b. The judge: a language model's answers for the releases judged now, reused or asked within the run's budget
+  //     (build/judge-models.ts); without a model, or past its budget, the rules judge.
+  const judging = await judgeByModel(apps, previousDir, deps.modelJudge ?? null)
   // 6. One record per app: facts → verdict (yesterday's, when its basis holds) → record, checked and
   //    settled against the previous one; its judged releases join the history read back from the snapshot.
   const ctx = {
@@ -240,6 +249,7 @@ async function judgeCatalog(
     previous,
     previousDir,
     model: CLASSIFIER_DIGEST,
+    judging,
     log
   }
   const runAt = opts.now.toISOString()
@@ -274,7 +284,8 @@ async function judgeCatalog(
   const built = order.map((slug) => {
     const app = judged.get(slug)?.app
     const record = (judged.get(slug) ?? carried.get(slug)!).page.record
-    return { slug, record, images: imagesOf(slug), recordable: !app || (!app.stale && reusableEntry(app.entry)) }
+    const recordable = !app || (!app.stale && reusableEntry(app.entry) && !judging.pending.has(slug))
+    return { slug, record, images: imagesOf(slug), recordable }
   })
   const reuseDoc = program && !opts.refresh ? nextReuseDoc(program, baseUrl, built, sources) : null
   return {
@@ -287,7 +298,8 @@ async function judgeCatalog(
     stale: apps.filter((a) => a.stale).map((a) => a.slug),
     leftOut,
     images,
-    stats: gathered.stats
+    stats: gathered.stats,
+    judging: { judge: judging.judge, calls: judging.calls, verdicts: judging.verdicts }
   }
 }
 
@@ -387,7 +399,8 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
       refreshed: opts.refresh ? records.length - stale.length : 0,
       stale,
       failed: leftOut.map((l) => l.slug),
-      staleBefore: judged.staleBefore
+      staleBefore: judged.staleBefore,
+      judging: judged.judging
     }
     // 8. Render and check the rest of the tree; it replaces outDir only when all of it is valid.
     // The per-app documents carry generatedAt (spec); when it moved they cannot equal yesterday's, so they are

@@ -120,6 +120,23 @@ export async function readPreviousStaleSince(dir: string | undefined, log: Logge
 }
 
 /**
+ * A history written before verdicts named their judge: every entry was the rules' (judge "rules", no model
+ * answer), so it is read as such rather than started again.
+ */
+function withJudges(raw: unknown): unknown {
+  const releases = (raw as { releases?: unknown } | null)?.releases
+  if (!Array.isArray(releases)) return raw
+  return {
+    ...(raw as object),
+    releases: releases.map((e: unknown) =>
+      e && typeof e === 'object' && !('judge' in e)
+        ? { ...e, judge: 'rules', rules: (e as { safeToUpdate?: unknown }).safeToUpdate, model: null }
+        : e
+    )
+  }
+}
+
+/**
  * One app's judged releases in the previous snapshot, `<dir>/api/v1/apps/<slug>/releases.json`: one
  * read, synchronous because each app takes one synchronous step. Missing (a first publication, or a
  * snapshot from before the history) starts the history afresh; invalid is a warning and does the same.
@@ -140,7 +157,7 @@ export function readPreviousHistory(dir: string | undefined, slug: string, log: 
     log.warning(`previous ${file} is not JSON; the history of ${slug} starts again`)
     return null
   }
-  const parsed = releasesDocSchema.safeParse(raw)
+  const parsed = releasesDocSchema.safeParse(withJudges(raw))
   if (!parsed.success || parsed.data.slug !== slug) {
     const first = parsed.success ? { path: ['slug'], message: `is not ${slug}` } : parsed.error.issues[0]
     log.warning(

@@ -18,6 +18,8 @@ export interface RunReport {
   failed: readonly string[]
   /** Slug → since, from the previous run's status.json. */
   staleBefore: ReadonlyMap<string, string>
+  /** Who judged this run's releases and the model calls made; absent when nothing was judged (no build). */
+  judging?: { judge: string; calls: number; verdicts: Record<string, number> }
 }
 
 /** Since when a stale app has been stale: one stale in the previous run too keeps its date; one newly stale, this run. */
@@ -45,7 +47,16 @@ export function statusDoc(report: RunReport): StatusDoc {
       failed: report.failed.length
     },
     stale: [...since].sort(([a], [b]) => compareSlugs(a, b)).map(([slug, at]) => ({ slug, since: at })),
-    failed: [...report.failed].sort(compareSlugs)
+    failed: [...report.failed].sort(compareSlugs),
+    ...(report.judging
+      ? {
+          judging: {
+            judge: report.judging.judge,
+            calls: report.judging.calls,
+            verdicts: Object.fromEntries(Object.entries(report.judging.verdicts).sort(([a], [b]) => (a < b ? -1 : 1)))
+          }
+        }
+      : {})
   }
 }
 
