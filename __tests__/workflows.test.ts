@@ -94,6 +94,10 @@ describe('action.yml', () => {
       'catalog',
       'endoflife-url',
       'github-token',
+      'judge',
+      'max-model-calls',
+      'model',
+      'models-endpoint',
       'output',
       'previous',
       'refresh',
@@ -160,12 +164,12 @@ describe('workflows', () => {
     }
   })
 
-  it('publish: daily and on demand, contents: write only, never two at once, commits only through the tested script', () => {
+  it('publish: daily and on demand, contents: write and models: read only, never two at once, commits only through the tested script', () => {
     const w = load('publish.yml')
     expect(Object.keys(w.on).sort()).toEqual(['schedule', 'workflow_dispatch'])
     expect(w.on.schedule).toEqual([{ cron: expect.stringMatching(/^\d{1,2} \d{1,2} \* \* \*$/) }])
     expect(w.permissions).toEqual({})
-    expect(w.jobs.publish!.permissions).toEqual({ contents: 'write' })
+    expect(w.jobs.publish!.permissions).toEqual({ contents: 'write', models: 'read' })
     expect(w.concurrency).toEqual({ group: expect.any(String), 'cancel-in-progress': false })
     const s = w.jobs.publish!.steps
     const build = s.find((x) => x.uses === './')!
