@@ -233,6 +233,20 @@ describe('workflows', () => {
     expect(steps(w).some((x) => x.uses === './')).toBe(true)
   })
 
+  it('eval-models: on demand only, contents: read and models: read, uploads the answers and the figures', () => {
+    const w = load('eval-models.yml')
+    expect(Object.keys(w.on)).toEqual(['workflow_dispatch'])
+    expect(w.permissions).toEqual({ contents: 'read', models: 'read' })
+    const all = steps(w)
+    const evalStep = all.find((x) => x.run?.includes('npm run eval -- --judge models'))!
+    expect(evalStep.env).toMatchObject({ GITHUB_TOKEN: '${{ github.token }}' })
+    expect(evalStep.run).toContain('--record "$RUNNER_TEMP/eval/model-answers.jsonl"')
+    // Inputs reach the shell through the environment, never pasted into the script.
+    for (const x of all) expect(x.run ?? '').not.toContain('${{')
+    const upload = all.find((x) => x.uses?.startsWith('actions/upload-artifact@'))!
+    expect(upload.with).toMatchObject({ path: '${{ runner.temp }}/eval/' })
+  })
+
   it('catalog: validates pull requests that touch catalog/, read-only', () => {
     const w = load('catalog.yml')
     expect(w.on).toEqual({ pull_request: { paths: ['catalog/**'] } })

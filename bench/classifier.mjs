@@ -5,6 +5,7 @@
 // speed of 10,000 classifications on one core, the model's load time and size.
 //   node --import tsx bench/classifier.mjs            (npm run eval)
 //   node --import tsx bench/classifier.mjs --quiet    (figures only, no list of misses)
+//   npm run eval -- --judge models | --answers FILE   (the model judge: see bench/judge-models.mjs)
 // Data: __tests__/fixtures/release-notes/ (copied from the shared data set; see PROVENANCE.md).
 import { spawnSync } from 'node:child_process'
 import { readFileSync, statSync } from 'node:fs'
@@ -22,6 +23,20 @@ import {
 } from '../src/classify/train.ts'
 import { compareVersions, parseVersion } from '../src/util/versions.ts'
 import { median } from './support/median.mjs'
+
+// `--judge models` or `--answers FILE`: the model judge's figures instead (bench/judge-models.mjs).
+const judgeArg = process.argv.findIndex((a) => a === '--judge' || a.startsWith('--judge='))
+const judgeValue = judgeArg < 0 ? null : (process.argv[judgeArg].split('=')[1] ?? process.argv[judgeArg + 1])
+if (judgeValue === 'models' || process.argv.some((a) => a === '--answers' || a.startsWith('--answers='))) {
+  const { main } = await import('./judge-models.mjs')
+  try {
+    await main(process.argv.slice(2))
+    process.exit(0)
+  } catch (e) {
+    console.error(e.message)
+    process.exit(2)
+  }
+}
 
 const dir = new URL('../__tests__/fixtures/release-notes/', import.meta.url)
 const readJsonl = (name) =>
