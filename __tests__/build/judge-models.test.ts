@@ -217,7 +217,7 @@ describe('the floor under the model', () => {
       answers: new Map([['v1.0.1', a!]])
     })
     expect(judged.safeToUpdate).toBe('caution')
-    expect(judged.rule).toBe('model')
+    expect(judged.rule).toBe('model:openai/gpt-4.1-mini')
     expect(judged.releases[0]).toMatchObject({
       judge: 'model:openai/gpt-4.1-mini',
       quote: 'Corrected a typo in the settings page'

@@ -92,7 +92,7 @@ function byModel(j: ReleaseJudgement, a: JudgeAnswer, version: string, promptCut
     return {
       safeToUpdate: a.class,
       breakingKind: a.class === 'breaking' ? a.breakingKind : null,
-      rule: 'model',
+      rule: judge,
       because: `${CLASS_WORD[a.class]}${kind} in ${version}${quote ? `: "${quote}"` : ''}: ${a.reason.replace(/[.\s]+$/, '')}`,
       evidence: a.reason,
       quote,
