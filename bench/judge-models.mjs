@@ -15,8 +15,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { modelAsker } from '../src/build/judge-models.ts'
-import { checkAnswer, classifyReleases, PROMPT_VERSION, promptNotes } from '../src/classify/index.ts'
-import { cleanNotes } from '../src/classify/text.ts'
+import { checkAnswer, classifyReleases, notesForModel, PROMPT_VERSION } from '../src/classify/index.ts'
 import { contentOf, DEFAULT_MODEL, MODELS_DEFAULT_ENDPOINT } from '../src/upstream/models.ts'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
@@ -130,7 +129,7 @@ function readRecording(file) {
 
 /** The answer a build would take from these responses: the first that passes the check (the build retries once). */
 function answerOf(responses, text) {
-  const sent = promptNotes(cleanNotes(text).text)
+  const sent = notesForModel(text)
   let last = null
   for (const r of responses.slice(0, 2)) {
     const checked = checkAnswer(contentOf(r.response), sent.text)

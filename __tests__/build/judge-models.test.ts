@@ -77,6 +77,15 @@ describe('modelAsker', () => {
     expect(notesOf(fake.requests[0]!)).toBe(hostile)
   })
 
+  it('sends the notes in their own format, without control or bidi characters, and takes a quote of them', async () => {
+    // Made up: an RST-style bold title (the parser's normalising would rewrite it) and a bidi override.
+    const notes = '** Incompatible changes **\n* The \u202Elegacy\u202C option is gone\u0007'
+    fake = await startFakeModels(() => ({ content: answer('breaking', '** Incompatible changes **') }))
+    const a = await modelAsker(options(fake), logger()).ask('Mail', '4.0', notes)
+    expect(notesOf(fake.requests[0]!)).toBe('** Incompatible changes **\n* The legacy option is gone')
+    expect(a).toMatchObject({ class: 'breaking', line: '** Incompatible changes **' })
+  })
+
   it('refuses a quote the notes do not hold, asks once more saying why, and takes the second answer', async () => {
     fake = await startFakeModels((_r, n) => ({
       content:

@@ -6,8 +6,8 @@
 // retried once with what was wrong, else the rules judge that release.
 import {
   checkAnswer,
+  notesForModel,
   PROMPT_VERSION,
-  promptNotes,
   SYSTEM_PROMPT,
   userPrompt,
   type JudgeAnswer
@@ -103,7 +103,7 @@ export function modelAsker(opts: ModelAskerOptions, log: Logger): ModelAsker {
       return stopped
     },
     async ask(app, version, notes) {
-      const sent = promptNotes(cleanNotes(notes).text)
+      const sent = notesForModel(notes)
       const messages: ChatMessage[] = [
         { role: 'system', content: SYSTEM_PROMPT },
         { role: 'user', content: userPrompt(app, version, sent) }
@@ -184,7 +184,7 @@ export async function judgeByModel(
       )?.model
       if (kept) {
         const { class: cls, breakingKind, line, reason } = kept
-        const cut = promptNotes(cleanNotes(release.notes).text).cut
+        const cut = notesForModel(release.notes).cut
         mine.set(release.version, { class: cls, breakingKind, line, reason, id: kept.id, prompt: kept.prompt, cut })
       } else if (!isBlankNotes(cleanNotes(release.notes).text)) {
         // Blank notes are the rules' (unknown): nothing for a model to read.
