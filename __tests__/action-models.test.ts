@@ -20,14 +20,19 @@ let cleanup: () => Promise<void>
 let github: FakeGitHub
 let models: FakeModels
 
-async function runAction(inputs: Record<string, string>): Promise<{ code: number | null; stdout: string }> {
+async function runAction(
+  inputs: Record<string, string>
+): Promise<{ code: number | null; stdout: string; summary: string }> {
   const outputFile = path.join(dir, `output-${inputs.output}.txt`)
+  const summaryFile = path.join(dir, `summary-${inputs.output}.md`)
   await writeFile(outputFile, '')
+  await writeFile(summaryFile, '')
   const child = spawn(process.execPath, ['--import', TSX, ENTRY], {
     cwd: dir,
     env: {
       PATH: process.env.PATH ?? '',
       GITHUB_OUTPUT: outputFile,
+      GITHUB_STEP_SUMMARY: summaryFile,
       GITHUB_API_URL: github.apiUrl,
       GITHUB_GRAPHQL_URL: github.graphqlUrl,
       ...Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v]))
@@ -37,7 +42,7 @@ async function runAction(inputs: Record<string, string>): Promise<{ code: number
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
   child.stderr.on('data', (d: Buffer) => (stdout += d.toString()))
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve))
-  return { code, stdout }
+  return { code, stdout, summary: await readFile(summaryFile, 'utf8') }
 }
 
 const read = async (out: string, file: string) => JSON.parse(await readFile(path.join(dir, out, file), 'utf8'))
@@ -151,6 +156,9 @@ describe('the action with the model judge', () => {
       calls: 3,
       verdicts: { 'model:openai/gpt-4.1-mini': 3, rules: 1 }
     })
+    expect(r.summary).toContain(
+      'Judge: `openai/gpt-4.1-mini` (GitHub Models) judged 3 new releases in 3 requests; 1 left to the rules, asked again next run.'
+    )
     // The model obeyed the notes of wiki 1.0; the rules' floor did not let it publish safe.
     const wiki = await read('run1', 'api/v1/apps/wiki/releases.json')
     expect(wiki.releases[0]).toMatchObject({ judge: 'model:openai/gpt-4.1-mini', model: { class: 'safe' } })

@@ -114,7 +114,8 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env, cwd = proc
         warnings: result.warnings,
         errors: [],
         refresh,
-        stats: result.stats
+        stats: result.stats,
+        judging: result.judging
       },
       secrets
     )

@@ -81,6 +81,8 @@ export interface BuildResult {
   stats: RefreshStats | null
   /** When this run happened (status.json's runAt); generatedAt is when a record last changed. */
   runAt: string
+  /** Who judged this run's releases, and the model calls made (status.json's judging). */
+  judging: RunReport['judging'] | null
 }
 
 /** Release facts for every app: offline from last-known-good, or merged with a refresh. */
@@ -435,7 +437,8 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
       leftOut,
       warnings,
       stats,
-      runAt: report.runAt
+      runAt: report.runAt,
+      judging: judged.judging ?? null
     }
   } finally {
     await tree.discard()
