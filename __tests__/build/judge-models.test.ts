@@ -281,6 +281,15 @@ describe('judgeByModel', () => {
     expect(log.warnings.join('\n')).toContain('budget of 3 model calls is spent')
   })
 
+  it('spends nothing on an archived app', async () => {
+    fake = await startFakeModels(reader)
+    const archived = app('old', ['1.0'])
+    archived.facts!.archived = true
+    const j = await judgeByModel([archived, app('b', ['2.0'])], undefined, modelAsker(options(fake), logger()))
+    expect(fake.requests.map(releaseOf)).toEqual(['2.0'])
+    expect(j.verdicts).toEqual({ 'model:openai/gpt-4.1-mini': 1 })
+  })
+
   it('without a model, asks nothing', async () => {
     const j = await judgeByModel([app('a', ['1.0'])], undefined, null)
     expect(j).toMatchObject({ judge: 'rules', calls: 0, verdicts: {} })

@@ -148,7 +148,8 @@ export interface ModelJudging {
 /** The releases a record of this app judges (as build/assess.ts does): the crossed ones or the latest, and earlier ones. */
 function releasesOf(app: AppFacts): ReleaseNotes[] {
   const facts = app.facts
-  if (!facts || facts.movedTo || facts.notes === null) return []
+  // An archived app is unmaintained whatever its notes say: its history is the rules', and no budget goes to it.
+  if (!facts || facts.movedTo || facts.notes === null || facts.archived) return []
   const latest = facts.crossed.length > 0 ? facts.crossed : [{ version: facts.version, notes: facts.notes }]
   return [...(facts.earlier ?? []), ...latest]
 }
