@@ -1,6 +1,7 @@
 // A model's answer counts only when it has the shape asked for and quotes the notes; the floor under it.
 import { describe, expect, it } from '@jest/globals'
 import { applyFloor, checkAnswer } from '../../src/classify/model-answer.js'
+import { promptNotes } from '../../src/classify/prompt.js'
 
 // Made up: two lines, one wrapped with extra spaces, to test the whitespace-normalised quote check.
 const SENT = '## Changes\n- Raised the   minimum\n  Go version to 1.23\n- Fixed the login page'
@@ -70,5 +71,20 @@ describe('applyFloor', () => {
     expect(applyFloor({ class: 'safe' }, cautionRules)).toEqual({ safeToUpdate: 'safe', floored: false })
     expect(applyFloor({ class: 'caution' }, rules)).toEqual({ safeToUpdate: 'caution', floored: false })
     expect(applyFloor({ class: 'breaking' }, cautionRules)).toEqual({ safeToUpdate: 'breaking', floored: false })
+  })
+})
+
+describe('promptNotes', () => {
+  it('sends notes whole up to the cap, counting a character outside ASCII twice, and cuts at a line end', () => {
+    const line = `${'a'.repeat(99)}\n`
+    expect(promptNotes(line.repeat(160))).toEqual({ text: line.repeat(160), cut: false })
+    const long = promptNotes(line.repeat(200))
+    expect(long.cut).toBe(true)
+    expect(long.text).toBe(line.repeat(160).slice(0, -1))
+    // Cyrillic (made up): 100 characters a line weigh 199, so about 80 lines fit.
+    const ru = `${'б'.repeat(99)}\n`
+    const cut = promptNotes(ru.repeat(100))
+    expect(cut.cut).toBe(true)
+    expect(cut.text.split('\n')).toHaveLength(80)
   })
 })

@@ -9,9 +9,10 @@ import { cleanNotes } from './text.js'
 export const PROMPT_VERSION = 1
 
 /**
- * Characters of notes sent to the model. GitHub Models' low tier takes 8,000 input tokens per request
- * (see upstream/models.ts); 16,000 characters of notes are about 4,000–5,500 tokens of English, which leaves
- * room for these instructions. Longer notes are cut, and a cut release is never judged safe (see the floor).
+ * Characters of notes sent to the model (one outside ASCII counts as two). GitHub Models' low tier takes 8,000
+ * input tokens per request (see upstream/models.ts); 16,000 characters of notes are about 4,000–5,500 tokens of
+ * English, which leaves room for these instructions. Longer notes are cut, and a cut release is never judged safe
+ * (see the floor).
  */
 export const PROMPT_NOTES_CAP = 16_000
 
@@ -42,12 +43,26 @@ export interface PromptNotes {
   cut: boolean
 }
 
+/**
+ * Where the notes reach PROMPT_NOTES_CAP, counting a character outside ASCII twice: text in Cyrillic or CJK takes
+ * about twice the tokens per character of English, and must fit the same tokens per request.
+ */
+function capAt(notes: string): number {
+  let weight = 0
+  for (let i = 0; i < notes.length; i++) {
+    weight += notes.charCodeAt(i) < 0x80 ? 1 : 2
+    if (weight > PROMPT_NOTES_CAP) return i
+  }
+  return notes.length
+}
+
 /** The notes as sent: cut at PROMPT_NOTES_CAP (at a line end when one is near), never half a surrogate pair. */
 export function promptNotes(notes: string): PromptNotes {
-  if (notes.length <= PROMPT_NOTES_CAP) return { text: notes, cut: false }
-  let text = notes.slice(0, PROMPT_NOTES_CAP)
+  const at = notes.length <= PROMPT_NOTES_CAP / 2 ? notes.length : capAt(notes)
+  if (at >= notes.length) return { text: notes, cut: false }
+  let text = notes.slice(0, at)
   const nl = text.lastIndexOf('\n')
-  if (nl > PROMPT_NOTES_CAP * 0.8) text = text.slice(0, nl)
+  if (nl > at * 0.8) text = text.slice(0, nl)
   if (/[\uD800-\uDBFF]$/.test(text)) text = text.slice(0, -1)
   return { text, cut: true }
 }
