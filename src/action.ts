@@ -83,7 +83,11 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env, cwd = proc
       ...(token ? { token } : {}),
       ...(endoflifeUrl ? { endoflifeUrl } : {}),
       requestTimeout: core.getInput('request-timeout'),
-      refreshDeadline: core.getInput('refresh-deadline')
+      refreshDeadline: core.getInput('refresh-deadline'),
+      judge: core.getInput('judge'),
+      model: core.getInput('model'),
+      modelsEndpoint: core.getInput('models-endpoint'),
+      maxModelCalls: core.getInput('max-model-calls')
     })
     const result = await build(
       {
@@ -111,7 +115,8 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env, cwd = proc
         warnings: result.warnings,
         errors: [],
         refresh,
-        stats: result.stats
+        stats: result.stats,
+        judging: result.judging
       },
       secrets
     )

@@ -34,6 +34,12 @@ Commands:
             --request-timeout (20 s), the whole refresh at most --refresh-deadline
             (600 s); --previous is the published snapshot used as last-known-good.
             --source-commit (default GITHUB_SHA) is published in api/v1/status.json.
+            [--judge models|rules] [--model ID] [--models-endpoint URL] [--max-model-calls N]
+            --judge models (the default where GITHUB_TOKEN is set) asks GitHub Models
+            (--model, default openai/gpt-4.1-mini; --models-endpoint, default
+            https://models.github.ai/inference) about each release not judged before,
+            at most --max-model-calls (100) requests a run, the rest by the rules;
+            the rules stay the floor. --judge rules never asks a model.
   serve     --dir DIR [--port 8080] [--host 127.0.0.1]
             Serve a built site with GitHub Pages semantics.
   classify  --jsonl FILE | --notes-file FILE
@@ -132,7 +138,11 @@ async function run(
           now: { type: 'string' },
           'source-commit': { type: 'string' },
           'request-timeout': { type: 'string' },
-          'refresh-deadline': { type: 'string' }
+          'refresh-deadline': { type: 'string' },
+          judge: { type: 'string' },
+          model: { type: 'string' },
+          'models-endpoint': { type: 'string' },
+          'max-model-calls': { type: 'string' }
         }
       })
       const outDir = values.out
@@ -154,7 +164,11 @@ async function run(
         buildDeps(
           upstreamSettings(env, {
             ...(values['request-timeout'] ? { requestTimeout: values['request-timeout'] } : {}),
-            ...(values['refresh-deadline'] ? { refreshDeadline: values['refresh-deadline'] } : {})
+            ...(values['refresh-deadline'] ? { refreshDeadline: values['refresh-deadline'] } : {}),
+            ...(values.judge !== undefined ? { judge: values.judge } : {}),
+            ...(values.model !== undefined ? { model: values.model } : {}),
+            ...(values['models-endpoint'] !== undefined ? { modelsEndpoint: values['models-endpoint'] } : {}),
+            ...(values['max-model-calls'] !== undefined ? { maxModelCalls: values['max-model-calls'] } : {})
           }),
           log,
           now

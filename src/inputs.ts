@@ -3,6 +3,7 @@
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { ENDOFLIFE_DEFAULT_URL } from './upstream/endoflife.js'
+import { DEFAULT_MAX_MODEL_CALLS, DEFAULT_MODEL, MODELS_DEFAULT_ENDPOINT } from './upstream/models.js'
 import { githubEndpoints } from './upstream/github/endpoints.js'
 import { problem } from './util/problems.js'
 import type { Logger } from './util/types.js'
@@ -16,6 +17,56 @@ export interface UpstreamSettings {
   requestTimeoutSeconds?: number
   /** Longest a refresh (GitHub and endoflife.date together) may take, in seconds (`--refresh-deadline`). Default 600. */
   refreshDeadlineSeconds?: number
+  /** Who judges releases (`--judge`, input `judge`); undefined: a model where a token exists, else the rules. */
+  judge?: JudgeChoice
+  /** The model GitHub Models runs (`--model`). */
+  model?: string
+  /** The API base of GitHub Models (`--models-endpoint`); requests go to its /chat/completions. */
+  modelsEndpoint?: string
+  /** Requests to the model per run (`--max-model-calls`). */
+  maxModelCalls?: number
+}
+
+export type JudgeChoice = 'models' | 'rules'
+
+/** `models`, `rules`, or nothing (the default); anything else is a usage error naming the option. */
+export function parseJudge(value: string | undefined): JudgeChoice | undefined {
+  if (value === undefined || value.trim() === '') return undefined
+  const v = value.trim()
+  if (v === 'models' || v === 'rules') return v
+  throw problem('usage', `judge "${value}" is not "models" or "rules"`)
+}
+
+/** A model id as GitHub Models names them (`publisher/name`). */
+export function parseModel(value: string | undefined): string {
+  if (value === undefined || value.trim() === '') return DEFAULT_MODEL
+  const v = value.trim()
+  if (!/^[A-Za-z0-9][\w.-]{0,49}\/[A-Za-z0-9][\w.-]{0,49}$/.test(v))
+    throw problem('usage', `model "${value}" is not a model id such as ${DEFAULT_MODEL}`)
+  return v
+}
+
+/** An http(s) address for the models API. */
+export function parseEndpoint(value: string | undefined): string {
+  if (value === undefined || value.trim() === '') return MODELS_DEFAULT_ENDPOINT
+  const v = value.trim()
+  let url: URL
+  try {
+    url = new URL(v)
+  } catch {
+    throw problem('usage', `models-endpoint "${value}" is not an http(s) address`)
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw problem('usage', `models-endpoint "${value}" is not an http(s) address`)
+  return v.replace(/\/+$/, '')
+}
+
+/** A whole number of calls, 0 or more. */
+export function parseCalls(value: string | undefined): number {
+  if (value === undefined || value.trim() === '') return DEFAULT_MAX_MODEL_CALLS
+  const n = Number(value)
+  if (!Number.isInteger(n) || n < 0) throw problem('usage', `max-model-calls "${value}" is not a whole number`)
+  return n
 }
 
 export const DEFAULT_REQUEST_TIMEOUT_SECONDS = 20
@@ -31,8 +82,18 @@ export function parseSeconds(value: string | undefined, name: string, fallback: 
 
 export function upstreamSettings(
   env: NodeJS.ProcessEnv,
-  overrides: { token?: string; endoflifeUrl?: string; requestTimeout?: string; refreshDeadline?: string } = {}
+  overrides: {
+    token?: string
+    endoflifeUrl?: string
+    requestTimeout?: string
+    refreshDeadline?: string
+    judge?: string
+    model?: string
+    modelsEndpoint?: string
+    maxModelCalls?: string
+  } = {}
 ): UpstreamSettings {
+  const judge = parseJudge(overrides.judge)
   return {
     token: overrides.token || env.GITHUB_TOKEN || undefined,
     ...githubEndpoints(env),
@@ -42,7 +103,11 @@ export function upstreamSettings(
       overrides.refreshDeadline,
       'refresh-deadline',
       DEFAULT_REFRESH_DEADLINE_SECONDS
-    )
+    ),
+    ...(judge ? { judge } : {}),
+    model: parseModel(overrides.model),
+    modelsEndpoint: parseEndpoint(overrides.modelsEndpoint),
+    maxModelCalls: parseCalls(overrides.maxModelCalls)
   }
 }
 

@@ -109,7 +109,8 @@ describe('build: no churn', () => {
       sourceCommit: null,
       counts: { apps: first.count, refreshed: 0, stale: 0, failed: 0 },
       stale: [],
-      failed: []
+      failed: [],
+      judging: { judge: 'rules', calls: 0, verdicts: {} }
     })
     expect(after.get('index.html')).toContain('Last run <time datetime="2026-12-21T04:23:00.000Z">')
     // The documents the site publishes each have their JSON Schema beside apps.v1.json and app.v1.json.

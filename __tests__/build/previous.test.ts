@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { mkdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import { readPreviousStaleSince } from '../../src/build/previous.js'
+import { readPreviousHistory, readPreviousStaleSince } from '../../src/build/previous.js'
 import { renderStatusDoc } from '../../src/site/status.js'
 import type { Logger } from '../../src/util/types.js'
 import { tempDir } from '../support/tmp.js'
@@ -63,5 +63,59 @@ describe('readPreviousStaleSince', () => {
       expect((await readPreviousStaleSince(await withStatus(name, text), log)).size).toBe(0)
       expect(log.warnings).toEqual([expect.stringContaining(`${path.join(dir, name, 'api/v1/status.json')} ${why}`)])
     }
+  })
+})
+
+describe('readPreviousHistory', () => {
+  // An entry as releases.json published it before verdicts named their judge (made-up release).
+  const entry = {
+    version: 'v1.2.0',
+    tag: 'v1.2.0',
+    date: '2026-11-01',
+    url: 'https://github.com/o/r/releases/tag/v1.2.0',
+    safeToUpdate: 'caution',
+    rationale: 'Caution in v1.2.0: "Changed the default port": the line says a default changed.',
+    evidence: 'says a default changed',
+    quote: 'Changed the default port',
+    security: false,
+    breakingKind: null,
+    basis: '703f701b.00000000.0123456789ab'
+  }
+  const doc = (releases: object[]) =>
+    JSON.stringify({
+      schema: 'updatesafe.releases.v1',
+      generatedAt: '2026-11-02T04:23:00.000Z',
+      slug: 'app',
+      latest: null,
+      releases
+    })
+  async function withHistory(name: string, text: string): Promise<string> {
+    const root = path.join(dir, name)
+    await mkdir(path.join(root, 'api/v1/apps/app'), { recursive: true })
+    await writeFile(path.join(root, 'api/v1/apps/app/releases.json'), text)
+    return root
+  }
+
+  it('reads a history written before the judge was named as judged by the rules', async () => {
+    const h = readPreviousHistory(await withHistory('old-history', doc([entry])), 'app')
+    expect('history' in h && h.history.releases).toEqual([{ ...entry, judge: 'rules', rules: 'caution', model: null }])
+  })
+
+  it('keeps a model answer, and refuses a judge that does not name the model kept', async () => {
+    const model = {
+      id: 'openai/gpt-4.1-mini',
+      prompt: 1,
+      notes: '0123456789ab',
+      class: 'caution',
+      breakingKind: null,
+      line: 'Changed the default port',
+      reason: 'A default changed.'
+    }
+    const good = { ...entry, judge: 'model:openai/gpt-4.1-mini', rules: 'safe', model }
+    const h = readPreviousHistory(await withHistory('model-history', doc([good])), 'app')
+    expect('history' in h && h.history.releases).toEqual([good])
+    const bad = { ...good, judge: 'model:openai/gpt-4o' }
+    const read = readPreviousHistory(await withHistory('bad-judge', doc([bad])), 'app')
+    expect('problem' in read && read.problem).toContain('judge')
   })
 })

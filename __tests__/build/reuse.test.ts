@@ -6,6 +6,7 @@ import { cp, mkdir, readFile, readdir, rm, symlink, writeFile } from 'node:fs/pr
 import { lstatSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
+import type { ModelAsker } from '../../src/build/judge-models.js'
 import { build, type BuildDeps } from '../../src/build/pipeline.js'
 import { programDigest } from '../../src/build/reuse.js'
 import { loadCatalog } from '../../src/catalog/load.js'
@@ -155,6 +156,45 @@ describe('carrying unchanged apps over from the previous snapshot', () => {
     expect((await files('d1b')).get('api/v1/apps/adminer.json')).toContain(
       '"url": "https://example.net/x/apps/adminer/"'
     )
+  })
+
+  it('carries nothing over for another judge, nor an app a model was to judge and did not', async () => {
+    await run('d0', '2026-12-01T06:00:00.000Z')
+    // A model whose service gives no answer: every release falls to the rules, and stays to be asked.
+    const asked: string[] = []
+    const silent: ModelAsker = {
+      judge: 'model:test/silent',
+      model: 'test/silent',
+      calls: 0,
+      stopped: null,
+      ask: async (app) => {
+        asked.push(app)
+        return null
+      }
+    }
+    const d1 = await run(
+      'd1',
+      '2026-12-02T06:00:00.000Z',
+      { previous: 'd0' },
+      { program: 'program-1', modelJudge: silent }
+    )
+    expect(d1.carried).toBe(0)
+    expect(asked.length).toBeGreaterThan(0)
+    const n = asked.length
+    const d2 = await run(
+      'd2',
+      '2026-12-03T06:00:00.000Z',
+      { previous: 'd1' },
+      { program: 'program-1', modelJudge: silent }
+    )
+    // Carried: only the apps with nothing for a model to read (archived, no notes).
+    const names = new Map((await loadCatalog('catalog')).map((e) => [e.slug, e.entry.name]))
+    expect(d2.carried).toBe(plain.filter((slug) => !asked.includes(names.get(slug)!)).length)
+    expect(d2.carried).toBeLessThan(plain.length / 2)
+    expect(asked.length).toBe(2 * n)
+    // Back to the rules: another judge again, so nothing is carried from the model's snapshot.
+    expect((await run('d3', '2026-12-04T06:00:00.000Z', { previous: 'd2' })).carried).toBe(0)
+    expect((await run('d4', '2026-12-05T06:00:00.000Z', { previous: 'd3' })).carried).toBe(plain.length)
   })
 
   it('reads an app again whose published record was edited, or whose carried files are missing or links', async () => {

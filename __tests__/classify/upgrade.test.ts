@@ -16,7 +16,10 @@ function entry(version: string, cls: Classification, kind: HistoryEntry['breakin
     quote: `words of ${version}`,
     security: kind === 'urgent',
     breakingKind: cls === 'breaking' ? (kind ?? 'required') : null,
-    basis: '00000000.00000000.000000000000'
+    basis: '00000000.00000000.000000000000',
+    judge: 'rules',
+    rules: cls,
+    model: null
   }
 }
 

@@ -1,6 +1,13 @@
 // Turns an app's release facts into its published verdict: the pending cases
 // that the notes cannot decide, then the classifier, then a curated override.
-import { applyOverride, classifyReleases, unreadWords, type Judgement, type ReleaseVerdict } from '../classify/index.js'
+import {
+  applyOverride,
+  classifyReleases,
+  unreadWords,
+  type JudgeAnswer,
+  type Judgement,
+  type ReleaseVerdict
+} from '../classify/index.js'
 import { safeLabel } from '../classify/text.js'
 import { LIMITS } from '../schema/index.js'
 import type { AppFacts } from './facts.js'
@@ -25,7 +32,12 @@ function bounded(text: string, max: number): string {
  * (a moved repository, notes not read yet), else the classifier's judgement of
  * every release crossed, with the tag note, the curated override and the bounds.
  */
-export function assess(app: AppFacts & { facts: ReleaseFacts }, log: Logger): Assessment {
+export function assess(
+  app: AppFacts & { facts: ReleaseFacts },
+  log: Logger,
+  /** A model's checked answers by release version (build/judge-models.ts); the rest are the rules'. */
+  answers?: ReadonlyMap<string, JudgeAnswer & { cut?: boolean }>
+): Assessment {
   const { facts, entry } = app
   if (facts.movedTo) {
     log.warning(`${entry.repo} moved to ${facts.movedTo}: update "repo" in the catalog record`, {
@@ -61,12 +73,15 @@ export function assess(app: AppFacts & { facts: ReleaseFacts }, log: Logger): As
     facts.crossed.length > 0
       ? facts.crossed
       : [{ version: facts.version, notes: facts.notes ?? '', url: facts.url, date: facts.date }]
-  const judged = classifyReleases({ releases, archived: facts.archived })
+  const judged = classifyReleases({ releases, archived: facts.archived, ...(answers ? { answers } : {}) })
   // An archived repository's verdict reads no notes; its releases are still judged for the history.
-  const each = facts.archived ? classifyReleases({ releases }).releases : judged.releases
+  const each = facts.archived
+    ? classifyReleases({ releases, ...(answers ? { answers } : {}) }).releases
+    : judged.releases
   // Releases before the crossed ones (an app's first refresh): judged for the history, not for the record.
   const earlier = facts.earlier ?? []
-  const before = earlier.length > 0 ? classifyReleases({ releases: earlier }).releases : []
+  const before =
+    earlier.length > 0 ? classifyReleases({ releases: earlier, ...(answers ? { answers } : {}) }).releases : []
   const assessment = finish(
     app,
     releases.map((r) => r.version),

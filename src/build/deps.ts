@@ -4,7 +4,41 @@ import type { BuildDeps } from './pipeline.js'
 import type { Logger } from '../util/types.js'
 import { DEFAULT_REFRESH_DEADLINE_SECONDS, DEFAULT_REQUEST_TIMEOUT_SECONDS, type UpstreamSettings } from '../inputs.js'
 import { EndoflifeError, fetchProduct } from '../upstream/endoflife.js'
+import { DEFAULT_MAX_MODEL_CALLS, DEFAULT_MODEL, MODELS_DEFAULT_ENDPOINT } from '../upstream/models.js'
+import { modelAsker, type ModelAsker } from './judge-models.js'
 import { programDigest } from './reuse.js'
+
+/** Longest wait for one model answer: a model writes its answer for seconds, longer than an API lookup. */
+const MODEL_TIMEOUT_MS = 60_000
+
+/**
+ * The model judge the settings ask for: a model where a token exists (the default) or where `judge: models` says
+ * so; the rules when `judge: rules` says so or no token exists (with a warning when a model was asked for).
+ */
+export function modelJudge(settings: UpstreamSettings, log: Logger): ModelAsker | null {
+  if (settings.judge === 'rules') return null
+  if (!settings.token) {
+    const why = 'no GitHub token (GITHUB_TOKEN or the action input github-token) to reach GitHub Models'
+    if (settings.judge === 'models') log.warning(`judge "models" needs ${why}; the rules judge every release`)
+    else log.info(`the rules judge every release: ${why}`)
+    return null
+  }
+  const model = settings.model ?? DEFAULT_MODEL
+  const maxCalls = settings.maxModelCalls ?? DEFAULT_MAX_MODEL_CALLS
+  log.info(`judge: model ${model} (at most ${maxCalls} calls this run), with the rules as its floor`)
+  return modelAsker(
+    {
+      endpoint: settings.modelsEndpoint ?? MODELS_DEFAULT_ENDPOINT,
+      token: settings.token,
+      model,
+      maxCalls,
+      timeoutMs: Math.max(MODEL_TIMEOUT_MS, (settings.requestTimeoutSeconds ?? DEFAULT_REQUEST_TIMEOUT_SECONDS) * 1000),
+      // The refresh's deadline, counted from the first model call: the judge step comes after the refresh.
+      deadlineSeconds: settings.refreshDeadlineSeconds ?? DEFAULT_REFRESH_DEADLINE_SECONDS
+    },
+    log
+  )
+}
 
 export function buildDeps(settings: UpstreamSettings, log: Logger, now: Date): BuildDeps {
   const { token } = settings
@@ -16,6 +50,7 @@ export function buildDeps(settings: UpstreamSettings, log: Logger, now: Date): B
   return {
     log,
     program: programDigest(),
+    modelJudge: modelJudge(settings, log),
     refresh: token
       ? async (targets) => {
           // Loaded on first use: Octokit and its HTTP stack add about 7 MB of heap and

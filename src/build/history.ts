@@ -2,7 +2,7 @@
 // to the next (api/v1/apps/<slug>/releases.json is read back as the previous history),
 // so nothing judged is lost and anyone can ask for the verdict from the version they run.
 import { isDeepStrictEqual } from 'node:util'
-import type { ReleaseVerdict } from '../classify/index.js'
+import { PROMPT_VERSION, type ReleaseVerdict } from '../classify/index.js'
 import {
   GAPS_MAX,
   HISTORY_MAX,
@@ -28,8 +28,22 @@ export function basisOf(model: string, override: Override | undefined, version: 
     override && override.version === version
       ? sha256(`${override.class}\n${override.version}\n${override.reason}`).slice(0, 8)
       : '0'.repeat(8)
-  const n = notes === null ? '0'.repeat(12) : sha256(notes).slice(0, 12)
+  const n = notes === null ? '0'.repeat(12) : notesDigest(notes)
   return `${model}.${o}.${n}`
+}
+
+/** The digest of a release's notes kept in a basis and beside a model's answer. */
+export function notesDigest(notes: string): string {
+  return sha256(notes).slice(0, 12)
+}
+
+/**
+ * The first part of a verdict's basis for a judge: the classifier's digest for the rules; for a model, a digest of
+ * the classifier (its floor), the model id and the prompt's version. A release judged by the rules while a model
+ * is the judge has another basis, so it is judged again (and the model asked) on a later run.
+ */
+export function judgeBasis(classifier: string, judge: string): string {
+  return judge === 'rules' ? classifier : sha256(`${classifier}\n${judge}\n${PROMPT_VERSION}`).slice(0, 8)
 }
 
 /** The git tag a release page names (`…/releases/tag/<tag>`), else the version label. */
@@ -50,6 +64,8 @@ export interface ReleasePlace {
   url: string
   date: string | null
   basis: string
+  /** notesDigest of the release's notes, kept beside a model's answer. */
+  notes: string
 }
 
 /** A history entry from one release's verdict; a curated override for this release wins, as on the record. */
@@ -65,7 +81,20 @@ export function historyEntry(v: ReleaseVerdict, place: ReleasePlace, override: O
     quote: v.quote,
     security: v.security,
     breakingKind: v.breakingKind,
-    basis: place.basis
+    basis: place.basis,
+    judge: v.judge,
+    rules: v.rules,
+    model: v.model
+      ? {
+          id: v.model.id,
+          prompt: v.model.prompt,
+          notes: place.notes,
+          class: v.model.class,
+          breakingKind: v.model.breakingKind,
+          line: v.model.line,
+          reason: v.model.reason
+        }
+      : null
   }
   if (!override || override.version !== v.version) return base
   const cls = override.class

@@ -31,10 +31,19 @@ import {
   type PreviousChanges,
   type PreviousSnapshot
 } from './previous.js'
-import { CLASSIFIER_DIGEST } from '../classify/index.js'
+import { CLASSIFIER_DIGEST, PROMPT_VERSION } from '../classify/index.js'
+import { judgeByModel, type ModelAsker } from './judge-models.js'
 import { lostHistories } from './lost-history.js'
 import { appRecord, diffRecords, type HistoryReset, type RecordChange } from './records.js'
-import { carriedFiles, knownRecords, nextReuseDoc, reusableEntry, unchangedFeeds, type NotesKey } from './reuse.js'
+import {
+  carriedFiles,
+  judgedProgram,
+  knownRecords,
+  nextReuseDoc,
+  reusableEntry,
+  unchangedFeeds,
+  type NotesKey
+} from './reuse.js'
 import { notesDigest, notesFileOutcomes, readNotesFile, type NotesFile, type NotesTarget } from '../upstream/notes-file.js'
 
 export { diffRecords, settle, type RecordChange } from './records.js'
@@ -63,6 +72,8 @@ export interface BuildDeps {
    * previous snapshot are carried over from it unread; without it (running from source) every app is built.
    */
   program?: string | null
+  /** A language model to judge releases (build/judge-models.ts); without one the rules judge. */
+  modelJudge?: ModelAsker | null
   refresh?: (targets: RefreshTarget[]) => Promise<{ outcomes: Map<string, RefreshOutcome>; stats: RefreshStats }>
   fetchProduct?: (product: string) => Promise<EndoflifeProduct>
 }
@@ -86,6 +97,8 @@ export interface BuildResult {
   runAt: string
   /** Histories of the previous snapshot that could not be carried over, and what was done (status.json). */
   historyReset: HistoryLoss[]
+  /** Who judged this run's releases, and the model calls made (status.json's judging). */
+  judging: RunReport['judging'] | null
 }
 
 /**
@@ -230,6 +243,8 @@ interface Judged {
   stats: RefreshStats | null
   /** Histories of the previous snapshot that could not be carried over (see lostHistories). */
   historyReset: HistoryLoss[]
+  /** Who judged this run's releases, and the model calls made. */
+  judging: RunReport['judging']
 }
 
 /**
@@ -251,7 +266,8 @@ async function judgeCatalog(
   const previousChanges = await readPreviousChanges(previousDir, log)
   const staleBefore = await readPreviousStaleSince(previousDir, log)
   // An offline build of the same program carries over the apps whose catalog file and record did not change.
-  const program = deps.program ?? null
+  const judge = deps.modelJudge?.judge ?? 'rules'
+  const program = deps.program ? judgedProgram(deps.program, judge, PROMPT_VERSION) : null
   const reused = program && !opts.refresh ? await readPreviousReuse(previousDir, program, log) : null
   const sources = new Map<string, string>()
   // Named relative to the process, as the catalog is, so messages give the path as the user typed it.
@@ -282,6 +298,9 @@ async function judgeCatalog(
   const { apps, leftOut } = withReleaseData(gathered.apps, Boolean(opts.refresh), log)
   // 5. End-of-life data for the products the catalog names.
   const docs = await productDocs(apps, catalogDir, opts.refresh ? deps.fetchProduct : undefined, log)
+  // 5b. The judge: a language model's answers for the releases judged now, reused or asked within the run's budget
+  //     (build/judge-models.ts); without a model, or past its budget, the rules judge.
+  const judging = await judgeByModel(apps, previousDir, deps.modelJudge ?? null)
   // 6. One record per app: facts → verdict (yesterday's, when its basis holds) → record, checked and
   //    settled against the previous one; its judged releases join the history read back from the snapshot.
   const ctx = {
@@ -291,6 +310,7 @@ async function judgeCatalog(
     previous,
     previousDir,
     model: CLASSIFIER_DIGEST,
+    judging,
     log,
     previousHistories,
     reset: [] as HistoryReset[]
@@ -330,12 +350,8 @@ async function judgeCatalog(
     const record = (judged.get(slug) ?? carried.get(slug)!).page.record
     // Facts read on this build's day (a notes file's release the catalog does not record) follow the clock.
     const dated = app?.facts && app.facts.checked !== app.entry.release?.checked
-    return {
-      slug,
-      record,
-      images: imagesOf(slug),
-      recordable: !app || (!app.stale && !dated && reusableEntry(app.entry))
-    }
+    const recordable = !app || (!app.stale && !dated && reusableEntry(app.entry) && !judging.pending.has(slug))
+    return { slug, record, images: imagesOf(slug), recordable }
   })
   const reuseDoc = program && !opts.refresh ? nextReuseDoc(program, baseUrl, built, sources, notesKey) : null
   return {
@@ -349,7 +365,8 @@ async function judgeCatalog(
     leftOut,
     images,
     stats: gathered.stats,
-    historyReset
+    historyReset,
+    judging: { judge: judging.judge, calls: judging.calls, verdicts: judging.verdicts }
   }
 }
 
@@ -452,7 +469,8 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
       stale,
       failed: leftOut.map((l) => l.slug),
       staleBefore: judged.staleBefore,
-      historyReset: judged.historyReset
+      historyReset: judged.historyReset,
+      judging: judged.judging
     }
     // 8. Render and check the rest of the tree; it replaces outDir only when all of it is valid.
     // The per-app documents carry generatedAt (spec); when it moved they cannot equal yesterday's, so they are
@@ -491,7 +509,8 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
       warnings,
       stats,
       runAt: report.runAt,
-      historyReset: judged.historyReset
+      historyReset: judged.historyReset,
+      judging: judged.judging ?? null
     }
   } finally {
     await tree.discard()

@@ -155,6 +155,24 @@ const MAX_HISTORY_BYTES = 8 << 20
 export type HistoryRead = { history: PreviousHistory } | { missing: true } | { problem: string }
 
 /**
+ * A history written before verdicts named their judge: every entry was the rules' (judge "rules", no model
+ * answer), so it is read as such rather than started again.
+ */
+function withJudges(raw: unknown): unknown {
+  const releases = (raw as { releases?: unknown } | null)?.releases
+  if (!Array.isArray(releases)) return raw
+  return {
+    ...(raw as object),
+    releases: releases.map((e: unknown) =>
+      e && typeof e === 'object' && !('judge' in e)
+        ? { ...e, judge: 'rules', rules: (e as { safeToUpdate?: unknown }).safeToUpdate, model: null }
+        : e
+    )
+  }
+}
+
+
+/**
  * One app's judged releases in the previous snapshot, `<dir>/api/v1/apps/<slug>/releases.json`: one read,
  * synchronous because each app takes one synchronous step. Says nothing: the caller knows whether a missing one is
  * expected (a first publication, a snapshot from before the history) or damage (see build/records.ts).
@@ -179,7 +197,7 @@ export function readPreviousHistory(dir: string | undefined, slug: string): Hist
   } catch {
     return { problem: 'is not JSON' }
   }
-  const parsed = releasesDocSchema.safeParse(raw)
+  const parsed = releasesDocSchema.safeParse(withJudges(raw))
   if (!parsed.success) {
     const first = parsed.error.issues[0]
     return {

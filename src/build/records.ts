@@ -19,8 +19,18 @@ import {
 import { sameVersion } from '../util/versions.js'
 import { assess } from './assess.js'
 import type { AppFacts } from './facts.js'
-import { basisOf, historyEntry, mergeGaps, mergeHistory, releasesDoc, type PreviousHistory } from './history.js'
+import {
+  basisOf,
+  historyEntry,
+  judgeBasis,
+  mergeGaps,
+  mergeHistory,
+  notesDigest,
+  releasesDoc,
+  type PreviousHistory
+} from './history.js'
 import { lifecycleFor, type ProductDocs } from './lifecycle.js'
+import type { ModelJudging } from './judge-models.js'
 import { readPreviousHistory } from './previous.js'
 
 export interface RecordContext {
@@ -33,6 +43,8 @@ export interface RecordContext {
   previousDir?: string
   /** The classifier's digest (CLASSIFIER_DIGEST: its model and judging revision); part of every verdict's basis. */
   model: string
+  /** The judge this run uses (`rules` or `model:<id>`) and a model's answers by slug and version (build/judge-models.ts). */
+  judging?: Pick<ModelJudging, 'judge' | 'answers'>
   log: Logger
   /**
    * The previous snapshot published a releases document for each of its apps (previous.ts: previousPublishes), so
@@ -112,7 +124,7 @@ export function appRecord(app: AppFacts, ctx: RecordContext): { page: PageInput;
       { ...app, facts: app.facts },
       prior,
       before,
-      basisOf(ctx.model, override, app.facts.version, app.facts.notes)
+      basisOf(judgeBasis(ctx.model, ctx.judging?.judge ?? 'rules'), override, app.facts.version, app.facts.notes)
     )
   ) {
     const { safeToUpdate, rationale, changelogSummary } = prior!
@@ -129,7 +141,11 @@ export function appRecord(app: AppFacts, ctx: RecordContext): { page: PageInput;
     page = { releaseDate: app.facts.date ?? dateOf(releases, app.facts.version), ...pageOf(latest, app.facts.version) }
   } else if (app.facts) {
     const facts = app.facts
-    const { verdict, rule, decidedBy, considered, judged } = assess({ ...app, facts }, ctx.log)
+    const { verdict, rule, decidedBy, considered, judged } = assess(
+      { ...app, facts },
+      ctx.log,
+      ctx.judging?.answers.get(app.slug)
+    )
     release = {
       latestVersion: facts.version,
       ...verdict,
@@ -142,7 +158,8 @@ export function appRecord(app: AppFacts, ctx: RecordContext): { page: PageInput;
       const url = r.url ?? (isLatest ? facts.url : undefined)
       if (!url) continue
       const date = r.date ?? (isLatest ? facts.date : null)
-      const entry = historyEntry(v, { url, date, basis: basisOf(ctx.model, override, r.version, r.notes) }, override)
+      const basis = basisOf(judgeBasis(ctx.model, v.judge), override, r.version, r.notes)
+      const entry = historyEntry(v, { url, date, basis, notes: notesDigest(r.notes) }, override)
       // Upstream chose these values: one that could not be published is left out of the history, not the run.
       const valid = historyEntrySchema.safeParse(entry)
       if (valid.success) entries.push(valid.data)

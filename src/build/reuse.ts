@@ -22,7 +22,7 @@ export const REUSE_SCHEMA_ID = 'updatesafe.reuse.v1'
 export const reuseDocSchema = z.strictObject({
   schema: z.literal(REUSE_SCHEMA_ID),
   docs: z.string(),
-  /** The program that built the snapshot (see programDigest). */
+  /** The program that built the snapshot (see programDigest), with its judge (see judgedProgram). */
   program: z.string(),
   /** Slug → the key of what its files were built from, and the catalog's image names (for images.json). */
   apps: z.record(z.string(), z.strictObject({ key: z.string(), images: z.array(z.string()).optional() }))
@@ -43,6 +43,16 @@ export function programDigest(moduleUrl: string = import.meta.url): string | nul
     .filter((f) => f.endsWith('.js'))
     .sort()
   return sha256(scripts.map((f) => `${f}\n${sha256(readFileSync(path.join(dir, f)))}\n`).join('')).slice(0, 32)
+}
+
+/**
+ * The program as a reuse record names it: with the judge it runs (`model:<id>` and the prompt's version; the rules
+ * are part of the program). A record built by another judge carries nothing over, so switching the judge reads
+ * every app again; an app a model could not judge whole is not recorded (see BuiltApp.recordable), so the next run
+ * asks again.
+ */
+export function judgedProgram(program: string, judge: string, promptVersion: number): string {
+  return judge === 'rules' ? program : `${program}+${judge}@${promptVersion}`
 }
 
 /** The digest of a catalog file's bytes. */

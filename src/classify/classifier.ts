@@ -5,6 +5,7 @@ import { LIMITS, type Classification } from '../schema/index.js'
 import type { ReleaseNotes, Verdict } from '../util/types.js'
 import { judgeRelease, quoteOf, type BreakingKind, type ReleaseJudgement } from './judge.js'
 import type { Model } from './model.js'
+import { applyFloor, type ModelAnswer } from './model-answer.js'
 import { MODEL, MODEL_ID } from './trained.js'
 import { ARCHIVED_SUMMARY, EMPTY_SUMMARY, summariseUnits } from './summary.js'
 import { clip, safeLabel } from './text.js'
@@ -36,17 +37,102 @@ export interface ReleaseVerdict {
   quote: string | null
   security: boolean
   breakingKind: BreakingKind | null
+  /** Who judged: `rules`, or `model:<id>` (with the rules' floor under it). */
+  judge: string
+  /** The rules' own class for this release. */
+  rules: Classification
+  /** The model's answer, when a model judged. */
+  model: JudgeAnswer | null
 }
 
-function releaseVerdict(raw: string, version: string, j: ReleaseJudgement): ReleaseVerdict {
+/** A model's checked answer for one release, and which model and prompt gave it. */
+export interface JudgeAnswer extends ModelAnswer {
+  /** The model id, e.g. `openai/gpt-4.1-mini`. */
+  id: string
+  /** PROMPT_VERSION of the prompt it answered. */
+  prompt: number
+}
+
+/** One release judged: by the rules alone, or by a model's answer with the rules' floor under it. */
+interface Decided {
+  safeToUpdate: Classification
+  breakingKind: BreakingKind | null
+  rule: string
+  /** The sentence of the rationale, without its final stop. */
+  because: string
+  evidence: string
+  quote: string | null
+  judge: string
+  model: JudgeAnswer | null
+}
+
+function byRules(j: ReleaseJudgement, version: string): Decided {
+  return {
+    safeToUpdate: j.safeToUpdate,
+    breakingKind: j.breakingKind,
+    rule: j.rule,
+    because: because(j, version),
+    evidence: j.describes,
+    quote: j.unit && j.safeToUpdate !== 'unknown' ? quoteOf(j.unit, j.at) : null,
+    judge: 'rules',
+    model: null
+  }
+}
+
+/**
+ * A model's answer with the rules' floor under it (model-answer.ts: applyFloor). Where the floor holds, the rules'
+ * verdict and reason stand, and the rationale says what the model read.
+ */
+function byModel(j: ReleaseJudgement, a: JudgeAnswer, version: string, promptCut: boolean): Decided {
+  const judge = `model:${a.id}`
+  const floor = applyFloor(a, { safeToUpdate: j.safeToUpdate, ...j.floor, cut: j.cut || promptCut })
+  const quote = a.line === '' ? null : a.line
+  if (!floor.floored) {
+    const kind = a.breakingKind ? ` (${KIND_WORDS[a.breakingKind]})` : ''
+    return {
+      safeToUpdate: a.class,
+      breakingKind: a.class === 'breaking' ? a.breakingKind : null,
+      rule: judge,
+      because: `${CLASS_WORD[a.class]}${kind} in ${version}${quote ? `: "${quote}"` : ''}: ${a.reason.replace(/[.\s]+$/, '')}`,
+      evidence: a.reason,
+      quote,
+      judge,
+      model: a
+    }
+  }
+  const rules = byRules(j, version)
+  const cls = floor.safeToUpdate
+  const why = j.floor.breakingLine
+    ? 'the rules find a line that calls for action or a breaking change'
+    : a.class === 'unknown'
+      ? 'a line says what changed'
+      : 'the notes are longer than the model read'
+  const lead =
+    cls === j.safeToUpdate
+      ? rules.because
+      : `${CLASS_WORD[cls]} in ${version}: ${why}${rules.quote ? ` ("${rules.quote}")` : ''}`
+  return {
+    ...rules,
+    safeToUpdate: cls,
+    breakingKind: cls === 'breaking' ? (j.breakingKind ?? 'required') : null,
+    because: `${lead} (the model read it as ${a.class}; the more cautious verdict stands)`,
+    judge,
+    model: a
+  }
+}
+
+function releaseVerdict(raw: string, j: ReleaseJudgement, d: Decided): ReleaseVerdict {
   return {
     version: raw,
-    safeToUpdate: j.safeToUpdate,
-    rationale: clip(`${because(j, version)}.`, LIMITS.rationale),
-    evidence: clip(j.describes, LIMITS.reason),
-    quote: j.unit && j.safeToUpdate !== 'unknown' ? clip(quoteOf(j.unit, j.at), LIMITS.reason) : null,
+    safeToUpdate: d.safeToUpdate,
+    rationale: clip(`${d.because}.`, LIMITS.rationale),
+    evidence: clip(d.evidence, LIMITS.reason),
+    quote: d.quote === null ? null : clip(d.quote, LIMITS.reason),
     security: j.security,
-    breakingKind: j.breakingKind
+    breakingKind: d.breakingKind,
+    judge: d.judge,
+    rules: j.safeToUpdate,
+    model: d.model
   }
 }
 
@@ -85,6 +171,11 @@ export interface ClassifyInput {
   /** Oldest first; the last is the release published. */
   releases: ReleaseNotes[]
   archived?: boolean
+  /**
+   * A model's checked answers, by release version as given in `releases`; a release without one is judged by the
+   * rules. `cut` lists the versions whose notes were longer than the model read.
+   */
+  answers?: ReadonlyMap<string, JudgeAnswer & { cut?: boolean }>
 }
 
 /** Classify with a given model (the tests and the leave-one-app-out evaluation pass their own). */
@@ -116,33 +207,39 @@ export function classifyWith(model: Model, input: ClassifyInput): Judgement {
     }
   }
   const releases = all.slice(-MAX_RELEASES)
-  const judged = releases.map((r) => ({
-    raw: String(r.version).slice(0, LIMITS.version),
-    version: safeLabel(String(r.version)),
-    j: judgeRelease(r.notes, String(r.version), model)
-  }))
+  const judged = releases.map((r) => {
+    const version = safeLabel(String(r.version))
+    const j = judgeRelease(r.notes, String(r.version), model)
+    const a = input.answers?.get(r.version)
+    return {
+      raw: String(r.version).slice(0, LIMITS.version),
+      version,
+      j,
+      d: a ? byModel(j, a, version, a.cut ?? false) : byRules(j, version)
+    }
+  })
   // Newest first, so that among equally severe releases the newest one decides.
   let decided = judged[judged.length - 1]!
   for (let i = judged.length - 2; i >= 0; i--) {
-    if (SEVERITY[judged[i]!.j.safeToUpdate] > SEVERITY[decided.j.safeToUpdate]) decided = judged[i]!
+    if (SEVERITY[judged[i]!.d.safeToUpdate] > SEVERITY[decided.d.safeToUpdate]) decided = judged[i]!
   }
   const newest = judged[judged.length - 1]!
-  let rationale = `${because(decided.j, decided.version)}.`
+  let rationale = `${decided.d.because}.`
   if (all.length > 1) {
     const skipped = all.length - releases.length
     rationale += ` Judged ${all.length} releases from ${judged[0]!.version} to ${newest.version}${skipped > 0 ? ` (only the newest ${releases.length} were read)` : ''}; the most severe decides: ${decided.version}.`
   }
   const security = judged.some((r) => r.j.security)
-  if (security && decided.j.safeToUpdate !== 'breaking') rationale += ' It includes a security fix.'
+  if (security && decided.d.safeToUpdate !== 'breaking') rationale += ' It includes a security fix.'
   return {
-    safeToUpdate: decided.j.safeToUpdate,
+    safeToUpdate: decided.d.safeToUpdate,
     rationale: clip(rationale, LIMITS.rationale),
     changelogSummary: summariseUnits(newest.j.units, { releasesSpanned: all.length }),
-    rule: decided.j.rule,
+    rule: decided.d.rule,
     decidedBy: decided.raw,
-    breakingKind: decided.j.breakingKind,
+    breakingKind: decided.d.breakingKind,
     security,
-    releases: judged.map((r) => releaseVerdict(r.raw, r.version, r.j))
+    releases: judged.map((r) => releaseVerdict(r.raw, r.j, r.d))
   }
 }
 

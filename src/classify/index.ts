@@ -5,8 +5,11 @@ export {
   CLASSIFIER_DIGEST,
   JUDGING_REVISION,
   type Judgement,
+  type JudgeAnswer,
   type ReleaseVerdict
 } from './classifier.js'
+export { applyFloor, checkAnswer, normaliseSpace, type ModelAnswer, type RulesFloor } from './model-answer.js'
+export { notesForModel, PROMPT_NOTES_CAP, PROMPT_VERSION, SYSTEM_PROMPT, promptNotes, userPrompt } from './prompt.js'
 export { applyOverride } from './override.js'
 export { SUMMARY_MAX, summarise, ARCHIVED_SUMMARY, EMPTY_SUMMARY } from './summary.js'
 export { NOTES_CAP } from './text.js'

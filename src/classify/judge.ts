@@ -49,6 +49,8 @@ export interface ReleaseJudgement {
   units: Unit[]
   /** The notes were cut (over the cap). */
   cut: boolean
+  /** What the floor under a model's answer reads (see model-answer.ts: RulesFloor). */
+  floor: { breakingLine: boolean; described: boolean }
 }
 
 export const OUTCOMES = {
@@ -289,7 +291,8 @@ export function judgeRelease(notes: unknown, version: string, model: Model): Rel
     at: 0,
     breakingKind: null,
     security: false,
-    p: null
+    p: null,
+    floor: { breakingLine: false, described: false }
   }
   if (nf.gate === OUTCOMES.emptyNotes)
     return { ...base, safeToUpdate: 'unknown', rule: nf.gate, describes: 'there are no release notes' }
@@ -314,6 +317,10 @@ export function judgeRelease(notes: unknown, version: string, model: Model): Rel
   // Notes cut at the read limit: what was not read may matter, so they are never safe.
   const c = decided === SAFE && nf.cut ? CAUTION : decided
   const security = cues.security !== null
+  base.floor = {
+    breakingLine: cues.called !== null || cues.required !== null || cues.action !== null,
+    described: cues.described
+  }
   if (c === UNKNOWN)
     return {
       ...base,

@@ -49,7 +49,7 @@ function capLines(s: string): string {
  * `cut` is true when the cap cut the notes; an upstream `[truncated]` marker is only removed
  * (what is left is still a whole list of changes, read as such).
  */
-export function cleanNotes(raw: unknown): { text: string; cut: boolean } {
+export function cleanNotes(raw: unknown, opts: { format?: boolean } = {}): { text: string; cut: boolean } {
   let s = typeof raw === 'string' ? raw : ''
   let cut = false
   if (s.length > NOTES_CAP) {
@@ -62,7 +62,8 @@ export function cleanNotes(raw: unknown): { text: string; cut: boolean } {
   // The junk pattern is slow; most notes have no character it could match.
   if (MAYBE_JUNK.test(s)) s = s.replace(JUNK, '')
   if (TRUNCATED_ANY.test(s)) s = s.replace(TRUNCATED_MARK, '').replace(TRUNCATED_LINE, '')
-  s = normaliseFormat(capLines(s))
+  // A language model reads the notes as written (opts.format false): only the parser needs their format normalised.
+  s = opts.format === false ? capLines(s) : normaliseFormat(capLines(s))
   return { text: s, cut }
 }
 

@@ -18,6 +18,8 @@ export interface SummaryInput {
   errors: readonly string[]
   refresh: boolean
   stats: RefreshStats | null
+  /** Who judged this run's releases (status.json's judging), when a build ran. */
+  judging?: { judge: string; calls: number; verdicts: Record<string, number> } | null
 }
 
 /** Past this many lines a list is cut; a summary is capped at 1 MiB by GitHub and must stay readable. */
@@ -97,6 +99,15 @@ export function buildSummary(input: SummaryInput): string {
     if (input.stats) {
       out.push(
         `GitHub: ${input.stats.requests} requests, ${input.stats.graphqlPoints} GraphQL points, ${input.stats.remaining ?? '?'} points left.`,
+        ''
+      )
+    }
+    if (input.judging && input.judging.judge !== 'rules') {
+      const byModel = input.judging.verdicts[input.judging.judge] ?? 0
+      const byRules = input.judging.verdicts.rules ?? 0
+      out.push(
+        `Judge: \`${input.judging.judge.slice('model:'.length)}\` (GitHub Models) judged ${byModel} new release${byModel === 1 ? '' : 's'} in ${input.judging.calls} request${input.judging.calls === 1 ? '' : 's'}` +
+          (byRules > 0 ? `; ${byRules} left to the rules, asked again next run.` : '.'),
         ''
       )
     }

@@ -246,6 +246,9 @@ export const RECORD_FIELDS = Object.keys(appRecordShape) as (keyof AppRecord)[]
 export const STATUS_SCHEMA_ID = `${SERVICE}.status.v1` as const
 
 /** The run report (/api/v1/status.json): rewritten by every run, so a dead pipeline shows. */
+/** `rules`, or `model:` and a model id as GitHub Models names them (`openai/gpt-4.1-mini`). */
+export const JUDGE_PATTERN = /^(?:rules|model:[A-Za-z0-9][\w./-]{0,99})$/
+
 export const statusDocSchema = z
   .strictObject({
     schema: z.literal(STATUS_SCHEMA_ID),
@@ -301,7 +304,19 @@ export const statusDocSchema = z
       .optional()
       .describe(
         'History the previous snapshot could not hand on, ordered by document; absent when there was none. Judged releases and feed entries older than this run may be missing from these documents'
-      )
+      ),
+    judging: z
+      .strictObject({
+        judge: z.string().regex(JUDGE_PATTERN).describe('The judge this run was set to use'),
+        calls: z.number().int().nonnegative().describe('Requests made to the model this run'),
+        verdicts: z
+          .record(z.string().regex(JUDGE_PATTERN), z.number().int().nonnegative())
+          .describe(
+            'Releases a model was to judge this run (none answered before), by who judged them: the model, or the rules when its budget or service ran out'
+          )
+      })
+      .optional()
+      .describe('Who judged the releases of this run (absent in documents written before the model judge)')
   })
   .refine((d) => d.counts.stale === d.stale.length && d.counts.failed === d.failed.length, {
     message: 'counts.stale and counts.failed must equal the lengths of stale and failed',
@@ -317,6 +332,27 @@ export type StatusDoc = z.infer<typeof statusDocSchema>
 export const HISTORY_MAX = 50
 
 export const BREAKING_KINDS = ['urgent', 'required'] as const
+
+/** A language model's answer for one release, as checked (classify/model-answer.ts) and kept for reuse. */
+export const modelAnswerRecord = z
+  .strictObject({
+    id: z
+      .string()
+      .regex(/^[A-Za-z0-9][\w./-]{0,99}$/)
+      .describe('The model id'),
+    prompt: z.number().int().positive().describe('The version of the prompt it answered'),
+    notes: z
+      .string()
+      .regex(/^[0-9a-f]{12}$/)
+      .describe('Digest of the notes it read: the answer is reused only for the same notes'),
+    class: z.enum(['safe', 'caution', 'breaking', 'unknown']).describe("The model's class"),
+    breakingKind: z.enum(BREAKING_KINDS).nullable(),
+    line: z.string().max(300).describe('The deciding line, as the notes write it; empty for unknown'),
+    reason: z.string().min(1).max(300).describe('Why, in one sentence')
+  })
+  .describe("A language model's answer")
+
+export type ModelAnswerRecord = z.infer<typeof modelAnswerRecord>
 
 export const historyEntrySchema = z
   .strictObject({
@@ -340,11 +376,23 @@ export const historyEntrySchema = z
       .regex(/^[0-9a-f]{8}\.[0-9a-f]{8}\.[0-9a-f]{12}$/)
       .describe(
         'What the verdict was computed from: classifier (model and judging code), curated override and notes digests'
-      )
+      ),
+    judge: z
+      .string()
+      .regex(JUDGE_PATTERN)
+      .describe('Who judged: "rules", or "model:<id>" (a language model, with the rules\' floor under it)'),
+    rules: z.enum(CLASSES).describe("The rules' own class for this release"),
+    model: modelAnswerRecord
+      .nullable()
+      .describe("The model's checked answer when a model judged, else null (safeToUpdate is the verdict that stands)")
   })
   .refine((e) => (e.safeToUpdate === 'breaking') === (e.breakingKind !== null), {
     message: 'breakingKind is set exactly when safeToUpdate is "breaking"',
     path: ['breakingKind']
+  })
+  .refine((e) => (e.model === null ? e.judge === 'rules' : e.judge === `model:${e.model.id}`), {
+    message: 'judge is "rules" exactly when model is null, else "model:" and the model\'s id',
+    path: ['judge']
   })
   .describe('One judged release')
 

@@ -18,6 +18,8 @@ export interface RunReport {
   failed: readonly string[]
   /** Slug → since, from the previous run's status.json. */
   staleBefore: ReadonlyMap<string, string>
+  /** Who judged this run's releases and the model calls made; absent when nothing was judged (no build). */
+  judging?: { judge: string; calls: number; verdicts: Record<string, number> }
   /** Histories of the previous snapshot that could not be carried over (absent in older callers: none). */
   historyReset?: readonly HistoryLoss[]
 }
@@ -57,6 +59,15 @@ export function statusDoc(report: RunReport): StatusDoc {
     },
     stale: [...since].sort(([a], [b]) => compareSlugs(a, b)).map(([slug, at]) => ({ slug, since: at })),
     failed: [...report.failed].sort(compareSlugs),
+    ...(report.judging
+      ? {
+          judging: {
+            judge: report.judging.judge,
+            calls: report.judging.calls,
+            verdicts: Object.fromEntries(Object.entries(report.judging.verdicts).sort(([a], [b]) => (a < b ? -1 : 1)))
+          }
+        }
+      : {}),
     // Only a run that lost history says so: a quiet day's report keeps its shape.
     ...(report.historyReset?.length
       ? {

@@ -10,6 +10,13 @@ function words(e: ReleasesDoc['releases'][number]): string {
   return e.quote !== null ? `“${text(e.quote, 200)}”` : text(e.evidence, 200)
 }
 
+/** Who judged a release: the rules, or a model (and what the rules said, where the two differ). */
+function judgedBy(e: ReleasesDoc['releases'][number]): string {
+  if (e.model === null) return '<small class="muted">judged by the rules</small>'
+  const differ = e.model.class !== e.safeToUpdate ? `; it read ${e.model.class}, the rules’ floor kept ${e.safeToUpdate}` : e.rules !== e.safeToUpdate ? `; the rules alone: ${e.rules}` : ''
+  return `<small class="muted">judged by the model <code>${text(e.model.id, 100)}</code>${differ}</small>`
+}
+
 export function upgradeTable(record: AppRecord, history: ReleasesDoc | null): string {
   const releases = history?.releases ?? []
   if (releases.length === 0) return ''
@@ -20,7 +27,7 @@ export function upgradeTable(record: AppRecord, history: ReleasesDoc | null): st
         ? '<span class="muted">the latest release</span>'
         : `${chip(v.safeToUpdate)}${v.decidedBy ? ` <small>decided by <code>${text(v.decidedBy.version, LIMITS.version)}</code></small>` : ''}<br><small>${text(v.rationale, 300)}</small>`
     const kind = e.breakingKind === 'urgent' ? ' <small>urgent fix</small>' : e.breakingKind === 'required' ? ' <small>required step</small>' : ''
-    return `<tr data-v="${escapeMarkup(e.version)}"><th scope="row"><code>${text(e.version, LIMITS.version)}</code>${isDate(e.date) ? `<small>${e.date}</small>` : ''}</th><td>${chip(e.safeToUpdate)}${kind}${e.security ? ' <small>security fix</small>' : ''}<br><small>${words(e)}</small></td><td>${from}</td></tr>\n`
+    return `<tr data-v="${escapeMarkup(e.version)}"><th scope="row"><code>${text(e.version, LIMITS.version)}</code>${isDate(e.date) ? `<small>${e.date}</small>` : ''}</th><td>${chip(e.safeToUpdate)}${kind}${e.security ? ' <small>security fix</small>' : ''}<br><small>${words(e)}</small><br>${judgedBy(e)}</td><td>${from}</td></tr>\n`
   })
   const gaps = history?.gaps ?? []
   // Releases a refresh could not read: said once above the table, and in the verdict of every row below them.

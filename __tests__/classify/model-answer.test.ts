@@ -1,0 +1,90 @@
+// A model's answer counts only when it has the shape asked for and quotes the notes; the floor under it.
+import { describe, expect, it } from '@jest/globals'
+import { applyFloor, checkAnswer } from '../../src/classify/model-answer.js'
+import { promptNotes } from '../../src/classify/prompt.js'
+
+// Made up: two lines, one wrapped with extra spaces, to test the whitespace-normalised quote check.
+const SENT = '## Changes\n- Raised the   minimum\n  Go version to 1.23\n- Fixed the login page'
+const json = (o: object) => JSON.stringify({ breakingKind: null, reason: 'Why.', ...o })
+
+describe('checkAnswer', () => {
+  it('takes a quote that differs from the notes only in whitespace and a list marker', () => {
+    const r = checkAnswer(
+      json({ class: 'breaking', breakingKind: 'required', line: '- Raised the minimum Go version to 1.23' }),
+      SENT
+    )
+    expect(r).toEqual({
+      answer: {
+        class: 'breaking',
+        breakingKind: 'required',
+        line: 'Raised the minimum Go version to 1.23',
+        reason: 'Why.'
+      }
+    })
+  })
+
+  it('takes an answer wrapped in a code fence', () => {
+    expect(
+      checkAnswer('```json\n' + json({ class: 'safe', line: 'Fixed the login page' }) + '\n```', SENT)
+    ).toHaveProperty('answer')
+  })
+
+  it.each([
+    [json({ class: 'safe', line: 'Fixed the logout page' }), 'the quoted line does not occur in the notes'],
+    [json({ class: 'safe', line: 'Fixed the login page', extra: 1 }), 'does not have the shape'],
+    [json({ class: 'caution', breakingKind: 'urgent', line: 'Fixed the login page' }), 'breakingKind must be set'],
+    [json({ class: 'unknown', line: 'not in the notes at all' }), 'does not occur'],
+    ['[]', 'does not have the shape'],
+    ['   ', 'empty']
+  ])('refuses %s', (content, why) => {
+    const r = checkAnswer(content, SENT)
+    expect('error' in r && r.error).toContain(why)
+  })
+
+  it('bounds the line and the reason it keeps', () => {
+    const long = 'word '.repeat(100).trim()
+    const r = checkAnswer(json({ class: 'safe', line: long, reason: long }), long)
+    expect('answer' in r && r.answer.line.length).toBe(300)
+    expect('answer' in r && r.answer.reason.endsWith('…')).toBe(true)
+  })
+})
+
+describe('applyFloor', () => {
+  const rules = { safeToUpdate: 'breaking' as const, breakingLine: true, described: true, cut: false }
+  it('never lets safe stand over a line that states a breaking change: the rules’ verdict stands', () => {
+    expect(applyFloor({ class: 'safe' }, rules)).toEqual({ safeToUpdate: 'breaking', floored: true })
+    expect(applyFloor({ class: 'safe' }, { ...rules, safeToUpdate: 'caution' })).toEqual({
+      safeToUpdate: 'caution',
+      floored: true
+    })
+  })
+  it('never lets unknown stand over notes that say what changed: caution at least', () => {
+    const safeRules = { safeToUpdate: 'safe' as const, breakingLine: false, described: true, cut: false }
+    expect(applyFloor({ class: 'unknown' }, safeRules)).toEqual({ safeToUpdate: 'caution', floored: true })
+  })
+  it('never lets safe stand over notes the model did not read whole', () => {
+    const safeRules = { safeToUpdate: 'safe' as const, breakingLine: false, described: true, cut: true }
+    expect(applyFloor({ class: 'safe' }, safeRules)).toEqual({ safeToUpdate: 'caution', floored: true })
+  })
+  it('lets the model lower the rules where no such line exists, and raise them anywhere', () => {
+    const cautionRules = { safeToUpdate: 'caution' as const, breakingLine: false, described: true, cut: false }
+    expect(applyFloor({ class: 'safe' }, cautionRules)).toEqual({ safeToUpdate: 'safe', floored: false })
+    expect(applyFloor({ class: 'caution' }, rules)).toEqual({ safeToUpdate: 'caution', floored: false })
+    expect(applyFloor({ class: 'breaking' }, cautionRules)).toEqual({ safeToUpdate: 'breaking', floored: false })
+  })
+})
+
+describe('promptNotes', () => {
+  it('sends notes whole up to the cap, counting a character outside ASCII twice, and cuts at a line end', () => {
+    const line = `${'a'.repeat(99)}\n`
+    expect(promptNotes(line.repeat(160))).toEqual({ text: line.repeat(160), cut: false })
+    const long = promptNotes(line.repeat(200))
+    expect(long.cut).toBe(true)
+    expect(long.text).toBe(line.repeat(160).slice(0, -1))
+    // Cyrillic (made up): 100 characters a line weigh 199, so about 80 lines fit.
+    const ru = `${'б'.repeat(99)}\n`
+    const cut = promptNotes(ru.repeat(100))
+    expect(cut.cut).toBe(true)
+    expect(cut.text.split('\n')).toHaveLength(80)
+  })
+})
