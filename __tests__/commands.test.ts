@@ -1,6 +1,7 @@
 // The CLI's commands in this process (the bundle itself is run by cli.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
+import http from 'node:http'
 import path from 'node:path'
 import { PassThrough } from 'node:stream'
 import { main, stderrLogger } from '../src/commands.js'
@@ -139,5 +140,52 @@ describe('stderrLogger', () => {
     expect(text).toContain('a\\u{1b}[31m.yml')
     expect(text).toContain('b\\u{202e}.yml')
     expect(text).not.toMatch(/[\u001b\u202e]/u)
+  })
+})
+
+describe('serve', () => {
+  let taken: http.Server
+  let port: number
+  let site: string
+  beforeAll(async () => {
+    site = path.join(dir, 'serve-site')
+    await mkdir(site, { recursive: true })
+    await writeFile(path.join(site, 'index.html'), '<!doctype html><title>home</title>')
+    taken = http.createServer()
+    await new Promise<void>((r) => taken.listen(0, '127.0.0.1', r))
+    port = (taken.address() as { port: number }).port
+  })
+  afterAll(() => new Promise((r) => taken.close(r)))
+
+  it('says in one line that a taken port is taken and names the option, not a bare EADDRINUSE', async () => {
+    const out = collecting()
+    expect(await main(['serve', '--dir', site, '--port', String(port)], out.log, {})).toBe(1)
+    expect(out.text()).toBe(
+      `port ${port} on 127.0.0.1 is taken by another program; choose another with --port PORT (or PORT=...)`
+    )
+  })
+
+  it('takes the port from PORT when --port is not given, and --port over PORT', async () => {
+    const fromEnv = collecting()
+    expect(await main(['serve', '--dir', site], fromEnv.log, { PORT: String(port) })).toBe(1)
+    expect(fromEnv.text()).toContain(`port ${port} on 127.0.0.1 is taken`)
+    const bad = collecting()
+    expect(await main(['serve', '--dir', site], bad.log, { PORT: 'eighty' })).toBe(2)
+    expect(bad.text()).toContain('PORT "eighty" is not a port number')
+    const flag = collecting()
+    expect(await main(['serve', '--dir', site, '--port', String(port)], flag.log, { PORT: 'eighty' })).toBe(1)
+    expect(flag.text()).toContain(`port ${port} on 127.0.0.1 is taken`)
+  })
+
+  it('documents --port and PORT in the usage text', async () => {
+    const written: string[] = []
+    const write = process.stdout.write
+    process.stdout.write = ((chunk: string) => written.push(chunk) > 0) as typeof process.stdout.write
+    try {
+      await main(['serve', '--help'], collecting().log, {})
+    } finally {
+      process.stdout.write = write
+    }
+    expect(written.join('')).toMatch(/serve +--dir DIR \[--port PORT\][^]*PORT environment variable, else 8080/)
   })
 })

@@ -31,8 +31,9 @@ Commands:
             --request-timeout (20 s), the whole refresh at most --refresh-deadline
             (600 s); --previous is the published snapshot used as last-known-good.
             --source-commit (default GITHUB_SHA) is published in api/v1/status.json.
-  serve     --dir DIR [--port 8080] [--host 127.0.0.1]
-            Serve a built site with GitHub Pages semantics.
+  serve     --dir DIR [--port PORT] [--host 127.0.0.1]
+            Serve a built site with GitHub Pages semantics. The port is --port,
+            else the PORT environment variable, else 8080.
   classify  --jsonl FILE | --notes-file FILE
             Classify release notes; one JSON line per input line on stdout.
   validate  --catalog DIR
@@ -170,14 +171,21 @@ async function run(
       const { values } = flags(rest, {
         options: {
           dir: { type: 'string', default: 'site' },
-          port: { type: 'string', default: '8080' },
+          port: { type: 'string' },
           host: { type: 'string' }
         }
       })
-      const port = Number(values.port)
-      if (!Number.isInteger(port) || port < 0 || port > 65535)
-        throw usageError(`--port "${values.port}" is not a port number`)
-      const { url } = await serveSite({ dir: values.dir, port, ...(values.host ? { host: values.host } : {}) })
+      // --port wins over PORT (the variable hosting platforms and `npm start` users set), then 8080.
+      const [portFrom, portText] =
+        values.port !== undefined ? ['--port', values.port] : env.PORT ? ['PORT', env.PORT] : ['--port', '8080']
+      const port = Number(portText)
+      if (!/^\d+$/.test(portText) || port > 65535) throw usageError(`${portFrom} "${portText}" is not a port number`)
+      const host = values.host ?? '127.0.0.1'
+      const { url } = await serveSite({ dir: values.dir, port, host }).catch((e: NodeJS.ErrnoException) => {
+        if (e.code !== 'EADDRINUSE' && e.code !== 'EACCES') throw e
+        const why = e.code === 'EADDRINUSE' ? 'is taken by another program' : 'may not be opened by this user'
+        throw problem('input', `port ${port} on ${host} ${why}; choose another with --port PORT (or PORT=...)`)
+      })
       log.info(`serving ${values.dir} at ${url} (Ctrl+C to stop)`)
       await new Promise(() => {}) // until interrupted
       return 0
