@@ -8,7 +8,7 @@ export {
   type ReleaseVerdict
 } from './classifier.js'
 export { applyOverride } from './override.js'
-export { SUMMARY_MAX, summarise, ARCHIVED_SUMMARY, EMPTY_SUMMARY } from './summary.js'
+export { SUMMARY_MAX, summarise, EMPTY_SUMMARY } from './summary.js'
 export { NOTES_CAP } from './text.js'
 export {
   classifyJsonl,
