@@ -12,6 +12,8 @@ import { buildDocuments, imagesDoc, jsonSchemas } from '../site/api.js'
 import { atomFiles } from '../site/atom.js'
 import { mergeChanges, mintIdPrefix, renderChangesDoc, type Change } from '../site/changes.js'
 import { appPageFiles, sharedPageFiles, type PageInput } from '../site/pages.js'
+import type { OfflineData } from '../site/html/text.js'
+import { sha256 } from '../util/digest.js'
 import { normaliseBaseUrl, paths } from '../site/paths.js'
 import { renderStatusDoc, staleSinceOf, type RunReport } from '../site/status.js'
 import type { EndoflifeProduct } from '../upstream/endoflife.js'
@@ -48,6 +50,20 @@ export interface BuildOptions {
   cwd?: string
   /** The commit of the catalog repository being built (GITHUB_SHA), published in status.json. */
   sourceCommit?: string | null
+  /**
+   * What the data of a build without `refresh` is, for the banner every page then shows: by default the catalog's
+   * last known facts, as of the newest `checked` day among the records (each app page: its own).
+   */
+  offline?: { source: string; asOf?: string }
+}
+
+/** Where an offline build's facts come from when the options do not say. */
+export const OFFLINE_SOURCE = "the catalog's last known facts"
+
+/** The banner's data for a build without refresh, null for a refresh. */
+function offlineData(opts: BuildOptions): OfflineData | null {
+  if (opts.refresh) return null
+  return { source: opts.offline?.source ?? OFFLINE_SOURCE, asOf: opts.offline?.asOf ?? null }
 }
 
 export interface BuildDeps {
@@ -150,7 +166,8 @@ function* siteFiles(
   report: RunReport,
   baseUrl: string,
   idPrefix: string,
-  feedsCarried: ReadonlySet<string>
+  feedsCarried: ReadonlySet<string>,
+  offline: OfflineData | null
 ): Generator<SiteDoc> {
   const { pages, images } = judged
   const generatedAt = report.lastChange
@@ -161,7 +178,7 @@ function* siteFiles(
   yield* jsonSchemas(baseUrl)
   yield [paths.status, renderStatusDoc(report)]
   // Only the index says when the last run was (see publishApps in build for the app pages).
-  yield* sharedPageFiles(pages, { generatedAt, runAt: report.runAt, baseUrl, feeds: true })
+  yield* sharedPageFiles(pages, { generatedAt, runAt: report.runAt, baseUrl, feeds: true, offline })
   yield [paths.changes, renderChangesDoc(history, baseUrl, idPrefix)]
   yield* atomFiles(history, records, generatedAt, baseUrl, idPrefix, feedsCarried)
 }
@@ -217,8 +234,12 @@ async function judgeCatalog(
   const previous = snapshot?.records ?? new Map<string, AppRecord>()
   const previousChanges = await readPreviousChanges(previousDir, log)
   const staleBefore = await readPreviousStaleSince(previousDir, log)
-  // An offline build of the same program carries over the apps whose catalog file and record did not change.
-  const program = deps.program ?? null
+  // An offline build of the same program carries over the apps whose catalog file and record did not change. The
+  // pages name where an offline build's data came from: data named otherwise is another program's.
+  const program =
+    deps.program && opts.offline
+      ? sha256(`${deps.program}\n${opts.offline.source}\n${opts.offline.asOf ?? ''}`).slice(0, 32)
+      : (deps.program ?? null)
   const reused = program && !opts.refresh ? await readPreviousReuse(previousDir, program, log) : null
   const sources = new Map<string, string>()
   const known = program ? knownRecords(program, baseUrl, previous, reused, out.carry.present, sources) : undefined
@@ -332,6 +353,7 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
   // The new tree is written beside outDir as the run goes; each file is checked as it is written.
   // Files equal to the previous snapshot's are linked from it rather than written again (see StagedTree).
   const tree = await StagedTree.open(outDir, previousDir ? { previousDir } : undefined)
+  const offline = offlineData(opts)
   try {
     const checker = snapshotChecker(baseUrl)
     const stage = (file: string, content: SiteDoc[1], fresh = false) => {
@@ -357,7 +379,7 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
         const files: SiteFile[] = []
         for (const { page, releases, staleSince } of chunk) {
           files.push([paths.releases(releases.slug), toJson(releases)])
-          files.push(...appPageFiles(page, { feeds: true, staleSince, history: releases }))
+          files.push(...appPageFiles(page, { feeds: true, staleSince, history: releases, offline }))
         }
         for (const [file, content] of files) stage(file, content)
       },
@@ -401,7 +423,7 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
       if (!tree.hasPrevious(paths.appFeed(slug))) feedsCarried.delete(slug)
       else carry.adoptFile(paths.appFeed(slug))
     }
-    const files = siteFiles(judged, records, history, report, baseUrl, idPrefix, feedsCarried)
+    const files = siteFiles(judged, records, history, report, baseUrl, idPrefix, feedsCarried, offline)
     for (const [file, content] of files) stage(file, content, stamped.has(file))
     if (judged.reuseDoc !== null) stage(paths.reuse, judged.reuseDoc)
     const written = await tree.commit(() => checker.finish())
