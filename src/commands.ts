@@ -2,9 +2,11 @@
 // same code the action runs. Logs go to stderr so stdout carries only data.
 import { createReadStream } from 'node:fs'
 import { readFile } from 'node:fs/promises'
+import path from 'node:path'
 import { createInterface } from 'node:readline'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { buildDeps } from './build/deps.js'
+import { addRecord } from './catalog/add.js'
 import { loadCatalog } from './catalog/load.js'
 import { classifyJsonl } from './classify/jsonl.js'
 import { build } from './build/pipeline.js'
@@ -25,7 +27,10 @@ const USAGE = `updatesafe <command> [options]
 Commands:
   build     --catalog DIR --out DIR [--base-url URL] [--refresh] [--previous DIR] [--now ISO]
             [--request-timeout SECONDS] [--refresh-deadline SECONDS] [--source-commit SHA]
+            [--only SLUG ...]
             Build the static site (JSON API, pages, badges) from the catalog.
+            --only builds those apps alone, a preview of one app: with
+            --refresh and GITHUB_TOKEN it reads that app alone from GitHub.
             --refresh reads GitHub (GITHUB_TOKEN, GITHUB_API_URL, GITHUB_GRAPHQL_URL)
             and endoflife.date (ENDOFLIFE_API_URL), each request waiting at most
             --request-timeout (20 s), the whole refresh at most --refresh-deadline
@@ -37,7 +42,13 @@ Commands:
   classify  --jsonl FILE | --notes-file FILE
             Classify release notes; one JSON line per input line on stdout.
   validate  --catalog DIR
-            Check every catalog record; exit 1 on any error.
+            Check every catalog record; exit 1 on any error. Warns about a
+            record without release facts: only a build with --refresh reads it.
+  add       OWNER/REPO [--image NAME ...] [--slug SLUG] [--catalog DIR] [--now ISO]
+            Write a new record, DIR/apps/SLUG.yml (never over an existing one).
+            With GITHUB_TOKEN it records GitHub's facts: the repository, whether
+            it is archived, its latest release (version, page, date, the day
+            read); without, a minimal record that needs build --refresh.
   check     --api URL|DIR [--from APP=VERSION ...] [--compose FILE ...] [--json] [--allow-urgent]
             Judge the update from the version you run to the latest, for each app
             named by --from or found through a Compose service's image: in a
@@ -95,12 +106,12 @@ async function readInput(file: string): Promise<string> {
   }
 }
 
-const COMMANDS = ['build', 'serve', 'classify', 'validate', 'check']
+const COMMANDS = ['build', 'serve', 'classify', 'validate', 'check', 'add']
 
 /** The command's flags; whatever parseArgs refuses (an unknown or malformed flag) is a usage error. */
-function flags<T extends ParseArgsConfig['options']>(args: string[], config: { options: T }) {
+function flags<T extends ParseArgsConfig['options']>(args: string[], config: { options: T }, positionals = false) {
   try {
-    return parseArgs({ args, options: config.options, strict: true, allowPositionals: false })
+    return parseArgs({ args, options: config.options, strict: true, allowPositionals: positionals })
   } catch (e) {
     throw usageError((e as Error).message)
   }
@@ -129,9 +140,13 @@ async function run(
           now: { type: 'string' },
           'source-commit': { type: 'string' },
           'request-timeout': { type: 'string' },
-          'refresh-deadline': { type: 'string' }
+          'refresh-deadline': { type: 'string' },
+          only: { type: 'string', multiple: true }
         }
       })
+      for (const slug of values.only ?? [])
+        if (!SLUG_PATTERN.test(slug))
+          throw usageError(`--only "${slug}" is not a slug (a record's file name, less .yml)`)
       const outDir = values.out
       if (!outDir) throw usageError('build needs --out DIR')
       const now = parseNow(values.now)
@@ -143,7 +158,8 @@ async function run(
           now,
           refresh: values.refresh,
           sourceCommit: sourceCommit(env, values['source-commit']),
-          ...(values.previous ? { previousDir: values.previous } : {})
+          ...(values.previous ? { previousDir: values.previous } : {}),
+          ...(values.only ? { only: values.only } : {})
         },
         buildDeps(
           upstreamSettings(env, {
@@ -212,7 +228,74 @@ async function run(
         options: { catalog: { type: 'string', default: 'catalog' } }
       })
       const entries = await loadCatalog(values.catalog, log)
-      log.info(`${values.catalog}: ${entries.length} records, all valid`)
+      // Valid, but an offline build stops on it (unless a published snapshot has it): say so now, not then.
+      const factless = entries.filter((e) => !e.entry.release)
+      for (const e of factless)
+        log.warning(
+          `${e.slug} has no release facts: only build --refresh (with GITHUB_TOKEN) reads it; or add a release: {version, url, checked} block`,
+          { file: e.file, line: 1 }
+        )
+      log.info(
+        `${values.catalog}: ${entries.length} records, all valid` +
+          (factless.length ? `; ${factless.length} can only be built with --refresh` : '')
+      )
+      return 0
+    }
+    case 'add': {
+      const { values, positionals } = flags(
+        rest,
+        {
+          options: {
+            catalog: { type: 'string', default: 'catalog' },
+            slug: { type: 'string' },
+            image: { type: 'string', multiple: true },
+            now: { type: 'string' }
+          }
+        },
+        true
+      )
+      if (positionals.length !== 1) throw usageError('add needs one OWNER/REPO (e.g. updatesafe add traefik/traefik)')
+      const now = parseNow(values.now)
+      const settings = upstreamSettings(env)
+      const readRepo = settings.token
+        ? async (repo: string) => {
+            // Loaded only here: the GitHub client is the CLI's heaviest part.
+            const { createGitHubClient } = await import('./upstream/github/client.js')
+            const { snapshotFromRest } = await import('./upstream/github/rest.js')
+            const client = createGitHubClient({
+              token: settings.token!,
+              apiUrl: settings.apiUrl,
+              log,
+              retry: { retries: 1 }
+            })
+            return snapshotFromRest(client, { repo })
+          }
+        : undefined
+      const added = await addRecord(
+        {
+          repo: positionals[0]!,
+          catalogDir: values.catalog,
+          now,
+          ...(values.slug ? { slug: values.slug } : {}),
+          ...(values.image ? { images: values.image } : {})
+        },
+        readRepo
+      )
+      const r = added.entry.release
+      log.info(
+        `wrote ${added.file}: ${added.entry.repo}` +
+          (r ? `, latest release ${r.version}${r.date ? ` of ${r.date}` : ''}` : '') +
+          (added.entry.archived ? ', archived' : '') +
+          (added.from === 'github' ? ' (from the GitHub API)' : '')
+      )
+      if (!r)
+        log.warning(
+          `${added.from === 'github' ? `GitHub gives no release (${added.noRelease ?? 'none'})` : 'no GITHUB_TOKEN: no release facts'}; ` +
+            `preview it with GITHUB_TOKEN=... updatesafe build --refresh --only ${path.basename(added.file, '.yml')} --out preview`,
+          { file: added.file }
+        )
+      if (!added.entry.images)
+        log.info('images: none given; add them (--image NAME) so `check --compose` finds the app')
       return 0
     }
     case 'check': {

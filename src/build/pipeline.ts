@@ -4,7 +4,7 @@
 // documents and pages → validate → write aside and swap.
 // Every side effect comes in through `deps`, so tests hand in fakes.
 import path from 'node:path'
-import { readCatalog, type LoadedEntry } from '../catalog/load.js'
+import { readCatalog, type CatalogRead, type LoadedEntry } from '../catalog/load.js'
 import { checkOutputDir, recoverOutputDir, StagedTree, type SiteFile } from '../output/write-tree.js'
 import { snapshotChecker } from '../output/validate.js'
 import type { AppRecord, ReleasesDoc } from '../schema/index.js'
@@ -55,6 +55,11 @@ export interface BuildOptions {
    * last known facts, as of the newest `checked` day among the records (each app page: its own).
    */
   offline?: { source: string; asOf?: string }
+  /**
+   * Build these apps alone (their slugs), a preview: with refresh, only they are read from upstream. The site holds
+   * them alone, so it is not one to publish over a full snapshot.
+   */
+  only?: readonly string[]
 }
 
 /** Where an offline build's facts come from when the options do not say. */
@@ -244,7 +249,7 @@ async function judgeCatalog(
   const sources = new Map<string, string>()
   const known = program ? knownRecords(program, baseUrl, previous, reused, out.carry.present, sources) : undefined
   // 3. The catalog, named relative to the process so messages give paths as the user typed them.
-  const read = await readCatalog(path.relative(process.cwd(), catalogDir) || '.', log, known)
+  const read = onlySome(await readCatalog(path.relative(process.cwd(), catalogDir) || '.', log, known), opts.only)
   const entries = read.entries
   for (const { slug } of read.known) out.carry.adopt(slug)
   // 4. Release facts for every app.
@@ -309,6 +314,22 @@ async function judgeCatalog(
     leftOut,
     images,
     stats: gathered.stats
+  }
+}
+
+/** The catalog narrowed to `only` (every slug of it must be a record); the whole catalog without it. */
+function onlySome(read: CatalogRead, only: readonly string[] | undefined): CatalogRead {
+  if (!only) return read
+  const wanted = new Set(only)
+  const missing = [...wanted].filter((slug) => !read.order.includes(slug))
+  if (missing.length > 0)
+    throw new ProblemsError('build', [
+      { message: `--only ${missing.join(', ')}: no such record in the catalog (apps/<slug>.yml)` }
+    ])
+  return {
+    entries: read.entries.filter((e) => wanted.has(e.slug)),
+    known: read.known.filter((k) => wanted.has(k.slug)),
+    order: read.order.filter((slug) => wanted.has(slug))
   }
 }
 
