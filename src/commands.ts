@@ -29,13 +29,13 @@ Commands:
             [--request-timeout SECONDS] [--refresh-deadline SECONDS] [--source-commit SHA]
             [--only SLUG ...]
             Build the static site (JSON API, pages, badges) from the catalog.
-            --only builds those apps alone, a preview of one app: with
-            --refresh and GITHUB_TOKEN it reads that app alone from GitHub.
             --refresh reads GitHub (GITHUB_TOKEN, GITHUB_API_URL, GITHUB_GRAPHQL_URL)
             and endoflife.date (ENDOFLIFE_API_URL), each request waiting at most
             --request-timeout (20 s), the whole refresh at most --refresh-deadline
             (600 s); --previous is the published snapshot used as last-known-good.
             --source-commit (default GITHUB_SHA) is published in api/v1/status.json.
+            --only builds those apps alone, a preview (with --refresh and
+            GITHUB_TOKEN: of what GitHub says of them now).
   serve     --dir DIR [--port PORT] [--host 127.0.0.1]
             Serve a built site with GitHub Pages semantics. The port is --port,
             else the PORT environment variable, else 8080.
