@@ -1,6 +1,7 @@
 // The CLI's commands in this process (the bundle itself is run by cli.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
+import http from 'node:http'
 import path from 'node:path'
 import { PassThrough } from 'node:stream'
 import { main, stderrLogger } from '../src/commands.js'
@@ -139,5 +140,188 @@ describe('stderrLogger', () => {
     expect(text).toContain('a\\u{1b}[31m.yml')
     expect(text).toContain('b\\u{202e}.yml')
     expect(text).not.toMatch(/[\u001b\u202e]/u)
+  })
+})
+
+describe('serve', () => {
+  let taken: http.Server
+  let port: number
+  let site: string
+  beforeAll(async () => {
+    site = path.join(dir, 'serve-site')
+    await mkdir(site, { recursive: true })
+    await writeFile(path.join(site, 'index.html'), '<!doctype html><title>home</title>')
+    taken = http.createServer()
+    await new Promise<void>((r) => taken.listen(0, '127.0.0.1', r))
+    port = (taken.address() as { port: number }).port
+  })
+  afterAll(() => new Promise((r) => taken.close(r)))
+
+  it('says in one line that a taken port is taken and names the option, not a bare EADDRINUSE', async () => {
+    const out = collecting()
+    expect(await main(['serve', '--dir', site, '--port', String(port)], out.log, {})).toBe(1)
+    expect(out.text()).toBe(
+      `port ${port} on 127.0.0.1 is taken by another program; choose another with --port PORT (or PORT=...)`
+    )
+  })
+
+  it('takes the port from PORT when --port is not given, and --port over PORT', async () => {
+    const fromEnv = collecting()
+    expect(await main(['serve', '--dir', site], fromEnv.log, { PORT: String(port) })).toBe(1)
+    expect(fromEnv.text()).toContain(`port ${port} on 127.0.0.1 is taken`)
+    const bad = collecting()
+    expect(await main(['serve', '--dir', site], bad.log, { PORT: 'eighty' })).toBe(2)
+    expect(bad.text()).toContain('PORT "eighty" is not a port number')
+    const flag = collecting()
+    expect(await main(['serve', '--dir', site, '--port', String(port)], flag.log, { PORT: 'eighty' })).toBe(1)
+    expect(flag.text()).toContain(`port ${port} on 127.0.0.1 is taken`)
+  })
+
+  it('documents --port and PORT in the usage text', async () => {
+    const written: string[] = []
+    const write = process.stdout.write
+    process.stdout.write = ((chunk: string) => written.push(chunk) > 0) as typeof process.stdout.write
+    try {
+      await main(['serve', '--help'], collecting().log, {})
+    } finally {
+      process.stdout.write = write
+    }
+    expect(written.join('')).toMatch(/serve +--dir DIR \[--port PORT\][^]*PORT environment variable, else 8080/)
+  })
+})
+
+describe('add, validate and build --only: a new app in a few minutes', () => {
+  let fake: FakeGitHub
+  let env: Record<string, string>
+  beforeAll(async () => {
+    // Made-up repositories: a release line, a renamed repository, one with tags only, an archived one.
+    fake = await startFakeGitHub({
+      token: 'a-token',
+      repos: [
+        {
+          owner: 'example-org',
+          name: 'notes-app',
+          releases: [
+            { tagName: 'v2.3.0', body: '## Fixes\n- Fix the export', createdAt: '2026-11-02T10:00:00Z' },
+            { tagName: 'v2.4.0-rc.1', prerelease: true, body: 'rc', createdAt: '2026-11-20T10:00:00Z' },
+            { tagName: 'v2.2.0', body: '## Fixes\n- Fix the import', createdAt: '2026-10-01T10:00:00Z' }
+          ]
+        },
+        {
+          owner: 'new-owner',
+          name: 'photo-server',
+          releases: [{ tagName: '1.0.1', body: '- Fix', createdAt: '2026-09-09T09:00:00Z' }]
+        },
+        { owner: 'example-org', name: 'tags-only', tags: [{ name: 'v0.9.0', date: '2026-08-08T08:00:00Z' }] },
+        {
+          owner: 'example-org',
+          name: 'old-tool',
+          archived: true,
+          releases: [{ tagName: '3.0.0', body: '- Last', createdAt: '2024-01-01T00:00:00Z' }]
+        }
+      ],
+      renames: { 'old-owner/photo-server': 'new-owner/photo-server' }
+    })
+    env = { GITHUB_TOKEN: 'a-token', GITHUB_API_URL: fake.apiUrl, GITHUB_GRAPHQL_URL: fake.graphqlUrl }
+  })
+  afterAll(() => fake.close())
+
+  const add = async (args: string[], e: Record<string, string> = env) => {
+    const out = collecting()
+    const code = await main(['add', ...args, '--now', '2026-11-27'], out.log, e)
+    return { code, text: out.text() }
+  }
+
+  it('writes a valid record of GitHub facts, and refuses to overwrite it', async () => {
+    const catalog = path.join(dir, 'add-catalog')
+    const r = await add(['example-org/notes-app', '--image', 'ghcr.io/example-org/notes', '--catalog', catalog])
+    expect(r).toMatchObject({ code: 0 })
+    expect(r.text).toContain('latest release v2.3.0 of 2026-11-02 (from the GitHub API)')
+    const file = path.join(catalog, 'apps/notes-app.yml')
+    const { parse } = await import('yaml')
+    expect(parse(await readFile(file, 'utf8'))).toEqual({
+      name: 'notes-app',
+      repo: 'example-org/notes-app',
+      images: ['ghcr.io/example-org/notes'],
+      release: {
+        version: 'v2.3.0',
+        url: 'https://github.com/example-org/notes-app/releases/tag/v2.3.0',
+        date: '2026-11-02',
+        checked: '2026-11-27'
+      }
+    })
+    const again = await add(['example-org/notes-app', '--catalog', catalog])
+    expect(again.code).toBe(1)
+    expect(again.text).toBe(`${file}: already exists; edit it, or give another --slug`)
+    // A renamed repository is recorded under its new name; an archived one says so; tags stand in for releases.
+    expect((await add(['old-owner/photo-server', '--catalog', catalog])).code).toBe(0)
+    expect(await readFile(path.join(catalog, 'apps/photo-server.yml'), 'utf8')).toContain(
+      'repo: new-owner/photo-server'
+    )
+    expect((await add(['example-org/old-tool', '--catalog', catalog])).code).toBe(0)
+    expect(await readFile(path.join(catalog, 'apps/old-tool.yml'), 'utf8')).toMatch(
+      /archived: true[^]*version: 3\.0\.0/
+    )
+    expect((await add(['example-org/tags-only', '--slug', 'tagged', '--catalog', catalog])).code).toBe(0)
+    expect(await readFile(path.join(catalog, 'apps/tagged.yml'), 'utf8')).toContain('version: v0.9.0')
+    // Every record written loads, and builds offline at once.
+    const v = collecting()
+    expect(await main(['validate', '--catalog', catalog], v.log, {})).toBe(0)
+    expect(v.text()).toBe(`${catalog}: 4 records, all valid`)
+    const b = collecting()
+    expect(
+      await main(['build', '--catalog', catalog, '--out', path.join(dir, 'add-site'), '--now', '2026-11-27'], b.log, {})
+    ).toBe(0)
+  })
+
+  it('without a token writes a minimal record; validate warns that only --refresh builds it', async () => {
+    const catalog = path.join(dir, 'minimal-catalog')
+    const asked = fake.requests.length
+    const r = await add(['example-org/notes-app', '--catalog', catalog], {})
+    expect(r.code).toBe(0)
+    expect(r.text).toContain(
+      'no GITHUB_TOKEN: no release facts; preview it with GITHUB_TOKEN=... updatesafe build --refresh --only notes-app'
+    )
+    expect(fake.requests.length).toBe(asked)
+    const v = collecting()
+    expect(await main(['validate', '--catalog', catalog], v.log, {})).toBe(0)
+    expect(v.text()).toBe(
+      'notes-app has no release facts: only build --refresh (with GITHUB_TOKEN) reads it; or add a release: {version, url, checked} block\n' +
+        `${catalog}: 1 records, all valid; 1 can only be built with --refresh`
+    )
+    // A name that is not a repository, a slug or image that is not one: usage errors, nothing written.
+    expect((await add(['notes-app', '--catalog', catalog], {})).code).toBe(2)
+    expect((await add(['a/b', '--slug', 'Bad_Slug', '--catalog', catalog], {})).code).toBe(2)
+    expect((await add(['a/b', '--image', 'nginx:1.27', '--catalog', catalog], {})).code).toBe(2)
+    expect((await add(['example-org/missing', '--catalog', catalog])).text).toContain(
+      'GitHub has no repository example-org/missing'
+    )
+    expect(await readdir(path.join(catalog, 'apps'))).toEqual(['notes-app.yml'])
+  })
+
+  it('build --refresh --only previews one app: it alone is read and published', async () => {
+    const catalog = path.join(dir, 'only-catalog')
+    await add(['example-org/notes-app', '--catalog', catalog], {})
+    await add(['example-org/old-tool', '--catalog', catalog], {})
+    const before = fake.requests.length
+    const out = collecting()
+    const site = path.join(dir, 'only-site')
+    const code = await main(
+      ['build', '--catalog', catalog, '--out', site, '--refresh', '--only', 'notes-app', '--now', '2026-11-27'],
+      out.log,
+      env
+    )
+    expect([code, out.text()]).toEqual([0, expect.stringContaining('wrote')])
+    expect(fake.queries.slice(-1)[0]).not.toContain('old-tool')
+    expect(fake.requests.length).toBeGreaterThan(before)
+    const apps = JSON.parse(await readFile(path.join(site, 'api/v1/apps.json'), 'utf8')) as {
+      apps: { slug: string; latestVersion: string }[]
+    }
+    expect(apps.apps.map((a) => [a.slug, a.latestVersion])).toEqual([['notes-app', 'v2.3.0']])
+    const bad = collecting()
+    expect(
+      await main(['build', '--catalog', catalog, '--out', path.join(dir, 'only-bad'), '--only', 'nope'], bad.log, {})
+    ).toBe(1)
+    expect(bad.text()).toContain('--only nope: no such record in the catalog')
   })
 })

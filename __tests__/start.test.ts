@@ -82,7 +82,7 @@ describe('npm start', () => {
     }
   }, 240_000)
 
-  it('alone, without a token: builds the records and says how to get notes, in the terminal', async () => {
+  it('alone, without a token: builds the records and says how to get notes, in the terminal and on the index', async () => {
     const root = await clone('alone/updatesafe')
     const s = await start(root, env())
     try {
@@ -91,6 +91,9 @@ describe('npm start', () => {
         apps: { safeToUpdate: string }[]
       }
       expect(served.apps.every((a) => a.safeToUpdate === 'unknown' || a.safeToUpdate === 'unmaintained')).toBe(true)
+      // … and on the index page.
+      const index = await (await fetch(`${s.origin}/`)).text()
+      expect(index).toMatch(/no release notes read: build with --refresh \(GITHUB_TOKEN set\) or --notes-from/)
     } finally {
       s.stop()
     }

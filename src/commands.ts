@@ -2,9 +2,11 @@
 // same code the action runs. Logs go to stderr so stdout carries only data.
 import { createReadStream } from 'node:fs'
 import { readFile } from 'node:fs/promises'
+import path from 'node:path'
 import { createInterface } from 'node:readline'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { buildDeps } from './build/deps.js'
+import { addRecord } from './catalog/add.js'
 import { loadCatalog } from './catalog/load.js'
 import { classifyJsonl } from './classify/jsonl.js'
 import { build } from './build/pipeline.js'
@@ -25,6 +27,8 @@ const USAGE = `updatesafe <command> [options]
 Commands:
   build     --catalog DIR --out DIR [--base-url URL] [--refresh | --notes-from FILE] [--previous DIR]
             [--now ISO] [--request-timeout SECONDS] [--refresh-deadline SECONDS] [--source-commit SHA]
+            [--judge models|rules] [--model ID] [--models-endpoint URL] [--max-model-calls N]
+            [--only SLUG ...]
             Build the static site (JSON API, pages, badges) from the catalog.
             Release notes come from GitHub (--refresh) or from a JSON-lines file
             (--notes-from, one release a line: {repo, version, tag, date, notes});
@@ -34,18 +38,26 @@ Commands:
             --request-timeout (20 s), the whole refresh at most --refresh-deadline
             (600 s); --previous is the published snapshot used as last-known-good.
             --source-commit (default GITHUB_SHA) is published in api/v1/status.json.
-            [--judge models|rules] [--model ID] [--models-endpoint URL] [--max-model-calls N]
             --judge models (the default where GITHUB_TOKEN is set) asks GitHub Models
             (--model, default openai/gpt-4.1-mini; --models-endpoint, default
             https://models.github.ai/inference) about each release not judged before,
             at most --max-model-calls (100) requests a run, the rest by the rules;
             the rules stay the floor. --judge rules never asks a model.
-  serve     --dir DIR [--port 8080] [--host 127.0.0.1]
-            Serve a built site with GitHub Pages semantics.
+            --only builds those apps alone, a preview (with --refresh and
+            GITHUB_TOKEN: of what GitHub says of them now).
+  serve     --dir DIR [--port PORT] [--host 127.0.0.1]
+            Serve a built site with GitHub Pages semantics. The port is --port,
+            else the PORT environment variable, else 8080.
   classify  --jsonl FILE | --notes-file FILE
             Classify release notes; one JSON line per input line on stdout.
   validate  --catalog DIR
-            Check every catalog record; exit 1 on any error.
+            Check every catalog record; exit 1 on any error. Warns about a
+            record without release facts: only a build with --refresh reads it.
+  add       OWNER/REPO [--image NAME ...] [--slug SLUG] [--catalog DIR] [--now ISO]
+            Write a new record, DIR/apps/SLUG.yml (never over an existing one).
+            With GITHUB_TOKEN it records GitHub's facts: the repository, whether
+            it is archived, its latest release (version, page, date, the day
+            read); without, a minimal record that needs build --refresh.
   check     --api URL|DIR [--from APP=VERSION ...] [--compose FILE ...] [--json] [--allow-urgent]
             Judge the update from the version you run to the latest, for each app
             named by --from or found through a Compose service's image: in a
@@ -103,12 +115,12 @@ async function readInput(file: string): Promise<string> {
   }
 }
 
-const COMMANDS = ['build', 'serve', 'classify', 'validate', 'check']
+const COMMANDS = ['build', 'serve', 'classify', 'validate', 'check', 'add']
 
 /** The command's flags; whatever parseArgs refuses (an unknown or malformed flag) is a usage error. */
-function flags<T extends ParseArgsConfig['options']>(args: string[], config: { options: T }) {
+function flags<T extends ParseArgsConfig['options']>(args: string[], config: { options: T }, positionals = false) {
   try {
-    return parseArgs({ args, options: config.options, strict: true, allowPositionals: false })
+    return parseArgs({ args, options: config.options, strict: true, allowPositionals: positionals })
   } catch (e) {
     throw usageError((e as Error).message)
   }
@@ -142,9 +154,13 @@ async function run(
           judge: { type: 'string' },
           model: { type: 'string' },
           'models-endpoint': { type: 'string' },
-          'max-model-calls': { type: 'string' }
+          'max-model-calls': { type: 'string' },
+          only: { type: 'string', multiple: true }
         }
       })
+      for (const slug of values.only ?? [])
+        if (!SLUG_PATTERN.test(slug))
+          throw usageError(`--only "${slug}" is not a slug (a record's file name, less .yml)`)
       const outDir = values.out
       if (!outDir) throw usageError('build needs --out DIR')
       if (values.refresh && values['notes-from'])
@@ -159,7 +175,9 @@ async function run(
           refresh: values.refresh,
           sourceCommit: sourceCommit(env, values['source-commit']),
           ...(values['notes-from'] ? { notesFrom: values['notes-from'] } : {}),
-          ...(values.previous ? { previousDir: values.previous } : {})
+          ...(values.previous ? { previousDir: values.previous } : {}),
+          ...(values.previous ? { previousDir: values.previous } : {}),
+          ...(values.only ? { only: values.only } : {})
         },
         buildDeps(
           upstreamSettings(env, {
@@ -191,14 +209,21 @@ async function run(
       const { values } = flags(rest, {
         options: {
           dir: { type: 'string', default: 'site' },
-          port: { type: 'string', default: '8080' },
+          port: { type: 'string' },
           host: { type: 'string' }
         }
       })
-      const port = Number(values.port)
-      if (!Number.isInteger(port) || port < 0 || port > 65535)
-        throw usageError(`--port "${values.port}" is not a port number`)
-      const { url } = await serveSite({ dir: values.dir, port, ...(values.host ? { host: values.host } : {}) })
+      // --port wins over PORT (the variable hosting platforms and `npm start` users set), then 8080.
+      const [portFrom, portText] =
+        values.port !== undefined ? ['--port', values.port] : env.PORT ? ['PORT', env.PORT] : ['--port', '8080']
+      const port = Number(portText)
+      if (!/^\d+$/.test(portText) || port > 65535) throw usageError(`${portFrom} "${portText}" is not a port number`)
+      const host = values.host ?? '127.0.0.1'
+      const { url } = await serveSite({ dir: values.dir, port, host }).catch((e: NodeJS.ErrnoException) => {
+        if (e.code !== 'EADDRINUSE' && e.code !== 'EACCES') throw e
+        const why = e.code === 'EADDRINUSE' ? 'is taken by another program' : 'may not be opened by this user'
+        throw problem('input', `port ${port} on ${host} ${why}; choose another with --port PORT (or PORT=...)`)
+      })
       log.info(`serving ${values.dir} at ${url} (Ctrl+C to stop)`)
       await new Promise(() => {}) // until interrupted
       return 0
@@ -225,7 +250,74 @@ async function run(
         options: { catalog: { type: 'string', default: 'catalog' } }
       })
       const entries = await loadCatalog(values.catalog, log)
-      log.info(`${values.catalog}: ${entries.length} records, all valid`)
+      // Valid, but an offline build stops on it (unless a published snapshot has it): say so now, not then.
+      const factless = entries.filter((e) => !e.entry.release)
+      for (const e of factless)
+        log.warning(
+          `${e.slug} has no release facts: only build --refresh (with GITHUB_TOKEN) reads it; or add a release: {version, url, checked} block`,
+          { file: e.file, line: 1 }
+        )
+      log.info(
+        `${values.catalog}: ${entries.length} records, all valid` +
+          (factless.length ? `; ${factless.length} can only be built with --refresh` : '')
+      )
+      return 0
+    }
+    case 'add': {
+      const { values, positionals } = flags(
+        rest,
+        {
+          options: {
+            catalog: { type: 'string', default: 'catalog' },
+            slug: { type: 'string' },
+            image: { type: 'string', multiple: true },
+            now: { type: 'string' }
+          }
+        },
+        true
+      )
+      if (positionals.length !== 1) throw usageError('add needs one OWNER/REPO (e.g. updatesafe add traefik/traefik)')
+      const now = parseNow(values.now)
+      const settings = upstreamSettings(env)
+      const readRepo = settings.token
+        ? async (repo: string) => {
+            // Loaded only here: the GitHub client is the CLI's heaviest part.
+            const { createGitHubClient } = await import('./upstream/github/client.js')
+            const { snapshotFromRest } = await import('./upstream/github/rest.js')
+            const client = createGitHubClient({
+              token: settings.token!,
+              apiUrl: settings.apiUrl,
+              log,
+              retry: { retries: 1 }
+            })
+            return snapshotFromRest(client, { repo })
+          }
+        : undefined
+      const added = await addRecord(
+        {
+          repo: positionals[0]!,
+          catalogDir: values.catalog,
+          now,
+          ...(values.slug ? { slug: values.slug } : {}),
+          ...(values.image ? { images: values.image } : {})
+        },
+        readRepo
+      )
+      const r = added.entry.release
+      log.info(
+        `wrote ${added.file}: ${added.entry.repo}` +
+          (r ? `, latest release ${r.version}${r.date ? ` of ${r.date}` : ''}` : '') +
+          (added.entry.archived ? ', archived' : '') +
+          (added.from === 'github' ? ' (from the GitHub API)' : '')
+      )
+      if (!r)
+        log.warning(
+          `${added.from === 'github' ? `GitHub gives no release (${added.noRelease ?? 'none'})` : 'no GITHUB_TOKEN: no release facts'}; ` +
+            `preview it with GITHUB_TOKEN=... updatesafe build --refresh --only ${path.basename(added.file, '.yml')} --out preview`,
+          { file: added.file }
+        )
+      if (!added.entry.images)
+        log.info('images: none given; add them (--image NAME) so `check --compose` finds the app')
       return 0
     }
     case 'check': {

@@ -44,7 +44,8 @@ browserDescribe('the upgrade table')('the upgrade table in chromium', () => {
         `[...document.querySelectorAll('table.upgrade tbody tr')].map((tr) => [...tr.children].map((c) => c.innerText.replace(/\\s+/g, ' ').trim()))`
       )
       expect(rows.map((r) => r[0]!.split(' ')[0])).toEqual(['v1.2.0', 'v1.1.0', 'v1.0.0'])
-      expect(rows[0]![2]).toBe('the latest release')
+      // The latest release's row says you run the latest, not the verdict of a release (issue 50).
+      expect(rows[0]![2]).toBe('You run the latest release: nothing to update.')
       expect(rows[1]![1]).toMatch(/^Breaking required step/)
       expect(rows[1]![1]).toContain('LEGACY_AUTH')
       expect(rows[2]![2]).toMatch(/^Breaking decided by v1\.1\.0/)
@@ -66,6 +67,13 @@ browserDescribe('the upgrade table')('the upgrade table in chromium', () => {
           `[...document.querySelectorAll('table.upgrade tbody tr')].filter((tr) => !tr.hidden).map((tr) => tr.dataset.v)`
         )
         expect(visible).toEqual(['v1.0.0'])
+        // Picking the latest release shows its row alone, which says so.
+        await v.page.selectOption('#from-version', 'v1.2.0')
+        const shown = await inPage<string[]>(
+          v.page,
+          `[...document.querySelectorAll('table.upgrade tbody tr')].filter((tr) => !tr.hidden).map((tr) => tr.children[2].innerText.trim())`
+        )
+        expect(shown).toEqual(['You run the latest release: nothing to update.'])
       }
       expect(v.problems).toEqual([])
       await v.close()

@@ -166,6 +166,44 @@ describe('build: no churn', () => {
   })
 })
 
+describe('build: offline data', () => {
+  it('says on every page that it was built without upstream, as of the newest day a record was checked', async () => {
+    await run('site', '2026-12-24T12:00:00.000Z')
+    const apps = (await catalogAt('site')).apps
+    const newest = apps
+      .map((a) => a.lastChecked)
+      .sort()
+      .at(-1)!
+    const oldest = apps.find((a) => a.lastChecked < newest)
+    const index = await readFile(path.join(dir, 'site/index.html'), 'utf8')
+    expect(index).toContain(
+      `<strong>Offline data, as of ${newest}.</strong> This snapshot was built from the catalog&#39;s last known facts`
+    )
+    // Each app page is as old as its own facts (and stays as it was while they do).
+    if (oldest) {
+      const page = await readFile(path.join(dir, `site/apps/${oldest.slug}/index.html`), 'utf8')
+      expect(page).toContain(`<strong>Offline data, as of ${oldest.lastChecked}.</strong> This page`)
+    }
+    // What the caller says the data is (a notes file, the day it was read) is what every page says.
+    await build(
+      {
+        catalogDir: 'catalog',
+        outDir: 'given',
+        baseUrl: BASE,
+        now: new Date('2026-12-24T12:00:00.000Z'),
+        cwd: dir,
+        offline: { source: 'the data set notes.jsonl', asOf: '2026-11-21' }
+      },
+      { log }
+    )
+    for (const f of ['index.html', 'apps/gitea/index.html'])
+      expect(await readFile(path.join(dir, 'given', f), 'utf8')).toContain(
+        '<strong>Offline data, as of 2026-11-21.</strong> This '
+      )
+    expect(await readFile(path.join(dir, 'given/index.html'), 'utf8')).toContain('built from the data set notes.jsonl')
+  })
+})
+
 describe('build: refresh merged with last-known-good', () => {
   it('publishes fresh facts, keeps failed apps from the previous snapshot with their old lastChecked, and lists them stale', async () => {
     await run('pages', '2026-11-21T12:00:00.000Z')
@@ -200,6 +238,12 @@ describe('build: refresh merged with last-known-good', () => {
       counts: { apps: after.size, refreshed: 1, stale: after.size - 1, failed: 0 }
     })
     expect(status.stale.find((s) => s.slug === 'gitea')).toEqual({ slug: 'gitea', since: '2026-12-01T06:00:00.000Z' })
+    // Read from upstream (some apps stale, each page saying so): no offline banner; the offline build had one.
+    const page = (out: string, f: string) => readFile(path.join(dir, out, f), 'utf8')
+    for (const f of ['index.html', 'apps/miniflux/index.html', 'apps/gitea/index.html']) {
+      expect(await page('site', f)).not.toContain('id="offline"')
+      expect(await page('pages', f)).toContain('id="offline"')
+    }
   })
 
   it('a stale app says since when, and the date holds while upstream stays down', async () => {

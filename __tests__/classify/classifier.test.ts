@@ -2,7 +2,7 @@ import { expect, it } from '@jest/globals'
 import { describe } from '../support/needs-shared-data.js'
 import { readdirSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { ARCHIVED_SUMMARY, classifyReleases, MAX_RELEASES, SUMMARY_MAX } from '../../src/classify/index.js'
+import { classifyReleases, MAX_RELEASES, SUMMARY_MAX } from '../../src/classify/index.js'
 import { DETECTORS } from '../../src/classify/detectors.js'
 import { CLASSES, LIMITS } from '../../src/schema/index.js'
 import { LABELS, note, NOTES } from './fixtures.js'
@@ -255,15 +255,21 @@ describe('several releases', () => {
 })
 
 describe('archived and empty input', () => {
-  it('archived → unmaintained with the fixed summary sentence', () => {
-    const j = classifyReleases({ releases: [{ version: 'v1', notes: note('netbox@v4.5.0').notes }], archived: true })
+  it('archived → unmaintained; the summary is the last release’s, not the archive notice again', () => {
+    // Made-up notes of a last release before the archive.
+    const notes = '### Fixed\n\n- The export no longer drops empty folders\n'
+    const j = classifyReleases({ releases: [{ version: 'v1', notes }], archived: true })
     expect(j).toMatchObject({
       safeToUpdate: 'unmaintained',
-      changelogSummary: ARCHIVED_SUMMARY,
+      changelogSummary: 'The last release: Fixed: The export no longer drops empty folders.',
       rule: 'archived',
       decidedBy: null,
       breakingKind: null
     })
+    expect(j.rationale).toMatch(/archived/)
+    // Nothing read (an offline record without notes, or empty notes): no summary rather than a repeat.
+    for (const releases of [[], [{ version: 'v1', notes: '' }]])
+      expect(classifyReleases({ releases, archived: true }).changelogSummary).toBeNull()
   })
 
   it('no releases → unknown with the `...` summary', () => {

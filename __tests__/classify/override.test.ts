@@ -25,7 +25,7 @@ describe('applyOverride', () => {
     const v = applyOverride(verdict, override, 'v4.5.10', log, 'catalog/apps/netbox.yml')
     expect(v.safeToUpdate).toBe('caution')
     expect(v.rationale).toBe(
-      'Curated override (rule override) for v4.5.10: Upstream asks to reindex after this update (see discussion 123). The rules alone say: safe.'
+      'Curated override for v4.5.10: Upstream asks to reindex after this update (see discussion 123). The rules alone say: safe.'
     )
     expect(v.changelogSummary).toBe(verdict.changelogSummary)
     expect(warnings).toEqual([])

@@ -261,3 +261,59 @@ describe('HTML entities', () => {
     expect(summarise('- a&#0;b&#x202E;c&#1;d')).toBe('abcd.')
   })
 })
+
+describe('reStructuredText and AsciiDoc', () => {
+  // Made-up notes in the shapes real changelogs written in rST (Sphinx) and AsciiDoc (or Redmine's) take.
+  it('drops rST link targets, numbered references, roles and bare directives', () => {
+    const rst = [
+      '.. _101: https://example.org/tracker/pull/101',
+      '',
+      '* The ``frobnicate`` command accepts a ``--dry-run`` flag. (`101`_)',
+      '',
+      '.. _102: https://example.org/tracker/pull/102',
+      '',
+      '* A crash on empty input has been fixed (:issue:`102`).',
+      '',
+      '.. note::',
+      '',
+      '   Read the :ref:`upgrade guide <upgrading>` before you update.',
+      '',
+      '.. change:: :tags: Bug Fixes :pullreq: 103',
+      '',
+      '* Dropped support for :code:`python2`. (`ADV-7`_)'
+    ].join('\n')
+    expect(summarise(rst)).toBe(
+      'The frobnicate command accepts a --dry-run flag; A crash on empty input has been fixed; ' +
+        'Read the upgrade guide before you update (+1 more).'
+    )
+    expect(scrub('Dropped support for :code:python2. (ADV-7_)')).toBe('Dropped support for python2. (ADV-7)')
+    expect(scrub('.. warning:: Back up the database first.')).toBe('Warning: Back up the database first.')
+  })
+
+  it('reads `=== [Title]` headings as lead-ins and AsciiDoc links as their text', () => {
+    const adoc = [
+      '=== [Storage]',
+      '',
+      '* Feature #11: Keep thumbnails in a cache directory',
+      '',
+      '=== [Web UI]',
+      '',
+      '* Defect #12: The login page ignored the *remember me* box',
+      '* link:https://example.org/docs[The upgrade docs] were rewritten, see <<upgrading,Upgrading>>'
+    ].join('\n')
+    expect(summarise(adoc)).toBe(
+      'Storage: Feature: Keep thumbnails in a cache directory. ' +
+        'Web UI: Defect: The login page ignored the remember me box; The upgrade docs were rewritten, see Upgrading.'
+    )
+  })
+
+  it('leaves words that only look like markup alone', () => {
+    // A trailing underscore outside brackets is part of a name; a colon-led word without a role is text.
+    expect(scrub('Prefix uploads with post_, chat_ and story_ before upload')).toBe(
+      'Prefix uploads with post_, chat_ and story_ before upload'
+    )
+    expect(scrub('Listen on :8080 by default; the ..._dnssec values and 12:30:00 times stay')).toBe(
+      'Listen on :8080 by default; the ..._dnssec values and 12:30:00 times stay'
+    )
+  })
+})

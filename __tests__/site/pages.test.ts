@@ -3,8 +3,9 @@ import { posix } from 'node:path'
 import { renderPages, type PageInput } from '../../src/site/pages.js'
 import { lifecycleText } from '../../src/site/html/app-page.js'
 import { CSP } from '../../src/site/html/layout.js'
-import { CLASSES } from '../../src/schema/index.js'
+import { CLASSES, type AppRecord } from '../../src/schema/index.js'
 import { BASE, CTX, HOSTILE, REALISTIC, record } from './fixtures.js'
+import { whyOf, WHY_MAX } from '../../src/site/html/why.js'
 import { htmlTags, type Tag } from './markup.js'
 
 const site = renderPages([...REALISTIC, ...HOSTILE], CTX)
@@ -151,7 +152,18 @@ describe('app page', () => {
     expect(html).toMatch(
       /<li><code>1\.23\.4<\/code><\/li>\s*<li><code>1\.23\.5<\/code> <strong>decided the class<\/strong><\/li>/
     )
-    expect(html).toContain('rule <code>security-section</code>')
+    expect(html).toContain('<p class="muted">Decided by release <code>1.23.5</code>.</p>')
+  })
+  test('names no internal rule id: the rule that decided is for logs, not readers', () => {
+    for (const p of REALISTIC.filter((p) => p.rule !== null)) {
+      const html = page(p.record.slug)
+      expect([p.rule, html.includes(p.rule!)]).toEqual([p.rule, false])
+      expect(html).not.toMatch(/\(rule /)
+    }
+  })
+  test('an unmaintained app without a summary says nothing of one, rather than "no summary"', () => {
+    expect(page('synapse-legacy')).not.toContain('<h2>Changelog summary</h2>')
+    expect(page('kimai')).toContain('<p class="muted">No summary is available.</p>')
   })
   test('lifecycle: the date, never a count of days that the next quiet day would make wrong', () => {
     expect(page('gitea')).toContain(
@@ -251,5 +263,54 @@ describe('feeds option', () => {
     const app = withFeeds.get('apps/gitea/index.html')!
     expect(app).toContain('<link rel="alternate" type="application/atom+xml" title="Changes to Gitea" href="feed.xml">')
     expect(app).toContain('<a href="../../feed.xml">Atom feed</a>')
+  })
+})
+
+describe('the index’s why column', () => {
+  // Rationales as the classifier and a curated override write them (classify/classifier.ts, override.ts).
+  const judged = (slug: string, safeToUpdate: AppRecord['safeToUpdate'], rationale: string): PageInput => ({
+    ...REALISTIC[0]!,
+    record: record({ ...REALISTIC[0]!.record, slug, name: slug, safeToUpdate, rationale })
+  })
+  const pages = [
+    judged('a-breaking', 'breaking', 'Breaking (a required step) in 2.0, under "Upgrading": "Run <migrate> & restart": the line asks the admin to take a step.'),
+    judged('b-diffuse', 'caution', 'Caution in 1.4: no line names a change to read first, but the notes as a whole weigh toward caution; the strongest, "Bump the runtime", bumps a dependency.'),
+    judged('c-override', 'breaking', 'Curated override for 3.1: Upstream asks to reindex after this update. The rules alone say: safe.'),
+    judged('d-safe', 'safe', 'Safe in 1.0: no line weighs toward caution; the closest, "Fix a typo", fixes a bug.'),
+    judged('e-long', 'caution', `Caution in 5: "${'word '.repeat(60)}": the line changes existing behaviour.`)
+  ]
+  const html = renderPages(pages, CTX).get('index.html')!
+  const cells = [...html.matchAll(/<td class="w">(.*?)<\/td>/g)].map((m) => m[1])
+
+  test('quotes the words that decided, escaped and short; an override gives its reason; a safe app nothing', () => {
+    expect(html).toContain('<th scope="col">Why</th>')
+    expect(cells.slice(0, 4)).toEqual([
+      '“Run &lt;migrate&gt; &amp; restart”',
+      '“Bump the runtime”',
+      'Upstream asks to reindex after this update.',
+      ''
+    ])
+    expect(whyOf(pages[4]!.record)!.length).toBeLessThanOrEqual(WHY_MAX + 2)
+    expect(cells[4]).toMatch(/…”$/)
+  })
+  test('a rationale in another shape gives nothing rather than a wrong quote', () => {
+    expect(whyOf({ safeToUpdate: 'caution', rationale: 'Release 1.23.5 has a "SECURITY" section: "Bump x".' })).toBeNull()
+  })
+})
+
+describe('offline data', () => {
+  const offline = { source: 'the notes file <data.jsonl>', asOf: null }
+  const built = renderPages(REALISTIC, { ...CTX, offline })
+  test('every page says the data is offline and as of which day: the index the newest check, a page its own', () => {
+    expect(built.get('index.html')).toContain(
+      '<p class="notice" role="note" id="offline"><strong>Offline data, as of 2026-11-21.</strong> This snapshot was built from the notes file &lt;data.jsonl&gt; without reading upstream'
+    )
+    expect(built.get('apps/traefik/index.html')).toContain('<strong>Offline data, as of 2026-11-20.</strong> This page')
+    const given = renderPages(REALISTIC, { ...CTX, offline: { ...offline, asOf: '2026-11-19' } })
+    for (const f of ['index.html', 'apps/traefik/index.html', 'apps/gitea/index.html'])
+      expect(given.get(f)).toContain('<strong>Offline data, as of 2026-11-19.</strong>')
+  })
+  test('a build from upstream shows no banner', () => {
+    for (const [f, html] of site) if (f.endsWith('.html')) expect([f, html.includes('id="offline"')]).toEqual([f, false])
   })
 })

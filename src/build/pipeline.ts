@@ -4,7 +4,7 @@
 // documents and pages → validate → write aside and swap.
 // Every side effect comes in through `deps`, so tests hand in fakes.
 import path from 'node:path'
-import { readCatalog, type LoadedEntry } from '../catalog/load.js'
+import { readCatalog, type CatalogRead, type LoadedEntry } from '../catalog/load.js'
 import { checkOutputDir, recoverOutputDir, StagedTree, type SiteFile } from '../output/write-tree.js'
 import { snapshotChecker } from '../output/validate.js'
 import type { AppRecord, ReleasesDoc } from '../schema/index.js'
@@ -12,6 +12,8 @@ import { buildDocuments, imagesDoc, jsonSchemas } from '../site/api.js'
 import { atomFiles } from '../site/atom.js'
 import { mergeChanges, mintIdPrefix, renderChangesDoc, type Change } from '../site/changes.js'
 import { appPageFiles, sharedPageFiles, type PageInput } from '../site/pages.js'
+import type { OfflineData } from '../site/html/text.js'
+import { sha256 } from '../util/digest.js'
 import { normaliseBaseUrl, paths } from '../site/paths.js'
 import { renderStatusDoc, staleSinceOf, type HistoryLoss, type RunReport } from '../site/status.js'
 import type { EndoflifeProduct } from '../upstream/endoflife.js'
@@ -63,6 +65,37 @@ export interface BuildOptions {
   sourceCommit?: string | null
   /** Read release notes from this JSON-lines file (the data set's shape) instead of from GitHub. */
   notesFrom?: string
+  /**
+   * What the data of a build without `refresh` is, for the banner every page then shows: by default the catalog's
+   * last known facts, as of the newest `checked` day among the records (each app page: its own).
+   */
+  offline?: { source: string; asOf?: string }
+  /**
+   * Build these apps alone (their slugs), a preview: with refresh, only they are read from upstream. The site holds
+   * them alone, so it is not one to publish over a full snapshot.
+   */
+  only?: readonly string[]
+}
+
+/** Where an offline build's facts come from when the options do not say. */
+export const OFFLINE_SOURCE = "the catalog's last known facts"
+
+/** A first build with no source of notes at all: what the banner says, with how to get them. */
+export const NO_NOTES_SOURCE =
+  "the catalog's records alone, with no release notes read: build with --refresh (GITHUB_TOKEN set) or " +
+  '--notes-from a notes file to judge the releases'
+
+/** The banner's data for a build without refresh, null for a refresh. */
+function offlineData(opts: BuildOptions): OfflineData | null {
+  if (opts.refresh) return null
+  const source =
+    opts.offline?.source ??
+    (opts.notesFrom
+      ? `the release notes in ${path.basename(opts.notesFrom)}`
+      : opts.previousDir
+        ? OFFLINE_SOURCE
+        : NO_NOTES_SOURCE)
+  return { source, asOf: opts.offline?.asOf ?? null }
 }
 
 export interface BuildDeps {
@@ -194,7 +227,8 @@ function* siteFiles(
   report: RunReport,
   baseUrl: string,
   idPrefix: string,
-  feedsCarried: ReadonlySet<string>
+  feedsCarried: ReadonlySet<string>,
+  offline: OfflineData | null
 ): Generator<SiteDoc> {
   const { pages, images } = judged
   const generatedAt = report.lastChange
@@ -205,7 +239,7 @@ function* siteFiles(
   yield* jsonSchemas(baseUrl)
   yield [paths.status, renderStatusDoc(report)]
   // Only the index says when the last run was (see publishApps in build for the app pages).
-  yield* sharedPageFiles(pages, { generatedAt, runAt: report.runAt, baseUrl, feeds: true })
+  yield* sharedPageFiles(pages, { generatedAt, runAt: report.runAt, baseUrl, feeds: true, offline })
   yield [paths.changes, renderChangesDoc(history, baseUrl, idPrefix)]
   yield* atomFiles(history, records, generatedAt, baseUrl, idPrefix, feedsCarried)
 }
@@ -265,9 +299,17 @@ async function judgeCatalog(
   const previous = snapshot?.records ?? new Map<string, AppRecord>()
   const previousChanges = await readPreviousChanges(previousDir, log)
   const staleBefore = await readPreviousStaleSince(previousDir, log)
-  // An offline build of the same program carries over the apps whose catalog file and record did not change.
+  // An offline build of the same program carries over the apps whose catalog file and record did not change. The
+  // pages name who judged and where an offline build's data came from: data named otherwise is another program's.
   const judge = deps.modelJudge?.judge ?? 'rules'
-  const program = deps.program ? judgedProgram(deps.program, judge, PROMPT_VERSION) : null
+  const offline = offlineData(opts)
+  const program = deps.program
+    ? judgedProgram(
+        offline ? sha256(`${deps.program}\n${offline.source}\n${offline.asOf ?? ''}`).slice(0, 32) : deps.program,
+        judge,
+        PROMPT_VERSION
+      )
+    : null
   const reused = program && !opts.refresh ? await readPreviousReuse(previousDir, program, log) : null
   const sources = new Map<string, string>()
   // Named relative to the process, as the catalog is, so messages give the path as the user typed it.
@@ -275,7 +317,7 @@ async function judgeCatalog(
   const notesKey: NotesKey = (repo) => (notes ? notesDigest(notes, repo) : '')
   const known = program ? knownRecords(program, baseUrl, previous, reused, out.carry.present, sources, notesKey) : undefined
   // 3. The catalog, named relative to the process so messages give paths as the user typed them.
-  const read = await readCatalog(path.relative(process.cwd(), catalogDir) || '.', log, known)
+  const read = onlySome(await readCatalog(path.relative(process.cwd(), catalogDir) || '.', log, known), opts.only)
   const entries = read.entries
   for (const { slug } of read.known) out.carry.adopt(slug)
   // 4. Release facts for every app; an app whose judged history was lost has it read again (issue 48).
@@ -370,6 +412,22 @@ async function judgeCatalog(
   }
 }
 
+/** The catalog narrowed to `only` (every slug of it must be a record); the whole catalog without it. */
+function onlySome(read: CatalogRead, only: readonly string[] | undefined): CatalogRead {
+  if (!only) return read
+  const wanted = new Set(only)
+  const missing = [...wanted].filter((slug) => !read.order.includes(slug))
+  if (missing.length > 0)
+    throw new ProblemsError('build', [
+      { message: `--only ${missing.join(', ')}: no such record in the catalog (apps/<slug>.yml)` }
+    ])
+  return {
+    entries: read.entries.filter((e) => wanted.has(e.slug)),
+    known: read.known.filter((k) => wanted.has(k.slug)),
+    order: read.order.filter((slug) => wanted.has(slug))
+  }
+}
+
 /** How an app's files are carried over from the previous snapshot (see build/reuse.ts). */
 interface Carry {
   /** Does the previous snapshot hold every file to carry over? */
@@ -413,6 +471,7 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
   // The new tree is written beside outDir as the run goes; each file is checked as it is written.
   // Files equal to the previous snapshot's are linked from it rather than written again (see StagedTree).
   const tree = await StagedTree.open(outDir, previousDir ? { previousDir } : undefined)
+  const offline = offlineData(opts)
   try {
     const checker = snapshotChecker(baseUrl)
     const stage = (file: string, content: SiteDoc[1], fresh = false) => {
@@ -438,7 +497,7 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
         const files: SiteFile[] = []
         for (const { page, releases, staleSince } of chunk) {
           files.push([paths.releases(releases.slug), toJson(releases)])
-          files.push(...appPageFiles(page, { feeds: true, staleSince, history: releases }))
+          files.push(...appPageFiles(page, { feeds: true, staleSince, history: releases, offline }))
         }
         for (const [file, content] of files) stage(file, content)
       },
@@ -484,7 +543,7 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
       if (!tree.hasPrevious(paths.appFeed(slug))) feedsCarried.delete(slug)
       else carry.adoptFile(paths.appFeed(slug))
     }
-    const files = siteFiles(judged, records, history, report, baseUrl, idPrefix, feedsCarried)
+    const files = siteFiles(judged, records, history, report, baseUrl, idPrefix, feedsCarried, offline)
     for (const [file, content] of files) stage(file, content, stamped.has(file))
     if (judged.reuseDoc !== null) stage(paths.reuse, judged.reuseDoc)
     const written = await tree.commit(() => checker.finish())

@@ -7,7 +7,7 @@ import { judgeRelease, quoteOf, type BreakingKind, type ReleaseJudgement } from 
 import type { Model } from './model.js'
 import { applyFloor, type ModelAnswer } from './model-answer.js'
 import { MODEL, MODEL_ID } from './trained.js'
-import { ARCHIVED_SUMMARY, EMPTY_SUMMARY, summariseUnits } from './summary.js'
+import { EMPTY_SUMMARY, summariseUnits } from './summary.js'
 import { clip, safeLabel } from './text.js'
 import { SEVERITY } from './upgrade.js'
 
@@ -180,12 +180,16 @@ export interface ClassifyInput {
 
 /** Classify with a given model (the tests and the leave-one-app-out evaluation pass their own). */
 export function classifyWith(model: Model, input: ClassifyInput): Judgement {
+  const all = Array.isArray(input.releases) ? input.releases : []
   if (input.archived) {
+    // The rationale says it is archived; the summary says what the last release brought, or nothing.
+    const last = all[all.length - 1]
+    const summary = last ? summariseUnits(judgeRelease(last.notes, String(last.version), model).units) : EMPTY_SUMMARY
     return {
       safeToUpdate: 'unmaintained',
       rationale:
         'Unmaintained (archived): the upstream repository is archived (read-only), so no further releases or fixes will come.',
-      changelogSummary: ARCHIVED_SUMMARY,
+      changelogSummary: summary === EMPTY_SUMMARY ? null : `The last release: ${summary}`,
       rule: 'archived',
       decidedBy: null,
       breakingKind: null,
@@ -193,7 +197,6 @@ export function classifyWith(model: Model, input: ClassifyInput): Judgement {
       releases: []
     }
   }
-  const all = Array.isArray(input.releases) ? input.releases : []
   if (all.length === 0) {
     return {
       safeToUpdate: 'unknown',
@@ -250,7 +253,7 @@ export function classifyWith(model: Model, input: ClassifyInput): Judgement {
  * leave yesterday's words published. __tests__/classify/revision.test.ts holds it to the judgements of the
  * real notes.
  */
-export const JUDGING_REVISION = 39
+export const JUDGING_REVISION = 40
 
 /**
  * The classifier's identity (8 hex digits): the committed model and the judging code's revision. A

@@ -11,7 +11,7 @@ export {
 export { applyFloor, checkAnswer, normaliseSpace, type ModelAnswer, type RulesFloor } from './model-answer.js'
 export { notesForModel, PROMPT_NOTES_CAP, PROMPT_VERSION, SYSTEM_PROMPT, promptNotes, userPrompt } from './prompt.js'
 export { applyOverride } from './override.js'
-export { SUMMARY_MAX, summarise, ARCHIVED_SUMMARY, EMPTY_SUMMARY } from './summary.js'
+export { SUMMARY_MAX, summarise, EMPTY_SUMMARY } from './summary.js'
 export { NOTES_CAP } from './text.js'
 export {
   classifyJsonl,

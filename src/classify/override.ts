@@ -33,7 +33,7 @@ export function applyOverride(
   return {
     safeToUpdate: cls,
     rationale: clip(
-      `Curated override (rule override) for ${safeLabel(latestVersion)}: ${override.reason.trim() || cls} The rules alone say: ${verdict.safeToUpdate}.`,
+      `Curated override for ${safeLabel(latestVersion)}: ${override.reason.trim() || cls} The rules alone say: ${verdict.safeToUpdate}.`,
       LIMITS.rationale
     ),
     changelogSummary: summary

@@ -9,9 +9,6 @@ import { cleanNotes, clip, COMMIT_HASH, isBlankNotes, MENTION, MENTIONS, squash,
 export const SUMMARY_MAX = 500
 /** What a summary says when the notes have no content. */
 export const EMPTY_SUMMARY = '...'
-/** The fixed summary of an archived (read-only) repository. */
-export const ARCHIVED_SUMMARY =
-  'The upstream repository is archived (read-only): no further releases or fixes are expected.'
 
 const ITEMS_PER_SECTION = 3
 const URGENT_KINDS = S.breaking | S.upgrade | S.removed | S.security | S.deprecated | S.important | S.changed | S.config
@@ -83,9 +80,51 @@ const POINTED_TO = new RegExp(
   'gi'
 )
 
-/** Drop what is noise in plain text: URLs, issue and PR refs, commit hashes, mentions. */
+// reStructuredText and AsciiDoc, which commonmark reads as plain text (the Markdown of them is gone by now).
+/**
+ * A unit that is markup alone: an rST link target (`.. _4388: url`), substitution, or a directive with
+ * no text or only its options (`.. note::`, `.. change:: :tags: Bug Fixes :pullreq: 12`).
+ */
+const MARKUP_ONLY = /^\.\.(?:\s+_[^:]*:.*|\s+[\w-]+::\s*(?::[\w-]+:.*)?|\s+\|[^|]+\|.*|)$/
+/** An rST directive with its text on the same line (`.. warning:: Back up first`): the text stays, as a lead-in. */
+const DIRECTIVE = /^\.\.\s+([\w-]+)::\s+/
+/** An AsciiDoc heading, `=== Title` (or `=== [Title]`, as some trackers write it): a lead-in for the items after it. */
+const ASCIIDOC_HEADING = /^={2,6}\s+\[?([^\]=]+?)\]?(?:\s+=+)?$/
+/** An rST role whose reference is an issue, pull request or commit (`:issue:77`, `:gh:12`): read as `#77` is. */
+const REFERENCE_ROLE = /(?::[\w+-]+)?:(?:issue|issues|pr|pull|bug|gh|ghissue|ghpull|commit):(?=\w)/gi
+/** A role with a target in angle brackets (`:ref:`upgrade guide <upgrading>``): its text. */
+const ROLE_WITH_TARGET = /(^|[\s(["'])(?::[\w.+-]+)+:([^<>\n]*?)\s*<[^<>\s]+>/g
+/** Any other role (`:code:`, `:doc:`, `:envvar:`): its text stays. */
+const ROLE = /(^|[\s(["'])(?::[\w.+-]+)+:(?=[^\s:])/g
+/**
+ * An rST reference: a number (`4388`_) is a link to an issue, gone; a name stays, without its marks, where it
+ * stands alone in brackets (`VSV00014`_ in brackets), the one place a trailing underscore is not a word's own.
+ */
+const RST_REFERENCE = /(^|[\s([])\d+_{1,2}(?=[\s),.;:]|$)|(?<=\()([A-Za-z][\w.-]*?)_{1,2}(?=\))/g
+/** An AsciiDoc link, `link:url[text]`, `url[text]` or `xref:doc[text]`: its text. */
+const ASCIIDOC_LINK = /\b(?:(?:link|xref|mailto):|https?:\/\/)[^\s[\]]*\[([^\]]*)\]/g
+/** An AsciiDoc cross reference, `<<anchor,text>>`: its text. */
+const ASCIIDOC_XREF = /<<[^,<>]*,\s*([^<>]*)>>/g
+
+/** rST and AsciiDoc inline markup, dropped as the Markdown of the notes is. */
+export function unmarkup(text: string): string {
+  let s = text
+  const directive = DIRECTIVE.exec(s)
+  if (directive) s = `${directive[1]![0]!.toUpperCase()}${directive[1]!.slice(1)}: ${s.slice(directive[0].length)}`
+  if (s.includes('[')) s = s.replace(ASCIIDOC_LINK, '$1')
+  if (s.includes('<<')) s = s.replace(ASCIIDOC_XREF, '$1')
+  if (s.includes(':'))
+    s = s
+      .replace(REFERENCE_ROLE, (_, at: number) => (/\d/.test(s[at + _.length] ?? '') ? '#' : ''))
+      .replace(ROLE_WITH_TARGET, '$1$2')
+      .replace(ROLE, '$1')
+  if (s.includes('_')) s = s.replace(RST_REFERENCE, (_, before?: string, name?: string) => before ?? name ?? '')
+  return s
+}
+
+/** Drop what is noise in plain text: URLs, issue and PR refs, commit hashes, mentions, rST and AsciiDoc markup. */
 export function scrub(text: string): string {
-  let s = withoutPullCredit(text)
+  let s = withoutPullCredit(unmarkup(text))
   // Links and references are marked where they went, so that a word that pointed to them can go too.
   s = s.replace(BARE_URL, GONE)
   // The costly reference and mention patterns are skipped when a character they need is absent.
@@ -130,6 +169,8 @@ function groups(units: Unit[]): Group[] {
   const bySection = new Map<object | null, Group>()
   const skipped = new Map<object, boolean>()
   const list: Group[] = []
+  // An AsciiDoc heading inside a section: the items after it, up to the next heading, are a group of their own.
+  let subheading: { section: object | null; key: object; title: string } | null = null
   for (const u of units) {
     if (u.kind === 'heading' || u.kind === 'code') continue
     if (u.section) {
@@ -138,11 +179,22 @@ function groups(units: Unit[]): Group[] {
       if (skip === undefined) skipped.set(u.section, (skip = SKIP_SECTION.test(u.section.title)))
       if (skip) continue
     }
+    if (u.text.startsWith('..') && MARKUP_ONLY.test(u.text)) continue
+    if (u.text.startsWith('==')) {
+      const heading = ASCIIDOC_HEADING.exec(u.text)
+      if (heading) {
+        subheading = { section: u.section, key: {}, title: heading[1]!.trim() }
+        continue
+      }
+    }
     if (POINTER_LINE.test(u.text) || THANKS_LINE.test(u.text)) continue
-    let g = bySection.get(u.section)
+    const sub = subheading?.section === u.section ? subheading : null
+    const key = sub ? sub.key : u.section
+    let g = bySection.get(key)
     if (!g) {
-      g = { title: u.section ? u.section.title : '', kinds: u.section?.kinds ?? 0, units: [], order: list.length }
-      bySection.set(u.section, g)
+      const title = sub ? sub.title : u.section ? u.section.title : ''
+      g = { title, kinds: u.section?.kinds ?? 0, units: [], order: list.length }
+      bySection.set(key, g)
       list.push(g)
     }
     g.units.push(u)

@@ -117,6 +117,7 @@ td.d small{display:inline}
 tbody th{font-weight:400}
 tbody th a{font-weight:600}
 tbody small{display:block}
+td.w{font-size:.9rem;max-width:22rem}
 td.v{font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:.95rem}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.35rem 1rem;margin:1rem 0}
 dl.facts dt{color:var(--muted)}
@@ -142,7 +143,8 @@ thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 tbody tr{display:grid;grid-template-columns:1fr auto;gap:.15rem .75rem;padding:.6rem 0;border-bottom:1px solid var(--line)}
 tbody th,tbody td{display:block;padding:0;border:0}
 tbody th{grid-column:1/-1}
-td.d{grid-column:1/-1;font-size:.9rem;color:var(--muted)}
+td.w,td.d{grid-column:1/-1;font-size:.9rem}
+td.d{color:var(--muted)}
 td.d::before{content:"Checked "}
 dl.facts,.legend dl{grid-template-columns:1fr;gap:0}
 dl.facts dd,.legend dd{margin-bottom:.5rem}

@@ -7,6 +7,7 @@ import { renderBadge } from './badge.js'
 import { renderAppPage, type PageInput } from './html/app-page.js'
 import { renderIndex } from './html/index-page.js'
 import { basePathOf, renderNotFound } from './html/not-found.js'
+import type { OfflineData } from './html/text.js'
 import { paths } from './paths.js'
 import { shieldsEndpoint } from './shields.js'
 
@@ -23,6 +24,8 @@ export interface SiteContext {
   runAt?: string
   /** Slug → since when its facts have been stale (ISO timestamp). */
   staleSince?: ReadonlyMap<string, string>
+  /** The site was built from offline data: every page says so. */
+  offline?: OfflineData | null
 }
 
 /** What one app's files show beyond its page input. */
@@ -33,6 +36,8 @@ export interface AppContext {
   staleSince: string | null
   /** The app's releases document, when the caller publishes one: the page's upgrade table is rendered from it. */
   history: ReleasesDoc | null
+  /** Built from offline data: the page says so. */
+  offline?: OfflineData | null
 }
 
 /** Paths are built only from the slug, so it must be exactly a slug; the class picks the page's words. */
@@ -64,7 +69,8 @@ export function* sharedPageFiles(pages: readonly PageInput[], ctx: SiteContext):
       generatedAt: ctx.generatedAt,
       runAt: ctx.runAt ?? ctx.generatedAt,
       feeds: ctx.feeds,
-      stale
+      stale,
+      offline: ctx.offline ?? null
     })
   ]
   yield [paths.notFound, renderNotFound({ basePath, generatedAt: ctx.generatedAt })]
@@ -77,7 +83,8 @@ export function* sharedPageFiles(pages: readonly PageInput[], ctx: SiteContext):
 export function* appPageFiles(p: PageInput, ctx: AppContext): Generator<[string, string]> {
   assertRenderable(p)
   const slug = p.record.slug
-  yield [paths.page(slug), renderAppPage({ ...p, feeds: ctx.feeds, staleSince: ctx.staleSince, history: ctx.history })]
+  const page = { ...p, feeds: ctx.feeds, staleSince: ctx.staleSince, history: ctx.history, offline: ctx.offline ?? null }
+  yield [paths.page(slug), renderAppPage(page)]
   yield [paths.badge(slug), renderBadge(p.record)]
   yield [paths.shields(slug), toJson(shieldsEndpoint(p.record))]
 }
@@ -86,7 +93,12 @@ export function* appPageFiles(p: PageInput, ctx: AppContext): Generator<[string,
 export function renderPages(pages: PageInput[], ctx: SiteContext): Map<string, string> {
   const files = new Map(sharedPageFiles(pages, ctx))
   for (const p of pages) {
-    const app = { feeds: ctx.feeds, staleSince: ctx.staleSince?.get(p.record.slug) ?? null, history: null }
+    const app = {
+      feeds: ctx.feeds,
+      staleSince: ctx.staleSince?.get(p.record.slug) ?? null,
+      history: null,
+      offline: ctx.offline ?? null
+    }
     for (const [path, body] of appPageFiles(p, app)) files.set(path, body)
   }
   return files

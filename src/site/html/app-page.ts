@@ -5,7 +5,7 @@ import { chip } from './index-page.js'
 import { paths, relativeLink, rootLink } from '../paths.js'
 import { layout } from './layout.js'
 import { safeHttpUrl } from '../../util/http-url.js'
-import { cleanText, escapeMarkup, isDate, text } from './text.js'
+import { cleanText, escapeMarkup, isDate, offlineNotice, text, type OfflineData } from './text.js'
 import { upgradeTable } from './upgrade-table.js'
 
 export interface PageInput {
@@ -14,7 +14,7 @@ export interface PageInput {
   releaseDate: string | null
   /** Versions the classifier read, oldest first (may be just [latestVersion]). */
   releasesConsidered: string[]
-  /** Name of the classifier rule that decided, when any. */
+  /** Name of the classifier rule that decided, when any: for logs and tests, never shown on a page. */
   rule: string | null
   /** The release version that decided it. */
   decidedBy: string | null
@@ -28,6 +28,8 @@ export interface AppPageInput extends PageInput {
   feeds?: boolean
   /** The app's judged releases, when published: the upgrade table is rendered from them. */
   history?: ReleasesDoc | null
+  /** Built from offline data; without its own day, as of the app's last check. */
+  offline?: OfflineData | null
 }
 
 /** At most this many releases are listed; the rest are counted. */
@@ -82,6 +84,8 @@ export function renderAppPage(p: AppPageInput): string {
 <h1>${escapeMarkup(name)} <span class="v">${escapeMarkup(version)}</span></h1>
 <p class="muted">${text(r.repo, 140)}</p>\n`)
 
+  if (p.offline) parts.push(offlineNotice(p.offline, p.offline.asOf ?? r.lastChecked, 'This page'))
+
   if (p.stale) {
     const since = p.staleSince ? p.staleSince.slice(0, 10) : null
     parts.push(
@@ -93,7 +97,7 @@ export function renderAppPage(p: AppPageInput): string {
 <h2 id="verdict-h" class="vh">Update safety</h2>
 <p>${chip(r.safeToUpdate)} <span>${escapeMarkup(info.advice)}</span></p>
 <p class="prose">${text(r.rationale, LIMITS.rationale, { multiline: true })}</p>
-${p.rule || decidedBy ? `<p class="muted">${decidedBy ? `Decided by release <code>${escapeMarkup(decidedBy)}</code>` : 'Decided'}${p.rule ? ` (rule <code>${text(p.rule, 80)}</code>)` : ''}.</p>\n` : ''}</section>\n`)
+${decidedBy ? `<p class="muted">Decided by release <code>${escapeMarkup(decidedBy)}</code>.</p>\n` : ''}</section>\n`)
 
   if (r.safeToUpdate === 'unmaintained' || r.successor !== null) {
     const succ = r.successor === null ? '' : cleanText(r.successor, LIMITS.successor)
@@ -115,12 +119,16 @@ ${p.rule || decidedBy ? `<p class="muted">${decidedBy ? `Decided by release <cod
 <dt>Release notes</dt><dd>${notes ? link(notes, `Release notes for ${escapeMarkup(version)}`) : 'no link available'}</dd>
 </dl>\n`)
 
-  parts.push(`<h2>Changelog summary</h2>\n`)
-  parts.push(
-    r.changelogSummary === null || cleanText(r.changelogSummary, 8) === ''
-      ? `<p class="muted">No summary is available.</p>\n`
-      : `<p class="prose">${text(r.changelogSummary, LIMITS.summary, { multiline: true })}</p>\n`
-  )
+  const noSummary = r.changelogSummary === null || cleanText(r.changelogSummary, 8) === ''
+  // An archived app without a summary: its verdict and successor say it all; "no summary" would add nothing.
+  if (!(noSummary && r.safeToUpdate === 'unmaintained')) {
+    parts.push(`<h2>Changelog summary</h2>\n`)
+    parts.push(
+      noSummary
+        ? `<p class="muted">No summary is available.</p>\n`
+        : `<p class="prose">${text(r.changelogSummary, LIMITS.summary, { multiline: true })}</p>\n`
+    )
+  }
 
   const releases = p.releasesConsidered.slice(0, MAX_RELEASES_SHOWN)
   if (releases.length > 0) {

@@ -5,7 +5,8 @@ import { CLASSES, compareSlugs, LIMITS, type AppRecord, type Classification } fr
 import { CLASS_INFO } from './classes.js'
 import { paths, rootLink } from '../paths.js'
 import { layout } from './layout.js'
-import { escapeMarkup, formatTimestamp, isDate, text } from './text.js'
+import { escapeMarkup, formatTimestamp, isDate, offlineNotice, text, type OfflineData } from './text.js'
+import { whyOf } from './why.js'
 
 export interface IndexInput {
   records: AppRecord[]
@@ -15,6 +16,15 @@ export interface IndexInput {
   feeds?: boolean
   /** Slugs whose facts are last-known-good because upstream was unreachable. */
   stale?: ReadonlySet<string>
+  /** Built from offline data; without its own day, as of the newest `lastChecked` of the records. */
+  offline?: OfflineData | null
+}
+
+/** The newest day any record was checked on, null for none. */
+export function newestChecked(records: readonly AppRecord[]): string | null {
+  let newest: string | null = null
+  for (const r of records) if (isDate(r.lastChecked) && (newest === null || r.lastChecked > newest)) newest = r.lastChecked
+  return newest
 }
 
 /** Human order: by name, case-insensitively, then slug. Code-unit comparison keeps it locale-independent. */
@@ -32,7 +42,7 @@ export function chip(c: Classification): string {
 function row(r: AppRecord, stale: boolean): string {
   const c = r.safeToUpdate
   const checked = isDate(r.lastChecked) ? r.lastChecked : 'not known'
-  return `<tr data-c="${c}"><th scope="row"><a href="${paths.pageDir(r.slug)}">${text(r.name, LIMITS.name)}</a><small>${text(r.repo, 140)}</small></th><td class="v">${text(r.latestVersion, LIMITS.version)}</td><td>${chip(c)}</td><td class="d">${checked}${stale ? ' <small>stale</small>' : ''}</td></tr>\n`
+  return `<tr data-c="${c}"><th scope="row"><a href="${paths.pageDir(r.slug)}">${text(r.name, LIMITS.name)}</a><small>${text(r.repo, 140)}</small></th><td class="v">${text(r.latestVersion, LIMITS.version)}</td><td>${chip(c)}</td><td class="w">${escapeMarkup(whyOf(r) ?? '')}</td><td class="d">${checked}${stale ? ' <small>stale</small>' : ''}</td></tr>\n`
 }
 
 /** The last run and the last change: a pipeline that stopped shows as an old run, not as a quiet day. */
@@ -61,7 +71,7 @@ export function renderIndex(input: IndexInput): string {
     total === 0
       ? `<p>No apps are tracked yet.</p>\n`
       : `<table id="apps"><caption class="vh">Tracked apps and the update safety of their latest release</caption>
-<thead><tr><th scope="col">App</th><th scope="col">Latest version</th><th scope="col">Update safety</th><th scope="col">Last checked</th></tr></thead>
+<thead><tr><th scope="col">App</th><th scope="col">Latest version</th><th scope="col">Update safety</th><th scope="col">Why</th><th scope="col">Last checked</th></tr></thead>
 <tbody>
 ${records.map((r) => row(r, input.stale?.has(r.slug) ?? false)).join('')}</tbody></table>
 <p id="none" hidden>No app matches this filter.</p>\n`
@@ -73,7 +83,7 @@ ${records.map((r) => row(r, input.stale?.has(r.slug) ?? false)).join('')}</tbody
 
   const main = `<h1>Update safety of ${plural(total)}</h1>
 <p class="lede">For each self-hosted app: its newest release, and whether the release notes say it is safe to install. Also as JSON: <a href="${paths.catalog}">${paths.catalog}</a>.</p>
-${freshness(input.runAt ?? input.generatedAt, input.generatedAt)}${filters}<p class="search" id="search" hidden><label for="q">Search by name, repository or version</label><input id="q" type="search" autocomplete="off" spellcheck="false"></p>
+${input.offline ? offlineNotice(input.offline, input.offline.asOf ?? newestChecked(records), 'This snapshot') : ''}${freshness(input.runAt ?? input.generatedAt, input.generatedAt)}${filters}<p class="search" id="search" hidden><label for="q">Search by name, repository or version</label><input id="q" type="search" autocomplete="off" spellcheck="false"></p>
 <p id="shown" role="status">${plural(total)}</p>
 ${table}${legend}`
 

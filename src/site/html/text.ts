@@ -82,6 +82,20 @@ export function formatTimestamp(iso: string): string {
   return m ? `${m[1]} ${m[2]} UTC` : cleanText(iso, 40)
 }
 
+/** What an offline build's data is (no upstream read): said on every page, with the day it is as of. */
+export interface OfflineData {
+  /** Where the facts came from, in words for a reader ("the catalog's last known facts"). */
+  source: string
+  /** The day (YYYY-MM-DD) the facts are as of; null: each app page says its own last check. */
+  asOf: string | null
+}
+
+/** The banner of a page built from offline data. */
+export function offlineNotice(o: OfflineData, asOf: string | null, what: string): string {
+  const day = isDate(asOf) ? `, as of ${asOf}` : ''
+  return `<p class="notice" role="note" id="offline"><strong>Offline data${day}.</strong> ${what} was built from ${text(o.source, 200)} without reading upstream: newer releases may exist.</p>\n`
+}
+
 /** A date string is shown only when it is really YYYY-MM-DD. */
 export function isDate(s: unknown): s is string {
   return typeof s === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`))

@@ -22,9 +22,10 @@ export function upgradeTable(record: AppRecord, history: ReleasesDoc | null): st
   if (releases.length === 0) return ''
   const rows = releases.map((e) => {
     const v = verdictFrom(releases, e.version, { latest: record.latestVersion, gaps: history?.gaps ?? [] })
+    // The latest release's own class is in the middle column; updating from it there is nothing to judge.
     const from =
       v.crossed.length === 0 && v.safeToUpdate === 'safe'
-        ? '<span class="muted">the latest release</span>'
+        ? '<strong>You run the latest release</strong>: nothing to update.'
         : `${chip(v.safeToUpdate)}${v.decidedBy ? ` <small>decided by <code>${text(v.decidedBy.version, LIMITS.version)}</code></small>` : ''}<br><small>${text(v.rationale, 300)}</small>`
     const kind = e.breakingKind === 'urgent' ? ' <small>urgent fix</small>' : e.breakingKind === 'required' ? ' <small>required step</small>' : ''
     return `<tr data-v="${escapeMarkup(e.version)}"><th scope="row"><code>${text(e.version, LIMITS.version)}</code>${isDate(e.date) ? `<small>${e.date}</small>` : ''}</th><td>${chip(e.safeToUpdate)}${kind}${e.security ? ' <small>security fix</small>' : ''}<br><small>${words(e)}</small><br>${judgedBy(e)}</td><td>${from}</td></tr>\n`
