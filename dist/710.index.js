@@ -198,15 +198,34 @@ var schemas = __webpack_require__(104);
 //   batch of 50, i.e. 1 point (GitHub divides by 100, minimum 1).
 // The limit that bites first is response size and GitHub's 10-second query timeout
 // (20 release bodies per repository), which is why batches are 50 and not more.
+//
+// Paging back: when the version published before is not among the releases of the
+// first answer and GitHub says more lie beyond (pageInfo.hasNextPage), that app alone
+// reads on from the cursor, OLDER_PAGE releases a page, OLDER_BATCH apps a request
+// (the same 1,000 release bodies as a first batch), until it meets the published
+// version, the oldest release, or MAX_RELEASES_READ. Apps that are up to date never
+// page: a daily run costs what it did.
 
 
 const RELEASES_WINDOW = 20;
 const MONOREPO_RELEASES_WINDOW = 50;
 const TAGS_WINDOW = 30;
 const MONOREPO_TAGS_WINDOW = 100;
+/**
+ * Most releases read for one app in one refresh: 5 pages for a plain app (20 + 4 × 50), 4 for a monorepo app (50 +
+ * 3 × 50). The classifier reads at most 200 releases per update (classify/classifier.ts MAX_RELEASES) and the
+ * history keeps 50, so more would not be judged anyway; a release span beyond it is recorded as a gap in the
+ * history and every update across it is unknown, never safe.
+ */
+const MAX_RELEASES_READ = 200;
+/** Releases per follow-up page (older than the first answer). */
+const OLDER_PAGE = 50;
+/** Apps per follow-up request: 20 × 50 = 1,000 release bodies, as many as a first batch of 50 × 20. */
+const OLDER_BATCH = 20;
 function isMonorepo(t) {
     return Boolean(t.tagPrefix || t.tagPattern);
 }
+const RELEASE_FIELDS = 'tagName url isDraft isPrerelease createdAt publishedAt description';
 function fragment(name, releases, tags) {
     return `fragment ${name} on Repository {
   nameWithOwner
@@ -215,9 +234,11 @@ function fragment(name, releases, tags) {
   isDisabled
   releases(first: ${releases}, orderBy: {field: CREATED_AT, direction: DESC}) {
     totalCount
-    nodes { tagName url isDraft isPrerelease createdAt publishedAt description }
+    pageInfo { hasNextPage endCursor }
+    nodes { ${RELEASE_FIELDS} }
   }
   refs(refPrefix: "refs/tags/", first: ${tags}, orderBy: {field: TAG_COMMIT_DATE, direction: DESC}) {
+    pageInfo { hasNextPage }
     nodes {
       name
       target {
@@ -269,6 +290,33 @@ ${fragments.join('\n\n')}
 `;
     return { query, variables };
 }
+/**
+ * The query and variables for one follow-up request. Owner, name and cursor travel as variables; `first` is ours
+ * (a number below 100), written into the text so GitHub's cost estimate sees it.
+ */
+function buildOlderQuery(targets) {
+    const variables = {};
+    const params = [];
+    const fields = [];
+    targets.forEach((t, i) => {
+        const [owner = '', name = ''] = t.repo.split('/');
+        Object.assign(variables, { [`o${i}`]: owner, [`n${i}`]: name, [`c${i}`]: t.cursor });
+        params.push(`$o${i}: String!`, `$n${i}: String!`, `$c${i}: String!`);
+        const first = Math.max(1, Math.min(100, Math.floor(t.first)));
+        fields.push(`  ${aliasOf(i)}: repository(owner: $o${i}, name: $n${i}, followRenames: true) {
+    releases(first: ${first}, after: $c${i}, orderBy: {field: CREATED_AT, direction: DESC}) {
+      pageInfo { hasNextPage endCursor }
+      nodes { ${RELEASE_FIELDS} }
+    }
+  }`);
+    });
+    const query = `query UpdatesafeOlderReleases(${params.join(', ')}) {
+  rateLimit { cost remaining resetAt limit }
+${fields.join('\n')}
+}
+`;
+    return { query, variables };
+}
 // --- the answer -----------------------------------------------------------
 // Parsed with zod: a malformed repository answer is treated as a failure for
 // that repository only, never trusted half-way.
@@ -293,16 +341,51 @@ const refNode = schemas/* object */.Ikc({
         .nullable()
         .optional()
 });
+// Absent in an answer to an older query (or a fake's): then the list is taken as whole.
+const pageInfo = schemas/* object */.Ikc({ hasNextPage: schemas/* boolean */.zMY(), endCursor: schemas/* string */.YjP().nullable().optional() })
+    .nullable()
+    .optional();
+const releasesAnswer = schemas/* object */.Ikc({
+    totalCount: schemas/* number */.aig().optional(),
+    pageInfo,
+    nodes: schemas/* array */.YOg(releaseNode.nullable())
+});
 const repositoryAnswer = schemas/* object */.Ikc({
     nameWithOwner: schemas/* string */.YjP().regex(schema/* REPO_PATTERN */.WA),
     url: schemas/* string */.YjP(),
     isArchived: schemas/* boolean */.zMY(),
     isDisabled: schemas/* boolean */.zMY(),
-    releases: schemas/* object */.Ikc({ totalCount: schemas/* number */.aig().optional(), nodes: schemas/* array */.YOg(releaseNode.nullable()) }),
-    refs: schemas/* object */.Ikc({ nodes: schemas/* array */.YOg(refNode.nullable()) })
+    releases: releasesAnswer,
+    refs: schemas/* object */.Ikc({ pageInfo, nodes: schemas/* array */.YOg(refNode.nullable()) })
         .nullable()
         .optional()
 });
+function releasesOf(nodes) {
+    return nodes
+        .filter((n) => n !== null)
+        .map((n) => ({
+        tag: n.tagName,
+        url: n.url ?? null,
+        draft: n.isDraft,
+        prerelease: n.isPrerelease,
+        createdAt: n.createdAt ?? null,
+        publishedAt: n.publishedAt ?? null,
+        notes: n.description ?? null
+    }));
+}
+/** Where a releases connection goes on: the cursor after its last node, null when it cannot, absent when whole. */
+function after(info) {
+    if (!info?.hasNextPage)
+        return {};
+    return { releasesAfter: info.endCursor ?? null };
+}
+/** One app's older releases from a follow-up answer, or null when it is malformed. */
+function olderFromGraphQL(value) {
+    const parsed = schemas/* object */.Ikc({ releases: releasesAnswer }).safeParse(value);
+    if (!parsed.success)
+        return null;
+    return { releases: releasesOf(parsed.data.releases.nodes), ...after(parsed.data.releases.pageInfo) };
+}
 const rateLimitAnswer = schemas/* object */.Ikc({
     cost: schemas/* number */.aig(),
     remaining: schemas/* number */.aig(),
@@ -315,36 +398,42 @@ function snapshotFromGraphQL(value) {
     if (!parsed.success)
         return null;
     const r = parsed.data;
-    const releases = r.releases.nodes
-        .filter((n) => n !== null)
-        .map((n) => ({
-        tag: n.tagName,
-        url: n.url ?? null,
-        draft: n.isDraft,
-        prerelease: n.isPrerelease,
-        createdAt: n.createdAt ?? null,
-        publishedAt: n.publishedAt ?? null,
-        notes: n.description ?? null
-    }));
+    const releases = releasesOf(r.releases.nodes);
     const tags = (r.refs?.nodes ?? [])
         .filter((n) => n !== null)
         .map((n) => ({
         name: n.name,
         date: n.target?.committedDate ?? n.target?.tagger?.date ?? n.target?.target?.committedDate ?? null
     }));
-    return { nameWithOwner: r.nameWithOwner, url: r.url, archived: r.isArchived || r.isDisabled, releases, tags };
+    return {
+        nameWithOwner: r.nameWithOwner,
+        url: r.url,
+        archived: r.isArchived || r.isDisabled,
+        releases,
+        tags,
+        ...after(r.releases.pageInfo),
+        ...(r.refs?.pageInfo?.hasNextPage ? { moreTags: true } : {})
+    };
 }
 
 // EXTERNAL MODULE: ./src/util/versions.ts
 var versions = __webpack_require__(395);
 ;// CONCATENATED MODULE: ./src/upstream/github/rest.ts
+// REST fallback for ONE repository, used only where GraphQL cannot answer: the
+// repository's GraphQL answer still fails when it is asked alone (GitHub times out
+// or errors on that repository, e.g. very large release bodies). Costs 2 requests
+// (3 when the repository has no stable release and tags are needed), and one more per
+// page of older releases when the version published before is not on the first.
+
 
 
 
 
 const str = (v) => (typeof v === 'string' ? v : null);
 /** Read one repository over REST. Throws the request error when a call fails (404 included). */
-async function snapshotFromRest(client, target) {
+async function snapshotFromRest(client, target, 
+/** Most releases read when paging back (default MAX_RELEASES_READ). */
+maxRead) {
     const [owner = '', repo = ''] = target.repo.split('/');
     const mono = Boolean(target.tagPrefix || target.tagPattern);
     // A renamed repository answers 301; fetch follows it and we read the new full_name.
@@ -354,26 +443,28 @@ async function snapshotFromRest(client, target) {
     if (!fullName || !schema/* REPO_PATTERN */.WA.test(fullName))
         throw new Error('malformed repository answer');
     const [newOwner = owner, newRepo = repo] = fullName.split('/');
-    const { data: listData } = await client.octokit.request('GET /repos/{owner}/{repo}/releases', {
-        owner: newOwner,
-        repo: newRepo,
-        per_page: mono ? MONOREPO_RELEASES_WINDOW : RELEASES_WINDOW
-    });
-    const list = answerData(listData);
-    // An answer that is not a list (cut off, unparsable) is no answer: never read it as "no releases".
-    if (!Array.isArray(list))
-        throw new Error(`unreadable releases answer for ${fullName}`);
-    const releases = list
-        .filter((x) => typeof x?.tag_name === 'string')
-        .map((x) => ({
-        tag: x.tag_name,
-        url: str(x.html_url),
-        draft: x.draft === true,
-        prerelease: x.prerelease === true,
-        createdAt: str(x.created_at),
-        publishedAt: str(x.published_at),
-        notes: str(x.body)
-    }));
+    const perPage = mono ? MONOREPO_RELEASES_WINDOW : RELEASES_WINDOW;
+    const releases = [];
+    // Pages back like the GraphQL refresh (query.ts): on while the version published before is not met, a page came
+    // back full (more may lie beyond) and the cap is not reached.
+    let full = false;
+    for (let page = 1;; page++) {
+        const { data: listData } = await client.octokit.request('GET /repos/{owner}/{repo}/releases', {
+            owner: newOwner,
+            repo: newRepo,
+            per_page: perPage,
+            ...(page > 1 ? { page } : {})
+        });
+        const list = answerData(listData);
+        // An answer that is not a list (cut off, unparsable) is no answer: never read it as "no releases".
+        if (!Array.isArray(list))
+            throw new Error(`unreadable releases answer for ${fullName}`);
+        releases.push(...rest_releasesOf(list));
+        full = list.length >= perPage;
+        const snapshot = { nameWithOwner: fullName, url: '', archived: false, releases, tags: [], releasesAfter: null };
+        if (!full || !(0,facts/* wantsOlder */.S$)(snapshot, target) || releases.length + perPage > (maxRead ?? MAX_RELEASES_READ))
+            break;
+    }
     let tags = [];
     const filter = { tagPrefix: target.tagPrefix, tagPattern: target.tagPattern };
     if (!releases.some((x) => !x.draft && !x.prerelease && (0,versions/* isStableVersion */.Qg)(x.tag, filter))) {
@@ -396,8 +487,23 @@ async function snapshotFromRest(client, target) {
         url: str(r.html_url) ?? `https://github.com/${fullName}`,
         archived: r.archived === true || r.disabled === true,
         releases,
-        tags
+        tags,
+        // A full last page may have more beyond it; REST pages by number, so there is no cursor to hand on.
+        ...(full ? { releasesAfter: null } : {})
     };
+}
+function rest_releasesOf(list) {
+    return list
+        .filter((x) => typeof x?.tag_name === 'string')
+        .map((x) => ({
+        tag: x.tag_name,
+        url: str(x.html_url),
+        draft: x.draft === true,
+        prerelease: x.prerelease === true,
+        createdAt: str(x.created_at),
+        publishedAt: str(x.published_at),
+        notes: str(x.body)
+    }));
 }
 
 ;// CONCATENATED MODULE: ./src/upstream/github/refresh.ts
@@ -414,7 +520,7 @@ async function snapshotFromRest(client, target) {
 
 const DEFAULT_BATCH_SIZE = 50;
 const DEFAULT_CONCURRENCY = 4;
-const DEFAULT_MAX_CROSSED = 20;
+const DEFAULT_MAX_CROSSED = MAX_RELEASES_READ;
 const DEFAULT_MIN_REMAINING = 50;
 const DEFAULT_MAX_CONSECUTIVE_FAILURES = 6;
 async function refreshFromGitHub(targets, options) {
@@ -438,10 +544,21 @@ async function refreshFromGitHub(targets, options) {
         }),
         options,
         outcomes: new Map(),
-        stats: { requests: 0, graphqlPoints: 0, remaining: null, batches: 0, restFallbacks: 0 },
+        stats: {
+            requests: 0,
+            graphqlPoints: 0,
+            remaining: null,
+            batches: 0,
+            restFallbacks: 0,
+            olderPages: 0,
+            pagedApps: 0,
+            gaps: 0
+        },
         budget: { inFlight: 0, exhausted: null },
         failuresInARow: 0,
-        stopped: null
+        stopped: null,
+        older: [],
+        gapSlugs: []
     };
     const askable = [];
     for (const t of targets) {
@@ -461,6 +578,8 @@ async function refreshFromGitHub(targets, options) {
     };
     const concurrency = Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY);
     await Promise.all(Array.from({ length: Math.min(concurrency, batches.length) }, worker));
+    // Apps behind by more than their first answer, from every batch: OLDER_BATCH of them a request.
+    await readOlder(state, state.older, concurrency);
     // Never lose an app, whatever happened above.
     for (const t of targets) {
         if (!state.outcomes.has(t.slug))
@@ -474,11 +593,17 @@ function report(state, total) {
     const counts = new Map();
     for (const o of state.outcomes.values())
         counts.set(o.status, (counts.get(o.status) ?? 0) + 1);
-    const { requests, graphqlPoints, remaining, restFallbacks } = state.stats;
+    const { requests, graphqlPoints, remaining, restFallbacks, olderPages, pagedApps, gaps } = state.stats;
     const perApp = total > 0 ? (requests / total).toFixed(3) : '0';
     const summary = [...counts].map(([k, v]) => `${k} ${v}`).join(', ');
+    const older = olderPages ? `, ${olderPages} pages of older releases for ${pagedApps} apps` : '';
     state.options.log.info(`GitHub refresh: ${total} apps, ${requests} requests (${perApp} per app), ${graphqlPoints} GraphQL points used, ` +
-        `${remaining ?? 'unknown'} remaining, ${restFallbacks ?? 0} REST fallbacks; ${summary}`);
+        `${remaining ?? 'unknown'} remaining, ${restFallbacks ?? 0} REST fallbacks${older}; ${summary}`);
+    if (gaps) {
+        const names = state.gapSlugs.slice(0, 20).join(', ') + (gaps > 20 ? ` and ${gaps - 20} more` : '');
+        state.options.log.warning(`GitHub: ${gaps} apps published more releases since their published version than one refresh reads ` +
+            `(${names}); the releases not read are recorded as a gap in their history, and updates across it are unknown`);
+    }
     const skipped = counts.get('skipped') ?? 0;
     if (skipped > 0 && state.budget.exhausted) {
         state.options.log.warning(`GitHub: ${state.budget.exhausted}; ${skipped} apps were not asked and keep last-known-good data`);
@@ -487,6 +612,10 @@ function report(state, total) {
 function settle(state, target, snapshot) {
     const maxCrossed = Math.max(1, state.options.maxCrossed ?? DEFAULT_MAX_CROSSED);
     const result = (0,facts/* factsFromSnapshot */.kD)(snapshot, target, { now: state.options.now, maxCrossed });
+    if (result.kind === 'facts' && result.facts.gap) {
+        state.stats.gaps = (state.stats.gaps ?? 0) + 1;
+        state.gapSlugs.push(target.slug);
+    }
     const moved = snapshot.nameWithOwner.toLowerCase() !== target.repo.toLowerCase() && schema/* REPO_PATTERN */.WA.test(snapshot.nameWithOwner);
     let outcome;
     if (moved) {
@@ -586,10 +715,12 @@ async function runBatch(state, batch) {
             return;
         }
         const snapshot = snapshotFromGraphQL(value);
-        if (snapshot)
-            settle(state, target, snapshot);
-        else
+        if (!snapshot)
             again.push(target);
+        else if ((0,facts/* wantsOlder */.S$)(snapshot, target))
+            state.older.push({ target, snapshot });
+        else
+            settle(state, target, snapshot);
     });
     if (again.length === batch.length) {
         return onBatchFailure(state, batch, {
@@ -614,6 +745,7 @@ async function onBatchFailure(state, batch, failure) {
             state.budget.exhausted ??= 'GitHub rate limit reached';
             return markAll(state, batch, { status: 'skipped', reason: state.budget.exhausted });
         case 'unauthorized':
+            state.stats.tokenRefused ??= what;
             state.stopped = { status: 'failed', reason: `GitHub rejected the token (${what})` };
             log.error(`GitHub rejected the token; not asking further (${what})`);
             return markAll(state, batch, state.stopped);
@@ -653,7 +785,7 @@ async function restFallback(state, target, graphqlFailure) {
     state.options.log.info(`GitHub GraphQL could not answer for ${target.repo} (${graphqlFailure}); reading it over REST`);
     state.stats.restFallbacks = (state.stats.restFallbacks ?? 0) + 1;
     try {
-        const snapshot = await snapshotFromRest(state.client, target);
+        const snapshot = await snapshotFromRest(state.client, target, state.options.maxReleasesRead);
         state.failuresInARow = 0;
         settle(state, target, snapshot);
     }
@@ -682,6 +814,136 @@ async function restFallback(state, target, graphqlFailure) {
             });
         }
     }
+}
+/**
+ * Page back through the releases of the apps that need it (see query.ts), OLDER_BATCH apps a request, until each
+ * meets the version published before, the oldest release or the cap. Whatever stops it (the cap, a failure, the
+ * budget, the deadline), each app is settled with what was read: the span not read becomes a gap in its history.
+ */
+async function readOlder(state, items, concurrency) {
+    state.stats.pagedApps = (state.stats.pagedApps ?? 0) + items.length;
+    let open = items;
+    while (open.length > 0) {
+        const chunks = [];
+        for (let i = 0; i < open.length; i += OLDER_BATCH)
+            chunks.push(open.slice(i, i + OLDER_BATCH));
+        const next = [];
+        let at = 0;
+        const worker = async () => {
+            while (at < chunks.length)
+                next.push(...(await olderPage(state, chunks[at++])));
+        };
+        await Promise.all(Array.from({ length: Math.min(concurrency, chunks.length) }, worker));
+        open = next;
+    }
+}
+/** One follow-up request; returns the apps that still want older releases. */
+async function olderPage(state, chunk) {
+    const { options, stats, budget } = state;
+    const cap = Math.max(1, options.maxReleasesRead ?? MAX_RELEASES_READ);
+    // At the cap (or where REST left no cursor): settled with what was read, the rest a gap (facts.ts: unreadSpan).
+    const asked = chunk.filter((o) => typeof o.snapshot.releasesAfter === 'string' && o.snapshot.releases.length < cap);
+    for (const o of chunk)
+        if (!asked.includes(o))
+            settle(state, o.target, o.snapshot);
+    if (asked.length === 0)
+        return [];
+    // A read cut short for a passing reason (deadline, budget, GitHub down) is not a gap: the app keeps last-known-good
+    // and the next run reads it all again.
+    const targets = asked.map((o) => o.target);
+    pastDeadline(state);
+    if (state.stopped)
+        return markOlder(state, targets, state.stopped);
+    const minRemaining = options.minRemaining ?? DEFAULT_MIN_REMAINING;
+    if (!budget.exhausted && stats.remaining !== null && stats.remaining - budget.inFlight - 1 < minRemaining)
+        budget.exhausted = `GraphQL budget too low (${stats.remaining} points left, ${minRemaining} kept in reserve)`;
+    if (budget.exhausted)
+        return markOlder(state, targets, { status: 'skipped', reason: budget.exhausted });
+    const { query, variables } = buildOlderQuery(asked.map((o) => ({
+        repo: o.target.repo,
+        cursor: o.snapshot.releasesAfter,
+        first: Math.min(OLDER_PAGE, cap - o.snapshot.releases.length)
+    })));
+    stats.olderPages = (stats.olderPages ?? 0) + 1;
+    budget.inFlight += 1;
+    let body;
+    try {
+        const res = await state.client.octokit.request({ method: 'POST', url: options.graphqlUrl, query, variables });
+        const data = answerData(res.data);
+        body = (data && typeof data === 'object' ? data : {});
+    }
+    catch (error) {
+        return olderFailed(state, asked, classifyFailure(error));
+    }
+    finally {
+        budget.inFlight -= 1;
+    }
+    const rate = rateLimitAnswer.safeParse(body.data?.rateLimit);
+    if (rate.success) {
+        stats.graphqlPoints += rate.data.cost;
+        stats.remaining = rate.data.remaining;
+    }
+    const errors = Array.isArray(body.errors) ? body.errors : [];
+    if (errors.some((e) => e?.type === 'RATE_LIMITED'))
+        return olderFailed(state, asked, { kind: 'rate-limited', status: 200, message: 'RATE_LIMITED', serviceDown: true });
+    const data = body.data && typeof body.data === 'object' ? body.data : null;
+    if (!data) {
+        const message = errors.map((e) => e?.message ?? '').join('; ') || 'no data in the GraphQL answer';
+        return olderFailed(state, asked, { kind: 'transient', status: 200, message, serviceDown: false });
+    }
+    state.failuresInARow = 0;
+    const open = [];
+    const unanswered = [];
+    asked.forEach((o, i) => {
+        const page = olderFromGraphQL(data[aliasOf(i)]);
+        if (!page)
+            return void unanswered.push(o);
+        o.snapshot.releases.push(...page.releases);
+        if (page.releasesAfter === undefined)
+            delete o.snapshot.releasesAfter;
+        else
+            o.snapshot.releasesAfter = page.releasesAfter;
+        if ((0,facts/* wantsOlder */.S$)(o.snapshot, o.target) && page.releases.length > 0)
+            open.push(o);
+        else
+            settle(state, o.target, o.snapshot);
+    });
+    // A repository whose older releases GraphQL would not give: read over REST, as a batch that keeps failing is.
+    for (const o of unanswered)
+        await restFallback(state, o.target, 'its older releases were not in the answer');
+    return open;
+}
+/** Apps whose paging back stopped for a passing reason: last-known-good (see olderPage). */
+function markOlder(state, targets, outcome) {
+    markAll(state, targets, outcome);
+    return [];
+}
+/** A follow-up request failed: stop, skip or fall back to REST, as for a batch (see onBatchFailure). */
+async function olderFailed(state, asked, failure) {
+    const targets = asked.map((o) => o.target);
+    const late = pastDeadline(state);
+    if (late)
+        return markOlder(state, targets, late);
+    const what = `${failure.status ?? 'network error'}: ${(0,facts/* capReason */.HA)(failure.message)}`;
+    switch (failure.kind) {
+        case 'rate-limited':
+            state.budget.exhausted ??= 'GitHub rate limit reached';
+            return markOlder(state, targets, { status: 'skipped', reason: state.budget.exhausted });
+        case 'unauthorized':
+            state.stats.tokenRefused ??= what;
+            state.stopped ??= { status: 'failed', reason: `GitHub rejected the token (${what})` };
+            return markOlder(state, targets, state.stopped);
+        case 'transient':
+            if (failure.serviceDown && tripBreaker(state, what))
+                return markOlder(state, targets, state.stopped);
+            break;
+        default:
+            return markOlder(state, targets, { status: 'failed', reason: `GitHub GraphQL answered ${what}` });
+    }
+    state.options.log.info(`GitHub: older releases of ${asked.length} apps could not be read (${what}); reading them over REST`);
+    for (const t of targets)
+        await restFallback(state, t, what);
+    return [];
 }
 
 

@@ -1,0 +1,461 @@
+export const id = 290;
+export const ids = [290];
+export const modules = {
+
+/***/ 2290:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   refreshFromGitHub: () => (/* binding */ refreshFromGitHub)
+/* harmony export */ });
+/* unused harmony exports DEFAULT_BATCH_SIZE, DEFAULT_CONCURRENCY, DEFAULT_MAX_CROSSED, DEFAULT_MIN_REMAINING, DEFAULT_MAX_CONSECUTIVE_FAILURES */
+/* harmony import */ var _schema_index_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(1107);
+/* harmony import */ var _facts_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(654);
+/* harmony import */ var _client_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(1206);
+/* harmony import */ var _query_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(9221);
+/* harmony import */ var _rest_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(5399);
+// Refresh every app's release facts from GitHub: aliased GraphQL batches, a batch
+// that keeps failing is split in halves down to single repositories, a single
+// repository that GraphQL still cannot answer is read over REST, and the budget
+// (GraphQL points) is watched so a run stops asking before it runs dry.
+// Every target gets exactly one outcome; the caller merges failures with
+// last-known-good data. Per-app warnings are the caller's (it knows the fallback).
+
+
+
+
+
+const DEFAULT_BATCH_SIZE = 50;
+const DEFAULT_CONCURRENCY = 4;
+const DEFAULT_MAX_CROSSED = _query_js__WEBPACK_IMPORTED_MODULE_3__/* .MAX_RELEASES_READ */ .H5;
+const DEFAULT_MIN_REMAINING = 50;
+const DEFAULT_MAX_CONSECUTIVE_FAILURES = 6;
+async function refreshFromGitHub(targets, options) {
+    if (!options.token)
+        throw new Error('refreshFromGitHub needs a GitHub token (GITHUB_TOKEN or the github-token input)');
+    const slugs = new Set();
+    for (const t of targets) {
+        if (slugs.has(t.slug))
+            throw new Error(`duplicate slug in refresh targets: ${t.slug}`);
+        slugs.add(t.slug);
+    }
+    const state = {
+        client: (0,_client_js__WEBPACK_IMPORTED_MODULE_2__.createGitHubClient)({
+            token: options.token,
+            apiUrl: options.apiUrl,
+            log: options.log,
+            retry: options.retry,
+            throttle: options.throttle,
+            ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
+            ...(options.deadline ? { deadline: options.deadline } : {})
+        }),
+        options,
+        outcomes: new Map(),
+        stats: {
+            requests: 0,
+            graphqlPoints: 0,
+            remaining: null,
+            batches: 0,
+            restFallbacks: 0,
+            olderPages: 0,
+            pagedApps: 0,
+            gaps: 0
+        },
+        budget: { inFlight: 0, exhausted: null },
+        failuresInARow: 0,
+        stopped: null,
+        older: [],
+        gapSlugs: []
+    };
+    const askable = [];
+    for (const t of targets) {
+        if (_schema_index_js__WEBPACK_IMPORTED_MODULE_0__/* .REPO_PATTERN */ .WA.test(t.repo))
+            askable.push(t);
+        else
+            state.outcomes.set(t.slug, { status: 'not-found', reason: 'the catalog repo is not "<owner>/<name>"' });
+    }
+    const size = Math.max(1, Math.min(options.batchSize ?? DEFAULT_BATCH_SIZE, 100));
+    const batches = [];
+    for (let i = 0; i < askable.length; i += size)
+        batches.push(askable.slice(i, i + size));
+    let next = 0;
+    const worker = async () => {
+        while (next < batches.length)
+            await runBatch(state, batches[next++]);
+    };
+    const concurrency = Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY);
+    await Promise.all(Array.from({ length: Math.min(concurrency, batches.length) }, worker));
+    // Apps behind by more than their first answer, from every batch: OLDER_BATCH of them a request.
+    await readOlder(state, state.older, concurrency);
+    // Never lose an app, whatever happened above.
+    for (const t of targets) {
+        if (!state.outcomes.has(t.slug))
+            state.outcomes.set(t.slug, { status: 'failed', reason: 'no answer was recorded' });
+    }
+    state.stats.requests = state.client.counter.requests;
+    report(state, targets.length);
+    return { outcomes: state.outcomes, stats: state.stats };
+}
+function report(state, total) {
+    const counts = new Map();
+    for (const o of state.outcomes.values())
+        counts.set(o.status, (counts.get(o.status) ?? 0) + 1);
+    const { requests, graphqlPoints, remaining, restFallbacks, olderPages, pagedApps, gaps } = state.stats;
+    const perApp = total > 0 ? (requests / total).toFixed(3) : '0';
+    const summary = [...counts].map(([k, v]) => `${k} ${v}`).join(', ');
+    const older = olderPages ? `, ${olderPages} pages of older releases for ${pagedApps} apps` : '';
+    state.options.log.info(`GitHub refresh: ${total} apps, ${requests} requests (${perApp} per app), ${graphqlPoints} GraphQL points used, ` +
+        `${remaining ?? 'unknown'} remaining, ${restFallbacks ?? 0} REST fallbacks${older}; ${summary}`);
+    if (gaps) {
+        const names = state.gapSlugs.slice(0, 20).join(', ') + (gaps > 20 ? ` and ${gaps - 20} more` : '');
+        state.options.log.warning(`GitHub: ${gaps} apps published more releases since their published version than one refresh reads ` +
+            `(${names}); the releases not read are recorded as a gap in their history, and updates across it are unknown`);
+    }
+    const skipped = counts.get('skipped') ?? 0;
+    if (skipped > 0 && state.budget.exhausted) {
+        state.options.log.warning(`GitHub: ${state.budget.exhausted}; ${skipped} apps were not asked and keep last-known-good data`);
+    }
+}
+function settle(state, target, snapshot) {
+    const maxCrossed = Math.max(1, state.options.maxCrossed ?? DEFAULT_MAX_CROSSED);
+    const result = (0,_facts_js__WEBPACK_IMPORTED_MODULE_1__/* .factsFromSnapshot */ .kD)(snapshot, target, { now: state.options.now, maxCrossed });
+    if (result.kind === 'facts' && result.facts.gap) {
+        state.stats.gaps = (state.stats.gaps ?? 0) + 1;
+        state.gapSlugs.push(target.slug);
+    }
+    const moved = snapshot.nameWithOwner.toLowerCase() !== target.repo.toLowerCase() && _schema_index_js__WEBPACK_IMPORTED_MODULE_0__/* .REPO_PATTERN */ .WA.test(snapshot.nameWithOwner);
+    let outcome;
+    if (moved) {
+        const movedTo = snapshot.nameWithOwner;
+        outcome = { status: 'moved', movedTo, facts: result.kind === 'facts' ? { ...result.facts, movedTo } : null };
+    }
+    else if (result.kind === 'facts') {
+        outcome = { status: 'fresh', facts: result.facts };
+    }
+    else {
+        outcome = { status: 'no-release', reason: result.reason, archived: snapshot.archived };
+    }
+    state.outcomes.set(target.slug, outcome);
+}
+function markAll(state, batch, outcome) {
+    for (const t of batch)
+        if (!state.outcomes.has(t.slug))
+            state.outcomes.set(t.slug, outcome);
+}
+// GitHub's cost: one "request" per connection per repository, divided by 100, minimum 1.
+function estimatedCost(batch) {
+    return Math.max(1, Math.round((2 * batch.length) / 100));
+}
+/** Once the deadline passed, every target not answered yet keeps last-known-good. */
+function pastDeadline(state) {
+    if (!state.options.deadline?.aborted)
+        return null;
+    if (!state.stopped) {
+        state.stopped = { status: 'skipped', reason: 'the refresh deadline was reached before GitHub answered' };
+        state.options.log.warning('GitHub refresh: the deadline was reached; apps not answered yet keep last-known-good');
+    }
+    return state.stopped;
+}
+async function runBatch(state, batch) {
+    if (batch.length === 0)
+        return;
+    pastDeadline(state);
+    if (state.stopped)
+        return markAll(state, batch, state.stopped);
+    const { budget, stats, options } = state;
+    if (budget.exhausted)
+        return markAll(state, batch, { status: 'skipped', reason: budget.exhausted });
+    const cost = estimatedCost(batch);
+    const minRemaining = options.minRemaining ?? DEFAULT_MIN_REMAINING;
+    if (stats.remaining !== null && stats.remaining - budget.inFlight - cost < minRemaining) {
+        budget.exhausted = `GraphQL budget too low (${stats.remaining} points left, ${minRemaining} kept in reserve)`;
+        return markAll(state, batch, { status: 'skipped', reason: budget.exhausted });
+    }
+    stats.batches++;
+    budget.inFlight += cost;
+    const { query, variables } = (0,_query_js__WEBPACK_IMPORTED_MODULE_3__/* .buildBatchQuery */ .t5)(batch);
+    let body;
+    try {
+        const res = await state.client.octokit.request({ method: 'POST', url: options.graphqlUrl, query, variables });
+        const data = (0,_client_js__WEBPACK_IMPORTED_MODULE_2__/* .answerData */ .pj)(res.data);
+        body = (data && typeof data === 'object' ? data : {});
+    }
+    catch (error) {
+        return onBatchFailure(state, batch, (0,_client_js__WEBPACK_IMPORTED_MODULE_2__/* .classifyFailure */ .XE)(error));
+    }
+    finally {
+        budget.inFlight -= cost;
+    }
+    const errors = Array.isArray(body.errors) ? body.errors : [];
+    const rate = _query_js__WEBPACK_IMPORTED_MODULE_3__/* .rateLimitAnswer */ .o9.safeParse(body.data?.rateLimit);
+    if (rate.success) {
+        stats.graphqlPoints += rate.data.cost;
+        stats.remaining = rate.data.remaining;
+    }
+    if (errors.some((e) => e?.type === 'RATE_LIMITED')) {
+        return onBatchFailure(state, batch, {
+            kind: 'rate-limited',
+            status: 200,
+            message: 'RATE_LIMITED',
+            serviceDown: true
+        });
+    }
+    if (!body.data || typeof body.data !== 'object') {
+        const message = errors.map((e) => e?.message ?? '').join('; ') || 'no data in the GraphQL answer';
+        // An answer without data (unreadable, or an error such as a query timeout) is about what was asked: split it.
+        return onBatchFailure(state, batch, { kind: 'transient', status: 200, message, serviceDown: false });
+    }
+    state.failuresInARow = 0;
+    const again = [];
+    batch.forEach((target, i) => {
+        const alias = (0,_query_js__WEBPACK_IMPORTED_MODULE_3__/* .aliasOf */ .O5)(i);
+        const value = body.data[alias];
+        if (value === null || value === undefined) {
+            const own = errors.filter((e) => Array.isArray(e?.path) && e.path[0] === alias);
+            const notFound = own.find((e) => e.type === 'NOT_FOUND' || e.type === 'FORBIDDEN');
+            if (notFound) {
+                const why = notFound.type === 'FORBIDDEN' ? 'no access' : 'not found';
+                state.outcomes.set(target.slug, { status: 'not-found', reason: (0,_facts_js__WEBPACK_IMPORTED_MODULE_1__/* .capReason */ .HA)(`${why}: ${notFound.message ?? ''}`) });
+            }
+            else
+                again.push(target);
+            return;
+        }
+        const snapshot = (0,_query_js__WEBPACK_IMPORTED_MODULE_3__/* .snapshotFromGraphQL */ .w4)(value);
+        if (!snapshot)
+            again.push(target);
+        else if ((0,_facts_js__WEBPACK_IMPORTED_MODULE_1__/* .wantsOlder */ .S$)(snapshot, target))
+            state.older.push({ target, snapshot });
+        else
+            settle(state, target, snapshot);
+    });
+    if (again.length === batch.length) {
+        return onBatchFailure(state, batch, {
+            kind: 'transient',
+            status: 200,
+            message: 'every repository in the batch errored',
+            serviceDown: false
+        });
+    }
+    // Some repositories errored while the rest answered: ask again for those only.
+    if (again.length > 0)
+        await runBatch(state, again);
+}
+async function onBatchFailure(state, batch, failure) {
+    const { log } = state.options;
+    const late = pastDeadline(state);
+    if (late)
+        return markAll(state, batch, late);
+    const what = `${failure.status ?? 'network error'}: ${(0,_facts_js__WEBPACK_IMPORTED_MODULE_1__/* .capReason */ .HA)(failure.message)}`;
+    switch (failure.kind) {
+        case 'rate-limited':
+            state.budget.exhausted ??= 'GitHub rate limit reached';
+            return markAll(state, batch, { status: 'skipped', reason: state.budget.exhausted });
+        case 'unauthorized':
+            state.stats.tokenRefused ??= what;
+            state.stopped = { status: 'failed', reason: `GitHub rejected the token (${what})` };
+            log.error(`GitHub rejected the token; not asking further (${what})`);
+            return markAll(state, batch, state.stopped);
+        case 'transient':
+            break;
+        default:
+            // A wrong GraphQL URL or a token without access: splitting cannot help.
+            return markAll(state, batch, { status: 'failed', reason: `GitHub GraphQL answered ${what}` });
+    }
+    // Only a service that is down trips the breaker; one repository's oversized or malformed answer is split down to it.
+    if (failure.serviceDown)
+        tripBreaker(state, what);
+    if (state.stopped)
+        return markAll(state, batch, state.stopped);
+    if (batch.length > 1) {
+        const half = Math.ceil(batch.length / 2);
+        log.info(`GitHub batch of ${batch.length} failed (${what}); splitting into ${half} + ${batch.length - half}`);
+        await runBatch(state, batch.slice(0, half));
+        await runBatch(state, batch.slice(half));
+        return;
+    }
+    await restFallback(state, batch[0], what);
+}
+function tripBreaker(state, what) {
+    state.failuresInARow++;
+    const max = state.options.maxConsecutiveFailures ?? DEFAULT_MAX_CONSECUTIVE_FAILURES;
+    if (state.failuresInARow >= max && !state.stopped) {
+        state.stopped = { status: 'failed', reason: `GitHub kept failing; stopped asking (${what})` };
+        state.options.log.warning(`GitHub failed ${state.failuresInARow} times in a row; not asking further this run`);
+    }
+    return state.stopped !== null;
+}
+async function restFallback(state, target, graphqlFailure) {
+    pastDeadline(state);
+    if (state.stopped)
+        return markAll(state, [target], state.stopped);
+    state.options.log.info(`GitHub GraphQL could not answer for ${target.repo} (${graphqlFailure}); reading it over REST`);
+    state.stats.restFallbacks = (state.stats.restFallbacks ?? 0) + 1;
+    try {
+        const snapshot = await (0,_rest_js__WEBPACK_IMPORTED_MODULE_4__.snapshotFromRest)(state.client, target, state.options.maxReleasesRead);
+        state.failuresInARow = 0;
+        settle(state, target, snapshot);
+    }
+    catch (error) {
+        const late = pastDeadline(state);
+        if (late)
+            return markAll(state, [target], late);
+        const f = (0,_client_js__WEBPACK_IMPORTED_MODULE_2__/* .classifyFailure */ .XE)(error);
+        const what = `${f.status ?? 'network error'}: ${(0,_facts_js__WEBPACK_IMPORTED_MODULE_1__/* .capReason */ .HA)(f.message)}`;
+        if (f.kind === 'not-found' || f.kind === 'forbidden') {
+            state.outcomes.set(target.slug, {
+                status: 'not-found',
+                reason: (0,_facts_js__WEBPACK_IMPORTED_MODULE_1__/* .capReason */ .HA)(`${f.kind === 'forbidden' ? 'no access' : 'not found'} (REST ${what})`)
+            });
+        }
+        else if (f.kind === 'rate-limited') {
+            state.budget.exhausted ??= 'GitHub rate limit reached';
+            state.outcomes.set(target.slug, { status: 'skipped', reason: state.budget.exhausted });
+        }
+        else {
+            if (f.serviceDown)
+                tripBreaker(state, what);
+            state.outcomes.set(target.slug, {
+                status: 'failed',
+                reason: (0,_facts_js__WEBPACK_IMPORTED_MODULE_1__/* .capReason */ .HA)(`GraphQL ${graphqlFailure}; REST ${what}`)
+            });
+        }
+    }
+}
+/**
+ * Page back through the releases of the apps that need it (see query.ts), OLDER_BATCH apps a request, until each
+ * meets the version published before, the oldest release or the cap. Whatever stops it (the cap, a failure, the
+ * budget, the deadline), each app is settled with what was read: the span not read becomes a gap in its history.
+ */
+async function readOlder(state, items, concurrency) {
+    state.stats.pagedApps = (state.stats.pagedApps ?? 0) + items.length;
+    let open = items;
+    while (open.length > 0) {
+        const chunks = [];
+        for (let i = 0; i < open.length; i += _query_js__WEBPACK_IMPORTED_MODULE_3__/* .OLDER_BATCH */ .MA)
+            chunks.push(open.slice(i, i + _query_js__WEBPACK_IMPORTED_MODULE_3__/* .OLDER_BATCH */ .MA));
+        const next = [];
+        let at = 0;
+        const worker = async () => {
+            while (at < chunks.length)
+                next.push(...(await olderPage(state, chunks[at++])));
+        };
+        await Promise.all(Array.from({ length: Math.min(concurrency, chunks.length) }, worker));
+        open = next;
+    }
+}
+/** One follow-up request; returns the apps that still want older releases. */
+async function olderPage(state, chunk) {
+    const { options, stats, budget } = state;
+    const cap = Math.max(1, options.maxReleasesRead ?? _query_js__WEBPACK_IMPORTED_MODULE_3__/* .MAX_RELEASES_READ */ .H5);
+    // At the cap (or where REST left no cursor): settled with what was read, the rest a gap (facts.ts: unreadSpan).
+    const asked = chunk.filter((o) => typeof o.snapshot.releasesAfter === 'string' && o.snapshot.releases.length < cap);
+    for (const o of chunk)
+        if (!asked.includes(o))
+            settle(state, o.target, o.snapshot);
+    if (asked.length === 0)
+        return [];
+    // A read cut short for a passing reason (deadline, budget, GitHub down) is not a gap: the app keeps last-known-good
+    // and the next run reads it all again.
+    const targets = asked.map((o) => o.target);
+    pastDeadline(state);
+    if (state.stopped)
+        return markOlder(state, targets, state.stopped);
+    const minRemaining = options.minRemaining ?? DEFAULT_MIN_REMAINING;
+    if (!budget.exhausted && stats.remaining !== null && stats.remaining - budget.inFlight - 1 < minRemaining)
+        budget.exhausted = `GraphQL budget too low (${stats.remaining} points left, ${minRemaining} kept in reserve)`;
+    if (budget.exhausted)
+        return markOlder(state, targets, { status: 'skipped', reason: budget.exhausted });
+    const { query, variables } = (0,_query_js__WEBPACK_IMPORTED_MODULE_3__/* .buildOlderQuery */ .bB)(asked.map((o) => ({
+        repo: o.target.repo,
+        cursor: o.snapshot.releasesAfter,
+        first: Math.min(_query_js__WEBPACK_IMPORTED_MODULE_3__/* .OLDER_PAGE */ .P3, cap - o.snapshot.releases.length)
+    })));
+    stats.olderPages = (stats.olderPages ?? 0) + 1;
+    budget.inFlight += 1;
+    let body;
+    try {
+        const res = await state.client.octokit.request({ method: 'POST', url: options.graphqlUrl, query, variables });
+        const data = (0,_client_js__WEBPACK_IMPORTED_MODULE_2__/* .answerData */ .pj)(res.data);
+        body = (data && typeof data === 'object' ? data : {});
+    }
+    catch (error) {
+        return olderFailed(state, asked, (0,_client_js__WEBPACK_IMPORTED_MODULE_2__/* .classifyFailure */ .XE)(error));
+    }
+    finally {
+        budget.inFlight -= 1;
+    }
+    const rate = _query_js__WEBPACK_IMPORTED_MODULE_3__/* .rateLimitAnswer */ .o9.safeParse(body.data?.rateLimit);
+    if (rate.success) {
+        stats.graphqlPoints += rate.data.cost;
+        stats.remaining = rate.data.remaining;
+    }
+    const errors = Array.isArray(body.errors) ? body.errors : [];
+    if (errors.some((e) => e?.type === 'RATE_LIMITED'))
+        return olderFailed(state, asked, { kind: 'rate-limited', status: 200, message: 'RATE_LIMITED', serviceDown: true });
+    const data = body.data && typeof body.data === 'object' ? body.data : null;
+    if (!data) {
+        const message = errors.map((e) => e?.message ?? '').join('; ') || 'no data in the GraphQL answer';
+        return olderFailed(state, asked, { kind: 'transient', status: 200, message, serviceDown: false });
+    }
+    state.failuresInARow = 0;
+    const open = [];
+    const unanswered = [];
+    asked.forEach((o, i) => {
+        const page = (0,_query_js__WEBPACK_IMPORTED_MODULE_3__/* .olderFromGraphQL */ .Cr)(data[(0,_query_js__WEBPACK_IMPORTED_MODULE_3__/* .aliasOf */ .O5)(i)]);
+        if (!page)
+            return void unanswered.push(o);
+        o.snapshot.releases.push(...page.releases);
+        if (page.releasesAfter === undefined)
+            delete o.snapshot.releasesAfter;
+        else
+            o.snapshot.releasesAfter = page.releasesAfter;
+        if ((0,_facts_js__WEBPACK_IMPORTED_MODULE_1__/* .wantsOlder */ .S$)(o.snapshot, o.target) && page.releases.length > 0)
+            open.push(o);
+        else
+            settle(state, o.target, o.snapshot);
+    });
+    // A repository whose older releases GraphQL would not give: read over REST, as a batch that keeps failing is.
+    for (const o of unanswered)
+        await restFallback(state, o.target, 'its older releases were not in the answer');
+    return open;
+}
+/** Apps whose paging back stopped for a passing reason: last-known-good (see olderPage). */
+function markOlder(state, targets, outcome) {
+    markAll(state, targets, outcome);
+    return [];
+}
+/** A follow-up request failed: stop, skip or fall back to REST, as for a batch (see onBatchFailure). */
+async function olderFailed(state, asked, failure) {
+    const targets = asked.map((o) => o.target);
+    const late = pastDeadline(state);
+    if (late)
+        return markOlder(state, targets, late);
+    const what = `${failure.status ?? 'network error'}: ${(0,_facts_js__WEBPACK_IMPORTED_MODULE_1__/* .capReason */ .HA)(failure.message)}`;
+    switch (failure.kind) {
+        case 'rate-limited':
+            state.budget.exhausted ??= 'GitHub rate limit reached';
+            return markOlder(state, targets, { status: 'skipped', reason: state.budget.exhausted });
+        case 'unauthorized':
+            state.stats.tokenRefused ??= what;
+            state.stopped ??= { status: 'failed', reason: `GitHub rejected the token (${what})` };
+            return markOlder(state, targets, state.stopped);
+        case 'transient':
+            if (failure.serviceDown && tripBreaker(state, what))
+                return markOlder(state, targets, state.stopped);
+            break;
+        default:
+            return markOlder(state, targets, { status: 'failed', reason: `GitHub GraphQL answered ${what}` });
+    }
+    state.options.log.info(`GitHub: older releases of ${asked.length} apps could not be read (${what}); reading them over REST`);
+    for (const t of targets)
+        await restFallback(state, t, what);
+    return [];
+}
+
+
+/***/ })
+
+};
+
+//# sourceMappingURL=290.index.js.map
