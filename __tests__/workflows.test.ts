@@ -272,7 +272,7 @@ describe("README's workflow for other repositories", () => {
     expect(r.status).toBe(0)
     const w = parse(yamlText) as Workflow
     expect(w.permissions).toEqual({})
-    expect(w.jobs.publish!.permissions).toEqual({ contents: 'write' })
+    expect(w.jobs.publish!.permissions).toEqual({ contents: 'write', models: 'read' })
     expect(w.jobs['keep-alive']!.permissions).toEqual({ actions: 'write' })
     expect(w.jobs['keep-alive']!.steps[0]!.run).toContain('/actions/workflows/$file/enable')
     const step = steps(w).find((s) => s.uses?.endsWith('/updatesafe@v1'))!

@@ -177,7 +177,7 @@ describe('build: offline data', () => {
     const oldest = apps.find((a) => a.lastChecked < newest)
     const index = await readFile(path.join(dir, 'site/index.html'), 'utf8')
     expect(index).toContain(
-      `<strong>Offline data, as of ${newest}.</strong> This snapshot was built from the catalog&#39;s last known facts`
+      `<strong>Offline data, as of ${newest}.</strong> This snapshot was built from the release notes in notes.jsonl`
     )
     // Each app page is as old as its own facts (and stays as it was while they do).
     if (oldest) {

@@ -93,7 +93,7 @@ describe('carrying unchanged apps over from the previous snapshot', () => {
     await run('d0', '2026-12-01T06:00:00.000Z')
     expect(plain.length).toBeGreaterThan(50)
     await bump('linkding', 'v1.47.0')
-    await bump('adminer', '5.9.9')
+    await bump('adminer', '6.9.9')
     const day1 = await run('d1', '2026-12-02T06:00:00.000Z', { previous: 'd0' })
     expect(day1.carried).toBe(plain.length - 2)
     expect(day1.result.changed).toEqual(['adminer', 'linkding'])

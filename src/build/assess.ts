@@ -57,12 +57,14 @@ export function assess(
     }
   }
   if (!facts.archived && facts.notes === null) {
+    // A curator's class needs no notes: it stands for its version, and one for another version says it expired.
+    const pending: Verdict = {
+      safeToUpdate: 'unknown',
+      rationale: `Assessment pending: the release notes of ${facts.version} have not been read yet; the next refresh from GitHub reads them.`,
+      changelogSummary: null
+    }
     return {
-      verdict: {
-        safeToUpdate: 'unknown',
-        rationale: `Assessment pending: the release notes of ${facts.version} have not been read yet; the next refresh from GitHub reads them.`,
-        changelogSummary: null
-      },
+      verdict: applyOverride(pending, entry.override, facts.version, log, app.file),
       rule: 'notes-not-read',
       decidedBy: null,
       considered: [],
