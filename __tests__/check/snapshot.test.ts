@@ -3,14 +3,18 @@
 // bomb. Each is bad input (exit 2) naming the URL, never "crosses a breaking release" (exit 1), and
 // no URL is printed with its password.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { spawnSync } from 'node:child_process'
+import { mkdir } from 'node:fs/promises'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
+import path from 'node:path'
 import { createGzip } from 'node:zlib'
 import { catalogDocSchema } from '../../src/schema/index.js'
 import { snapshotReader } from '../../src/check/snapshot.js'
 import { main } from '../../src/commands.js'
 import { exitStatus, ProblemsError } from '../../src/util/problems.js'
 import type { Logger } from '../../src/util/types.js'
+import { tempDir } from '../support/tmp.js'
 
 const MiB = 1024 * 1024
 let server: http.Server
@@ -170,5 +174,20 @@ describe('check reads a snapshot document within a size cap and a time bound', (
     expect(refused.status).toBe(2)
     expect(refused.stderr).toContain('http://127.0.0.1:1/snapshot/api/v1/apps.json: could not be fetched')
     expect(refused.stderr).not.toContain(secret)
+  })
+})
+
+describe('check reads a snapshot folder', () => {
+  it('refuses a document that is a FIFO or a folder before reading it: exit 2, never a hang', async () => {
+    const { dir, cleanup } = await tempDir()
+    await mkdir(path.join(dir, 'fifo/api/v1'), { recursive: true })
+    expect(spawnSync('mkfifo', [path.join(dir, 'fifo/api/v1/apps.json')]).status).toBe(0)
+    await mkdir(path.join(dir, 'folder/api/v1/apps.json'), { recursive: true })
+    for (const site of ['fifo', 'folder']) {
+      const r = await check(path.join(dir, site))
+      expect(r.status).toBe(2)
+      expect(r.stderr).toContain(`${path.join(dir, site, 'api/v1/apps.json')}: is not a regular file`)
+    }
+    await cleanup()
   })
 })
