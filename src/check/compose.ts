@@ -12,6 +12,7 @@ import {
   isSeq,
   LineCounter,
   parseDocument,
+  visit,
   type Document,
   type Node as YamlNode,
   type YAMLMap
@@ -59,6 +60,10 @@ interface Parsed {
   /** The merged value of the whole file (merge keys applied by the yaml package). */
   js: Record<string, unknown>
   services: YAMLMap
+  /** The node each alias stands for, found in one pass (yaml's Alias.resolve walks the whole document each time). */
+  aliases: Map<YamlNode, YamlNode | undefined>
+  /** The services' pairs by name, made on first use. */
+  byName?: Map<string, YAMLMap['items'][number]>
 }
 
 interface Resolved {
@@ -173,24 +178,41 @@ function parse(file: string, text: string): Parsed {
   let js: unknown
   try {
     // maxAliasCount keeps an alias bomb (a billion laughs) from growing without bound.
-    js = doc.toJS({ maxAliasCount: 1000 })
+    js = doc.toJS({ maxAliasCount: 10_000 })
   } catch (e) {
     throw bad([
       { file, line: 1, message: `cannot be read as Compose reads it: ${(e as Error).message.split('\n')[0]}` }
     ])
   }
+  const aliases = aliasTargets(doc)
   const node = root.get('services', true)
-  const services = isAlias(node) ? node.resolve(doc) : node
+  const services = isAlias(node) ? aliases.get(node) : node
   const jsServices = isRecord(js) ? js.services : undefined
   if (!isMap(services) || !isRecord(jsServices) || Object.keys(jsServices).length === 0) {
     // A file that only includes others may have no services of its own.
-    if (root.has('include')) return { file, doc, lc, js: js as Record<string, unknown>, services: doc.createNode({}) }
+    if (root.has('include'))
+      return { file, doc, lc, js: js as Record<string, unknown>, services: doc.createNode({}), aliases }
     throw bad([
       { file, line: at(node ?? root), message: 'has no services: a Compose file lists them under "services:"' }
     ])
   }
-  return { file, doc, lc, js: js as Record<string, unknown>, services }
+  return { file, doc, lc, js: js as Record<string, unknown>, services, aliases }
 }
+
+/** Each alias of the document and the node it stands for: the last node before it with that anchor. */
+function aliasTargets(doc: Document): Map<YamlNode, YamlNode | undefined> {
+  const anchors = new Map<string, YamlNode>()
+  const out = new Map<YamlNode, YamlNode | undefined>()
+  visit(doc, {
+    Node: (_key, node) => {
+      if (isAlias(node)) out.set(node, anchors.get(node.source))
+      else if (node.anchor) anchors.set(node.anchor, node)
+    }
+  })
+  return out
+}
+
+const resolved = (p: Parsed, node: unknown) => (isAlias(node) ? p.aliases.get(node) : node)
 
 /** The node of `key` in a service's mapping: its own, else the first merge source (in order) that has it. */
 function locate(p: Parsed, map: YAMLMap, key: string, depth = 0): YamlNode | null {
@@ -201,7 +223,7 @@ function locate(p: Parsed, map: YAMLMap, key: string, depth = 0): YamlNode | nul
     if (!isScalar(k) || typeof k.value !== 'symbol') continue // a merge key is a Symbol('<<') when merge is on
     const sources = isSeq(pair.value) ? pair.value.items : [pair.value]
     for (const s of sources) {
-      const m = isAlias(s) ? s.resolve(p.doc) : s
+      const m = resolved(p, s)
       if (!isMap(m)) continue
       const found = locate(p, m, key, depth + 1)
       if (found) return found
@@ -219,14 +241,15 @@ interface Context {
 function resolve(p: Parsed, name: string, chain: string[], ctx: Context): Resolved {
   const id = `${path.resolve(p.file)}\0${name}`
   const services = p.js.services as Record<string, unknown>
-  const pair = p.services.items.find((i) => isScalar(i.key) && String(i.key.value) === name)
+  p.byName ??= new Map(p.services.items.map((i) => [isScalar(i.key) ? String(i.key.value) : '?', i]))
+  const pair = p.byName.get(name)
   const keyLine = lineOf(p, pair?.key as YamlNode)
   const where = { file: p.file, line: keyLine, field: `services.${name}` }
   if (chain.includes(id)) throw new Bad({ ...where, message: 'extends itself (an extends: cycle)' })
   if (chain.length >= MAX_CHAIN) throw new Bad({ ...where, message: `extends: goes more than ${MAX_CHAIN} deep` })
   const svc = services[name]
   const node = pair?.value
-  const map = isAlias(node) ? node.resolve(p.doc) : node
+  const map = resolved(p, node)
   if (!isRecord(svc) || !isMap(map)) throw new Bad({ ...where, message: 'is not a mapping' })
 
   let image: Resolved['image'] = null
