@@ -1,5 +1,17 @@
 import { describe, expect, it } from '@jest/globals'
-import { cnameBaseUrl, defaultBaseUrl, pagesUrlFor, sourceCommit, upstreamSettings } from '../src/inputs.js'
+import { spawnSync } from 'node:child_process'
+import { mkdir, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import {
+  cnameBaseUrl,
+  defaultBaseUrl,
+  pagesUrlFor,
+  resolveBaseUrl,
+  sourceCommit,
+  upstreamSettings
+} from '../src/inputs.js'
+import type { Logger } from '../src/util/types.js'
+import { tempDir } from './support/tmp.js'
 
 describe('inputs', () => {
   it('derives the GitHub Pages address of a repository', () => {
@@ -51,6 +63,30 @@ describe('inputs', () => {
     expect(sourceCommit({})).toBeNull()
     expect(sourceCommit({ GITHUB_SHA: sha }, 'c'.repeat(40))).toBe('c'.repeat(40))
     expect(() => sourceCommit({}, 'HEAD')).toThrow('--source-commit "HEAD" is not a 40-character commit SHA')
+  })
+
+  it("takes the base URL from the previous snapshot's CNAME, refusing a FIFO or a folder there before reading it", async () => {
+    const { dir, cleanup } = await tempDir()
+    const warnings: string[] = []
+    const log: Logger = { info: () => {}, warning: (m) => warnings.push(m), error: () => {} }
+    const env = { GITHUB_REPOSITORY: 'me/cat' }
+    const prev = (name: string) => path.join(dir, name)
+    await mkdir(prev('plain'))
+    await writeFile(prev('plain/CNAME'), 'updates.example.org\n')
+    expect(await resolveBaseUrl(undefined, prev('plain'), env, log)).toBe('https://updates.example.org')
+    await mkdir(prev('none'))
+    expect(await resolveBaseUrl(undefined, prev('none'), env, log)).toBe('http://localhost:8080')
+    expect(warnings).toEqual([])
+    await mkdir(prev('fifo'))
+    expect(spawnSync('mkfifo', [prev('fifo/CNAME')]).status).toBe(0)
+    expect(await resolveBaseUrl(undefined, prev('fifo'), env, log)).toBe('http://localhost:8080')
+    await mkdir(prev('folder/CNAME'), { recursive: true })
+    expect(await resolveBaseUrl(undefined, prev('folder'), env, log)).toBe('http://localhost:8080')
+    expect(warnings).toEqual([
+      `${prev('fifo/CNAME')} is not a regular file (a folder, a device or a pipe is never read); using the default base URL`,
+      `${prev('folder/CNAME')} is not a regular file (a folder, a device or a pipe is never read); using the default base URL`
+    ])
+    await cleanup()
   })
 
   it('reads the domain of a Pages CNAME file, and nothing else', () => {

@@ -73,6 +73,30 @@ describe('keep-alive.sh', () => {
     expect(r.out).not.toContain(TOKEN)
   })
 
+  it('never prints the token when an API error echoes it, nor anything shaped like one', async () => {
+    // An API (or a proxy before it) that quotes the request's Authorization header back.
+    const other = `ghp_${'Q7'.repeat(18)}`
+    answer = {
+      status: 401,
+      body: JSON.stringify({
+        message: `Bad credentials: Bearer ${TOKEN}, also ${other} and github_pat_${'9'.repeat(30)}`
+      })
+    }
+    const r = await run({ ...ENV, GITHUB_API_URL: api })
+    expect(r.code).toBe(1)
+    expect(r.out).toContain(
+      'GitHub answered HTTP 401 to enabling publish.yml: Bad credentials: Bearer ***, also *** and ***'
+    )
+    expect(r.out).not.toContain(TOKEN)
+    expect(r.out).not.toContain(other)
+    // A token of no known shape (GitHub Enterprise Server, a PAT of another kind) is removed by its value.
+    const plain = 'enterprise-token-value-0042'
+    answer = { status: 401, body: JSON.stringify({ message: `token was ${plain}` }) }
+    const e = await run({ ...ENV, GITHUB_TOKEN: plain, GITHUB_API_URL: api })
+    expect(e.out).toContain('token was ***')
+    expect(e.out).not.toContain(plain)
+  })
+
   it('refuses a workflow reference of another repository, asking nothing', async () => {
     seen.length = 0
     for (const ref of [

@@ -11,6 +11,10 @@
 # GITHUB_REPOSITORY, GITHUB_WORKFLOW_REF (owner/repo/.github/workflows/x.yml@ref),
 # GITHUB_API_URL (GitHub Enterprise Server works too).
 set -euo pipefail
+# shellcheck source=scripts/redact.sh
+. "$(dirname "${BASH_SOURCE[0]}")/redact.sh"
+# An API error can echo the Authorization header it was sent: nothing leaves unredacted.
+redact_output all "$@"
 
 die() {
   echo "keep-alive.sh: $*" >&2

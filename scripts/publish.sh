@@ -20,6 +20,10 @@
 # Environment: PAGES_BRANCH (default gh-pages), PUSH=false to commit without
 # pushing. Prints committed=true|false and sha=… to GITHUB_OUTPUT when set.
 set -euo pipefail
+# shellcheck source=scripts/redact.sh
+. "$(dirname "${BASH_SOURCE[0]}")/redact.sh"
+# git can print a remote with its credentials: nothing leaves unredacted.
+redact_output all "$@"
 
 branch="${PAGES_BRANCH:-gh-pages}"
 bot_name='github-actions[bot]'

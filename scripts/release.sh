@@ -19,6 +19,11 @@
 # Environment: PUSH=false to tag without pushing. Prints tag=…, major=… and
 # moved=true|false to GITHUB_OUTPUT when set.
 set -euo pipefail
+# shellcheck source=scripts/redact.sh
+. "$(dirname "${BASH_SOURCE[0]}")/redact.sh"
+# git can print a remote with its credentials: nothing leaves unredacted. The notes on stdout are
+# the changelog's own words, passed as they are.
+if [ "${1:-}" = notes ]; then redact_output stderr "$@"; else redact_output all "$@"; fi
 
 die() {
   echo "release.sh: $*" >&2

@@ -16,7 +16,7 @@ import { resolveBaseUrl, sourceCommit, upstreamSettings } from './inputs.js'
 import { closingLine, exitStatus, formatProblem, problem, ProblemsError } from './util/problems.js'
 import { redactingLogger } from './util/redact.js'
 import { escapeUnsafe } from './util/text.js'
-import { readCompose } from './check/compose.js'
+import { readComposeFile } from './check/compose.js'
 import { checkJson, checkStatus, checkTable, runCheck, type FromArg } from './check/report.js'
 import { snapshotReader } from './check/snapshot.js'
 import { SLUG_PATTERN } from './schema/index.js'
@@ -102,17 +102,6 @@ function parseFrom(arg: string): FromArg {
   if (eq < 0 || !SLUG_PATTERN.test(slug) || !isVersionLabel(version))
     throw usageError(`--from "${arg}" is not APP=VERSION (the app's slug, e.g. --from miniflux=2.2.10)`)
   return { slug, version }
-}
-
-/** A file `check` was pointed at: one that cannot be read is a bad input (exit 2), named. */
-async function readInput(file: string): Promise<string> {
-  try {
-    return await readFile(file, 'utf8')
-  } catch (e) {
-    throw problem('bad-input', `cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, {
-      file
-    })
-  }
 }
 
 const COMMANDS = ['build', 'serve', 'classify', 'validate', 'check', 'add']
@@ -335,7 +324,8 @@ async function run(
       if (from.length === 0 && (values.compose ?? []).length === 0)
         throw usageError('check needs --from APP=VERSION or --compose FILE (or both)')
       const services = []
-      for (const file of values.compose ?? []) services.push(...readCompose(file, await readInput(file)))
+      // A Compose file that is not a regular file (a FIFO, /dev/zero) is refused before it is read.
+      for (const file of values.compose ?? []) services.push(...readComposeFile(file, { env }))
       const result = await runCheck(snapshotReader(values.api), { from, services })
       stdout(values.json ? `${JSON.stringify(checkJson(result), null, 2)}\n` : checkTable(result))
       return checkStatus(result, { allowUrgent: values['allow-urgent'] })

@@ -1,6 +1,6 @@
 // What a run takes from its environment besides flags and action inputs: the
 // upstream endpoints and token, and where the site will be served.
-import { readFile } from 'node:fs/promises'
+import { readRegularFile, refusalWords } from './util/regular-file.js'
 import path from 'node:path'
 import { ENDOFLIFE_DEFAULT_URL } from './upstream/endoflife.js'
 import { DEFAULT_MAX_MODEL_CALLS, DEFAULT_MODEL, MODELS_DEFAULT_ENDPOINT } from './upstream/models.js'
@@ -157,6 +157,9 @@ export function cnameBaseUrl(text: string): string | null {
   return DOMAIN.test(domain) ? `https://${domain}` : null
 }
 
+/** A CNAME holds one domain; Pages itself takes no more than a line. */
+const MAX_CNAME_BYTES = 64 * 1024
+
 /**
  * The base URL of a build: `--base-url` / the `base-url` input when given; else the custom domain of the Pages
  * branch (its `CNAME`, in the previous snapshot's checkout); else the Pages address (defaultBaseUrl).
@@ -170,7 +173,11 @@ export async function resolveBaseUrl(
   if (given) return given
   if (previousDir) {
     const file = path.join(previousDir, 'CNAME')
-    const text = await readFile(file, 'utf8').catch(() => null)
+    // A FIFO or a device in its place is refused before it is read; a missing CNAME is the usual case.
+    const read = readRegularFile(file, MAX_CNAME_BYTES)
+    const text = 'bytes' in read ? read.bytes.toString('utf8') : null
+    if (!('bytes' in read) && !(read.refused === 'unreadable' && read.code === 'ENOENT'))
+      log.warning(`${file} ${refusalWords(read, MAX_CNAME_BYTES)}; using the default base URL`)
     if (text !== null) {
       const url = cnameBaseUrl(text.slice(0, 1024))
       if (url) {

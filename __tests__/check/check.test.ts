@@ -2,6 +2,7 @@
 // refresh answered by a stand-in for two repositories and failing for the rest), the last snapshot
 // served over HTTP on loopback, and Compose files of real images from the catalog's `images:`.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { spawnSync } from 'node:child_process'
 import { cp, mkdir, writeFile } from 'node:fs/promises'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -57,13 +58,17 @@ async function compose(name: string, text: string): Promise<string> {
   return file
 }
 
-async function check(...args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
+async function checkIn(
+  env: NodeJS.ProcessEnv,
+  ...args: string[]
+): Promise<{ status: number; stdout: string; stderr: string }> {
   const err: string[] = []
   const out: string[] = []
   const log: Logger = { info: (m) => err.push(m), warning: (m) => err.push(m), error: (m) => err.push(m) }
-  const status = await main(['check', ...args], log, {}, (t) => out.push(t))
+  const status = await main(['check', ...args], log, env, (t) => out.push(t))
   return { status, stdout: out.join(''), stderr: err.join('\n') }
 }
+const check = (...args: string[]) => checkIn({}, ...args)
 
 /** Five real images, as the upstream projects' own release notes name them. */
 const FIVE = (prometheus: string, gogs: string) => `services:
@@ -172,6 +177,27 @@ describe('updatesafe check --compose over HTTP', () => {
     expect(apps[2]!.rationale).toContain('digest')
   })
 
+  it('sees the image a merge key, extends: or a ${VAR:-default} gives a service, and exits 1 across the breaking release', async () => {
+    // The red-team reproduction: the image written once in a fragment, merged into the service.
+    const merged = await compose(
+      'merged.yml',
+      'x-app: &app\n  image: gogs/gogs:0.14.3\n  restart: always\nservices:\n  git:\n    <<: *app\n'
+    )
+    const r = await check('--api', origin, '--compose', merged, '--json')
+    expect(r.status).toBe(1)
+    expect((JSON.parse(r.stdout) as { apps: JsonApp[] }).apps).toEqual([
+      expect.objectContaining({ slug: 'gogs', running: '0.14.3', safeToUpdate: 'breaking' })
+    ])
+    await compose('base/git.yml', 'services:\n  gogs:\n    image: gogs/gogs:${GOGS_TAG:-0.14.3}\n')
+    const extended = await compose(
+      'extended.yml',
+      'services:\n  git:\n    extends:\n      file: base/git.yml\n      service: gogs\n'
+    )
+    expect((await check('--api', origin, '--compose', extended)).status).toBe(1)
+    // The environment check is given decides, and an up-to-date tag passes.
+    expect((await checkIn({ GOGS_TAG: '0.15.1' }, '--api', origin, '--compose', extended)).status).toBe(0)
+  })
+
   it('reads a snapshot from a folder the same way', async () => {
     const r = await check('--api', path.join(dir, 's3'), '--from', 'gogs=0.14.3', '--json')
     expect(r.status).toBe(1)
@@ -202,11 +228,27 @@ describe('updatesafe check: bad input exits 2 with a clear message and prints no
       'vars.yml',
       'services:\n  ok:\n    image: gogs/gogs:0.15.1\n  app:\n    image: prom/prometheus:${PROM_VERSION}\n'
     )
-    await bad(['--api', origin, '--compose', vars], /vars\.yml:5: services\.app\.image: uses \$\{VAR\} interpolation/)
+    await bad(
+      ['--api', origin, '--compose', vars],
+      /vars\.yml:5: services\.app\.image: "prom\/prometheus:\$\{PROM_VERSION\}": uses \$\{PROM_VERSION\}, which is not set/
+    )
     await bad(
       ['--api', origin, '--compose', path.join(dir, 'compose', 'missing.yml')],
       /missing\.yml: cannot be read \(ENOENT\)/
     )
+    const bare = await compose(
+      'bare.yml',
+      'services:\n  ok:\n    image: gogs/gogs:0.15.1\n  app:\n    restart: always\n'
+    )
+    await bad(['--api', origin, '--compose', bare], /bare\.yml:4: services\.app: has neither image: nor build:/)
+  })
+
+  it('a Compose path that is a FIFO, a device or a folder, refused before anything is read', async () => {
+    const fifo = path.join(dir, 'compose', 'pipe.yml')
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0)
+    await bad(['--api', origin, '--compose', fifo], /pipe\.yml: is not a regular file/)
+    await bad(['--api', origin, '--compose', '/dev/zero'], /\/dev\/zero: is not a regular file/)
+    await bad(['--api', origin, '--compose', path.join(dir, 'compose')], /compose: is not a regular file/)
   })
 
   it('a snapshot address that answers 404 or something that is not JSON', async () => {

@@ -54,9 +54,9 @@ describe('readCompose', () => {
     ])
   })
 
-  it('refuses $VAR and ${VAR} in an image, naming the line, but not an escaped $$', () => {
+  it('refuses an unset $VAR or ${VAR} in an image, naming the line, but not an escaped $$', () => {
     expect(() => readCompose('c.yml', 'services:\n  a:\n    image: app:$TAG\n')).toThrow(
-      /c\.yml:3: services\.a\.image: uses/
+      /c\.yml:3: services\.a\.image: "app:\$TAG": uses \$\{TAG\}, which is not set/
     )
     expect(() => readCompose('c.yml', 'services:\n  a:\n    image: app:$${TAG}\n')).not.toThrow()
     expect(readCompose('c.yml', 'services:\n  a:\n    image: app:1.0\n    environment:\n      X: ${Y}\n')).toHaveLength(

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { mkdir, symlink, writeFile } from 'node:fs/promises'
 import http from 'node:http'
+import path from 'node:path'
 import { MARKER } from '../../src/output/write-tree.js'
 import { serveSite } from '../../src/output/serve.js'
 import { tempDir } from '../support/tmp.js'
@@ -120,6 +122,61 @@ describe('serveSite (GitHub Pages semantics)', () => {
       const res = await rawGet(p)
       expect(res.status).toBe(301)
       expect(res.location).toBe('/apps/gitea/')
+    }
+  })
+})
+
+describe('serveSite and symbolic links', () => {
+  it('answers 404 for a link that resolves outside --dir, as Pages serves none, and serves one that stays inside', async () => {
+    const t = await tempDir()
+    const site = path.join(t.dir, 'site')
+    await writeTree(
+      site,
+      new Map([
+        ['index.html', '<!doctype html><title>home</title>'],
+        [MARKER, '{"schema":"x"}'],
+        ['apps/gitea/index.html', '<!doctype html><title>gitea</title>']
+      ])
+    )
+    const secret = path.join(t.dir, 'outside')
+    await mkdir(secret)
+    await writeFile(path.join(secret, 'passwd'), 'root:x:0:0:SECRET\n')
+    await writeFile(path.join(secret, 'index.html'), '<title>SECRET</title>')
+    await symlink(path.join(secret, 'passwd'), path.join(site, 'passwd.txt'))
+    await symlink(path.join(secret, 'passwd'), path.join(site, 'page.html'))
+    await symlink(secret, path.join(site, 'etc'))
+    // Not even as the 404 page.
+    await symlink(path.join(secret, 'passwd'), path.join(site, '404.html'))
+    await symlink('gitea/index.html', path.join(site, 'apps', 'mirror.html'))
+    // The red-team case: the machine's own /etc/passwd through a link in the tree.
+    await symlink('/etc/passwd', path.join(site, 'system.txt'))
+    const s = await serveSite({ dir: site, port: 0 })
+    const url = s.url.replace('localhost', '127.0.0.1').replace(/\/$/, '')
+    try {
+      for (const p of [
+        '/passwd.txt',
+        '/page',
+        '/page.html',
+        '/etc/passwd',
+        '/etc/',
+        '/etc',
+        '/system.txt',
+        '/%65tc/passwd'
+      ]) {
+        const res = await fetch(`${url}${p}`, { redirect: 'manual' })
+        const body = await res.text()
+        expect({ p, status: res.status, leaked: body.includes('SECRET') || body.includes('root:') }).toEqual({
+          p,
+          status: 404,
+          leaked: false
+        })
+      }
+      const inside = await fetch(`${url}/apps/mirror`)
+      expect(inside.status).toBe(200)
+      expect(await inside.text()).toContain('gitea')
+    } finally {
+      await new Promise((r) => s.server.close(r))
+      await t.cleanup()
     }
   })
 })

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals'
+import { spawnSync } from 'node:child_process'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises'
@@ -202,6 +203,16 @@ describe('stored product data', () => {
       /not an endoflife.date product id/
     )
     expect(await readFile(outside, 'utf8')).toBe(fixtureText('redis'))
+  })
+
+  it('refuses a stored file that is a FIFO or a folder before reading it (a FIFO never hangs the build)', async () => {
+    await mkdir(dir, { recursive: true })
+    expect(spawnSync('mkfifo', [path.join(dir, 'piped.json')]).status).toBe(0)
+    await expect(readStoredProduct(dir, 'piped')).rejects.toThrow(
+      `${path.join(dir, 'piped.json')}: is not a regular file`
+    )
+    await mkdir(path.join(dir, 'folder.json'))
+    await expect(readStoredProduct(dir, 'folder')).rejects.toThrow(/folder\.json: is not a regular file/)
   })
 
   it('refuses a stored file or folder that is a symbolic link, quoting nothing it points at', async () => {

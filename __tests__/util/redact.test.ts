@@ -16,6 +16,16 @@ describe('redact', () => {
     expect(redact(`${CLASSIC} and ${CLASSIC}`, [CLASSIC])).toBe('*** and ***')
   })
 
+  it('removes the credential of an Authorization header and the user:password of a URL', () => {
+    expect(redact(`curl: Authorization: Bearer ${'k9'.repeat(12)}`)).toBe('curl: Authorization: Bearer ***')
+    expect(redact(`Authorization: token ${'0a'.repeat(20)}`)).toBe('Authorization: token ***')
+    expect(redact(`Basic ${Buffer.from('reader:password-1234').toString('base64')}`)).toBe('Basic ***')
+    expect(redact('fetch http://user:pa55@host:8080/x failed')).toBe('fetch http://***@host:8080/x failed')
+    expect(redact('Bearer authentication and a token count, https://host/path@v1')).toBe(
+      'Bearer authentication and a token count, https://host/path@v1'
+    )
+  })
+
   it('leaves ordinary text alone: short secrets, words that only start like a token', () => {
     expect(redact('the ghp_ prefix and ghs_short', ['x', ''])).toBe('the ghp_ prefix and ghs_short')
     expect(redact('a x b', ['x'])).toBe('a x b')

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals'
 import { spawnSync } from 'node:child_process'
 import { mkdir, symlink, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import { readRegularFile } from '../../src/util/regular-file.js'
+import { readRegularFile, readRegularText } from '../../src/util/regular-file.js'
 import { tempDir } from '../support/tmp.js'
 
 describe('readRegularFile', () => {
@@ -22,6 +22,23 @@ describe('readRegularFile', () => {
     expect(read('record.yml', 11)).toEqual({ refused: 'too large', size: 12 })
     expect(read('record.yml', 12)).toEqual({ bytes: Buffer.from('name: Gitea\n') })
     expect(read('missing.yml')).toEqual({ refused: 'unreadable', code: 'ENOENT' })
+    await cleanup()
+  })
+})
+
+describe('readRegularText', () => {
+  it('decodes UTF-8, refuses other bytes, and follows a link only when asked, to a regular file', async () => {
+    const { dir, cleanup } = await tempDir()
+    await writeFile(path.join(dir, 'a.yml'), 'image: café\n')
+    await writeFile(path.join(dir, 'latin1.yml'), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]))
+    await symlink(path.join(dir, 'a.yml'), path.join(dir, 'link.yml'))
+    await symlink('/dev/zero', path.join(dir, 'zero.yml'))
+    const read = (name: string, followLinks = false) => readRegularText(path.join(dir, name), 1024, { followLinks })
+    expect(read('a.yml')).toEqual({ text: 'image: café\n' })
+    expect(read('latin1.yml')).toEqual({ problem: 'is not UTF-8 text' })
+    expect(read('link.yml')).toEqual({ problem: expect.stringContaining('symbolic link') })
+    expect(read('link.yml', true)).toEqual({ text: 'image: café\n' })
+    expect(read('zero.yml', true)).toEqual({ problem: expect.stringContaining('is not a regular file') })
     await cleanup()
   })
 })

@@ -1,10 +1,13 @@
 // A published snapshot, read over HTTP or from a folder (the Pages branch checked out, or a build's
 // --out). Every document is checked against its schema: `check` judges only what it can trust.
-import { readFile } from 'node:fs/promises'
+import { realpathSync } from 'node:fs'
 import path from 'node:path'
 import type { z } from 'zod'
+import { readBoundedBody } from '../util/bounded-body.js'
+import { withoutCredentials } from '../util/http-url.js'
 import { hostOf, networkFailure } from '../util/network.js'
 import { ProblemsError, zodProblems } from '../util/problems.js'
+import { readRegularFile, refusalWords } from '../util/regular-file.js'
 
 export interface SnapshotReader {
   /** Where the snapshot is, for messages. */
@@ -15,11 +18,11 @@ export interface SnapshotReader {
 
 export interface ReaderDeps {
   fetch?: typeof fetch
-  /** Longest wait for one document, in ms. Default 20,000. */
+  /** Longest wait for one document (redirects, headers and body), in ms. Default 20,000. */
   timeoutMs?: number
 }
 
-/** Documents of a snapshot are at most this large (a 10,000-app catalog is about 10 MB). */
+/** Documents of a snapshot are at most this large, 64 MiB, decompressed (a 10,000-app catalog is about 10 MB). */
 const MAX_BYTES = 64 * 1024 * 1024
 
 const bad = (file: string, message: string) =>
@@ -31,7 +34,7 @@ export function snapshotReader(api: string, deps: ReaderDeps = {}): SnapshotRead
   const isUrl = /^https?:\/\//i.test(trimmed)
   const load = isUrl ? httpLoader(trimmed, deps) : fileLoader(trimmed)
   return {
-    where: trimmed,
+    where: withoutCredentials(trimmed),
     async read(sitePath, schema) {
       const { name, text } = await load(sitePath)
       if (text === null) return null
@@ -56,36 +59,81 @@ type Loader = (sitePath: string) => Promise<{ name: string; text: string | null 
 function fileLoader(dir: string): Loader {
   return async (sitePath) => {
     const name = path.join(dir, ...sitePath.split('/'))
+    // A FIFO or a device in the folder is refused before it is read; a link (a checked-out tree may hold one) is followed to a file.
+    let target: string
     try {
-      const text = await readFile(name, 'utf8')
-      if (text.length > MAX_BYTES) throw bad(name, `is larger than ${MAX_BYTES} bytes`)
-      return { name, text }
+      target = realpathSync(name)
     } catch (e) {
-      if (e instanceof ProblemsError) throw e
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { name, text: null }
       throw bad(name, `cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`)
     }
+    const read = readRegularFile(target, MAX_BYTES)
+    if (!('bytes' in read)) throw bad(name, refusalWords(read, MAX_BYTES))
+    return { name, text: new TextDecoder().decode(read.bytes) }
   }
 }
 
+/** Redirects followed for one document; Pages answers at most two (http to https, a custom domain). */
+const MAX_REDIRECTS = 5
+
 function httpLoader(base: string, deps: ReaderDeps): Loader {
   const doFetch = deps.fetch ?? fetch
+  // `http://user:pass@host` is sent as Basic authentication to that origin only, and never printed.
+  const shownBase = withoutCredentials(base)
+  let start: URL
+  let auth: string | null = null
+  try {
+    start = new URL(base)
+    const user = `${decodeURIComponent(start.username)}:${decodeURIComponent(start.password)}`
+    if (start.username || start.password) auth = `Basic ${Buffer.from(user).toString('base64')}`
+  } catch {
+    throw bad(shownBase, 'is not a URL')
+  }
+  const origin = start.origin
   return async (sitePath) => {
-    const name = `${base}/${sitePath}`
+    const name = `${shownBase}/${sitePath}`
     const timeoutMs = deps.timeoutMs ?? 20_000
+    // One bound for the whole document: every redirect, the headers and the body.
     const timeout = AbortSignal.timeout(timeoutMs)
+    let url = new URL(name)
     let res: Response
-    try {
-      res = await doFetch(name, { signal: timeout, redirect: 'follow' })
-    } catch (e) {
-      const why = networkFailure(e, hostOf(name), { timeout, timeoutMs })?.message ?? (e as Error).message
-      throw bad(name, `could not be fetched: ${why}`)
+    for (let hops = 0; ; hops++) {
+      try {
+        res = await doFetch(url, {
+          signal: timeout,
+          redirect: 'manual',
+          headers: auth && url.origin === origin ? { authorization: auth } : {}
+        })
+      } catch (e) {
+        const why = networkFailure(e, hostOf(url.href), { timeout, timeoutMs })?.message ?? (e as Error).message
+        throw bad(name, `could not be fetched: ${why}`)
+      }
+      const location = res.headers.get('location')
+      if (![301, 302, 303, 307, 308].includes(res.status) || location === null) break
+      await res.body?.cancel().catch(() => {})
+      if (hops >= MAX_REDIRECTS) throw bad(name, `redirects more than ${MAX_REDIRECTS} times`)
+      let next: URL
+      try {
+        next = new URL(location, url)
+      } catch {
+        throw bad(name, 'redirects to something that is not a URL')
+      }
+      if (next.protocol !== 'http:' && next.protocol !== 'https:') throw bad(name, 'redirects away from http(s)')
+      next.username = ''
+      next.password = ''
+      url = next
     }
-    if (res.status === 404) return { name, text: null }
-    if (!res.ok) throw bad(name, `answered HTTP ${res.status}`)
-    const body = await res.arrayBuffer()
-    if (body.byteLength > MAX_BYTES) throw bad(name, `is larger than ${MAX_BYTES} bytes`)
-    return { name, text: new TextDecoder().decode(body) }
+    if (res.status === 404) {
+      await res.body?.cancel().catch(() => {})
+      return { name, text: null }
+    }
+    if (!res.ok) {
+      await res.body?.cancel().catch(() => {})
+      throw bad(name, `answered HTTP ${res.status}`)
+    }
+    const body = await readBoundedBody(res, MAX_BYTES, timeout, timeoutMs)
+    if ('cut' in body) throw bad(name, body.cut)
+    return { name, text: new TextDecoder().decode(body.bytes) }
   }
 }
 

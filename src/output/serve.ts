@@ -3,11 +3,60 @@
 // 404.html with status 404, and content types by extension. A redirect never
 // leaves the site: a path that starts with `//` (or `/\`, which browsers read the
 // same way) answers 404, and the Location is rebuilt from the file found under
-// the root, so nothing of the request's own spelling can name another host.
-import { existsSync, readFileSync, statSync } from 'node:fs'
+// the root, so nothing of the request's own spelling can name another host. A symbolic link that
+// resolves outside the root answers 404, as Pages serves no such link: the preview never hands out
+// a file of the machine (`ln -s /etc/passwd site/x`).
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs'
 import http from 'node:http'
 import path from 'node:path'
 import sirv from 'sirv'
+
+/** Whether `abs` (which exists) resolves, through every link on its way, to a place inside `root`. */
+function staysInside(root: string, abs: string): boolean {
+  try {
+    const realRoot = realpathSync(root)
+    const real = realpathSync(abs)
+    return real === realRoot || real.startsWith(realRoot + path.sep)
+  } catch {
+    return false
+  }
+}
+
+/**
+ * The file sirv (dev mode, extensions ['html']) would send for `url`, found the way sirv finds it:
+ * the path up to `?` or `#`, decodeURI'd, then `x`, `x/index`, `x.html`, `x/index.html`, the first
+ * that exists and is not a folder. Null when none does.
+ */
+function sirvFile(root: string, url: string): string | null {
+  let pathname = url
+  for (const mark of ['#', '?']) {
+    const at = pathname.indexOf(mark, 1)
+    if (at !== -1) pathname = pathname.slice(0, at)
+  }
+  if (pathname.includes('%')) {
+    try {
+      pathname = decodeURI(pathname)
+    } catch {
+      // sirv keeps a malformed path as it is
+    }
+  }
+  const uri = pathname.endsWith('/') ? pathname.slice(0, -1) : pathname
+  const names: string[] = []
+  for (const x of ['', '.html']) {
+    if (uri) names.push(uri + x)
+    names.push(`${uri}/index${x}`)
+  }
+  for (const name of names) {
+    const abs = path.normalize(path.join(root, name))
+    if (!abs.startsWith(root + path.sep)) continue
+    try {
+      if (!statSync(abs).isDirectory()) return abs
+    } catch {
+      // not there: the next name
+    }
+  }
+  return null
+}
 
 export function createSiteHandler(dir: string): http.RequestListener {
   const root = path.resolve(dir)
@@ -24,7 +73,7 @@ export function createSiteHandler(dir: string): http.RequestListener {
     const page = path.join(root, '404.html')
     res.statusCode = 404
     res.setHeader('Content-Type', 'text/html; charset=utf-8')
-    res.end(existsSync(page) ? readFileSync(page) : 'Not found\n')
+    res.end(existsSync(page) && staysInside(root, page) ? readFileSync(page) : 'Not found\n')
   }
   return (req, res) => {
     res.setHeader('Access-Control-Allow-Origin', '*')
@@ -44,12 +93,19 @@ export function createSiteHandler(dir: string): http.RequestListener {
     if (!pathname.endsWith('/')) {
       const full = path.join(root, pathname)
       // Pages answers /apps/x with a redirect to /apps/x/ when x is a directory.
-      if (full.startsWith(root + path.sep) && existsSync(full) && statSync(full).isDirectory()) {
+      if (
+        full.startsWith(root + path.sep) &&
+        existsSync(full) &&
+        statSync(full).isDirectory() &&
+        staysInside(root, full)
+      ) {
         const local = path.relative(root, full).split(path.sep).map(encodeURIComponent).join('/')
         res.writeHead(301, { Location: `/${local}/${url.search}` })
         return res.end()
       }
     }
+    const file = sirvFile(root, raw)
+    if (file !== null && !staysInside(root, file)) return notFound(res)
     files(req, res, () => notFound(res))
   }
 }

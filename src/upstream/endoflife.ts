@@ -2,12 +2,13 @@
 // offline builds read (catalog/endoflife/<product>.json). Responses are hostile
 // input: the body is size-capped, parsed with zod, and the product id is checked
 // before it reaches a URL or a file name.
-import { lstat, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { lstat, mkdir, rename, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { z } from 'zod'
 import { toJson } from '../util/json.js'
 import { dateString, httpUrl, PRODUCT_PATTERN } from '../schema/index.js'
 import { hostOf, networkFailure } from '../util/network.js'
+import { readRegularFile, refusalWords } from '../util/regular-file.js'
 import type { Logger } from '../util/types.js'
 
 export const ENDOFLIFE_DEFAULT_URL = 'https://endoflife.date'
@@ -264,19 +265,26 @@ function storedPath(dir: string, product: string): string {
  */
 export async function readStoredProduct(dir: string, product: string): Promise<EndoflifeProduct | null> {
   const file = storedPath(dir, product)
-  let body: string
-  try {
-    // A link could lead to any file on the machine, and a parse error quotes the text it read.
-    for (const p of [path.dirname(file), file]) {
-      if ((await lstat(p)).isSymbolicLink())
-        throw new Error(`${p}: is a symbolic link; stored end-of-life data must be regular files in the catalog`)
+  // A link could lead to any file on the machine, and a parse error quotes the text it read.
+  for (const p of [path.dirname(file), file]) {
+    let info
+    try {
+      info = await lstat(p)
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null
+      throw err
     }
-    body = await readFile(file, 'utf8')
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null
-    throw err
+    if (info.isSymbolicLink())
+      throw new Error(`${p}: is a symbolic link; stored end-of-life data must be regular files in the catalog`)
   }
-  if (Buffer.byteLength(body) > MAX_RESPONSE_BYTES) throw new Error(`${file}: larger than ${MAX_RESPONSE_BYTES} bytes`)
+  // One open that refuses a FIFO or a device before anything is read (a FIFO would wait forever).
+  const read = readRegularFile(file, MAX_RESPONSE_BYTES)
+  if (!('bytes' in read)) {
+    if (read.refused === 'unreadable' && read.code === 'ENOENT') return null
+    if (read.refused === 'too large') throw new Error(`${file}: larger than ${MAX_RESPONSE_BYTES} bytes`)
+    throw new Error(`${file}: ${refusalWords(read, MAX_RESPONSE_BYTES)}`)
+  }
+  const body = read.bytes.toString('utf8')
   try {
     return parseProduct(body, product)
   } catch (err) {

@@ -15,3 +15,19 @@ export function safeHttpUrl(input: unknown): string | null {
   if (u.username || u.password) return null
   return u.href
 }
+
+/**
+ * A URL as it may be printed: user name and password removed (`http://user:pass@host/x` is
+ * `http://host/x`). Text that does not parse as a URL loses anything that looks like `user:pass@`.
+ */
+export function withoutCredentials(url: string): string {
+  try {
+    const u = new URL(url)
+    if (!u.username && !u.password) return url
+    u.username = ''
+    u.password = ''
+    return u.href
+  } catch {
+    return url.replace(/(\/\/)[^/@\s]*@/, '$1')
+  }
+}

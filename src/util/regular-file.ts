@@ -1,6 +1,6 @@
 // Reading a file that must be a regular file of bounded size, in one open: a symbolic link is refused by the
 // open itself (O_NOFOLLOW), never followed; a FIFO does not block it (O_NONBLOCK) and fstat then refuses it.
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from 'node:fs'
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync } from 'node:fs'
 
 export type RegularFile =
   | { bytes: Buffer }
@@ -36,5 +36,46 @@ export function readRegularFile(file: string, maxBytes: number): RegularFile {
     return { refused: 'unreadable', code: codeOf(e) }
   } finally {
     closeSync(fd)
+  }
+}
+
+/** Why a file was refused, in words for a message that names it. */
+export function refusalWords(read: Exclude<RegularFile, { bytes: Buffer }>, maxBytes: number): string {
+  switch (read.refused) {
+    case 'link':
+      return 'is a symbolic link; it must be a regular file'
+    case 'not a file':
+      return 'is not a regular file (a folder, a device or a pipe is never read)'
+    case 'too large':
+      return `is ${read.size} bytes, larger than the ${maxBytes} bytes allowed`
+    case 'unreadable':
+      return `cannot be read (${read.code})`
+  }
+}
+
+/**
+ * The text of `file` when it is a regular UTF-8 file of at most `maxBytes` bytes, else why not (see
+ * `refusalWords`). `followLinks` opens through a symbolic link (to a regular file) for files a user
+ * named, where a link is an ordinary way to point at one.
+ */
+export function readRegularText(
+  file: string,
+  maxBytes: number,
+  opts: { followLinks?: boolean } = {}
+): { text: string } | { problem: string } {
+  let target = file
+  if (opts.followLinks) {
+    try {
+      target = realpathSync(file)
+    } catch (e) {
+      return { problem: `cannot be read (${codeOf(e)})` }
+    }
+  }
+  const read = readRegularFile(target, maxBytes)
+  if (!('bytes' in read)) return { problem: refusalWords(read, maxBytes) }
+  try {
+    return { text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(read.bytes) }
+  } catch {
+    return { problem: 'is not UTF-8 text' }
   }
 }
