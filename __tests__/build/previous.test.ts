@@ -1,8 +1,9 @@
 // Reading the run report of the previous snapshot: since when apps are stale.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { execFileSync } from 'node:child_process'
 import { mkdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import { readPreviousHistory, readPreviousStaleSince } from '../../src/build/previous.js'
+import { readPreviousChanges, readPreviousHistory, readPreviousStaleSince } from '../../src/build/previous.js'
 import { renderStatusDoc } from '../../src/site/status.js'
 import type { Logger } from '../../src/util/types.js'
 import { tempDir } from '../support/tmp.js'
@@ -52,6 +53,18 @@ describe('readPreviousStaleSince', () => {
     expect((await readPreviousStaleSince(await withStatus('none'), log)).size).toBe(0)
     expect((await readPreviousStaleSince(undefined, log)).size).toBe(0)
     expect(log.warnings).toEqual([])
+  })
+
+  it('never blocks on a pipe or reads a device in its place: a warning names it, as a damaged document', async () => {
+    const root = await withStatus('fifo')
+    execFileSync('mkfifo', [path.join(root, 'api/v1/status.json')])
+    const log = recorder()
+    expect((await readPreviousStaleSince(root, log)).size).toBe(0)
+    expect(log.warnings.join('\n')).toContain('is not a regular file')
+    const changes = await readPreviousChanges(root, log)
+    expect(changes.changes).toEqual([])
+    await mkdir(path.join(root, 'api/v1/changes.json'))
+    expect((await readPreviousChanges(root, recorder())).problem).toContain('is not a regular file')
   })
 
   it('starts afresh with a warning naming the file when it is not JSON or not the schema', async () => {

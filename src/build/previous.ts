@@ -2,7 +2,6 @@
 // last-known-good source: when upstream fails, its facts are republished as they
 // were, and its change history goes on in the new snapshot.
 import { lstatSync } from 'node:fs'
-import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import type { z } from 'zod'
 import {
@@ -19,7 +18,7 @@ import { REUSE_SCHEMA_ID, reuseDocSchema, type ReuseDoc } from './reuse.js'
 import { CHANGES_SCHEMA_ID, changesDocSchema, type Change } from '../site/changes.js'
 import type { Logger } from '../util/types.js'
 import { paths } from '../site/paths.js'
-import { readRegularFile } from '../util/regular-file.js'
+import { readRegularFile, refusalWords } from '../util/regular-file.js'
 
 export interface PreviousSnapshot {
   generatedAt: string
@@ -29,20 +28,20 @@ export interface PreviousSnapshot {
 /** A document of the previous snapshot, or why there is none: missing, not JSON, or the schema's first complaint. */
 type Read<T> = { data: T } | { missing: true } | { problem: string }
 
+/** Largest site-wide document read back (the catalog of 10,000 apps is about 11 MB). */
+const MAX_DOC_BYTES = 256 << 20
+
 async function readDoc<T>(dir: string, sitePath: string, schema: z.ZodType<T>, id: string): Promise<Read<T>> {
-  let text: string
-  try {
-    text = await readFile(path.join(dir, ...sitePath.split('/')), 'utf8')
-  } catch (e) {
+  // Never blocks on a FIFO or reads a device: a regular file of bounded size, or a damaged document.
+  const read = readRegularFile(path.join(dir, ...sitePath.split('/')), MAX_DOC_BYTES)
+  if ('refused' in read) {
     // Missing is missing; a folder in its place, or a file that cannot be read, is a damaged document.
-    const code = (e as NodeJS.ErrnoException).code
-    return code === 'ENOENT' || code === 'ENOTDIR'
-      ? { missing: true }
-      : { problem: `cannot be read (${code ?? 'error'})` }
+    if (read.refused === 'unreadable' && (read.code === 'ENOENT' || read.code === 'ENOTDIR')) return { missing: true }
+    return { problem: refusalWords(read, MAX_DOC_BYTES) }
   }
   let raw: unknown
   try {
-    raw = JSON.parse(text)
+    raw = JSON.parse(read.bytes.toString('utf8'))
   } catch {
     return { problem: 'is not JSON' }
   }
@@ -123,12 +122,7 @@ export async function readPreviousChanges(dir: string | undefined, log: Logger):
     log.warning(`previous ${file} ${problem}; the feeds start empty`)
     return { ...none, problem }
   }
-  if (
-    await readFile(path.join(dir, ...paths.catalog.split('/'))).then(
-      () => true,
-      () => false
-    )
-  )
+  if (previousPublishes(dir, paths.catalog))
     log.warning(`the previous snapshot has no ${paths.changes}; the feeds start empty`)
   else log.info(`no previous ${paths.changes}; the feeds start empty`)
   return none
