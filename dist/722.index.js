@@ -20,6 +20,87 @@ var external_node_path_ = __webpack_require__(6760);
 var external_node_path_default = /*#__PURE__*/__webpack_require__.n(external_node_path_);
 // EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 14 modules
 var core = __webpack_require__(6421);
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __webpack_require__(3024);
+;// CONCATENATED MODULE: ./src/util/regular-file.ts
+// Reading a file that must be a regular file of bounded size, in one open: a symbolic link is refused by the
+// open itself (O_NOFOLLOW), never followed; a FIFO does not block it (O_NONBLOCK) and fstat then refuses it.
+
+const codeOf = (e) => e.code ?? e.message;
+/** The bytes of `file` when it is a regular file of at most `maxBytes` bytes, else why not. */
+function readRegularFile(file, maxBytes) {
+    let fd;
+    try {
+        // Where the platform has no O_NOFOLLOW (Windows), an lstat first says what the open would.
+        if (external_node_fs_.constants.O_NOFOLLOW === undefined && (0,external_node_fs_.lstatSync)(file).isSymbolicLink())
+            return { refused: 'link' };
+        fd = (0,external_node_fs_.openSync)(file, external_node_fs_.constants.O_RDONLY | (external_node_fs_.constants.O_NOFOLLOW ?? 0) | (external_node_fs_.constants.O_NONBLOCK ?? 0));
+    }
+    catch (e) {
+        return codeOf(e) === 'ELOOP' ? { refused: 'link' } : { refused: 'unreadable', code: codeOf(e) };
+    }
+    try {
+        const info = (0,external_node_fs_.fstatSync)(fd);
+        if (!info.isFile())
+            return { refused: 'not a file' };
+        if (info.size > maxBytes)
+            return { refused: 'too large', size: info.size };
+        const bytes = Buffer.allocUnsafe(info.size);
+        let done = 0;
+        while (done < info.size) {
+            const n = (0,external_node_fs_.readSync)(fd, bytes, done, info.size - done, done);
+            if (n === 0)
+                break; // shrank while it was read
+            done += n;
+        }
+        return { bytes: done === info.size ? bytes : bytes.subarray(0, done) };
+    }
+    catch (e) {
+        return { refused: 'unreadable', code: codeOf(e) };
+    }
+    finally {
+        (0,external_node_fs_.closeSync)(fd);
+    }
+}
+/** Why a file was refused, in words for a message that names it. */
+function refusalWords(read, maxBytes) {
+    switch (read.refused) {
+        case 'link':
+            return 'is a symbolic link; it must be a regular file';
+        case 'not a file':
+            return 'is not a regular file (a folder, a device or a pipe is never read)';
+        case 'too large':
+            return `is ${read.size} bytes, larger than the ${maxBytes} bytes allowed`;
+        case 'unreadable':
+            return `cannot be read (${read.code})`;
+    }
+}
+/**
+ * The text of `file` when it is a regular UTF-8 file of at most `maxBytes` bytes, else why not (see
+ * `refusalWords`). `followLinks` opens through a symbolic link (to a regular file) for files a user
+ * named, where a link is an ordinary way to point at one.
+ */
+function readRegularText(file, maxBytes, opts = {}) {
+    let target = file;
+    if (opts.followLinks) {
+        try {
+            target = realpathSync(file);
+        }
+        catch (e) {
+            return { problem: `cannot be read (${codeOf(e)})` };
+        }
+    }
+    const read = readRegularFile(target, maxBytes);
+    if (!('bytes' in read))
+        return { problem: refusalWords(read, maxBytes) };
+    try {
+        return { text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(read.bytes) };
+    }
+    catch {
+        return { problem: 'is not UTF-8 text' };
+    }
+}
+
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __webpack_require__(1455);
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 6 modules
@@ -83,6 +164,7 @@ var util_network = __webpack_require__(4506);
 // offline builds read (catalog/endoflife/<product>.json). Responses are hostile
 // input: the body is size-capped, parsed with zod, and the product id is checked
 // before it reaches a URL or a file name.
+
 
 
 
@@ -309,22 +391,30 @@ function storedPath(dir, product) {
  */
 async function readStoredProduct(dir, product) {
     const file = storedPath(dir, product);
-    let body;
-    try {
-        // A link could lead to any file on the machine, and a parse error quotes the text it read.
-        for (const p of [external_node_path_default().dirname(file), file]) {
-            if ((await (0,promises_.lstat)(p)).isSymbolicLink())
-                throw new Error(`${p}: is a symbolic link; stored end-of-life data must be regular files in the catalog`);
+    // A link could lead to any file on the machine, and a parse error quotes the text it read.
+    for (const p of [external_node_path_default().dirname(file), file]) {
+        let info;
+        try {
+            info = await (0,promises_.lstat)(p);
         }
-        body = await (0,promises_.readFile)(file, 'utf8');
+        catch (err) {
+            if (err.code === 'ENOENT')
+                return null;
+            throw err;
+        }
+        if (info.isSymbolicLink())
+            throw new Error(`${p}: is a symbolic link; stored end-of-life data must be regular files in the catalog`);
     }
-    catch (err) {
-        if (err.code === 'ENOENT')
+    // One open that refuses a FIFO or a device before anything is read (a FIFO would wait forever).
+    const read = readRegularFile(file, MAX_RESPONSE_BYTES);
+    if (!('bytes' in read)) {
+        if (read.refused === 'unreadable' && read.code === 'ENOENT')
             return null;
-        throw err;
+        if (read.refused === 'too large')
+            throw new Error(`${file}: larger than ${MAX_RESPONSE_BYTES} bytes`);
+        throw new Error(`${file}: ${refusalWords(read, MAX_RESPONSE_BYTES)}`);
     }
-    if (Buffer.byteLength(body) > MAX_RESPONSE_BYTES)
-        throw new Error(`${file}: larger than ${MAX_RESPONSE_BYTES} bytes`);
+    const body = read.bytes.toString('utf8');
     try {
         return parseProduct(body, product);
     }
@@ -661,6 +751,8 @@ function cnameBaseUrl(text) {
     const domain = lines[0].toLowerCase().replace(/\.$/, '');
     return DOMAIN.test(domain) ? `https://${domain}` : null;
 }
+/** A CNAME holds one domain; Pages itself takes no more than a line. */
+const MAX_CNAME_BYTES = 64 * 1024;
 /**
  * The base URL of a build: `--base-url` / the `base-url` input when given; else the custom domain of the Pages
  * branch (its `CNAME`, in the previous snapshot's checkout); else the Pages address (defaultBaseUrl).
@@ -670,7 +762,11 @@ async function resolveBaseUrl(given, previousDir, env, log) {
         return given;
     if (previousDir) {
         const file = external_node_path_default().join(previousDir, 'CNAME');
-        const text = await (0,promises_.readFile)(file, 'utf8').catch(() => null);
+        // A FIFO or a device in its place is refused before it is read; a missing CNAME is the usual case.
+        const read = readRegularFile(file, MAX_CNAME_BYTES);
+        const text = 'bytes' in read ? read.bytes.toString('utf8') : null;
+        if (!('bytes' in read) && !(read.refused === 'unreadable' && read.code === 'ENOENT'))
+            log.warning(`${file} ${refusalWords(read, MAX_CNAME_BYTES)}; using the default base URL`);
         if (text !== null) {
             const url = cnameBaseUrl(text.slice(0, 1024));
             if (url) {
@@ -5348,8 +5444,6 @@ function releasesDoc(slug, latest, releases, previous, now, gaps = []) {
     };
 }
 
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __webpack_require__(3024);
 // EXTERNAL MODULE: external "node:url"
 var external_node_url_ = __webpack_require__(3136);
 ;// CONCATENATED MODULE: ./src/site/html/classes.ts
@@ -5867,47 +5961,6 @@ function renderReuseDoc(program, apps) {
     return `${JSON.stringify(doc)}\n`;
 }
 
-;// CONCATENATED MODULE: ./src/util/regular-file.ts
-// Reading a file that must be a regular file of bounded size, in one open: a symbolic link is refused by the
-// open itself (O_NOFOLLOW), never followed; a FIFO does not block it (O_NONBLOCK) and fstat then refuses it.
-
-const codeOf = (e) => e.code ?? e.message;
-/** The bytes of `file` when it is a regular file of at most `maxBytes` bytes, else why not. */
-function readRegularFile(file, maxBytes) {
-    let fd;
-    try {
-        // Where the platform has no O_NOFOLLOW (Windows), an lstat first says what the open would.
-        if (external_node_fs_.constants.O_NOFOLLOW === undefined && (0,external_node_fs_.lstatSync)(file).isSymbolicLink())
-            return { refused: 'link' };
-        fd = (0,external_node_fs_.openSync)(file, external_node_fs_.constants.O_RDONLY | (external_node_fs_.constants.O_NOFOLLOW ?? 0) | (external_node_fs_.constants.O_NONBLOCK ?? 0));
-    }
-    catch (e) {
-        return codeOf(e) === 'ELOOP' ? { refused: 'link' } : { refused: 'unreadable', code: codeOf(e) };
-    }
-    try {
-        const info = (0,external_node_fs_.fstatSync)(fd);
-        if (!info.isFile())
-            return { refused: 'not a file' };
-        if (info.size > maxBytes)
-            return { refused: 'too large', size: info.size };
-        const bytes = Buffer.allocUnsafe(info.size);
-        let done = 0;
-        while (done < info.size) {
-            const n = (0,external_node_fs_.readSync)(fd, bytes, done, info.size - done, done);
-            if (n === 0)
-                break; // shrank while it was read
-            done += n;
-        }
-        return { bytes: done === info.size ? bytes : bytes.subarray(0, done) };
-    }
-    catch (e) {
-        return { refused: 'unreadable', code: codeOf(e) };
-    }
-    finally {
-        (0,external_node_fs_.closeSync)(fd);
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/build/previous.ts
 // The previously published snapshot (the Pages branch, checked out) is our
 // last-known-good source: when upstream fails, its facts are republished as they
@@ -5919,22 +5972,20 @@ function readRegularFile(file, maxBytes) {
 
 
 
-
+/** Largest site-wide document read back (the catalog of 10,000 apps is about 11 MB). */
+const MAX_DOC_BYTES = 256 << 20;
 async function readDoc(dir, sitePath, schema, id) {
-    let text;
-    try {
-        text = await (0,promises_.readFile)(external_node_path_default().join(dir, ...sitePath.split('/')), 'utf8');
-    }
-    catch (e) {
+    // Never blocks on a FIFO or reads a device: a regular file of bounded size, or a damaged document.
+    const read = readRegularFile(external_node_path_default().join(dir, ...sitePath.split('/')), MAX_DOC_BYTES);
+    if ('refused' in read) {
         // Missing is missing; a folder in its place, or a file that cannot be read, is a damaged document.
-        const code = e.code;
-        return code === 'ENOENT' || code === 'ENOTDIR'
-            ? { missing: true }
-            : { problem: `cannot be read (${code ?? 'error'})` };
+        if (read.refused === 'unreadable' && (read.code === 'ENOENT' || read.code === 'ENOTDIR'))
+            return { missing: true };
+        return { problem: refusalWords(read, MAX_DOC_BYTES) };
     }
     let raw;
     try {
-        raw = JSON.parse(text);
+        raw = JSON.parse(read.bytes.toString('utf8'));
     }
     catch {
         return { problem: 'is not JSON' };
@@ -6005,7 +6056,7 @@ async function readPreviousChanges(dir, log) {
         log.warning(`previous ${file} ${problem}; the feeds start empty`);
         return { ...none, problem };
     }
-    if (await (0,promises_.readFile)(external_node_path_default().join(dir, ...paths.catalog.split('/'))).then(() => true, () => false))
+    if (previousPublishes(dir, paths.catalog))
         log.warning(`the previous snapshot has no ${paths.changes}; the feeds start empty`);
     else
         log.info(`no previous ${paths.changes}; the feeds start empty`);
@@ -8632,12 +8683,14 @@ answers) {
         };
     }
     if (!facts.archived && facts.notes === null) {
+        // A curator's class needs no notes: it stands for its version, and one for another version says it expired.
+        const pending = {
+            safeToUpdate: 'unknown',
+            rationale: `Assessment pending: the release notes of ${facts.version} have not been read yet; the next refresh from GitHub reads them.`,
+            changelogSummary: null
+        };
         return {
-            verdict: {
-                safeToUpdate: 'unknown',
-                rationale: `Assessment pending: the release notes of ${facts.version} have not been read yet; the next refresh from GitHub reads them.`,
-                changelogSummary: null
-            },
+            verdict: applyOverride(pending, entry.override, facts.version, log, app.file),
             rule: 'notes-not-read',
             decidedBy: null,
             considered: [],
@@ -9033,6 +9086,7 @@ function notes_file_notesDigest(notes, repo) {
 
 
 
+
 /** Where an offline build's facts come from when the options do not say. */
 const OFFLINE_SOURCE = "the catalog's last known facts";
 /** A first build with no source of notes at all: what the banner says, with how to get them. */
@@ -9082,7 +9136,14 @@ lostHistory = () => false) {
         const outcomes = notesFileOutcomes(notes.file, fromPublished, notes.now);
         const facts = entries.map((e) => {
             const outcome = outcomes.get(e.slug);
-            return outcome ? refreshedFacts(e, previous.get(e.slug), outcome) : offlineFacts(e, previous.get(e.slug));
+            const before = previous.get(e.slug);
+            // The file never takes an app back: what was published newer (or read later) stays, as offline.
+            const behind = outcome?.status === 'fresh' &&
+                before &&
+                (((0,versions/* compareVersions */.Zy)(outcome.facts.version, before.latestVersion, e.entry.tagPrefix) ?? -1) < 0 ||
+                    ((0,versions/* sameVersion */.r1)(outcome.facts.version, before.latestVersion, e.entry.tagPrefix) &&
+                        outcome.facts.checked < before.lastChecked));
+            return outcome && !behind ? refreshedFacts(e, before, outcome) : offlineFacts(e, before);
         });
         return { apps: facts, stats: null };
     }
@@ -10240,6 +10301,7 @@ function utcDay(now) {
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   v: () => (/* binding */ safeHttpUrl)
 /* harmony export */ });
+/* unused harmony export withoutCredentials */
 /**
  * The normalised absolute URL when `input` is an http(s) URL, otherwise null.
  * Anything else (javascript:, data:, relative, with credentials, garbage) must
@@ -10260,6 +10322,23 @@ function safeHttpUrl(input) {
     if (u.username || u.password)
         return null;
     return u.href;
+}
+/**
+ * A URL as it may be printed: user name and password removed (`http://user:pass@host/x` is
+ * `http://host/x`). Text that does not parse as a URL loses anything that looks like `user:pass@`.
+ */
+function withoutCredentials(url) {
+    try {
+        const u = new URL(url);
+        if (!u.username && !u.password)
+            return url;
+        u.username = '';
+        u.password = '';
+        return u.href;
+    }
+    catch {
+        return url.replace(/(\/\/)[^/@\s]*@/, '$1');
+    }
 }
 
 
@@ -10346,6 +10425,9 @@ function hostOf(url) {
 /* unused harmony export REDACTED */
 const REDACTED = '***';
 const GITHUB_TOKEN_SHAPE = /\b(?:gh[opusr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,})/g;
+// 16 characters at least, so that "Bearer authentication" stays a phrase.
+const HEADER_CREDENTIAL = /\b(Bearer|token|Basic)(\s+)[A-Za-z0-9._~+/=-]{16,}/gi;
+const URL_CREDENTIALS = /(:\/\/)[^/@\s]+@/g;
 /** Secrets shorter than this are not searched for: they would blank out ordinary words. */
 const MIN_SECRET = 8;
 /** The text with every secret value and every GitHub-token-shaped word replaced by `***`. */
@@ -10354,7 +10436,10 @@ function redact(text, secrets = []) {
     for (const secret of secrets)
         if (secret && secret.length >= MIN_SECRET)
             s = s.split(secret).join(REDACTED);
-    return s.replace(GITHUB_TOKEN_SHAPE, REDACTED);
+    return s
+        .replace(GITHUB_TOKEN_SHAPE, REDACTED)
+        .replace(HEADER_CREDENTIAL, `$1$2${REDACTED}`)
+        .replace(URL_CREDENTIALS, `$1${REDACTED}@`);
 }
 /** A logger that redacts every message before it is written. */
 function redactingLogger(log, secrets) {

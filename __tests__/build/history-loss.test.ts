@@ -25,9 +25,12 @@ release:
   version: v1.0.0
   url: https://github.com/${repo}/releases/tag/v1.0.0
   date: 2026-10-01
-  notes: "${FIX(0).replace(/\n/g, '\\n')}"
   checked: 2026-11-01
 `
+/** The seeds' notes, read by an offline build from a notes file (records hold facts only). */
+const SEED_NOTES = ['demo-org/demo', 'other-org/other']
+  .map((repo) => JSON.stringify({ repo, version: 'v1.0.0', tag: 'v1.0.0', date: '2026-10-01', notes: FIX(0) }))
+  .join('\n')
 
 let dir: string
 let cleanup: () => Promise<void>
@@ -83,7 +86,7 @@ function build(out: string, now: string, previous: string | null, github: FakeGi
       '--now',
       now,
       ...(previous ? ['--previous', path.join(dir, previous)] : []),
-      ...(github ? ['--refresh'] : [])
+      ...(github ? ['--refresh'] : ['--notes-from', path.join(dir, 'notes.jsonl')])
     ],
     github
   )
@@ -119,6 +122,7 @@ beforeAll(async () => {
   await mkdir(path.join(dir, 'catalog/apps'), { recursive: true })
   await writeFile(path.join(dir, 'catalog/apps/demo.yml'), SEED('demo', 'demo-org/demo'))
   await writeFile(path.join(dir, 'catalog/apps/other.yml'), SEED('other', 'other-org/other'))
+  await writeFile(path.join(dir, 'notes.jsonl'), `${SEED_NOTES}\n`)
   fake = await startFakeGitHub({
     token: TOKEN,
     repos: [repo('demo-org/demo', DEMO.slice(0, 2)), repo('other-org/other', OTHER)]

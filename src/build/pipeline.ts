@@ -20,6 +20,7 @@ import type { EndoflifeProduct } from '../upstream/endoflife.js'
 import type { RefreshOutcome, RefreshStats, RefreshTarget } from '../upstream/github/refresh.js'
 import { isSplitJson, joinJson, splitJson, toJson, type SplitJson } from '../util/json.js'
 import { problem, ProblemsError } from '../util/problems.js'
+import { compareVersions, sameVersion } from '../util/versions.js'
 import type { Logger } from '../util/types.js'
 import { offlineFacts, publishedVersion, refreshedFacts, type AppFacts } from './facts.js'
 import { productDocs } from './lifecycle.js'
@@ -170,7 +171,15 @@ async function gatherFacts(
     const outcomes = notesFileOutcomes(notes.file, fromPublished, notes.now)
     const facts = entries.map((e) => {
       const outcome = outcomes.get(e.slug)
-      return outcome ? refreshedFacts(e, previous.get(e.slug), outcome) : offlineFacts(e, previous.get(e.slug))
+      const before = previous.get(e.slug)
+      // The file never takes an app back: what was published newer (or read later) stays, as offline.
+      const behind =
+        outcome?.status === 'fresh' &&
+        before &&
+        ((compareVersions(outcome.facts.version, before.latestVersion, e.entry.tagPrefix) ?? -1) < 0 ||
+          (sameVersion(outcome.facts.version, before.latestVersion, e.entry.tagPrefix) &&
+            outcome.facts.checked < before.lastChecked))
+      return outcome && !behind ? refreshedFacts(e, before, outcome) : offlineFacts(e, before)
     })
     return { apps: facts, stats: null }
   }

@@ -1,8 +1,8 @@
-export const id = 480;
-export const ids = [480];
+export const id = 634;
+export const ids = [634];
 export const modules = {
 
-/***/ 4480:
+/***/ 8634:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -25,6 +25,85 @@ var external_node_path_default = /*#__PURE__*/__webpack_require__.n(external_nod
 var external_node_readline_ = __webpack_require__(481);
 // EXTERNAL MODULE: external "node:util"
 var external_node_util_ = __webpack_require__(7975);
+;// CONCATENATED MODULE: ./src/util/regular-file.ts
+// Reading a file that must be a regular file of bounded size, in one open: a symbolic link is refused by the
+// open itself (O_NOFOLLOW), never followed; a FIFO does not block it (O_NONBLOCK) and fstat then refuses it.
+
+const codeOf = (e) => e.code ?? e.message;
+/** The bytes of `file` when it is a regular file of at most `maxBytes` bytes, else why not. */
+function readRegularFile(file, maxBytes) {
+    let fd;
+    try {
+        // Where the platform has no O_NOFOLLOW (Windows), an lstat first says what the open would.
+        if (external_node_fs_.constants.O_NOFOLLOW === undefined && (0,external_node_fs_.lstatSync)(file).isSymbolicLink())
+            return { refused: 'link' };
+        fd = (0,external_node_fs_.openSync)(file, external_node_fs_.constants.O_RDONLY | (external_node_fs_.constants.O_NOFOLLOW ?? 0) | (external_node_fs_.constants.O_NONBLOCK ?? 0));
+    }
+    catch (e) {
+        return codeOf(e) === 'ELOOP' ? { refused: 'link' } : { refused: 'unreadable', code: codeOf(e) };
+    }
+    try {
+        const info = (0,external_node_fs_.fstatSync)(fd);
+        if (!info.isFile())
+            return { refused: 'not a file' };
+        if (info.size > maxBytes)
+            return { refused: 'too large', size: info.size };
+        const bytes = Buffer.allocUnsafe(info.size);
+        let done = 0;
+        while (done < info.size) {
+            const n = (0,external_node_fs_.readSync)(fd, bytes, done, info.size - done, done);
+            if (n === 0)
+                break; // shrank while it was read
+            done += n;
+        }
+        return { bytes: done === info.size ? bytes : bytes.subarray(0, done) };
+    }
+    catch (e) {
+        return { refused: 'unreadable', code: codeOf(e) };
+    }
+    finally {
+        (0,external_node_fs_.closeSync)(fd);
+    }
+}
+/** Why a file was refused, in words for a message that names it. */
+function refusalWords(read, maxBytes) {
+    switch (read.refused) {
+        case 'link':
+            return 'is a symbolic link; it must be a regular file';
+        case 'not a file':
+            return 'is not a regular file (a folder, a device or a pipe is never read)';
+        case 'too large':
+            return `is ${read.size} bytes, larger than the ${maxBytes} bytes allowed`;
+        case 'unreadable':
+            return `cannot be read (${read.code})`;
+    }
+}
+/**
+ * The text of `file` when it is a regular UTF-8 file of at most `maxBytes` bytes, else why not (see
+ * `refusalWords`). `followLinks` opens through a symbolic link (to a regular file) for files a user
+ * named, where a link is an ordinary way to point at one.
+ */
+function readRegularText(file, maxBytes, opts = {}) {
+    let target = file;
+    if (opts.followLinks) {
+        try {
+            target = (0,external_node_fs_.realpathSync)(file);
+        }
+        catch (e) {
+            return { problem: `cannot be read (${codeOf(e)})` };
+        }
+    }
+    const read = readRegularFile(target, maxBytes);
+    if (!('bytes' in read))
+        return { problem: refusalWords(read, maxBytes) };
+    try {
+        return { text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(read.bytes) };
+    }
+    catch {
+        return { problem: 'is not UTF-8 text' };
+    }
+}
+
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 6 modules
 var schemas = __webpack_require__(104);
 // EXTERNAL MODULE: ./node_modules/zod/v4/core/errors.js
@@ -86,6 +165,7 @@ var util_network = __webpack_require__(4506);
 // offline builds read (catalog/endoflife/<product>.json). Responses are hostile
 // input: the body is size-capped, parsed with zod, and the product id is checked
 // before it reaches a URL or a file name.
+
 
 
 
@@ -312,22 +392,30 @@ function storedPath(dir, product) {
  */
 async function readStoredProduct(dir, product) {
     const file = storedPath(dir, product);
-    let body;
-    try {
-        // A link could lead to any file on the machine, and a parse error quotes the text it read.
-        for (const p of [external_node_path_default().dirname(file), file]) {
-            if ((await (0,promises_.lstat)(p)).isSymbolicLink())
-                throw new Error(`${p}: is a symbolic link; stored end-of-life data must be regular files in the catalog`);
+    // A link could lead to any file on the machine, and a parse error quotes the text it read.
+    for (const p of [external_node_path_default().dirname(file), file]) {
+        let info;
+        try {
+            info = await (0,promises_.lstat)(p);
         }
-        body = await (0,promises_.readFile)(file, 'utf8');
+        catch (err) {
+            if (err.code === 'ENOENT')
+                return null;
+            throw err;
+        }
+        if (info.isSymbolicLink())
+            throw new Error(`${p}: is a symbolic link; stored end-of-life data must be regular files in the catalog`);
     }
-    catch (err) {
-        if (err.code === 'ENOENT')
+    // One open that refuses a FIFO or a device before anything is read (a FIFO would wait forever).
+    const read = readRegularFile(file, MAX_RESPONSE_BYTES);
+    if (!('bytes' in read)) {
+        if (read.refused === 'unreadable' && read.code === 'ENOENT')
             return null;
-        throw err;
+        if (read.refused === 'too large')
+            throw new Error(`${file}: larger than ${MAX_RESPONSE_BYTES} bytes`);
+        throw new Error(`${file}: ${refusalWords(read, MAX_RESPONSE_BYTES)}`);
     }
-    if (Buffer.byteLength(body) > MAX_RESPONSE_BYTES)
-        throw new Error(`${file}: larger than ${MAX_RESPONSE_BYTES} bytes`);
+    const body = read.bytes.toString('utf8');
     try {
         return parseProduct(body, product);
     }
@@ -664,6 +752,8 @@ function cnameBaseUrl(text) {
     const domain = lines[0].toLowerCase().replace(/\.$/, '');
     return DOMAIN.test(domain) ? `https://${domain}` : null;
 }
+/** A CNAME holds one domain; Pages itself takes no more than a line. */
+const MAX_CNAME_BYTES = 64 * 1024;
 /**
  * The base URL of a build: `--base-url` / the `base-url` input when given; else the custom domain of the Pages
  * branch (its `CNAME`, in the previous snapshot's checkout); else the Pages address (defaultBaseUrl).
@@ -673,7 +763,11 @@ async function resolveBaseUrl(given, previousDir, env, log) {
         return given;
     if (previousDir) {
         const file = external_node_path_default().join(previousDir, 'CNAME');
-        const text = await (0,promises_.readFile)(file, 'utf8').catch(() => null);
+        // A FIFO or a device in its place is refused before it is read; a missing CNAME is the usual case.
+        const read = readRegularFile(file, MAX_CNAME_BYTES);
+        const text = 'bytes' in read ? read.bytes.toString('utf8') : null;
+        if (!('bytes' in read) && !(read.refused === 'unreadable' && read.code === 'ENOENT'))
+            log.warning(`${file} ${refusalWords(read, MAX_CNAME_BYTES)}; using the default base URL`);
         if (text !== null) {
             const url = cnameBaseUrl(text.slice(0, 1024));
             if (url) {
@@ -5866,47 +5960,6 @@ function renderReuseDoc(program, apps) {
     return `${JSON.stringify(doc)}\n`;
 }
 
-;// CONCATENATED MODULE: ./src/util/regular-file.ts
-// Reading a file that must be a regular file of bounded size, in one open: a symbolic link is refused by the
-// open itself (O_NOFOLLOW), never followed; a FIFO does not block it (O_NONBLOCK) and fstat then refuses it.
-
-const codeOf = (e) => e.code ?? e.message;
-/** The bytes of `file` when it is a regular file of at most `maxBytes` bytes, else why not. */
-function readRegularFile(file, maxBytes) {
-    let fd;
-    try {
-        // Where the platform has no O_NOFOLLOW (Windows), an lstat first says what the open would.
-        if (external_node_fs_.constants.O_NOFOLLOW === undefined && (0,external_node_fs_.lstatSync)(file).isSymbolicLink())
-            return { refused: 'link' };
-        fd = (0,external_node_fs_.openSync)(file, external_node_fs_.constants.O_RDONLY | (external_node_fs_.constants.O_NOFOLLOW ?? 0) | (external_node_fs_.constants.O_NONBLOCK ?? 0));
-    }
-    catch (e) {
-        return codeOf(e) === 'ELOOP' ? { refused: 'link' } : { refused: 'unreadable', code: codeOf(e) };
-    }
-    try {
-        const info = (0,external_node_fs_.fstatSync)(fd);
-        if (!info.isFile())
-            return { refused: 'not a file' };
-        if (info.size > maxBytes)
-            return { refused: 'too large', size: info.size };
-        const bytes = Buffer.allocUnsafe(info.size);
-        let done = 0;
-        while (done < info.size) {
-            const n = (0,external_node_fs_.readSync)(fd, bytes, done, info.size - done, done);
-            if (n === 0)
-                break; // shrank while it was read
-            done += n;
-        }
-        return { bytes: done === info.size ? bytes : bytes.subarray(0, done) };
-    }
-    catch (e) {
-        return { refused: 'unreadable', code: codeOf(e) };
-    }
-    finally {
-        (0,external_node_fs_.closeSync)(fd);
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/build/previous.ts
 // The previously published snapshot (the Pages branch, checked out) is our
 // last-known-good source: when upstream fails, its facts are republished as they
@@ -5918,22 +5971,20 @@ function readRegularFile(file, maxBytes) {
 
 
 
-
+/** Largest site-wide document read back (the catalog of 10,000 apps is about 11 MB). */
+const MAX_DOC_BYTES = 256 << 20;
 async function readDoc(dir, sitePath, schema, id) {
-    let text;
-    try {
-        text = await (0,promises_.readFile)(external_node_path_default().join(dir, ...sitePath.split('/')), 'utf8');
-    }
-    catch (e) {
+    // Never blocks on a FIFO or reads a device: a regular file of bounded size, or a damaged document.
+    const read = readRegularFile(external_node_path_default().join(dir, ...sitePath.split('/')), MAX_DOC_BYTES);
+    if ('refused' in read) {
         // Missing is missing; a folder in its place, or a file that cannot be read, is a damaged document.
-        const code = e.code;
-        return code === 'ENOENT' || code === 'ENOTDIR'
-            ? { missing: true }
-            : { problem: `cannot be read (${code ?? 'error'})` };
+        if (read.refused === 'unreadable' && (read.code === 'ENOENT' || read.code === 'ENOTDIR'))
+            return { missing: true };
+        return { problem: refusalWords(read, MAX_DOC_BYTES) };
     }
     let raw;
     try {
-        raw = JSON.parse(text);
+        raw = JSON.parse(read.bytes.toString('utf8'));
     }
     catch {
         return { problem: 'is not JSON' };
@@ -6004,7 +6055,7 @@ async function readPreviousChanges(dir, log) {
         log.warning(`previous ${file} ${problem}; the feeds start empty`);
         return { ...none, problem };
     }
-    if (await (0,promises_.readFile)(external_node_path_default().join(dir, ...paths.catalog.split('/'))).then(() => true, () => false))
+    if (previousPublishes(dir, paths.catalog))
         log.warning(`the previous snapshot has no ${paths.changes}; the feeds start empty`);
     else
         log.info(`no previous ${paths.changes}; the feeds start empty`);
@@ -8734,12 +8785,14 @@ answers) {
         };
     }
     if (!facts.archived && facts.notes === null) {
+        // A curator's class needs no notes: it stands for its version, and one for another version says it expired.
+        const pending = {
+            safeToUpdate: 'unknown',
+            rationale: `Assessment pending: the release notes of ${facts.version} have not been read yet; the next refresh from GitHub reads them.`,
+            changelogSummary: null
+        };
         return {
-            verdict: {
-                safeToUpdate: 'unknown',
-                rationale: `Assessment pending: the release notes of ${facts.version} have not been read yet; the next refresh from GitHub reads them.`,
-                changelogSummary: null
-            },
+            verdict: applyOverride(pending, entry.override, facts.version, log, app.file),
             rule: 'notes-not-read',
             decidedBy: null,
             considered: [],
@@ -9133,6 +9186,7 @@ function notes_file_notesDigest(notes, repo) {
 
 
 
+
 /** Where an offline build's facts come from when the options do not say. */
 const OFFLINE_SOURCE = "the catalog's last known facts";
 /** A first build with no source of notes at all: what the banner says, with how to get them. */
@@ -9182,7 +9236,14 @@ lostHistory = () => false) {
         const outcomes = notesFileOutcomes(notes.file, fromPublished, notes.now);
         const facts = entries.map((e) => {
             const outcome = outcomes.get(e.slug);
-            return outcome ? refreshedFacts(e, previous.get(e.slug), outcome) : offlineFacts(e, previous.get(e.slug));
+            const before = previous.get(e.slug);
+            // The file never takes an app back: what was published newer (or read later) stays, as offline.
+            const behind = outcome?.status === 'fresh' &&
+                before &&
+                (((0,versions/* compareVersions */.Zy)(outcome.facts.version, before.latestVersion, e.entry.tagPrefix) ?? -1) < 0 ||
+                    ((0,versions/* sameVersion */.r1)(outcome.facts.version, before.latestVersion, e.entry.tagPrefix) &&
+                        outcome.facts.checked < before.lastChecked));
+            return outcome && !behind ? refreshedFacts(e, before, outcome) : offlineFacts(e, before);
         });
         return { apps: facts, stats: null };
     }
@@ -9520,11 +9581,65 @@ var sirv_build = __webpack_require__(6975);
 // 404.html with status 404, and content types by extension. A redirect never
 // leaves the site: a path that starts with `//` (or `/\`, which browsers read the
 // same way) answers 404, and the Location is rebuilt from the file found under
-// the root, so nothing of the request's own spelling can name another host.
+// the root, so nothing of the request's own spelling can name another host. A symbolic link that
+// resolves outside the root answers 404, as Pages serves no such link: the preview never hands out
+// a file of the machine (`ln -s /etc/passwd site/x`).
 
 
 
 
+/** Whether `abs` (which exists) resolves, through every link on its way, to a place inside `root`. */
+function staysInside(root, abs) {
+    try {
+        const realRoot = (0,external_node_fs_.realpathSync)(root);
+        const real = (0,external_node_fs_.realpathSync)(abs);
+        return real === realRoot || real.startsWith(realRoot + (external_node_path_default()).sep);
+    }
+    catch {
+        return false;
+    }
+}
+/**
+ * The file sirv (dev mode, extensions ['html']) would send for `url`, found the way sirv finds it:
+ * the path up to `?` or `#`, decodeURI'd, then `x`, `x/index`, `x.html`, `x/index.html`, the first
+ * that exists and is not a folder. Null when none does.
+ */
+function sirvFile(root, url) {
+    let pathname = url;
+    for (const mark of ['#', '?']) {
+        const at = pathname.indexOf(mark, 1);
+        if (at !== -1)
+            pathname = pathname.slice(0, at);
+    }
+    if (pathname.includes('%')) {
+        try {
+            pathname = decodeURI(pathname);
+        }
+        catch {
+            // sirv keeps a malformed path as it is
+        }
+    }
+    const uri = pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
+    const names = [];
+    for (const x of ['', '.html']) {
+        if (uri)
+            names.push(uri + x);
+        names.push(`${uri}/index${x}`);
+    }
+    for (const name of names) {
+        const abs = external_node_path_default().normalize(external_node_path_default().join(root, name));
+        if (!abs.startsWith(root + (external_node_path_default()).sep))
+            continue;
+        try {
+            if (!(0,external_node_fs_.statSync)(abs).isDirectory())
+                return abs;
+        }
+        catch {
+            // not there: the next name
+        }
+    }
+    return null;
+}
 function createSiteHandler(dir) {
     const root = external_node_path_default().resolve(dir);
     // dev: re-read the tree on every request, so a rebuild (directory swap) shows at once.
@@ -9541,7 +9656,7 @@ function createSiteHandler(dir) {
         const page = external_node_path_default().join(root, '404.html');
         res.statusCode = 404;
         res.setHeader('Content-Type', 'text/html; charset=utf-8');
-        res.end((0,external_node_fs_.existsSync)(page) ? (0,external_node_fs_.readFileSync)(page) : 'Not found\n');
+        res.end((0,external_node_fs_.existsSync)(page) && staysInside(root, page) ? (0,external_node_fs_.readFileSync)(page) : 'Not found\n');
     };
     return (req, res) => {
         res.setHeader('Access-Control-Allow-Origin', '*');
@@ -9565,12 +9680,18 @@ function createSiteHandler(dir) {
         if (!pathname.endsWith('/')) {
             const full = external_node_path_default().join(root, pathname);
             // Pages answers /apps/x with a redirect to /apps/x/ when x is a directory.
-            if (full.startsWith(root + (external_node_path_default()).sep) && (0,external_node_fs_.existsSync)(full) && (0,external_node_fs_.statSync)(full).isDirectory()) {
+            if (full.startsWith(root + (external_node_path_default()).sep) &&
+                (0,external_node_fs_.existsSync)(full) &&
+                (0,external_node_fs_.statSync)(full).isDirectory() &&
+                staysInside(root, full)) {
                 const local = external_node_path_default().relative(root, full).split((external_node_path_default()).sep).map(encodeURIComponent).join('/');
                 res.writeHead(301, { Location: `/${local}/${url.search}` });
                 return res.end();
             }
         }
+        const file = sirvFile(root, raw);
+        if (file !== null && !staysInside(root, file))
+            return notFound(res);
         files(req, res, () => notFound(res));
     };
 }
@@ -9591,26 +9712,239 @@ async function serveSite(opts) {
 
 // EXTERNAL MODULE: ./src/util/redact.ts
 var redact = __webpack_require__(767);
+;// CONCATENATED MODULE: ./src/check/interpolate.ts
+// Compose's variable interpolation, as its specification gives it: `$VAR`, `${VAR}`,
+// `${VAR:-default}` (unset or empty), `${VAR-default}` (unset), `${VAR:?error}`, `${VAR?error}`,
+// `${VAR:+other}`, `${VAR+other}`, defaults that interpolate in turn, and `$$` for a literal dollar.
+// Where Compose would substitute an empty string for an unset variable (with a warning), this
+// reports it: a version `check` did not read is never judged.
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*/;
+const BRACED = /^([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?+])([\s\S]*))?$/;
+/** Defaults that nest deeper than this are not a Compose file anyone wrote. */
+const MAX_DEPTH = 16;
+/** The text with every variable replaced from `env`, or why it cannot be. */
+function interpolate(text, env, depth = 0) {
+    if (depth > MAX_DEPTH)
+        return { problem: `nests variables more than ${MAX_DEPTH} deep` };
+    let out = '';
+    let i = 0;
+    while (i < text.length) {
+        const dollar = text.indexOf('$', i);
+        if (dollar < 0) {
+            out += text.slice(i);
+            break;
+        }
+        out += text.slice(i, dollar);
+        const next = text[dollar + 1];
+        if (next === '$') {
+            out += '$';
+            i = dollar + 2;
+            continue;
+        }
+        const bare = NAME.exec(text.slice(dollar + 1));
+        if (bare) {
+            const value = env[bare[0]];
+            if (value === undefined)
+                return unset(bare[0]);
+            out += value;
+            i = dollar + 1 + bare[0].length;
+            continue;
+        }
+        if (next !== '{')
+            return { problem: `has a "$" that starts no variable (write "$$" for a dollar sign)` };
+        const close = closingBrace(text, dollar + 2);
+        if (close < 0)
+            return { problem: 'has a "${" without its closing "}"' };
+        const m = BRACED.exec(text.slice(dollar + 2, close));
+        if (!m)
+            return { problem: `has "${text.slice(dollar, close + 1).slice(0, 60)}", which is not a variable` };
+        const [, name, op, arg = ''] = m;
+        const value = env[name];
+        const set = value !== undefined;
+        const filled = set && value !== '';
+        let piece;
+        switch (op) {
+            case undefined:
+                if (!set)
+                    return unset(name);
+                piece = value;
+                break;
+            case ':-':
+            case '-': {
+                if (op === ':-' ? filled : set)
+                    piece = value;
+                else {
+                    const d = interpolate(arg, env, depth + 1);
+                    if ('problem' in d)
+                        return d;
+                    piece = d.value;
+                }
+                break;
+            }
+            case ':?':
+            case '?':
+                if (!(op === ':?' ? filled : set))
+                    return {
+                        problem: `needs ${name}${op === ':?' ? ' set and not empty' : ' set'}${arg ? `: ${arg.slice(0, 120)}` : ''}`
+                    };
+                piece = value;
+                break;
+            default: {
+                // `:+` and `+`: the other text when the variable is set (and, for `:+`, not empty).
+                if (op === ':+' ? filled : set) {
+                    const d = interpolate(arg, env, depth + 1);
+                    if ('problem' in d)
+                        return d;
+                    piece = d.value;
+                }
+                else
+                    piece = '';
+            }
+        }
+        out += piece;
+        i = close + 1;
+    }
+    return { value: out };
+}
+const unset = (name) => ({
+    problem: `uses \${${name}}, which is not set and has no default (check reads the environment it runs in, not a .env file: set ${name}, or write the value out, e.g. with "docker compose config")`
+});
+/** The index of the `}` that closes a `${` whose body starts at `from`, nested `${…}` counted; -1 if none. */
+function closingBrace(text, from) {
+    let depth = 1;
+    for (let i = from; i < text.length; i++) {
+        if (text[i] === '$' && text[i + 1] === '$')
+            i++;
+        else if (text[i] === '$' && text[i + 1] === '{') {
+            depth++;
+            i++;
+        }
+        else if (text[i] === '}' && --depth === 0)
+            return i;
+    }
+    return -1;
+}
+
 ;// CONCATENATED MODULE: ./src/check/compose.ts
-// Docker Compose files, read for one thing: each service's `image:` and the line it is on.
-// A file that is not YAML, has no services, or leaves an image to `${VAR}` interpolation is a bad
-// input, named by file and line: `check` never guesses what a variable would have been.
+// Docker Compose files, read for one thing: each service's image and the line it is on, as Compose
+// itself would see it. A service takes its keys from merge keys (`<<: *fragment`, YAML's and the
+// Compose documentation's way to share fragments), from `extends:` (in the same file or another one)
+// and from the files a top-level `include:` names; `${VAR}`, `${VAR:-default}`, `${VAR-default}` and
+// `$$` are interpolated from the environment `check` was given. Whatever cannot be read that way is a
+// bad input named by file and line, never a service "built from source": `check` judges only what it read.
+
+
+
 
 
 /** Compose files are small; a megabyte is far past any real one. */
 const MAX_BYTES = 1024 * 1024;
-// Compose interpolates $VAR and ${VAR}; $$ is a literal dollar.
-const INTERPOLATION = /(?<!\$)(?:\$\$)*\$(?:\{|[A-Za-z_])/;
-function bad(problems) {
-    return new ProblemsError('bad-input', problems, problems.map((p) => p.message).join('; '));
+/** Files one `check` reads through `extends:` and `include:`, and links in one `extends:` chain. */
+const MAX_FILES = 64;
+const MAX_CHAIN = 32;
+const bad = (problems) => new ProblemsError('bad-input', problems, problems.map((p) => p.message).join('; '));
+/** A Compose file named on the command line, or by `extends: {file}` or `include:`. */
+function readComposeText(file) {
+    const read = readRegularText(file, MAX_BYTES, { followLinks: true });
+    if ('problem' in read)
+        throw bad([{ file, message: read.problem }]);
+    return read.text;
 }
-/** The services of one Compose file, in the file's order. */
-function readCompose(file, text) {
-    if (text.length > MAX_BYTES)
-        throw bad([{ file, message: `is larger than ${MAX_BYTES} bytes: not a Compose file` }]);
+/** Raised inside a resolution; collected into the file's problems. */
+class Bad extends Error {
+    problem;
+    constructor(problem) {
+        super(problem.message);
+        this.problem = problem;
+    }
+}
+const isRecord = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** Reads one Compose file (and what it extends or includes) into its services, in the file's order. */
+function readComposeFile(file, deps = {}) {
+    return readCompose(file, (deps.read ?? readComposeText)(file), deps);
+}
+/** The services of one Compose file given its text, in the file's order; then those of the files it includes. */
+function readCompose(file, text, deps = {}) {
+    const env = deps.env ?? {};
+    const read = deps.read ?? readComposeText;
+    const files = new Map();
+    const load = (name, from) => {
+        const cached = files.get(external_node_path_default().resolve(name));
+        if (cached)
+            return cached;
+        if (files.size >= MAX_FILES)
+            throw new Bad({ ...from, message: `reads more than ${MAX_FILES} Compose files through extends: and include:` });
+        let body;
+        try {
+            body = read(name);
+        }
+        catch (e) {
+            if (e instanceof ProblemsError)
+                throw new Bad({ ...from, message: `${name}: ${e.problems[0]?.message}` });
+            throw e;
+        }
+        const parsed = parse(name, body);
+        files.set(external_node_path_default().resolve(name), parsed);
+        return parsed;
+    };
+    const top = parse(file, text);
+    files.set(external_node_path_default().resolve(file), top);
+    const out = [];
+    const problems = [];
+    const seenIncludes = new Set([external_node_path_default().resolve(file)]);
+    const walk = (p) => {
+        for (const pair of p.services.items) {
+            const name = (0,dist/* isScalar */.jn)(pair.key) ? String(pair.key.value) : '?';
+            const line = lineOf(p, pair.key);
+            try {
+                const r = resolve(p, name, [], { env, load });
+                if (r.image === null && !r.build)
+                    throw new Bad({
+                        file: p.file,
+                        line,
+                        field: `services.${name}`,
+                        message: 'has neither image: nor build: (after merge keys and extends:), so Compose cannot run it and check cannot place it'
+                    });
+                out.push(r.image === null
+                    ? { file: p.file, service: name, line, image: null }
+                    : { file: p.file, service: name, line: r.image.file === p.file ? r.image.line : line, image: r.image.value });
+            }
+            catch (e) {
+                if (!(e instanceof Bad))
+                    throw e;
+                problems.push(e.problem);
+            }
+        }
+        for (const inc of includes(p, env)) {
+            try {
+                if ('problem' in inc)
+                    throw new Bad(inc.problem);
+                const target = beside(p.file, inc.path);
+                if (seenIncludes.has(external_node_path_default().resolve(target)))
+                    continue;
+                seenIncludes.add(external_node_path_default().resolve(target));
+                walk(load(target, { file: p.file, line: inc.line, field: 'include' }));
+            }
+            catch (e) {
+                if (!(e instanceof Bad))
+                    throw e;
+                problems.push(e.problem);
+            }
+        }
+    };
+    walk(top);
+    if (problems.length > 0)
+        throw bad(problems);
+    return out;
+}
+/** A path a Compose file names, relative to that file's folder unless absolute. */
+const beside = (file, name) => (external_node_path_default().isAbsolute(name) ? name : external_node_path_default().join(external_node_path_default().dirname(file), name));
+const lineOf = (p, node) => p.lc.linePos(node?.range?.[0] ?? 0).line;
+function parse(file, text) {
     const lc = new dist/* LineCounter */.HN();
-    const doc = (0,dist/* parseDocument */.Tp)(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true });
-    const lineOf = (node) => lc.linePos(node?.range?.[0] ?? 0).line;
+    // merge: Compose files are YAML 1.2 documents that still use YAML 1.1's `<<` merge key.
+    const doc = (0,dist/* parseDocument */.Tp)(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true, merge: true });
+    const at = (node) => lc.linePos(node?.range?.[0] ?? 0).line;
     if (doc.errors.length > 0) {
         throw bad(doc.errors.map((e) => {
             const pos = lc.linePos(e.pos[0]);
@@ -9619,48 +9953,172 @@ function readCompose(file, text) {
     }
     const root = doc.contents;
     if (!(0,dist/* isMap */.jh)(root))
-        throw bad([{ file, line: lineOf(root), message: 'is not a Compose file: its top level is not a mapping' }]);
-    const services = root.get('services', true);
-    if (!(0,dist/* isMap */.jh)(services) || services.items.length === 0)
-        throw bad([
-            { file, line: lineOf(services ?? root), message: 'has no services: a Compose file lists them under "services:"' }
-        ]);
-    const out = [];
-    const problems = [];
-    for (const pair of services.items) {
-        const name = (0,dist/* isScalar */.jn)(pair.key) ? String(pair.key.value) : '?';
-        const line = lineOf(pair.key);
-        if (!(0,dist/* isMap */.jh)(pair.value)) {
-            problems.push({ file, line, field: `services.${name}`, message: 'is not a mapping' });
-            continue;
-        }
-        const image = pair.value.get('image', true);
-        if (image === undefined) {
-            out.push({ file, service: name, line, image: null });
-            continue;
-        }
-        if (!(0,dist/* isScalar */.jn)(image) || typeof image.value !== 'string') {
-            problems.push({
-                file,
-                line: lineOf(image),
-                field: `services.${name}.image`,
-                message: 'is not a string'
-            });
-            continue;
-        }
-        if (INTERPOLATION.test(image.value)) {
-            problems.push({
-                file,
-                line: lineOf(image),
-                field: `services.${name}.image`,
-                message: `uses \${VAR} interpolation (${JSON.stringify(image.value.slice(0, 120))}): write the image out, e.g. with "docker compose config" first`
-            });
-            continue;
-        }
-        out.push({ file, service: name, line: lineOf(image), image: image.value });
+        throw bad([{ file, line: at(root), message: 'is not a Compose file: its top level is not a mapping' }]);
+    let js;
+    try {
+        // maxAliasCount keeps an alias bomb (a billion laughs) from growing without bound.
+        js = doc.toJS({ maxAliasCount: 10_000 });
     }
-    if (problems.length > 0)
-        throw bad(problems);
+    catch (e) {
+        throw bad([
+            { file, line: 1, message: `cannot be read as Compose reads it: ${e.message.split('\n')[0]}` }
+        ]);
+    }
+    const aliases = aliasTargets(doc);
+    const node = root.get('services', true);
+    const services = (0,dist/* isAlias */.Vj)(node) ? aliases.get(node) : node;
+    const jsServices = isRecord(js) ? js.services : undefined;
+    if (!(0,dist/* isMap */.jh)(services) || !isRecord(jsServices) || Object.keys(jsServices).length === 0) {
+        // A file that only includes others may have no services of its own.
+        if (root.has('include'))
+            return { file, doc, lc, js: js, services: doc.createNode({}), aliases };
+        throw bad([
+            { file, line: at(node ?? root), message: 'has no services: a Compose file lists them under "services:"' }
+        ]);
+    }
+    return { file, doc, lc, js: js, services, aliases };
+}
+/** Each alias of the document and the node it stands for: the last node before it with that anchor. */
+function aliasTargets(doc) {
+    const anchors = new Map();
+    const out = new Map();
+    (0,dist/* visit */.YR)(doc, {
+        Node: (_key, node) => {
+            if ((0,dist/* isAlias */.Vj)(node))
+                out.set(node, anchors.get(node.source));
+            else if (node.anchor)
+                anchors.set(node.anchor, node);
+        }
+    });
+    return out;
+}
+const resolved = (p, node) => ((0,dist/* isAlias */.Vj)(node) ? p.aliases.get(node) : node);
+/** The node of `key` in a service's mapping: its own, else the first merge source (in order) that has it. */
+function compose_locate(p, map, key, depth = 0) {
+    if (depth > MAX_CHAIN)
+        return null;
+    for (const pair of map.items)
+        if ((0,dist/* isScalar */.jn)(pair.key) && pair.key.value === key)
+            return pair.value;
+    for (const pair of map.items) {
+        const k = pair.key;
+        if (!(0,dist/* isScalar */.jn)(k) || typeof k.value !== 'symbol')
+            continue; // a merge key is a Symbol('<<') when merge is on
+        const sources = (0,dist/* isSeq */.oP)(pair.value) ? pair.value.items : [pair.value];
+        for (const s of sources) {
+            const m = resolved(p, s);
+            if (!(0,dist/* isMap */.jh)(m))
+                continue;
+            const found = compose_locate(p, m, key, depth + 1);
+            if (found)
+                return found;
+        }
+    }
+    return null;
+}
+/** A service's image and build after merge keys, `extends:` and interpolation. */
+function resolve(p, name, chain, ctx) {
+    const id = `${external_node_path_default().resolve(p.file)}\0${name}`;
+    const services = p.js.services;
+    p.byName ??= new Map(p.services.items.map((i) => [(0,dist/* isScalar */.jn)(i.key) ? String(i.key.value) : '?', i]));
+    const pair = p.byName.get(name);
+    const keyLine = lineOf(p, pair?.key);
+    const where = { file: p.file, line: keyLine, field: `services.${name}` };
+    if (chain.includes(id))
+        throw new Bad({ ...where, message: 'extends itself (an extends: cycle)' });
+    if (chain.length >= MAX_CHAIN)
+        throw new Bad({ ...where, message: `extends: goes more than ${MAX_CHAIN} deep` });
+    const svc = services[name];
+    const node = pair?.value;
+    const map = resolved(p, node);
+    if (!isRecord(svc) || !(0,dist/* isMap */.jh)(map))
+        throw new Bad({ ...where, message: 'is not a mapping' });
+    let image = null;
+    if (svc.image !== undefined && svc.image !== null) {
+        const imageNode = compose_locate(p, map, 'image');
+        const line = imageNode ? lineOf(p, imageNode) : keyLine;
+        if (typeof svc.image !== 'string')
+            throw new Bad({ file: p.file, line, field: `${where.field}.image`, message: 'is not a string' });
+        const v = interpolate(svc.image, ctx.env);
+        if ('problem' in v)
+            throw new Bad({
+                file: p.file,
+                line,
+                field: `${where.field}.image`,
+                message: `${JSON.stringify(svc.image.slice(0, 120))}: ${v.problem}`
+            });
+        image = { value: v.value, file: p.file, line };
+    }
+    let build = svc.build !== undefined && svc.build !== null;
+    if (svc.extends === undefined || svc.extends === null)
+        return { image, build };
+    // `extends: name` or `extends: {service, file}`; the file is relative to the file that says it.
+    const ext = svc.extends;
+    const extNode = compose_locate(p, map, 'extends');
+    const extWhere = { file: p.file, line: extNode ? lineOf(p, extNode) : keyLine, field: `${where.field}.extends` };
+    const field = (v, what) => {
+        if (typeof v !== 'string' || v === '')
+            throw new Bad({ ...extWhere, message: `${what} is not a name` });
+        const r = interpolate(v, ctx.env);
+        if ('problem' in r)
+            throw new Bad({ ...extWhere, message: `${JSON.stringify(v.slice(0, 120))}: ${r.problem}` });
+        return r.value;
+    };
+    let baseName;
+    let base = p;
+    if (typeof ext === 'string')
+        baseName = field(ext, 'the service it extends');
+    else if (isRecord(ext)) {
+        baseName = field(ext.service, 'extends.service');
+        if (ext.file !== undefined && ext.file !== null) {
+            const other = field(ext.file, 'extends.file');
+            base = ctx.load(beside(p.file, other), extWhere);
+        }
+    }
+    else
+        throw new Bad({ ...extWhere, message: 'is neither a service name nor {service, file}' });
+    if (!(baseName in base.js.services))
+        throw new Bad({ ...extWhere, message: `names no service "${baseName}" in ${base.file}` });
+    const inherited = resolve(base, baseName, [...chain, id], ctx);
+    build ||= inherited.build;
+    return { image: image ?? inherited.image, build };
+}
+/** The local files a top-level `include:` names (a path, or `{path: one or more}`), relative to the file. */
+function includes(p, env) {
+    const inc = p.js.include;
+    if (inc === undefined || inc === null)
+        return [];
+    const root = p.doc.contents;
+    const node = root.get('include', true);
+    const line = lineOf(p, node);
+    const at = { file: p.file, line, field: 'include' };
+    if (!Array.isArray(inc))
+        return [{ problem: { ...at, message: 'is not a list' } }];
+    const out = [];
+    const seq = (0,dist/* isSeq */.oP)(node) ? node.items : [];
+    inc.forEach((entry, i) => {
+        const entryLine = lineOf(p, seq[i]) || line;
+        const paths = typeof entry === 'string' ? [entry] : isRecord(entry) ? [entry.path].flat() : [undefined];
+        for (const raw of paths) {
+            const here = { file: p.file, line: entryLine, field: `include.${i}` };
+            if (typeof raw !== 'string' || raw === '') {
+                out.push({ problem: { ...here, message: 'names no file (a path, or {path: ...})' } });
+                continue;
+            }
+            const v = interpolate(raw, env);
+            if ('problem' in v)
+                out.push({ problem: { ...here, message: `${JSON.stringify(raw.slice(0, 120))}: ${v.problem}` } });
+            else if (/^[a-z][a-z0-9+.-]*:\/\//i.test(v.value) || v.value.startsWith('oci:') || v.value.startsWith('git@'))
+                out.push({
+                    problem: {
+                        ...here,
+                        message: `names a remote file (${JSON.stringify(v.value.slice(0, 120))}), which check does not fetch`
+                    }
+                });
+            else
+                out.push({ path: v.value, line: entryLine });
+        }
+    });
     return out;
 }
 
@@ -9726,6 +10184,91 @@ function runningVersion(ref) {
     return { version: m[0] };
 }
 
+;// CONCATENATED MODULE: ./src/util/bounded-body.ts
+// An HTTP body read as a stream, never past a size cap and never past a time bound: an endless
+// body, a gzip bomb (the cap counts the bytes after decompression, which is what fetch streams)
+// or a body that drips forever is cut off; a body shorter than its Content-Length is cut short.
+// Each ends as a reason in words, for a message that names the URL.
+/**
+ * The body of `res`, at most `maxBytes` bytes, read while `signal` has not fired. `signal` is the
+ * request's own (its timeout), so one bound covers the headers and the body.
+ */
+async function readBoundedBody(res, maxBytes, signal, timeoutMs) {
+    const mib = `${maxBytes / (1024 * 1024)} MiB`;
+    const declared = res.headers.get('content-length');
+    const length = declared !== null && /^\d+$/.test(declared) ? Number(declared) : null;
+    // A compressed body's Content-Length counts the compressed bytes; only a plain one can be compared.
+    const plain = (res.headers.get('content-encoding') ?? 'identity').toLowerCase() === 'identity';
+    if (plain && length !== null && length > maxBytes) {
+        await res.body?.cancel().catch(() => { });
+        return { cut: `is ${length} bytes (Content-Length), larger than the ${mib} a snapshot document may be` };
+    }
+    if (!res.body)
+        return { bytes: Buffer.alloc(0) };
+    const reader = res.body.getReader();
+    const chunks = [];
+    let size = 0;
+    // The fetch's signal stops the body too, but a reader waiting on a silent socket is also raced
+    // against it here, so the bound holds whatever the HTTP stack does with an abort mid-body.
+    let onAbort = () => { };
+    const aborted = new Promise((resolve) => {
+        onAbort = () => resolve('aborted');
+        if (signal.aborted)
+            resolve('aborted');
+        else
+            signal.addEventListener('abort', onAbort, { once: true });
+    });
+    const cancel = () => reader.cancel().catch(() => { });
+    try {
+        for (;;) {
+            let step;
+            try {
+                step = await Promise.race([reader.read(), aborted]);
+            }
+            catch (e) {
+                if (signal.aborted)
+                    step = 'aborted';
+                else {
+                    await cancel();
+                    const of = plain && length !== null ? ` of the ${length} bytes announced` : '';
+                    return { cut: `was cut off after ${size} bytes${of} (${bounded_body_describe(e)})` };
+                }
+            }
+            if (step === 'aborted') {
+                await cancel();
+                return { cut: `did not arrive within ${timeoutMs / 1000} s (${size} bytes read, then cut off)` };
+            }
+            if (step.done)
+                break;
+            size += step.value.byteLength;
+            if (size > maxBytes) {
+                await cancel();
+                return {
+                    cut: `is larger than the ${mib} a snapshot document may be${plain ? '' : ' once decompressed'} (cut off there)`
+                };
+            }
+            chunks.push(step.value);
+        }
+    }
+    finally {
+        signal.removeEventListener('abort', onAbort);
+    }
+    if (plain && length !== null && size !== length)
+        return { cut: `was cut off after ${size} bytes of the ${length} bytes announced` };
+    return { bytes: Buffer.concat(chunks, size) };
+}
+/** An error mid-body in words: the first code or message along its cause chain. */
+function bounded_body_describe(error) {
+    let e = error;
+    for (let depth = 0; e && depth < 6; depth++) {
+        const code = e.code;
+        if (typeof code === 'string')
+            return code;
+        e = e.cause;
+    }
+    return error?.message ?? String(error);
+}
+
 ;// CONCATENATED MODULE: ./src/check/snapshot.ts
 // A published snapshot, read over HTTP or from a folder (the Pages branch checked out, or a build's
 // --out). Every document is checked against its schema: `check` judges only what it can trust.
@@ -9733,7 +10276,10 @@ function runningVersion(ref) {
 
 
 
-/** Documents of a snapshot are at most this large (a 10,000-app catalog is about 10 MB). */
+
+
+
+/** Documents of a snapshot are at most this large, 64 MiB, decompressed (a 10,000-app catalog is about 10 MB). */
 const snapshot_MAX_BYTES = 64 * 1024 * 1024;
 const snapshot_bad = (file, message) => new ProblemsError('bad-input', [{ file, message }], `${file}: ${message}`);
 /** `--api URL|DIR`: the site's address or folder; a path to its apps.json is accepted too. */
@@ -9742,7 +10288,7 @@ function snapshotReader(api, deps = {}) {
     const isUrl = /^https?:\/\//i.test(trimmed);
     const load = isUrl ? httpLoader(trimmed, deps) : fileLoader(trimmed);
     return {
-        where: trimmed,
+        where: (0,http_url/* withoutCredentials */.r)(trimmed),
         async read(sitePath, schema) {
             const { name, text } = await load(sitePath);
             if (text === null)
@@ -9766,43 +10312,90 @@ function snapshotReader(api, deps = {}) {
 function fileLoader(dir) {
     return async (sitePath) => {
         const name = external_node_path_default().join(dir, ...sitePath.split('/'));
+        // A FIFO or a device in the folder is refused before it is read; a link (a checked-out tree may hold one) is followed to a file.
+        let target;
         try {
-            const text = await (0,promises_.readFile)(name, 'utf8');
-            if (text.length > snapshot_MAX_BYTES)
-                throw snapshot_bad(name, `is larger than ${snapshot_MAX_BYTES} bytes`);
-            return { name, text };
+            target = (0,external_node_fs_.realpathSync)(name);
         }
         catch (e) {
-            if (e instanceof ProblemsError)
-                throw e;
             if (e.code === 'ENOENT')
                 return { name, text: null };
             throw snapshot_bad(name, `cannot be read (${e.code ?? e.message})`);
         }
+        const read = readRegularFile(target, snapshot_MAX_BYTES);
+        if (!('bytes' in read))
+            throw snapshot_bad(name, refusalWords(read, snapshot_MAX_BYTES));
+        return { name, text: new TextDecoder().decode(read.bytes) };
     };
 }
+/** Redirects followed for one document; Pages answers at most two (http to https, a custom domain). */
+const MAX_REDIRECTS = 5;
 function httpLoader(base, deps) {
     const doFetch = deps.fetch ?? fetch;
+    // `http://user:pass@host` is sent as Basic authentication to that origin only, and never printed.
+    const shownBase = (0,http_url/* withoutCredentials */.r)(base);
+    let start;
+    let auth = null;
+    try {
+        start = new URL(base);
+        const user = `${decodeURIComponent(start.username)}:${decodeURIComponent(start.password)}`;
+        if (start.username || start.password)
+            auth = `Basic ${Buffer.from(user).toString('base64')}`;
+    }
+    catch {
+        throw snapshot_bad(shownBase, 'is not a URL');
+    }
+    const origin = start.origin;
     return async (sitePath) => {
-        const name = `${base}/${sitePath}`;
+        const name = `${shownBase}/${sitePath}`;
         const timeoutMs = deps.timeoutMs ?? 20_000;
+        // One bound for the whole document: every redirect, the headers and the body.
         const timeout = AbortSignal.timeout(timeoutMs);
+        let url = new URL(name);
         let res;
-        try {
-            res = await doFetch(name, { signal: timeout, redirect: 'follow' });
+        for (let hops = 0;; hops++) {
+            try {
+                res = await doFetch(url, {
+                    signal: timeout,
+                    redirect: 'manual',
+                    headers: auth && url.origin === origin ? { authorization: auth } : {}
+                });
+            }
+            catch (e) {
+                const why = (0,util_network/* networkFailure */.r)(e, (0,util_network/* hostOf */.w)(url.href), { timeout, timeoutMs })?.message ?? e.message;
+                throw snapshot_bad(name, `could not be fetched: ${why}`);
+            }
+            const location = res.headers.get('location');
+            if (![301, 302, 303, 307, 308].includes(res.status) || location === null)
+                break;
+            await res.body?.cancel().catch(() => { });
+            if (hops >= MAX_REDIRECTS)
+                throw snapshot_bad(name, `redirects more than ${MAX_REDIRECTS} times`);
+            let next;
+            try {
+                next = new URL(location, url);
+            }
+            catch {
+                throw snapshot_bad(name, 'redirects to something that is not a URL');
+            }
+            if (next.protocol !== 'http:' && next.protocol !== 'https:')
+                throw snapshot_bad(name, 'redirects away from http(s)');
+            next.username = '';
+            next.password = '';
+            url = next;
         }
-        catch (e) {
-            const why = (0,util_network/* networkFailure */.r)(e, (0,util_network/* hostOf */.w)(name), { timeout, timeoutMs })?.message ?? e.message;
-            throw snapshot_bad(name, `could not be fetched: ${why}`);
-        }
-        if (res.status === 404)
+        if (res.status === 404) {
+            await res.body?.cancel().catch(() => { });
             return { name, text: null };
-        if (!res.ok)
+        }
+        if (!res.ok) {
+            await res.body?.cancel().catch(() => { });
             throw snapshot_bad(name, `answered HTTP ${res.status}`);
-        const body = await res.arrayBuffer();
-        if (body.byteLength > snapshot_MAX_BYTES)
-            throw snapshot_bad(name, `is larger than ${snapshot_MAX_BYTES} bytes`);
-        return { name, text: new TextDecoder().decode(body) };
+        }
+        const body = await readBoundedBody(res, snapshot_MAX_BYTES, timeout, timeoutMs);
+        if ('cut' in body)
+            throw snapshot_bad(name, body.cut);
+        return { name, text: new TextDecoder().decode(body.bytes) };
     };
 }
 /** The catalog document, which must exist: a 404 here means --api points at no snapshot. */
@@ -10069,17 +10662,6 @@ function parseFrom(arg) {
         throw usageError(`--from "${arg}" is not APP=VERSION (the app's slug, e.g. --from miniflux=2.2.10)`);
     return { slug, version };
 }
-/** A file `check` was pointed at: one that cannot be read is a bad input (exit 2), named. */
-async function readInput(file) {
-    try {
-        return await (0,promises_.readFile)(file, 'utf8');
-    }
-    catch (e) {
-        throw problem('bad-input', `cannot be read (${e.code ?? e.message})`, {
-            file
-        });
-    }
-}
 const COMMANDS = ['build', 'serve', 'classify', 'validate', 'check', 'add'];
 /** The command's flags; whatever parseArgs refuses (an unknown or malformed flag) is a usage error. */
 function flags(args, config, positionals = false) {
@@ -10272,8 +10854,9 @@ async function run(argv, log, env, stdout) {
             if (from.length === 0 && (values.compose ?? []).length === 0)
                 throw usageError('check needs --from APP=VERSION or --compose FILE (or both)');
             const services = [];
+            // A Compose file that is not a regular file (a FIFO, /dev/zero) is refused before it is read.
             for (const file of values.compose ?? [])
-                services.push(...readCompose(file, await readInput(file)));
+                services.push(...readComposeFile(file, { env }));
             const result = await runCheck(snapshotReader(values.api), { from, services });
             stdout(values.json ? `${JSON.stringify(checkJson(result), null, 2)}\n` : checkTable(result));
             return checkStatus(result, { allowUrgent: values['allow-urgent'] });
@@ -10909,6 +11492,7 @@ function utcDay(now) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   r: () => (/* binding */ withoutCredentials),
 /* harmony export */   v: () => (/* binding */ safeHttpUrl)
 /* harmony export */ });
 /**
@@ -10931,6 +11515,23 @@ function safeHttpUrl(input) {
     if (u.username || u.password)
         return null;
     return u.href;
+}
+/**
+ * A URL as it may be printed: user name and password removed (`http://user:pass@host/x` is
+ * `http://host/x`). Text that does not parse as a URL loses anything that looks like `user:pass@`.
+ */
+function withoutCredentials(url) {
+    try {
+        const u = new URL(url);
+        if (!u.username && !u.password)
+            return url;
+        u.username = '';
+        u.password = '';
+        return u.href;
+    }
+    catch {
+        return url.replace(/(\/\/)[^/@\s]*@/, '$1');
+    }
 }
 
 
@@ -11017,6 +11618,9 @@ function hostOf(url) {
 /* unused harmony export REDACTED */
 const REDACTED = '***';
 const GITHUB_TOKEN_SHAPE = /\b(?:gh[opusr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,})/g;
+// 16 characters at least, so that "Bearer authentication" stays a phrase.
+const HEADER_CREDENTIAL = /\b(Bearer|token|Basic)(\s+)[A-Za-z0-9._~+/=-]{16,}/gi;
+const URL_CREDENTIALS = /(:\/\/)[^/@\s]+@/g;
 /** Secrets shorter than this are not searched for: they would blank out ordinary words. */
 const MIN_SECRET = 8;
 /** The text with every secret value and every GitHub-token-shaped word replaced by `***`. */
@@ -11025,7 +11629,10 @@ function redact(text, secrets = []) {
     for (const secret of secrets)
         if (secret && secret.length >= MIN_SECRET)
             s = s.split(secret).join(REDACTED);
-    return s.replace(GITHUB_TOKEN_SHAPE, REDACTED);
+    return s
+        .replace(GITHUB_TOKEN_SHAPE, REDACTED)
+        .replace(HEADER_CREDENTIAL, `$1$2${REDACTED}`)
+        .replace(URL_CREDENTIALS, `$1${REDACTED}@`);
 }
 /** A logger that redacts every message before it is written. */
 function redactingLogger(log, secrets) {
@@ -11345,4 +11952,4 @@ function newestFirst(a, b, tagPrefix) {
 
 };
 
-//# sourceMappingURL=480.index.js.map
+//# sourceMappingURL=634.index.js.map
