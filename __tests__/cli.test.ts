@@ -124,7 +124,10 @@ describe('updatesafe CLI (dist bundle)', () => {
           checked: bumped ? '2026-11-22' : '2026-11-21'
         }
         const record = { name: `${notes[i % notes.length]!.app} ${i}`, repo: `owner/app-${i}`, release }
-        await writeFile(path.join(dir, name, 'apps', `app-${i}.yml`), `# synthetic, notes of ${n.id}\n${JSON.stringify(record)}\n`)
+        await writeFile(
+          path.join(dir, name, 'apps', `app-${i}.yml`),
+          `# synthetic, notes of ${n.id}\n${JSON.stringify(record)}\n`
+        )
         lines.push(JSON.stringify({ repo: `owner/app-${i}`, version, tag: null, date: n.date, notes: n.notes }))
       }
       await writeFile(path.join(dir, name, 'notes.jsonl'), `${lines.join('\n')}\n`)

@@ -20,7 +20,10 @@ async function clone(name: string): Promise<string> {
 }
 
 /** Runs `node scripts/start.mjs --port 0` until it serves; returns what it said and the site's address. */
-async function start(root: string, env: NodeJS.ProcessEnv): Promise<{ said: string; origin: string; stop: () => void }> {
+async function start(
+  root: string,
+  env: NodeJS.ProcessEnv
+): Promise<{ said: string; origin: string; stop: () => void }> {
   const child = spawn(process.execPath, ['scripts/start.mjs', '--port', '0'], { cwd: root, env })
   let said = ''
   const origin = await new Promise<string>((resolve, reject) => {

@@ -34,11 +34,21 @@ const DOUBTS = {
   buildbot: 'a legacy image name is listed beside the current one',
   grafana: 'a legacy image name is listed beside the current one',
   nomad: 'named only by an Enterprise demo line',
-  'powerdns-authoritative': 'the pdns-auth-master image; versioned pdns-auth-NN images are named only through a variable',
+  'powerdns-authoritative':
+    'the pdns-auth-master image; versioned pdns-auth-NN images are named only through a variable',
   telegraf: 'nightly images are listed too',
   'oauth2-proxy': 'nightly images are listed too'
 }
-const REGISTRY_LINK_ONLY = ['victoriametrics', 'freeradius', 'commafeed', 'coredns', 'cryptpad', 'mailpit', 'snappymail', 'vernemq']
+const REGISTRY_LINK_ONLY = [
+  'victoriametrics',
+  'freeradius',
+  'commafeed',
+  'coredns',
+  'cryptpad',
+  'mailpit',
+  'snappymail',
+  'vernemq'
+]
 const byRepo = new Map()
 for (const line of fs.readFileSync(imagesFile, 'utf8').split('\n')) {
   if (line.trim() === '') continue
@@ -52,7 +62,10 @@ for (const line of fs.readFileSync(imagesFile, 'utf8').split('\n')) {
 
 let differs = 0
 const mapped = []
-for (const file of fs.readdirSync(appsDir).filter((f) => f.endsWith('.yml')).sort()) {
+for (const file of fs
+  .readdirSync(appsDir)
+  .filter((f) => f.endsWith('.yml'))
+  .sort()) {
   const full = path.join(appsDir, file)
   const text = fs.readFileSync(full, 'utf8')
   const doc = YAML.parseDocument(text)

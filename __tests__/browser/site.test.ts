@@ -140,7 +140,10 @@ function servedInChromium(catalogDir: (tmp: string) => Promise<Source> | Source)
 const suite = browserDescribe('browser tests of the built site')
 
 suite('the bundled catalog, built and served by the preview server', () => {
-  const served = servedInChromium(() => ({ catalog: 'catalog', ...(HAS_SHARED_DATA ? { notesFrom: RELEASE_NOTES } : {}) }))
+  const served = servedInChromium(() => ({
+    catalog: 'catalog',
+    ...(HAS_SHARED_DATA ? { notesFrom: RELEASE_NOTES } : {})
+  }))
 
   test('it is the whole bundled catalog', () => {
     expect(served.site.catalog.apps.map((a) => a.slug)).toEqual(BUNDLED)

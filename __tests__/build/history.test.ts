@@ -151,7 +151,9 @@ describe('history across snapshots', () => {
     // (The app page of an offline build says so in its banner: it moves once, from the refreshed s2 to s3.)
     await run('s3', '2026-11-12T12:00:00.000Z', 's2')
     expect(await differing('s2', 's3')).toEqual(['api/v1/status.json', 'apps/demo/index.html', 'index.html'])
-    expect(await readFile(path.join(dir, 's3/apps/demo/index.html'), 'utf8')).toContain('<dt>Released</dt><dd>2026-11-10</dd>')
+    expect(await readFile(path.join(dir, 's3/apps/demo/index.html'), 'utf8')).toContain(
+      '<dt>Released</dt><dd>2026-11-10</dd>'
+    )
     await run('s3b', '2026-11-12T18:00:00.000Z', 's3')
     expect(await differing('s3', 's3b')).toEqual(['api/v1/status.json', 'index.html'])
     expect(await run('s4', '2026-11-13T12:00:00.000Z', 's3', failing)).toMatchObject({ stale: ['demo'] })

@@ -5,8 +5,10 @@ import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-/** The data set's folder: `shared/data` beside the project's root. */
-export const SHARED_DATA = path.resolve(fileURLToPath(new URL('../../../shared/data/', import.meta.url)))
+/** The data set's folder: `shared/data` beside the project's root, or UPDATESAFE_SHARED_DATA where it lives elsewhere. */
+export const SHARED_DATA = path.resolve(
+  process.env.UPDATESAFE_SHARED_DATA || fileURLToPath(new URL('../../../shared/data/', import.meta.url))
+)
 
 /** A file or folder of the data set, by its path inside it. */
 export const sharedPath = (rel: string): string => path.join(SHARED_DATA, rel)

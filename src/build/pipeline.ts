@@ -47,7 +47,13 @@ import {
   unchangedFeeds,
   type NotesKey
 } from './reuse.js'
-import { notesDigest, notesFileOutcomes, readNotesFile, type NotesFile, type NotesTarget } from '../upstream/notes-file.js'
+import {
+  notesDigest,
+  notesFileOutcomes,
+  readNotesFile,
+  type NotesFile,
+  type NotesTarget
+} from '../upstream/notes-file.js'
 
 export { diffRecords, settle, type RecordChange } from './records.js'
 
@@ -324,7 +330,9 @@ async function judgeCatalog(
   // Named relative to the process, as the catalog is, so messages give the path as the user typed it.
   const notes = notesFrom ? readNotesFile(path.relative(process.cwd(), notesFrom), log) : null
   const notesKey: NotesKey = (repo) => (notes ? notesDigest(notes, repo) : '')
-  const known = program ? knownRecords(program, baseUrl, previous, reused, out.carry.present, sources, notesKey) : undefined
+  const known = program
+    ? knownRecords(program, baseUrl, previous, reused, out.carry.present, sources, notesKey)
+    : undefined
   // 3. The catalog, named relative to the process so messages give paths as the user typed them.
   const read = onlySome(await readCatalog(path.relative(process.cwd(), catalogDir) || '.', log, known), opts.only)
   const entries = read.entries
@@ -467,7 +475,8 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
   const baseUrl = normaliseBaseUrl(opts.baseUrl)
   if (Number.isNaN(opts.now.getTime())) throw problem('build', '--now is not a valid date')
   if (opts.refresh && !deps.refresh) throw problem('build', 'refresh was requested but no GitHub client is configured')
-  if (opts.refresh && opts.notesFrom) throw problem('usage', 'choose one source of release notes: --refresh or --notes-from')
+  if (opts.refresh && opts.notesFrom)
+    throw problem('usage', 'choose one source of release notes: --refresh or --notes-from')
   const catalogDir = path.resolve(cwd, opts.catalogDir)
   const outDir = path.resolve(cwd, opts.outDir)
 

@@ -165,7 +165,6 @@ function withJudges(raw: unknown): unknown {
   }
 }
 
-
 /**
  * One app's judged releases in the previous snapshot, `<dir>/api/v1/apps/<slug>/releases.json`: one read,
  * synchronous because each app takes one synchronous step. Says nothing: the caller knows whether a missing one is

@@ -31,7 +31,11 @@ const entrySchema = z.object({
     .optional(),
   notes: z.string(),
   source: z
-    .object({ repo: z.string().regex(REPO_PATTERN), path: z.string().min(1).max(1024), commit: z.string().regex(/^[0-9a-f]{7,64}$/) })
+    .object({
+      repo: z.string().regex(REPO_PATTERN),
+      path: z.string().min(1).max(1024),
+      commit: z.string().regex(/^[0-9a-f]{7,64}$/)
+    })
     .optional()
 })
 

@@ -171,7 +171,11 @@ function unreadSpan(
 export function factsFromSnapshot(
   snapshot: RepoSnapshot,
   target: FactsTarget,
-  opts: { now: Date; maxCrossed: number; /** Releases below the latest read for a new app's history. */ backfill?: number }
+  opts: {
+    now: Date
+    maxCrossed: number
+    /** Releases below the latest read for a new app's history. */ backfill?: number
+  }
 ): FactsResult {
   const filter: TagFilter = { tagPrefix: target.tagPrefix, tagPattern: target.tagPattern }
   const checked = utcDay(opts.now)
