@@ -84,24 +84,18 @@ export interface BuildOptions {
   only?: readonly string[]
 }
 
-/** Where an offline build's facts come from when the options do not say. */
-export const OFFLINE_SOURCE = "the catalog's last known facts"
 
-/** A first build with no source of notes at all: what the banner says, with how to get them. */
+/** A build with no source of notes: what the banner says, with how to get them. */
 export const NO_NOTES_SOURCE =
-  "the catalog's records alone, with no release notes read: build with --refresh (GITHUB_TOKEN set) or " +
-  '--notes-from a notes file to judge the releases'
+  "the catalog's records (and the snapshot before, if any), with no release notes read: build with --refresh " +
+  '(GITHUB_TOKEN set) or --notes-from a notes file to judge new releases'
 
 /** The banner's data for a build without refresh, null for a refresh. */
 function offlineData(opts: BuildOptions): OfflineData | null {
   if (opts.refresh) return null
   const source =
     opts.offline?.source ??
-    (opts.notesFrom
-      ? `the release notes in ${path.basename(opts.notesFrom)}`
-      : opts.previousDir
-        ? OFFLINE_SOURCE
-        : NO_NOTES_SOURCE)
+    (opts.notesFrom ? `the release notes in ${path.basename(opts.notesFrom)}` : NO_NOTES_SOURCE)
   return { source, asOf: opts.offline?.asOf ?? null }
 }
 
