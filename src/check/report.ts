@@ -13,7 +13,6 @@ import {
 } from '../schema/index.js'
 import { paths } from '../site/paths.js'
 import { problem } from '../util/problems.js'
-import { escapeUnsafe } from '../util/text.js'
 import type { ComposeService } from './compose.js'
 import { imageKey, parseImageRef, runningVersion } from './images.js'
 import { required, type SnapshotReader } from './snapshot.js'
@@ -168,65 +167,4 @@ export async function runCheck(
     }
   }
   return { snapshot: { generatedAt: catalog.generatedAt }, apps, untracked }
-}
-
-/** 1 when an update crosses a breaking release (unless `allowUrgent` and all of them are urgent fixes), else 0. */
-export function checkStatus(result: CheckResult, opts: { allowUrgent?: boolean } = {}): number {
-  return result.apps.some((a) => a.breaking && !(opts.allowUrgent && a.urgentOnly)) ? 1 : 0
-}
-
-/** The JSON document `--json` prints. */
-export function checkJson(result: CheckResult): unknown {
-  return {
-    snapshot: result.snapshot,
-    apps: result.apps.map((a) => ({
-      slug: a.slug,
-      name: a.name,
-      running: a.running,
-      latest: a.latest,
-      safeToUpdate: a.safeToUpdate,
-      rationale: a.rationale,
-      decidedBy: a.decidedBy,
-      crossed: a.crossed,
-      breaking: a.breaking,
-      urgentOnly: a.urgentOnly,
-      unmaintained: a.unmaintained,
-      source: a.source
-    })),
-    untracked: result.untracked
-  }
-}
-
-/** Upstream's words on a terminal: control characters shown escaped, one line, bounded. */
-function cell(text: string, max: number): string {
-  const s = escapeUnsafe(text.replace(/\s+/g, ' ').trim())
-  return s.length > max ? `${s.slice(0, max - 1)}…` : s
-}
-
-/** A plain table for a terminal, then the services not tracked. */
-export function checkTable(result: CheckResult): string {
-  const head = ['APP', 'RUNNING', 'LATEST', 'VERDICT', 'DECIDED BY', 'WHY']
-  const rows = result.apps.map((a) => [
-    cell(a.slug, 40),
-    cell(a.running ?? '?', 30),
-    cell(a.latest, 30),
-    `${a.safeToUpdate}${a.breaking && a.urgentOnly ? ' (urgent fix)' : ''}${a.unmaintained ? ' (app unmaintained)' : ''}`,
-    cell(a.decidedBy?.version ?? '-', 30),
-    cell(a.decidedBy && a.safeToUpdate !== 'unknown' ? (a.decidedBy.quote ?? a.decidedBy.evidence) : a.rationale, 100)
-  ])
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)))
-  const line = (r: string[]) =>
-    r
-      .map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!)))
-      .join('  ')
-      .trimEnd()
-  const out = rows.length > 0 ? [line(head), ...rows.map(line)] : ['No tracked app to check.']
-  if (result.untracked.length > 0) {
-    out.push('', 'Not checked:')
-    for (const u of result.untracked)
-      out.push(
-        `  ${cell(u.file, 80)}:${u.line}: ${cell(u.service, 40)} (${cell(u.image ?? 'no image', 80)}): ${u.reason}`
-      )
-  }
-  return `${out.join('\n')}\n`
 }
