@@ -1,6 +1,7 @@
 // Image references as Compose writes them, and the version a tag says is running.
 import { describe, expect, it } from '@jest/globals'
-import { imageKey, parseImageRef, runningVersion } from '../../src/check/images.js'
+import { imageKey, imageMatcher, parseImageRef, runningVersion } from '../../src/check/images.js'
+import { findImageRefs } from '../../src/check/refs.js'
 import { readCompose } from '../../src/check/compose.js'
 
 describe('image references', () => {
@@ -62,5 +63,101 @@ describe('readCompose', () => {
     expect(readCompose('c.yml', 'services:\n  a:\n    image: app:1.0\n    environment:\n      X: ${Y}\n')).toHaveLength(
       1
     )
+  })
+})
+
+describe('imageMatcher: image references as people write them', () => {
+  const match = imageMatcher(
+    [
+      { image: 'ghcr.io/paperless-ngx/paperless-ngx', slug: 'paperless-ngx' },
+      { image: 'nginx', slug: 'nginx' },
+      { image: 'registry.local:5000/team/app', slug: 'team-app' },
+      { image: 'linuxserver/sonarr', slug: 'sonarr' }
+    ],
+    ['paperless-ngx', 'nginx', 'team-app', 'sonarr', 'transmission']
+  )
+  it('meets every spelling of one image', () => {
+    for (const ref of [
+      'nginx',
+      'nginx:1.27-alpine',
+      'library/nginx:1.27',
+      'docker.io/library/nginx:1.27',
+      'index.docker.io/nginx',
+      'public.ecr.aws/docker/library/nginx:1.27',
+      `nginx@sha256:${'a'.repeat(64)}`
+    ])
+      expect({ ref, m: match(ref) }).toEqual({ ref, m: { slugs: ['nginx'] } })
+    expect(match('registry.local:5000/team/app:2.0')).toEqual({ slugs: ['team-app'] })
+    expect(match('REGISTRY.local:5000/team/app')).toEqual({ slugs: ['team-app'] })
+    expect(match('GHCR.IO/paperless-ngx/paperless-ngx:2.19.0')).toEqual({ slugs: ['paperless-ngx'] })
+  })
+  it('takes lscr.io/linuxserver/x only where the catalog maps linuxserver/x', () => {
+    expect(match('lscr.io/linuxserver/sonarr:4.0.0')).toEqual({ slugs: ['sonarr'] })
+    expect(match('lscr.io/linuxserver/transmission:latest')).toEqual({
+      untracked: expect.stringContaining('it has an app "transmission" but maps no image to it')
+    })
+  })
+  it('says why an image is not tracked', () => {
+    expect(match('paperlessngx/paperless-ngx:2.0')).toEqual({
+      untracked: expect.stringContaining('it maps only ghcr.io/paperless-ngx/paperless-ngx of that name')
+    })
+    expect(match('someone/else:1.0')).toEqual({ untracked: 'not tracked by this catalog' })
+    expect(match('Not An Image')).toEqual({ untracked: 'not an image reference' })
+  })
+  it('reads the version beside a digest, and none from a digest alone', () => {
+    const v = (ref: string) => runningVersion(parseImageRef(ref)!)
+    expect(v(`ghcr.io/juanfont/headscale:v0.29.3@sha256:${'0'.repeat(64)}`)).toEqual({ version: 'v0.29.3' })
+    expect(v(`nginx:1.29.3-alpine3.22@sha256:${'0'.repeat(64)}`)).toEqual({ version: '1.29.3' })
+    expect(v('x:1.2-alpine')).toEqual({ version: '1.2' })
+    expect(v(`registry.local:5000/x@sha256:${'0'.repeat(64)}`)).toEqual({ unknown: expect.stringContaining('digest') })
+  })
+})
+
+describe('findImageRefs: Compose, Kubernetes, Helm values and Flux HelmRelease', () => {
+  it('finds image: strings and repository + tag, with the line a bump changes', () => {
+    const text = [
+      'apiVersion: apps/v1', // 1
+      'kind: Deployment',
+      'spec:',
+      '  template:',
+      '    spec:', // 5
+      '      containers:',
+      '        - name: app',
+      '          image: gitea/gitea:1.23.3',
+      '---',
+      'apiVersion: helm.toolkit.fluxcd.io/v2', // 10
+      'kind: HelmRelease',
+      'spec:',
+      '  values:',
+      '    image:',
+      '      repository: ghcr.io/paperless-ngx/paperless-ngx', // 15
+      '      tag: 2.19.0',
+      '    sidecar:',
+      '      image:',
+      '        registry: docker.io',
+      '        repository: library/redis', // 20
+      '        tag: "7.2"',
+      '    other:',
+      '      image: "${REGISTRY}/x:1"',
+      ''
+    ].join('\n')
+    expect(findImageRefs('m.yaml', text)).toEqual([
+      { file: 'm.yaml', line: 8, image: 'gitea/gitea:1.23.3', field: 'spec.template.spec.containers[0].image' },
+      {
+        file: 'm.yaml',
+        line: 16,
+        image: 'ghcr.io/paperless-ngx/paperless-ngx:2.19.0',
+        field: 'spec.values.image.repository'
+      },
+      { file: 'm.yaml', line: 21, image: 'docker.io/library/redis:7.2', field: 'spec.values.sidecar.image.repository' },
+      {
+        file: 'm.yaml',
+        line: 23,
+        image: null,
+        field: 'spec.values.other.image',
+        unreadable: expect.stringContaining('a template decides it')
+      }
+    ])
+    expect(findImageRefs('bad.yaml', 'a: [\n')).toEqual([])
   })
 })

@@ -14,7 +14,7 @@ import {
 import { paths } from '../site/paths.js'
 import { problem } from '../util/problems.js'
 import type { ComposeService } from './compose.js'
-import { imageKey, parseImageRef, runningVersion } from './images.js'
+import { imageMatcher, parseImageRef, runningVersion } from './images.js'
 import { required, type SnapshotReader } from './snapshot.js'
 
 /** `--from app=version`. */
@@ -134,22 +134,19 @@ export async function runCheck(
   const untracked: Untracked[] = []
   if (input.services.length > 0) {
     const images = await required(reader, paths.images, imagesDocSchema)
-    const bySlug = new Map<string, string[]>()
-    for (const { image, slug } of images.images) {
-      const key = imageKey(image)
-      bySlug.set(key, [...(bySlug.get(key) ?? []), slug])
-    }
+    const match = imageMatcher(images.images, records.keys())
     for (const s of input.services) {
       const where = { file: s.file, service: s.service, line: s.line, image: s.image }
       if (s.image === null) {
         untracked.push({ ...where, reason: 'no image: (built from source), so no version to check' })
         continue
       }
+      const m = match(s.image)
+      const tracked =
+        'slugs' in m ? m.slugs.map((slug) => records.get(slug)).filter((r): r is AppRecord => r !== undefined) : []
       const ref = parseImageRef(s.image)
-      const slugs = ref ? (bySlug.get(imageKey(ref.name)) ?? []) : []
-      const tracked = slugs.map((slug) => records.get(slug)).filter((r): r is AppRecord => r !== undefined)
-      if (!ref || tracked.length === 0) {
-        untracked.push({ ...where, reason: ref ? 'not tracked by this catalog' : 'not an image reference' })
+      if ('untracked' in m || tracked.length === 0 || !ref) {
+        untracked.push({ ...where, reason: 'untracked' in m ? m.untracked : 'not tracked by this catalog' })
         continue
       }
       const running = runningVersion(ref)
