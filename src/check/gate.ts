@@ -19,6 +19,11 @@ export function parseFailOn(value: string | undefined, name = '--fail-on'): Fail
   return v as FailOn
 }
 
+/** Does a class reach the `failOn` level? */
+export function reaches(c: Exclude<Classification, 'unmaintained'>, failOn: FailOn): boolean {
+  return LEVEL[c] >= THRESHOLD[failOn]
+}
+
 export interface Worst {
   /** The class the gate counts: safe, unknown, caution or breaking. */
   safeToUpdate: Exclude<Classification, 'unmaintained'>

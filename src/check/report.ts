@@ -35,7 +35,11 @@ export interface CheckedApp {
   slug: string
   name: string
   /** Where the running version came from: `--from`, or a Compose service. */
-  source: { from: 'argument' } | { from: 'compose'; file: string; service: string; line: number; image: string }
+  source:
+    | { from: 'argument' }
+    | { from: 'compose'; file: string; service: string; line: number; image: string }
+    /** A pull request's change of an image: `service` is the field that holds it. */
+    | { from: 'change'; file: string; service: string; line: number; image: string; baseImage: string }
   /** The running version, or null when the image's tag names none. */
   running: string | null
   latest: string
@@ -87,7 +91,7 @@ function checked(
     name: record.name,
     source,
     running,
-    latest: record.latestVersion,
+    latest: v.latest || record.latestVersion,
     safeToUpdate: v.safeToUpdate,
     rationale: v.rationale,
     decidedBy: d && { ...crossedOf(d), rationale: d.rationale, quote: d.quote, evidence: d.evidence },
@@ -98,10 +102,22 @@ function checked(
   }
 }
 
-/** The apps to judge: every `--from`, and every Compose service whose image the catalog tracks. */
+/** An image reference a pull request changes: from `baseImage` to `image`, at `file`:`line` (`field` holds it). */
+export interface ImageChange {
+  file: string
+  field: string
+  line: number
+  baseImage: string
+  image: string
+}
+
+/**
+ * The apps to judge: every `--from`, every Compose service whose image the catalog tracks (to the
+ * latest), and every changed image the catalog tracks (from its old version to its new one).
+ */
 export async function runCheck(
   reader: SnapshotReader,
-  input: { from: FromArg[]; services: ComposeService[] }
+  input: { from: FromArg[]; services: ComposeService[]; changes?: ImageChange[] }
 ): Promise<CheckResult> {
   const catalog = await required(reader, paths.catalog, catalogDocSchema)
   const records = new Map(catalog.apps.map((a) => [a.slug, a]))
@@ -110,16 +126,17 @@ export async function runCheck(
     if (!histories.has(slug)) histories.set(slug, await reader.read(paths.releases(slug), releasesDocSchema))
     return histories.get(slug)!
   }
-  const judge = async (record: AppRecord, running: string, source: CheckedApp['source']) => {
+  const judge = async (record: AppRecord, running: string, source: CheckedApp['source'], to?: string) => {
+    const latest = to ?? record.latestVersion
     const history = await historyOf(record.slug)
     const v =
       history === null
         ? {
-            ...verdictFrom([], running, { latest: record.latestVersion }),
+            ...verdictFrom([], running, { latest }),
             rationale: `The snapshot publishes no judged releases for ${record.slug} (it predates ${paths.releases('{slug}')}): the update is not judged.`
           }
         : // Spans never read (history gaps) make an update across them unknown, never safe.
-          verdictFrom(history.releases, running, { latest: record.latestVersion, gaps: history.gaps ?? [] })
+          verdictFrom(history.releases, running, { latest, gaps: history.gaps ?? [] })
     return checked(record, source, running, v)
   }
 
@@ -160,6 +177,52 @@ export async function runCheck(
               rationale: `The running version is not known: ${running.unknown}. Pin a version tag to have the update judged.`
             })
           )
+      }
+    }
+  }
+  const changes = input.changes ?? []
+  if (changes.length > 0) {
+    const images = await required(reader, paths.images, imagesDocSchema)
+    const match = imageMatcher(images.images, records.keys())
+    for (const c of changes) {
+      const where = { file: c.file, service: c.field, line: c.line, image: c.image }
+      const m = match(c.image)
+      const tracked =
+        'slugs' in m ? m.slugs.map((slug) => records.get(slug)).filter((r): r is AppRecord => r !== undefined) : []
+      const head = parseImageRef(c.image)
+      const base = parseImageRef(c.baseImage)
+      if ('untracked' in m || tracked.length === 0 || !head) {
+        untracked.push({ ...where, reason: 'untracked' in m ? m.untracked : 'not tracked by this catalog' })
+        continue
+      }
+      const baseMatch = match(c.baseImage)
+      const to = runningVersion(head)
+      const from = base ? runningVersion(base) : { unknown: 'it is not an image reference' }
+      for (const record of tracked) {
+        const source = { from: 'change' as const, ...where, baseImage: c.baseImage }
+        const sameApp = 'slugs' in baseMatch && baseMatch.slugs.includes(record.slug)
+        const unknown = !sameApp
+          ? `the image was ${c.baseImage}, not one of ${record.slug}'s: there is no earlier version of it to update from`
+          : 'unknown' in from
+            ? `the version before is not known (${c.baseImage}): ${from.unknown}`
+            : 'unknown' in to
+              ? `the version after is not known (${c.image}): ${to.unknown}`
+              : null
+        if (unknown !== null || !('version' in from) || !('version' in to)) {
+          apps.push(
+            checked(record, source, 'version' in from ? from.version : null, {
+              ...verdictFrom([], '', { latest: 'version' in to ? to.version : record.latestVersion }),
+              rationale: `The update is not judged: ${unknown}. Pin version tags to have it judged.`
+            })
+          )
+        } else if (from.version === to.version) {
+          apps.push(
+            checked(record, source, from.version, {
+              ...verdictFrom([], from.version, { latest: to.version }),
+              rationale: `The version stays ${from.version} (only the digest or the image's variant changes).`
+            })
+          )
+        } else apps.push(await judge(record, from.version, source, to.version))
       }
     }
   }
