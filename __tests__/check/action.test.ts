@@ -9,6 +9,7 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { changedImages } from '../../src/check/changes.js'
 import { createSiteHandler } from '../../src/output/serve.js'
 import type { Logger } from '../../src/util/types.js'
 import { BREAKING, builder, FIX, release, upstreamOf } from '../support/demo-chain.js'
@@ -247,6 +248,42 @@ describe('the pull-request check action', () => {
     expect(strict.code).toBe(1)
     expect(strict.stdout).toMatch(/^::error title=updatesafe%3A gogs,file=pinned\/compose\.yaml,line=3::/m)
     expect(gh.violations).toEqual([])
+  }, 60_000)
+
+  it('pairs each reference with its own earlier one: two Deployments in one file, one bumped', async () => {
+    const two = (a: string, b: string) =>
+      `${DEPLOYMENT(a)}---\n${DEPLOYMENT(b).replace('name: gogs\nspec', 'name: gogs-mirror\nspec')}`
+    const r = await repoWith(
+      'two-docs',
+      { 'k8s/all.yaml': two('0.14.3', '0.15.0') },
+      { 'k8s/all.yaml': two('0.14.3', '0.15.1') }
+    )
+    const found = await changedImages(r.cwd, r.base, r.heads[0]!)
+    expect(found.changes).toEqual([
+      {
+        file: 'k8s/all.yaml',
+        field: 'Deployment/gogs-mirror:spec.template.spec.containers[0].image',
+        line: 21,
+        baseImage: 'docker.io/gogs/gogs:0.15.0',
+        image: 'docker.io/gogs/gogs:0.15.1'
+      }
+    ])
+    expect(found.added).toEqual([])
+  })
+
+  it('leaves a pull request that changes no image without a comment', async () => {
+    const r = await repoWith(
+      'no-image',
+      { 'compose.yml': COMPOSE('0.15.1') },
+      { 'compose.yml': `${COMPOSE('0.15.1')}  # a comment, no image changed\n` }
+    )
+    const before = gh.calls.length
+    const run = await runCheckAction(r.cwd, r.base, r.heads[0]!, {}, false, 9)
+    expect(run.code).toBe(0)
+    expect(gh.calls.slice(before).map((c) => c.operationId)).toEqual(['issues/list-comments'])
+    expect(gh.comments.filter((c) => c.issue === 9)).toEqual([])
+    expect(run.summary).toContain('no image reference changed')
+    expect(run.stdout).not.toMatch(/^::warning/m)
   }, 60_000)
 
   it('on a fork, where the token may not comment, still writes the summary and annotations and says why', async () => {

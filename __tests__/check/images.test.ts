@@ -118,43 +118,54 @@ describe('findImageRefs: Compose, Kubernetes, Helm values and Flux HelmRelease',
     const text = [
       'apiVersion: apps/v1', // 1
       'kind: Deployment',
+      'metadata: { name: gitea }',
       'spec:',
-      '  template:',
-      '    spec:', // 5
+      '  template:', // 5
+      '    spec:',
       '      containers:',
       '        - name: app',
       '          image: gitea/gitea:1.23.3',
-      '---',
-      'apiVersion: helm.toolkit.fluxcd.io/v2', // 10
+      '---', // 10
+      'apiVersion: helm.toolkit.fluxcd.io/v2',
       'kind: HelmRelease',
       'spec:',
       '  values:',
-      '    image:',
-      '      repository: ghcr.io/paperless-ngx/paperless-ngx', // 15
+      '    image:', // 15
+      '      repository: ghcr.io/paperless-ngx/paperless-ngx',
       '      tag: 2.19.0',
       '    sidecar:',
       '      image:',
-      '        registry: docker.io',
-      '        repository: library/redis', // 20
+      '        registry: docker.io', // 20
+      '        repository: library/redis',
       '        tag: "7.2"',
       '    other:',
       '      image: "${REGISTRY}/x:1"',
       ''
     ].join('\n')
     expect(findImageRefs('m.yaml', text)).toEqual([
-      { file: 'm.yaml', line: 8, image: 'gitea/gitea:1.23.3', field: 'spec.template.spec.containers[0].image' },
       {
         file: 'm.yaml',
-        line: 16,
-        image: 'ghcr.io/paperless-ngx/paperless-ngx:2.19.0',
-        field: 'spec.values.image.repository'
+        line: 9,
+        image: 'gitea/gitea:1.23.3',
+        field: 'Deployment/gitea:spec.template.spec.containers[0].image'
       },
-      { file: 'm.yaml', line: 21, image: 'docker.io/library/redis:7.2', field: 'spec.values.sidecar.image.repository' },
       {
         file: 'm.yaml',
-        line: 23,
+        line: 17,
+        image: 'ghcr.io/paperless-ngx/paperless-ngx:2.19.0',
+        field: '#2:spec.values.image.repository'
+      },
+      {
+        file: 'm.yaml',
+        line: 22,
+        image: 'docker.io/library/redis:7.2',
+        field: '#2:spec.values.sidecar.image.repository'
+      },
+      {
+        file: 'm.yaml',
+        line: 24,
         image: null,
-        field: 'spec.values.other.image',
+        field: '#2:spec.values.other.image',
         unreadable: expect.stringContaining('a template decides it')
       }
     ])

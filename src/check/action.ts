@@ -175,6 +175,7 @@ export async function runCheckAction(
     annotate(report)
 
     const repo = event.repository?.full_name ?? env.GITHUB_REPOSITORY ?? ''
+    const anything = result.apps.length + result.untracked.length + added.length + unreadable.length > 0
     let comment: CommentResult
     if (!token) comment = { done: 'none', why: 'no github-token was given' }
     else
@@ -186,11 +187,13 @@ export async function runCheckAction(
           issue: pr.number,
           ...(deps.fetch ? { fetch: deps.fetch } : {})
         },
-        reportMarkdown(report)
+        reportMarkdown(report),
+        // A pull request that changes no image gets no new comment (an old one is still brought up to date).
+        anything
       ).catch((e: Error) => ({ done: 'none' as const, why: `the comment could not be written: ${e.message}` }))
     const fork = pr.head.repo?.fork === true || (pr.head.repo?.full_name ?? repo) !== repo
     const note =
-      comment.done === 'none'
+      comment.done === 'none' && anything
         ? `No pull-request comment: ${comment.why}${fork ? ' (this pull request comes from a fork)' : ''}. The summary and the annotations carry the result.`
         : undefined
     if (note) core.warning(escapeUnsafe(redact(note, secrets)))

@@ -20,7 +20,8 @@ export type CommentResult = { done: 'created' | 'updated'; url: string } | { don
 /** Past this many pages of comments (100 each) the marker is looked for no further. */
 const MAX_PAGES = 30
 
-export async function upsertComment(t: CommentTarget, body: string): Promise<CommentResult> {
+/** Updates the marked comment, or creates it unless `create` is false (nothing worth a new comment). */
+export async function upsertComment(t: CommentTarget, body: string, create = true): Promise<CommentResult> {
   const doFetch = t.fetch ?? fetch
   const base = `${t.apiUrl.replace(/\/+$/, '')}/repos/${t.repo}`
   const timeoutMs = t.timeoutMs ?? 20_000
@@ -59,6 +60,7 @@ export async function upsertComment(t: CommentTarget, body: string): Promise<Com
     existing = list.find((c) => typeof c.body === 'string' && c.body.includes(MARKER)) ?? null
     if (list.length < 100) break
   }
+  if (!existing && !create) return { done: 'none', why: 'nothing to report' }
   const res = existing
     ? await call('PATCH', `${base}/issues/comments/${existing.id}`, { body })
     : await call('POST', `${base}/issues/${t.issue}/comments`, { body })

@@ -10,7 +10,7 @@ export interface FoundRef {
   line: number
   /** `name[:tag][@digest]` as written (Helm's parts joined), or null when a template leaves it open. */
   image: string | null
-  /** Where in the document: `services.app.image`, `spec.values.image`. */
+  /** Where: `services.app.image`; in a manifest, its kind and name first (`Deployment/gogs:spec.…`). */
   field: string
   /** Why `image` is null. */
   unreadable?: string
@@ -53,16 +53,30 @@ export function findImageRefs(file: string, text: string): FoundRef[] {
       const digest = scalarText(node.get('digest', true))
       const name = registry ? `${registry}/${repository}` : repository
       const image = `${name}${tag ? `:${tag}` : ''}${digest ? `@${digest}` : ''}`
-      add(`${field ? `${field}.` : ''}repository`, tag ? tagNode : node.get('repository', true), image)
+      add(
+        `${field && !field.endsWith(':') ? `${field}.` : field}repository`,
+        tag ? tagNode : node.get('repository', true),
+        image
+      )
     }
     for (const pair of node.items) {
       const key = isScalar(pair.key) ? String(pair.key.value) : '?'
-      const here = field ? `${field}.${key}` : key
+      const here = field && !field.endsWith(':') ? `${field}.${key}` : `${field}${key}`
       const image = key === 'image' ? scalarText(pair.value) : null
       if (image !== null && image !== '') add(here, pair.value, image)
       else walk(pair.value, here, depth + 1)
     }
   }
-  for (const doc of docs) if (doc.errors.length === 0) walk(doc.contents, '', 0)
+  // Each document is named by its kind and name where it has them (a manifest), else by its place:
+  // two Deployments in one file both hold spec.template.spec.containers[0].image.
+  docs.forEach((doc, i) => {
+    if (doc.errors.length > 0) return
+    const root = doc.contents
+    const kind = isMap(root) ? scalarText(root.get('kind', true)) : null
+    const meta = isMap(root) ? root.get('metadata', true) : null
+    const name = isMap(meta) ? scalarText(meta.get('name', true)) : null
+    const prefix = kind && name ? `${kind}/${name}:` : docs.length > 1 ? `#${i + 1}:` : ''
+    walk(root, prefix, 0)
+  })
   return out
 }
