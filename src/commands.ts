@@ -23,7 +23,7 @@ import { checkJson, checkTable } from './check/table.js'
 import { snapshotReader } from './check/snapshot.js'
 import { SLUG_PATTERN } from './schema/index.js'
 import { isVersionLabel } from './util/versions.js'
-import { VERSION } from './version.js'
+import { VERSION } from './util/version.js'
 
 /** Each command's own help (`updatesafe COMMAND --help`), with examples. */
 const HELP: Record<string, string> = {
