@@ -18,6 +18,8 @@ import { redactingLogger } from './util/redact.js'
 import { escapeUnsafe } from './util/text.js'
 import { readCompose } from './check/compose.js'
 import { gateStatus, parseFailOn, type FailOn } from './check/gate.js'
+import type { ImageRef } from './check/images.js'
+import { imageSourceLabel } from './check/oci.js'
 import { runCheck, type FromArg } from './check/report.js'
 import { checkJson, checkTable } from './check/table.js'
 import { snapshotReader } from './check/snapshot.js'
@@ -77,7 +79,7 @@ const HELP: Record<string, string> = {
               updatesafe add traefik/traefik --image traefik
 `,
   check: `  check     --api URL|DIR [--from APP=VERSION ...] [--compose FILE ...] [--json]
-            [--fail-on breaking|caution|unknown|never] [--allow-urgent]
+            [--fail-on breaking|caution|unknown|never] [--allow-urgent] [--resolve-images]
             Judge the update from the version you run to the latest, for each app
             named by --from or found through a Compose service's image: in a
             published snapshot. Each update counts as its worst class: its verdict,
@@ -88,6 +90,10 @@ const HELP: Record<string, string> = {
             or breaking; unknown: anything not known to be safe; never: always 0),
             --allow-urgent counting a breaking path of urgent fixes only as
             caution; 0 otherwise; 2 for bad input (a file, the snapshot, the flags).
+            --resolve-images (off by default: it uses the network) asks the registry
+            of each image the catalog does not map for its
+            org.opencontainers.image.source label, with an anonymous pull token,
+            and checks the app whose GitHub repository it names.
             Examples:
               updatesafe check --api https://OWNER.github.io/REPO --compose compose.yml
               updatesafe check --api ./site --from miniflux=2.2.10 --fail-on caution
@@ -366,7 +372,8 @@ async function run(
           compose: { type: 'string', multiple: true },
           json: { type: 'boolean', default: false },
           'fail-on': { type: 'string', default: 'breaking' },
-          'allow-urgent': { type: 'boolean', default: false }
+          'allow-urgent': { type: 'boolean', default: false },
+          'resolve-images': { type: 'boolean', default: false }
         }
       })
       let failOn: FailOn
@@ -381,7 +388,17 @@ async function run(
         throw usageError('check needs --from APP=VERSION or --compose FILE (or both)')
       const services = []
       for (const file of values.compose ?? []) services.push(...readCompose(file, await readInput(file)))
-      const result = await runCheck(snapshotReader(values.api), { from, services })
+      const cache = new Map<string, ReturnType<typeof imageSourceLabel>>()
+      const resolve = (ref: ImageRef) => {
+        const key = `${ref.name}:${ref.tag ?? ''}@${ref.digest ?? ''}`
+        if (!cache.has(key)) cache.set(key, imageSourceLabel(ref))
+        return cache.get(key)!
+      }
+      const result = await runCheck(snapshotReader(values.api), {
+        from,
+        services,
+        ...(values['resolve-images'] ? { resolve } : {})
+      })
       const gate = { failOn, allowUrgent: values['allow-urgent'] }
       stdout(
         values.json

@@ -320,3 +320,88 @@ describe('updatesafe help and version', () => {
     expect(out.join('')).toBe(`${version}\n`)
   })
 })
+
+describe('updatesafe check --resolve-images', () => {
+  it('finds an unmapped image’s app by its source label, read from a registry with an anonymous token', async () => {
+    const seen: { path: string; auth: string | undefined; accept: string | undefined }[] = []
+    const digest = (s: string) => `sha256:${s.repeat(64).slice(0, 64)}`
+    let registryUrl = ''
+    // A stand-in for an OCI registry: a token endpoint, an image index, a manifest and a config blob.
+    const registry = http.createServer((req, res) => {
+      const u = new URL(req.url ?? '/', 'http://x')
+      seen.push({ path: u.pathname + u.search, auth: req.headers.authorization, accept: req.headers.accept })
+      const send = (status: number, doc: unknown, type = 'application/json', headers = {}) =>
+        res.writeHead(status, { 'content-type': type, ...headers }).end(JSON.stringify(doc))
+      if (u.pathname === '/token') return send(200, { token: 'anon-token', expires_in: 300 })
+      if (req.headers.authorization !== 'Bearer anon-token')
+        return send(401, { errors: [{ code: 'UNAUTHORIZED' }] }, 'application/json', {
+          'www-authenticate': `Bearer realm="${registryUrl}/token",service="registry.test",scope="repository:${u.pathname.split('/').slice(2, 4).join('/')}:pull"`
+        })
+      const m = /^\/v2\/(mirror\/\w+)\/(manifests|blobs)\/(.+)$/.exec(u.pathname)
+      if (!m) return send(404, { errors: [{ code: 'NAME_UNKNOWN' }] })
+      const [, repo, kind, ref] = m
+      const labelled = repo === 'mirror/gogs'
+      if (kind === 'manifests' && ref === '0.14.3')
+        return send(
+          200,
+          {
+            schemaVersion: 2,
+            mediaType: 'application/vnd.oci.image.index.v1+json',
+            manifests: [
+              { digest: digest('b'), platform: { os: 'linux', architecture: 'arm64' } },
+              { digest: digest('a'), platform: { os: 'linux', architecture: 'amd64' } }
+            ]
+          },
+          'application/vnd.oci.image.index.v1+json'
+        )
+      if (kind === 'manifests' && ref === digest('a'))
+        return send(
+          200,
+          { schemaVersion: 2, config: { digest: digest('c') } },
+          'application/vnd.oci.image.manifest.v1+json'
+        )
+      if (kind === 'blobs' && ref === digest('c'))
+        return send(200, {
+          architecture: 'amd64',
+          config: { Labels: labelled ? { 'org.opencontainers.image.source': 'https://github.com/gogs/gogs' } : null }
+        })
+      return send(404, { errors: [{ code: 'MANIFEST_UNKNOWN' }] })
+    })
+    await new Promise<void>((ok) => registry.listen(0, '127.0.0.1', ok))
+    registryUrl = `http://127.0.0.1:${(registry.address() as AddressInfo).port}`
+    try {
+      const host = registryUrl.slice('http://'.length)
+      const file = await compose(
+        'mirrored.yml',
+        `services:\n  git:\n    image: ${host}/mirror/gogs:0.14.3\n  other:\n    image: ${host}/mirror/other:0.14.3\n`
+      )
+      const off = await check('--api', origin, '--compose', file, '--json')
+      expect(off.status).toBe(0)
+      expect(seen).toEqual([]) // off by default: no request at all
+      const r = await check('--api', origin, '--compose', file, '--json', '--resolve-images')
+      expect(r.status).toBe(1)
+      const doc = JSON.parse(r.stdout) as {
+        apps: (JsonApp & { source: { resolvedFrom?: string } })[]
+        untracked: { service: string; reason: string }[]
+      }
+      expect(doc.apps.map((a) => [a.slug, a.running, a.safeToUpdate, a.source.resolvedFrom])).toEqual([
+        ['gogs', '0.14.3', 'breaking', 'https://github.com/gogs/gogs']
+      ])
+      expect(doc.untracked).toEqual([
+        expect.objectContaining({
+          service: 'other',
+          reason: expect.stringContaining('--resolve-images: the image has no org.opencontainers.image.source label')
+        })
+      ])
+      // The token was asked for anonymously, for pull access to that repository only.
+      const tokenAsks = seen.filter((s) => s.path.startsWith('/token'))
+      expect(tokenAsks.every((s) => s.auth === undefined)).toBe(true)
+      expect(tokenAsks[0]!.path).toBe('/token?service=registry.test&scope=repository%3Amirror%2Fgogs%3Apull')
+      expect(seen.find((s) => s.path === '/v2/mirror/gogs/manifests/0.14.3')?.accept).toContain(
+        'application/vnd.oci.image.index.v1+json'
+      )
+    } finally {
+      await new Promise((ok) => registry.close(ok))
+    }
+  })
+})

@@ -1,6 +1,7 @@
 // Image references as Compose writes them, and the version a tag says is running.
 import { describe, expect, it } from '@jest/globals'
 import { imageKey, imageMatcher, parseImageRef, runningVersion } from '../../src/check/images.js'
+import { githubRepoOf, registryOf } from '../../src/check/oci.js'
 import { findImageRefs } from '../../src/check/refs.js'
 import { readCompose } from '../../src/check/compose.js'
 
@@ -170,5 +171,24 @@ describe('findImageRefs: Compose, Kubernetes, Helm values and Flux HelmRelease',
       }
     ])
     expect(findImageRefs('bad.yaml', 'a: [\n')).toEqual([])
+  })
+})
+
+describe('registryOf and githubRepoOf (--resolve-images)', () => {
+  it('makes Docker Hub’s implicit parts explicit and speaks HTTP only to this machine', () => {
+    expect(registryOf('nginx')).toEqual({ base: 'https://registry-1.docker.io', path: 'library/nginx' })
+    expect(registryOf('docker.io/gogs/gogs')).toEqual({ base: 'https://registry-1.docker.io', path: 'gogs/gogs' })
+    expect(registryOf('ghcr.io/a/b/c')).toEqual({ base: 'https://ghcr.io', path: 'a/b/c' })
+    expect(registryOf('127.0.0.1:5000/team/app')).toEqual({ base: 'http://127.0.0.1:5000', path: 'team/app' })
+    expect(registryOf('registry.local:5000/team/app')).toEqual({
+      base: 'https://registry.local:5000',
+      path: 'team/app'
+    })
+  })
+  it('reads the GitHub repository of a source label, and nothing else', () => {
+    expect(githubRepoOf('https://github.com/gogs/gogs')).toBe('gogs/gogs')
+    expect(githubRepoOf('https://github.com/paperless-ngx/paperless-ngx.git')).toBe('paperless-ngx/paperless-ngx')
+    expect(githubRepoOf('https://gitlab.com/a/b')).toBeNull()
+    expect(githubRepoOf('https://github.com/a/b/tree/main')).toBeNull()
   })
 })

@@ -14,7 +14,8 @@ import {
 import { paths } from '../site/paths.js'
 import { problem } from '../util/problems.js'
 import type { ComposeService } from './compose.js'
-import { imageMatcher, parseImageRef, runningVersion } from './images.js'
+import { imageMatcher, parseImageRef, runningVersion, type ImageRef } from './images.js'
+import { githubRepoOf } from './oci.js'
 import { required, type SnapshotReader } from './snapshot.js'
 
 /** `--from app=version`. */
@@ -37,7 +38,15 @@ export interface CheckedApp {
   /** Where the running version came from: `--from`, or a Compose service. */
   source:
     | { from: 'argument' }
-    | { from: 'compose'; file: string; service: string; line: number; image: string }
+    | {
+        from: 'compose'
+        file: string
+        service: string
+        line: number
+        image: string
+        /** The image's source label, when `--resolve-images` found the app by it. */
+        resolvedFrom?: string
+      }
     /** A pull request's change of an image: `service` is the field that holds it. */
     | { from: 'change'; file: string; service: string; line: number; image: string; baseImage: string }
   /** The running version, or null when the image's tag names none. */
@@ -117,10 +126,17 @@ export interface ImageChange {
  */
 export async function runCheck(
   reader: SnapshotReader,
-  input: { from: FromArg[]; services: ComposeService[]; changes?: ImageChange[] }
+  input: {
+    from: FromArg[]
+    services: ComposeService[]
+    changes?: ImageChange[]
+    /** `--resolve-images`: reads an unmapped image's source label from its registry. */
+    resolve?: (ref: ImageRef) => Promise<{ source: string } | { why: string }>
+  }
 ): Promise<CheckResult> {
   const catalog = await required(reader, paths.catalog, catalogDocSchema)
   const records = new Map(catalog.apps.map((a) => [a.slug, a]))
+  const byRepo = new Map(catalog.apps.map((a) => [a.repo.toLowerCase(), a]))
   const histories = new Map<string, ReleasesDoc | null>()
   const historyOf = async (slug: string) => {
     if (!histories.has(slug)) histories.set(slug, await reader.read(paths.releases(slug), releasesDocSchema))
@@ -159,16 +175,36 @@ export async function runCheck(
         continue
       }
       const m = match(s.image)
-      const tracked =
+      let tracked =
         'slugs' in m ? m.slugs.map((slug) => records.get(slug)).filter((r): r is AppRecord => r !== undefined) : []
       const ref = parseImageRef(s.image)
-      if ('untracked' in m || tracked.length === 0 || !ref) {
-        untracked.push({ ...where, reason: 'untracked' in m ? m.untracked : 'not tracked by this catalog' })
+      let resolvedFrom: string | undefined
+      let reason = 'untracked' in m ? m.untracked : 'not tracked by this catalog'
+      if (tracked.length === 0 && ref && input.resolve) {
+        const found = await input.resolve(ref)
+        const repo = 'source' in found ? githubRepoOf(found.source) : null
+        const record = repo ? byRepo.get(repo.toLowerCase()) : undefined
+        if (record) {
+          tracked = [record]
+          resolvedFrom = (found as { source: string }).source
+        } else
+          reason +=
+            'why' in found
+              ? `; --resolve-images: ${found.why}`
+              : `; --resolve-images: its source label names ${found.source.slice(0, 200)}, which is no app of the catalog`
+      }
+      if (tracked.length === 0 || !ref) {
+        untracked.push({ ...where, reason })
         continue
       }
       const running = runningVersion(ref)
       for (const record of tracked) {
-        const source = { from: 'compose' as const, ...where, image: s.image }
+        const source = {
+          from: 'compose' as const,
+          ...where,
+          image: s.image,
+          ...(resolvedFrom ? { resolvedFrom } : {})
+        }
         if ('version' in running) apps.push(await judge(record, running.version, source))
         else
           apps.push(
