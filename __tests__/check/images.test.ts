@@ -100,7 +100,7 @@ describe('imageMatcher: image references as people write them', () => {
   })
   it('says why an image is not tracked', () => {
     expect(match('paperlessngx/paperless-ngx:2.0')).toEqual({
-      untracked: expect.stringContaining('it maps only ghcr.io/paperless-ngx/paperless-ngx of that name')
+      untracked: expect.stringContaining('its app "paperless-ngx" maps only ghcr.io/paperless-ngx/paperless-ngx (')
     })
     expect(match('someone/else:1.0')).toEqual({ untracked: 'not tracked by this catalog' })
     expect(match('Not An Image')).toEqual({ untracked: 'not an image reference' })

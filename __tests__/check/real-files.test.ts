@@ -68,7 +68,7 @@ describe('the real files of ../shared/data/compose/', () => {
             expect({ image: r.image, why: m.untracked }).toEqual({
               image: r.image,
               why: expect.stringMatching(
-                /^not tracked by this catalog: (it maps only .* community build|it has an app .* but maps no image)/
+                /^not tracked by this catalog: (its app .* maps only .* community build|it has an app .* but maps no image)/
               )
             })
             counts.communityUnmapped++

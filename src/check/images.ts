@@ -64,15 +64,13 @@ export function imageMatcher(
   /** Every app of the catalog, those without images too. */
   apps: Iterable<string> = []
 ): (ref: string) => ImageMatch {
-  const known = new Set(apps)
   const byKey = new Map<string, string[]>()
-  const byLast = new Map<string, string[]>()
+  const imagesOf = new Map<string, string[]>()
+  for (const slug of apps) imagesOf.set(slug, [])
   for (const { image, slug } of images) {
     const key = imageKey(image)
     byKey.set(key, [...new Set([...(byKey.get(key) ?? []), slug])])
-    const last = key.split('/').pop()!
-    byLast.set(last, [...new Set([...(byLast.get(last) ?? []), image])])
-    byLast.set(slug, [...new Set([...(byLast.get(slug) ?? []), image])])
+    imagesOf.set(slug, [...(imagesOf.get(slug) ?? []), image])
   }
   return (written) => {
     const ref = parseImageRef(written)
@@ -80,15 +78,15 @@ export function imageMatcher(
     const key = imageKey(ref.name)
     const slugs = byKey.get(key)
     if (slugs) return { slugs }
-    const alike = byLast.get(key.split('/').pop()!)
-    if (alike)
-      return {
-        untracked: `not tracked by this catalog: it maps only ${alike.slice(0, 4).join(', ')} of that name (this one may be a community build; add it to the app's images: if it is the same app)`
-      }
+    // Named after an app of the catalog (`lscr.io/linuxserver/tautulli`): say which images it does map.
     const last = key.split('/').pop()!
-    if (known.has(last))
+    const mapped = imagesOf.get(last)
+    if (mapped)
       return {
-        untracked: `not tracked by this catalog: it has an app "${last}" but maps no image to it (add this one to its images: if it is the same app)`
+        untracked:
+          mapped.length > 0
+            ? `not tracked by this catalog: its app "${last}" maps only ${mapped.slice(0, 4).join(', ')} (this one may be a community build; add it to the app's images: if it is the same app)`
+            : `not tracked by this catalog: it has an app "${last}" but maps no image to it (add this one to its images: if it is the same app)`
       }
     return { untracked: 'not tracked by this catalog' }
   }
