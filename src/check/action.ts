@@ -44,6 +44,9 @@ export interface Report {
   api: string
 }
 
+/** Rows of the table; each is at most about 1,000 characters. */
+const MAX_ROWS = 40
+
 /** The comment's and the summary's Markdown. */
 export function reportMarkdown(r: Report, note?: string): string {
   const out = [MARKER]
@@ -58,7 +61,11 @@ export function reportMarkdown(r: Report, note?: string): string {
   out.push(`### updatesafe check: ${r.status === 1 ? '❌' : '✅'} ${title}`, '')
   if (judged.length > 0) {
     out.push('| Where | App | Update | Verdict | Worst crossed | Deciding words |', '|---|---|---|---|---|---|')
-    for (const a of judged) {
+    // GitHub keeps a comment to 65,536 characters: the worst updates first, at most MAX_ROWS of them.
+    const shown = [...judged]
+      .sort((x, y) => RANK[worstOf(y, r).safeToUpdate] - RANK[worstOf(x, r).safeToUpdate])
+      .slice(0, MAX_ROWS)
+    for (const a of shown) {
       const w = worstOf(a, r)
       const src = a.source.from === 'change' ? a.source : null
       out.push(
@@ -66,6 +73,7 @@ export function reportMarkdown(r: Report, note?: string): string {
           `${w.safeToUpdate}${w.version ? ` (${md(w.version, 60)})` : ''}${w.urgentAllowed ? ', urgent fix allowed' : ''} | ${md(w.words)} |`
       )
     }
+    if (judged.length > MAX_ROWS) out.push('', `…and ${judged.length - MAX_ROWS} more, in the annotations.`)
     out.push('')
   }
   const notes = [
@@ -74,8 +82,8 @@ export function reportMarkdown(r: Report, note?: string): string {
     ...r.unreadable.map((u) => `${code(`${u.file}:${u.line}`)} ${code(u.field)}: ${md(u.reason)}`)
   ]
   if (notes.length > 0) {
-    out.push('Not judged (counted as unknown, never as safe):', '', ...notes.slice(0, 100).map((n) => `- ${n}`))
-    if (notes.length > 100) out.push(`- and ${notes.length - 100} more`)
+    out.push('Not judged (counted as unknown, never as safe):', '', ...notes.slice(0, 40).map((n) => `- ${n}`))
+    if (notes.length > 40) out.push(`- and ${notes.length - 40} more`)
     out.push('')
   }
   if (note) out.push(`> ${md(note, 1000)}`, '')
