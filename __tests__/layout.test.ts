@@ -71,7 +71,7 @@ describe('source layout', () => {
         .filter((e) => e.isFile())
         .map((e) => e.name)
         .sort()
-    ).toEqual(['action.ts', 'cli.ts', 'commands.ts', 'index.ts', 'inputs.ts'].sort())
+    ).toEqual(['action.ts', 'check-action.ts', 'cli.ts', 'commands.ts', 'index.ts', 'inputs.ts'].sort())
     expect(
       top
         .filter((e) => e.isDirectory())

@@ -17,15 +17,19 @@ import { closingLine, exitStatus, formatProblem, problem, ProblemsError } from '
 import { redactingLogger } from './util/redact.js'
 import { escapeUnsafe } from './util/text.js'
 import { readComposeFile } from './check/compose.js'
-import { checkJson, checkStatus, checkTable, runCheck, type FromArg } from './check/report.js'
+import { gateStatus, parseFailOn, type FailOn } from './check/gate.js'
+import type { ImageRef } from './check/images.js'
+import { imageSourceLabel } from './check/oci.js'
+import { runCheck, type FromArg } from './check/report.js'
+import { checkJson, checkTable } from './check/table.js'
 import { snapshotReader } from './check/snapshot.js'
 import { SLUG_PATTERN } from './schema/index.js'
 import { isVersionLabel } from './util/versions.js'
+import { VERSION } from './util/version.js'
 
-const USAGE = `updatesafe <command> [options]
-
-Commands:
-  build     --catalog DIR --out DIR [--base-url URL] [--refresh | --notes-from FILE] [--previous DIR]
+/** Each command's own help (`updatesafe COMMAND --help`), with examples. */
+const HELP: Record<string, string> = {
+  build: `  build     --catalog DIR --out DIR [--base-url URL] [--refresh | --notes-from FILE] [--previous DIR]
             [--now ISO] [--request-timeout SECONDS] [--refresh-deadline SECONDS] [--source-commit SHA]
             [--judge models|rules] [--model ID] [--models-endpoint URL] [--max-model-calls N]
             [--only SLUG ...]
@@ -45,26 +49,62 @@ Commands:
             the rules stay the floor. --judge rules never asks a model.
             --only builds those apps alone, a preview (with --refresh and
             GITHUB_TOKEN: of what GitHub says of them now).
-  serve     --dir DIR [--port PORT] [--host 127.0.0.1]
+            Examples:
+              updatesafe build --catalog catalog --out site
+              GITHUB_TOKEN=... updatesafe build --refresh --only miniflux --out preview
+`,
+  serve: `  serve     --dir DIR [--port PORT] [--host 127.0.0.1]
             Serve a built site with GitHub Pages semantics. The port is --port,
             else the PORT environment variable, else 8080.
-  classify  --jsonl FILE | --notes-file FILE
+            Example:
+              updatesafe serve --dir site --port 8080
+`,
+  classify: `  classify  --jsonl FILE | --notes-file FILE
             Classify release notes; one JSON line per input line on stdout.
-  validate  --catalog DIR
+            Example:
+              updatesafe classify --notes-file NOTES.md
+`,
+  validate: `  validate  --catalog DIR
             Check every catalog record; exit 1 on any error. Warns about a
             record without release facts: only a build with --refresh reads it.
-  add       OWNER/REPO [--image NAME ...] [--slug SLUG] [--catalog DIR] [--now ISO]
+            Example:
+              updatesafe validate --catalog catalog
+`,
+  add: `  add       OWNER/REPO [--image NAME ...] [--slug SLUG] [--catalog DIR] [--now ISO]
             Write a new record, DIR/apps/SLUG.yml (never over an existing one).
             With GITHUB_TOKEN it records GitHub's facts: the repository, whether
             it is archived, its latest release (version, page, date, the day
             read); without, a minimal record that needs build --refresh.
-  check     --api URL|DIR [--from APP=VERSION ...] [--compose FILE ...] [--json] [--allow-urgent]
+            Example:
+              updatesafe add traefik/traefik --image traefik
+`,
+  check: `  check     --api URL|DIR [--from APP=VERSION ...] [--compose FILE ...] [--json]
+            [--fail-on breaking|caution|unknown|never] [--allow-urgent] [--resolve-images]
             Judge the update from the version you run to the latest, for each app
             named by --from or found through a Compose service's image: in a
-            published snapshot. Exit 0 when no update crosses a breaking release,
-            1 when one does (--allow-urgent: unless all of its breaking releases
-            are urgent fixes), 2 for bad input (a file, the snapshot, the flags).
+            published snapshot. Each update counts as its worst class: its verdict,
+            or the worst release it crosses when that is worse (the table names the
+            release and its deciding words). An image the catalog does not know,
+            or a version it cannot place, is unknown: never counted as safe.
+            Exit 1 when one reaches --fail-on (default breaking; caution: caution
+            or breaking; unknown: anything not known to be safe; never: always 0),
+            --allow-urgent counting a breaking path of urgent fixes only as
+            caution; 0 otherwise; 2 for bad input (a file, the snapshot, the flags).
+            --resolve-images (off by default: it uses the network) asks the registry
+            of each image the catalog does not map for its
+            org.opencontainers.image.source label, with an anonymous pull token,
+            and checks the app whose GitHub repository it names.
+            Examples:
+              updatesafe check --api https://OWNER.github.io/REPO --compose compose.yml
+              updatesafe check --api ./site --from miniflux=2.2.10 --fail-on caution
+              updatesafe check --api https://OWNER.github.io/REPO --compose compose.yml --json
 `
+}
+
+const USAGE = `updatesafe <command> [options]   (updatesafe <command> --help, updatesafe --version)
+
+Commands:
+${Object.values(HELP).join('')}`
 
 /** Lines for a terminal: control characters (an ESC in a file name, say) are shown escaped, never sent. */
 export function stderrLogger(stream: NodeJS.WritableStream = process.stderr): Logger {
@@ -123,7 +163,11 @@ async function run(
 ): Promise<number> {
   const [command, ...rest] = argv
   if (COMMANDS.includes(command ?? '') && rest.some((a) => a === '--help' || a === '-h')) {
-    process.stdout.write(USAGE)
+    stdout(`updatesafe ${command} [options]\n\n${HELP[command!]}`)
+    return 0
+  }
+  if (command === '--version' || command === '-V' || command === 'version') {
+    stdout(`${VERSION}\n`)
     return 0
   }
   switch (command) {
@@ -316,9 +360,17 @@ async function run(
           from: { type: 'string', multiple: true },
           compose: { type: 'string', multiple: true },
           json: { type: 'boolean', default: false },
-          'allow-urgent': { type: 'boolean', default: false }
+          'fail-on': { type: 'string', default: 'breaking' },
+          'allow-urgent': { type: 'boolean', default: false },
+          'resolve-images': { type: 'boolean', default: false }
         }
       })
+      let failOn: FailOn
+      try {
+        failOn = parseFailOn(values['fail-on'])
+      } catch (e) {
+        throw usageError((e as Error).message)
+      }
       if (!values.api) throw usageError('check needs --api URL|DIR (the address or folder of a published snapshot)')
       const from = (values.from ?? []).map(parseFrom)
       if (from.length === 0 && (values.compose ?? []).length === 0)
@@ -326,15 +378,30 @@ async function run(
       const services = []
       // A Compose file that is not a regular file (a FIFO, /dev/zero) is refused before it is read.
       for (const file of values.compose ?? []) services.push(...readComposeFile(file, { env }))
-      const result = await runCheck(snapshotReader(values.api), { from, services })
-      stdout(values.json ? `${JSON.stringify(checkJson(result), null, 2)}\n` : checkTable(result))
-      return checkStatus(result, { allowUrgent: values['allow-urgent'] })
+      const cache = new Map<string, ReturnType<typeof imageSourceLabel>>()
+      const resolve = (ref: ImageRef) => {
+        const key = `${ref.name}:${ref.tag ?? ''}@${ref.digest ?? ''}`
+        if (!cache.has(key)) cache.set(key, imageSourceLabel(ref))
+        return cache.get(key)!
+      }
+      const result = await runCheck(snapshotReader(values.api), {
+        from,
+        services,
+        ...(values['resolve-images'] ? { resolve } : {})
+      })
+      const gate = { failOn, allowUrgent: values['allow-urgent'] }
+      stdout(
+        values.json
+          ? `${JSON.stringify(checkJson(result, gate), null, 2)}\n`
+          : checkTable(result, { ...gate, columns: process.stdout.columns || 120 })
+      )
+      return gateStatus(result, gate)
     }
     case undefined:
     case '--help':
     case '-h':
     case 'help':
-      process.stdout.write(USAGE)
+      stdout(USAGE)
       return command === undefined ? 2 : 0
     default:
       throw usageError(`unknown command "${command}"`)

@@ -3,7 +3,7 @@
 // served over HTTP on loopback, and Compose files of real images from the catalog's `images:`.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { spawnSync } from 'node:child_process'
-import { cp, mkdir, writeFile } from 'node:fs/promises'
+import { cp, mkdir, readFile, writeFile } from 'node:fs/promises'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
@@ -82,8 +82,8 @@ const FIVE = (prometheus: string, gogs: string) => `services:
     image: quay.io/buildbot/buildbot-master:v4.3.0
   worker:
     image: quay.io/buildbot/buildbot-worker:4.3.0
-  db:
-    image: memcached:1.6
+  search:
+    image: getmeili/meilisearch:v1.13.3
   web:
     build: ./web
 `
@@ -118,7 +118,11 @@ describe('updatesafe check --compose over HTTP', () => {
     ])
     expect(doc.apps.every((a) => a.safeToUpdate === 'safe' && a.crossed.length === 0)).toBe(true)
     expect(doc.untracked).toEqual([
-      expect.objectContaining({ service: 'db', image: 'memcached:1.6', reason: 'not tracked by this catalog' }),
+      expect.objectContaining({
+        service: 'search',
+        image: 'getmeili/meilisearch:v1.13.3',
+        reason: expect.stringContaining('not tracked by this catalog')
+      }),
       expect.objectContaining({ service: 'web', image: null })
     ])
   })
@@ -135,9 +139,11 @@ describe('updatesafe check --compose over HTTP', () => {
     // The same, as a table for a terminal.
     const table = await check('--api', origin, '--compose', file)
     expect(table.status).toBe(1)
-    expect(table.stdout).toMatch(/^APP\s+RUNNING\s+LATEST\s+VERDICT\s+DECIDED BY\s+WHY$/m)
-    expect(table.stdout).toMatch(/^gogs\s+0\.14\.3\s+v0\.15\.1\s+breaking\s+v0\.15\.0\s+The `?LEGACY_AUTH/m)
-    expect(table.stdout).toMatch(/db \(memcached:1\.6\): not tracked by this catalog/)
+    expect(table.stdout).toMatch(/^SERVICE\s+APP\s+RUNNING\s+LATEST\s+VERDICT\s+WORST CROSSED\s+WHY$/m)
+    expect(table.stdout).toMatch(
+      /^git\s+gogs\s+0\.14\.3\s+v0\.15\.1\s+breaking\s+breaking \(v0\.15\.0\)\s+The `?LEGACY_AUTH/m
+    )
+    expect(table.stdout).toMatch(/search \(getmeili\/meilisearch:v1\.13\.3\): not tracked by this catalog/)
   })
 
   it('lets a path whose only breaking releases are urgent fixes pass with --allow-urgent, and no other', async () => {
@@ -273,5 +279,174 @@ describe('updatesafe check: bad input exits 2 with a clear message and prints no
     await bad(['--api', origin], /check needs --from APP=VERSION or --compose FILE/)
     await bad(['--api', origin, '--from', 'gogs'], /is not APP=VERSION/)
     await bad(['--api', origin, '--from', 'no-such-app=1.0.0'], /no app "no-such-app" in the snapshot/)
+  })
+})
+
+describe('updatesafe check: the gate (--fail-on) and what the table says', () => {
+  it('fails an update that is unknown overall but crosses a breaking release, and the table says which and why', async () => {
+    // 1.0.0 is older than the judged history: the verdict is unknown, but v3.15.0 on the path is breaking.
+    const r = await check('--api', origin, '--from', 'prometheus=1.0.0')
+    expect(r.status).toBe(1)
+    expect(r.stdout).toMatch(/^--from\s+prometheus\s+1\.0\.0\s+v3\.16\.0\s+unknown\s+breaking \(v3\.15\.0\)\s+\S/m)
+    expect(r.stdout).toContain('All users must')
+    const json = JSON.parse((await check('--api', origin, '--from', 'prometheus=1.0.0', '--json')).stdout) as {
+      apps: { safeToUpdate: string; worst: { safeToUpdate: string; version: string } }[]
+    }
+    expect(json.apps[0]).toMatchObject({
+      safeToUpdate: 'unknown',
+      worst: { safeToUpdate: 'breaking', version: 'v3.15.0' }
+    })
+    // --allow-urgent counts a path of urgent fixes only as caution: it passes the default gate, not --fail-on caution.
+    const urgent = ['--api', origin, '--from', 'prometheus=3.14.0', '--allow-urgent']
+    expect((await check(...urgent)).status).toBe(0)
+    const allowed = await check(...urgent, '--fail-on', 'caution')
+    expect(allowed.status).toBe(1)
+    expect(allowed.stdout).toMatch(/caution \(v3\.15\.0\) urgent fix, allowed/)
+  })
+
+  it('counts an image the catalog does not know, or a version it cannot place, as unknown: failing only --fail-on unknown', async () => {
+    const file = await compose(
+      'gate.yml',
+      'services:\n  git:\n    image: gogs/gogs:0.15.1\n  db:\n    image: postgres:16.4\n  web:\n    build: .\n'
+    )
+    expect((await check('--api', origin, '--compose', file)).status).toBe(0)
+    expect((await check('--api', origin, '--compose', file, '--fail-on', 'caution')).status).toBe(0)
+    expect((await check('--api', origin, '--compose', file, '--fail-on', 'unknown')).status).toBe(1)
+    // Built from source only: nothing to update, not unknown.
+    const built = await compose('built.yml', 'services:\n  git:\n    image: gogs/gogs:0.15.1\n  web:\n    build: .\n')
+    expect((await check('--api', origin, '--compose', built, '--fail-on', 'unknown')).status).toBe(0)
+    const latest = await compose('latest.yml', 'services:\n  git:\n    image: gogs/gogs:latest\n')
+    expect((await check('--api', origin, '--compose', latest)).status).toBe(0)
+    expect((await check('--api', origin, '--compose', latest, '--fail-on', 'unknown')).status).toBe(1)
+  })
+
+  it('--fail-on never always exits 0; a level it does not know is a usage error', async () => {
+    expect((await check('--api', origin, '--from', 'gogs=0.14.3', '--fail-on', 'never')).status).toBe(0)
+    expect((await check('--api', origin, '--from', 'gogs=0.14.3', '--fail-on', 'Breaking')).status).toBe(1)
+    const r = await check('--api', origin, '--from', 'gogs=0.14.3', '--fail-on', 'sometimes')
+    expect(r.status).toBe(2)
+    expect(r.stderr).toMatch(/--fail-on "sometimes" is not one of breaking, caution, unknown, never/)
+  })
+
+  it('wraps the deciding words under their column instead of cutting them', async () => {
+    const { checkTable } = await import('../../src/check/table.js')
+    const json = await check('--api', origin, '--from', 'gogs=0.14.3', '--json')
+    expect(json.status).toBe(1)
+    const { runCheck } = await import('../../src/check/report.js')
+    const { snapshotReader } = await import('../../src/check/snapshot.js')
+    const result = await runCheck(snapshotReader(origin), { from: [{ slug: 'gogs', version: '0.14.3' }], services: [] })
+    const narrow = checkTable(result, { columns: 80 }).trimEnd().split('\n')
+    const indent = narrow[0]!.indexOf('WHY')
+    expect(narrow.length).toBeGreaterThan(2)
+    expect(narrow.every((l) => l.length <= Math.max(80, indent + 30))).toBe(true)
+    expect(narrow.slice(2).every((l) => l.startsWith(' '.repeat(indent)) && l[indent] !== ' ')).toBe(true)
+    // Every word of the decision is there, in order, across the lines.
+    const words = narrow
+      .map((l, i) => (i === 0 ? '' : l.slice(indent)))
+      .join(' ')
+      .replace(/\s+/g, ' ')
+      .trim()
+    const quote = result.apps[0]!.decidedBy!.quote!.replace(/\s+/g, ' ').trim()
+    expect(words).toBe(quote)
+  })
+})
+
+describe('updatesafe help and version', () => {
+  it('prints one command’s own help with examples, and the version from package.json', async () => {
+    const help = await check('--help')
+    expect(help.status).toBe(0)
+    expect(help.stdout).toMatch(/^updatesafe check \[options\]/)
+    expect(help.stdout).toContain('--fail-on breaking|caution|unknown|never')
+    expect(help.stdout).toMatch(/Examples:\n\s+updatesafe check --api/)
+    expect(help.stdout).not.toContain('  build ')
+    const out: string[] = []
+    expect(await main(['--version'], quiet, {}, (t) => out.push(t))).toBe(0)
+    const { version } = JSON.parse(await readFile('package.json', 'utf8')) as { version: string }
+    expect(out.join('')).toBe(`${version}\n`)
+  })
+})
+
+describe('updatesafe check --resolve-images', () => {
+  it('finds an unmapped image’s app by its source label, read from a registry with an anonymous token', async () => {
+    const seen: { path: string; auth: string | undefined; accept: string | undefined }[] = []
+    const digest = (s: string) => `sha256:${s.repeat(64).slice(0, 64)}`
+    let registryUrl = ''
+    // A stand-in for an OCI registry: a token endpoint, an image index, a manifest and a config blob.
+    const registry = http.createServer((req, res) => {
+      const u = new URL(req.url ?? '/', 'http://x')
+      seen.push({ path: u.pathname + u.search, auth: req.headers.authorization, accept: req.headers.accept })
+      const send = (status: number, doc: unknown, type = 'application/json', headers = {}) =>
+        res.writeHead(status, { 'content-type': type, ...headers }).end(JSON.stringify(doc))
+      if (u.pathname === '/token') return send(200, { token: 'anon-token', expires_in: 300 })
+      if (req.headers.authorization !== 'Bearer anon-token')
+        return send(401, { errors: [{ code: 'UNAUTHORIZED' }] }, 'application/json', {
+          'www-authenticate': `Bearer realm="${registryUrl}/token",service="registry.test",scope="repository:${u.pathname.split('/').slice(2, 4).join('/')}:pull"`
+        })
+      const m = /^\/v2\/(mirror\/\w+)\/(manifests|blobs)\/(.+)$/.exec(u.pathname)
+      if (!m) return send(404, { errors: [{ code: 'NAME_UNKNOWN' }] })
+      const [, repo, kind, ref] = m
+      const labelled = repo === 'mirror/gogs'
+      if (kind === 'manifests' && ref === '0.14.3')
+        return send(
+          200,
+          {
+            schemaVersion: 2,
+            mediaType: 'application/vnd.oci.image.index.v1+json',
+            manifests: [
+              { digest: digest('b'), platform: { os: 'linux', architecture: 'arm64' } },
+              { digest: digest('a'), platform: { os: 'linux', architecture: 'amd64' } }
+            ]
+          },
+          'application/vnd.oci.image.index.v1+json'
+        )
+      if (kind === 'manifests' && ref === digest('a'))
+        return send(
+          200,
+          { schemaVersion: 2, config: { digest: digest('c') } },
+          'application/vnd.oci.image.manifest.v1+json'
+        )
+      if (kind === 'blobs' && ref === digest('c'))
+        return send(200, {
+          architecture: 'amd64',
+          config: { Labels: labelled ? { 'org.opencontainers.image.source': 'https://github.com/gogs/gogs' } : null }
+        })
+      return send(404, { errors: [{ code: 'MANIFEST_UNKNOWN' }] })
+    })
+    await new Promise<void>((ok) => registry.listen(0, '127.0.0.1', ok))
+    registryUrl = `http://127.0.0.1:${(registry.address() as AddressInfo).port}`
+    try {
+      const host = registryUrl.slice('http://'.length)
+      const file = await compose(
+        'mirrored.yml',
+        `services:\n  git:\n    image: ${host}/mirror/gogs:0.14.3\n  other:\n    image: ${host}/mirror/other:0.14.3\n`
+      )
+      const off = await check('--api', origin, '--compose', file, '--json')
+      expect(off.status).toBe(0)
+      expect(seen).toEqual([]) // off by default: no request at all
+      const r = await check('--api', origin, '--compose', file, '--json', '--resolve-images')
+      expect(r.status).toBe(1)
+      const doc = JSON.parse(r.stdout) as {
+        apps: (JsonApp & { source: { resolvedFrom?: string } })[]
+        untracked: { service: string; reason: string }[]
+      }
+      expect(doc.apps.map((a) => [a.slug, a.running, a.safeToUpdate, a.source.resolvedFrom])).toEqual([
+        ['gogs', '0.14.3', 'breaking', 'https://github.com/gogs/gogs']
+      ])
+      expect(doc.untracked).toEqual([
+        expect.objectContaining({
+          service: 'other',
+          reason: expect.stringContaining('--resolve-images: the image has no org.opencontainers.image.source label')
+        })
+      ])
+      // The token was asked for anonymously, for pull access to that repository only.
+      const tokenAsks = seen.filter((s) => s.path.startsWith('/token'))
+      expect(tokenAsks.every((s) => s.auth === undefined)).toBe(true)
+      expect(tokenAsks[0]!.path).toBe('/token?service=registry.test&scope=repository%3Amirror%2Fgogs%3Apull')
+      expect(seen.find((s) => s.path === '/v2/mirror/gogs/manifests/0.14.3')?.accept).toContain(
+        'application/vnd.oci.image.index.v1+json'
+      )
+    } finally {
+      await new Promise((ok) => registry.close(ok))
+    }
   })
 })

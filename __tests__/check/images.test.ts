@@ -1,6 +1,8 @@
 // Image references as Compose writes them, and the version a tag says is running.
 import { describe, expect, it } from '@jest/globals'
-import { imageKey, parseImageRef, runningVersion } from '../../src/check/images.js'
+import { imageKey, imageMatcher, parseImageRef, runningVersion } from '../../src/check/images.js'
+import { githubRepoOf, registryOf } from '../../src/check/oci.js'
+import { findImageRefs } from '../../src/check/refs.js'
 import { readCompose } from '../../src/check/compose.js'
 
 describe('image references', () => {
@@ -62,5 +64,131 @@ describe('readCompose', () => {
     expect(readCompose('c.yml', 'services:\n  a:\n    image: app:1.0\n    environment:\n      X: ${Y}\n')).toHaveLength(
       1
     )
+  })
+})
+
+describe('imageMatcher: image references as people write them', () => {
+  const match = imageMatcher(
+    [
+      { image: 'ghcr.io/paperless-ngx/paperless-ngx', slug: 'paperless-ngx' },
+      { image: 'nginx', slug: 'nginx' },
+      { image: 'registry.local:5000/team/app', slug: 'team-app' },
+      { image: 'linuxserver/sonarr', slug: 'sonarr' }
+    ],
+    ['paperless-ngx', 'nginx', 'team-app', 'sonarr', 'transmission']
+  )
+  it('meets every spelling of one image', () => {
+    for (const ref of [
+      'nginx',
+      'nginx:1.27-alpine',
+      'library/nginx:1.27',
+      'docker.io/library/nginx:1.27',
+      'index.docker.io/nginx',
+      'public.ecr.aws/docker/library/nginx:1.27',
+      `nginx@sha256:${'a'.repeat(64)}`
+    ])
+      expect({ ref, m: match(ref) }).toEqual({ ref, m: { slugs: ['nginx'] } })
+    expect(match('registry.local:5000/team/app:2.0')).toEqual({ slugs: ['team-app'] })
+    expect(match('REGISTRY.local:5000/team/app')).toEqual({ slugs: ['team-app'] })
+    expect(match('GHCR.IO/paperless-ngx/paperless-ngx:2.19.0')).toEqual({ slugs: ['paperless-ngx'] })
+  })
+  it('takes lscr.io/linuxserver/x only where the catalog maps linuxserver/x', () => {
+    expect(match('lscr.io/linuxserver/sonarr:4.0.0')).toEqual({ slugs: ['sonarr'] })
+    expect(match('lscr.io/linuxserver/transmission:latest')).toEqual({
+      untracked: expect.stringContaining('it has an app "transmission" but maps no image to it')
+    })
+  })
+  it('says why an image is not tracked', () => {
+    expect(match('paperlessngx/paperless-ngx:2.0')).toEqual({
+      untracked: expect.stringContaining('its app "paperless-ngx" maps only ghcr.io/paperless-ngx/paperless-ngx (')
+    })
+    expect(match('someone/else:1.0')).toEqual({ untracked: 'not tracked by this catalog' })
+    expect(match('Not An Image')).toEqual({ untracked: 'not an image reference' })
+  })
+  it('reads the version beside a digest, and none from a digest alone', () => {
+    const v = (ref: string) => runningVersion(parseImageRef(ref)!)
+    expect(v(`ghcr.io/juanfont/headscale:v0.29.3@sha256:${'0'.repeat(64)}`)).toEqual({ version: 'v0.29.3' })
+    expect(v(`nginx:1.29.3-alpine3.22@sha256:${'0'.repeat(64)}`)).toEqual({ version: '1.29.3' })
+    expect(v('x:1.2-alpine')).toEqual({ version: '1.2' })
+    expect(v(`registry.local:5000/x@sha256:${'0'.repeat(64)}`)).toEqual({ unknown: expect.stringContaining('digest') })
+  })
+})
+
+describe('findImageRefs: Compose, Kubernetes, Helm values and Flux HelmRelease', () => {
+  it('finds image: strings and repository + tag, with the line a bump changes', () => {
+    const text = [
+      'apiVersion: apps/v1', // 1
+      'kind: Deployment',
+      'metadata: { name: gitea }',
+      'spec:',
+      '  template:', // 5
+      '    spec:',
+      '      containers:',
+      '        - name: app',
+      '          image: gitea/gitea:1.23.3',
+      '---', // 10
+      'apiVersion: helm.toolkit.fluxcd.io/v2',
+      'kind: HelmRelease',
+      'spec:',
+      '  values:',
+      '    image:', // 15
+      '      repository: ghcr.io/paperless-ngx/paperless-ngx',
+      '      tag: 2.19.0',
+      '    sidecar:',
+      '      image:',
+      '        registry: docker.io', // 20
+      '        repository: library/redis',
+      '        tag: "7.2"',
+      '    other:',
+      '      image: "${REGISTRY}/x:1"',
+      ''
+    ].join('\n')
+    expect(findImageRefs('m.yaml', text)).toEqual([
+      {
+        file: 'm.yaml',
+        line: 9,
+        image: 'gitea/gitea:1.23.3',
+        field: 'Deployment/gitea:spec.template.spec.containers[0].image'
+      },
+      {
+        file: 'm.yaml',
+        line: 17,
+        image: 'ghcr.io/paperless-ngx/paperless-ngx:2.19.0',
+        field: '#2:spec.values.image.repository'
+      },
+      {
+        file: 'm.yaml',
+        line: 22,
+        image: 'docker.io/library/redis:7.2',
+        field: '#2:spec.values.sidecar.image.repository'
+      },
+      {
+        file: 'm.yaml',
+        line: 24,
+        image: null,
+        field: '#2:spec.values.other.image',
+        unreadable: expect.stringContaining('a template decides it')
+      }
+    ])
+    expect(findImageRefs('bad.yaml', 'a: [\n')).toEqual([])
+  })
+})
+
+describe('registryOf and githubRepoOf (--resolve-images)', () => {
+  it('makes Docker Hub’s implicit parts explicit and speaks HTTP only to this machine', () => {
+    expect(registryOf('nginx')).toEqual({ base: 'https://registry-1.docker.io', path: 'library/nginx' })
+    expect(registryOf('docker.io/gogs/gogs')).toEqual({ base: 'https://registry-1.docker.io', path: 'gogs/gogs' })
+    expect(registryOf('ghcr.io/a/b/c')).toEqual({ base: 'https://ghcr.io', path: 'a/b/c' })
+    expect(registryOf('127.0.0.1:5000/team/app')).toEqual({ base: 'http://127.0.0.1:5000', path: 'team/app' })
+    expect(registryOf('registry.local:5000/team/app')).toEqual({
+      base: 'https://registry.local:5000',
+      path: 'team/app'
+    })
+  })
+  it('reads the GitHub repository of a source label, and nothing else', () => {
+    expect(githubRepoOf('https://github.com/gogs/gogs')).toBe('gogs/gogs')
+    expect(githubRepoOf('https://github.com/paperless-ngx/paperless-ngx.git')).toBe('paperless-ngx/paperless-ngx')
+    expect(githubRepoOf('https://gitlab.com/a/b')).toBeNull()
+    expect(githubRepoOf('https://github.com/a/b/tree/main')).toBeNull()
   })
 })

@@ -41,8 +41,55 @@ export function imageKey(name: string): string {
   let host = hasRegistry ? first.toLowerCase() : null
   let path = hasRegistry ? parts.slice(1) : parts
   if (host === 'docker.io' || host === 'index.docker.io' || host === 'registry-1.docker.io') host = null
+  // Amazon's mirror of Docker Hub's official images: public.ecr.aws/docker/library/x is Docker Hub's x.
+  if (host === 'public.ecr.aws' && path[0] === 'docker' && path[1] === 'library' && path.length === 3) {
+    host = null
+    path = path.slice(2)
+  }
   if (host === null && path.length === 2 && path[0] === 'library') path = path.slice(1)
+  // LinuxServer.io publishes each image at lscr.io and on Docker Hub: one image, two addresses.
+  if (host === 'lscr.io' && path[0] === 'linuxserver') host = null
   return [...(host ? [host] : []), ...path].join('/')
+}
+
+export type ImageMatch = { slugs: string[] } | { untracked: string }
+
+/**
+ * Looks image names up in the catalog's `images:` (every spelling of one image meets at its
+ * `imageKey`). An image it does not map says why: not an image reference, or an image of an app
+ * the catalog has but under another name (a community build, say), or an app it does not track.
+ */
+export function imageMatcher(
+  images: readonly { image: string; slug: string }[],
+  /** Every app of the catalog, those without images too. */
+  apps: Iterable<string> = []
+): (ref: string) => ImageMatch {
+  const byKey = new Map<string, string[]>()
+  const imagesOf = new Map<string, string[]>()
+  for (const slug of apps) imagesOf.set(slug, [])
+  for (const { image, slug } of images) {
+    const key = imageKey(image)
+    byKey.set(key, [...new Set([...(byKey.get(key) ?? []), slug])])
+    imagesOf.set(slug, [...(imagesOf.get(slug) ?? []), image])
+  }
+  return (written) => {
+    const ref = parseImageRef(written)
+    if (!ref) return { untracked: 'not an image reference' }
+    const key = imageKey(ref.name)
+    const slugs = byKey.get(key)
+    if (slugs) return { slugs }
+    // Named after an app of the catalog (`lscr.io/linuxserver/tautulli`): say which images it does map.
+    const last = key.split('/').pop()!
+    const mapped = imagesOf.get(last)
+    if (mapped)
+      return {
+        untracked:
+          mapped.length > 0
+            ? `not tracked by this catalog: its app "${last}" maps only ${mapped.slice(0, 4).join(', ')} (this one may be a community build; add it to the app's images: if it is the same app)`
+            : `not tracked by this catalog: it has an app "${last}" but maps no image to it (add this one to its images: if it is the same app)`
+      }
+    return { untracked: 'not tracked by this catalog' }
+  }
 }
 
 const PRERELEASE_SUFFIX = /^[-.]?(alpha|beta|rc|pre|preview|dev)/i

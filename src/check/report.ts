@@ -13,9 +13,9 @@ import {
 } from '../schema/index.js'
 import { paths } from '../site/paths.js'
 import { problem } from '../util/problems.js'
-import { escapeUnsafe } from '../util/text.js'
 import type { ComposeService } from './compose.js'
-import { imageKey, parseImageRef, runningVersion } from './images.js'
+import { imageMatcher, parseImageRef, runningVersion, type ImageRef } from './images.js'
+import { githubRepoOf } from './oci.js'
 import { required, type SnapshotReader } from './snapshot.js'
 
 /** `--from app=version`. */
@@ -36,7 +36,19 @@ export interface CheckedApp {
   slug: string
   name: string
   /** Where the running version came from: `--from`, or a Compose service. */
-  source: { from: 'argument' } | { from: 'compose'; file: string; service: string; line: number; image: string }
+  source:
+    | { from: 'argument' }
+    | {
+        from: 'compose'
+        file: string
+        service: string
+        line: number
+        image: string
+        /** The image's source label, when `--resolve-images` found the app by it. */
+        resolvedFrom?: string
+      }
+    /** A pull request's change of an image: `service` is the field that holds it. */
+    | { from: 'change'; file: string; service: string; line: number; image: string; baseImage: string }
   /** The running version, or null when the image's tag names none. */
   running: string | null
   latest: string
@@ -88,7 +100,7 @@ function checked(
     name: record.name,
     source,
     running,
-    latest: record.latestVersion,
+    latest: v.latest || record.latestVersion,
     safeToUpdate: v.safeToUpdate,
     rationale: v.rationale,
     decidedBy: d && { ...crossedOf(d), rationale: d.rationale, quote: d.quote, evidence: d.evidence },
@@ -99,28 +111,48 @@ function checked(
   }
 }
 
-/** The apps to judge: every `--from`, and every Compose service whose image the catalog tracks. */
+/** An image reference a pull request changes: from `baseImage` to `image`, at `file`:`line` (`field` holds it). */
+export interface ImageChange {
+  file: string
+  field: string
+  line: number
+  baseImage: string
+  image: string
+}
+
+/**
+ * The apps to judge: every `--from`, every Compose service whose image the catalog tracks (to the
+ * latest), and every changed image the catalog tracks (from its old version to its new one).
+ */
 export async function runCheck(
   reader: SnapshotReader,
-  input: { from: FromArg[]; services: ComposeService[] }
+  input: {
+    from: FromArg[]
+    services: ComposeService[]
+    changes?: ImageChange[]
+    /** `--resolve-images`: reads an unmapped image's source label from its registry. */
+    resolve?: (ref: ImageRef) => Promise<{ source: string } | { why: string }>
+  }
 ): Promise<CheckResult> {
   const catalog = await required(reader, paths.catalog, catalogDocSchema)
   const records = new Map(catalog.apps.map((a) => [a.slug, a]))
+  const byRepo = new Map(catalog.apps.map((a) => [a.repo.toLowerCase(), a]))
   const histories = new Map<string, ReleasesDoc | null>()
   const historyOf = async (slug: string) => {
     if (!histories.has(slug)) histories.set(slug, await reader.read(paths.releases(slug), releasesDocSchema))
     return histories.get(slug)!
   }
-  const judge = async (record: AppRecord, running: string, source: CheckedApp['source']) => {
+  const judge = async (record: AppRecord, running: string, source: CheckedApp['source'], to?: string) => {
+    const latest = to ?? record.latestVersion
     const history = await historyOf(record.slug)
     const v =
       history === null
         ? {
-            ...verdictFrom([], running, { latest: record.latestVersion }),
+            ...verdictFrom([], running, { latest }),
             rationale: `The snapshot publishes no judged releases for ${record.slug} (it predates ${paths.releases('{slug}')}): the update is not judged.`
           }
         : // Spans never read (history gaps) make an update across them unknown, never safe.
-          verdictFrom(history.releases, running, { latest: record.latestVersion, gaps: history.gaps ?? [] })
+          verdictFrom(history.releases, running, { latest, gaps: history.gaps ?? [] })
     return checked(record, source, running, v)
   }
 
@@ -135,27 +167,44 @@ export async function runCheck(
   const untracked: Untracked[] = []
   if (input.services.length > 0) {
     const images = await required(reader, paths.images, imagesDocSchema)
-    const bySlug = new Map<string, string[]>()
-    for (const { image, slug } of images.images) {
-      const key = imageKey(image)
-      bySlug.set(key, [...(bySlug.get(key) ?? []), slug])
-    }
+    const match = imageMatcher(images.images, records.keys())
     for (const s of input.services) {
       const where = { file: s.file, service: s.service, line: s.line, image: s.image }
       if (s.image === null) {
         untracked.push({ ...where, reason: 'no image: (built from source), so no version to check' })
         continue
       }
+      const m = match(s.image)
+      let tracked =
+        'slugs' in m ? m.slugs.map((slug) => records.get(slug)).filter((r): r is AppRecord => r !== undefined) : []
       const ref = parseImageRef(s.image)
-      const slugs = ref ? (bySlug.get(imageKey(ref.name)) ?? []) : []
-      const tracked = slugs.map((slug) => records.get(slug)).filter((r): r is AppRecord => r !== undefined)
-      if (!ref || tracked.length === 0) {
-        untracked.push({ ...where, reason: ref ? 'not tracked by this catalog' : 'not an image reference' })
+      let resolvedFrom: string | undefined
+      let reason = 'untracked' in m ? m.untracked : 'not tracked by this catalog'
+      if (tracked.length === 0 && ref && input.resolve) {
+        const found = await input.resolve(ref)
+        const repo = 'source' in found ? githubRepoOf(found.source) : null
+        const record = repo ? byRepo.get(repo.toLowerCase()) : undefined
+        if (record) {
+          tracked = [record]
+          resolvedFrom = (found as { source: string }).source
+        } else
+          reason +=
+            'why' in found
+              ? `; --resolve-images: ${found.why}`
+              : `; --resolve-images: its source label names ${found.source.slice(0, 200)}, which is no app of the catalog`
+      }
+      if (tracked.length === 0 || !ref) {
+        untracked.push({ ...where, reason })
         continue
       }
       const running = runningVersion(ref)
       for (const record of tracked) {
-        const source = { from: 'compose' as const, ...where, image: s.image }
+        const source = {
+          from: 'compose' as const,
+          ...where,
+          image: s.image,
+          ...(resolvedFrom ? { resolvedFrom } : {})
+        }
         if ('version' in running) apps.push(await judge(record, running.version, source))
         else
           apps.push(
@@ -167,66 +216,51 @@ export async function runCheck(
       }
     }
   }
+  const changes = input.changes ?? []
+  if (changes.length > 0) {
+    const images = await required(reader, paths.images, imagesDocSchema)
+    const match = imageMatcher(images.images, records.keys())
+    for (const c of changes) {
+      const where = { file: c.file, service: c.field, line: c.line, image: c.image }
+      const m = match(c.image)
+      const tracked =
+        'slugs' in m ? m.slugs.map((slug) => records.get(slug)).filter((r): r is AppRecord => r !== undefined) : []
+      const head = parseImageRef(c.image)
+      const base = parseImageRef(c.baseImage)
+      if ('untracked' in m || tracked.length === 0 || !head) {
+        untracked.push({ ...where, reason: 'untracked' in m ? m.untracked : 'not tracked by this catalog' })
+        continue
+      }
+      const baseMatch = match(c.baseImage)
+      const to = runningVersion(head)
+      const from = base ? runningVersion(base) : { unknown: 'it is not an image reference' }
+      for (const record of tracked) {
+        const source = { from: 'change' as const, ...where, baseImage: c.baseImage }
+        const sameApp = 'slugs' in baseMatch && baseMatch.slugs.includes(record.slug)
+        const unknown = !sameApp
+          ? `the image was ${c.baseImage}, not one of ${record.slug}'s: there is no earlier version of it to update from`
+          : 'unknown' in from
+            ? `the version before is not known (${c.baseImage}): ${from.unknown}`
+            : 'unknown' in to
+              ? `the version after is not known (${c.image}): ${to.unknown}`
+              : null
+        if (unknown !== null || !('version' in from) || !('version' in to)) {
+          apps.push(
+            checked(record, source, 'version' in from ? from.version : null, {
+              ...verdictFrom([], '', { latest: 'version' in to ? to.version : record.latestVersion }),
+              rationale: `The update is not judged: ${unknown}. Pin version tags to have it judged.`
+            })
+          )
+        } else if (from.version === to.version) {
+          apps.push(
+            checked(record, source, from.version, {
+              ...verdictFrom([], from.version, { latest: to.version }),
+              rationale: `The version stays ${from.version} (only the digest or the image's variant changes).`
+            })
+          )
+        } else apps.push(await judge(record, from.version, source, to.version))
+      }
+    }
+  }
   return { snapshot: { generatedAt: catalog.generatedAt }, apps, untracked }
-}
-
-/** 1 when an update crosses a breaking release (unless `allowUrgent` and all of them are urgent fixes), else 0. */
-export function checkStatus(result: CheckResult, opts: { allowUrgent?: boolean } = {}): number {
-  return result.apps.some((a) => a.breaking && !(opts.allowUrgent && a.urgentOnly)) ? 1 : 0
-}
-
-/** The JSON document `--json` prints. */
-export function checkJson(result: CheckResult): unknown {
-  return {
-    snapshot: result.snapshot,
-    apps: result.apps.map((a) => ({
-      slug: a.slug,
-      name: a.name,
-      running: a.running,
-      latest: a.latest,
-      safeToUpdate: a.safeToUpdate,
-      rationale: a.rationale,
-      decidedBy: a.decidedBy,
-      crossed: a.crossed,
-      breaking: a.breaking,
-      urgentOnly: a.urgentOnly,
-      unmaintained: a.unmaintained,
-      source: a.source
-    })),
-    untracked: result.untracked
-  }
-}
-
-/** Upstream's words on a terminal: control characters shown escaped, one line, bounded. */
-function cell(text: string, max: number): string {
-  const s = escapeUnsafe(text.replace(/\s+/g, ' ').trim())
-  return s.length > max ? `${s.slice(0, max - 1)}…` : s
-}
-
-/** A plain table for a terminal, then the services not tracked. */
-export function checkTable(result: CheckResult): string {
-  const head = ['APP', 'RUNNING', 'LATEST', 'VERDICT', 'DECIDED BY', 'WHY']
-  const rows = result.apps.map((a) => [
-    cell(a.slug, 40),
-    cell(a.running ?? '?', 30),
-    cell(a.latest, 30),
-    `${a.safeToUpdate}${a.breaking && a.urgentOnly ? ' (urgent fix)' : ''}${a.unmaintained ? ' (app unmaintained)' : ''}`,
-    cell(a.decidedBy?.version ?? '-', 30),
-    cell(a.decidedBy && a.safeToUpdate !== 'unknown' ? (a.decidedBy.quote ?? a.decidedBy.evidence) : a.rationale, 100)
-  ])
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)))
-  const line = (r: string[]) =>
-    r
-      .map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!)))
-      .join('  ')
-      .trimEnd()
-  const out = rows.length > 0 ? [line(head), ...rows.map(line)] : ['No tracked app to check.']
-  if (result.untracked.length > 0) {
-    out.push('', 'Not checked:')
-    for (const u of result.untracked)
-      out.push(
-        `  ${cell(u.file, 80)}:${u.line}: ${cell(u.service, 40)} (${cell(u.image ?? 'no image', 80)}): ${u.reason}`
-      )
-  }
-  return `${out.join('\n')}\n`
 }

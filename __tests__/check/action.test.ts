@@ -1,0 +1,309 @@
+// The pull-request check action run as the runner runs it (a child process, INPUT_* variables,
+// GITHUB_EVENT_PATH with a pull_request payload, GITHUB_STEP_SUMMARY and GITHUB_OUTPUT files,
+// annotations on stdout) on a real git repository with base and head commits; the catalog built
+// here and served on loopback; the comment written to a stand-in of GitHub's REST API.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { execFileSync, spawn } from 'node:child_process'
+import { cp, mkdir, readFile, writeFile } from 'node:fs/promises'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { changedImages } from '../../src/check/changes.js'
+import { createSiteHandler } from '../../src/output/serve.js'
+import type { Logger } from '../../src/util/types.js'
+import { BREAKING, builder, FIX, release, upstreamOf } from '../support/demo-chain.js'
+import { startFakeComments, type FakeComments } from '../support/fake-issue-comments.js'
+import { RELEASE_NOTES } from '../support/shared-data.js'
+import { tempDir } from '../support/tmp.js'
+
+const ENTRY = path.resolve('src/check-action.ts')
+// Run from the TypeScript source (dist/ is built at release): tsx's loader, by absolute path, as the checkout is elsewhere.
+const TSX = pathToFileURL(path.resolve('node_modules/tsx/dist/esm/index.mjs')).href
+const REPO = 'someone/homelab'
+const quiet: Logger = { info: () => {}, warning: () => {}, error: () => {} }
+
+let dir: string
+let cleanup: () => Promise<void>
+let server: http.Server
+let api: string
+let gh: FakeComments
+let runs = 0
+
+beforeAll(async () => {
+  ;({ dir, cleanup } = await tempDir('updatesafe-check-action-'))
+  server = http.createServer(createSiteHandler(path.join(dir, 's2')))
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok))
+  api = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  await cp('catalog', path.join(dir, 'catalog'), { recursive: true })
+  const at = builder(dir, api, quiet, RELEASE_NOTES)
+  const gogs = (v: string, notes: string, date: string) => release(v, notes, date, 'gogs/gogs')
+  const prom = (v: string, notes: string, date: string) => release(v, notes, date, 'prometheus/prometheus')
+  await at('s1', '2026-11-21T12:00:00.000Z')
+  await at(
+    's2',
+    '2026-11-28T12:00:00.000Z',
+    's1',
+    upstreamOf(
+      {
+        'gogs/gogs': [gogs('v0.15.0', BREAKING, '2026-11-26'), gogs('v0.15.1', FIX, '2026-11-27')],
+        'prometheus/prometheus': [prom('v3.15.0', FIX, '2026-11-26'), prom('v3.16.0', FIX, '2026-11-27')]
+      },
+      '2026-11-28'
+    )
+  )
+  gh = await startFakeComments(REPO)
+}, 120_000)
+
+afterAll(async () => {
+  await new Promise((ok) => server.close(ok))
+  await gh.close()
+  await cleanup()
+})
+
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', args, {
+    cwd,
+    encoding: 'utf8',
+    env: {
+      PATH: process.env.PATH ?? '',
+      GIT_AUTHOR_NAME: 't',
+      GIT_AUTHOR_EMAIL: 't@example.invalid',
+      GIT_COMMITTER_NAME: 't',
+      GIT_COMMITTER_EMAIL: 't@example.invalid',
+      GIT_CONFIG_NOSYSTEM: '1',
+      HOME: dir
+    }
+  }).trim()
+
+/** A repository with `base` files committed on main and `head` files on a branch; returns both commits. */
+async function repoWith(
+  name: string,
+  base: Record<string, string>,
+  ...heads: Record<string, string>[]
+): Promise<{ cwd: string; base: string; heads: string[] }> {
+  const cwd = path.join(dir, 'repos', name)
+  await mkdir(cwd, { recursive: true })
+  git(cwd, 'init', '-q', '-b', 'main')
+  const commit = async (files: Record<string, string>, msg: string) => {
+    for (const [f, text] of Object.entries(files)) {
+      await mkdir(path.dirname(path.join(cwd, f)), { recursive: true })
+      await writeFile(path.join(cwd, f), text)
+    }
+    git(cwd, 'add', '-A')
+    git(cwd, 'commit', '-q', '-m', msg)
+    return git(cwd, 'rev-parse', 'HEAD')
+  }
+  const b = await commit(base, 'base')
+  git(cwd, 'checkout', '-q', '-b', 'renovate/bump')
+  const hs: string[] = []
+  for (const [i, h] of heads.entries()) hs.push(await commit(h, `bump ${i}`))
+  return { cwd, base: b, heads: hs }
+}
+
+interface Run {
+  code: number | null
+  stdout: string
+  summary: string
+  outputs: string
+}
+
+async function runCheckAction(
+  cwd: string,
+  base: string,
+  head: string,
+  inputs: Record<string, string> = {},
+  fork = false,
+  number = 7
+): Promise<Run> {
+  const n = ++runs
+  const event = path.join(dir, `event-${n}.json`)
+  const summary = path.join(dir, `summary-${n}.md`)
+  const output = path.join(dir, `output-${n}.txt`)
+  const headRepo = fork ? 'contributor/homelab' : REPO
+  // The fields of GitHub's pull_request webhook payload the action reads, in their places.
+  await writeFile(
+    event,
+    JSON.stringify({
+      action: 'synchronize',
+      number,
+      pull_request: {
+        number,
+        state: 'open',
+        title: 'Update gogs/gogs to v0.15.1',
+        base: { ref: 'main', sha: base, repo: { full_name: REPO, fork: false } },
+        head: { ref: 'renovate/bump', sha: head, repo: { full_name: headRepo, fork } }
+      },
+      repository: { full_name: REPO }
+    })
+  )
+  await writeFile(summary, '')
+  await writeFile(output, '')
+  const all = { api, 'fail-on': 'breaking', 'allow-urgent': 'false', 'github-token': 'ghs_faketoken123', ...inputs }
+  const child = spawn(process.execPath, ['--import', TSX, ENTRY], {
+    cwd,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: dir,
+      GITHUB_EVENT_NAME: 'pull_request',
+      GITHUB_EVENT_PATH: event,
+      GITHUB_STEP_SUMMARY: summary,
+      GITHUB_OUTPUT: output,
+      GITHUB_REPOSITORY: REPO,
+      GITHUB_API_URL: gh.url,
+      ...Object.fromEntries(Object.entries(all).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v]))
+    }
+  })
+  let stdout = ''
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
+  child.stderr.on('data', (d: Buffer) => (stdout += d.toString()))
+  const code = await new Promise<number | null>((ok) => child.on('close', ok))
+  return { code, stdout, summary: await readFile(summary, 'utf8'), outputs: await readFile(output, 'utf8') }
+}
+
+const COMPOSE = (gogs: string, other = 'ghcr.io/someone/tool:1.0.0') =>
+  `services:\n  git:\n    image: gogs/gogs:${gogs}\n  tool:\n    image: ${other}\n`
+const DEPLOYMENT = (tag: string) =>
+  `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: gogs\nspec:\n  template:\n    spec:\n      containers:\n        - name: gogs\n          image: docker.io/gogs/gogs:${tag}\n`
+const VALUES = (tag: string) => `prometheus:\n  image:\n    repository: prom/prometheus\n    tag: ${tag}\n`
+const DIGEST = (d: string) => `services:\n  git:\n    image: gogs/gogs@sha256:${d.repeat(64)}\n`
+
+describe('the pull-request check action', () => {
+  it('fails a bump across a breaking release with one comment quoting it, and updates that comment on the next push', async () => {
+    const r = await repoWith(
+      'breaking',
+      {
+        'compose.yml': COMPOSE('0.14.3'),
+        'k8s/gogs.yaml': DEPLOYMENT('0.15.0'),
+        'helm/values.yaml': VALUES('v3.15.0')
+      },
+      {
+        'compose.yml': COMPOSE('0.15.1', 'ghcr.io/someone/tool:1.1.0'),
+        'k8s/gogs.yaml': DEPLOYMENT('0.15.1'),
+        'helm/values.yaml': VALUES('v3.16.0')
+      },
+      { 'compose.yml': COMPOSE('0.15.0', 'ghcr.io/someone/tool:1.1.0') }
+    )
+    const first = await runCheckAction(r.cwd, r.base, r.heads[0]!)
+    expect(first.code).toBe(1)
+    // An annotation on each changed line: the breaking Compose bump fails, the others do not.
+    expect(first.stdout).toMatch(
+      /^::error title=updatesafe%3A gogs,file=compose\.yml,line=3::gogs 0\.14\.3 → 0\.15\.1: breaking \(v0\.15\.0\): .*LEGACY_AUTH/m
+    )
+    expect(first.stdout).toMatch(
+      /^::notice title=updatesafe%3A gogs,file=k8s\/gogs\.yaml,line=10::gogs 0\.15\.0 → 0\.15\.1: safe/m
+    )
+    expect(first.stdout).toMatch(
+      /^::notice title=updatesafe%3A prometheus,file=helm\/values\.yaml,line=4::prometheus v3\.15\.0 → v3\.16\.0: safe/m
+    )
+    expect(first.stdout).toMatch(
+      /^::notice title=updatesafe%3A not judged,file=compose\.yml,line=5::not judged \(unknown\): ghcr\.io\/someone\/tool:1\.1\.0: not tracked by this catalog/m
+    )
+    expect(first.stdout).toMatch(/^::error::an image update reaches fail-on: breaking \(gogs 0\.14\.3 → 0\.15\.1\)/m)
+    // The token appears once: the runner's mask command, never in a message.
+    expect(first.stdout.split('ghs_faketoken123')).toHaveLength(2)
+    expect(first.stdout).toMatch(/^::add-mask::ghs_faketoken123$/m)
+    expect(first.outputs).toMatch(/^worst<<.*\nbreaking\n/m)
+    // One comment, made with the token, quoting the deciding line.
+    expect(gh.violations).toEqual([])
+    expect(gh.calls.map((c) => c.operationId)).toEqual(['issues/list-comments', 'issues/create-comment'])
+    expect(gh.calls.every((c) => c.auth === 'Bearer ghs_faketoken123')).toBe(true)
+    expect(gh.comments).toHaveLength(1)
+    const comment = gh.comments[0]!
+    expect(comment.body.startsWith('<!-- updatesafe-check -->\n')).toBe(true)
+    expect(comment.body).toContain('❌ 1 image update reaches fail-on: breaking')
+    expect(comment.body).toMatch(
+      /\| `compose\.yml:3` \| gogs \| 0\.14\.3 → 0\.15\.1 \| breaking \| breaking \(v0\.15\.0\) \| The LEGACY\\_AUTH/
+    )
+    expect(first.summary).toContain(comment.body.trim().split('\n')[1]!)
+
+    // The second push: the same comment, updated.
+    const second = await runCheckAction(r.cwd, r.base, r.heads[1]!)
+    expect(second.code).toBe(1)
+    expect(gh.calls.map((c) => c.operationId).slice(2)).toEqual(['issues/list-comments', 'issues/update-comment'])
+    expect(gh.comments).toHaveLength(1)
+    expect(gh.comments[0]!.id).toBe(comment.id)
+    expect(gh.comments[0]!.body).toContain('0.14.3 → 0.15.0')
+    expect(gh.violations).toEqual([])
+  }, 60_000)
+
+  it('passes a safe bump; an unmapped or digest-pinned image passes with a note, and fails fail-on: unknown', async () => {
+    const safe = await repoWith('safe', { 'compose.yml': COMPOSE('0.15.0') }, { 'compose.yml': COMPOSE('0.15.1') })
+    const ok = await runCheckAction(safe.cwd, safe.base, safe.heads[0]!)
+    expect(ok.code).toBe(0)
+    expect(ok.summary).toContain('✅ no image update reaches fail-on: breaking')
+
+    const other = await repoWith(
+      'unknown',
+      { 'compose.yml': COMPOSE('0.15.1'), 'pinned/compose.yaml': DIGEST('a') },
+      { 'compose.yml': COMPOSE('0.15.1', 'ghcr.io/someone/tool:2.0.0'), 'pinned/compose.yaml': DIGEST('b') }
+    )
+    const passes = await runCheckAction(other.cwd, other.base, other.heads[0]!)
+    expect(passes.code).toBe(0)
+    expect(passes.summary).toMatch(/`compose\.yml:5` `ghcr\.io\/someone\/tool:2\.0\.0`: not tracked by this catalog/)
+    expect(passes.summary).toMatch(
+      /\| `pinned\/compose\.yaml:3` \| gogs \| \? → .* \| unknown \| unknown \| The update is not judged: the version before is not known .*digest/
+    )
+    const strict = await runCheckAction(other.cwd, other.base, other.heads[0]!, { 'fail-on': 'unknown' })
+    expect(strict.code).toBe(1)
+    expect(strict.stdout).toMatch(/^::error title=updatesafe%3A gogs,file=pinned\/compose\.yaml,line=3::/m)
+    expect(gh.violations).toEqual([])
+  }, 60_000)
+
+  it('pairs each reference with its own earlier one: two Deployments in one file, one bumped', async () => {
+    const two = (a: string, b: string) =>
+      `${DEPLOYMENT(a)}---\n${DEPLOYMENT(b).replace('name: gogs\nspec', 'name: gogs-mirror\nspec')}`
+    const r = await repoWith(
+      'two-docs',
+      { 'k8s/all.yaml': two('0.14.3', '0.15.0') },
+      { 'k8s/all.yaml': two('0.14.3', '0.15.1') }
+    )
+    const found = await changedImages(r.cwd, r.base, r.heads[0]!)
+    expect(found.changes).toEqual([
+      {
+        file: 'k8s/all.yaml',
+        field: 'Deployment/gogs-mirror:spec.template.spec.containers[0].image',
+        line: 21,
+        baseImage: 'docker.io/gogs/gogs:0.15.0',
+        image: 'docker.io/gogs/gogs:0.15.1'
+      }
+    ])
+    expect(found.added).toEqual([])
+  })
+
+  it('leaves a pull request that changes no image without a comment', async () => {
+    const r = await repoWith(
+      'no-image',
+      { 'compose.yml': COMPOSE('0.15.1') },
+      { 'compose.yml': `${COMPOSE('0.15.1')}  # a comment, no image changed\n` }
+    )
+    const before = gh.calls.length
+    const run = await runCheckAction(r.cwd, r.base, r.heads[0]!, {}, false, 9)
+    expect(run.code).toBe(0)
+    expect(gh.calls.slice(before).map((c) => c.operationId)).toEqual(['issues/list-comments'])
+    expect(gh.comments.filter((c) => c.issue === 9)).toEqual([])
+    expect(run.summary).toContain('no image reference changed')
+    expect(run.stdout).not.toMatch(/^::warning/m)
+  }, 60_000)
+
+  it('on a fork, where the token may not comment, still writes the summary and annotations and says why', async () => {
+    const r = await repoWith('fork', { 'compose.yml': COMPOSE('0.14.3') }, { 'compose.yml': COMPOSE('0.15.1') })
+    gh.refuseWrites = 403
+    try {
+      const before = gh.comments.length
+      const run = await runCheckAction(r.cwd, r.base, r.heads[0]!, {}, true, 8)
+      expect(run.code).toBe(1)
+      expect(gh.comments).toHaveLength(before)
+      expect(run.stdout).toMatch(/^::error title=updatesafe%3A gogs,file=compose\.yml,line=3::/m)
+      expect(run.stdout).toMatch(
+        /^::warning::No pull-request comment: the token may not comment on the pull request \(HTTP 403\)/m
+      )
+      expect(run.summary).toContain('this pull request comes from a fork')
+      expect(run.summary).toContain('No pull-request comment: the token may not comment on the pull request')
+      expect(run.summary).toMatch(/breaking \(v0\.15\.0\)/)
+      expect(run.outputs).toMatch(/^comment<<.*\nnone\n/m)
+    } finally {
+      gh.refuseWrites = null
+    }
+  }, 60_000)
+})

@@ -1,0 +1,82 @@
+// Image references in any YAML a self-hoster keeps in git — Compose files, Kubernetes manifests,
+// Helm values, Flux HelmRelease values — each with its line: `image: name:tag` anywhere, and the
+// Helm form `repository:` (+ `registry:`) + `tag:` in one mapping. A reference left to a template
+// (`${VAR}`, `{{ .Values }}`) is found but not readable, and says so.
+import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Node as YamlNode } from 'yaml'
+
+export interface FoundRef {
+  file: string
+  /** The line a version bump changes: the `tag:` when the reference has one, else the `image:`. */
+  line: number
+  /** `name[:tag][@digest]` as written (Helm's parts joined), or null when a template leaves it open. */
+  image: string | null
+  /** Where: `services.app.image`; in a manifest, its kind and name first (`Deployment/gogs:spec.…`). */
+  field: string
+  /** Why `image` is null. */
+  unreadable?: string
+}
+
+/** Larger than any real manifest; a file past it is not read. */
+const MAX_BYTES = 1024 * 1024
+const TEMPLATE = /\$\{|\$[A-Za-z_]|\{\{/
+
+const scalarText = (n: unknown): string | null =>
+  isScalar(n) && (typeof n.value === 'string' || typeof n.value === 'number') ? String(n.value).trim() : null
+
+/** Every image reference in one YAML file (all of its documents), in the file's order; [] for a file that is not YAML. */
+export function findImageRefs(file: string, text: string): FoundRef[] {
+  if (text.length > MAX_BYTES) return []
+  const lc = new LineCounter()
+  const docs = parseAllDocuments(text, { lineCounter: lc, prettyErrors: false })
+  if (!Array.isArray(docs)) return []
+  const lineOf = (n: unknown) => lc.linePos((n as YamlNode | undefined)?.range?.[0] ?? 0).line
+  const out: FoundRef[] = []
+  const add = (field: string, lineNode: unknown, image: string) => {
+    const ref: FoundRef = { file, line: lineOf(lineNode), image, field }
+    if (TEMPLATE.test(image))
+      out.push({ ...ref, image: null, unreadable: `a template decides it (${image.slice(0, 120)})` })
+    else out.push(ref)
+  }
+  const walk = (node: unknown, field: string, depth: number): void => {
+    if (depth > 64) return
+    if (isSeq(node)) {
+      node.items.forEach((item, i) => walk(item, `${field}[${i}]`, depth + 1))
+      return
+    }
+    if (!isMap(node)) return
+    const repository = scalarText(node.get('repository', true))
+    if (repository !== null && repository !== '' && !repository.includes('://')) {
+      // Helm: registry + repository + tag (or a digest), each optional but the repository.
+      const registry = scalarText(node.get('registry', true))
+      const tagNode = node.get('tag', true)
+      const tag = scalarText(tagNode)
+      const digest = scalarText(node.get('digest', true))
+      const name = registry ? `${registry}/${repository}` : repository
+      const image = `${name}${tag ? `:${tag}` : ''}${digest ? `@${digest}` : ''}`
+      add(
+        `${field && !field.endsWith(':') ? `${field}.` : field}repository`,
+        tag ? tagNode : node.get('repository', true),
+        image
+      )
+    }
+    for (const pair of node.items) {
+      const key = isScalar(pair.key) ? String(pair.key.value) : '?'
+      const here = field && !field.endsWith(':') ? `${field}.${key}` : `${field}${key}`
+      const image = key === 'image' ? scalarText(pair.value) : null
+      if (image !== null && image !== '') add(here, pair.value, image)
+      else walk(pair.value, here, depth + 1)
+    }
+  }
+  // Each document is named by its kind and name where it has them (a manifest), else by its place:
+  // two Deployments in one file both hold spec.template.spec.containers[0].image.
+  docs.forEach((doc, i) => {
+    if (doc.errors.length > 0) return
+    const root = doc.contents
+    const kind = isMap(root) ? scalarText(root.get('kind', true)) : null
+    const meta = isMap(root) ? root.get('metadata', true) : null
+    const name = isMap(meta) ? scalarText(meta.get('name', true)) : null
+    const prefix = kind && name ? `${kind}/${name}:` : docs.length > 1 ? `#${i + 1}:` : ''
+    walk(root, prefix, 0)
+  })
+  return out
+}

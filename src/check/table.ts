@@ -1,0 +1,102 @@
+// `updatesafe check`'s output: a table for a terminal (the service beside the app, the verdict, the
+// worst class crossed with its release, and the deciding words wrapped under their column, never
+// cut), or the JSON document `--json` prints.
+import { escapeUnsafe } from '../util/text.js'
+import { worstOf } from './gate.js'
+import type { CheckResult } from './report.js'
+
+/** The JSON document `--json` prints; `worst` is what the gate counted for each app. */
+export function checkJson(result: CheckResult, opts: { allowUrgent?: boolean } = {}): unknown {
+  return {
+    snapshot: result.snapshot,
+    apps: result.apps.map((a) => ({
+      slug: a.slug,
+      name: a.name,
+      running: a.running,
+      latest: a.latest,
+      safeToUpdate: a.safeToUpdate,
+      rationale: a.rationale,
+      worst: worstOf(a, opts),
+      decidedBy: a.decidedBy,
+      crossed: a.crossed,
+      breaking: a.breaking,
+      urgentOnly: a.urgentOnly,
+      unmaintained: a.unmaintained,
+      source: a.source
+    })),
+    untracked: result.untracked
+  }
+}
+
+/** Upstream's words on a terminal: control characters shown escaped, one line, bounded. */
+function cell(text: string, max: number): string {
+  const s = escapeUnsafe(text.replace(/\s+/g, ' ').trim())
+  return s.length > max ? `${s.slice(0, max - 1)}…` : s
+}
+
+/** Words wrapped at `width` columns; a word longer than the width is split. */
+export function wrap(text: string, width: number): string[] {
+  const out: string[] = []
+  let line = ''
+  for (let word of text.split(' ').filter((w) => w !== '')) {
+    while (word.length > width) {
+      if (line) out.push(line)
+      out.push(word.slice(0, width))
+      word = word.slice(width)
+      line = ''
+    }
+    if (!line) line = word
+    else if (line.length + 1 + word.length <= width) line += ` ${word}`
+    else {
+      out.push(line)
+      line = word
+    }
+  }
+  if (line) out.push(line)
+  return out.length > 0 ? out : ['']
+}
+
+/** The deciding words are long: at most this many characters (the JSON has them whole). */
+const MAX_WORDS = 600
+
+/** A plain table for a terminal `columns` wide, then the images not checked and why. */
+export function checkTable(result: CheckResult, opts: { columns?: number; allowUrgent?: boolean } = {}): string {
+  const head = ['SERVICE', 'APP', 'RUNNING', 'LATEST', 'VERDICT', 'WORST CROSSED', 'WHY']
+  const rows = result.apps.map((a) => {
+    const w = worstOf(a, opts)
+    const worst =
+      `${w.safeToUpdate}${w.version !== null ? ` (${w.version})` : ''}` +
+      `${w.urgentAllowed ? ' urgent fix, allowed' : a.breaking && a.urgentOnly ? ' urgent fix' : ''}`
+    return [
+      cell(a.source.from === 'compose' ? a.source.service : '--from', 40),
+      cell(a.slug, 40),
+      cell(a.running ?? '?', 30),
+      cell(a.latest, 30),
+      `${a.safeToUpdate}${a.unmaintained ? ' (app unmaintained)' : ''}`,
+      cell(worst, 60),
+      cell(w.words, MAX_WORDS)
+    ]
+  })
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)))
+  const indent = widths.slice(0, -1).reduce((n, w) => n + w + 2, 0)
+  // The last column takes what the terminal leaves, but never fewer than 30 columns.
+  const whyWidth = Math.max(30, (opts.columns ?? 120) - indent)
+  const out: string[] = []
+  const emit = (r: string[]) => {
+    const [first, ...more] = wrap(r[r.length - 1]!, whyWidth)
+    out.push([...r.slice(0, -1).map((c, i) => c.padEnd(widths[i]!)), first].join('  ').trimEnd())
+    for (const m of more) out.push(`${' '.repeat(indent)}${m}`.trimEnd())
+  }
+  if (rows.length > 0) {
+    emit(head)
+    rows.forEach(emit)
+  } else out.push('No tracked app to check.')
+  if (result.untracked.length > 0) {
+    out.push('', 'Not checked:')
+    for (const u of result.untracked)
+      out.push(
+        `  ${cell(u.file, 80)}:${u.line}: ${cell(u.service, 40)} (${cell(u.image ?? 'no image', 80)}): ${cell(u.reason, 300)}`
+      )
+  }
+  return `${out.join('\n')}\n`
+}
