@@ -734,21 +734,34 @@ async function runBatch(state, batch) {
     if (again.length > 0)
         await runBatch(state, again);
 }
+/**
+ * A rate limit or a refused token ends the asking for the whole run: the outcome every app not yet answered gets
+ * (the budget or the stop is recorded once); null for a failure that concerns this request alone.
+ */
+function runWideStop(state, failure, what) {
+    if (failure.kind === 'rate-limited') {
+        state.budget.exhausted ??= 'GitHub rate limit reached';
+        return { status: 'skipped', reason: state.budget.exhausted };
+    }
+    if (failure.kind !== 'unauthorized')
+        return null;
+    state.stats.tokenRefused ??= what;
+    state.stopped ??= { status: 'failed', reason: `GitHub rejected the token (${what})` };
+    return state.stopped;
+}
 async function onBatchFailure(state, batch, failure) {
     const { log } = state.options;
     const late = pastDeadline(state);
     if (late)
         return markAll(state, batch, late);
     const what = `${failure.status ?? 'network error'}: ${(0,facts/* capReason */.HA)(failure.message)}`;
-    switch (failure.kind) {
-        case 'rate-limited':
-            state.budget.exhausted ??= 'GitHub rate limit reached';
-            return markAll(state, batch, { status: 'skipped', reason: state.budget.exhausted });
-        case 'unauthorized':
-            state.stats.tokenRefused ??= what;
-            state.stopped = { status: 'failed', reason: `GitHub rejected the token (${what})` };
+    const stop = runWideStop(state, failure, what);
+    if (stop) {
+        if (failure.kind === 'unauthorized')
             log.error(`GitHub rejected the token; not asking further (${what})`);
-            return markAll(state, batch, state.stopped);
+        return markAll(state, batch, stop);
+    }
+    switch (failure.kind) {
         case 'transient':
             break;
         default:
@@ -925,14 +938,10 @@ async function olderFailed(state, asked, failure) {
     if (late)
         return markOlder(state, targets, late);
     const what = `${failure.status ?? 'network error'}: ${(0,facts/* capReason */.HA)(failure.message)}`;
+    const stop = runWideStop(state, failure, what);
+    if (stop)
+        return markOlder(state, targets, stop);
     switch (failure.kind) {
-        case 'rate-limited':
-            state.budget.exhausted ??= 'GitHub rate limit reached';
-            return markOlder(state, targets, { status: 'skipped', reason: state.budget.exhausted });
-        case 'unauthorized':
-            state.stats.tokenRefused ??= what;
-            state.stopped ??= { status: 'failed', reason: `GitHub rejected the token (${what})` };
-            return markOlder(state, targets, state.stopped);
         case 'transient':
             if (failure.serviceDown && tripBreaker(state, what))
                 return markOlder(state, targets, state.stopped);

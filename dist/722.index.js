@@ -8936,7 +8936,11 @@ const entrySchema = schemas/* object */.Ikc({
         .nullable()
         .optional(),
     notes: schemas/* string */.YjP(),
-    source: schemas/* object */.Ikc({ repo: schemas/* string */.YjP().regex(src_schema/* REPO_PATTERN */.WA), path: schemas/* string */.YjP().min(1).max(1024), commit: schemas/* string */.YjP().regex(/^[0-9a-f]{7,64}$/) })
+    source: schemas/* object */.Ikc({
+        repo: schemas/* string */.YjP().regex(src_schema/* REPO_PATTERN */.WA),
+        path: schemas/* string */.YjP().min(1).max(1024),
+        commit: schemas/* string */.YjP().regex(/^[0-9a-f]{7,64}$/)
+    })
         .optional()
 });
 /**
@@ -9087,21 +9091,15 @@ function notes_file_notesDigest(notes, repo) {
 
 
 
-/** Where an offline build's facts come from when the options do not say. */
-const OFFLINE_SOURCE = "the catalog's last known facts";
-/** A first build with no source of notes at all: what the banner says, with how to get them. */
-const NO_NOTES_SOURCE = "the catalog's records alone, with no release notes read: build with --refresh (GITHUB_TOKEN set) or " +
-    '--notes-from a notes file to judge the releases';
+/** A build with no source of notes: what the banner says, with how to get them. */
+const NO_NOTES_SOURCE = "the catalog's records (and the snapshot before, if any), with no release notes read: build with --refresh " +
+    '(GITHUB_TOKEN set) or --notes-from a notes file to judge new releases';
 /** The banner's data for a build without refresh, null for a refresh. */
 function offlineData(opts) {
     if (opts.refresh)
         return null;
     const source = opts.offline?.source ??
-        (opts.notesFrom
-            ? `the release notes in ${external_node_path_default().basename(opts.notesFrom)}`
-            : opts.previousDir
-                ? OFFLINE_SOURCE
-                : NO_NOTES_SOURCE);
+        (opts.notesFrom ? `the release notes in ${external_node_path_default().basename(opts.notesFrom)}` : NO_NOTES_SOURCE);
     return { source, asOf: opts.offline?.asOf ?? null };
 }
 /**
@@ -9224,7 +9222,9 @@ async function judgeCatalog(opts, deps, dirs, log, out) {
     // Named relative to the process, as the catalog is, so messages give the path as the user typed it.
     const notes = notesFrom ? readNotesFile(external_node_path_default().relative(process.cwd(), notesFrom), log) : null;
     const notesKey = (repo) => (notes ? notes_file_notesDigest(notes, repo) : '');
-    const known = program ? knownRecords(program, baseUrl, previous, reused, out.carry.present, sources, notesKey) : undefined;
+    const known = program
+        ? knownRecords(program, baseUrl, previous, reused, out.carry.present, sources, notesKey)
+        : undefined;
     // 3. The catalog, named relative to the process so messages give paths as the user typed them.
     const read = onlySome(await readCatalog(external_node_path_default().relative(process.cwd(), catalogDir) || '.', log, known), opts.only);
     const entries = read.entries;

@@ -1,8 +1,8 @@
-export const id = 634;
-export const ids = [634];
+export const id = 653;
+export const ids = [653];
 export const modules = {
 
-/***/ 8634:
+/***/ 9653:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -9036,7 +9036,11 @@ const entrySchema = schemas/* object */.Ikc({
         .nullable()
         .optional(),
     notes: schemas/* string */.YjP(),
-    source: schemas/* object */.Ikc({ repo: schemas/* string */.YjP().regex(src_schema/* REPO_PATTERN */.WA), path: schemas/* string */.YjP().min(1).max(1024), commit: schemas/* string */.YjP().regex(/^[0-9a-f]{7,64}$/) })
+    source: schemas/* object */.Ikc({
+        repo: schemas/* string */.YjP().regex(src_schema/* REPO_PATTERN */.WA),
+        path: schemas/* string */.YjP().min(1).max(1024),
+        commit: schemas/* string */.YjP().regex(/^[0-9a-f]{7,64}$/)
+    })
         .optional()
 });
 /**
@@ -9187,21 +9191,15 @@ function notes_file_notesDigest(notes, repo) {
 
 
 
-/** Where an offline build's facts come from when the options do not say. */
-const OFFLINE_SOURCE = "the catalog's last known facts";
-/** A first build with no source of notes at all: what the banner says, with how to get them. */
-const NO_NOTES_SOURCE = "the catalog's records alone, with no release notes read: build with --refresh (GITHUB_TOKEN set) or " +
-    '--notes-from a notes file to judge the releases';
+/** A build with no source of notes: what the banner says, with how to get them. */
+const NO_NOTES_SOURCE = "the catalog's records (and the snapshot before, if any), with no release notes read: build with --refresh " +
+    '(GITHUB_TOKEN set) or --notes-from a notes file to judge new releases';
 /** The banner's data for a build without refresh, null for a refresh. */
 function offlineData(opts) {
     if (opts.refresh)
         return null;
     const source = opts.offline?.source ??
-        (opts.notesFrom
-            ? `the release notes in ${external_node_path_default().basename(opts.notesFrom)}`
-            : opts.previousDir
-                ? OFFLINE_SOURCE
-                : NO_NOTES_SOURCE);
+        (opts.notesFrom ? `the release notes in ${external_node_path_default().basename(opts.notesFrom)}` : NO_NOTES_SOURCE);
     return { source, asOf: opts.offline?.asOf ?? null };
 }
 /**
@@ -9324,7 +9322,9 @@ async function judgeCatalog(opts, deps, dirs, log, out) {
     // Named relative to the process, as the catalog is, so messages give the path as the user typed it.
     const notes = notesFrom ? readNotesFile(external_node_path_default().relative(process.cwd(), notesFrom), log) : null;
     const notesKey = (repo) => (notes ? notes_file_notesDigest(notes, repo) : '');
-    const known = program ? knownRecords(program, baseUrl, previous, reused, out.carry.present, sources, notesKey) : undefined;
+    const known = program
+        ? knownRecords(program, baseUrl, previous, reused, out.carry.present, sources, notesKey)
+        : undefined;
     // 3. The catalog, named relative to the process so messages give paths as the user typed them.
     const read = onlySome(await readCatalog(external_node_path_default().relative(process.cwd(), catalogDir) || '.', log, known), opts.only);
     const entries = read.entries;
@@ -10122,6 +10122,167 @@ function includes(p, env) {
     return out;
 }
 
+;// CONCATENATED MODULE: ./src/check/gate.ts
+const FAIL_ON = ['breaking', 'caution', 'unknown', 'never'];
+/** Gate order: what each `--fail-on` level stops at, and above. */
+const LEVEL = { safe: 0, unknown: 1, caution: 2, breaking: 3 };
+const THRESHOLD = { unknown: 1, caution: 2, breaking: 3, never: Infinity };
+function parseFailOn(value, name = '--fail-on') {
+    const v = (value ?? 'breaking').trim().toLowerCase() || 'breaking';
+    if (!FAIL_ON.includes(v))
+        throw new Error(`${name} "${value}" is not one of ${FAIL_ON.join(', ')}`);
+    return v;
+}
+/** Does a class reach the `failOn` level? */
+function reaches(c, failOn) {
+    return LEVEL[c] >= THRESHOLD[failOn];
+}
+const norm = (c) => (c === 'unmaintained' ? 'caution' : c);
+/**
+ * The worst of an app's update: the verdict's class, or the most severe release crossed when that is
+ * worse (an update that is unknown overall but crosses a breaking release is breaking for the gate,
+ * and says which release and why). With `allowUrgent`, a breaking path of urgent fixes only counts as caution.
+ */
+function worstOf(a, opts = {}) {
+    const verdict = norm(a.safeToUpdate);
+    const d = a.decidedBy;
+    const crossed = d ? norm(d.safeToUpdate) : 'safe';
+    const byRelease = d !== null && LEVEL[crossed] >= LEVEL[verdict] && crossed !== 'safe';
+    let cls = byRelease ? crossed : verdict;
+    const urgentAllowed = cls === 'breaking' && a.urgentOnly && opts.allowUrgent === true;
+    if (urgentAllowed)
+        cls = 'caution';
+    const words = byRelease ? (d.quote ?? d.evidence ?? d.rationale) : a.rationale;
+    return { safeToUpdate: cls, version: byRelease ? d.version : null, words, urgentAllowed };
+}
+/** 1 when any app's worst class (or, for `unknown`, an image the catalog does not know) reaches `failOn`. */
+function gateStatus(result, opts = {}) {
+    const threshold = THRESHOLD[opts.failOn ?? 'breaking'];
+    if (result.apps.some((a) => LEVEL[worstOf(a, opts).safeToUpdate] >= threshold))
+        return 1;
+    // A service built from source has no image to update; any other untracked image is unknown.
+    if (result.untracked.some((u) => u.image !== null) && LEVEL.unknown >= threshold)
+        return 1;
+    return 0;
+}
+
+;// CONCATENATED MODULE: ./src/check/oci.ts
+// `--resolve-images`: an image the catalog does not map, resolved by its
+// `org.opencontainers.image.source` label (the label Renovate reads to find changelogs), read from
+// the registry over the OCI distribution API with an anonymous pull token. Only when the user
+// allows network; every failure is a reason, never an exception.
+
+const SOURCE_LABEL = 'org.opencontainers.image.source';
+/** Manifests and image configs are small; anything larger is not read. */
+const oci_MAX_BYTES = 4 * 1024 * 1024;
+const ACCEPT = [
+    'application/vnd.oci.image.index.v1+json',
+    'application/vnd.oci.image.manifest.v1+json',
+    'application/vnd.docker.distribution.manifest.list.v2+json',
+    'application/vnd.docker.distribution.manifest.v2+json'
+].join(', ');
+/** The registry's base URL and the repository path in it; Docker Hub's implicit parts made explicit. */
+function registryOf(name) {
+    const parts = name.split('/');
+    const first = parts[0];
+    const hasRegistry = parts.length > 1 && (first.includes('.') || first.includes(':') || first === 'localhost');
+    let host = hasRegistry ? first.toLowerCase() : 'registry-1.docker.io';
+    let path = (hasRegistry ? parts.slice(1) : parts).join('/');
+    if (host === 'docker.io' || host === 'index.docker.io')
+        host = 'registry-1.docker.io';
+    if (host === 'registry-1.docker.io' && !path.includes('/'))
+        path = `library/${path}`;
+    // As Docker does, a registry on this machine is spoken to over plain HTTP.
+    const local = /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/.test(host);
+    return { base: `${local ? 'http' : 'https'}://${host}`, path };
+}
+/** `Bearer realm="…",service="…",scope="…"` */
+function bearerChallenge(header) {
+    if (!header || !/^bearer\s/i.test(header))
+        return null;
+    const out = {};
+    for (const m of header.slice(7).matchAll(/(\w+)="([^"]*)"/g))
+        out[m[1].toLowerCase()] = m[2];
+    return out.realm ? out : null;
+}
+/** The GitHub repository (`owner/name`) a source URL names, or null. */
+function githubRepoOf(source) {
+    const m = /^(?:https?:\/\/|git@)github\.com[/:]([\w.-]+)\/([\w.-]+?)(?:\.git)?\/?$/i.exec(source.trim());
+    return m ? `${m[1]}/${m[2]}` : null;
+}
+/** The image's source label, or why it could not be read. */
+async function imageSourceLabel(ref, deps = {}) {
+    const doFetch = deps.fetch ?? fetch;
+    const timeoutMs = deps.timeoutMs ?? 10_000;
+    const { base, path } = registryOf(ref.name);
+    let token = null;
+    const get = async (url, accept) => {
+        const timeout = AbortSignal.timeout(timeoutMs);
+        try {
+            return await doFetch(url, {
+                signal: timeout,
+                redirect: 'follow',
+                headers: { accept, ...(token ? { authorization: `Bearer ${token}` } : {}) }
+            });
+        }
+        catch (e) {
+            throw new Error((0,util_network/* networkFailure */.r)(e, (0,util_network/* hostOf */.w)(url), { timeout, timeoutMs })?.message ?? e.message);
+        }
+    };
+    const json = async (res) => {
+        const body = await res.arrayBuffer();
+        if (body.byteLength > oci_MAX_BYTES)
+            throw new Error(`${res.url} is larger than ${oci_MAX_BYTES} bytes`);
+        return JSON.parse(new TextDecoder().decode(body));
+    };
+    /** A document of the registry, asking for an anonymous pull token once when challenged. */
+    const read = async (url, accept) => {
+        let res = await get(url, accept);
+        if (res.status === 401 && token === null) {
+            const c = bearerChallenge(res.headers.get('www-authenticate'));
+            if (!c)
+                throw new Error(`${(0,util_network/* hostOf */.w)(url)} asks for credentials this check does not have`);
+            const t = new URL(c.realm);
+            if (c.service)
+                t.searchParams.set('service', c.service);
+            t.searchParams.set('scope', c.scope ?? `repository:${path}:pull`);
+            const tr = await get(t.href, 'application/json');
+            if (!tr.ok)
+                throw new Error(`${(0,util_network/* hostOf */.w)(t.href)} gave no anonymous pull token (HTTP ${tr.status})`);
+            const doc = (await json(tr));
+            token = doc.token ?? doc.access_token ?? null;
+            if (!token)
+                throw new Error(`${(0,util_network/* hostOf */.w)(t.href)} answered without a token`);
+            res = await get(url, accept);
+        }
+        if (!res.ok)
+            throw new Error(`${url} answered HTTP ${res.status}`);
+        return json(res);
+    };
+    try {
+        const reference = ref.digest ?? ref.tag ?? 'latest';
+        let m = (await read(`${base}/v2/${path}/manifests/${reference}`, ACCEPT));
+        if (m.annotations?.[SOURCE_LABEL])
+            return { source: m.annotations[SOURCE_LABEL] };
+        if (Array.isArray(m.manifests)) {
+            const pick = m.manifests.find((x) => x.platform?.os === 'linux' && x.platform.architecture === 'amd64') ?? m.manifests[0];
+            if (!pick)
+                return { why: 'its image index lists no image' };
+            m = (await read(`${base}/v2/${path}/manifests/${pick.digest}`, ACCEPT));
+            if (m.annotations?.[SOURCE_LABEL])
+                return { source: m.annotations[SOURCE_LABEL] };
+        }
+        if (!m.config?.digest)
+            return { why: 'its manifest names no image configuration' };
+        const config = (await read(`${base}/v2/${path}/blobs/${m.config.digest}`, '*/*'));
+        const source = config.config?.Labels?.[SOURCE_LABEL];
+        return source ? { source } : { why: `the image has no ${SOURCE_LABEL} label` };
+    }
+    catch (e) {
+        return { why: `its registry could not be read: ${e.message}` };
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/check/images.ts
 // Container image references as Docker Compose's `image:` gives them, read into a name (matched
 // against the catalog's `images:`) and the version the tag says is running.
@@ -10160,9 +10321,54 @@ function imageKey(name) {
     let path = hasRegistry ? parts.slice(1) : parts;
     if (host === 'docker.io' || host === 'index.docker.io' || host === 'registry-1.docker.io')
         host = null;
+    // Amazon's mirror of Docker Hub's official images: public.ecr.aws/docker/library/x is Docker Hub's x.
+    if (host === 'public.ecr.aws' && path[0] === 'docker' && path[1] === 'library' && path.length === 3) {
+        host = null;
+        path = path.slice(2);
+    }
     if (host === null && path.length === 2 && path[0] === 'library')
         path = path.slice(1);
+    // LinuxServer.io publishes each image at lscr.io and on Docker Hub: one image, two addresses.
+    if (host === 'lscr.io' && path[0] === 'linuxserver')
+        host = null;
     return [...(host ? [host] : []), ...path].join('/');
+}
+/**
+ * Looks image names up in the catalog's `images:` (every spelling of one image meets at its
+ * `imageKey`). An image it does not map says why: not an image reference, or an image of an app
+ * the catalog has but under another name (a community build, say), or an app it does not track.
+ */
+function imageMatcher(images, 
+/** Every app of the catalog, those without images too. */
+apps = []) {
+    const byKey = new Map();
+    const imagesOf = new Map();
+    for (const slug of apps)
+        imagesOf.set(slug, []);
+    for (const { image, slug } of images) {
+        const key = imageKey(image);
+        byKey.set(key, [...new Set([...(byKey.get(key) ?? []), slug])]);
+        imagesOf.set(slug, [...(imagesOf.get(slug) ?? []), image]);
+    }
+    return (written) => {
+        const ref = parseImageRef(written);
+        if (!ref)
+            return { untracked: 'not an image reference' };
+        const key = imageKey(ref.name);
+        const slugs = byKey.get(key);
+        if (slugs)
+            return { slugs };
+        // Named after an app of the catalog (`lscr.io/linuxserver/tautulli`): say which images it does map.
+        const last = key.split('/').pop();
+        const mapped = imagesOf.get(last);
+        if (mapped)
+            return {
+                untracked: mapped.length > 0
+                    ? `not tracked by this catalog: its app "${last}" maps only ${mapped.slice(0, 4).join(', ')} (this one may be a community build; add it to the app's images: if it is the same app)`
+                    : `not tracked by this catalog: it has an app "${last}" but maps no image to it (add this one to its images: if it is the same app)`
+            };
+        return { untracked: 'not tracked by this catalog' };
+    };
 }
 const PRERELEASE_SUFFIX = /^[-.]?(alpha|beta|rc|pre|preview|dev)/i;
 /**
@@ -10433,7 +10639,7 @@ function checked(record, source, running, v) {
         name: record.name,
         source,
         running,
-        latest: record.latestVersion,
+        latest: v.latest || record.latestVersion,
         safeToUpdate: v.safeToUpdate,
         rationale: v.rationale,
         decidedBy: d && { ...crossedOf(d), rationale: d.rationale, quote: d.quote, evidence: d.evidence },
@@ -10443,25 +10649,30 @@ function checked(record, source, running, v) {
         unmaintained: record.safeToUpdate === 'unmaintained'
     };
 }
-/** The apps to judge: every `--from`, and every Compose service whose image the catalog tracks. */
+/**
+ * The apps to judge: every `--from`, every Compose service whose image the catalog tracks (to the
+ * latest), and every changed image the catalog tracks (from its old version to its new one).
+ */
 async function runCheck(reader, input) {
     const catalog = await required(reader, paths.catalog, src_schema/* catalogDocSchema */.rB);
     const records = new Map(catalog.apps.map((a) => [a.slug, a]));
+    const byRepo = new Map(catalog.apps.map((a) => [a.repo.toLowerCase(), a]));
     const histories = new Map();
     const historyOf = async (slug) => {
         if (!histories.has(slug))
             histories.set(slug, await reader.read(paths.releases(slug), src_schema/* releasesDocSchema */.QJ));
         return histories.get(slug);
     };
-    const judge = async (record, running, source) => {
+    const judge = async (record, running, source, to) => {
+        const latest = to ?? record.latestVersion;
         const history = await historyOf(record.slug);
         const v = history === null
             ? {
-                ...verdictFrom([], running, { latest: record.latestVersion }),
+                ...verdictFrom([], running, { latest }),
                 rationale: `The snapshot publishes no judged releases for ${record.slug} (it predates ${paths.releases('{slug}')}): the update is not judged.`
             }
             : // Spans never read (history gaps) make an update across them unknown, never safe.
-                verdictFrom(history.releases, running, { latest: record.latestVersion, gaps: history.gaps ?? [] });
+                verdictFrom(history.releases, running, { latest, gaps: history.gaps ?? [] });
         return checked(record, source, running, v);
     };
     const apps = [];
@@ -10474,27 +10685,44 @@ async function runCheck(reader, input) {
     const untracked = [];
     if (input.services.length > 0) {
         const images = await required(reader, paths.images, src_schema/* imagesDocSchema */.mE);
-        const bySlug = new Map();
-        for (const { image, slug } of images.images) {
-            const key = imageKey(image);
-            bySlug.set(key, [...(bySlug.get(key) ?? []), slug]);
-        }
+        const match = imageMatcher(images.images, records.keys());
         for (const s of input.services) {
             const where = { file: s.file, service: s.service, line: s.line, image: s.image };
             if (s.image === null) {
                 untracked.push({ ...where, reason: 'no image: (built from source), so no version to check' });
                 continue;
             }
+            const m = match(s.image);
+            let tracked = 'slugs' in m ? m.slugs.map((slug) => records.get(slug)).filter((r) => r !== undefined) : [];
             const ref = parseImageRef(s.image);
-            const slugs = ref ? (bySlug.get(imageKey(ref.name)) ?? []) : [];
-            const tracked = slugs.map((slug) => records.get(slug)).filter((r) => r !== undefined);
-            if (!ref || tracked.length === 0) {
-                untracked.push({ ...where, reason: ref ? 'not tracked by this catalog' : 'not an image reference' });
+            let resolvedFrom;
+            let reason = 'untracked' in m ? m.untracked : 'not tracked by this catalog';
+            if (tracked.length === 0 && ref && input.resolve) {
+                const found = await input.resolve(ref);
+                const repo = 'source' in found ? githubRepoOf(found.source) : null;
+                const record = repo ? byRepo.get(repo.toLowerCase()) : undefined;
+                if (record) {
+                    tracked = [record];
+                    resolvedFrom = found.source;
+                }
+                else
+                    reason +=
+                        'why' in found
+                            ? `; --resolve-images: ${found.why}`
+                            : `; --resolve-images: its source label names ${found.source.slice(0, 200)}, which is no app of the catalog`;
+            }
+            if (tracked.length === 0 || !ref) {
+                untracked.push({ ...where, reason });
                 continue;
             }
             const running = runningVersion(ref);
             for (const record of tracked) {
-                const source = { from: 'compose', ...where, image: s.image };
+                const source = {
+                    from: 'compose',
+                    ...where,
+                    image: s.image,
+                    ...(resolvedFrom ? { resolvedFrom } : {})
+                };
                 if ('version' in running)
                     apps.push(await judge(record, running.version, source));
                 else
@@ -10505,14 +10733,61 @@ async function runCheck(reader, input) {
             }
         }
     }
+    const changes = input.changes ?? [];
+    if (changes.length > 0) {
+        const images = await required(reader, paths.images, src_schema/* imagesDocSchema */.mE);
+        const match = imageMatcher(images.images, records.keys());
+        for (const c of changes) {
+            const where = { file: c.file, service: c.field, line: c.line, image: c.image };
+            const m = match(c.image);
+            const tracked = 'slugs' in m ? m.slugs.map((slug) => records.get(slug)).filter((r) => r !== undefined) : [];
+            const head = parseImageRef(c.image);
+            const base = parseImageRef(c.baseImage);
+            if ('untracked' in m || tracked.length === 0 || !head) {
+                untracked.push({ ...where, reason: 'untracked' in m ? m.untracked : 'not tracked by this catalog' });
+                continue;
+            }
+            const baseMatch = match(c.baseImage);
+            const to = runningVersion(head);
+            const from = base ? runningVersion(base) : { unknown: 'it is not an image reference' };
+            for (const record of tracked) {
+                const source = { from: 'change', ...where, baseImage: c.baseImage };
+                const sameApp = 'slugs' in baseMatch && baseMatch.slugs.includes(record.slug);
+                const unknown = !sameApp
+                    ? `the image was ${c.baseImage}, not one of ${record.slug}'s: there is no earlier version of it to update from`
+                    : 'unknown' in from
+                        ? `the version before is not known (${c.baseImage}): ${from.unknown}`
+                        : 'unknown' in to
+                            ? `the version after is not known (${c.image}): ${to.unknown}`
+                            : null;
+                if (unknown !== null || !('version' in from) || !('version' in to)) {
+                    apps.push(checked(record, source, 'version' in from ? from.version : null, {
+                        ...verdictFrom([], '', { latest: 'version' in to ? to.version : record.latestVersion }),
+                        rationale: `The update is not judged: ${unknown}. Pin version tags to have it judged.`
+                    }));
+                }
+                else if (from.version === to.version) {
+                    apps.push(checked(record, source, from.version, {
+                        ...verdictFrom([], from.version, { latest: to.version }),
+                        rationale: `The version stays ${from.version} (only the digest or the image's variant changes).`
+                    }));
+                }
+                else
+                    apps.push(await judge(record, from.version, source, to.version));
+            }
+        }
+    }
     return { snapshot: { generatedAt: catalog.generatedAt }, apps, untracked };
 }
-/** 1 when an update crosses a breaking release (unless `allowUrgent` and all of them are urgent fixes), else 0. */
-function checkStatus(result, opts = {}) {
-    return result.apps.some((a) => a.breaking && !(opts.allowUrgent && a.urgentOnly)) ? 1 : 0;
-}
-/** The JSON document `--json` prints. */
-function checkJson(result) {
+
+;// CONCATENATED MODULE: ./src/check/table.ts
+// `updatesafe check`'s output: a table for a terminal (the service beside the app, the verdict, the
+// worst class crossed with its release, and the deciding words wrapped under their column, never
+// cut), or the JSON document `--json` prints.
+
+
+/** The JSON document `--json` prints; `worst` is what the gate counted for each app. */
+function checkJson(result, opts = {}) {
     return {
         snapshot: result.snapshot,
         apps: result.apps.map((a) => ({
@@ -10522,6 +10797,7 @@ function checkJson(result) {
             latest: a.latest,
             safeToUpdate: a.safeToUpdate,
             rationale: a.rationale,
+            worst: worstOf(a, opts),
             decidedBy: a.decidedBy,
             crossed: a.crossed,
             breaking: a.breaking,
@@ -10537,30 +10813,82 @@ function cell(text, max) {
     const s = (0,util_text/* escapeUnsafe */.au)(text.replace(/\s+/g, ' ').trim());
     return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 }
-/** A plain table for a terminal, then the services not tracked. */
-function checkTable(result) {
-    const head = ['APP', 'RUNNING', 'LATEST', 'VERDICT', 'DECIDED BY', 'WHY'];
-    const rows = result.apps.map((a) => [
-        cell(a.slug, 40),
-        cell(a.running ?? '?', 30),
-        cell(a.latest, 30),
-        `${a.safeToUpdate}${a.breaking && a.urgentOnly ? ' (urgent fix)' : ''}${a.unmaintained ? ' (app unmaintained)' : ''}`,
-        cell(a.decidedBy?.version ?? '-', 30),
-        cell(a.decidedBy && a.safeToUpdate !== 'unknown' ? (a.decidedBy.quote ?? a.decidedBy.evidence) : a.rationale, 100)
-    ]);
+/** Words wrapped at `width` columns; a word longer than the width is split. */
+function wrap(text, width) {
+    const out = [];
+    let line = '';
+    for (let word of text.split(' ').filter((w) => w !== '')) {
+        while (word.length > width) {
+            if (line)
+                out.push(line);
+            out.push(word.slice(0, width));
+            word = word.slice(width);
+            line = '';
+        }
+        if (!line)
+            line = word;
+        else if (line.length + 1 + word.length <= width)
+            line += ` ${word}`;
+        else {
+            out.push(line);
+            line = word;
+        }
+    }
+    if (line)
+        out.push(line);
+    return out.length > 0 ? out : [''];
+}
+/** The deciding words are long: at most this many characters (the JSON has them whole). */
+const MAX_WORDS = 600;
+/** A plain table for a terminal `columns` wide, then the images not checked and why. */
+function checkTable(result, opts = {}) {
+    const head = ['SERVICE', 'APP', 'RUNNING', 'LATEST', 'VERDICT', 'WORST CROSSED', 'WHY'];
+    const rows = result.apps.map((a) => {
+        const w = worstOf(a, opts);
+        const worst = `${w.safeToUpdate}${w.version !== null ? ` (${w.version})` : ''}` +
+            `${w.urgentAllowed ? ' urgent fix, allowed' : a.breaking && a.urgentOnly ? ' urgent fix' : ''}`;
+        return [
+            cell(a.source.from === 'compose' ? a.source.service : '--from', 40),
+            cell(a.slug, 40),
+            cell(a.running ?? '?', 30),
+            cell(a.latest, 30),
+            `${a.safeToUpdate}${a.unmaintained ? ' (app unmaintained)' : ''}`,
+            cell(worst, 60),
+            cell(w.words, MAX_WORDS)
+        ];
+    });
     const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-    const line = (r) => r
-        .map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i])))
-        .join('  ')
-        .trimEnd();
-    const out = rows.length > 0 ? [line(head), ...rows.map(line)] : ['No tracked app to check.'];
+    const indent = widths.slice(0, -1).reduce((n, w) => n + w + 2, 0);
+    // The last column takes what the terminal leaves, but never fewer than 30 columns.
+    const whyWidth = Math.max(30, (opts.columns ?? 120) - indent);
+    const out = [];
+    const emit = (r) => {
+        const [first, ...more] = wrap(r[r.length - 1], whyWidth);
+        out.push([...r.slice(0, -1).map((c, i) => c.padEnd(widths[i])), first].join('  ').trimEnd());
+        for (const m of more)
+            out.push(`${' '.repeat(indent)}${m}`.trimEnd());
+    };
+    if (rows.length > 0) {
+        emit(head);
+        rows.forEach(emit);
+    }
+    else
+        out.push('No tracked app to check.');
     if (result.untracked.length > 0) {
         out.push('', 'Not checked:');
         for (const u of result.untracked)
-            out.push(`  ${cell(u.file, 80)}:${u.line}: ${cell(u.service, 40)} (${cell(u.image ?? 'no image', 80)}): ${u.reason}`);
+            out.push(`  ${cell(u.file, 80)}:${u.line}: ${cell(u.service, 40)} (${cell(u.image ?? 'no image', 80)}): ${cell(u.reason, 300)}`);
     }
     return `${out.join('\n')}\n`;
 }
+
+;// CONCATENATED MODULE: ./package.json
+const package_namespaceObject = {"rE":"1.0.0"};
+;// CONCATENATED MODULE: ./src/util/version.ts
+// The program's version, from package.json: a JSON import that ncc bundles in, so the CLI needs
+// no package.json beside it.
+
+const VERSION = package_namespaceObject.rE;
 
 ;// CONCATENATED MODULE: ./src/commands.ts
 // The CLI commands (build, serve, classify, validate): parse flags and call the
@@ -10585,10 +10913,13 @@ function checkTable(result) {
 
 
 
-const USAGE = `updatesafe <command> [options]
 
-Commands:
-  build     --catalog DIR --out DIR [--base-url URL] [--refresh | --notes-from FILE] [--previous DIR]
+
+
+
+/** Each command's own help (`updatesafe COMMAND --help`), with examples. */
+const HELP = {
+    build: `  build     --catalog DIR --out DIR [--base-url URL] [--refresh | --notes-from FILE] [--previous DIR]
             [--now ISO] [--request-timeout SECONDS] [--refresh-deadline SECONDS] [--source-commit SHA]
             [--judge models|rules] [--model ID] [--models-endpoint URL] [--max-model-calls N]
             [--only SLUG ...]
@@ -10608,26 +10939,61 @@ Commands:
             the rules stay the floor. --judge rules never asks a model.
             --only builds those apps alone, a preview (with --refresh and
             GITHUB_TOKEN: of what GitHub says of them now).
-  serve     --dir DIR [--port PORT] [--host 127.0.0.1]
+            Examples:
+              updatesafe build --catalog catalog --out site
+              GITHUB_TOKEN=... updatesafe build --refresh --only miniflux --out preview
+`,
+    serve: `  serve     --dir DIR [--port PORT] [--host 127.0.0.1]
             Serve a built site with GitHub Pages semantics. The port is --port,
             else the PORT environment variable, else 8080.
-  classify  --jsonl FILE | --notes-file FILE
+            Example:
+              updatesafe serve --dir site --port 8080
+`,
+    classify: `  classify  --jsonl FILE | --notes-file FILE
             Classify release notes; one JSON line per input line on stdout.
-  validate  --catalog DIR
+            Example:
+              updatesafe classify --notes-file NOTES.md
+`,
+    validate: `  validate  --catalog DIR
             Check every catalog record; exit 1 on any error. Warns about a
             record without release facts: only a build with --refresh reads it.
-  add       OWNER/REPO [--image NAME ...] [--slug SLUG] [--catalog DIR] [--now ISO]
+            Example:
+              updatesafe validate --catalog catalog
+`,
+    add: `  add       OWNER/REPO [--image NAME ...] [--slug SLUG] [--catalog DIR] [--now ISO]
             Write a new record, DIR/apps/SLUG.yml (never over an existing one).
             With GITHUB_TOKEN it records GitHub's facts: the repository, whether
             it is archived, its latest release (version, page, date, the day
             read); without, a minimal record that needs build --refresh.
-  check     --api URL|DIR [--from APP=VERSION ...] [--compose FILE ...] [--json] [--allow-urgent]
+            Example:
+              updatesafe add traefik/traefik --image traefik
+`,
+    check: `  check     --api URL|DIR [--from APP=VERSION ...] [--compose FILE ...] [--json]
+            [--fail-on breaking|caution|unknown|never] [--allow-urgent] [--resolve-images]
             Judge the update from the version you run to the latest, for each app
             named by --from or found through a Compose service's image: in a
-            published snapshot. Exit 0 when no update crosses a breaking release,
-            1 when one does (--allow-urgent: unless all of its breaking releases
-            are urgent fixes), 2 for bad input (a file, the snapshot, the flags).
-`;
+            published snapshot. Each update counts as its worst class: its verdict,
+            or the worst release it crosses when that is worse (the table names the
+            release and its deciding words). An image the catalog does not know,
+            or a version it cannot place, is unknown: never counted as safe.
+            Exit 1 when one reaches --fail-on (default breaking; caution: caution
+            or breaking; unknown: anything not known to be safe; never: always 0),
+            --allow-urgent counting a breaking path of urgent fixes only as
+            caution; 0 otherwise; 2 for bad input (a file, the snapshot, the flags).
+            --resolve-images (off by default: it uses the network) asks the registry
+            of each image the catalog does not map for its
+            org.opencontainers.image.source label, with an anonymous pull token,
+            and checks the app whose GitHub repository it names.
+            Examples:
+              updatesafe check --api https://OWNER.github.io/REPO --compose compose.yml
+              updatesafe check --api ./site --from miniflux=2.2.10 --fail-on caution
+              updatesafe check --api https://OWNER.github.io/REPO --compose compose.yml --json
+`
+};
+const USAGE = `updatesafe <command> [options]   (updatesafe <command> --help, updatesafe --version)
+
+Commands:
+${Object.values(HELP).join('')}`;
 /** Lines for a terminal: control characters (an ESC in a file name, say) are shown escaped, never sent. */
 function stderrLogger(stream = process.stderr) {
     const where = (ref) => ref?.file ? `${ref.file}${ref.line ? `:${ref.line}` : ''}: ` : '';
@@ -10675,7 +11041,11 @@ function flags(args, config, positionals = false) {
 async function run(argv, log, env, stdout) {
     const [command, ...rest] = argv;
     if (COMMANDS.includes(command ?? '') && rest.some((a) => a === '--help' || a === '-h')) {
-        process.stdout.write(USAGE);
+        stdout(`updatesafe ${command} [options]\n\n${HELP[command]}`);
+        return 0;
+    }
+    if (command === '--version' || command === '-V' || command === 'version') {
+        stdout(`${VERSION}\n`);
         return 0;
     }
     switch (command) {
@@ -10845,9 +11215,18 @@ async function run(argv, log, env, stdout) {
                     from: { type: 'string', multiple: true },
                     compose: { type: 'string', multiple: true },
                     json: { type: 'boolean', default: false },
-                    'allow-urgent': { type: 'boolean', default: false }
+                    'fail-on': { type: 'string', default: 'breaking' },
+                    'allow-urgent': { type: 'boolean', default: false },
+                    'resolve-images': { type: 'boolean', default: false }
                 }
             });
+            let failOn;
+            try {
+                failOn = parseFailOn(values['fail-on']);
+            }
+            catch (e) {
+                throw usageError(e.message);
+            }
             if (!values.api)
                 throw usageError('check needs --api URL|DIR (the address or folder of a published snapshot)');
             const from = (values.from ?? []).map(parseFrom);
@@ -10857,15 +11236,29 @@ async function run(argv, log, env, stdout) {
             // A Compose file that is not a regular file (a FIFO, /dev/zero) is refused before it is read.
             for (const file of values.compose ?? [])
                 services.push(...readComposeFile(file, { env }));
-            const result = await runCheck(snapshotReader(values.api), { from, services });
-            stdout(values.json ? `${JSON.stringify(checkJson(result), null, 2)}\n` : checkTable(result));
-            return checkStatus(result, { allowUrgent: values['allow-urgent'] });
+            const cache = new Map();
+            const resolve = (ref) => {
+                const key = `${ref.name}:${ref.tag ?? ''}@${ref.digest ?? ''}`;
+                if (!cache.has(key))
+                    cache.set(key, imageSourceLabel(ref));
+                return cache.get(key);
+            };
+            const result = await runCheck(snapshotReader(values.api), {
+                from,
+                services,
+                ...(values['resolve-images'] ? { resolve } : {})
+            });
+            const gate = { failOn, allowUrgent: values['allow-urgent'] };
+            stdout(values.json
+                ? `${JSON.stringify(checkJson(result, gate), null, 2)}\n`
+                : checkTable(result, { ...gate, columns: process.stdout.columns || 120 }));
+            return gateStatus(result, gate);
         }
         case undefined:
         case '--help':
         case '-h':
         case 'help':
-            process.stdout.write(USAGE);
+            stdout(USAGE);
             return command === undefined ? 2 : 0;
         default:
             throw usageError(`unknown command "${command}"`);
@@ -11952,4 +12345,4 @@ function newestFirst(a, b, tagPrefix) {
 
 };
 
-//# sourceMappingURL=634.index.js.map
+//# sourceMappingURL=653.index.js.map
