@@ -122,7 +122,7 @@ describe('dist/index.js as the runner runs it', () => {
     expect(doc.apps[0].url).toBe(`https://someone.github.io/my-catalog/apps/${doc.apps[0].slug}/`)
     expect(r.summary).toContain(`${slugs.length} apps · ${slugs.length} changed · 0 stale`)
     // Offline, the records alone: no notes are read, so no release is judged yet (a refresh reads them).
-    expect(r.summary).toMatch(/\| miniflux \| `2\.2\.11` \(new app\) \| \*\*unknown\*\* \|/)
+    expect(r.summary).toMatch(/\| adminer \| `6\.0\.1` \(new app\) \| \*\*unknown\*\* \|/)
   })
 
   it('changes nothing on a second run against the published snapshot (byte-identical tree)', async () => {
