@@ -17,7 +17,7 @@ const APP = process.env.SCREENSHOT_APP ?? 'prometheus'
 // Fixed, so the same catalog gives the same pictures: the build time, and the
 // address shown in absolute links (the one `npm start` serves), not the random port.
 const BASE_URL = 'http://localhost:8080'
-const NOW = new Date('2026-11-21T12:00:00.000Z')
+const NOW = new Date('2026-11-28T12:00:00.000Z')
 
 const SHOTS = [
   { file: 'index-desktop.png', path: '/', viewport: { width: 1280, height: 1000 }, scale: 1, fullPage: false },
@@ -38,7 +38,12 @@ try {
     warning: (m) => console.error(`warning: ${m}`),
     error: (m) => console.error(`error: ${m}`)
   }
-  await build({ catalogDir: path.join(ROOT, 'catalog'), outDir: site, baseUrl: BASE_URL, now: NOW, cwd: ROOT }, { log })
+  // The demo as `npm start` shows it: the notes of the data set beside the checkout, read in place.
+  const notesFrom = path.resolve(ROOT, '../shared/data/release-notes/notes.jsonl')
+  await build(
+    { catalogDir: path.join(ROOT, 'catalog'), notesFrom, outDir: site, baseUrl: BASE_URL, now: NOW, cwd: ROOT },
+    { log }
+  )
   await mkdir(OUT, { recursive: true })
   browser = await launchChromium()
   for (const s of SHOTS) {
