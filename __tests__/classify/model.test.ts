@@ -10,14 +10,21 @@ import { featuresOfNotes, judgeRelease } from '../../src/classify/judge.js'
 import { BREAKING, CAUTION, decide, MODEL_CLASSES, probabilities, SAFE, UNKNOWN } from '../../src/classify/model.js'
 import { MODEL } from '../../src/classify/trained.js'
 import {
-  figures,
-  learnRequired,
   crossValidateLearnedRule,
+  figures,
+  foldsOf,
+  groupedCV,
+  learnRequired,
   loadDataset,
+  SEALED_APPS,
+  sealedChoice,
   serialise,
   train,
+  TRAINING_APPS,
   type Example
 } from '../../src/classify/train.js'
+import { DEV_LABELS, readSharedJsonl, RELEASE_NOTES } from '../support/shared-data.js'
+import firstLabelled from './first-labelled-apps.json' with { type: 'json' }
 import { FIXTURES, NOTES, TRAINING_LABELS } from './fixtures.js'
 
 const MODEL_FILE = new URL('../../src/classify/model.json', import.meta.url)
@@ -155,5 +162,33 @@ describe("the required rule with its list learned (the evaluation's fully out-of
     const mine = (r: typeof a) => r.predictions.filter((p) => p.app === held).map((p) => p.predicted)
     expect(mine(b)).toEqual(mine(a))
     expect([...b.lists.get(0)!]).toEqual([...a.lists.get(0)!])
+  }, 120_000)
+})
+
+describe('the sealed group and the cross-validation (npm run eval)', () => {
+  it('is the seeded draw of 20 of the apps labelled after the first 47, none of them trained on', () => {
+    const slug = new Map(readSharedJsonl<{ id: string; slug: string }>(RELEASE_NOTES).map((n) => [n.id, n.slug]))
+    const labelled = new Set(readSharedJsonl<{ id: string }>(DEV_LABELS).map((l) => slug.get(l.id)!))
+    const later = [...labelled].filter((a) => !firstLabelled.includes(a))
+    expect(later).toHaveLength(60)
+    expect(SEALED_APPS).toEqual(sealedChoice(later))
+    expect(SEALED_APPS.filter((a) => TRAINING_APPS.includes(a))).toEqual([])
+    // Every labelled app is either trained on or sealed.
+    expect([...TRAINING_APPS, ...SEALED_APPS].sort()).toEqual([...labelled].sort())
+  })
+  it('predicts each fold by a model that never saw its labels', () => {
+    const full = loadDataset(pathToFileURL(FIXTURES))
+    const apps = full.apps.slice(0, 12)
+    const data = { ...full, apps, examples: full.examples.filter((e) => apps.includes(e.app)) }
+    const fold = foldsOf(apps, 4)
+    const held = apps.filter((a) => fold.get(a) === 0)
+    const flipped = {
+      ...data,
+      examples: data.examples.map((e) =>
+        held.includes(e.app) ? { ...e, label: e.label === BREAKING ? SAFE : BREAKING } : e
+      )
+    }
+    const mine = (p: ReturnType<typeof groupedCV>) => p.filter((x) => held.includes(x.app)).map((x) => x.predicted)
+    expect(mine(groupedCV(flipped, undefined, 4))).toEqual(mine(groupedCV(data, undefined, 4)))
   }, 120_000)
 })
