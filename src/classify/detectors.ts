@@ -880,11 +880,6 @@ const SPECS: Record<string, Spec> = {
       'notice'
     ]
   },
-  youYour: {
-    means: 'addresses the admin',
-    why: 'note',
-    words: ['you', 'your', "you're", 'users who', 'users of', 'admins', 'administrators', 'operators']
-  },
   platformImage: {
     means: 'changes the base image or platform',
     why: 'note',
@@ -1239,8 +1234,7 @@ export const MODIFIERS: ReadonlySet<string> = new Set([
   'optIn',
   'buildContext',
   'fixLine',
-  'choreLine',
-  'youYour'
+  'choreLine'
 ])
 
 export interface Hit {
