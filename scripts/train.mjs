@@ -1,5 +1,5 @@
 // Trains the release-notes model from the dev labels and writes src/classify/model.json
-// (deterministic: the same labels give the same bytes). Prints the leave-one-app-out figures.
+// (deterministic: the same labels give the same bytes). Prints the figures cross-validated by app.
 //   node --import tsx scripts/train.mjs            (npm run train)
 //   node --import tsx scripts/train.mjs --check    (exit 1 when the committed file differs)
 import { readFileSync, writeFileSync } from 'node:fs'
@@ -16,7 +16,7 @@ console.log(
   `trained on ${h.labels.entries} labels of ${h.labels.apps} apps in ${((Date.now() - t0) / 1000).toFixed(1)} s; ` +
     `${Object.keys(model.weights).length} features; thresholds ${JSON.stringify(h.thresholds)}`
 )
-console.log(`leave-one-app-out: ${JSON.stringify(h.loao)}`)
+console.log(`cross-validated by app (${h.training.folds} folds): ${JSON.stringify(h.cv)}`)
 console.log(`in-sample:         ${JSON.stringify(h.inSample)}`)
 if (process.argv.includes('--check')) {
   const same = readFileSync(out, 'utf8') === text

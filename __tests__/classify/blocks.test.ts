@@ -100,6 +100,16 @@ describe('parseUnits: prose', () => {
       'Update v1.2.3 first.'
     ])
   })
+  it('reads a line of prose under a label line ("Changes:") a sentence a line too', () => {
+    // Before, the label headed the line but its sentences stayed one line: a fix sentence beside a removal
+    // sentence softened it.
+    expect(sections('Changes:\nDrop the --old flag. Fix the tests in CI. Update the readme.\n')).toEqual([
+      ['heading', 'Changes', 'Changes'],
+      ['paragraph', 'Drop the --old flag.', 'Changes'],
+      ['paragraph', 'Fix the tests in CI.', 'Changes'],
+      ['paragraph', 'Update the readme.', 'Changes']
+    ])
+  })
 })
 
 describe('parseUnits: emoji that open a line', () => {

@@ -60,7 +60,7 @@ describe('classifyReleases on real notes (committed model)', () => {
     ],
     ['paperless-ngx@3.0.2', 'safe', 'fix broken migration', 'fixes a bug'],
     // A version number in the quoted line is not the reason named while anything else on it weighs.
-    ['traefik@v3.7.4', 'safe', 'Bump github.com/quic-go/quic-go', 'bumps a dependency'],
+    ['traefik@v3.7.4', 'safe', 'Bump github.com/quic-go/quic-go', 'updates something to a newer version'],
     ['paperless-ngx@2.16.1', 'safe', 'fix created date filtering', 'fixes a bug'],
     ['netbox@v4.5.10', 'safe', '', 'no line weighs toward caution'],
     ['traefik@v3.7.2', 'unknown', '', 'no usable content'],

@@ -121,15 +121,15 @@ describe('a migration is a step of the admin only when it migrates their data', 
     featuresOfNotes(`- ${line}`, '1.2.3')
       .rf!.units[0]!.hits.map((h) => h.detector.name)
       .filter((n) => n.startsWith('migration'))
-  // migrationWord (a mention, weighed by the model alone) goes with every one.
+  // A mention of a migration alone is no finding (a detector for it did not earn its place: issue 49).
   it('their database, schema, configuration or stored state', () => {
     expect(migration('This release includes a significant database migration')).toContain('migration')
     expect(migration('Run the migrations before starting the server')).toContain('migration')
     expect(migration('A one-time migration will move existing tags to the new column')).toContain('migration')
   })
   it('not the project moving its code to another library, nor an importer from another product', () => {
-    expect(migration('Migrate pgAdmin UI to use React 19')).toEqual(['migrationWord'])
-    expect(migration('Make migration from DemoNotes work for old DemoList accounts')).toEqual(['migrationWord'])
+    expect(migration('Migrate pgAdmin UI to use React 19')).toEqual([])
+    expect(migration('Make migration from DemoNotes work for old DemoList accounts')).toEqual([])
   })
 })
 
@@ -148,7 +148,7 @@ describe('a line that asks for action', () => {
   it("is not one under a docs, tests or chores heading (the project's own work), unless it raises a requirement", () => {
     expect(cues('## Chores\n\n- Remove the old website from the repository').action).toBeNull()
     expect(cues('## Bug fixes + maintenance:\n\n- Removed old ntfy website from ntfy entirely').action).toBeNull()
-    expect(cues('## Dependencies\n\n- Drop support for Python 3.8').action?.detector).toBe('droppedPlatform')
+    expect(cues('## Dependencies\n\n- Require Python 3.10 or later').action?.detector).toBe('raisedRequirement')
     expect(cues('## Changes\n\n- Remove the old website from the repository').action?.detector).toBe('removalLine')
   })
   it('is not one that only says what is used instead, or what is now refused', () => {

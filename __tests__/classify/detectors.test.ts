@@ -47,7 +47,7 @@ describe('detectors', () => {
   )
 
   it.each([
-    ['Drop support for Python 3.8', 'droppedPlatform'],
+    ['Drop support for Python 3.8', 'removedSupport'],
     ['The Demo build server now requires Python 3.11 or newer.', 'requirementAfter'],
     ['The minimum supported PostgreSQL version is now PostgreSQL 14', 'raisedRequirement'],
     ['The `LEGACY_AUTH` option has been removed', 'settingRemoved'],

@@ -407,8 +407,12 @@ class Walker {
     if (lines) {
       const label = atTop ? colonLabel(lines[0]!) : null
       if (label !== null) this.heading(label, 7)
-      for (const [i, line] of lines.entries())
-        if (label === null || i > 0) this.emit(kind, line, depth, i === 0 ? lead : '', alert)
+      for (const [i, line] of lines.entries()) {
+        if (label !== null && i === 0) continue
+        // A line of prose under the label is read a sentence a line, as a paragraph of prose is.
+        const parts = sentencesOf(line) ?? [line]
+        for (const [k, part] of parts.entries()) this.emit(kind, part, depth, i === 0 && k === 0 ? lead : '', alert)
+      }
       return
     }
     // Prose of several sentences (changes written as a paragraph, not a list): each sentence is a line, so that

@@ -44,7 +44,6 @@ export const REQUIRED: ReadonlySet<string> = new Set([
   'raisedRequirement',
   'requirementAfter',
   'requiredVersion',
-  'droppedPlatform',
   'removedSupport',
   'supportRemoved',
   'removedSetting',
@@ -59,12 +58,7 @@ export const REQUIRED: ReadonlySet<string> = new Set([
   'criticalFix'
 ])
 /** Findings that raise what the software runs on: a runtime, database or platform. */
-const RAISES: ReadonlySet<string> = new Set([
-  'raisedRequirement',
-  'requirementAfter',
-  'requiredVersion',
-  'droppedPlatform'
-])
+const RAISES: ReadonlySet<string> = new Set(['raisedRequirement', 'requirementAfter', 'requiredVersion'])
 /** Findings that say there is no news: a release withdrawn, a first release. */
 const NO_NEWS = new Set(['withdrawn', 'firstRelease'])
 /** Findings that do not say what changed: no news, or a version number. */

@@ -452,11 +452,6 @@ const SPECS: Record<string, Spec> = {
     why: 'required',
     near: [['require', 'requires', 'required', 'minimum'], ['#'], 25]
   },
-  droppedPlatform: {
-    means: 'drops support for a runtime, database, system or platform version',
-    why: 'required',
-    near: [REMOVE, RUNTIMES, 60]
-  },
   removedSupport: {
     means: 'removes support for something',
     why: 'required',
@@ -487,15 +482,6 @@ const SPECS: Record<string, Spec> = {
     means: 'removes an interface, feature or platform',
     why: 'required',
     near: [INTERFACE, ['removed', 'dropped', 'discontinued', 'no longer'], 60]
-  },
-  notAvailable: {
-    means: 'says something is no longer provided',
-    why: 'required',
-    near: [
-      ['no longer', 'not'],
-      ['supported', 'distributed', 'provided', 'published', 'shipped', 'built', 'available', 'included', 'accepted'],
-      12
-    ]
   },
   removalLine: {
     // Not "removes something" alone: the rationale quoted it for "Reject excessively large FTP control replies".
@@ -653,16 +639,10 @@ const SPECS: Record<string, Spec> = {
       80
     ]
   },
-  useInstead: {
-    means: 'says what to use instead',
-    why: 'note',
-    near: [['use', 'switch to', 'migrate to', 'move to'], ['instead'], 80]
-  },
   // A migration of the admin's data: their database, schema, configuration or stored state ("database
   // migrations", "migrate your config", "a one-time migration of existing tags"). A migration of the
   // project's own code to another library or language ("Migrate the UI to React 19") or an importer from
-  // another product ("(migration) Make migration from Todoist work") is no step of the admin's: see
-  // migrationWord.
+  // another product ("(migration) Make migration from Todoist work") is no step of the admin's.
   migration: {
     means: 'involves a migration',
     why: 'required',
@@ -679,11 +659,6 @@ const SPECS: Record<string, Spec> = {
     ],
     near: [['migrat*'], MIGRATED_STATE, 30],
     eitherOrder: true
-  },
-  migrationWord: {
-    means: 'mentions a migration',
-    why: 'note',
-    words: ['migrat*']
   },
   guide: {
     means: 'points to upgrade or migration instructions',
@@ -904,11 +879,6 @@ const SPECS: Record<string, Spec> = {
       'heads up',
       'notice'
     ]
-  },
-  youYour: {
-    means: 'addresses the admin',
-    why: 'note',
-    words: ['you', 'your', "you're", 'users who', 'users of', 'admins', 'administrators', 'operators']
   },
   platformImage: {
     means: 'changes the base image or platform',
@@ -1264,8 +1234,7 @@ export const MODIFIERS: ReadonlySet<string> = new Set([
   'optIn',
   'buildContext',
   'fixLine',
-  'choreLine',
-  'youYour'
+  'choreLine'
 ])
 
 export interface Hit {

@@ -45,8 +45,8 @@ export interface ModelHeader {
   labels: { file: string; sha256: string; entries: number; apps: number }
   training: Record<string, number | string>
   thresholds: Thresholds
-  /** Leave-one-app-out figures of this training recipe (thresholds chosen inside each fold). */
-  loao: Figures
+  /** Figures of this training recipe cross-validated by app (CV_FOLDS folds; thresholds chosen inside each fold). */
+  cv: Figures
   inSample: Figures
 }
 

@@ -6,6 +6,7 @@
 // randomness, weights rounded to 6 significant digits.
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
+import sealedApps from './sealed-apps.json' with { type: 'json' }
 import trainingApps from './training-apps.json' with { type: 'json' }
 import { cueFlags, cuesOf, findingsOf, REMOVED_HEADING, REQUIRED } from './cues.js'
 import { featuresOfNotes } from './judge.js'
@@ -57,11 +58,45 @@ export interface Dataset {
 }
 
 /**
- * The apps whose labels train the model (training-apps.json, by slug): the 47 the data set labelled first (its
- * README lists them). The apps it labelled later are left out, so that they measure the rules on apps they were
- * never fitted to. A list apart, so that no app's name stands in the classifier's code.
+ * The apps whose labels train the model (training-apps.json, by slug): every labelled app of the data set but the
+ * sealed group. A list apart, so that no app's name stands in the classifier's code.
  */
 export const TRAINING_APPS: readonly string[] = trainingApps
+
+/**
+ * The sealed group (sealed-apps.json, by slug): 20 of the apps labelled on 2026-11-28, drawn once by
+ * sealedChoice(…, SEAL_SEED). No choice is made on them and their errors are never printed: `npm run eval` prints
+ * only their aggregate figures, once, for the committed model.
+ */
+export const SEALED_APPS: readonly string[] = sealedApps
+export const SEAL_SEED = 49
+
+/** A seeded generator (mulberry32): the same seed, the same draws. */
+export function seeded(seed: number): () => number {
+  let a = seed | 0
+  return () => {
+    a = (a + 0x6d2b79f5) | 0
+    let t = Math.imul(a ^ (a >>> 15), 1 | a)
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+/** `apps` in a seeded order (Fisher–Yates over the sorted names). */
+export function shuffled(apps: readonly string[], seed: number): string[] {
+  const out = [...apps].sort()
+  const random = seeded(seed)
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1))
+    ;[out[i], out[j]] = [out[j]!, out[i]!]
+  }
+  return out
+}
+
+/** The sealed group: `n` of `candidates` (the apps labelled last), drawn by `seed`, sorted. */
+export function sealedChoice(candidates: readonly string[], seed = SEAL_SEED, n = 20): string[] {
+  return shuffled(candidates, seed).slice(0, n).sort()
+}
 
 /**
  * The labelled examples of `apps` from the data set's folder (notes.jsonl, dev-labels.jsonl), in label order. The
@@ -272,22 +307,6 @@ export interface Prediction {
   s: Scored | null
 }
 
-/** Leave-one-app-out: each app predicted by a model and thresholds learned without it. */
-export function leaveOneAppOut(data: Dataset, opt: Options = OPTIONS): Prediction[] {
-  const out: Prediction[] = []
-  for (const app of data.apps) {
-    const train = data.examples.filter((e) => e.app !== app)
-    const m = fit(train, opt)
-    const t = nestedThresholds(train, opt)
-    for (const e of data.examples) {
-      if (e.app !== app) continue
-      const s = scoresOf(m, e)
-      out.push({ id: e.id, app, label: e.label, predicted: s === null ? e.gate! : decide(s.p, t, s.cues), s })
-    }
-  }
-  return out
-}
-
 export function figures(pred: number[], labels: number[]): Figures {
   const m = Array.from({ length: K }, () => new Array<number>(K).fill(0))
   let correct = 0
@@ -315,10 +334,43 @@ export function figures(pred: number[], labels: number[]): Figures {
   }
 }
 
-/** Train the committed model: LOAO figures, then the final fit and thresholds on every label. */
-export function train(dir: string | URL, opt: Options = OPTIONS): { model: Model; loao: Prediction[] } {
+/** The cross-validation's folds: each app's fold, by a seeded order of the apps (CV_SEED). */
+export const CV_FOLDS = 10
+export const CV_SEED = 7
+export function foldsOf(apps: readonly string[], folds = CV_FOLDS, seed = CV_SEED): Map<string, number> {
+  return new Map(shuffled(apps, seed).map((a, i) => [a, i % folds]))
+}
+
+/**
+ * Cross-validation grouped by app: each fold's apps predicted by a model whose weights, vocabulary and threshold
+ * (an inner split of the training apps) were learned without them. `trainOn` narrows each fold's training apps
+ * (to compare training sets on the same held-out apps).
+ */
+export function groupedCV(
+  data: Dataset,
+  opt: Options = OPTIONS,
+  folds = CV_FOLDS,
+  trainOn: (app: string) => boolean = () => true
+): Prediction[] {
+  const fold = foldsOf(data.apps, folds)
+  const out: Prediction[] = []
+  for (let g = 0; g < folds; g++) {
+    const train = data.examples.filter((e) => fold.get(e.app) !== g && trainOn(e.app))
+    const m = fit(train, opt)
+    const t = nestedThresholds(train, opt)
+    for (const e of data.examples) {
+      if (fold.get(e.app) !== g) continue
+      const s = scoresOf(m, e)
+      out.push({ id: e.id, app: e.app, label: e.label, predicted: s === null ? e.gate! : decide(s.p, t, s.cues), s })
+    }
+  }
+  return out
+}
+
+/** Train the committed model: grouped cross-validation figures, then the final fit and thresholds on every label. */
+export function train(dir: string | URL, opt: Options = OPTIONS): { model: Model; cv: Prediction[] } {
   const data = loadDataset(dir)
-  const loao = leaveOneAppOut(data, opt)
+  const cv = groupedCV(data, opt)
   const final = fit(data.examples, opt)
   const thresholds = nestedThresholds(data.examples, opt)
   const inSample = data.examples.map((e) => {
@@ -342,12 +394,13 @@ export function train(dir: string | URL, opt: Options = OPTIONS): { model: Model
         steps: opt.steps,
         rate: opt.rate,
         minApps: opt.minApps,
-        innerFolds: opt.innerFolds
+        innerFolds: opt.innerFolds,
+        folds: CV_FOLDS
       },
       thresholds,
-      loao: figures(
-        loao.map((p) => p.predicted),
-        loao.map((p) => p.label)
+      cv: figures(
+        cv.map((p) => p.predicted),
+        cv.map((p) => p.label)
       ),
       inSample: figures(
         inSample,
@@ -357,7 +410,7 @@ export function train(dir: string | URL, opt: Options = OPTIONS): { model: Model
     classes: MODEL_CLASSES,
     ...final
   }
-  return { model, loao }
+  return { model, cv }
 }
 
 /** The model file's text: stable key order, one feature per line. */
@@ -410,18 +463,20 @@ function decideWith(s: Scored, findings: readonly string[], list: ReadonlySet<st
 }
 
 /**
- * Leave-one-app-out with the `required` list learned in each fold. `recallWeight` > 0 chooses the inner
- * operating point by macro-F1 + recallWeight × breaking recall instead of macro-F1 alone.
+ * Cross-validation by app with the `required` list learned in each fold (`fold`: each app's fold; by default
+ * one app a fold). `recallWeight` > 0 chooses the inner operating point by macro-F1 + recallWeight × breaking
+ * recall instead of macro-F1 alone. `lists` holds each fold's list, by fold.
  */
-export function leaveOneAppOutLearnedRule(
+export function crossValidateLearnedRule(
   data: Dataset,
   recallWeight = 0,
-  opt: Options = OPTIONS
-): { predictions: Prediction[]; lists: Map<string, Set<string>> } {
+  opt: Options = OPTIONS,
+  fold: ReadonlyMap<string, number> = new Map(data.apps.map((a, i) => [a, i]))
+): { predictions: Prediction[]; lists: Map<number, Set<string>> } {
   const predictions: Prediction[] = []
-  const lists = new Map<string, Set<string>>()
-  for (const app of data.apps) {
-    const train = data.examples.filter((e) => e.app !== app && e.features !== null)
+  const lists = new Map<number, Set<string>>()
+  for (const g of [...new Set(fold.values())].sort((a, b) => a - b)) {
+    const train = data.examples.filter((e) => fold.get(e.app) !== g && e.features !== null)
     // The same inner split as nestedThresholds; each group's list is learned without that group.
     const group = appGroups(train, opt.innerFolds)
     const groupOf = (app: string) => group.get(app)!
@@ -448,12 +503,12 @@ export function leaveOneAppOutLearnedRule(
     }
     const m = fit(train, opt)
     const list = learnRequired(train, best.minPrecision, opt)
-    lists.set(app, list)
+    lists.set(g, list)
     for (const e of data.examples) {
-      if (e.app !== app) continue
+      if (fold.get(e.app) !== g) continue
       const s = scoresOf(m, e)
       const predicted = s === null ? e.gate! : decideWith(s, e.findings!, list, { breaking: best.t })
-      predictions.push({ id: e.id, app, label: e.label, predicted, s })
+      predictions.push({ id: e.id, app: e.app, label: e.label, predicted, s })
     }
   }
   return { predictions, lists }
