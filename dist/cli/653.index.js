@@ -9166,8 +9166,7 @@ const NO_NOTES_SOURCE = "the catalog's records (and the snapshot before, if any)
 function offlineData(opts) {
     if (opts.refresh)
         return null;
-    const source = opts.offline?.source ??
-        (opts.notesFrom ? `the release notes in ${external_node_path_default().basename(opts.notesFrom)}` : NO_NOTES_SOURCE);
+    const source = opts.offline?.source ?? (opts.notesFrom ? `the release notes in ${external_node_path_default().basename(opts.notesFrom)}` : NO_NOTES_SOURCE);
     return { source, asOf: opts.offline?.asOf ?? null };
 }
 /**

@@ -84,7 +84,6 @@ export interface BuildOptions {
   only?: readonly string[]
 }
 
-
 /** A build with no source of notes: what the banner says, with how to get them. */
 export const NO_NOTES_SOURCE =
   "the catalog's records (and the snapshot before, if any), with no release notes read: build with --refresh " +
@@ -94,8 +93,7 @@ export const NO_NOTES_SOURCE =
 function offlineData(opts: BuildOptions): OfflineData | null {
   if (opts.refresh) return null
   const source =
-    opts.offline?.source ??
-    (opts.notesFrom ? `the release notes in ${path.basename(opts.notesFrom)}` : NO_NOTES_SOURCE)
+    opts.offline?.source ?? (opts.notesFrom ? `the release notes in ${path.basename(opts.notesFrom)}` : NO_NOTES_SOURCE)
   return { source, asOf: opts.offline?.asOf ?? null }
 }
 
