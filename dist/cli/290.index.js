@@ -172,34 +172,11 @@ async function runBatch(state, batch) {
         return markAll(state, batch, { status: 'skipped', reason: budget.exhausted });
     }
     stats.batches++;
-    budget.inFlight += cost;
     const { query, variables } = (0,_query_js__WEBPACK_IMPORTED_MODULE_3__/* .buildBatchQuery */ .t5)(batch);
-    let body;
-    try {
-        const res = await state.client.octokit.request({ method: 'POST', url: options.graphqlUrl, query, variables });
-        const data = (0,_client_js__WEBPACK_IMPORTED_MODULE_2__/* .answerData */ .pj)(res.data);
-        body = (data && typeof data === 'object' ? data : {});
-    }
-    catch (error) {
-        return onBatchFailure(state, batch, (0,_client_js__WEBPACK_IMPORTED_MODULE_2__/* .classifyFailure */ .XE)(error));
-    }
-    finally {
-        budget.inFlight -= cost;
-    }
-    const errors = Array.isArray(body.errors) ? body.errors : [];
-    const rate = _query_js__WEBPACK_IMPORTED_MODULE_3__/* .rateLimitAnswer */ .o9.safeParse(body.data?.rateLimit);
-    if (rate.success) {
-        stats.graphqlPoints += rate.data.cost;
-        stats.remaining = rate.data.remaining;
-    }
-    if (errors.some((e) => e?.type === 'RATE_LIMITED')) {
-        return onBatchFailure(state, batch, {
-            kind: 'rate-limited',
-            status: 200,
-            message: 'RATE_LIMITED',
-            serviceDown: true
-        });
-    }
+    const answer = await askGraphQL(state, query, variables, cost);
+    if ('failure' in answer)
+        return onBatchFailure(state, batch, answer.failure);
+    const { body, errors } = answer;
     if (!body.data || typeof body.data !== 'object') {
         const message = errors.map((e) => e?.message ?? '').join('; ') || 'no data in the GraphQL answer';
         // An answer without data (unreadable, or an error such as a query timeout) is about what was asked: split it.
@@ -255,6 +232,35 @@ function runWideStop(state, failure, what) {
     state.stats.tokenRefused ??= what;
     state.stopped ??= { status: 'failed', reason: `GitHub rejected the token (${what})` };
     return state.stopped;
+}
+/**
+ * One GraphQL request of `cost` points (held in flight while it runs): its answer, with the points it cost and
+ * those left recorded, or why it failed. GitHub answers a rate limit with 200 and a RATE_LIMITED error: a failure.
+ */
+async function askGraphQL(state, query, variables, cost) {
+    const { stats, budget, options } = state;
+    budget.inFlight += cost;
+    let body;
+    try {
+        const res = await state.client.octokit.request({ method: 'POST', url: options.graphqlUrl, query, variables });
+        const data = (0,_client_js__WEBPACK_IMPORTED_MODULE_2__/* .answerData */ .pj)(res.data);
+        body = (data && typeof data === 'object' ? data : {});
+    }
+    catch (error) {
+        return { failure: (0,_client_js__WEBPACK_IMPORTED_MODULE_2__/* .classifyFailure */ .XE)(error) };
+    }
+    finally {
+        budget.inFlight -= cost;
+    }
+    const rate = _query_js__WEBPACK_IMPORTED_MODULE_3__/* .rateLimitAnswer */ .o9.safeParse(body.data?.rateLimit);
+    if (rate.success) {
+        stats.graphqlPoints += rate.data.cost;
+        stats.remaining = rate.data.remaining;
+    }
+    const errors = Array.isArray(body.errors) ? body.errors : [];
+    if (errors.some((e) => e?.type === 'RATE_LIMITED'))
+        return { failure: { kind: 'rate-limited', status: 200, message: 'RATE_LIMITED', serviceDown: true } };
+    return { body, errors };
 }
 async function onBatchFailure(state, batch, failure) {
     const { log } = state.options;
@@ -385,27 +391,10 @@ async function olderPage(state, chunk) {
         first: Math.min(_query_js__WEBPACK_IMPORTED_MODULE_3__/* .OLDER_PAGE */ .P3, cap - o.snapshot.releases.length)
     })));
     stats.olderPages = (stats.olderPages ?? 0) + 1;
-    budget.inFlight += 1;
-    let body;
-    try {
-        const res = await state.client.octokit.request({ method: 'POST', url: options.graphqlUrl, query, variables });
-        const data = (0,_client_js__WEBPACK_IMPORTED_MODULE_2__/* .answerData */ .pj)(res.data);
-        body = (data && typeof data === 'object' ? data : {});
-    }
-    catch (error) {
-        return olderFailed(state, asked, (0,_client_js__WEBPACK_IMPORTED_MODULE_2__/* .classifyFailure */ .XE)(error));
-    }
-    finally {
-        budget.inFlight -= 1;
-    }
-    const rate = _query_js__WEBPACK_IMPORTED_MODULE_3__/* .rateLimitAnswer */ .o9.safeParse(body.data?.rateLimit);
-    if (rate.success) {
-        stats.graphqlPoints += rate.data.cost;
-        stats.remaining = rate.data.remaining;
-    }
-    const errors = Array.isArray(body.errors) ? body.errors : [];
-    if (errors.some((e) => e?.type === 'RATE_LIMITED'))
-        return olderFailed(state, asked, { kind: 'rate-limited', status: 200, message: 'RATE_LIMITED', serviceDown: true });
+    const answer = await askGraphQL(state, query, variables, 1);
+    if ('failure' in answer)
+        return olderFailed(state, asked, answer.failure);
+    const { body, errors } = answer;
     const data = body.data && typeof body.data === 'object' ? body.data : null;
     if (!data) {
         const message = errors.map((e) => e?.message ?? '').join('; ') || 'no data in the GraphQL answer';

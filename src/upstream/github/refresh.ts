@@ -276,33 +276,10 @@ async function runBatch(state: RunState, batch: RefreshTarget[]): Promise<void> 
   }
 
   stats.batches++
-  budget.inFlight += cost
   const { query, variables } = buildBatchQuery(batch)
-  let body: { data?: Record<string, unknown> | null; errors?: GqlError[] }
-  try {
-    const res = await state.client.octokit.request({ method: 'POST', url: options.graphqlUrl, query, variables })
-    const data = answerData(res.data)
-    body = (data && typeof data === 'object' ? data : {}) as typeof body
-  } catch (error) {
-    return onBatchFailure(state, batch, classifyFailure(error))
-  } finally {
-    budget.inFlight -= cost
-  }
-
-  const errors = Array.isArray(body.errors) ? body.errors : []
-  const rate = rateLimitAnswer.safeParse(body.data?.rateLimit)
-  if (rate.success) {
-    stats.graphqlPoints += rate.data.cost
-    stats.remaining = rate.data.remaining
-  }
-  if (errors.some((e) => e?.type === 'RATE_LIMITED')) {
-    return onBatchFailure(state, batch, {
-      kind: 'rate-limited',
-      status: 200,
-      message: 'RATE_LIMITED',
-      serviceDown: true
-    })
-  }
+  const answer = await askGraphQL(state, query, variables, cost)
+  if ('failure' in answer) return onBatchFailure(state, batch, answer.failure)
+  const { body, errors } = answer
   if (!body.data || typeof body.data !== 'object') {
     const message = errors.map((e) => e?.message ?? '').join('; ') || 'no data in the GraphQL answer'
     // An answer without data (unreadable, or an error such as a query timeout) is about what was asked: split it.
@@ -353,6 +330,41 @@ function runWideStop(state: RunState, failure: RequestFailure, what: string): Re
   state.stats.tokenRefused ??= what
   state.stopped ??= { status: 'failed', reason: `GitHub rejected the token (${what})` }
   return state.stopped
+}
+
+type GqlBody = { data?: Record<string, unknown> | null; errors?: GqlError[] }
+
+/**
+ * One GraphQL request of `cost` points (held in flight while it runs): its answer, with the points it cost and
+ * those left recorded, or why it failed. GitHub answers a rate limit with 200 and a RATE_LIMITED error: a failure.
+ */
+async function askGraphQL(
+  state: RunState,
+  query: string,
+  variables: Record<string, unknown>,
+  cost: number
+): Promise<{ body: GqlBody; errors: GqlError[] } | { failure: RequestFailure }> {
+  const { stats, budget, options } = state
+  budget.inFlight += cost
+  let body: GqlBody
+  try {
+    const res = await state.client.octokit.request({ method: 'POST', url: options.graphqlUrl, query, variables })
+    const data = answerData(res.data)
+    body = (data && typeof data === 'object' ? data : {}) as GqlBody
+  } catch (error) {
+    return { failure: classifyFailure(error) }
+  } finally {
+    budget.inFlight -= cost
+  }
+  const rate = rateLimitAnswer.safeParse(body.data?.rateLimit)
+  if (rate.success) {
+    stats.graphqlPoints += rate.data.cost
+    stats.remaining = rate.data.remaining
+  }
+  const errors = Array.isArray(body.errors) ? body.errors : []
+  if (errors.some((e) => e?.type === 'RATE_LIMITED'))
+    return { failure: { kind: 'rate-limited', status: 200, message: 'RATE_LIMITED', serviceDown: true } }
+  return { body, errors }
 }
 
 async function onBatchFailure(state: RunState, batch: RefreshTarget[], failure: RequestFailure): Promise<void> {
@@ -479,25 +491,9 @@ async function olderPage(state: RunState, chunk: Older[]): Promise<Older[]> {
     }))
   )
   stats.olderPages = (stats.olderPages ?? 0) + 1
-  budget.inFlight += 1
-  let body: { data?: Record<string, unknown> | null; errors?: GqlError[] }
-  try {
-    const res = await state.client.octokit.request({ method: 'POST', url: options.graphqlUrl, query, variables })
-    const data = answerData(res.data)
-    body = (data && typeof data === 'object' ? data : {}) as typeof body
-  } catch (error) {
-    return olderFailed(state, asked, classifyFailure(error))
-  } finally {
-    budget.inFlight -= 1
-  }
-  const rate = rateLimitAnswer.safeParse(body.data?.rateLimit)
-  if (rate.success) {
-    stats.graphqlPoints += rate.data.cost
-    stats.remaining = rate.data.remaining
-  }
-  const errors = Array.isArray(body.errors) ? body.errors : []
-  if (errors.some((e) => e?.type === 'RATE_LIMITED'))
-    return olderFailed(state, asked, { kind: 'rate-limited', status: 200, message: 'RATE_LIMITED', serviceDown: true })
+  const answer = await askGraphQL(state, query, variables, 1)
+  if ('failure' in answer) return olderFailed(state, asked, answer.failure)
+  const { body, errors } = answer
   const data = body.data && typeof body.data === 'object' ? body.data : null
   if (!data) {
     const message = errors.map((e) => e?.message ?? '').join('; ') || 'no data in the GraphQL answer'
