@@ -19,10 +19,8 @@ import { classifyWith } from '../src/classify/classifier.ts'
 import { MODEL_CLASSES } from '../src/classify/model.ts'
 import {
   CV_FOLDS,
-  crossValidateLearnedRule,
   fit,
   foldsOf,
-  HAND_REQUIRED,
   loadDataset,
   nestedThresholds,
   OPTIONS,
@@ -246,33 +244,6 @@ console.log(
 )
 report('updatesafe committed model, IN-SAMPLE (trained on these very labels: optimistic)', results.ours)
 
-// --- The same, with the `required` rule's list of findings learned in each fold instead of chosen by hand
-// (cues.ts REQUIRED was worded while reading the first 47 labelled apps): fully out-of-sample.
-const t0Learned = Date.now()
-const asClasses = (preds) => new Map(preds.map((p) => [p.id, MODEL_CLASSES[p.predicted]]))
-const learned = crossValidateLearnedRule(data, 0, OPTIONS, foldOf)
-const learnedRecall = crossValidateLearnedRule(data, 1, OPTIONS, foldOf)
-const learnedSeconds = (Date.now() - t0Learned) / 1000
-const R = metrics(asClasses(learned.predictions))
-report(
-  `updatesafe, CROSS-VALIDATED BY APP with the "required" rule's list LEARNED in each fold (no hand-chosen list; ${learnedSeconds.toFixed(1)} s for both runs)`,
-  R
-)
-const folds = learned.lists.size
-const inMost = new Map()
-for (const list of learned.lists.values()) for (const f of list) inMost.set(f, (inMost.get(f) ?? 0) + 1)
-const usual = [...inMost].filter(([, n]) => n * 2 >= folds).map(([f]) => f)
-console.log(
-  `hand-chosen list (headline) against learned: macro-F1 ${fmt(results.cv.macroF1)} vs ${fmt(R.macroF1)}, ` +
-    `breaking recall ${fmt(results.cv.per.breaking.recall)} vs ${fmt(R.per.breaking.recall)}\n` +
-    `learned in at least half the folds, not hand-chosen: ${usual.filter((f) => !HAND_REQUIRED.has(f)).join(', ') || 'none'}\n` +
-    `hand-chosen, learned in under half the folds: ${[...HAND_REQUIRED].filter((f) => !usual.includes(f)).join(', ') || 'none'}`
-)
-const RR = metrics(asClasses(learnedRecall.predictions))
-console.log(
-  `learned list, operating point chosen for macro-F1 + breaking recall: accuracy ${fmt(RR.accuracy)}, macro-F1 ${fmt(RR.macroF1)}, ` +
-    `breaking recall ${fmt(RR.per.breaking.recall)}, breaking predicted safe ${RR.breakingAsSafe}`
-)
 report('baseline: keyword match', results.keyword)
 report('baseline: semver update type (previous entry of the same app)', results.semver)
 

@@ -10,18 +10,15 @@ import { featuresOfNotes, judgeRelease } from '../../src/classify/judge.js'
 import { BREAKING, CAUTION, decide, MODEL_CLASSES, probabilities, SAFE, UNKNOWN } from '../../src/classify/model.js'
 import { MODEL } from '../../src/classify/trained.js'
 import {
-  crossValidateLearnedRule,
   figures,
   foldsOf,
   groupedCV,
-  learnRequired,
   loadDataset,
   SEALED_APPS,
   sealedChoice,
   serialise,
   train,
-  TRAINING_APPS,
-  type Example
+  TRAINING_APPS
 } from '../../src/classify/train.js'
 import { DEV_LABELS, readSharedJsonl, RELEASE_NOTES } from '../support/shared-data.js'
 import firstLabelled from './first-labelled-apps.json' with { type: 'json' }
@@ -124,45 +121,6 @@ describe('the decision rule', () => {
         expect(decide(p, t, called)).toBe(BREAKING)
       }
   })
-})
-
-describe("the required rule with its list learned (the evaluation's fully out-of-sample check)", () => {
-  const ex = (app: string, label: number, findings: string[]): Example => ({
-    id: `${app}@${findings.join('+')}`,
-    app,
-    version: '1.0.0',
-    label,
-    features: ['x'],
-    cues: { action: false, called: false, described: true, required: false, caution: false },
-    findings,
-    gate: null
-  })
-  it('lists a finding whose releases were mostly breaking, in at least two apps', () => {
-    const train = [
-      ...['a', 'a', 'b', 'b'].map((app) => ex(app, BREAKING, ['often'])),
-      ...['a', 'b', 'b', 'c'].map((app) => ex(app, CAUTION, ['seldom'])),
-      ex('c', BREAKING, ['seldom']),
-      ...['a', 'a', 'a'].map((app) => ex(app, BREAKING, ['oneApp']))
-    ]
-    expect([...learnRequired(train, 0.6)]).toEqual(['often'])
-    expect([...learnRequired(train, 0.1)].sort()).toEqual(['often', 'seldom'])
-  })
-  it('never learns from the app it predicts', () => {
-    const full = loadDataset(pathToFileURL(FIXTURES))
-    const apps = full.apps.slice(0, 8)
-    const data = { ...full, apps, examples: full.examples.filter((e) => apps.includes(e.app)) }
-    const held = apps[0]!
-    // The held-out app's labels turned upside down change nothing about its own predictions.
-    const flipped = {
-      ...data,
-      examples: data.examples.map((e) => (e.app === held ? { ...e, label: e.label === BREAKING ? SAFE : BREAKING } : e))
-    }
-    const a = crossValidateLearnedRule(data)
-    const b = crossValidateLearnedRule(flipped)
-    const mine = (r: typeof a) => r.predictions.filter((p) => p.app === held).map((p) => p.predicted)
-    expect(mine(b)).toEqual(mine(a))
-    expect([...b.lists.get(0)!]).toEqual([...a.lists.get(0)!])
-  }, 120_000)
 })
 
 describe('the sealed group and the cross-validation (npm run eval)', () => {

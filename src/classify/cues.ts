@@ -9,7 +9,7 @@
 //   structure that gained or lost an argument or member, a manual step, an urgent update, a line
 //   under a "Removed" heading) makes it breaking, unless softened, internal work, under a
 //   bug-fixes heading, an addition, a new ability, or the removal of something unused, not
-//   working, only text or a control of the interface (a button, an icon);
+//   working or a control of the interface (a button, an icon);
 // - action: a release is never safe while a line asks the admin to act (a detector whose reason
 //   is a required step or an urgent fix, a line under a "Removed" or upgrade heading), unless
 //   softened or the line adds something ("Add a command to remove options"): doubt falls to caution;
@@ -154,8 +154,7 @@ function opensWith(verbs: string, sep: string): RegExp {
 // A line that adds something ("Add an option to remove headers"), is internal work ("CLEANUP:",
 // "docs:"), sits under a bug-fixes, documentation, tests or dependencies heading (it describes a
 // bug or the project's own work), removes what nobody used or what did not work ("Remove unused
-// fields"), removes only text (a comment, a log message, a warning) or a control of the interface (a
-// button, an icon) states no breaking change.
+// fields") or a control of the interface (a button, an icon) states no breaking change.
 const ADDS = opensWith('add(?:s|ed)?|allow(?:s|ed)?|implement(?:s|ed)?', '[:-]')
 // A Conventional Commits feature or fix ("feat(urlcleaner): remove …") states no breaking change either:
 // that convention marks a breaking one with "!" ("feat(config)!: remove …", a breaking marker), so
@@ -192,24 +191,6 @@ const ABILITY = nearPattern(
   20,
   'i'
 )
-const REMOVES_TEXT = nearPattern(
-  ['remov*', 'drop*', 'delet*'],
-  [
-    'comment',
-    'comments',
-    'typo',
-    'typos',
-    'log message*',
-    'error message*',
-    'warning',
-    'warnings',
-    'note for',
-    'note about'
-  ],
-  30,
-  'i'
-)
-
 // Removing a control of the interface ("the floating Create button", "the icon's alt attribute")
 // removes no setting, interface or feature an admin relies on.
 const REMOVES_UI = nearPattern(
@@ -244,30 +225,9 @@ function harmless(ue: UnitEvidence): boolean {
     CONVENTIONAL.test(ue.unit.text) ||
     UNUSED.test(ue.unit.text) ||
     NO_LONGER_USED.test(ue.unit.text) ||
-    REMOVES_TEXT.test(ue.unit.text) ||
     REMOVES_UI.test(ue.unit.text) ||
     ABILITY.test(ue.unit.text)
   )
-}
-
-/** The finding a line under a "Removed" heading gives, whatever its own words (see findingsOf). */
-export const REMOVED_HEADING = 'heading:removed'
-
-/**
- * What the lines that count for the `required` rule find: the name of every detector (modifiers
- * aside) whose finding is not softened, on a line not harmless, and REMOVED_HEADING for such a
- * line, not softened, under a "Removed" heading. The rule holds when one of them is in REQUIRED
- * or is REMOVED_HEADING; the evaluation also learns that list from labels instead (train.ts
- * learnRequired), to measure what choosing it by hand was worth.
- */
-export function findingsOf(units: readonly UnitEvidence[]): string[] {
-  const out = new Set<string>()
-  for (const ue of units) {
-    if (harmless(ue)) continue
-    for (const h of ue.hits) if (!MODIFIERS.has(h.detector.name) && !softenedAt(ue, h)) out.add(h.detector.name)
-    if ((ue.unit.section?.kinds ?? 0) & S.removed && !softened(ue.hits)) out.add(REMOVED_HEADING)
-  }
-  return [...out].sort()
 }
 
 /** The standing of a line whose own words state a breaking change: the highest. */

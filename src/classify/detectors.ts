@@ -531,9 +531,10 @@ const SPECS: Record<string, Spec> = {
     // A rename of something ("renamed X to Y", "X has been renamed"), not renaming as a feature.
     near: [['rename', 'renamed', 'renames'], ['to', 'into', 'as', '→', '->'], 80]
   },
+  // Routine: naming an identifier is not what the rubric counts, so it never stands as the reason for caution.
   envName: {
     means: 'names an environment variable or setting',
-    why: 'note',
+    why: 'routine',
     pattern: /\b[A-Z][A-Z0-9]*_[A-Z0-9_]{2,}\b/,
     keys: ['_']
   },
@@ -842,44 +843,6 @@ const SPECS: Record<string, Spec> = {
       'switched'
     ]
   },
-  configChange: {
-    means: 'changes the configuration',
-    why: 'note',
-    near: [SETTING, ['chang*', 'format', 'schema', 'syntax', 'structure', 'renamed', 'moved', 'new'], 30]
-  },
-  advice: {
-    means: 'advises the admin to check something',
-    why: 'note',
-    words: [
-      'make sure',
-      'please check',
-      'please review',
-      'please read',
-      'please verify',
-      'please update',
-      'please note',
-      'please be aware',
-      'note that',
-      'we recommend',
-      'we advise',
-      'we suggest',
-      'it is recommended',
-      "it's recommended",
-      'you should',
-      'you may want',
-      'you might want',
-      'be aware',
-      'be careful',
-      'take care',
-      'beware',
-      'caution',
-      'warning',
-      'important',
-      'attention',
-      'heads up',
-      'notice'
-    ]
-  },
   platformImage: {
     means: 'changes the base image or platform',
     why: 'note',
@@ -897,23 +860,6 @@ const SPECS: Record<string, Spec> = {
       'bullseye',
       'noble',
       'jammy'
-    ]
-  },
-  database: {
-    means: 'concerns the database',
-    why: 'note',
-    words: [
-      'database',
-      'databases',
-      'db',
-      'schema',
-      'sql',
-      'postgres*',
-      'mysql',
-      'mariadb',
-      'sqlite',
-      'table*',
-      'index*'
     ]
   },
   withdrawn: {
@@ -975,22 +921,6 @@ const SPECS: Record<string, Spec> = {
       'enable*',
       'now support*',
       'now available'
-    ]
-  },
-  improveWord: {
-    means: 'improves something',
-    why: 'routine',
-    words: [
-      'improv*',
-      'optimi*',
-      'performance',
-      'faster',
-      'speed*',
-      'better',
-      'enhanc*',
-      'refactor*',
-      'clean*',
-      'simplif*'
     ]
   },
   docsWord: {
@@ -1158,22 +1088,6 @@ const SPECS: Record<string, Spec> = {
       'when enabled'
     ]
   },
-  conditional: {
-    means: 'applies only in some setups',
-    why: 'routine',
-    words: [
-      'if you',
-      'if your',
-      'when using',
-      'for users',
-      'users who',
-      'users of',
-      'only if',
-      'only when',
-      'those who',
-      'in case'
-    ]
-  },
   buildContext: {
     means: 'concerns building from source',
     why: 'routine',
@@ -1230,7 +1144,6 @@ export const MODIFIERS: ReadonlySet<string> = new Set([
   'negated',
   'hedged',
   'future',
-  'conditional',
   'optIn',
   'buildContext',
   'fixLine',

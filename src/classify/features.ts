@@ -9,7 +9,7 @@ import { DETECTORS, detect, MODIFIERS, wordsPattern, type Hit } from './detector
 import { HEADINGS, S } from './sections.js'
 import { countWords, type WordCount } from './words.js'
 
-export const FEATURE_VERSION = 17
+export const FEATURE_VERSION = 18
 
 export interface UnitEvidence {
   unit: Unit
@@ -203,6 +203,3 @@ export function releaseFeatures(units: Unit[], version: string, cut: boolean): R
 export function featureNames(ids: Iterable<number>): string[] {
   return Array.from(ids, (id) => FEATURES[id]!.name)
 }
-
-/** Every detector name, for checks that the model knows no detector that no longer exists. */
-export const DETECTOR_NAMES: readonly string[] = DETECTORS.map((d) => d.name)

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import sealedApps from './sealed-apps.json' with { type: 'json' }
 import trainingApps from './training-apps.json' with { type: 'json' }
-import { cueFlags, cuesOf, findingsOf, REMOVED_HEADING, REQUIRED } from './cues.js'
+import { cueFlags, cuesOf } from './cues.js'
 import { featuresOfNotes } from './judge.js'
 import { FEATURE_VERSION, featureNames } from './features.js'
 import {
@@ -34,8 +34,6 @@ export interface Example {
   features: string[] | null
   /** What ./cues.ts finds; null with features. */
   cues: CueFlags | null
-  /** What the lines that count for the `required` rule find (./cues.ts findingsOf); null with features. */
-  findings: string[] | null
   gate: number | null
 }
 
@@ -130,7 +128,6 @@ export function loadDataset(dir: string | URL, apps: readonly string[] = TRAININ
       label,
       features: f.gate === null ? featureNames(f.ids) : null,
       cues: c && cueFlags(c),
-      findings: f.gate === null && f.rf ? findingsOf(f.rf.units) : null,
       gate: f.gate === null ? null : UNKNOWN
     })
   }
@@ -423,93 +420,4 @@ export function serialise(model: Model): string {
     `{\n  "header": ${JSON.stringify(model.header)},\n  "classes": ${JSON.stringify(model.classes)},\n` +
     `  "bias": ${JSON.stringify(model.bias)},\n  "weights": {\n${table(model.weights)}\n  }\n}\n`
   )
-}
-
-// --- The `required` rule's list, learned instead of chosen by hand (measurement only).
-// cues.ts names by hand which findings make a release breaking (REQUIRED), worded while reading the
-// errors on every labelled app, so for that list the leave-one-app-out figure is partly in-sample.
-// Here the list is learned inside each fold: a finding joins it when, in the training apps, releases
-// with it were breaking at least `minPrecision` of the time ((breaking + 1) / (releases + 2), seen in
-// at least minApps apps and 3 releases), and minPrecision is chosen with the breaking threshold on an
-// inner split. The gap between the two figures is what choosing the list by hand was worth, or how
-// far it was fitted to these apps.
-
-/** Findings that make a release breaking, learned from `train`. */
-export function learnRequired(train: readonly Example[], minPrecision: number, opt: Options = OPTIONS): Set<string> {
-  const stats = new Map<string, { n: number; breaking: number; apps: Set<string> }>()
-  for (const e of train) {
-    if (e.findings === null) continue
-    for (const f of e.findings) {
-      let s = stats.get(f)
-      if (!s) stats.set(f, (s = { n: 0, breaking: 0, apps: new Set() }))
-      s.n++
-      if (e.label === BREAKING) s.breaking++
-      s.apps.add(e.app)
-    }
-  }
-  const list = new Set<string>()
-  for (const [f, s] of stats)
-    if (s.apps.size >= opt.minApps && s.n >= 3 && (s.breaking + 1) / (s.n + 2) >= minPrecision) list.add(f)
-  return list
-}
-
-/** The hand-written list of cues.ts, as findings. */
-export const HAND_REQUIRED: ReadonlySet<string> = new Set([...REQUIRED, REMOVED_HEADING])
-
-const MIN_PRECISIONS = [0.4, 0.5, 0.55, 0.6, 0.65, 0.7, 0.8]
-
-function decideWith(s: Scored, findings: readonly string[], list: ReadonlySet<string>, t: Thresholds): number {
-  return decide(s.p, t, { ...s.cues, required: findings.some((f) => list.has(f)) })
-}
-
-/**
- * Cross-validation by app with the `required` list learned in each fold (`fold`: each app's fold; by default
- * one app a fold). `recallWeight` > 0 chooses the inner operating point by macro-F1 + recallWeight × breaking
- * recall instead of macro-F1 alone. `lists` holds each fold's list, by fold.
- */
-export function crossValidateLearnedRule(
-  data: Dataset,
-  recallWeight = 0,
-  opt: Options = OPTIONS,
-  fold: ReadonlyMap<string, number> = new Map(data.apps.map((a, i) => [a, i]))
-): { predictions: Prediction[]; lists: Map<number, Set<string>> } {
-  const predictions: Prediction[] = []
-  const lists = new Map<number, Set<string>>()
-  for (const g of [...new Set(fold.values())].sort((a, b) => a - b)) {
-    const train = data.examples.filter((e) => fold.get(e.app) !== g && e.features !== null)
-    // The same inner split as nestedThresholds; each group's list is learned without that group.
-    const group = appGroups(train, opt.innerFolds)
-    const groupOf = (app: string) => group.get(app)!
-    const scores = outOfFold(train, groupOf, opt.innerFolds, opt)
-    const labels = train.map((e) => e.label)
-    let best = { score: -Infinity, t: 0.5, minPrecision: 0.6 }
-    for (const minPrecision of MIN_PRECISIONS) {
-      const innerLists = Array.from({ length: opt.innerFolds }, (_, g) =>
-        learnRequired(
-          train.filter((e) => groupOf(e.app) !== g),
-          minPrecision,
-          opt
-        )
-      )
-      for (const breaking of BREAKING_GRID) {
-        const t = { breaking }
-        const f = figures(
-          train.map((e, i) => decideWith(scores[i]!, e.findings!, innerLists[groupOf(e.app)]!, t)),
-          labels
-        )
-        const score = f.macroF1 + recallWeight * f.breakingRecall
-        if (score > best.score) best = { score, t: breaking, minPrecision }
-      }
-    }
-    const m = fit(train, opt)
-    const list = learnRequired(train, best.minPrecision, opt)
-    lists.set(g, list)
-    for (const e of data.examples) {
-      if (fold.get(e.app) !== g) continue
-      const s = scoresOf(m, e)
-      const predicted = s === null ? e.gate! : decideWith(s, e.findings!, list, { breaking: best.t })
-      predictions.push({ id: e.id, app: e.app, label: e.label, predicted, s })
-    }
-  }
-  return { predictions, lists }
 }
