@@ -118,6 +118,26 @@ describe('indentation the whole notes share', () => {
       ['code', '- docker compose pull - docker compose up -d']
     ])
   })
+  it('is removed from a list that opens with indented labels when the flush lines come only after it', () => {
+    // Labels, then items, every line indented by a tab or spaces (FreeRADIUS, phpIPAM); GitHub's line after them
+    // left it code, and the release unknown.
+    const tail = '\n\n**Full Changelog**: https://github.com/o/r/compare/a...b\n'
+    expect(brief(`\tBug fixes\n\t* Fix a crash in the detail reader.${tail}`)).toEqual([
+      ['paragraph', 'Bug fixes'],
+      ['item', 'Fix a crash in the detail reader.'],
+      ['paragraph', 'Full Changelog: https://github.com/o/r/compare/a...b']
+    ])
+    expect(brief(`    Bugfixes:\n    ---------\n    + Fix the rack image;\n${tail}`)).toEqual([
+      ['heading', 'Bugfixes:'],
+      ['item', 'Fix the rack image;'],
+      ['paragraph', 'Full Changelog: https://github.com/o/r/compare/a...b']
+    ])
+    // A flush line before them may introduce code: it stays code.
+    expect(brief('Run this\n\n    docker compose pull\n    - then restart\n')).toEqual([
+      ['paragraph', 'Run this'],
+      ['code', 'docker compose pull - then restart']
+    ])
+  })
 })
 
 describe('format rules checked once per text (most notes need none of them)', () => {

@@ -193,7 +193,8 @@ export function normaliseFormat(s: string): string {
 /**
  * What removes the notes' shared indentation from a line (an indented list is not code), or null when none is
  * removed. Every line indented: all lose it. A list pasted indented, with a few flush lines before or after it (a
- * title, what GitHub appends: "**Full Changelog**: …"), loses it too and the flush lines keep their place. Not when
+ * title, what GitHub appends: "**Full Changelog**: …"), loses it too and the flush lines keep their place, as does
+ * one that opens with indented labels and has flush lines only after it. Not when
  * a flush line comes among the indented ones or is a list item before them (a nested list's top level), nor when
  * the line just before them introduces something ("Upgrade with:" then commands): that is code.
  */
@@ -227,10 +228,16 @@ function dedenter(lines: readonly string[]): ((line: string) => string) | null {
   const cut = shared.length
   if (flush.length === 0) return (line) => line.slice(cut)
   const before = flush.filter((i) => i < firstIndented)
+  // A list whose indented labels come first ("    Bugfixes:" then "    + item"): a list too, when nothing flush
+  // comes before it (a line before may introduce code).
+  const list =
+    LIST_ITEM.test(lines[firstIndented]!.trimStart()) ||
+    (before.length === 0 &&
+      lines.some((l, i) => i > firstIndented && i <= lastIndented && LIST_ITEM.test(l.trimStart())))
   const fewOutside =
     flush.length <= FLUSH_FEW &&
     cut >= 2 &&
-    LIST_ITEM.test(lines[firstIndented]!.trimStart()) &&
+    list &&
     !flush.some((i) => i > firstIndented && i < lastIndented) &&
     !before.some((i) => LIST_ITEM.test(lines[i]!)) &&
     !(before.length > 0 && lines[before[before.length - 1]!]!.trimEnd().endsWith(':'))
