@@ -6,6 +6,7 @@ import { classifyReleases, MAX_RELEASES, SUMMARY_MAX } from '../../src/classify/
 import { DETECTORS } from '../../src/classify/detectors.js'
 import { CLASSES, LIMITS } from '../../src/schema/index.js'
 import { LABELS, note, NOTES } from './fixtures.js'
+import { TRAINING_APPS } from '../../src/classify/train.js'
 import { readSharedJsonl, RELEASE_NOTES } from '../support/shared-data.js'
 
 const one = (id: string) => {
@@ -520,16 +521,35 @@ describe('verdicts do not depend on how the notes are formatted', () => {
     // paragraph as its text.
     expect(judged((s) => asHtml(s, true)).filter((v, i) => v !== before[i]).length).toBeLessThan(plain.length / 100)
   })
-  it('GitHub\'s "Full Changelog" line after every note of the data set: under 1% of the verdicts change', () => {
-    // Notes indented as a whole that open with a label (FreeRADIUS, phpIPAM) were read as code once a flush line
-    // followed them: 21 of 970 of the training apps' notes changed, all of one app or the other to unknown.
-    const all = readSharedJsonl<{ id: string; version: string; notes: string }>(RELEASE_NOTES)
-    const tail = '\n\n**Full Changelog**: https://github.com/o/r/compare/v1.0.0...v1.0.1\n'
+  // The same over the notes of every app the model trains on, whose formats are more varied than the first 47's
+  // (the sealed apps' and the unlabelled apps' notes are left to judging). Notes indented as a whole that open with
+  // a label (FreeRADIUS, phpIPAM) were read as code once a flush line came with them: 21 of 970 changed, 20 of them to
+  // unknown; a second reference before an item hid its opening verb; a capitalised "Https://" counted as words.
+  const TRAINING_NOTES = readSharedJsonl<{ id: string; slug: string; version: string; notes: string }>(
+    RELEASE_NOTES
+  ).filter((n) => TRAINING_APPS.includes(n.slug))
+  it.each<[string, (s: string) => string]>([
+    ['GitHub\'s "Full Changelog" line', (s) => `${s}\n\n**Full Changelog**: https://github.com/o/r/compare/v1...v2\n`],
+    ['a version and date heading', (s) => `## v9.9.9 (2026-01-01)\n\n${s}`],
+    ['the notes folded in <details>', (s) => `<details>\n<summary>Changes</summary>\n\n${s}\n\n</details>\n`],
+    [
+      'an issue reference before every item',
+      (s) => {
+        let n = 1000
+        return s.replace(/^(\s*[-*+] )(?!\[[ xX]\])/gm, (m) => `${m}#${n++}: `)
+      }
+    ],
+    ['an author before every item', (s) => s.replace(/^(\s*[-*+] )(?!\[[ xX]\])/gm, '$1@dev-1: ')],
+    [
+      'every item starting in upper case',
+      (s) => s.replace(/^(\s*[-*+] )(\p{Ll})/gmu, (_, m: string, c: string) => m + c.toUpperCase())
+    ]
+  ])('%s, over the notes of every app trained on: no verdict changes', (_, rewrite) => {
     const verdict = (version: string, notes: string) =>
       classifyReleases({ releases: [{ version, notes }] }).safeToUpdate
-    const moved = all.filter((n) => verdict(n.version, n.notes) !== verdict(n.version, n.notes + tail))
-    expect(moved.length).toBeLessThan(all.length / 100)
-    expect(moved.filter((n) => verdict(n.version, n.notes + tail) === 'unknown')).toEqual([])
+    expect(TRAINING_NOTES.length).toBeGreaterThan(900)
+    const moved = TRAINING_NOTES.filter((n) => verdict(n.version, n.notes) !== verdict(n.version, rewrite(n.notes)))
+    expect(moved.map((n) => n.id)).toEqual([])
   })
   it('headings written as plain labels ("Bug fixes:"): under 1% of the verdicts change', () => {
     // Only nesting is lost (every label is one level): Transmission nests "###" kinds under "##" ones.

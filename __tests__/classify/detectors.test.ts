@@ -39,7 +39,18 @@ describe('detectors', () => {
       const hits = (line: string) => DETECTOR[name]!.re.test(line)
       expect(lines.some(hits)).toBe(true)
       for (const line of lines)
-        for (const opening of ['#1234: ', 'GH-12 ', '@alice: ', '1a2b3c4 ', '[core] ', '#77 [web] '])
+        for (const opening of [
+          '#1234: ',
+          'GH-12 ',
+          '@alice: ',
+          '1a2b3c4 ',
+          '[core] ',
+          '#77 [web] ',
+          // A tool's reference before the project's own, and a tag before a reference.
+          '#1003: #10423 ',
+          '@alice: #12 ',
+          '[core] #12: '
+        ])
           expect([opening + line, hits(opening + line)]).toEqual([opening + line, hits(line)])
       // Not a word inside the line.
       expect(hits('See the notes: remove nothing, fixed nothing, docs: none')).toBe(false)

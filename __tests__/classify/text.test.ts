@@ -118,7 +118,7 @@ describe('indentation the whole notes share', () => {
       ['code', '- docker compose pull - docker compose up -d']
     ])
   })
-  it('is removed from a list that opens with indented labels when the flush lines come only after it', () => {
+  it('is removed from a list that opens with indented labels, with only headings or HTML flush before it', () => {
     // Labels, then items, every line indented by a tab or spaces (FreeRADIUS, phpIPAM); GitHub's line after them
     // left it code, and the release unknown.
     const tail = '\n\n**Full Changelog**: https://github.com/o/r/compare/a...b\n'
@@ -132,6 +132,16 @@ describe('indentation the whole notes share', () => {
       ['item', 'Fix the rack image;'],
       ['paragraph', 'Full Changelog: https://github.com/o/r/compare/a...b']
     ])
+    // A heading or HTML before them introduces no code; nor does a reStructuredText changelog indented as a whole.
+    expect(brief(`## 1.2.3\n\n    Bugfixes:\n    + Fix the rack image;${tail}`)).toEqual([
+      ['heading', '1.2.3'],
+      ['heading', 'Bugfixes'],
+      ['item', 'Fix the rack image;'],
+      ['paragraph', 'Full Changelog: https://github.com/o/r/compare/a...b']
+    ])
+    expect(
+      brief(`  This is release 1.2.3.\n\n  .. change::\n    :tags: Bug Fixes\n\n    Fix a crash${tail}`)[0]
+    ).toEqual(['paragraph', 'This is release 1.2.3.'])
     // A flush line before them may introduce code: it stays code.
     expect(brief('Run this\n\n    docker compose pull\n    - then restart\n')).toEqual([
       ['paragraph', 'Run this'],

@@ -148,10 +148,10 @@ function build(name: string, s: Spec): Detector {
 
 /**
  * The start of a line, and what may open it before its first word: an issue reference, author or commit
- * (`#1234:`, `GH-12 `, `@user:`, `1a2b3c4 `), then a tag (`[core]`). The words after them open the line as
- * much as without them.
+ * (`#1234:`, `GH-12 `, `@user:`, `1a2b3c4 `) or a tag (`[core]`), up to three of them in any order (a tool's
+ * reference before the project's own). The words after them open the line as much as without them.
  */
-export const LINE_START = String.raw`^\s*(?:(?:#|[Gg][Hh]-)\d{1,7}:?\s+|@[\w-]{1,39}:\s*|(?=[0-9a-f]*\d)[0-9a-f]{7,40}:?\s+)?(?:\[[^\]]{0,30}\]\s*)?`
+export const LINE_START = String.raw`^\s*(?:(?:#|[Gg][Hh]-)\d{1,7}:?\s+|@[\w-]{1,39}:\s*|(?=[0-9a-f]*\d)[0-9a-f]{7,40}:?\s+|\[[^\]]{0,30}\]\s*){0,3}`
 
 /**
  * A line that opens (case-insensitive), after LINE_START and an optional scope (`[web]`, `api:`), with one of

@@ -155,8 +155,9 @@ export function releaseFeatures(units: Unit[], version: string, cut: boolean): R
     const lower = text.toLowerCase()
     if (count.words < 2000) {
       // Lower-cased once, not word by word: lower-casing maps letters to letters and marks, so the words are the
-      // same; the guard skips the URL pass on the many lines without one (URL is case-sensitive).
-      countWords(text.includes('http') ? text.replace(URL, ' ').toLowerCase() : lower, count)
+      // same. Links are dropped from the lower-cased line, so "Https://…" (an item capitalised) is a link too; the
+      // guard skips the URL pass on the many lines without one.
+      countWords(lower.includes('http') ? lower.replace(URL, ' ') : lower, count)
     }
     const hits = detect(text, lower)
     const kinds = u.section?.kinds ?? 0

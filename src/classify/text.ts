@@ -80,6 +80,10 @@ const RST_LINK = /`([^`<\n]{1,200}?) ?<[^<>`\s]{1,2000}>`__?/g
 
 /** Lines flush with the margin around notes pasted indented: a title before, what GitHub appends after. */
 const FLUSH_FEW = 3
+/** A list item or a reStructuredText directive (`.. change::`): indented lines holding one are text, not code. */
+const TEXT_BLOCK = /^(?:(?:[-*+]|\d{1,9}[.)])[ \t]|\.\. [\w:-]{1,40}::)/
+/** A heading or an HTML tag or comment: a flush line before indented notes that introduces no code. */
+const HEADING_OR_TAG = /^(?:#{1,6}[ \t]|<)/
 /** A list item's marker: indented notes that start with one are a list, not code. */
 const LIST_ITEM = /^(?:[-*+]|\d{1,9}[.)])[ \t]/
 
@@ -228,12 +232,12 @@ function dedenter(lines: readonly string[]): ((line: string) => string) | null {
   const cut = shared.length
   if (flush.length === 0) return (line) => line.slice(cut)
   const before = flush.filter((i) => i < firstIndented)
-  // A list whose indented labels come first ("    Bugfixes:" then "    + item"): a list too, when nothing flush
-  // comes before it (a line before may introduce code).
+  // A list whose indented labels come first ("    Bugfixes:" then "    + item"), or a reStructuredText changelog
+  // (".. change::"): text too, when only headings or HTML come flush before it (prose before may introduce code).
   const list =
     LIST_ITEM.test(lines[firstIndented]!.trimStart()) ||
-    (before.length === 0 &&
-      lines.some((l, i) => i > firstIndented && i <= lastIndented && LIST_ITEM.test(l.trimStart())))
+    (before.every((i) => HEADING_OR_TAG.test(lines[i]!)) &&
+      lines.some((l, i) => i > firstIndented && i <= lastIndented && TEXT_BLOCK.test(l.trimStart())))
   const fewOutside =
     flush.length <= FLUSH_FEW &&
     cut >= 2 &&
