@@ -995,10 +995,10 @@ function build(name, s) {
 }
 /**
  * The start of a line, and what may open it before its first word: an issue reference, author or commit
- * (`#1234:`, `GH-12 `, `@user:`, `1a2b3c4 `), then a tag (`[core]`). The words after them open the line as
- * much as without them.
+ * (`#1234:`, `GH-12 `, `@user:`, `1a2b3c4 `) or a tag (`[core]`), up to three of them in any order (a tool's
+ * reference before the project's own). The words after them open the line as much as without them.
  */
-const LINE_START = String.raw `^\s*(?:(?:#|[Gg][Hh]-)\d{1,7}:?\s+|@[\w-]{1,39}:\s*|(?=[0-9a-f]*\d)[0-9a-f]{7,40}:?\s+)?(?:\[[^\]]{0,30}\]\s*)?`;
+const LINE_START = String.raw `^\s*(?:(?:#|[Gg][Hh]-)\d{1,7}:?\s+|@[\w-]{1,39}:\s*|(?=[0-9a-f]*\d)[0-9a-f]{7,40}:?\s+|\[[^\]]{0,30}\]\s*){0,3}`;
 /**
  * A line that opens (case-insensitive), after LINE_START and an optional scope (`[web]`, `api:`), with one of
  * `words`; or, after LINE_START only, with `bare` (a pattern).
@@ -2224,6 +2224,10 @@ const UNDERLINE = /^(?:={3,}|\*{3,}|~{3,}|\^{3,}|#{3,}|\+{3,})\s*$/;
 const RST_LINK = /`([^`<\n]{1,200}?) ?<[^<>`\s]{1,2000}>`__?/g;
 /** Lines flush with the margin around notes pasted indented: a title before, what GitHub appends after. */
 const FLUSH_FEW = 3;
+/** A list item or a reStructuredText directive (`.. change::`): indented lines holding one are text, not code. */
+const TEXT_BLOCK = /^(?:(?:[-*+]|\d{1,9}[.)])[ \t]|\.\. [\w:-]{1,40}::)/;
+/** A heading or an HTML tag or comment: a flush line before indented notes that introduces no code. */
+const HEADING_OR_TAG = /^(?:#{1,6}[ \t]|<)/;
 /** A list item's marker: indented notes that start with one are a list, not code. */
 const LIST_ITEM = /^(?:[-*+]|\d{1,9}[.)])[ \t]/;
 /** Typographic bullets, pasted from a page or a document. */
@@ -2337,7 +2341,8 @@ function normaliseFormat(s) {
 /**
  * What removes the notes' shared indentation from a line (an indented list is not code), or null when none is
  * removed. Every line indented: all lose it. A list pasted indented, with a few flush lines before or after it (a
- * title, what GitHub appends: "**Full Changelog**: …"), loses it too and the flush lines keep their place. Not when
+ * title, what GitHub appends: "**Full Changelog**: …"), loses it too and the flush lines keep their place, as does
+ * one that opens with indented labels and has flush lines only after it. Not when
  * a flush line comes among the indented ones or is a list item before them (a nested list's top level), nor when
  * the line just before them introduces something ("Upgrade with:" then commands): that is code.
  */
@@ -2377,9 +2382,14 @@ function dedenter(lines) {
     if (flush.length === 0)
         return (line) => line.slice(cut);
     const before = flush.filter((i) => i < firstIndented);
+    // A list whose indented labels come first ("    Bugfixes:" then "    + item"), or a reStructuredText changelog
+    // (".. change::"): text too, when only headings or HTML come flush before it (prose before may introduce code).
+    const list = LIST_ITEM.test(lines[firstIndented].trimStart()) ||
+        (before.every((i) => HEADING_OR_TAG.test(lines[i])) &&
+            lines.some((l, i) => i > firstIndented && i <= lastIndented && TEXT_BLOCK.test(l.trimStart())));
     const fewOutside = flush.length <= FLUSH_FEW &&
         cut >= 2 &&
-        LIST_ITEM.test(lines[firstIndented].trimStart()) &&
+        list &&
         !flush.some((i) => i > firstIndented && i < lastIndented) &&
         !before.some((i) => LIST_ITEM.test(lines[i])) &&
         !(before.length > 0 && lines[before[before.length - 1]].trimEnd().endsWith(':'));
@@ -3811,8 +3821,9 @@ function releaseFeatures(units, version, cut) {
         const lower = text.toLowerCase();
         if (count.words < 2000) {
             // Lower-cased once, not word by word: lower-casing maps letters to letters and marks, so the words are the
-            // same; the guard skips the URL pass on the many lines without one (URL is case-sensitive).
-            countWords(text.includes('http') ? text.replace(features_URL, ' ').toLowerCase() : lower, count);
+            // same. Links are dropped from the lower-cased line, so "Https://…" (an item capitalised) is a link too; the
+            // guard skips the URL pass on the many lines without one.
+            countWords(lower.includes('http') ? lower.replace(features_URL, ' ') : lower, count);
         }
         const hits = detect(text, lower);
         const kinds = u.section?.kinds ?? 0;
@@ -4934,7 +4945,7 @@ function classifyWith(model, input) {
  * leave yesterday's words published. __tests__/classify/revision.test.ts holds it to the judgements of the
  * real notes.
  */
-const JUDGING_REVISION = 44;
+const JUDGING_REVISION = 46;
 /**
  * The classifier's identity (8 hex digits): the committed model and the judging code's revision. A
  * verdict computed by another model or another revision is judged again.

@@ -49807,6 +49807,10 @@ const UNDERLINE = /^(?:={3,}|\*{3,}|~{3,}|\^{3,}|#{3,}|\+{3,})\s*$/;
 const RST_LINK = /`([^`<\n]{1,200}?) ?<[^<>`\s]{1,2000}>`__?/g;
 /** Lines flush with the margin around notes pasted indented: a title before, what GitHub appends after. */
 const FLUSH_FEW = 3;
+/** A list item or a reStructuredText directive (`.. change::`): indented lines holding one are text, not code. */
+const TEXT_BLOCK = /^(?:(?:[-*+]|\d{1,9}[.)])[ \t]|\.\. [\w:-]{1,40}::)/;
+/** A heading or an HTML tag or comment: a flush line before indented notes that introduces no code. */
+const HEADING_OR_TAG = /^(?:#{1,6}[ \t]|<)/;
 /** A list item's marker: indented notes that start with one are a list, not code. */
 const LIST_ITEM = /^(?:[-*+]|\d{1,9}[.)])[ \t]/;
 /** Typographic bullets, pasted from a page or a document. */
@@ -49920,7 +49924,8 @@ function normaliseFormat(s) {
 /**
  * What removes the notes' shared indentation from a line (an indented list is not code), or null when none is
  * removed. Every line indented: all lose it. A list pasted indented, with a few flush lines before or after it (a
- * title, what GitHub appends: "**Full Changelog**: …"), loses it too and the flush lines keep their place. Not when
+ * title, what GitHub appends: "**Full Changelog**: …"), loses it too and the flush lines keep their place, as does
+ * one that opens with indented labels and has flush lines only after it. Not when
  * a flush line comes among the indented ones or is a list item before them (a nested list's top level), nor when
  * the line just before them introduces something ("Upgrade with:" then commands): that is code.
  */
@@ -49960,9 +49965,14 @@ function dedenter(lines) {
     if (flush.length === 0)
         return (line) => line.slice(cut);
     const before = flush.filter((i) => i < firstIndented);
+    // A list whose indented labels come first ("    Bugfixes:" then "    + item"), or a reStructuredText changelog
+    // (".. change::"): text too, when only headings or HTML come flush before it (prose before may introduce code).
+    const list = LIST_ITEM.test(lines[firstIndented].trimStart()) ||
+        (before.every((i) => HEADING_OR_TAG.test(lines[i])) &&
+            lines.some((l, i) => i > firstIndented && i <= lastIndented && TEXT_BLOCK.test(l.trimStart())));
     const fewOutside = flush.length <= FLUSH_FEW &&
         cut >= 2 &&
-        LIST_ITEM.test(lines[firstIndented].trimStart()) &&
+        list &&
         !flush.some((i) => i > firstIndented && i < lastIndented) &&
         !before.some((i) => LIST_ITEM.test(lines[i])) &&
         !(before.length > 0 && lines[before[before.length - 1]].trimEnd().endsWith(':'));
