@@ -44,6 +44,20 @@ describe('parseUnits: structure', () => {
       ['paragraph', 'read it', 'Breaking changes']
     ])
   })
+  it('reads a label line with nothing under it (another label, a heading) as an empty heading', () => {
+    // A template's empty sections written as labels: "Breaking Changes:" with no change under it is no line.
+    expect(sections('Important Notes:\n\nBreaking Changes:\n\nChanges since 1.2:\n\n- Fix a crash\n')).toEqual([
+      ['heading', 'Important Notes', 'Important Notes'],
+      ['heading', 'Breaking Changes', 'Breaking Changes'],
+      ['heading', 'Changes since 1.2', 'Changes since 1.2'],
+      ['item', 'Fix a crash', 'Changes since 1.2']
+    ])
+    expect(sections('- Fix a crash\n\nBreaking Changes:\n\n## 1.2\n')).toEqual([
+      ['item', 'Fix a crash', null],
+      ['heading', 'Breaking Changes', 'Breaking Changes'],
+      ['heading', '1.2', '1.2']
+    ])
+  })
   it('reads each line of a paragraph on its own when each starts as an entry does (GitHub shows them so)', () => {
     const units = sections(
       'Changes:\nFixed a crash on start\nfix(auth): refuse empty passwords\n[k8s] Removed the v1 API\n\n' +

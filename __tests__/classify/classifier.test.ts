@@ -551,6 +551,15 @@ describe('verdicts do not depend on how the notes are formatted', () => {
     const moved = TRAINING_NOTES.filter((n) => verdict(n.version, n.notes) !== verdict(n.version, rewrite(n.notes)))
     expect(moved.map((n) => n.id)).toEqual([])
   })
+  it('headings written as plain labels, over the notes of every app trained on: under 1% of the verdicts change', () => {
+    // A template's empty sections ("## Breaking Changes" with nothing under it) written as labels read as lines that
+    // call a change breaking: 12 of 970 changed, 8 of one app.
+    const verdict = (version: string, notes: string) =>
+      classifyReleases({ releases: [{ version, notes }] }).safeToUpdate
+    const rewrite = (s: string) => s.replace(/^#{2,6} +(.+?)\s*$/gm, '\n$1:')
+    const moved = TRAINING_NOTES.filter((n) => verdict(n.version, n.notes) !== verdict(n.version, rewrite(n.notes)))
+    expect(moved.length).toBeLessThan(TRAINING_NOTES.length / 100)
+  })
   it('headings written as plain labels ("Bug fixes:"): under 1% of the verdicts change', () => {
     // Only nesting is lost (every label is one level): Transmission nests "###" kinds under "##" ones.
     expect(changed((s) => s.replace(/^#{2,6} +(.+?)\s*$/gm, '\n$1:')).length).toBeLessThan(NOTES.length / 100)

@@ -79,6 +79,14 @@ function cells(row: string): string[] {
   return s.split(/(?<!\\)\|/).map((c) => c.trim().replace(/\\\|/g, '|'))
 }
 
+/** Whether a label line before `next` heads it: a list, a heading, or another label line. */
+function headsNothingOrList(next: Node | null): boolean {
+  if (next?.type === 'list' || next?.type === 'heading') return true
+  if (next?.type !== 'paragraph') return false
+  const text = inline(next)
+  return !text.includes('\n') && colonLabel(squash(text)) !== null
+}
+
 /** The label a line is ("Bug fixes:" → "Bug fixes"): short and ending with a colon; null when it is not one. */
 function colonLabel(line: string): string | null {
   return line.endsWith(':') && looksLikeLabel(line) ? line.slice(0, -1) : null
@@ -392,8 +400,10 @@ class Walker {
       this.heading(lead.replace(/:$/, ''), 7)
       return
     }
-    // A plain label line that introduces a list ("Bug fixes:" then items) heads it, as a bold one does.
-    if (atTop && lead === '' && alert === '' && n.next?.type === 'list' && !body.includes('\n')) {
+    // A plain label line that introduces a list ("Bug fixes:" then items) heads it, as a bold one does; so does one
+    // with nothing under it (a heading or another label next): a section left empty, as templates do ("Breaking
+    // Changes:" with none), says nothing of its own.
+    if (atTop && lead === '' && alert === '' && !body.includes('\n') && headsNothingOrList(n.next)) {
       const label = colonLabel(squash(body))
       if (label !== null) {
         this.heading(label, 7)
