@@ -113,6 +113,13 @@ describe('parseUnits: prose', () => {
       'See docs.md.',
       'Update v1.2.3 first.'
     ])
+    // Changes written one after another, each opening with its scope in lower case, are sentences too; a lower-case
+    // word after a stop is not.
+    expect(
+      brief('docker: Use Alpine again. vk: Remove GroupID. fix(ui): Refuse empty names. e.g. this one.\n').map(
+        ([, text]) => text
+      )
+    ).toEqual(['docker: Use Alpine again.', 'vk: Remove GroupID.', 'fix(ui): Refuse empty names. e.g. this one.'])
   })
   it('reads a line of prose under a label line ("Changes:") a sentence a line too', () => {
     // Before, the label headed the line but its sentences stayed one line: a fix sentence beside a removal

@@ -103,9 +103,10 @@ function entryLines(body: string): string[] | null {
 
 /**
  * Where one sentence of prose ends and the next starts: after a full stop, question or exclamation mark that follows
- * a letter, a digit, a bracket or a quote, before a capital or a quote ("Node.js 20.1" and "e.g. from" go on).
+ * a letter, a digit, a bracket or a quote, before a capital, a quote or a commit's scope ("docker: Use …", "fix(ui):
+ * …", as changes written one after another put them); "Node.js 20.1" and "e.g. from" go on.
  */
-const SENTENCE_END = /(?<=[A-Za-z0-9)\]"'`][.!?])\s+(?=[\p{Lu}"'`])/u
+const SENTENCE_END = /(?<=[A-Za-z0-9)\]"'`][.!?])\s+(?=[\p{Lu}"'`]|[a-z][\w./-]{0,30}(?:\([^)\s]{0,30}\))?!?:\s)/u
 /**
  * Sentences a paragraph is read as, one line each: from three on (two sentences are mostly one change and what it
  * means; chosen by leave-one-app-out, where two cost a breaking release and three gained a right verdict).
