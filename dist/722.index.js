@@ -2594,6 +2594,15 @@ function cells(row) {
         .replace(/(?<!\\)\|$/, '');
     return s.split(/(?<!\\)\|/).map((c) => c.trim().replace(/\\\|/g, '|'));
 }
+/** Whether a label line before `next` heads it: a list, a heading, or another label line. */
+function headsNothingOrList(next) {
+    if (next?.type === 'list' || next?.type === 'heading')
+        return true;
+    if (next?.type !== 'paragraph')
+        return false;
+    const text = inline(next);
+    return !text.includes('\n') && colonLabel(squash(text)) !== null;
+}
 /** The label a line is ("Bug fixes:" → "Bug fixes"): short and ending with a colon; null when it is not one. */
 function colonLabel(line) {
     return line.endsWith(':') && looksLikeLabel(line) ? line.slice(0, -1) : null;
@@ -2610,9 +2619,10 @@ function entryLines(body) {
 }
 /**
  * Where one sentence of prose ends and the next starts: after a full stop, question or exclamation mark that follows
- * a letter, a digit, a bracket or a quote, before a capital or a quote ("Node.js 20.1" and "e.g. from" go on).
+ * a letter, a digit, a bracket or a quote, before a capital, a quote or a commit's scope ("docker: Use …", "fix(ui):
+ * …", as changes written one after another put them); "Node.js 20.1" and "e.g. from" go on.
  */
-const SENTENCE_END = /(?<=[A-Za-z0-9)\]"'`][.!?])\s+(?=[\p{Lu}"'`])/u;
+const SENTENCE_END = /(?<=[A-Za-z0-9)\]"'`][.!?])\s+(?=[\p{Lu}"'`]|[a-z][\w./-]{0,30}(?:\([^)\s]{0,30}\))?!?:\s)/u;
 /**
  * Sentences a paragraph is read as, one line each: from three on (two sentences are mostly one change and what it
  * means; chosen by leave-one-app-out, where two cost a breaking release and three gained a right verdict).
@@ -2901,8 +2911,10 @@ class Walker {
             this.heading(lead.replace(/:$/, ''), 7);
             return;
         }
-        // A plain label line that introduces a list ("Bug fixes:" then items) heads it, as a bold one does.
-        if (atTop && lead === '' && alert === '' && n.next?.type === 'list' && !body.includes('\n')) {
+        // A plain label line that introduces a list ("Bug fixes:" then items) heads it, as a bold one does; so does one
+        // with nothing under it (a heading or another label next): a section left empty, as templates do ("Breaking
+        // Changes:" with none), says nothing of its own.
+        if (atTop && lead === '' && alert === '' && !body.includes('\n') && headsNothingOrList(n.next)) {
             const label = colonLabel(squash(body));
             if (label !== null) {
                 this.heading(label, 7);
@@ -4945,7 +4957,7 @@ function classifyWith(model, input) {
  * leave yesterday's words published. __tests__/classify/revision.test.ts holds it to the judgements of the
  * real notes.
  */
-const JUDGING_REVISION = 46;
+const JUDGING_REVISION = 48;
 /**
  * The classifier's identity (8 hex digits): the committed model and the judging code's revision. A
  * verdict computed by another model or another revision is judged again.
