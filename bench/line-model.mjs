@@ -11,6 +11,7 @@ import { featuresOfNotes } from '../src/classify/judge.ts'
 import { FEATURES } from '../src/classify/features.ts'
 import { decide, MODEL_CLASSES, probabilities } from '../src/classify/model.ts'
 import { CV_FOLDS, fit, foldsOf, loadDataset, nestedThresholds, OPTIONS, scoresOf } from '../src/classify/train.ts'
+import { metricsOf } from './judge-models.mjs'
 
 const dir = new URL('../../shared/data/release-notes/', import.meta.url)
 if (!existsSync(new URL('notes.jsonl', dir))) {
@@ -83,22 +84,10 @@ const lineExamples = (train) =>
   )
 
 function figures(pred) {
-  const C = MODEL_CLASSES
-  const m = C.map(() => C.map(() => 0))
-  for (const e of data.examples) m[e.label][pred.get(e.id)]++
-  const f1 = (c) => {
-    const tp = m[c][c]
-    const fp = C.reduce((s, _, t) => s + (t !== c ? m[t][c] : 0), 0)
-    const fn = C.reduce((s, _, p) => s + (p !== c ? m[c][p] : 0), 0)
-    const precision = tp + fp ? tp / (tp + fp) : 0
-    const recall = tp + fn ? tp / (tp + fn) : 0
-    return { f1: precision + recall ? (2 * precision * recall) / (precision + recall) : 0, recall }
-  }
-  const [safe, caution, breaking, unknown] = C.map((_, c) => f1(c))
+  const f = metricsOf(data.examples.map((e) => [MODEL_CLASSES[e.label], MODEL_CLASSES[pred.get(e.id)]]))
   return (
-    `macro-F1 ${((safe.f1 + caution.f1 + breaking.f1 + unknown.f1) / 4).toFixed(3)}, over safe/caution/breaking ` +
-    `${((safe.f1 + caution.f1 + breaking.f1) / 3).toFixed(3)}, breaking recall ${breaking.recall.toFixed(3)}, ` +
-    `breaking called safe ${m[2][0]}`
+    `macro-F1 ${f.macroF1.toFixed(3)}, over safe/caution/breaking ${f.macroF1Three.toFixed(3)}, ` +
+    `breaking recall ${f.breakingRecall.toFixed(3)}, breaking called safe ${f.breakingAsSafe}`
   )
 }
 

@@ -40,7 +40,7 @@ const CALLED_WORDS =
 // What the rubric names as breaking, detector by detector: a raised runtime/database/OS
 // requirement; removed or renamed configuration, API or feature; a manual step; an urgent fix
 // the notes say to apply now.
-export const REQUIRED: ReadonlySet<string> = new Set([
+const REQUIRED: ReadonlySet<string> = new Set([
   'raisedRequirement',
   'requirementAfter',
   'requiredVersion',
