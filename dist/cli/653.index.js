@@ -2915,9 +2915,10 @@ class Walker {
         // A plain label line that introduces a list ("Bug fixes:" then items) heads it, as a bold one does; so does one
         // with nothing under it (a heading or another label next): a section left empty, as templates do ("Breaking
         // Changes:" with none), says nothing of its own.
-        if (atTop && lead === '' && alert === '' && !body.includes('\n') && headsNothingOrList(n.next)) {
+        if (atTop && lead === '' && alert === '' && !body.includes('\n')) {
+            // The label first: reading what follows parses the next paragraph's inlines, which few lines need.
             const label = colonLabel(squash(body));
-            if (label !== null) {
+            if (label !== null && headsNothingOrList(n.next)) {
                 this.heading(label, 7);
                 return;
             }
