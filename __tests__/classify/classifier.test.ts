@@ -283,6 +283,16 @@ describe('archived and empty input', () => {
     const j = judge('[Full Changelog](https://github.com/o/r/compare/1.0.0...1.0.1)')
     expect(j).toMatchObject({ safeToUpdate: 'unknown', rule: 'no-content' })
   })
+
+  it('notes that only send the reader elsewhere → unknown, whatever the model leans to', () => {
+    // Each was safe before: the model's probabilities, not a rule, decided.
+    for (const notes of [
+      'Please see the release notes on our website.',
+      'See https://demo.example/docs/4/whatsnew.html for a\nlist of the changes in Demo 4'
+    ])
+      expect(judge(notes)).toMatchObject({ safeToUpdate: 'unknown', rule: 'no-content' })
+    expect(judge('See the upgrade guide at https://demo.example/upgrade').safeToUpdate).not.toBe('unknown')
+  })
 })
 
 describe('generality', () => {

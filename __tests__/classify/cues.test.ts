@@ -351,5 +351,26 @@ describe('notes that say what changed (never unknown)', () => {
     expect(described('*_a *_a *_a *_a *_a *_a *_a *_a')).toBe(false)
     expect(described('See the full changelog on the website for everything in this one')).toBe(false)
     expect(described('This release was canceled because the build for arm64 was broken')).toBe(false)
+    // What a pointer names there (the docs, a list of changes) is not a change, even in its link.
+    expect(described('See https://demo.example/docs/4/whatsnew.html for a\nlist of the changes in Demo 4')).toBe(false)
+  })
+})
+
+describe('notes that only send the reader elsewhere (unknown)', () => {
+  const points = (notes: string) => {
+    const f = featuresOfNotes(notes, '1.2.3')
+    return f.rf ? cuesOf(f.rf.units).pointsElsewhere : null
+  }
+  it('are notes each line of which points to other text and names no change', () => {
+    expect(points('Please see the release notes on our website.')).toBe(true)
+    expect(points('See https://demo.example/docs/4/whatsnew.html for a\nlist of the changes in Demo 4')).toBe(true)
+    expect(points('For details see https://demo.example/news')).toBe(true)
+    expect(points('Changes: see below')).toBe(true)
+  })
+  it('are not notes with a line that says what changed, or that points to a step', () => {
+    expect(points('Fixed the changelog link')).toBe(false)
+    expect(points('See the new dark mode in the settings')).toBe(false)
+    expect(points('See the upgrade guide at https://demo.example/upgrade')).toBe(false)
+    expect(points('- See https://demo.example/changes\n- Fixed a crash on startup')).toBe(false)
   })
 })

@@ -85,7 +85,14 @@ describe('the committed model', () => {
 
 describe('the decision rule', () => {
   const t = { breaking: 0.4 }
-  const none = { action: false, called: false, described: false, required: false, caution: false }
+  const none = {
+    action: false,
+    called: false,
+    described: false,
+    pointsElsewhere: false,
+    required: false,
+    caution: false
+  }
   const action = { ...none, action: true, described: true }
   const called = { ...none, called: true, described: true }
   const required = { ...none, action: true, described: true, required: true }
@@ -112,6 +119,10 @@ describe('the decision rule', () => {
   it('unknown only when no line says what changed', () => {
     expect(decide([0.2, 0.1, 0.0, 0.7], t, { ...none, described: true })).toBe(SAFE)
     expect(decide([0.1, 0.2, 0.0, 0.7], t, { ...none, described: true })).toBe(CAUTION)
+  })
+  it('unknown when every line only sends the reader elsewhere, whatever the model leans to', () => {
+    expect(decide([0.9, 0.06, 0.04, 0], t, { ...none, pointsElsewhere: true })).toBe(UNKNOWN)
+    expect(decide([0.05, 0.05, 0.9, 0], t, { ...none, pointsElsewhere: true })).toBe(UNKNOWN)
   })
   it('never yields safe while a line asks for action', () => {
     for (let a = 0; a <= 20; a++)

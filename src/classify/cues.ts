@@ -73,7 +73,12 @@ const SAYS_NOTHING = new Set([...NO_NEWS, 'versionNumber'])
  */
 const PROSE_WORDS = 6
 /** A line that points to other text (the changelog, the commits) says nothing by its length. */
-const POINTS_ELSEWHERE = /\b(?:changelog|commits|release notes|compare)\b/i
+const POINTS_ELSEWHERE = /\b(?:changelog|commits|release notes|compare|list of (?:the )?changes|see (?:below|above))\b/i
+/** A line that sends the reader elsewhere: "See <link> for …", "Please read the release notes on our website". */
+const POINTER =
+  /(?:^|:\s*)(?:for (?:more )?details,?\s+)?(?:please\s+)?(?:see|view|read|check(?:\s+out)?|refer\s+to|visit|consult)\b/i
+const OTHER_TEXT =
+  /\b(?:changelog|commits|release notes|compare|changes|below|above|docs|documentation|website|blog)\b|https?:\/\//i
 /** Links, @mentions and commits: a credit ("by @someone in <link>", "1a2b3c4") adds words but says nothing. */
 const LINK_MENTION_OR_COMMIT = new RegExp(String.raw`\bhttps?:\/\/\S+|@[\w-]+|${COMMIT_HASH}`, 'g')
 
@@ -85,6 +90,13 @@ function prose(ue: UnitEvidence): boolean {
   // Distinct words, as countWords reads them: a run of one word ("a a a a a a") says nothing.
   const words = text.replace(LINK_MENTION_OR_COMMIT, ' ').toLowerCase().match(WORD)
   return words !== null && words.length >= PROSE_WORDS && new Set(words).size >= PROSE_WORDS
+}
+
+/** Whether a line only sends the reader to other text: what it names there ("the docs", "the fixes") is routine. */
+function pointer(ue: UnitEvidence): boolean {
+  return (
+    POINTER.test(ue.unit.text) && OTHER_TEXT.test(ue.unit.text) && ue.hits.every((h) => h.detector.why === 'routine')
+  )
 }
 
 /** A line a rule found, and why: the detector's hit, or else the kind of heading it sits under. */
@@ -111,6 +123,8 @@ export interface Cues {
   changed: Cue | null
   /** Some line says what changed (a detector other than a modifier finds something). */
   described: boolean
+  /** Every line sends the reader to other text ("See the release notes on our website"): nothing here is usable. */
+  pointsElsewhere: boolean
 }
 
 function softened(hits: readonly Hit[]): boolean {
@@ -377,6 +391,7 @@ export function cueFlags(c: Cues): CueFlags {
     action: c.action !== null,
     called: c.called !== null,
     described: c.described,
+    pointsElsewhere: c.pointsElsewhere,
     required: c.required !== null,
     caution: c.security !== null || c.changed !== null
   }
@@ -411,12 +426,16 @@ export function cuesOf(units: readonly UnitEvidence[], ranked = false): Cues {
   const called = keeper(ranked)
   const required = keeper(ranked)
   let described = false
+  let pointsElsewhere = units.length > 0
   let security: Cues['security'] = null
   let changed: Cues['changed'] = null
   for (const ue of units) {
+    const points = pointer(ue)
     if (!described)
       described =
-        ue.hits.some((h) => !MODIFIERS.has(h.detector.name) && !SAYS_NOTHING.has(h.detector.name)) || prose(ue)
+        !points &&
+        (ue.hits.some((h) => !MODIFIERS.has(h.detector.name) && !SAYS_NOTHING.has(h.detector.name)) || prose(ue))
+    if (pointsElsewhere) pointsElsewhere = points
     // A line under a breaking-changes heading is called breaking by the notes, whatever its own
     // wording ("X will no longer be included"); its own words count only when not softened.
     const kinds = ue.unit.section?.kinds ?? 0
@@ -456,5 +475,13 @@ export function cuesOf(units: readonly UnitEvidence[], ranked = false): Cues {
     if (changed === null) changed = changedCue(ue)
     if (!action.open() && !called.open() && !required.open() && security && changed && described) break
   }
-  return { action: action.get(), called: called.get(), described, required: required.get(), security, changed }
+  return {
+    action: action.get(),
+    called: called.get(),
+    described,
+    pointsElsewhere,
+    required: required.get(),
+    security,
+    changed
+  }
 }
