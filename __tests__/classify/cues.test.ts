@@ -99,11 +99,16 @@ describe('a change the rubric counts as caution (never safe)', () => {
     expect(cues('- Fix a crash in strict mode').changed).toBeNull()
     const warn = '[server] Log refused Demo logins and warn about new behavior (#9004)'
     expect(cues(`- Fix a crash\n- ${warn}`).changed).toEqual({ line: warn, heading: null })
+    expect(cues('- Fix a crash\n- Note that the config file format changed').changed).not.toBeNull()
+    expect(cues('- Fix a crash\n- The settings format is now YAML.').changed).not.toBeNull()
   })
   it('is a line that deprecates something, not code that used something deprecated nor a fixed warning', () => {
     const line = 'Add a deprecation warning to ./configure: use CMake instead'
     expect(cues(`- Fix a crash\n- ${line}`).changed).toEqual({ line, heading: null })
     expect(cues('- Fix a crash\n- The `--legacy` flag is deprecated').changed).not.toBeNull()
+    // Its removal comes later; the deprecation is news now.
+    expect(cues('- Fix a crash\n- API v1 is deprecated and will be removed in 3.0.').changed).not.toBeNull()
+    expect(cues('- Fix a crash\n- API v1 may be deprecated later').changed).toBeNull()
     expect(cues('- Fix a crash\n- Updated Demo code that had been calling a deprecated API').changed).toBeNull()
     expect(cues('- Fix a crash\n- Fixed Qt 6 deprecation warnings.').changed).toBeNull()
   })
