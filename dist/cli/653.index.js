@@ -3562,7 +3562,7 @@ const CHANGED_DEFAULT = new RegExp([
 // Something deprecated ("X is deprecated", "Deprecate the v1 API", "Add a deprecation warning to ./configure"), not
 // code that used something deprecated ("using deprecated API"); a fixed deprecation warning is softened as a fix.
 const DEPRECATES = /\b(?:is|are|was|were|been|now|be)\s+deprecated\b|\bdeprecat(?:e|es|ing)\b|\bdeprecation (?:warning|notice)s?\b/i;
-const NEW_BEHAVIOUR = /\b(?:stricter|more strict(?:ly)?|new behaviou?r)\b/i;
+const NEW_BEHAVIOUR = /\b(?:stricter|more strict(?:ly)?|new behaviou?r|format (?:has |have )?changed|(?:configuration|config|settings?) (?:file )?format)\b/i;
 const MOVES = wordsPattern(['upgrad*', 'updat*', 'switch*', 'move*', 'moving', 'migrat*', 'rebase*', 'chang*'], 'i');
 const ROUTINE_BUMP = new Set(['depsWord', 'versionBump', 'choreLine']);
 /** The line's `detector` finding when the line's text also says `words`; undefined when either is missing. */
@@ -3590,13 +3590,16 @@ function changedCue(ue) {
     if (byDefault && !ADDS.test(ue.unit.text) && !softened(ue.hits))
         return { ue, hit: byDefault, heading: null };
     // Stricter checking ("Use stricter parsing for Peer Address inputs", "validated more strictly") may refuse what was
-    // accepted, and a line that warns of "the new behavior" names one: a change of behaviour, whatever the heading.
+    // accepted, and a line that warns of "the new behavior" or a changed (configuration) format names one: a change of
+    // behaviour, whatever the heading.
     const behaviour = findingWhere(ue, 'behaviourChange', NEW_BEHAVIOUR);
     if (behaviour)
         return { ue, hit: behaviour, heading: null };
     // A deprecation the line announces, whatever the heading: the rubric counts one as caution.
     const deprecation = findingWhere(ue, 'deprecation', DEPRECATES);
-    if (deprecation && !softened(ue.hits))
+    // What it announces for later ("deprecated and will be removed in 3.0") does not soften it: the deprecation is now.
+    const softenedNow = ue.hits.some((h) => SOFTENED.has(h.detector.name) && h.detector.name !== 'future');
+    if (deprecation && !softenedNow)
         return { ue, hit: deprecation, heading: null };
     // A move to another base image or system ("Upgrade underlying Docker image to Trixie"), not a bump of its tag.
     const image = findingWhere(ue, 'platformImage', MOVES);
@@ -4982,7 +4985,7 @@ function classifyWith(model, input) {
  * leave yesterday's words published. __tests__/classify/revision.test.ts holds it to the judgements of the
  * real notes.
  */
-const JUDGING_REVISION = 49;
+const JUDGING_REVISION = 50;
 /**
  * The classifier's identity (8 hex digits): the committed model and the judging code's revision. A
  * verdict computed by another model or another revision is judged again.
