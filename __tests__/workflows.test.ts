@@ -15,6 +15,7 @@ type Step = {
   name?: string
   uses?: string
   run?: string
+  if?: string
   with?: Record<string, unknown>
   env?: Record<string, string>
 }
@@ -141,7 +142,7 @@ describe('workflows', () => {
     for (const f of files) {
       for (const s of steps(load(f))) {
         if (s.uses && !s.uses.startsWith('./'))
-          expect([f, s.uses]).toEqual([f, expect.stringMatching(/^[\w.-]+\/[\w.-]+@v\d+$/)])
+          expect([f, s.uses]).toEqual([f, expect.stringMatching(/^[\w.-]+\/[\w.-]+(?:\/[\w.-]+)*@v\d+$/)])
       }
     }
   })
@@ -247,6 +248,32 @@ describe('workflows', () => {
     for (const x of all) expect(x.run ?? '').not.toContain('${{')
     const upload = all.find((x) => x.uses?.startsWith('actions/upload-artifact@'))!
     expect(upload.with).toMatchObject({ path: '${{ runner.temp }}/eval/' })
+  })
+
+  it('eval-models: each run goes on where the last stopped, for the same model and prompt', () => {
+    const all = steps(load('eval-models.yml'))
+    const at = (f: (x: Step) => boolean) => all.findIndex(f)
+    const ask = at((x) => x.run?.includes('npm run eval -- --judge models') ?? false)
+    expect(all[ask]!.run).toContain('--resume')
+    const restore = all[at((x) => x.uses?.startsWith('actions/cache/restore@') ?? false)]!
+    const save = all[at((x) => x.uses?.startsWith('actions/cache/save@') ?? false)]!
+    expect(all.indexOf(restore)).toBeLessThan(ask)
+    expect(all.indexOf(save)).toBeGreaterThan(ask)
+    // Saved even when the run stops early (the daily limit): what was asked is kept.
+    expect(save.if).toBe('always()')
+    const file = '${{ runner.temp }}/eval/model-answers.jsonl'
+    expect(restore.with).toMatchObject({ path: file, key: save.with!.key })
+    expect(save.with).toMatchObject({ path: file })
+    // Answers are reused only for the same model and the same prompt; each run saves its own entry.
+    const prefix = "model-answers-${{ inputs.model }}-${{ hashFiles('src/classify/prompt.ts') }}-"
+    expect(restore.with!['restore-keys']).toBe(prefix)
+    expect(save.with!.key).toBe(`${prefix}\${{ github.run_id }}`)
+    // The data set, when it lives in another repository, is checked out where the data input points by default.
+    const data = all.find((x) => x.if === "inputs.data-repository != ''")!
+    expect(data.with).toMatchObject({ repository: '${{ inputs.data-repository }}', path: 'shared' })
+    const inputs = (load('eval-models.yml').on.workflow_dispatch as { inputs: Record<string, { default: string }> })
+      .inputs
+    expect(inputs.data!.default).toBe('shared/data/release-notes')
   })
 
   it('catalog: validates pull requests that touch catalog/, read-only', () => {

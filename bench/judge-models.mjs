@@ -9,13 +9,16 @@
 // Data: the labelled release notes of the shared data set, read in place (--data DIR; default
 // ../shared/data/release-notes beside the checkout, or UPDATESAFE_DATA): notes.jsonl and unlabelled-notes.jsonl for
 // the text, dev-labels.jsonl for the labels. Only labelled entries are asked about and scored.
-// The free tier allows 150 requests a day for the default model: --limit and --resume spread a run over days.
+// The free tier allows 150 requests a day for the default model: --limit and --resume spread a run over days, the
+// sealed group's releases asked first. The figures are printed for all, then for the sealed group alone (the apps the
+// rules never trained on: where the published verdict's target is judged); the sealed group's errors are never listed.
 import { appendFileSync, existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { modelAsker } from '../src/build/judge-models.ts'
 import { checkAnswer, classifyReleases, notesForModel, PROMPT_VERSION } from '../src/classify/index.ts'
+import { SEALED_APPS } from '../src/classify/train.ts'
 import { contentOf, DEFAULT_MODEL, MODELS_DEFAULT_ENDPOINT } from '../src/upstream/models.ts'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
@@ -63,7 +66,11 @@ export async function main(argv, env = process.env, out = (s) => console.log(s))
       )
     const file = values.record ?? path.join(root, `model-answers-${values.model.replace(/\W+/g, '-')}.jsonl`)
     const done = values.resume && existsSync(file) ? new Set(readRecording(file).keys()) : new Set()
-    const todo = labels.filter((l) => !done.has(l.id)).slice(0, values.limit ? Number(values.limit) : undefined)
+    // The sealed group first: the apps the rules never trained on are where the published verdict is judged, so a run
+    // spread over days gives that figure first.
+    const todo = [...labels.filter((l) => sealed(notes, l)), ...labels.filter((l) => !sealed(notes, l))]
+      .filter((l) => !done.has(l.id))
+      .slice(0, values.limit ? Number(values.limit) : undefined)
     const interval = Number(values.interval) * 1000
     let current = null
     let attempt = 0
@@ -108,6 +115,10 @@ export async function main(argv, env = process.env, out = (s) => console.log(s))
   }
   return score(labels, notes, recording, out, values.quiet)
 }
+
+const SEALED = new Set(SEALED_APPS)
+/** Whether a label is of the sealed group: scored apart, its errors never listed. */
+const sealed = (notes, l) => SEALED.has(notes.get(l.id)?.slug)
 
 /** id → its responses, in the order recorded. */
 function readRecording(file) {
@@ -207,6 +218,7 @@ function score(labels, notes, recording, out, quiet) {
     rows.push({
       id: l.id,
       app: n.app,
+      sealed: sealed(notes, l),
       label: l.label,
       rules: rules.safeToUpdate,
       model: 'error' in a ? null : a.class,
@@ -245,6 +257,16 @@ function score(labels, notes, recording, out, quiet) {
   )
   out(line('published (model + rules floor)', result.published))
   out(line('rules alone, same releases', result.rules))
+  const held = rows.filter((r) => r.sealed)
+  if (held.length > 0) {
+    result.sealed = {
+      published: metricsOf(held.map((r) => [r.label, r.published])),
+      rules: metricsOf(held.map((r) => [r.label, r.rules]))
+    }
+    out(`of them, the sealed group (${new Set(held.map((r) => r.app)).size} apps the rules never trained on):`)
+    out(line('  published (model + rules floor)', result.sealed.published))
+    out(line('  rules alone, same releases', result.sealed.rules))
+  }
   out(line('model answers alone (answered)', result.model))
   out(line('rules alone, same answered', result.rulesOnAnswered))
   if (result.agreement)
@@ -256,7 +278,8 @@ function score(labels, notes, recording, out, quiet) {
   for (const c of CLASSES)
     out(`  ${c.padEnd(9)} ${CLASSES.map((p) => String(result.published.matrix[c][p]).padStart(5)).join('')}`)
   if (!quiet) {
-    const worst = rows.filter((r) => r.label === 'breaking' && r.published === 'safe')
+    // The sealed group's errors are never read, so never listed.
+    const worst = rows.filter((r) => r.label === 'breaking' && r.published === 'safe' && !r.sealed)
     for (const r of worst) out(`  breaking called safe: ${r.id} (rules ${r.rules}, model ${r.model})`)
   }
   return result
