@@ -70,6 +70,14 @@ describe('a change the rubric counts as caution (never safe)', () => {
     })
     expect(cues('## Deprecations\n\n- The v1 API').changed?.heading).toBe('deprecated')
     expect(cues('## Configuration changes\n\n- `cache.ttl` takes a duration').changed?.heading).toBe('config')
+    expect(cues('### Changed\n\n- Rework the login page').changed?.heading).toBe('changed')
+  })
+  it('is not translations or a dependency bump that a "Changed" heading holds', () => {
+    expect(cues('### Changed\n\n- Various dependency updates.').changed).toBeNull()
+    expect(cues('### Changed\n\n- Updated translations').changed).toBeNull()
+    expect(cues('### Changed\n\n- Bump Go to 1.22.3').changed).toBeNull()
+    // Unless the line says more than the routine: a raised requirement, a default.
+    expect(cues('### Changed\n\n- Updated translations; the default language is now English').changed).not.toBeNull()
   })
   it('is a line that announces itself so: "Changed: …", "[Change] …", "Deprecated: …"', () => {
     expect(cues('- Fixed: a crash\n- Changed: Demo sync, the retry count is now set to 3').changed).toEqual({

@@ -293,6 +293,12 @@ function accessFix(ue: UnitEvidence): boolean {
   )
 }
 
+const HOUSEKEEPING = new Set(['docsWord', 'depsWord', 'versionBump'])
+/** A line that is translations, docs or dependencies in its own words, and nothing beyond the routine. */
+function housekeepingLine(ue: UnitEvidence): boolean {
+  return ue.hits.some((h) => HOUSEKEEPING.has(h.detector.name)) && ue.hits.every((h) => h.detector.why === 'routine')
+}
+
 /** The line's security fix, if it announces one: in its words or by its heading, not internal work or negated. */
 function securityCue(ue: UnitEvidence): Cue | null {
   if (internal(ue)) return null
@@ -366,7 +372,8 @@ function changedCue(ue: UnitEvidence): Cue | null {
   if (internal(ue)) return null
   const kinds = ue.unit.section?.kinds ?? 0
   const heading = CHANGED_HEADINGS.find((h) => kinds & S[h])
-  if (heading) return { ue, hit: null, heading }
+  // Keep a Changelog's "Changed" holds any change, translations and dependency bumps too: those the rubric calls safe.
+  if (heading && !(heading === 'changed' && housekeepingLine(ue))) return { ue, hit: null, heading }
   const m = CHANGED_PREFIX.exec(ue.unit.text)
   if (m) return { ue, hit: null, heading: /^depr/i.test(m[1]!) ? 'deprecated' : 'changed' }
   // A changed default, in the line's own words: not an addition ("Add an option to change the default"), not softened.
