@@ -115,7 +115,7 @@ describe('a change the rubric counts as caution (never safe)', () => {
     expect(cues(`- Fix a crash\n- ${line}`).changed).toEqual({ line, heading: null })
     expect(cues('- Fix a crash\n- The `--legacy` flag is deprecated').changed).not.toBeNull()
     // Its removal comes later; the deprecation is news now.
-    expect(cues('- Fix a crash\n- API v1 is deprecated and will be removed in 3.0.').changed).not.toBeNull()
+    expect(cues('- Fix a crash\n- The `demo_legacy` option is deprecated; Demo 3 will drop it.').changed).not.toBeNull()
     expect(cues('- Fix a crash\n- API v1 may be deprecated later').changed).toBeNull()
     expect(cues('- Fix a crash\n- Updated Demo code that had been calling a deprecated API').changed).toBeNull()
     expect(cues('- Fix a crash\n- Fixed Qt 6 deprecation warnings.').changed).toBeNull()
