@@ -3603,7 +3603,7 @@ function changedCue(ue) {
         return { ue, hit: behaviour, heading: null };
     // A deprecation the line announces, whatever the heading: the rubric counts one as caution.
     const deprecation = findingWhere(ue, 'deprecation', DEPRECATES);
-    // What it announces for later ("deprecated and will be removed in 3.0") does not soften it: the deprecation is now.
+    // What it announces for later ("deprecated; Demo 3 will drop it") does not soften it: the deprecation is now.
     const softenedNow = ue.hits.some((h) => SOFTENED.has(h.detector.name) && h.detector.name !== 'future');
     if (deprecation && !softenedNow)
         return { ue, hit: deprecation, heading: null };
