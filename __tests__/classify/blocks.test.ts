@@ -3,6 +3,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { Parser } from 'commonmark'
 import { inline, LINKS_PER_LINE_CAP, notesParser, parseUnits } from '../../src/classify/blocks.js'
+import { seeded } from '../../src/classify/train.js'
 
 const brief = (notes: string) => parseUnits(notes).map((u) => [u.kind, u.text, u.depth, u.section?.title ?? null])
 /** Each unit's kind, text and the heading it sits under. */
@@ -236,15 +237,6 @@ describe('parseUnits: GitHub additions', () => {
 })
 
 describe('notesParser: plain lines, code spans and simple links read as commonmark.js reads them', () => {
-  /** A seeded generator (mulberry32), so a failure repeats. */
-  function random(seed: number): () => number {
-    return () => {
-      seed = (seed + 0x6d2b79f5) | 0
-      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-    }
-  }
   // Every line opens with a letter, so the text stays one paragraph; the rest mixes links, near links, breaks
   // and the text around them, with the white space CommonMark treats apart (tab, no-break space) and the
   // strikethrough inline() drops.
@@ -259,7 +251,8 @@ describe('notesParser: plain lines, code spans and simple links read as commonma
     ...['`&amp;`', '`<b>`', '`\\`', '`~a~`', '[`a`](b)', '[a `]` b](c)', '[a](`b`)', '`a](b)`']
   ]
   it('on 20,000 random paragraphs, or leaves them to commonmark.js', () => {
-    const next = random(19)
+    // Seeded, so a failure repeats.
+    const next = seeded(19)
     let read = 0
     let links = 0
     let underscores = 0

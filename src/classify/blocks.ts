@@ -79,7 +79,7 @@ function cells(row: string): string[] {
   return s.split(/(?<!\\)\|/).map((c) => c.trim().replace(/\\\|/g, '|'))
 }
 
-/** Whether a label line before `next` heads it: a list, a heading, or another label line. */
+/** Whether a label line before `next` heads it: a list, a heading, or another label line (not the notes' end). */
 function headsNothingOrList(next: Node | null): boolean {
   if (next?.type === 'list' || next?.type === 'heading') return true
   if (next?.type !== 'paragraph') return false
@@ -419,12 +419,10 @@ class Walker {
     if (lines) {
       const label = atTop ? colonLabel(lines[0]!) : null
       if (label !== null) this.heading(label, 7)
-      for (const [i, line] of lines.entries()) {
-        if (label !== null && i === 0) continue
-        // A line of prose under the label is read a sentence a line, as a paragraph of prose is.
-        const parts = sentencesOf(line) ?? [line]
-        for (const [k, part] of parts.entries()) this.emit(kind, part, depth, i === 0 && k === 0 ? lead : '', alert)
-      }
+      // Each line of prose among them is read a sentence a line, as a paragraph of prose is.
+      const parts = lines.slice(label === null ? 0 : 1).flatMap((l) => sentencesOf(l) ?? [l])
+      for (const [i, part] of parts.entries())
+        this.emit(kind, part, depth, i === 0 && label === null ? lead : '', alert)
       return
     }
     // Prose of several sentences (changes written as a paragraph, not a list): each sentence is a line, so that

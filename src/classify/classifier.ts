@@ -178,7 +178,7 @@ export interface ClassifyInput {
   answers?: ReadonlyMap<string, JudgeAnswer & { cut?: boolean }>
 }
 
-/** Classify with a given model (the tests and the leave-one-app-out evaluation pass their own). */
+/** Classify with a given model (the tests and the cross-validation by app pass their own). */
 export function classifyWith(model: Model, input: ClassifyInput): Judgement {
   const all = Array.isArray(input.releases) ? input.releases : []
   if (input.archived) {

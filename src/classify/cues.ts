@@ -21,7 +21,8 @@
 //   the Docker image to Trixie", not a bump of its tag), is never safe: the rubric counts
 //   security-relevant fixes, behaviour, default, platform and configuration changes and
 //   deprecations as caution;
-// - described: notes in which a line says what changed are never unknown.
+// - described: notes in which a line says what changed are never unknown; notes whose every line only
+//   sends the reader elsewhere ("See the release notes on our website") always are.
 // These replaced a learned safety gate: leave-one-app-out, `action` alone took the breaking
 // releases called safe to zero at a far smaller cost in safe recall (see README).
 import type { CueFlags } from './model.js'
@@ -37,13 +38,13 @@ const MARKERS = new Set(['breakingMarker', 'bangMarker'])
 // The words that call a change breaking ("breaking" alone also breaks words and lines).
 const CALLED_WORDS =
   /\bbreaking[- ]changes?\b|\bbackwards?[- ]incompatib|\bnot backwards?[- ]compatible\b|\bbreaks? (?:backwards? )?compatibility\b|\bincompatible changes?\b/i
+/** Findings that raise what the software runs on: a runtime, database or platform. */
+const RAISES: ReadonlySet<string> = new Set(['raisedRequirement', 'requirementAfter', 'requiredVersion'])
 // What the rubric names as breaking, detector by detector: a raised runtime/database/OS
 // requirement; removed or renamed configuration, API or feature; a manual step; an urgent fix
 // the notes say to apply now.
 const REQUIRED: ReadonlySet<string> = new Set([
-  'raisedRequirement',
-  'requirementAfter',
-  'requiredVersion',
+  ...RAISES,
   'removedSupport',
   'supportRemoved',
   'removedSetting',
@@ -57,8 +58,6 @@ const REQUIRED: ReadonlySet<string> = new Set([
   'urgent',
   'criticalFix'
 ])
-/** Findings that raise what the software runs on: a runtime, database or platform. */
-const RAISES: ReadonlySet<string> = new Set(['raisedRequirement', 'requirementAfter', 'requiredVersion'])
 /** Findings that say there is no news: a release withdrawn, a first release. */
 const NO_NEWS = new Set(['withdrawn', 'firstRelease'])
 /** Findings that do not say what changed: no news, or a version number. */
@@ -72,13 +71,17 @@ const SAYS_NOTHING = new Set([...NO_NEWS, 'versionNumber'])
  * connects") was safe, and unknown once GitHub's " by @someone in <link>" followed it.
  */
 const PROSE_WORDS = 6
+/** Other text a line may point to. */
+const ELSEWHERE = 'changelog|commits|release notes|compare'
 /** A line that points to other text (the changelog, the commits) says nothing by its length. */
-const POINTS_ELSEWHERE = /\b(?:changelog|commits|release notes|compare|list of (?:the )?changes|see (?:below|above))\b/i
+const POINTS_ELSEWHERE = new RegExp(String.raw`\b(?:${ELSEWHERE}|list of (?:the )?changes|see (?:below|above))\b`, 'i')
 /** A line that sends the reader elsewhere: "See <link> for …", "Please read the release notes on our website". */
 const POINTER =
   /(?:^|:\s*)(?:for (?:more )?details,?\s+)?(?:please\s+)?(?:see|view|read|check(?:\s+out)?|refer\s+to|visit|consult)\b/i
-const OTHER_TEXT =
-  /\b(?:changelog|commits|release notes|compare|changes|below|above|docs|documentation|website|blog)\b|https?:\/\//i
+const OTHER_TEXT = new RegExp(
+  String.raw`\b(?:${ELSEWHERE}|changes|below|above|docs|documentation|website|blog)\b|https?:\/\/`,
+  'i'
+)
 /** Links, @mentions and commits: a credit ("by @someone in <link>", "1a2b3c4") adds words but says nothing. */
 const LINK_MENTION_OR_COMMIT = new RegExp(String.raw`\bhttps?:\/\/\S+|@[\w-]+|${COMMIT_HASH}`, 'g')
 
@@ -92,11 +95,14 @@ function prose(ue: UnitEvidence): boolean {
   return words !== null && words.length >= PROSE_WORDS && new Set(words).size >= PROSE_WORDS
 }
 
+/** Whether a line's findings are all routine (a fix, an addition, docs, a version): none the rubric weighs. */
+function routineOnly(ue: UnitEvidence): boolean {
+  return ue.hits.every((h) => h.detector.why === 'routine')
+}
+
 /** Whether a line only sends the reader to other text: what it names there ("the docs", "the fixes") is routine. */
 function pointer(ue: UnitEvidence): boolean {
-  return (
-    POINTER.test(ue.unit.text) && OTHER_TEXT.test(ue.unit.text) && ue.hits.every((h) => h.detector.why === 'routine')
-  )
+  return POINTER.test(ue.unit.text) && OTHER_TEXT.test(ue.unit.text) && routineOnly(ue)
 }
 
 /** A line a rule found, and why: the detector's hit, or else the kind of heading it sits under. */
@@ -121,7 +127,7 @@ export interface Cues {
    * image; null when none is.
    */
   changed: Cue | null
-  /** Some line says what changed (a detector other than a modifier finds something). */
+  /** Some line, not a pointer, says what changed (a detector other than a modifier finds something, or its words). */
   described: boolean
   /** Every line sends the reader to other text ("See the release notes on our website"): nothing here is usable. */
   pointsElsewhere: boolean
@@ -293,12 +299,6 @@ function accessFix(ue: UnitEvidence): boolean {
   )
 }
 
-const HOUSEKEEPING = new Set(['docsWord', 'depsWord', 'versionBump'])
-/** A line that is translations, docs or dependencies in its own words, and nothing beyond the routine. */
-function housekeepingLine(ue: UnitEvidence): boolean {
-  return ue.hits.some((h) => HOUSEKEEPING.has(h.detector.name)) && ue.hits.every((h) => h.detector.why === 'routine')
-}
-
 /** The line's security fix, if it announces one: in its words or by its heading, not internal work or negated. */
 function securityCue(ue: UnitEvidence): Cue | null {
   if (internal(ue)) return null
@@ -356,6 +356,15 @@ const NEW_BEHAVIOUR =
   /\b(?:stricter|more strict(?:ly)?|new behaviou?r|format (?:has |have )?changed|(?:configuration|config|settings?) (?:file )?format)\b/i
 const MOVES = wordsPattern(['upgrad*', 'updat*', 'switch*', 'move*', 'moving', 'migrat*', 'rebase*', 'chang*'], 'i')
 const ROUTINE_BUMP = new Set(['depsWord', 'versionBump', 'choreLine'])
+/** Translations, docs or a dependency bump (internal work is out before this is asked). */
+const ROUTINE_WORK = new Set([...ROUTINE_BUMP, 'docsWord'])
+/** What softens a deprecation: not a removal it announces for later ("deprecated; Demo 3 will drop it"). */
+const SOFTENS_NOW = new Set([...SOFTENED].filter((m) => m !== 'future'))
+
+/** A line that is translations, docs or dependencies in its own words, and nothing beyond the routine. */
+function routineWork(ue: UnitEvidence): boolean {
+  return ue.hits.some((h) => ROUTINE_WORK.has(h.detector.name)) && routineOnly(ue)
+}
 
 /** The line's `detector` finding when the line's text also says `words`; undefined when either is missing. */
 function findingWhere(ue: UnitEvidence, detector: string, words: RegExp): Hit | undefined {
@@ -373,7 +382,7 @@ function changedCue(ue: UnitEvidence): Cue | null {
   const kinds = ue.unit.section?.kinds ?? 0
   const heading = CHANGED_HEADINGS.find((h) => kinds & S[h])
   // Keep a Changelog's "Changed" holds any change, translations and dependency bumps too: those the rubric calls safe.
-  if (heading && !(heading === 'changed' && housekeepingLine(ue))) return { ue, hit: null, heading }
+  if (heading && !(heading === 'changed' && routineWork(ue))) return { ue, hit: null, heading }
   const m = CHANGED_PREFIX.exec(ue.unit.text)
   if (m) return { ue, hit: null, heading: /^depr/i.test(m[1]!) ? 'deprecated' : 'changed' }
   // A changed default, in the line's own words: not an addition ("Add an option to change the default"), not softened.
@@ -386,9 +395,8 @@ function changedCue(ue: UnitEvidence): Cue | null {
   if (behaviour) return { ue, hit: behaviour, heading: null }
   // A deprecation the line announces, whatever the heading: the rubric counts one as caution.
   const deprecation = findingWhere(ue, 'deprecation', DEPRECATES)
-  // What it announces for later ("deprecated; Demo 3 will drop it") does not soften it: the deprecation is now.
-  const softenedNow = ue.hits.some((h) => SOFTENED.has(h.detector.name) && h.detector.name !== 'future')
-  if (deprecation && !softenedNow) return { ue, hit: deprecation, heading: null }
+  if (deprecation && !ue.hits.some((h) => SOFTENS_NOW.has(h.detector.name)))
+    return { ue, hit: deprecation, heading: null }
   // A move to another base image or system ("Upgrade underlying Docker image to Trixie"), not a bump of its tag.
   const image = findingWhere(ue, 'platformImage', MOVES)
   if (image && !ue.hits.some((h) => ROUTINE_BUMP.has(h.detector.name)) && !softened(ue.hits))
@@ -441,7 +449,8 @@ export function cuesOf(units: readonly UnitEvidence[], ranked = false): Cues {
   let security: Cues['security'] = null
   let changed: Cues['changed'] = null
   for (const ue of units) {
-    const points = pointer(ue)
+    // Once a line says what changed, pointers no longer matter to either rule.
+    const points: boolean = !described && pointer(ue)
     if (!described)
       described =
         !points &&

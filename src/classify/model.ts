@@ -22,7 +22,7 @@ export interface CueFlags {
   called: boolean
   /** A line says what changed: not unknown. */
   described: boolean
-  /** Every line only points to other text: unknown. */
+  /** Every line only points to other text (so none says what changed): unknown. */
   pointsElsewhere: boolean
   /** A line states what the rubric counts as breaking: breaking. */
   required: boolean
@@ -134,7 +134,7 @@ export function modelLeansBreaking(p: readonly number[], t: Thresholds, describe
  * rubric counts as caution (a security fix, a deprecation). Unknown only when no line says what changed.
  */
 export function decide(p: readonly number[], t: Thresholds, cues: CueFlags): number {
-  if (cues.pointsElsewhere && !cues.described) return UNKNOWN
+  if (cues.pointsElsewhere) return UNKNOWN
   const top = topClass(p, cues.described)
   if (top === UNKNOWN) return UNKNOWN
   if (cues.called || cues.required) return BREAKING

@@ -80,8 +80,8 @@ const RST_LINK = /`([^`<\n]{1,200}?) ?<[^<>`\s]{1,2000}>`__?/g
 
 /** Lines flush with the margin around notes pasted indented: a title before, what GitHub appends after. */
 const FLUSH_FEW = 3
-/** A list item or a reStructuredText directive (`.. change::`): indented lines holding one are text, not code. */
-const TEXT_BLOCK = /^(?:(?:[-*+]|\d{1,9}[.)])[ \t]|\.\. [\w:-]{1,40}::)/
+/** A reStructuredText directive (`.. change::`): indented lines holding one, like a list item, are text, not code. */
+const RST_DIRECTIVE = /^\.\. [\w:-]{1,40}::/
 /** A heading or an HTML tag or comment: a flush line before indented notes that introduces no code. */
 const HEADING_OR_TAG = /^(?:#{1,6}[ \t]|<)/
 /** A list item's marker: indented notes that start with one are a list, not code. */
@@ -197,9 +197,9 @@ export function normaliseFormat(s: string): string {
 /**
  * What removes the notes' shared indentation from a line (an indented list is not code), or null when none is
  * removed. Every line indented: all lose it. A list pasted indented, with a few flush lines before or after it (a
- * title, what GitHub appends: "**Full Changelog**: …"), loses it too and the flush lines keep their place, as does
- * one that opens with indented labels and has flush lines only after it. Not when
- * a flush line comes among the indented ones or is a list item before them (a nested list's top level), nor when
+ * title, what GitHub appends: "**Full Changelog**: …"), loses it too and the flush lines keep their place, as do
+ * indented labels over list items and a reStructuredText changelog, with only headings or HTML flush before them.
+ * Not when a flush line comes among the indented ones or is a list item before them (a nested list's top level), nor when
  * the line just before them introduces something ("Upgrade with:" then commands): that is code.
  */
 function dedenter(lines: readonly string[]): ((line: string) => string) | null {
@@ -234,14 +234,18 @@ function dedenter(lines: readonly string[]): ((line: string) => string) | null {
   const before = flush.filter((i) => i < firstIndented)
   // A list whose indented labels come first ("    Bugfixes:" then "    + item"), or a reStructuredText changelog
   // (".. change::"): text too, when only headings or HTML come flush before it (prose before may introduce code).
-  const list =
-    LIST_ITEM.test(lines[firstIndented]!.trimStart()) ||
-    (before.every((i) => HEADING_OR_TAG.test(lines[i]!)) &&
-      lines.some((l, i) => i > firstIndented && i <= lastIndented && TEXT_BLOCK.test(l.trimStart())))
+  const textBlock = (): boolean => {
+    if (!before.every((i) => HEADING_OR_TAG.test(lines[i]!))) return false
+    for (let i = firstIndented + 1; i <= lastIndented; i++) {
+      const t = lines[i]!.trimStart()
+      if (LIST_ITEM.test(t) || RST_DIRECTIVE.test(t)) return true
+    }
+    return false
+  }
   const fewOutside =
     flush.length <= FLUSH_FEW &&
     cut >= 2 &&
-    list &&
+    (LIST_ITEM.test(lines[firstIndented]!.trimStart()) || textBlock()) &&
     !flush.some((i) => i > firstIndented && i < lastIndented) &&
     !before.some((i) => LIST_ITEM.test(lines[i]!)) &&
     !(before.length > 0 && lines[before[before.length - 1]!]!.trimEnd().endsWith(':'))

@@ -67,7 +67,7 @@ export const TRAINING_APPS: readonly string[] = trainingApps
  * only their aggregate figures, once, for the committed model.
  */
 export const SEALED_APPS: readonly string[] = sealedApps
-export const SEAL_SEED = 49
+const SEAL_SEED = 49
 
 /** A seeded generator (mulberry32): the same seed, the same draws. */
 export function seeded(seed: number): () => number {
@@ -81,7 +81,7 @@ export function seeded(seed: number): () => number {
 }
 
 /** `apps` in a seeded order (Fisher–Yates over the sorted names). */
-export function shuffled(apps: readonly string[], seed: number): string[] {
+function shuffled(apps: readonly string[], seed: number): string[] {
   const out = [...apps].sort()
   const random = seeded(seed)
   for (let i = out.length - 1; i > 0; i--) {
@@ -333,26 +333,20 @@ export function figures(pred: number[], labels: number[]): Figures {
 
 /** The cross-validation's folds: each app's fold, by a seeded order of the apps (CV_SEED). */
 export const CV_FOLDS = 10
-export const CV_SEED = 7
+const CV_SEED = 7
 export function foldsOf(apps: readonly string[], folds = CV_FOLDS, seed = CV_SEED): Map<string, number> {
   return new Map(shuffled(apps, seed).map((a, i) => [a, i % folds]))
 }
 
 /**
  * Cross-validation grouped by app: each fold's apps predicted by a model whose weights, vocabulary and threshold
- * (an inner split of the training apps) were learned without them. `trainOn` narrows each fold's training apps
- * (to compare training sets on the same held-out apps).
+ * (an inner split of the training apps) were learned without them.
  */
-export function groupedCV(
-  data: Dataset,
-  opt: Options = OPTIONS,
-  folds = CV_FOLDS,
-  trainOn: (app: string) => boolean = () => true
-): Prediction[] {
+export function groupedCV(data: Dataset, opt: Options = OPTIONS, folds = CV_FOLDS): Prediction[] {
   const fold = foldsOf(data.apps, folds)
   const out: Prediction[] = []
   for (let g = 0; g < folds; g++) {
-    const train = data.examples.filter((e) => fold.get(e.app) !== g && trainOn(e.app))
+    const train = data.examples.filter((e) => fold.get(e.app) !== g)
     const m = fit(train, opt)
     const t = nestedThresholds(train, opt)
     for (const e of data.examples) {
