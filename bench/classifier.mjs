@@ -25,10 +25,12 @@ import {
   nestedThresholds,
   OPTIONS,
   SEALED_APPS,
+  seeded,
   TRAINING_APPS
 } from '../src/classify/train.ts'
 import { compareVersions, parseVersion } from '../src/util/versions.ts'
 import { median } from './support/median.mjs'
+import { CLASSES, metricsOf } from './support/metrics.mjs'
 
 // `--judge models` or `--answers FILE`: the model judge's figures instead (bench/judge-models.mjs).
 const judgeArg = process.argv.findIndex((a) => a === '--judge' || a.startsWith('--judge='))
@@ -67,7 +69,6 @@ const labels = new Map(allLabels.filter((l) => training.has(byId.get(l.id)?.slug
 const sealed = allLabels.filter((l) => sealedApps.has(byId.get(l.id)?.slug))
 const outside = allLabels.filter((l) => !training.has(byId.get(l.id)?.slug) && !sealedApps.has(byId.get(l.id)?.slug))
 if (outside.length > 0) console.log(`(${outside.length} labels of apps neither trained on nor sealed are not used)`)
-const CLASSES = ['safe', 'caution', 'breaking', 'unknown']
 
 // --- Baseline 1: keyword match over the raw text, as simple tools do it.
 function keywordBaseline(text) {
@@ -132,34 +133,6 @@ function metrics(pred) {
   return metricsOf([...labels].map(([id, l]) => [l.label, pred.get(id)]))
 }
 
-/** Figures of [label, predicted] pairs. */
-function metricsOf(pairs) {
-  const m = Object.fromEntries(CLASSES.map((c) => [c, Object.fromEntries(CLASSES.map((p) => [p, 0]))]))
-  let correct = 0
-  for (const [label, p] of pairs) {
-    m[label][p] = (m[label][p] ?? 0) + 1
-    if (p === label) correct++
-  }
-  const per = {}
-  for (const c of CLASSES) {
-    const tp = m[c][c]
-    const fp = CLASSES.reduce((s, t) => s + (t !== c ? m[t][c] : 0), 0)
-    const fn = CLASSES.reduce((s, p) => s + (p !== c ? m[c][p] : 0), 0)
-    const precision = tp + fp === 0 ? 0 : tp / (tp + fp)
-    const recall = tp + fn === 0 ? 0 : tp / (tp + fn)
-    per[c] = {
-      precision,
-      recall,
-      f1: precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall),
-      support: tp + fn
-    }
-  }
-  // Over the classes that occur (as a label or a prediction): all four in the dev set; a resample may lack one.
-  const occur = CLASSES.filter((c) => per[c].support > 0 || CLASSES.some((t) => m[t][c] > 0))
-  const macroF1 = occur.reduce((s, c) => s + per[c].f1, 0) / occur.length
-  return { accuracy: correct / pairs.length, macroF1, per, matrix: m, breakingAsSafe: m.breaking.safe }
-}
-
 /**
  * How far the CV figures could move on another draw of apps: 2.5th and 97.5th percentiles over
  * resamples of whole apps with replacement (entries of one app are not independent). Seeded: the
@@ -174,14 +147,7 @@ function appBootstrap(pred, resamples = RESAMPLES) {
     byApp.get(app).push([l.label, pred.get(id)])
   }
   const apps = [...byApp.values()]
-  let seed = 0x9e3779b9
-  const random = () => {
-    // mulberry32
-    seed = (seed + 0x6d2b79f5) | 0
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
+  const random = seeded(0x9e3779b9)
   const draws = { macroF1: [], accuracy: [], breakingRecall: [] }
   for (let r = 0; r < resamples; r++) {
     const pairs = []
@@ -189,7 +155,7 @@ function appBootstrap(pred, resamples = RESAMPLES) {
     const f = metricsOf(pairs)
     draws.macroF1.push(f.macroF1)
     draws.accuracy.push(f.accuracy)
-    draws.breakingRecall.push(f.per.breaking.recall)
+    draws.breakingRecall.push(f.breakingRecall)
   }
   const interval = (xs) => {
     const s = [...xs].sort((a, b) => a - b)
@@ -199,12 +165,10 @@ function appBootstrap(pred, resamples = RESAMPLES) {
 }
 
 const fmt = (x) => x.toFixed(3)
-/** Macro-F1 over safe, caution and breaking: `unknown` has few entries and swings the 4-class figure. */
-const macro3 = (r) => ['safe', 'caution', 'breaking'].reduce((s, c) => s + r.per[c].f1, 0) / 3
 function report(name, r) {
   console.log(`\n== ${name}`)
   console.log(
-    `accuracy ${fmt(r.accuracy)}   macro-F1 ${fmt(r.macroF1)}   over safe/caution/breaking ${fmt(macro3(r))}   breaking recall ${fmt(r.per.breaking.recall)}   breaking predicted safe: ${r.breakingAsSafe}`
+    `accuracy ${fmt(r.accuracy)}   macro-F1 ${fmt(r.macroF1)}   over safe/caution/breaking ${fmt(r.macroF1Three)}   breaking recall ${fmt(r.per.breaking.recall)}   breaking predicted safe: ${r.breakingAsSafe}`
   )
   console.log('class      precision  recall  f1     support')
   for (const c of CLASSES) {

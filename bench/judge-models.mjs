@@ -19,10 +19,10 @@ import { parseArgs } from 'node:util'
 import { modelAsker } from '../src/build/judge-models.ts'
 import { checkAnswer, classifyReleases, notesForModel, PROMPT_VERSION } from '../src/classify/index.ts'
 import { SEALED_APPS } from '../src/classify/train.ts'
+import { CLASSES, metricsOf } from './support/metrics.mjs'
 import { contentOf, DEFAULT_MODEL, MODELS_DEFAULT_ENDPOINT } from '../src/upstream/models.ts'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
-const CLASSES = ['safe', 'caution', 'breaking', 'unknown']
 
 export async function main(argv, env = process.env, out = (s) => console.log(s)) {
   const { values } = parseArgs({
@@ -149,36 +149,6 @@ function answerOf(responses, text) {
     last = checked.error
   }
   return { error: last ?? 'no response' }
-}
-
-export function metricsOf(pairs) {
-  const m = Object.fromEntries(CLASSES.map((c) => [c, Object.fromEntries(CLASSES.map((p) => [p, 0]))]))
-  let correct = 0
-  for (const [label, p] of pairs) {
-    m[label][p]++
-    if (p === label) correct++
-  }
-  const f1 = {}
-  const recall = {}
-  for (const c of CLASSES) {
-    const tp = m[c][c]
-    const fp = CLASSES.reduce((s, t) => s + (t !== c ? m[t][c] : 0), 0)
-    const fn = CLASSES.reduce((s, p) => s + (p !== c ? m[c][p] : 0), 0)
-    const precision = tp + fp === 0 ? 0 : tp / (tp + fp)
-    recall[c] = tp + fn === 0 ? 0 : tp / (tp + fn)
-    f1[c] = precision + recall[c] === 0 ? 0 : (2 * precision * recall[c]) / (precision + recall[c])
-  }
-  const occur = CLASSES.filter((c) => CLASSES.some((t) => m[c][t] > 0 || m[t][c] > 0))
-  const three = ['safe', 'caution', 'breaking']
-  return {
-    n: pairs.length,
-    accuracy: pairs.length ? correct / pairs.length : 0,
-    macroF1: occur.reduce((s, c) => s + f1[c], 0) / Math.max(1, occur.length),
-    macroF1Three: three.reduce((s, c) => s + f1[c], 0) / 3,
-    breakingRecall: recall.breaking,
-    breakingAsSafe: m.breaking.safe,
-    matrix: m
-  }
 }
 
 /** Share of equal pairs and Cohen's kappa. */

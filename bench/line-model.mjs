@@ -11,7 +11,7 @@ import { featuresOfNotes } from '../src/classify/judge.ts'
 import { FEATURES } from '../src/classify/features.ts'
 import { decide, MODEL_CLASSES, probabilities } from '../src/classify/model.ts'
 import { CV_FOLDS, fit, foldsOf, loadDataset, nestedThresholds, OPTIONS, scoresOf } from '../src/classify/train.ts'
-import { metricsOf } from './judge-models.mjs'
+import { metricsOf } from './support/metrics.mjs'
 
 const dir = new URL('../../shared/data/release-notes/', import.meta.url)
 if (!existsSync(new URL('notes.jsonl', dir))) {
