@@ -65,7 +65,14 @@ export async function main(argv, env = process.env, out = (s) => console.log(s))
         '--judge models needs GITHUB_TOKEN (a token with models: read); or score a recording with --answers FILE'
       )
     const file = values.record ?? path.join(root, `model-answers-${values.model.replace(/\W+/g, '-')}.jsonl`)
-    const done = values.resume && existsSync(file) ? new Set(readRecording(file).keys()) : new Set()
+    // Done: asked of this model with this prompt (a recording of another is asked again).
+    const done = new Set()
+    if (values.resume && existsSync(file))
+      for (const [id, rs] of readRecording(file))
+        if (
+          rs.some((r) => (r.model ?? values.model) === values.model && (r.prompt ?? PROMPT_VERSION) === PROMPT_VERSION)
+        )
+          done.add(id)
     // The sealed group first: the apps the rules never trained on are where the published verdict is judged, so a run
     // spread over days gives that figure first.
     const todo = [...labels.filter((l) => sealed(notes, l)), ...labels.filter((l) => !sealed(notes, l))]

@@ -171,6 +171,36 @@ describe('npm run eval -- --judge models / --answers', () => {
     expect(r.out).toMatch(/model answers alone \(answered\)\s+.*n 2$/m)
   }, 60_000)
 
+  it('asks again, on --resume, what was recorded for another prompt', async () => {
+    const data = path.join(dir, 'other-prompt')
+    await mkdir(data)
+    const one = { id: 'c@1', app: 'C', slug: 'c', version: '1', notes: '- Fixed a crash in the exporter' }
+    await writeFile(path.join(data, 'notes.jsonl'), jsonl([one]))
+    await writeFile(path.join(data, 'dev-labels.jsonl'), jsonl([{ id: one.id, label: 'safe' }]))
+    const record = path.join(data, 'answers.jsonl')
+    const old = completion('openai/gpt-4.1-mini', answer('safe', 'Fixed a crash in the exporter'))
+    await writeFile(record, jsonl([{ id: one.id, model: 'openai/gpt-4.1-mini', prompt: -1, response: old }]))
+    const before = fake.requests.length
+    const r = await run(
+      [
+        '--judge',
+        'models',
+        '--data',
+        data,
+        '--endpoint',
+        fake.endpoint,
+        '--record',
+        record,
+        '--interval',
+        '0',
+        '--resume'
+      ],
+      { GITHUB_TOKEN: 'test-token-not-a-secret' }
+    )
+    expect(r.code).toBe(0)
+    expect(fake.requests.length - before).toBe(1)
+  }, 60_000)
+
   it('says what it needs when there is no token', async () => {
     const r = await run(['--judge', 'models', '--data', dir])
     expect(r.code).toBe(2)
