@@ -177,6 +177,26 @@ describe('check reads a snapshot document within a size cap and a time bound', (
   })
 })
 
+describe('snapshotReader with credentials in the address', () => {
+  it('shows and fetches a bare origin with credentials without a doubled slash', async () => {
+    const asked: { url: string; auth: string | undefined }[] = []
+    const fakeFetch = (async (input: string | URL | Request, init?: RequestInit) => {
+      const headers = (init?.headers ?? {}) as Record<string, string>
+      asked.push({ url: String(input), auth: headers.authorization })
+      return new Response(null, { status: 404 })
+    }) as typeof fetch
+    for (const api of ['http://demo:pw@example.test', 'http://demo:pw@example.test/']) {
+      asked.length = 0
+      const reader = snapshotReader(api, { fetch: fakeFetch })
+      expect(reader.where).toBe('http://example.test')
+      expect(await reader.read('api/v1/apps.json', catalogDocSchema)).toBeNull()
+      expect(asked).toEqual([
+        { url: 'http://example.test/api/v1/apps.json', auth: `Basic ${Buffer.from('demo:pw').toString('base64')}` }
+      ])
+    }
+  })
+})
+
 describe('check reads a snapshot folder', () => {
   it('refuses a document that is a FIFO or a folder before reading it: exit 2, never a hang', async () => {
     const { dir, cleanup } = await tempDir()

@@ -32,9 +32,12 @@ const bad = (file: string, message: string) =>
 export function snapshotReader(api: string, deps: ReaderDeps = {}): SnapshotReader {
   const trimmed = api.replace(/\/api\/v1\/apps\.json$/, '').replace(/\/+$/, '')
   const isUrl = /^https?:\/\//i.test(trimmed)
-  const load = isUrl ? httpLoader(trimmed, deps) : fileLoader(trimmed)
+  // The address as printed and as documents are fetched from: no user name or password, and no
+  // trailing slash (URL.href adds one to a bare origin once the credentials are taken out).
+  const where = withoutCredentials(trimmed).replace(/\/+$/, '')
+  const load = isUrl ? httpLoader(trimmed, where, deps) : fileLoader(trimmed)
   return {
-    where: withoutCredentials(trimmed),
+    where,
     async read(sitePath, schema) {
       const { name, text } = await load(sitePath)
       if (text === null) return null
@@ -76,10 +79,10 @@ function fileLoader(dir: string): Loader {
 /** Redirects followed for one document; Pages answers at most two (http to https, a custom domain). */
 const MAX_REDIRECTS = 5
 
-function httpLoader(base: string, deps: ReaderDeps): Loader {
+/** `base` may hold `user:pass@`; `shownBase` is the same address without it, the one printed and fetched. */
+function httpLoader(base: string, shownBase: string, deps: ReaderDeps): Loader {
   const doFetch = deps.fetch ?? fetch
   // `http://user:pass@host` is sent as Basic authentication to that origin only, and never printed.
-  const shownBase = withoutCredentials(base)
   let start: URL
   let auth: string | null = null
   try {
