@@ -131,6 +131,22 @@ describe('include', () => {
     const remote = await file('inc/remote.yml', 'include:\n  - oci://registry/app:1\n')
     expect(() => readComposeFile(remote)).toThrow(/remote\.yml:2: include\.0: names a remote file/)
   })
+
+  it('reports an included file that is not YAML at the include line, with the other problems', async () => {
+    await file('bad-inc/b.yml', 'services:\n  demo: [unclosed\n')
+    const main = await file('bad-inc/a.yml', 'include:\n  - b.yml\nservices:\n  web:\n    image: demo/web:${NOPE}\n')
+    let message = ''
+    try {
+      readComposeFile(main, { env: {} })
+    } catch (e) {
+      message = (e as Error).message
+    }
+    expect(message).toMatch(/a\.yml:5: services\.web\.image: .*\$\{NOPE\}/)
+    expect(message).toMatch(/a\.yml:2: include: .*b\.yml:3:\d+: is not YAML/)
+    // Through extends: too, at the extends: line.
+    const viaExtends = await file('bad-inc/c.yml', 'services:\n  demo:\n    extends: {file: b.yml, service: demo}\n')
+    expect(() => readComposeFile(viaExtends)).toThrow(/c\.yml:3: services\.demo\.extends: .*b\.yml:3:\d+: is not YAML/)
+  })
 })
 
 describe('what is no Compose service', () => {

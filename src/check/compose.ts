@@ -17,7 +17,7 @@ import {
   type Node as YamlNode,
   type YAMLMap
 } from 'yaml'
-import { ProblemsError, type Problem } from '../util/problems.js'
+import { formatProblem, ProblemsError, type Problem } from '../util/problems.js'
 import { readRegularText } from '../util/regular-file.js'
 import { interpolate } from './interpolate.js'
 
@@ -95,14 +95,18 @@ export function readCompose(file: string, text: string, deps: ComposeDeps = {}):
     if (cached) return cached
     if (files.size >= MAX_FILES)
       throw new Bad({ ...from, message: `reads more than ${MAX_FILES} Compose files through extends: and include:` })
-    let body: string
+    // A file that cannot be read, or is no Compose file, is a problem of the place that names it:
+    // walk collects it with the others.
+    let parsed: Parsed
     try {
-      body = read(name)
+      parsed = parse(name, read(name))
     } catch (e) {
-      if (e instanceof ProblemsError) throw new Bad({ ...from, message: `${name}: ${e.problems[0]?.message}` })
+      if (e instanceof ProblemsError) {
+        const first = e.problems[0]
+        throw new Bad({ ...from, message: first ? formatProblem(first) : `${name}: ${e.message}` })
+      }
       throw e
     }
-    const parsed = parse(name, body)
     files.set(path.resolve(name), parsed)
     return parsed
   }
