@@ -34,20 +34,18 @@ export interface ComposeService {
 export interface ComposeDeps {
   /** The variables `${VAR}` reads: the environment `check` runs in, passed in. */
   env?: Readonly<Record<string, string | undefined>>
-  /** A Compose file's text, or a thrown ProblemsError; default: a regular file of at most MAX_BYTES. */
-  read?: (file: string) => string
 }
 
 /** Compose files are small; a megabyte is far past any real one. */
-export const MAX_BYTES = 1024 * 1024
+const MAX_BYTES = 1024 * 1024
 /** Files one `check` reads through `extends:` and `include:`, and links in one `extends:` chain. */
 const MAX_FILES = 64
 const MAX_CHAIN = 32
 
 const bad = (problems: Problem[]) => new ProblemsError('bad-input', problems, problems.map((p) => p.message).join('; '))
 
-/** A Compose file named on the command line, or by `extends: {file}` or `include:`. */
-export function readComposeText(file: string): string {
+/** A Compose file named on the command line, or by `extends: {file}` or `include:`; at most MAX_BYTES. */
+function readComposeText(file: string): string {
   const read = readRegularText(file, MAX_BYTES, { followLinks: true })
   if ('problem' in read) throw bad([{ file, message: read.problem }])
   return read.text
@@ -71,6 +69,9 @@ interface Resolved {
   build: boolean
 }
 
+/** Why `raw` could not be interpolated, quoting its start. */
+const notInterpolated = (raw: string, problem: string) => `${JSON.stringify(raw.slice(0, 120))}: ${problem}`
+
 /** Raised inside a resolution; collected into the file's problems. */
 class Bad extends Error {
   constructor(readonly problem: Problem) {
@@ -82,13 +83,12 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 /** Reads one Compose file (and what it extends or includes) into its services, in the file's order. */
 export function readComposeFile(file: string, deps: ComposeDeps = {}): ComposeService[] {
-  return readCompose(file, (deps.read ?? readComposeText)(file), deps)
+  return readCompose(file, readComposeText(file), deps)
 }
 
 /** The services of one Compose file given its text, in the file's order; then those of the files it includes. */
 export function readCompose(file: string, text: string, deps: ComposeDeps = {}): ComposeService[] {
   const env = deps.env ?? {}
-  const read = deps.read ?? readComposeText
   const files = new Map<string, Parsed>()
   const load = (name: string, from: Omit<Problem, 'message'>): Parsed => {
     const cached = files.get(path.resolve(name))
@@ -99,7 +99,7 @@ export function readCompose(file: string, text: string, deps: ComposeDeps = {}):
     // walk collects it with the others.
     let parsed: Parsed
     try {
-      parsed = parse(name, read(name))
+      parsed = parse(name, readComposeText(name))
     } catch (e) {
       if (e instanceof ProblemsError) {
         const first = e.problems[0]
@@ -268,7 +268,7 @@ function resolve(p: Parsed, name: string, chain: string[], ctx: Context): Resolv
         file: p.file,
         line,
         field: `${where.field}.image`,
-        message: `${JSON.stringify(svc.image.slice(0, 120))}: ${v.problem}`
+        message: notInterpolated(svc.image, v.problem)
       })
     image = { value: v.value, file: p.file, line }
   }
@@ -282,7 +282,7 @@ function resolve(p: Parsed, name: string, chain: string[], ctx: Context): Resolv
   const field = (v: unknown, what: string): string => {
     if (typeof v !== 'string' || v === '') throw new Bad({ ...extWhere, message: `${what} is not a name` })
     const r = interpolate(v, ctx.env)
-    if ('problem' in r) throw new Bad({ ...extWhere, message: `${JSON.stringify(v.slice(0, 120))}: ${r.problem}` })
+    if ('problem' in r) throw new Bad({ ...extWhere, message: notInterpolated(v, r.problem) })
     return r.value
   }
   let baseName: string
@@ -325,8 +325,7 @@ function includes(p: Parsed, env: Readonly<Record<string, string | undefined>>):
         continue
       }
       const v = interpolate(raw, env)
-      if ('problem' in v)
-        out.push({ problem: { ...here, message: `${JSON.stringify(raw.slice(0, 120))}: ${v.problem}` } })
+      if ('problem' in v) out.push({ problem: { ...here, message: notInterpolated(raw, v.problem) } })
       else if (/^[a-z][a-z0-9+.-]*:\/\//i.test(v.value) || v.value.startsWith('oci:') || v.value.startsWith('git@'))
         out.push({
           problem: {
