@@ -2,6 +2,7 @@
 // body, a gzip bomb (the cap counts the bytes after decompression, which is what fetch streams)
 // or a body that drips forever is cut off; a body shorter than its Content-Length is cut short.
 // Each ends as a reason in words, for a message that names the URL.
+import { causeCode } from './network.js'
 
 export type BodyRead = { bytes: Buffer } | { cut: string }
 
@@ -72,13 +73,7 @@ export async function readBoundedBody(
   return { bytes: Buffer.concat(chunks, size) }
 }
 
-/** An error mid-body in words: the first code or message along its cause chain. */
+/** An error mid-body in words: the first code along its cause chain, else its message. */
 function describe(error: unknown): string {
-  let e: unknown = error
-  for (let depth = 0; e && depth < 6; depth++) {
-    const code = (e as { code?: unknown }).code
-    if (typeof code === 'string') return code
-    e = (e as { cause?: unknown }).cause
-  }
-  return (error as Error)?.message ?? String(error)
+  return causeCode(error) ?? (error as Error)?.message ?? String(error)
 }

@@ -25,16 +25,22 @@ const CODES: Record<string, NetworkFault> = {
   UND_ERR_BODY_TIMEOUT: 'timeout'
 }
 
-/** The first error code along an error's `cause` chain that names a network fault. */
-function faultCode(error: unknown): string | null {
+/**
+ * The first string `code` along an error's `cause` chain (six links at most) that `wanted` accepts,
+ * or null. fetch wraps the socket's error (`ECONNRESET`, `UND_ERR_SOCKET`) in a `TypeError`'s cause.
+ */
+export function causeCode(error: unknown, wanted: (code: string) => boolean = () => true): string | null {
   let e: unknown = error
   for (let depth = 0; e && depth < 6; depth++) {
     const code = (e as { code?: unknown }).code
-    if (typeof code === 'string' && code in CODES) return code
+    if (typeof code === 'string' && wanted(code)) return code
     e = (e as { cause?: unknown }).cause
   }
   return null
 }
+
+/** The first error code along an error's `cause` chain that names a network fault. */
+const faultCode = (error: unknown): string | null => causeCode(error, (code) => code in CODES)
 
 /**
  * The network fault behind a failed request, or null when it is not one (an HTTP answer, a parse error).
