@@ -23,7 +23,7 @@ export async function readBoundedBody(
   const plain = (res.headers.get('content-encoding') ?? 'identity').toLowerCase() === 'identity'
   if (plain && length !== null && length > maxBytes) {
     await res.body?.cancel().catch(() => {})
-    return { cut: `is ${length} bytes (Content-Length), larger than the ${mib} a snapshot document may be` }
+    return { cut: `is ${length} bytes (Content-Length), larger than the ${mib} allowed` }
   }
   if (!res.body) return { bytes: Buffer.alloc(0) }
   const reader = res.body.getReader()
@@ -60,7 +60,7 @@ export async function readBoundedBody(
       if (size > maxBytes) {
         await cancel()
         return {
-          cut: `is larger than the ${mib} a snapshot document may be${plain ? '' : ' once decompressed'} (cut off there)`
+          cut: `is larger than the ${mib} allowed${plain ? '' : ' once decompressed'} (cut off there)`
         }
       }
       chunks.push(step.value)
