@@ -2,6 +2,7 @@
 // `org.opencontainers.image.source` label (the label Renovate reads to find changelogs), read from
 // the registry over the OCI distribution API with an anonymous pull token. Only when the user
 // allows network; every failure is a reason, never an exception.
+import { readBoundedBody } from '../util/bounded-body.js'
 import { hostOf, networkFailure } from '../util/network.js'
 import type { ImageRef } from './images.js'
 
@@ -58,41 +59,53 @@ export async function imageSourceLabel(
   const timeoutMs = deps.timeoutMs ?? 10_000
   const { base, path } = registryOf(ref.name)
   let token: string | null = null
-  const get = async (url: string, accept: string): Promise<Response> => {
+  /** An answer, and the request's timeout, which bounds reading its body too. */
+  type Answer = { url: string; res: Response; timeout: AbortSignal }
+  const get = async (url: string, accept: string): Promise<Answer> => {
     const timeout = AbortSignal.timeout(timeoutMs)
     try {
-      return await doFetch(url, {
+      const res = await doFetch(url, {
         signal: timeout,
         redirect: 'follow',
         headers: { accept, ...(token ? { authorization: `Bearer ${token}` } : {}) }
       })
+      return { url, res, timeout }
     } catch (e) {
       throw new Error(networkFailure(e, hostOf(url), { timeout, timeoutMs })?.message ?? (e as Error).message)
     }
   }
-  const json = async (res: Response): Promise<unknown> => {
-    const body = await res.arrayBuffer()
-    if (body.byteLength > MAX_BYTES) throw new Error(`${res.url} is larger than ${MAX_BYTES} bytes`)
-    return JSON.parse(new TextDecoder().decode(body)) as unknown
+  const discard = (a: Answer) => a.res.body?.cancel().catch(() => {})
+  // The registry's host comes from a Compose file: its body is streamed under the cap, never read whole first.
+  const json = async ({ url, res, timeout }: Answer): Promise<unknown> => {
+    const body = await readBoundedBody(res, MAX_BYTES, timeout, timeoutMs)
+    if ('cut' in body) throw new Error(`${res.url || url} ${body.cut}`)
+    return JSON.parse(new TextDecoder().decode(body.bytes)) as unknown
   }
   /** A document of the registry, asking for an anonymous pull token once when challenged. */
   const read = async (url: string, accept: string): Promise<unknown> => {
-    let res = await get(url, accept)
-    if (res.status === 401 && token === null) {
-      const c = bearerChallenge(res.headers.get('www-authenticate'))
+    let answer = await get(url, accept)
+    if (answer.res.status === 401 && token === null) {
+      await discard(answer)
+      const c = bearerChallenge(answer.res.headers.get('www-authenticate'))
       if (!c) throw new Error(`${hostOf(url)} asks for credentials this check does not have`)
       const t = new URL(c.realm!)
       if (c.service) t.searchParams.set('service', c.service)
       t.searchParams.set('scope', c.scope ?? `repository:${path}:pull`)
       const tr = await get(t.href, 'application/json')
-      if (!tr.ok) throw new Error(`${hostOf(t.href)} gave no anonymous pull token (HTTP ${tr.status})`)
+      if (!tr.res.ok) {
+        await discard(tr)
+        throw new Error(`${hostOf(t.href)} gave no anonymous pull token (HTTP ${tr.res.status})`)
+      }
       const doc = (await json(tr)) as { token?: string; access_token?: string }
       token = doc.token ?? doc.access_token ?? null
       if (!token) throw new Error(`${hostOf(t.href)} answered without a token`)
-      res = await get(url, accept)
+      answer = await get(url, accept)
     }
-    if (!res.ok) throw new Error(`${url} answered HTTP ${res.status}`)
-    return json(res)
+    if (!answer.res.ok) {
+      await discard(answer)
+      throw new Error(`${url} answered HTTP ${answer.res.status}`)
+    }
+    return json(answer)
   }
   type Manifest = {
     manifests?: { digest: string; platform?: { os?: string; architecture?: string } }[]
