@@ -47,6 +47,12 @@ describe('scripts/redact.sh', () => {
     ])
   })
 
+  it('redacts a credential header whatever its case, as src/util/redact.ts does', () => {
+    const lines = [`Authorization: BEARER ${'h'.repeat(20)}`, `TOKEN ${'i9'.repeat(10)}`, `basic ${'j'.repeat(16)}`]
+    const r = bash(`printf '%s\\n' ${lines.map((l) => `'${l}'`).join(' ')} | redact_stream`)
+    expect(r.stdout.split('\n')).toEqual(['Authorization: BEARER ***', 'TOKEN ***', 'basic ***', ''])
+  })
+
   /** A script in a temporary folder that sources redact.sh and calls redact_output `mode`; run with `args`. */
   async function script(mode: string, body: string, args: string[], env: Record<string, string>) {
     const { dir, cleanup } = await tempDir()

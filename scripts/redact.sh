@@ -17,10 +17,12 @@ redact_stream() {
       print
       fflush()
     }' |
+    # GNU sed: `I` matches the header names in any case, as redact.ts's /i does. No word boundary
+    # before them (redact.ts has \b): here `xtoken <credential>` is redacted too, which only hides more.
     sed -E \
       -e 's/gh[opusr]_[A-Za-z0-9]{16,}/***/g' \
       -e 's/github_pat_[A-Za-z0-9_]{16,}/***/g' \
-      -e 's/([Bb]earer|[Tt]oken|[Bb]asic)([[:space:]]+)[A-Za-z0-9._~+\/=-]{16,}/\1\2***/g' \
+      -e 's/(bearer|token|basic)([[:space:]]+)[A-Za-z0-9._~+\/=-]{16,}/\1\2***/gI' \
       -e 's#(://)[^/@[:space:]]+@#\1***@#g'
 }
 
