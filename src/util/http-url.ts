@@ -1,3 +1,5 @@
+import { URL_CREDENTIALS } from './redact.js'
+
 /**
  * The normalised absolute URL when `input` is an http(s) URL, otherwise null.
  * Anything else (javascript:, data:, relative, with credentials, garbage) must
@@ -18,7 +20,8 @@ export function safeHttpUrl(input: unknown): string | null {
 
 /**
  * A URL as it may be printed: user name and password removed (`http://user:pass@host/x` is
- * `http://host/x`). Text that does not parse as a URL loses anything that looks like `user:pass@`.
+ * `http://host/x`). Text that does not parse as a URL loses what looks like `user:pass@` after
+ * `://`: the shape redact() blanks, one pattern for both.
  */
 export function withoutCredentials(url: string): string {
   try {
@@ -28,6 +31,6 @@ export function withoutCredentials(url: string): string {
     u.password = ''
     return u.href
   } catch {
-    return url.replace(/(\/\/)[^/@\s]*@/, '$1')
+    return url.replace(URL_CREDENTIALS, '$1')
   }
 }

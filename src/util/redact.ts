@@ -12,7 +12,8 @@ export const REDACTED = '***'
 const GITHUB_TOKEN_SHAPE = /\b(?:gh[opusr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,})/g
 // 16 characters at least, so that "Bearer authentication" stays a phrase.
 const HEADER_CREDENTIAL = /\b(Bearer|token|Basic)(\s+)[A-Za-z0-9._~+/=-]{16,}/gi
-const URL_CREDENTIALS = /(:\/\/)[^/@\s]+@/g
+/** The `user:password@` of a URL in text, after its `://` (group 1); global, for String.replace. */
+export const URL_CREDENTIALS = /(:\/\/)[^/@\s]+@/g
 
 /** Secrets shorter than this are not searched for: they would blank out ordinary words. */
 const MIN_SECRET = 8
