@@ -11,10 +11,19 @@ import http from 'node:http'
 import path from 'node:path'
 import sirv from 'sirv'
 
-/** Whether `abs` (which exists) resolves, through every link on its way, to a place inside `root`. */
-function staysInside(root: string, abs: string): boolean {
+/** `root` through every link on its way, or null when it cannot be resolved (then nothing is inside it). */
+function realRootOf(root: string): string | null {
   try {
-    const realRoot = realpathSync(root)
+    return realpathSync(root)
+  } catch {
+    return null
+  }
+}
+
+/** Whether `abs` (which exists) resolves, through every link on its way, to a place inside `realRoot`. */
+function staysInside(realRoot: string | null, abs: string): boolean {
+  if (realRoot === null) return false
+  try {
     const real = realpathSync(abs)
     return real === realRoot || real.startsWith(realRoot + path.sep)
   } catch {
@@ -26,6 +35,11 @@ function staysInside(root: string, abs: string): boolean {
  * The file sirv (dev mode, extensions ['html']) would send for `url`, found the way sirv finds it:
  * the path up to `?` or `#`, decodeURI'd, then `x`, `x/index`, `x.html`, `x/index.html`, the first
  * that exists and is not a folder. Null when none does.
+ *
+ * Mirrors sirv 3's internals (node_modules/sirv/build.mjs), which it does not export: the request
+ * handler's pathname (@polka/url's `parse(req).pathname`, then `decodeURI` when it holds `%`),
+ * `toAssume` (the candidate names) and `viaLocal` (the dev-mode lookup: `normalize(join(dir, name))`,
+ * kept under `dir + sep`, folders skipped). A sirv upgrade that changes these must change this too.
  */
 function sirvFile(root: string, url: string): string | null {
   let pathname = url
@@ -69,44 +83,45 @@ export function createSiteHandler(dir: string): http.RequestListener {
       if (pathname.endsWith('.xml')) res.setHeader('Content-Type', 'application/xml; charset=utf-8')
     }
   })
-  const notFound = (res: http.ServerResponse) => {
-    const page = path.join(root, '404.html')
-    res.statusCode = 404
-    res.setHeader('Content-Type', 'text/html; charset=utf-8')
-    res.end(existsSync(page) && staysInside(root, page) ? readFileSync(page) : 'Not found\n')
-  }
+  const page = path.join(root, '404.html')
   return (req, res) => {
+    // The root's real path, resolved at most once per request: a rebuild may swap what `dir` names.
+    let realRoot: string | null | undefined
+    const inside = (abs: string) => {
+      if (realRoot === undefined) realRoot = realRootOf(root)
+      return staysInside(realRoot, abs)
+    }
+    const notFound = () => {
+      res.statusCode = 404
+      res.setHeader('Content-Type', 'text/html; charset=utf-8')
+      res.end(existsSync(page) && inside(page) ? readFileSync(page) : 'Not found\n')
+    }
     res.setHeader('Access-Control-Allow-Origin', '*')
     const raw = req.url ?? '/'
     // An absolute-form or `//host` request target would make the URL parser take the host from the request.
-    if (!raw.startsWith('/') || /^[/\\]{2}/.test(raw)) return notFound(res)
+    if (!raw.startsWith('/') || /^[/\\]{2}/.test(raw)) return notFound()
     const url = new URL(raw, 'http://localhost')
-    if (url.host !== 'localhost') return notFound(res)
+    if (url.host !== 'localhost') return notFound()
     let pathname: string
     try {
       pathname = decodeURIComponent(url.pathname)
     } catch {
-      return notFound(res)
+      return notFound()
     }
     // `//host` and `/\host` are network-path references (also after `.` segments are removed or %2F decoded).
-    if (/^[/\\]{2}/.test(url.pathname) || /^[/\\]{2}/.test(pathname) || pathname.includes('\\')) return notFound(res)
+    if (/^[/\\]{2}/.test(url.pathname) || /^[/\\]{2}/.test(pathname) || pathname.includes('\\')) return notFound()
     if (!pathname.endsWith('/')) {
       const full = path.join(root, pathname)
       // Pages answers /apps/x with a redirect to /apps/x/ when x is a directory.
-      if (
-        full.startsWith(root + path.sep) &&
-        existsSync(full) &&
-        statSync(full).isDirectory() &&
-        staysInside(root, full)
-      ) {
+      if (full.startsWith(root + path.sep) && existsSync(full) && statSync(full).isDirectory() && inside(full)) {
         const local = path.relative(root, full).split(path.sep).map(encodeURIComponent).join('/')
         res.writeHead(301, { Location: `/${local}/${url.search}` })
         return res.end()
       }
     }
     const file = sirvFile(root, raw)
-    if (file !== null && !staysInside(root, file)) return notFound(res)
-    files(req, res, () => notFound(res))
+    if (file !== null && !inside(file)) return notFound()
+    files(req, res, () => notFound())
   }
 }
 
