@@ -266,31 +266,23 @@ async function runBatch(state: RunState, batch: RefreshTarget[]): Promise<void> 
   if (batch.length === 0) return
   pastDeadline(state)
   if (state.stopped) return markAll(state, batch, state.stopped)
-  const { budget, stats, options } = state
-  if (budget.exhausted) return markAll(state, batch, { status: 'skipped', reason: budget.exhausted })
   const cost = estimatedCost(batch)
-  const minRemaining = options.minRemaining ?? DEFAULT_MIN_REMAINING
-  if (stats.remaining !== null && stats.remaining - budget.inFlight - cost < minRemaining) {
-    budget.exhausted = `GraphQL budget too low (${stats.remaining} points left, ${minRemaining} kept in reserve)`
-    return markAll(state, batch, { status: 'skipped', reason: budget.exhausted })
-  }
+  const exhausted = budgetExhausted(state, cost)
+  if (exhausted) return markAll(state, batch, { status: 'skipped', reason: exhausted })
 
-  stats.batches++
+  state.stats.batches++
   const { query, variables } = buildBatchQuery(batch)
   const answer = await askGraphQL(state, query, variables, cost)
+  // An answer without data (unreadable, or an error such as a query timeout) is a transient failure, about what was
+  // asked: onBatchFailure splits it.
   if ('failure' in answer) return onBatchFailure(state, batch, answer.failure)
-  const { body, errors } = answer
-  if (!body.data || typeof body.data !== 'object') {
-    const message = errors.map((e) => e?.message ?? '').join('; ') || 'no data in the GraphQL answer'
-    // An answer without data (unreadable, or an error such as a query timeout) is about what was asked: split it.
-    return onBatchFailure(state, batch, { kind: 'transient', status: 200, message, serviceDown: false })
-  }
+  const { data, errors } = answer
   state.failuresInARow = 0
 
   const again: RefreshTarget[] = []
   batch.forEach((target, i) => {
     const alias = aliasOf(i)
-    const value = body.data![alias]
+    const value = data[alias]
     if (value === null || value === undefined) {
       const own = errors.filter((e) => Array.isArray(e?.path) && e.path[0] === alias)
       const notFound = own.find((e) => e.type === 'NOT_FOUND' || e.type === 'FORBIDDEN')
@@ -332,18 +324,32 @@ function runWideStop(state: RunState, failure: RequestFailure, what: string): Re
   return state.stopped
 }
 
+/**
+ * Why no request of `cost` more points is to be made (the budget already spent, or what is left would dip into the
+ * reserve, which then marks it spent), or null when it may be.
+ */
+function budgetExhausted(state: RunState, cost: number): string | null {
+  const { budget, stats, options } = state
+  if (budget.exhausted) return budget.exhausted
+  const minRemaining = options.minRemaining ?? DEFAULT_MIN_REMAINING
+  if (stats.remaining !== null && stats.remaining - budget.inFlight - cost < minRemaining)
+    budget.exhausted = `GraphQL budget too low (${stats.remaining} points left, ${minRemaining} kept in reserve)`
+  return budget.exhausted
+}
+
 type GqlBody = { data?: Record<string, unknown> | null; errors?: GqlError[] }
 
 /**
- * One GraphQL request of `cost` points (held in flight while it runs): its answer, with the points it cost and
- * those left recorded, or why it failed. GitHub answers a rate limit with 200 and a RATE_LIMITED error: a failure.
+ * One GraphQL request of `cost` points (held in flight while it runs): its data, with the points it cost and
+ * those left recorded, or why it failed. GitHub answers a rate limit with 200 and a RATE_LIMITED error: a failure;
+ * so is an answer without data (a transient one, carrying GitHub's error messages).
  */
 async function askGraphQL(
   state: RunState,
   query: string,
   variables: Record<string, unknown>,
   cost: number
-): Promise<{ body: GqlBody; errors: GqlError[] } | { failure: RequestFailure }> {
+): Promise<{ data: Record<string, unknown>; errors: GqlError[] } | { failure: RequestFailure }> {
   const { stats, budget, options } = state
   budget.inFlight += cost
   let body: GqlBody
@@ -364,7 +370,11 @@ async function askGraphQL(
   const errors = Array.isArray(body.errors) ? body.errors : []
   if (errors.some((e) => e?.type === 'RATE_LIMITED'))
     return { failure: { kind: 'rate-limited', status: 200, message: 'RATE_LIMITED', serviceDown: true } }
-  return { body, errors }
+  if (!body.data || typeof body.data !== 'object') {
+    const message = errors.map((e) => e?.message ?? '').join('; ') || 'no data in the GraphQL answer'
+    return { failure: { kind: 'transient', status: 200, message, serviceDown: false } }
+  }
+  return { data: body.data, errors }
 }
 
 async function onBatchFailure(state: RunState, batch: RefreshTarget[], failure: RequestFailure): Promise<void> {
@@ -468,7 +478,7 @@ async function readOlder(state: RunState, items: Older[], concurrency: number): 
 
 /** One follow-up request; returns the apps that still want older releases. */
 async function olderPage(state: RunState, chunk: Older[]): Promise<Older[]> {
-  const { options, stats, budget } = state
+  const { options, stats } = state
   const cap = Math.max(1, options.maxReleasesRead ?? MAX_RELEASES_READ)
   // At the cap (or where REST left no cursor): settled with what was read, the rest a gap (facts.ts: unreadSpan).
   const asked = chunk.filter((o) => typeof o.snapshot.releasesAfter === 'string' && o.snapshot.releases.length < cap)
@@ -479,10 +489,8 @@ async function olderPage(state: RunState, chunk: Older[]): Promise<Older[]> {
   const targets = asked.map((o) => o.target)
   pastDeadline(state)
   if (state.stopped) return markOlder(state, targets, state.stopped)
-  const minRemaining = options.minRemaining ?? DEFAULT_MIN_REMAINING
-  if (!budget.exhausted && stats.remaining !== null && stats.remaining - budget.inFlight - 1 < minRemaining)
-    budget.exhausted = `GraphQL budget too low (${stats.remaining} points left, ${minRemaining} kept in reserve)`
-  if (budget.exhausted) return markOlder(state, targets, { status: 'skipped', reason: budget.exhausted })
+  const exhausted = budgetExhausted(state, 1)
+  if (exhausted) return markOlder(state, targets, { status: 'skipped', reason: exhausted })
   const { query, variables } = buildOlderQuery(
     asked.map((o) => ({
       repo: o.target.repo,
@@ -493,12 +501,7 @@ async function olderPage(state: RunState, chunk: Older[]): Promise<Older[]> {
   stats.olderPages = (stats.olderPages ?? 0) + 1
   const answer = await askGraphQL(state, query, variables, 1)
   if ('failure' in answer) return olderFailed(state, asked, answer.failure)
-  const { body, errors } = answer
-  const data = body.data && typeof body.data === 'object' ? body.data : null
-  if (!data) {
-    const message = errors.map((e) => e?.message ?? '').join('; ') || 'no data in the GraphQL answer'
-    return olderFailed(state, asked, { kind: 'transient', status: 200, message, serviceDown: false })
-  }
+  const { data } = answer
   state.failuresInARow = 0
   const open: Older[] = []
   const unanswered: Older[] = []
