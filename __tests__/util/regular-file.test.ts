@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals'
 import { spawnSync } from 'node:child_process'
 import { mkdir, symlink, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import { readRegularFile, readRegularText } from '../../src/util/regular-file.js'
+import { isMissing, readRegularFile, readRegularText } from '../../src/util/regular-file.js'
 import { tempDir } from '../support/tmp.js'
 
 describe('readRegularFile', () => {
@@ -22,6 +22,22 @@ describe('readRegularFile', () => {
     expect(read('record.yml', 11)).toEqual({ refused: 'too large', size: 12 })
     expect(read('record.yml', 12)).toEqual({ bytes: Buffer.from('name: Gitea\n') })
     expect(read('missing.yml')).toEqual({ refused: 'unreadable', code: 'ENOENT' })
+    await cleanup()
+  })
+})
+
+describe('isMissing', () => {
+  it('is true for no file at the path or a file on the way to it, false for any other read or refusal', async () => {
+    const { dir, cleanup } = await tempDir()
+    await writeFile(path.join(dir, 'record.yml'), 'name: Gitea\n')
+    await mkdir(path.join(dir, 'folder.yml'))
+    const missing = (name: string) => isMissing(readRegularFile(path.join(dir, name), 1024))
+    expect(missing('gone.yml')).toBe(true)
+    expect(missing('record.yml/inside.yml')).toBe(true)
+    expect(missing('record.yml')).toBe(false)
+    expect(missing('folder.yml')).toBe(false)
+    expect(isMissing({ refused: 'unreadable', code: 'EACCES' })).toBe(false)
+    expect(isMissing({ refused: 'too large', size: 2048 })).toBe(false)
     await cleanup()
   })
 })

@@ -18,7 +18,7 @@ import { REUSE_SCHEMA_ID, reuseDocSchema, type ReuseDoc } from './reuse.js'
 import { CHANGES_SCHEMA_ID, changesDocSchema, type Change } from '../site/changes.js'
 import type { Logger } from '../util/types.js'
 import { paths } from '../site/paths.js'
-import { readRegularFile, refusalWords } from '../util/regular-file.js'
+import { isMissing, readRegularFile, refusalWords } from '../util/regular-file.js'
 
 export interface PreviousSnapshot {
   generatedAt: string
@@ -36,7 +36,7 @@ async function readDoc<T>(dir: string, sitePath: string, schema: z.ZodType<T>, i
   const read = readRegularFile(path.join(dir, ...sitePath.split('/')), MAX_DOC_BYTES)
   if ('refused' in read) {
     // Missing is missing; a folder in its place, or a file that cannot be read, is a damaged document.
-    if (read.refused === 'unreadable' && (read.code === 'ENOENT' || read.code === 'ENOTDIR')) return { missing: true }
+    if (isMissing(read)) return { missing: true }
     return { problem: refusalWords(read, MAX_DOC_BYTES) }
   }
   let raw: unknown
@@ -175,7 +175,7 @@ export function readPreviousHistory(dir: string | undefined, slug: string): Hist
   const file = path.join(dir, ...paths.releases(slug).split('/'))
   const read = readRegularFile(file, MAX_HISTORY_BYTES)
   if ('refused' in read) {
-    if (read.refused === 'unreadable' && (read.code === 'ENOENT' || read.code === 'ENOTDIR')) return { missing: true }
+    if (isMissing(read)) return { missing: true }
     const why =
       read.refused === 'unreadable'
         ? `cannot be read (${read.code})`

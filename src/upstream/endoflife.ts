@@ -8,7 +8,7 @@ import { z } from 'zod'
 import { toJson } from '../util/json.js'
 import { dateString, httpUrl, PRODUCT_PATTERN } from '../schema/index.js'
 import { hostOf, networkFailure } from '../util/network.js'
-import { readRegularFile, refusalWords } from '../util/regular-file.js'
+import { isMissing, readRegularFile, refusalWords } from '../util/regular-file.js'
 import type { Logger } from '../util/types.js'
 
 export const ENDOFLIFE_DEFAULT_URL = 'https://endoflife.date'
@@ -280,7 +280,7 @@ export async function readStoredProduct(dir: string, product: string): Promise<E
   // One open that refuses a FIFO or a device before anything is read (a FIFO would wait forever).
   const read = readRegularFile(file, MAX_RESPONSE_BYTES)
   if (!('bytes' in read)) {
-    if (read.refused === 'unreadable' && read.code === 'ENOENT') return null
+    if (isMissing(read)) return null
     if (read.refused === 'too large') throw new Error(`${file}: larger than ${MAX_RESPONSE_BYTES} bytes`)
     throw new Error(`${file}: ${refusalWords(read, MAX_RESPONSE_BYTES)}`)
   }

@@ -39,6 +39,14 @@ export function readRegularFile(file: string, maxBytes: number): RegularFile {
   }
 }
 
+/**
+ * Whether a refused read found no file there: nothing at the path (ENOENT), or a file where a folder on the way
+ * to it should be (ENOTDIR).
+ */
+export function isMissing(read: RegularFile): boolean {
+  return 'refused' in read && read.refused === 'unreadable' && (read.code === 'ENOENT' || read.code === 'ENOTDIR')
+}
+
 /** Why a file was refused, in words for a message that names it. */
 export function refusalWords(read: Exclude<RegularFile, { bytes: Buffer }>, maxBytes: number): string {
   switch (read.refused) {
