@@ -176,13 +176,7 @@ export function readPreviousHistory(dir: string | undefined, slug: string): Hist
   const read = readRegularFile(file, MAX_HISTORY_BYTES)
   if ('refused' in read) {
     if (isMissing(read)) return { missing: true }
-    const why =
-      read.refused === 'unreadable'
-        ? `cannot be read (${read.code})`
-        : read.refused === 'too large'
-          ? `is too large (${read.size} bytes)`
-          : `is not a regular file (${read.refused})`
-    return { problem: why }
+    return { problem: refusalWords(read, MAX_HISTORY_BYTES) }
   }
   let raw: unknown
   try {
