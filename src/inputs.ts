@@ -175,16 +175,15 @@ export async function resolveBaseUrl(
     const file = path.join(previousDir, 'CNAME')
     // A FIFO or a device in its place is refused before it is read; a missing CNAME is the usual case.
     const read = readRegularFile(file, MAX_CNAME_BYTES)
-    const text = 'bytes' in read ? read.bytes.toString('utf8') : null
-    if (!('bytes' in read) && !(read.refused === 'unreadable' && read.code === 'ENOENT'))
-      log.warning(`${file} ${refusalWords(read, MAX_CNAME_BYTES)}; using the default base URL`)
-    if (text !== null) {
-      const url = cnameBaseUrl(text.slice(0, 1024))
+    if ('bytes' in read) {
+      const url = cnameBaseUrl(read.bytes.toString('utf8').slice(0, 1024))
       if (url) {
         log.info(`base URL ${url}, from the Pages branch's CNAME`)
         return url
       }
       log.warning(`${file} names no domain; using the default base URL`)
+    } else if (!(read.refused === 'unreadable' && read.code === 'ENOENT')) {
+      log.warning(`${file} ${refusalWords(read, MAX_CNAME_BYTES)}; using the default base URL`)
     }
   }
   return defaultBaseUrl(env)
