@@ -31,7 +31,7 @@ type Read<T> = { data: T } | { missing: true } | { problem: string }
 /** Largest site-wide document read back (the catalog of 10,000 apps is about 11 MB). */
 const MAX_DOC_BYTES = 256 << 20
 
-async function readDoc<T>(dir: string, sitePath: string, schema: z.ZodType<T>, id: string): Promise<Read<T>> {
+function readDoc<T>(dir: string, sitePath: string, schema: z.ZodType<T>, id: string): Read<T> {
   // Never blocks on a FIFO or reads a device: a regular file of bounded size, or a damaged document.
   const read = readRegularFile(path.join(dir, ...sitePath.split('/')), MAX_DOC_BYTES)
   if ('refused' in read) {
@@ -61,7 +61,7 @@ export async function readPreviousReuse(
   log: Logger
 ): Promise<ReuseDoc | null> {
   if (!dir) return null
-  const read = await readDoc(dir, paths.reuse, reuseDocSchema, REUSE_SCHEMA_ID)
+  const read = readDoc(dir, paths.reuse, reuseDocSchema, REUSE_SCHEMA_ID)
   if ('problem' in read)
     log.warning(
       `previous ${path.join(dir, ...paths.reuse.split('/'))} ${read.problem}, so it is not a valid reuse record; every app is built again`
@@ -73,7 +73,7 @@ export async function readPreviousReuse(
 export async function readPrevious(dir: string | undefined, log: Logger): Promise<PreviousSnapshot | null> {
   if (!dir) return null
   const file = path.join(dir, ...paths.catalog.split('/'))
-  const read = await readDoc(dir, paths.catalog, catalogDocSchema, APPS_SCHEMA_ID)
+  const read = readDoc(dir, paths.catalog, catalogDocSchema, APPS_SCHEMA_ID)
   if ('missing' in read) log.info(`no previous snapshot at ${file}; this is a first publication`)
   if ('problem' in read) log.warning(`previous snapshot ${file} ${read.problem}; ignoring it`)
   if (!('data' in read)) return null
@@ -113,7 +113,7 @@ export function previousPublishes(dir: string | undefined, schemaPath: string): 
 export async function readPreviousChanges(dir: string | undefined, log: Logger): Promise<PreviousChanges> {
   const none: PreviousChanges = { changes: [], idPrefix: null, problem: null }
   if (!dir) return none
-  const read = await readDoc(dir, paths.changes, changesDocSchema, CHANGES_SCHEMA_ID)
+  const read = readDoc(dir, paths.changes, changesDocSchema, CHANGES_SCHEMA_ID)
   if ('data' in read) return { changes: read.data.changes, idPrefix: read.data.idPrefix ?? null, problem: null }
   const file = path.join(dir, ...paths.changes.split('/'))
   const problem = 'problem' in read ? read.problem : 'is missing'
@@ -134,7 +134,7 @@ export async function readPreviousChanges(dir: string | undefined, log: Logger):
  */
 export async function readPreviousStaleSince(dir: string | undefined, log: Logger): Promise<Map<string, string>> {
   if (!dir) return new Map()
-  const read = await readDoc(dir, paths.status, statusDocSchema, STATUS_SCHEMA_ID)
+  const read = readDoc(dir, paths.status, statusDocSchema, STATUS_SCHEMA_ID)
   if ('problem' in read)
     log.warning(
       `previous ${path.join(dir, ...paths.status.split('/'))} ${read.problem}; stale dates start from this run`
