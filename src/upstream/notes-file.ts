@@ -8,7 +8,7 @@ import { REPO_PATTERN } from '../schema/index.js'
 import { sha256 } from '../util/digest.js'
 import { safeHttpUrl } from '../util/http-url.js'
 import { problem } from '../util/problems.js'
-import { readRegularFile } from '../util/regular-file.js'
+import { readRegularFile, refusalWords } from '../util/regular-file.js'
 import type { Logger, ReleaseFacts } from '../util/types.js'
 import { compareVersions, isStableVersion } from '../util/versions.js'
 import { capNotes, factsFromSnapshot, type RepoRelease } from './github/facts.js'
@@ -62,15 +62,7 @@ export function readNotesFile(file: string, log: Logger): NotesFile {
   } catch (e) {
     read = { refused: 'unreadable' as const, code: (e as NodeJS.ErrnoException).code ?? (e as Error).message }
   }
-  if (!('bytes' in read)) {
-    const why =
-      read.refused === 'too large'
-        ? `is larger than ${NOTES_FILE_MAX_BYTES} bytes`
-        : read.refused === 'unreadable'
-          ? `cannot be read (${read.code})`
-          : 'is not a regular file'
-    throw problem('input', `--notes-from ${why}`, { file })
-  }
+  if (!('bytes' in read)) throw problem('input', `--notes-from ${refusalWords(read, NOTES_FILE_MAX_BYTES)}`, { file })
   const byRepo = new Map<string, Entry[]>()
   let skipped = 0
   const lines = read.bytes.toString('utf8').split('\n')
