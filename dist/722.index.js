@@ -62,6 +62,13 @@ function readRegularFile(file, maxBytes) {
         (0,external_node_fs_.closeSync)(fd);
     }
 }
+/**
+ * Whether a refused read found no file there: nothing at the path (ENOENT), or a file where a folder on the way
+ * to it should be (ENOTDIR).
+ */
+function isMissing(read) {
+    return 'refused' in read && read.refused === 'unreadable' && (read.code === 'ENOENT' || read.code === 'ENOTDIR');
+}
 /** Why a file was refused, in words for a message that names it. */
 function refusalWords(read, maxBytes) {
     switch (read.refused) {
@@ -325,7 +332,7 @@ async function attempt(url, product, doFetch, timeoutMs, deadline) {
     }
     catch (err) {
         // A reset or a timeout is worth another try; a failed lookup or a refused connection is not, within seconds.
-        const network = (0,util_network/* networkFailure */.r)(err, (0,util_network/* hostOf */.w)(url), { timeout, timeoutMs, ...(deadline ? { deadline } : {}) });
+        const network = (0,util_network/* networkFailure */.rd)(err, (0,util_network/* hostOf */.w4)(url), { timeout, timeoutMs, ...(deadline ? { deadline } : {}) });
         const why = network?.message ??
             (err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err));
         const transient = !network || network.fault === 'reset' || network.fault === 'timeout';
@@ -408,7 +415,7 @@ async function readStoredProduct(dir, product) {
     // One open that refuses a FIFO or a device before anything is read (a FIFO would wait forever).
     const read = readRegularFile(file, MAX_RESPONSE_BYTES);
     if (!('bytes' in read)) {
-        if (read.refused === 'unreadable' && read.code === 'ENOENT')
+        if (isMissing(read))
             return null;
         if (read.refused === 'too large')
             throw new Error(`${file}: larger than ${MAX_RESPONSE_BYTES} bytes`);
@@ -511,7 +518,7 @@ async function chatCompletion(body, opts) {
             text = await res.text();
         }
         catch (e) {
-            const f = (0,util_network/* networkFailure */.r)(e, host, { timeout, timeoutMs: Math.min(opts.timeoutMs, left) });
+            const f = (0,util_network/* networkFailure */.rd)(e, host, { timeout, timeoutMs: Math.min(opts.timeoutMs, left) });
             if (f?.fault === 'timeout')
                 throw new ModelsError(f.message, opts.deadlineAt - now() <= 0 ? 'deadline' : 'timeout');
             throw new ModelsError(f?.message ?? `the request to ${host} failed (${e.message})`, 'network');
@@ -764,16 +771,16 @@ async function resolveBaseUrl(given, previousDir, env, log) {
         const file = external_node_path_default().join(previousDir, 'CNAME');
         // A FIFO or a device in its place is refused before it is read; a missing CNAME is the usual case.
         const read = readRegularFile(file, MAX_CNAME_BYTES);
-        const text = 'bytes' in read ? read.bytes.toString('utf8') : null;
-        if (!('bytes' in read) && !(read.refused === 'unreadable' && read.code === 'ENOENT'))
-            log.warning(`${file} ${refusalWords(read, MAX_CNAME_BYTES)}; using the default base URL`);
-        if (text !== null) {
-            const url = cnameBaseUrl(text.slice(0, 1024));
+        if ('bytes' in read) {
+            const url = cnameBaseUrl(read.bytes.toString('utf8').slice(0, 1024));
             if (url) {
                 log.info(`base URL ${url}, from the Pages branch's CNAME`);
                 return url;
             }
             log.warning(`${file} names no domain; using the default base URL`);
+        }
+        else if (!(read.refused === 'unreadable' && read.code === 'ENOENT')) {
+            log.warning(`${file} ${refusalWords(read, MAX_CNAME_BYTES)}; using the default base URL`);
         }
     }
     return defaultBaseUrl(env);
@@ -2224,8 +2231,8 @@ const UNDERLINE = /^(?:={3,}|\*{3,}|~{3,}|\^{3,}|#{3,}|\+{3,})\s*$/;
 const RST_LINK = /`([^`<\n]{1,200}?) ?<[^<>`\s]{1,2000}>`__?/g;
 /** Lines flush with the margin around notes pasted indented: a title before, what GitHub appends after. */
 const FLUSH_FEW = 3;
-/** A list item or a reStructuredText directive (`.. change::`): indented lines holding one are text, not code. */
-const TEXT_BLOCK = /^(?:(?:[-*+]|\d{1,9}[.)])[ \t]|\.\. [\w:-]{1,40}::)/;
+/** A reStructuredText directive (`.. change::`): indented lines holding one, like a list item, are text, not code. */
+const RST_DIRECTIVE = /^\.\. [\w:-]{1,40}::/;
 /** A heading or an HTML tag or comment: a flush line before indented notes that introduces no code. */
 const HEADING_OR_TAG = /^(?:#{1,6}[ \t]|<)/;
 /** A list item's marker: indented notes that start with one are a list, not code. */
@@ -2341,9 +2348,9 @@ function normaliseFormat(s) {
 /**
  * What removes the notes' shared indentation from a line (an indented list is not code), or null when none is
  * removed. Every line indented: all lose it. A list pasted indented, with a few flush lines before or after it (a
- * title, what GitHub appends: "**Full Changelog**: …"), loses it too and the flush lines keep their place, as does
- * one that opens with indented labels and has flush lines only after it. Not when
- * a flush line comes among the indented ones or is a list item before them (a nested list's top level), nor when
+ * title, what GitHub appends: "**Full Changelog**: …"), loses it too and the flush lines keep their place, as do
+ * indented labels over list items and a reStructuredText changelog, with only headings or HTML flush before them.
+ * Not when a flush line comes among the indented ones or is a list item before them (a nested list's top level), nor when
  * the line just before them introduces something ("Upgrade with:" then commands): that is code.
  */
 function dedenter(lines) {
@@ -2384,12 +2391,19 @@ function dedenter(lines) {
     const before = flush.filter((i) => i < firstIndented);
     // A list whose indented labels come first ("    Bugfixes:" then "    + item"), or a reStructuredText changelog
     // (".. change::"): text too, when only headings or HTML come flush before it (prose before may introduce code).
-    const list = LIST_ITEM.test(lines[firstIndented].trimStart()) ||
-        (before.every((i) => HEADING_OR_TAG.test(lines[i])) &&
-            lines.some((l, i) => i > firstIndented && i <= lastIndented && TEXT_BLOCK.test(l.trimStart())));
+    const textBlock = () => {
+        if (!before.every((i) => HEADING_OR_TAG.test(lines[i])))
+            return false;
+        for (let i = firstIndented + 1; i <= lastIndented; i++) {
+            const t = lines[i].trimStart();
+            if (LIST_ITEM.test(t) || RST_DIRECTIVE.test(t))
+                return true;
+        }
+        return false;
+    };
     const fewOutside = flush.length <= FLUSH_FEW &&
         cut >= 2 &&
-        list &&
+        (LIST_ITEM.test(lines[firstIndented].trimStart()) || textBlock()) &&
         !flush.some((i) => i > firstIndented && i < lastIndented) &&
         !before.some((i) => LIST_ITEM.test(lines[i])) &&
         !(before.length > 0 && lines[before[before.length - 1]].trimEnd().endsWith(':'));
@@ -2594,7 +2608,7 @@ function cells(row) {
         .replace(/(?<!\\)\|$/, '');
     return s.split(/(?<!\\)\|/).map((c) => c.trim().replace(/\\\|/g, '|'));
 }
-/** Whether a label line before `next` heads it: a list, a heading, or another label line. */
+/** Whether a label line before `next` heads it: a list, a heading, or another label line (not the notes' end). */
 function headsNothingOrList(next) {
     if (next?.type === 'list' || next?.type === 'heading')
         return true;
@@ -2930,14 +2944,10 @@ class Walker {
             const label = atTop ? colonLabel(lines[0]) : null;
             if (label !== null)
                 this.heading(label, 7);
-            for (const [i, line] of lines.entries()) {
-                if (label !== null && i === 0)
-                    continue;
-                // A line of prose under the label is read a sentence a line, as a paragraph of prose is.
-                const parts = sentencesOf(line) ?? [line];
-                for (const [k, part] of parts.entries())
-                    this.emit(kind, part, depth, i === 0 && k === 0 ? lead : '', alert);
-            }
+            // Each line of prose among them is read a sentence a line, as a paragraph of prose is.
+            const parts = lines.slice(label === null ? 0 : 1).flatMap((l) => sentencesOf(l) ?? [l]);
+            for (const [i, part] of parts.entries())
+                this.emit(kind, part, depth, i === 0 && label === null ? lead : '', alert);
             return;
         }
         // Prose of several sentences (changes written as a paragraph, not a list): each sentence is a line, so that
@@ -3333,13 +3343,13 @@ const SOFTENED = new Set(['negated', 'hedged', 'future', 'fixLine', 'optIn']);
 const MARKERS = new Set(['breakingMarker', 'bangMarker']);
 // The words that call a change breaking ("breaking" alone also breaks words and lines).
 const CALLED_WORDS = /\bbreaking[- ]changes?\b|\bbackwards?[- ]incompatib|\bnot backwards?[- ]compatible\b|\bbreaks? (?:backwards? )?compatibility\b|\bincompatible changes?\b/i;
+/** Findings that raise what the software runs on: a runtime, database or platform. */
+const RAISES = new Set(['raisedRequirement', 'requirementAfter', 'requiredVersion']);
 // What the rubric names as breaking, detector by detector: a raised runtime/database/OS
 // requirement; removed or renamed configuration, API or feature; a manual step; an urgent fix
 // the notes say to apply now.
 const REQUIRED = new Set([
-    'raisedRequirement',
-    'requirementAfter',
-    'requiredVersion',
+    ...RAISES,
     'removedSupport',
     'supportRemoved',
     'removedSetting',
@@ -3353,8 +3363,6 @@ const REQUIRED = new Set([
     'urgent',
     'criticalFix'
 ]);
-/** Findings that raise what the software runs on: a runtime, database or platform. */
-const RAISES = new Set(['raisedRequirement', 'requirementAfter', 'requiredVersion']);
 /** Findings that say there is no news: a release withdrawn, a first release. */
 const NO_NEWS = new Set(['withdrawn', 'firstRelease']);
 /** Findings that do not say what changed: no news, or a version number. */
@@ -3367,11 +3375,13 @@ const SAYS_NOTHING = new Set([...NO_NEWS, 'versionNumber']);
  * connects") was safe, and unknown once GitHub's " by @someone in <link>" followed it.
  */
 const PROSE_WORDS = 6;
+/** Other text a line may point to. */
+const ELSEWHERE = 'changelog|commits|release notes|compare';
 /** A line that points to other text (the changelog, the commits) says nothing by its length. */
-const POINTS_ELSEWHERE = /\b(?:changelog|commits|release notes|compare|list of (?:the )?changes|see (?:below|above))\b/i;
+const POINTS_ELSEWHERE = new RegExp(String.raw `\b(?:${ELSEWHERE}|list of (?:the )?changes|see (?:below|above))\b`, 'i');
 /** A line that sends the reader elsewhere: "See <link> for …", "Please read the release notes on our website". */
 const POINTER = /(?:^|:\s*)(?:for (?:more )?details,?\s+)?(?:please\s+)?(?:see|view|read|check(?:\s+out)?|refer\s+to|visit|consult)\b/i;
-const OTHER_TEXT = /\b(?:changelog|commits|release notes|compare|changes|below|above|docs|documentation|website|blog)\b|https?:\/\//i;
+const OTHER_TEXT = new RegExp(String.raw `\b(?:${ELSEWHERE}|changes|below|above|docs|documentation|website|blog)\b|https?:\/\/`, 'i');
 /** Links, @mentions and commits: a credit ("by @someone in <link>", "1a2b3c4") adds words but says nothing. */
 const LINK_MENTION_OR_COMMIT = new RegExp(String.raw `\bhttps?:\/\/\S+|@[\w-]+|${COMMIT_HASH}`, 'g');
 /** A line that says something in its own words: enough of them, and not a pointer or a release withdrawn. */
@@ -3385,9 +3395,13 @@ function prose(ue) {
     const words = text.replace(LINK_MENTION_OR_COMMIT, ' ').toLowerCase().match(WORD);
     return words !== null && words.length >= PROSE_WORDS && new Set(words).size >= PROSE_WORDS;
 }
+/** Whether a line's findings are all routine (a fix, an addition, docs, a version): none the rubric weighs. */
+function routineOnly(ue) {
+    return ue.hits.every((h) => h.detector.why === 'routine');
+}
 /** Whether a line only sends the reader to other text: what it names there ("the docs", "the fixes") is routine. */
 function pointer(ue) {
-    return (POINTER.test(ue.unit.text) && OTHER_TEXT.test(ue.unit.text) && ue.hits.every((h) => h.detector.why === 'routine'));
+    return POINTER.test(ue.unit.text) && OTHER_TEXT.test(ue.unit.text) && routineOnly(ue);
 }
 function softened(hits) {
     return hits.some((h) => SOFTENED.has(h.detector.name));
@@ -3523,11 +3537,6 @@ function accessFix(ue) {
         !SUPPORTS.test(ue.unit.text) &&
         !FILE_PERMISSION.test(ue.unit.text));
 }
-const HOUSEKEEPING = new Set(['docsWord', 'depsWord', 'versionBump']);
-/** A line that is translations, docs or dependencies in its own words, and nothing beyond the routine. */
-function housekeepingLine(ue) {
-    return ue.hits.some((h) => HOUSEKEEPING.has(h.detector.name)) && ue.hits.every((h) => h.detector.why === 'routine');
-}
 /** The line's security fix, if it announces one: in its words or by its heading, not internal work or negated. */
 function securityCue(ue) {
     if (internal(ue))
@@ -3569,6 +3578,14 @@ const DEPRECATES = /\b(?:is|are|was|were|been|now|be)\s+deprecated\b|\bdeprecat(
 const NEW_BEHAVIOUR = /\b(?:stricter|more strict(?:ly)?|new behaviou?r|format (?:has |have )?changed|(?:configuration|config|settings?) (?:file )?format)\b/i;
 const MOVES = wordsPattern(['upgrad*', 'updat*', 'switch*', 'move*', 'moving', 'migrat*', 'rebase*', 'chang*'], 'i');
 const ROUTINE_BUMP = new Set(['depsWord', 'versionBump', 'choreLine']);
+/** Translations, docs or a dependency bump (internal work is out before this is asked). */
+const ROUTINE_WORK = new Set([...ROUTINE_BUMP, 'docsWord']);
+/** What softens a deprecation: not a removal it announces for later ("deprecated; Demo 3 will drop it"). */
+const SOFTENS_NOW = new Set([...SOFTENED].filter((m) => m !== 'future'));
+/** A line that is translations, docs or dependencies in its own words, and nothing beyond the routine. */
+function routineWork(ue) {
+    return ue.hits.some((h) => ROUTINE_WORK.has(h.detector.name)) && routineOnly(ue);
+}
 /** The line's `detector` finding when the line's text also says `words`; undefined when either is missing. */
 function findingWhere(ue, detector, words) {
     // The finding first: looking through a line's few hits is cheaper than running the words over its text.
@@ -3585,7 +3602,7 @@ function changedCue(ue) {
     const kinds = ue.unit.section?.kinds ?? 0;
     const heading = CHANGED_HEADINGS.find((h) => kinds & S[h]);
     // Keep a Changelog's "Changed" holds any change, translations and dependency bumps too: those the rubric calls safe.
-    if (heading && !(heading === 'changed' && housekeepingLine(ue)))
+    if (heading && !(heading === 'changed' && routineWork(ue)))
         return { ue, hit: null, heading };
     const m = CHANGED_PREFIX.exec(ue.unit.text);
     if (m)
@@ -3602,9 +3619,7 @@ function changedCue(ue) {
         return { ue, hit: behaviour, heading: null };
     // A deprecation the line announces, whatever the heading: the rubric counts one as caution.
     const deprecation = findingWhere(ue, 'deprecation', DEPRECATES);
-    // What it announces for later ("deprecated; Demo 3 will drop it") does not soften it: the deprecation is now.
-    const softenedNow = ue.hits.some((h) => SOFTENED.has(h.detector.name) && h.detector.name !== 'future');
-    if (deprecation && !softenedNow)
+    if (deprecation && !ue.hits.some((h) => SOFTENS_NOW.has(h.detector.name)))
         return { ue, hit: deprecation, heading: null };
     // A move to another base image or system ("Upgrade underlying Docker image to Trixie"), not a bump of its tag.
     const image = findingWhere(ue, 'platformImage', MOVES);
@@ -3657,7 +3672,8 @@ function cuesOf(units, ranked = false) {
     let security = null;
     let changed = null;
     for (const ue of units) {
-        const points = pointer(ue);
+        // Once a line says what changed, pointers no longer matter to either rule.
+        const points = !described && pointer(ue);
         if (!described)
             described =
                 !points &&
@@ -4002,7 +4018,7 @@ function modelLeansBreaking(p, t, described) {
  * rubric counts as caution (a security fix, a deprecation). Unknown only when no line says what changed.
  */
 function decide(p, t, cues) {
-    if (cues.pointsElsewhere && !cues.described)
+    if (cues.pointsElsewhere)
         return UNKNOWN;
     const top = topClass(p, cues.described);
     if (top === UNKNOWN)
@@ -4915,7 +4931,7 @@ function because(j, version) {
     }
     return `${cls}${kind} in ${version}: ${j.describes}`;
 }
-/** Classify with a given model (the tests and the leave-one-app-out evaluation pass their own). */
+/** Classify with a given model (the tests and the cross-validation by app pass their own). */
 function classifyWith(model, input) {
     const all = Array.isArray(input.releases) ? input.releases : [];
     if (input.archived) {
@@ -5873,12 +5889,12 @@ function renderReuseDoc(program, apps) {
 
 /** Largest site-wide document read back (the catalog of 10,000 apps is about 11 MB). */
 const MAX_DOC_BYTES = 256 << 20;
-async function readDoc(dir, sitePath, schema, id) {
+function readDoc(dir, sitePath, schema, id) {
     // Never blocks on a FIFO or reads a device: a regular file of bounded size, or a damaged document.
     const read = readRegularFile(external_node_path_default().join(dir, ...sitePath.split('/')), MAX_DOC_BYTES);
     if ('refused' in read) {
         // Missing is missing; a folder in its place, or a file that cannot be read, is a damaged document.
-        if (read.refused === 'unreadable' && (read.code === 'ENOENT' || read.code === 'ENOTDIR'))
+        if (isMissing(read))
             return { missing: true };
         return { problem: refusalWords(read, MAX_DOC_BYTES) };
     }
@@ -5902,7 +5918,7 @@ async function readDoc(dir, sitePath, schema, id) {
 async function readPreviousReuse(dir, program, log) {
     if (!dir)
         return null;
-    const read = await readDoc(dir, paths.reuse, reuseDocSchema, REUSE_SCHEMA_ID);
+    const read = readDoc(dir, paths.reuse, reuseDocSchema, REUSE_SCHEMA_ID);
     if ('problem' in read)
         log.warning(`previous ${external_node_path_default().join(dir, ...paths.reuse.split('/'))} ${read.problem}, so it is not a valid reuse record; every app is built again`);
     return 'data' in read && read.data.program === program ? read.data : null;
@@ -5912,7 +5928,7 @@ async function readPrevious(dir, log) {
     if (!dir)
         return null;
     const file = external_node_path_default().join(dir, ...paths.catalog.split('/'));
-    const read = await readDoc(dir, paths.catalog, src_schema/* catalogDocSchema */.rB, src_schema/* APPS_SCHEMA_ID */.TC);
+    const read = readDoc(dir, paths.catalog, src_schema/* catalogDocSchema */.rB, src_schema/* APPS_SCHEMA_ID */.TC);
     if ('missing' in read)
         log.info(`no previous snapshot at ${file}; this is a first publication`);
     if ('problem' in read)
@@ -5945,7 +5961,7 @@ async function readPreviousChanges(dir, log) {
     const none = { changes: [], idPrefix: null, problem: null };
     if (!dir)
         return none;
-    const read = await readDoc(dir, paths.changes, changesDocSchema, CHANGES_SCHEMA_ID);
+    const read = readDoc(dir, paths.changes, changesDocSchema, CHANGES_SCHEMA_ID);
     if ('data' in read)
         return { changes: read.data.changes, idPrefix: read.data.idPrefix ?? null, problem: null };
     const file = external_node_path_default().join(dir, ...paths.changes.split('/'));
@@ -5968,7 +5984,7 @@ async function readPreviousChanges(dir, log) {
 async function readPreviousStaleSince(dir, log) {
     if (!dir)
         return new Map();
-    const read = await readDoc(dir, paths.status, src_schema/* statusDocSchema */.mC, src_schema/* STATUS_SCHEMA_ID */.LL);
+    const read = readDoc(dir, paths.status, src_schema/* statusDocSchema */.mC, src_schema/* STATUS_SCHEMA_ID */.LL);
     if ('problem' in read)
         log.warning(`previous ${external_node_path_default().join(dir, ...paths.status.split('/'))} ${read.problem}; stale dates start from this run`);
     return new Map('data' in read ? read.data.stale.map((s) => [s.slug, s.since]) : []);
@@ -6001,14 +6017,9 @@ function readPreviousHistory(dir, slug) {
     const file = external_node_path_default().join(dir, ...paths.releases(slug).split('/'));
     const read = readRegularFile(file, MAX_HISTORY_BYTES);
     if ('refused' in read) {
-        if (read.refused === 'unreadable' && (read.code === 'ENOENT' || read.code === 'ENOTDIR'))
+        if (isMissing(read))
             return { missing: true };
-        const why = read.refused === 'unreadable'
-            ? `cannot be read (${read.code})`
-            : read.refused === 'too large'
-                ? `is too large (${read.size} bytes)`
-                : `is not a regular file (${read.refused})`;
-        return { problem: why };
+        return { problem: refusalWords(read, MAX_HISTORY_BYTES) };
     }
     let raw;
     try {
@@ -8855,14 +8866,8 @@ function readNotesFile(file, log) {
     catch (e) {
         read = { refused: 'unreadable', code: e.code ?? e.message };
     }
-    if (!('bytes' in read)) {
-        const why = read.refused === 'too large'
-            ? `is larger than ${NOTES_FILE_MAX_BYTES} bytes`
-            : read.refused === 'unreadable'
-                ? `cannot be read (${read.code})`
-                : 'is not a regular file';
-        throw problem('input', `--notes-from ${why}`, { file });
-    }
+    if (!('bytes' in read))
+        throw problem('input', `--notes-from ${refusalWords(read, NOTES_FILE_MAX_BYTES)}`, { file });
     const byRepo = new Map();
     let skipped = 0;
     const lines = read.bytes.toString('utf8').split('\n');
@@ -10200,6 +10205,7 @@ function utcDay(now) {
 /* harmony export */   v: () => (/* binding */ safeHttpUrl)
 /* harmony export */ });
 /* unused harmony export withoutCredentials */
+
 /**
  * The normalised absolute URL when `input` is an http(s) URL, otherwise null.
  * Anything else (javascript:, data:, relative, with credentials, garbage) must
@@ -10223,7 +10229,8 @@ function safeHttpUrl(input) {
 }
 /**
  * A URL as it may be printed: user name and password removed (`http://user:pass@host/x` is
- * `http://host/x`). Text that does not parse as a URL loses anything that looks like `user:pass@`.
+ * `http://host/x`). Text that does not parse as a URL loses what looks like `user:pass@` after
+ * `://`: the shape redact() blanks, one pattern for both.
  */
 function withoutCredentials(url) {
     try {
@@ -10235,7 +10242,7 @@ function withoutCredentials(url) {
         return u.href;
     }
     catch {
-        return url.replace(/(\/\/)[^/@\s]*@/, '$1');
+        return url.replace(URL_CREDENTIALS, '$1');
     }
 }
 
@@ -10246,9 +10253,10 @@ function withoutCredentials(url) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   r: () => (/* binding */ networkFailure),
-/* harmony export */   w: () => (/* binding */ hostOf)
+/* harmony export */   rd: () => (/* binding */ networkFailure),
+/* harmony export */   w4: () => (/* binding */ hostOf)
 /* harmony export */ });
+/* unused harmony export causeCode */
 // What a failed HTTP request says about the network, in words: `fetch failed`
 // and Octokit's `500: getaddrinfo ENOTFOUND` name neither the fault nor the host.
 // A request that timed out, or that the run's deadline cut, is named as such.
@@ -10265,17 +10273,22 @@ const CODES = {
     UND_ERR_HEADERS_TIMEOUT: 'timeout',
     UND_ERR_BODY_TIMEOUT: 'timeout'
 };
-/** The first error code along an error's `cause` chain that names a network fault. */
-function faultCode(error) {
+/**
+ * The first string `code` along an error's `cause` chain (six links at most) that `wanted` accepts,
+ * or null. fetch wraps the socket's error (`ECONNRESET`, `UND_ERR_SOCKET`) in a `TypeError`'s cause.
+ */
+function causeCode(error, wanted = () => true) {
     let e = error;
     for (let depth = 0; e && depth < 6; depth++) {
         const code = e.code;
-        if (typeof code === 'string' && code in CODES)
+        if (typeof code === 'string' && wanted(code))
             return code;
         e = e.cause;
     }
     return null;
 }
+/** The first error code along an error's `cause` chain that names a network fault. */
+const faultCode = (error) => causeCode(error, (code) => code in CODES);
 /**
  * The network fault behind a failed request, or null when it is not one (an HTTP answer, a parse error).
  * `timeout` and `deadline` are the request's own signals: whichever fired explains an abort.
@@ -10320,11 +10333,12 @@ function hostOf(url) {
 /* harmony export */   E$: () => (/* binding */ redact),
 /* harmony export */   S: () => (/* binding */ redactingLogger)
 /* harmony export */ });
-/* unused harmony export REDACTED */
+/* unused harmony exports REDACTED, URL_CREDENTIALS */
 const REDACTED = '***';
 const GITHUB_TOKEN_SHAPE = /\b(?:gh[opusr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,})/g;
 // 16 characters at least, so that "Bearer authentication" stays a phrase.
 const HEADER_CREDENTIAL = /\b(Bearer|token|Basic)(\s+)[A-Za-z0-9._~+/=-]{16,}/gi;
+/** The `user:password@` of a URL in text, after its `://` (group 1); global, for String.replace. */
 const URL_CREDENTIALS = /(:\/\/)[^/@\s]+@/g;
 /** Secrets shorter than this are not searched for: they would blank out ordinary words. */
 const MIN_SECRET = 8;

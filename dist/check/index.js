@@ -31457,6 +31457,7 @@ const REDACTED = '***';
 const GITHUB_TOKEN_SHAPE = /\b(?:gh[opusr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,})/g;
 // 16 characters at least, so that "Bearer authentication" stays a phrase.
 const HEADER_CREDENTIAL = /\b(Bearer|token|Basic)(\s+)[A-Za-z0-9._~+/=-]{16,}/gi;
+/** The `user:password@` of a URL in text, after its `://` (group 1); global, for String.replace. */
 const URL_CREDENTIALS = /(:\/\/)[^/@\s]+@/g;
 /** Secrets shorter than this are not searched for: they would blank out ordinary words. */
 const MIN_SECRET = 8;
@@ -31723,17 +31724,22 @@ const CODES = {
     UND_ERR_HEADERS_TIMEOUT: 'timeout',
     UND_ERR_BODY_TIMEOUT: 'timeout'
 };
-/** The first error code along an error's `cause` chain that names a network fault. */
-function faultCode(error) {
+/**
+ * The first string `code` along an error's `cause` chain (six links at most) that `wanted` accepts,
+ * or null. fetch wraps the socket's error (`ECONNRESET`, `UND_ERR_SOCKET`) in a `TypeError`'s cause.
+ */
+function causeCode(error, wanted = () => true) {
     let e = error;
     for (let depth = 0; e && depth < 6; depth++) {
         const code = e.code;
-        if (typeof code === 'string' && code in CODES)
+        if (typeof code === 'string' && wanted(code))
             return code;
         e = e.cause;
     }
     return null;
 }
+/** The first error code along an error's `cause` chain that names a network fault. */
+const faultCode = (error) => causeCode(error, (code) => code in CODES);
 /**
  * The network fault behind a failed request, or null when it is not one (an HTTP answer, a parse error).
  * `timeout` and `deadline` are the request's own signals: whichever fired explains an abort.
@@ -49807,8 +49813,8 @@ const UNDERLINE = /^(?:={3,}|\*{3,}|~{3,}|\^{3,}|#{3,}|\+{3,})\s*$/;
 const RST_LINK = /`([^`<\n]{1,200}?) ?<[^<>`\s]{1,2000}>`__?/g;
 /** Lines flush with the margin around notes pasted indented: a title before, what GitHub appends after. */
 const FLUSH_FEW = 3;
-/** A list item or a reStructuredText directive (`.. change::`): indented lines holding one are text, not code. */
-const TEXT_BLOCK = /^(?:(?:[-*+]|\d{1,9}[.)])[ \t]|\.\. [\w:-]{1,40}::)/;
+/** A reStructuredText directive (`.. change::`): indented lines holding one, like a list item, are text, not code. */
+const RST_DIRECTIVE = /^\.\. [\w:-]{1,40}::/;
 /** A heading or an HTML tag or comment: a flush line before indented notes that introduces no code. */
 const HEADING_OR_TAG = /^(?:#{1,6}[ \t]|<)/;
 /** A list item's marker: indented notes that start with one are a list, not code. */
@@ -49924,9 +49930,9 @@ function normaliseFormat(s) {
 /**
  * What removes the notes' shared indentation from a line (an indented list is not code), or null when none is
  * removed. Every line indented: all lose it. A list pasted indented, with a few flush lines before or after it (a
- * title, what GitHub appends: "**Full Changelog**: …"), loses it too and the flush lines keep their place, as does
- * one that opens with indented labels and has flush lines only after it. Not when
- * a flush line comes among the indented ones or is a list item before them (a nested list's top level), nor when
+ * title, what GitHub appends: "**Full Changelog**: …"), loses it too and the flush lines keep their place, as do
+ * indented labels over list items and a reStructuredText changelog, with only headings or HTML flush before them.
+ * Not when a flush line comes among the indented ones or is a list item before them (a nested list's top level), nor when
  * the line just before them introduces something ("Upgrade with:" then commands): that is code.
  */
 function dedenter(lines) {
@@ -49967,12 +49973,19 @@ function dedenter(lines) {
     const before = flush.filter((i) => i < firstIndented);
     // A list whose indented labels come first ("    Bugfixes:" then "    + item"), or a reStructuredText changelog
     // (".. change::"): text too, when only headings or HTML come flush before it (prose before may introduce code).
-    const list = LIST_ITEM.test(lines[firstIndented].trimStart()) ||
-        (before.every((i) => HEADING_OR_TAG.test(lines[i])) &&
-            lines.some((l, i) => i > firstIndented && i <= lastIndented && TEXT_BLOCK.test(l.trimStart())));
+    const textBlock = () => {
+        if (!before.every((i) => HEADING_OR_TAG.test(lines[i])))
+            return false;
+        for (let i = firstIndented + 1; i <= lastIndented; i++) {
+            const t = lines[i].trimStart();
+            if (LIST_ITEM.test(t) || RST_DIRECTIVE.test(t))
+                return true;
+        }
+        return false;
+    };
     const fewOutside = flush.length <= FLUSH_FEW &&
         cut >= 2 &&
-        list &&
+        (LIST_ITEM.test(lines[firstIndented].trimStart()) || textBlock()) &&
         !flush.some((i) => i > firstIndented && i < lastIndented) &&
         !before.some((i) => LIST_ITEM.test(lines[i])) &&
         !(before.length > 0 && lines[before[before.length - 1]].trimEnd().endsWith(':'));
@@ -50497,11 +50510,91 @@ function runningVersion(ref) {
     return { version: m[0] };
 }
 
+;// CONCATENATED MODULE: ./src/util/bounded-body.ts
+// An HTTP body read as a stream, never past a size cap and never past a time bound: an endless
+// body, a gzip bomb (the cap counts the bytes after decompression, which is what fetch streams)
+// or a body that drips forever is cut off; a body shorter than its Content-Length is cut short.
+// Each ends as a reason in words, for a message that names the URL.
+
+/**
+ * The body of `res`, at most `maxBytes` bytes, read while `signal` has not fired. `signal` is the
+ * request's own (its timeout), so one bound covers the headers and the body.
+ */
+async function bounded_body_readBoundedBody(res, maxBytes, signal, timeoutMs) {
+    const mib = `${maxBytes / (1024 * 1024)} MiB`;
+    const declared = res.headers.get('content-length');
+    const length = declared !== null && /^\d+$/.test(declared) ? Number(declared) : null;
+    // A compressed body's Content-Length counts the compressed bytes; only a plain one can be compared.
+    const plain = (res.headers.get('content-encoding') ?? 'identity').toLowerCase() === 'identity';
+    if (plain && length !== null && length > maxBytes) {
+        await res.body?.cancel().catch(() => { });
+        return { cut: `is ${length} bytes (Content-Length), larger than the ${mib} allowed` };
+    }
+    if (!res.body)
+        return { bytes: Buffer.alloc(0) };
+    const reader = res.body.getReader();
+    const chunks = [];
+    let size = 0;
+    // The fetch's signal stops the body too, but a reader waiting on a silent socket is also raced
+    // against it here, so the bound holds whatever the HTTP stack does with an abort mid-body.
+    let onAbort = () => { };
+    const aborted = new Promise((resolve) => {
+        onAbort = () => resolve('aborted');
+        if (signal.aborted)
+            resolve('aborted');
+        else
+            signal.addEventListener('abort', onAbort, { once: true });
+    });
+    const cancel = () => reader.cancel().catch(() => { });
+    try {
+        for (;;) {
+            let step;
+            try {
+                step = await Promise.race([reader.read(), aborted]);
+            }
+            catch (e) {
+                if (signal.aborted)
+                    step = 'aborted';
+                else {
+                    await cancel();
+                    const of = plain && length !== null ? ` of the ${length} bytes announced` : '';
+                    return { cut: `was cut off after ${size} bytes${of} (${bounded_body_describe(e)})` };
+                }
+            }
+            if (step === 'aborted') {
+                await cancel();
+                return { cut: `did not arrive within ${timeoutMs / 1000} s (${size} bytes read, then cut off)` };
+            }
+            if (step.done)
+                break;
+            size += step.value.byteLength;
+            if (size > maxBytes) {
+                await cancel();
+                return {
+                    cut: `is larger than the ${mib} allowed${plain ? '' : ' once decompressed'} (cut off there)`
+                };
+            }
+            chunks.push(step.value);
+        }
+    }
+    finally {
+        signal.removeEventListener('abort', onAbort);
+    }
+    if (plain && length !== null && size !== length)
+        return { cut: `was cut off after ${size} bytes of the ${length} bytes announced` };
+    return { bytes: Buffer.concat(chunks, size) };
+}
+/** An error mid-body in words: the first code along its cause chain, else its message. */
+function bounded_body_describe(error) {
+    return causeCode(error) ?? error?.message ?? String(error);
+}
+
 ;// CONCATENATED MODULE: ./src/check/oci.ts
 // `--resolve-images`: an image the catalog does not map, resolved by its
 // `org.opencontainers.image.source` label (the label Renovate reads to find changelogs), read from
 // the registry over the OCI distribution API with an anonymous pull token. Only when the user
 // allows network; every failure is a reason, never an exception.
+
 
 const SOURCE_LABEL = 'org.opencontainers.image.source';
 /** Manifests and image configs are small; anything larger is not read. */
@@ -50550,27 +50643,31 @@ async function imageSourceLabel(ref, deps = {}) {
     const get = async (url, accept) => {
         const timeout = AbortSignal.timeout(timeoutMs);
         try {
-            return await doFetch(url, {
+            const res = await doFetch(url, {
                 signal: timeout,
                 redirect: 'follow',
                 headers: { accept, ...(token ? { authorization: `Bearer ${token}` } : {}) }
             });
+            return { url, res, timeout };
         }
         catch (e) {
             throw new Error(networkFailure(e, hostOf(url), { timeout, timeoutMs })?.message ?? e.message);
         }
     };
-    const json = async (res) => {
-        const body = await res.arrayBuffer();
-        if (body.byteLength > oci_MAX_BYTES)
-            throw new Error(`${res.url} is larger than ${oci_MAX_BYTES} bytes`);
-        return JSON.parse(new TextDecoder().decode(body));
+    const discard = (a) => a.res.body?.cancel().catch(() => { });
+    // The registry's host comes from a Compose file: its body is streamed under the cap, never read whole first.
+    const json = async ({ url, res, timeout }) => {
+        const body = await readBoundedBody(res, oci_MAX_BYTES, timeout, timeoutMs);
+        if ('cut' in body)
+            throw new Error(`${res.url || url} ${body.cut}`);
+        return JSON.parse(new TextDecoder().decode(body.bytes));
     };
     /** A document of the registry, asking for an anonymous pull token once when challenged. */
     const read = async (url, accept) => {
-        let res = await get(url, accept);
-        if (res.status === 401 && token === null) {
-            const c = bearerChallenge(res.headers.get('www-authenticate'));
+        let answer = await get(url, accept);
+        if (answer.res.status === 401 && token === null) {
+            await discard(answer);
+            const c = bearerChallenge(answer.res.headers.get('www-authenticate'));
             if (!c)
                 throw new Error(`${hostOf(url)} asks for credentials this check does not have`);
             const t = new URL(c.realm);
@@ -50578,17 +50675,21 @@ async function imageSourceLabel(ref, deps = {}) {
                 t.searchParams.set('service', c.service);
             t.searchParams.set('scope', c.scope ?? `repository:${path}:pull`);
             const tr = await get(t.href, 'application/json');
-            if (!tr.ok)
-                throw new Error(`${hostOf(t.href)} gave no anonymous pull token (HTTP ${tr.status})`);
+            if (!tr.res.ok) {
+                await discard(tr);
+                throw new Error(`${hostOf(t.href)} gave no anonymous pull token (HTTP ${tr.res.status})`);
+            }
             const doc = (await json(tr));
             token = doc.token ?? doc.access_token ?? null;
             if (!token)
                 throw new Error(`${hostOf(t.href)} answered without a token`);
-            res = await get(url, accept);
+            answer = await get(url, accept);
         }
-        if (!res.ok)
-            throw new Error(`${url} answered HTTP ${res.status}`);
-        return json(res);
+        if (!answer.res.ok) {
+            await discard(answer);
+            throw new Error(`${url} answered HTTP ${answer.res.status}`);
+        }
+        return json(answer);
     };
     try {
         const reference = ref.digest ?? ref.tag ?? 'latest';
@@ -50616,92 +50717,8 @@ async function imageSourceLabel(ref, deps = {}) {
 
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-;// CONCATENATED MODULE: ./src/util/bounded-body.ts
-// An HTTP body read as a stream, never past a size cap and never past a time bound: an endless
-// body, a gzip bomb (the cap counts the bytes after decompression, which is what fetch streams)
-// or a body that drips forever is cut off; a body shorter than its Content-Length is cut short.
-// Each ends as a reason in words, for a message that names the URL.
-/**
- * The body of `res`, at most `maxBytes` bytes, read while `signal` has not fired. `signal` is the
- * request's own (its timeout), so one bound covers the headers and the body.
- */
-async function readBoundedBody(res, maxBytes, signal, timeoutMs) {
-    const mib = `${maxBytes / (1024 * 1024)} MiB`;
-    const declared = res.headers.get('content-length');
-    const length = declared !== null && /^\d+$/.test(declared) ? Number(declared) : null;
-    // A compressed body's Content-Length counts the compressed bytes; only a plain one can be compared.
-    const plain = (res.headers.get('content-encoding') ?? 'identity').toLowerCase() === 'identity';
-    if (plain && length !== null && length > maxBytes) {
-        await res.body?.cancel().catch(() => { });
-        return { cut: `is ${length} bytes (Content-Length), larger than the ${mib} a snapshot document may be` };
-    }
-    if (!res.body)
-        return { bytes: Buffer.alloc(0) };
-    const reader = res.body.getReader();
-    const chunks = [];
-    let size = 0;
-    // The fetch's signal stops the body too, but a reader waiting on a silent socket is also raced
-    // against it here, so the bound holds whatever the HTTP stack does with an abort mid-body.
-    let onAbort = () => { };
-    const aborted = new Promise((resolve) => {
-        onAbort = () => resolve('aborted');
-        if (signal.aborted)
-            resolve('aborted');
-        else
-            signal.addEventListener('abort', onAbort, { once: true });
-    });
-    const cancel = () => reader.cancel().catch(() => { });
-    try {
-        for (;;) {
-            let step;
-            try {
-                step = await Promise.race([reader.read(), aborted]);
-            }
-            catch (e) {
-                if (signal.aborted)
-                    step = 'aborted';
-                else {
-                    await cancel();
-                    const of = plain && length !== null ? ` of the ${length} bytes announced` : '';
-                    return { cut: `was cut off after ${size} bytes${of} (${bounded_body_describe(e)})` };
-                }
-            }
-            if (step === 'aborted') {
-                await cancel();
-                return { cut: `did not arrive within ${timeoutMs / 1000} s (${size} bytes read, then cut off)` };
-            }
-            if (step.done)
-                break;
-            size += step.value.byteLength;
-            if (size > maxBytes) {
-                await cancel();
-                return {
-                    cut: `is larger than the ${mib} a snapshot document may be${plain ? '' : ' once decompressed'} (cut off there)`
-                };
-            }
-            chunks.push(step.value);
-        }
-    }
-    finally {
-        signal.removeEventListener('abort', onAbort);
-    }
-    if (plain && length !== null && size !== length)
-        return { cut: `was cut off after ${size} bytes of the ${length} bytes announced` };
-    return { bytes: Buffer.concat(chunks, size) };
-}
-/** An error mid-body in words: the first code or message along its cause chain. */
-function bounded_body_describe(error) {
-    let e = error;
-    for (let depth = 0; e && depth < 6; depth++) {
-        const code = e.code;
-        if (typeof code === 'string')
-            return code;
-        e = e.cause;
-    }
-    return error?.message ?? String(error);
-}
-
 ;// CONCATENATED MODULE: ./src/util/http-url.ts
+
 /**
  * The normalised absolute URL when `input` is an http(s) URL, otherwise null.
  * Anything else (javascript:, data:, relative, with credentials, garbage) must
@@ -50725,7 +50742,8 @@ function safeHttpUrl(input) {
 }
 /**
  * A URL as it may be printed: user name and password removed (`http://user:pass@host/x` is
- * `http://host/x`). Text that does not parse as a URL loses anything that looks like `user:pass@`.
+ * `http://host/x`). Text that does not parse as a URL loses what looks like `user:pass@` after
+ * `://`: the shape redact() blanks, one pattern for both.
  */
 function withoutCredentials(url) {
     try {
@@ -50737,7 +50755,7 @@ function withoutCredentials(url) {
         return u.href;
     }
     catch {
-        return url.replace(/(\/\/)[^/@\s]*@/, '$1');
+        return url.replace(URL_CREDENTIALS, '$1');
     }
 }
 
@@ -50780,6 +50798,13 @@ function readRegularFile(file, maxBytes) {
     finally {
         (0,external_node_fs_namespaceObject.closeSync)(fd);
     }
+}
+/**
+ * Whether a refused read found no file there: nothing at the path (ENOENT), or a file where a folder on the way
+ * to it should be (ENOTDIR).
+ */
+function isMissing(read) {
+    return 'refused' in read && read.refused === 'unreadable' && (read.code === 'ENOENT' || read.code === 'ENOTDIR');
 }
 /** Why a file was refused, in words for a message that names it. */
 function refusalWords(read, maxBytes) {
@@ -50837,9 +50862,12 @@ const bad = (file, message) => new ProblemsError('bad-input', [{ file, message }
 function snapshotReader(api, deps = {}) {
     const trimmed = api.replace(/\/api\/v1\/apps\.json$/, '').replace(/\/+$/, '');
     const isUrl = /^https?:\/\//i.test(trimmed);
-    const load = isUrl ? httpLoader(trimmed, deps) : fileLoader(trimmed);
+    // The address as printed and as documents are fetched from: no user name or password, and no
+    // trailing slash (URL.href adds one to a bare origin once the credentials are taken out).
+    const where = withoutCredentials(trimmed).replace(/\/+$/, '');
+    const load = isUrl ? httpLoader(trimmed, where, deps) : fileLoader(trimmed);
     return {
-        where: withoutCredentials(trimmed),
+        where,
         async read(sitePath, schema) {
             const { name, text } = await load(sitePath);
             if (text === null)
@@ -50881,10 +50909,10 @@ function fileLoader(dir) {
 }
 /** Redirects followed for one document; Pages answers at most two (http to https, a custom domain). */
 const MAX_REDIRECTS = 5;
-function httpLoader(base, deps) {
+/** `base` may hold `user:pass@`; `shownBase` is the same address without it, the one printed and fetched. */
+function httpLoader(base, shownBase, deps) {
     const doFetch = deps.fetch ?? fetch;
     // `http://user:pass@host` is sent as Basic authentication to that origin only, and never printed.
-    const shownBase = withoutCredentials(base);
     let start;
     let auth = null;
     try {
@@ -50943,7 +50971,7 @@ function httpLoader(base, deps) {
             await res.body?.cancel().catch(() => { });
             throw bad(name, `answered HTTP ${res.status}`);
         }
-        const body = await readBoundedBody(res, snapshot_MAX_BYTES, timeout, timeoutMs);
+        const body = await bounded_body_readBoundedBody(res, snapshot_MAX_BYTES, timeout, timeoutMs);
         if ('cut' in body)
             throw bad(name, body.cut);
         return { name, text: new TextDecoder().decode(body.bytes) };

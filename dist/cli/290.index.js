@@ -162,31 +162,23 @@ async function runBatch(state, batch) {
     pastDeadline(state);
     if (state.stopped)
         return markAll(state, batch, state.stopped);
-    const { budget, stats, options } = state;
-    if (budget.exhausted)
-        return markAll(state, batch, { status: 'skipped', reason: budget.exhausted });
     const cost = estimatedCost(batch);
-    const minRemaining = options.minRemaining ?? DEFAULT_MIN_REMAINING;
-    if (stats.remaining !== null && stats.remaining - budget.inFlight - cost < minRemaining) {
-        budget.exhausted = `GraphQL budget too low (${stats.remaining} points left, ${minRemaining} kept in reserve)`;
-        return markAll(state, batch, { status: 'skipped', reason: budget.exhausted });
-    }
-    stats.batches++;
+    const exhausted = budgetExhausted(state, cost);
+    if (exhausted)
+        return markAll(state, batch, { status: 'skipped', reason: exhausted });
+    state.stats.batches++;
     const { query, variables } = (0,_query_js__WEBPACK_IMPORTED_MODULE_3__/* .buildBatchQuery */ .t5)(batch);
     const answer = await askGraphQL(state, query, variables, cost);
+    // An answer without data (unreadable, or an error such as a query timeout) is a transient failure, about what was
+    // asked: onBatchFailure splits it.
     if ('failure' in answer)
         return onBatchFailure(state, batch, answer.failure);
-    const { body, errors } = answer;
-    if (!body.data || typeof body.data !== 'object') {
-        const message = errors.map((e) => e?.message ?? '').join('; ') || 'no data in the GraphQL answer';
-        // An answer without data (unreadable, or an error such as a query timeout) is about what was asked: split it.
-        return onBatchFailure(state, batch, { kind: 'transient', status: 200, message, serviceDown: false });
-    }
+    const { data, errors } = answer;
     state.failuresInARow = 0;
     const again = [];
     batch.forEach((target, i) => {
         const alias = (0,_query_js__WEBPACK_IMPORTED_MODULE_3__/* .aliasOf */ .O5)(i);
-        const value = body.data[alias];
+        const value = data[alias];
         if (value === null || value === undefined) {
             const own = errors.filter((e) => Array.isArray(e?.path) && e.path[0] === alias);
             const notFound = own.find((e) => e.type === 'NOT_FOUND' || e.type === 'FORBIDDEN');
@@ -234,8 +226,22 @@ function runWideStop(state, failure, what) {
     return state.stopped;
 }
 /**
- * One GraphQL request of `cost` points (held in flight while it runs): its answer, with the points it cost and
- * those left recorded, or why it failed. GitHub answers a rate limit with 200 and a RATE_LIMITED error: a failure.
+ * Why no request of `cost` more points is to be made (the budget already spent, or what is left would dip into the
+ * reserve, which then marks it spent), or null when it may be.
+ */
+function budgetExhausted(state, cost) {
+    const { budget, stats, options } = state;
+    if (budget.exhausted)
+        return budget.exhausted;
+    const minRemaining = options.minRemaining ?? DEFAULT_MIN_REMAINING;
+    if (stats.remaining !== null && stats.remaining - budget.inFlight - cost < minRemaining)
+        budget.exhausted = `GraphQL budget too low (${stats.remaining} points left, ${minRemaining} kept in reserve)`;
+    return budget.exhausted;
+}
+/**
+ * One GraphQL request of `cost` points (held in flight while it runs): its data, with the points it cost and
+ * those left recorded, or why it failed. GitHub answers a rate limit with 200 and a RATE_LIMITED error: a failure;
+ * so is an answer without data (a transient one, carrying GitHub's error messages).
  */
 async function askGraphQL(state, query, variables, cost) {
     const { stats, budget, options } = state;
@@ -260,7 +266,11 @@ async function askGraphQL(state, query, variables, cost) {
     const errors = Array.isArray(body.errors) ? body.errors : [];
     if (errors.some((e) => e?.type === 'RATE_LIMITED'))
         return { failure: { kind: 'rate-limited', status: 200, message: 'RATE_LIMITED', serviceDown: true } };
-    return { body, errors };
+    if (!body.data || typeof body.data !== 'object') {
+        const message = errors.map((e) => e?.message ?? '').join('; ') || 'no data in the GraphQL answer';
+        return { failure: { kind: 'transient', status: 200, message, serviceDown: false } };
+    }
+    return { data: body.data, errors };
 }
 async function onBatchFailure(state, batch, failure) {
     const { log } = state.options;
@@ -365,7 +375,7 @@ async function readOlder(state, items, concurrency) {
 }
 /** One follow-up request; returns the apps that still want older releases. */
 async function olderPage(state, chunk) {
-    const { options, stats, budget } = state;
+    const { options, stats } = state;
     const cap = Math.max(1, options.maxReleasesRead ?? _query_js__WEBPACK_IMPORTED_MODULE_3__/* .MAX_RELEASES_READ */ .H5);
     // At the cap (or where REST left no cursor): settled with what was read, the rest a gap (facts.ts: unreadSpan).
     const asked = chunk.filter((o) => typeof o.snapshot.releasesAfter === 'string' && o.snapshot.releases.length < cap);
@@ -380,11 +390,9 @@ async function olderPage(state, chunk) {
     pastDeadline(state);
     if (state.stopped)
         return markOlder(state, targets, state.stopped);
-    const minRemaining = options.minRemaining ?? DEFAULT_MIN_REMAINING;
-    if (!budget.exhausted && stats.remaining !== null && stats.remaining - budget.inFlight - 1 < minRemaining)
-        budget.exhausted = `GraphQL budget too low (${stats.remaining} points left, ${minRemaining} kept in reserve)`;
-    if (budget.exhausted)
-        return markOlder(state, targets, { status: 'skipped', reason: budget.exhausted });
+    const exhausted = budgetExhausted(state, 1);
+    if (exhausted)
+        return markOlder(state, targets, { status: 'skipped', reason: exhausted });
     const { query, variables } = (0,_query_js__WEBPACK_IMPORTED_MODULE_3__/* .buildOlderQuery */ .bB)(asked.map((o) => ({
         repo: o.target.repo,
         cursor: o.snapshot.releasesAfter,
@@ -394,12 +402,7 @@ async function olderPage(state, chunk) {
     const answer = await askGraphQL(state, query, variables, 1);
     if ('failure' in answer)
         return olderFailed(state, asked, answer.failure);
-    const { body, errors } = answer;
-    const data = body.data && typeof body.data === 'object' ? body.data : null;
-    if (!data) {
-        const message = errors.map((e) => e?.message ?? '').join('; ') || 'no data in the GraphQL answer';
-        return olderFailed(state, asked, { kind: 'transient', status: 200, message, serviceDown: false });
-    }
+    const { data } = answer;
     state.failuresInARow = 0;
     const open = [];
     const unanswered = [];

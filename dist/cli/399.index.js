@@ -68,7 +68,7 @@ function attemptsPlugin(counter, baseMs, maxWaitSeconds, limits) {
             }
             catch (error) {
                 const host = requestHost(o.url, o.baseUrl ?? limits.apiUrl);
-                const network = (0,_util_network_js__WEBPACK_IMPORTED_MODULE_1__/* .networkFailure */ .r)(error, host, { timeout, timeoutMs: limits.requestTimeoutMs, ...limits });
+                const network = (0,_util_network_js__WEBPACK_IMPORTED_MODULE_1__/* .networkFailure */ .rd)(error, host, { timeout, timeoutMs: limits.requestTimeoutMs, ...limits });
                 if (network)
                     throw new NetworkError(network, error);
                 const status = error.status ?? 0;
@@ -88,7 +88,7 @@ function requestHost(url, base) {
         return new URL(url ?? '', `${base}/`).host;
     }
     catch {
-        return (0,_util_network_js__WEBPACK_IMPORTED_MODULE_1__/* .hostOf */ .w)(base);
+        return (0,_util_network_js__WEBPACK_IMPORTED_MODULE_1__/* .hostOf */ .w4)(base);
     }
 }
 // plugin-throttling queues every GraphQL request behind one limiter with a

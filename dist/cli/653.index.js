@@ -65,6 +65,13 @@ function readRegularFile(file, maxBytes) {
         (0,external_node_fs_.closeSync)(fd);
     }
 }
+/**
+ * Whether a refused read found no file there: nothing at the path (ENOENT), or a file where a folder on the way
+ * to it should be (ENOTDIR).
+ */
+function isMissing(read) {
+    return 'refused' in read && read.refused === 'unreadable' && (read.code === 'ENOENT' || read.code === 'ENOTDIR');
+}
 /** Why a file was refused, in words for a message that names it. */
 function refusalWords(read, maxBytes) {
     switch (read.refused) {
@@ -326,7 +333,7 @@ async function attempt(url, product, doFetch, timeoutMs, deadline) {
     }
     catch (err) {
         // A reset or a timeout is worth another try; a failed lookup or a refused connection is not, within seconds.
-        const network = (0,util_network/* networkFailure */.r)(err, (0,util_network/* hostOf */.w)(url), { timeout, timeoutMs, ...(deadline ? { deadline } : {}) });
+        const network = (0,util_network/* networkFailure */.rd)(err, (0,util_network/* hostOf */.w4)(url), { timeout, timeoutMs, ...(deadline ? { deadline } : {}) });
         const why = network?.message ??
             (err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err));
         const transient = !network || network.fault === 'reset' || network.fault === 'timeout';
@@ -409,7 +416,7 @@ async function readStoredProduct(dir, product) {
     // One open that refuses a FIFO or a device before anything is read (a FIFO would wait forever).
     const read = readRegularFile(file, MAX_RESPONSE_BYTES);
     if (!('bytes' in read)) {
-        if (read.refused === 'unreadable' && read.code === 'ENOENT')
+        if (isMissing(read))
             return null;
         if (read.refused === 'too large')
             throw new Error(`${file}: larger than ${MAX_RESPONSE_BYTES} bytes`);
@@ -512,7 +519,7 @@ async function chatCompletion(body, opts) {
             text = await res.text();
         }
         catch (e) {
-            const f = (0,util_network/* networkFailure */.r)(e, host, { timeout, timeoutMs: Math.min(opts.timeoutMs, left) });
+            const f = (0,util_network/* networkFailure */.rd)(e, host, { timeout, timeoutMs: Math.min(opts.timeoutMs, left) });
             if (f?.fault === 'timeout')
                 throw new ModelsError(f.message, opts.deadlineAt - now() <= 0 ? 'deadline' : 'timeout');
             throw new ModelsError(f?.message ?? `the request to ${host} failed (${e.message})`, 'network');
@@ -765,16 +772,16 @@ async function resolveBaseUrl(given, previousDir, env, log) {
         const file = external_node_path_default().join(previousDir, 'CNAME');
         // A FIFO or a device in its place is refused before it is read; a missing CNAME is the usual case.
         const read = readRegularFile(file, MAX_CNAME_BYTES);
-        const text = 'bytes' in read ? read.bytes.toString('utf8') : null;
-        if (!('bytes' in read) && !(read.refused === 'unreadable' && read.code === 'ENOENT'))
-            log.warning(`${file} ${refusalWords(read, MAX_CNAME_BYTES)}; using the default base URL`);
-        if (text !== null) {
-            const url = cnameBaseUrl(text.slice(0, 1024));
+        if ('bytes' in read) {
+            const url = cnameBaseUrl(read.bytes.toString('utf8').slice(0, 1024));
             if (url) {
                 log.info(`base URL ${url}, from the Pages branch's CNAME`);
                 return url;
             }
             log.warning(`${file} names no domain; using the default base URL`);
+        }
+        else if (!(read.refused === 'unreadable' && read.code === 'ENOENT')) {
+            log.warning(`${file} ${refusalWords(read, MAX_CNAME_BYTES)}; using the default base URL`);
         }
     }
     return defaultBaseUrl(env);
@@ -2225,8 +2232,8 @@ const UNDERLINE = /^(?:={3,}|\*{3,}|~{3,}|\^{3,}|#{3,}|\+{3,})\s*$/;
 const RST_LINK = /`([^`<\n]{1,200}?) ?<[^<>`\s]{1,2000}>`__?/g;
 /** Lines flush with the margin around notes pasted indented: a title before, what GitHub appends after. */
 const FLUSH_FEW = 3;
-/** A list item or a reStructuredText directive (`.. change::`): indented lines holding one are text, not code. */
-const TEXT_BLOCK = /^(?:(?:[-*+]|\d{1,9}[.)])[ \t]|\.\. [\w:-]{1,40}::)/;
+/** A reStructuredText directive (`.. change::`): indented lines holding one, like a list item, are text, not code. */
+const RST_DIRECTIVE = /^\.\. [\w:-]{1,40}::/;
 /** A heading or an HTML tag or comment: a flush line before indented notes that introduces no code. */
 const HEADING_OR_TAG = /^(?:#{1,6}[ \t]|<)/;
 /** A list item's marker: indented notes that start with one are a list, not code. */
@@ -2342,9 +2349,9 @@ function normaliseFormat(s) {
 /**
  * What removes the notes' shared indentation from a line (an indented list is not code), or null when none is
  * removed. Every line indented: all lose it. A list pasted indented, with a few flush lines before or after it (a
- * title, what GitHub appends: "**Full Changelog**: …"), loses it too and the flush lines keep their place, as does
- * one that opens with indented labels and has flush lines only after it. Not when
- * a flush line comes among the indented ones or is a list item before them (a nested list's top level), nor when
+ * title, what GitHub appends: "**Full Changelog**: …"), loses it too and the flush lines keep their place, as do
+ * indented labels over list items and a reStructuredText changelog, with only headings or HTML flush before them.
+ * Not when a flush line comes among the indented ones or is a list item before them (a nested list's top level), nor when
  * the line just before them introduces something ("Upgrade with:" then commands): that is code.
  */
 function dedenter(lines) {
@@ -2385,12 +2392,19 @@ function dedenter(lines) {
     const before = flush.filter((i) => i < firstIndented);
     // A list whose indented labels come first ("    Bugfixes:" then "    + item"), or a reStructuredText changelog
     // (".. change::"): text too, when only headings or HTML come flush before it (prose before may introduce code).
-    const list = LIST_ITEM.test(lines[firstIndented].trimStart()) ||
-        (before.every((i) => HEADING_OR_TAG.test(lines[i])) &&
-            lines.some((l, i) => i > firstIndented && i <= lastIndented && TEXT_BLOCK.test(l.trimStart())));
+    const textBlock = () => {
+        if (!before.every((i) => HEADING_OR_TAG.test(lines[i])))
+            return false;
+        for (let i = firstIndented + 1; i <= lastIndented; i++) {
+            const t = lines[i].trimStart();
+            if (LIST_ITEM.test(t) || RST_DIRECTIVE.test(t))
+                return true;
+        }
+        return false;
+    };
     const fewOutside = flush.length <= FLUSH_FEW &&
         cut >= 2 &&
-        list &&
+        (LIST_ITEM.test(lines[firstIndented].trimStart()) || textBlock()) &&
         !flush.some((i) => i > firstIndented && i < lastIndented) &&
         !before.some((i) => LIST_ITEM.test(lines[i])) &&
         !(before.length > 0 && lines[before[before.length - 1]].trimEnd().endsWith(':'));
@@ -2595,7 +2609,7 @@ function cells(row) {
         .replace(/(?<!\\)\|$/, '');
     return s.split(/(?<!\\)\|/).map((c) => c.trim().replace(/\\\|/g, '|'));
 }
-/** Whether a label line before `next` heads it: a list, a heading, or another label line. */
+/** Whether a label line before `next` heads it: a list, a heading, or another label line (not the notes' end). */
 function headsNothingOrList(next) {
     if (next?.type === 'list' || next?.type === 'heading')
         return true;
@@ -2931,14 +2945,10 @@ class Walker {
             const label = atTop ? colonLabel(lines[0]) : null;
             if (label !== null)
                 this.heading(label, 7);
-            for (const [i, line] of lines.entries()) {
-                if (label !== null && i === 0)
-                    continue;
-                // A line of prose under the label is read a sentence a line, as a paragraph of prose is.
-                const parts = sentencesOf(line) ?? [line];
-                for (const [k, part] of parts.entries())
-                    this.emit(kind, part, depth, i === 0 && k === 0 ? lead : '', alert);
-            }
+            // Each line of prose among them is read a sentence a line, as a paragraph of prose is.
+            const parts = lines.slice(label === null ? 0 : 1).flatMap((l) => sentencesOf(l) ?? [l]);
+            for (const [i, part] of parts.entries())
+                this.emit(kind, part, depth, i === 0 && label === null ? lead : '', alert);
             return;
         }
         // Prose of several sentences (changes written as a paragraph, not a list): each sentence is a line, so that
@@ -3334,13 +3344,13 @@ const SOFTENED = new Set(['negated', 'hedged', 'future', 'fixLine', 'optIn']);
 const MARKERS = new Set(['breakingMarker', 'bangMarker']);
 // The words that call a change breaking ("breaking" alone also breaks words and lines).
 const CALLED_WORDS = /\bbreaking[- ]changes?\b|\bbackwards?[- ]incompatib|\bnot backwards?[- ]compatible\b|\bbreaks? (?:backwards? )?compatibility\b|\bincompatible changes?\b/i;
+/** Findings that raise what the software runs on: a runtime, database or platform. */
+const RAISES = new Set(['raisedRequirement', 'requirementAfter', 'requiredVersion']);
 // What the rubric names as breaking, detector by detector: a raised runtime/database/OS
 // requirement; removed or renamed configuration, API or feature; a manual step; an urgent fix
 // the notes say to apply now.
 const REQUIRED = new Set([
-    'raisedRequirement',
-    'requirementAfter',
-    'requiredVersion',
+    ...RAISES,
     'removedSupport',
     'supportRemoved',
     'removedSetting',
@@ -3354,8 +3364,6 @@ const REQUIRED = new Set([
     'urgent',
     'criticalFix'
 ]);
-/** Findings that raise what the software runs on: a runtime, database or platform. */
-const RAISES = new Set(['raisedRequirement', 'requirementAfter', 'requiredVersion']);
 /** Findings that say there is no news: a release withdrawn, a first release. */
 const NO_NEWS = new Set(['withdrawn', 'firstRelease']);
 /** Findings that do not say what changed: no news, or a version number. */
@@ -3368,11 +3376,13 @@ const SAYS_NOTHING = new Set([...NO_NEWS, 'versionNumber']);
  * connects") was safe, and unknown once GitHub's " by @someone in <link>" followed it.
  */
 const PROSE_WORDS = 6;
+/** Other text a line may point to. */
+const ELSEWHERE = 'changelog|commits|release notes|compare';
 /** A line that points to other text (the changelog, the commits) says nothing by its length. */
-const POINTS_ELSEWHERE = /\b(?:changelog|commits|release notes|compare|list of (?:the )?changes|see (?:below|above))\b/i;
+const POINTS_ELSEWHERE = new RegExp(String.raw `\b(?:${ELSEWHERE}|list of (?:the )?changes|see (?:below|above))\b`, 'i');
 /** A line that sends the reader elsewhere: "See <link> for …", "Please read the release notes on our website". */
 const POINTER = /(?:^|:\s*)(?:for (?:more )?details,?\s+)?(?:please\s+)?(?:see|view|read|check(?:\s+out)?|refer\s+to|visit|consult)\b/i;
-const OTHER_TEXT = /\b(?:changelog|commits|release notes|compare|changes|below|above|docs|documentation|website|blog)\b|https?:\/\//i;
+const OTHER_TEXT = new RegExp(String.raw `\b(?:${ELSEWHERE}|changes|below|above|docs|documentation|website|blog)\b|https?:\/\/`, 'i');
 /** Links, @mentions and commits: a credit ("by @someone in <link>", "1a2b3c4") adds words but says nothing. */
 const LINK_MENTION_OR_COMMIT = new RegExp(String.raw `\bhttps?:\/\/\S+|@[\w-]+|${COMMIT_HASH}`, 'g');
 /** A line that says something in its own words: enough of them, and not a pointer or a release withdrawn. */
@@ -3386,9 +3396,13 @@ function prose(ue) {
     const words = text.replace(LINK_MENTION_OR_COMMIT, ' ').toLowerCase().match(WORD);
     return words !== null && words.length >= PROSE_WORDS && new Set(words).size >= PROSE_WORDS;
 }
+/** Whether a line's findings are all routine (a fix, an addition, docs, a version): none the rubric weighs. */
+function routineOnly(ue) {
+    return ue.hits.every((h) => h.detector.why === 'routine');
+}
 /** Whether a line only sends the reader to other text: what it names there ("the docs", "the fixes") is routine. */
 function pointer(ue) {
-    return (POINTER.test(ue.unit.text) && OTHER_TEXT.test(ue.unit.text) && ue.hits.every((h) => h.detector.why === 'routine'));
+    return POINTER.test(ue.unit.text) && OTHER_TEXT.test(ue.unit.text) && routineOnly(ue);
 }
 function softened(hits) {
     return hits.some((h) => SOFTENED.has(h.detector.name));
@@ -3524,11 +3538,6 @@ function accessFix(ue) {
         !SUPPORTS.test(ue.unit.text) &&
         !FILE_PERMISSION.test(ue.unit.text));
 }
-const HOUSEKEEPING = new Set(['docsWord', 'depsWord', 'versionBump']);
-/** A line that is translations, docs or dependencies in its own words, and nothing beyond the routine. */
-function housekeepingLine(ue) {
-    return ue.hits.some((h) => HOUSEKEEPING.has(h.detector.name)) && ue.hits.every((h) => h.detector.why === 'routine');
-}
 /** The line's security fix, if it announces one: in its words or by its heading, not internal work or negated. */
 function securityCue(ue) {
     if (internal(ue))
@@ -3570,6 +3579,14 @@ const DEPRECATES = /\b(?:is|are|was|were|been|now|be)\s+deprecated\b|\bdeprecat(
 const NEW_BEHAVIOUR = /\b(?:stricter|more strict(?:ly)?|new behaviou?r|format (?:has |have )?changed|(?:configuration|config|settings?) (?:file )?format)\b/i;
 const MOVES = wordsPattern(['upgrad*', 'updat*', 'switch*', 'move*', 'moving', 'migrat*', 'rebase*', 'chang*'], 'i');
 const ROUTINE_BUMP = new Set(['depsWord', 'versionBump', 'choreLine']);
+/** Translations, docs or a dependency bump (internal work is out before this is asked). */
+const ROUTINE_WORK = new Set([...ROUTINE_BUMP, 'docsWord']);
+/** What softens a deprecation: not a removal it announces for later ("deprecated; Demo 3 will drop it"). */
+const SOFTENS_NOW = new Set([...SOFTENED].filter((m) => m !== 'future'));
+/** A line that is translations, docs or dependencies in its own words, and nothing beyond the routine. */
+function routineWork(ue) {
+    return ue.hits.some((h) => ROUTINE_WORK.has(h.detector.name)) && routineOnly(ue);
+}
 /** The line's `detector` finding when the line's text also says `words`; undefined when either is missing. */
 function findingWhere(ue, detector, words) {
     // The finding first: looking through a line's few hits is cheaper than running the words over its text.
@@ -3586,7 +3603,7 @@ function changedCue(ue) {
     const kinds = ue.unit.section?.kinds ?? 0;
     const heading = CHANGED_HEADINGS.find((h) => kinds & S[h]);
     // Keep a Changelog's "Changed" holds any change, translations and dependency bumps too: those the rubric calls safe.
-    if (heading && !(heading === 'changed' && housekeepingLine(ue)))
+    if (heading && !(heading === 'changed' && routineWork(ue)))
         return { ue, hit: null, heading };
     const m = CHANGED_PREFIX.exec(ue.unit.text);
     if (m)
@@ -3603,9 +3620,7 @@ function changedCue(ue) {
         return { ue, hit: behaviour, heading: null };
     // A deprecation the line announces, whatever the heading: the rubric counts one as caution.
     const deprecation = findingWhere(ue, 'deprecation', DEPRECATES);
-    // What it announces for later ("deprecated; Demo 3 will drop it") does not soften it: the deprecation is now.
-    const softenedNow = ue.hits.some((h) => SOFTENED.has(h.detector.name) && h.detector.name !== 'future');
-    if (deprecation && !softenedNow)
+    if (deprecation && !ue.hits.some((h) => SOFTENS_NOW.has(h.detector.name)))
         return { ue, hit: deprecation, heading: null };
     // A move to another base image or system ("Upgrade underlying Docker image to Trixie"), not a bump of its tag.
     const image = findingWhere(ue, 'platformImage', MOVES);
@@ -3658,7 +3673,8 @@ function cuesOf(units, ranked = false) {
     let security = null;
     let changed = null;
     for (const ue of units) {
-        const points = pointer(ue);
+        // Once a line says what changed, pointers no longer matter to either rule.
+        const points = !described && pointer(ue);
         if (!described)
             described =
                 !points &&
@@ -4003,7 +4019,7 @@ function modelLeansBreaking(p, t, described) {
  * rubric counts as caution (a security fix, a deprecation). Unknown only when no line says what changed.
  */
 function decide(p, t, cues) {
-    if (cues.pointsElsewhere && !cues.described)
+    if (cues.pointsElsewhere)
         return UNKNOWN;
     const top = topClass(p, cues.described);
     if (top === UNKNOWN)
@@ -4916,7 +4932,7 @@ function because(j, version) {
     }
     return `${cls}${kind} in ${version}: ${j.describes}`;
 }
-/** Classify with a given model (the tests and the leave-one-app-out evaluation pass their own). */
+/** Classify with a given model (the tests and the cross-validation by app pass their own). */
 function classifyWith(model, input) {
     const all = Array.isArray(input.releases) ? input.releases : [];
     if (input.archived) {
@@ -5872,12 +5888,12 @@ function renderReuseDoc(program, apps) {
 
 /** Largest site-wide document read back (the catalog of 10,000 apps is about 11 MB). */
 const MAX_DOC_BYTES = 256 << 20;
-async function readDoc(dir, sitePath, schema, id) {
+function readDoc(dir, sitePath, schema, id) {
     // Never blocks on a FIFO or reads a device: a regular file of bounded size, or a damaged document.
     const read = readRegularFile(external_node_path_default().join(dir, ...sitePath.split('/')), MAX_DOC_BYTES);
     if ('refused' in read) {
         // Missing is missing; a folder in its place, or a file that cannot be read, is a damaged document.
-        if (read.refused === 'unreadable' && (read.code === 'ENOENT' || read.code === 'ENOTDIR'))
+        if (isMissing(read))
             return { missing: true };
         return { problem: refusalWords(read, MAX_DOC_BYTES) };
     }
@@ -5901,7 +5917,7 @@ async function readDoc(dir, sitePath, schema, id) {
 async function readPreviousReuse(dir, program, log) {
     if (!dir)
         return null;
-    const read = await readDoc(dir, paths.reuse, reuseDocSchema, REUSE_SCHEMA_ID);
+    const read = readDoc(dir, paths.reuse, reuseDocSchema, REUSE_SCHEMA_ID);
     if ('problem' in read)
         log.warning(`previous ${external_node_path_default().join(dir, ...paths.reuse.split('/'))} ${read.problem}, so it is not a valid reuse record; every app is built again`);
     return 'data' in read && read.data.program === program ? read.data : null;
@@ -5911,7 +5927,7 @@ async function readPrevious(dir, log) {
     if (!dir)
         return null;
     const file = external_node_path_default().join(dir, ...paths.catalog.split('/'));
-    const read = await readDoc(dir, paths.catalog, src_schema/* catalogDocSchema */.rB, src_schema/* APPS_SCHEMA_ID */.TC);
+    const read = readDoc(dir, paths.catalog, src_schema/* catalogDocSchema */.rB, src_schema/* APPS_SCHEMA_ID */.TC);
     if ('missing' in read)
         log.info(`no previous snapshot at ${file}; this is a first publication`);
     if ('problem' in read)
@@ -5944,7 +5960,7 @@ async function readPreviousChanges(dir, log) {
     const none = { changes: [], idPrefix: null, problem: null };
     if (!dir)
         return none;
-    const read = await readDoc(dir, paths.changes, changesDocSchema, CHANGES_SCHEMA_ID);
+    const read = readDoc(dir, paths.changes, changesDocSchema, CHANGES_SCHEMA_ID);
     if ('data' in read)
         return { changes: read.data.changes, idPrefix: read.data.idPrefix ?? null, problem: null };
     const file = external_node_path_default().join(dir, ...paths.changes.split('/'));
@@ -5967,7 +5983,7 @@ async function readPreviousChanges(dir, log) {
 async function readPreviousStaleSince(dir, log) {
     if (!dir)
         return new Map();
-    const read = await readDoc(dir, paths.status, src_schema/* statusDocSchema */.mC, src_schema/* STATUS_SCHEMA_ID */.LL);
+    const read = readDoc(dir, paths.status, src_schema/* statusDocSchema */.mC, src_schema/* STATUS_SCHEMA_ID */.LL);
     if ('problem' in read)
         log.warning(`previous ${external_node_path_default().join(dir, ...paths.status.split('/'))} ${read.problem}; stale dates start from this run`);
     return new Map('data' in read ? read.data.stale.map((s) => [s.slug, s.since]) : []);
@@ -6000,14 +6016,9 @@ function readPreviousHistory(dir, slug) {
     const file = external_node_path_default().join(dir, ...paths.releases(slug).split('/'));
     const read = readRegularFile(file, MAX_HISTORY_BYTES);
     if ('refused' in read) {
-        if (read.refused === 'unreadable' && (read.code === 'ENOENT' || read.code === 'ENOTDIR'))
+        if (isMissing(read))
             return { missing: true };
-        const why = read.refused === 'unreadable'
-            ? `cannot be read (${read.code})`
-            : read.refused === 'too large'
-                ? `is too large (${read.size} bytes)`
-                : `is not a regular file (${read.refused})`;
-        return { problem: why };
+        return { problem: refusalWords(read, MAX_HISTORY_BYTES) };
     }
     let raw;
     try {
@@ -8955,14 +8966,8 @@ function readNotesFile(file, log) {
     catch (e) {
         read = { refused: 'unreadable', code: e.code ?? e.message };
     }
-    if (!('bytes' in read)) {
-        const why = read.refused === 'too large'
-            ? `is larger than ${NOTES_FILE_MAX_BYTES} bytes`
-            : read.refused === 'unreadable'
-                ? `cannot be read (${read.code})`
-                : 'is not a regular file';
-        throw problem('input', `--notes-from ${why}`, { file });
-    }
+    if (!('bytes' in read))
+        throw problem('input', `--notes-from ${refusalWords(read, NOTES_FILE_MAX_BYTES)}`, { file });
     const byRepo = new Map();
     let skipped = 0;
     const lines = read.bytes.toString('utf8').split('\n');
@@ -9486,10 +9491,20 @@ var sirv_build = __webpack_require__(6975);
 
 
 
-/** Whether `abs` (which exists) resolves, through every link on its way, to a place inside `root`. */
-function staysInside(root, abs) {
+/** `root` through every link on its way, or null when it cannot be resolved (then nothing is inside it). */
+function realRootOf(root) {
     try {
-        const realRoot = (0,external_node_fs_.realpathSync)(root);
+        return (0,external_node_fs_.realpathSync)(root);
+    }
+    catch {
+        return null;
+    }
+}
+/** Whether `abs` (which exists) resolves, through every link on its way, to a place inside `realRoot`. */
+function staysInside(realRoot, abs) {
+    if (realRoot === null)
+        return false;
+    try {
         const real = (0,external_node_fs_.realpathSync)(abs);
         return real === realRoot || real.startsWith(realRoot + (external_node_path_default()).sep);
     }
@@ -9501,6 +9516,11 @@ function staysInside(root, abs) {
  * The file sirv (dev mode, extensions ['html']) would send for `url`, found the way sirv finds it:
  * the path up to `?` or `#`, decodeURI'd, then `x`, `x/index`, `x.html`, `x/index.html`, the first
  * that exists and is not a folder. Null when none does.
+ *
+ * Mirrors sirv 3's internals (node_modules/sirv/build.mjs), which it does not export: the request
+ * handler's pathname (@polka/url's `parse(req).pathname`, then `decodeURI` when it holds `%`),
+ * `toAssume` (the candidate names) and `viaLocal` (the dev-mode lookup: `normalize(join(dir, name))`,
+ * kept under `dir + sep`, folders skipped). A sirv upgrade that changes these must change this too.
  */
 function sirvFile(root, url) {
     let pathname = url;
@@ -9550,47 +9570,51 @@ function createSiteHandler(dir) {
                 res.setHeader('Content-Type', 'application/xml; charset=utf-8');
         }
     });
-    const notFound = (res) => {
-        const page = external_node_path_default().join(root, '404.html');
-        res.statusCode = 404;
-        res.setHeader('Content-Type', 'text/html; charset=utf-8');
-        res.end((0,external_node_fs_.existsSync)(page) && staysInside(root, page) ? (0,external_node_fs_.readFileSync)(page) : 'Not found\n');
-    };
+    const page = external_node_path_default().join(root, '404.html');
     return (req, res) => {
+        // The root's real path, resolved at most once per request: a rebuild may swap what `dir` names.
+        let realRoot;
+        const inside = (abs) => {
+            if (realRoot === undefined)
+                realRoot = realRootOf(root);
+            return staysInside(realRoot, abs);
+        };
+        const notFound = () => {
+            res.statusCode = 404;
+            res.setHeader('Content-Type', 'text/html; charset=utf-8');
+            res.end((0,external_node_fs_.existsSync)(page) && inside(page) ? (0,external_node_fs_.readFileSync)(page) : 'Not found\n');
+        };
         res.setHeader('Access-Control-Allow-Origin', '*');
         const raw = req.url ?? '/';
         // An absolute-form or `//host` request target would make the URL parser take the host from the request.
         if (!raw.startsWith('/') || /^[/\\]{2}/.test(raw))
-            return notFound(res);
+            return notFound();
         const url = new URL(raw, 'http://localhost');
         if (url.host !== 'localhost')
-            return notFound(res);
+            return notFound();
         let pathname;
         try {
             pathname = decodeURIComponent(url.pathname);
         }
         catch {
-            return notFound(res);
+            return notFound();
         }
         // `//host` and `/\host` are network-path references (also after `.` segments are removed or %2F decoded).
         if (/^[/\\]{2}/.test(url.pathname) || /^[/\\]{2}/.test(pathname) || pathname.includes('\\'))
-            return notFound(res);
+            return notFound();
         if (!pathname.endsWith('/')) {
             const full = external_node_path_default().join(root, pathname);
             // Pages answers /apps/x with a redirect to /apps/x/ when x is a directory.
-            if (full.startsWith(root + (external_node_path_default()).sep) &&
-                (0,external_node_fs_.existsSync)(full) &&
-                (0,external_node_fs_.statSync)(full).isDirectory() &&
-                staysInside(root, full)) {
+            if (full.startsWith(root + (external_node_path_default()).sep) && (0,external_node_fs_.existsSync)(full) && (0,external_node_fs_.statSync)(full).isDirectory() && inside(full)) {
                 const local = external_node_path_default().relative(root, full).split((external_node_path_default()).sep).map(encodeURIComponent).join('/');
                 res.writeHead(301, { Location: `/${local}/${url.search}` });
                 return res.end();
             }
         }
         const file = sirvFile(root, raw);
-        if (file !== null && !staysInside(root, file))
-            return notFound(res);
-        files(req, res, () => notFound(res));
+        if (file !== null && !inside(file))
+            return notFound();
+        files(req, res, () => notFound());
     };
 }
 async function serveSite(opts) {
@@ -9741,13 +9765,15 @@ const MAX_BYTES = 1024 * 1024;
 const MAX_FILES = 64;
 const MAX_CHAIN = 32;
 const bad = (problems) => new ProblemsError('bad-input', problems, problems.map((p) => p.message).join('; '));
-/** A Compose file named on the command line, or by `extends: {file}` or `include:`. */
+/** A Compose file named on the command line, or by `extends: {file}` or `include:`; at most MAX_BYTES. */
 function readComposeText(file) {
     const read = readRegularText(file, MAX_BYTES, { followLinks: true });
     if ('problem' in read)
         throw bad([{ file, message: read.problem }]);
     return read.text;
 }
+/** Why `raw` could not be interpolated, quoting its start. */
+const notInterpolated = (raw, problem) => `${JSON.stringify(raw.slice(0, 120))}: ${problem}`;
 /** Raised inside a resolution; collected into the file's problems. */
 class Bad extends Error {
     problem;
@@ -9759,12 +9785,11 @@ class Bad extends Error {
 const isRecord = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
 /** Reads one Compose file (and what it extends or includes) into its services, in the file's order. */
 function readComposeFile(file, deps = {}) {
-    return readCompose(file, (deps.read ?? readComposeText)(file), deps);
+    return readCompose(file, readComposeText(file), deps);
 }
 /** The services of one Compose file given its text, in the file's order; then those of the files it includes. */
 function readCompose(file, text, deps = {}) {
     const env = deps.env ?? {};
-    const read = deps.read ?? readComposeText;
     const files = new Map();
     const load = (name, from) => {
         const cached = files.get(external_node_path_default().resolve(name));
@@ -9772,16 +9797,19 @@ function readCompose(file, text, deps = {}) {
             return cached;
         if (files.size >= MAX_FILES)
             throw new Bad({ ...from, message: `reads more than ${MAX_FILES} Compose files through extends: and include:` });
-        let body;
+        // A file that cannot be read, or is no Compose file, is a problem of the place that names it:
+        // walk collects it with the others.
+        let parsed;
         try {
-            body = read(name);
+            parsed = parse(name, readComposeText(name));
         }
         catch (e) {
-            if (e instanceof ProblemsError)
-                throw new Bad({ ...from, message: `${name}: ${e.problems[0]?.message}` });
+            if (e instanceof ProblemsError) {
+                const first = e.problems[0];
+                throw new Bad({ ...from, message: first ? formatProblem(first) : `${name}: ${e.message}` });
+            }
             throw e;
         }
-        const parsed = parse(name, body);
         files.set(external_node_path_default().resolve(name), parsed);
         return parsed;
     };
@@ -9943,7 +9971,7 @@ function resolve(p, name, chain, ctx) {
                 file: p.file,
                 line,
                 field: `${where.field}.image`,
-                message: `${JSON.stringify(svc.image.slice(0, 120))}: ${v.problem}`
+                message: notInterpolated(svc.image, v.problem)
             });
         image = { value: v.value, file: p.file, line };
     }
@@ -9959,7 +9987,7 @@ function resolve(p, name, chain, ctx) {
             throw new Bad({ ...extWhere, message: `${what} is not a name` });
         const r = interpolate(v, ctx.env);
         if ('problem' in r)
-            throw new Bad({ ...extWhere, message: `${JSON.stringify(v.slice(0, 120))}: ${r.problem}` });
+            throw new Bad({ ...extWhere, message: notInterpolated(v, r.problem) });
         return r.value;
     };
     let baseName;
@@ -10005,7 +10033,7 @@ function includes(p, env) {
             }
             const v = interpolate(raw, env);
             if ('problem' in v)
-                out.push({ problem: { ...here, message: `${JSON.stringify(raw.slice(0, 120))}: ${v.problem}` } });
+                out.push({ problem: { ...here, message: notInterpolated(raw, v.problem) } });
             else if (/^[a-z][a-z0-9+.-]*:\/\//i.test(v.value) || v.value.startsWith('oci:') || v.value.startsWith('git@'))
                 out.push({
                     problem: {
@@ -10064,11 +10092,91 @@ function gateStatus(result, opts = {}) {
     return 0;
 }
 
+;// CONCATENATED MODULE: ./src/util/bounded-body.ts
+// An HTTP body read as a stream, never past a size cap and never past a time bound: an endless
+// body, a gzip bomb (the cap counts the bytes after decompression, which is what fetch streams)
+// or a body that drips forever is cut off; a body shorter than its Content-Length is cut short.
+// Each ends as a reason in words, for a message that names the URL.
+
+/**
+ * The body of `res`, at most `maxBytes` bytes, read while `signal` has not fired. `signal` is the
+ * request's own (its timeout), so one bound covers the headers and the body.
+ */
+async function readBoundedBody(res, maxBytes, signal, timeoutMs) {
+    const mib = `${maxBytes / (1024 * 1024)} MiB`;
+    const declared = res.headers.get('content-length');
+    const length = declared !== null && /^\d+$/.test(declared) ? Number(declared) : null;
+    // A compressed body's Content-Length counts the compressed bytes; only a plain one can be compared.
+    const plain = (res.headers.get('content-encoding') ?? 'identity').toLowerCase() === 'identity';
+    if (plain && length !== null && length > maxBytes) {
+        await res.body?.cancel().catch(() => { });
+        return { cut: `is ${length} bytes (Content-Length), larger than the ${mib} allowed` };
+    }
+    if (!res.body)
+        return { bytes: Buffer.alloc(0) };
+    const reader = res.body.getReader();
+    const chunks = [];
+    let size = 0;
+    // The fetch's signal stops the body too, but a reader waiting on a silent socket is also raced
+    // against it here, so the bound holds whatever the HTTP stack does with an abort mid-body.
+    let onAbort = () => { };
+    const aborted = new Promise((resolve) => {
+        onAbort = () => resolve('aborted');
+        if (signal.aborted)
+            resolve('aborted');
+        else
+            signal.addEventListener('abort', onAbort, { once: true });
+    });
+    const cancel = () => reader.cancel().catch(() => { });
+    try {
+        for (;;) {
+            let step;
+            try {
+                step = await Promise.race([reader.read(), aborted]);
+            }
+            catch (e) {
+                if (signal.aborted)
+                    step = 'aborted';
+                else {
+                    await cancel();
+                    const of = plain && length !== null ? ` of the ${length} bytes announced` : '';
+                    return { cut: `was cut off after ${size} bytes${of} (${bounded_body_describe(e)})` };
+                }
+            }
+            if (step === 'aborted') {
+                await cancel();
+                return { cut: `did not arrive within ${timeoutMs / 1000} s (${size} bytes read, then cut off)` };
+            }
+            if (step.done)
+                break;
+            size += step.value.byteLength;
+            if (size > maxBytes) {
+                await cancel();
+                return {
+                    cut: `is larger than the ${mib} allowed${plain ? '' : ' once decompressed'} (cut off there)`
+                };
+            }
+            chunks.push(step.value);
+        }
+    }
+    finally {
+        signal.removeEventListener('abort', onAbort);
+    }
+    if (plain && length !== null && size !== length)
+        return { cut: `was cut off after ${size} bytes of the ${length} bytes announced` };
+    return { bytes: Buffer.concat(chunks, size) };
+}
+/** An error mid-body in words: the first code along its cause chain, else its message. */
+function bounded_body_describe(error) {
+    return (0,util_network/* causeCode */.XL)(error) ?? error?.message ?? String(error);
+}
+
 ;// CONCATENATED MODULE: ./src/check/oci.ts
 // `--resolve-images`: an image the catalog does not map, resolved by its
 // `org.opencontainers.image.source` label (the label Renovate reads to find changelogs), read from
 // the registry over the OCI distribution API with an anonymous pull token. Only when the user
 // allows network; every failure is a reason, never an exception.
+
 
 const SOURCE_LABEL = 'org.opencontainers.image.source';
 /** Manifests and image configs are small; anything larger is not read. */
@@ -10117,45 +10225,53 @@ async function imageSourceLabel(ref, deps = {}) {
     const get = async (url, accept) => {
         const timeout = AbortSignal.timeout(timeoutMs);
         try {
-            return await doFetch(url, {
+            const res = await doFetch(url, {
                 signal: timeout,
                 redirect: 'follow',
                 headers: { accept, ...(token ? { authorization: `Bearer ${token}` } : {}) }
             });
+            return { url, res, timeout };
         }
         catch (e) {
-            throw new Error((0,util_network/* networkFailure */.r)(e, (0,util_network/* hostOf */.w)(url), { timeout, timeoutMs })?.message ?? e.message);
+            throw new Error((0,util_network/* networkFailure */.rd)(e, (0,util_network/* hostOf */.w4)(url), { timeout, timeoutMs })?.message ?? e.message);
         }
     };
-    const json = async (res) => {
-        const body = await res.arrayBuffer();
-        if (body.byteLength > oci_MAX_BYTES)
-            throw new Error(`${res.url} is larger than ${oci_MAX_BYTES} bytes`);
-        return JSON.parse(new TextDecoder().decode(body));
+    const discard = (a) => a.res.body?.cancel().catch(() => { });
+    // The registry's host comes from a Compose file: its body is streamed under the cap, never read whole first.
+    const json = async ({ url, res, timeout }) => {
+        const body = await readBoundedBody(res, oci_MAX_BYTES, timeout, timeoutMs);
+        if ('cut' in body)
+            throw new Error(`${res.url || url} ${body.cut}`);
+        return JSON.parse(new TextDecoder().decode(body.bytes));
     };
     /** A document of the registry, asking for an anonymous pull token once when challenged. */
     const read = async (url, accept) => {
-        let res = await get(url, accept);
-        if (res.status === 401 && token === null) {
-            const c = bearerChallenge(res.headers.get('www-authenticate'));
+        let answer = await get(url, accept);
+        if (answer.res.status === 401 && token === null) {
+            await discard(answer);
+            const c = bearerChallenge(answer.res.headers.get('www-authenticate'));
             if (!c)
-                throw new Error(`${(0,util_network/* hostOf */.w)(url)} asks for credentials this check does not have`);
+                throw new Error(`${(0,util_network/* hostOf */.w4)(url)} asks for credentials this check does not have`);
             const t = new URL(c.realm);
             if (c.service)
                 t.searchParams.set('service', c.service);
             t.searchParams.set('scope', c.scope ?? `repository:${path}:pull`);
             const tr = await get(t.href, 'application/json');
-            if (!tr.ok)
-                throw new Error(`${(0,util_network/* hostOf */.w)(t.href)} gave no anonymous pull token (HTTP ${tr.status})`);
+            if (!tr.res.ok) {
+                await discard(tr);
+                throw new Error(`${(0,util_network/* hostOf */.w4)(t.href)} gave no anonymous pull token (HTTP ${tr.res.status})`);
+            }
             const doc = (await json(tr));
             token = doc.token ?? doc.access_token ?? null;
             if (!token)
-                throw new Error(`${(0,util_network/* hostOf */.w)(t.href)} answered without a token`);
-            res = await get(url, accept);
+                throw new Error(`${(0,util_network/* hostOf */.w4)(t.href)} answered without a token`);
+            answer = await get(url, accept);
         }
-        if (!res.ok)
-            throw new Error(`${url} answered HTTP ${res.status}`);
-        return json(res);
+        if (!answer.res.ok) {
+            await discard(answer);
+            throw new Error(`${url} answered HTTP ${answer.res.status}`);
+        }
+        return json(answer);
     };
     try {
         const reference = ref.digest ?? ref.tag ?? 'latest';
@@ -10288,91 +10404,6 @@ function runningVersion(ref) {
     return { version: m[0] };
 }
 
-;// CONCATENATED MODULE: ./src/util/bounded-body.ts
-// An HTTP body read as a stream, never past a size cap and never past a time bound: an endless
-// body, a gzip bomb (the cap counts the bytes after decompression, which is what fetch streams)
-// or a body that drips forever is cut off; a body shorter than its Content-Length is cut short.
-// Each ends as a reason in words, for a message that names the URL.
-/**
- * The body of `res`, at most `maxBytes` bytes, read while `signal` has not fired. `signal` is the
- * request's own (its timeout), so one bound covers the headers and the body.
- */
-async function readBoundedBody(res, maxBytes, signal, timeoutMs) {
-    const mib = `${maxBytes / (1024 * 1024)} MiB`;
-    const declared = res.headers.get('content-length');
-    const length = declared !== null && /^\d+$/.test(declared) ? Number(declared) : null;
-    // A compressed body's Content-Length counts the compressed bytes; only a plain one can be compared.
-    const plain = (res.headers.get('content-encoding') ?? 'identity').toLowerCase() === 'identity';
-    if (plain && length !== null && length > maxBytes) {
-        await res.body?.cancel().catch(() => { });
-        return { cut: `is ${length} bytes (Content-Length), larger than the ${mib} a snapshot document may be` };
-    }
-    if (!res.body)
-        return { bytes: Buffer.alloc(0) };
-    const reader = res.body.getReader();
-    const chunks = [];
-    let size = 0;
-    // The fetch's signal stops the body too, but a reader waiting on a silent socket is also raced
-    // against it here, so the bound holds whatever the HTTP stack does with an abort mid-body.
-    let onAbort = () => { };
-    const aborted = new Promise((resolve) => {
-        onAbort = () => resolve('aborted');
-        if (signal.aborted)
-            resolve('aborted');
-        else
-            signal.addEventListener('abort', onAbort, { once: true });
-    });
-    const cancel = () => reader.cancel().catch(() => { });
-    try {
-        for (;;) {
-            let step;
-            try {
-                step = await Promise.race([reader.read(), aborted]);
-            }
-            catch (e) {
-                if (signal.aborted)
-                    step = 'aborted';
-                else {
-                    await cancel();
-                    const of = plain && length !== null ? ` of the ${length} bytes announced` : '';
-                    return { cut: `was cut off after ${size} bytes${of} (${bounded_body_describe(e)})` };
-                }
-            }
-            if (step === 'aborted') {
-                await cancel();
-                return { cut: `did not arrive within ${timeoutMs / 1000} s (${size} bytes read, then cut off)` };
-            }
-            if (step.done)
-                break;
-            size += step.value.byteLength;
-            if (size > maxBytes) {
-                await cancel();
-                return {
-                    cut: `is larger than the ${mib} a snapshot document may be${plain ? '' : ' once decompressed'} (cut off there)`
-                };
-            }
-            chunks.push(step.value);
-        }
-    }
-    finally {
-        signal.removeEventListener('abort', onAbort);
-    }
-    if (plain && length !== null && size !== length)
-        return { cut: `was cut off after ${size} bytes of the ${length} bytes announced` };
-    return { bytes: Buffer.concat(chunks, size) };
-}
-/** An error mid-body in words: the first code or message along its cause chain. */
-function bounded_body_describe(error) {
-    let e = error;
-    for (let depth = 0; e && depth < 6; depth++) {
-        const code = e.code;
-        if (typeof code === 'string')
-            return code;
-        e = e.cause;
-    }
-    return error?.message ?? String(error);
-}
-
 ;// CONCATENATED MODULE: ./src/check/snapshot.ts
 // A published snapshot, read over HTTP or from a folder (the Pages branch checked out, or a build's
 // --out). Every document is checked against its schema: `check` judges only what it can trust.
@@ -10390,9 +10421,12 @@ const snapshot_bad = (file, message) => new ProblemsError('bad-input', [{ file, 
 function snapshotReader(api, deps = {}) {
     const trimmed = api.replace(/\/api\/v1\/apps\.json$/, '').replace(/\/+$/, '');
     const isUrl = /^https?:\/\//i.test(trimmed);
-    const load = isUrl ? httpLoader(trimmed, deps) : fileLoader(trimmed);
+    // The address as printed and as documents are fetched from: no user name or password, and no
+    // trailing slash (URL.href adds one to a bare origin once the credentials are taken out).
+    const where = (0,http_url/* withoutCredentials */.r)(trimmed).replace(/\/+$/, '');
+    const load = isUrl ? httpLoader(trimmed, where, deps) : fileLoader(trimmed);
     return {
-        where: (0,http_url/* withoutCredentials */.r)(trimmed),
+        where,
         async read(sitePath, schema) {
             const { name, text } = await load(sitePath);
             if (text === null)
@@ -10434,10 +10468,10 @@ function fileLoader(dir) {
 }
 /** Redirects followed for one document; Pages answers at most two (http to https, a custom domain). */
 const MAX_REDIRECTS = 5;
-function httpLoader(base, deps) {
+/** `base` may hold `user:pass@`; `shownBase` is the same address without it, the one printed and fetched. */
+function httpLoader(base, shownBase, deps) {
     const doFetch = deps.fetch ?? fetch;
     // `http://user:pass@host` is sent as Basic authentication to that origin only, and never printed.
-    const shownBase = (0,http_url/* withoutCredentials */.r)(base);
     let start;
     let auth = null;
     try {
@@ -10466,7 +10500,7 @@ function httpLoader(base, deps) {
                 });
             }
             catch (e) {
-                const why = (0,util_network/* networkFailure */.r)(e, (0,util_network/* hostOf */.w)(url.href), { timeout, timeoutMs })?.message ?? e.message;
+                const why = (0,util_network/* networkFailure */.rd)(e, (0,util_network/* hostOf */.w4)(url.href), { timeout, timeoutMs })?.message ?? e.message;
                 throw snapshot_bad(name, `could not be fetched: ${why}`);
             }
             const location = res.headers.get('location');
@@ -11786,6 +11820,8 @@ function utcDay(now) {
 /* harmony export */   r: () => (/* binding */ withoutCredentials),
 /* harmony export */   v: () => (/* binding */ safeHttpUrl)
 /* harmony export */ });
+/* harmony import */ var _redact_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(767);
+
 /**
  * The normalised absolute URL when `input` is an http(s) URL, otherwise null.
  * Anything else (javascript:, data:, relative, with credentials, garbage) must
@@ -11809,7 +11845,8 @@ function safeHttpUrl(input) {
 }
 /**
  * A URL as it may be printed: user name and password removed (`http://user:pass@host/x` is
- * `http://host/x`). Text that does not parse as a URL loses anything that looks like `user:pass@`.
+ * `http://host/x`). Text that does not parse as a URL loses what looks like `user:pass@` after
+ * `://`: the shape redact() blanks, one pattern for both.
  */
 function withoutCredentials(url) {
     try {
@@ -11821,7 +11858,7 @@ function withoutCredentials(url) {
         return u.href;
     }
     catch {
-        return url.replace(/(\/\/)[^/@\s]*@/, '$1');
+        return url.replace(_redact_js__WEBPACK_IMPORTED_MODULE_0__/* .URL_CREDENTIALS */ .rG, '$1');
     }
 }
 
@@ -11832,8 +11869,9 @@ function withoutCredentials(url) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   r: () => (/* binding */ networkFailure),
-/* harmony export */   w: () => (/* binding */ hostOf)
+/* harmony export */   XL: () => (/* binding */ causeCode),
+/* harmony export */   rd: () => (/* binding */ networkFailure),
+/* harmony export */   w4: () => (/* binding */ hostOf)
 /* harmony export */ });
 // What a failed HTTP request says about the network, in words: `fetch failed`
 // and Octokit's `500: getaddrinfo ENOTFOUND` name neither the fault nor the host.
@@ -11851,17 +11889,22 @@ const CODES = {
     UND_ERR_HEADERS_TIMEOUT: 'timeout',
     UND_ERR_BODY_TIMEOUT: 'timeout'
 };
-/** The first error code along an error's `cause` chain that names a network fault. */
-function faultCode(error) {
+/**
+ * The first string `code` along an error's `cause` chain (six links at most) that `wanted` accepts,
+ * or null. fetch wraps the socket's error (`ECONNRESET`, `UND_ERR_SOCKET`) in a `TypeError`'s cause.
+ */
+function causeCode(error, wanted = () => true) {
     let e = error;
     for (let depth = 0; e && depth < 6; depth++) {
         const code = e.code;
-        if (typeof code === 'string' && code in CODES)
+        if (typeof code === 'string' && wanted(code))
             return code;
         e = e.cause;
     }
     return null;
 }
+/** The first error code along an error's `cause` chain that names a network fault. */
+const faultCode = (error) => causeCode(error, (code) => code in CODES);
 /**
  * The network fault behind a failed request, or null when it is not one (an HTTP answer, a parse error).
  * `timeout` and `deadline` are the request's own signals: whichever fired explains an abort.
@@ -11904,13 +11947,15 @@ function hostOf(url) {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   E$: () => (/* binding */ redact),
-/* harmony export */   S: () => (/* binding */ redactingLogger)
+/* harmony export */   S: () => (/* binding */ redactingLogger),
+/* harmony export */   rG: () => (/* binding */ URL_CREDENTIALS)
 /* harmony export */ });
 /* unused harmony export REDACTED */
 const REDACTED = '***';
 const GITHUB_TOKEN_SHAPE = /\b(?:gh[opusr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,})/g;
 // 16 characters at least, so that "Bearer authentication" stays a phrase.
 const HEADER_CREDENTIAL = /\b(Bearer|token|Basic)(\s+)[A-Za-z0-9._~+/=-]{16,}/gi;
+/** The `user:password@` of a URL in text, after its `://` (group 1); global, for String.replace. */
 const URL_CREDENTIALS = /(:\/\/)[^/@\s]+@/g;
 /** Secrets shorter than this are not searched for: they would blank out ordinary words. */
 const MIN_SECRET = 8;
