@@ -41,6 +41,29 @@ const ENTRIES = [
 
 const jsonl = (rows: object[]) => rows.map((r) => JSON.stringify(r)).join('\n') + '\n'
 
+type Entry = { id: string; app: string; slug: string; version: string; notes: string; label: string }
+
+/** A made-up data set in the shared one's shape: notes.jsonl and dev-labels.jsonl in `folder`. */
+async function writeDataSet(folder: string, entries: readonly Entry[]): Promise<void> {
+  await mkdir(folder, { recursive: true })
+  await writeFile(path.join(folder, 'notes.jsonl'), jsonl(entries.map(({ label: _l, ...n }) => n)))
+  await writeFile(path.join(folder, 'dev-labels.jsonl'), jsonl(entries.map((e) => ({ id: e.id, label: e.label }))))
+}
+
+/** `npm run eval -- --judge models` against the stand-in, recording to `record`, with no pause between asks. */
+const askArgs = (data: string, record: string) => [
+  '--judge',
+  'models',
+  '--data',
+  data,
+  '--endpoint',
+  fake.endpoint,
+  '--record',
+  record,
+  '--interval',
+  '0'
+]
+
 function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; out: string }> {
   const child = spawn(process.execPath, ['--import', TSX, path.resolve('bench/classifier.mjs'), ...args], {
     env: { PATH: process.env.PATH ?? '', ...env }
@@ -53,8 +76,7 @@ function run(args: string[], env: Record<string, string> = {}): Promise<{ code: 
 
 beforeAll(async () => {
   ;({ dir, cleanup } = await tempDir('updatesafe-eval-models-'))
-  await writeFile(path.join(dir, 'notes.jsonl'), jsonl(ENTRIES.map(({ label: _l, ...n }) => n)))
-  await writeFile(path.join(dir, 'dev-labels.jsonl'), jsonl(ENTRIES.map((e) => ({ id: e.id, label: e.label }))))
+  await writeDataSet(dir, ENTRIES)
   // Obeys whatever the notes say; else reads the first line.
   fake = await startFakeModels((req) => {
     const notes = notesOf(req)
@@ -109,26 +131,12 @@ describe('npm run eval -- --judge models / --answers', () => {
   it('resumes where a recording stops, and never lists a sealed release it got wrong', async () => {
     // Made up: two breaking releases whose notes say nothing of it, which the stand-in calls safe.
     const data = path.join(dir, 'resume')
-    await mkdir(data)
-    const more = [
+    await writeDataSet(data, [
       { id: 'a@9', app: 'A', slug: 'a', version: '9', notes: '- Tidied the importer', label: 'breaking' },
       { id: 'b@9', app: 'B', slug: SEALED, version: '9', notes: '- Tidied the exporter', label: 'breaking' }
-    ]
-    await writeFile(path.join(data, 'notes.jsonl'), jsonl(more.map(({ label: _l, ...n }) => n)))
-    await writeFile(path.join(data, 'dev-labels.jsonl'), jsonl(more.map((e) => ({ id: e.id, label: e.label }))))
+    ])
     const record = path.join(data, 'answers.jsonl')
-    const args = [
-      '--judge',
-      'models',
-      '--data',
-      data,
-      '--endpoint',
-      fake.endpoint,
-      '--record',
-      record,
-      '--interval',
-      '0'
-    ]
+    const args = askArgs(data, record)
     const env = { GITHUB_TOKEN: 'test-token-not-a-secret' }
     const before = fake.requests.length
     expect((await run([...args, '--limit', '1', '--quiet'], env)).code).toBe(0)
@@ -173,30 +181,20 @@ describe('npm run eval -- --judge models / --answers', () => {
 
   it('asks again, on --resume, what was recorded for another prompt', async () => {
     const data = path.join(dir, 'other-prompt')
-    await mkdir(data)
-    const one = { id: 'c@1', app: 'C', slug: 'c', version: '1', notes: '- Fixed a crash in the exporter' }
-    await writeFile(path.join(data, 'notes.jsonl'), jsonl([one]))
-    await writeFile(path.join(data, 'dev-labels.jsonl'), jsonl([{ id: one.id, label: 'safe' }]))
+    const one = {
+      id: 'c@1',
+      app: 'C',
+      slug: 'c',
+      version: '1',
+      notes: '- Fixed a crash in the exporter',
+      label: 'safe'
+    }
+    await writeDataSet(data, [one])
     const record = path.join(data, 'answers.jsonl')
     const old = completion('openai/gpt-4.1-mini', answer('safe', 'Fixed a crash in the exporter'))
     await writeFile(record, jsonl([{ id: one.id, model: 'openai/gpt-4.1-mini', prompt: -1, response: old }]))
     const before = fake.requests.length
-    const r = await run(
-      [
-        '--judge',
-        'models',
-        '--data',
-        data,
-        '--endpoint',
-        fake.endpoint,
-        '--record',
-        record,
-        '--interval',
-        '0',
-        '--resume'
-      ],
-      { GITHUB_TOKEN: 'test-token-not-a-secret' }
-    )
+    const r = await run([...askArgs(data, record), '--resume'], { GITHUB_TOKEN: 'test-token-not-a-secret' })
     expect(r.code).toBe(0)
     expect(fake.requests.length - before).toBe(1)
   }, 60_000)
