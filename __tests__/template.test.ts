@@ -183,10 +183,10 @@ describe('template/: a catalog repository of its own', () => {
     expect(lines).toEqual([`${path.join(TEMPLATE, 'catalog')}: 2 records, all valid`])
   })
 
-  it('asks for the least it needs: nothing by default, contents: write to publish, actions: write to keep alive', async () => {
+  it('asks for the least it needs: nothing by default, contents: write and models: read to publish, actions: write to keep alive', async () => {
     const w = await workflow()
     expect(w.permissions).toEqual({})
-    expect(w.jobs.publish!.permissions).toEqual({ contents: 'write' })
+    expect(w.jobs.publish!.permissions).toEqual({ contents: 'write', models: 'read' })
     expect(w.jobs['keep-alive']!.permissions).toEqual({ actions: 'write' })
     // The action gets only inputs it declares; the scripts are updatesafe's own, at the action's version.
     const declared = Object.keys((parse(await readFile('action.yml', 'utf8')) as { inputs: object }).inputs)
