@@ -10,6 +10,8 @@ import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { changedImages } from '../../src/check/changes.js'
+import { runCheck } from '../../src/check/report.js'
+import { snapshotReader } from '../../src/check/snapshot.js'
 import { createSiteHandler } from '../../src/output/serve.js'
 import type { Logger } from '../../src/util/types.js'
 import { BREAKING, builder, FIX, release, upstreamOf } from '../support/demo-chain.js'
@@ -306,4 +308,25 @@ describe('the pull-request check action', () => {
       gh.refuseWrites = null
     }
   }, 60_000)
+})
+
+describe('the files a pull request changes', () => {
+  it('shows no version before when the image changes app: the old one was another app’s', async () => {
+    const result = await runCheck(snapshotReader(api), {
+      from: [],
+      services: [],
+      changes: [
+        {
+          file: 'compose.yml',
+          field: 'services.x.image',
+          line: 3,
+          baseImage: 'prom/prometheus:v3.15.0',
+          image: 'gogs/gogs:0.15.1'
+        }
+      ]
+    })
+    expect(result.apps).toHaveLength(1)
+    expect(result.apps[0]).toMatchObject({ slug: 'gogs', running: null, latest: '0.15.1', safeToUpdate: 'unknown' })
+    expect(result.apps[0]!.rationale).toContain('the image was prom/prometheus:v3.15.0')
+  })
 })
