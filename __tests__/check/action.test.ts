@@ -311,6 +311,25 @@ describe('the pull-request check action', () => {
 })
 
 describe('the files a pull request changes', () => {
+  it('reads at most the file cap and within the time budget; the rest are listed as not read', async () => {
+    const r = await repoWith(
+      'capped',
+      { 'a.yml': COMPOSE('0.14.3'), 'b.yml': COMPOSE('0.14.3'), 'c.yml': COMPOSE('0.14.3') },
+      { 'a.yml': COMPOSE('0.15.1'), 'b.yml': COMPOSE('0.15.1'), 'c.yml': COMPOSE('0.15.1') }
+    )
+    const capped = await changedImages(r.cwd, r.base, r.heads[0]!, { maxFiles: 2 })
+    expect(capped.changes.map((c) => c.file)).toEqual(['a.yml', 'b.yml'])
+    expect(capped.notRead).toEqual([
+      { file: 'c.yml', reason: 'past the first 2 changed YAML files, which are all the gate reads' }
+    ])
+    // A clock that has run past the budget once the list is made: nothing is read, nothing is lost.
+    let t = 0
+    const late = await changedImages(r.cwd, r.base, r.heads[0]!, { budgetMs: 1000, now: () => (t += 600) })
+    expect(late.changes).toEqual([])
+    expect(late.notRead.map((n) => n.file).sort()).toEqual(['a.yml', 'b.yml', 'c.yml'])
+    expect(late.notRead[0]!.reason).toBe("the gate's time budget (1 s) ran out before it was read")
+  })
+
   it('shows no version before when the image changes app: the old one was another app’s', async () => {
     const result = await runCheck(snapshotReader(api), {
       from: [],
