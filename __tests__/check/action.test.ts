@@ -356,6 +356,7 @@ describe('the pull-request check action', () => {
     const strict = await runCheckAction(r.cwd, r.base, r.heads[0]!, { 'fail-on': 'unknown' }, false, 21)
     expect(strict.code).toBe(1)
     expect(strict.stdout).toMatch(/^::error title=updatesafe%3A not judged,file=nul\.yaml,line=1::/m)
+    expect(strict.summary).toContain('❌ 3 not judged, counted as unknown: fail-on: unknown')
     expect(gh.violations).toEqual([])
   }, 60_000)
 

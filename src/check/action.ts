@@ -64,9 +64,11 @@ export function reportMarkdown(r: Report, note?: string, max = MAX_COMMENT): str
   const title =
     judged.length + r.result.untracked.length + r.added.length + r.unreadable.length + r.notRead.length === 0
       ? 'no image reference changed'
-      : r.status === 1
-        ? `${failing.length || 'an'} image update${failing.length === 1 ? '' : 's'} reach${failing.length === 1 ? 'es' : ''} fail-on: ${r.failOn}`
-        : `no image update reaches fail-on: ${r.failOn}`
+      : r.status === 1 && failing.length === 0
+        ? `${notJudgedCount(r)} not judged, counted as unknown: fail-on: ${r.failOn}`
+        : r.status === 1
+          ? `${failing.length} image update${failing.length === 1 ? '' : 's'} reach${failing.length === 1 ? 'es' : ''} fail-on: ${r.failOn}`
+          : `no image update reaches fail-on: ${r.failOn}`
   head.push(`### updatesafe check: ${r.status === 1 ? '❌' : '✅'} ${title}`, '')
   // The worst updates first.
   const rows = [...judged]
