@@ -10,6 +10,9 @@ import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { changedImages } from '../../src/check/changes.js'
+import { runCheck } from '../../src/check/report.js'
+import { snapshotReader } from '../../src/check/snapshot.js'
+import { MARKER } from '../../src/check/pr-comment.js'
 import { createSiteHandler } from '../../src/output/serve.js'
 import type { Logger } from '../../src/util/types.js'
 import { BREAKING, builder, FIX, release, upstreamOf } from '../support/demo-chain.js'
@@ -206,7 +209,11 @@ describe('the pull-request check action', () => {
     expect(first.outputs).toMatch(/^worst<<.*\nbreaking\n/m)
     // One comment, made with the token, quoting the deciding line.
     expect(gh.violations).toEqual([])
-    expect(gh.calls.map((c) => c.operationId)).toEqual(['issues/list-comments', 'issues/create-comment'])
+    expect(gh.calls.map((c) => c.operationId)).toEqual([
+      'users/get-authenticated',
+      'issues/list-comments',
+      'issues/create-comment'
+    ])
     expect(gh.calls.every((c) => c.auth === 'Bearer ghs_faketoken123')).toBe(true)
     expect(gh.comments).toHaveLength(1)
     const comment = gh.comments[0]!
@@ -220,7 +227,11 @@ describe('the pull-request check action', () => {
     // The second push: the same comment, updated.
     const second = await runCheckAction(r.cwd, r.base, r.heads[1]!)
     expect(second.code).toBe(1)
-    expect(gh.calls.map((c) => c.operationId).slice(2)).toEqual(['issues/list-comments', 'issues/update-comment'])
+    expect(gh.calls.map((c) => c.operationId).slice(3)).toEqual([
+      'users/get-authenticated',
+      'issues/list-comments',
+      'issues/update-comment'
+    ])
     expect(gh.comments).toHaveLength(1)
     expect(gh.comments[0]!.id).toBe(comment.id)
     expect(gh.comments[0]!.body).toContain('0.14.3 → 0.15.0')
@@ -280,7 +291,10 @@ describe('the pull-request check action', () => {
     const before = gh.calls.length
     const run = await runCheckAction(r.cwd, r.base, r.heads[0]!, {}, false, 9)
     expect(run.code).toBe(0)
-    expect(gh.calls.slice(before).map((c) => c.operationId)).toEqual(['issues/list-comments'])
+    expect(gh.calls.slice(before).map((c) => c.operationId)).toEqual([
+      'users/get-authenticated',
+      'issues/list-comments'
+    ])
     expect(gh.comments.filter((c) => c.issue === 9)).toEqual([])
     expect(run.summary).toContain('no image reference changed')
     expect(run.stdout).not.toMatch(/^::warning/m)
@@ -306,4 +320,143 @@ describe('the pull-request check action', () => {
       gh.refuseWrites = null
     }
   }, 60_000)
+
+  it('counts a changed file it cannot read (a duplicate key, a NUL byte, over 1 MiB) as unknown, with its reason', async () => {
+    const big = `${COMPOSE('0.15.1')}${'# padding, not a manifest anyone reviews\n'.repeat(30_000)}`
+    const r = await repoWith(
+      'unread',
+      { 'dup.yml': COMPOSE('0.14.3'), 'nul.yaml': COMPOSE('0.14.3'), 'big/compose.yml': COMPOSE('0.14.3') },
+      {
+        'dup.yml': `${COMPOSE('0.15.1')}  git:\n    image: gogs/gogs:0.14.3\n`,
+        'nul.yaml': `${COMPOSE('0.15.1')}\0\n`,
+        'big/compose.yml': big
+      }
+    )
+    // The catalog's address with a password: it is used, and never printed.
+    const withPassword = api.replace('http://', 'http://reader:s3cret-pass-9@')
+    const run = await runCheckAction(r.cwd, r.base, r.heads[0]!, { api: withPassword }, false, 21)
+    expect(run.code).toBe(0) // fail-on: breaking; the files are unknown, not breaking
+    expect(run.outputs).toMatch(/^worst<<.*\nunknown\n/m)
+    expect(run.outputs).toMatch(/^judged<<.*\n0\n/m)
+    expect(run.outputs).toMatch(/^comment<<.*\ncreated\n/m)
+    const comment = gh.comments.find((c) => c.issue === 21)!
+    expect(comment.body).toMatch(/`dup\.yml`: not read, is not YAML: line 6: Map keys must be unique/)
+    expect(comment.body).toMatch(/`nul\.yaml`: not read, holds a NUL byte/)
+    expect(comment.body).toMatch(/`big\/compose\.yml`: not read, is \d+ bytes, larger than the 1 MiB the gate reads/)
+    expect(comment.body).toContain('never as safe')
+    expect(run.stdout).toMatch(/^::notice title=updatesafe%3A not judged,file=dup\.yml,line=1::not judged \(unknown\)/m)
+    // No credential in the comment, the summary or the log (but the runner's mask command).
+    for (const text of [comment.body, run.summary]) {
+      expect(text).not.toContain('s3cret-pass-9')
+      expect(text).toContain(`catalog ${api},`)
+    }
+    expect(run.stdout.split('s3cret-pass-9')).toHaveLength(2)
+    expect(run.stdout).toMatch(/^::add-mask::s3cret-pass-9$/m)
+
+    const strict = await runCheckAction(r.cwd, r.base, r.heads[0]!, { 'fail-on': 'unknown' }, false, 21)
+    expect(strict.code).toBe(1)
+    expect(strict.stdout).toMatch(/^::error title=updatesafe%3A not judged,file=nul\.yaml,line=1::/m)
+    expect(strict.summary).toContain('❌ 3 not judged, counted as unknown: fail-on: unknown')
+    expect(gh.violations).toEqual([])
+  }, 60_000)
+
+  it('updates only a marked comment its own identity wrote: never one another user wrote the marker into', async () => {
+    const r = await repoWith('spoof', { 'compose.yml': COMPOSE('0.14.3') }, { 'compose.yml': COMPOSE('0.15.1') })
+    const spoof = { id: 1, issue: 31, body: `${MARKER}\n✅ all safe, merge away`, user: 'mallory' }
+    const theirs = { id: 2, issue: 31, body: `I reviewed this. ${MARKER}`, user: 'octo-maintainer' }
+    gh.comments.push(spoof, theirs)
+    const first = await runCheckAction(r.cwd, r.base, r.heads[0]!, {}, false, 31)
+    expect(first.code).toBe(1)
+    const ours = gh.comments.filter((c) => c.issue === 31 && c.user === 'github-actions[bot]')
+    expect(ours).toHaveLength(1)
+    expect(ours[0]!.body).toContain('❌ 1 image update reaches fail-on: breaking')
+    expect(spoof.body).toBe(`${MARKER}\n✅ all safe, merge away`)
+    expect(theirs.body).toBe(`I reviewed this. ${MARKER}`)
+    // The next push updates that one comment.
+    await runCheckAction(r.cwd, r.base, r.heads[0]!, {}, false, 31)
+    expect(gh.comments.filter((c) => c.issue === 31)).toHaveLength(3)
+    expect(gh.calls.slice(-1)[0]).toMatchObject({
+      operationId: 'issues/update-comment',
+      path: expect.stringMatching(new RegExp(`/comments/${ours[0]!.id}$`))
+    })
+
+    // A user's token (a PAT) writes as that user, whom GET /user names.
+    gh.identities.ghp_faketokenof0cto = { login: 'homelab-bot', installation: false }
+    const pat = await runCheckAction(r.cwd, r.base, r.heads[0]!, { 'github-token': 'ghp_faketokenof0cto' }, false, 31)
+    expect(pat.outputs).toMatch(/^comment<<.*\ncreated\n/m)
+    expect(theirs.body).toBe(`I reviewed this. ${MARKER}`)
+    expect(gh.comments.filter((c) => c.issue === 31 && c.user === 'homelab-bot')).toHaveLength(1)
+
+    // A GitHub App's installation token: GET /user refuses it; the comment says who wrote it, and
+    // comment-author names that bot so that the next push updates the comment.
+    gh.identities.ghs_appinstallation0token = { login: 'homelab-app[bot]', installation: true }
+    const app = { 'github-token': 'ghs_appinstallation0token' }
+    const unnamed = await runCheckAction(r.cwd, r.base, r.heads[0]!, app, false, 32)
+    expect(unnamed.stdout).toMatch(
+      /^::warning::the comment was written as homelab-app\[bot\], not github-actions\[bot\]: set the input comment-author: homelab-app\[bot\]/m
+    )
+    const named = await runCheckAction(
+      r.cwd,
+      r.base,
+      r.heads[0]!,
+      { ...app, 'comment-author': 'homelab-app[bot]' },
+      false,
+      32
+    )
+    expect(named.outputs).toMatch(/^comment<<.*\nupdated\n/m)
+    expect(named.stdout).not.toMatch(/^::warning/m)
+    expect(gh.comments.filter((c) => c.issue === 32)).toHaveLength(1)
+    expect(gh.violations).toEqual([])
+  }, 60_000)
+
+  it('bounds the annotations, and says how many it left out', async () => {
+    const many = (tag: string) =>
+      `services:\n${Array.from({ length: 80 }, (_, i) => `  git${i}:\n    image: gogs/gogs:${tag}\n`).join('')}`
+    const r = await repoWith('many', { 'compose.yml': many('0.14.3') }, { 'compose.yml': many('0.15.1') })
+    const run = await runCheckAction(r.cwd, r.base, r.heads[0]!, { 'github-token': '' })
+    expect(run.code).toBe(1)
+    const onLines = run.stdout.split('\n').filter((l) => /^::(error|warning|notice) .*file=/.test(l))
+    expect(onLines).toHaveLength(50)
+    expect(run.stdout).toMatch(/^::notice::30 more annotations left out \(at most 50 a run, the errors first\)/m)
+  }, 60_000)
+})
+
+describe('the files a pull request changes', () => {
+  it('reads at most the file cap and within the time budget; the rest are listed as not read', async () => {
+    const r = await repoWith(
+      'capped',
+      { 'a.yml': COMPOSE('0.14.3'), 'b.yml': COMPOSE('0.14.3'), 'c.yml': COMPOSE('0.14.3') },
+      { 'a.yml': COMPOSE('0.15.1'), 'b.yml': COMPOSE('0.15.1'), 'c.yml': COMPOSE('0.15.1') }
+    )
+    const capped = await changedImages(r.cwd, r.base, r.heads[0]!, { maxFiles: 2 })
+    expect(capped.changes.map((c) => c.file)).toEqual(['a.yml', 'b.yml'])
+    expect(capped.notRead).toEqual([
+      { file: 'c.yml', reason: 'past the first 2 changed YAML files, which are all the gate reads' }
+    ])
+    // A clock that has run past the budget once the list is made: nothing is read, nothing is lost.
+    let t = 0
+    const late = await changedImages(r.cwd, r.base, r.heads[0]!, { budgetMs: 1000, now: () => (t += 600) })
+    expect(late.changes).toEqual([])
+    expect(late.notRead.map((n) => n.file).sort()).toEqual(['a.yml', 'b.yml', 'c.yml'])
+    expect(late.notRead[0]!.reason).toBe("the gate's time budget (1 s) ran out before it was read")
+  })
+
+  it('shows no version before when the image changes app: the old one was another app’s', async () => {
+    const result = await runCheck(snapshotReader(api), {
+      from: [],
+      services: [],
+      changes: [
+        {
+          file: 'compose.yml',
+          field: 'services.x.image',
+          line: 3,
+          baseImage: 'prom/prometheus:v3.15.0',
+          image: 'gogs/gogs:0.15.1'
+        }
+      ]
+    })
+    expect(result.apps).toHaveLength(1)
+    expect(result.apps[0]).toMatchObject({ slug: 'gogs', running: null, latest: '0.15.1', safeToUpdate: 'unknown' })
+    expect(result.apps[0]!.rationale).toContain('the image was prom/prometheus:v3.15.0')
+  })
 })

@@ -27,7 +27,13 @@ describe('check/action.yml', () => {
     expect(action.runs).toEqual({ using: 'node24', main: '../dist/check/index.js' })
     const bundle = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { bundle: string } }).scripts.bundle
     expect(bundle).toContain('ncc build src/check-action.ts -o dist/check')
-    expect(Object.keys(action.inputs).sort()).toEqual(['allow-urgent', 'api', 'fail-on', 'github-token'])
+    expect(Object.keys(action.inputs).sort()).toEqual([
+      'allow-urgent',
+      'api',
+      'comment-author',
+      'fail-on',
+      'github-token'
+    ])
     expect(action.inputs['fail-on']!.default).toBe('breaking')
     expect(action.inputs.api!.required).toBe(true)
   })
@@ -50,6 +56,11 @@ describe('docs/check-action.md', () => {
     } finally {
       await cleanup()
     }
+  })
+
+  it('has a row in its inputs table for each input the action declares, and no other', () => {
+    const rows = [...doc.matchAll(/^\| `([a-z-]+)` \|/gm)].map((m) => m[1])
+    expect(rows.sort()).toEqual(Object.keys(action.inputs).sort())
   })
 
   it('passes only declared inputs and asks pull-requests: write for the check job only', () => {

@@ -45,6 +45,7 @@ const report = (apps: CheckedApp[]): Report => ({
   result: { snapshot: { generatedAt: '2026-11-28T00:00:00.000Z' }, apps, untracked: [] },
   added: [],
   unreadable: [],
+  notRead: [],
   failOn: 'breaking',
   allowUrgent: false,
   status: 1,
@@ -69,6 +70,46 @@ describe('reportMarkdown', () => {
     const rows = md.split('\n').filter((l) => l.startsWith('| `compose.yml:'))
     expect(rows).toHaveLength(40)
     expect(rows[0]).toContain('| app150 |')
-    expect(md).toContain('…and 160 more, in the annotations.')
+    expect(md).toContain('…and 160 more updates left out here (the worst come first).')
+  })
+
+  it('cuts a report past GitHub’s 65,536 characters, saying how many rows and lines it left out', () => {
+    // Every field at its longest: a long path, mentions made inert (each "@" takes two characters), long reasons.
+    const long = (i: number) => {
+      const a = app(`app-${'x'.repeat(60)}-${i}`, 'breaking', i + 1)
+      const file = `${'deep/'.repeat(40)}compose-${i}.yml`
+      if (a.source.from === 'change') a.source.file = file
+      a.decidedBy!.quote = '@'.repeat(1000)
+      a.running = '@'.repeat(100)
+      return a
+    }
+    const r = report(Array.from({ length: 60 }, (_, i) => long(i)))
+    r.notRead = Array.from({ length: 60 }, (_, i) => ({
+      file: `${'deep/'.repeat(40)}values-${i}.yaml`,
+      reason: `is not YAML: ${'@'.repeat(600)}`
+    }))
+    r.result.untracked = Array.from({ length: 60 }, (_, i) => ({
+      file: `${'deep/'.repeat(40)}other-${i}.yaml`,
+      service: 'services.x.image',
+      line: i + 1,
+      image: `registry.example.invalid/${'y'.repeat(200)}:1.0.${i}`,
+      reason: `not tracked by this catalog ${'@'.repeat(600)}`
+    }))
+    const md = reportMarkdown(r, 'No pull-request comment: '.repeat(60))
+    expect(md.length).toBeLessThanOrEqual(65_536)
+    expect(md.startsWith('<!-- updatesafe-check -->\n')).toBe(true)
+    expect(md).toMatch(/<sub>fail-on: breaking · catalog https:\/\/example\.invalid, generated .*<\/sub>\n$/)
+    const rows = md.split('\n').filter((l) => l.startsWith('| `deep/'))
+    const lines = md.split('\n').filter((l) => l.startsWith('- `deep/'))
+    expect(md).toContain(`…and ${60 - rows.length} more updates left out here`)
+    expect(md).toContain(`- and ${120 - lines.length} more left out here`)
+  })
+
+  it('prints the catalog’s address without its user name and password', () => {
+    const r = report([app('demo', 'breaking', 3)])
+    r.api = 'https://reader:hunter22secret@catalog.example.invalid/site'
+    const md = reportMarkdown(r)
+    expect(md).not.toContain('hunter22secret')
+    expect(md).toContain('catalog https://catalog.example.invalid/site,')
   })
 })

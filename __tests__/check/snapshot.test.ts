@@ -82,6 +82,9 @@ beforeAll(async () => {
           'content-length': String(bomb.length)
         })
         return res.end(bomb)
+      case 'slow':
+        // Each document answered just within its own bound (here, a 404 after 700 ms).
+        return void setTimeout(() => res.writeHead(404).end(), 700)
       case 'loop':
         res.writeHead(302, { location: req.url })
         return res.end()
@@ -150,6 +153,20 @@ describe('check reads a snapshot document within a size cap and a time bound', (
     expect(exitStatus(e)).toBe(2)
     expect((e as Error).message).toMatch(
       new RegExp(`${origin}/drip/api/v1/apps\\.json: did not arrive within 1\\.5 s \\(\\d+ bytes read`)
+    )
+  })
+
+  it('bounds the whole run too: documents each just within their bound run out of the overall time', async () => {
+    const started = Date.now()
+    const reader = snapshotReader(`${origin}/slow`, { timeoutMs: 1000, totalMs: 1800 })
+    expect(await reader.read('api/v1/apps.json', catalogDocSchema)).toBeNull()
+    expect(await reader.read('api/v1/images.json', catalogDocSchema)).toBeNull()
+    const e = await reader.read('api/v1/apps/gogs/releases.json', catalogDocSchema).catch((x: unknown) => x)
+    expect(Date.now() - started).toBeLessThan(4000)
+    expect(e).toBeInstanceOf(ProblemsError)
+    expect(exitStatus(e)).toBe(2)
+    expect((e as Error).message).toBe(
+      `${origin}/slow/api/v1/apps/gogs/releases.json: was not read: check's time for the whole snapshot (1.8 s) ran out; the server at ${origin.slice(7)} answers too slowly`
     )
   })
 

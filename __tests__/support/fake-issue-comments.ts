@@ -6,8 +6,15 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 
-/** The three operations the check uses, as the OpenAPI description gives them. */
+/** The operations the check uses, as the OpenAPI description gives them. */
 export const OPERATIONS = [
+  {
+    operationId: 'users/get-authenticated',
+    method: 'GET',
+    path: /^\/user$/,
+    query: [],
+    body: null
+  },
   {
     operationId: 'issues/list-comments',
     method: 'GET',
@@ -35,6 +42,17 @@ export interface CommentRecord {
   id: number
   issue: number
   body: string
+  /** The author's login. */
+  user: string
+}
+
+/**
+ * Who a token is, as GitHub answers: an installation token (`ghs_`: the workflow's GITHUB_TOKEN, a
+ * GitHub App's) writes as its app's bot and gets 403 from GET /user; a user's token writes as the user.
+ */
+export interface Identity {
+  login: string
+  installation: boolean
 }
 
 export interface FakeComments {
@@ -44,11 +62,27 @@ export interface FakeComments {
   violations: string[]
   /** Answer writes (create, update) with this status: 403 as for a fork's read-only token. */
   refuseWrites: number | null
+  /** Tokens (without `Bearer `) and who they are; an unknown `ghs_` token is github-actions[bot]. */
+  identities: Record<string, Identity>
   close(): Promise<void>
 }
 
 export async function startFakeComments(repo: string): Promise<FakeComments> {
-  const state: Omit<FakeComments, 'url' | 'close'> = { comments: [], calls: [], violations: [], refuseWrites: null }
+  const state: Omit<FakeComments, 'url' | 'close'> = {
+    comments: [],
+    calls: [],
+    violations: [],
+    refuseWrites: null,
+    identities: {}
+  }
+  const whoIs = (auth: string | undefined): Identity | null => {
+    const token = /^(?:Bearer|token) (\S+)$/.exec(auth ?? '')?.[1]
+    if (!token) return null
+    return (
+      state.identities[token] ??
+      (token.startsWith('ghs_') ? { login: 'github-actions[bot]', installation: true } : null)
+    )
+  }
   let nextId = 1000
   const asGitHub = (origin: string, c: CommentRecord) => ({
     id: c.id,
@@ -57,7 +91,11 @@ export async function startFakeComments(repo: string): Promise<FakeComments> {
     html_url: `https://github.com/${repo}/pull/${c.issue}#issuecomment-${c.id}`,
     issue_url: `${origin}/repos/${repo}/issues/${c.issue}`,
     body: c.body,
-    user: { login: 'github-actions[bot]', id: 41898282, type: 'Bot' },
+    user: {
+      login: c.user,
+      id: c.user === 'github-actions[bot]' ? 41898282 : 1000 + c.user.length,
+      type: c.user.endsWith('[bot]') ? 'Bot' : 'User'
+    },
     created_at: '2026-11-28T04:00:00Z',
     updated_at: '2026-11-28T04:00:00Z',
     author_association: 'NONE'
@@ -81,6 +119,18 @@ export async function startFakeComments(repo: string): Promise<FakeComments> {
         path: u.pathname,
         auth: req.headers.authorization
       })
+      const who = whoIs(req.headers.authorization)
+      if (!who) return send(401, { message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest' })
+      if (op.operationId === 'users/get-authenticated') {
+        if (raw !== '') state.violations.push(`${op.operationId}: a GET with a body`)
+        if (who.installation)
+          return send(403, {
+            message: 'Resource not accessible by integration',
+            documentation_url: 'https://docs.github.com/rest/users/users#get-the-authenticated-user',
+            status: '403'
+          })
+        return send(200, { login: who.login, id: 583231, type: 'User', site_admin: false })
+      }
       const [, owner, name, num] = op.path.exec(u.pathname)!
       if (`${owner}/${name}` !== repo) return send(404, { message: 'Not Found' })
       for (const q of u.searchParams.keys())
@@ -117,12 +167,13 @@ export async function startFakeComments(repo: string): Promise<FakeComments> {
           status: String(state.refuseWrites)
         })
       if (op.operationId === 'issues/create-comment') {
-        const c = { id: nextId++, issue: Number(num), body: String(body!.body) }
+        const c = { id: nextId++, issue: Number(num), body: String(body!.body), user: who.login }
         state.comments.push(c)
         return send(201, asGitHub(origin, c))
       }
       const c = state.comments.find((x) => x.id === Number(num))
       if (!c) return send(404, { message: 'Not Found' })
+      // As on GitHub, a token with write access may edit anyone's comment: the check must not.
       c.body = String(body!.body)
       return send(200, asGitHub(origin, c))
     })

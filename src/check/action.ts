@@ -5,9 +5,10 @@
 import { readFile } from 'node:fs/promises'
 import * as core from '@actions/core'
 import { escapeMarkdown } from '../output/job-summary.js'
+import { withoutCredentials } from '../util/http-url.js'
 import { redact } from '../util/redact.js'
 import { escapeUnsafe } from '../util/text.js'
-import { changedImages, type Unreadable } from './changes.js'
+import { changedImages, type NotRead, type Unreadable } from './changes.js'
 import { FAIL_ON, gateStatus, parseFailOn, reaches, worstOf, type FailOn } from './gate.js'
 import { MARKER, upsertComment, type CommentResult } from './pr-comment.js'
 import { runCheck, type CheckResult } from './report.js'
@@ -38,77 +39,121 @@ export interface Report {
   result: CheckResult
   added: { file: string; line: number; image: string }[]
   unreadable: Unreadable[]
+  /** Changed files the gate did not read: each is unknown. */
+  notRead: NotRead[]
   failOn: FailOn
   allowUrgent: boolean
   status: 0 | 1
   api: string
 }
 
-/** Rows of the table; each is at most about 1,000 characters. */
+/** Rows of the table and lines of the not-judged list shown at most; each is at most about 1,000 characters. */
 const MAX_ROWS = 40
+/** GitHub refuses a longer comment (HTTP 422); the report is cut to fit, saying what it left out. */
+export const MAX_COMMENT = 65_536
 
-/** The comment's and the summary's Markdown. */
-export function reportMarkdown(r: Report, note?: string): string {
-  const out = [MARKER]
+/** Anything changed that is not known to be safe without a verdict: counted as unknown. */
+const notJudgedCount = (r: Report) =>
+  r.result.untracked.filter((u) => u.image !== null).length + r.added.length + r.unreadable.length + r.notRead.length
+
+/** The comment's and the summary's Markdown, at most `max` characters. */
+export function reportMarkdown(r: Report, note?: string, max = MAX_COMMENT): string {
+  const head = [MARKER]
   const judged = r.result.apps
   const failing = judged.filter((a) => reaches(worstOf(a, r).safeToUpdate, r.failOn))
   const title =
-    judged.length + r.result.untracked.length + r.added.length === 0
+    judged.length + r.result.untracked.length + r.added.length + r.unreadable.length + r.notRead.length === 0
       ? 'no image reference changed'
-      : r.status === 1
-        ? `${failing.length || 'an'} image update${failing.length === 1 ? '' : 's'} reach${failing.length === 1 ? 'es' : ''} fail-on: ${r.failOn}`
-        : `no image update reaches fail-on: ${r.failOn}`
-  out.push(`### updatesafe check: ${r.status === 1 ? '❌' : '✅'} ${title}`, '')
-  if (judged.length > 0) {
-    out.push('| Where | App | Update | Verdict | Worst crossed | Deciding words |', '|---|---|---|---|---|---|')
-    // GitHub keeps a comment to 65,536 characters: the worst updates first, at most MAX_ROWS of them.
-    const shown = [...judged]
-      .sort((x, y) => RANK[worstOf(y, r).safeToUpdate] - RANK[worstOf(x, r).safeToUpdate])
-      .slice(0, MAX_ROWS)
-    for (const a of shown) {
+      : r.status === 1 && failing.length === 0
+        ? `${notJudgedCount(r)} not judged, counted as unknown: fail-on: ${r.failOn}`
+        : r.status === 1
+          ? `${failing.length} image update${failing.length === 1 ? '' : 's'} reach${failing.length === 1 ? 'es' : ''} fail-on: ${r.failOn}`
+          : `no image update reaches fail-on: ${r.failOn}`
+  head.push(`### updatesafe check: ${r.status === 1 ? '❌' : '✅'} ${title}`, '')
+  // The worst updates first.
+  const rows = [...judged]
+    .sort((x, y) => RANK[worstOf(y, r).safeToUpdate] - RANK[worstOf(x, r).safeToUpdate])
+    .map((a) => {
       const w = worstOf(a, r)
       const src = a.source.from === 'change' ? a.source : null
-      out.push(
+      return (
         `| ${src ? code(`${src.file}:${src.line}`) : ''} | ${md(a.slug, 60)} | ${md(a.running ?? '?', 60)} → ${md(a.latest, 60)} | ${a.safeToUpdate} | ` +
-          `${w.safeToUpdate}${w.version ? ` (${md(w.version, 60)})` : ''}${w.urgentAllowed ? ', urgent fix allowed' : ''} | ${md(w.words)} |`
+        `${w.safeToUpdate}${w.version ? ` (${md(w.version, 60)})` : ''}${w.urgentAllowed ? ', urgent fix allowed' : ''} | ${md(w.words)} |`
       )
-    }
-    if (judged.length > MAX_ROWS) out.push('', `…and ${judged.length - MAX_ROWS} more, in the annotations.`)
-    out.push('')
-  }
+    })
   const notes = [
+    ...r.notRead.map((n) => `${code(n.file)}: not read, ${md(n.reason)}`),
     ...r.result.untracked.map((u) => `${code(`${u.file}:${u.line}`)} ${code(u.image ?? '')}: ${md(u.reason)}`),
     ...r.added.map((a) => `${code(`${a.file}:${a.line}`)} ${code(a.image)}: added, no earlier version to update from`),
     ...r.unreadable.map((u) => `${code(`${u.file}:${u.line}`)} ${code(u.field)}: ${md(u.reason)}`)
   ]
-  if (notes.length > 0) {
-    out.push('Not judged (counted as unknown, never as safe):', '', ...notes.slice(0, 40).map((n) => `- ${n}`))
-    if (notes.length > 40) out.push(`- and ${notes.length - 40} more`)
-    out.push('')
-  }
-  if (note) out.push(`> ${md(note, 1000)}`, '')
-  out.push(
-    `<sub>fail-on: ${r.failOn}${r.allowUrgent ? ', allow-urgent' : ''} · catalog ${md(r.api, 200)}, generated ${md(r.result.snapshot.generatedAt, 40)}</sub>`
+  const tail: string[] = []
+  if (note) tail.push(`> ${md(note, 1000)}`, '')
+  tail.push(
+    `<sub>fail-on: ${r.failOn}${r.allowUrgent ? ', allow-urgent' : ''} · catalog ${md(withoutCredentials(r.api).replace(/\/+$/, ''), 200)}, generated ${md(r.result.snapshot.generatedAt, 40)}</sub>`
   )
-  return `${out.join('\n')}\n`
+  // What is left for rows and notes once the head, the tail, the table's header and the two
+  // "left out" lines (each under 200 characters) are counted.
+  const fixed = [...head, ...tail].join('\n').length + 400 + 200
+  let room = max - fixed
+  const take = (lines: string[]): string[] => {
+    const out: string[] = []
+    for (const l of lines.slice(0, MAX_ROWS)) {
+      if (l.length + 1 > room) break
+      room -= l.length + 1
+      out.push(l)
+    }
+    return out
+  }
+  const shownRows = take(rows)
+  const shownNotes = take(notes.map((n) => `- ${n}`))
+  const body: string[] = []
+  if (rows.length > 0) {
+    body.push('| Where | App | Update | Verdict | Worst crossed | Deciding words |', '|---|---|---|---|---|---|')
+    body.push(...shownRows)
+    if (rows.length > shownRows.length)
+      body.push('', `…and ${rows.length - shownRows.length} more updates left out here (the worst come first).`)
+    body.push('')
+  }
+  if (notes.length > 0) {
+    body.push('Not judged (counted as unknown, never as safe):', '', ...shownNotes)
+    if (notes.length > shownNotes.length) body.push(`- and ${notes.length - shownNotes.length} more left out here`)
+    body.push('')
+  }
+  return `${[...head, ...body, ...tail].join('\n')}\n`
 }
 
 const RANK = { safe: 0, unknown: 1, caution: 2, breaking: 3 } as const
 
-/** One annotation a changed line: error where it fails the gate, warning where not safe, notice otherwise. */
-function annotate(r: Report): void {
+type Level = 'error' | 'warning' | 'notice'
+export interface Annotation {
+  level: Level
+  message: string
+  props: core.AnnotationProperties
+}
+
+/** Annotations a step shows at most: GitHub displays 10 errors and 10 warnings a step anyway. */
+export const MAX_ANNOTATIONS = 50
+
+/**
+ * One annotation a changed line (error where it fails the gate, warning where not safe, notice
+ * otherwise) and one a file not read, the errors first, at most MAX_ANNOTATIONS: `left` says how
+ * many more there were.
+ */
+export function annotations(r: Report): { shown: Annotation[]; left: number } {
+  const all: Annotation[] = []
   for (const a of r.result.apps) {
     if (a.source.from !== 'change') continue
     const w = worstOf(a, r)
     const props = { file: escapeUnsafe(a.source.file), startLine: a.source.line, title: `updatesafe: ${a.slug}` }
-    const msg = escapeUnsafe(
+    const message = escapeUnsafe(
       `${a.slug} ${a.running ?? '?'} → ${a.latest}: ${w.safeToUpdate}${w.version ? ` (${w.version})` : ''}: ${w.words.replace(/\s+/g, ' ').slice(0, 600)}`
     )
-    if (reaches(w.safeToUpdate, r.failOn)) core.error(msg, props)
-    else if (w.safeToUpdate === 'safe') core.notice(msg, props)
-    else core.warning(msg, props)
+    const level = reaches(w.safeToUpdate, r.failOn) ? 'error' : w.safeToUpdate === 'safe' ? 'notice' : 'warning'
+    all.push({ level, message, props })
   }
   const notJudged = [
+    ...r.notRead.map((n) => ({ file: n.file, line: 1, text: `${n.file}: not read, ${n.reason}` })),
     ...r.result.untracked.map((u) => ({ file: u.file, line: u.line, text: `${u.image ?? ''}: ${u.reason}` })),
     ...r.added.map((a) => ({
       file: a.file,
@@ -117,12 +162,24 @@ function annotate(r: Report): void {
     })),
     ...r.unreadable.map((u) => ({ file: u.file, line: u.line, text: `${u.field}: ${u.reason}` }))
   ]
-  for (const n of notJudged.slice(0, 50)) {
-    const props = { file: escapeUnsafe(n.file), startLine: n.line, title: 'updatesafe: not judged' }
-    const msg = escapeUnsafe(`not judged (unknown): ${n.text}`)
-    if (r.failOn === 'unknown') core.error(msg, props)
-    else core.notice(msg, props)
-  }
+  for (const n of notJudged)
+    all.push({
+      level: r.failOn === 'unknown' ? 'error' : 'notice',
+      message: escapeUnsafe(`not judged (unknown): ${n.text.slice(0, 800)}`),
+      props: { file: escapeUnsafe(n.file), startLine: n.line, title: 'updatesafe: not judged' }
+    })
+  const order: Record<Level, number> = { error: 0, warning: 1, notice: 2 }
+  const sorted = all.map((a, i) => ({ a, i })).sort((x, y) => order[x.a.level] - order[y.a.level] || x.i - y.i)
+  return { shown: sorted.slice(0, MAX_ANNOTATIONS).map((x) => x.a), left: Math.max(0, all.length - MAX_ANNOTATIONS) }
+}
+
+function annotate(r: Report): void {
+  const { shown, left } = annotations(r)
+  for (const a of shown) core[a.level](a.message, a.props)
+  if (left > 0)
+    core.notice(
+      `${left} more annotation${left === 1 ? '' : 's'} left out (at most ${MAX_ANNOTATIONS} a run, the errors first): the job summary lists the worst updates`
+    )
 }
 
 function boolInput(name: string): boolean {
@@ -152,6 +209,13 @@ export async function runCheckAction(
       throw new Error(
         'input api is empty: give the address of an updatesafe snapshot, e.g. https://OWNER.github.io/REPO'
       )
+    // `https://user:password@host` authenticates to a private catalog: the password is masked in the
+    // log, and the address is printed without it.
+    for (const part of apiCredentials(api)) {
+      core.setSecret(part)
+      secrets.push(part)
+    }
+    const commentAuthor = core.getInput('comment-author').trim()
     if (!env.GITHUB_EVENT_PATH) throw new Error('GITHUB_EVENT_PATH is not set: run this action on pull_request')
     const event = JSON.parse(await readFile(env.GITHUB_EVENT_PATH, 'utf8')) as PullRequestEvent
     const pr = event.pull_request
@@ -159,22 +223,29 @@ export async function runCheckAction(
       throw new Error(
         `the event is not a pull request (${env.GITHUB_EVENT_NAME ?? '?'}): run this action on pull_request`
       )
-    const { changes, added, unreadable } = await changedImages(cwd, pr.base.sha, pr.head.sha)
+    const { changes, added, unreadable, notRead } = await changedImages(cwd, pr.base.sha, pr.head.sha)
     const result = await runCheck(snapshotReader(api, deps.fetch ? { fetch: deps.fetch } : {}), {
       from: [],
       services: [],
       changes
     })
-    // An added image is not an update, but neither is it known to be safe.
+    // An added image is not an update, but neither is it known to be safe; nor is an image left to a
+    // template, or whatever a file the gate did not read holds.
     const asUnknown = {
       ...result,
-      untracked: [...result.untracked, ...added.map((a) => ({ ...a, service: a.field, reason: 'added' }))]
+      untracked: [
+        ...result.untracked,
+        ...added.map((a) => ({ ...a, service: a.field, reason: 'added' })),
+        ...unreadable.map((u) => ({ ...u, service: u.field, image: '' })),
+        ...notRead.map((n) => ({ file: n.file, line: 1, service: '', image: '', reason: n.reason }))
+      ]
     }
     const status = gateStatus(asUnknown, { failOn, allowUrgent })
     const report: Report = {
       result,
       added: added.map((a) => ({ file: a.file, line: a.line, image: a.image })),
       unreadable,
+      notRead,
       failOn,
       allowUrgent,
       status,
@@ -183,7 +254,8 @@ export async function runCheckAction(
     annotate(report)
 
     const repo = event.repository?.full_name ?? env.GITHUB_REPOSITORY ?? ''
-    const anything = result.apps.length + result.untracked.length + added.length + unreadable.length > 0
+    const anything =
+      result.apps.length + result.untracked.length + added.length + unreadable.length + notRead.length > 0
     let comment: CommentResult
     if (!token) comment = { done: 'none', why: 'no github-token was given' }
     else
@@ -193,9 +265,11 @@ export async function runCheckAction(
           token,
           repo,
           issue: pr.number,
+          ...(commentAuthor ? { author: commentAuthor } : {}),
           ...(deps.fetch ? { fetch: deps.fetch } : {})
         },
-        reportMarkdown(report),
+        // Upstream words may echo a credential; the comment is public to everyone who can read the pull request.
+        redact(reportMarkdown(report), secrets),
         // A pull request that changes no image gets no new comment (an old one is still brought up to date).
         anything
       ).catch((e: Error) => ({ done: 'none' as const, why: `the comment could not be written: ${e.message}` }))
@@ -206,10 +280,11 @@ export async function runCheckAction(
         : undefined
     if (note) core.warning(escapeUnsafe(redact(note, secrets)))
     else if (comment.done !== 'none') core.info(`comment ${comment.done}: ${comment.url}`)
+    if (comment.done !== 'none' && comment.warning) core.warning(escapeUnsafe(redact(comment.warning, secrets)))
     if (env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(redact(reportMarkdown(report, note), secrets), true).write()
     const worst = result.apps.reduce(
       (m, a) => Math.max(m, RANK[worstOf(a, { allowUrgent }).safeToUpdate]),
-      result.untracked.length + added.length > 0 ? RANK.unknown : 0
+      notJudgedCount(report) > 0 ? RANK.unknown : 0
     )
     core.setOutput('worst', (Object.keys(RANK) as (keyof typeof RANK)[])[worst] ?? 'safe')
     core.setOutput('judged', result.apps.length)
@@ -220,6 +295,16 @@ export async function runCheckAction(
       )
   } catch (e) {
     core.setFailed(escapeUnsafe(redact((e as Error).message, secrets)))
+  }
+}
+
+/** The password of an `api` URL, as written and decoded (the user name is no secret). */
+function apiCredentials(api: string): string[] {
+  try {
+    const { password } = new URL(api)
+    return password ? [...new Set([password, decodeURIComponent(password)])] : []
+  } catch {
+    return []
   }
 }
 

@@ -1,6 +1,8 @@
-// The check's one pull-request comment, found by a hidden marker and updated in place on each push:
-// GitHub's REST API, issues/list-comments, issues/create-comment and issues/update-comment. A token
-// that may not write (a fork's pull request) gets a reason back, not an exception.
+// The check's one pull-request comment, found by a hidden marker in a comment its own identity wrote,
+// and updated in place on each push: GitHub's REST API, users/get-authenticated, issues/list-comments,
+// issues/create-comment and issues/update-comment. Anyone can write the marker into a comment, so a
+// marked comment of another author is never taken as the gate's. A token that may not write (a
+// fork's pull request) gets a reason back, not an exception.
 import { hostOf, networkFailure } from '../util/network.js'
 
 export const MARKER = '<!-- updatesafe-check -->'
@@ -13,9 +15,16 @@ export interface CommentTarget {
   issue: number
   fetch?: typeof fetch
   timeoutMs?: number
+  /** The login the token writes as; found with GET /user when not given. */
+  author?: string
 }
 
-export type CommentResult = { done: 'created' | 'updated'; url: string } | { done: 'none'; why: string }
+export type CommentResult =
+  | { done: 'created' | 'updated'; url: string; /** Something the user should set right. */ warning?: string }
+  | { done: 'none'; why: string }
+
+/** The workflow's GITHUB_TOKEN writes as the GitHub Actions app's bot. */
+export const ACTIONS_BOT = 'github-actions[bot]'
 
 /** Past this many pages of comments (100 each) the marker is looked for no further. */
 const MAX_PAGES = 30
@@ -52,12 +61,37 @@ export async function upsertComment(t: CommentTarget, body: string, create = tru
         : `GitHub answered HTTP ${res.status} to ${what}`
   })
 
+  // Who the token writes as: a user's token (a PAT) is answered by GET /user; an installation token
+  // (the workflow's GITHUB_TOKEN, a GitHub App's) is refused there (403), and the workflow's writes
+  // as github-actions[bot]. A GitHub App's token names its bot with the comment-author input.
+  let author = t.author?.trim() || null
+  if (!author) {
+    const res = await call('GET', `${t.apiUrl.replace(/\/+$/, '')}/user`)
+    if (res.ok) {
+      const login = ((await res.json()) as { login?: unknown }).login
+      if (typeof login !== 'string' || login === '') return { done: 'none', why: 'GET /user answered without a login' }
+      author = login
+    } else if (res.status === 403) {
+      await res.body?.cancel().catch(() => {})
+      author = ACTIONS_BOT
+    } else {
+      await res.body?.cancel().catch(() => {})
+      return refused(res, 'say who it is (GET /user)')
+    }
+  }
+  const me = author.toLowerCase()
+  const mine = (c: { body?: string | null; user?: { login?: string } | null }) =>
+    typeof c.body === 'string' &&
+    c.body.includes(MARKER) &&
+    typeof c.user?.login === 'string' &&
+    c.user.login.toLowerCase() === me
+
   let existing: { id: number } | null = null
   for (let page = 1; page <= MAX_PAGES && existing === null; page++) {
     const res = await call('GET', `${base}/issues/${t.issue}/comments?per_page=100&page=${page}`)
     if (!res.ok) return refused(res, 'read the pull request comments')
-    const list = (await res.json()) as { id: number; body?: string | null }[]
-    existing = list.find((c) => typeof c.body === 'string' && c.body.includes(MARKER)) ?? null
+    const list = (await res.json()) as { id: number; body?: string | null; user?: { login?: string } | null }[]
+    existing = list.find(mine) ?? null
     if (list.length < 100) break
   }
   if (!existing && !create) return { done: 'none', why: 'nothing to report' }
@@ -65,6 +99,12 @@ export async function upsertComment(t: CommentTarget, body: string, create = tru
     ? await call('PATCH', `${base}/issues/comments/${existing.id}`, { body })
     : await call('POST', `${base}/issues/${t.issue}/comments`, { body })
   if (!res.ok) return refused(res, existing ? 'update its comment' : 'comment on the pull request')
-  const doc = (await res.json()) as { html_url?: string }
-  return { done: existing ? 'updated' : 'created', url: doc.html_url ?? '' }
+  const doc = (await res.json()) as { html_url?: string; user?: { login?: string } | null }
+  const wrote = doc.user?.login
+  // An App token without comment-author: this comment would not be found on the next push.
+  const warning =
+    typeof wrote === 'string' && wrote.toLowerCase() !== me
+      ? `the comment was written as ${wrote}, not ${author}: set the input comment-author: ${wrote} so that the next push updates it instead of adding another`
+      : undefined
+  return { done: existing ? 'updated' : 'created', url: doc.html_url ?? '', ...(warning ? { warning } : {}) }
 }

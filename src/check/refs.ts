@@ -25,10 +25,28 @@ const scalarText = (n: unknown): string | null =>
 
 /** Every image reference in one YAML file (all of its documents), in the file's order; [] for a file that is not YAML. */
 export function findImageRefs(file: string, text: string): FoundRef[] {
-  if (text.length > MAX_BYTES) return []
+  const read = readImageRefs(file, text)
+  return 'refs' in read ? read.refs : []
+}
+
+/**
+ * Every image reference in one YAML file, or why the file cannot be read: too large, not text, or
+ * not YAML (a duplicate key, a bad indent) in any of its documents. The gate counts such a file as
+ * unknown: what it did not read may hold an image.
+ */
+export function readImageRefs(file: string, text: string): { refs: FoundRef[] } | { unreadable: string } {
+  if (text.length > MAX_BYTES) return { unreadable: `is larger than the ${MAX_BYTES / (1024 * 1024)} MiB read` }
+  if (text.includes('\0')) return { unreadable: 'holds a NUL byte: it is not a text file' }
   const lc = new LineCounter()
   const docs = parseAllDocuments(text, { lineCounter: lc, prettyErrors: false })
-  if (!Array.isArray(docs)) return []
+  if (!Array.isArray(docs)) return { refs: [] } // an empty stream: no document, no image
+  for (const doc of docs) {
+    const e = doc.errors[0]
+    if (e) {
+      const pos = lc.linePos(e.pos[0])
+      return { unreadable: `is not YAML: line ${pos.line}: ${e.message.split('\n')[0]!.slice(0, 200)}` }
+    }
+  }
   const lineOf = (n: unknown) => lc.linePos((n as YamlNode | undefined)?.range?.[0] ?? 0).line
   const out: FoundRef[] = []
   const add = (field: string, lineNode: unknown, image: string) => {
@@ -70,7 +88,6 @@ export function findImageRefs(file: string, text: string): FoundRef[] {
   // Each document is named by its kind and name where it has them (a manifest), else by its place:
   // two Deployments in one file both hold spec.template.spec.containers[0].image.
   docs.forEach((doc, i) => {
-    if (doc.errors.length > 0) return
     const root = doc.contents
     const kind = isMap(root) ? scalarText(root.get('kind', true)) : null
     const meta = isMap(root) ? root.get('metadata', true) : null
@@ -78,5 +95,5 @@ export function findImageRefs(file: string, text: string): FoundRef[] {
     const prefix = kind && name ? `${kind}/${name}:` : docs.length > 1 ? `#${i + 1}:` : ''
     walk(root, prefix, 0)
   })
-  return out
+  return { refs: out }
 }

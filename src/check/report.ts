@@ -245,8 +245,9 @@ export async function runCheck(
               ? `the version after is not known (${c.image}): ${to.unknown}`
               : null
         if (unknown !== null || !('version' in from) || !('version' in to)) {
+          // The version before is another app's when the image changed app: this app has none.
           apps.push(
-            checked(record, source, 'version' in from ? from.version : null, {
+            checked(record, source, sameApp && 'version' in from ? from.version : null, {
               ...verdictFrom([], '', { latest: 'version' in to ? to.version : record.latestVersion }),
               rationale: `The update is not judged: ${unknown}. Pin version tags to have it judged.`
             })

@@ -20,7 +20,15 @@ export interface ReaderDeps {
   fetch?: typeof fetch
   /** Longest wait for one document (redirects, headers and body), in ms. Default 20,000. */
   timeoutMs?: number
+  /**
+   * Longest wait for all the documents of one run together, in ms, counted from the reader's making.
+   * Default 120,000: a server that sends each document just within its own bound (one app's history
+   * after another) cannot hold a run for hours.
+   */
+  totalMs?: number
 }
+
+export const TOTAL_MS = 120_000
 
 /** Documents of a snapshot are at most this large, 64 MiB, decompressed (a 10,000-app catalog is about 10 MB). */
 const MAX_BYTES = 64 * 1024 * 1024
@@ -93,11 +101,20 @@ function httpLoader(base: string, shownBase: string, deps: ReaderDeps): Loader {
     throw bad(shownBase, 'is not a URL')
   }
   const origin = start.origin
+  const totalMs = deps.totalMs ?? TOTAL_MS
+  const overall = AbortSignal.timeout(totalMs)
+  const outOfTime = (name: string) =>
+    bad(
+      name,
+      `was not read: check's time for the whole snapshot (${totalMs / 1000} s) ran out; the server at ${hostOf(shownBase)} answers too slowly`
+    )
   return async (sitePath) => {
     const name = `${shownBase}/${sitePath}`
+    if (overall.aborted) throw outOfTime(name)
     const timeoutMs = deps.timeoutMs ?? 20_000
-    // One bound for the whole document: every redirect, the headers and the body.
-    const timeout = AbortSignal.timeout(timeoutMs)
+    // One bound for the whole document: every redirect, the headers and the body; and the run's.
+    const own = AbortSignal.timeout(timeoutMs)
+    const timeout = AbortSignal.any([own, overall])
     let url = new URL(name)
     let res: Response
     for (let hops = 0; ; hops++) {
@@ -108,6 +125,7 @@ function httpLoader(base: string, shownBase: string, deps: ReaderDeps): Loader {
           headers: auth && url.origin === origin ? { authorization: auth } : {}
         })
       } catch (e) {
+        if (overall.aborted) throw outOfTime(name)
         const why = networkFailure(e, hostOf(url.href), { timeout, timeoutMs })?.message ?? (e as Error).message
         throw bad(name, `could not be fetched: ${why}`)
       }
@@ -135,7 +153,7 @@ function httpLoader(base: string, shownBase: string, deps: ReaderDeps): Loader {
       throw bad(name, `answered HTTP ${res.status}`)
     }
     const body = await readBoundedBody(res, MAX_BYTES, timeout, timeoutMs)
-    if ('cut' in body) throw bad(name, body.cut)
+    if ('cut' in body) throw overall.aborted ? outOfTime(name) : bad(name, body.cut)
     return { name, text: new TextDecoder().decode(body.bytes) }
   }
 }
