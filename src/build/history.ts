@@ -125,24 +125,21 @@ export function mergeHistory(
 }
 
 /**
- * The gaps after this run: the one this run found (releases it could not read) joined to those carried, newest
- * first. A gap is kept while some judged release lies at or below its start (an update from there crosses it);
+ * The gaps after this run: those this run found (releases it could not read) joined to those carried, newest
+ * first (one found now replaces the same span carried). A gap is kept while some judged release lies at or below its start (an update from there crosses it);
  * below the oldest release kept, every update is unknown anyway.
  */
 export function mergeGaps(
   previous: readonly HistoryGap[],
-  found: HistoryGap | null,
+  found: HistoryGap | readonly HistoryGap[] | null,
   releases: readonly HistoryEntry[],
   tagPrefix?: string
 ): HistoryGap[] {
-  const all = found
-    ? [
-        found,
-        ...previous.filter(
-          (g) => !(sameVersion(g.after, found.after, tagPrefix) && sameVersion(g.before, found.before, tagPrefix))
-        )
-      ]
-    : [...previous]
+  const same = (a: HistoryGap, b: HistoryGap) =>
+    sameVersion(a.after, b.after, tagPrefix) && sameVersion(a.before, b.before, tagPrefix)
+  const now = found === null ? [] : Array.isArray(found) ? found : [found as HistoryGap]
+  const all: HistoryGap[] = []
+  for (const g of [...now, ...previous]) if (!all.some((a) => same(a, g))) all.push(g)
   return all
     .filter((g) => releases.some((e) => (compareVersions(e.version, g.after, tagPrefix) ?? 1) <= 0))
     .sort((a, b) => newestFirst({ version: a.before, date: a.found }, { version: b.before, date: b.found }, tagPrefix))

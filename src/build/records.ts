@@ -170,7 +170,11 @@ export function appRecord(app: AppFacts, ctx: RecordContext): { page: PageInput;
         )
     }
     releases = mergeHistory(releases, entries, app.entry.tagPrefix)
-    const found = facts.gap ? { ...facts.gap, found: facts.checked } : null
+    const found = [...(facts.gap ? [facts.gap] : []), ...(facts.unread ?? [])].map(({ after, before }) => ({
+      after,
+      before,
+      found: facts.checked
+    }))
     gaps = mergeGaps(gaps, found, releases, app.entry.tagPrefix)
     if (judged.length > 0) latest = { version: facts.version, considered, decidedBy, rule }
     page = {
