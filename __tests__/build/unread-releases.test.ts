@@ -138,6 +138,35 @@ describe('a notes file', () => {
   })
 })
 
+describe('a previous snapshot', () => {
+  it('whose verdict was edited from breaking to safe is judged again from the notes the build holds, with a warning', async () => {
+    const at = builder(dir, BASE, log, await notesFile('tamper.jsonl', notesLine('v1.0.1', BREAKING)))
+    await at('t2', '2026-11-16T06:00:00.000Z', 's1')
+    expect((await published('t2')).record.safeToUpdate).toBe('breaking')
+    // Someone edits the published snapshot: the release, and the record with it, now say safe.
+    const edit = async (file: string, change: (text: string) => string) => {
+      const at = path.join(dir, 't2', file)
+      await writeFile(at, change(await readFile(at, 'utf8')))
+    }
+    const safe = (t: string) =>
+      t.replace(/("safeToUpdate": ?)"breaking"/g, '$1"safe"').replace(/("breakingKind": ?)"\w+"/g, '$1null')
+    await edit('api/v1/apps/demo/releases.json', safe)
+    await edit('api/v1/apps/demo.json', safe)
+    await edit('api/v1/apps.json', safe)
+    lines = []
+    await at('t3', '2026-11-17T06:00:00.000Z', 't2')
+    const { record, history } = await published('t3')
+    expect(record.safeToUpdate).toBe('breaking')
+    expect(history.releases.find((e) => e.version === 'v1.0.1')?.safeToUpdate).toBe('breaking')
+    expect((await checkFrom('t3', 'v1.0.0')).safeToUpdate).toBe('breaking')
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^warning: demo: the previous snapshot's verdict for "v1\.0\.1" does not hold: .*safe there, breaking now/
+      )
+    )
+  })
+})
+
 describe('a refresh', () => {
   it('records a release flagged as prerelease but labelled stable, between the published and the latest, as a gap', async () => {
     const releases: FakeRelease[] = [
