@@ -162,8 +162,9 @@ describe('history across snapshots', () => {
 
   it('reuses a verdict only while its basis holds: new notes, a new classifier or a changed override judge again', async () => {
     await run('s1', '2026-11-01T12:00:00.000Z')
-    // Doctor the published verdict (record and history alike): a reused verdict keeps the doctored words.
-    const doctor = async (out: string) => {
+    // Doctor the published record: a reused verdict keeps the doctored words. (The history's verdict of a release
+    // whose notes the build holds is checked against them: doctored too, it is judged again, with a warning.)
+    const doctor = async (out: string, history = false) => {
       const edit = async (file: string, change: (doc: Record<string, unknown>) => void) => {
         const p = path.join(dir, out, file)
         const doc = JSON.parse(await readFile(p, 'utf8')) as Record<string, unknown>
@@ -173,15 +174,26 @@ describe('history across snapshots', () => {
       const words = 'Doctored words.'
       await edit('api/v1/apps.json', (d) => ((d.apps as { rationale: string }[])[0]!.rationale = words))
       await edit('api/v1/apps/demo.json', (d) => (d.rationale = words))
-      await edit(
-        'api/v1/apps/demo/releases.json',
-        (d) => ((d.releases as { rationale: string }[])[0]!.rationale = words)
-      )
+      if (history)
+        await edit(
+          'api/v1/apps/demo/releases.json',
+          (d) => ((d.releases as { rationale: string }[])[0]!.rationale = words)
+        )
     }
     await doctor('s1')
     await run('s2', '2026-11-02T12:00:00.000Z', 's1')
     expect((await recordOf('s2')).rationale).toBe('Doctored words.')
-    expect((await releasesOf('s2')).doc.releases[0]!.rationale).toBe('Doctored words.')
+    expect((await releasesOf('s2')).doc.releases[0]!.rationale).toContain('demo inbox')
+    expect(warnings).toEqual([])
+    await doctor('s2', true)
+    await run('s2b', '2026-11-02T13:00:00.000Z', 's2')
+    expect((await recordOf('s2b')).rationale).toContain('demo inbox')
+    expect((await releasesOf('s2b')).doc.releases[0]!.rationale).toContain('demo inbox')
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /^demo: the previous snapshot's verdict for "v1\.0\.0" does not hold: it differs in rationale from/
+      )
+    ])
 
     // The classifier changed since (its model or judging revision): the basis names another, so judged again.
     const file = path.join(dir, 's2/api/v1/apps/demo/releases.json')
@@ -195,7 +207,7 @@ describe('history across snapshots', () => {
     expect((await releasesOf('s3')).doc.releases[0]!.basis.slice(0, 8)).toBe(CLASSIFIER_DIGEST)
 
     // A curated override for the release: judged again, the override in its basis.
-    await doctor('s3')
+    await doctor('s3', true)
     const yml = path.join(dir, 'catalog/apps/demo.yml')
     await writeFile(
       yml,
@@ -209,7 +221,7 @@ describe('history across snapshots', () => {
     expect((await recordOf('s4')).safeToUpdate).toBe('breaking')
 
     // Edited notes of the same release (the notes file changed, same day): judged again from the new notes.
-    await doctor('s4')
+    await doctor('s4', true)
     await writeFile(yml, SEED)
     await writeFile(
       path.join(dir, NOTES_FILE),

@@ -126,4 +126,90 @@ describe('notesFileOutcomes', () => {
     expect(notesDigest(a, 'demo-org/demo')).not.toBe(notesDigest(b, 'demo-org/demo'))
     expect(notesDigest(a, 'other/app')).toBe('')
   })
+
+  it('never lets a tag or a source path pick a page outside the app repository', async () => {
+    const source = { repo: 'demo-org/demo', path: '../../../evil/repo/blob/main/x.md', commit: 'abcdef1' }
+    const notes = readNotesFile(
+      await file(
+        line({ repo: 'demo-org/demo', version: '1.0.0', tag: '../../../evil/repo/releases/tag/v1', notes: 'a' }),
+        line({ repo: 'demo-org/demo', version: '1.0.1', tag: null, source, notes: 'b' }),
+        line({ repo: 'demo-org/demo', version: '1.0.2', tag: 'release/1.0.2', notes: 'c' })
+      ),
+      log
+    )
+    const o = notesFileOutcomes(notes, [demo], NOW).get('demo')!
+    if (o.status !== 'fresh') throw new Error(o.status)
+    expect(o.facts.url).toBe('https://github.com/demo-org/demo/releases/tag/release/1.0.2')
+    expect(o.facts.earlier!.map((r) => r.url)).toEqual([
+      'https://github.com/demo-org/demo/releases',
+      'https://github.com/demo-org/demo/releases'
+    ])
+  })
+
+  it('records each step to a release that is not the next one as unread, crossing the update above the published', async () => {
+    const v = (version: string) => line({ repo: 'demo-org/demo', version, notes: `Fixes the demo page ${version}.` })
+    const notes = readNotesFile(
+      await file(v('2.0.10'), v('2.0.12'), v('2.0.13'), v('2.0.15'), v('2.0.17'), v('2.1.0')),
+      log
+    )
+    const o = notesFileOutcomes(notes, [{ ...demo, previousVersion: '2.0.13' }], NOW).get('demo')!
+    if (o.status !== 'fresh') throw new Error(o.status)
+    expect(o.facts.crossed.map((r) => r.version)).toEqual(['2.0.15', '2.0.17', '2.1.0'])
+    const why = 'the notes file holds no release between them (a sampled history)'
+    expect(o.facts.unread).toEqual([
+      { after: '2.0.13', before: '2.0.15', crossed: true, why },
+      { after: '2.0.15', before: '2.0.17', crossed: true, why }
+    ])
+    // A new app: the steps inside its first history are gaps there, but the update to the latest crosses none.
+    const first = notesFileOutcomes(notes, [demo], NOW).get('demo')!
+    if (first.status !== 'fresh') throw new Error(first.status)
+    expect(first.facts.unread!.map((u) => [u.after, u.before, u.crossed])).toEqual([
+      ['2.0.10', '2.0.12', false],
+      ['2.0.13', '2.0.15', false],
+      ['2.0.15', '2.0.17', false]
+    ])
+  })
+
+  it('reads a prerelease flag: a flagged release labelled stable is crossed unread, never the latest', async () => {
+    const notes = readNotesFile(
+      await file(
+        line({ repo: 'demo-org/demo', version: '1.0.0', notes: 'First demo release.' }),
+        line({ repo: 'demo-org/demo', version: '1.1.0', notes: 'Removes DEMO_X.', prerelease: true }),
+        line({ repo: 'demo-org/demo', version: '1.2.0', prerelease: true, notes: 'A flagged newest.' }),
+        line({ repo: 'demo-org/demo', version: '1.1.1', notes: 'Fixes the demo page.' })
+      ),
+      log
+    )
+    const o = notesFileOutcomes(notes, [{ ...demo, previousVersion: '1.0.0' }], NOW).get('demo')!
+    if (o.status !== 'fresh') throw new Error(o.status)
+    expect(o.facts.version).toBe('1.1.1')
+    expect(o.facts.unread).toEqual([
+      {
+        after: '1.0.0',
+        before: '1.1.1',
+        crossed: true,
+        why: '"1.1.0" flagged as prerelease but labelled as a stable version'
+      }
+    ])
+  })
+})
+
+describe('duplicate versions', () => {
+  it('joins the notes of a version given twice with other notes, warning with the file and line; same notes are one', async () => {
+    const f = await file(
+      line({ repo: 'demo-org/demo', version: '1.0.0', notes: 'Fixes the demo page.' }),
+      line({ repo: 'demo-org/demo', version: 'v1.0', notes: 'Removes DEMO_X.' }),
+      line({ repo: 'demo-org/demo', version: '1.0.0', notes: 'Fixes the demo page.' }),
+      line({ repo: 'demo-org/demo', version: '1.0.0-rc.1', notes: 'Not the same release.' })
+    )
+    const notes = readNotesFile(f, log)
+    const entries = notes.byRepo.get('demo-org/demo')!
+    expect(entries.map((e) => [e.version, e.notes])).toEqual([
+      ['1.0.0', 'Fixes the demo page.\n\nRemoves DEMO_X.'],
+      ['1.0.0-rc.1', 'Not the same release.']
+    ])
+    expect(warnings).toEqual([
+      `${f}:2: version "v1.0" is also on line 1 with other notes; both notes are read as one release, so the more cautious reading decides`
+    ])
+  })
 })

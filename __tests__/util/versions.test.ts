@@ -1,6 +1,8 @@
 import { describe, expect, it } from '@jest/globals'
+import fc from 'fast-check'
 import {
   compareVersions,
+  isNextVersion,
   isPrerelease,
   isStableVersion,
   isVersionLabel,
@@ -8,7 +10,8 @@ import {
   parseVersion,
   stableBetween,
   tagMatches,
-  versionCore
+  versionCore,
+  versionIdentity
 } from '../../src/util/versions.js'
 
 // Labels below are real tags of real projects (Traefik, Vikunja, Healthchecks,
@@ -136,5 +139,49 @@ describe('stableBetween', () => {
       'v3.7.3',
       'v3.7.4'
     ])
+  })
+})
+
+describe('isNextVersion', () => {
+  it('is a step of one number with every later number 0, in any count of numbers', () => {
+    for (const [a, b] of [
+      ['2.0.15', '2.0.16'],
+      ['v2.0.16', 'v2.1.0'],
+      ['2.9.3', '3.0.0'],
+      ['1.2', '1.2.1'],
+      ['1.2.3', '1.3'],
+      ['1.2.3.4', '1.2.3.5'],
+      ['server@1.2.3', 'server@1.2.4']
+    ] as const)
+      expect([a, b, isNextVersion(a, b)]).toEqual([a, b, true])
+    for (const [a, b] of [
+      ['2.0.15', '2.0.17'],
+      ['2.0.15', '2.1.1'],
+      ['2.0.15', '3.0.1'],
+      ['2.0.15', '2.0.15'],
+      ['2.0.16', '2.0.15'],
+      ['2026.5.3', '2026.7.0'],
+      ['2025.12.1', '2026.1.0'],
+      ['1.2.3', '1.2.4-rc.1'],
+      ['1.2.3-rc.1', '1.2.3'],
+      ['latest', '1.0.0']
+    ] as const)
+      expect([a, b, isNextVersion(a, b)]).toEqual([a, b, false])
+  })
+
+  it('never calls two versions adjacent when a third lies between them', () => {
+    const version = fc.array(fc.nat({ max: 4 }), { minLength: 1, maxLength: 4 }).map((n) => n.join('.'))
+    fc.assert(
+      fc.property(version, version, version, (a, m, b) => {
+        const between = (compareVersions(a, m) ?? 0) < 0 && (compareVersions(m, b) ?? 0) < 0
+        return !(between && isNextVersion(a, b))
+      })
+    )
+  })
+
+  it('keys one release by one identity: v1.2 and 1.2.0 share it, a prerelease does not', () => {
+    expect(versionIdentity('v1.2')).toBe(versionIdentity('1.2.0'))
+    expect(versionIdentity('1.2.0-rc.1')).not.toBe(versionIdentity('1.2.0'))
+    expect(versionIdentity('nightly')).not.toBe(versionIdentity('1'))
   })
 })

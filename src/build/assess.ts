@@ -114,10 +114,13 @@ function finish(
   let { rule, decidedBy } = judged
   // Releases between the version published before and those read were never read: the update is not known to
   // be safe whatever the others say (an archived app stays unmaintained, which already says not to update).
-  if (facts.gap && !facts.archived) {
+  // So are releases between those read that were not read (flagged as prereleases, or missing from a notes file).
+  const unread = [...(facts.gap ? [facts.gap] : []), ...(facts.unread ?? []).filter((u) => u.crossed)]
+  if (unread.length > 0 && !facts.archived) {
+    const why = facts.gap ? ` (more came out since ${safeLabel(facts.gap.after)} than a refresh reads)` : ''
     verdict = {
       safeToUpdate: 'unknown',
-      rationale: `Not known to be safe: ${unreadWords([facts.gap])} (more came out since ${safeLabel(facts.gap.after)} than a refresh reads), so updating across them is not judged. Of the ${considered.length} read: ${verdict.rationale}`,
+      rationale: `Not known to be safe: ${unreadWords(unread)}${why}, so updating across them is not judged. Of the ${considered.length} read: ${verdict.rationale}`,
       changelogSummary: verdict.changelogSummary
     }
     rule = 'releases-not-read'

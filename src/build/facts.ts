@@ -5,6 +5,7 @@ import type { LoadedEntry } from '../catalog/load.js'
 import type { AppRecord, CatalogEntry } from '../schema/index.js'
 import type { ReleaseFacts } from '../util/types.js'
 import type { RefreshOutcome } from '../upstream/github/refresh.js'
+import { compareVersions } from '../util/versions.js'
 
 export interface AppFacts {
   slug: string
@@ -113,5 +114,26 @@ export function factsOfRecord(r: AppRecord): ReleaseFacts {
     checked: r.lastChecked,
     archived: r.safeToUpdate === 'unmaintained',
     crossed: []
+  }
+}
+
+/**
+ * Upstream's newest release is older than the version published before: its newest release was deleted (or
+ * unflagged, or retagged). Never taken back in silence: the published record stands, marked stale with why (the
+ * run's warnings and status.json name it), and an admin sees both versions. Publishing the older release instead
+ * would tell everyone on the newer one that their version does not exist, and would move the record back and forth
+ * if the release returns; the stale mark keeps the doubt visible until upstream publishes past it.
+ */
+export function notBackwards(app: AppFacts, previous: AppRecord | undefined): AppFacts {
+  if (!app.facts || app.stale || !previous || app.facts.movedTo) return app
+  const was = previous.latestVersion
+  if ((compareVersions(app.facts.version, was, app.entry.tagPrefix) ?? 0) >= 0) return app
+  const label = (v: string) => JSON.stringify(v.slice(0, 64))
+  return {
+    ...app,
+    facts: null,
+    kept: previous,
+    stale: true,
+    note: `upstream's newest release ${label(app.facts.version)} is older than the published ${label(was)} (was it deleted?); the published record is kept`
   }
 }

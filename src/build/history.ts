@@ -2,7 +2,7 @@
 // to the next (api/v1/apps/<slug>/releases.json is read back as the previous history),
 // so nothing judged is lost and anyone can ask for the verdict from the version they run.
 import { isDeepStrictEqual } from 'node:util'
-import { PROMPT_VERSION, type ReleaseVerdict } from '../classify/index.js'
+import { classifyReleases, notesForModel, PROMPT_VERSION, SEVERITY, type ReleaseVerdict } from '../classify/index.js'
 import {
   GAPS_MAX,
   HISTORY_MAX,
@@ -15,6 +15,7 @@ import {
   type ReleasesDoc
 } from '../schema/index.js'
 import { sha256 } from '../util/digest.js'
+import type { Logger, ReleaseNotes } from '../util/types.js'
 import { compareVersions, isVersionLabel, newestFirst, sameVersion } from '../util/versions.js'
 
 /**
@@ -111,6 +112,55 @@ export function historyEntry(v: ReleaseVerdict, place: ReleasePlace, override: O
   }
 }
 
+/** The fields of a history entry that say what its verdict is. */
+const VERDICT_FIELDS = ['safeToUpdate', 'rationale', 'evidence', 'quote', 'security', 'breakingKind', 'rules'] as const
+
+/**
+ * Does a verdict of the previous snapshot, about to be republished, still follow from the notes this build holds?
+ * The previous snapshot is input like any other: a hand edit (breaking made safe) must not outlive the notes that
+ * contradict it. So the release is judged again, by the rules, with the model's answer the entry keeps when a model
+ * judged it (its floor applied by this program again, so a model-judged entry is never less cautious than the
+ * rules allow), and its verdict fields must be what the entry says; the record republished with it must be at
+ * least as cautious, unless a curated override for this release decides. One release is judged, and only where a
+ * verdict below breaking is reused for a release whose notes are held; anything else is judged anew already. False, with a
+ * warning naming the file, when the two disagree: the caller judges the release again.
+ */
+export function heldVerdictHolds(
+  entry: HistoryEntry,
+  release: ReleaseNotes & { notes: string },
+  record: { safeToUpdate: HistoryEntry['safeToUpdate'] },
+  override: Override | undefined,
+  where: { log: Logger; file: string; slug: string }
+): boolean {
+  // Nothing is more cautious than breaking: such a verdict cannot hide a release that needs care, so it is not
+  // judged again (about a quarter of the data set's latest releases; the rest cost one judgement each).
+  const top = (c: HistoryEntry['safeToUpdate']) => SEVERITY[c] >= SEVERITY.breaking
+  if (top(entry.safeToUpdate) && top(record.safeToUpdate)) return true
+  const m = entry.model
+  const answers = m ? new Map([[release.version, { ...m, cut: notesForModel(release.notes).cut }]]) : undefined
+  const verdict = classifyReleases({ releases: [release], ...(answers ? { answers } : {}) }).releases.at(-1)
+  const place = { url: entry.url, date: entry.date, basis: entry.basis, notes: m?.notes ?? notesDigest(release.notes) }
+  const again = verdict && historyEntry(verdict, place, override)
+  const differs = again ? VERDICT_FIELDS.filter((f) => !isDeepStrictEqual(again[f], entry[f])) : ['safeToUpdate']
+  const overridden = override?.version === release.version
+  // An unknown record (a gap, say) is already cautious: it never reads as safe.
+  const recordBelow =
+    !overridden &&
+    record.safeToUpdate !== 'unknown' &&
+    SEVERITY[record.safeToUpdate] < SEVERITY[again?.safeToUpdate ?? 'unknown']
+  if (differs.length === 0 && !recordBelow) return true
+  const label = JSON.stringify(release.version.slice(0, 64))
+  const what =
+    differs.length > 0
+      ? `it differs in ${differs.join(', ')} from a judgement of the notes this build holds (${entry.safeToUpdate} there, ${again?.safeToUpdate ?? 'none'} now)`
+      : `its record says ${record.safeToUpdate}, less cautious than the release's own ${again?.safeToUpdate}`
+  where.log.warning(
+    `${where.slug}: the previous snapshot's verdict for ${label} does not hold: ${what}; it is judged again`,
+    { file: where.file }
+  )
+  return false
+}
+
 /**
  * The history after this run: the releases judged now replace the same releases judged before, the
  * others are carried as they were; newest first, at most HISTORY_MAX.
@@ -125,24 +175,21 @@ export function mergeHistory(
 }
 
 /**
- * The gaps after this run: the one this run found (releases it could not read) joined to those carried, newest
- * first. A gap is kept while some judged release lies at or below its start (an update from there crosses it);
+ * The gaps after this run: those this run found (releases it could not read) joined to those carried, newest
+ * first (one found now replaces the same span carried). A gap is kept while some judged release lies at or below its start (an update from there crosses it);
  * below the oldest release kept, every update is unknown anyway.
  */
 export function mergeGaps(
   previous: readonly HistoryGap[],
-  found: HistoryGap | null,
+  found: HistoryGap | readonly HistoryGap[] | null,
   releases: readonly HistoryEntry[],
   tagPrefix?: string
 ): HistoryGap[] {
-  const all = found
-    ? [
-        found,
-        ...previous.filter(
-          (g) => !(sameVersion(g.after, found.after, tagPrefix) && sameVersion(g.before, found.before, tagPrefix))
-        )
-      ]
-    : [...previous]
+  const same = (a: HistoryGap, b: HistoryGap) =>
+    sameVersion(a.after, b.after, tagPrefix) && sameVersion(a.before, b.before, tagPrefix)
+  const now = found === null ? [] : Array.isArray(found) ? found : [found as HistoryGap]
+  const all: HistoryGap[] = []
+  for (const g of [...now, ...previous]) if (!all.some((a) => same(a, g))) all.push(g)
   return all
     .filter((g) => releases.some((e) => (compareVersions(e.version, g.after, tagPrefix) ?? 1) <= 0))
     .sort((a, b) => newestFirst({ version: a.before, date: a.found }, { version: b.before, date: b.found }, tagPrefix))

@@ -22,7 +22,7 @@ import { isSplitJson, joinJson, splitJson, toJson, type SplitJson } from '../uti
 import { problem, ProblemsError } from '../util/problems.js'
 import { compareVersions, sameVersion } from '../util/versions.js'
 import type { Logger } from '../util/types.js'
-import { offlineFacts, publishedVersion, refreshedFacts, type AppFacts } from './facts.js'
+import { notBackwards, offlineFacts, publishedVersion, refreshedFacts, type AppFacts } from './facts.js'
 import { productDocs } from './lifecycle.js'
 import {
   historyProblem,
@@ -143,7 +143,8 @@ async function gatherFacts(
   refresh: BuildDeps['refresh'] | undefined,
   notes: { file: NotesFile; now: Date } | null,
   /** The app's judged history in the previous snapshot was lost: the refresh (or the notes file) reads it again. */
-  lostHistory: (slug: string) => boolean = () => false
+  lostHistory: (slug: string) => boolean,
+  log: Logger
 ): Promise<{ apps: AppFacts[]; stats: RefreshStats | null }> {
   if (!refresh && !notes) return { apps: entries.map((e) => offlineFacts(e, previous.get(e.slug))), stats: null }
   const targets: NotesTarget[] = entries.map((e) => {
@@ -177,12 +178,22 @@ async function gatherFacts(
         ((compareVersions(outcome.facts.version, before.latestVersion, e.entry.tagPrefix) ?? -1) < 0 ||
           (sameVersion(outcome.facts.version, before.latestVersion, e.entry.tagPrefix) &&
             outcome.facts.checked < before.lastChecked))
+      if (behind && before && !sameVersion(outcome.facts.version, before.latestVersion, e.entry.tagPrefix))
+        log.warning(
+          `${e.slug}: the notes file's newest release ${JSON.stringify(outcome.facts.version.slice(0, 64))} is older than the published ${JSON.stringify(before.latestVersion.slice(0, 64))}; the published record is kept`,
+          { file: e.file }
+        )
       return outcome && !behind ? refreshedFacts(e, before, outcome) : offlineFacts(e, before)
     })
     return { apps: facts, stats: null }
   }
   const { outcomes, stats } = await refresh!(targets.map(({ seed: _s, archived: _a, ...t }) => t))
-  return { apps: entries.map((e) => refreshedFacts(e, previous.get(e.slug), outcomes.get(e.slug))), stats }
+  const apps = entries.map((e) => {
+    const before = previous.get(e.slug)
+    // A latest that goes back (a deleted release) keeps the published record, stale, with why (facts.ts).
+    return notBackwards(refreshedFacts(e, before, outcomes.get(e.slug)), before)
+  })
+  return { apps, stats }
 }
 
 /** An app left out of this snapshot, and what upstream did. */
@@ -337,7 +348,8 @@ async function judgeCatalog(
     previous,
     opts.refresh ? deps.refresh : undefined,
     notes && { file: notes, now: opts.now },
-    lost
+    lost,
+    log
   )
   // A refused token with nothing published before has no last-known-good to fall back on: never publish the seeds
   // alone (or an empty catalog) as if the refresh had been done.

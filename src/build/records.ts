@@ -21,6 +21,7 @@ import { assess } from './assess.js'
 import type { AppFacts } from './facts.js'
 import {
   basisOf,
+  heldVerdictHolds,
   historyEntry,
   judgeBasis,
   mergeGaps,
@@ -89,14 +90,18 @@ function reusable(
   app: AppFacts & { facts: NonNullable<AppFacts['facts']> },
   prior: AppRecord | undefined,
   history: PreviousHistory | null,
-  basis: string
+  basis: string,
+  log: Logger
 ): boolean {
   const { facts } = app
   if (!prior || !history?.latest || facts.movedTo || facts.notes === null) return false
   if (prior.latestVersion !== facts.version || history.latest.version !== facts.version) return false
   if ((prior.safeToUpdate === 'unmaintained') !== facts.archived) return false
   const entry = history.releases.find((e) => e.version === facts.version)
-  return entry?.basis === basis
+  if (entry?.basis !== basis) return false
+  // The notes are held: the verdict republished must follow from them (history.ts: heldVerdictHolds).
+  const release = { version: facts.version, notes: facts.notes, url: facts.url, date: facts.date }
+  return heldVerdictHolds(entry, release, prior, app.entry.override, { log, file: app.file, slug: app.slug })
 }
 
 /** The release date the history holds for `version`, when it holds one. */
@@ -124,7 +129,8 @@ export function appRecord(app: AppFacts, ctx: RecordContext): { page: PageInput;
       { ...app, facts: app.facts },
       prior,
       before,
-      basisOf(judgeBasis(ctx.model, ctx.judging?.judge ?? 'rules'), override, app.facts.version, app.facts.notes)
+      basisOf(judgeBasis(ctx.model, ctx.judging?.judge ?? 'rules'), override, app.facts.version, app.facts.notes),
+      ctx.log
     )
   ) {
     const { safeToUpdate, rationale, changelogSummary } = prior!
@@ -170,7 +176,11 @@ export function appRecord(app: AppFacts, ctx: RecordContext): { page: PageInput;
         )
     }
     releases = mergeHistory(releases, entries, app.entry.tagPrefix)
-    const found = facts.gap ? { ...facts.gap, found: facts.checked } : null
+    const found = [...(facts.gap ? [facts.gap] : []), ...(facts.unread ?? [])].map(({ after, before }) => ({
+      after,
+      before,
+      found: facts.checked
+    }))
     gaps = mergeGaps(gaps, found, releases, app.entry.tagPrefix)
     if (judged.length > 0) latest = { version: facts.version, considered, decidedBy, rule }
     page = {

@@ -6,12 +6,11 @@ import { realpathSync } from 'node:fs'
 import { z } from 'zod'
 import { REPO_PATTERN } from '../schema/index.js'
 import { sha256 } from '../util/digest.js'
-import { safeHttpUrl } from '../util/http-url.js'
 import { problem } from '../util/problems.js'
 import { readRegularFile, refusalWords } from '../util/regular-file.js'
 import type { Logger, ReleaseFacts } from '../util/types.js'
-import { compareVersions, isStableVersion } from '../util/versions.js'
-import { capNotes, factsFromSnapshot, type RepoRelease } from './github/facts.js'
+import { compareVersions, isNextVersion, isStableVersion, versionIdentity } from '../util/versions.js'
+import { capNotes, factsFromSnapshot, tagPage, type RepoRelease } from './github/facts.js'
 import type { RefreshOutcome, RefreshTarget } from './github/refresh.js'
 
 /** A notes file larger than this is not read (the data set is about 4 MB). */
@@ -30,6 +29,8 @@ const entrySchema = z.object({
     .nullable()
     .optional(),
   notes: z.string(),
+  /** GitHub flags the release as a prerelease (the data set has no such field: its releases are all stable). */
+  prerelease: z.boolean().optional(),
   source: z
     .object({
       repo: z.string().regex(REPO_PATTERN),
@@ -65,6 +66,8 @@ export function readNotesFile(file: string, log: Logger): NotesFile {
   if (!('bytes' in read)) throw problem('input', `--notes-from ${refusalWords(read, NOTES_FILE_MAX_BYTES)}`, { file })
   const byRepo = new Map<string, Entry[]>()
   let skipped = 0
+  // Each release's first line, by repository and version.
+  const seen = new Map<string, { entry: Entry; line: number; read: Set<string> }>()
   const lines = read.bytes.toString('utf8').split('\n')
   for (const [i, line] of lines.entries()) {
     if (line.trim() === '') continue
@@ -84,6 +87,13 @@ export function readNotesFile(file: string, log: Logger): NotesFile {
       continue
     }
     const key = parsed.data.repo.toLowerCase()
+    const release = `${key}\n${versionIdentity(parsed.data.version)}`
+    const first = seen.get(release)
+    if (first) {
+      joinDuplicate(first, parsed.data, { file, line: i + 1 }, log)
+      continue
+    }
+    seen.set(release, { entry: parsed.data, line: i + 1, read: new Set([parsed.data.notes.trim()]) })
     const list = byRepo.get(key)
     if (list) list.push(parsed.data)
     else byRepo.set(key, [parsed.data])
@@ -91,13 +101,40 @@ export function readNotesFile(file: string, log: Logger): NotesFile {
   return { file, byRepo, skipped }
 }
 
-// The release page when the tag is known, else the notes' own file at the commit read, else the releases page.
+/**
+ * A second line for a release the file already holds (`1.2` and `v1.2.0` are one). The same notes say nothing new.
+ * Other notes contradict the first: the release keeps both, one after the other, so whoever judges it reads each
+ * and the more cautious reading decides (the classifier takes the most severe cue it finds; a breaking change in
+ * either is breaking); a prerelease flag on either line holds. Never in silence: a warning names both lines.
+ */
+function joinDuplicate(
+  first: { entry: Entry; line: number; read: Set<string> },
+  again: Entry,
+  where: { file: string; line: number },
+  log: Logger
+): void {
+  const { entry, read } = first
+  if (again.prerelease) entry.prerelease = true
+  const notes = again.notes.trim()
+  if (notes === '' || read.has(notes)) return
+  read.add(notes)
+  const label = JSON.stringify(again.version.slice(0, 64))
+  log.warning(
+    `version ${label} is also on line ${first.line} with other notes; both notes are read as one release, so the more cautious reading decides`,
+    where
+  )
+  entry.notes = entry.notes.trim() === '' ? again.notes : `${entry.notes}\n\n${again.notes}`
+}
+
+// The release page when the tag is known, else the notes' own file at the commit read, else the releases page. The
+// file's words never pick a path outside those pages: a tag or path with a `.`, `..` or empty segment is not used.
 function urlOf(e: Entry): string {
-  const tag = e.tag && `https://github.com/${e.repo}/releases/tag/${e.tag.split('/').map(encodeURIComponent).join('/')}`
-  const file =
-    e.source &&
-    `https://github.com/${e.source.repo}/blob/${e.source.commit}/${e.source.path.split('/').map(encodeURIComponent).join('/')}`
-  return safeHttpUrl(tag ?? file ?? '') ?? `https://github.com/${e.repo}/releases`
+  const page = `https://github.com/${e.repo}`
+  const tag = e.tag ? tagPage(page, e.tag) : null
+  const file = e.source
+    ? tagPage(`https://github.com/${e.source.repo}/blob/${e.source.commit}`, e.source.path, '')
+    : null
+  return tag ?? file ?? `${page}/releases`
 }
 
 /** A catalog app as the notes file is matched to it. */
@@ -124,25 +161,34 @@ export function notesFileOutcomes(
     const entries = notes.byRepo.get(t.repo.toLowerCase())
     if (!entries) continue
     // Newest first, as GitHub lists releases; version labels as the changelog writes them.
-    const releases: RepoRelease[] = entries
+    const stable = entries
       .filter((e) => isStableVersion(e.version))
       .sort((a, b) => -(compareVersions(a.version, b.version) ?? 0))
-      .slice(0, NOTES_FILE_MAX_RELEASES)
-      .map((e) => ({
-        tag: e.version,
-        url: urlOf(e),
-        draft: false,
-        prerelease: false,
-        publishedAt: e.date ?? null,
-        createdAt: null,
-        notes: e.notes
-      }))
+    // Older releases than the window are not read: like a refresh that could not read back, `releasesAfter` says
+    // more lie beyond, so the span from the published version to the oldest read becomes a gap (facts.ts).
+    const cut = stable.length > NOTES_FILE_MAX_RELEASES
+    const releases: RepoRelease[] = stable.slice(0, NOTES_FILE_MAX_RELEASES).map((e) => ({
+      tag: e.version,
+      url: urlOf(e),
+      draft: false,
+      prerelease: e.prerelease ?? false,
+      publishedAt: e.date ?? null,
+      createdAt: null,
+      notes: e.notes
+    }))
     const result = factsFromSnapshot(
-      { nameWithOwner: t.repo, url: `https://github.com/${t.repo}`, archived: t.archived ?? false, releases, tags: [] },
+      {
+        nameWithOwner: t.repo,
+        url: `https://github.com/${t.repo}`,
+        archived: t.archived ?? false,
+        releases,
+        tags: [],
+        ...(cut ? { releasesAfter: null } : {})
+      },
       { repo: t.repo, ...(t.previousVersion ? { previousVersion: t.previousVersion } : {}) },
       { now, maxCrossed: NOTES_FILE_MAX_RELEASES, backfill: NOTES_FILE_MAX_RELEASES }
     )
-    const facts = result.kind === 'facts' ? result.facts : null
+    const facts = result.kind === 'facts' ? withSampleGaps(result.facts, t.previousVersion) : null
     // The catalog's own release, where the file has it under the same label and nothing newer by version order
     // (a label that reads as no version at all included): the latest, as the catalog says.
     const own = t.seed && entries.find((e) => e.version === t.seed!.version)
@@ -158,6 +204,34 @@ export function notesFileOutcomes(
     outcomes.set(t.slug, { status: 'fresh', facts })
   }
   return outcomes
+}
+
+/**
+ * The data set holds a sample of each app's releases, not all of them: two releases read one after the other are
+ * adjacent only when the second is the first's immediate successor (util/versions.ts: isNextVersion; unsure is not
+ * adjacent). Every other step, from the version published before through the releases read, is a span not read: a
+ * gap in the history, and one above the published version makes the update unknown. A span the read's own gap
+ * (the window) covers is not counted twice.
+ */
+function withSampleGaps(facts: ReleaseFacts, previous: string | undefined): ReleaseFacts {
+  const read = [...(facts.earlier ?? []), ...facts.crossed].map((r) => r.version)
+  const steps: { after: string; before: string; crossed: boolean }[] = []
+  const start = previous !== undefined && facts.gap === undefined && read.length > 0 ? [previous] : []
+  const labels = [...start, ...read]
+  const crossedFrom = previous === undefined ? Infinity : labels.length - facts.crossed.length
+  for (let i = 1; i < labels.length; i++) {
+    const [after, before] = [labels[i - 1]!, labels[i]!]
+    // The published version itself may not be below (a catalog seed the file does not order): no step from it.
+    if ((compareVersions(after, before) ?? 1) >= 0 || isNextVersion(after, before)) continue
+    if (facts.unread?.some((u) => u.after === after && u.before === before)) continue
+    steps.push({ after, before, crossed: i >= crossedFrom })
+  }
+  if (steps.length === 0) return facts
+  const unread = [
+    ...(facts.unread ?? []),
+    ...steps.map((s) => ({ ...s, why: 'the notes file holds no release between them (a sampled history)' }))
+  ]
+  return { ...facts, unread }
 }
 
 /** The facts of one release alone (its label reads as no version, so no other release can be ordered with it). */

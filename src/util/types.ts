@@ -31,6 +31,14 @@ export interface Verdict {
   changelogSummary: string | null
 }
 
+/** Releases above `after` and below `before` were not read, and why (for the log). */
+export interface UnreadSpan {
+  after: string
+  before: string
+  crossed: boolean
+  why: string
+}
+
 /** The facts about an app's latest release that a build publishes. */
 export interface ReleaseFacts {
   version: string
@@ -57,6 +65,13 @@ export interface ReleaseFacts {
    * read: more came out than one refresh reads. Updates across them are not known to be safe.
    */
   gap?: { after: string; before: string }
+  /**
+   * Other spans of releases not read, each between two versions read (or the version published before): a
+   * release flagged as a prerelease but labelled as a stable one, or a release a sampled notes file does not
+   * hold. Each becomes a gap in the history; `crossed` when it lies in the update from the version published
+   * before to `version`, which then is not known to be safe.
+   */
+  unread?: UnreadSpan[]
   /** The repository now lives elsewhere (GitHub resolved a rename). */
   movedTo?: string
   /** No releases are published; the version came from tags. */

@@ -208,3 +208,39 @@ export function newestFirst(
   }
   return a.version < b.version ? -1 : a.version > b.version ? 1 : 0
 }
+
+/**
+ * Is `next` the release right after `prev` in their numbering, so that no release can lie between them? One number
+ * goes up by one and every number after it is 0: a patch (1.2.3 → 1.2.4), a minor (1.2.3 → 1.3.0) or a major
+ * (1.2.3 → 2.0.0) step, and the same for any count of numbers (1.2.3.4 → 1.2.3.5; missing numbers count as 0).
+ * Calendar labels follow the same rule, so a month step past a release (2026.5.3 → 2026.7.0) or a year's first
+ * month (2025.12.1 → 2026.1.0) is not adjacent: we cannot know no release lay between. Whatever is not read as two
+ * stable numbered labels (a prerelease, an opaque label) is never adjacent: unsure means a gap.
+ */
+export function isNextVersion(prev: string, next: string, tagPrefix?: string): boolean {
+  const a = parseVersion(prev, tagPrefix)
+  const b = parseVersion(next, tagPrefix)
+  if (!a || !b || a.prerelease.length > 0 || b.prerelease.length > 0) return false
+  const len = Math.max(a.numbers.length, b.numbers.length)
+  for (let i = 0; i < len; i++) {
+    const x = a.numbers[i] ?? 0
+    const y = b.numbers[i] ?? 0
+    if (x === y) continue
+    if (y !== x + 1) return false
+    for (let j = i + 1; j < len; j++) if ((b.numbers[j] ?? 0) !== 0) return false
+    return true
+  }
+  return false
+}
+
+/**
+ * One key per release for a version label: `v1.2`, `1.2.0` and `1.2` share it, `1.2.0-rc.1` does not; a label that
+ * reads as no version is its own key.
+ */
+export function versionIdentity(label: string, tagPrefix?: string): string {
+  const p = parseVersion(label, tagPrefix)
+  if (!p) return `label:${label}`
+  const n = [...p.numbers]
+  while (n.length > 1 && n[n.length - 1] === 0) n.pop()
+  return `${n.join('.')}${p.prerelease.length > 0 ? `-${p.prerelease.join('.')}` : ''}`
+}

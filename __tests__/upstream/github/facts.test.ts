@@ -5,6 +5,7 @@ import {
   capNotes,
   capReason,
   factsFromSnapshot,
+  tagPage,
   wantsOlder,
   type RepoSnapshot
 } from '../../../src/upstream/github/facts.js'
@@ -248,5 +249,44 @@ describe('releases not read since the published version', () => {
     )
     if (tags.kind !== 'facts') throw new Error('expected facts')
     expect(tags.facts.gap).toEqual({ after: 'v1.0.0', before: 'v1.11.0' })
+  })
+
+  it('records a release flagged as prerelease but labelled stable between the published and the latest as unread', () => {
+    const list = made(1, 5).map((r) => (r.tag === 'v1.3.0' || r.tag === 'v1.4.0' ? { ...r, prerelease: true } : r))
+    // Labelled as a prerelease, it is one: no span. Above the latest or below the published: not crossed.
+    const extra = [
+      { ...list[0]!, tag: 'v1.3.1-rc.1', prerelease: true },
+      { ...list[0]!, tag: 'v9.0.0', prerelease: true },
+      { ...list[0]!, tag: 'v0.9.0', prerelease: true }
+    ]
+    const r = factsFromSnapshot(snap({ releases: [...extra, ...list] }), target, { now, maxCrossed: 200 })
+    if (r.kind !== 'facts') throw new Error('expected facts')
+    expect(r.facts.version).toBe('v1.5.0')
+    expect(r.facts.crossed.map((c) => c.version)).toEqual(['v1.1.0', 'v1.2.0', 'v1.5.0'])
+    expect(r.facts.gap).toBeUndefined()
+    expect(r.facts.unread).toEqual([
+      {
+        after: 'v1.2.0',
+        before: 'v1.5.0',
+        crossed: true,
+        why: '"v1.4.0", "v1.3.0" flagged as prerelease but labelled as a stable version'
+      }
+    ])
+    // Never published before: nothing is crossed, the history starts with what is read.
+    const fresh = factsFromSnapshot(snap({ releases: list }), { repo: 'o/r' }, { now, maxCrossed: 200 })
+    if (fresh.kind !== 'facts') throw new Error('expected facts')
+    expect(fresh.facts.unread).toBeUndefined()
+  })
+
+  it('never lets a tag pick a page outside the repository', () => {
+    expect(tagPage('https://github.com/o/r', 'release/1.2')).toBe('https://github.com/o/r/releases/tag/release/1.2')
+    expect(tagPage('https://github.com/o/r', 'v1?x#y')).toBe('https://github.com/o/r/releases/tag/v1%3Fx%23y')
+    for (const tag of ['../../../evil/repo', 'a/../../x', './v1', 'v1/', '/v1', '..'])
+      expect(tagPage('https://github.com/o/r', tag)).toBeNull()
+    const list = made(1, 2).map((r) => (r.tag === 'v1.2.0' ? { ...r, tag: '../../../evil/r/releases/tag/v1.2.0' } : r))
+    const r = factsFromSnapshot(snap({ releases: list }), { repo: 'o/r' }, { now, maxCrossed: 200 })
+    if (r.kind !== 'facts') throw new Error('expected facts')
+    for (const url of [r.facts.url, ...r.facts.crossed.map((c) => c.url)])
+      expect(url).toMatch(/^https:\/\/github\.com\/o\/r\//)
   })
 })

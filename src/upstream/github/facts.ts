@@ -5,7 +5,7 @@ import { HISTORY_MAX, LIMITS } from '../../schema/index.js'
 import { safeHttpUrl } from '../../util/http-url.js'
 import { redact } from '../../util/redact.js'
 import { stripUnsafe } from '../../util/text.js'
-import type { ReleaseFacts } from '../../util/types.js'
+import type { ReleaseFacts, UnreadSpan } from '../../util/types.js'
 import {
   compareVersions,
   isStableVersion,
@@ -102,6 +102,22 @@ function pathOf(tag: string): string {
   return tag.split('/').map(encodeURIComponent).join('/')
 }
 
+/**
+ * The page of a tag under a repository's page (`<repo>/releases/tag/<tag>`, or `<repo>/tree/<tag>`), or null when
+ * the tag could make the address leave it: an empty, `.` or `..` segment, which a URL resolves against the path
+ * (`../../other/repo`). Git refuses such tag names; upstream text that claims one is refused too.
+ */
+export function tagPage(
+  repoPage: string,
+  tag: string,
+  kind: 'releases/tag' | 'tree' | '' = 'releases/tag'
+): string | null {
+  if (tag.split('/').some((s) => s === '' || s === '.' || s === '..')) return null
+  const base = `${repoPage.replace(/\/+$/, '')}/${kind ? `${kind}/` : ''}`
+  const url = safeHttpUrl(`${base}${pathOf(tag)}`)
+  return url !== null && url.startsWith(base) ? url : null
+}
+
 function repoPage(snapshot: RepoSnapshot): string {
   return safeHttpUrl(snapshot.url) ?? `https://github.com/${snapshot.nameWithOwner}`
 }
@@ -160,6 +176,56 @@ function unreadSpan(
   return { after: previous, before: crossed[0]?.version ?? latest }
 }
 
+function unreadOf(spans: UnreadSpan[]): { unread?: UnreadSpan[] } {
+  return spans.length > 0 ? { unread: spans } : {}
+}
+
+/**
+ * Releases GitHub flags as prereleases but labelled as stable versions (`v2.0.0`), between the version published
+ * before and the latest: their notes are not read (a flagged release is never the latest nor crossed), yet an admin
+ * updating by version crosses them, so each is a span not read, between the releases read around it. Flagged
+ * releases below the oldest release crossed lie in the read's own gap (unreadSpan), if any.
+ */
+function flaggedSpans(
+  releases: readonly RepoRelease[],
+  stable: readonly RepoRelease[],
+  crossed: readonly RepoRelease[],
+  target: FactsTarget,
+  /** The releases between the version published before and the oldest crossed were not read: a gap already. */
+  gapBelow: boolean
+): UnreadSpan[] {
+  const previous = target.previousVersion
+  const filter: TagFilter = { tagPrefix: target.tagPrefix, tagPattern: target.tagPattern }
+  const prefix = filter.tagPrefix
+  const latest = crossed[crossed.length - 1]
+  if (previous === undefined || !latest || (compareVersions(latest.tag, previous, prefix) ?? 0) <= 0) return []
+  const cmp = (a: string, b: string) => compareVersions(a, b, prefix) ?? 0
+  const oldest = crossed[0]!.tag
+  const spans = new Map<string, UnreadSpan & { labels: string[] }>()
+  for (const r of releases) {
+    if (r.draft || !r.prerelease || !isStableVersion(r.tag, filter)) continue
+    if (cmp(r.tag, previous) <= 0 || cmp(r.tag, latest.tag) >= 0) continue
+    if (stable.some((s) => sameVersion(s.tag, r.tag, prefix))) continue
+    if (gapBelow && cmp(r.tag, oldest) < 0) continue
+    // The releases read around it: the version published before is read below the oldest crossed.
+    const below = [previous, ...crossed.map((c) => c.tag)].filter((l) => cmp(l, r.tag) < 0).at(-1)!
+    const before = crossed.find((c) => cmp(c.tag, r.tag) > 0)!.tag
+    const key = `${below}\n${before}`
+    const span = spans.get(key) ?? { after: below, before, crossed: true, why: '', labels: [] }
+    span.labels.push(r.tag)
+    spans.set(key, span)
+  }
+  return [...spans.values()].map(({ labels, ...s }) => ({
+    ...s,
+    why: `${labels
+      .slice(0, 5)
+      .map((l) => JSON.stringify(l.slice(0, 64)))
+      .join(
+        ', '
+      )}${labels.length > 5 ? ` and ${labels.length - 5} more` : ''} flagged as prerelease but labelled as a stable version`
+  }))
+}
+
 /**
  * The facts for one app: the newest stable release matching the app's tags
  * (drafts, prereleases by flag and by label are never it), or, when the
@@ -189,7 +255,7 @@ export function factsFromSnapshot(
     const note = (r: RepoRelease) => ({
       version: r.tag,
       notes: capNotes(r.notes),
-      url: safeHttpUrl(r.url) ?? `${page}/releases/tag/${pathOf(r.tag)}`,
+      url: safeHttpUrl(r.url) ?? tagPage(page, r.tag) ?? `${page}/releases`,
       date: day(r.publishedAt ?? r.createdAt)
     })
     // An app never published has no history yet: the releases of this answer below the latest start it. One whose
@@ -206,27 +272,27 @@ export function factsFromSnapshot(
             filter
           ).filter((r) => (compareVersions(r.tag, oldest, filter.tagPrefix) ?? 0) < 0)
         : []
+    const gap = unreadSpan(
+      snapshot.releases.filter((r) => !r.draft).map((r) => r.tag),
+      snapshot.releasesAfter !== undefined,
+      target,
+      between.length,
+      crossed.map((r) => ({ version: r.tag })),
+      latest.tag
+    )
     return {
       kind: 'facts',
       facts: {
         version: latest.tag,
-        url: safeHttpUrl(latest.url) ?? `${page}/releases/tag/${pathOf(latest.tag)}`,
+        url: safeHttpUrl(latest.url) ?? tagPage(page, latest.tag) ?? `${page}/releases`,
         date: day(latest.publishedAt ?? latest.createdAt),
         notes: capNotes(latest.notes),
         checked,
         archived: snapshot.archived,
         crossed: crossed.map(note),
         ...(earlier.length > 0 ? { earlier: earlier.map(note) } : {}),
-        ...gapOf(
-          unreadSpan(
-            snapshot.releases.filter((r) => !r.draft).map((r) => r.tag),
-            snapshot.releasesAfter !== undefined,
-            target,
-            between.length,
-            crossed.map((r) => ({ version: r.tag })),
-            latest.tag
-          )
-        )
+        ...unreadOf(flaggedSpans(snapshot.releases, stable, crossed, target, gap !== undefined)),
+        ...gapOf(gap)
       }
     }
   }
@@ -239,7 +305,7 @@ export function factsFromSnapshot(
       kind: 'facts',
       facts: {
         version: tag.name,
-        url: `${page}/tree/${pathOf(tag.name)}`,
+        url: tagPage(page, tag.name, 'tree') ?? page,
         date: day(tag.date),
         notes: '',
         checked,
@@ -247,7 +313,7 @@ export function factsFromSnapshot(
         crossed: crossed.map((t) => ({
           version: t.name,
           notes: '',
-          url: `${page}/tree/${pathOf(t.name)}`,
+          url: tagPage(page, t.name, 'tree') ?? page,
           date: day(t.date)
         })),
         fromTags: true,
