@@ -129,7 +129,7 @@ export function verdictFrom(
   if (unread.length > 0)
     return {
       ...none(
-        `Updating from ${shown.running} to ${shown.latest} is not known to be safe: ${unreadWords(unread)} (more came out at once than a refresh reads), so they are not judged.${decided ? ` Among the releases judged, the most severe is ${CLASS_WORD[decided.safeToUpdate]} (${safeLabel(decided.version)}).` : ''}`,
+        `Updating from ${shown.running} to ${shown.latest} is not known to be safe: ${unreadWords(unread)}, so they are not judged.${decided ? ` Among the releases judged, the most severe is ${CLASS_WORD[decided.safeToUpdate]} (${safeLabel(decided.version)}).` : ''}`,
         crossed
       ),
       decidedBy: decided,

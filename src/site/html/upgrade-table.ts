@@ -34,7 +34,7 @@ export function upgradeTable(record: AppRecord, history: ReleasesDoc | null): st
   // Releases a refresh could not read: said once above the table, and in the verdict of every row below them.
   const unread =
     gaps.length > 0
-      ? `\n<p class="notice" role="note">Not judged: ${text(unreadWords(gaps), 600)}, as more came out at once than a refresh reads. Updating across them is unknown, never safe.</p>`
+      ? `\n<p class="notice" role="note">Not judged: ${text(unreadWords(gaps), 600)}. Updating across them is unknown, never safe.</p>`
       : ''
   return `<h2 id="upgrade-h">Upgrading from an older version?</h2>
 <p class="muted">Each release judged so far, newest first, with its own class and the words that decided it, and the verdict of updating from it to ${text(record.latestVersion, LIMITS.version)}: the most severe release crossed decides. A version not listed here is not judged.</p>${unread}
