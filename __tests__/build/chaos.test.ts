@@ -306,3 +306,26 @@ describe('60% of requests failing (5xx, secondary limits, resets)', () => {
     expect(run.result.leftOut).toEqual([])
   })
 })
+
+/** Notes whose summary reaches the summary's bound: four headed lists of long items (made-up words). */
+function longSummaryNotes(): string {
+  const item = (colour: string) => `- ${`The ${colour} panel now loads sooner and `.repeat(8)}done.`
+  return ['Features', 'Fixes', 'Improvements', 'Other']
+    .map((h) => `## ${h}\n${item('red')}\n${item('blue')}\n${item('green')}`)
+    .join('\n\n')
+}
+
+describe('a fault of one app is that app’s problem (issue 56)', () => {
+  it('an archived app whose last release has a long summary is published unmaintained, its summary within bounds', async () => {
+    const { records, repos } = manyApps(5)
+    repos[2] = { ...repos[2]!, archived: true, releases: [release('v1.2.0', { body: longSummaryNotes() })] }
+    const run = await refreshRun(records, { repos })
+    expect(run.doc.apps).toHaveLength(5)
+    const archived = run.doc.apps[2]!
+    expect(archived).toMatchObject({ slug: 'app-002', latestVersion: 'v1.2.0', safeToUpdate: 'unmaintained' })
+    expect(archived.changelogSummary!.length).toBeLessThanOrEqual(500)
+    expect(archived.changelogSummary).toMatch(/^The last release: Features: .*…$/)
+    // Cut at a word: the ellipsis follows a whole word.
+    expect(archived.changelogSummary).toMatch(/[a-z]…$/)
+  })
+})

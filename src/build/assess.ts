@@ -8,7 +8,7 @@ import {
   type Judgement,
   type ReleaseVerdict
 } from '../classify/index.js'
-import { safeLabel } from '../classify/text.js'
+import { clip, safeLabel } from '../classify/text.js'
 import { LIMITS } from '../schema/index.js'
 import type { AppFacts } from './facts.js'
 import type { Logger, ReleaseFacts, ReleaseNotes, Verdict } from '../util/types.js'
@@ -21,10 +21,6 @@ export interface Assessment {
   considered: string[]
   /** Each release read, with its own verdict (for the per-release history), oldest first. */
   judged: { release: ReleaseNotes; verdict: ReleaseVerdict }[]
-}
-
-function bounded(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`
 }
 
 /**
@@ -124,6 +120,9 @@ function finish(
     decidedBy = null
   }
   verdict = applyOverride(verdict, entry.override, facts.version, log, app.file)
-  verdict.rationale = bounded(verdict.rationale, LIMITS.rationale)
+  // Every text of the verdict is cut to its bound at a word here, whatever added to it on the way (the archived
+  // summary's lead-in, the gap's and the tags' sentences): upstream chose how long the words inside are.
+  verdict.rationale = clip(verdict.rationale, LIMITS.rationale)
+  if (verdict.changelogSummary !== null) verdict.changelogSummary = clip(verdict.changelogSummary, LIMITS.summary)
   return { verdict, rule, decidedBy, considered }
 }
