@@ -35,7 +35,11 @@ describe('checkAnswer', () => {
     [json({ class: 'caution', breakingKind: 'urgent', line: 'Fixed the login page' }), 'breakingKind must be set'],
     [json({ class: 'unknown', line: 'not in the notes at all' }), 'does not occur'],
     ['[]', 'does not have the shape'],
-    ['   ', 'empty']
+    ['   ', 'empty'],
+    // A blank reason passed the check and its history entry then failed its schema (issue 56, item 3).
+    [json({ class: 'safe', line: 'Fixed the login page', reason: ' ' }), 'gives no reason'],
+    [json({ class: 'safe', line: 'Fixed the login page', reason: '\n\t\u00a0\u3000' }), 'gives no reason'],
+    [json({ class: 'unknown', line: '', reason: '\u200b.' }), 'gives no reason']
   ])('refuses %s', (content, why) => {
     const r = checkAnswer(content, SENT)
     expect('error' in r && r.error).toContain(why)
