@@ -37,7 +37,7 @@ import {
 import { CLASSIFIER_DIGEST, PROMPT_VERSION } from '../classify/index.js'
 import { judgeByModel, type ModelAsker } from './judge-models.js'
 import { lostHistories } from './lost-history.js'
-import { appRecord, diffRecords, type HistoryReset, type RecordChange } from './records.js'
+import { appRecord, diffRecords, type HistoryReset, type RecordChange, type RecordFault } from './records.js'
 import {
   carriedFiles,
   judgedProgram,
@@ -131,6 +131,8 @@ export interface BuildResult {
   historyReset: HistoryLoss[]
   /** Who judged this run's releases, and the model calls made (status.json's judging). */
   judging: RunReport['judging'] | null
+  /** Apps whose record built from upstream data failed its schema, and what was published instead (status.json). */
+  faults: RecordFault[]
 }
 
 /**
@@ -286,6 +288,8 @@ interface Judged {
   historyReset: HistoryLoss[]
   /** Who judged this run's releases, and the model calls made. */
   judging: RunReport['judging']
+  /** Records built from upstream data that failed their schema (see records.ts: recordAtFault). */
+  faults: RecordFault[]
 }
 
 /**
@@ -364,12 +368,17 @@ async function judgeCatalog(
     judging,
     log,
     previousHistories,
-    reset: [] as HistoryReset[]
+    reset: [] as HistoryReset[],
+    faults: [] as RecordFault[]
   }
   const runAt = opts.now.toISOString()
   const judged = new Map<string, { app: AppFacts; page: PageInput }>()
   for (let i = 0; i < apps.length; i += APPS_PER_CHUNK) {
-    const chunk = apps.slice(i, i + APPS_PER_CHUNK).map((app) => ({ app, ...appRecord(app, ctx) }))
+    // An app with nothing it can publish (records.ts: recordAtFault) is left out, as one upstream gave nothing for.
+    const chunk = apps.slice(i, i + APPS_PER_CHUNK).flatMap((app) => {
+      const built = appRecord(app, ctx)
+      return built ? [{ app, ...built }] : []
+    })
     out.publishApps(
       chunk.map(({ app, page, releases }) => ({
         page,
@@ -379,6 +388,10 @@ async function judgeCatalog(
     )
     for (const { app, page } of chunk) judged.set(app.slug, { app, page })
   }
+  const faulty = new Set(ctx.faults.map((f) => f.slug))
+  for (const f of ctx.faults)
+    if (f.published === 'none')
+      leftOut.push({ slug: f.slug, reason: `its upstream data cannot be published (${f.field})` })
   const historyReset = lostHistories(ctx.reset, previousChanges, previousDir, Boolean(opts.refresh))
   // Carried apps keep their record; their page is not rendered, so it needs nothing else.
   const carried = new Map(
@@ -401,7 +414,9 @@ async function judgeCatalog(
     const record = (judged.get(slug) ?? carried.get(slug)!).page.record
     // Facts read on this build's day (a notes file's release the catalog does not record) follow the clock.
     const dated = app?.facts && app.facts.checked !== app.entry.release?.checked
-    const recordable = !app || (!app.stale && !dated && reusableEntry(app.entry) && !judging.pending.has(slug))
+    // A record at fault is built again next time, so its fault is told again.
+    const recordable =
+      !app || (!app.stale && !dated && reusableEntry(app.entry) && !judging.pending.has(slug) && !faulty.has(slug))
     return { slug, record, images: imagesOf(slug), recordable }
   })
   const reuseDoc = program && !opts.refresh ? nextReuseDoc(program, baseUrl, built, sources, notesKey) : null
@@ -417,7 +432,8 @@ async function judgeCatalog(
     images,
     stats: gathered.stats,
     historyReset,
-    judging: { judge: judging.judge, calls: judging.calls, verdicts: judging.verdicts }
+    judging: { judge: judging.judge, calls: judging.calls, verdicts: judging.verdicts },
+    faults: ctx.faults
   }
 }
 
@@ -539,7 +555,8 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
       failed: leftOut.map((l) => l.slug),
       staleBefore: judged.staleBefore,
       historyReset: judged.historyReset,
-      judging: judged.judging
+      judging: judged.judging,
+      faults: judged.faults
     }
     // 8. Render and check the rest of the tree; it replaces outDir only when all of it is valid.
     // The per-app documents carry generatedAt (spec); when it moved they cannot equal yesterday's, so they are
@@ -579,7 +596,8 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
       stats,
       runAt: report.runAt,
       historyReset: judged.historyReset,
-      judging: judged.judging ?? null
+      judging: judged.judging ?? null,
+      faults: judged.faults
     }
   } finally {
     await tree.discard()
