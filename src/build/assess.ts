@@ -36,14 +36,16 @@ export function assess(
 ): Assessment {
   const { facts, entry } = app
   if (facts.movedTo) {
-    log.warning(`${entry.repo} moved to ${facts.movedTo}: update "repo" in the catalog record`, {
+    // The new name is GitHub's answer: bounded like any upstream text before it reaches a log or a rationale.
+    const movedTo = clip(facts.movedTo, 200)
+    log.warning(`${entry.repo} moved to ${movedTo}: update "repo" in the catalog record`, {
       file: app.file,
       line: 1
     })
     return {
       verdict: {
         safeToUpdate: 'unknown',
-        rationale: `Assessment pending: the repository ${entry.repo} moved to ${facts.movedTo}; the catalog record must be updated before ${facts.version} is assessed.`,
+        rationale: `Assessment pending: the repository ${entry.repo} moved to ${movedTo}; the catalog record must be updated before ${facts.version} is assessed.`,
         changelogSummary: null
       },
       rule: 'repository-moved',
