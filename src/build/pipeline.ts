@@ -29,6 +29,7 @@ import {
   previousPublishes,
   readPrevious,
   readPreviousChanges,
+  readPreviousLeftOut,
   readPreviousReuse,
   readPreviousStaleSince,
   type PreviousChanges,
@@ -195,24 +196,37 @@ export interface LeftOut {
 
 /**
  * Every app needs release data from somewhere: the catalog's seed, the previous snapshot or a refresh.
- * Offline, a record without any is the catalog's error. After a refresh it is what upstream did (no stable
+ * Offline, a record without any is the catalog's error, unless the previous run left it out (upstream gave it no
+ * release): it stays left out, so an offline run after a refresh publishes. After a refresh it is what upstream did (no stable
  * release or tag, 404, failures) to an app never published before: that app is left out of this snapshot
  * with a warning, and the run goes on for the others.
  */
-function withReleaseData(apps: AppFacts[], refreshed: boolean, log: Logger): { apps: AppFacts[]; leftOut: LeftOut[] } {
+function withReleaseData(
+  apps: AppFacts[],
+  refreshed: boolean,
+  log: Logger,
+  /** Apps the previous run left out: offline, one of them stays left out (upstream's doing), not the catalog's error. */
+  leftBefore: ReadonlySet<string> = new Set()
+): { apps: AppFacts[]; leftOut: LeftOut[] } {
   const missing = apps.filter((a) => !a.facts && !a.kept)
   if (missing.length === 0) return { apps, leftOut: [] }
-  if (!refreshed) {
+  const unknown = refreshed ? [] : missing.filter((a) => !leftBefore.has(a.slug))
+  if (unknown.length > 0) {
     throw new ProblemsError(
       'build',
-      missing.map((a) => ({
+      unknown.map((a) => ({
         file: a.file,
         field: 'release',
         message: `${a.slug} has no release data; add a release: {version, url, checked} block, or build with --refresh or --notes-from a file that has its releases`
       }))
     )
   }
-  const leftOut = missing.map((a) => ({ slug: a.slug, reason: a.note ?? 'GitHub gave no answer' }))
+  const leftOut = missing.map((a) => ({
+    slug: a.slug,
+    reason:
+      a.note ??
+      (refreshed ? 'GitHub gave no answer' : 'the previous run left it out too, and this one read no upstream')
+  }))
   for (const [i, a] of missing.entries()) {
     log.warning(
       `${a.slug} left out of this snapshot: ${leftOut[i]!.reason}; it was never published and the catalog record has no release block`,
@@ -350,7 +364,12 @@ async function judgeCatalog(
       'build',
       `GitHub refused the token (${gathered.stats.tokenRefused}) and there is no previous snapshot to fall back on; check GITHUB_TOKEN or the github-token input`
     )
-  const { apps, leftOut } = withReleaseData(gathered.apps, Boolean(opts.refresh), log)
+  const { apps, leftOut } = withReleaseData(
+    gathered.apps,
+    Boolean(opts.refresh),
+    log,
+    opts.refresh ? undefined : readPreviousLeftOut(previousDir)
+  )
   // 5. End-of-life data for the products the catalog names.
   const docs = await productDocs(apps, catalogDir, opts.refresh ? deps.fetchProduct : undefined, log)
   // 5b. The judge: a language model's answers for the releases judged now, reused or asked within the run's budget
