@@ -112,6 +112,7 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env, cwd = proc
         stale: result.stale,
         leftOut: result.leftOut,
         historyReset: result.historyReset,
+        faults: result.faults,
         warnings: result.warnings,
         errors: [],
         refresh,

@@ -11,6 +11,7 @@ import type { CatalogDoc } from '../../src/schema/index.js'
 import { refreshFromGitHub } from '../../src/upstream/github/refresh.js'
 import type { Logger } from '../../src/util/types.js'
 import { randomFaults, startFakeGitHub, type FakeGitHubOptions, type FakeRepo } from '../support/fake-github.js'
+import { fleet, KINDS, longSummaryNotes, lost, runDay, type Day, type Fleet } from '../support/chaos-fleet.js'
 import { tempDir } from '../support/tmp.js'
 
 const TOKEN = 'ghs_chaostesttoken0123456789'
@@ -304,5 +305,108 @@ describe('60% of requests failing (5xx, secondary limits, resets)', () => {
     const fresh = run.doc.apps.filter((a) => a.latestVersion.endsWith('.1')).length
     expect(fresh + run.result.stale.length).toBe(200)
     expect(run.result.leftOut).toEqual([])
+  })
+})
+
+describe('a fault of one app is that app’s problem (issue 56)', () => {
+  it('an archived app whose last release has a long summary is published unmaintained, its summary within bounds', async () => {
+    const { records, repos } = manyApps(5)
+    repos[2] = { ...repos[2]!, archived: true, releases: [release('v1.2.0', { body: longSummaryNotes() })] }
+    const run = await refreshRun(records, { repos })
+    expect(run.doc.apps).toHaveLength(5)
+    const archived = run.doc.apps[2]!
+    expect(archived).toMatchObject({ slug: 'app-002', latestVersion: 'v1.2.0', safeToUpdate: 'unmaintained' })
+    expect(archived.changelogSummary!.length).toBeLessThanOrEqual(500)
+    expect(archived.changelogSummary).toMatch(/^The last release: Features: .*…$/)
+    // Cut at a word: the ellipsis follows a whole word.
+    expect(archived.changelogSummary).toMatch(/[a-z]…$/)
+  })
+})
+
+describe('an archived repository the catalog does not mark archived', () => {
+  // Known defect, left to the facts' owner: the refresh that finds the repository archived (no release, a seed)
+  // publishes it unmaintained with the seed's `checked` day, and an offline run then prefers the seed (same day,
+  // upstream not down) and publishes it unknown. Fails while the defect stands; remove `.failing` once fixed.
+  it.failing('stays unmaintained in an offline run after the refresh that found it archived', async () => {
+    const record = `name: Old\nrepo: chaos/old\nrelease:\n  version: "1.0"\n  url: https://github.com/chaos/old/releases/tag/1.0\n  checked: 2026-10-01\n`
+    const apps: Fleet = {
+      records: new Map([['old', record]]),
+      kinds: new Map([['old', 'archived-empty']]),
+      repos: () => [{ owner: 'chaos', name: 'old', archived: true }],
+      renames: {}
+    }
+    const base = { dir: path.join(dir, 'unmarked') }
+    const up = await runDay(apps, {
+      ...base,
+      name: 'd1',
+      now: NOW,
+      upstream: { fleet: apps, day: 1, faultRate: 0, seed: 1 }
+    })
+    expect(up.apps[0]!.safeToUpdate).toBe('unmaintained')
+    const offline = await runDay(apps, { ...base, name: 'd2', now: NOW, previous: 'd1' })
+    expect(offline.apps[0]!.safeToUpdate).toBe('unmaintained')
+  })
+})
+
+describe('done when (issue 56): every kind of trouble, a faulty, a frozen and no upstream; every run publishes', () => {
+  // Two of every kind; bench/chaos.mjs runs 1,000 apps.
+  const apps = fleet(KINDS.length * 2, { poisonEvery: KINDS.length })
+  const days: Day[] = []
+  const at = (d: number) => new Date(Date.UTC(2026, 10, d, 6))
+  beforeAll(async () => {
+    const base = { dir: path.join(dir, 'fleet') }
+    const up = (day: number, seed: number) => ({ fleet: apps, day, faultRate: 0.15, seed })
+    days.push(await runDay(apps, { ...base, name: 'd1', now: at(1), upstream: up(1, 11) }))
+    // (a) A refresh the next day: every plain app has a new release, 15% of requests fail.
+    days.push(await runDay(apps, { ...base, name: 'd2', now: at(2), previous: 'd1', upstream: up(2, 12) }))
+    // (b) A frozen upstream: it answers as the day before (other requests fail).
+    days.push(await runDay(apps, { ...base, name: 'd3', now: at(3), previous: 'd2', upstream: up(2, 13) }))
+    // (c) Offline: no refresh, from the snapshot before.
+    days.push(await runDay(apps, { ...base, name: 'd4', now: at(4), previous: 'd3' }))
+  })
+
+  it('publishes on every run, with no record at fault', () => {
+    for (const day of days) {
+      expect(day.apps.length).toBeGreaterThan(0)
+      expect(day.result.faults).toEqual([])
+      expect(day.status.faults).toBeUndefined()
+    }
+  })
+
+  it('loses no app that any run before had published', () => {
+    const seen = new Map<string, string>()
+    for (const day of days) {
+      expect(
+        lost(
+          [...seen.keys()].map((slug) => ({ slug })),
+          day.apps
+        )
+      ).toEqual([])
+      for (const a of day.apps) seen.set(a.slug, a.latestVersion)
+    }
+    // Only the app that never had a release (nor a seed) is missing, and it is named as left out.
+    const missing = [...apps.kinds.keys()].filter((slug) => !seen.has(slug))
+    expect(missing.map((slug) => apps.kinds.get(slug))).toEqual(['never-released', 'never-released'])
+    expect(days[0]!.status.failed).toEqual(expect.arrayContaining(missing))
+  })
+
+  it('publishes each kind as it should be', () => {
+    const byKind = (day: Day, kind: string) => day.apps.filter((a) => apps.kinds.get(a.slug) === kind)
+    for (const day of days) {
+      for (const a of byKind(day, 'archived-long')) {
+        expect(a.safeToUpdate).toBe('unmaintained')
+        expect(a.changelogSummary!.length).toBeLessThanOrEqual(500)
+      }
+      for (const a of byKind(day, 'archived-empty')) expect(a.safeToUpdate).toBe('unmaintained')
+      for (const a of byKind(day, 'release-less')) expect(a.latestVersion).toBe('v0.9.0')
+      // Upstream's bidi controls never reach a record; its words are data there, escaped where they are shown.
+      for (const a of byKind(day, 'hostile-text')) expect(a.rationale).not.toMatch(/[\u202A-\u202E\u0007]/)
+    }
+  })
+
+  it('a frozen upstream and an offline run change no record that was published', () => {
+    for (const day of days.slice(2)) {
+      expect(day.result.changes.filter((c) => c.before !== null)).toEqual([])
+    }
   })
 })

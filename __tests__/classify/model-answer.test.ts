@@ -1,7 +1,10 @@
 // A model's answer counts only when it has the shape asked for and quotes the notes; the floor under it.
 import { describe, expect, it } from '@jest/globals'
+import fc from 'fast-check'
 import { applyFloor, checkAnswer } from '../../src/classify/model-answer.js'
 import { promptNotes } from '../../src/classify/prompt.js'
+import { modelAnswerRecord } from '../../src/schema/index.js'
+import { anyText } from '../support/upstream-arbitraries.js'
 
 // Made up: two lines, one wrapped with extra spaces, to test the whitespace-normalised quote check.
 const SENT = '## Changes\n- Raised the   minimum\n  Go version to 1.23\n- Fixed the login page'
@@ -35,7 +38,11 @@ describe('checkAnswer', () => {
     [json({ class: 'caution', breakingKind: 'urgent', line: 'Fixed the login page' }), 'breakingKind must be set'],
     [json({ class: 'unknown', line: 'not in the notes at all' }), 'does not occur'],
     ['[]', 'does not have the shape'],
-    ['   ', 'empty']
+    ['   ', 'empty'],
+    // A blank reason passed the check and its history entry then failed its schema (issue 56, item 3).
+    [json({ class: 'safe', line: 'Fixed the login page', reason: ' ' }), 'gives no reason'],
+    [json({ class: 'safe', line: 'Fixed the login page', reason: '\n\t\u00a0\u3000' }), 'gives no reason'],
+    [json({ class: 'unknown', line: '', reason: '\u200b.' }), 'gives no reason']
   ])('refuses %s', (content, why) => {
     const r = checkAnswer(content, SENT)
     expect('error' in r && r.error).toContain(why)
@@ -46,6 +53,42 @@ describe('checkAnswer', () => {
     const r = checkAnswer(json({ class: 'safe', line: long, reason: long }), long)
     expect('answer' in r && r.answer.line.length).toBe(300)
     expect('answer' in r && r.answer.reason.endsWith('…')).toBe(true)
+  })
+})
+
+describe('checkAnswer on any answer (property)', () => {
+  it('gives an answer or says why not, and every answer it gives fits the history entry’s bounds', () => {
+    fc.assert(
+      fc.property(
+        anyText(600),
+        fc.constantFrom('safe', 'caution', 'breaking', 'unknown'),
+        fc.constantFrom('urgent', 'required', null),
+        fc.nat({ max: 600 }),
+        fc.nat({ max: 700 }),
+        fc.oneof(anyText(700), fc.constantFrom('', ' ', '\n\t', '\u00a0.', '\u200b')),
+        fc.oneof(fc.constant(null), anyText(300)),
+        (sent, cls, kind, start, length, reason, raw) => {
+          // A quote of the notes sent (so that most answers pass), or raw text from the service.
+          const content =
+            raw ??
+            JSON.stringify({
+              class: cls,
+              breakingKind: cls === 'breaking' ? (kind ?? 'required') : kind,
+              line: sent.slice(start, start + length),
+              reason
+            })
+          const r = checkAnswer(content, sent)
+          if ('error' in r) {
+            expect(r.error).not.toBe('')
+            return
+          }
+          const record = { id: 'openai/gpt-4.1-mini', prompt: 1, notes: '0123456789ab', ...r.answer }
+          expect(modelAnswerRecord.safeParse(record).success).toBe(true)
+          expect(r.answer.reason).toMatch(/[\p{L}\p{N}]/u)
+        }
+      ),
+      { numRuns: 400 }
+    )
   })
 })
 

@@ -36,6 +36,20 @@ describe('buildSummary', () => {
     expect(md).toContain('- newapp: not found: \\<b\\>gone\\</b\\>')
   })
 
+  it('counts and lists the apps whose upstream data could not be published, with what was published instead', () => {
+    const md = buildSummary({
+      ...base,
+      faults: [
+        { slug: 'odd', field: 'sourceUrl', problem: 'Too big: <2048', published: 'previous' },
+        { slug: 'new', field: 'lifecycle.eol', problem: 'bad', published: 'unknown' }
+      ]
+    })
+    expect(md).toContain('3 apps · 0 changed · 0 stale · 2 upstream faults · 0 warnings')
+    expect(md).toContain('### Upstream data not published')
+    expect(md).toContain('- odd: sourceUrl: Too big: \\<2048; last published record kept')
+    expect(md).toContain('- new: lifecycle.eol: bad; published as unknown')
+  })
+
   it('tabulates version and classification moves as old → new', () => {
     const md = buildSummary({
       ...base,

@@ -8,7 +8,7 @@ import {
   type Judgement,
   type ReleaseVerdict
 } from '../classify/index.js'
-import { safeLabel } from '../classify/text.js'
+import { clip, safeLabel } from '../classify/text.js'
 import { LIMITS } from '../schema/index.js'
 import type { AppFacts } from './facts.js'
 import type { Logger, ReleaseFacts, ReleaseNotes, Verdict } from '../util/types.js'
@@ -21,10 +21,6 @@ export interface Assessment {
   considered: string[]
   /** Each release read, with its own verdict (for the per-release history), oldest first. */
   judged: { release: ReleaseNotes; verdict: ReleaseVerdict }[]
-}
-
-function bounded(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`
 }
 
 /**
@@ -40,14 +36,16 @@ export function assess(
 ): Assessment {
   const { facts, entry } = app
   if (facts.movedTo) {
-    log.warning(`${entry.repo} moved to ${facts.movedTo}: update "repo" in the catalog record`, {
+    // The new name is GitHub's answer: bounded like any upstream text before it reaches a log or a rationale.
+    const movedTo = clip(facts.movedTo, 200)
+    log.warning(`${entry.repo} moved to ${movedTo}: update "repo" in the catalog record`, {
       file: app.file,
       line: 1
     })
     return {
       verdict: {
         safeToUpdate: 'unknown',
-        rationale: `Assessment pending: the repository ${entry.repo} moved to ${facts.movedTo}; the catalog record must be updated before ${facts.version} is assessed.`,
+        rationale: `Assessment pending: the repository ${entry.repo} moved to ${movedTo}; the catalog record must be updated before ${facts.version} is assessed.`,
         changelogSummary: null
       },
       rule: 'repository-moved',
@@ -127,6 +125,9 @@ function finish(
     decidedBy = null
   }
   verdict = applyOverride(verdict, entry.override, facts.version, log, app.file)
-  verdict.rationale = bounded(verdict.rationale, LIMITS.rationale)
+  // Every text of the verdict is cut to its bound at a word here, whatever added to it on the way (the archived
+  // summary's lead-in, the gap's and the tags' sentences): upstream chose how long the words inside are.
+  verdict.rationale = clip(verdict.rationale, LIMITS.rationale)
+  if (verdict.changelogSummary !== null) verdict.changelogSummary = clip(verdict.changelogSummary, LIMITS.summary)
   return { verdict, rule, decidedBy, considered }
 }

@@ -29,6 +29,7 @@ import {
   previousPublishes,
   readPrevious,
   readPreviousChanges,
+  readPreviousLeftOut,
   readPreviousReuse,
   readPreviousStaleSince,
   type PreviousChanges,
@@ -37,7 +38,7 @@ import {
 import { CLASSIFIER_DIGEST, PROMPT_VERSION } from '../classify/index.js'
 import { judgeByModel, type ModelAsker } from './judge-models.js'
 import { lostHistories } from './lost-history.js'
-import { appRecord, diffRecords, type HistoryReset, type RecordChange } from './records.js'
+import { appRecord, diffRecords, type HistoryReset, type RecordChange, type RecordFault } from './records.js'
 import {
   carriedFiles,
   judgedProgram,
@@ -131,6 +132,8 @@ export interface BuildResult {
   historyReset: HistoryLoss[]
   /** Who judged this run's releases, and the model calls made (status.json's judging). */
   judging: RunReport['judging'] | null
+  /** Apps whose record built from upstream data failed its schema, and what was published instead (status.json). */
+  faults: RecordFault[]
 }
 
 /**
@@ -204,24 +207,37 @@ export interface LeftOut {
 
 /**
  * Every app needs release data from somewhere: the catalog's seed, the previous snapshot or a refresh.
- * Offline, a record without any is the catalog's error. After a refresh it is what upstream did (no stable
+ * Offline, a record without any is the catalog's error, unless the previous run left it out (upstream gave it no
+ * release): it stays left out, so an offline run after a refresh publishes. After a refresh it is what upstream did (no stable
  * release or tag, 404, failures) to an app never published before: that app is left out of this snapshot
  * with a warning, and the run goes on for the others.
  */
-function withReleaseData(apps: AppFacts[], refreshed: boolean, log: Logger): { apps: AppFacts[]; leftOut: LeftOut[] } {
+function withReleaseData(
+  apps: AppFacts[],
+  refreshed: boolean,
+  log: Logger,
+  /** Apps the previous run left out: offline, one of them stays left out (upstream's doing), not the catalog's error. */
+  leftBefore: ReadonlySet<string> = new Set()
+): { apps: AppFacts[]; leftOut: LeftOut[] } {
   const missing = apps.filter((a) => !a.facts && !a.kept)
   if (missing.length === 0) return { apps, leftOut: [] }
-  if (!refreshed) {
+  const unknown = refreshed ? [] : missing.filter((a) => !leftBefore.has(a.slug))
+  if (unknown.length > 0) {
     throw new ProblemsError(
       'build',
-      missing.map((a) => ({
+      unknown.map((a) => ({
         file: a.file,
         field: 'release',
         message: `${a.slug} has no release data; add a release: {version, url, checked} block, or build with --refresh or --notes-from a file that has its releases`
       }))
     )
   }
-  const leftOut = missing.map((a) => ({ slug: a.slug, reason: a.note ?? 'GitHub gave no answer' }))
+  const leftOut = missing.map((a) => ({
+    slug: a.slug,
+    reason:
+      a.note ??
+      (refreshed ? 'GitHub gave no answer' : 'the previous run left it out too, and this one read no upstream')
+  }))
   for (const [i, a] of missing.entries()) {
     log.warning(
       `${a.slug} left out of this snapshot: ${leftOut[i]!.reason}; it was never published and the catalog record has no release block`,
@@ -297,6 +313,8 @@ interface Judged {
   historyReset: HistoryLoss[]
   /** Who judged this run's releases, and the model calls made. */
   judging: RunReport['judging']
+  /** Records built from upstream data that failed their schema (see records.ts: recordAtFault). */
+  faults: RecordFault[]
 }
 
 /**
@@ -358,7 +376,12 @@ async function judgeCatalog(
       'build',
       `GitHub refused the token (${gathered.stats.tokenRefused}) and there is no previous snapshot to fall back on; check GITHUB_TOKEN or the github-token input`
     )
-  const { apps, leftOut } = withReleaseData(gathered.apps, Boolean(opts.refresh), log)
+  const { apps, leftOut } = withReleaseData(
+    gathered.apps,
+    Boolean(opts.refresh),
+    log,
+    opts.refresh ? undefined : readPreviousLeftOut(previousDir)
+  )
   // 5. End-of-life data for the products the catalog names.
   const docs = await productDocs(apps, catalogDir, opts.refresh ? deps.fetchProduct : undefined, log)
   // 5b. The judge: a language model's answers for the releases judged now, reused or asked within the run's budget
@@ -376,12 +399,17 @@ async function judgeCatalog(
     judging,
     log,
     previousHistories,
-    reset: [] as HistoryReset[]
+    reset: [] as HistoryReset[],
+    faults: [] as RecordFault[]
   }
   const runAt = opts.now.toISOString()
   const judged = new Map<string, { app: AppFacts; page: PageInput }>()
   for (let i = 0; i < apps.length; i += APPS_PER_CHUNK) {
-    const chunk = apps.slice(i, i + APPS_PER_CHUNK).map((app) => ({ app, ...appRecord(app, ctx) }))
+    // An app with nothing it can publish (records.ts: recordAtFault) is left out, as one upstream gave nothing for.
+    const chunk = apps.slice(i, i + APPS_PER_CHUNK).flatMap((app) => {
+      const built = appRecord(app, ctx)
+      return built ? [{ app, ...built }] : []
+    })
     out.publishApps(
       chunk.map(({ app, page, releases }) => ({
         page,
@@ -391,6 +419,10 @@ async function judgeCatalog(
     )
     for (const { app, page } of chunk) judged.set(app.slug, { app, page })
   }
+  const faulty = new Set(ctx.faults.map((f) => f.slug))
+  for (const f of ctx.faults)
+    if (f.published === 'none')
+      leftOut.push({ slug: f.slug, reason: `its upstream data cannot be published (${f.field})` })
   const historyReset = lostHistories(ctx.reset, previousChanges, previousDir, Boolean(opts.refresh))
   // Carried apps keep their record; their page is not rendered, so it needs nothing else.
   const carried = new Map(
@@ -413,7 +445,9 @@ async function judgeCatalog(
     const record = (judged.get(slug) ?? carried.get(slug)!).page.record
     // Facts read on this build's day (a notes file's release the catalog does not record) follow the clock.
     const dated = app?.facts && app.facts.checked !== app.entry.release?.checked
-    const recordable = !app || (!app.stale && !dated && reusableEntry(app.entry) && !judging.pending.has(slug))
+    // A record at fault is built again next time, so its fault is told again.
+    const recordable =
+      !app || (!app.stale && !dated && reusableEntry(app.entry) && !judging.pending.has(slug) && !faulty.has(slug))
     return { slug, record, images: imagesOf(slug), recordable }
   })
   const reuseDoc = program && !opts.refresh ? nextReuseDoc(program, baseUrl, built, sources, notesKey) : null
@@ -429,7 +463,8 @@ async function judgeCatalog(
     images,
     stats: gathered.stats,
     historyReset,
-    judging: { judge: judging.judge, calls: judging.calls, verdicts: judging.verdicts }
+    judging: { judge: judging.judge, calls: judging.calls, verdicts: judging.verdicts },
+    faults: ctx.faults
   }
 }
 
@@ -551,7 +586,8 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
       failed: leftOut.map((l) => l.slug),
       staleBefore: judged.staleBefore,
       historyReset: judged.historyReset,
-      judging: judged.judging
+      judging: judged.judging,
+      faults: judged.faults
     }
     // 8. Render and check the rest of the tree; it replaces outDir only when all of it is valid.
     // The per-app documents carry generatedAt (spec); when it moved they cannot equal yesterday's, so they are
@@ -591,7 +627,8 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
       stats,
       runAt: report.runAt,
       historyReset: judged.historyReset,
-      judging: judged.judging ?? null
+      judging: judged.judging ?? null,
+      faults: judged.faults
     }
   } finally {
     await tree.discard()

@@ -142,6 +142,16 @@ export async function readPreviousStaleSince(dir: string | undefined, log: Logge
   return new Map('data' in read ? read.data.stale.map((s) => [s.slug, s.since]) : [])
 }
 
+/**
+ * Apps the previous run left out (its status.json's `failed`: never published, upstream gave no release); none
+ * when it has no readable status.json (readPreviousStaleSince says so).
+ */
+export function readPreviousLeftOut(dir: string | undefined): Set<string> {
+  if (!dir) return new Set()
+  const read = readDoc(dir, paths.status, statusDocSchema, STATUS_SCHEMA_ID)
+  return new Set('data' in read ? read.data.failed : [])
+}
+
 /** Largest releases document read back: 50 entries of bounded fields are far below it. */
 const MAX_HISTORY_BYTES = 8 << 20
 

@@ -16,7 +16,9 @@ import {
   type LatestVerdict,
   type ReleasesDoc
 } from '../schema/index.js'
-import { sameVersion } from '../util/versions.js'
+import { clip, safeLabel } from '../classify/text.js'
+import { LIMITS } from '../schema/index.js'
+import { compareVersions, isVersionLabel, newestFirst, sameVersion } from '../util/versions.js'
 import { assess } from './assess.js'
 import type { AppFacts } from './facts.js'
 import {
@@ -54,7 +56,29 @@ export interface RecordContext {
   previousHistories?: boolean
   /** Every app whose previous history could not be carried over is added here (the pipeline says or refuses it). */
   reset?: HistoryReset[]
+  /** Every app whose record built from upstream data failed its schema is added here (status.json, job summary). */
+  faults?: RecordFault[]
 }
+
+/**
+ * An app whose record, built from upstream data, failed its schema: the field, the problem and what was published
+ * instead (its last published record, an `unknown` record, or nothing at all).
+ */
+export interface RecordFault {
+  slug: string
+  file: string
+  /** The record's field that failed (`changelogSummary`, `lifecycle.eolDate`). */
+  field: string
+  problem: string
+  published: 'previous' | 'unknown' | 'none'
+}
+
+/**
+ * The record's fields the catalog (and the run's base URL) decide: already checked when the catalog was read, so
+ * one that fails here is the catalog's fault and fails the build. Every other field is built from upstream data
+ * (GitHub, a notes file, endoflife.date) and what the judge made of it: its fault is the app's alone.
+ */
+const CATALOG_FIELDS: ReadonlySet<string> = new Set(['slug', 'name', 'repo', 'successor', 'url', 'badge'])
 
 /** An app whose history in the previous snapshot could not be read: why, and what this run did about it. */
 export interface HistoryReset {
@@ -109,8 +133,11 @@ function dateOf(releases: readonly HistoryEntry[], version: string): string | nu
   return releases.find((e) => e.version === version)?.date ?? null
 }
 
-/** An app's record, what its page shows beyond the record, and its releases document. */
-export function appRecord(app: AppFacts, ctx: RecordContext): { page: PageInput; releases: ReleasesDoc } {
+/**
+ * An app's record, what its page shows beyond the record, and its releases document; null when upstream's data for
+ * it cannot be published and nothing else can be either (the app is then left out, see RecordContext.faults).
+ */
+export function appRecord(app: AppFacts, ctx: RecordContext): { page: PageInput; releases: ReleasesDoc } | null {
   const prior = ctx.previous.get(app.slug)
   const read = readPreviousHistory(ctx.previousDir, app.slug)
   const before = 'history' in read ? read.history : null
@@ -159,6 +186,7 @@ export function appRecord(app: AppFacts, ctx: RecordContext): { page: PageInput;
       lastChecked: facts.checked
     }
     const entries: HistoryEntry[] = []
+    const refused: string[] = []
     for (const { release: r, verdict: v } of judged) {
       const isLatest = sameVersion(r.version, facts.version, app.entry.tagPrefix)
       const url = r.url ?? (isLatest ? facts.url : undefined)
@@ -166,15 +194,19 @@ export function appRecord(app: AppFacts, ctx: RecordContext): { page: PageInput;
       const date = r.date ?? (isLatest ? facts.date : null)
       const basis = basisOf(judgeBasis(ctx.model, v.judge), override, r.version, r.notes)
       const entry = historyEntry(v, { url, date, basis, notes: notesDigest(r.notes) }, override)
-      // Upstream chose these values: one that could not be published is left out of the history, not the run.
+      // Upstream chose these values: one that could not be published is left out of the history, not the run, and
+      // becomes a gap there (below), so no update across it reads as safe.
       const valid = historyEntrySchema.safeParse(entry)
       if (valid.success) entries.push(valid.data)
-      else
+      else {
+        refused.push(r.version)
         ctx.log.warning(
-          `${app.slug}: release ${JSON.stringify(r.version.slice(0, 64))} left out of its history (${valid.error.issues[0]?.path.join('.')}: ${valid.error.issues[0]?.message})`,
+          `${app.slug}: release ${JSON.stringify(r.version.slice(0, 64))} left out of its history, recorded as a gap (${valid.error.issues[0]?.path.join('.')}: ${valid.error.issues[0]?.message})`,
           { file: app.file }
         )
+      }
     }
+    const held = releases
     releases = mergeHistory(releases, entries, app.entry.tagPrefix)
     const found = [...(facts.gap ? [facts.gap] : []), ...(facts.unread ?? [])].map(({ after, before }) => ({
       after,
@@ -182,6 +214,13 @@ export function appRecord(app: AppFacts, ctx: RecordContext): { page: PageInput;
       found: facts.checked
     }))
     gaps = mergeGaps(gaps, found, releases, app.entry.tagPrefix)
+    const spans = refusedGaps(
+      new Set(refused),
+      judged.map((j) => j.release.version),
+      held,
+      app.entry.tagPrefix
+    )
+    for (const gap of spans) gaps = mergeGaps(gaps, { ...gap, found: facts.checked }, releases, app.entry.tagPrefix)
     if (judged.length > 0) latest = { version: facts.version, considered, decidedBy, rule }
     page = {
       releaseDate: facts.date ?? dateOf(releases, facts.version),
@@ -196,21 +235,26 @@ export function appRecord(app: AppFacts, ctx: RecordContext): { page: PageInput;
     // The release date is the history's: an offline or stale rebuild shows what the refresh that judged it read.
     page = { releaseDate: dateOf(releases, latestVersion), ...pageOf(latest, latestVersion) }
   }
-  const checked = appRecordSchema.safeParse({
+  const curated = {
     slug: app.slug,
     name: app.entry.name,
     repo: app.entry.repo,
-    ...release,
     successor: app.entry.successor ?? null,
-    ...appUrls(ctx.baseUrl, app.slug),
-    lifecycle: lifecycleFor(app, release.latestVersion, ctx.docs, ctx.now, ctx.log)
-  })
-  if (!checked.success) {
-    const problems = zodProblems(checked.error, app.file).map((p) => ({
-      ...p,
-      message: `the record built for ${app.slug} is invalid: ${p.message}`
-    }))
-    throw new ProblemsError('build', problems)
+    ...appUrls(ctx.baseUrl, app.slug)
+  }
+  const lifecycle = lifecycleFor(app, release.latestVersion, ctx.docs, ctx.now, ctx.log)
+  const checked = appRecordSchema.safeParse({ ...curated, ...release, lifecycle })
+  let record: AppRecord
+  if (checked.success) record = checked.data
+  else {
+    const instead = recordAtFault(app, ctx, { curated, release, lifecycle }, checked.error)
+    if (instead === null) return null
+    record = instead
+    // Its history stays as published: nothing judged from the data that failed goes into it.
+    latest = before?.latest ?? null
+    releases = before?.releases ?? []
+    gaps = before?.gaps ?? []
+    page = { releaseDate: dateOf(releases, record.latestVersion), ...pageOf(latest, record.latestVersion) }
   }
   if (app.stale)
     ctx.log.warning(`${app.slug}: stale, republished last-known-good (${app.note ?? 'upstream failed'})`, {
@@ -225,9 +269,121 @@ export function appRecord(app: AppFacts, ctx: RecordContext): { page: PageInput;
     )
   }
   return {
-    page: { record: settle(checked.data, ctx.previous.get(app.slug)), stale: app.stale, ...page },
+    page: { record: settle(record, ctx.previous.get(app.slug)), stale: app.stale, ...page },
     releases: releasesDoc(app.slug, latest, releases, before, ctx.now, gaps)
   }
+}
+
+/** A record as built, before its check: the catalog's fields, the release's and the lifecycle. */
+interface BuiltRecord {
+  curated: Pick<AppRecord, 'slug' | 'name' | 'repo' | 'successor' | 'url' | 'badge'>
+  release: ReleasePart
+  lifecycle: AppRecord['lifecycle']
+}
+
+/**
+ * What is published for an app whose record failed its schema. In a field the catalog decides, the catalog is at
+ * fault: the build fails, naming file and field. In any other (built from upstream data), the app keeps its last
+ * published record; with none, it is published as `unknown`, saying the upstream data could not be published; when
+ * not even that can be (no version to name), it is left out: null. Either way the fault is told and counted.
+ */
+function recordAtFault(
+  app: AppFacts,
+  ctx: RecordContext,
+  built: BuiltRecord,
+  error: { issues: { path: PropertyKey[]; message: string }[] }
+): AppRecord | null {
+  const problems = zodProblems(error, app.file)
+  if (problems.some((p) => CATALOG_FIELDS.has(p.field?.split('.')[0] ?? '')))
+    throw new ProblemsError(
+      'build',
+      problems.map((p) => ({ ...p, message: `the record built for ${app.slug} is invalid: ${p.message}` }))
+    )
+  const fault = { field: problems[0]?.field ?? 'record', problem: problems[0]?.message ?? 'invalid' }
+  const instead = fallbackRecord(app, ctx, built, fault)
+  ctx.faults?.push({ slug: app.slug, file: app.file, ...fault, published: instead?.published ?? 'none' })
+  const outcome =
+    instead === null
+      ? 'it is left out of this snapshot'
+      : instead.published === 'previous'
+        ? `its last published record (${safeLabel(instead.record.latestVersion)}) is kept`
+        : 'it is published as unknown'
+  ctx.log.warning(
+    `${app.slug}: the record built from upstream data cannot be published (${fault.field}: ${fault.problem}); ${outcome}`,
+    { file: app.file }
+  )
+  return instead?.record ?? null
+}
+
+/** The last published record (the catalog's fields as the catalog now says), else an `unknown` one, else null. */
+function fallbackRecord(
+  app: AppFacts,
+  ctx: RecordContext,
+  built: BuiltRecord,
+  fault: { field: string; problem: string }
+): { record: AppRecord; published: 'previous' | 'unknown' } | null {
+  const prior = ctx.previous.get(app.slug)
+  const kept = prior && appRecordSchema.safeParse({ ...prior, ...built.curated })
+  if (kept?.success) return { record: kept.data, published: 'previous' }
+  const { latestVersion, sourceUrl, lastChecked } = built.release
+  const seed = app.entry.release
+  // The release as upstream gave it; without its page and lifecycle (upstream's too: the repository's releases stand
+  // for the page); the catalog's own release.
+  const releasesPage = `https://github.com/${app.entry.repo}/releases`
+  const sources = [
+    { latestVersion, sourceUrl, lastChecked, lifecycle: built.lifecycle },
+    { latestVersion, sourceUrl: releasesPage, lastChecked, lifecycle: null },
+    ...(seed ? [{ latestVersion: seed.version, sourceUrl: seed.url, lastChecked: seed.checked, lifecycle: null }] : [])
+  ]
+  for (const source of sources) {
+    const unknown = appRecordSchema.safeParse({
+      ...built.curated,
+      ...source,
+      safeToUpdate: 'unknown',
+      rationale: clip(
+        `Not known to be safe: the upstream data of ${safeLabel(source.latestVersion)} could not be published (${fault.field}: ${fault.problem}), so it is not assessed.`,
+        LIMITS.rationale
+      ),
+      changelogSummary: null
+    })
+    if (unknown.success) return { record: unknown.data, published: 'unknown' }
+  }
+  return null
+}
+
+/**
+ * The spans of releases whose history entries failed their schema, as gaps: from the release below (judged now,
+ * else the newest held below it) to the release judged next above (or to the refused one itself when it is the
+ * newest judged), so an update across any of them is unknown, never safe. Refused releases in a row make one span;
+ * one below every release known needs none (an update from below the history's oldest is unknown already).
+ */
+export function refusedGaps(
+  refused: ReadonlySet<string>,
+  /** The versions judged this run, oldest first. */
+  judged: readonly string[],
+  held: readonly HistoryEntry[],
+  tagPrefix?: string
+): Omit<HistoryGap, 'found'>[] {
+  const spans: Omit<HistoryGap, 'found'>[] = []
+  const below = (version: string) =>
+    held
+      .filter((e) => (compareVersions(e.version, version, tagPrefix) ?? 0) < 0)
+      .sort((a, b) => newestFirst(a, b, tagPrefix))[0]?.version ?? null
+  const add = (after: string | null, before: string) => {
+    if (after !== null && isVersionLabel(before) && !sameVersion(after, before, tagPrefix))
+      spans.push({ after, before })
+  }
+  let after: string | null | undefined
+  for (const [i, version] of judged.entries()) {
+    if (refused.has(version)) {
+      if (after === undefined) after = i > 0 ? judged[i - 1]! : below(version)
+      continue
+    }
+    if (after !== undefined) add(after, version)
+    after = undefined
+  }
+  if (after !== undefined) add(after, judged[judged.length - 1]!)
+  return spans
 }
 
 /**

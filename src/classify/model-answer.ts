@@ -62,6 +62,10 @@ export function checkAnswer(content: string | null, sent: string): { answer: Mod
   const a = parsed.data
   if ((a.class === 'breaking') !== (a.breakingKind !== null))
     return { error: 'breakingKind must be set for breaking and null otherwise' }
+  // A reason without a word (spaces, stops, invisible characters) says nothing, and the history entry that quotes it
+  // could not be published (issue 56): refused, so the rules judge the release.
+  const reason = normaliseSpace(a.reason)
+  if (!/[\p{L}\p{N}]/u.test(reason)) return { error: 'the answer gives no reason' }
   const line = normaliseSpace(a.line).replace(LIST_MARKER, '')
   if (a.class !== 'unknown') {
     if (line.length < 3) return { error: `a ${a.class} answer must quote the line that decides` }
@@ -74,7 +78,7 @@ export function checkAnswer(content: string | null, sent: string): { answer: Mod
       class: a.class,
       breakingKind: a.breakingKind,
       line: clipText(line),
-      reason: clipText(normaliseSpace(a.reason))
+      reason: clipText(reason)
     }
   }
 }

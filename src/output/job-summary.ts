@@ -13,6 +13,8 @@ export interface SummaryInput {
   leftOut?: readonly { slug: string; reason: string }[]
   /** History of the previous snapshot that could not be carried over (status.json historyReset); absent: none. */
   historyReset?: readonly { document: string; problem: string; rebuilt: boolean }[]
+  /** Apps whose record built from upstream data failed its schema (status.json faults); absent: none. */
+  faults?: readonly { slug: string; field: string; problem: string; published: 'previous' | 'unknown' | 'none' }[]
   warnings: readonly string[]
   /** Errors that stopped the run (catalog issues as `file:line:col: field: message`). */
   errors: readonly string[]
@@ -92,6 +94,7 @@ export function buildSummary(input: SummaryInput): string {
       `${input.stale.length} stale`,
       ...(input.leftOut?.length ? [`${input.leftOut.length} left out`] : []),
       ...(input.historyReset?.length ? [`${input.historyReset.length} histories not carried over`] : []),
+      ...(input.faults?.length ? [`${input.faults.length} upstream fault${input.faults.length === 1 ? '' : 's'}`] : []),
       `${input.warnings.length} warning${input.warnings.length === 1 ? '' : 's'}`,
       input.refresh ? 'refreshed from upstream' : 'built from the catalog (no refresh)'
     ]
@@ -176,6 +179,22 @@ export function buildSummary(input: SummaryInput): string {
         input.historyReset.map(
           (h) => `${h.document} ${h.problem}; ${h.rebuilt ? 'read again from upstream' : 'starts again from this run'}`
         ),
+        escapeMarkdown
+      ),
+      ''
+    )
+  }
+  if (input.faults?.length) {
+    const instead = { previous: 'last published record kept', unknown: 'published as unknown', none: 'left out' }
+    out.push(
+      '### Upstream data not published',
+      '',
+      'The record built from upstream data failed its schema for these apps; the run went on without it. The next run builds them again.',
+      ''
+    )
+    out.push(
+      ...list(
+        input.faults.map((f) => `${f.slug}: ${f.field}: ${f.problem}; ${instead[f.published]}`),
         escapeMarkdown
       ),
       ''

@@ -245,6 +245,9 @@ export const RECORD_FIELDS = Object.keys(appRecordShape) as (keyof AppRecord)[]
 
 export const STATUS_SCHEMA_ID = `${SERVICE}.status.v1` as const
 
+/** What a run published for an app whose record built from upstream data failed its schema (build/records.ts). */
+export const FAULT_OUTCOMES = ['previous', 'unknown', 'none'] as const
+
 /** The run report (/api/v1/status.json): rewritten by every run, so a dead pipeline shows. */
 /** `rules`, or `model:` and a model id as GitHub Models names them (`openai/gpt-4.1-mini`). */
 export const JUDGE_PATTERN = /^(?:rules|model:[A-Za-z0-9][\w./-]{0,99})$/
@@ -304,6 +307,24 @@ export const statusDocSchema = z
       .optional()
       .describe(
         'History the previous snapshot could not hand on, ordered by document; absent when there was none. Judged releases and feed entries older than this run may be missing from these documents'
+      ),
+    faults: z
+      .array(
+        z.strictObject({
+          slug: z.string().regex(SLUG_PATTERN),
+          field: z.string().min(1).max(200).describe('The field of the record that failed its schema'),
+          problem: z.string().min(1).max(LIMITS.reason).describe('What was wrong with it'),
+          published: z
+            .enum(FAULT_OUTCOMES)
+            .describe(
+              'What was published instead: "previous", its last published record; "unknown", a record saying its upstream data could not be published; "none", nothing (the app is in failed too)'
+            )
+        })
+      )
+      .min(1)
+      .optional()
+      .describe(
+        "Apps whose record, built from upstream data, failed its schema this run, ordered by slug; absent when there was none. One app's fault never stops the run"
       ),
     judging: z
       .strictObject({

@@ -1,7 +1,7 @@
 // The run report, /api/v1/status.json: the one document every run rewrites, so a
 // pipeline that stopped is told apart from one that found nothing new. It also
 // carries, from run to run, since when each stale app has been stale.
-import { compareSlugs, LIMITS, STATUS_SCHEMA_ID, type StatusDoc } from '../schema/index.js'
+import { compareSlugs, LIMITS, STATUS_SCHEMA_ID, type FAULT_OUTCOMES, type StatusDoc } from '../schema/index.js'
 import { toJson } from '../util/json.js'
 
 export interface RunReport {
@@ -22,6 +22,16 @@ export interface RunReport {
   judging?: { judge: string; calls: number; verdicts: Record<string, number> }
   /** Histories of the previous snapshot that could not be carried over (absent in older callers: none). */
   historyReset?: readonly HistoryLoss[]
+  /** Records built from upstream data that failed their schema, and what was published instead (absent: none). */
+  faults?: readonly RecordFaultReport[]
+}
+
+/** An app whose record built from upstream data failed its schema (build/records.ts: RecordFault). */
+export interface RecordFaultReport {
+  slug: string
+  field: string
+  problem: string
+  published: (typeof FAULT_OUTCOMES)[number]
 }
 
 /** A history document of the previous snapshot that could not be carried over, and what the run did. */
@@ -59,6 +69,19 @@ export function statusDoc(report: RunReport): StatusDoc {
     },
     stale: [...since].sort(([a], [b]) => compareSlugs(a, b)).map(([slug, at]) => ({ slug, since: at })),
     failed: [...report.failed].sort(compareSlugs),
+    // Only a run with a fault says so, as historyReset below.
+    ...(report.faults?.length
+      ? {
+          faults: [...report.faults]
+            .sort((a, b) => compareSlugs(a.slug, b.slug))
+            .map((f) => ({
+              slug: f.slug,
+              field: f.field.slice(0, 200),
+              problem: f.problem.slice(0, LIMITS.reason),
+              published: f.published
+            }))
+        }
+      : {}),
     ...(report.judging
       ? {
           judging: {
