@@ -399,9 +399,10 @@ async function judgeCatalog(
   const built = order.map((slug) => {
     const app = judged.get(slug)?.app
     const record = (judged.get(slug) ?? carried.get(slug)!).page.record
-    // Facts read on this build's day (a notes file's release the catalog does not record) follow the clock.
-    const dated = app?.facts && app.facts.checked !== app.entry.release?.checked
-    const recordable = !app || (!app.stale && !dated && reusableEntry(app.entry) && !judging.pending.has(slug))
+    // Facts read on this build's day (a notes file's release the catalog does not record) are recordable too: the
+    // next build reads them on its own day, and a record that differs by lastChecked alone settles to the published
+    // one (records.ts: settle), so the key still holds. Left out, such apps were built again every day, for ever.
+    const recordable = !app || (!app.stale && reusableEntry(app.entry) && !judging.pending.has(slug))
     return { slug, record, images: imagesOf(slug), recordable }
   })
   const reuseDoc = program && !opts.refresh ? nextReuseDoc(program, baseUrl, built, sources, notesKey) : null
