@@ -239,4 +239,21 @@ describe('the action with the model judge', () => {
     expect(models.requests.length).toBe(before)
     expect((await read('rules', 'api/v1/status.json')).judging).toEqual({ judge: 'rules', calls: 0, verdicts: {} })
   }, 60_000)
+
+  it('fails at the start, naming the input, when models-endpoint is plain http to another host', async () => {
+    const before = { github: github.counts.total, models: models.requests.length }
+    const r = await runAction({
+      ...INPUTS,
+      output: 'plain-http',
+      previous: '',
+      'models-endpoint': 'http://models.example.org/inference',
+      'max-model-calls': '5'
+    })
+    expect(r.code).not.toBe(0)
+    expect(r.stdout).toContain('models-endpoint "http://models.example.org/inference" must be an https address')
+    // Before anything was read or written: no request to GitHub, no snapshot.
+    expect(github.counts.total).toBe(before.github)
+    expect(models.requests.length).toBe(before.models)
+    await expect(readFile(path.join(dir, 'plain-http/api/v1/status.json'), 'utf8')).rejects.toThrow('ENOENT')
+  }, 60_000)
 })

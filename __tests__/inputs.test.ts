@@ -53,6 +53,16 @@ describe('inputs', () => {
     expect(() => upstreamSettings({}, { judge: 'model' })).toThrow('judge "model" is not "models" or "rules"')
     expect(() => upstreamSettings({}, { model: 'gpt 4' })).toThrow('is not a model id')
     expect(() => upstreamSettings({}, { modelsEndpoint: 'file:///etc' })).toThrow('is not an http(s) address')
+    // The token goes only over https, or in the clear to this machine alone.
+    expect(() => upstreamSettings({}, { modelsEndpoint: 'http://models.example.org/inference' })).toThrow(
+      'models-endpoint "http://models.example.org/inference" must be an https address (plain http only to 127.0.0.0/8, ::1 or localhost)'
+    )
+    expect(upstreamSettings({}, { modelsEndpoint: 'http://localhost:8080/inference' }).modelsEndpoint).toBe(
+      'http://localhost:8080/inference'
+    )
+    expect(upstreamSettings({}, { modelsEndpoint: 'https://models.example.org/v1/' }).modelsEndpoint).toBe(
+      'https://models.example.org/v1'
+    )
     expect(() => upstreamSettings({}, { maxModelCalls: '2.5' })).toThrow('max-model-calls "2.5" is not a whole number')
   })
 

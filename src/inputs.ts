@@ -3,7 +3,7 @@
 import { readRegularFile, refusalWords } from './util/regular-file.js'
 import path from 'node:path'
 import { ENDOFLIFE_DEFAULT_URL } from './upstream/endoflife.js'
-import { DEFAULT_MAX_MODEL_CALLS, DEFAULT_MODEL, MODELS_DEFAULT_ENDPOINT } from './upstream/models.js'
+import { DEFAULT_MAX_MODEL_CALLS, DEFAULT_MODEL, endpointRefusal, MODELS_DEFAULT_ENDPOINT } from './upstream/models.js'
 import { githubEndpoints } from './upstream/github/endpoints.js'
 import { problem } from './util/problems.js'
 import type { Logger } from './util/types.js'
@@ -46,18 +46,13 @@ export function parseModel(value: string | undefined): string {
   return v
 }
 
-/** An http(s) address for the models API. */
+/** An https address for the models API (plain http only to this machine: see endpointRefusal). */
 export function parseEndpoint(value: string | undefined): string {
   if (value === undefined || value.trim() === '') return MODELS_DEFAULT_ENDPOINT
   const v = value.trim()
-  let url: URL
-  try {
-    url = new URL(v)
-  } catch {
-    throw problem('usage', `models-endpoint "${value}" is not an http(s) address`)
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:')
-    throw problem('usage', `models-endpoint "${value}" is not an http(s) address`)
+  // Refused here, before the run reads anything, rather than by each model call.
+  const refusal = endpointRefusal(v)
+  if (refusal) throw problem('usage', `models-endpoint "${value}" ${refusal}`)
   return v.replace(/\/+$/, '')
 }
 

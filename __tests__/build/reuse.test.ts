@@ -69,10 +69,10 @@ async function files(out: string): Promise<Map<string, string>> {
 }
 
 /** The same build from a copy of `previous` without its reuse record: every app read. */
-async function full(out: string, now: string, previous: string) {
+async function full(out: string, now: string, previous: string, notesFrom?: string) {
   await cp(path.join(dir, previous), path.join(dir, `${previous}-full`), { recursive: true })
   await rm(path.join(dir, `${previous}-full`, REUSE))
-  const r = await run(out, now, { previous: `${previous}-full` })
+  const r = await run(out, now, { previous: `${previous}-full`, ...(notesFrom ? { notesFrom } : {}) })
   expect(r.carried).toBe(0)
   return r
 }
@@ -145,6 +145,39 @@ describe('carrying unchanged apps over from the previous snapshot', () => {
     const day1 = await run('d1', '2026-12-02T06:00:00.000Z', { previous: 'd0', notesFrom: edited })
     expect(day1.carried).toBe(plain.length - 1)
     expect((await files('d1')).get('badge/adminer.svg')).toContain('breaking')
+  })
+
+  it('a notes-file run with nothing new carries every app over and moves only what a refresh run moves', async () => {
+    // The file holds a release newer than the catalog records for two apps (made-up notes): their facts are read on
+    // the build's day, as on a day the data set gained releases and the catalog did not.
+    const notes = path.join(dir, 'notes.jsonl')
+    const entries = (await loadCatalog('catalog')).filter((e) => ['adminer', 'linkding'].includes(e.slug))
+    const newer = entries.map(({ entry }) =>
+      JSON.stringify({
+        repo: entry.repo,
+        version: `${entry.release!.version}.1`,
+        tag: null,
+        date: '2026-11-30',
+        notes: '### Fixes\n\n- The login form keeps its focus after a wrong password.'
+      })
+    )
+    await writeFile(notes, `${await readFile(RELEASE_NOTES, 'utf8')}${newer.join('\n')}\n`)
+    await run('d0', '2026-12-01T06:00:00.000Z', { notesFrom: notes })
+    const day1 = await run('d1', '2026-12-02T06:00:00.000Z', { previous: 'd0', notesFrom: notes })
+    expect(day1.result.changed).toEqual([])
+    const [a, b] = [await files('d0'), await files('d1')]
+    expect([...b.keys()].filter((f) => a.get(f) !== b.get(f)).sort()).toEqual(['api/v1/status.json', 'index.html'])
+    // Read on day 0, carried since: nothing of theirs is built again.
+    expect(b.get('api/v1/apps/adminer.json')).toContain(`"latestVersion": "${entries[0]!.entry.release!.version}.1"`)
+    expect(day1.carried).toBe(plain.length)
+    // The tree a build that reads every app writes.
+    await full('d1-full', '2026-12-02T06:00:00.000Z', 'd0', notes)
+    expect(b).toEqual(await files('d1-full'))
+    // The same again a day later, from a snapshot that carried them.
+    const day2 = await run('d2', '2026-12-03T06:00:00.000Z', { previous: 'd1', notesFrom: notes })
+    expect(day2.carried).toBe(plain.length)
+    const c = await files('d2')
+    expect([...c.keys()].filter((f) => b.get(f) !== c.get(f)).sort()).toEqual(['api/v1/status.json', 'index.html'])
   })
 
   it('carries nothing over for another program or another base URL', async () => {

@@ -28,6 +28,11 @@ export interface FakeReply {
   raw?: string
   /** Wait this long before answering. */
   delayMs?: number
+  /**
+   * A 200 whose body is a chat-completions answer with this many bytes of content, sent in chunks as the client
+   * reads them, without a Content-Length; Infinity: it never ends (until the client stops reading).
+   */
+  streamBytes?: number
 }
 
 export interface FakeModels {
@@ -84,6 +89,32 @@ export function reader(req: FakeRequest): FakeReply {
   return { content: answer('safe', lines[0]!) }
 }
 
+/** An answer whose content is `bytes` letters, written as fast as the client reads it. */
+async function stream(res: http.ServerResponse, bytes: number): Promise<void> {
+  const chunk = 'a'.repeat(64 * 1024)
+  let sent = 0
+  if (!res.write('{"choices":[{"index":0,"message":{"role":"assistant","content":"')) await drained(res)
+  while (sent < bytes && !res.destroyed) {
+    const part = bytes - sent >= chunk.length ? chunk : chunk.slice(0, bytes - sent)
+    sent += part.length
+    if (!res.write(part)) await drained(res)
+  }
+  if (!res.destroyed) res.end('"}}]}')
+}
+
+/** Resolves when the socket takes more, or is gone. */
+function drained(res: http.ServerResponse): Promise<void> {
+  return new Promise((ok) => {
+    const done = () => {
+      res.off('drain', done)
+      res.off('close', done)
+      ok()
+    }
+    res.on('drain', done)
+    res.on('close', done)
+  })
+}
+
 export async function startFakeModels(
   reply: (req: FakeRequest, n: number) => FakeReply | Promise<FakeReply>
 ): Promise<FakeModels> {
@@ -112,6 +143,11 @@ export async function startFakeModels(
         if (out.delayMs) await new Promise((ok) => setTimeout(ok, out.delayMs).unref())
         if (res.destroyed) return
         const status = out.status ?? 200
+        if (out.streamBytes !== undefined) {
+          res.writeHead(status, { 'content-type': 'application/json', ...out.headers })
+          await stream(res, out.streamBytes)
+          return
+        }
         res.writeHead(status, { 'content-type': 'application/json', ...out.headers })
         res.end(out.raw ?? (status === 200 ? JSON.stringify(completion(body.model, out.content ?? null)) : '{}'))
       })()

@@ -443,11 +443,12 @@ async function judgeCatalog(
   const built = order.map((slug) => {
     const app = judged.get(slug)?.app
     const record = (judged.get(slug) ?? carried.get(slug)!).page.record
-    // Facts read on this build's day (a notes file's release the catalog does not record) follow the clock.
-    const dated = app?.facts && app.facts.checked !== app.entry.release?.checked
+    // Facts read on this build's day (a notes file's release the catalog does not record) are recordable too: the
+    // next build reads them on its own day, and a record that differs by lastChecked alone settles to the published
+    // one (records.ts: settle), so the key still holds. Left out, such apps were built again every day, for ever.
     // A record at fault is built again next time, so its fault is told again.
     const recordable =
-      !app || (!app.stale && !dated && reusableEntry(app.entry) && !judging.pending.has(slug) && !faulty.has(slug))
+      !app || (!app.stale && reusableEntry(app.entry) && !judging.pending.has(slug) && !faulty.has(slug))
     return { slug, record, images: imagesOf(slug), recordable }
   })
   const reuseDoc = program && !opts.refresh ? nextReuseDoc(program, baseUrl, built, sources, notesKey) : null

@@ -8,6 +8,7 @@
 // the model catalog, GET https://models.github.ai/catalog/models, gives openai/gpt-4.1-mini `rate_limit_tier: "low"`):
 // 15 requests a minute, 150 requests a day, 8,000 tokens in and 4,000 out per request, 5 at once. Past a limit
 // GitHub answers 429 with `retry-after` (seconds); a daily limit says so in `x-ratelimit-type` and asks for hours.
+import { readBoundedBody } from '../util/bounded-body.js'
 import { networkFailure } from '../util/network.js'
 
 export const MODELS_DEFAULT_ENDPOINT = 'https://models.github.ai/inference'
@@ -15,6 +16,35 @@ export const MODELS_DEFAULT_ENDPOINT = 'https://models.github.ai/inference'
 export const DEFAULT_MODEL = 'openai/gpt-4.1-mini'
 /** Calls per run by default: two thirds of the low tier's 150 a day, leaving room for retries and other use. */
 export const DEFAULT_MAX_MODEL_CALLS = 100
+
+/**
+ * Largest answer read. The judge asks for at most 400 tokens (judge-models.ts: max_tokens), about 2 KB of JSON even
+ * written as \u escapes, in an envelope (ids, usage, content-filter results) of a few KB: 1 MiB leaves a hundredfold
+ * room while an endless or oversized answer costs at most that much memory.
+ */
+export const MODELS_MAX_ANSWER_BYTES = 1024 * 1024
+
+/**
+ * Why the token may not be sent to `endpoint`, or null when it may: only over https, or plain http to this machine
+ * (127.0.0.0/8, ::1, localhost; a local stand-in or proxy), so a mistyped address never carries it in the clear.
+ */
+export function endpointRefusal(endpoint: string): string | null {
+  let url: URL
+  try {
+    url = new URL(endpoint)
+  } catch {
+    return 'is not an http(s) address'
+  }
+  if (url.protocol === 'https:') return null
+  if (url.protocol !== 'http:') return 'is not an http(s) address'
+  if (isLoopback(url.hostname)) return null
+  return 'must be an https address (plain http only to 127.0.0.0/8, ::1 or localhost): the GitHub token would go out unencrypted'
+}
+
+/** A host name of this machine as the WHATWG URL parser writes it (IPv4 normalised, IPv6 in brackets). */
+function isLoopback(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname)
+}
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant'
@@ -95,12 +125,16 @@ export async function chatCompletion(body: ChatRequest, opts: ModelsClientOption
   const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)))
   const url = `${opts.endpoint.replace(/\/+$/, '')}/chat/completions`
   const host = hostOf(url)
+  // The inputs refuse such an endpoint at the start of a run (inputs.ts); this holds for every other caller.
+  const refusal = endpointRefusal(opts.endpoint)
+  if (refusal) throw new ModelsError(`the models endpoint ${refusal}; nothing was sent`, 'refused')
+  let waited = 0
   for (let waits = 0; ; waits++) {
     const left = opts.deadlineAt - now()
     if (left <= 0) throw new ModelsError(`the deadline for model calls passed before asking ${host}`, 'deadline')
     const timeout = AbortSignal.timeout(Math.min(opts.timeoutMs, left))
     let res: Response
-    let text: string
+    let read: Awaited<ReturnType<typeof readBoundedBody>>
     try {
       res = await doFetch(url, {
         method: 'POST',
@@ -112,7 +146,8 @@ export async function chatCompletion(body: ChatRequest, opts: ModelsClientOption
         body: JSON.stringify(body),
         signal: timeout
       })
-      text = await res.text()
+      // Bounded: an answer without end, or of hundreds of MB, is cut off instead of held whole.
+      read = await readBoundedBody(res, MODELS_MAX_ANSWER_BYTES, timeout, Math.min(opts.timeoutMs, left))
     } catch (e) {
       const f = networkFailure(e, host, { timeout, timeoutMs: Math.min(opts.timeoutMs, left) })
       if (f?.fault === 'timeout')
@@ -122,12 +157,14 @@ export async function chatCompletion(body: ChatRequest, opts: ModelsClientOption
     if (res.status === 429) {
       const wait = retryAfterMs(res.headers.get('retry-after'), now())
       const kind = res.headers.get('x-ratelimit-type')
-      if (wait !== null && waits < MAX_WAITS && now() + wait < opts.deadlineAt) {
+      const fits = wait !== null && now() + wait < opts.deadlineAt
+      if (fits && waits < MAX_WAITS) {
         await sleep(wait)
+        waited += wait
         continue
       }
       throw new ModelsError(
-        `${host} limits the rate${kind ? ` (${kind.slice(0, 40)})` : ''}${wait !== null ? `: retry after ${Math.ceil(wait / 1000)} s, past the deadline for model calls` : ''}`,
+        `${host} limits the rate${kind ? ` (${kind.slice(0, 40)})` : ''}: ${rateLimitWords(wait, fits, waits, waited, opts.deadlineAt - now())}`,
         'rate-limited'
       )
     }
@@ -137,14 +174,31 @@ export async function chatCompletion(body: ChatRequest, opts: ModelsClientOption
         'refused'
       )
     if (!res.ok) throw new ModelsError(`${host} answered HTTP ${res.status}`, 'http')
+    if ('cut' in read) {
+      const fault = !timeout.aborted ? 'http' : opts.deadlineAt - now() <= 0 ? 'deadline' : 'timeout'
+      throw new ModelsError(`${host} answered with a body that ${read.cut}`, fault)
+    }
     let response: unknown
     try {
-      response = JSON.parse(text)
+      response = JSON.parse(read.bytes.toString('utf8'))
     } catch {
       throw new ModelsError(`${host} answered with a body that is not JSON`, 'http')
     }
     return { content: contentOf(response), response }
   }
+}
+
+/**
+ * Why a 429 ends the model calls, in words that say what was done: nothing to wait for, a wait that ends past the
+ * deadline (so not taken), or waits taken already and still limited.
+ */
+function rateLimitWords(wait: number | null, fits: boolean, waits: number, waitedMs: number, leftMs: number): string {
+  const s = (ms: number) => `${Math.ceil(ms / 1000)} s`
+  const before = waits > 0 ? ` after waiting ${waits} time${waits === 1 ? '' : 's'} (${s(waitedMs)} in all)` : ''
+  if (wait === null) return `no readable retry-after to wait for${before}; not asked again`
+  if (!fits)
+    return `its retry-after of ${s(wait)} ends past the deadline for model calls (${s(Math.max(0, leftMs))} left), so it was not waited for${before}`
+  return `still limited${before}; gave up rather than wait ${s(wait)} more`
 }
 
 /** The first choice's message content of a chat-completions response, or null. */

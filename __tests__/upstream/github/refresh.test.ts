@@ -414,6 +414,12 @@ describe('refreshFromGitHub: faults', () => {
     expect(outcomes.get('traefik')).toEqual({ status: 'skipped', reason: 'GitHub rate limit reached' })
     expect(outcomes.get('kimai')).toEqual({ status: 'skipped', reason: 'GitHub rate limit reached' })
     expect(stats.requests).toBe(1)
+    // What was done about the limit, and why: not a bare "not waiting".
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^info: GitHub rate limit on POST \S+\/graphql: gave up rather than wait 36\d\d s \(longer than the 60 s a refresh waits\)$/
+      )
+    )
     expect(lines.some((l) => l.startsWith('warning: GitHub: GitHub rate limit reached; 2 apps were not asked'))).toBe(
       true
     )

@@ -145,8 +145,11 @@ export function createGitHubClient(opts: ClientOptions): GitHubClient {
     (kind: string) =>
     (retryAfter: number, options: { method?: string; url?: string }, _o: unknown, retryCount: number): boolean => {
       const go = retryCount < throttleRetries && retryAfter <= maxWait
+      // Says what happens and why: the wait is taken, or the request fails (too long a wait, or too many).
+      const why =
+        retryAfter > maxWait ? `longer than the ${maxWait} s a refresh waits` : `${retryCount} retries already`
       opts.log.info(
-        `GitHub ${kind} on ${options.method ?? ''} ${options.url ?? ''}: ${go ? `retrying in ${retryAfter} s` : `not waiting ${retryAfter} s`}`
+        `GitHub ${kind} on ${options.method ?? ''} ${options.url ?? ''}: ${go ? `retrying in ${retryAfter} s` : `gave up rather than wait ${retryAfter} s (${why})`}`
       )
       return go
     }
