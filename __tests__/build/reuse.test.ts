@@ -180,6 +180,22 @@ describe('carrying unchanged apps over from the previous snapshot', () => {
     expect([...c.keys()].filter((f) => b.get(f) !== c.get(f)).sort()).toEqual(['api/v1/status.json', 'index.html'])
   })
 
+  it('a notes file under another name each day changes no app page and carries every app over', async () => {
+    // A daily job that names its file by the day: the index names the file, the app pages only say what kind of
+    // source it was, so an app whose notes did not change keeps its files.
+    const [monday, tuesday] = [path.join(dir, 'notes-2026-12-01.jsonl'), path.join(dir, 'notes-2026-12-02.jsonl')]
+    await cp(RELEASE_NOTES, monday)
+    await cp(RELEASE_NOTES, tuesday)
+    await run('n0', '2026-12-01T06:00:00.000Z', { notesFrom: monday })
+    const day1 = await run('n1', '2026-12-02T06:00:00.000Z', { previous: 'n0', notesFrom: tuesday })
+    expect(day1.result.changed).toEqual([])
+    expect(day1.carried).toBe(plain.length)
+    const [a, b] = [await files('n0'), await files('n1')]
+    expect([...b.keys()].filter((f) => a.get(f) !== b.get(f)).sort()).toEqual(['api/v1/status.json', 'index.html'])
+    expect(b.get('index.html')).toContain('notes-2026-12-02.jsonl')
+    expect(b.get('apps/adminer/index.html')).not.toContain('notes-2026-12-0')
+  })
+
   it('carries nothing over for another program or another base URL', async () => {
     await run('d0', '2026-12-01T06:00:00.000Z')
     await bump('linkding', 'v1.47.0')

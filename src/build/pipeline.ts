@@ -90,12 +90,16 @@ export const NO_NOTES_SOURCE =
   "the catalog's records (and the snapshot before, if any), with no release notes read: build with --refresh " +
   '(GITHUB_TOKEN set) or --notes-from a notes file to judge new releases'
 
+/** What an app page of a --notes-from build says its data came from (the index names the file). */
+export const NOTES_FILE_SOURCE = 'a file of release notes'
+
 /** The banner's data for a build without refresh, null for a refresh. */
 function offlineData(opts: BuildOptions): OfflineData | null {
   if (opts.refresh) return null
-  const source =
-    opts.offline?.source ?? (opts.notesFrom ? `the release notes in ${path.basename(opts.notesFrom)}` : NO_NOTES_SOURCE)
-  return { source, asOf: opts.offline?.asOf ?? null }
+  const asOf = opts.offline?.asOf ?? null
+  if (opts.offline?.source) return { source: opts.offline.source, asOf }
+  if (!opts.notesFrom) return { source: NO_NOTES_SOURCE, asOf }
+  return { source: `the release notes in ${path.basename(opts.notesFrom)}`, pageSource: NOTES_FILE_SOURCE, asOf }
 }
 
 export interface BuildDeps {
@@ -341,7 +345,9 @@ async function judgeCatalog(
   const offline = offlineData(opts)
   const program = deps.program
     ? judgedProgram(
-        offline ? sha256(`${deps.program}\n${offline.source}\n${offline.asOf ?? ''}`).slice(0, 32) : deps.program,
+        offline
+          ? sha256(`${deps.program}\n${offline.pageSource ?? offline.source}\n${offline.asOf ?? ''}`).slice(0, 32)
+          : deps.program,
         judge,
         PROMPT_VERSION
       )

@@ -84,7 +84,14 @@ export function renderAppPage(p: AppPageInput): string {
 <h1>${escapeMarkup(name)} <span class="v">${escapeMarkup(version)}</span></h1>
 <p class="muted">${text(r.repo, 140)}</p>\n`)
 
-  if (p.offline) parts.push(offlineNotice(p.offline, p.offline.asOf ?? r.lastChecked, 'This page'))
+  if (p.offline)
+    parts.push(
+      offlineNotice(
+        { source: p.offline.pageSource ?? p.offline.source, asOf: null },
+        p.offline.asOf ?? r.lastChecked,
+        'This page'
+      )
+    )
 
   if (p.stale) {
     const since = p.staleSince ? p.staleSince.slice(0, 10) : null

@@ -86,6 +86,11 @@ export function formatTimestamp(iso: string): string {
 export interface OfflineData {
   /** Where the facts came from, in words for a reader ("the catalog's last known facts"). */
   source: string
+  /**
+   * What each app page says instead, where it differs: a page names no file, so a daily build from a file of another
+   * name (one per day, say) leaves unchanged pages unchanged. The index names the file.
+   */
+  pageSource?: string
   /** The day (YYYY-MM-DD) the facts are as of; null: each app page says its own last check. */
   asOf: string | null
 }
