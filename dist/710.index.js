@@ -115,7 +115,9 @@ function createGitHubClient(opts) {
     const throttleRetries = opts.throttle?.retries ?? 3;
     const onLimit = (kind) => (retryAfter, options, _o, retryCount) => {
         const go = retryCount < throttleRetries && retryAfter <= maxWait;
-        opts.log.info(`GitHub ${kind} on ${options.method ?? ''} ${options.url ?? ''}: ${go ? `retrying in ${retryAfter} s` : `not waiting ${retryAfter} s`}`);
+        // Says what happens and why: the wait is taken, or the request fails (too long a wait, or too many).
+        const why = retryAfter > maxWait ? `longer than the ${maxWait} s a refresh waits` : `${retryCount} retries already`;
+        opts.log.info(`GitHub ${kind} on ${options.method ?? ''} ${options.url ?? ''}: ${go ? `retrying in ${retryAfter} s` : `gave up rather than wait ${retryAfter} s (${why})`}`);
         return go;
     };
     const throttle = {
@@ -615,6 +617,11 @@ function settle(state, target, snapshot) {
     if (result.kind === 'facts' && result.facts.gap) {
         state.stats.gaps = (state.stats.gaps ?? 0) + 1;
         state.gapSlugs.push(target.slug);
+    }
+    // Releases between those read that were not read (flagged as prereleases): a gap too, never in silence.
+    if (result.kind === 'facts' && result.facts.unread) {
+        for (const u of result.facts.unread)
+            state.options.log.warning(`GitHub: ${target.slug}: ${u.why}, after ${JSON.stringify(u.after.slice(0, 64))} and before ${JSON.stringify(u.before.slice(0, 64))}; not read, recorded as a gap in its history, and updates across it are unknown`);
     }
     const moved = snapshot.nameWithOwner.toLowerCase() !== target.repo.toLowerCase() && schema/* REPO_PATTERN */.WA.test(snapshot.nameWithOwner);
     let outcome;

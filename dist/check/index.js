@@ -4,7 +4,7 @@ import './sourcemap-register.cjs';import { createRequire as __WEBPACK_EXTERNAL_c
 /***/ 770:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-/* unused reexport */ __nccwpck_require__(218);
+module.exports = __nccwpck_require__(218);
 
 
 /***/ }),
@@ -24,10 +24,10 @@ var assert = __nccwpck_require__(2613);
 var util = __nccwpck_require__(9023);
 
 
-__webpack_unused_export__ = httpOverHttp;
-__webpack_unused_export__ = httpsOverHttp;
-__webpack_unused_export__ = httpOverHttps;
-__webpack_unused_export__ = httpsOverHttps;
+exports.httpOverHttp = httpOverHttp;
+exports.httpsOverHttp = httpsOverHttp;
+exports.httpOverHttps = httpOverHttps;
+exports.httpsOverHttps = httpsOverHttps;
 
 
 function httpOverHttp(options) {
@@ -317,7 +317,7 @@ __webpack_unused_export__ = Client
 __webpack_unused_export__ = Pool
 __webpack_unused_export__ = BalancedPool
 __webpack_unused_export__ = Agent
-__webpack_unused_export__ = ProxyAgent
+module.exports.kT = ProxyAgent
 __webpack_unused_export__ = EnvHttpProxyAgent
 __webpack_unused_export__ = RetryAgent
 __webpack_unused_export__ = RetryHandler
@@ -28374,26 +28374,72 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _check_action_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7472);
+/* harmony import */ var _check_action_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4178);
 // Entry of the pull-request check action (check/action.yml → dist/check/index.js).
 
-await (0,_check_action_js__WEBPACK_IMPORTED_MODULE_0__/* .runCheckAction */ .s)(process.env, process.cwd());
+await (0,_check_action_js__WEBPACK_IMPORTED_MODULE_0__/* .runCheckAction */ .s5)(process.env, process.cwd());
 
 __webpack_async_result__();
 } catch(e) { __webpack_async_result__(e); } }, 1);
 
 /***/ }),
 
-/***/ 7472:
+/***/ 4178:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  s: () => (/* binding */ runCheckAction)
+  s5: () => (/* binding */ runCheckAction)
 });
 
-// UNUSED EXPORTS: reportMarkdown
+// UNUSED EXPORTS: MAX_ANNOTATIONS, MAX_COMMENT, annotations, reportMarkdown
+
+// NAMESPACE OBJECT: ./node_modules/@actions/core/lib/platform.js
+var platform_namespaceObject = {};
+__nccwpck_require__.r(platform_namespaceObject);
+__nccwpck_require__.d(platform_namespaceObject, {
+  arch: () => (arch),
+  getDetails: () => (getDetails),
+  isLinux: () => (isLinux),
+  isMacOS: () => (isMacOS),
+  isWindows: () => (isWindows),
+  platform: () => (platform)
+});
+
+// NAMESPACE OBJECT: ./node_modules/@actions/core/lib/core.js
+var core_namespaceObject = {};
+__nccwpck_require__.r(core_namespaceObject);
+__nccwpck_require__.d(core_namespaceObject, {
+  ExitCode: () => (ExitCode),
+  addPath: () => (addPath),
+  debug: () => (debug),
+  endGroup: () => (endGroup),
+  error: () => (error),
+  exportVariable: () => (exportVariable),
+  getBooleanInput: () => (getBooleanInput),
+  getIDToken: () => (getIDToken),
+  getInput: () => (getInput),
+  getMultilineInput: () => (getMultilineInput),
+  getState: () => (getState),
+  group: () => (group),
+  info: () => (info),
+  isDebug: () => (isDebug),
+  markdownSummary: () => (markdownSummary),
+  notice: () => (notice),
+  platform: () => (platform_namespaceObject),
+  saveState: () => (saveState),
+  setCommandEcho: () => (setCommandEcho),
+  setFailed: () => (setFailed),
+  setOutput: () => (setOutput),
+  setSecret: () => (setSecret),
+  startGroup: () => (startGroup),
+  summary: () => (summary),
+  toPlatformPath: () => (toPlatformPath),
+  toPosixPath: () => (toPosixPath),
+  toWin32Path: () => (toWin32Path),
+  warning: () => (warning)
+});
 
 ;// CONCATENATED MODULE: external "node:fs/promises"
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
@@ -28406,7 +28452,7 @@ const external_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta
  * Sanitizes an input into a string so it can be passed into issueCommand safely
  * @param input input to sanitize into a string
  */
-function utils_toCommandValue(input) {
+function toCommandValue(input) {
     if (input === null || input === undefined) {
         return '';
     }
@@ -28471,12 +28517,12 @@ function toCommandProperties(annotationProperties) {
  * This is an internal utility function that powers the public API functions
  * such as setSecret, warning, error, and exportVariable.
  */
-function command_issueCommand(command, properties, message) {
+function issueCommand(command, properties, message) {
     const cmd = new Command(command, properties, message);
     process.stdout.write(cmd.toString() + external_os_namespaceObject.EOL);
 }
-function command_issue(name, message = '') {
-    command_issueCommand(name, {}, message);
+function issue(name, message = '') {
+    issueCommand(name, {}, message);
 }
 const CMD_STRING = '::';
 class Command {
@@ -28513,13 +28559,13 @@ class Command {
     }
 }
 function escapeData(s) {
-    return utils_toCommandValue(s)
+    return toCommandValue(s)
         .replace(/%/g, '%25')
         .replace(/\r/g, '%0D')
         .replace(/\n/g, '%0A');
 }
 function escapeProperty(s) {
-    return utils_toCommandValue(s)
+    return toCommandValue(s)
         .replace(/%/g, '%25')
         .replace(/\r/g, '%0D')
         .replace(/\n/g, '%0A')
@@ -28539,7 +28585,7 @@ const external_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta
 
 
 
-function file_command_issueFileCommand(command, message) {
+function issueFileCommand(command, message) {
     const filePath = process.env[`GITHUB_${command}`];
     if (!filePath) {
         throw new Error(`Unable to find environment variable for file command ${command}`);
@@ -28547,13 +28593,13 @@ function file_command_issueFileCommand(command, message) {
     if (!external_fs_namespaceObject.existsSync(filePath)) {
         throw new Error(`Missing file at path: ${filePath}`);
     }
-    external_fs_namespaceObject.appendFileSync(filePath, `${utils_toCommandValue(message)}${external_os_namespaceObject.EOL}`, {
+    external_fs_namespaceObject.appendFileSync(filePath, `${toCommandValue(message)}${external_os_namespaceObject.EOL}`, {
         encoding: 'utf8'
     });
 }
-function file_command_prepareKeyValueMessage(key, value) {
+function prepareKeyValueMessage(key, value) {
     const delimiter = `ghadelimiter_${external_crypto_namespaceObject.randomUUID()}`;
-    const convertedValue = utils_toCommandValue(value);
+    const convertedValue = toCommandValue(value);
     // These should realistically never happen, but just in case someone finds a
     // way to exploit uuid generation let's not allow keys or values that contain
     // the delimiter.
@@ -28570,8 +28616,10 @@ function file_command_prepareKeyValueMessage(key, value) {
 const external_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("path");
 // EXTERNAL MODULE: external "http"
 var external_http_ = __nccwpck_require__(8611);
+var external_http_namespaceObject = /*#__PURE__*/__nccwpck_require__.t(external_http_, 2);
 // EXTERNAL MODULE: external "https"
 var external_https_ = __nccwpck_require__(5692);
+var external_https_namespaceObject = /*#__PURE__*/__nccwpck_require__.t(external_https_, 2);
 ;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/proxy.js
 function getProxyUrl(reqUrl) {
     const usingSsl = reqUrl.protocol === 'https:';
@@ -28664,7 +28712,7 @@ class DecodedURL extends URL {
 }
 //# sourceMappingURL=proxy.js.map
 // EXTERNAL MODULE: ./node_modules/tunnel/index.js
-var node_modules_tunnel = __nccwpck_require__(770);
+var tunnel = __nccwpck_require__(770);
 // EXTERNAL MODULE: ./node_modules/undici/index.js
 var undici = __nccwpck_require__(6752);
 ;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/index.js
@@ -28742,7 +28790,7 @@ const HttpResponseRetryCodes = [
     HttpCodes.ServiceUnavailable,
     HttpCodes.GatewayTimeout
 ];
-const RetryableHttpVerbs = (/* unused pure expression or super */ null && (['OPTIONS', 'GET', 'DELETE', 'HEAD']));
+const RetryableHttpVerbs = ['OPTIONS', 'GET', 'DELETE', 'HEAD'];
 const ExponentialBackoffCeiling = 10;
 const ExponentialBackoffTimeSlice = 5;
 class HttpClientError extends Error {
@@ -28788,7 +28836,7 @@ function isHttps(requestUrl) {
     const parsedUrl = new URL(requestUrl);
     return parsedUrl.protocol === 'https:';
 }
-class lib_HttpClient {
+class HttpClient {
     constructor(userAgent, handlers, requestOptions) {
         this._ignoreSslError = false;
         this._allowRedirects = true;
@@ -29091,7 +29139,7 @@ class lib_HttpClient {
     }
     getAgentDispatcher(serverUrl) {
         const parsedUrl = new URL(serverUrl);
-        const proxyUrl = pm.getProxyUrl(parsedUrl);
+        const proxyUrl = getProxyUrl(parsedUrl);
         const useProxy = proxyUrl && proxyUrl.hostname;
         if (!useProxy) {
             return;
@@ -29102,7 +29150,7 @@ class lib_HttpClient {
         const info = {};
         info.parsedUrl = requestUrl;
         const usingSsl = info.parsedUrl.protocol === 'https:';
-        info.httpModule = usingSsl ? https : http;
+        info.httpModule = usingSsl ? external_https_namespaceObject : external_http_namespaceObject;
         const defaultPort = usingSsl ? 443 : 80;
         info.options = {};
         info.options.host = info.parsedUrl.hostname;
@@ -29201,7 +29249,7 @@ class lib_HttpClient {
     }
     _getAgent(parsedUrl) {
         let agent;
-        const proxyUrl = pm.getProxyUrl(parsedUrl);
+        const proxyUrl = getProxyUrl(parsedUrl);
         const useProxy = proxyUrl && proxyUrl.hostname;
         if (this._keepAlive && useProxy) {
             agent = this._proxyAgent;
@@ -29216,7 +29264,7 @@ class lib_HttpClient {
         const usingSsl = parsedUrl.protocol === 'https:';
         let maxSockets = 100;
         if (this.requestOptions) {
-            maxSockets = this.requestOptions.maxSockets || http.globalAgent.maxSockets;
+            maxSockets = this.requestOptions.maxSockets || external_http_.globalAgent.maxSockets;
         }
         // This is `useProxy` again, but we need to check `proxyURl` directly for TypeScripts's flow analysis.
         if (proxyUrl && proxyUrl.hostname) {
@@ -29241,7 +29289,7 @@ class lib_HttpClient {
         // if tunneling agent isn't assigned create a new agent
         if (!agent) {
             const options = { keepAlive: this._keepAlive, maxSockets };
-            agent = usingSsl ? new https.Agent(options) : new http.Agent(options);
+            agent = usingSsl ? new external_https_.Agent(options) : new external_http_.Agent(options);
             this._agent = agent;
         }
         if (usingSsl && this._ignoreSslError) {
@@ -29264,7 +29312,7 @@ class lib_HttpClient {
             return proxyAgent;
         }
         const usingSsl = parsedUrl.protocol === 'https:';
-        proxyAgent = new ProxyAgent(Object.assign({ uri: proxyUrl.href, pipelining: !this._keepAlive ? 0 : 1 }, ((proxyUrl.username || proxyUrl.password) && {
+        proxyAgent = new undici/* ProxyAgent */.kT(Object.assign({ uri: proxyUrl.href, pipelining: !this._keepAlive ? 0 : 1 }, ((proxyUrl.username || proxyUrl.password) && {
             token: `Basic ${Buffer.from(`${proxyUrl.username}:${proxyUrl.password}`).toString('base64')}`
         })));
         this._proxyAgentDispatcher = proxyAgent;
@@ -29395,7 +29443,7 @@ class BasicCredentialHandler {
         });
     }
 }
-class auth_BearerCredentialHandler {
+class BearerCredentialHandler {
     constructor(token) {
         this.token = token;
     }
@@ -29453,13 +29501,13 @@ var oidc_utils_awaiter = (undefined && undefined.__awaiter) || function (thisArg
 
 
 
-class oidc_utils_OidcClient {
+class OidcClient {
     static createHttpClient(allowRetry = true, maxRetry = 10) {
         const requestOptions = {
             allowRetries: allowRetry,
             maxRetries: maxRetry
         };
-        return new HttpClient('actions/oidc-client', [new BearerCredentialHandler(oidc_utils_OidcClient.getRequestToken())], requestOptions);
+        return new HttpClient('actions/oidc-client', [new BearerCredentialHandler(OidcClient.getRequestToken())], requestOptions);
     }
     static getRequestToken() {
         const token = process.env['ACTIONS_ID_TOKEN_REQUEST_TOKEN'];
@@ -29478,7 +29526,7 @@ class oidc_utils_OidcClient {
     static getCall(id_token_url) {
         return oidc_utils_awaiter(this, void 0, void 0, function* () {
             var _a;
-            const httpclient = oidc_utils_OidcClient.createHttpClient();
+            const httpclient = OidcClient.createHttpClient();
             const res = yield httpclient
                 .getJson(id_token_url)
                 .catch(error => {
@@ -29497,13 +29545,13 @@ class oidc_utils_OidcClient {
         return oidc_utils_awaiter(this, void 0, void 0, function* () {
             try {
                 // New ID Token is requested from action service
-                let id_token_url = oidc_utils_OidcClient.getIDTokenUrl();
+                let id_token_url = OidcClient.getIDTokenUrl();
                 if (audience) {
                     const encodedAudience = encodeURIComponent(audience);
                     id_token_url = `${id_token_url}&audience=${encodedAudience}`;
                 }
                 debug(`ID token url is ${id_token_url}`);
-                const id_token = yield oidc_utils_OidcClient.getCall(id_token_url);
+                const id_token = yield OidcClient.getCall(id_token_url);
                 setSecret(id_token);
                 return id_token;
             }
@@ -29792,7 +29840,7 @@ const _summary = new Summary();
 /**
  * @deprecated use `core.summary`
  */
-const markdownSummary = (/* unused pure expression or super */ null && (_summary));
+const markdownSummary = _summary;
 const summary = _summary;
 //# sourceMappingURL=summary.js.map
 ;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/path-utils.js
@@ -29826,7 +29874,7 @@ function toWin32Path(pth) {
  * @return string The platform-specific path.
  */
 function toPlatformPath(pth) {
-    return pth.replace(/[/\\]/g, path.sep);
+    return pth.replace(/[/\\]/g, external_path_namespaceObject.sep);
 }
 //# sourceMappingURL=path-utils.js.map
 // EXTERNAL MODULE: external "string_decoder"
@@ -30901,16 +30949,16 @@ var exec_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arg
  * @param     options            optional exec options.  See ExecOptions
  * @returns   Promise<number>    exit code
  */
-function exec_exec(commandLine, args, options) {
+function exec(commandLine, args, options) {
     return exec_awaiter(this, void 0, void 0, function* () {
-        const commandArgs = tr.argStringToArray(commandLine);
+        const commandArgs = argStringToArray(commandLine);
         if (commandArgs.length === 0) {
             throw new Error(`Parameter 'commandLine' cannot be null or empty.`);
         }
         // Path to tool to execute should be first arg
         const toolPath = commandArgs[0];
         args = commandArgs.slice(1).concat(args || []);
-        const runner = new tr.ToolRunner(toolPath, args, options);
+        const runner = new ToolRunner(toolPath, args, options);
         return runner.exec();
     });
 }
@@ -30930,8 +30978,8 @@ function getExecOutput(commandLine, args, options) {
         let stdout = '';
         let stderr = '';
         //Using string decoder covers the case where a mult-byte character is split
-        const stdoutDecoder = new StringDecoder('utf8');
-        const stderrDecoder = new StringDecoder('utf8');
+        const stdoutDecoder = new external_string_decoder_.StringDecoder('utf8');
+        const stderrDecoder = new external_string_decoder_.StringDecoder('utf8');
         const originalStdoutListener = (_a = options === null || options === void 0 ? void 0 : options.listeners) === null || _a === void 0 ? void 0 : _a.stdout;
         const originalStdErrListener = (_b = options === null || options === void 0 ? void 0 : options.listeners) === null || _b === void 0 ? void 0 : _b.stderr;
         const stdErrListener = (data) => {
@@ -30947,7 +30995,7 @@ function getExecOutput(commandLine, args, options) {
             }
         };
         const listeners = Object.assign(Object.assign({}, options === null || options === void 0 ? void 0 : options.listeners), { stdout: stdOutListener, stderr: stdErrListener });
-        const exitCode = yield exec_exec(commandLine, args, Object.assign(Object.assign({}, options), { listeners }));
+        const exitCode = yield exec(commandLine, args, Object.assign(Object.assign({}, options), { listeners }));
         //flush any remaining characters
         stdout += stdoutDecoder.end();
         stderr += stderrDecoder.end();
@@ -30972,10 +31020,10 @@ var platform_awaiter = (undefined && undefined.__awaiter) || function (thisArg, 
 
 
 const getWindowsInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
-    const { stdout: version } = yield exec.getExecOutput('powershell -command "(Get-CimInstance -ClassName Win32_OperatingSystem).Version"', undefined, {
+    const { stdout: version } = yield getExecOutput('powershell -command "(Get-CimInstance -ClassName Win32_OperatingSystem).Version"', undefined, {
         silent: true
     });
-    const { stdout: name } = yield exec.getExecOutput('powershell -command "(Get-CimInstance -ClassName Win32_OperatingSystem).Caption"', undefined, {
+    const { stdout: name } = yield getExecOutput('powershell -command "(Get-CimInstance -ClassName Win32_OperatingSystem).Caption"', undefined, {
         silent: true
     });
     return {
@@ -30985,7 +31033,7 @@ const getWindowsInfo = () => platform_awaiter(void 0, void 0, void 0, function* 
 });
 const getMacOsInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
     var _a, _b, _c, _d;
-    const { stdout } = yield exec.getExecOutput('sw_vers', undefined, {
+    const { stdout } = yield getExecOutput('sw_vers', undefined, {
         silent: true
     });
     const version = (_b = (_a = stdout.match(/ProductVersion:\s*(.+)/)) === null || _a === void 0 ? void 0 : _a[1]) !== null && _b !== void 0 ? _b : '';
@@ -30996,7 +31044,7 @@ const getMacOsInfo = () => platform_awaiter(void 0, void 0, void 0, function* ()
     };
 });
 const getLinuxInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
-    const { stdout } = yield exec.getExecOutput('lsb_release', ['-i', '-r', '-s'], {
+    const { stdout } = yield getExecOutput('lsb_release', ['-i', '-r', '-s'], {
         silent: true
     });
     const [name, version] = stdout.trim().split('\n');
@@ -31101,8 +31149,8 @@ function exportVariable(name, val) {
  * console.log(`Using token: ${apiToken}`); // Outputs: "Using token: ***"
  * ```
  */
-function core_setSecret(secret) {
-    command_issueCommand('add-mask', {}, secret);
+function setSecret(secret) {
+    issueCommand('add-mask', {}, secret);
 }
 /**
  * Prepends inputPath to the PATH (for this action and future actions)
@@ -31116,7 +31164,7 @@ function addPath(inputPath) {
     else {
         issueCommand('add-path', {}, inputPath);
     }
-    process.env['PATH'] = `${inputPath}${path.delimiter}${process.env['PATH']}`;
+    process.env['PATH'] = `${inputPath}${external_path_namespaceObject.delimiter}${process.env['PATH']}`;
 }
 /**
  * Gets the value of an input.
@@ -31185,10 +31233,10 @@ function getBooleanInput(name, options) {
 function setOutput(name, value) {
     const filePath = process.env['GITHUB_OUTPUT'] || '';
     if (filePath) {
-        return file_command_issueFileCommand('OUTPUT', file_command_prepareKeyValueMessage(name, value));
+        return issueFileCommand('OUTPUT', prepareKeyValueMessage(name, value));
     }
     process.stdout.write(external_os_namespaceObject.EOL);
-    command_issueCommand('set-output', { name }, utils_toCommandValue(value));
+    issueCommand('set-output', { name }, toCommandValue(value));
 }
 /**
  * Enables or disables the echoing of commands into stdout for the rest of the step.
@@ -31223,7 +31271,7 @@ function isDebug() {
  * Writes debug message to user log
  * @param message debug message
  */
-function core_debug(message) {
+function debug(message) {
     issueCommand('debug', {}, message);
 }
 /**
@@ -31232,7 +31280,7 @@ function core_debug(message) {
  * @param properties optional properties to add to the annotation.
  */
 function error(message, properties = {}) {
-    command_issueCommand('error', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
+    issueCommand('error', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
 }
 /**
  * Adds a warning issue
@@ -31240,7 +31288,7 @@ function error(message, properties = {}) {
  * @param properties optional properties to add to the annotation.
  */
 function warning(message, properties = {}) {
-    command_issueCommand('warning', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
+    issueCommand('warning', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
 }
 /**
  * Adds a notice issue
@@ -31248,7 +31296,7 @@ function warning(message, properties = {}) {
  * @param properties optional properties to add to the annotation.
  */
 function notice(message, properties = {}) {
-    command_issueCommand('notice', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
+    issueCommand('notice', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
 }
 /**
  * Writes info to log with console.log.
@@ -31400,6 +31448,7 @@ function buildSummary(input) {
             `${input.stale.length} stale`,
             ...(input.leftOut?.length ? [`${input.leftOut.length} left out`] : []),
             ...(input.historyReset?.length ? [`${input.historyReset.length} histories not carried over`] : []),
+            ...(input.faults?.length ? [`${input.faults.length} upstream fault${input.faults.length === 1 ? '' : 's'}`] : []),
             `${input.warnings.length} warning${input.warnings.length === 1 ? '' : 's'}`,
             input.refresh ? 'refreshed from upstream' : 'built from the catalog (no refresh)'
         ];
@@ -31445,6 +31494,11 @@ function buildSummary(input) {
         out.push('### History not carried over', '', 'The previous snapshot held these histories, and they could not be read: what they held before this run may be lost.', '');
         out.push(...list(input.historyReset.map((h) => `${h.document} ${h.problem}; ${h.rebuilt ? 'read again from upstream' : 'starts again from this run'}`), escapeMarkdown), '');
     }
+    if (input.faults?.length) {
+        const instead = { previous: 'last published record kept', unknown: 'published as unknown', none: 'left out' };
+        out.push('### Upstream data not published', '', 'The record built from upstream data failed its schema for these apps; the run went on without it. The next run builds them again.', '');
+        out.push(...list(input.faults.map((f) => `${f.slug}: ${f.field}: ${f.problem}; ${instead[f.published]}`), escapeMarkdown), '');
+    }
     if (input.warnings.length > 0) {
         out.push('### Warnings', '');
         out.push(...list(input.warnings, escapeMarkdown), '');
@@ -31479,6 +31533,48 @@ function redactingLogger(log, secrets) {
         warning: (m, ref) => log.warning(redact(m, secrets), ref),
         error: (m, ref) => log.error(redact(m, secrets), ref)
     };
+}
+
+;// CONCATENATED MODULE: ./src/util/http-url.ts
+
+/**
+ * The normalised absolute URL when `input` is an http(s) URL, otherwise null.
+ * Anything else (javascript:, data:, relative, with credentials, garbage) must
+ * never become a link or a published address.
+ */
+function safeHttpUrl(input) {
+    if (typeof input !== 'string' || input.length > 2048)
+        return null;
+    let u;
+    try {
+        u = new URL(input);
+    }
+    catch {
+        return null;
+    }
+    if (u.protocol !== 'http:' && u.protocol !== 'https:')
+        return null;
+    if (u.username || u.password)
+        return null;
+    return u.href;
+}
+/**
+ * A URL as it may be printed: user name and password removed (`http://user:pass@host/x` is
+ * `http://host/x`). Text that does not parse as a URL loses what looks like `user:pass@` after
+ * `://`: the shape redact() blanks, one pattern for both.
+ */
+function withoutCredentials(url) {
+    try {
+        const u = new URL(url);
+        if (!u.username && !u.password)
+            return url;
+        u.username = '';
+        u.password = '';
+        return u.href;
+    }
+    catch {
+        return url.replace(URL_CREDENTIALS, '$1');
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/util/text.ts
@@ -31519,6 +31615,112 @@ function escapeUnsafe(text) {
 const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
 // EXTERNAL MODULE: external "node:util"
 var external_node_util_ = __nccwpck_require__(7975);
+;// CONCATENATED MODULE: ./src/check/git-objects.ts
+// Blobs of a git repository read through one `git cat-file` process each for sizes and contents,
+// whatever the number of files: a process per file made a 400-file pull request take 88 s.
+
+/**
+ * Sends `requests` (one object name a line) to `git cat-file <mode>` and calls `onEntry` with each
+ * answer's header (`<sha> <type> <size>` or `<name> missing`) and, in --batch mode, its bytes, in
+ * request order. Resolves when git ends or `signal` fires.
+ */
+function catFile(cwd, mode, requests, onEntry, opts) {
+    return new Promise((resolve, reject) => {
+        if (requests.length === 0)
+            return resolve();
+        if (opts.signal?.aborted)
+            return resolve();
+        const child = (0,external_node_child_process_namespaceObject.spawn)('git', ['cat-file', mode], { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+        let stderr = '';
+        let index = 0;
+        // Parser state: a header line is awaited, or `need` more bytes of a body (plus its newline).
+        let pending = [];
+        let pendingBytes = 0;
+        let header = null;
+        let need = 0;
+        const onAbort = () => child.kill();
+        opts.signal?.addEventListener('abort', onAbort, { once: true });
+        const take = () => {
+            const all = pending.length === 1 ? pending[0] : Buffer.concat(pending);
+            pending = [];
+            pendingBytes = 0;
+            return all;
+        };
+        child.stdout.on('data', (chunk) => {
+            pending.push(chunk);
+            pendingBytes += chunk.length;
+            for (;;) {
+                if (header === null) {
+                    const buf = take();
+                    const nl = buf.indexOf(0x0a);
+                    if (nl < 0) {
+                        pending = [buf];
+                        pendingBytes = buf.length;
+                        return;
+                    }
+                    const line = buf.subarray(0, nl).toString('utf8');
+                    const rest = buf.subarray(nl + 1);
+                    if (rest.length > 0) {
+                        pending = [rest];
+                        pendingBytes = rest.length;
+                    }
+                    const size = /^\S+ \S+ (\d+)$/.exec(line);
+                    if (mode === '--batch' && size) {
+                        header = line;
+                        need = Number(size[1]) + 1; // the body, then a newline
+                    }
+                    else
+                        onEntry(index++, line, null);
+                    continue;
+                }
+                if (pendingBytes < need)
+                    return;
+                const buf = take();
+                const body = buf.subarray(0, need - 1);
+                const rest = buf.subarray(need);
+                if (rest.length > 0) {
+                    pending = [rest];
+                    pendingBytes = rest.length;
+                }
+                const h = header;
+                header = null;
+                onEntry(index++, h, body);
+            }
+        });
+        child.stderr.on('data', (d) => {
+            if (stderr.length < 2000)
+                stderr += d.toString();
+        });
+        child.on('error', (e) => {
+            opts.signal?.removeEventListener('abort', onAbort);
+            reject(e);
+        });
+        child.on('close', (code) => {
+            opts.signal?.removeEventListener('abort', onAbort);
+            if (code !== 0 && !opts.signal?.aborted)
+                reject(new Error(`git cat-file ${mode} ended with ${code}: ${stderr.split('\n')[0] ?? ''}`));
+            else
+                resolve();
+        });
+        // git answers as it reads; stdout is consumed meanwhile, so writing everything at once cannot stall.
+        child.stdin.on('error', () => { }); // git killed at the deadline: the rest is not sent
+        child.stdin.end(requests.map((r) => `${r}\n`).join(''));
+    });
+}
+/** Each object's size in bytes, or null when the repository does not hold it. */
+async function objectSizes(cwd, names, opts = {}) {
+    const out = names.map(() => null);
+    await catFile(cwd, '--batch-check', names, (i, header) => {
+        const m = /^\S+ \S+ (\d+)$/.exec(header);
+        out[i] = m ? Number(m[1]) : null;
+    }, opts);
+    return out;
+}
+/** Each object's bytes, handed to `onBlob` in order as git writes them (never all held at once). */
+function readBlobs(cwd, names, onBlob, opts = {}) {
+    return catFile(cwd, '--batch', names, (i, _header, body) => onBlob(i, body), opts);
+}
+
 // EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
 var dist = __nccwpck_require__(8815);
 ;// CONCATENATED MODULE: ./src/check/refs.ts
@@ -31533,12 +31735,30 @@ const TEMPLATE = /\$\{|\$[A-Za-z_]|\{\{/;
 const scalarText = (n) => (0,dist/* isScalar */.jn)(n) && (typeof n.value === 'string' || typeof n.value === 'number') ? String(n.value).trim() : null;
 /** Every image reference in one YAML file (all of its documents), in the file's order; [] for a file that is not YAML. */
 function findImageRefs(file, text) {
+    const read = readImageRefs(file, text);
+    return 'refs' in read ? read.refs : [];
+}
+/**
+ * Every image reference in one YAML file, or why the file cannot be read: too large, not text, or
+ * not YAML (a duplicate key, a bad indent) in any of its documents. The gate counts such a file as
+ * unknown: what it did not read may hold an image.
+ */
+function readImageRefs(file, text) {
     if (text.length > MAX_BYTES)
-        return [];
+        return { unreadable: `is larger than the ${MAX_BYTES / (1024 * 1024)} MiB read` };
+    if (text.includes('\0'))
+        return { unreadable: 'holds a NUL byte: it is not a text file' };
     const lc = new dist/* LineCounter */.HN();
     const docs = (0,dist/* parseAllDocuments */.hR)(text, { lineCounter: lc, prettyErrors: false });
     if (!Array.isArray(docs))
-        return [];
+        return { refs: [] }; // an empty stream: no document, no image
+    for (const doc of docs) {
+        const e = doc.errors[0];
+        if (e) {
+            const pos = lc.linePos(e.pos[0]);
+            return { unreadable: `is not YAML: line ${pos.line}: ${e.message.split('\n')[0].slice(0, 200)}` };
+        }
+    }
     const lineOf = (n) => lc.linePos(n?.range?.[0] ?? 0).line;
     const out = [];
     const add = (field, lineNode, image) => {
@@ -31581,8 +31801,6 @@ function findImageRefs(file, text) {
     // Each document is named by its kind and name where it has them (a manifest), else by its place:
     // two Deployments in one file both hold spec.template.spec.containers[0].image.
     docs.forEach((doc, i) => {
-        if (doc.errors.length > 0)
-            return;
         const root = doc.contents;
         const kind = (0,dist/* isMap */.jh)(root) ? scalarText(root.get('kind', true)) : null;
         const meta = (0,dist/* isMap */.jh)(root) ? root.get('metadata', true) : null;
@@ -31590,34 +31808,61 @@ function findImageRefs(file, text) {
         const prefix = kind && name ? `${kind}/${name}:` : docs.length > 1 ? `#${i + 1}:` : '';
         walk(root, prefix, 0);
     });
-    return out;
+    return { refs: out };
 }
 
 ;// CONCATENATED MODULE: ./src/check/changes.ts
 // The image references a pull request changes, from the checkout's git alone: the YAML files that
-// differ between the merge base and the head, each read at both commits (`git show`), and each
-// reference paired with the one at the same place (file and field) before.
+// differ between the merge base and the head, each read at both commits (one `git cat-file` process
+// for all of them), and each reference paired with the one at the same place (file and field) before.
+// A changed file the gate does not read — too large, not YAML, past the file cap or the time budget —
+// is listed with its reason: the gate counts it as unknown, never as safe.
+
 
 
 
 const run = (0,external_node_util_.promisify)(external_node_child_process_namespaceObject.execFile);
-/** A file larger than this is not a manifest anyone reviews; it is left out. */
+/** A file larger than this is not a manifest anyone reviews; it is not read (and so is unknown). */
 const MAX_FILE_BYTES = 1024 * 1024;
 const YAML_FILE = /\.ya?ml$/i;
-async function git(cwd, args) {
-    const { stdout } = await run('git', args, { cwd, maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' });
+/** Changed YAML files read at most; the rest are listed as not read. */
+const MAX_FILES = 1000;
+/** Time for reading and parsing the changed files, in ms; what is left is listed as not read. */
+const BUDGET_MS = 60_000;
+/** git's name for "no object": the side of a diff where the file does not exist. */
+const NO_OBJECT = /^0+$/;
+async function git(cwd, args, timeoutMs) {
+    const { stdout } = await run('git', args, {
+        cwd,
+        maxBuffer: 256 * 1024 * 1024,
+        encoding: 'utf8',
+        timeout: Math.max(1, timeoutMs)
+    });
     return stdout;
 }
-/** A file at a commit, or null when it does not exist there (added, deleted) or is too large. */
-async function fileAt(cwd, commit, file) {
+/** `git diff --raw -z` entries of regular files (links and submodules hold no manifest), deleted ones left out. */
+function parseRaw(raw) {
+    const parts = raw.split('\0');
+    const out = [];
+    for (let i = 0; i + 1 < parts.length; i += 2) {
+        const m = /^:(\d{6}) (\d{6}) ([0-9a-f]+) ([0-9a-f]+) \S+$/.exec(parts[i]);
+        const file = parts[i + 1];
+        if (!m || !YAML_FILE.test(file))
+            continue;
+        const [, , newMode, oldSha, newSha] = m;
+        if (NO_OBJECT.test(newSha) || !/^100(644|755)$/.test(newMode))
+            continue;
+        out.push({ file, before: NO_OBJECT.test(oldSha) ? null : oldSha, after: newSha });
+    }
+    return out;
+}
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+function textOf(bytes) {
     try {
-        const size = Number((await git(cwd, ['cat-file', '-s', `${commit}:${file}`])).trim());
-        if (!(size <= MAX_FILE_BYTES))
-            return null;
-        return await git(cwd, ['show', `${commit}:${file}`]);
+        return { text: utf8.decode(bytes) };
     }
     catch {
-        return null;
+        return { unreadable: 'is not UTF-8 text' };
     }
 }
 /**
@@ -31625,42 +31870,104 @@ async function fileAt(cwd, commit, file) {
  * from their merge base as `git diff base...head` does. Needs both commits in the checkout
  * (actions/checkout with fetch-depth: 0).
  */
-async function changedImages(cwd, base, head) {
+async function changedImages(cwd, base, head, opts = {}) {
+    const now = opts.now ?? Date.now;
+    const budgetMs = opts.budgetMs ?? BUDGET_MS;
+    const maxFiles = opts.maxFiles ?? MAX_FILES;
+    const deadline = now() + budgetMs;
+    const left = () => deadline - now();
     let mergeBase;
     try {
-        mergeBase = (await git(cwd, ['merge-base', base, head])).trim();
+        mergeBase = (await git(cwd, ['merge-base', base, head], Math.max(left(), 10_000))).trim();
     }
     catch (e) {
         throw new Error(`git cannot find both commits ${base.slice(0, 12)} and ${head.slice(0, 12)} in ${cwd} (check out with fetch-depth: 0): ${e.message.split('\n')[0]}`);
     }
-    const names = (await git(cwd, ['diff', '--name-only', '-z', '--no-renames', `${mergeBase}...${head}`]))
-        .split('\0')
-        .filter((f) => f !== '' && YAML_FILE.test(f));
+    const listed = parseRaw(await git(cwd, ['diff', '--raw', '-z', '--no-renames', '--no-abbrev', mergeBase, head], Math.max(left(), 10_000)));
+    const notRead = [];
+    const outOfTime = `the gate's time budget (${budgetMs / 1000} s) ran out before it was read`;
+    const wanted = listed.slice(0, maxFiles);
+    for (const c of listed.slice(maxFiles))
+        notRead.push({
+            file: c.file,
+            reason: `past the first ${maxFiles} changed YAML files, which are all the gate reads`
+        });
+    const signal = AbortSignal.timeout(Math.max(1, left()));
+    const names = wanted.flatMap((c) => (c.before ? [c.before, c.after] : [c.after]));
+    const sizes = await objectSizes(cwd, names, { signal });
+    const readable = [];
+    let k = 0;
+    for (const c of wanted) {
+        const before = c.before ? sizes[k++] : 0;
+        const after = sizes[k++];
+        if (before === undefined || after === undefined || before === null || after === null)
+            notRead.push({ file: c.file, reason: signal.aborted || left() <= 0 ? outOfTime : 'git does not hold it' });
+        else if (after > MAX_FILE_BYTES || before > MAX_FILE_BYTES)
+            notRead.push({
+                file: c.file,
+                reason: `is ${Math.max(before, after)} bytes${after > MAX_FILE_BYTES ? '' : ' at the merge base'}, larger than the ${MAX_FILE_BYTES / (1024 * 1024)} MiB the gate reads`
+            });
+        else
+            readable.push(c);
+    }
     const changes = [];
     const added = [];
     const unreadable = [];
-    for (const file of names) {
-        const after = await fileAt(cwd, head, file);
-        if (after === null)
-            continue; // deleted: nothing to update to
-        const before = await fileAt(cwd, mergeBase, file);
-        const old = new Map((before === null ? [] : findImageRefs(file, before)).map((r) => [r.field, r.image]));
-        for (const r of findImageRefs(file, after)) {
+    const done = new Set();
+    // Blobs come in request order: each file's before (if it has one), then its after.
+    const slots = readable.flatMap((c) => [
+        ...(c.before ? [{ c, side: 'before', name: c.before }] : []),
+        { c, side: 'after', name: c.after }
+    ]);
+    const refsOf = (c, bytes, at) => {
+        const t = textOf(bytes);
+        const read = 'text' in t ? readImageRefs(c.file, t.text) : t;
+        return 'unreadable' in read ? { unreadable: `${read.unreadable}${at}` } : read;
+    };
+    const judge = (c, beforeBytes, afterBytes) => {
+        done.add(c.file);
+        if (left() <= 0) {
+            notRead.push({ file: c.file, reason: outOfTime });
+            return;
+        }
+        const after = refsOf(c, afterBytes, '');
+        // Without the earlier references every one would look added: say what was not read instead.
+        const before = beforeBytes ? refsOf(c, beforeBytes, ' (at the merge base)') : { refs: [] };
+        const bad = 'unreadable' in after ? after : 'unreadable' in before ? before : null;
+        if (bad || !('refs' in after) || !('refs' in before)) {
+            notRead.push({ file: c.file, reason: bad?.unreadable ?? 'not read' });
+            return;
+        }
+        const old = new Map(before.refs.map((r) => [r.field, r.image]));
+        for (const r of after.refs) {
             const was = old.get(r.field);
             if (r.image === null) {
-                unreadable.push({ file, line: r.line, field: r.field, reason: r.unreadable ?? 'a template decides it' });
+                unreadable.push({ file: c.file, line: r.line, field: r.field, reason: r.unreadable ?? 'a template decides it' });
                 continue;
             }
             if (was === r.image)
                 continue;
-            const change = { file, field: r.field, line: r.line, image: r.image, baseImage: was ?? '' };
+            const change = { file: c.file, field: r.field, line: r.line, image: r.image, baseImage: was ?? '' };
             if (was === undefined || was === null)
                 added.push(change);
             else
                 changes.push(change);
         }
-    }
-    return { changes, added, unreadable, files: names };
+    };
+    let held = null;
+    await readBlobs(cwd, slots.map((s) => s.name), (i, bytes) => {
+        const { c, side } = slots[i];
+        if (side === 'before')
+            held = bytes;
+        else if (bytes !== null && (c.before === null || held !== null))
+            judge(c, c.before ? held : null, bytes);
+        if (side === 'after')
+            held = null;
+    }, { signal });
+    for (const c of readable)
+        if (!done.has(c.file))
+            notRead.push({ file: c.file, reason: signal.aborted || left() <= 0 ? outOfTime : 'git did not give it' });
+    return { changes, added, unreadable, notRead, files: listed.map((c) => c.file) };
 }
 
 ;// CONCATENATED MODULE: ./src/check/gate.ts
@@ -31775,11 +32082,15 @@ function network_hostOf(url) {
 }
 
 ;// CONCATENATED MODULE: ./src/check/pr-comment.ts
-// The check's one pull-request comment, found by a hidden marker and updated in place on each push:
-// GitHub's REST API, issues/list-comments, issues/create-comment and issues/update-comment. A token
-// that may not write (a fork's pull request) gets a reason back, not an exception.
+// The check's one pull-request comment, found by a hidden marker in a comment its own identity wrote,
+// and updated in place on each push: GitHub's REST API, users/get-authenticated, issues/list-comments,
+// issues/create-comment and issues/update-comment. Anyone can write the marker into a comment, so a
+// marked comment of another author is never taken as the gate's. A token that may not write (a
+// fork's pull request) gets a reason back, not an exception.
 
 const MARKER = '<!-- updatesafe-check -->';
+/** The workflow's GITHUB_TOKEN writes as the GitHub Actions app's bot. */
+const ACTIONS_BOT = 'github-actions[bot]';
 /** Past this many pages of comments (100 each) the marker is looked for no further. */
 const MAX_PAGES = 30;
 /** Updates the marked comment, or creates it unless `create` is false (nothing worth a new comment). */
@@ -31813,13 +32124,39 @@ async function upsertComment(t, body, create = true) {
             ? `the token may not ${what} (HTTP ${res.status}): a pull request from a fork gets a read-only token, or the job lacks permissions: pull-requests: write`
             : `GitHub answered HTTP ${res.status} to ${what}`
     });
+    // Who the token writes as: a user's token (a PAT) is answered by GET /user; an installation token
+    // (the workflow's GITHUB_TOKEN, a GitHub App's) is refused there (403), and the workflow's writes
+    // as github-actions[bot]. A GitHub App's token names its bot with the comment-author input.
+    let author = t.author?.trim() || null;
+    if (!author) {
+        const res = await call('GET', `${t.apiUrl.replace(/\/+$/, '')}/user`);
+        if (res.ok) {
+            const login = (await res.json()).login;
+            if (typeof login !== 'string' || login === '')
+                return { done: 'none', why: 'GET /user answered without a login' };
+            author = login;
+        }
+        else if (res.status === 403) {
+            await res.body?.cancel().catch(() => { });
+            author = ACTIONS_BOT;
+        }
+        else {
+            await res.body?.cancel().catch(() => { });
+            return refused(res, 'say who it is (GET /user)');
+        }
+    }
+    const me = author.toLowerCase();
+    const mine = (c) => typeof c.body === 'string' &&
+        c.body.includes(MARKER) &&
+        typeof c.user?.login === 'string' &&
+        c.user.login.toLowerCase() === me;
     let existing = null;
     for (let page = 1; page <= MAX_PAGES && existing === null; page++) {
         const res = await call('GET', `${base}/issues/${t.issue}/comments?per_page=100&page=${page}`);
         if (!res.ok)
             return refused(res, 'read the pull request comments');
         const list = (await res.json());
-        existing = list.find((c) => typeof c.body === 'string' && c.body.includes(MARKER)) ?? null;
+        existing = list.find(mine) ?? null;
         if (list.length < 100)
             break;
     }
@@ -31831,7 +32168,12 @@ async function upsertComment(t, body, create = true) {
     if (!res.ok)
         return refused(res, existing ? 'update its comment' : 'comment on the pull request');
     const doc = (await res.json());
-    return { done: existing ? 'updated' : 'created', url: doc.html_url ?? '' };
+    const wrote = doc.user?.login;
+    // An App token without comment-author: this comment would not be found on the next push.
+    const warning = typeof wrote === 'string' && wrote.toLowerCase() !== me
+        ? `the comment was written as ${wrote}, not ${author}: set the input comment-author: ${wrote} so that the next push updates it instead of adding another`
+        : undefined;
+    return { done: existing ? 'updated' : 'created', url: doc.html_url ?? '', ...(warning ? { warning } : {}) };
 }
 
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/core/util.js
@@ -48399,6 +48741,8 @@ const appDocSchema = strictObject({
 /** Field order of a record, as published. */
 const RECORD_FIELDS = Object.keys(appRecordShape);
 const STATUS_SCHEMA_ID = `${SERVICE}.status.v1`;
+/** What a run published for an app whose record built from upstream data failed its schema (build/records.ts). */
+const FAULT_OUTCOMES = ['previous', 'unknown', 'none'];
 /** The run report (/api/v1/status.json): rewritten by every run, so a dead pipeline shows. */
 /** `rules`, or `model:` and a model id as GitHub Models names them (`openai/gpt-4.1-mini`). */
 const JUDGE_PATTERN = /^(?:rules|model:[A-Za-z0-9][\w./-]{0,99})$/;
@@ -48441,6 +48785,16 @@ const statusDocSchema = strictObject({
         .min(1)
         .optional()
         .describe('History the previous snapshot could not hand on, ordered by document; absent when there was none. Judged releases and feed entries older than this run may be missing from these documents'),
+    faults: array(strictObject({
+        slug: schemas_string().regex(SLUG_PATTERN),
+        field: schemas_string().min(1).max(200).describe('The field of the record that failed its schema'),
+        problem: schemas_string().min(1).max(LIMITS.reason).describe('What was wrong with it'),
+        published: schemas_enum(FAULT_OUTCOMES)
+            .describe('What was published instead: "previous", its last published record; "unknown", a record saying its upstream data could not be published; "none", nothing (the app is in failed too)')
+    }))
+        .min(1)
+        .optional()
+        .describe("Apps whose record, built from upstream data, failed its schema this run, ordered by slug; absent when there was none. One app's fault never stops the run"),
     judging: strictObject({
         judge: schemas_string().regex(JUDGE_PATTERN).describe('The judge this run was set to use'),
         calls: schemas_number().int().nonnegative().describe('Requests made to the model this run'),
@@ -48756,6 +49110,47 @@ function newestFirst(a, b, tagPrefix) {
         return a.date < b.date ? 1 : -1;
     }
     return a.version < b.version ? -1 : a.version > b.version ? 1 : 0;
+}
+/**
+ * Is `next` the release right after `prev` in their numbering, so that no release can lie between them? One number
+ * goes up by one and every number after it is 0: a patch (1.2.3 → 1.2.4), a minor (1.2.3 → 1.3.0) or a major
+ * (1.2.3 → 2.0.0) step, and the same for any count of numbers (1.2.3.4 → 1.2.3.5; missing numbers count as 0).
+ * Calendar labels follow the same rule, so a month step past a release (2026.5.3 → 2026.7.0) or a year's first
+ * month (2025.12.1 → 2026.1.0) is not adjacent: we cannot know no release lay between. Whatever is not read as two
+ * stable numbered labels (a prerelease, an opaque label) is never adjacent: unsure means a gap.
+ */
+function isNextVersion(prev, next, tagPrefix) {
+    const a = parseVersion(prev, tagPrefix);
+    const b = parseVersion(next, tagPrefix);
+    if (!a || !b || a.prerelease.length > 0 || b.prerelease.length > 0)
+        return false;
+    const len = Math.max(a.numbers.length, b.numbers.length);
+    for (let i = 0; i < len; i++) {
+        const x = a.numbers[i] ?? 0;
+        const y = b.numbers[i] ?? 0;
+        if (x === y)
+            continue;
+        if (y !== x + 1)
+            return false;
+        for (let j = i + 1; j < len; j++)
+            if ((b.numbers[j] ?? 0) !== 0)
+                return false;
+        return true;
+    }
+    return false;
+}
+/**
+ * One key per release for a version label: `v1.2`, `1.2.0` and `1.2` share it, `1.2.0-rc.1` does not; a label that
+ * reads as no version is its own key.
+ */
+function versionIdentity(label, tagPrefix) {
+    const p = parseVersion(label, tagPrefix);
+    if (!p)
+        return `label:${label}`;
+    const n = [...p.numbers];
+    while (n.length > 1 && n[n.length - 1] === 0)
+        n.pop();
+    return `${n.join('.')}${p.prerelease.length > 0 ? `-${p.prerelease.join('.')}` : ''}`;
 }
 
 ;// CONCATENATED MODULE: ./node_modules/entities/dist/esm/decode-codepoint.js
@@ -50220,7 +50615,7 @@ function verdictFrom(history, running, opts = {}) {
     const unread = gapsCrossed(opts.gaps ?? [], known?.version ?? running, latest, prefix);
     if (unread.length > 0)
         return {
-            ...none(`Updating from ${shown.running} to ${shown.latest} is not known to be safe: ${unreadWords(unread)} (more came out at once than a refresh reads), so they are not judged.${decided ? ` Among the releases judged, the most severe is ${CLASS_WORD[decided.safeToUpdate]} (${safeLabel(decided.version)}).` : ''}`, crossed),
+            ...none(`Updating from ${shown.running} to ${shown.latest} is not known to be safe: ${unreadWords(unread)}, so they are not judged.${decided ? ` Among the releases judged, the most severe is ${CLASS_WORD[decided.safeToUpdate]} (${safeLabel(decided.version)}).` : ''}`, crossed),
             decidedBy: decided,
             urgentOnly
         };
@@ -50717,48 +51112,6 @@ async function imageSourceLabel(ref, deps = {}) {
 
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-;// CONCATENATED MODULE: ./src/util/http-url.ts
-
-/**
- * The normalised absolute URL when `input` is an http(s) URL, otherwise null.
- * Anything else (javascript:, data:, relative, with credentials, garbage) must
- * never become a link or a published address.
- */
-function safeHttpUrl(input) {
-    if (typeof input !== 'string' || input.length > 2048)
-        return null;
-    let u;
-    try {
-        u = new URL(input);
-    }
-    catch {
-        return null;
-    }
-    if (u.protocol !== 'http:' && u.protocol !== 'https:')
-        return null;
-    if (u.username || u.password)
-        return null;
-    return u.href;
-}
-/**
- * A URL as it may be printed: user name and password removed (`http://user:pass@host/x` is
- * `http://host/x`). Text that does not parse as a URL loses what looks like `user:pass@` after
- * `://`: the shape redact() blanks, one pattern for both.
- */
-function withoutCredentials(url) {
-    try {
-        const u = new URL(url);
-        if (!u.username && !u.password)
-            return url;
-        u.username = '';
-        u.password = '';
-        return u.href;
-    }
-    catch {
-        return url.replace(URL_CREDENTIALS, '$1');
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/util/regular-file.ts
 // Reading a file that must be a regular file of bounded size, in one open: a symbolic link is refused by the
 // open itself (O_NOFOLLOW), never followed; a FIFO does not block it (O_NONBLOCK) and fstat then refuses it.
@@ -50855,6 +51208,7 @@ function readRegularText(file, maxBytes, opts = {}) {
 
 
 
+const TOTAL_MS = 120_000;
 /** Documents of a snapshot are at most this large, 64 MiB, decompressed (a 10,000-app catalog is about 10 MB). */
 const snapshot_MAX_BYTES = 64 * 1024 * 1024;
 const bad = (file, message) => new ProblemsError('bad-input', [{ file, message }], `${file}: ${message}`);
@@ -50925,11 +51279,17 @@ function httpLoader(base, shownBase, deps) {
         throw bad(shownBase, 'is not a URL');
     }
     const origin = start.origin;
+    const totalMs = deps.totalMs ?? TOTAL_MS;
+    const overall = AbortSignal.timeout(totalMs);
+    const outOfTime = (name) => bad(name, `was not read: check's time for the whole snapshot (${totalMs / 1000} s) ran out; the server at ${network_hostOf(shownBase)} answers too slowly`);
     return async (sitePath) => {
         const name = `${shownBase}/${sitePath}`;
+        if (overall.aborted)
+            throw outOfTime(name);
         const timeoutMs = deps.timeoutMs ?? 20_000;
-        // One bound for the whole document: every redirect, the headers and the body.
-        const timeout = AbortSignal.timeout(timeoutMs);
+        // One bound for the whole document: every redirect, the headers and the body; and the run's.
+        const own = AbortSignal.timeout(timeoutMs);
+        const timeout = AbortSignal.any([own, overall]);
         let url = new URL(name);
         let res;
         for (let hops = 0;; hops++) {
@@ -50941,6 +51301,8 @@ function httpLoader(base, shownBase, deps) {
                 });
             }
             catch (e) {
+                if (overall.aborted)
+                    throw outOfTime(name);
                 const why = network_networkFailure(e, network_hostOf(url.href), { timeout, timeoutMs })?.message ?? e.message;
                 throw bad(name, `could not be fetched: ${why}`);
             }
@@ -50973,7 +51335,7 @@ function httpLoader(base, shownBase, deps) {
         }
         const body = await bounded_body_readBoundedBody(res, snapshot_MAX_BYTES, timeout, timeoutMs);
         if ('cut' in body)
-            throw bad(name, body.cut);
+            throw overall.aborted ? outOfTime(name) : bad(name, body.cut);
         return { name, text: new TextDecoder().decode(body.bytes) };
     };
 }
@@ -51134,7 +51496,8 @@ async function runCheck(reader, input) {
                             ? `the version after is not known (${c.image}): ${to.unknown}`
                             : null;
                 if (unknown !== null || !('version' in from) || !('version' in to)) {
-                    apps.push(checked(record, source, 'version' in from ? from.version : null, {
+                    // The version before is another app's when the image changed app: this app has none.
+                    apps.push(checked(record, source, sameApp && 'version' in from ? from.version : null, {
                         ...verdictFrom([], '', { latest: 'version' in to ? to.version : record.latestVersion }),
                         rationale: `The update is not judged: ${unknown}. Pin version tags to have it judged.`
                     }));
@@ -51168,6 +51531,7 @@ async function runCheck(reader, input) {
 
 
 
+
 /** One line, markdown-inert, bounded, and no @mention: upstream words quoted in a comment ping nobody. */
 function md(text, max = 400) {
     const s = escapeMarkdown(escapeUnsafe(text));
@@ -51177,68 +51541,97 @@ function md(text, max = 400) {
 const action_code = (text) => `\`${escapeUnsafe(text)
     .replace(/[`|\s]+/g, ' ')
     .slice(0, 200)}\``;
-/** Rows of the table; each is at most about 1,000 characters. */
+/** Rows of the table and lines of the not-judged list shown at most; each is at most about 1,000 characters. */
 const MAX_ROWS = 40;
-/** The comment's and the summary's Markdown. */
-function reportMarkdown(r, note) {
-    const out = [MARKER];
+/** GitHub refuses a longer comment (HTTP 422); the report is cut to fit, saying what it left out. */
+const MAX_COMMENT = 65_536;
+/** Anything changed that is not known to be safe without a verdict: counted as unknown. */
+const notJudgedCount = (r) => r.result.untracked.filter((u) => u.image !== null).length + r.added.length + r.unreadable.length + r.notRead.length;
+/** The comment's and the summary's Markdown, at most `max` characters. */
+function reportMarkdown(r, note, max = MAX_COMMENT) {
+    const head = [MARKER];
     const judged = r.result.apps;
     const failing = judged.filter((a) => reaches(worstOf(a, r).safeToUpdate, r.failOn));
-    const title = judged.length + r.result.untracked.length + r.added.length === 0
+    const title = judged.length + r.result.untracked.length + r.added.length + r.unreadable.length + r.notRead.length === 0
         ? 'no image reference changed'
-        : r.status === 1
-            ? `${failing.length || 'an'} image update${failing.length === 1 ? '' : 's'} reach${failing.length === 1 ? 'es' : ''} fail-on: ${r.failOn}`
-            : `no image update reaches fail-on: ${r.failOn}`;
-    out.push(`### updatesafe check: ${r.status === 1 ? '❌' : '✅'} ${title}`, '');
-    if (judged.length > 0) {
-        out.push('| Where | App | Update | Verdict | Worst crossed | Deciding words |', '|---|---|---|---|---|---|');
-        // GitHub keeps a comment to 65,536 characters: the worst updates first, at most MAX_ROWS of them.
-        const shown = [...judged]
-            .sort((x, y) => RANK[worstOf(y, r).safeToUpdate] - RANK[worstOf(x, r).safeToUpdate])
-            .slice(0, MAX_ROWS);
-        for (const a of shown) {
-            const w = worstOf(a, r);
-            const src = a.source.from === 'change' ? a.source : null;
-            out.push(`| ${src ? action_code(`${src.file}:${src.line}`) : ''} | ${md(a.slug, 60)} | ${md(a.running ?? '?', 60)} → ${md(a.latest, 60)} | ${a.safeToUpdate} | ` +
-                `${w.safeToUpdate}${w.version ? ` (${md(w.version, 60)})` : ''}${w.urgentAllowed ? ', urgent fix allowed' : ''} | ${md(w.words)} |`);
-        }
-        if (judged.length > MAX_ROWS)
-            out.push('', `…and ${judged.length - MAX_ROWS} more, in the annotations.`);
-        out.push('');
-    }
+        : r.status === 1 && failing.length === 0
+            ? `${notJudgedCount(r)} not judged, counted as unknown: fail-on: ${r.failOn}`
+            : r.status === 1
+                ? `${failing.length} image update${failing.length === 1 ? '' : 's'} reach${failing.length === 1 ? 'es' : ''} fail-on: ${r.failOn}`
+                : `no image update reaches fail-on: ${r.failOn}`;
+    head.push(`### updatesafe check: ${r.status === 1 ? '❌' : '✅'} ${title}`, '');
+    // The worst updates first.
+    const rows = [...judged]
+        .sort((x, y) => RANK[worstOf(y, r).safeToUpdate] - RANK[worstOf(x, r).safeToUpdate])
+        .map((a) => {
+        const w = worstOf(a, r);
+        const src = a.source.from === 'change' ? a.source : null;
+        return (`| ${src ? action_code(`${src.file}:${src.line}`) : ''} | ${md(a.slug, 60)} | ${md(a.running ?? '?', 60)} → ${md(a.latest, 60)} | ${a.safeToUpdate} | ` +
+            `${w.safeToUpdate}${w.version ? ` (${md(w.version, 60)})` : ''}${w.urgentAllowed ? ', urgent fix allowed' : ''} | ${md(w.words)} |`);
+    });
     const notes = [
+        ...r.notRead.map((n) => `${action_code(n.file)}: not read, ${md(n.reason)}`),
         ...r.result.untracked.map((u) => `${action_code(`${u.file}:${u.line}`)} ${action_code(u.image ?? '')}: ${md(u.reason)}`),
         ...r.added.map((a) => `${action_code(`${a.file}:${a.line}`)} ${action_code(a.image)}: added, no earlier version to update from`),
         ...r.unreadable.map((u) => `${action_code(`${u.file}:${u.line}`)} ${action_code(u.field)}: ${md(u.reason)}`)
     ];
-    if (notes.length > 0) {
-        out.push('Not judged (counted as unknown, never as safe):', '', ...notes.slice(0, 40).map((n) => `- ${n}`));
-        if (notes.length > 40)
-            out.push(`- and ${notes.length - 40} more`);
-        out.push('');
-    }
+    const tail = [];
     if (note)
-        out.push(`> ${md(note, 1000)}`, '');
-    out.push(`<sub>fail-on: ${r.failOn}${r.allowUrgent ? ', allow-urgent' : ''} · catalog ${md(r.api, 200)}, generated ${md(r.result.snapshot.generatedAt, 40)}</sub>`);
-    return `${out.join('\n')}\n`;
+        tail.push(`> ${md(note, 1000)}`, '');
+    tail.push(`<sub>fail-on: ${r.failOn}${r.allowUrgent ? ', allow-urgent' : ''} · catalog ${md(withoutCredentials(r.api).replace(/\/+$/, ''), 200)}, generated ${md(r.result.snapshot.generatedAt, 40)}</sub>`);
+    // What is left for rows and notes once the head, the tail, the table's header and the two
+    // "left out" lines (each under 200 characters) are counted.
+    const fixed = [...head, ...tail].join('\n').length + 400 + 200;
+    let room = max - fixed;
+    const take = (lines) => {
+        const out = [];
+        for (const l of lines.slice(0, MAX_ROWS)) {
+            if (l.length + 1 > room)
+                break;
+            room -= l.length + 1;
+            out.push(l);
+        }
+        return out;
+    };
+    const shownRows = take(rows);
+    const shownNotes = take(notes.map((n) => `- ${n}`));
+    const body = [];
+    if (rows.length > 0) {
+        body.push('| Where | App | Update | Verdict | Worst crossed | Deciding words |', '|---|---|---|---|---|---|');
+        body.push(...shownRows);
+        if (rows.length > shownRows.length)
+            body.push('', `…and ${rows.length - shownRows.length} more updates left out here (the worst come first).`);
+        body.push('');
+    }
+    if (notes.length > 0) {
+        body.push('Not judged (counted as unknown, never as safe):', '', ...shownNotes);
+        if (notes.length > shownNotes.length)
+            body.push(`- and ${notes.length - shownNotes.length} more left out here`);
+        body.push('');
+    }
+    return `${[...head, ...body, ...tail].join('\n')}\n`;
 }
 const RANK = { safe: 0, unknown: 1, caution: 2, breaking: 3 };
-/** One annotation a changed line: error where it fails the gate, warning where not safe, notice otherwise. */
-function annotate(r) {
+/** Annotations a step shows at most: GitHub displays 10 errors and 10 warnings a step anyway. */
+const MAX_ANNOTATIONS = 50;
+/**
+ * One annotation a changed line (error where it fails the gate, warning where not safe, notice
+ * otherwise) and one a file not read, the errors first, at most MAX_ANNOTATIONS: `left` says how
+ * many more there were.
+ */
+function annotations(r) {
+    const all = [];
     for (const a of r.result.apps) {
         if (a.source.from !== 'change')
             continue;
         const w = worstOf(a, r);
         const props = { file: escapeUnsafe(a.source.file), startLine: a.source.line, title: `updatesafe: ${a.slug}` };
-        const msg = escapeUnsafe(`${a.slug} ${a.running ?? '?'} → ${a.latest}: ${w.safeToUpdate}${w.version ? ` (${w.version})` : ''}: ${w.words.replace(/\s+/g, ' ').slice(0, 600)}`);
-        if (reaches(w.safeToUpdate, r.failOn))
-            error(msg, props);
-        else if (w.safeToUpdate === 'safe')
-            notice(msg, props);
-        else
-            warning(msg, props);
+        const message = escapeUnsafe(`${a.slug} ${a.running ?? '?'} → ${a.latest}: ${w.safeToUpdate}${w.version ? ` (${w.version})` : ''}: ${w.words.replace(/\s+/g, ' ').slice(0, 600)}`);
+        const level = reaches(w.safeToUpdate, r.failOn) ? 'error' : w.safeToUpdate === 'safe' ? 'notice' : 'warning';
+        all.push({ level, message, props });
     }
     const notJudged = [
+        ...r.notRead.map((n) => ({ file: n.file, line: 1, text: `${n.file}: not read, ${n.reason}` })),
         ...r.result.untracked.map((u) => ({ file: u.file, line: u.line, text: `${u.image ?? ''}: ${u.reason}` })),
         ...r.added.map((a) => ({
             file: a.file,
@@ -51247,14 +51640,22 @@ function annotate(r) {
         })),
         ...r.unreadable.map((u) => ({ file: u.file, line: u.line, text: `${u.field}: ${u.reason}` }))
     ];
-    for (const n of notJudged.slice(0, 50)) {
-        const props = { file: escapeUnsafe(n.file), startLine: n.line, title: 'updatesafe: not judged' };
-        const msg = escapeUnsafe(`not judged (unknown): ${n.text}`);
-        if (r.failOn === 'unknown')
-            error(msg, props);
-        else
-            notice(msg, props);
-    }
+    for (const n of notJudged)
+        all.push({
+            level: r.failOn === 'unknown' ? 'error' : 'notice',
+            message: escapeUnsafe(`not judged (unknown): ${n.text.slice(0, 800)}`),
+            props: { file: escapeUnsafe(n.file), startLine: n.line, title: 'updatesafe: not judged' }
+        });
+    const order = { error: 0, warning: 1, notice: 2 };
+    const sorted = all.map((a, i) => ({ a, i })).sort((x, y) => order[x.a.level] - order[y.a.level] || x.i - y.i);
+    return { shown: sorted.slice(0, MAX_ANNOTATIONS).map((x) => x.a), left: Math.max(0, all.length - MAX_ANNOTATIONS) };
+}
+function annotate(r) {
+    const { shown, left } = annotations(r);
+    for (const a of shown)
+        core_namespaceObject[a.level](a.message, a.props);
+    if (left > 0)
+        notice(`${left} more annotation${left === 1 ? '' : 's'} left out (at most ${MAX_ANNOTATIONS} a run, the errors first): the job summary lists the worst updates`);
 }
 function boolInput(name) {
     const v = getInput(name).trim().toLowerCase();
@@ -51267,7 +51668,7 @@ function boolInput(name) {
 async function runCheckAction(env = process.env, cwd = process.cwd(), deps = {}) {
     const token = getInput('github-token');
     if (token)
-        core_setSecret(token);
+        setSecret(token);
     const secrets = [token, env.GITHUB_TOKEN ?? ''];
     try {
         const failOn = parseFailOn(getInput('fail-on'), `input fail-on (one of ${FAIL_ON.join(', ')})`);
@@ -51275,28 +51676,42 @@ async function runCheckAction(env = process.env, cwd = process.cwd(), deps = {})
         const api = getInput('api').trim();
         if (!api)
             throw new Error('input api is empty: give the address of an updatesafe snapshot, e.g. https://OWNER.github.io/REPO');
+        // `https://user:password@host` authenticates to a private catalog: the password is masked in the
+        // log, and the address is printed without it.
+        for (const part of apiCredentials(api)) {
+            setSecret(part);
+            secrets.push(part);
+        }
+        const commentAuthor = getInput('comment-author').trim();
         if (!env.GITHUB_EVENT_PATH)
             throw new Error('GITHUB_EVENT_PATH is not set: run this action on pull_request');
         const event = JSON.parse(await (0,promises_namespaceObject.readFile)(env.GITHUB_EVENT_PATH, 'utf8'));
         const pr = event.pull_request;
         if (!pr)
             throw new Error(`the event is not a pull request (${env.GITHUB_EVENT_NAME ?? '?'}): run this action on pull_request`);
-        const { changes, added, unreadable } = await changedImages(cwd, pr.base.sha, pr.head.sha);
+        const { changes, added, unreadable, notRead } = await changedImages(cwd, pr.base.sha, pr.head.sha);
         const result = await runCheck(snapshotReader(api, deps.fetch ? { fetch: deps.fetch } : {}), {
             from: [],
             services: [],
             changes
         });
-        // An added image is not an update, but neither is it known to be safe.
+        // An added image is not an update, but neither is it known to be safe; nor is an image left to a
+        // template, or whatever a file the gate did not read holds.
         const asUnknown = {
             ...result,
-            untracked: [...result.untracked, ...added.map((a) => ({ ...a, service: a.field, reason: 'added' }))]
+            untracked: [
+                ...result.untracked,
+                ...added.map((a) => ({ ...a, service: a.field, reason: 'added' })),
+                ...unreadable.map((u) => ({ ...u, service: u.field, image: '' })),
+                ...notRead.map((n) => ({ file: n.file, line: 1, service: '', image: '', reason: n.reason }))
+            ]
         };
         const status = gateStatus(asUnknown, { failOn, allowUrgent });
         const report = {
             result,
             added: added.map((a) => ({ file: a.file, line: a.line, image: a.image })),
             unreadable,
+            notRead,
             failOn,
             allowUrgent,
             status,
@@ -51304,7 +51719,7 @@ async function runCheckAction(env = process.env, cwd = process.cwd(), deps = {})
         };
         annotate(report);
         const repo = event.repository?.full_name ?? env.GITHUB_REPOSITORY ?? '';
-        const anything = result.apps.length + result.untracked.length + added.length + unreadable.length > 0;
+        const anything = result.apps.length + result.untracked.length + added.length + unreadable.length + notRead.length > 0;
         let comment;
         if (!token)
             comment = { done: 'none', why: 'no github-token was given' };
@@ -51314,8 +51729,11 @@ async function runCheckAction(env = process.env, cwd = process.cwd(), deps = {})
                 token,
                 repo,
                 issue: pr.number,
+                ...(commentAuthor ? { author: commentAuthor } : {}),
                 ...(deps.fetch ? { fetch: deps.fetch } : {})
-            }, reportMarkdown(report), 
+            }, 
+            // Upstream words may echo a credential; the comment is public to everyone who can read the pull request.
+            redact(reportMarkdown(report), secrets), 
             // A pull request that changes no image gets no new comment (an old one is still brought up to date).
             anything).catch((e) => ({ done: 'none', why: `the comment could not be written: ${e.message}` }));
         const fork = pr.head.repo?.fork === true || (pr.head.repo?.full_name ?? repo) !== repo;
@@ -51326,9 +51744,11 @@ async function runCheckAction(env = process.env, cwd = process.cwd(), deps = {})
             warning(escapeUnsafe(redact(note, secrets)));
         else if (comment.done !== 'none')
             info(`comment ${comment.done}: ${comment.url}`);
+        if (comment.done !== 'none' && comment.warning)
+            warning(escapeUnsafe(redact(comment.warning, secrets)));
         if (env.GITHUB_STEP_SUMMARY)
             await summary.addRaw(redact(reportMarkdown(report, note), secrets), true).write();
-        const worst = result.apps.reduce((m, a) => Math.max(m, RANK[worstOf(a, { allowUrgent }).safeToUpdate]), result.untracked.length + added.length > 0 ? RANK.unknown : 0);
+        const worst = result.apps.reduce((m, a) => Math.max(m, RANK[worstOf(a, { allowUrgent }).safeToUpdate]), notJudgedCount(report) > 0 ? RANK.unknown : 0);
         setOutput('worst', Object.keys(RANK)[worst] ?? 'safe');
         setOutput('judged', result.apps.length);
         setOutput('comment', comment.done);
@@ -51337,6 +51757,16 @@ async function runCheckAction(env = process.env, cwd = process.cwd(), deps = {})
     }
     catch (e) {
         setFailed(escapeUnsafe(redact(e.message, secrets)));
+    }
+}
+/** The password of an `api` URL, as written and decoded (the user name is no secret). */
+function apiCredentials(api) {
+    try {
+        const { password } = new URL(api);
+        return password ? [...new Set([password, decodeURIComponent(password)])] : [];
+    }
+    catch {
+        return [];
     }
 }
 function failing(r) {
@@ -60243,6 +60673,36 @@ exports.visitAsync = visitAsync;
 /******/ 	};
 /******/ })();
 /******/ 
+/******/ /* webpack/runtime/create fake namespace object */
+/******/ (() => {
+/******/ 	var getProto = Object.getPrototypeOf ? (obj) => (Object.getPrototypeOf(obj)) : (obj) => (obj.__proto__);
+/******/ 	var leafPrototypes;
+/******/ 	// create a fake namespace object
+/******/ 	// mode & 1: value is a module id, require it
+/******/ 	// mode & 2: merge all properties of value into the ns
+/******/ 	// mode & 4: return value when already ns object
+/******/ 	// mode & 16: return value when it's Promise-like
+/******/ 	// mode & 8|1: behave like require
+/******/ 	__nccwpck_require__.t = function(value, mode) {
+/******/ 		if(mode & 1) value = this(value);
+/******/ 		if(mode & 8) return value;
+/******/ 		if(typeof value === 'object' && value) {
+/******/ 			if((mode & 4) && value.__esModule) return value;
+/******/ 			if((mode & 16) && typeof value.then === 'function') return value;
+/******/ 		}
+/******/ 		var ns = Object.create(null);
+/******/ 		__nccwpck_require__.r(ns);
+/******/ 		var def = {};
+/******/ 		leafPrototypes = leafPrototypes || [null, getProto({}), getProto([]), getProto(getProto)];
+/******/ 		for(var current = mode & 2 && value; typeof current == 'object' && !~leafPrototypes.indexOf(current); current = getProto(current)) {
+/******/ 			Object.getOwnPropertyNames(current).forEach((key) => (def[key] = () => (value[key])));
+/******/ 		}
+/******/ 		def['default'] = () => (value);
+/******/ 		__nccwpck_require__.d(ns, def);
+/******/ 		return ns;
+/******/ 	};
+/******/ })();
+/******/ 
 /******/ /* webpack/runtime/define property getters */
 /******/ (() => {
 /******/ 	// define getter functions for harmony exports
@@ -60258,6 +60718,17 @@ exports.visitAsync = visitAsync;
 /******/ /* webpack/runtime/hasOwnProperty shorthand */
 /******/ (() => {
 /******/ 	__nccwpck_require__.o = (obj, prop) => (Object.prototype.hasOwnProperty.call(obj, prop))
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/make namespace object */
+/******/ (() => {
+/******/ 	// define __esModule on exports
+/******/ 	__nccwpck_require__.r = (exports) => {
+/******/ 		if(typeof Symbol !== 'undefined' && Symbol.toStringTag) {
+/******/ 			Object.defineProperty(exports, Symbol.toStringTag, { value: 'Module' });
+/******/ 		}
+/******/ 		Object.defineProperty(exports, '__esModule', { value: true });
+/******/ 	};
 /******/ })();
 /******/ 
 /************************************************************************/

@@ -104,7 +104,9 @@ function createGitHubClient(opts) {
     const throttleRetries = opts.throttle?.retries ?? 3;
     const onLimit = (kind) => (retryAfter, options, _o, retryCount) => {
         const go = retryCount < throttleRetries && retryAfter <= maxWait;
-        opts.log.info(`GitHub ${kind} on ${options.method ?? ''} ${options.url ?? ''}: ${go ? `retrying in ${retryAfter} s` : `not waiting ${retryAfter} s`}`);
+        // Says what happens and why: the wait is taken, or the request fails (too long a wait, or too many).
+        const why = retryAfter > maxWait ? `longer than the ${maxWait} s a refresh waits` : `${retryCount} retries already`;
+        opts.log.info(`GitHub ${kind} on ${options.method ?? ''} ${options.url ?? ''}: ${go ? `retrying in ${retryAfter} s` : `gave up rather than wait ${retryAfter} s (${why})`}`);
         return go;
     };
     const throttle = {

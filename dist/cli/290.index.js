@@ -123,6 +123,11 @@ function settle(state, target, snapshot) {
         state.stats.gaps = (state.stats.gaps ?? 0) + 1;
         state.gapSlugs.push(target.slug);
     }
+    // Releases between those read that were not read (flagged as prereleases): a gap too, never in silence.
+    if (result.kind === 'facts' && result.facts.unread) {
+        for (const u of result.facts.unread)
+            state.options.log.warning(`GitHub: ${target.slug}: ${u.why}, after ${JSON.stringify(u.after.slice(0, 64))} and before ${JSON.stringify(u.before.slice(0, 64))}; not read, recorded as a gap in its history, and updates across it are unknown`);
+    }
     const moved = snapshot.nameWithOwner.toLowerCase() !== target.repo.toLowerCase() && _schema_index_js__WEBPACK_IMPORTED_MODULE_0__/* .REPO_PATTERN */ .WA.test(snapshot.nameWithOwner);
     let outcome;
     if (moved) {

@@ -450,6 +450,85 @@ async function writeStoredProduct(dir, product, doc) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/util/bounded-body.ts
+// An HTTP body read as a stream, never past a size cap and never past a time bound: an endless
+// body, a gzip bomb (the cap counts the bytes after decompression, which is what fetch streams)
+// or a body that drips forever is cut off; a body shorter than its Content-Length is cut short.
+// Each ends as a reason in words, for a message that names the URL.
+
+/**
+ * The body of `res`, at most `maxBytes` bytes, read while `signal` has not fired. `signal` is the
+ * request's own (its timeout), so one bound covers the headers and the body.
+ */
+async function readBoundedBody(res, maxBytes, signal, timeoutMs) {
+    const mib = `${maxBytes / (1024 * 1024)} MiB`;
+    const declared = res.headers.get('content-length');
+    const length = declared !== null && /^\d+$/.test(declared) ? Number(declared) : null;
+    // A compressed body's Content-Length counts the compressed bytes; only a plain one can be compared.
+    const plain = (res.headers.get('content-encoding') ?? 'identity').toLowerCase() === 'identity';
+    if (plain && length !== null && length > maxBytes) {
+        await res.body?.cancel().catch(() => { });
+        return { cut: `is ${length} bytes (Content-Length), larger than the ${mib} allowed` };
+    }
+    if (!res.body)
+        return { bytes: Buffer.alloc(0) };
+    const reader = res.body.getReader();
+    const chunks = [];
+    let size = 0;
+    // The fetch's signal stops the body too, but a reader waiting on a silent socket is also raced
+    // against it here, so the bound holds whatever the HTTP stack does with an abort mid-body.
+    let onAbort = () => { };
+    const aborted = new Promise((resolve) => {
+        onAbort = () => resolve('aborted');
+        if (signal.aborted)
+            resolve('aborted');
+        else
+            signal.addEventListener('abort', onAbort, { once: true });
+    });
+    const cancel = () => reader.cancel().catch(() => { });
+    try {
+        for (;;) {
+            let step;
+            try {
+                step = await Promise.race([reader.read(), aborted]);
+            }
+            catch (e) {
+                if (signal.aborted)
+                    step = 'aborted';
+                else {
+                    await cancel();
+                    const of = plain && length !== null ? ` of the ${length} bytes announced` : '';
+                    return { cut: `was cut off after ${size} bytes${of} (${describe(e)})` };
+                }
+            }
+            if (step === 'aborted') {
+                await cancel();
+                return { cut: `did not arrive within ${timeoutMs / 1000} s (${size} bytes read, then cut off)` };
+            }
+            if (step.done)
+                break;
+            size += step.value.byteLength;
+            if (size > maxBytes) {
+                await cancel();
+                return {
+                    cut: `is larger than the ${mib} allowed${plain ? '' : ' once decompressed'} (cut off there)`
+                };
+            }
+            chunks.push(step.value);
+        }
+    }
+    finally {
+        signal.removeEventListener('abort', onAbort);
+    }
+    if (plain && length !== null && size !== length)
+        return { cut: `was cut off after ${size} bytes of the ${length} bytes announced` };
+    return { bytes: Buffer.concat(chunks, size) };
+}
+/** An error mid-body in words: the first code along its cause chain, else its message. */
+function describe(error) {
+    return (0,util_network/* causeCode */.XL)(error) ?? error?.message ?? String(error);
+}
+
 ;// CONCATENATED MODULE: ./src/upstream/models.ts
 // GitHub Models: an OpenAI-compatible chat-completions API that a workflow reaches with its own
 // GITHUB_TOKEN when the job has `permissions: models: read`. One request is POST
@@ -462,11 +541,42 @@ async function writeStoredProduct(dir, product, doc) {
 // 15 requests a minute, 150 requests a day, 8,000 tokens in and 4,000 out per request, 5 at once. Past a limit
 // GitHub answers 429 with `retry-after` (seconds); a daily limit says so in `x-ratelimit-type` and asks for hours.
 
+
 const MODELS_DEFAULT_ENDPOINT = 'https://models.github.ai/inference';
 /** A low-tier model (see the limits above). */
 const DEFAULT_MODEL = 'openai/gpt-4.1-mini';
 /** Calls per run by default: two thirds of the low tier's 150 a day, leaving room for retries and other use. */
 const DEFAULT_MAX_MODEL_CALLS = 100;
+/**
+ * Largest answer read. The judge asks for at most 400 tokens (judge-models.ts: max_tokens), about 2 KB of JSON even
+ * written as \u escapes, in an envelope (ids, usage, content-filter results) of a few KB: 1 MiB leaves a hundredfold
+ * room while an endless or oversized answer costs at most that much memory.
+ */
+const MODELS_MAX_ANSWER_BYTES = 1024 * 1024;
+/**
+ * Why the token may not be sent to `endpoint`, or null when it may: only over https, or plain http to this machine
+ * (127.0.0.0/8, ::1, localhost; a local stand-in or proxy), so a mistyped address never carries it in the clear.
+ */
+function endpointRefusal(endpoint) {
+    let url;
+    try {
+        url = new URL(endpoint);
+    }
+    catch {
+        return 'is not an http(s) address';
+    }
+    if (url.protocol === 'https:')
+        return null;
+    if (url.protocol !== 'http:')
+        return 'is not an http(s) address';
+    if (isLoopback(url.hostname))
+        return null;
+    return 'must be an https address (plain http only to 127.0.0.0/8, ::1 or localhost): the GitHub token would go out unencrypted';
+}
+/** A host name of this machine as the WHATWG URL parser writes it (IPv4 normalised, IPv6 in brackets). */
+function isLoopback(hostname) {
+    return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
+}
 class ModelsError extends Error {
     fault;
     constructor(message, fault) {
@@ -498,13 +608,18 @@ async function chatCompletion(body, opts) {
     const sleep = opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
     const url = `${opts.endpoint.replace(/\/+$/, '')}/chat/completions`;
     const host = hostOf(url);
+    // The inputs refuse such an endpoint at the start of a run (inputs.ts); this holds for every other caller.
+    const refusal = endpointRefusal(opts.endpoint);
+    if (refusal)
+        throw new ModelsError(`the models endpoint ${refusal}; nothing was sent`, 'refused');
+    let waited = 0;
     for (let waits = 0;; waits++) {
         const left = opts.deadlineAt - now();
         if (left <= 0)
             throw new ModelsError(`the deadline for model calls passed before asking ${host}`, 'deadline');
         const timeout = AbortSignal.timeout(Math.min(opts.timeoutMs, left));
         let res;
-        let text;
+        let read;
         try {
             res = await doFetch(url, {
                 method: 'POST',
@@ -516,7 +631,8 @@ async function chatCompletion(body, opts) {
                 body: JSON.stringify(body),
                 signal: timeout
             });
-            text = await res.text();
+            // Bounded: an answer without end, or of hundreds of MB, is cut off instead of held whole.
+            read = await readBoundedBody(res, MODELS_MAX_ANSWER_BYTES, timeout, Math.min(opts.timeoutMs, left));
         }
         catch (e) {
             const f = (0,util_network/* networkFailure */.rd)(e, host, { timeout, timeoutMs: Math.min(opts.timeoutMs, left) });
@@ -527,25 +643,44 @@ async function chatCompletion(body, opts) {
         if (res.status === 429) {
             const wait = retryAfterMs(res.headers.get('retry-after'), now());
             const kind = res.headers.get('x-ratelimit-type');
-            if (wait !== null && waits < MAX_WAITS && now() + wait < opts.deadlineAt) {
+            const fits = wait !== null && now() + wait < opts.deadlineAt;
+            if (fits && waits < MAX_WAITS) {
                 await sleep(wait);
+                waited += wait;
                 continue;
             }
-            throw new ModelsError(`${host} limits the rate${kind ? ` (${kind.slice(0, 40)})` : ''}${wait !== null ? `: retry after ${Math.ceil(wait / 1000)} s, past the deadline for model calls` : ''}`, 'rate-limited');
+            throw new ModelsError(`${host} limits the rate${kind ? ` (${kind.slice(0, 40)})` : ''}: ${rateLimitWords(wait, fits, waits, waited, opts.deadlineAt - now())}`, 'rate-limited');
         }
         if (res.status === 401 || res.status === 403 || res.status === 404)
             throw new ModelsError(`${host} refused the request (HTTP ${res.status}): the token may lack the models: read permission, or the model "${body.model}" is not offered`, 'refused');
         if (!res.ok)
             throw new ModelsError(`${host} answered HTTP ${res.status}`, 'http');
+        if ('cut' in read) {
+            const fault = !timeout.aborted ? 'http' : opts.deadlineAt - now() <= 0 ? 'deadline' : 'timeout';
+            throw new ModelsError(`${host} answered with a body that ${read.cut}`, fault);
+        }
         let response;
         try {
-            response = JSON.parse(text);
+            response = JSON.parse(read.bytes.toString('utf8'));
         }
         catch {
             throw new ModelsError(`${host} answered with a body that is not JSON`, 'http');
         }
         return { content: contentOf(response), response };
     }
+}
+/**
+ * Why a 429 ends the model calls, in words that say what was done: nothing to wait for, a wait that ends past the
+ * deadline (so not taken), or waits taken already and still limited.
+ */
+function rateLimitWords(wait, fits, waits, waitedMs, leftMs) {
+    const s = (ms) => `${Math.ceil(ms / 1000)} s`;
+    const before = waits > 0 ? ` after waiting ${waits} time${waits === 1 ? '' : 's'} (${s(waitedMs)} in all)` : '';
+    if (wait === null)
+        return `no readable retry-after to wait for${before}; not asked again`;
+    if (!fits)
+        return `its retry-after of ${s(wait)} ends past the deadline for model calls (${s(Math.max(0, leftMs))} left), so it was not waited for${before}`;
+    return `still limited${before}; gave up rather than wait ${s(wait)} more`;
 }
 /** The first choice's message content of a chat-completions response, or null. */
 function contentOf(response) {
@@ -665,20 +800,15 @@ function parseModel(value) {
         throw problem('usage', `model "${value}" is not a model id such as ${DEFAULT_MODEL}`);
     return v;
 }
-/** An http(s) address for the models API. */
+/** An https address for the models API (plain http only to this machine: see endpointRefusal). */
 function parseEndpoint(value) {
     if (value === undefined || value.trim() === '')
         return MODELS_DEFAULT_ENDPOINT;
     const v = value.trim();
-    let url;
-    try {
-        url = new URL(v);
-    }
-    catch {
-        throw problem('usage', `models-endpoint "${value}" is not an http(s) address`);
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:')
-        throw problem('usage', `models-endpoint "${value}" is not an http(s) address`);
+    // Refused here, before the run reads anything, rather than by each model call.
+    const refusal = endpointRefusal(v);
+    if (refusal)
+        throw problem('usage', `models-endpoint "${value}" ${refusal}`);
     return v.replace(/\/+$/, '');
 }
 /** A whole number of calls, 0 or more. */
@@ -4460,7 +4590,7 @@ function verdictFrom(history, running, opts = {}) {
     const unread = gapsCrossed(opts.gaps ?? [], known?.version ?? running, latest, prefix);
     if (unread.length > 0)
         return {
-            ...none(`Updating from ${shown.running} to ${shown.latest} is not known to be safe: ${unreadWords(unread)} (more came out at once than a refresh reads), so they are not judged.${decided ? ` Among the releases judged, the most severe is ${CLASS_WORD[decided.safeToUpdate]} (${safeLabel(decided.version)}).` : ''}`, crossed),
+            ...none(`Updating from ${shown.running} to ${shown.latest} is not known to be safe: ${unreadWords(unread)}, so they are not judged.${decided ? ` Among the releases judged, the most severe is ${CLASS_WORD[decided.safeToUpdate]} (${safeLabel(decided.version)}).` : ''}`, crossed),
             decidedBy: decided,
             urgentOnly
         };
@@ -4541,6 +4671,11 @@ function checkAnswer(content, sent) {
     const a = parsed.data;
     if ((a.class === 'breaking') !== (a.breakingKind !== null))
         return { error: 'breakingKind must be set for breaking and null otherwise' };
+    // A reason without a word (spaces, stops, invisible characters) says nothing, and the history entry that quotes it
+    // could not be published (issue 56): refused, so the rules judge the release.
+    const reason = normaliseSpace(a.reason);
+    if (!/[\p{L}\p{N}]/u.test(reason))
+        return { error: 'the answer gives no reason' };
     const line = normaliseSpace(a.line).replace(LIST_MARKER, '');
     if (a.class !== 'unknown') {
         if (line.length < 3)
@@ -4556,7 +4691,7 @@ function checkAnswer(content, sent) {
             class: a.class,
             breakingKind: a.breakingKind,
             line: clipText(line),
-            reason: clipText(normaliseSpace(a.reason))
+            reason: clipText(reason)
         }
     };
 }
@@ -5180,7 +5315,7 @@ function classifyRecord(input) {
     const j = classifyReleases({ releases });
     return { id: input.id, safeToUpdate: j.safeToUpdate, rationale: j.rationale, changelogSummary: j.changelogSummary };
 }
-function describe(error) {
+function jsonl_describe(error) {
     return error.issues
         .slice(0, 3)
         .map((i) => `${i.path.length > 0 ? i.path.join('.') : 'line'}: ${i.message}`)
@@ -5208,7 +5343,7 @@ async function classifyJsonl(lines, write) {
         }
         const parsed = jsonlInputSchema.safeParse(value);
         if (!parsed.success)
-            throw new JsonlInputError(n, `expected {id, notes, version?, previousVersion?, releases?}: ${describe(parsed.error)}`);
+            throw new JsonlInputError(n, `expected {id, notes, version?, previousVersion?, releases?}: ${jsonl_describe(parsed.error)}`);
         write(JSON.stringify(classifyRecord(parsed.data)));
         count++;
     }
@@ -5313,6 +5448,44 @@ function historyEntry(v, place, override) {
         breakingKind: cls === 'breaking' ? (v.breakingKind ?? 'required') : null
     };
 }
+/** The fields of a history entry that say what its verdict is. */
+const VERDICT_FIELDS = ['safeToUpdate', 'rationale', 'evidence', 'quote', 'security', 'breakingKind', 'rules'];
+/**
+ * Does a verdict of the previous snapshot, about to be republished, still follow from the notes this build holds?
+ * The previous snapshot is input like any other: a hand edit (breaking made safe) must not outlive the notes that
+ * contradict it. So the release is judged again, by the rules, with the model's answer the entry keeps when a model
+ * judged it (its floor applied by this program again, so a model-judged entry is never less cautious than the
+ * rules allow), and its verdict fields must be what the entry says; the record republished with it must be at
+ * least as cautious, unless a curated override for this release decides. One release is judged, and only where a
+ * verdict below breaking is reused for a release whose notes are held; anything else is judged anew already. False, with a
+ * warning naming the file, when the two disagree: the caller judges the release again.
+ */
+function heldVerdictHolds(entry, release, record, override, where) {
+    // Nothing is more cautious than breaking: such a verdict cannot hide a release that needs care, so it is not
+    // judged again (about a quarter of the data set's latest releases; the rest cost one judgement each).
+    const top = (c) => SEVERITY[c] >= SEVERITY.breaking;
+    if (top(entry.safeToUpdate) && top(record.safeToUpdate))
+        return true;
+    const m = entry.model;
+    const answers = m ? new Map([[release.version, { ...m, cut: notesForModel(release.notes).cut }]]) : undefined;
+    const verdict = classifyReleases({ releases: [release], ...(answers ? { answers } : {}) }).releases.at(-1);
+    const place = { url: entry.url, date: entry.date, basis: entry.basis, notes: m?.notes ?? notesDigest(release.notes) };
+    const again = verdict && historyEntry(verdict, place, override);
+    const differs = again ? VERDICT_FIELDS.filter((f) => !(0,external_node_util_.isDeepStrictEqual)(again[f], entry[f])) : ['safeToUpdate'];
+    const overridden = override?.version === release.version;
+    // An unknown record (a gap, say) is already cautious: it never reads as safe.
+    const recordBelow = !overridden &&
+        record.safeToUpdate !== 'unknown' &&
+        SEVERITY[record.safeToUpdate] < SEVERITY[again?.safeToUpdate ?? 'unknown'];
+    if (differs.length === 0 && !recordBelow)
+        return true;
+    const label = JSON.stringify(release.version.slice(0, 64));
+    const what = differs.length > 0
+        ? `it differs in ${differs.join(', ')} from a judgement of the notes this build holds (${entry.safeToUpdate} there, ${again?.safeToUpdate ?? 'none'} now)`
+        : `its record says ${record.safeToUpdate}, less cautious than the release's own ${again?.safeToUpdate}`;
+    where.log.warning(`${where.slug}: the previous snapshot's verdict for ${label} does not hold: ${what}; it is judged again`, { file: where.file });
+    return false;
+}
 /**
  * The history after this run: the releases judged now replace the same releases judged before, the
  * others are carried as they were; newest first, at most HISTORY_MAX.
@@ -5322,17 +5495,17 @@ function mergeHistory(previous, judged, tagPrefix) {
     return [...judged, ...kept].sort((a, b) => (0,versions/* newestFirst */.ll)(a, b, tagPrefix)).slice(0, src_schema/* HISTORY_MAX */.il);
 }
 /**
- * The gaps after this run: the one this run found (releases it could not read) joined to those carried, newest
- * first. A gap is kept while some judged release lies at or below its start (an update from there crosses it);
+ * The gaps after this run: those this run found (releases it could not read) joined to those carried, newest
+ * first (one found now replaces the same span carried). A gap is kept while some judged release lies at or below its start (an update from there crosses it);
  * below the oldest release kept, every update is unknown anyway.
  */
 function mergeGaps(previous, found, releases, tagPrefix) {
-    const all = found
-        ? [
-            found,
-            ...previous.filter((g) => !((0,versions/* sameVersion */.r1)(g.after, found.after, tagPrefix) && (0,versions/* sameVersion */.r1)(g.before, found.before, tagPrefix)))
-        ]
-        : [...previous];
+    const same = (a, b) => (0,versions/* sameVersion */.r1)(a.after, b.after, tagPrefix) && (0,versions/* sameVersion */.r1)(a.before, b.before, tagPrefix);
+    const now = found === null ? [] : Array.isArray(found) ? found : [found];
+    const all = [];
+    for (const g of [...now, ...previous])
+        if (!all.some((a) => same(a, g)))
+            all.push(g);
     return all
         .filter((g) => releases.some((e) => ((0,versions/* compareVersions */.Zy)(e.version, g.after, tagPrefix) ?? 1) <= 0))
         .sort((a, b) => (0,versions/* newestFirst */.ll)({ version: a.before, date: a.found }, { version: b.before, date: b.found }, tagPrefix))
@@ -5987,6 +6160,16 @@ async function readPreviousStaleSince(dir, log) {
     if ('problem' in read)
         log.warning(`previous ${external_node_path_default().join(dir, ...paths.status.split('/'))} ${read.problem}; stale dates start from this run`);
     return new Map('data' in read ? read.data.stale.map((s) => [s.slug, s.since]) : []);
+}
+/**
+ * Apps the previous run left out (its status.json's `failed`: never published, upstream gave no release); none
+ * when it has no readable status.json (readPreviousStaleSince says so).
+ */
+function readPreviousLeftOut(dir) {
+    if (!dir)
+        return new Set();
+    const read = readDoc(dir, paths.status, src_schema/* statusDocSchema */.mC, src_schema/* STATUS_SCHEMA_ID */.LL);
+    return new Set('data' in read ? read.data.failed : []);
 }
 /** Largest releases document read back: 50 entries of bounded fields are far below it. */
 const MAX_HISTORY_BYTES = 8 << 20;
@@ -8039,7 +8222,7 @@ function upgradeTable(record, history) {
     const gaps = history?.gaps ?? [];
     // Releases a refresh could not read: said once above the table, and in the verdict of every row below them.
     const unread = gaps.length > 0
-        ? `\n<p class="notice" role="note">Not judged: ${text_text(unreadWords(gaps), 600)}, as more came out at once than a refresh reads. Updating across them is unknown, never safe.</p>`
+        ? `\n<p class="notice" role="note">Not judged: ${text_text(unreadWords(gaps), 600)}. Updating across them is unknown, never safe.</p>`
         : '';
     return `<h2 id="upgrade-h">Upgrading from an older version?</h2>
 <p class="muted">Each release judged so far, newest first, with its own class and the words that decided it, and the verdict of updating from it to ${text_text(record.latestVersion, src_schema/* LIMITS */.b1.version)}: the most severe release crossed decides. A version not listed here is not judged.</p>${unread}
@@ -8109,7 +8292,7 @@ function renderAppPage(p) {
 <h1>${escapeMarkup(name)} <span class="v">${escapeMarkup(version)}</span></h1>
 <p class="muted">${text_text(r.repo, 140)}</p>\n`);
     if (p.offline)
-        parts.push(offlineNotice(p.offline, p.offline.asOf ?? r.lastChecked, 'This page'));
+        parts.push(offlineNotice({ source: p.offline.pageSource ?? p.offline.source, asOf: null }, p.offline.asOf ?? r.lastChecked, 'This page'));
     if (p.stale) {
         const since = p.staleSince ? p.staleSince.slice(0, 10) : null;
         parts.push(`<p class="notice" role="note"><strong>Stale data${isDate(since) ? ` since ${since}` : ''}.</strong> The upstream project could not be reached ${isDate(since) ? `by any build since ${since}` : 'during the latest build'}; these are the last known facts, checked on ${isDate(r.lastChecked) ? r.lastChecked : 'an earlier day'}.</p>\n`);
@@ -8357,6 +8540,19 @@ function statusDoc(report) {
         },
         stale: [...since].sort(([a], [b]) => (0,src_schema/* compareSlugs */.wf)(a, b)).map(([slug, at]) => ({ slug, since: at })),
         failed: [...report.failed].sort(src_schema/* compareSlugs */.wf),
+        // Only a run with a fault says so, as historyReset below.
+        ...(report.faults?.length
+            ? {
+                faults: [...report.faults]
+                    .sort((a, b) => (0,src_schema/* compareSlugs */.wf)(a.slug, b.slug))
+                    .map((f) => ({
+                    slug: f.slug,
+                    field: f.field.slice(0, 200),
+                    problem: f.problem.slice(0, src_schema/* LIMITS */.b1.reason),
+                    published: f.published
+                }))
+            }
+            : {}),
         ...(report.judging
             ? {
                 judging: {
@@ -8381,6 +8577,7 @@ function renderStatusDoc(report) {
 }
 
 ;// CONCATENATED MODULE: ./src/build/facts.ts
+
 function seedFacts(entry) {
     const r = entry.release;
     if (!r)
@@ -8463,6 +8660,28 @@ function factsOfRecord(r) {
         checked: r.lastChecked,
         archived: r.safeToUpdate === 'unmaintained',
         crossed: []
+    };
+}
+/**
+ * Upstream's newest release is older than the version published before: its newest release was deleted (or
+ * unflagged, or retagged). Never taken back in silence: the published record stands, marked stale with why (the
+ * run's warnings and status.json name it), and an admin sees both versions. Publishing the older release instead
+ * would tell everyone on the newer one that their version does not exist, and would move the record back and forth
+ * if the release returns; the stale mark keeps the doubt visible until upstream publishes past it.
+ */
+function notBackwards(app, previous) {
+    if (!app.facts || app.stale || !previous || app.facts.movedTo)
+        return app;
+    const was = previous.latestVersion;
+    if (((0,versions/* compareVersions */.Zy)(app.facts.version, was, app.entry.tagPrefix) ?? 0) >= 0)
+        return app;
+    const label = (v) => JSON.stringify(v.slice(0, 64));
+    return {
+        ...app,
+        facts: null,
+        kept: previous,
+        stale: true,
+        note: `upstream's newest release ${label(app.facts.version)} is older than the published ${label(was)} (was it deleted?); the published record is kept`
     };
 }
 
@@ -8665,9 +8884,6 @@ function lostHistories(reset, changes, previousDir, refreshed) {
 
 
 
-function bounded(text, max) {
-    return text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`;
-}
 /**
  * An app's verdict from its release facts: pending where the notes cannot decide
  * (a moved repository, notes not read yet), else the classifier's judgement of
@@ -8678,14 +8894,16 @@ function assess(app, log,
 answers) {
     const { facts, entry } = app;
     if (facts.movedTo) {
-        log.warning(`${entry.repo} moved to ${facts.movedTo}: update "repo" in the catalog record`, {
+        // The new name is GitHub's answer: bounded like any upstream text before it reaches a log or a rationale.
+        const movedTo = clip(facts.movedTo, 200);
+        log.warning(`${entry.repo} moved to ${movedTo}: update "repo" in the catalog record`, {
             file: app.file,
             line: 1
         });
         return {
             verdict: {
                 safeToUpdate: 'unknown',
-                rationale: `Assessment pending: the repository ${entry.repo} moved to ${facts.movedTo}; the catalog record must be updated before ${facts.version} is assessed.`,
+                rationale: `Assessment pending: the repository ${entry.repo} moved to ${movedTo}; the catalog record must be updated before ${facts.version} is assessed.`,
                 changelogSummary: null
             },
             rule: 'repository-moved',
@@ -8738,17 +8956,24 @@ function finish(app, considered, judged, log) {
     let { rule, decidedBy } = judged;
     // Releases between the version published before and those read were never read: the update is not known to
     // be safe whatever the others say (an archived app stays unmaintained, which already says not to update).
-    if (facts.gap && !facts.archived) {
+    // So are releases between those read that were not read (flagged as prereleases, or missing from a notes file).
+    const unread = [...(facts.gap ? [facts.gap] : []), ...(facts.unread ?? []).filter((u) => u.crossed)];
+    if (unread.length > 0 && !facts.archived) {
+        const why = facts.gap ? ` (more came out since ${safeLabel(facts.gap.after)} than a refresh reads)` : '';
         verdict = {
             safeToUpdate: 'unknown',
-            rationale: `Not known to be safe: ${unreadWords([facts.gap])} (more came out since ${safeLabel(facts.gap.after)} than a refresh reads), so updating across them is not judged. Of the ${considered.length} read: ${verdict.rationale}`,
+            rationale: `Not known to be safe: ${unreadWords(unread)}${why}, so updating across them is not judged. Of the ${considered.length} read: ${verdict.rationale}`,
             changelogSummary: verdict.changelogSummary
         };
         rule = 'releases-not-read';
         decidedBy = null;
     }
     verdict = applyOverride(verdict, entry.override, facts.version, log, app.file);
-    verdict.rationale = bounded(verdict.rationale, src_schema/* LIMITS */.b1.rationale);
+    // Every text of the verdict is cut to its bound at a word here, whatever added to it on the way (the archived
+    // summary's lead-in, the gap's and the tags' sentences): upstream chose how long the words inside are.
+    verdict.rationale = clip(verdict.rationale, src_schema/* LIMITS */.b1.rationale);
+    if (verdict.changelogSummary !== null)
+        verdict.changelogSummary = clip(verdict.changelogSummary, src_schema/* LIMITS */.b1.summary);
     return { verdict, rule, decidedBy, considered };
 }
 
@@ -8768,6 +8993,14 @@ function finish(app, considered, judged, log) {
 
 
 
+
+
+/**
+ * The record's fields the catalog (and the run's base URL) decide: already checked when the catalog was read, so
+ * one that fails here is the catalog's fault and fails the build. Every other field is built from upstream data
+ * (GitHub, a notes file, endoflife.date) and what the judge made of it: its fault is the app's alone.
+ */
+const CATALOG_FIELDS = new Set(['slug', 'name', 'repo', 'successor', 'url', 'badge']);
 /** The page fields of a record decided as `latest` says (a verdict republished, or none known). */
 function pageOf(latest, version) {
     if (!latest || latest.version !== version)
@@ -8778,7 +9011,7 @@ function pageOf(latest, version) {
  * Yesterday's verdict holds when the record is for the same release and that release's basis (model,
  * override, notes) has not moved: it is republished without classifying again.
  */
-function reusable(app, prior, history, basis) {
+function reusable(app, prior, history, basis, log) {
     const { facts } = app;
     if (!prior || !history?.latest || facts.movedTo || facts.notes === null)
         return false;
@@ -8787,13 +9020,20 @@ function reusable(app, prior, history, basis) {
     if ((prior.safeToUpdate === 'unmaintained') !== facts.archived)
         return false;
     const entry = history.releases.find((e) => e.version === facts.version);
-    return entry?.basis === basis;
+    if (entry?.basis !== basis)
+        return false;
+    // The notes are held: the verdict republished must follow from them (history.ts: heldVerdictHolds).
+    const release = { version: facts.version, notes: facts.notes, url: facts.url, date: facts.date };
+    return heldVerdictHolds(entry, release, prior, app.entry.override, { log, file: app.file, slug: app.slug });
 }
 /** The release date the history holds for `version`, when it holds one. */
 function dateOf(releases, version) {
     return releases.find((e) => e.version === version)?.date ?? null;
 }
-/** An app's record, what its page shows beyond the record, and its releases document. */
+/**
+ * An app's record, what its page shows beyond the record, and its releases document; null when upstream's data for
+ * it cannot be published and nothing else can be either (the app is then left out, see RecordContext.faults).
+ */
 function appRecord(app, ctx) {
     const prior = ctx.previous.get(app.slug);
     const read = readPreviousHistory(ctx.previousDir, app.slug);
@@ -8808,7 +9048,7 @@ function appRecord(app, ctx) {
     let releases = before?.releases ?? [];
     let gaps = before?.gaps ?? [];
     if (app.facts &&
-        reusable({ ...app, facts: app.facts }, prior, before, basisOf(judgeBasis(ctx.model, ctx.judging?.judge ?? 'rules'), override, app.facts.version, app.facts.notes))) {
+        reusable({ ...app, facts: app.facts }, prior, before, basisOf(judgeBasis(ctx.model, ctx.judging?.judge ?? 'rules'), override, app.facts.version, app.facts.notes), ctx.log)) {
         const { safeToUpdate, rationale, changelogSummary } = prior;
         // The override's expiry is still told every run.
         applyOverride({ safeToUpdate, rationale, changelogSummary }, override, app.facts.version, ctx.log, app.file);
@@ -8832,6 +9072,7 @@ function appRecord(app, ctx) {
             lastChecked: facts.checked
         };
         const entries = [];
+        const refused = [];
         for (const { release: r, verdict: v } of judged) {
             const isLatest = (0,versions/* sameVersion */.r1)(r.version, facts.version, app.entry.tagPrefix);
             const url = r.url ?? (isLatest ? facts.url : undefined);
@@ -8840,16 +9081,27 @@ function appRecord(app, ctx) {
             const date = r.date ?? (isLatest ? facts.date : null);
             const basis = basisOf(judgeBasis(ctx.model, v.judge), override, r.version, r.notes);
             const entry = historyEntry(v, { url, date, basis, notes: notesDigest(r.notes) }, override);
-            // Upstream chose these values: one that could not be published is left out of the history, not the run.
+            // Upstream chose these values: one that could not be published is left out of the history, not the run, and
+            // becomes a gap there (below), so no update across it reads as safe.
             const valid = src_schema/* historyEntrySchema */.Gv.safeParse(entry);
             if (valid.success)
                 entries.push(valid.data);
-            else
-                ctx.log.warning(`${app.slug}: release ${JSON.stringify(r.version.slice(0, 64))} left out of its history (${valid.error.issues[0]?.path.join('.')}: ${valid.error.issues[0]?.message})`, { file: app.file });
+            else {
+                refused.push(r.version);
+                ctx.log.warning(`${app.slug}: release ${JSON.stringify(r.version.slice(0, 64))} left out of its history, recorded as a gap (${valid.error.issues[0]?.path.join('.')}: ${valid.error.issues[0]?.message})`, { file: app.file });
+            }
         }
+        const held = releases;
         releases = mergeHistory(releases, entries, app.entry.tagPrefix);
-        const found = facts.gap ? { ...facts.gap, found: facts.checked } : null;
+        const found = [...(facts.gap ? [facts.gap] : []), ...(facts.unread ?? [])].map(({ after, before }) => ({
+            after,
+            before,
+            found: facts.checked
+        }));
         gaps = mergeGaps(gaps, found, releases, app.entry.tagPrefix);
+        const spans = refusedGaps(new Set(refused), judged.map((j) => j.release.version), held, app.entry.tagPrefix);
+        for (const gap of spans)
+            gaps = mergeGaps(gaps, { ...gap, found: facts.checked }, releases, app.entry.tagPrefix);
         if (judged.length > 0)
             latest = { version: facts.version, considered, decidedBy, rule };
         page = {
@@ -8866,21 +9118,28 @@ function appRecord(app, ctx) {
         // The release date is the history's: an offline or stale rebuild shows what the refresh that judged it read.
         page = { releaseDate: dateOf(releases, latestVersion), ...pageOf(latest, latestVersion) };
     }
-    const checked = src_schema/* appRecordSchema */.mt.safeParse({
+    const curated = {
         slug: app.slug,
         name: app.entry.name,
         repo: app.entry.repo,
-        ...release,
         successor: app.entry.successor ?? null,
-        ...appUrls(ctx.baseUrl, app.slug),
-        lifecycle: lifecycleFor(app, release.latestVersion, ctx.docs, ctx.now, ctx.log)
-    });
-    if (!checked.success) {
-        const problems = zodProblems(checked.error, app.file).map((p) => ({
-            ...p,
-            message: `the record built for ${app.slug} is invalid: ${p.message}`
-        }));
-        throw new ProblemsError('build', problems);
+        ...appUrls(ctx.baseUrl, app.slug)
+    };
+    const lifecycle = lifecycleFor(app, release.latestVersion, ctx.docs, ctx.now, ctx.log);
+    const checked = src_schema/* appRecordSchema */.mt.safeParse({ ...curated, ...release, lifecycle });
+    let record;
+    if (checked.success)
+        record = checked.data;
+    else {
+        const instead = recordAtFault(app, ctx, { curated, release, lifecycle }, checked.error);
+        if (instead === null)
+            return null;
+        record = instead;
+        // Its history stays as published: nothing judged from the data that failed goes into it.
+        latest = before?.latest ?? null;
+        releases = before?.releases ?? [];
+        gaps = before?.gaps ?? [];
+        page = { releaseDate: dateOf(releases, record.latestVersion), ...pageOf(latest, record.latestVersion) };
     }
     if (app.stale)
         ctx.log.warning(`${app.slug}: stale, republished last-known-good (${app.note ?? 'upstream failed'})`, {
@@ -8893,9 +9152,91 @@ function appRecord(app, ctx) {
         ctx.log.warning(`previous ${file} ${damaged}; the judged history of ${app.slug} ${rebuilt ? `was read again from upstream (${releases.length} releases)` : 'starts again from this run'}`);
     }
     return {
-        page: { record: settle(checked.data, ctx.previous.get(app.slug)), stale: app.stale, ...page },
+        page: { record: settle(record, ctx.previous.get(app.slug)), stale: app.stale, ...page },
         releases: releasesDoc(app.slug, latest, releases, before, ctx.now, gaps)
     };
+}
+/**
+ * What is published for an app whose record failed its schema. In a field the catalog decides, the catalog is at
+ * fault: the build fails, naming file and field. In any other (built from upstream data), the app keeps its last
+ * published record; with none, it is published as `unknown`, saying the upstream data could not be published; when
+ * not even that can be (no version to name), it is left out: null. Either way the fault is told and counted.
+ */
+function recordAtFault(app, ctx, built, error) {
+    const problems = zodProblems(error, app.file);
+    if (problems.some((p) => CATALOG_FIELDS.has(p.field?.split('.')[0] ?? '')))
+        throw new ProblemsError('build', problems.map((p) => ({ ...p, message: `the record built for ${app.slug} is invalid: ${p.message}` })));
+    const fault = { field: problems[0]?.field ?? 'record', problem: problems[0]?.message ?? 'invalid' };
+    const instead = fallbackRecord(app, ctx, built, fault);
+    ctx.faults?.push({ slug: app.slug, file: app.file, ...fault, published: instead?.published ?? 'none' });
+    const outcome = instead === null
+        ? 'it is left out of this snapshot'
+        : instead.published === 'previous'
+            ? `its last published record (${safeLabel(instead.record.latestVersion)}) is kept`
+            : 'it is published as unknown';
+    ctx.log.warning(`${app.slug}: the record built from upstream data cannot be published (${fault.field}: ${fault.problem}); ${outcome}`, { file: app.file });
+    return instead?.record ?? null;
+}
+/** The last published record (the catalog's fields as the catalog now says), else an `unknown` one, else null. */
+function fallbackRecord(app, ctx, built, fault) {
+    const prior = ctx.previous.get(app.slug);
+    const kept = prior && src_schema/* appRecordSchema */.mt.safeParse({ ...prior, ...built.curated });
+    if (kept?.success)
+        return { record: kept.data, published: 'previous' };
+    const { latestVersion, sourceUrl, lastChecked } = built.release;
+    const seed = app.entry.release;
+    // The release as upstream gave it; without its page and lifecycle (upstream's too: the repository's releases stand
+    // for the page); the catalog's own release.
+    const releasesPage = `https://github.com/${app.entry.repo}/releases`;
+    const sources = [
+        { latestVersion, sourceUrl, lastChecked, lifecycle: built.lifecycle },
+        { latestVersion, sourceUrl: releasesPage, lastChecked, lifecycle: null },
+        ...(seed ? [{ latestVersion: seed.version, sourceUrl: seed.url, lastChecked: seed.checked, lifecycle: null }] : [])
+    ];
+    for (const source of sources) {
+        const unknown = src_schema/* appRecordSchema */.mt.safeParse({
+            ...built.curated,
+            ...source,
+            safeToUpdate: 'unknown',
+            rationale: clip(`Not known to be safe: the upstream data of ${safeLabel(source.latestVersion)} could not be published (${fault.field}: ${fault.problem}), so it is not assessed.`, src_schema/* LIMITS */.b1.rationale),
+            changelogSummary: null
+        });
+        if (unknown.success)
+            return { record: unknown.data, published: 'unknown' };
+    }
+    return null;
+}
+/**
+ * The spans of releases whose history entries failed their schema, as gaps: from the release below (judged now,
+ * else the newest held below it) to the release judged next above (or to the refused one itself when it is the
+ * newest judged), so an update across any of them is unknown, never safe. Refused releases in a row make one span;
+ * one below every release known needs none (an update from below the history's oldest is unknown already).
+ */
+function refusedGaps(refused, 
+/** The versions judged this run, oldest first. */
+judged, held, tagPrefix) {
+    const spans = [];
+    const below = (version) => held
+        .filter((e) => ((0,versions/* compareVersions */.Zy)(e.version, version, tagPrefix) ?? 0) < 0)
+        .sort((a, b) => (0,versions/* newestFirst */.ll)(a, b, tagPrefix))[0]?.version ?? null;
+    const add = (after, before) => {
+        if (after !== null && (0,versions/* isVersionLabel */.PE)(before) && !(0,versions/* sameVersion */.r1)(after, before, tagPrefix))
+            spans.push({ after, before });
+    };
+    let after;
+    for (const [i, version] of judged.entries()) {
+        if (refused.has(version)) {
+            if (after === undefined)
+                after = i > 0 ? judged[i - 1] : below(version);
+            continue;
+        }
+        if (after !== undefined)
+            add(after, version);
+        after = undefined;
+    }
+    if (after !== undefined)
+        add(after, judged[judged.length - 1]);
+    return spans;
 }
 /**
  * A record whose only difference from the published one is lastChecked is the
@@ -8932,7 +9273,6 @@ function diffRecords(before, after) {
 
 
 
-
 /** A notes file larger than this is not read (the data set is about 4 MB). */
 const NOTES_FILE_MAX_BYTES = 256 * 1024 * 1024;
 /** Most releases of one app read from the file for its history (the data set holds at most 12). */
@@ -8946,6 +9286,8 @@ const entrySchema = schemas/* object */.Ikc({
         .nullable()
         .optional(),
     notes: schemas/* string */.YjP(),
+    /** GitHub flags the release as a prerelease (the data set has no such field: its releases are all stable). */
+    prerelease: schemas/* boolean */.zMY().optional(),
     source: schemas/* object */.Ikc({
         repo: schemas/* string */.YjP().regex(src_schema/* REPO_PATTERN */.WA),
         path: schemas/* string */.YjP().min(1).max(1024),
@@ -8970,6 +9312,8 @@ function readNotesFile(file, log) {
         throw problem('input', `--notes-from ${refusalWords(read, NOTES_FILE_MAX_BYTES)}`, { file });
     const byRepo = new Map();
     let skipped = 0;
+    // Each release's first line, by repository and version.
+    const seen = new Map();
     const lines = read.bytes.toString('utf8').split('\n');
     for (const [i, line] of lines.entries()) {
         if (line.trim() === '')
@@ -8991,6 +9335,13 @@ function readNotesFile(file, log) {
             continue;
         }
         const key = parsed.data.repo.toLowerCase();
+        const release = `${key}\n${(0,versions/* versionIdentity */.HN)(parsed.data.version)}`;
+        const first = seen.get(release);
+        if (first) {
+            joinDuplicate(first, parsed.data, { file, line: i + 1 }, log);
+            continue;
+        }
+        seen.set(release, { entry: parsed.data, line: i + 1, read: new Set([parsed.data.notes.trim()]) });
         const list = byRepo.get(key);
         if (list)
             list.push(parsed.data);
@@ -8999,12 +9350,33 @@ function readNotesFile(file, log) {
     }
     return { file, byRepo, skipped };
 }
-// The release page when the tag is known, else the notes' own file at the commit read, else the releases page.
+/**
+ * A second line for a release the file already holds (`1.2` and `v1.2.0` are one). The same notes say nothing new.
+ * Other notes contradict the first: the release keeps both, one after the other, so whoever judges it reads each
+ * and the more cautious reading decides (the classifier takes the most severe cue it finds; a breaking change in
+ * either is breaking); a prerelease flag on either line holds. Never in silence: a warning names both lines.
+ */
+function joinDuplicate(first, again, where, log) {
+    const { entry, read } = first;
+    if (again.prerelease)
+        entry.prerelease = true;
+    const notes = again.notes.trim();
+    if (notes === '' || read.has(notes))
+        return;
+    read.add(notes);
+    const label = JSON.stringify(again.version.slice(0, 64));
+    log.warning(`version ${label} is also on line ${first.line} with other notes; both notes are read as one release, so the more cautious reading decides`, where);
+    entry.notes = entry.notes.trim() === '' ? again.notes : `${entry.notes}\n\n${again.notes}`;
+}
+// The release page when the tag is known, else the notes' own file at the commit read, else the releases page. The
+// file's words never pick a path outside those pages: a tag or path with a `.`, `..` or empty segment is not used.
 function urlOf(e) {
-    const tag = e.tag && `https://github.com/${e.repo}/releases/tag/${e.tag.split('/').map(encodeURIComponent).join('/')}`;
-    const file = e.source &&
-        `https://github.com/${e.source.repo}/blob/${e.source.commit}/${e.source.path.split('/').map(encodeURIComponent).join('/')}`;
-    return (0,http_url/* safeHttpUrl */.v)(tag ?? file ?? '') ?? `https://github.com/${e.repo}/releases`;
+    const page = `https://github.com/${e.repo}`;
+    const tag = e.tag ? (0,github_facts/* tagPage */.ox)(page, e.tag) : null;
+    const file = e.source
+        ? (0,github_facts/* tagPage */.ox)(`https://github.com/${e.source.repo}/blob/${e.source.commit}`, e.source.path, '')
+        : null;
+    return tag ?? file ?? `${page}/releases`;
 }
 /**
  * One outcome per target whose repository the file has releases of (others get none: the caller keeps their
@@ -9020,21 +9392,30 @@ function notesFileOutcomes(notes, targets, now) {
         if (!entries)
             continue;
         // Newest first, as GitHub lists releases; version labels as the changelog writes them.
-        const releases = entries
+        const stable = entries
             .filter((e) => (0,versions/* isStableVersion */.Qg)(e.version))
-            .sort((a, b) => -((0,versions/* compareVersions */.Zy)(a.version, b.version) ?? 0))
-            .slice(0, NOTES_FILE_MAX_RELEASES)
-            .map((e) => ({
+            .sort((a, b) => -((0,versions/* compareVersions */.Zy)(a.version, b.version) ?? 0));
+        // Older releases than the window are not read: like a refresh that could not read back, `releasesAfter` says
+        // more lie beyond, so the span from the published version to the oldest read becomes a gap (facts.ts).
+        const cut = stable.length > NOTES_FILE_MAX_RELEASES;
+        const releases = stable.slice(0, NOTES_FILE_MAX_RELEASES).map((e) => ({
             tag: e.version,
             url: urlOf(e),
             draft: false,
-            prerelease: false,
+            prerelease: e.prerelease ?? false,
             publishedAt: e.date ?? null,
             createdAt: null,
             notes: e.notes
         }));
-        const result = (0,github_facts/* factsFromSnapshot */.kD)({ nameWithOwner: t.repo, url: `https://github.com/${t.repo}`, archived: t.archived ?? false, releases, tags: [] }, { repo: t.repo, ...(t.previousVersion ? { previousVersion: t.previousVersion } : {}) }, { now, maxCrossed: NOTES_FILE_MAX_RELEASES, backfill: NOTES_FILE_MAX_RELEASES });
-        const facts = result.kind === 'facts' ? result.facts : null;
+        const result = (0,github_facts/* factsFromSnapshot */.kD)({
+            nameWithOwner: t.repo,
+            url: `https://github.com/${t.repo}`,
+            archived: t.archived ?? false,
+            releases,
+            tags: [],
+            ...(cut ? { releasesAfter: null } : {})
+        }, { repo: t.repo, ...(t.previousVersion ? { previousVersion: t.previousVersion } : {}) }, { now, maxCrossed: NOTES_FILE_MAX_RELEASES, backfill: NOTES_FILE_MAX_RELEASES });
+        const facts = result.kind === 'facts' ? withSampleGaps(result.facts, t.previousVersion) : null;
         // The catalog's own release, where the file has it under the same label and nothing newer by version order
         // (a label that reads as no version at all included): the latest, as the catalog says.
         const own = t.seed && entries.find((e) => e.version === t.seed.version);
@@ -9053,6 +9434,36 @@ function notesFileOutcomes(notes, targets, now) {
         outcomes.set(t.slug, { status: 'fresh', facts });
     }
     return outcomes;
+}
+/**
+ * The data set holds a sample of each app's releases, not all of them: two releases read one after the other are
+ * adjacent only when the second is the first's immediate successor (util/versions.ts: isNextVersion; unsure is not
+ * adjacent). Every other step, from the version published before through the releases read, is a span not read: a
+ * gap in the history, and one above the published version makes the update unknown. A span the read's own gap
+ * (the window) covers is not counted twice.
+ */
+function withSampleGaps(facts, previous) {
+    const read = [...(facts.earlier ?? []), ...facts.crossed].map((r) => r.version);
+    const steps = [];
+    const start = previous !== undefined && facts.gap === undefined && read.length > 0 ? [previous] : [];
+    const labels = [...start, ...read];
+    const crossedFrom = previous === undefined ? Infinity : labels.length - facts.crossed.length;
+    for (let i = 1; i < labels.length; i++) {
+        const [after, before] = [labels[i - 1], labels[i]];
+        // The published version itself may not be below (a catalog seed the file does not order): no step from it.
+        if (((0,versions/* compareVersions */.Zy)(after, before) ?? 1) >= 0 || (0,versions/* isNextVersion */.u8)(after, before))
+            continue;
+        if (facts.unread?.some((u) => u.after === after && u.before === before))
+            continue;
+        steps.push({ after, before, crossed: i >= crossedFrom });
+    }
+    if (steps.length === 0)
+        return facts;
+    const unread = [
+        ...(facts.unread ?? []),
+        ...steps.map((s) => ({ ...s, why: 'the notes file holds no release between them (a sampled history)' }))
+    ];
+    return { ...facts, unread };
 }
 /** The facts of one release alone (its label reads as no version, so no other release can be ordered with it). */
 function factsOfEntry(e, checked, archived) {
@@ -9098,12 +9509,18 @@ function notes_file_notesDigest(notes, repo) {
 /** A build with no source of notes: what the banner says, with how to get them. */
 const NO_NOTES_SOURCE = "the catalog's records (and the snapshot before, if any), with no release notes read: build with --refresh " +
     '(GITHUB_TOKEN set) or --notes-from a notes file to judge new releases';
+/** What an app page of a --notes-from build says its data came from (the index names the file). */
+const NOTES_FILE_SOURCE = 'a file of release notes';
 /** The banner's data for a build without refresh, null for a refresh. */
 function offlineData(opts) {
     if (opts.refresh)
         return null;
-    const source = opts.offline?.source ?? (opts.notesFrom ? `the release notes in ${external_node_path_default().basename(opts.notesFrom)}` : NO_NOTES_SOURCE);
-    return { source, asOf: opts.offline?.asOf ?? null };
+    const asOf = opts.offline?.asOf ?? null;
+    if (opts.offline?.source)
+        return { source: opts.offline.source, asOf };
+    if (!opts.notesFrom)
+        return { source: NO_NOTES_SOURCE, asOf };
+    return { source: `the release notes in ${external_node_path_default().basename(opts.notesFrom)}`, pageSource: NOTES_FILE_SOURCE, asOf };
 }
 /**
  * Release facts for every app: offline from last-known-good, merged with a refresh, or read from a notes file
@@ -9111,7 +9528,7 @@ function offlineData(opts) {
  */
 async function gatherFacts(entries, previous, refresh, notes, 
 /** The app's judged history in the previous snapshot was lost: the refresh (or the notes file) reads it again. */
-lostHistory = () => false) {
+lostHistory, log) {
     if (!refresh && !notes)
         return { apps: entries.map((e) => offlineFacts(e, previous.get(e.slug))), stats: null };
     const targets = entries.map((e) => {
@@ -9144,31 +9561,46 @@ lostHistory = () => false) {
                 (((0,versions/* compareVersions */.Zy)(outcome.facts.version, before.latestVersion, e.entry.tagPrefix) ?? -1) < 0 ||
                     ((0,versions/* sameVersion */.r1)(outcome.facts.version, before.latestVersion, e.entry.tagPrefix) &&
                         outcome.facts.checked < before.lastChecked));
+            if (behind && before && !(0,versions/* sameVersion */.r1)(outcome.facts.version, before.latestVersion, e.entry.tagPrefix))
+                log.warning(`${e.slug}: the notes file's newest release ${JSON.stringify(outcome.facts.version.slice(0, 64))} is older than the published ${JSON.stringify(before.latestVersion.slice(0, 64))}; the published record is kept`, { file: e.file });
             return outcome && !behind ? refreshedFacts(e, before, outcome) : offlineFacts(e, before);
         });
         return { apps: facts, stats: null };
     }
     const { outcomes, stats } = await refresh(targets.map(({ seed: _s, archived: _a, ...t }) => t));
-    return { apps: entries.map((e) => refreshedFacts(e, previous.get(e.slug), outcomes.get(e.slug))), stats };
+    const apps = entries.map((e) => {
+        const before = previous.get(e.slug);
+        // A latest that goes back (a deleted release) keeps the published record, stale, with why (facts.ts).
+        return notBackwards(refreshedFacts(e, before, outcomes.get(e.slug)), before);
+    });
+    return { apps, stats };
 }
 /**
  * Every app needs release data from somewhere: the catalog's seed, the previous snapshot or a refresh.
- * Offline, a record without any is the catalog's error. After a refresh it is what upstream did (no stable
+ * Offline, a record without any is the catalog's error, unless the previous run left it out (upstream gave it no
+ * release): it stays left out, so an offline run after a refresh publishes. After a refresh it is what upstream did (no stable
  * release or tag, 404, failures) to an app never published before: that app is left out of this snapshot
  * with a warning, and the run goes on for the others.
  */
-function withReleaseData(apps, refreshed, log) {
+function withReleaseData(apps, refreshed, log, 
+/** Apps the previous run left out: offline, one of them stays left out (upstream's doing), not the catalog's error. */
+leftBefore = new Set()) {
     const missing = apps.filter((a) => !a.facts && !a.kept);
     if (missing.length === 0)
         return { apps, leftOut: [] };
-    if (!refreshed) {
-        throw new ProblemsError('build', missing.map((a) => ({
+    const unknown = refreshed ? [] : missing.filter((a) => !leftBefore.has(a.slug));
+    if (unknown.length > 0) {
+        throw new ProblemsError('build', unknown.map((a) => ({
             file: a.file,
             field: 'release',
             message: `${a.slug} has no release data; add a release: {version, url, checked} block, or build with --refresh or --notes-from a file that has its releases`
         })));
     }
-    const leftOut = missing.map((a) => ({ slug: a.slug, reason: a.note ?? 'GitHub gave no answer' }));
+    const leftOut = missing.map((a) => ({
+        slug: a.slug,
+        reason: a.note ??
+            (refreshed ? 'GitHub gave no answer' : 'the previous run left it out too, and this one read no upstream')
+    }));
     for (const [i, a] of missing.entries()) {
         log.warning(`${a.slug} left out of this snapshot: ${leftOut[i].reason}; it was never published and the catalog record has no release block`, { file: a.file, line: 1 });
     }
@@ -9218,7 +9650,9 @@ async function judgeCatalog(opts, deps, dirs, log, out) {
     const judge = deps.modelJudge?.judge ?? 'rules';
     const offline = offlineData(opts);
     const program = deps.program
-        ? judgedProgram(offline ? sha256(`${deps.program}\n${offline.source}\n${offline.asOf ?? ''}`).slice(0, 32) : deps.program, judge, PROMPT_VERSION)
+        ? judgedProgram(offline
+            ? sha256(`${deps.program}\n${offline.pageSource ?? offline.source}\n${offline.asOf ?? ''}`).slice(0, 32)
+            : deps.program, judge, PROMPT_VERSION)
         : null;
     const reused = program && !opts.refresh ? await readPreviousReuse(previousDir, program, log) : null;
     const sources = new Map();
@@ -9236,12 +9670,12 @@ async function judgeCatalog(opts, deps, dirs, log, out) {
     // 4. Release facts for every app; an app whose judged history was lost has it read again (issue 48).
     const previousHistories = previousPublishes(previousDir, paths.releasesSchema);
     const lost = (slug) => historyProblem(previousDir, slug, previousHistories && previous.has(slug)) !== null;
-    const gathered = await gatherFacts(entries, previous, opts.refresh ? deps.refresh : undefined, notes && { file: notes, now: opts.now }, lost);
+    const gathered = await gatherFacts(entries, previous, opts.refresh ? deps.refresh : undefined, notes && { file: notes, now: opts.now }, lost, log);
     // A refused token with nothing published before has no last-known-good to fall back on: never publish the seeds
     // alone (or an empty catalog) as if the refresh had been done.
     if (gathered.stats?.tokenRefused && !snapshot)
         throw problem('build', `GitHub refused the token (${gathered.stats.tokenRefused}) and there is no previous snapshot to fall back on; check GITHUB_TOKEN or the github-token input`);
-    const { apps, leftOut } = withReleaseData(gathered.apps, Boolean(opts.refresh), log);
+    const { apps, leftOut } = withReleaseData(gathered.apps, Boolean(opts.refresh), log, opts.refresh ? undefined : readPreviousLeftOut(previousDir));
     // 5. End-of-life data for the products the catalog names.
     const docs = await productDocs(apps, catalogDir, opts.refresh ? deps.fetchProduct : undefined, log);
     // 5b. The judge: a language model's answers for the releases judged now, reused or asked within the run's budget
@@ -9259,12 +9693,17 @@ async function judgeCatalog(opts, deps, dirs, log, out) {
         judging,
         log,
         previousHistories,
-        reset: []
+        reset: [],
+        faults: []
     };
     const runAt = opts.now.toISOString();
     const judged = new Map();
     for (let i = 0; i < apps.length; i += APPS_PER_CHUNK) {
-        const chunk = apps.slice(i, i + APPS_PER_CHUNK).map((app) => ({ app, ...appRecord(app, ctx) }));
+        // An app with nothing it can publish (records.ts: recordAtFault) is left out, as one upstream gave nothing for.
+        const chunk = apps.slice(i, i + APPS_PER_CHUNK).flatMap((app) => {
+            const built = appRecord(app, ctx);
+            return built ? [{ app, ...built }] : [];
+        });
         out.publishApps(chunk.map(({ app, page, releases }) => ({
             page,
             releases,
@@ -9273,6 +9712,10 @@ async function judgeCatalog(opts, deps, dirs, log, out) {
         for (const { app, page } of chunk)
             judged.set(app.slug, { app, page });
     }
+    const faulty = new Set(ctx.faults.map((f) => f.slug));
+    for (const f of ctx.faults)
+        if (f.published === 'none')
+            leftOut.push({ slug: f.slug, reason: `its upstream data cannot be published (${f.field})` });
     const historyReset = lostHistories(ctx.reset, previousChanges, previousDir, Boolean(opts.refresh));
     // Carried apps keep their record; their page is not rendered, so it needs nothing else.
     const carried = new Map(read.known.map(({ slug }) => {
@@ -9291,9 +9734,11 @@ async function judgeCatalog(opts, deps, dirs, log, out) {
     const built = order.map((slug) => {
         const app = judged.get(slug)?.app;
         const record = (judged.get(slug) ?? carried.get(slug)).page.record;
-        // Facts read on this build's day (a notes file's release the catalog does not record) follow the clock.
-        const dated = app?.facts && app.facts.checked !== app.entry.release?.checked;
-        const recordable = !app || (!app.stale && !dated && reusableEntry(app.entry) && !judging.pending.has(slug));
+        // Facts read on this build's day (a notes file's release the catalog does not record) are recordable too: the
+        // next build reads them on its own day, and a record that differs by lastChecked alone settles to the published
+        // one (records.ts: settle), so the key still holds. Left out, such apps were built again every day, for ever.
+        // A record at fault is built again next time, so its fault is told again.
+        const recordable = !app || (!app.stale && reusableEntry(app.entry) && !judging.pending.has(slug) && !faulty.has(slug));
         return { slug, record, images: imagesOf(slug), recordable };
     });
     const reuseDoc = program && !opts.refresh ? nextReuseDoc(program, baseUrl, built, sources, notesKey) : null;
@@ -9309,7 +9754,8 @@ async function judgeCatalog(opts, deps, dirs, log, out) {
         images,
         stats: gathered.stats,
         historyReset,
-        judging: { judge: judging.judge, calls: judging.calls, verdicts: judging.verdicts }
+        judging: { judge: judging.judge, calls: judging.calls, verdicts: judging.verdicts },
+        faults: ctx.faults
     };
 }
 /** The catalog narrowed to `only` (every slug of it must be a record); the whole catalog without it. */
@@ -9425,7 +9871,8 @@ async function pipeline_build(opts, deps) {
             failed: leftOut.map((l) => l.slug),
             staleBefore: judged.staleBefore,
             historyReset: judged.historyReset,
-            judging: judged.judging
+            judging: judged.judging,
+            faults: judged.faults
         };
         // 8. Render and check the rest of the tree; it replaces outDir only when all of it is valid.
         // The per-app documents carry generatedAt (spec); when it moved they cannot equal yesterday's, so they are
@@ -9465,7 +9912,8 @@ async function pipeline_build(opts, deps) {
             stats,
             runAt: report.runAt,
             historyReset: judged.historyReset,
-            judging: judged.judging ?? null
+            judging: judged.judging ?? null,
+            faults: judged.faults
         };
     }
     finally {
@@ -10092,85 +10540,6 @@ function gateStatus(result, opts = {}) {
     return 0;
 }
 
-;// CONCATENATED MODULE: ./src/util/bounded-body.ts
-// An HTTP body read as a stream, never past a size cap and never past a time bound: an endless
-// body, a gzip bomb (the cap counts the bytes after decompression, which is what fetch streams)
-// or a body that drips forever is cut off; a body shorter than its Content-Length is cut short.
-// Each ends as a reason in words, for a message that names the URL.
-
-/**
- * The body of `res`, at most `maxBytes` bytes, read while `signal` has not fired. `signal` is the
- * request's own (its timeout), so one bound covers the headers and the body.
- */
-async function readBoundedBody(res, maxBytes, signal, timeoutMs) {
-    const mib = `${maxBytes / (1024 * 1024)} MiB`;
-    const declared = res.headers.get('content-length');
-    const length = declared !== null && /^\d+$/.test(declared) ? Number(declared) : null;
-    // A compressed body's Content-Length counts the compressed bytes; only a plain one can be compared.
-    const plain = (res.headers.get('content-encoding') ?? 'identity').toLowerCase() === 'identity';
-    if (plain && length !== null && length > maxBytes) {
-        await res.body?.cancel().catch(() => { });
-        return { cut: `is ${length} bytes (Content-Length), larger than the ${mib} allowed` };
-    }
-    if (!res.body)
-        return { bytes: Buffer.alloc(0) };
-    const reader = res.body.getReader();
-    const chunks = [];
-    let size = 0;
-    // The fetch's signal stops the body too, but a reader waiting on a silent socket is also raced
-    // against it here, so the bound holds whatever the HTTP stack does with an abort mid-body.
-    let onAbort = () => { };
-    const aborted = new Promise((resolve) => {
-        onAbort = () => resolve('aborted');
-        if (signal.aborted)
-            resolve('aborted');
-        else
-            signal.addEventListener('abort', onAbort, { once: true });
-    });
-    const cancel = () => reader.cancel().catch(() => { });
-    try {
-        for (;;) {
-            let step;
-            try {
-                step = await Promise.race([reader.read(), aborted]);
-            }
-            catch (e) {
-                if (signal.aborted)
-                    step = 'aborted';
-                else {
-                    await cancel();
-                    const of = plain && length !== null ? ` of the ${length} bytes announced` : '';
-                    return { cut: `was cut off after ${size} bytes${of} (${bounded_body_describe(e)})` };
-                }
-            }
-            if (step === 'aborted') {
-                await cancel();
-                return { cut: `did not arrive within ${timeoutMs / 1000} s (${size} bytes read, then cut off)` };
-            }
-            if (step.done)
-                break;
-            size += step.value.byteLength;
-            if (size > maxBytes) {
-                await cancel();
-                return {
-                    cut: `is larger than the ${mib} allowed${plain ? '' : ' once decompressed'} (cut off there)`
-                };
-            }
-            chunks.push(step.value);
-        }
-    }
-    finally {
-        signal.removeEventListener('abort', onAbort);
-    }
-    if (plain && length !== null && size !== length)
-        return { cut: `was cut off after ${size} bytes of the ${length} bytes announced` };
-    return { bytes: Buffer.concat(chunks, size) };
-}
-/** An error mid-body in words: the first code along its cause chain, else its message. */
-function bounded_body_describe(error) {
-    return (0,util_network/* causeCode */.XL)(error) ?? error?.message ?? String(error);
-}
-
 ;// CONCATENATED MODULE: ./src/check/oci.ts
 // `--resolve-images`: an image the catalog does not map, resolved by its
 // `org.opencontainers.image.source` label (the label Renovate reads to find changelogs), read from
@@ -10414,6 +10783,7 @@ function runningVersion(ref) {
 
 
 
+const TOTAL_MS = 120_000;
 /** Documents of a snapshot are at most this large, 64 MiB, decompressed (a 10,000-app catalog is about 10 MB). */
 const snapshot_MAX_BYTES = 64 * 1024 * 1024;
 const snapshot_bad = (file, message) => new ProblemsError('bad-input', [{ file, message }], `${file}: ${message}`);
@@ -10484,11 +10854,17 @@ function httpLoader(base, shownBase, deps) {
         throw snapshot_bad(shownBase, 'is not a URL');
     }
     const origin = start.origin;
+    const totalMs = deps.totalMs ?? TOTAL_MS;
+    const overall = AbortSignal.timeout(totalMs);
+    const outOfTime = (name) => snapshot_bad(name, `was not read: check's time for the whole snapshot (${totalMs / 1000} s) ran out; the server at ${(0,util_network/* hostOf */.w4)(shownBase)} answers too slowly`);
     return async (sitePath) => {
         const name = `${shownBase}/${sitePath}`;
+        if (overall.aborted)
+            throw outOfTime(name);
         const timeoutMs = deps.timeoutMs ?? 20_000;
-        // One bound for the whole document: every redirect, the headers and the body.
-        const timeout = AbortSignal.timeout(timeoutMs);
+        // One bound for the whole document: every redirect, the headers and the body; and the run's.
+        const own = AbortSignal.timeout(timeoutMs);
+        const timeout = AbortSignal.any([own, overall]);
         let url = new URL(name);
         let res;
         for (let hops = 0;; hops++) {
@@ -10500,6 +10876,8 @@ function httpLoader(base, shownBase, deps) {
                 });
             }
             catch (e) {
+                if (overall.aborted)
+                    throw outOfTime(name);
                 const why = (0,util_network/* networkFailure */.rd)(e, (0,util_network/* hostOf */.w4)(url.href), { timeout, timeoutMs })?.message ?? e.message;
                 throw snapshot_bad(name, `could not be fetched: ${why}`);
             }
@@ -10532,7 +10910,7 @@ function httpLoader(base, shownBase, deps) {
         }
         const body = await readBoundedBody(res, snapshot_MAX_BYTES, timeout, timeoutMs);
         if ('cut' in body)
-            throw snapshot_bad(name, body.cut);
+            throw overall.aborted ? outOfTime(name) : snapshot_bad(name, body.cut);
         return { name, text: new TextDecoder().decode(body.bytes) };
     };
 }
@@ -10693,7 +11071,8 @@ async function runCheck(reader, input) {
                             ? `the version after is not known (${c.image}): ${to.unknown}`
                             : null;
                 if (unknown !== null || !('version' in from) || !('version' in to)) {
-                    apps.push(checked(record, source, 'version' in from ? from.version : null, {
+                    // The version before is another app's when the image changed app: this app has none.
+                    apps.push(checked(record, source, sameApp && 'version' in from ? from.version : null, {
                         ...verdictFrom([], '', { latest: 'version' in to ? to.version : record.latestVersion }),
                         rationale: `The update is not judged: ${unknown}. Pin version tags to have it judged.`
                     }));
@@ -11261,7 +11640,7 @@ stdout = (text) => void process.stdout.write(text)) {
 /* harmony export */   rT: () => (/* binding */ IMAGES_SCHEMA_ID),
 /* harmony export */   wf: () => (/* binding */ compareSlugs)
 /* harmony export */ });
-/* unused harmony exports DATE_PATTERN, seedReleaseSchema, overrideSchema, LIFECYCLE_STATUSES, RECORD_FIELDS, JUDGE_PATTERN, BREAKING_KINDS, modelAnswerRecord, latestVerdictSchema, historyGapSchema */
+/* unused harmony exports DATE_PATTERN, seedReleaseSchema, overrideSchema, LIFECYCLE_STATUSES, RECORD_FIELDS, FAULT_OUTCOMES, JUDGE_PATTERN, BREAKING_KINDS, modelAnswerRecord, latestVerdictSchema, historyGapSchema */
 /* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(104);
 /* harmony import */ var _util_tag_pattern_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(5031);
 /* harmony import */ var _util_text_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(9997);
@@ -11452,6 +11831,8 @@ const appDocSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .strictObject */ .rej({
 /** Field order of a record, as published. */
 const RECORD_FIELDS = Object.keys(appRecordShape);
 const STATUS_SCHEMA_ID = `${SERVICE}.status.v1`;
+/** What a run published for an app whose record built from upstream data failed its schema (build/records.ts). */
+const FAULT_OUTCOMES = ['previous', 'unknown', 'none'];
 /** The run report (/api/v1/status.json): rewritten by every run, so a dead pipeline shows. */
 /** `rules`, or `model:` and a model id as GitHub Models names them (`openai/gpt-4.1-mini`). */
 const JUDGE_PATTERN = /^(?:rules|model:[A-Za-z0-9][\w./-]{0,99})$/;
@@ -11494,6 +11875,16 @@ const statusDocSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .strictObject */ .rej
         .min(1)
         .optional()
         .describe('History the previous snapshot could not hand on, ordered by document; absent when there was none. Judged releases and feed entries older than this run may be missing from these documents'),
+    faults: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_2__/* .strictObject */ .rej({
+        slug: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().regex(SLUG_PATTERN),
+        field: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().min(1).max(200).describe('The field of the record that failed its schema'),
+        problem: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().min(1).max(LIMITS.reason).describe('What was wrong with it'),
+        published: zod__WEBPACK_IMPORTED_MODULE_2__/* ["enum"] */ .k5n(FAULT_OUTCOMES)
+            .describe('What was published instead: "previous", its last published record; "unknown", a record saying its upstream data could not be published; "none", nothing (the app is in failed too)')
+    }))
+        .min(1)
+        .optional()
+        .describe("Apps whose record, built from upstream data, failed its schema this run, ordered by slug; absent when there was none. One app's fault never stops the run"),
     judging: zod__WEBPACK_IMPORTED_MODULE_2__/* .strictObject */ .rej({
         judge: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().regex(JUDGE_PATTERN).describe('The judge this run was set to use'),
         calls: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().nonnegative().describe('Requests made to the model this run'),
@@ -11617,6 +12008,7 @@ const imagesDocSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .strictObject */ .rej
 /* harmony export */   HA: () => (/* binding */ capReason),
 /* harmony export */   S$: () => (/* binding */ wantsOlder),
 /* harmony export */   kD: () => (/* binding */ factsFromSnapshot),
+/* harmony export */   ox: () => (/* binding */ tagPage),
 /* harmony export */   yW: () => (/* binding */ capNotes)
 /* harmony export */ });
 /* unused harmony export BACKFILL */
@@ -11671,6 +12063,18 @@ function day(timestamp) {
 function pathOf(tag) {
     return tag.split('/').map(encodeURIComponent).join('/');
 }
+/**
+ * The page of a tag under a repository's page (`<repo>/releases/tag/<tag>`, or `<repo>/tree/<tag>`), or null when
+ * the tag could make the address leave it: an empty, `.` or `..` segment, which a URL resolves against the path
+ * (`../../other/repo`). Git refuses such tag names; upstream text that claims one is refused too.
+ */
+function tagPage(repoPage, tag, kind = 'releases/tag') {
+    if (tag.split('/').some((s) => s === '' || s === '.' || s === '..'))
+        return null;
+    const base = `${repoPage.replace(/\/+$/, '')}/${kind ? `${kind}/` : ''}`;
+    const url = (0,_util_http_url_js__WEBPACK_IMPORTED_MODULE_4__/* .safeHttpUrl */ .v)(`${base}${pathOf(tag)}`);
+    return url !== null && url.startsWith(base) ? url : null;
+}
 function repoPage(snapshot) {
     return (0,_util_http_url_js__WEBPACK_IMPORTED_MODULE_4__/* .safeHttpUrl */ .v)(snapshot.url) ?? `https://github.com/${snapshot.nameWithOwner}`;
 }
@@ -11717,6 +12121,52 @@ function unreadSpan(labels, more, target, between, crossed, latest) {
         return undefined;
     return { after: previous, before: crossed[0]?.version ?? latest };
 }
+function unreadOf(spans) {
+    return spans.length > 0 ? { unread: spans } : {};
+}
+/**
+ * Releases GitHub flags as prereleases but labelled as stable versions (`v2.0.0`), between the version published
+ * before and the latest: their notes are not read (a flagged release is never the latest nor crossed), yet an admin
+ * updating by version crosses them, so each is a span not read, between the releases read around it. Flagged
+ * releases below the oldest release crossed lie in the read's own gap (unreadSpan), if any.
+ */
+function flaggedSpans(releases, stable, crossed, target, 
+/** The releases between the version published before and the oldest crossed were not read: a gap already. */
+gapBelow) {
+    const previous = target.previousVersion;
+    const filter = { tagPrefix: target.tagPrefix, tagPattern: target.tagPattern };
+    const prefix = filter.tagPrefix;
+    const latest = crossed[crossed.length - 1];
+    if (previous === undefined || !latest || ((0,_util_versions_js__WEBPACK_IMPORTED_MODULE_2__/* .compareVersions */ .Zy)(latest.tag, previous, prefix) ?? 0) <= 0)
+        return [];
+    const cmp = (a, b) => (0,_util_versions_js__WEBPACK_IMPORTED_MODULE_2__/* .compareVersions */ .Zy)(a, b, prefix) ?? 0;
+    const oldest = crossed[0].tag;
+    const spans = new Map();
+    for (const r of releases) {
+        if (r.draft || !r.prerelease || !(0,_util_versions_js__WEBPACK_IMPORTED_MODULE_2__/* .isStableVersion */ .Qg)(r.tag, filter))
+            continue;
+        if (cmp(r.tag, previous) <= 0 || cmp(r.tag, latest.tag) >= 0)
+            continue;
+        if (stable.some((s) => (0,_util_versions_js__WEBPACK_IMPORTED_MODULE_2__/* .sameVersion */ .r1)(s.tag, r.tag, prefix)))
+            continue;
+        if (gapBelow && cmp(r.tag, oldest) < 0)
+            continue;
+        // The releases read around it: the version published before is read below the oldest crossed.
+        const below = [previous, ...crossed.map((c) => c.tag)].filter((l) => cmp(l, r.tag) < 0).at(-1);
+        const before = crossed.find((c) => cmp(c.tag, r.tag) > 0).tag;
+        const key = `${below}\n${before}`;
+        const span = spans.get(key) ?? { after: below, before, crossed: true, why: '', labels: [] };
+        span.labels.push(r.tag);
+        spans.set(key, span);
+    }
+    return [...spans.values()].map(({ labels, ...s }) => ({
+        ...s,
+        why: `${labels
+            .slice(0, 5)
+            .map((l) => JSON.stringify(l.slice(0, 64)))
+            .join(', ')}${labels.length > 5 ? ` and ${labels.length - 5} more` : ''} flagged as prerelease but labelled as a stable version`
+    }));
+}
 /**
  * The facts for one app: the newest stable release matching the app's tags
  * (drafts, prereleases by flag and by label are never it), or, when the
@@ -11737,7 +12187,7 @@ function factsFromSnapshot(snapshot, target, opts) {
         const note = (r) => ({
             version: r.tag,
             notes: capNotes(r.notes),
-            url: (0,_util_http_url_js__WEBPACK_IMPORTED_MODULE_4__/* .safeHttpUrl */ .v)(r.url) ?? `${page}/releases/tag/${pathOf(r.tag)}`,
+            url: (0,_util_http_url_js__WEBPACK_IMPORTED_MODULE_4__/* .safeHttpUrl */ .v)(r.url) ?? tagPage(page, r.tag) ?? `${page}/releases`,
             date: day(r.publishedAt ?? r.createdAt)
         });
         // An app never published has no history yet: the releases of this answer below the latest start it. One whose
@@ -11746,18 +12196,20 @@ function factsFromSnapshot(snapshot, target, opts) {
         const earlier = target.previousVersion === undefined || target.rebuildHistory
             ? (0,_util_versions_js__WEBPACK_IMPORTED_MODULE_2__/* .stableBetween */ .Oh)(stable, (r) => r.tag, '0', latest, target.rebuildHistory ? _schema_index_js__WEBPACK_IMPORTED_MODULE_0__/* .HISTORY_MAX */ .il : (opts.backfill ?? BACKFILL) + 1, filter).filter((r) => ((0,_util_versions_js__WEBPACK_IMPORTED_MODULE_2__/* .compareVersions */ .Zy)(r.tag, oldest, filter.tagPrefix) ?? 0) < 0)
             : [];
+        const gap = unreadSpan(snapshot.releases.filter((r) => !r.draft).map((r) => r.tag), snapshot.releasesAfter !== undefined, target, between.length, crossed.map((r) => ({ version: r.tag })), latest.tag);
         return {
             kind: 'facts',
             facts: {
                 version: latest.tag,
-                url: (0,_util_http_url_js__WEBPACK_IMPORTED_MODULE_4__/* .safeHttpUrl */ .v)(latest.url) ?? `${page}/releases/tag/${pathOf(latest.tag)}`,
+                url: (0,_util_http_url_js__WEBPACK_IMPORTED_MODULE_4__/* .safeHttpUrl */ .v)(latest.url) ?? tagPage(page, latest.tag) ?? `${page}/releases`,
                 date: day(latest.publishedAt ?? latest.createdAt),
                 notes: capNotes(latest.notes),
                 checked,
                 archived: snapshot.archived,
                 crossed: crossed.map(note),
                 ...(earlier.length > 0 ? { earlier: earlier.map(note) } : {}),
-                ...gapOf(unreadSpan(snapshot.releases.filter((r) => !r.draft).map((r) => r.tag), snapshot.releasesAfter !== undefined, target, between.length, crossed.map((r) => ({ version: r.tag })), latest.tag))
+                ...unreadOf(flaggedSpans(snapshot.releases, stable, crossed, target, gap !== undefined)),
+                ...gapOf(gap)
             }
         };
     }
@@ -11769,7 +12221,7 @@ function factsFromSnapshot(snapshot, target, opts) {
             kind: 'facts',
             facts: {
                 version: tag.name,
-                url: `${page}/tree/${pathOf(tag.name)}`,
+                url: tagPage(page, tag.name, 'tree') ?? page,
                 date: day(tag.date),
                 notes: '',
                 checked,
@@ -11777,7 +12229,7 @@ function factsFromSnapshot(snapshot, target, opts) {
                 crossed: crossed.map((t) => ({
                     version: t.name,
                     notes: '',
-                    url: `${page}/tree/${pathOf(t.name)}`,
+                    url: tagPage(page, t.name, 'tree') ?? page,
                     date: day(t.date)
                 })),
                 fromTags: true,
@@ -12070,13 +12522,15 @@ function escapeUnsafe(text) {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   Cu: () => (/* binding */ newestStable),
+/* harmony export */   HN: () => (/* binding */ versionIdentity),
 /* harmony export */   Oh: () => (/* binding */ stableBetween),
 /* harmony export */   PE: () => (/* binding */ isVersionLabel),
 /* harmony export */   Qg: () => (/* binding */ isStableVersion),
 /* harmony export */   Zy: () => (/* binding */ compareVersions),
 /* harmony export */   ll: () => (/* binding */ newestFirst),
 /* harmony export */   ot: () => (/* binding */ parseVersion),
-/* harmony export */   r1: () => (/* binding */ sameVersion)
+/* harmony export */   r1: () => (/* binding */ sameVersion),
+/* harmony export */   u8: () => (/* binding */ isNextVersion)
 /* harmony export */ });
 /* unused harmony exports versionCore, isPrerelease, tagMatches */
 /* harmony import */ var _tag_pattern_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(5031);
@@ -12281,6 +12735,47 @@ function newestFirst(a, b, tagPrefix) {
         return a.date < b.date ? 1 : -1;
     }
     return a.version < b.version ? -1 : a.version > b.version ? 1 : 0;
+}
+/**
+ * Is `next` the release right after `prev` in their numbering, so that no release can lie between them? One number
+ * goes up by one and every number after it is 0: a patch (1.2.3 → 1.2.4), a minor (1.2.3 → 1.3.0) or a major
+ * (1.2.3 → 2.0.0) step, and the same for any count of numbers (1.2.3.4 → 1.2.3.5; missing numbers count as 0).
+ * Calendar labels follow the same rule, so a month step past a release (2026.5.3 → 2026.7.0) or a year's first
+ * month (2025.12.1 → 2026.1.0) is not adjacent: we cannot know no release lay between. Whatever is not read as two
+ * stable numbered labels (a prerelease, an opaque label) is never adjacent: unsure means a gap.
+ */
+function isNextVersion(prev, next, tagPrefix) {
+    const a = parseVersion(prev, tagPrefix);
+    const b = parseVersion(next, tagPrefix);
+    if (!a || !b || a.prerelease.length > 0 || b.prerelease.length > 0)
+        return false;
+    const len = Math.max(a.numbers.length, b.numbers.length);
+    for (let i = 0; i < len; i++) {
+        const x = a.numbers[i] ?? 0;
+        const y = b.numbers[i] ?? 0;
+        if (x === y)
+            continue;
+        if (y !== x + 1)
+            return false;
+        for (let j = i + 1; j < len; j++)
+            if ((b.numbers[j] ?? 0) !== 0)
+                return false;
+        return true;
+    }
+    return false;
+}
+/**
+ * One key per release for a version label: `v1.2`, `1.2.0` and `1.2` share it, `1.2.0-rc.1` does not; a label that
+ * reads as no version is its own key.
+ */
+function versionIdentity(label, tagPrefix) {
+    const p = parseVersion(label, tagPrefix);
+    if (!p)
+        return `label:${label}`;
+    const n = [...p.numbers];
+    while (n.length > 1 && n[n.length - 1] === 0)
+        n.pop();
+    return `${n.join('.')}${p.prerelease.length > 0 ? `-${p.prerelease.join('.')}` : ''}`;
 }
 
 
