@@ -5,9 +5,8 @@
 // checkout, as on a runner.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { spawnSync } from 'node:child_process'
-import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { cp, readFile, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import { parse } from 'yaml'
 import { tempDir } from './support/tmp.js'
 
 const ACTION = path.resolve('dist/index.js')
@@ -220,86 +219,5 @@ describe('scripts/publish.sh with dist/index.js', () => {
   })
 })
 
-/** The workflow in README.md's "Use the action in your repository", parsed. */
-function readmeWorkflow(readme: string): {
-  steps: {
-    id?: string
-    uses?: string
-    run?: string
-    with?: Record<string, string>
-    env?: Record<string, string>
-    'working-directory'?: string
-  }[]
-} {
-  const section = readme.slice(readme.indexOf('## Use the action in your repository'))
-  const m = /```yaml\n([\s\S]*?)```/.exec(section)
-  if (!m) throw new Error('README has no workflow under "Use the action in your repository"')
-  const wf = parse(m[1]!) as { jobs: Record<string, { steps: ReturnType<typeof readmeWorkflow>['steps'] }> }
-  return { steps: Object.values(wf.jobs)[0]!.steps }
-}
-
-describe("README's workflow for other repositories, run as written", () => {
-  it('starts the Pages branch, then commits only the run report and the index when nothing changed', async () => {
-    const { steps } = readmeWorkflow(await readFile('README.md', 'utf8'))
-    const [prepare, build, commit] = steps.filter((s) => s.run || s.uses?.endsWith('/updatesafe@v1'))
-    expect(build?.uses).toMatch(/\/updatesafe@v1$/)
-    const origin = path.join(dir, 'readme-remote.git')
-    const checkout = path.join(dir, 'readme-work')
-    git(['init', '--quiet', '--bare', '--initial-branch=main', origin], dir)
-    git(['clone', '--quiet', origin, checkout], dir)
-    await cp('catalog', path.join(checkout, 'catalog'), { recursive: true })
-    git(['add', '.'], checkout)
-    git(['-c', 'user.name=M', '-c', 'user.email=m@example.org', 'commit', '--quiet', '-m', 'Catalog'], checkout)
-    git(['push', '--quiet', 'origin', 'main'], checkout)
-
-    const runStep = async () => {
-      const temp = path.join(dir, 'readme-runner-temp')
-      await rm(temp, { recursive: true, force: true })
-      await mkdir(temp)
-      git(['worktree', 'prune'], checkout)
-      const runnerEnv = { RUNNER_TEMP: temp }
-      const expand = (v: string) => v.replaceAll('${{ runner.temp }}', temp)
-      const p = sh('bash', ['-e', '-c', prepare!.run!], checkout, runnerEnv)
-      expect(p.out).not.toContain('fatal')
-      expect(p.code).toBe(0)
-      const outFile = path.join(temp, 'output.txt')
-      await writeFile(outFile, '')
-      const inputs = Object.fromEntries(
-        Object.entries(build!.with ?? {}).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, expand(String(v))])
-      )
-      // Offline here: the catalog's stored release data instead of a refresh from GitHub.
-      const b = sh('node', [ACTION], checkout, {
-        ...runnerEnv,
-        ...inputs,
-        INPUT_REFRESH: 'false',
-        GITHUB_OUTPUT: outFile
-      })
-      expect(b.out).not.toContain('::error')
-      expect(b.code).toBe(0)
-      const outputs = readOutputs(await readFile(outFile, 'utf8'))
-      const stepEnv = Object.fromEntries(
-        Object.entries(commit!.env ?? {}).map(([k, v]) => [
-          k,
-          v.replace(/^\$\{\{ steps\.[\w-]+\.outputs\.changed \}\}$/, outputs.changed ?? '')
-        ])
-      )
-      const c = sh('bash', ['-e', '-c', commit!.run!], expand(commit!['working-directory']!), {
-        ...runnerEnv,
-        ...stepEnv
-      })
-      expect(c.code).toBe(0)
-      return c.out
-    }
-
-    await runStep()
-    const log = () => git(['log', '--format=%s', 'gh-pages'], origin).split('\n')
-    expect(log()).toHaveLength(1)
-    expect(git(['ls-tree', '--name-only', 'gh-pages'], origin).split('\n')).toEqual(
-      expect.arrayContaining(['.nojekyll', 'api', 'index.html'])
-    )
-    await runStep()
-    expect(log()).toHaveLength(2)
-    const diff = git(['diff', '--name-only', 'gh-pages~1', 'gh-pages'], origin).split('\n')
-    expect(diff).toEqual(['api/v1/status.json', 'index.html'])
-  })
-})
+// README's workflow is the template's publish.yml byte for byte (workflows.test.ts), and template.test.ts runs that
+// workflow step by step as a runner would.
