@@ -63,7 +63,7 @@ const POISON: readonly Kind[] = ['cut-off', 'graphql-timeout']
 
 /**
  * N apps: every `poisonEvery` apps, one whose every answer arrives cut off and one GraphQL cannot answer (a batch
- * holding one fails whole, so with many of them every batch fails and the refresh stops asking: see bench/README.md);
+ * holding one fails whole and is split down to it: see bench/README.md);
  * the others take the remaining kinds in turn.
  */
 export function fleet(n: number, { poisonEvery = 100 }: { poisonEvery?: number } = {}): Fleet {
