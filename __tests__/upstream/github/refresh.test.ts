@@ -236,6 +236,7 @@ describe('refreshFromGitHub: answers', () => {
     expect(outcomes.get('rc')).toEqual({
       status: 'no-release',
       archived: false,
+      checked: '2026-11-21',
       reason: 'no stable release or stable version tag among the 1 most recent releases (1 prerelease, 0 draft)'
     })
     expect(version(outcomes.get('kimai'))).toBe('2.66.0')

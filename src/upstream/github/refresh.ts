@@ -5,6 +5,7 @@
 // Every target gets exactly one outcome; the caller merges failures with
 // last-known-good data. Per-app warnings are the caller's (it knows the fallback).
 import { REPO_PATTERN } from '../../schema/index.js'
+import { utcDay } from '../../util/dates.js'
 import type { Logger, ReleaseFacts } from '../../util/types.js'
 import { capReason, factsFromSnapshot, wantsOlder, type RepoSnapshot } from './facts.js'
 import {
@@ -47,8 +48,11 @@ export type RefreshOutcome =
   | { status: 'moved'; movedTo: string; facts: ReleaseFacts | null }
   /** 404 or no access. */
   | { status: 'not-found'; reason: string }
-  /** The repository answered but publishes no stable release or tag for this app (e.g. only prereleases). */
-  | { status: 'no-release'; reason: string; archived: boolean }
+  /**
+   * The repository answered but publishes no stable release or tag for this app (e.g. only prereleases); `checked`
+   * is the run's UTC day, the day it was found archived (or not).
+   */
+  | { status: 'no-release'; reason: string; archived: boolean; checked: string }
   /** Still failing after retries, batch splitting and the REST fallback. */
   | { status: 'failed'; reason: string }
   /** Not asked: the budget was too low, or GitHub's rate limit was reached. */
@@ -245,7 +249,12 @@ function settle(state: RunState, target: RefreshTarget, snapshot: RepoSnapshot):
   } else if (result.kind === 'facts') {
     outcome = { status: 'fresh', facts: result.facts }
   } else {
-    outcome = { status: 'no-release', reason: result.reason, archived: snapshot.archived }
+    outcome = {
+      status: 'no-release',
+      reason: result.reason,
+      archived: snapshot.archived,
+      checked: utcDay(state.options.now)
+    }
   }
   state.outcomes.set(target.slug, outcome)
 }
