@@ -324,10 +324,9 @@ describe('a fault of one app is that app’s problem (issue 56)', () => {
 })
 
 describe('an archived repository the catalog does not mark archived', () => {
-  // Known defect, left to the facts' owner: the refresh that finds the repository archived (no release, a seed)
-  // publishes it unmaintained with the seed's `checked` day, and an offline run then prefers the seed (same day,
-  // upstream not down) and publishes it unknown. Fails while the defect stands; remove `.failing` once fixed.
-  it.failing('stays unmaintained in an offline run after the refresh that found it archived', async () => {
+  // The refresh that finds the repository archived (no release, a seed) used to publish it unmaintained with the
+  // seed's `checked` day; an offline run then preferred the seed (same day, upstream not down): unknown.
+  it('stays unmaintained in an offline run after the refresh that found it archived', async () => {
     const record = `name: Old\nrepo: chaos/old\nrelease:\n  version: "1.0"\n  url: https://github.com/chaos/old/releases/tag/1.0\n  checked: 2026-10-01\n`
     const apps: Fleet = {
       records: new Map([['old', record]]),
@@ -344,6 +343,26 @@ describe('an archived repository the catalog does not mark archived', () => {
     })
     expect(up.apps[0]!.safeToUpdate).toBe('unmaintained')
     const offline = await runDay(apps, { ...base, name: 'd2', now: NOW, previous: 'd1' })
+    expect(offline.apps[0]!.safeToUpdate).toBe('unmaintained')
+  })
+
+  it('stays unmaintained offline when a later refresh finds it archived, after one that republished the seed', async () => {
+    const record = `name: Old\nrepo: chaos/old2\nrelease:\n  version: "1.0"\n  url: https://github.com/chaos/old2/releases/tag/1.0\n  checked: 2026-10-01\n`
+    const apps: Fleet = {
+      records: new Map([['old2', record]]),
+      kinds: new Map([['old2', 'archived-empty']]),
+      // Day 1: no release yet, not archived (the seed is republished, unknown); day 2: archived.
+      repos: (day) => [{ owner: 'chaos', name: 'old2', archived: day > 1 }],
+      renames: {}
+    }
+    const base = { dir: path.join(dir, 'unmarked-later') }
+    const at = (d: number) => new Date(Date.UTC(2026, 10, d, 6))
+    const upstream = (day: number) => ({ fleet: apps, day, faultRate: 0, seed: 1 })
+    const d1 = await runDay(apps, { ...base, name: 'd1', now: at(1), upstream: upstream(1) })
+    expect(d1.apps[0]!.safeToUpdate).toBe('unknown')
+    const d2 = await runDay(apps, { ...base, name: 'd2', now: at(2), previous: 'd1', upstream: upstream(2) })
+    expect(d2.apps[0]!.safeToUpdate).toBe('unmaintained')
+    const offline = await runDay(apps, { ...base, name: 'd3', now: at(3), previous: 'd2' })
     expect(offline.apps[0]!.safeToUpdate).toBe('unmaintained')
   })
 })

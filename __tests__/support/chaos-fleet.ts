@@ -63,7 +63,7 @@ const POISON: readonly Kind[] = ['cut-off', 'graphql-timeout']
 
 /**
  * N apps: every `poisonEvery` apps, one whose every answer arrives cut off and one GraphQL cannot answer (a batch
- * holding one fails whole, so with many of them every batch fails and the refresh stops asking: see bench/README.md);
+ * holding one fails whole and is split down to it: see bench/README.md);
  * the others take the remaining kinds in turn.
  */
 export function fleet(n: number, { poisonEvery = 100 }: { poisonEvery?: number } = {}): Fleet {
@@ -82,7 +82,7 @@ export function fleet(n: number, { poisonEvery = 100 }: { poisonEvery?: number }
     let text = `name: App ${i}\nrepo: chaos/${slug}\n`
     if (['release-less', 'archived-empty', 'prerelease-only', 'hidden', 'cut-off'].includes(kind))
       text += seed(slug, 'v0.9.0')
-    // The catalog says it is archived, as a curator writes it (an unmarked one: chaos.test.ts, a known defect).
+    // The catalog says it is archived, as a curator writes it (an unmarked one: chaos.test.ts).
     if (kind === 'archived-empty') text += 'archived: true\nsuccessor: chaos/next\n'
     records.set(slug, text)
     if (kind === 'renamed') renames[`chaos/${slug}`] = `chaos-moved/${slug}`

@@ -236,6 +236,7 @@ describe('refreshFromGitHub: answers', () => {
     expect(outcomes.get('rc')).toEqual({
       status: 'no-release',
       archived: false,
+      checked: '2026-11-21',
       reason: 'no stable release or stable version tag among the 1 most recent releases (1 prerelease, 0 draft)'
     })
     expect(version(outcomes.get('kimai'))).toBe('2.66.0')
@@ -464,6 +465,25 @@ describe('refreshFromGitHub: faults', () => {
     expect(f.queries[1]).not.toContain('r1: repository')
   })
 
+  it('two repositories GraphQL cannot answer among 200: the breaker never trips, every app is read', async () => {
+    // Each fails every batch that holds it (a "Something went wrong" timeout, which Octokit retries as a 500), so
+    // halving down to it fails a request at each level: at the head of a batch, 7 in a row before any half answers.
+    const releases = [{ tagName: 'v1.2.0', createdAt: '2026-11-20T10:00:00Z', body: '## Fixes\n- A made-up fix.' }]
+    const repos: FakeRepo[] = Array.from({ length: 200 }, (_, i) => ({
+      owner: 'fleet',
+      name: `app-${i}`,
+      releases,
+      ...(i === 0 || i === 50 ? { graphqlTimeout: true } : {})
+    }))
+    const f = await start({ repos })
+    const targets = repos.map((r) => ({ slug: r.name, repo: `fleet/${r.name}` }))
+    const { log, lines } = recorder()
+    const { outcomes, stats } = await refresh(f, targets, { log })
+    expect(targets.map((t) => t.slug).filter((s) => version(outcomes.get(s)) !== 'v1.2.0')).toEqual([])
+    expect(stats.restFallbacks).toBe(2)
+    expect(lines.join('\n')).not.toMatch(/in a row|stopped asking/)
+  })
+
   it('when GitHub is down: every app failed, none lost, and the run stops asking early', async () => {
     const f = await start({ repos: [], fault: () => ({ kind: 'status', status: 502 }) })
     const targets = Array.from({ length: 200 }, (_, i) => ({ slug: `app-${i}`, repo: `owner-${i}/app` }))
@@ -471,8 +491,10 @@ describe('refreshFromGitHub: faults', () => {
     const { outcomes, stats } = await refresh(f, targets, { log, concurrency: 1 })
     expect(outcomes.size).toBe(200)
     expect([...outcomes.values()].every((o) => o.status === 'failed')).toBe(true)
-    // 6 failed batches in a row, 4 attempts each (1 + 3 retries).
-    expect(stats.requests).toBe(24)
+    // The first batch (counted), then 5 splits whose two halves both fail: the first half's failure is explained by
+    // its parent's, the second's counts; 6 counted in 11 requests, 4 attempts each (1 + 3 retries).
+    expect(stats.batches).toBe(11)
+    expect(stats.requests).toBe(44)
     expect(lines.some((l) => l.startsWith('warning: GitHub failed 6 times in a row'))).toBe(true)
   })
 

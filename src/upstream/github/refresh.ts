@@ -5,6 +5,7 @@
 // Every target gets exactly one outcome; the caller merges failures with
 // last-known-good data. Per-app warnings are the caller's (it knows the fallback).
 import { REPO_PATTERN } from '../../schema/index.js'
+import { utcDay } from '../../util/dates.js'
 import type { Logger, ReleaseFacts } from '../../util/types.js'
 import { capReason, factsFromSnapshot, wantsOlder, type RepoSnapshot } from './facts.js'
 import {
@@ -47,8 +48,11 @@ export type RefreshOutcome =
   | { status: 'moved'; movedTo: string; facts: ReleaseFacts | null }
   /** 404 or no access. */
   | { status: 'not-found'; reason: string }
-  /** The repository answered but publishes no stable release or tag for this app (e.g. only prereleases). */
-  | { status: 'no-release'; reason: string; archived: boolean }
+  /**
+   * The repository answered but publishes no stable release or tag for this app (e.g. only prereleases); `checked`
+   * is the run's UTC day, the day it was found archived (or not).
+   */
+  | { status: 'no-release'; reason: string; archived: boolean; checked: string }
   /** Still failing after retries, batch splitting and the REST fallback. */
   | { status: 'failed'; reason: string }
   /** Not asked: the budget was too low, or GitHub's rate limit was reached. */
@@ -245,7 +249,12 @@ function settle(state: RunState, target: RefreshTarget, snapshot: RepoSnapshot):
   } else if (result.kind === 'facts') {
     outcome = { status: 'fresh', facts: result.facts }
   } else {
-    outcome = { status: 'no-release', reason: result.reason, archived: snapshot.archived }
+    outcome = {
+      status: 'no-release',
+      reason: result.reason,
+      archived: snapshot.archived,
+      checked: utcDay(state.options.now)
+    }
   }
   state.outcomes.set(target.slug, outcome)
 }
@@ -269,20 +278,37 @@ function pastDeadline(state: RunState): RefreshOutcome | null {
   return state.stopped
 }
 
-async function runBatch(state: RunState, batch: RefreshTarget[]): Promise<void> {
-  if (batch.length === 0) return
+/**
+ * What asking for one batch left to do: `failed` when its request failed (the continuation then splits it or reads
+ * it over REST), else the repositories whose aliases errored, asked again. Run after its sibling half was asked, so
+ * the breaker learns from both halves before either is split further (see onBatchFailure).
+ */
+interface Asked {
+  failed: boolean
+  next?: () => Promise<void>
+}
+
+async function runBatch(state: RunState, batch: RefreshTarget[], counts = true): Promise<void> {
+  await (await askBatch(state, batch, counts)).next?.()
+}
+
+/** `counts`: a failure of this request counts towards the breaker (false when another failure explains it). */
+async function askBatch(state: RunState, batch: RefreshTarget[], counts: boolean): Promise<Asked> {
+  if (batch.length === 0) return { failed: false }
   pastDeadline(state)
-  if (state.stopped) return markAll(state, batch, state.stopped)
   const cost = estimatedCost(batch)
-  const exhausted = budgetExhausted(state, cost)
-  if (exhausted) return markAll(state, batch, { status: 'skipped', reason: exhausted })
+  const notAsked = state.stopped ?? skippedFor(budgetExhausted(state, cost))
+  if (notAsked) {
+    markAll(state, batch, notAsked)
+    return { failed: false }
+  }
 
   state.stats.batches++
   const { query, variables } = buildBatchQuery(batch)
   const answer = await askGraphQL(state, query, variables, cost)
   // An answer without data (unreadable, or an error such as a query timeout) is a transient failure, about what was
   // asked: onBatchFailure splits it.
-  if ('failure' in answer) return onBatchFailure(state, batch, answer.failure)
+  if ('failure' in answer) return onBatchFailure(state, batch, answer.failure, counts)
   const { data, errors } = answer
   state.failuresInARow = 0
 
@@ -305,15 +331,15 @@ async function runBatch(state: RunState, batch: RefreshTarget[]): Promise<void> 
     else settle(state, target, snapshot)
   })
   if (again.length === batch.length) {
-    return onBatchFailure(state, batch, {
-      kind: 'transient',
-      status: 200,
-      message: 'every repository in the batch errored',
-      serviceDown: false
-    })
+    return onBatchFailure(
+      state,
+      batch,
+      { kind: 'transient', status: 200, message: 'every repository in the batch errored', serviceDown: false },
+      counts
+    )
   }
-  // Some repositories errored while the rest answered: ask again for those only.
-  if (again.length > 0) await runBatch(state, again)
+  // Some repositories errored while the rest answered: ask again for those only (GitHub answered: no breaker count).
+  return again.length > 0 ? { failed: false, next: () => runBatch(state, again, false) } : { failed: false }
 }
 
 /**
@@ -329,6 +355,10 @@ function runWideStop(state: RunState, failure: RequestFailure, what: string): Re
   state.stats.tokenRefused ??= what
   state.stopped ??= { status: 'failed', reason: `GitHub rejected the token (${what})` }
   return state.stopped
+}
+
+function skippedFor(reason: string | null): RefreshOutcome | null {
+  return reason ? { status: 'skipped', reason } : null
 }
 
 /**
@@ -384,34 +414,53 @@ async function askGraphQL(
   return { data: body.data, errors }
 }
 
-async function onBatchFailure(state: RunState, batch: RefreshTarget[], failure: RequestFailure): Promise<void> {
+/**
+ * A batch whose request failed: stop, give up, or go on (split it, or read a single repository over REST).
+ *
+ * The breaker counts failures that say GitHub is down, not the bisection of one repository GraphQL cannot answer
+ * (a timeout, a 502 for a heavy query, an answer cut off): such a repository fails every batch that holds it, so
+ * halving down to it fails about log2(batch) requests in a row, and with a few of them in flight at once that used to
+ * trip the breaker and stop the whole refresh. So a half's failure counts only when its parent's failure does not
+ * explain it: the first half's never does (the fault may lie in it); the second half's does when the first answered
+ * (the fault must lie in it), and counts when the first failed too (two disjoint sets of repositories failed). Both
+ * halves are asked before either is split, so a GitHub that is down still trips the breaker within a few requests.
+ */
+async function onBatchFailure(
+  state: RunState,
+  batch: RefreshTarget[],
+  failure: RequestFailure,
+  counts: boolean
+): Promise<Asked> {
   const { log } = state.options
+  const done = (outcome: RefreshOutcome): Asked => {
+    markAll(state, batch, outcome)
+    return { failed: true }
+  }
   const late = pastDeadline(state)
-  if (late) return markAll(state, batch, late)
+  if (late) return done(late)
   const what = `${failure.status ?? 'network error'}: ${capReason(failure.message)}`
   const stop = runWideStop(state, failure, what)
   if (stop) {
     if (failure.kind === 'unauthorized') log.error(`GitHub rejected the token; not asking further (${what})`)
-    return markAll(state, batch, stop)
+    return done(stop)
   }
-  switch (failure.kind) {
-    case 'transient':
-      break
-    default:
-      // A wrong GraphQL URL or a token without access: splitting cannot help.
-      return markAll(state, batch, { status: 'failed', reason: `GitHub GraphQL answered ${what}` })
-  }
+  // A wrong GraphQL URL or a token without access: splitting cannot help.
+  if (failure.kind !== 'transient') return done({ status: 'failed', reason: `GitHub GraphQL answered ${what}` })
   // Only a service that is down trips the breaker; one repository's oversized or malformed answer is split down to it.
-  if (failure.serviceDown) tripBreaker(state, what)
-  if (state.stopped) return markAll(state, batch, state.stopped)
-  if (batch.length > 1) {
-    const half = Math.ceil(batch.length / 2)
-    log.info(`GitHub batch of ${batch.length} failed (${what}); splitting into ${half} + ${batch.length - half}`)
-    await runBatch(state, batch.slice(0, half))
-    await runBatch(state, batch.slice(half))
-    return
+  if (failure.serviceDown && counts) tripBreaker(state, what)
+  if (state.stopped) return done(state.stopped)
+  if (batch.length === 1) return { failed: true, next: () => restFallback(state, batch[0]!, what) }
+  return {
+    failed: true,
+    next: async () => {
+      const half = Math.ceil(batch.length / 2)
+      log.info(`GitHub batch of ${batch.length} failed (${what}); splitting into ${half} + ${batch.length - half}`)
+      const first = await askBatch(state, batch.slice(0, half), false)
+      const second = await askBatch(state, batch.slice(half), first.failed)
+      await first.next?.()
+      await second.next?.()
+    }
   }
-  await restFallback(state, batch[0]!, what)
 }
 
 function tripBreaker(state: RunState, what: string): boolean {
