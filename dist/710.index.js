@@ -15,6 +15,8 @@ __webpack_require__.d(__webpack_exports__, {
 
 // EXTERNAL MODULE: ./src/schema/index.ts
 var schema = __webpack_require__(1107);
+// EXTERNAL MODULE: ./src/util/dates.ts
+var dates = __webpack_require__(3621);
 // EXTERNAL MODULE: ./src/upstream/github/facts.ts
 var facts = __webpack_require__(654);
 // EXTERNAL MODULE: ./node_modules/@actions/github/lib/github.js + 21 modules
@@ -520,6 +522,7 @@ function rest_releasesOf(list) {
 
 
 
+
 const DEFAULT_BATCH_SIZE = 50;
 const DEFAULT_CONCURRENCY = 4;
 const DEFAULT_MAX_CROSSED = MAX_RELEASES_READ;
@@ -633,7 +636,12 @@ function settle(state, target, snapshot) {
         outcome = { status: 'fresh', facts: result.facts };
     }
     else {
-        outcome = { status: 'no-release', reason: result.reason, archived: snapshot.archived };
+        outcome = {
+            status: 'no-release',
+            reason: result.reason,
+            archived: snapshot.archived,
+            checked: (0,dates/* utcDay */.d)(state.options.now)
+        };
     }
     state.outcomes.set(target.slug, outcome);
 }
@@ -656,23 +664,27 @@ function pastDeadline(state) {
     }
     return state.stopped;
 }
-async function runBatch(state, batch) {
+async function runBatch(state, batch, counts = true) {
+    await (await askBatch(state, batch, counts)).next?.();
+}
+/** `counts`: a failure of this request counts towards the breaker (false when another failure explains it). */
+async function askBatch(state, batch, counts) {
     if (batch.length === 0)
-        return;
+        return { failed: false };
     pastDeadline(state);
-    if (state.stopped)
-        return markAll(state, batch, state.stopped);
     const cost = estimatedCost(batch);
-    const exhausted = budgetExhausted(state, cost);
-    if (exhausted)
-        return markAll(state, batch, { status: 'skipped', reason: exhausted });
+    const notAsked = state.stopped ?? skippedFor(budgetExhausted(state, cost));
+    if (notAsked) {
+        markAll(state, batch, notAsked);
+        return { failed: false };
+    }
     state.stats.batches++;
     const { query, variables } = buildBatchQuery(batch);
     const answer = await askGraphQL(state, query, variables, cost);
     // An answer without data (unreadable, or an error such as a query timeout) is a transient failure, about what was
     // asked: onBatchFailure splits it.
     if ('failure' in answer)
-        return onBatchFailure(state, batch, answer.failure);
+        return onBatchFailure(state, batch, answer.failure, counts);
     const { data, errors } = answer;
     state.failuresInARow = 0;
     const again = [];
@@ -699,16 +711,10 @@ async function runBatch(state, batch) {
             settle(state, target, snapshot);
     });
     if (again.length === batch.length) {
-        return onBatchFailure(state, batch, {
-            kind: 'transient',
-            status: 200,
-            message: 'every repository in the batch errored',
-            serviceDown: false
-        });
+        return onBatchFailure(state, batch, { kind: 'transient', status: 200, message: 'every repository in the batch errored', serviceDown: false }, counts);
     }
-    // Some repositories errored while the rest answered: ask again for those only.
-    if (again.length > 0)
-        await runBatch(state, again);
+    // Some repositories errored while the rest answered: ask again for those only (GitHub answered: no breaker count).
+    return again.length > 0 ? { failed: false, next: () => runBatch(state, again, false) } : { failed: false };
 }
 /**
  * A rate limit or a refused token ends the asking for the whole run: the outcome every app not yet answered gets
@@ -724,6 +730,9 @@ function runWideStop(state, failure, what) {
     state.stats.tokenRefused ??= what;
     state.stopped ??= { status: 'failed', reason: `GitHub rejected the token (${what})` };
     return state.stopped;
+}
+function skippedFor(reason) {
+    return reason ? { status: 'skipped', reason } : null;
 }
 /**
  * Why no request of `cost` more points is to be made (the budget already spent, or what is left would dip into the
@@ -772,38 +781,54 @@ async function askGraphQL(state, query, variables, cost) {
     }
     return { data: body.data, errors };
 }
-async function onBatchFailure(state, batch, failure) {
+/**
+ * A batch whose request failed: stop, give up, or go on (split it, or read a single repository over REST).
+ *
+ * The breaker counts failures that say GitHub is down, not the bisection of one repository GraphQL cannot answer
+ * (a timeout, a 502 for a heavy query, an answer cut off): such a repository fails every batch that holds it, so
+ * halving down to it fails about log2(batch) requests in a row, and with a few of them in flight at once that used to
+ * trip the breaker and stop the whole refresh. So a half's failure counts only when its parent's failure does not
+ * explain it: the first half's never does (the fault may lie in it); the second half's does when the first answered
+ * (the fault must lie in it), and counts when the first failed too (two disjoint sets of repositories failed). Both
+ * halves are asked before either is split, so a GitHub that is down still trips the breaker within a few requests.
+ */
+async function onBatchFailure(state, batch, failure, counts) {
     const { log } = state.options;
+    const done = (outcome) => {
+        markAll(state, batch, outcome);
+        return { failed: true };
+    };
     const late = pastDeadline(state);
     if (late)
-        return markAll(state, batch, late);
+        return done(late);
     const what = `${failure.status ?? 'network error'}: ${(0,facts/* capReason */.HA)(failure.message)}`;
     const stop = runWideStop(state, failure, what);
     if (stop) {
         if (failure.kind === 'unauthorized')
             log.error(`GitHub rejected the token; not asking further (${what})`);
-        return markAll(state, batch, stop);
+        return done(stop);
     }
-    switch (failure.kind) {
-        case 'transient':
-            break;
-        default:
-            // A wrong GraphQL URL or a token without access: splitting cannot help.
-            return markAll(state, batch, { status: 'failed', reason: `GitHub GraphQL answered ${what}` });
-    }
+    // A wrong GraphQL URL or a token without access: splitting cannot help.
+    if (failure.kind !== 'transient')
+        return done({ status: 'failed', reason: `GitHub GraphQL answered ${what}` });
     // Only a service that is down trips the breaker; one repository's oversized or malformed answer is split down to it.
-    if (failure.serviceDown)
+    if (failure.serviceDown && counts)
         tripBreaker(state, what);
     if (state.stopped)
-        return markAll(state, batch, state.stopped);
-    if (batch.length > 1) {
-        const half = Math.ceil(batch.length / 2);
-        log.info(`GitHub batch of ${batch.length} failed (${what}); splitting into ${half} + ${batch.length - half}`);
-        await runBatch(state, batch.slice(0, half));
-        await runBatch(state, batch.slice(half));
-        return;
-    }
-    await restFallback(state, batch[0], what);
+        return done(state.stopped);
+    if (batch.length === 1)
+        return { failed: true, next: () => restFallback(state, batch[0], what) };
+    return {
+        failed: true,
+        next: async () => {
+            const half = Math.ceil(batch.length / 2);
+            log.info(`GitHub batch of ${batch.length} failed (${what}); splitting into ${half} + ${batch.length - half}`);
+            const first = await askBatch(state, batch.slice(0, half), false);
+            const second = await askBatch(state, batch.slice(half), first.failed);
+            await first.next?.();
+            await second.next?.();
+        }
+    };
 }
 function tripBreaker(state, what) {
     state.failuresInARow++;

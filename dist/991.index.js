@@ -8537,12 +8537,20 @@ function refreshedFacts(item, previous, outcome) {
     // Last-known-good is the whole published record (class, rationale, version), not the catalog's seed re-judged:
     // republishing the seed of the same day would turn an unmaintained app into unknown while upstream is down.
     const lkg = lastKnownGood(item, previous, true);
-    // The repository answered that it is archived, but has no release we can read: unmaintained, a new fact.
+    // The repository answered that it is archived, but has no release we can read: unmaintained, a new fact. Checked
+    // today when the catalog's seed did not say so: a record checked on the seed's day would lose to the seed (not
+    // archived) in the next offline build (lastKnownGood), and the app would flip to unknown.
     if (outcome?.status === 'no-release' && outcome.archived) {
         if (lkg.facts)
-            lkg.facts = { ...lkg.facts, archived: true };
+            lkg.facts = { ...lkg.facts, archived: true, ...(lkg.facts.archived ? {} : { checked: outcome.checked }) };
         else if (lkg.kept && lkg.kept.safeToUpdate !== 'unmaintained')
-            return { ...base, facts: { ...factsOfRecord(lkg.kept), archived: true }, kept: null, stale: true, note: reason };
+            return {
+                ...base,
+                facts: { ...factsOfRecord(lkg.kept), archived: true, checked: outcome.checked },
+                kept: null,
+                stale: true,
+                note: reason
+            };
     }
     return { ...base, ...lkg, stale: true, note: reason };
 }
