@@ -190,6 +190,28 @@ describe('serve', () => {
   })
 })
 
+describe('a mistyped command line', () => {
+  it('names the flag or command it most likely meant, with the usage of that command alone', async () => {
+    const flag = collecting()
+    expect(await main(['check', '--api', 'site', '--compsoe', 'compose.yml'], flag.log, {})).toBe(2)
+    expect(flag.text()).toContain('unknown option --compsoe: did you mean --compose?')
+    expect(flag.text()).toContain('updatesafe check [options]')
+    expect(flag.text()).not.toContain('  build     --catalog')
+    const command = collecting()
+    expect(await main(['biuld', '--catalog', 'catalog'], command.log, {})).toBe(2)
+    expect(command.text()).toContain('unknown command "biuld": did you mean "build"?')
+    // Nothing near: the parser's own words, and no guess.
+    const far = collecting()
+    expect(await main(['serve', '--zzzzzzzz'], far.log, {})).toBe(2)
+    expect(far.text()).toContain("Unknown option '--zzzzzzzz'")
+    expect(far.text()).not.toContain('did you mean')
+    const none = collecting()
+    expect(await main(['qqqqqq'], none.log, {})).toBe(2)
+    expect(none.text()).not.toContain('did you mean')
+    expect(none.text()).toContain('Commands:')
+  })
+})
+
 describe('add, validate and build --only: a new app in a few minutes', () => {
   let fake: FakeGitHub
   let env: Record<string, string>

@@ -16,6 +16,7 @@ import { resolveBaseUrl, sourceCommit, upstreamSettings } from './inputs.js'
 import { closingLine, exitStatus, formatProblem, problem, ProblemsError } from './util/problems.js'
 import { redactingLogger } from './util/redact.js'
 import { escapeUnsafe } from './util/text.js'
+import { didYouMean } from './util/suggest.js'
 import { readComposeFile } from './check/compose.js'
 import { gateStatus, parseFailOn, type FailOn } from './check/gate.js'
 import type { ImageRef } from './check/images.js'
@@ -146,13 +147,30 @@ function parseFrom(arg: string): FromArg {
 
 const COMMANDS = ['build', 'serve', 'classify', 'validate', 'check', 'add']
 
-/** The command's flags; whatever parseArgs refuses (an unknown or malformed flag) is a usage error. */
+/**
+ * The command's flags; whatever parseArgs refuses (an unknown or malformed flag) is a usage error, naming the flag
+ * an unknown one most likely misspells.
+ */
 function flags<T extends ParseArgsConfig['options']>(args: string[], config: { options: T }, positionals = false) {
   try {
     return parseArgs({ args, options: config.options, strict: true, allowPositionals: positionals })
   } catch (e) {
-    throw usageError((e as Error).message)
+    const err = e as Error & { code?: string }
+    const typed = err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /'(--?[^'\s]+)'/.exec(err.message)?.[1] : undefined
+    const near = typed && didYouMean(typed.replace(/^-+/, ''), Object.keys(config.options ?? {}))
+    throw usageError(near ? `unknown option ${typed}: did you mean --${near}?` : err.message)
   }
+}
+
+/** `updatesafe biuld`: the command it most likely misspells, when one is close. */
+function unknownCommand(command: string): string {
+  const near = didYouMean(command, COMMANDS)
+  return `unknown command "${command}"${near ? `: did you mean "${near}"?` : ''}`
+}
+
+/** The usage text for a misused command line: that command's own when it names one, else every command's. */
+function usageFor(command: string | undefined): string {
+  return command && COMMANDS.includes(command) ? `updatesafe ${command} [options]\n\n${HELP[command]}` : USAGE
 }
 
 async function run(
@@ -404,7 +422,7 @@ async function run(
       stdout(USAGE)
       return command === undefined ? 2 : 0
     default:
-      throw usageError(`unknown command "${command}"`)
+      throw usageError(unknownCommand(command))
   }
 }
 
@@ -428,7 +446,7 @@ export async function main(
       return exitStatus(e)
     }
     if (e.kind === 'usage') {
-      log.error(`${e.message}\n\n${USAGE}`)
+      log.error(`${e.message}\n\n${usageFor(argv[0])}`)
       return exitStatus(e)
     }
     for (const p of e.problems) log.error(formatProblem(p))
