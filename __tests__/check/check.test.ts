@@ -287,7 +287,7 @@ describe('updatesafe check: the gate (--fail-on) and what the table says', () =>
     // 1.0.0 is older than the judged history: the verdict is unknown, but v3.15.0 on the path is breaking.
     const r = await check('--api', origin, '--from', 'prometheus=1.0.0')
     expect(r.status).toBe(1)
-    expect(r.stdout).toMatch(/^--from\s+prometheus\s+1\.0\.0\s+v3\.16\.0\s+unknown\s+breaking \(v3\.15\.0\)\s+\S/m)
+    expect(r.stdout).toMatch(/^\(--from\)\s+prometheus\s+1\.0\.0\s+v3\.16\.0\s+unknown\s+breaking \(v3\.15\.0\)\s+\S/m)
     expect(r.stdout).toContain('All users must')
     const json = JSON.parse((await check('--api', origin, '--from', 'prometheus=1.0.0', '--json')).stdout) as {
       apps: { safeToUpdate: string; worst: { safeToUpdate: string; version: string } }[]
@@ -335,7 +335,11 @@ describe('updatesafe check: the gate (--fail-on) and what the table says', () =>
     const { runCheck } = await import('../../src/check/report.js')
     const { snapshotReader } = await import('../../src/check/snapshot.js')
     const result = await runCheck(snapshotReader(origin), { from: [{ slug: 'gogs', version: '0.14.3' }], services: [] })
-    const narrow = checkTable(result, { columns: 80 }).trimEnd().split('\n')
+    const printed = checkTable(result, { columns: 80 }).trimEnd().split('\n')
+    // The table, then a blank line, the legend and the summary line, those within the width.
+    expect(printed.slice(printed.indexOf('')).every((l) => l.length <= 80)).toBe(true)
+    expect(printed.at(-1)).toBe('1 judged, worst breaking; 0 not checked.')
+    const narrow = printed.slice(0, printed.indexOf(''))
     const indent = narrow[0]!.indexOf('WHY')
     expect(narrow.length).toBeGreaterThan(2)
     expect(narrow.every((l) => l.length <= Math.max(80, indent + 30))).toBe(true)

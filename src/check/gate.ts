@@ -54,6 +54,19 @@ export function worstOf(a: CheckedApp, opts: { allowUrgent?: boolean } = {}): Wo
   return { safeToUpdate: cls, version: byRelease ? d.version : null, words, urgentAllowed }
 }
 
+/** The most severe class the gate counts over every judged app; null when none was judged. */
+export function worstOverall(
+  result: CheckResult,
+  opts: { allowUrgent?: boolean } = {}
+): Exclude<Classification, 'unmaintained'> | null {
+  let worst: Exclude<Classification, 'unmaintained'> | null = null
+  for (const a of result.apps) {
+    const c = worstOf(a, opts).safeToUpdate
+    if (worst === null || LEVEL[c] > LEVEL[worst]) worst = c
+  }
+  return worst
+}
+
 /** 1 when any app's worst class (or, for `unknown`, an image the catalog does not know) reaches `failOn`. */
 export function gateStatus(result: CheckResult, opts: { failOn?: FailOn; allowUrgent?: boolean } = {}): 0 | 1 {
   const threshold = THRESHOLD[opts.failOn ?? 'breaking']

@@ -2,7 +2,7 @@
 // worst class crossed with its release, and the deciding words wrapped under their column, never
 // cut), or the JSON document `--json` prints.
 import { escapeUnsafe } from '../util/text.js'
-import { worstOf } from './gate.js'
+import { worstOf, worstOverall } from './gate.js'
 import type { CheckResult } from './report.js'
 
 /** The JSON document `--json` prints; `worst` is what the gate counted for each app. */
@@ -68,7 +68,8 @@ export function checkTable(result: CheckResult, opts: { columns?: number; allowU
       `${w.safeToUpdate}${w.version !== null ? ` (${w.version})` : ''}` +
       `${w.urgentAllowed ? ' urgent fix, allowed' : a.breaking && a.urgentOnly ? ' urgent fix' : ''}`
     return [
-      cell(a.source.from === 'compose' ? a.source.service : '--from', 40),
+      // Parentheses: no Compose service can be named so, so a --from row never reads as a service.
+      cell(a.source.from === 'compose' ? a.source.service : '(--from)', 40),
       cell(a.slug, 40),
       cell(a.running ?? '?', 30),
       cell(a.latest, 30),
@@ -90,6 +91,7 @@ export function checkTable(result: CheckResult, opts: { columns?: number; allowU
   if (rows.length > 0) {
     emit(head)
     rows.forEach(emit)
+    out.push('', ...LEGEND.flatMap((l) => wrap(l, Math.max(40, opts.columns ?? 120))))
   } else out.push('No tracked app to check.')
   if (result.untracked.length > 0) {
     out.push('', 'Not checked:')
@@ -98,5 +100,20 @@ export function checkTable(result: CheckResult, opts: { columns?: number; allowU
         `  ${cell(u.file, 80)}:${u.line}: ${cell(u.service, 40)} (${cell(u.image ?? 'no image', 80)}): ${cell(u.reason, 300)}`
       )
   }
+  out.push('', summaryLine(result, opts))
   return `${out.join('\n')}\n`
+}
+
+/** What the two class columns mean: one is the update as a whole, the other the worst single release in it. */
+const LEGEND = [
+  'VERDICT: the update from RUNNING to LATEST as a whole (unknown when a release between was not judged).',
+  'WORST CROSSED: the most severe release between them. The exit status follows the more severe of the two.'
+]
+
+/** One closing line: how many judged, the worst class among them, how many images not tracked. */
+function summaryLine(result: CheckResult, opts: { allowUrgent?: boolean }): string {
+  const worst = worstOverall(result, opts)
+  const judged = `${result.apps.length} judged${worst ? `, worst ${worst}` : ''}`
+  const n = result.untracked.length
+  return `${judged}; ${n} not checked.`
 }
