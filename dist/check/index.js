@@ -32003,6 +32003,16 @@ function worstOf(a, opts = {}) {
     const words = byRelease ? (d.quote ?? d.evidence ?? d.rationale) : a.rationale;
     return { safeToUpdate: cls, version: byRelease ? d.version : null, words, urgentAllowed };
 }
+/** The most severe class the gate counts over every judged app; null when none was judged. */
+function worstOverall(result, opts = {}) {
+    let worst = null;
+    for (const a of result.apps) {
+        const c = worstOf(a, opts).safeToUpdate;
+        if (worst === null || LEVEL[c] > LEVEL[worst])
+            worst = c;
+    }
+    return worst;
+}
 /** 1 when any app's worst class (or, for `unknown`, an image the catalog does not know) reaches `failOn`. */
 function gateStatus(result, opts = {}) {
     const threshold = THRESHOLD[opts.failOn ?? 'breaking'];

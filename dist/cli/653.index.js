@@ -10537,6 +10537,16 @@ function worstOf(a, opts = {}) {
     const words = byRelease ? (d.quote ?? d.evidence ?? d.rationale) : a.rationale;
     return { safeToUpdate: cls, version: byRelease ? d.version : null, words, urgentAllowed };
 }
+/** The most severe class the gate counts over every judged app; null when none was judged. */
+function worstOverall(result, opts = {}) {
+    let worst = null;
+    for (const a of result.apps) {
+        const c = worstOf(a, opts).safeToUpdate;
+        if (worst === null || LEVEL[c] > LEVEL[worst])
+            worst = c;
+    }
+    return worst;
+}
 /** 1 when any app's worst class (or, for `unknown`, an image the catalog does not know) reaches `failOn`. */
 function gateStatus(result, opts = {}) {
     const threshold = THRESHOLD[opts.failOn ?? 'breaking'];
@@ -11167,7 +11177,8 @@ function checkTable(result, opts = {}) {
         const worst = `${w.safeToUpdate}${w.version !== null ? ` (${w.version})` : ''}` +
             `${w.urgentAllowed ? ' urgent fix, allowed' : a.breaking && a.urgentOnly ? ' urgent fix' : ''}`;
         return [
-            cell(a.source.from === 'compose' ? a.source.service : '--from', 40),
+            // Parentheses: no Compose service can be named so, so a --from row never reads as a service.
+            cell(a.source.from === 'compose' ? a.source.service : '(--from)', 40),
             cell(a.slug, 40),
             cell(a.running ?? '?', 30),
             cell(a.latest, 30),
@@ -11190,6 +11201,7 @@ function checkTable(result, opts = {}) {
     if (rows.length > 0) {
         emit(head);
         rows.forEach(emit);
+        out.push('', ...LEGEND.flatMap((l) => wrap(l, Math.max(40, opts.columns ?? 120))));
     }
     else
         out.push('No tracked app to check.');
@@ -11198,7 +11210,20 @@ function checkTable(result, opts = {}) {
         for (const u of result.untracked)
             out.push(`  ${cell(u.file, 80)}:${u.line}: ${cell(u.service, 40)} (${cell(u.image ?? 'no image', 80)}): ${cell(u.reason, 300)}`);
     }
+    out.push('', summaryLine(result, opts));
     return `${out.join('\n')}\n`;
+}
+/** What the two class columns mean: one is the update as a whole, the other the worst single release in it. */
+const LEGEND = [
+    'VERDICT: the update from RUNNING to LATEST as a whole (unknown when a release between was not judged).',
+    'WORST CROSSED: the most severe release between them. The exit status follows the more severe of the two.'
+];
+/** One closing line: how many judged, the worst class among them, how many images not tracked. */
+function summaryLine(result, opts) {
+    const worst = worstOverall(result, opts);
+    const judged = `${result.apps.length} judged${worst ? `, worst ${worst}` : ''}`;
+    const n = result.untracked.length;
+    return `${judged}; ${n} not checked.`;
 }
 
 ;// CONCATENATED MODULE: ./package.json
@@ -11212,6 +11237,7 @@ const VERSION = package_namespaceObject.rE;
 ;// CONCATENATED MODULE: ./src/commands.ts
 // The CLI commands (build, serve, classify, validate): parse flags and call the
 // same code the action runs. Logs go to stderr so stdout carries only data.
+
 
 
 
@@ -11348,14 +11374,29 @@ function parseFrom(arg) {
     return { slug, version };
 }
 const COMMANDS = ['build', 'serve', 'classify', 'validate', 'check', 'add'];
-/** The command's flags; whatever parseArgs refuses (an unknown or malformed flag) is a usage error. */
+/**
+ * The command's flags; whatever parseArgs refuses (an unknown or malformed flag) is a usage error, naming the flag
+ * an unknown one most likely misspells.
+ */
 function flags(args, config, positionals = false) {
     try {
         return (0,external_node_util_.parseArgs)({ args, options: config.options, strict: true, allowPositionals: positionals });
     }
     catch (e) {
-        throw usageError(e.message);
+        const err = e;
+        const typed = err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /'(--?[^'\s]+)'/.exec(err.message)?.[1] : undefined;
+        const near = typed && didYouMean(typed.replace(/^-+/, ''), Object.keys(config.options ?? {}));
+        throw usageError(near ? `unknown option ${typed}: did you mean --${near}?` : err.message);
     }
+}
+/** `updatesafe biuld`: the command it most likely misspells, when one is close. */
+function unknownCommand(command) {
+    const near = didYouMean(command, COMMANDS);
+    return `unknown command "${command}"${near ? `: did you mean "${near}"?` : ''}`;
+}
+/** The usage text for a misused command line: that command's own when it names one, else every command's. */
+function usageFor(command) {
+    return command && COMMANDS.includes(command) ? `updatesafe ${command} [options]\n\n${HELP[command]}` : USAGE;
 }
 async function run(argv, log, env, stdout) {
     const [command, ...rest] = argv;
@@ -11580,7 +11621,7 @@ async function run(argv, log, env, stdout) {
             stdout(USAGE);
             return command === undefined ? 2 : 0;
         default:
-            throw usageError(`unknown command "${command}"`);
+            throw usageError(unknownCommand(command));
     }
 }
 /**
@@ -11600,7 +11641,7 @@ stdout = (text) => void process.stdout.write(text)) {
             return exitStatus(e);
         }
         if (e.kind === 'usage') {
-            log.error(`${e.message}\n\n${USAGE}`);
+            log.error(`${e.message}\n\n${usageFor(argv[0])}`);
             return exitStatus(e);
         }
         for (const p of e.problems)
