@@ -146,6 +146,15 @@ describe('updatesafe check --compose over HTTP', () => {
     expect(table.stdout).toMatch(/search \(getmeili\/meilisearch:v1\.13\.3\): not tracked by this catalog/)
   })
 
+  it('gives an image its current app alone when an archived app it replaced maps it too', async () => {
+    // The bundled catalog maps matrixdotorg/synapse to element-hq/synapse and to the archived matrix-org/synapse,
+    // whose successor it is: one service, one row.
+    const file = await compose('synapse.yml', 'services:\n  matrix:\n    image: matrixdotorg/synapse:v1.98.0\n')
+    const r = await check('--api', origin, '--compose', file, '--json')
+    const apps = (JSON.parse(r.stdout) as { apps: JsonApp[] }).apps
+    expect(apps.map((a) => a.slug)).toEqual(['synapse'])
+  })
+
   it('lets a path whose only breaking releases are urgent fixes pass with --allow-urgent, and no other', async () => {
     const urgent = await compose('urgent.yml', FIVE('v3.14.0', '0.15.1'))
     const r = await check('--api', origin, '--compose', urgent, '--json')

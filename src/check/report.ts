@@ -124,6 +124,17 @@ export interface ImageChange {
  * The apps to judge: every `--from`, every Compose service whose image the catalog tracks (to the
  * latest), and every changed image the catalog tracks (from its old version to its new one).
  */
+/**
+ * The records an image maps to, less those that another of them replaces: an archived project's image that its
+ * successor goes on publishing (`matrixdotorg/synapse`) is the successor's, so a service gets one row, not two.
+ */
+function oneApp(slugs: readonly string[], records: ReadonlyMap<string, AppRecord>): AppRecord[] {
+  const tracked = slugs.map((slug) => records.get(slug)).filter((r): r is AppRecord => r !== undefined)
+  const repos = new Set(tracked.map((r) => r.repo.toLowerCase()))
+  const current = tracked.filter((r) => !(r.successor && repos.has(r.successor.toLowerCase())))
+  return current.length > 0 ? current : tracked
+}
+
 export async function runCheck(
   reader: SnapshotReader,
   input: {
@@ -175,8 +186,7 @@ export async function runCheck(
         continue
       }
       const m = match(s.image)
-      let tracked =
-        'slugs' in m ? m.slugs.map((slug) => records.get(slug)).filter((r): r is AppRecord => r !== undefined) : []
+      let tracked = 'slugs' in m ? oneApp(m.slugs, records) : []
       const ref = parseImageRef(s.image)
       let resolvedFrom: string | undefined
       let reason = 'untracked' in m ? m.untracked : 'not tracked by this catalog'
@@ -223,8 +233,7 @@ export async function runCheck(
     for (const c of changes) {
       const where = { file: c.file, service: c.field, line: c.line, image: c.image }
       const m = match(c.image)
-      const tracked =
-        'slugs' in m ? m.slugs.map((slug) => records.get(slug)).filter((r): r is AppRecord => r !== undefined) : []
+      const tracked = 'slugs' in m ? oneApp(m.slugs, records) : []
       const head = parseImageRef(c.image)
       const base = parseImageRef(c.baseImage)
       if ('untracked' in m || tracked.length === 0 || !head) {
