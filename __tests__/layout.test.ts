@@ -78,7 +78,7 @@ describe('source layout', () => {
         .map((e) => e.name)
         .sort()
     ).toEqual(
-      ['build', 'catalog', 'check', 'classify', 'lifecycle', 'output', 'schema', 'site', 'upstream', 'util'].sort()
+      ['pipeline', 'catalog', 'check', 'classify', 'lifecycle', 'output', 'schema', 'site', 'upstream', 'util'].sort()
     )
   })
 })

@@ -6,7 +6,7 @@ import http from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { build } from '../src/build/pipeline.ts'
+import { build } from '../src/pipeline/pipeline.ts'
 import { createSiteHandler } from '../src/output/serve.ts'
 import { launchChromium } from '../__tests__/support/chromium.ts'
 

@@ -3,8 +3,8 @@
 // point at (so they show inline on pull requests).
 import path from 'node:path'
 import * as core from '@actions/core'
-import { buildDeps } from './build/deps.js'
-import { build, type BuildResult } from './build/pipeline.js'
+import { buildDeps } from './pipeline/deps.js'
+import { build, type BuildResult } from './pipeline/pipeline.js'
 import { buildSummary, type SummaryInput } from './output/job-summary.js'
 import type { Logger, SourceRef } from './util/types.js'
 import { resolveBaseUrl, sourceCommit, upstreamSettings } from './inputs.js'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import type { RecordChange } from '../../src/build/pipeline.js'
+import type { RecordChange } from '../../src/pipeline/pipeline.js'
 import {
   buildSummary,
   escapeMarkdown,

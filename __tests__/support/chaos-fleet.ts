@@ -1,10 +1,10 @@
 // A catalog of N apps with every kind of upstream trouble, its repositories on the local GitHub stand-in, and the
 // daily runs of the issue 56 "done when": a refresh against a faulty upstream, a frozen upstream (it answers as the
-// day before) and an offline build. Used by __tests__/build/chaos.test.ts (a small fleet) and bench/chaos.mjs
+// day before) and an offline build. Used by __tests__/pipeline/chaos.test.ts (a small fleet) and bench/chaos.mjs
 // (1,000 apps). Every note here is made up.
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import { build, type BuildResult } from '../../src/build/pipeline.js'
+import { build, type BuildResult } from '../../src/pipeline/pipeline.js'
 import { statusDocSchema, type CatalogDoc, type StatusDoc } from '../../src/schema/index.js'
 import { refreshFromGitHub } from '../../src/upstream/github/refresh.js'
 import type { Logger } from '../../src/util/types.js'

@@ -2,7 +2,7 @@
 // (each with --previous pointing at the one before), as the daily workflow does.
 import { mkdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import { build, type BuildDeps } from '../../src/build/pipeline.js'
+import { build, type BuildDeps } from '../../src/pipeline/pipeline.js'
 import type { RefreshOutcome } from '../../src/upstream/github/refresh.js'
 import type { Logger, ReleaseNotes } from '../../src/util/types.js'
 import { compareVersions } from '../../src/util/versions.js'

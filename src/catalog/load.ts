@@ -309,7 +309,7 @@ function readRecordFile(file: string, known?: (bytes: Buffer) => string | null):
 }
 
 /**
- * Records whose file the caller knows already (see build/reuse.ts): given a slug and its file's bytes, the
+ * Records whose file the caller knows already (see pipeline/reuse.ts): given a slug and its file's bytes, the
  * repository of the record when it need not be parsed again, else null.
  */
 export type KnownRecords = (slug: string, bytes: Buffer) => string | null

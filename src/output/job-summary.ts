@@ -1,7 +1,7 @@
 // The job summary (GITHUB_STEP_SUMMARY) of one action run, as Markdown: what
 // a maintainer needs to review a scheduled publish without opening the site.
 // Pure: the action writes the string; tests read it.
-import type { RecordChange } from '../build/pipeline.js'
+import type { RecordChange } from '../pipeline/pipeline.js'
 import type { RefreshStats } from '../upstream/github/refresh.js'
 
 export interface SummaryInput {

@@ -28,7 +28,7 @@ export function snapshotInvalid(problems: Problem[]): ProblemsError {
 export interface SnapshotChecker {
   /** Check one file; the catalog document must come before each app's document and page (its releases document may come first). */
   add(file: string, content: string | Buffer | SplitJson): void
-  /** A file carried over unread from the previous snapshot (build/reuse.ts): it is there, and was checked when written. */
+  /** A file carried over unread from the previous snapshot (pipeline/reuse.ts): it is there, and was checked when written. */
   kept(file: string): void
   /** Throw a snapshot ProblemsError listing every problem found. */
   finish(): void

@@ -330,7 +330,7 @@ export class StagedTree {
 
   /**
    * Carry the previous snapshot's file at `rel` over unread: linked, or copied where it cannot be linked.
-   * For files whose inputs the caller knows unchanged (build/reuse.ts), after `hasPrevious`.
+   * For files whose inputs the caller knows unchanged (pipeline/reuse.ts), after `hasPrevious`.
    */
   adopt(rel: string): void {
     if (!this.previousDir) throw new Error(`adopt ${rel}: there is no previous snapshot`)

@@ -245,7 +245,7 @@ export const RECORD_FIELDS = Object.keys(appRecordShape) as (keyof AppRecord)[]
 
 export const STATUS_SCHEMA_ID = `${SERVICE}.status.v1` as const
 
-/** What a run published for an app whose record built from upstream data failed its schema (build/records.ts). */
+/** What a run published for an app whose record built from upstream data failed its schema (pipeline/records.ts). */
 export const FAULT_OUTCOMES = ['previous', 'unknown', 'none'] as const
 
 /** The run report (/api/v1/status.json): rewritten by every run, so a dead pipeline shows. */

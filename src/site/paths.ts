@@ -43,7 +43,7 @@ export const paths = {
   classFeed: (c: Classification) => `feeds/${c}.xml`,
   appFeed: (slug: string) => `apps/${slug}/feed.xml`,
   asset: (name: 'site.css' | 'site.js' | 'icon.svg') => `assets/${name}`,
-  /** What each app was built from, for the next build (build/reuse.ts); not part of the API. */
+  /** What each app was built from, for the next build (pipeline/reuse.ts); not part of the API. */
   reuse: '.updatesafe/reuse.json'
 }
 

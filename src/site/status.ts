@@ -26,7 +26,7 @@ export interface RunReport {
   faults?: readonly RecordFaultReport[]
 }
 
-/** An app whose record built from upstream data failed its schema (build/records.ts: RecordFault). */
+/** An app whose record built from upstream data failed its schema (pipeline/records.ts: RecordFault). */
 export interface RecordFaultReport {
   slug: string
   field: string

@@ -240,7 +240,7 @@ function factsOfEntry(e: Entry, checked: string, archived: boolean): ReleaseFact
   return { ...release, checked, archived, crossed: [release] }
 }
 
-/** What an app's releases in the file are, for the reuse key of an offline build (see build/reuse.ts). */
+/** What an app's releases in the file are, for the reuse key of an offline build (see pipeline/reuse.ts). */
 export function notesDigest(notes: NotesFile, repo: string): string {
   const entries = notes.byRepo.get(repo.toLowerCase())
   return entries ? sha256(JSON.stringify(entries), 'base64') : ''

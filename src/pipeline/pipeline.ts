@@ -105,11 +105,11 @@ function offlineData(opts: BuildOptions): OfflineData | null {
 export interface BuildDeps {
   log: Logger
   /**
-   * The running program's identity (build/reuse.ts: programDigest). With it, apps that did not change since the
+   * The running program's identity (pipeline/reuse.ts: programDigest). With it, apps that did not change since the
    * previous snapshot are carried over from it unread; without it (running from source) every app is built.
    */
   program?: string | null
-  /** A language model to judge releases (build/judge-models.ts); without one the rules judge. */
+  /** A language model to judge releases (pipeline/judge-models.ts); without one the rules judge. */
   modelJudge?: ModelAsker | null
   refresh?: (targets: RefreshTarget[]) => Promise<{ outcomes: Map<string, RefreshOutcome>; stats: RefreshStats }>
   fetchProduct?: (product: string) => Promise<EndoflifeProduct>
@@ -301,7 +301,7 @@ interface AppToPublish {
 
 /** What the catalog, the previous snapshot and upstream gave: one judged record per app. */
 interface Judged {
-  /** Apps whose files were carried over from the previous snapshot (build/reuse.ts). */
+  /** Apps whose files were carried over from the previous snapshot (pipeline/reuse.ts). */
   carried: Set<string>
   /** This build's reuse record, for the next one; null when nothing may be reused. */
   reuseDoc: string | null
@@ -391,7 +391,7 @@ async function judgeCatalog(
   // 5. End-of-life data for the products the catalog names.
   const docs = await productDocs(apps, catalogDir, opts.refresh ? deps.fetchProduct : undefined, log)
   // 5b. The judge: a language model's answers for the releases judged now, reused or asked within the run's budget
-  //     (build/judge-models.ts); without a model, or past its budget, the rules judge.
+  //     (pipeline/judge-models.ts); without a model, or past its budget, the rules judge.
   const judging = await judgeByModel(apps, previousDir, deps.modelJudge ?? null)
   // 6. One record per app: facts → verdict (yesterday's, when its basis holds) → record, checked and
   //    settled against the previous one; its judged releases join the history read back from the snapshot.
@@ -491,7 +491,7 @@ function onlySome(read: CatalogRead, only: readonly string[] | undefined): Catal
   }
 }
 
-/** How an app's files are carried over from the previous snapshot (see build/reuse.ts). */
+/** How an app's files are carried over from the previous snapshot (see pipeline/reuse.ts). */
 interface Carry {
   /** Does the previous snapshot hold every file to carry over? */
   present: (slug: string) => boolean

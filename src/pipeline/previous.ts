@@ -52,7 +52,7 @@ function readDoc<T>(dir: string, sitePath: string, schema: z.ZodType<T>, id: str
 }
 
 /**
- * The previous snapshot's reuse record (build/reuse.ts), when it was made by `program`; null otherwise (a first
+ * The previous snapshot's reuse record (pipeline/reuse.ts), when it was made by `program`; null otherwise (a first
  * build, another program, or a record that is not valid, which is said: then every app is built again).
  */
 export async function readPreviousReuse(
@@ -117,7 +117,7 @@ export async function readPreviousChanges(dir: string | undefined, log: Logger):
   if ('data' in read) return { changes: read.data.changes, idPrefix: read.data.idPrefix ?? null, problem: null }
   const file = path.join(dir, ...paths.changes.split('/'))
   const problem = 'problem' in read ? read.problem : 'is missing'
-  // The caller refuses an offline build over it, or says it after a refresh (see build/pipeline.ts).
+  // The caller refuses an offline build over it, or says it after a refresh (see pipeline/pipeline.ts).
   if ('problem' in read || previousPublishes(dir, paths.changesSchema)) {
     log.warning(`previous ${file} ${problem}; the feeds start empty`)
     return { ...none, problem }
@@ -178,7 +178,7 @@ function withJudges(raw: unknown): unknown {
 /**
  * One app's judged releases in the previous snapshot, `<dir>/api/v1/apps/<slug>/releases.json`: one read,
  * synchronous because each app takes one synchronous step. Says nothing: the caller knows whether a missing one is
- * expected (a first publication, a snapshot from before the history) or damage (see build/records.ts).
+ * expected (a first publication, a snapshot from before the history) or damage (see pipeline/records.ts).
  */
 export function readPreviousHistory(dir: string | undefined, slug: string): HistoryRead {
   if (!dir) return { missing: true }

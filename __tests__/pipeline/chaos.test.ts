@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import { build, type BuildResult } from '../../src/build/pipeline.js'
+import { build, type BuildResult } from '../../src/pipeline/pipeline.js'
 import type { CatalogDoc } from '../../src/schema/index.js'
 import { refreshFromGitHub } from '../../src/upstream/github/refresh.js'
 import type { Logger } from '../../src/util/types.js'

@@ -1,5 +1,5 @@
 // A history the previous snapshot held and this build cannot carry over (issue 48, item 4): a releases document that
-// is missing, unreadable or another app's (build/records.ts finds them), or a change history that is (previous.ts).
+// is missing, unreadable or another app's (pipeline/records.ts finds them), or a change history that is (previous.ts).
 // Never dropped in silence: refused offline, named after a refresh.
 import path from 'node:path'
 import { paths } from '../site/paths.js'

@@ -46,7 +46,7 @@ export interface RecordContext {
   previousDir?: string
   /** The classifier's digest (CLASSIFIER_DIGEST: its model and judging revision); part of every verdict's basis. */
   model: string
-  /** The judge this run uses (`rules` or `model:<id>`) and a model's answers by slug and version (build/judge-models.ts). */
+  /** The judge this run uses (`rules` or `model:<id>`) and a model's answers by slug and version (pipeline/judge-models.ts). */
   judging?: Pick<ModelJudging, 'judge' | 'answers'>
   log: Logger
   /**

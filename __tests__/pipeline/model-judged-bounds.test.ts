@@ -1,12 +1,12 @@
-// Property (fast-check) of the model-judged path (build/judge-models.ts → classify/model-answer.ts → the record and
+// Property (fast-check) of the model-judged path (pipeline/judge-models.ts → classify/model-answer.ts → the record and
 // its history): whatever a model answers for notes of any content or length (its class, kind, the line it quotes
 // and its reason), every answer that passes the check gives history entries within their schema bounds, so no
 // release it judged drops out of the history (issue 56, item 3), and the record is never at fault.
 import { describe, expect, it } from '@jest/globals'
 import fc from 'fast-check'
-import type { AppFacts } from '../../src/build/facts.js'
-import { judgeByModel, type ModelAsker, type ModelAnswerFor } from '../../src/build/judge-models.js'
-import { appRecord, type RecordFault } from '../../src/build/records.js'
+import type { AppFacts } from '../../src/pipeline/facts.js'
+import { judgeByModel, type ModelAsker, type ModelAnswerFor } from '../../src/pipeline/judge-models.js'
+import { appRecord, type RecordFault } from '../../src/pipeline/records.js'
 import { checkAnswer, CLASSIFIER_DIGEST, notesForModel, PROMPT_VERSION } from '../../src/classify/index.js'
 import { appRecordSchema, releasesDocSchema } from '../../src/schema/index.js'
 import type { Logger, ReleaseNotes } from '../../src/util/types.js'

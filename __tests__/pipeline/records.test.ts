@@ -3,8 +3,8 @@
 // fault in a field the catalog decides still fails the build. A history entry that fails its schema becomes a gap,
 // so no update across it reads as safe. The notes are made up here.
 import { describe, expect, it } from '@jest/globals'
-import type { AppFacts } from '../../src/build/facts.js'
-import { appRecord, refusedGaps, type RecordContext, type RecordFault } from '../../src/build/records.js'
+import type { AppFacts } from '../../src/pipeline/facts.js'
+import { appRecord, refusedGaps, type RecordContext, type RecordFault } from '../../src/pipeline/records.js'
 import { CLASSIFIER_DIGEST, type JudgeAnswer } from '../../src/classify/index.js'
 import { verdictFrom } from '../../src/classify/upgrade.js'
 import {

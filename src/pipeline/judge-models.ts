@@ -145,7 +145,7 @@ export interface ModelJudging {
   pending: Set<string>
 }
 
-/** The releases a record of this app judges (as build/assess.ts does): the crossed ones or the latest, and earlier ones. */
+/** The releases a record of this app judges (as pipeline/assess.ts does): the crossed ones or the latest, and earlier ones. */
 function releasesOf(app: AppFacts): ReleaseNotes[] {
   const facts = app.facts
   // An archived app is unmaintained whatever its notes say: its history is the rules', and no budget goes to it.

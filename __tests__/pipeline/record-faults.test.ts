@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import { build, type BuildDeps } from '../../src/build/pipeline.js'
+import { build, type BuildDeps } from '../../src/pipeline/pipeline.js'
 import { buildSummary } from '../../src/output/job-summary.js'
 import { statusDocSchema, type CatalogDoc, type StatusDoc } from '../../src/schema/index.js'
 import type { RefreshOutcome } from '../../src/upstream/github/refresh.js'

@@ -1,4 +1,4 @@
-// Carrying unchanged apps over from the previous snapshot (src/build/reuse.ts): a build that does so writes
+// Carrying unchanged apps over from the previous snapshot (src/pipeline/reuse.ts): a build that does so writes
 // the same tree as one that reads every app, and anything an app's files depend on makes it read again.
 import { afterEach, beforeEach, expect, it } from '@jest/globals'
 import { describe } from '../support/needs-shared-data.js'
@@ -6,9 +6,9 @@ import { cp, mkdir, readFile, readdir, rm, symlink, writeFile } from 'node:fs/pr
 import { lstatSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
-import type { ModelAsker } from '../../src/build/judge-models.js'
-import { build, type BuildDeps } from '../../src/build/pipeline.js'
-import { programDigest } from '../../src/build/reuse.js'
+import type { ModelAsker } from '../../src/pipeline/judge-models.js'
+import { build, type BuildDeps } from '../../src/pipeline/pipeline.js'
+import { programDigest } from '../../src/pipeline/reuse.js'
 import { loadCatalog } from '../../src/catalog/load.js'
 import type { CatalogDoc } from '../../src/schema/index.js'
 import type { Logger } from '../../src/util/types.js'

@@ -3,8 +3,8 @@
 // made up here, each saying what it exercises.
 import { afterEach, describe, expect, it } from '@jest/globals'
 import { classifyReleases } from '../../src/classify/index.js'
-import { judgeByModel, modelAsker, type ModelAskerOptions } from '../../src/build/judge-models.js'
-import type { AppFacts } from '../../src/build/facts.js'
+import { judgeByModel, modelAsker, type ModelAskerOptions } from '../../src/pipeline/judge-models.js'
+import type { AppFacts } from '../../src/pipeline/facts.js'
 import type { Logger } from '../../src/util/types.js'
 import { answer, notesOf, reader, releaseOf, startFakeModels, type FakeModels } from '../support/fake-models.js'
 

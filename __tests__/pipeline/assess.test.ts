@@ -4,9 +4,9 @@
 // tags only, overridden. A record from upstream data a refresh can pass on is never at fault (issue 56).
 import { describe, expect, it } from '@jest/globals'
 import fc from 'fast-check'
-import { assess } from '../../src/build/assess.js'
-import type { AppFacts } from '../../src/build/facts.js'
-import { appRecord, type RecordFault } from '../../src/build/records.js'
+import { assess } from '../../src/pipeline/assess.js'
+import type { AppFacts } from '../../src/pipeline/facts.js'
+import { appRecord, type RecordFault } from '../../src/pipeline/records.js'
 import { CLASSIFIER_DIGEST } from '../../src/classify/index.js'
 import { appRecordSchema, LIMITS, releasesDocSchema, type Override } from '../../src/schema/index.js'
 import type { Logger, ReleaseNotes } from '../../src/util/types.js'

@@ -31,7 +31,7 @@ export interface Assessment {
 export function assess(
   app: AppFacts & { facts: ReleaseFacts },
   log: Logger,
-  /** A model's checked answers by release version (build/judge-models.ts); the rest are the rules'. */
+  /** A model's checked answers by release version (pipeline/judge-models.ts); the rest are the rules'. */
   answers?: ReadonlyMap<string, JudgeAnswer & { cut?: boolean }>
 ): Assessment {
   const { facts, entry } = app
