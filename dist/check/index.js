@@ -48751,7 +48751,7 @@ const appDocSchema = strictObject({
 /** Field order of a record, as published. */
 const RECORD_FIELDS = Object.keys(appRecordShape);
 const STATUS_SCHEMA_ID = `${SERVICE}.status.v1`;
-/** What a run published for an app whose record built from upstream data failed its schema (build/records.ts). */
+/** What a run published for an app whose record built from upstream data failed its schema (pipeline/records.ts). */
 const FAULT_OUTCOMES = ['previous', 'unknown', 'none'];
 /** The run report (/api/v1/status.json): rewritten by every run, so a dead pipeline shows. */
 /** `rules`, or `model:` and a model id as GitHub Models names them (`openai/gpt-4.1-mini`). */
@@ -50706,7 +50706,7 @@ const paths = {
     classFeed: (c) => `feeds/${c}.xml`,
     appFeed: (slug) => `apps/${slug}/feed.xml`,
     asset: (name) => `assets/${name}`,
-    /** What each app was built from, for the next build (build/reuse.ts); not part of the API. */
+    /** What each app was built from, for the next build (pipeline/reuse.ts); not part of the API. */
     reuse: '.updatesafe/reuse.json'
 };
 /** A path with `{slug}` (or `{class}`) in place of the value, for documentation. */
@@ -51398,6 +51398,16 @@ function checked(record, source, running, v) {
  * The apps to judge: every `--from`, every Compose service whose image the catalog tracks (to the
  * latest), and every changed image the catalog tracks (from its old version to its new one).
  */
+/**
+ * The records an image maps to, less those that another of them replaces: an archived project's image that its
+ * successor goes on publishing (`matrixdotorg/synapse`) is the successor's, so a service gets one row, not two.
+ */
+function oneApp(slugs, records) {
+    const tracked = slugs.map((slug) => records.get(slug)).filter((r) => r !== undefined);
+    const repos = new Set(tracked.map((r) => r.repo.toLowerCase()));
+    const current = tracked.filter((r) => !(r.successor && repos.has(r.successor.toLowerCase())));
+    return current.length > 0 ? current : tracked;
+}
 async function runCheck(reader, input) {
     const catalog = await snapshot_required(reader, paths.catalog, catalogDocSchema);
     const records = new Map(catalog.apps.map((a) => [a.slug, a]));
@@ -51438,7 +51448,7 @@ async function runCheck(reader, input) {
                 continue;
             }
             const m = match(s.image);
-            let tracked = 'slugs' in m ? m.slugs.map((slug) => records.get(slug)).filter((r) => r !== undefined) : [];
+            let tracked = 'slugs' in m ? oneApp(m.slugs, records) : [];
             const ref = parseImageRef(s.image);
             let resolvedFrom;
             let reason = 'untracked' in m ? m.untracked : 'not tracked by this catalog';
@@ -51485,7 +51495,7 @@ async function runCheck(reader, input) {
         for (const c of changes) {
             const where = { file: c.file, service: c.field, line: c.line, image: c.image };
             const m = match(c.image);
-            const tracked = 'slugs' in m ? m.slugs.map((slug) => records.get(slug)).filter((r) => r !== undefined) : [];
+            const tracked = 'slugs' in m ? oneApp(m.slugs, records) : [];
             const head = parseImageRef(c.image);
             const base = parseImageRef(c.baseImage);
             if ('untracked' in m || tracked.length === 0 || !head) {

@@ -1,8 +1,8 @@
-export const id = 991;
-export const ids = [991];
+export const id = 9;
+export const ids = [9];
 export const modules = {
 
-/***/ 8991:
+/***/ 8009:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -5362,7 +5362,7 @@ async function classifyJsonl(lines, write) {
 
 // EXTERNAL MODULE: external "node:util"
 var external_node_util_ = __webpack_require__(7975);
-;// CONCATENATED MODULE: ./src/build/history.ts
+;// CONCATENATED MODULE: ./src/pipeline/history.ts
 // The per-release history of each app: every release judged, kept from one snapshot
 // to the next (api/v1/apps/<slug>/releases.json is read back as the previous history),
 // so nothing judged is lost and anyone can ask for the verdict from the version they run.
@@ -5690,7 +5690,7 @@ const paths = {
     classFeed: (c) => `feeds/${c}.xml`,
     appFeed: (slug) => `apps/${slug}/feed.xml`,
     asset: (name) => `assets/${name}`,
-    /** What each app was built from, for the next build (build/reuse.ts); not part of the API. */
+    /** What each app was built from, for the next build (pipeline/reuse.ts); not part of the API. */
     reuse: '.updatesafe/reuse.json'
 };
 /** A path with `{slug}` (or `{class}`) in place of the value, for documentation. */
@@ -5913,7 +5913,7 @@ function recordFeedEntry(record, updated, idPrefix) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/build/reuse.ts
+;// CONCATENATED MODULE: ./src/pipeline/reuse.ts
 // A daily run republishes mostly what it published the day before. Each snapshot records, in
 // `.updatesafe/reuse.json`, what each app's files were built from; an app whose catalog file, published
 // record and program are those of that build is not parsed, judged or rendered again: its releases
@@ -6049,7 +6049,7 @@ function renderReuseDoc(program, apps) {
     return `${JSON.stringify(doc)}\n`;
 }
 
-;// CONCATENATED MODULE: ./src/build/previous.ts
+;// CONCATENATED MODULE: ./src/pipeline/previous.ts
 // The previously published snapshot (the Pages branch, checked out) is our
 // last-known-good source: when upstream fails, its facts are republished as they
 // were, and its change history goes on in the new snapshot.
@@ -6085,7 +6085,7 @@ function readDoc(dir, sitePath, schema, id) {
     return { problem: `does not match ${id} (${first ? `${first.path.join('.')}: ${first.message}` : 'invalid'})` };
 }
 /**
- * The previous snapshot's reuse record (build/reuse.ts), when it was made by `program`; null otherwise (a first
+ * The previous snapshot's reuse record (pipeline/reuse.ts), when it was made by `program`; null otherwise (a first
  * build, another program, or a record that is not valid, which is said: then every app is built again).
  */
 async function readPreviousReuse(dir, program, log) {
@@ -6139,7 +6139,7 @@ async function readPreviousChanges(dir, log) {
         return { changes: read.data.changes, idPrefix: read.data.idPrefix ?? null, problem: null };
     const file = external_node_path_default().join(dir, ...paths.changes.split('/'));
     const problem = 'problem' in read ? read.problem : 'is missing';
-    // The caller refuses an offline build over it, or says it after a refresh (see build/pipeline.ts).
+    // The caller refuses an offline build over it, or says it after a refresh (see pipeline/pipeline.ts).
     if ('problem' in read || previousPublishes(dir, paths.changesSchema)) {
         log.warning(`previous ${file} ${problem}; the feeds start empty`);
         return { ...none, problem };
@@ -6192,7 +6192,7 @@ function withJudges(raw) {
 /**
  * One app's judged releases in the previous snapshot, `<dir>/api/v1/apps/<slug>/releases.json`: one read,
  * synchronous because each app takes one synchronous step. Says nothing: the caller knows whether a missing one is
- * expected (a first publication, a snapshot from before the history) or damage (see build/records.ts).
+ * expected (a first publication, a snapshot from before the history) or damage (see pipeline/records.ts).
  */
 function readPreviousHistory(dir, slug) {
     if (!dir)
@@ -6234,7 +6234,7 @@ function historyProblem(dir, slug, expected) {
     return 'missing' in read && expected ? 'is missing' : null;
 }
 
-;// CONCATENATED MODULE: ./src/build/judge-models.ts
+;// CONCATENATED MODULE: ./src/pipeline/judge-models.ts
 // The model judge's step of a build: which releases a language model is asked about, in what order, and
 // with what budget. A release is asked once: an answer kept in the previous history for the same model,
 // prompt and notes is reused without a call. The rest are asked the newest release of each app first,
@@ -6335,7 +6335,7 @@ function modelAsker(opts, log) {
         }
     };
 }
-/** The releases a record of this app judges (as build/assess.ts does): the crossed ones or the latest, and earlier ones. */
+/** The releases a record of this app judges (as pipeline/assess.ts does): the crossed ones or the latest, and earlier ones. */
 function releasesOf(app) {
     const facts = app.facts;
     // An archived app is unmaintained whatever its notes say: its history is the rules', and no budget goes to it.
@@ -6400,7 +6400,7 @@ async function judgeByModel(apps, previousDir, asker) {
     return { judge: asker?.judge ?? 'rules', answers, calls: asker?.calls ?? 0, verdicts, pending };
 }
 
-;// CONCATENATED MODULE: ./src/build/deps.ts
+;// CONCATENATED MODULE: ./src/pipeline/deps.ts
 
 
 
@@ -7199,7 +7199,7 @@ class StagedTree {
     }
     /**
      * Carry the previous snapshot's file at `rel` over unread: linked, or copied where it cannot be linked.
-     * For files whose inputs the caller knows unchanged (build/reuse.ts), after `hasPrevious`.
+     * For files whose inputs the caller knows unchanged (pipeline/reuse.ts), after `hasPrevious`.
      */
     adopt(rel) {
         if (!this.previousDir)
@@ -8472,7 +8472,7 @@ function renderStatusDoc(report) {
     return toJson(statusDoc(report));
 }
 
-;// CONCATENATED MODULE: ./src/build/facts.ts
+;// CONCATENATED MODULE: ./src/pipeline/facts.ts
 
 function seedFacts(entry) {
     const r = entry.release;
@@ -8706,7 +8706,7 @@ function buildLifecycle(product, doc, latestVersion, now, opts = {}) {
 
 
 
-;// CONCATENATED MODULE: ./src/build/lifecycle.ts
+;// CONCATENATED MODULE: ./src/pipeline/lifecycle.ts
 // End-of-life data for the build: one endoflife.date product document per product
 // and run (refreshed when asked, else the stored copy), and each app's lifecycle from it.
 
@@ -8756,9 +8756,9 @@ function lifecycleFor(app, version, docs, now, log) {
     return lifecycle;
 }
 
-;// CONCATENATED MODULE: ./src/build/lost-history.ts
+;// CONCATENATED MODULE: ./src/pipeline/lost-history.ts
 // A history the previous snapshot held and this build cannot carry over (issue 48, item 4): a releases document that
-// is missing, unreadable or another app's (build/records.ts finds them), or a change history that is (previous.ts).
+// is missing, unreadable or another app's (pipeline/records.ts finds them), or a change history that is (previous.ts).
 // Never dropped in silence: refused offline, named after a refresh.
 
 
@@ -8784,7 +8784,7 @@ function lostHistories(reset, changes, previousDir, refreshed) {
     })), `the previous snapshot's history is damaged in ${lost.length} file${lost.length === 1 ? '' : 's'}`);
 }
 
-;// CONCATENATED MODULE: ./src/build/assess.ts
+;// CONCATENATED MODULE: ./src/pipeline/assess.ts
 // Turns an app's release facts into its published verdict: the pending cases
 // that the notes cannot decide, then the classifier, then a curated override.
 
@@ -8796,7 +8796,7 @@ function lostHistories(reset, changes, previousDir, refreshed) {
  * every release crossed, with the tag note, the curated override and the bounds.
  */
 function assess(app, log, 
-/** A model's checked answers by release version (build/judge-models.ts); the rest are the rules'. */
+/** A model's checked answers by release version (pipeline/judge-models.ts); the rest are the rules'. */
 answers) {
     const { facts, entry } = app;
     if (facts.movedTo) {
@@ -8883,7 +8883,7 @@ function finish(app, considered, judged, log) {
     return { verdict, rule, decidedBy, considered };
 }
 
-;// CONCATENATED MODULE: ./src/build/records.ts
+;// CONCATENATED MODULE: ./src/pipeline/records.ts
 // One published record per app, and what changed against the previous snapshot.
 // Each app takes one synchronous step: its facts → the verdict → the record,
 // checked against the schema and settled against what was published before.
@@ -9378,13 +9378,13 @@ function factsOfEntry(e, checked, archived) {
     const release = { version: e.version, notes: (0,github_facts/* capNotes */.yW)(e.notes), url: urlOf(e), date: e.date ?? null };
     return { ...release, checked, archived, crossed: [release] };
 }
-/** What an app's releases in the file are, for the reuse key of an offline build (see build/reuse.ts). */
+/** What an app's releases in the file are, for the reuse key of an offline build (see pipeline/reuse.ts). */
 function notes_file_notesDigest(notes, repo) {
     const entries = notes.byRepo.get(repo.toLowerCase());
     return entries ? sha256(JSON.stringify(entries), 'base64') : '';
 }
 
-;// CONCATENATED MODULE: ./src/build/pipeline.ts
+;// CONCATENATED MODULE: ./src/pipeline/pipeline.ts
 // The one build flow shared by the action and the CLI, as named steps:
 // catalog → previous snapshot → release facts (seed, last-known-good, refresh) →
 // end-of-life data → one record per app (verdict included) → changes →
@@ -9587,7 +9587,7 @@ async function judgeCatalog(opts, deps, dirs, log, out) {
     // 5. End-of-life data for the products the catalog names.
     const docs = await productDocs(apps, catalogDir, opts.refresh ? deps.fetchProduct : undefined, log);
     // 5b. The judge: a language model's answers for the releases judged now, reused or asked within the run's budget
-    //     (build/judge-models.ts); without a model, or past its budget, the rules judge.
+    //     (pipeline/judge-models.ts); without a model, or past its budget, the rules judge.
     const judging = await judgeByModel(apps, previousDir, deps.modelJudge ?? null);
     // 6. One record per app: facts → verdict (yesterday's, when its basis holds) → record, checked and
     //    settled against the previous one; its judged releases join the history read back from the snapshot.
@@ -10300,7 +10300,7 @@ const appDocSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .strictObject */ .rej({
 /** Field order of a record, as published. */
 const RECORD_FIELDS = Object.keys(appRecordShape);
 const STATUS_SCHEMA_ID = `${SERVICE}.status.v1`;
-/** What a run published for an app whose record built from upstream data failed its schema (build/records.ts). */
+/** What a run published for an app whose record built from upstream data failed its schema (pipeline/records.ts). */
 const FAULT_OUTCOMES = ['previous', 'unknown', 'none'];
 /** The run report (/api/v1/status.json): rewritten by every run, so a dead pipeline shows. */
 /** `rules`, or `model:` and a model id as GitHub Models names them (`openai/gpt-4.1-mini`). */
@@ -11250,4 +11250,4 @@ function versionIdentity(label, tagPrefix) {
 
 };
 
-//# sourceMappingURL=991.index.js.map
+//# sourceMappingURL=9.index.js.map
