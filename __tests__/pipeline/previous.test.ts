@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { execFileSync } from 'node:child_process'
 import { mkdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import { readPreviousChanges, readPreviousHistory, readPreviousStaleSince } from '../../src/pipeline/previous.js'
+import { readPreviousChanges, readPreviousHistory, readPreviousRun } from '../../src/pipeline/previous.js'
 import { renderStatusDoc } from '../../src/site/status.js'
 import type { Logger } from '../../src/util/types.js'
 import { tempDir } from '../support/tmp.js'
@@ -25,7 +25,7 @@ function recorder(): Logger & { warnings: string[] } {
   return { warnings, info: () => {}, warning: (m) => warnings.push(m), error: (m) => warnings.push(m) }
 }
 
-describe('readPreviousStaleSince', () => {
+describe('readPreviousRun: stale since', () => {
   const report = {
     runAt: '2026-12-09T04:23:00.000Z',
     lastChange: '2026-11-21T04:23:00.000Z',
@@ -40,7 +40,7 @@ describe('readPreviousStaleSince', () => {
 
   it('gives each stale app of the previous run its date', async () => {
     const log = recorder()
-    const since = await readPreviousStaleSince(await withStatus('ok', renderStatusDoc(report)), log)
+    const { staleSince: since } = await readPreviousRun(await withStatus('ok', renderStatusDoc(report)), log)
     expect([...since]).toEqual([
       ['adminer', '2026-12-09T04:23:00.000Z'],
       ['gitea', '2026-12-01T04:23:00.000Z']
@@ -50,8 +50,8 @@ describe('readPreviousStaleSince', () => {
 
   it('starts afresh, quietly, before there was a status.json', async () => {
     const log = recorder()
-    expect((await readPreviousStaleSince(await withStatus('none'), log)).size).toBe(0)
-    expect((await readPreviousStaleSince(undefined, log)).size).toBe(0)
+    expect((await readPreviousRun(await withStatus('none'), log)).staleSince.size).toBe(0)
+    expect((await readPreviousRun(undefined, log)).staleSince.size).toBe(0)
     expect(log.warnings).toEqual([])
   })
 
@@ -59,7 +59,7 @@ describe('readPreviousStaleSince', () => {
     const root = await withStatus('fifo')
     execFileSync('mkfifo', [path.join(root, 'api/v1/status.json')])
     const log = recorder()
-    expect((await readPreviousStaleSince(root, log)).size).toBe(0)
+    expect((await readPreviousRun(root, log)).staleSince.size).toBe(0)
     expect(log.warnings.join('\n')).toContain('is not a regular file')
     const changes = await readPreviousChanges(root, log)
     expect(changes.changes).toEqual([])
@@ -73,7 +73,7 @@ describe('readPreviousStaleSince', () => {
       ['bad-schema', '{"schema":"updatesafe.status.v1"}', 'does not match updatesafe.status.v1 (runAt:']
     ] as const) {
       const log = recorder()
-      expect((await readPreviousStaleSince(await withStatus(name, text), log)).size).toBe(0)
+      expect((await readPreviousRun(await withStatus(name, text), log)).staleSince.size).toBe(0)
       expect(log.warnings).toEqual([expect.stringContaining(`${path.join(dir, name, 'api/v1/status.json')} ${why}`)])
     }
   })

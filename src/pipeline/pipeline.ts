@@ -29,9 +29,8 @@ import {
   previousPublishes,
   readPrevious,
   readPreviousChanges,
-  readPreviousLeftOut,
   readPreviousReuse,
-  readPreviousStaleSince,
+  readPreviousRun,
   type PreviousChanges,
   type PreviousSnapshot
 } from './previous.js'
@@ -338,7 +337,7 @@ async function judgeCatalog(
   const snapshot = await readPrevious(previousDir, log)
   const previous = snapshot?.records ?? new Map<string, AppRecord>()
   const previousChanges = await readPreviousChanges(previousDir, log)
-  const staleBefore = await readPreviousStaleSince(previousDir, log)
+  const { staleSince: staleBefore, leftOut: leftBefore } = await readPreviousRun(previousDir, log)
   // An offline build of the same program carries over the apps whose catalog file and record did not change. The
   // pages name who judged and where an offline build's data came from: data named otherwise is another program's.
   const judge = deps.modelJudge?.judge ?? 'rules'
@@ -386,7 +385,7 @@ async function judgeCatalog(
     gathered.apps,
     Boolean(opts.refresh),
     log,
-    opts.refresh ? undefined : readPreviousLeftOut(previousDir)
+    opts.refresh ? undefined : leftBefore
   )
   // 5. End-of-life data for the products the catalog names.
   const docs = await productDocs(apps, catalogDir, opts.refresh ? deps.fetchProduct : undefined, log)

@@ -129,27 +129,24 @@ export async function readPreviousChanges(dir: string | undefined, log: Logger):
 }
 
 /**
- * Since when each app of the previous run was stale, from `<dir>/api/v1/status.json`.
- * Missing (a snapshot older than status.json) or invalid starts the dates afresh.
+ * What the previous run's status.json says of it, read once: since when each stale app has been stale, and the apps
+ * it left out (`failed`: never published, upstream gave no release). Empty when there is none; a damaged one is said.
  */
-export async function readPreviousStaleSince(dir: string | undefined, log: Logger): Promise<Map<string, string>> {
-  if (!dir) return new Map()
+export async function readPreviousRun(
+  dir: string | undefined,
+  log: Logger
+): Promise<{ staleSince: Map<string, string>; leftOut: Set<string> }> {
+  if (!dir) return { staleSince: new Map(), leftOut: new Set() }
   const read = readDoc(dir, paths.status, statusDocSchema, STATUS_SCHEMA_ID)
   if ('problem' in read)
     log.warning(
       `previous ${path.join(dir, ...paths.status.split('/'))} ${read.problem}; stale dates start from this run`
     )
-  return new Map('data' in read ? read.data.stale.map((s) => [s.slug, s.since]) : [])
-}
-
-/**
- * Apps the previous run left out (its status.json's `failed`: never published, upstream gave no release); none
- * when it has no readable status.json (readPreviousStaleSince says so).
- */
-export function readPreviousLeftOut(dir: string | undefined): Set<string> {
-  if (!dir) return new Set()
-  const read = readDoc(dir, paths.status, statusDocSchema, STATUS_SCHEMA_ID)
-  return new Set('data' in read ? read.data.failed : [])
+  if (!('data' in read)) return { staleSince: new Map(), leftOut: new Set() }
+  return {
+    staleSince: new Map(read.data.stale.map((s) => [s.slug, s.since])),
+    leftOut: new Set(read.data.failed)
+  }
 }
 
 /** Largest releases document read back: 50 entries of bounded fields are far below it. */

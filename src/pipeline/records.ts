@@ -3,7 +3,7 @@
 // checked against the schema and settled against what was published before.
 import path from 'node:path'
 import { isDeepStrictEqual } from 'node:util'
-import { appRecordSchema, compareSlugs, type AppRecord } from '../schema/index.js'
+import { appRecordSchema, compareSlugs, LIMITS, type AppRecord } from '../schema/index.js'
 import type { PageInput } from '../site/pages.js'
 import { appUrls, paths } from '../site/paths.js'
 import { ProblemsError, zodProblems } from '../util/problems.js'
@@ -17,7 +17,6 @@ import {
   type ReleasesDoc
 } from '../schema/index.js'
 import { clip, safeLabel } from '../classify/text.js'
-import { LIMITS } from '../schema/index.js'
 import { compareVersions, isVersionLabel, newestFirst, sameVersion } from '../util/versions.js'
 import { assess } from './assess.js'
 import type { AppFacts } from './facts.js'
