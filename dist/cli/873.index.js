@@ -6150,26 +6150,21 @@ async function readPreviousChanges(dir, log) {
     return none;
 }
 /**
- * Since when each app of the previous run was stale, from `<dir>/api/v1/status.json`.
- * Missing (a snapshot older than status.json) or invalid starts the dates afresh.
+ * What the previous run's status.json says of it, read once: since when each stale app has been stale, and the apps
+ * it left out (`failed`: never published, upstream gave no release). Empty when there is none; a damaged one is said.
  */
-async function readPreviousStaleSince(dir, log) {
+async function readPreviousRun(dir, log) {
     if (!dir)
-        return new Map();
+        return { staleSince: new Map(), leftOut: new Set() };
     const read = readDoc(dir, paths.status, src_schema/* statusDocSchema */.mC, src_schema/* STATUS_SCHEMA_ID */.LL);
     if ('problem' in read)
         log.warning(`previous ${external_node_path_default().join(dir, ...paths.status.split('/'))} ${read.problem}; stale dates start from this run`);
-    return new Map('data' in read ? read.data.stale.map((s) => [s.slug, s.since]) : []);
-}
-/**
- * Apps the previous run left out (its status.json's `failed`: never published, upstream gave no release); none
- * when it has no readable status.json (readPreviousStaleSince says so).
- */
-function readPreviousLeftOut(dir) {
-    if (!dir)
-        return new Set();
-    const read = readDoc(dir, paths.status, src_schema/* statusDocSchema */.mC, src_schema/* STATUS_SCHEMA_ID */.LL);
-    return new Set('data' in read ? read.data.failed : []);
+    if (!('data' in read))
+        return { staleSince: new Map(), leftOut: new Set() };
+    return {
+        staleSince: new Map(read.data.stale.map((s) => [s.slug, s.since])),
+        leftOut: new Set(read.data.failed)
+    };
 }
 /** Largest releases document read back: 50 entries of bounded fields are far below it. */
 const MAX_HISTORY_BYTES = 8 << 20;
@@ -9002,7 +8997,6 @@ function finish(app, considered, judged, log) {
 
 
 
-
 /**
  * The record's fields the catalog (and the run's base URL) decide: already checked when the catalog was read, so
  * one that fails here is the catalog's fault and fails the build. Every other field is built from upstream data
@@ -9652,7 +9646,7 @@ async function judgeCatalog(opts, deps, dirs, log, out) {
     const snapshot = await readPrevious(previousDir, log);
     const previous = snapshot?.records ?? new Map();
     const previousChanges = await readPreviousChanges(previousDir, log);
-    const staleBefore = await readPreviousStaleSince(previousDir, log);
+    const { staleSince: staleBefore, leftOut: leftBefore } = await readPreviousRun(previousDir, log);
     // An offline build of the same program carries over the apps whose catalog file and record did not change. The
     // pages name who judged and where an offline build's data came from: data named otherwise is another program's.
     const judge = deps.modelJudge?.judge ?? 'rules';
@@ -9683,7 +9677,7 @@ async function judgeCatalog(opts, deps, dirs, log, out) {
     // alone (or an empty catalog) as if the refresh had been done.
     if (gathered.stats?.tokenRefused && !snapshot)
         throw problem('build', `GitHub refused the token (${gathered.stats.tokenRefused}) and there is no previous snapshot to fall back on; check GITHUB_TOKEN or the github-token input`);
-    const { apps, leftOut } = withReleaseData(gathered.apps, Boolean(opts.refresh), log, opts.refresh ? undefined : readPreviousLeftOut(previousDir));
+    const { apps, leftOut } = withReleaseData(gathered.apps, Boolean(opts.refresh), log, opts.refresh ? undefined : leftBefore);
     // 5. End-of-life data for the products the catalog names.
     const docs = await productDocs(apps, catalogDir, opts.refresh ? deps.fetchProduct : undefined, log);
     // 5b. The judge: a language model's answers for the releases judged now, reused or asked within the run's budget
