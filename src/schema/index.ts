@@ -98,6 +98,46 @@ export const overrideSchema = z
   })
   .describe('A curated classification that wins over the rules for one version')
 
+/**
+ * How a community build's tag carries the upstream version (../shared/data/images/COMMUNITY.md names each
+ * publisher's rule): `linuxserver` `4.0.15.2941-ls301`, `version-…`, `develop-…`; `home-operations`, `onedr0p`,
+ * `bjw-s` the version as-is (a leading `v` dropped); `k8s-at-home` `v` + version; `hotio` `<branch>-<version>`;
+ * `binhex` `<version>-<pkgrel>-<NN>`; `as-is` the upstream tag; `revision` the upstream version plus one image
+ * revision number (`3.7.5.0`); `own` the publisher's own numbering, never an upstream version.
+ */
+export const TAG_RULES = [
+  'linuxserver',
+  'home-operations',
+  'onedr0p',
+  'k8s-at-home',
+  'bjw-s',
+  'hotio',
+  'binhex',
+  'as-is',
+  'revision',
+  'own'
+] as const
+export type TagRule = (typeof TAG_RULES)[number]
+
+/** The upstream channel a build follows: its tags name releases of that channel (a develop build, say). */
+export const IMAGE_CHANNELS = ['stable', 'develop', 'nightly', 'beta'] as const
+export type ImageChannel = (typeof IMAGE_CHANNELS)[number]
+
+export const communityImageSchema = z
+  .strictObject({
+    image: z
+      .string()
+      .regex(IMAGE_PATTERN, 'must be a container image name without tag or digest, e.g. lscr.io/linuxserver/sonarr'),
+    tags: z.enum(TAG_RULES).describe("The publisher's tag rule: how a tag names the upstream version"),
+    channel: z
+      .enum(IMAGE_CHANNELS)
+      .optional()
+      .describe('The upstream channel its version tags follow; absent when each tag names its own (hotio)')
+  })
+  .describe("A container image a third party builds around the app, with the publisher's tag rule")
+
+export type CommunityImage = z.infer<typeof communityImageSchema>
+
 export const catalogEntrySchema = z
   .strictObject({
     name: z.string().trim().min(1).max(LIMITS.name).superRefine(cleanText()),
@@ -135,6 +175,18 @@ export const catalogEntrySchema = z
       .max(20)
       .optional()
       .describe('Container image names this app is published as, e.g. ghcr.io/goauthentik/server; no tag'),
+    community: z
+      .array(communityImageSchema)
+      .min(1)
+      .max(40)
+      .optional()
+      .describe('Community builds of the app (LinuxServer.io, home-operations, hotio, …), each with its tag rule'),
+    categories: z
+      .array(z.string().trim().min(1).max(80).superRefine(cleanText()))
+      .min(1)
+      .max(8)
+      .optional()
+      .describe('The app\'s categories, e.g. awesome-selfhosted\'s "Media Streaming - Video Streaming"'),
     release: seedReleaseSchema.optional()
   })
   .describe('One curated catalog record')
@@ -479,7 +531,17 @@ export const imagesDocSchema = z
       .array(
         z.strictObject({
           image: z.string().regex(IMAGE_PATTERN).describe('An image name as the catalog gives it, without tag'),
-          slug: z.string().regex(SLUG_PATTERN).describe('The app it belongs to')
+          slug: z.string().regex(SLUG_PATTERN).describe('The app it belongs to'),
+          tags: z
+            .enum(TAG_RULES)
+            .optional()
+            .describe(
+              "A community build's tag rule (how its tags name the upstream version); absent for the project's own images"
+            ),
+          channel: z
+            .enum(IMAGE_CHANNELS)
+            .optional()
+            .describe('The upstream channel a community build follows, where it has one')
         })
       )
       .describe('Ordered by image name')
