@@ -22,8 +22,8 @@
 //   if catalog/endoflife/ holds that product's file (the build reads it there).
 // - tagPrefix only where every tag of the app in notes.jsonl starts with the same prefix
 //   other than "v" and reads as a stable version once it is stripped.
-// - images are kept as the record has them; run scripts/catalog-images.mjs afterwards to write
-//   them (and their sources) from the shared image data set.
+// - categories, images and community are kept as the record has them, with their comments; run
+//   scripts/catalog-generate.mjs afterwards to write them (and their sources) from the shared data set.
 // - The header comment names every source; url is the tag's release page when the tag is
 //   known, else the changelog file at the commit read.
 import fs from 'node:fs'
@@ -152,7 +152,10 @@ function recordFor(slug, newest, entries, existing) {
     ...(old.tagPattern ? { tagPattern: old.tagPattern } : {}),
     ...(old.archived !== undefined ? { archived: old.archived } : {}),
     ...(old.successor ? { successor: old.successor } : {}),
+    // Written by scripts/catalog-generate.mjs: kept as the record has them, in its key order.
+    ...(old.categories ? { categories: old.categories } : {}),
     ...(old.images ? { images: old.images } : {}),
+    ...(old.community ? { community: old.community } : {}),
     ...(product ? { lifecycle: { product } } : {}),
     ...(old.override ? { override: old.override } : {}),
     release: {
@@ -163,14 +166,14 @@ function recordFor(slug, newest, entries, existing) {
     }
   }
   const doc = new YAML.Document(body)
-  // The images' comment names their sources (scripts/catalog-images.mjs): kept as it is.
-  const imagesComment = existing
-    ? YAML.parseDocument(existing.text).contents.items.find((p) => p.key?.value === 'images')?.key.commentBefore
-    : undefined
-  if (imagesComment) {
-    const pair = doc.contents.items.find((p) => (p.key?.value ?? p.key) === 'images')
-    pair.key = doc.createNode('images')
-    pair.key.commentBefore = imagesComment
+  // The comments naming the sources of the keys scripts/catalog-generate.mjs writes: kept as they are.
+  const heldKeys = existing ? YAML.parseDocument(existing.text).contents.items : []
+  for (const key of ['categories', 'images', 'community']) {
+    const comment = heldKeys.find((p) => p.key?.value === key)?.key.commentBefore
+    if (!comment) continue
+    const pair = doc.contents.items.find((p) => (p.key?.value ?? p.key) === key)
+    pair.key = doc.createNode(key)
+    pair.key.commentBefore = comment
   }
   const header = render(newest, {
     checked,

@@ -93,6 +93,46 @@ describe('parseRecord', () => {
     }
   })
 
+  it('accepts community builds and categories, and names the file, line and field of a bad one', () => {
+    const record = `name: Sonarr
+repo: Sonarr/Sonarr
+categories:
+  - Media Management
+community:
+  - image: lscr.io/linuxserver/sonarr
+    tags: linuxserver
+    channel: stable
+  - image: ghcr.io/hotio/sonarr
+    tags: hotio
+`
+    expect(parseRecord(record, 'sonarr.yml')).toEqual({
+      entry: expect.objectContaining({
+        categories: ['Media Management'],
+        community: [
+          { image: 'lscr.io/linuxserver/sonarr', tags: 'linuxserver', channel: 'stable' },
+          { image: 'ghcr.io/hotio/sonarr', tags: 'hotio' }
+        ]
+      }),
+      issues: []
+    })
+    const bad = record
+      .replace('tags: hotio', 'tags: hotio-style')
+      .replace('channel: stable', 'channel: edge')
+      .replace('  - Media Management', '  - Media\u202eManagement')
+    const { issues } = parseRecord(bad, 'sonarr.yml')
+    expect(issues.map((i) => [i.file, i.line, i.field]).sort((a, b) => Number(a[1]) - Number(b[1]))).toEqual([
+      ['sonarr.yml', 4, 'categories.0'],
+      ['sonarr.yml', 8, 'community.0.channel'],
+      ['sonarr.yml', 10, 'community.1.tags']
+    ])
+    // Over the caps: 9 categories, 41 community builds.
+    const many = `name: X\nrepo: a/b\ncategories:\n${'  - c\n'.repeat(9)}community:\n${'  - image: a/b\n    tags: as-is\n'.repeat(41)}`
+    expect(parseRecord(many, 'x.yml').issues.map((i) => [i.line, i.field]).sort((a, b) => Number(a[0]) - Number(b[0]))).toEqual([
+      [4, 'categories'],
+      [14, 'community']
+    ])
+  })
+
   it('reports YAML syntax errors with their position', () => {
     const { issues } = parseRecord('name: X\nrepo: [a/b\n', 'a.yml')
     expect(issues[0]).toMatchObject({ message: expect.stringMatching(/^YAML syntax error/) })
