@@ -62,7 +62,7 @@ describe('every HTML page', () => {
     }
     // Only known elements: an injected tag would show up here.
     const allowed = new Set(
-      'html head meta title link script body a header div span main h1 h2 p small nav section strong code dl dt dd ol ul li pre img footer table caption thead tbody tr th td fieldset legend input label b time'.split(
+      'html head meta title link script body a header div span main h1 h2 p small nav section strong code dl dt dd ol ul li pre img footer table caption thead tbody tr th td fieldset legend input label b time select option'.split(
         ' '
       )
     )
@@ -107,7 +107,7 @@ describe('index page', () => {
     expect(html).toContain('href="api/v1/apps.json"')
   })
   test('the search box is hidden until the script reveals it; the class filter needs no script', () => {
-    expect(html).toMatch(/<p class="search" id="search" hidden>/)
+    expect(html).toMatch(/<div class="search" id="search" hidden>/)
     expect(site.get('assets/site.css')).toContain(
       'main:has(#f-breaking:checked) tbody tr:not([data-c=breaking]){display:none}'
     )
@@ -130,10 +130,14 @@ describe('index page', () => {
     expect(changed.get('index.html')).toContain('Data last changed 2026-12-21 04:23 UTC, from upstream release notes.')
     expect(site.get('apps/gitea/index.html')).toContain('<p>Data from upstream release notes. Classes are advice')
   })
-  test('orders apps by name, case-insensitively', () => {
+  test('orders apps with a judged class first, then the unknown ones, each by name, case-insensitively', () => {
     const names = REALISTIC.map((p) => p.record.name)
     const positions = names.map((n) => html.indexOf(`>${n}</a>`))
-    const sorted = [...names].sort((a, b) => (a.toLowerCase() < b.toLowerCase() ? -1 : 1))
+    const unknown = new Set(REALISTIC.filter((p) => p.record.safeToUpdate === 'unknown').map((p) => p.record.name))
+    expect(unknown.size).toBeGreaterThan(0)
+    const sorted = [...names].sort((a, b) =>
+      unknown.has(a) !== unknown.has(b) ? (unknown.has(a) ? 1 : -1) : a.toLowerCase() < b.toLowerCase() ? -1 : 1
+    )
     expect([...names].sort((a, b) => positions[names.indexOf(a)]! - positions[names.indexOf(b)]!)).toEqual(sorted)
   })
 })
