@@ -71,6 +71,17 @@ function link(href: string | null, label: string): string {
   return href ? `<a href="${escapeMarkup(href)}" rel="noopener noreferrer">${label}</a>` : label
 }
 
+/**
+ * The line over a single release considered. "Only this release was read" was untrue above an upgrade table of
+ * many releases (issue 60): the verdict reads one release, the table every release judged so far.
+ */
+function oneRelease(history: ReleasesDoc | null): string {
+  const judged = history?.releases.length ?? 0
+  return judged > 1
+    ? `The verdict reads this release alone: it is the only one since the version published before. Updating from an older version crosses more of the ${judged} releases judged so far: see the table below.`
+    : 'Only this release was read.'
+}
+
 /** The app's categories, each a link to the index filtered to it, with the credit their license asks. */
 function categoriesFact(categories: readonly string[] | undefined, root: string): string {
   const names = [...new Set((categories ?? []).map((c) => cleanText(c, 80)).filter((c) => c !== ''))]
@@ -151,7 +162,7 @@ ${categoriesFact(p.categories, rootLink(here))}</dl>\n`)
   if (releases.length > 0) {
     const more = p.releasesConsidered.length - releases.length
     parts.push(`<h2>Releases considered</h2>
-<p class="muted">${p.releasesConsidered.length === 1 ? 'Only this release was read.' : `Updating from the previously published version crosses these ${p.releasesConsidered.length} releases; the most severe finding decides.`}</p>
+<p class="muted">${p.releasesConsidered.length === 1 ? oneRelease(p.history ?? null) : `Updating from the previously published version crosses these ${p.releasesConsidered.length} releases; the most severe finding decides.`}</p>
 <ol class="releases">
 ${releases
   .map((v) => {
