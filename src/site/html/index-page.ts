@@ -155,7 +155,7 @@ export function renderIndex(input: IndexInput): string {
     total === 0
       ? `<p>No apps are tracked yet.</p>\n`
       : `<table id="apps"><caption class="vh">Tracked apps and the update safety of their latest release</caption>
-<thead><tr><th scope="col">App</th><th scope="col">Latest version</th><th scope="col">Update safety</th><th scope="col">Why</th><th scope="col">Last checked</th></tr></thead>
+<thead><tr><th scope="col">App</th><th scope="col">Latest version, released</th><th scope="col">Update safety</th><th scope="col">Why</th><th scope="col">Last checked</th></tr></thead>
 <tbody>
 ${rows.map((x) => row(x, input.stale?.has(x.record.slug) ?? false, categoryIndex)).join('')}</tbody></table>
 <div id="none" hidden><p>No app matches this filter.</p><p id="add-hint">Not in the catalog? Ask the people who run this catalog to add it, naming its GitHub repository; or track it in a catalog of your own: <code>updatesafe add OWNER/REPO --image IMAGE</code> writes its record.</p></div>\n`
