@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core'
 import { build } from '../../src/pipeline/pipeline.js'
 import { createSiteHandler } from '../../src/output/serve.js'
 import { catalogDocSchema, categoriesDocSchema, CLASSES, type CatalogDoc } from '../../src/schema/index.js'
-import { renderPages, type PageInput } from '../../src/site/pages.js'
+import { sharedPageFiles, type PageInput } from '../../src/site/pages.js'
 import type { Logger } from '../../src/util/types.js'
 import { browserDescribe, inPage, launchChromium, visitor, type VisitFn } from '../support/browser.js'
 import { tempDir } from '../support/tmp.js'
@@ -156,7 +156,8 @@ suite('the index: category filter, search, sort and the address', () => {
     small = { ...s, catalog, out, warnings }
     const bigDir = path.join(t.dir, 'big')
     large = await serve(bigDir, async (origin) => {
-      for (const [file, body] of renderPages(thousand(origin), { generatedAt: NOW })) {
+      // The index and its assets alone: the test never opens an app page of this site.
+      for (const [file, body] of sharedPageFiles(thousand(origin), { generatedAt: NOW })) {
         await mkdir(path.dirname(path.join(bigDir, file)), { recursive: true })
         await writeFile(path.join(bigDir, file), body)
       }
