@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals'
 import { splitJson, toJson, type SplitJson } from '../../src/util/json.js'
 import { snapshotChecker } from '../../src/output/validate.js'
 import { formatProblem, ProblemsError } from '../../src/util/problems.js'
-import { buildDocuments, imagesDoc } from '../../src/site/api.js'
+import { buildDocuments, categoriesDoc, imagesDoc } from '../../src/site/api.js'
 import type { AppRecord } from '../../src/schema/index.js'
 import { paths } from '../../src/site/paths.js'
 import { renderStatusDoc, type RunReport } from '../../src/site/status.js'
@@ -34,7 +34,8 @@ function snapshot(
     [paths.catalog, catalogText],
     ...appDocs,
     [paths.status, status],
-    [paths.images, toJson(imagesDoc([], AT))]
+    [paths.images, toJson(imagesDoc([], AT))],
+    [paths.categories, toJson(categoriesDoc([], AT))]
   ]
   for (const f of [
     'index.html',
@@ -44,7 +45,8 @@ function snapshot(
     paths.changesSchema,
     paths.statusSchema,
     paths.releasesSchema,
-    paths.imagesSchema
+    paths.imagesSchema,
+    paths.categoriesSchema
   ])
     files.push([f, ''])
   for (const slug of slugs) files.push([paths.badge(slug), '<svg/>'], [paths.page(slug), '<html></html>'])
@@ -99,6 +101,47 @@ describe.each(FORMS)('snapshotChecker, the catalog %s', (_form, catalogDoc) => {
     expect(problems.some((p) => p.startsWith(`${paths.releases(slugs[1]!)}: releases.0.tag:`))).toBe(true)
     expect(problems).toContain(`${paths.images}: images.0.slug: ghost is not in the catalog`)
     expect(problems.filter((p) => p.startsWith(paths.releases(slug)))).toEqual([])
+  })
+
+  it('checks the categories index: its schema, its order, and only apps of the catalog, each once', () => {
+    const { catalog, docs, slugs } = built()
+    const [a, b] = [slugs[0]!, slugs[1]!]
+    const withCategories = (doc: unknown) =>
+      snapshot(catalogDoc(catalog), docs, slugs).map(([f, c]): [string, string | SplitJson] =>
+        f === paths.categories ? [f, toJson(doc)] : [f, c]
+      )
+    const good = categoriesDoc(
+      [
+        { slug: b, categories: ['Wikis', 'Media Streaming - Video Streaming'] },
+        { slug: a, categories: ['Wikis'] }
+      ],
+      AT
+    )
+    expect(good.categories).toEqual([
+      { name: 'Media Streaming - Video Streaming', slugs: [b] },
+      { name: 'Wikis', slugs: [a, b].sort() }
+    ])
+    expect(check(withCategories(good))).toEqual([])
+    const ghost = categoriesDoc([{ slug: 'ghost', categories: ['Wikis'] }], AT)
+    expect(check(withCategories(ghost))).toEqual([
+      `${paths.categories}: categories.0.slugs.0: ghost is not in the catalog`
+    ])
+    const unordered = { ...good, categories: [...good.categories].reverse() }
+    expect(check(withCategories(unordered))).toEqual([
+      `${paths.categories}: categories.1.name: categories are not ordered by unique name at "Media Streaming - Video Streaming"`
+    ])
+    const twice = { ...good, categories: [{ name: 'Wikis', slugs: [a, a] }] }
+    expect(check(withCategories(twice))).toEqual([
+      `${paths.categories}: categories.0.slugs.1: slugs are not ordered and unique at "${a}"`
+    ])
+    // A document off its schema: each problem names its field.
+    const odd = { ...good, categories: [{ name: '', slugs: [] }], extra: 1 }
+    const problems = check(withCategories(odd))
+    expect(problems).toContainEqual(expect.stringMatching(/^api\/v1\/categories\.json: categories\.0\.name: /))
+    expect(problems).toContainEqual(expect.stringMatching(/^api\/v1\/categories\.json: categories\.0\.slugs: /))
+    expect(problems).toContainEqual(expect.stringMatching(/^api\/v1\/categories\.json: .*extra/))
+    const missing = snapshot(catalogDoc(catalog), docs, slugs).filter(([f]) => f !== paths.categories)
+    expect(check(missing)).toEqual([`${paths.categories}: is missing`])
   })
 
   it('accepts the documents the build makes', () => {
@@ -168,8 +211,8 @@ describe.each(FORMS)('snapshotChecker, the catalog %s', (_form, catalogDoc) => {
       expect.stringContaining(`${paths.catalog}: apps.0.url: is ${BASE}/elsewhere/`)
     )
     const later = catalogDoc({ ...catalog, generatedAt: '2026-11-22T03:00:00.000Z' })
-    // Every app document and the run report's lastChange.
-    expect(check(snapshot(later, docs, slugs))).toHaveLength(slugs.length + 1)
+    // Every app document, the run report's lastChange and the categories' generatedAt.
+    expect(check(snapshot(later, docs, slugs))).toHaveLength(slugs.length + 2)
   })
 
   it('reports missing files and documents that are not JSON', () => {

@@ -90,6 +90,15 @@ async function bump(slug: string, version: string) {
 
 describe('carrying unchanged apps over from the previous snapshot', () => {
   it('carries over every app without end-of-life product or override, into the tree a full build writes', async () => {
+    // Categories of a carried app reach categories.json and the index from the reuse record, as from its file.
+    for (const [slug, categories] of [
+      ['adguard-home', ['DNS', 'Proxy']],
+      ['linkding', ['Bookmarks and Link Sharing']]
+    ] as const)
+      await writeFile(
+        path.join(dir, 'catalog/apps', `${slug}.yml`),
+        `${await readFile(path.join(dir, 'catalog/apps', `${slug}.yml`), 'utf8')}categories:\n${categories.map((c) => `  - ${c}\n`).join('')}`
+      )
     await run('d0', '2026-12-01T06:00:00.000Z')
     expect(plain.length).toBeGreaterThan(50)
     await bump('linkding', 'v1.47.0')
@@ -99,6 +108,11 @@ describe('carrying unchanged apps over from the previous snapshot', () => {
     expect(day1.result.changed).toEqual(['adminer', 'linkding'])
     await full('d1-full', '2026-12-02T06:00:00.000Z', 'd0')
     expect(await files('d1')).toEqual(await files('d1-full'))
+    expect(JSON.parse((await files('d1')).get('api/v1/categories.json')!).categories).toEqual([
+      { name: 'Bookmarks and Link Sharing', slugs: ['linkding'] },
+      { name: 'DNS', slugs: ['adguard-home'] },
+      { name: 'Proxy', slugs: ['adguard-home'] }
+    ])
     // The carried files are the previous snapshot's, linked; the per-app document is written (new generatedAt).
     const ino = (out: string, f: string) => lstatSync(path.join(dir, out, f)).ino
     expect(ino('d1', 'badge/adguard-home.svg')).toBe(ino('d0', 'badge/adguard-home.svg'))

@@ -1,7 +1,7 @@
 import { describe, expect, test } from '@jest/globals'
 import { posix } from 'node:path'
 import { renderPages, type PageInput } from '../../src/site/pages.js'
-import { lifecycleText } from '../../src/site/html/app-page.js'
+import { lifecycleText, renderAppPage } from '../../src/site/html/app-page.js'
 import { CSP } from '../../src/site/html/layout.js'
 import { CLASSES, type AppRecord } from '../../src/schema/index.js'
 import { BASE, CTX, HOSTILE, REALISTIC, record } from './fixtures.js'
@@ -62,7 +62,7 @@ describe('every HTML page', () => {
     }
     // Only known elements: an injected tag would show up here.
     const allowed = new Set(
-      'html head meta title link script body a header div span main h1 h2 p small nav section strong code dl dt dd ol ul li pre img footer table caption thead tbody tr th td fieldset legend input label b time'.split(
+      'html head meta title link script body a header div span main h1 h2 p small nav section strong code dl dt dd ol ul li pre img footer table caption thead tbody tr th td fieldset legend input label b time select option'.split(
         ' '
       )
     )
@@ -107,7 +107,7 @@ describe('index page', () => {
     expect(html).toContain('href="api/v1/apps.json"')
   })
   test('the search box is hidden until the script reveals it; the class filter needs no script', () => {
-    expect(html).toMatch(/<p class="search" id="search" hidden>/)
+    expect(html).toMatch(/<div class="search" id="search" hidden>/)
     expect(site.get('assets/site.css')).toContain(
       'main:has(#f-breaking:checked) tbody tr:not([data-c=breaking]){display:none}'
     )
@@ -130,10 +130,14 @@ describe('index page', () => {
     expect(changed.get('index.html')).toContain('Data last changed 2026-12-21 04:23 UTC, from upstream release notes.')
     expect(site.get('apps/gitea/index.html')).toContain('<p>Data from upstream release notes. Classes are advice')
   })
-  test('orders apps by name, case-insensitively', () => {
+  test('orders apps with a judged class first, then the unknown ones, each by name, case-insensitively', () => {
     const names = REALISTIC.map((p) => p.record.name)
     const positions = names.map((n) => html.indexOf(`>${n}</a>`))
-    const sorted = [...names].sort((a, b) => (a.toLowerCase() < b.toLowerCase() ? -1 : 1))
+    const unknown = new Set(REALISTIC.filter((p) => p.record.safeToUpdate === 'unknown').map((p) => p.record.name))
+    expect(unknown.size).toBeGreaterThan(0)
+    const sorted = [...names].sort((a, b) =>
+      unknown.has(a) !== unknown.has(b) ? (unknown.has(a) ? 1 : -1) : a.toLowerCase() < b.toLowerCase() ? -1 : 1
+    )
     expect([...names].sort((a, b) => positions[names.indexOf(a)]! - positions[names.indexOf(b)]!)).toEqual(sorted)
   })
 })
@@ -312,5 +316,55 @@ describe('offline data', () => {
   })
   test('a build from upstream shows no banner', () => {
     for (const [f, html] of site) if (f.endsWith('.html')) expect([f, html.includes('id="offline"')]).toEqual([f, false])
+  })
+})
+
+describe('app page: categories and the releases considered', () => {
+  const base = REALISTIC[0]!
+  const entry = (version: string) => ({
+    version,
+    tag: version,
+    date: '2026-11-01',
+    url: `https://github.com/made-up/app/releases/tag/${version}`,
+    safeToUpdate: 'safe' as const,
+    rationale: 'Safe: no line weighs toward caution.',
+    evidence: 'fixes a bug',
+    quote: null,
+    security: false,
+    breakingKind: null,
+    basis: '0123abcd.0123abcd.0123456789ab',
+    judge: 'rules',
+    rules: 'safe' as const,
+    model: null
+  })
+  const history = (n: number) => ({
+    schema: 'updatesafe.releases.v1' as const,
+    generatedAt: CTX.generatedAt,
+    slug: base.record.slug,
+    latest: null,
+    releases: [base.record.latestVersion, 'v0.9.0', 'v0.8.0'].slice(0, n).map(entry)
+  })
+  const render = (extra: Partial<Parameters<typeof renderAppPage>[0]>) =>
+    renderAppPage({ ...base, releasesConsidered: [base.record.latestVersion], ...extra })
+
+  test('one release considered above a table of several: the line says what each shows (issue 60)', () => {
+    const many = render({ history: history(3) })
+    expect(many).not.toContain('Only this release was read.')
+    expect(many).toContain('The verdict reads this release alone')
+    expect(many).toContain('crosses more of the 3 releases judged so far: see the table below.')
+    expect(render({ history: history(1) })).toContain('Only this release was read.')
+    expect(render({ history: null })).toContain('Only this release was read.')
+  })
+
+  test('each category links to the index filtered to it, escaped, with the credit; none: no line', () => {
+    const html = render({ categories: ['Media Streaming - Video Streaming', 'A & <B>'] })
+    expect(html).toContain(
+      '<dt>Categories</dt><dd><span class="cats"><a href="../../?category=Media%20Streaming%20-%20Video%20Streaming">Media Streaming - Video Streaming</a>, <a href="../../?category=A%20%26%20%3CB%3E">A &amp; &lt;B&gt;</a></span>'
+    )
+    expect(html).toContain(
+      'Categories: <a href="https://github.com/awesome-selfhosted/awesome-selfhosted-data" rel="noopener noreferrer">awesome-selfhosted</a> (CC-BY-SA 3.0).'
+    )
+    expect(render({})).not.toContain('<dt>Categories</dt>')
+    expect(render({})).not.toContain('awesome-selfhosted')
   })
 })

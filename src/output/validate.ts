@@ -11,6 +11,8 @@ import {
   appDocSchema,
   appRecordSchema,
   catalogEnvelopeShape,
+  categoriesDocSchema,
+  compareSlugs,
   COUNT_MESSAGE,
   imagesDocSchema,
   releasesDocSchema,
@@ -168,6 +170,37 @@ export function snapshotChecker(baseUrl: string): SnapshotChecker {
         problems.push({ file: paths.images, field: `images.${i}.slug`, message: `${slug} is not in the catalog` })
   }
 
+  /** The categories index: valid, each name once and in order, and naming only apps of the catalog, each once. */
+  function addCategoriesDoc(content: string | Buffer): void {
+    const file = paths.categories
+    const raw = json(file, content)
+    if (raw === undefined) return
+    const parsed = categoriesDocSchema.safeParse(raw)
+    if (!parsed.success) return void problems.push(...zodProblems(parsed.error, file))
+    if (apps !== null && parsed.data.generatedAt !== generatedAt)
+      problems.push({ file, field: 'generatedAt', message: "differs from the catalog's" })
+    let previousName: string | null = null
+    for (const [i, { name, slugs }] of parsed.data.categories.entries()) {
+      if (previousName !== null && compareSlugs(previousName, name) >= 0)
+        problems.push({
+          file,
+          field: `categories.${i}.name`,
+          message: `categories are not ordered by unique name at "${name}"`
+        })
+      previousName = name
+      for (const [j, slug] of slugs.entries()) {
+        if (!apps?.has(slug))
+          problems.push({ file, field: `categories.${i}.slugs.${j}`, message: `${slug} is not in the catalog` })
+        if (j > 0 && compareSlugs(slugs[j - 1]!, slug) >= 0)
+          problems.push({
+            file,
+            field: `categories.${i}.slugs.${j}`,
+            message: `slugs are not ordered and unique at "${slug}"`
+          })
+      }
+    }
+  }
+
   return {
     add(file, content) {
       if (seen.has(file)) fail(file, 'is produced twice')
@@ -178,6 +211,7 @@ export function snapshotChecker(baseUrl: string): SnapshotChecker {
       const whole = (): string | Buffer => (isSplitJson(content) ? joinJson(content) : content)
       if (file === paths.status) return addStatus(whole())
       if (file === paths.images) return addImagesDoc(whole())
+      if (file === paths.categories) return addCategoriesDoc(whole())
       const slug = appDocSlug(file)
       if (slug !== null) return addAppDoc(file, slug, whole())
       const releasesSlug = releasesDocSlug(file)
@@ -196,12 +230,14 @@ export function snapshotChecker(baseUrl: string): SnapshotChecker {
         paths.notFound,
         paths.status,
         paths.images,
+        paths.categories,
         paths.appsSchema,
         paths.appSchema,
         paths.changesSchema,
         paths.statusSchema,
         paths.releasesSchema,
-        paths.imagesSchema
+        paths.imagesSchema,
+        paths.categoriesSchema
       ])
         if (!seen.has(f)) fail(f, 'is missing')
       for (const slug of releasesOf) if (!apps?.has(slug)) fail(paths.releases(slug), 'has no element in the catalog')

@@ -8,7 +8,7 @@ import { readCatalog, type CatalogRead, type LoadedEntry } from '../catalog/load
 import { checkOutputDir, recoverOutputDir, StagedTree, type SiteFile } from '../output/write-tree.js'
 import { snapshotChecker } from '../output/validate.js'
 import type { AppRecord, ReleasesDoc } from '../schema/index.js'
-import { buildDocuments, imagesDoc, jsonSchemas } from '../site/api.js'
+import { buildDocuments, categoriesDoc, imagesDoc, jsonSchemas } from '../site/api.js'
 import { atomFiles } from '../site/atom.js'
 import { mergeChanges, mintIdPrefix, renderChangesDoc, type Change } from '../site/changes.js'
 import { appPageFiles, sharedPageFiles, type PageInput } from '../site/pages.js'
@@ -273,6 +273,7 @@ function* siteFiles(
   yield [paths.catalog, splitJson(catalog, 'apps')]
   for (const doc of apps) yield [paths.app(doc.slug), toJson(doc)]
   yield [paths.images, toJson(imagesDoc(images, generatedAt))]
+  yield [paths.categories, toJson(categoriesDoc(images, generatedAt))]
   yield* jsonSchemas(baseUrl)
   yield [paths.status, renderStatusDoc(report)]
   // Only the index says when the last run was (see publishApps in build for the app pages).
@@ -310,7 +311,8 @@ interface Judged {
   pages: PageInput[]
   stale: string[]
   leftOut: LeftOut[]
-  images: { slug: string; images?: readonly string[] }[]
+  /** Each app's image names and categories, from its catalog file (or the reuse record for a carried app). */
+  images: { slug: string; images?: readonly string[]; categories?: readonly string[] }[]
   stats: RefreshStats | null
   /** Histories of the previous snapshot that could not be carried over (see lostHistories). */
   historyReset: HistoryLoss[]
@@ -413,7 +415,8 @@ async function judgeCatalog(
     // An app with nothing it can publish (records.ts: recordAtFault) is left out, as one upstream gave nothing for.
     const chunk = apps.slice(i, i + APPS_PER_CHUNK).flatMap((app) => {
       const built = appRecord(app, ctx)
-      return built ? [{ app, ...built }] : []
+      // The catalog's categories go to the pages only, never into the record (the spec's records gain no field).
+      return built ? [{ app, ...built, page: { ...built.page, categories: app.entry.categories } }] : []
     })
     out.publishApps(
       chunk.map(({ app, page, releases }) => ({
@@ -433,8 +436,18 @@ async function judgeCatalog(
   const carried = new Map(
     read.known.map(({ slug }) => {
       const record = previous.get(slug)!
-      const page = { record, stale: false, releaseDate: null, releasesConsidered: [], rule: null, decidedBy: null }
-      return [slug, { page, images: reused!.apps[slug]!.images }]
+      const { images, categories, released } = reused!.apps[slug]!
+      const releaseDate = released ?? null
+      const page = {
+        record,
+        stale: false,
+        releaseDate,
+        releasesConsidered: [],
+        rule: null,
+        decidedBy: null,
+        categories
+      }
+      return [slug, { page, images, categories }]
     })
   )
   const order = read.order.filter((slug) => judged.has(slug) || carried.has(slug))
@@ -442,19 +455,23 @@ async function judgeCatalog(
     const app = judged.get(slug)?.app
     return app ? app.entry.images : carried.get(slug)!.images
   }
+  const categoriesOf = (slug: string) => {
+    const app = judged.get(slug)?.app
+    return app ? app.entry.categories : carried.get(slug)!.categories
+  }
   const pages = order.map((slug) => judged.get(slug)?.page ?? carried.get(slug)!.page)
-  const images = order.map((slug) => ({ slug, images: imagesOf(slug) }))
+  const images = order.map((slug) => ({ slug, images: imagesOf(slug), categories: categoriesOf(slug) }))
   // What the next offline build may carry over: apps whose files depend on nothing but their file and record.
   const built = order.map((slug) => {
     const app = judged.get(slug)?.app
-    const record = (judged.get(slug) ?? carried.get(slug)!).page.record
+    const { record, releaseDate } = (judged.get(slug) ?? carried.get(slug)!).page
     // Facts read on this build's day (a notes file's release the catalog does not record) are recordable too: the
     // next build reads them on its own day, and a record that differs by lastChecked alone settles to the published
     // one (records.ts: settle), so the key still holds. Left out, such apps were built again every day, for ever.
     // A record at fault is built again next time, so its fault is told again.
     const recordable =
       !app || (!app.stale && reusableEntry(app.entry) && !judging.pending.has(slug) && !faulty.has(slug))
-    return { slug, record, images: imagesOf(slug), recordable }
+    return { slug, record, images: imagesOf(slug), categories: categoriesOf(slug), releaseDate, recordable }
   })
   const reuseDoc = program && !opts.refresh ? nextReuseDoc(program, baseUrl, built, sources, notesKey) : null
   return {

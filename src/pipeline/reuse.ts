@@ -24,8 +24,19 @@ export const reuseDocSchema = z.strictObject({
   docs: z.string(),
   /** The program that built the snapshot (see programDigest), with its judge (see judgedProgram). */
   program: z.string(),
-  /** Slug → the key of what its files were built from, and the catalog's image names (for images.json). */
-  apps: z.record(z.string(), z.strictObject({ key: z.string(), images: z.array(z.string()).optional() }))
+  /**
+   * Slug → the key of what its files were built from, and the catalog's image names (for images.json); its
+   * categories (categories.json, the index) and release day (the index's sort), which its catalog file and record hold.
+   */
+  apps: z.record(
+    z.string(),
+    z.strictObject({
+      key: z.string(),
+      images: z.array(z.string()).optional(),
+      categories: z.array(z.string()).optional(),
+      released: z.string().optional()
+    })
+  )
 })
 
 export type ReuseDoc = z.infer<typeof reuseDocSchema>
@@ -150,6 +161,9 @@ export interface BuiltApp {
   slug: string
   record: AppRecord
   images: readonly string[] | undefined
+  categories?: readonly string[] | undefined
+  /** YYYY-MM-DD of its latest release, when known. */
+  releaseDate?: string | null
   /** Its files depend on nothing but its catalog file and record (carried, or built offline: see reusableEntry). */
   recordable: boolean
 }
@@ -163,10 +177,15 @@ export function nextReuseDoc(
   notesKey: NotesKey = () => ''
 ): string {
   const next = new Map<string, ReuseDoc['apps'][string]>()
-  for (const { slug, record, images, recordable } of apps) {
+  for (const { slug, record, images, categories, releaseDate, recordable } of apps) {
     if (!recordable) continue
     const key = reuseKey(program, baseUrl, sources.get(slug)! + notesKey(record.repo), record, images)
-    next.set(slug, { key, ...(images ? { images: [...images] } : {}) })
+    next.set(slug, {
+      key,
+      ...(images ? { images: [...images] } : {}),
+      ...(categories ? { categories: [...categories] } : {}),
+      ...(releaseDate ? { released: releaseDate } : {})
+    })
   }
   return renderReuseDoc(program, next)
 }

@@ -549,3 +549,39 @@ export const imagesDocSchema = z
   .describe(`Container image names of the tracked apps, for mapping a Compose file to apps (${IMAGES_SCHEMA_ID})`)
 
 export type ImagesDoc = z.infer<typeof imagesDocSchema>
+
+// ---------------------------------------------------------------------------
+// Categories of the tracked apps: /api/v1/categories.json (beside the spec's documents: its records gain no field)
+
+export const CATEGORIES_SCHEMA_ID = `${SERVICE}.categories.v1` as const
+
+/** Where the categories come from, said in the document and on the pages that show them (CC-BY-SA 3.0 asks it). */
+export const CATEGORIES_CREDIT = {
+  name: 'awesome-selfhosted',
+  url: 'https://github.com/awesome-selfhosted/awesome-selfhosted-data',
+  license: 'CC-BY-SA-3.0'
+} as const
+
+export const categoriesDocSchema = z
+  .strictObject({
+    schema: z.literal(CATEGORIES_SCHEMA_ID),
+    generatedAt: generatedAt.describe('generatedAt of the catalog it belongs to'),
+    source: z
+      .strictObject({
+        name: z.literal(CATEGORIES_CREDIT.name),
+        url: z.literal(CATEGORIES_CREDIT.url),
+        license: z.literal(CATEGORIES_CREDIT.license)
+      })
+      .describe('Where the categories come from, and their license'),
+    categories: z
+      .array(
+        z.strictObject({
+          name: z.string().min(1).max(80).describe('A category, e.g. "Media Streaming - Video Streaming"'),
+          slugs: z.array(z.string().regex(SLUG_PATTERN)).min(1).describe('The apps in it, ordered by slug')
+        })
+      )
+      .describe('Ordered by name (code-unit order)')
+  })
+  .describe(`The categories of the tracked apps, each with its apps (${CATEGORIES_SCHEMA_ID})`)
+
+export type CategoriesDoc = z.infer<typeof categoriesDocSchema>

@@ -4,12 +4,16 @@ import {
   APP_SCHEMA_ID,
   APPS_SCHEMA_ID,
   appDocSchema,
+  CATEGORIES_CREDIT,
+  CATEGORIES_SCHEMA_ID,
+  categoriesDocSchema,
   catalogDocSchema,
   compareSlugs,
   IMAGES_SCHEMA_ID,
   imagesDocSchema,
   RELEASES_SCHEMA_ID,
   releasesDocSchema,
+  type CategoriesDoc,
   type ImagesDoc,
   type AppDoc,
   type AppRecord,
@@ -28,7 +32,8 @@ export function docsText(baseUrl: string): string {
     `Badge: ${siteUrl(baseUrl, paths.badge(S))}. Page: ${siteUrl(baseUrl, paths.pageDir(S))}. Shields endpoint: ${siteUrl(baseUrl, paths.shields(S))}.`,
     `Judged releases of one app, newest first: ${siteUrl(baseUrl, paths.releases(S))} (schema ${RELEASES_SCHEMA_ID}; each release's own class, rationale, quoted words, security and breakingKind).`,
     `Container images of the apps: ${siteUrl(baseUrl, paths.images)} (schema ${IMAGES_SCHEMA_ID}).`,
-    `JSON Schemas: ${[paths.appsSchema, paths.appSchema, paths.changesSchema, paths.statusSchema, paths.releasesSchema, paths.imagesSchema].map((p) => siteUrl(baseUrl, p)).join(', ')}.`,
+    `Categories of the apps (from awesome-selfhosted, CC-BY-SA 3.0), each with its apps' slugs: ${siteUrl(baseUrl, paths.categories)} (schema ${CATEGORIES_SCHEMA_ID}).`,
+    `JSON Schemas: ${[paths.appsSchema, paths.appSchema, paths.changesSchema, paths.statusSchema, paths.releasesSchema, paths.imagesSchema, paths.categoriesSchema].map((p) => siteUrl(baseUrl, p)).join(', ')}.`,
     'This is a build-time snapshot served as static files; nothing is computed per request. generatedAt is when a record last changed:',
     `a run that finds nothing new leaves it (and every app document) as it was. When the last run happened, and how many apps it refreshed, found stale or left out: ${siteUrl(baseUrl, paths.status)} (schema ${STATUS_SCHEMA_ID}).`,
     'safeToUpdate is one of safe, caution, breaking, unknown, unmaintained. lifecycle.status is supported (no end of life set),',
@@ -65,6 +70,7 @@ export function jsonSchemas(baseUrl: string): Map<string, string> {
   make(statusDocSchema, paths.statusSchema, STATUS_SCHEMA_ID)
   make(releasesDocSchema, paths.releasesSchema, RELEASES_SCHEMA_ID)
   make(imagesDocSchema, paths.imagesSchema, IMAGES_SCHEMA_ID)
+  make(categoriesDocSchema, paths.categoriesSchema, CATEGORIES_SCHEMA_ID)
   return files
 }
 
@@ -74,4 +80,25 @@ export function imagesDoc(apps: { slug: string; images?: readonly string[] }[], 
     .flatMap((a) => (a.images ?? []).map((image) => ({ image, slug: a.slug })))
     .sort((a, b) => compareSlugs(`${a.image} ${a.slug}`, `${b.image} ${b.slug}`))
   return { schema: IMAGES_SCHEMA_ID, generatedAt, images }
+}
+
+/**
+ * Every category of the published apps with its apps' slugs: categories by name, slugs by slug (code-unit order, so
+ * the same catalog gives the same bytes anywhere). A category an app names twice lists it once.
+ */
+export function categoriesDoc(
+  apps: readonly { slug: string; categories?: readonly string[] }[],
+  generatedAt: string
+): CategoriesDoc {
+  const bySlug = new Map<string, Set<string>>()
+  for (const a of apps)
+    for (const name of a.categories ?? []) {
+      const slugs = bySlug.get(name) ?? new Set<string>()
+      slugs.add(a.slug)
+      bySlug.set(name, slugs)
+    }
+  const categories = [...bySlug]
+    .map(([name, slugs]) => ({ name, slugs: [...slugs].sort(compareSlugs) }))
+    .sort((a, b) => compareSlugs(a.name, b.name))
+  return { schema: CATEGORIES_SCHEMA_ID, generatedAt, source: { ...CATEGORIES_CREDIT }, categories }
 }

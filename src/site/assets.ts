@@ -106,9 +106,13 @@ ${classRules}
 .filters label b{font-weight:600}
 .filters input:checked+label{background:var(--fg);color:var(--bg);border-color:var(--fg)}
 .filters input:focus-visible+label{outline:3px solid var(--focus);outline-offset:2px}
-.search{margin:.75rem 0}
+.search{margin:.75rem 0;display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:flex-end}
+.search span{display:flex;flex-direction:column;min-width:0;max-width:100%}
 .search label{display:block;font-weight:600}
-.search input{font:inherit;color:var(--fg);background:var(--bg);border:1px solid var(--line);border-radius:.35rem;padding:.35rem .6rem;width:100%;max-width:24rem}
+.search input,.search select{font:inherit;color:var(--fg);background:var(--bg);border:1px solid var(--line);border-radius:.35rem;padding:.35rem .6rem;max-width:100%}
+.search input{width:24rem}
+.search select{width:auto}
+.search input:focus-visible,.search select:focus-visible{outline:3px solid var(--focus);outline-offset:2px}
 table{width:100%;border-collapse:collapse;margin-top:.5rem}
 th,td{text-align:left;vertical-align:top;padding:.45rem .5rem;border-bottom:1px solid var(--line)}
 thead th{font-size:.9rem;color:var(--muted);border-bottom-width:2px;white-space:nowrap}
@@ -153,9 +157,11 @@ dl.facts dd,.legend dd{margin-bottom:.5rem}
 `
 
 /**
- * Progressive enhancement only: the page is complete without it. Adds free-text
- * search (the class filter already works through CSS), a filter that can be
- * linked (?class=breaking), a live result count, copy buttons for snippets,
+ * Progressive enhancement only: the page is complete without it. Adds search by
+ * name, slug or repository (the class filter already works through CSS), the
+ * category filter and the sort, all kept in the address so a view can be linked
+ * and bookmarked (?class=breaking&category=…&q=…&sort=date), a live result
+ * count, copy buttons for snippets,
  * the days left before an end of life, counted from the reader's today (a static
  * page only names the date, so it is never a count that was true on build day),
  * and on an app page a picker of the version you run for the upgrade table.
@@ -165,37 +171,72 @@ export const SITE_JS = `'use strict';
   var table = document.getElementById('apps');
   var q = document.getElementById('q');
   if (table && q && table.tBodies[0]) {
-    var rows = Array.prototype.slice.call(table.tBodies[0].rows);
-    var texts = rows.map(function (r) { return r.textContent.toLowerCase(); });
+    var body = table.tBodies[0];
+    var rows = Array.prototype.slice.call(body.rows);
+    var linkOf = function (r) { return r.cells[0].querySelector('a'); };
+    // Search reads the name and the repository (the row heading) and the slug (the page address).
+    var texts = rows.map(function (r) { var a = linkOf(r); return (r.cells[0].textContent + ' ' + (a ? a.getAttribute('href') : '')).toLowerCase(); });
+    var names = rows.map(function (r) { var a = linkOf(r); return (a ? a.textContent : '').toLowerCase(); });
     var radios = Array.prototype.slice.call(document.querySelectorAll('input[name="c"]'));
+    var cat = document.getElementById('g');
+    var sort = document.getElementById('sort');
     var shown = document.getElementById('shown');
     var none = document.getElementById('none');
+    var rank = { safe: 0, caution: 1, breaking: 2, unmaintained: 3, unknown: 4 };
+    var params = new URLSearchParams(location.search);
+    // Only a value the page offers is taken from the address; anything else leaves the control as it was.
+    var pick = function (el, v) { if (el && v !== null) Array.prototype.forEach.call(el.options, function (o) { if (o.value === v) el.value = v; }); };
+    var wanted = params.get('class');
+    radios.forEach(function (r) { if (wanted && r.value === wanted) r.checked = true; });
+    pick(cat, params.get('category'));
+    pick(sort, params.get('sort'));
+    q.value = (params.get('q') || '').slice(0, 200);
+    var classOf = function () { var c = ''; radios.forEach(function (r) { if (r.checked) c = r.value; }); return c; };
     var apply = function () {
-      var c = '';
-      radios.forEach(function (r) { if (r.checked) c = r.value; });
+      var c = classOf();
+      var g = cat && cat.selectedIndex > 0 ? ' ' + (cat.selectedIndex - 1) + ' ' : null;
       var terms = q.value.toLowerCase().split(/\\s+/).filter(Boolean);
       var n = 0;
       rows.forEach(function (r, i) {
-        var ok = (!c || r.getAttribute('data-c') === c) && terms.every(function (t) { return texts[i].indexOf(t) !== -1; });
+        var ok = (!c || r.getAttribute('data-c') === c) &&
+          (g === null || (' ' + (r.getAttribute('data-g') || '') + ' ').indexOf(g) !== -1) &&
+          terms.every(function (t) { return texts[i].indexOf(t) !== -1; });
         r.hidden = !ok;
         if (ok) n++;
       });
       if (shown) shown.textContent = n === rows.length ? rows.length + (rows.length === 1 ? ' app' : ' apps') : 'Showing ' + n + ' of ' + rows.length + ' apps';
       if (none) none.hidden = n > 0;
     };
-    var wanted = new URLSearchParams(location.search).get('class');
-    radios.forEach(function (r) { if (wanted && r.value === wanted) r.checked = true; });
+    var byName = function (a, b) { return names[a] < names[b] ? -1 : names[a] > names[b] ? 1 : 0; };
+    var order = function () {
+      var k = sort ? sort.value : '';
+      var idx = rows.map(function (r, i) { return i; });
+      var day = function (i) { return rows[i].getAttribute('data-d') || ''; };
+      var cls = function (i) { return rank[rows[i].getAttribute('data-c')]; };
+      // Ties keep the page's own order (judged first, then name): a stable sort on the row's first position.
+      if (k === 'name') idx.sort(function (a, b) { return byName(a, b) || a - b; });
+      if (k === 'class') idx.sort(function (a, b) { return cls(a) - cls(b) || byName(a, b) || a - b; });
+      if (k === 'date') idx.sort(function (a, b) { var x = day(a), y = day(b); return (x < y ? 1 : x > y ? -1 : 0) || byName(a, b) || a - b; });
+      var f = document.createDocumentFragment();
+      idx.forEach(function (i) { f.appendChild(rows[i]); });
+      body.appendChild(f);
+    };
     var link = function () {
-      var c = '';
-      radios.forEach(function (r) { if (r.checked) c = r.value; });
-      var params = new URLSearchParams(location.search);
-      if (c) params.set('class', c); else params.delete('class');
-      var s = params.toString();
+      var p = new URLSearchParams(location.search);
+      var set = function (k, v) { if (v) p.set(k, v); else p.delete(k); };
+      set('class', classOf());
+      set('category', cat ? cat.value : '');
+      set('q', q.value.trim());
+      set('sort', sort ? sort.value : '');
+      var s = p.toString();
       history.replaceState(null, '', location.pathname + (s ? '?' + s : '') + location.hash);
     };
-    q.addEventListener('input', apply);
+    q.addEventListener('input', function () { apply(); link(); });
     radios.forEach(function (r) { r.addEventListener('change', apply); r.addEventListener('change', link); });
+    if (cat) cat.addEventListener('change', function () { apply(); link(); });
+    if (sort) sort.addEventListener('change', function () { order(); link(); });
     document.getElementById('search').hidden = false;
+    order();
     apply();
   }
   var now = new Date();

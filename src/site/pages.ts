@@ -65,7 +65,7 @@ export function* sharedPageFiles(pages: readonly PageInput[], ctx: SiteContext):
   yield [
     paths.index,
     renderIndex({
-      records: sorted.map((p) => p.record),
+      records: sorted.map((p) => ({ record: p.record, releaseDate: p.releaseDate, categories: p.categories })),
       generatedAt: ctx.generatedAt,
       runAt: ctx.runAt ?? ctx.generatedAt,
       feeds: ctx.feeds,

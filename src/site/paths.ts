@@ -27,12 +27,15 @@ export const paths = {
   status: 'api/v1/status.json',
   /** Container image names → app slugs, for `updatesafe check --compose`. */
   images: 'api/v1/images.json',
+  /** Categories → app slugs (beside the spec's documents, never in its records). */
+  categories: 'api/v1/categories.json',
   appsSchema: 'api/v1/schema/apps.v1.json',
   appSchema: 'api/v1/schema/app.v1.json',
   changesSchema: 'api/v1/schema/changes.v1.json',
   statusSchema: 'api/v1/schema/status.v1.json',
   releasesSchema: 'api/v1/schema/releases.v1.json',
   imagesSchema: 'api/v1/schema/images.v1.json',
+  categoriesSchema: 'api/v1/schema/categories.v1.json',
   badge: (slug: string) => `badge/${slug}.svg`,
   /** The directory of an app's page: its address ends here. */
   pageDir: (slug: string) => `apps/${slug}/`,

@@ -1,7 +1,7 @@
 // One app's page: the verdict and why, then the facts a reader needs to act.
 import { LIMITS, REPO_PATTERN, type AppRecord, type Lifecycle, type ReleasesDoc } from '../../schema/index.js'
 import { CLASS_INFO } from './classes.js'
-import { chip } from './index-page.js'
+import { categoriesCredit, categoryLink, chip } from './index-page.js'
 import { paths, relativeLink, rootLink } from '../paths.js'
 import { layout } from './layout.js'
 import { safeHttpUrl } from '../../util/http-url.js'
@@ -20,6 +20,8 @@ export interface PageInput {
   decidedBy: string | null
   /** Upstream could not be reached this run; facts are last-known-good. */
   stale: boolean
+  /** The catalog's categories of the app (awesome-selfhosted's), shown on the pages; never part of the record. */
+  categories?: readonly string[] | undefined
 }
 
 export interface AppPageInput extends PageInput {
@@ -67,6 +69,25 @@ export function badgeMarkdown(record: Pick<AppRecord, 'badge' | 'url'>): string 
 
 function link(href: string | null, label: string): string {
   return href ? `<a href="${escapeMarkup(href)}" rel="noopener noreferrer">${label}</a>` : label
+}
+
+/**
+ * The line over a single release considered. "Only this release was read" was untrue above an upgrade table of
+ * many releases (issue 60): the verdict reads one release, the table every release judged so far.
+ */
+function oneRelease(history: ReleasesDoc | null): string {
+  const judged = history?.releases.length ?? 0
+  return judged > 1
+    ? `The verdict reads this release alone: it is the only one since the version published before. Updating from an older version crosses more of the ${judged} releases judged so far: see the table below.`
+    : 'Only this release was read.'
+}
+
+/** The app's categories, each a link to the index filtered to it, with the credit their license asks. */
+function categoriesFact(categories: readonly string[] | undefined, root: string): string {
+  const names = [...new Set((categories ?? []).map((c) => cleanText(c, 80)).filter((c) => c !== ''))]
+  if (names.length === 0) return ''
+  const links = names.map((c) => `<a href="${escapeMarkup(categoryLink(root, c))}">${escapeMarkup(c)}</a>`)
+  return `<dt>Categories</dt><dd><span class="cats">${links.join(', ')}</span> <small id="credit">${categoriesCredit()}</small></dd>\n`
 }
 
 export function renderAppPage(p: AppPageInput): string {
@@ -124,7 +145,7 @@ ${decidedBy ? `<p class="muted">Decided by release <code>${escapeMarkup(decidedB
 <dt>Released</dt><dd>${isDate(p.releaseDate) ? p.releaseDate : 'date not known'}</dd>
 <dt>Last checked</dt><dd>${isDate(r.lastChecked) ? r.lastChecked : 'not known'}</dd>
 <dt>Release notes</dt><dd>${notes ? link(notes, `Release notes for ${escapeMarkup(version)}`) : 'no link available'}</dd>
-</dl>\n`)
+${categoriesFact(p.categories, rootLink(here))}</dl>\n`)
 
   const noSummary = r.changelogSummary === null || cleanText(r.changelogSummary, 8) === ''
   // An archived app without a summary: its verdict and successor say it all; "no summary" would add nothing.
@@ -141,7 +162,7 @@ ${decidedBy ? `<p class="muted">Decided by release <code>${escapeMarkup(decidedB
   if (releases.length > 0) {
     const more = p.releasesConsidered.length - releases.length
     parts.push(`<h2>Releases considered</h2>
-<p class="muted">${p.releasesConsidered.length === 1 ? 'Only this release was read.' : `Updating from the previously published version crosses these ${p.releasesConsidered.length} releases; the most severe finding decides.`}</p>
+<p class="muted">${p.releasesConsidered.length === 1 ? oneRelease(p.history ?? null) : `Updating from the previously published version crosses these ${p.releasesConsidered.length} releases; the most severe finding decides.`}</p>
 <ol class="releases">
 ${releases
   .map((v) => {

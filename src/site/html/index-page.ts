@@ -1,15 +1,32 @@
 // The index: every app in one table. The full list and the class filter work
-// without JavaScript (radios + CSS :has); the script only adds text search.
+// without JavaScript (radios + CSS :has); the script adds search, the category
+// filter and the sort, each kept in the address (site.js).
 // Markup per row is kept lean: 1,000 apps must stay under 100 KB gzipped.
-import { CLASSES, compareSlugs, LIMITS, type AppRecord, type Classification } from '../../schema/index.js'
+import {
+  CATEGORIES_CREDIT,
+  CLASSES,
+  compareSlugs,
+  LIMITS,
+  type AppRecord,
+  type Classification
+} from '../../schema/index.js'
 import { CLASS_INFO } from './classes.js'
 import { paths, rootLink } from '../paths.js'
 import { layout } from './layout.js'
-import { escapeMarkup, formatTimestamp, isDate, offlineNotice, text, type OfflineData } from './text.js'
+import { cleanText, escapeMarkup, formatTimestamp, isDate, offlineNotice, text, type OfflineData } from './text.js'
 import { whyOf } from './why.js'
 
+/** One row of the index: the record, and what the pages know beside it. */
+export interface IndexRow {
+  record: AppRecord
+  /** YYYY-MM-DD of the latest release, when known: shown, and sorted on. */
+  releaseDate?: string | null
+  /** The catalog's categories of the app. */
+  categories?: readonly string[] | undefined
+}
+
 export interface IndexInput {
-  records: AppRecord[]
+  records: (AppRecord | IndexRow)[]
   generatedAt: string
   /** When the run that wrote this page happened (the index is the one page that moves on a quiet day). */
   runAt?: string
@@ -35,14 +52,71 @@ export function byName(a: AppRecord, b: AppRecord): number {
   return compareSlugs(a.slug, b.slug)
 }
 
+/**
+ * The default order: apps with a judged class first, then the unknown ones, each by name. At 1,000 apps most records
+ * may not be read yet; by name alone the judged apps, what a reader comes for, would be scattered among them.
+ */
+export function judgedFirst(a: AppRecord, b: AppRecord): number {
+  const au = a.safeToUpdate === 'unknown'
+  const bu = b.safeToUpdate === 'unknown'
+  return au !== bu ? (au ? 1 : -1) : byName(a, b)
+}
+
+/** A record whose release notes no build has read yet (an offline build of a new record): unknown, and says so. */
+export function notReadYet(r: Pick<AppRecord, 'safeToUpdate' | 'rationale'>): boolean {
+  return r.safeToUpdate === 'unknown' && typeof r.rationale === 'string' && /\bnot read yet\b/i.test(r.rationale)
+}
+
+/** Every category of these rows, in code-unit order (the order of categories.json). */
+export function categoryNames(rows: readonly IndexRow[]): string[] {
+  const names = new Set<string>()
+  for (const r of rows) for (const c of r.categories ?? []) names.add(c)
+  return [...names].sort(compareSlugs)
+}
+
+/** The credit awesome-selfhosted's license (CC-BY-SA 3.0) asks of pages that show its categories. */
+export function categoriesCredit(): string {
+  return `Categories: <a href="${CATEGORIES_CREDIT.url}" rel="noopener noreferrer">awesome-selfhosted</a> (CC-BY-SA 3.0).`
+}
+
+/** The index's address filtered to one category (site.js reads `category`; without it the index lists all). */
+export function categoryLink(root: string, name: string): string {
+  return `${root === '' ? './' : root}?category=${encodeURIComponent(name)}`
+}
+
 export function chip(c: Classification): string {
   return `<span class="k k-${c}">${CLASS_INFO[c].label}</span>`
 }
 
-function row(r: AppRecord, stale: boolean): string {
+/**
+ * One row. `data-d` (release day) and `data-g` (indexes into the category list, in the order of the category select)
+ * are for site.js; both are left out when empty, so a row without them costs nothing.
+ */
+function row(x: IndexRow, stale: boolean, categoryIndex: ReadonlyMap<string, number>): string {
+  const r = x.record
   const c = r.safeToUpdate
   const checked = isDate(r.lastChecked) ? r.lastChecked : 'not known'
-  return `<tr data-c="${c}"><th scope="row"><a href="${paths.pageDir(r.slug)}">${text(r.name, LIMITS.name)}</a><small>${text(r.repo, 140)}</small></th><td class="v">${text(r.latestVersion, LIMITS.version)}</td><td>${chip(c)}</td><td class="w">${escapeMarkup(whyOf(r) ?? '')}</td><td class="d">${checked}${stale ? ' <small>stale</small>' : ''}</td></tr>\n`
+  const released = isDate(x.releaseDate) ? x.releaseDate : null
+  const groups = [...new Set((x.categories ?? []).map((g) => categoryIndex.get(g)))].filter((i) => i !== undefined)
+  const why = notReadYet(r) ? 'not read yet' : escapeMarkup(whyOf(r) ?? '')
+  return `<tr data-c="${c}"${released ? ` data-d="${released}"` : ''}${groups.length ? ` data-g="${groups.join(' ')}"` : ''}><th scope="row"><a href="${paths.pageDir(r.slug)}">${text(r.name, LIMITS.name)}</a><small>${text(r.repo, 140)}</small></th><td class="v">${text(r.latestVersion, LIMITS.version)}${released ? `<small>${released}</small>` : ''}</td><td>${chip(c)}</td><td class="w">${why}</td><td class="d">${checked}${stale ? ' <small>stale</small>' : ''}</td></tr>\n`
+}
+
+/**
+ * Search, category and sort: shown by site.js (hidden without it, where they could do nothing: the page's CSP allows
+ * no form submission). Each is a labelled control whose state the script keeps in the address.
+ */
+function tools(categories: readonly string[], counts: ReadonlyMap<string, number>): string {
+  const options = categories
+    .map((g) => `<option value="${escapeMarkup(g)}">${escapeMarkup(g)} (${counts.get(g) ?? 0})</option>`)
+    .join('')
+  const category = categories.length
+    ? `<span><label for="g">Category</label><select id="g"><option value="">All categories</option>${options}</select></span>`
+    : ''
+  return (
+    `<div class="search" id="search" hidden><span><label for="q">Search by name, slug or repository</label><input id="q" type="search" autocomplete="off" spellcheck="false"></span>` +
+    `${category}<span><label for="sort">Sort by</label><select id="sort"><option value="">Judged first, then name</option><option value="name">Name</option><option value="class">Class</option><option value="date">Release date, newest first</option></select></span></div>\n`
+  )
 }
 
 /** The last run and the last change: a pipeline that stopped shows as an old run, not as a quiet day. */
@@ -52,7 +126,17 @@ function freshness(runAt: string, lastChange: string): string {
 }
 
 export function renderIndex(input: IndexInput): string {
-  const records = [...input.records].sort(byName)
+  // Categories are cleaned as the app pages show them, so a page's link finds its option here.
+  const rows = input.records
+    .map((x): IndexRow => ('record' in x ? x : { record: x }))
+    .map((x) => (x.categories ? { ...x, categories: x.categories.map((c) => cleanText(c, 80)).filter(Boolean) } : x))
+    .sort((a, b) => judgedFirst(a.record, b.record))
+  const records = rows.map((x) => x.record)
+  const categories = categoryNames(rows)
+  const categoryIndex = new Map(categories.map((g, i) => [g, i]))
+  const inCategory = new Map<string, number>()
+  for (const x of rows) for (const g of new Set(x.categories ?? [])) inCategory.set(g, (inCategory.get(g) ?? 0) + 1)
+  const unread = records.filter(notReadYet).length
   const counts = new Map<Classification, number>(CLASSES.map((c) => [c, 0]))
   for (const r of records) counts.set(r.safeToUpdate, (counts.get(r.safeToUpdate) ?? 0) + 1)
   const total = records.length
@@ -71,10 +155,10 @@ export function renderIndex(input: IndexInput): string {
     total === 0
       ? `<p>No apps are tracked yet.</p>\n`
       : `<table id="apps"><caption class="vh">Tracked apps and the update safety of their latest release</caption>
-<thead><tr><th scope="col">App</th><th scope="col">Latest version</th><th scope="col">Update safety</th><th scope="col">Why</th><th scope="col">Last checked</th></tr></thead>
+<thead><tr><th scope="col">App</th><th scope="col">Latest version, released</th><th scope="col">Update safety</th><th scope="col">Why</th><th scope="col">Last checked</th></tr></thead>
 <tbody>
-${records.map((r) => row(r, input.stale?.has(r.slug) ?? false)).join('')}</tbody></table>
-<p id="none" hidden>No app matches this filter.</p>\n`
+${rows.map((x) => row(x, input.stale?.has(x.record.slug) ?? false, categoryIndex)).join('')}</tbody></table>
+<div id="none" hidden><p>No app matches this filter.</p><p id="add-hint">Not in the catalog? Ask the people who run this catalog to add it, naming its GitHub repository; or track it in a catalog of your own: <code>updatesafe add OWNER/REPO --image IMAGE</code> writes its record.</p></div>\n`
 
   const legend =
     `<section class="legend" aria-labelledby="legend-h"><h2 id="legend-h">What the classes mean</h2><dl>` +
@@ -83,8 +167,7 @@ ${records.map((r) => row(r, input.stale?.has(r.slug) ?? false)).join('')}</tbody
 
   const main = `<h1>Update safety of ${plural(total)}</h1>
 <p class="lede">For each self-hosted app: its newest release, and whether the release notes say it is safe to install. Also as JSON: <a href="${paths.catalog}">${paths.catalog}</a>.</p>
-${input.offline ? offlineNotice(input.offline, input.offline.asOf ?? newestChecked(records), 'This snapshot') : ''}${freshness(input.runAt ?? input.generatedAt, input.generatedAt)}${filters}<p class="search" id="search" hidden><label for="q">Search by name, repository or version</label><input id="q" type="search" autocomplete="off" spellcheck="false"></p>
-<p id="shown" role="status">${plural(total)}</p>
+${input.offline ? offlineNotice(input.offline, input.offline.asOf ?? newestChecked(records), 'This snapshot') : ''}${freshness(input.runAt ?? input.generatedAt, input.generatedAt)}${filters}${tools(categories, inCategory)}${categories.length ? `<p class="muted" id="credit">${categoriesCredit()}</p>\n` : ''}${unread ? `<p class="muted" id="unread">${unread === 1 ? '1 app is' : `${unread} apps are`} not read yet: no build has read ${unread === 1 ? 'its' : 'their'} release notes, so ${unread === 1 ? 'it shows' : 'they show'} as Unknown, listed after the judged apps.</p>\n` : ''}<p id="shown" role="status">${plural(total)}</p>
 ${table}${legend}`
 
   return layout({
