@@ -13,7 +13,7 @@ import { changesDocSchema } from '../../src/site/changes.js'
 import { catalogDocSchema, CLASSES, type CatalogDoc } from '../../src/schema/index.js'
 import { createSiteHandler } from '../../src/output/serve.js'
 import type { Logger } from '../../src/util/types.js'
-import { child, parseXml, type XmlNode } from '../site/markup.js'
+import { child, htmlTags, parseXml, type Tag, type XmlNode } from '../site/markup.js'
 import { browserDescribe, inPage, launchChromium, visitor, type VisitFn } from '../support/browser.js'
 import { tempDir } from '../support/tmp.js'
 import { HAS_SHARED_DATA, RELEASE_NOTES } from '../support/shared-data.js'
@@ -26,6 +26,23 @@ const BUNDLED = readdirSync('catalog/apps')
   .map((f) => f.slice(0, -4))
   .sort()
 const HOSTILE = hostileApps().map((a) => a.slug)
+/**
+ * The bundled apps whose pages are opened in the browser: one of each class and lifecycle status (a test below
+ * keeps it so as the catalog changes), and the two the README's screenshots show. Every app page gets the
+ * checks that need no browser over HTTP; opening all of them took most of this file's time, growing with the
+ * catalog.
+ */
+const BROWSER_SAMPLE = [
+  'adguard-home',
+  'adminer',
+  'authentik',
+  'chronograf',
+  'grafana',
+  'matrix-org-synapse',
+  'mattermost',
+  'prometheus',
+  'traefik'
+]
 
 /** A catalog folder and the notes file its build reads. */
 interface Source {
@@ -117,21 +134,26 @@ function exposure(page: Page): Promise<Exposure> {
   )
 }
 
+/** The one Chromium of this file, started before the first suite's build and closed after the last suite. */
+let browser: Promise<Browser> | undefined
+const chromium = (): Promise<Browser> => (browser ??= launchChromium())
+afterAll(async () => {
+  await (await browser)?.close()
+})
+
 /**
- * Within a suite: before its tests, build the catalog, serve it and start Chromium;
- * after them, close both. The returned object is filled in by then.
+ * Within a suite: before its tests, build the catalog and serve it, with the file's Chromium starting meanwhile;
+ * after them, close the server. The returned object is filled in by then.
  */
 function servedInChromium(catalogDir: (tmp: string) => Promise<Source> | Source): { site: Site; visit: VisitFn } {
   const served = {} as { site: Site; visit: VisitFn }
-  let browser: Browser | undefined
   beforeAll(async () => {
+    const started = chromium()
     served.site = await buildAndServe(catalogDir)
     await mkdir(SHOTS, { recursive: true })
-    browser = await launchChromium()
-    served.visit = visitor(browser, served.site.origin)
+    served.visit = visitor(await started, served.site.origin)
   })
   afterAll(async () => {
-    await browser?.close()
     await served.site?.close()
   })
   return served
@@ -235,7 +257,18 @@ suite('the bundled catalog, built and served by the preview server', () => {
     await v.close()
   })
 
-  test.each(BUNDLED)('app page %s: clean load, badge shown, feed linked', async (slug) => {
+  test('the apps opened in the browser include every class and lifecycle status the catalog has', () => {
+    const sampled = served.site.catalog.apps.filter((a) => BROWSER_SAMPLE.includes(a.slug))
+    expect(sampled.map((a) => a.slug)).toEqual(BROWSER_SAMPLE)
+    const classes = new Set(sampled.map((a) => a.safeToUpdate))
+    expect(served.site.catalog.apps.filter((a) => !classes.has(a.safeToUpdate)).map((a) => a.slug)).toEqual([])
+    const statuses = new Set(sampled.map((a) => a.lifecycle?.status ?? 'none'))
+    expect(
+      served.site.catalog.apps.filter((a) => !statuses.has(a.lifecycle?.status ?? 'none')).map((a) => a.slug)
+    ).toEqual([])
+  })
+
+  test.each(BROWSER_SAMPLE)('app page %s: clean load, badge shown, feed linked', async (slug) => {
     const v = await served.visit(`/apps/${slug}/`)
     const { page } = v
     expect(
@@ -257,6 +290,51 @@ suite('the bundled catalog, built and served by the preview server', () => {
       await page.screenshot({ path: path.join(SHOTS, `site-app-${slug}.png`), fullPage: true })
     expect(v.problems).toEqual([])
     await v.close()
+  })
+
+  test('every app page over HTTP: served, badge served, feed linked, no handlers, links and sources http(s)', async () => {
+    const { origin } = served.site
+    const loaded = new Set<string>()
+    for (const { slug } of served.site.catalog.apps) {
+      const url = `${origin}/apps/${slug}/`
+      const page = await get(url)
+      expect({ slug, status: page.status }).toEqual({ slug, status: 200 })
+      const tags = htmlTags(page.text).filter((t) => !t.end)
+      const attr = (t: Tag, n: string) => t.attrs.find(([k]) => k === n)?.[1]
+      const feed = tags.find((t) => t.name === 'link' && attr(t, 'rel') === 'alternate')
+      expect({ slug, feed: new URL(attr(feed!, 'href')!, url).href }).toEqual({ slug, feed: `${url}feed.xml` })
+      const badge = tags.find((t) => t.name === 'img' && attr(t, 'src')?.includes('badge/'))
+      const svg = await get(new URL(attr(badge!, 'src')!, url).href)
+      expect({ slug, status: svg.status, type: svg.type }).toEqual({
+        slug,
+        status: 200,
+        type: expect.stringMatching(/^image\/svg\+xml/)
+      })
+      expect({
+        slug,
+        handlers: tags.flatMap((t) => t.attrs.map(([n]) => n).filter((n) => n.startsWith('on')))
+      }).toEqual({
+        slug,
+        handlers: []
+      })
+      for (const t of tags)
+        for (const n of ['href', 'src', 'action', 'formaction']) {
+          const v = attr(t, n)
+          if (v !== undefined) expect(new URL(v, url).href).toMatch(/^https?:\/\//)
+        }
+      // What the browser loads with the page (stylesheet, icon, script, badge) is there, and on this site.
+      for (const t of tags) {
+        const loads =
+          t.name === 'link' ? /^(icon|stylesheet)$/.test(attr(t, 'rel') ?? '') : /^(script|img)$/.test(t.name)
+        const v = loads ? (attr(t, 'href') ?? attr(t, 'src')) : undefined
+        if (v === undefined) continue
+        const sub = new URL(v, url).href
+        expect({ slug, sub: sub.startsWith(`${origin}/`) }).toEqual({ slug, sub: true })
+        if (loaded.has(sub)) continue
+        expect({ slug, sub, status: (await get(sub)).status }).toEqual({ slug, sub, status: 200 })
+        loaded.add(sub)
+      }
+    }
   })
 
   test('feeds: site-wide, per class and per app are well-formed Atom with one entry per app on a first publication', async () => {
