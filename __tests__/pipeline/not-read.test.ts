@@ -105,7 +105,9 @@ describe('a record with no release facts', () => {
     expect(seeded!.rationale).toMatch(/release notes of v2\.0\.1 have not been read yet/)
     const status = await read<StatusDoc>('site', 'api/v1/status.json')
     expect(status.counts).toMatchObject({ apps: 2, failed: 0 })
-    expect(await readFile(path.join(dir, 'site/apps/quiet-tool/index.html'), 'utf8')).toContain('no release of example/quiet-tool has been read yet')
+    expect(await readFile(path.join(dir, 'site/apps/quiet-tool/index.html'), 'utf8')).toContain(
+      'no release of example/quiet-tool has been read yet'
+    )
   })
 
   it('the next refresh reads it from nothing (not since the placeholder), and publishes the release', async () => {

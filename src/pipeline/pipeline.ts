@@ -487,7 +487,13 @@ async function judgeCatalog(
     images,
     stats: gathered.stats,
     historyReset,
-    judging: { judge: judging.judge, calls: judging.calls, verdicts: judging.verdicts },
+    judging: {
+      judge: judging.judge,
+      calls: judging.calls,
+      verdicts: judging.verdicts,
+      // Only a model judge has releases waiting for it.
+      ...(deps.modelJudge ? { pending: judging.pendingReleases } : {})
+    },
     faults: ctx.faults
   }
 }
