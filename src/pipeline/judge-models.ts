@@ -162,7 +162,7 @@ function releasesOf(app: AppFacts): ReleaseNotes[] {
 
 /**
  * Step 5b of a build: a model's answers for the releases this run judges, reused from the previous history or
- * asked now (newest of each app first), while `asker` has budget. Without an asker every release is the rules'.
+ * asked now (latest releases first, the most recently published first), while `asker` has budget. Without an asker every release is the rules'.
  */
 export async function judgeByModel(
   apps: readonly AppFacts[],
