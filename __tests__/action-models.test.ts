@@ -131,8 +131,9 @@ describe('the action with the model judge', () => {
     })
     expect(r.stdout).not.toContain('::error')
     expect(r.code).toBe(0)
-    // The newest release of each app first (feeds v2.0.0, notes 3.1.0); feeds v1.0.0 is past the budget.
-    expect(models.requests.map(releaseOf)).toEqual(['v2.0.0', '3.1.0', '1.0'])
+    // Each app's latest first, the most recently published first (wiki 1.0 of 3 November, notes 3.1.0 of 2
+    // November, feeds v2.0.0 of 1 November); feeds v1.0.0 is past the budget.
+    expect(models.requests.map(releaseOf)).toEqual(['1.0', '3.1.0', 'v2.0.0'])
     expect(models.requests.every((q) => q.authorization === `Bearer ${TOKEN}`)).toBe(true)
     expect(r.stdout).toMatch(/::warning::model judge openai\/gpt-4\.1-mini: the run's budget of 3 model calls is spent/)
     const feeds = await read('run1', 'api/v1/apps/feeds/releases.json')
@@ -151,10 +152,12 @@ describe('the action with the model judge', () => {
       line: 'BREAKING: the `legacy_auth` setting is removed'
     })
     const status = await read('run1', 'api/v1/status.json')
+    // feeds v1.0.0 is history: no later run reads it again, so it is not pending.
     expect(status.judging).toEqual({
       judge: 'model:openai/gpt-4.1-mini',
       calls: 3,
-      verdicts: { 'model:openai/gpt-4.1-mini': 3, rules: 1 }
+      verdicts: { 'model:openai/gpt-4.1-mini': 3, rules: 1 },
+      pending: 0
     })
     expect(r.summary).toContain(
       'Judge: `openai/gpt-4.1-mini` (GitHub Models) judged 3 new releases in 3 requests; 1 left to the rules, asked again next run.'
@@ -187,7 +190,8 @@ describe('the action with the model judge', () => {
     expect((await read('run2', 'api/v1/status.json')).judging).toEqual({
       judge: 'model:openai/gpt-4.1-mini',
       calls: 0,
-      verdicts: {}
+      verdicts: {},
+      pending: 0
     })
   }, 60_000)
 
@@ -203,18 +207,31 @@ describe('the action with the model judge', () => {
     expect(r0.code).toBe(0)
     const lean = await read('lean', 'api/v1/apps/notes/releases.json')
     expect(lean.releases[0]).toMatchObject({ version: '3.1.0', judge: 'rules', model: null })
-    expect((await read('lean', 'api/v1/status.json')).judging.verdicts).toEqual({ rules: 4 })
-    // …and the next run, with budget, asks about them, the newest of each app first.
+    expect((await read('lean', 'api/v1/status.json')).judging).toMatchObject({ verdicts: { rules: 4 }, pending: 3 })
+    // …and the next run, with budget for two, asks about two of them, the most recently published first…
+    const first = models.requests.length
+    const r1 = await runAction({
+      ...INPUTS,
+      output: 'catching-up',
+      previous: 'lean',
+      'models-endpoint': models.endpoint,
+      'max-model-calls': '2'
+    })
+    expect(r1.code).toBe(0)
+    expect(models.requests.slice(first).map(releaseOf)).toEqual(['1.0', '3.1.0'])
+    expect((await read('catching-up', 'api/v1/status.json')).judging).toMatchObject({ calls: 2, pending: 1 })
+    // …and the one after asks the one left.
     const before = models.requests.length
     const r = await runAction({
       ...INPUTS,
       output: 'caught-up',
-      previous: 'lean',
+      previous: 'catching-up',
       'models-endpoint': models.endpoint,
       'max-model-calls': '5'
     })
     expect(r.code).toBe(0)
-    expect(models.requests.slice(before).map(releaseOf)).toEqual(['v2.0.0', '3.1.0', '1.0'])
+    expect(models.requests.slice(before).map(releaseOf)).toEqual(['v2.0.0'])
+    expect((await read('caught-up', 'api/v1/status.json')).judging).toMatchObject({ calls: 1, pending: 0 })
     const notes = await read('caught-up', 'api/v1/apps/notes/releases.json')
     expect(notes.releases[0]).toMatchObject({
       version: '3.1.0',

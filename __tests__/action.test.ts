@@ -199,14 +199,18 @@ describe('dist/index.js as the runner runs it', () => {
     }
   })
 
-  it('points a build error about a record at its file (a record with no release data, offline)', async () => {
+  it('publishes a record with no release data, offline, as unknown: not read yet (issue 57)', async () => {
     const file = path.join(dir, 'catalog/apps/zz-new.yml')
     await writeFile(file, 'name: New\nrepo: example/new\n')
     try {
       const r = await runAction({ ...DEFAULTS, output: 'site-new' })
-      expect(r.code).toBe(1)
-      expect(r.stdout).toMatch(/::error file=catalog\/apps\/zz-new\.yml::release: zz-new has no release data/)
-      expect(r.summary).toContain('**Failed: nothing was published.**')
+      expect(r.code).toBe(0)
+      const app = JSON.parse(await readFile(path.join(dir, 'site-new/api/v1/apps/zz-new.json'), 'utf8')) as {
+        safeToUpdate: string
+        rationale: string
+      }
+      expect(app.safeToUpdate).toBe('unknown')
+      expect(app.rationale).toContain('no release of example/new has been read yet')
     } finally {
       await rm(file)
     }

@@ -2,7 +2,7 @@
 // team's data set beside it. The script builds with the notes it can get and serves the site on a free port.
 import { afterAll, beforeAll, expect } from '@jest/globals'
 import { spawn, spawnSync } from 'node:child_process'
-import { cp, mkdir, readFile, symlink } from 'node:fs/promises'
+import { cp, mkdir, readFile, symlink, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { describe, it } from './support/needs-shared-data.js'
 import { RELEASE_NOTES } from './support/shared-data.js'
@@ -60,9 +60,28 @@ describe('npm start', () => {
     const root = await clone('with/updatesafe')
     await mkdir(path.join(dir, 'with/shared/data/release-notes'), { recursive: true })
     await symlink(RELEASE_NOTES, path.join(dir, 'with/shared/data/release-notes/notes.jsonl'))
+    // A record the data set has no notes of, as most of a large catalog's are (made-up facts).
+    await writeFile(
+      path.join(root, 'catalog/apps/zz-quiet.yml'),
+      'name: ZZ Quiet\nrepo: example/zz-quiet\nrelease:\n  version: v1.0.0\n' +
+        '  url: https://github.com/example/zz-quiet/releases/tag/v1.0.0\n  checked: 2026-11-20\n'
+    )
     const s = await start(root, env())
     try {
       expect(s.said).toContain('release notes from')
+      // First the apps judged from their notes, then how many more a refresh would read.
+      const judged = /npm start: (\d+) of (\d+) apps judged from their release notes:\n/.exec(s.said)
+      const more =
+        /npm start: (\d+) more apps? without release notes read yet \(shown as unknown\): a refresh reads them/.exec(
+          s.said
+        )
+      expect(judged).not.toBeNull()
+      expect(more).not.toBeNull()
+      expect(judged!.index).toBeLessThan(more!.index)
+      expect(Number(judged![1]) + Number(more![1])).toBe(Number(judged![2]))
+      const listed = s.said.slice(judged!.index, more!.index)
+      expect(listed).toMatch(/\n {2}(safe|caution|breaking|unmaintained) +Gitea /)
+      expect(listed).not.toContain('ZZ Quiet')
       const served = (await (await fetch(`${s.origin}/api/v1/apps.json`)).json()) as {
         apps: { slug: string; safeToUpdate: string }[]
       }
@@ -70,8 +89,17 @@ describe('npm start', () => {
       const out = path.join(dir, 'by-hand')
       const r = spawnSync(
         process.execPath,
-        ['dist/cli/index.js', 'build', '--catalog', 'catalog', '--out', out, '--notes-from', RELEASE_NOTES],
-        { encoding: 'utf8' }
+        [
+          path.resolve('dist/cli/index.js'),
+          'build',
+          '--catalog',
+          'catalog',
+          '--out',
+          out,
+          '--notes-from',
+          RELEASE_NOTES
+        ],
+        { encoding: 'utf8', cwd: root }
       )
       expect(r.status).toBe(0)
       const byHand = JSON.parse(await readFile(path.join(out, 'api/v1/apps.json'), 'utf8')) as typeof served
@@ -80,6 +108,7 @@ describe('npm start', () => {
       // Most apps judged: only those whose notes the data set lacks are unknown.
       const unknown = served.apps.filter((a) => a.safeToUpdate === 'unknown').length
       expect(unknown).toBeLessThan(served.apps.length / 5)
+      expect(Number(judged![2])).toBe(served.apps.length)
     } finally {
       s.stop()
     }
@@ -90,6 +119,14 @@ describe('npm start', () => {
     const s = await start(root, env())
     try {
       expect(s.said).toMatch(/no release notes.*GITHUB_TOKEN.*\.\.\/shared\/data/s)
+      // Only archived apps are judged without notes (unmaintained); every other one a refresh would read.
+      const m =
+        /npm start: (\d+) of (\d+) apps judged from their release notes:\n[^]*npm start: (\d+) more apps without/.exec(
+          s.said
+        )
+      expect(m).not.toBeNull()
+      expect(Number(m![1])).toBeLessThan(5)
+      expect(Number(m![1]) + Number(m![3])).toBe(Number(m![2]))
       const served = (await (await fetch(`${s.origin}/api/v1/apps.json`)).json()) as {
         apps: { safeToUpdate: string }[]
       }

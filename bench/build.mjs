@@ -1,7 +1,7 @@
 // Build benchmark: a synthetic catalog of N apps (records of facts) whose release notes, in a notes file read
 // with --notes-from, cycle through real release notes, built by the committed CLI bundle as a user runs it.
 //   node --import tsx bench/build.mjs [--apps 10000,20000] [--runs 3] [--node PATH] [--cli PATH]
-//                                     [--notes real|empty] [--notes-file FILE] [--keep]
+//                                     [--notes real|empty] [--notes-file FILE] [--keep] [--shape new|old]
 // Each run, for each size:
 //   cold:  a first build of the catalog (no --previous), then `cp -r` of the tree it wrote;
 //   daily: the notes file of the next day, where 1% of the apps have a new release (a later entry of the notes;
@@ -13,6 +13,8 @@
 // --cli: the CLI bundle to run (default: dist/cli/index.js), e.g. an older build to compare.
 // --notes empty: every release with empty notes, so nothing is parsed or judged (a floor, not the target).
 // --notes-file: the JSON lines the notes cycle through (default: the bundled fixture).
+// --shape new (default): records shaped like issue 57's (images, community builds and categories: lists in every
+//   record, which the catalog loader reads off its fast path); old: name, repo and release alone, as before.
 // The trees are written under os.tmpdir(): TMPDIR=/dev/shm runs builds and copies in memory, for CPU-only
 // figures that repeat on a machine whose disk is shared and noisy. For a file system's own costs (ext4
 // creating a file against linking one) without the noise of a shared device, as root: truncate -s 8G
@@ -38,9 +40,27 @@ const { values } = parseArgs({
     cli: { type: 'string', default: path.join(root, 'dist/cli/index.js') },
     notes: { type: 'string', default: 'real' },
     'notes-file': { type: 'string', default: path.join(root, '../shared/data/release-notes/notes.jsonl') },
-    keep: { type: 'boolean', default: false }
+    keep: { type: 'boolean', default: false },
+    shape: { type: 'string', default: 'new' }
   }
 })
+if (values.shape !== 'new' && values.shape !== 'old') throw new Error(`--shape must be new or old, not ${values.shape}`)
+const PUBLISHERS = [
+  ['lscr.io/linuxserver', 'linuxserver'],
+  ['ghcr.io/home-operations', 'home-operations'],
+  ['ghcr.io/hotio', 'hotio']
+]
+const CATEGORIES = ['Media Streaming', 'Automation', 'Monitoring', 'Note-taking', 'Photo Galleries', 'Wikis']
+/** The lists a record of issue 57's shape holds: its own image, a community build for a third, two categories. */
+function newShape(i, id) {
+  if (values.shape === 'old') return {}
+  const [prefix, tags] = PUBLISHERS[i % PUBLISHERS.length]
+  return {
+    images: [`ghcr.io/bench-owner/app-${id}`],
+    ...(i % 3 === 0 ? { community: [{ image: `${prefix}/app-${id}`, tags }] } : {}),
+    categories: [CATEGORIES[i % CATEGORIES.length], CATEGORIES[(i + 1) % CATEGORIES.length]]
+  }
+}
 const runs = Math.max(1, Number(values.runs))
 const sizes = values.apps.split(',').map(Number)
 const cli = path.resolve(values.cli)
@@ -55,7 +75,7 @@ const notes = readFileSync(values['notes-file'], 'utf8')
   .split('\n')
   .map((l) => JSON.parse(l))
 console.log(
-  `builds of ${cli} on Node ${nodeVersion} (${nodeBin}); notes cycle through ${notes.length} entries of ${values['notes-file']}` +
+  `builds of ${cli} on Node ${nodeVersion} (${nodeBin}), records of the ${values.shape} shape; notes cycle through ${notes.length} entries of ${values['notes-file']}` +
     (withNotes ? '' : '; every release has empty notes (a floor, not the target)')
 )
 
@@ -74,7 +94,7 @@ function writeCatalog(dir, n, day) {
     const release = { version: real.version, url, ...(real.date ? { date: real.date } : {}), checked: '2026-11-21' }
     writeFileSync(
       path.join(dir, 'apps', `app-${id}.yml`),
-      stringify({ name: `${notes[i % notes.length].app} ${id}`, repo, release })
+      stringify({ name: `${notes[i % notes.length].app} ${id}`, repo, ...newShape(i, id), release })
     )
     const line = (e, version) =>
       JSON.stringify({ repo, version, tag: null, date: e.date ?? null, notes: withNotes ? e.notes : '' })

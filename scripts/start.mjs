@@ -5,7 +5,7 @@
 //      terminal and the index page say how to get them.
 // PORT (or --port) picks the port; anything else after `npm start --` goes to `serve`.
 import { spawn, spawnSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -30,6 +30,7 @@ const built = spawnSync(process.execPath, [cli, 'build', '--catalog', 'catalog',
   stdio: 'inherit'
 })
 if (built.status !== 0) process.exit(built.status ?? 1)
+if (!source.args.includes('--refresh')) console.error(summary(path.join(root, 'site/api/v1/apps.json')))
 
 // The server runs until it is stopped: a signal to this script stops it too.
 const server = spawn(process.execPath, [cli, 'serve', '--dir', 'site', ...process.argv.slice(2)], {
@@ -38,3 +39,32 @@ const server = spawn(process.execPath, [cli, 'serve', '--dir', 'site', ...proces
 })
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => server.kill(signal))
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)))
+
+/**
+ * What the build made of the notes it had, for the terminal: first the apps it judged from their notes, then how
+ * many more (no notes read yet: not in the data set, or no data set) a refresh would read. Names and versions come
+ * from the catalog and upstream: control characters are dropped and each is cut, so none can steer the terminal.
+ */
+function summary(catalogFile) {
+  const { apps } = JSON.parse(readFileSync(catalogFile, 'utf8'))
+  const clean = (s, max) =>
+    String(s)
+      .replace(/[\p{Cc}\p{Cf}]/gu, '')
+      .slice(0, max)
+  // A record whose notes were not read is unknown and pending (pipeline/assess.ts, pipeline/facts.ts).
+  const unread = (a) => a.safeToUpdate === 'unknown' && a.rationale.startsWith('Assessment pending:')
+  const judged = apps.filter((a) => !unread(a))
+  const more = apps.length - judged.length
+  const SHOWN = 200
+  const lines = [`npm start: ${judged.length} of ${apps.length} apps judged from their release notes:`]
+  for (const a of judged.slice(0, SHOWN))
+    lines.push(`  ${clean(a.safeToUpdate, 12).padEnd(12)} ${clean(a.name, 60)} ${clean(a.latestVersion, 40)}`)
+  if (judged.length > SHOWN) lines.push(`  … and ${judged.length - SHOWN} more (see the index page)`)
+  if (more > 0)
+    lines.push(
+      `npm start: ${more} more app${more === 1 ? '' : 's'} without release notes read yet (shown as unknown): a refresh ` +
+        'reads them from GitHub. Set GITHUB_TOKEN (any token that reads public repositories) and build with --refresh, ' +
+        'as npm start does when the data set is not beside this checkout'
+    )
+  return lines.join('\n')
+}

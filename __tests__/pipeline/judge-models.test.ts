@@ -277,8 +277,34 @@ describe('judgeByModel', () => {
     expect(j.calls).toBe(3)
     expect(j.verdicts).toEqual({ 'model:openai/gpt-4.1-mini': 3, rules: 2 })
     expect([...j.pending].sort()).toEqual(['a', 'b'])
+    expect(j.pendingReleases).toBe(0)
     expect([...j.answers.get('a')!.keys()].sort()).toEqual(['1.1', '1.2'])
     expect(log.warnings.join('\n')).toContain('budget of 3 model calls is spent')
+  })
+
+  it("asks each app's latest first, the most recently published first across apps, then the rest newest first", async () => {
+    fake = await startFakeModels(reader)
+    const dated = (slug: string, releases: [string, string][]) => {
+      const a = app(
+        slug,
+        releases.map(([v]) => v)
+      )
+      a.facts!.crossed = a.facts!.crossed.map((r, i) => ({ ...r, date: releases[i]![1] }))
+      return a
+    }
+    // In catalog order: a dormant app (latest of last year) before a busy one (latest of yesterday).
+    const dormant = dated('dormant', [['1.0', '2025-03-01']])
+    const busy = dated('busy', [
+      ['3.0', '2025-01-10'],
+      ['3.1', '2026-11-20'],
+      ['3.2', '2026-12-01']
+    ])
+    const j = await judgeByModel([dormant, busy], undefined, modelAsker(options(fake, { maxCalls: 3 }), logger()))
+    expect(fake.requests.map(releaseOf)).toEqual(['3.2', '1.0', '3.1'])
+    // 3.0 is history no later run reads again: the latest releases all answered, none pending.
+    expect(j.pendingReleases).toBe(0)
+    const lean = await judgeByModel([dormant, busy], undefined, modelAsker(options(fake, { maxCalls: 1 }), logger()))
+    expect(lean.pendingReleases).toBe(1)
   })
 
   it('spends nothing on an archived app', async () => {

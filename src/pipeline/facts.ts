@@ -46,17 +46,54 @@ export function lastKnownGood(
   upstreamDown = false
 ): Pick<AppFacts, 'facts' | 'kept'> {
   const seed = seedFacts(item.entry)
+  // A record published before any release was read loses to any seed.
+  const read = publishedRelease(previous)
   if (
     previous &&
-    (!seed || previous.lastChecked > seed.checked || (upstreamDown && previous.lastChecked === seed.checked))
+    (!seed || (read && (read.lastChecked > seed.checked || (upstreamDown && read.lastChecked === seed.checked))))
   )
     return { facts: null, kept: previous }
   return { facts: seed, kept: null }
 }
 
+/**
+ * The latestVersion of a record published before any release of its app was read (an offline build of a record with
+ * no release facts): not a version, so never compared with one (see publishedRelease).
+ */
+export const NOT_READ_VERSION = 'not-read-yet'
+
+/** The previous record when it names a release that was read; a record published unread names none. */
+export function publishedRelease(previous: AppRecord | undefined): AppRecord | undefined {
+  return previous?.latestVersion === NOT_READ_VERSION && previous.safeToUpdate === 'unknown' ? undefined : previous
+}
+
+/**
+ * What an offline build publishes for a record with no release facts at all (no seed, never published, no notes
+ * read): `unknown`, saying its releases are not read yet, so a catalog that grows by records of names and images
+ * alone builds, and every app shows. `checked` is the day the build's other facts are as of (the index's "as of").
+ */
+export function notReadRecord(item: Pick<LoadedEntry, 'slug' | 'entry'>, checked: string): AppRecord {
+  return {
+    slug: item.slug,
+    name: item.entry.name,
+    repo: item.entry.repo,
+    latestVersion: NOT_READ_VERSION,
+    safeToUpdate: 'unknown',
+    rationale: `Assessment pending: no release of ${item.entry.repo} has been read yet; the next refresh from GitHub (or a notes file with its releases) reads them.`,
+    changelogSummary: null,
+    sourceUrl: `https://github.com/${item.entry.repo}/releases`,
+    lastChecked: checked,
+    successor: item.entry.successor ?? null,
+    // The catalog's fields (and the addresses) are set again from the catalog when the record is built.
+    url: `https://github.com/${item.entry.repo}`,
+    badge: `https://github.com/${item.entry.repo}`,
+    lifecycle: null
+  }
+}
+
 /** The version an admin has installed at best: what we published last, else the seed. */
 export function publishedVersion(item: LoadedEntry, previous: AppRecord | undefined): string | undefined {
-  return previous?.latestVersion ?? item.entry.release?.version
+  return publishedRelease(previous)?.latestVersion ?? item.entry.release?.version
 }
 
 export function offlineFacts(item: LoadedEntry, previous: AppRecord | undefined): AppFacts {
@@ -134,14 +171,15 @@ export function factsOfRecord(r: AppRecord): ReleaseFacts {
  * if the release returns; the stale mark keeps the doubt visible until upstream publishes past it.
  */
 export function notBackwards(app: AppFacts, previous: AppRecord | undefined): AppFacts {
-  if (!app.facts || app.stale || !previous || app.facts.movedTo) return app
-  const was = previous.latestVersion
+  const read = publishedRelease(previous)
+  if (!app.facts || app.stale || !read || app.facts.movedTo) return app
+  const was = read.latestVersion
   if ((compareVersions(app.facts.version, was, app.entry.tagPrefix) ?? 0) >= 0) return app
   const label = (v: string) => JSON.stringify(v.slice(0, 64))
   return {
     ...app,
     facts: null,
-    kept: previous,
+    kept: read,
     stale: true,
     note: `upstream's newest release ${label(app.facts.version)} is older than the published ${label(was)} (was it deleted?); the published record is kept`
   }

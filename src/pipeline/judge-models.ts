@@ -1,9 +1,10 @@
 // The model judge's step of a build: which releases a language model is asked about, in what order, and
 // with what budget. A release is asked once: an answer kept in the previous history for the same model,
-// prompt and notes is reused without a call. The rest are asked the newest release of each app first,
-// then the next newest of each, until the run's budget of calls or the service runs out; those left are
-// judged by the rules, and a later run asks again. The answer is checked (classify/model-answer.ts),
-// retried once with what was wrong, else the rules judge that release.
+// prompt and notes is reused without a call. The rest are asked each app's latest release first (it decides the
+// record, and a later run reads it again), the most recently published first across apps; then the other releases
+// read, again newest first; until the run's budget of calls or the service runs out. Those left are judged by the
+// rules; an app's latest is asked again on a later run (`pending`), an older one stays the rules'. The answer is
+// checked (classify/model-answer.ts), retried once with what was wrong, else the rules judge that release.
 import {
   checkAnswer,
   notesForModel,
@@ -143,6 +144,11 @@ export interface ModelJudging {
   verdicts: Record<string, number>
   /** Apps with a release the model was to judge but did not (budget, service): asked again on a later run. */
   pending: Set<string>
+  /**
+   * Releases a later run asks the model about: each app's latest release read that has no model answer (the
+   * budget or the service ran out). A first run over many histories catches up over days; this counts down.
+   */
+  pendingReleases: number
 }
 
 /** The releases a record of this app judges (as pipeline/assess.ts does): the crossed ones or the latest, and earlier ones. */
@@ -156,7 +162,7 @@ function releasesOf(app: AppFacts): ReleaseNotes[] {
 
 /**
  * Step 5b of a build: a model's answers for the releases this run judges, reused from the previous history or
- * asked now (newest of each app first), while `asker` has budget. Without an asker every release is the rules'.
+ * asked now (latest releases first, the most recently published first), while `asker` has budget. Without an asker every release is the rules'.
  */
 export async function judgeByModel(
   apps: readonly AppFacts[],
@@ -164,7 +170,14 @@ export async function judgeByModel(
   asker: ModelAsker | null
 ): Promise<ModelJudging> {
   const answers = new Map<string, Map<string, ModelAnswerFor>>()
-  const wanted: { slug: string; name: string; release: ReleaseNotes; rank: number; order: number }[] = []
+  const wanted: {
+    slug: string
+    name: string
+    release: ReleaseNotes
+    rank: number
+    order: number
+    date: string
+  }[] = []
   for (const [order, app] of apps.entries()) {
     if (!asker) break
     const releases = releasesOf(app)
@@ -188,12 +201,20 @@ export async function judgeByModel(
         mine.set(release.version, { class: cls, breakingKind, line, reason, id: kept.id, prompt: kept.prompt, cut })
       } else if (!isBlankNotes(cleanNotes(release.notes).text)) {
         // Blank notes are the rules' (unknown): nothing for a model to read.
-        wanted.push({ slug: app.slug, name: app.entry.name, release, rank: releases.length - 1 - i, order })
+        const rank = releases.length - 1 - i
+        // The latest's date may be the facts' alone (a release read without its crossed list).
+        const date = release.date ?? (rank === 0 ? app.facts?.date : null) ?? ''
+        wanted.push({ slug: app.slug, name: app.entry.name, release, rank, order, date })
       }
     }
   }
-  // The newest release of each app first, in catalog order; then the next newest of each.
-  wanted.sort((a, b) => a.rank - b.rank || a.order - b.order)
+  // Each app's latest first, then the rest; within each, the most recently published first (a release of yesterday
+  // before one of last year, whatever the app), undated last; then the newer of an app's, then catalog order.
+  const tier = (w: (typeof wanted)[number]) => (w.rank === 0 ? 0 : 1)
+  wanted.sort(
+    (a, b) =>
+      tier(a) - tier(b) || (a.date < b.date ? 1 : a.date > b.date ? -1 : 0) || a.rank - b.rank || a.order - b.order
+  )
   for (const w of wanted) {
     if (!asker || asker.stopped) break
     const answer = await asker.ask(w.name, w.release.version, w.release.notes)
@@ -204,8 +225,9 @@ export async function judgeByModel(
   // offline build carried over unread (a reused answer counts nowhere: it was counted when it was given).
   const left = wanted.filter((w) => !answers.get(w.slug)!.has(w.release.version))
   const pending = new Set(left.map((w) => w.slug))
+  const pendingReleases = left.filter((w) => w.rank === 0).length
   const verdicts: Record<string, number> = {}
   if (asker && wanted.length > left.length) verdicts[asker.judge] = wanted.length - left.length
   if (left.length > 0) verdicts.rules = left.length
-  return { judge: asker?.judge ?? 'rules', answers, calls: asker?.calls ?? 0, verdicts, pending }
+  return { judge: asker?.judge ?? 'rules', answers, calls: asker?.calls ?? 0, verdicts, pending, pendingReleases }
 }

@@ -22,7 +22,15 @@ import { isSplitJson, joinJson, splitJson, toJson, type SplitJson } from '../uti
 import { problem, ProblemsError } from '../util/problems.js'
 import { compareVersions, sameVersion } from '../util/versions.js'
 import type { Logger } from '../util/types.js'
-import { notBackwards, offlineFacts, publishedVersion, refreshedFacts, type AppFacts } from './facts.js'
+import {
+  notBackwards,
+  notReadRecord,
+  offlineFacts,
+  publishedRelease,
+  publishedVersion,
+  refreshedFacts,
+  type AppFacts
+} from './facts.js'
 import { productDocs } from './lifecycle.js'
 import {
   historyProblem,
@@ -170,13 +178,13 @@ async function gatherFacts(
     // The file's releases all go into a new app's history: the catalog's release is not an installed version.
     // One whose history was lost has every release of the file read again.
     const fromPublished = targets.map(({ previousVersion: _, rebuildHistory: _r, ...t }) => {
-      const published = lostHistory(t.slug) ? undefined : previous.get(t.slug)?.latestVersion
+      const published = lostHistory(t.slug) ? undefined : publishedRelease(previous.get(t.slug))?.latestVersion
       return published ? { ...t, previousVersion: published } : t
     })
     const outcomes = notesFileOutcomes(notes.file, fromPublished, notes.now)
     const facts = entries.map((e) => {
       const outcome = outcomes.get(e.slug)
-      const before = previous.get(e.slug)
+      const before = publishedRelease(previous.get(e.slug))
       // The file never takes an app back: what was published newer (or read later) stays, as offline.
       const behind =
         outcome?.status === 'fresh' &&
@@ -189,7 +197,9 @@ async function gatherFacts(
           `${e.slug}: the notes file's newest release ${JSON.stringify(outcome.facts.version.slice(0, 64))} is older than the published ${JSON.stringify(before.latestVersion.slice(0, 64))}; the published record is kept`,
           { file: e.file }
         )
-      return outcome && !behind ? refreshedFacts(e, before, outcome) : offlineFacts(e, before)
+      return outcome && !behind
+        ? refreshedFacts(e, previous.get(e.slug), outcome)
+        : offlineFacts(e, previous.get(e.slug))
     })
     return { apps: facts, stats: null }
   }
@@ -210,44 +220,51 @@ export interface LeftOut {
 
 /**
  * Every app needs release data from somewhere: the catalog's seed, the previous snapshot or a refresh.
- * Offline, a record without any is the catalog's error, unless the previous run left it out (upstream gave it no
- * release): it stays left out, so an offline run after a refresh publishes. After a refresh it is what upstream did (no stable
- * release or tag, 404, failures) to an app never published before: that app is left out of this snapshot
- * with a warning, and the run goes on for the others.
+ * Offline (no refresh), a record without any is published as `unknown`, its releases not read yet (facts.ts:
+ * notReadRecord): a catalog grows by records of names and images, and a build from it never fails or drops one.
+ * One the previous run left out (upstream gave it no release) stays left out, so an offline run after a refresh
+ * changes nothing. After a refresh it is what upstream did (no stable release or tag, 404, failures) to an app never
+ * published before: that app is left out of this snapshot with a warning, and the run goes on for the others.
  */
 function withReleaseData(
   apps: AppFacts[],
   refreshed: boolean,
   log: Logger,
-  /** Apps the previous run left out: offline, one of them stays left out (upstream's doing), not the catalog's error. */
+  /** The run's day (YYYY-MM-DD), for a record published unread when no other fact names a day. */
+  today: string,
+  /** Apps the previous run left out: offline, one of them stays left out (upstream's doing). */
   leftBefore: ReadonlySet<string> = new Set()
-): { apps: AppFacts[]; leftOut: LeftOut[] } {
+): { apps: AppFacts[]; leftOut: LeftOut[]; notRead: number } {
   const missing = apps.filter((a) => !a.facts && !a.kept)
-  if (missing.length === 0) return { apps, leftOut: [] }
-  const unknown = refreshed ? [] : missing.filter((a) => !leftBefore.has(a.slug))
-  if (unknown.length > 0) {
-    throw new ProblemsError(
-      'build',
-      unknown.map((a) => ({
-        file: a.file,
-        field: 'release',
-        message: `${a.slug} has no release data; add a release: {version, url, checked} block, or build with --refresh or --notes-from a file that has its releases`
-      }))
+  if (missing.length === 0) return { apps, leftOut: [], notRead: 0 }
+  const notRead = new Set(refreshed ? [] : missing.filter((a) => !leftBefore.has(a.slug)).map((a) => a.slug))
+  if (notRead.size > 0) {
+    // As of the newest day the build's other facts were read, as the index's "as of" is: not the build's own day.
+    let asOf: string | null = null
+    for (const a of apps) {
+      const day = a.facts?.checked ?? a.kept?.lastChecked
+      if (day && (asOf === null || day > asOf)) asOf = day
+    }
+    const checked = asOf ?? today
+    apps = apps.map((a) => (notRead.has(a.slug) ? { ...a, kept: notReadRecord(a, checked) } : a))
+    log.info(
+      `${notRead.size} app${notRead.size === 1 ? '' : 's'} with no release read yet (no release: in the record, none in a notes file): published as unknown until a refresh reads them`
     )
   }
-  const leftOut = missing.map((a) => ({
+  const left = missing.filter((a) => !notRead.has(a.slug))
+  const leftOut = left.map((a) => ({
     slug: a.slug,
     reason:
       a.note ??
       (refreshed ? 'GitHub gave no answer' : 'the previous run left it out too, and this one read no upstream')
   }))
-  for (const [i, a] of missing.entries()) {
+  for (const [i, a] of left.entries()) {
     log.warning(
       `${a.slug} left out of this snapshot: ${leftOut[i]!.reason}; it was never published and the catalog record has no release block`,
       { file: a.file, line: 1 }
     )
   }
-  return { apps: apps.filter((a) => a.facts || a.kept), leftOut }
+  return { apps: apps.filter((a) => a.facts || a.kept), leftOut, notRead: notRead.size }
 }
 
 /** A file of the site as produced: the catalog and the change history split by element (see util/json.ts). */
@@ -387,6 +404,7 @@ async function judgeCatalog(
     gathered.apps,
     Boolean(opts.refresh),
     log,
+    opts.now.toISOString().slice(0, 10),
     opts.refresh ? undefined : leftBefore
   )
   // 5. End-of-life data for the products the catalog names.
@@ -486,7 +504,13 @@ async function judgeCatalog(
     images,
     stats: gathered.stats,
     historyReset,
-    judging: { judge: judging.judge, calls: judging.calls, verdicts: judging.verdicts },
+    judging: {
+      judge: judging.judge,
+      calls: judging.calls,
+      verdicts: judging.verdicts,
+      // Only a model judge has releases waiting for it.
+      ...(deps.modelJudge ? { pending: judging.pendingReleases } : {})
+    },
     faults: ctx.faults
   }
 }

@@ -386,6 +386,14 @@ export const statusDocSchema = z
           .record(z.string().regex(JUDGE_PATTERN), z.number().int().nonnegative())
           .describe(
             'Releases a model was to judge this run (none answered before), by who judged them: the model, or the rules when its budget or service ran out'
+          ),
+        pending: z
+          .number()
+          .int()
+          .nonnegative()
+          .optional()
+          .describe(
+            "Latest releases the model has not judged yet (its budget or service ran out): the rules' verdict stands for them until a later run asks the model, the most recently published first. Present when the judge is a model; a first run over many apps catches up over days, and this counts down"
           )
       })
       .optional()

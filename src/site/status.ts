@@ -19,7 +19,7 @@ export interface RunReport {
   /** Slug → since, from the previous run's status.json. */
   staleBefore: ReadonlyMap<string, string>
   /** Who judged this run's releases and the model calls made; absent when nothing was judged (no build). */
-  judging?: { judge: string; calls: number; verdicts: Record<string, number> }
+  judging?: { judge: string; calls: number; verdicts: Record<string, number>; pending?: number }
   /** Histories of the previous snapshot that could not be carried over (absent in older callers: none). */
   historyReset?: readonly HistoryLoss[]
   /** Records built from upstream data that failed their schema, and what was published instead (absent: none). */
@@ -87,7 +87,8 @@ export function statusDoc(report: RunReport): StatusDoc {
           judging: {
             judge: report.judging.judge,
             calls: report.judging.calls,
-            verdicts: Object.fromEntries(Object.entries(report.judging.verdicts).sort(([a], [b]) => (a < b ? -1 : 1)))
+            verdicts: Object.fromEntries(Object.entries(report.judging.verdicts).sort(([a], [b]) => (a < b ? -1 : 1))),
+            ...(report.judging.pending !== undefined ? { pending: report.judging.pending } : {})
           }
         }
       : {}),
