@@ -210,7 +210,7 @@ describe('dist/index.js as the runner runs it', () => {
         rationale: string
       }
       expect(app.safeToUpdate).toBe('unknown')
-      expect(app.rationale).toContain('no release of example/new has been read yet')
+      expect(app.rationale).toContain('the releases of example/new are not read yet')
     } finally {
       await rm(file)
     }

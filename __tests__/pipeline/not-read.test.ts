@@ -99,14 +99,18 @@ describe('a record with no release facts', () => {
       // As of the other facts' day, so the index's "as of" does not move to the build's.
       lastChecked: '2026-11-20'
     })
-    expect(quiet!.rationale).toMatch(/^Assessment pending: no release of example\/quiet-tool has been read yet/)
+    expect(quiet!.rationale).toMatch(/^Assessment pending: the releases of example\/quiet-tool are not read yet/)
     // A seed without notes is pending too: its notes are not read yet.
     expect(seeded).toMatchObject({ latestVersion: 'v2.0.1', safeToUpdate: 'unknown' })
     expect(seeded!.rationale).toMatch(/release notes of v2\.0\.1 have not been read yet/)
     const status = await read<StatusDoc>('site', 'api/v1/status.json')
     expect(status.counts).toMatchObject({ apps: 2, failed: 0 })
     expect(await readFile(path.join(dir, 'site/apps/quiet-tool/index.html'), 'utf8')).toContain(
-      'no release of example/quiet-tool has been read yet'
+      'the releases of example/quiet-tool are not read yet'
+    )
+    // The index counts both kinds as not read yet, from the rationales this build wrote.
+    expect(await readFile(path.join(dir, 'site/index.html'), 'utf8')).toMatch(
+      /<p [^>]*id="unread">2 apps are not read yet/
     )
   })
 

@@ -79,7 +79,7 @@ export function notReadRecord(item: Pick<LoadedEntry, 'slug' | 'entry'>, checked
     repo: item.entry.repo,
     latestVersion: NOT_READ_VERSION,
     safeToUpdate: 'unknown',
-    rationale: `Assessment pending: no release of ${item.entry.repo} has been read yet; the next refresh from GitHub (or a notes file with its releases) reads them.`,
+    rationale: `Assessment pending: the releases of ${item.entry.repo} are not read yet; the next refresh from GitHub (or a notes file with its releases) reads them.`,
     changelogSummary: null,
     sourceUrl: `https://github.com/${item.entry.repo}/releases`,
     lastChecked: checked,

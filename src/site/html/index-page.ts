@@ -64,7 +64,7 @@ export function judgedFirst(a: AppRecord, b: AppRecord): number {
 
 /** A record whose release notes no build has read yet (an offline build of a new record): unknown, and says so. */
 export function notReadYet(r: Pick<AppRecord, 'safeToUpdate' | 'rationale'>): boolean {
-  return r.safeToUpdate === 'unknown' && typeof r.rationale === 'string' && /\bnot read yet\b/i.test(r.rationale)
+  return r.safeToUpdate === 'unknown' && typeof r.rationale === 'string' && /\bnot (?:been )?read yet\b/i.test(r.rationale)
 }
 
 /** Every category of these rows, in code-unit order (the order of categories.json). */
