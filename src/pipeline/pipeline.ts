@@ -7,7 +7,7 @@ import path from 'node:path'
 import { readCatalog, type CatalogRead, type LoadedEntry } from '../catalog/load.js'
 import { checkOutputDir, recoverOutputDir, StagedTree, type SiteFile } from '../output/write-tree.js'
 import { snapshotChecker } from '../output/validate.js'
-import type { AppRecord, ReleasesDoc } from '../schema/index.js'
+import type { AppRecord, CommunityImage, ReleasesDoc } from '../schema/index.js'
 import { buildDocuments, imagesDoc, jsonSchemas } from '../site/api.js'
 import { atomFiles } from '../site/atom.js'
 import { mergeChanges, mintIdPrefix, renderChangesDoc, type Change } from '../site/changes.js'
@@ -310,7 +310,7 @@ interface Judged {
   pages: PageInput[]
   stale: string[]
   leftOut: LeftOut[]
-  images: { slug: string; images?: readonly string[] }[]
+  images: { slug: string; images?: readonly string[]; community?: readonly CommunityImage[] }[]
   stats: RefreshStats | null
   /** Histories of the previous snapshot that could not be carried over (see lostHistories). */
   historyReset: HistoryLoss[]
@@ -434,7 +434,8 @@ async function judgeCatalog(
     read.known.map(({ slug }) => {
       const record = previous.get(slug)!
       const page = { record, stale: false, releaseDate: null, releasesConsidered: [], rule: null, decidedBy: null }
-      return [slug, { page, images: reused!.apps[slug]!.images }]
+      const { images, community } = reused!.apps[slug]!
+      return [slug, { page, images, community }]
     })
   )
   const order = read.order.filter((slug) => judged.has(slug) || carried.has(slug))
@@ -442,8 +443,12 @@ async function judgeCatalog(
     const app = judged.get(slug)?.app
     return app ? app.entry.images : carried.get(slug)!.images
   }
+  const communityOf = (slug: string) => {
+    const app = judged.get(slug)?.app
+    return app ? app.entry.community : carried.get(slug)!.community
+  }
   const pages = order.map((slug) => judged.get(slug)?.page ?? carried.get(slug)!.page)
-  const images = order.map((slug) => ({ slug, images: imagesOf(slug) }))
+  const images = order.map((slug) => ({ slug, images: imagesOf(slug), community: communityOf(slug) }))
   // What the next offline build may carry over: apps whose files depend on nothing but their file and record.
   const built = order.map((slug) => {
     const app = judged.get(slug)?.app
@@ -454,7 +459,7 @@ async function judgeCatalog(
     // A record at fault is built again next time, so its fault is told again.
     const recordable =
       !app || (!app.stale && reusableEntry(app.entry) && !judging.pending.has(slug) && !faulty.has(slug))
-    return { slug, record, images: imagesOf(slug), recordable }
+    return { slug, record, images: imagesOf(slug), community: communityOf(slug), recordable }
   })
   const reuseDoc = program && !opts.refresh ? nextReuseDoc(program, baseUrl, built, sources, notesKey) : null
   return {

@@ -12,7 +12,7 @@ import path from 'node:path'
 import { isDeepStrictEqual } from 'node:util'
 import { fileURLToPath } from 'node:url'
 import { z } from 'zod'
-import type { AppRecord, CatalogEntry } from '../schema/index.js'
+import { communityImageSchema, type AppRecord, type CatalogEntry, type CommunityImage } from '../schema/index.js'
 import { FEED_ENTRIES, type Change } from '../site/changes.js'
 import { paths } from '../site/paths.js'
 import { sha256 } from '../util/digest.js'
@@ -25,7 +25,14 @@ export const reuseDocSchema = z.strictObject({
   /** The program that built the snapshot (see programDigest), with its judge (see judgedProgram). */
   program: z.string(),
   /** Slug → the key of what its files were built from, and the catalog's image names (for images.json). */
-  apps: z.record(z.string(), z.strictObject({ key: z.string(), images: z.array(z.string()).optional() }))
+  apps: z.record(
+    z.string(),
+    z.strictObject({
+      key: z.string(),
+      images: z.array(z.string()).optional(),
+      community: z.array(communityImageSchema).optional()
+    })
+  )
 })
 
 export type ReuseDoc = z.infer<typeof reuseDocSchema>
@@ -69,10 +76,13 @@ export function reuseKey(
   baseUrl: string,
   source: string,
   record: AppRecord,
-  images: readonly string[] | undefined
+  images: readonly string[] | undefined,
+  community?: readonly CommunityImage[]
 ): string {
+  // Community builds join the key only where an app has them, so the keys of every other app stay as they were.
+  const builds = community ? `\n${JSON.stringify(community)}` : ''
   return sha256(
-    `${program}\n${baseUrl}\n${source}\n${JSON.stringify(record)}\n${JSON.stringify(images ?? null)}`,
+    `${program}\n${baseUrl}\n${source}\n${JSON.stringify(record)}\n${JSON.stringify(images ?? null)}${builds}`,
     'base64'
   )
 }
@@ -140,7 +150,8 @@ export function knownRecords(
     const record = previous.get(slug)
     const was = reused?.apps[slug]
     if (!record || !was) return null
-    if (was.key !== reuseKey(program, baseUrl, source + notesKey(record.repo), record, was.images)) return null
+    if (was.key !== reuseKey(program, baseUrl, source + notesKey(record.repo), record, was.images, was.community))
+      return null
     return present(slug) ? record.repo : null
   }
 }
@@ -150,6 +161,7 @@ export interface BuiltApp {
   slug: string
   record: AppRecord
   images: readonly string[] | undefined
+  community?: readonly CommunityImage[] | undefined
   /** Its files depend on nothing but its catalog file and record (carried, or built offline: see reusableEntry). */
   recordable: boolean
 }
@@ -163,10 +175,14 @@ export function nextReuseDoc(
   notesKey: NotesKey = () => ''
 ): string {
   const next = new Map<string, ReuseDoc['apps'][string]>()
-  for (const { slug, record, images, recordable } of apps) {
+  for (const { slug, record, images, community, recordable } of apps) {
     if (!recordable) continue
-    const key = reuseKey(program, baseUrl, sources.get(slug)! + notesKey(record.repo), record, images)
-    next.set(slug, { key, ...(images ? { images: [...images] } : {}) })
+    const key = reuseKey(program, baseUrl, sources.get(slug)! + notesKey(record.repo), record, images, community)
+    next.set(slug, {
+      key,
+      ...(images ? { images: [...images] } : {}),
+      ...(community ? { community: community.map((c) => ({ ...c })) } : {})
+    })
   }
   return renderReuseDoc(program, next)
 }
