@@ -33,10 +33,16 @@ try {
     execFileSync(process.execPath, ['--import', 'tsx', CLI, ...a], {
       encoding: 'utf8',
       maxBuffer: 256 * 1024 * 1024,
-      stdio: ['ignore', 'pipe', 'ignore']
+      stdio: ['ignore', 'pipe', 'pipe']
     })
   const site = path.join(dir, 'site')
-  run('build', '--catalog', CATALOG, '--out', site, '--base-url', 'https://example.org/updatesafe')
+  try {
+    run('build', '--catalog', CATALOG, '--out', site, '--base-url', 'https://example.org/updatesafe')
+  } catch (e) {
+    // The build's own words say what in the catalog stopped it.
+    process.stderr.write(String(e.stderr ?? '').slice(-4000))
+    throw new Error(`updatesafe build of ${CATALOG} failed (status ${e.status}); run it by hand to see why`)
+  }
   let out
   try {
     out = run('check', '--api', site, '--compose', file, '--json', '--fail-on', 'never')
