@@ -289,6 +289,32 @@ describe('carrying unchanged apps over from the previous snapshot', () => {
     expect(tree).toEqual(await files('d1-full'))
   })
 
+  it("keeps a carried app's community builds in images.json, and reads it again when they were edited", async () => {
+    const file = path.join(dir, 'catalog/apps/gogs.yml')
+    await writeFile(
+      file,
+      `${await readFile(file, 'utf8')}community:\n  - image: someone/gogs-build\n    tags: as-is\n    channel: stable\n`
+    )
+    await run('c0', '2026-12-01T06:00:00.000Z')
+    const item = { image: 'someone/gogs-build', slug: 'gogs', tags: 'as-is', channel: 'stable' }
+    const imagesOf = async (out: string) =>
+      (JSON.parse((await files(out)).get('api/v1/images.json')!) as { images: unknown[] }).images
+    expect(await imagesOf('c0')).toContainEqual(item)
+    const c1 = await run('c1', '2026-12-02T06:00:00.000Z', { previous: 'c0' })
+    expect(c1.carried).toBe(plain.length)
+    expect(await imagesOf('c1')).toContainEqual(item)
+    // The builds kept for gogs no longer those of its catalog file: read again, and published as the file says.
+    const reuseFile = path.join(dir, 'c1', REUSE)
+    const reuse = JSON.parse(await readFile(reuseFile, 'utf8')) as { apps: Record<string, { community?: unknown[] }> }
+    reuse.apps.gogs!.community = [{ image: 'attacker/image', tags: 'as-is' }]
+    await writeFile(reuseFile, JSON.stringify(reuse))
+    const c2 = await run('c2', '2026-12-03T06:00:00.000Z', { previous: 'c1' })
+    expect(c2.carried).toBe(plain.length - 1)
+    const images = await imagesOf('c2')
+    expect(images).toContainEqual(item)
+    expect(JSON.stringify(images)).not.toContain('attacker/image')
+  })
+
   it('never carries an app with an override, and a changed override is read', async () => {
     const file = path.join(dir, 'catalog/apps/linkding.yml')
     const text = await readFile(file, 'utf8')

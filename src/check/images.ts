@@ -1,6 +1,7 @@
 // Container image references as Docker Compose's `image:` gives them, read into a name (matched
-// against the catalog's `images:`) and the version the tag says is running.
-import { IMAGE_PATTERN } from '../schema/index.js'
+// against the catalog's `images:` and `community:` builds) and the version the tag says is running.
+import { IMAGE_PATTERN, type ImageChannel, type TagRule } from '../schema/index.js'
+import { readTag, type TagReading } from './tag-rules.js'
 
 export interface ImageRef {
   /** The name without tag or digest, as written. */
@@ -40,7 +41,9 @@ export function imageKey(name: string): string {
   const hasRegistry = parts.length > 1 && (first.includes('.') || first.includes(':') || first === 'localhost')
   let host = hasRegistry ? first.toLowerCase() : null
   let path = hasRegistry ? parts.slice(1) : parts
-  if (host === 'docker.io' || host === 'index.docker.io' || host === 'registry-1.docker.io') host = null
+  // mirror.gcr.io is Google's pull-through mirror of Docker Hub: mirror.gcr.io/envoyproxy/envoy is envoyproxy/envoy.
+  if (host === 'docker.io' || host === 'index.docker.io' || host === 'registry-1.docker.io' || host === 'mirror.gcr.io')
+    host = null
   // Amazon's mirror of Docker Hub's official images: public.ecr.aws/docker/library/x is Docker Hub's x.
   if (host === 'public.ecr.aws' && path[0] === 'docker' && path[1] === 'library' && path.length === 3) {
     host = null
@@ -52,32 +55,50 @@ export function imageKey(name: string): string {
   return [...(host ? [host] : []), ...path].join('/')
 }
 
-export type ImageMatch = { slugs: string[] } | { untracked: string }
+/** How a community build's tags name the upstream version (images.json `tags` and `channel`). */
+export interface CommunityBuild {
+  tags: TagRule
+  channel?: ImageChannel
+}
+
+export type ImageMatch =
+  | {
+      slugs: string[]
+      /** The slugs whose image this is as a community build, with its tag rule; the others' own images. */
+      community: ReadonlyMap<string, CommunityBuild>
+    }
+  | { untracked: string }
 
 /**
- * Looks image names up in the catalog's `images:` (every spelling of one image meets at its
- * `imageKey`). An image it does not map says why: not an image reference, or an image of an app
- * the catalog has but under another name (a community build, say), or an app it does not track.
+ * Looks image names up in the catalog's `images:` and community builds (every spelling of one image
+ * meets at its `imageKey`). An image it does not map says why: not an image reference, or an image of
+ * an app the catalog has but under another name, or an app it does not track.
  */
 export function imageMatcher(
-  images: readonly { image: string; slug: string }[],
+  images: readonly ({ image: string; slug: string } & Partial<CommunityBuild>)[],
   /** Every app of the catalog, those without images too. */
   apps: Iterable<string> = []
 ): (ref: string) => ImageMatch {
   const byKey = new Map<string, string[]>()
+  const builds = new Map<string, Map<string, CommunityBuild>>()
   const imagesOf = new Map<string, string[]>()
   for (const slug of apps) imagesOf.set(slug, [])
-  for (const { image, slug } of images) {
+  for (const { image, slug, tags, channel } of images) {
     const key = imageKey(image)
     byKey.set(key, [...new Set([...(byKey.get(key) ?? []), slug])])
     imagesOf.set(slug, [...(imagesOf.get(slug) ?? []), image])
+    if (tags) {
+      const of = builds.get(key) ?? new Map<string, CommunityBuild>()
+      if (!of.has(slug)) of.set(slug, { tags, ...(channel ? { channel } : {}) })
+      builds.set(key, of)
+    }
   }
   return (written) => {
     const ref = parseImageRef(written)
     if (!ref) return { untracked: 'not an image reference' }
     const key = imageKey(ref.name)
     const slugs = byKey.get(key)
-    if (slugs) return { slugs }
+    if (slugs) return { slugs, community: builds.get(key) ?? new Map() }
     // Named after an app of the catalog (`lscr.io/linuxserver/tautulli`): say which images it does map.
     const last = key.split('/').pop()!
     const mapped = imagesOf.get(last)
@@ -85,8 +106,8 @@ export function imageMatcher(
       return {
         untracked:
           mapped.length > 0
-            ? `not tracked by this catalog: its app "${last}" maps only ${mapped.slice(0, 4).join(', ')} (this one may be a community build; add it to the app's images: if it is the same app)`
-            : `not tracked by this catalog: it has an app "${last}" but maps no image to it (add this one to its images: if it is the same app)`
+            ? `not tracked by this catalog: its app "${last}" maps only ${mapped.slice(0, 4).join(', ')} (this one may be a community build; add it to the app's community: with its tag rule if it is the same app)`
+            : `not tracked by this catalog: it has an app "${last}" but maps no image to it (add this one to its images:, or community: for a community build, if it is the same app)`
       }
     return { untracked: 'not tracked by this catalog' }
   }
@@ -108,4 +129,18 @@ export function runningVersion(ref: ImageRef): { version: string } | { unknown: 
   const rest = ref.tag.slice(m[0].length)
   if (rest === '' || PRERELEASE_SUFFIX.test(rest)) return { version: ref.tag }
   return { version: m[0] }
+}
+
+/**
+ * The version an image's tag names: by the community build's tag rule where it is one (`4.0.15.2941-ls301` is
+ * 4.0.15.2941), else as the project's own tags say (runningVersion). A project's own image follows the app's
+ * stable releases.
+ */
+export function imageVersion(ref: ImageRef, build?: CommunityBuild): TagReading {
+  if (!build) {
+    const own = runningVersion(ref)
+    return 'version' in own ? { version: own.version, channel: 'stable' } : own
+  }
+  if (ref.tag === null) return runningVersion(ref) as { unknown: string }
+  return readTag(build.tags, build.channel, ref.tag)
 }

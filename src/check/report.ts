@@ -14,9 +14,10 @@ import {
 import { paths } from '../site/paths.js'
 import { problem } from '../util/problems.js'
 import type { ComposeService } from './compose.js'
-import { imageMatcher, parseImageRef, runningVersion, type ImageRef } from './images.js'
+import { imageMatcher, imageVersion, parseImageRef, type CommunityBuild, type ImageRef } from './images.js'
 import { githubRepoOf } from './oci.js'
 import { required, type SnapshotReader } from './snapshot.js'
+import { notJudged, type TagReading } from './tag-rules.js'
 
 /** `--from app=version`. */
 export interface FromArg {
@@ -166,6 +167,18 @@ export async function runCheck(
           verdictFrom(history.releases, running, { latest, gaps: history.gaps ?? [] })
     return checked(record, source, running, v)
   }
+  /**
+   * The version an image's tag names for one app, or why it is not judged: a community build's tag is read by its
+   * rule, and a develop build or a moving alias counts only where it names a release the app's history holds.
+   */
+  const versionFor = async (slug: string, ref: ImageRef, build: CommunityBuild | undefined): Promise<TagReading> => {
+    const reading = imageVersion(ref, build)
+    if (!('version' in reading) || (reading.channel === 'stable' && !reading.alias)) return reading
+    const history = await historyOf(slug)
+    const labels = history ? history.releases.flatMap((e) => [e.version, e.tag]) : []
+    const why = notJudged(ref.name, reading, labels)
+    return why === null ? reading : { unknown: why }
+  }
 
   const apps: CheckedApp[] = []
   for (const f of input.from) {
@@ -207,7 +220,6 @@ export async function runCheck(
         untracked.push({ ...where, reason })
         continue
       }
-      const running = runningVersion(ref)
       for (const record of tracked) {
         const source = {
           from: 'compose' as const,
@@ -215,6 +227,7 @@ export async function runCheck(
           image: s.image,
           ...(resolvedFrom ? { resolvedFrom } : {})
         }
+        const running = await versionFor(record.slug, ref, 'slugs' in m ? m.community.get(record.slug) : undefined)
         if ('version' in running) apps.push(await judge(record, running.version, source))
         else
           apps.push(
@@ -241,11 +254,13 @@ export async function runCheck(
         continue
       }
       const baseMatch = match(c.baseImage)
-      const to = runningVersion(head)
-      const from = base ? runningVersion(base) : { unknown: 'it is not an image reference' }
       for (const record of tracked) {
         const source = { from: 'change' as const, ...where, baseImage: c.baseImage }
         const sameApp = 'slugs' in baseMatch && baseMatch.slugs.includes(record.slug)
+        const to = await versionFor(record.slug, head, m.community.get(record.slug))
+        const from: TagReading = base
+          ? await versionFor(record.slug, base, 'slugs' in baseMatch ? baseMatch.community.get(record.slug) : undefined)
+          : { unknown: 'it is not an image reference' }
         const unknown = !sameApp
           ? `the image was ${c.baseImage}, not one of ${record.slug}'s: there is no earlier version of it to update from`
           : 'unknown' in from

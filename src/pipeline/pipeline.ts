@@ -7,7 +7,7 @@ import path from 'node:path'
 import { readCatalog, type CatalogRead, type LoadedEntry } from '../catalog/load.js'
 import { checkOutputDir, recoverOutputDir, StagedTree, type SiteFile } from '../output/write-tree.js'
 import { snapshotChecker } from '../output/validate.js'
-import type { AppRecord, ReleasesDoc } from '../schema/index.js'
+import type { AppRecord, CommunityImage, ReleasesDoc } from '../schema/index.js'
 import { buildDocuments, categoriesDoc, imagesDoc, jsonSchemas } from '../site/api.js'
 import { atomFiles } from '../site/atom.js'
 import { mergeChanges, mintIdPrefix, renderChangesDoc, type Change } from '../site/changes.js'
@@ -328,8 +328,13 @@ interface Judged {
   pages: PageInput[]
   stale: string[]
   leftOut: LeftOut[]
-  /** Each app's image names and categories, from its catalog file (or the reuse record for a carried app). */
-  images: { slug: string; images?: readonly string[]; categories?: readonly string[] }[]
+  /** Each app's image names, community builds and categories, from its catalog file (or the reuse record for a carried app). */
+  images: {
+    slug: string
+    images?: readonly string[]
+    community?: readonly CommunityImage[]
+    categories?: readonly string[]
+  }[]
   stats: RefreshStats | null
   /** Histories of the previous snapshot that could not be carried over (see lostHistories). */
   historyReset: HistoryLoss[]
@@ -454,7 +459,7 @@ async function judgeCatalog(
   const carried = new Map(
     read.known.map(({ slug }) => {
       const record = previous.get(slug)!
-      const { images, categories, released } = reused!.apps[slug]!
+      const { images, community, categories, released } = reused!.apps[slug]!
       const releaseDate = released ?? null
       const page = {
         record,
@@ -465,7 +470,7 @@ async function judgeCatalog(
         decidedBy: null,
         categories
       }
-      return [slug, { page, images, categories }]
+      return [slug, { page, images, community, categories }]
     })
   )
   const order = read.order.filter((slug) => judged.has(slug) || carried.has(slug))
@@ -477,8 +482,17 @@ async function judgeCatalog(
     const app = judged.get(slug)?.app
     return app ? app.entry.categories : carried.get(slug)!.categories
   }
+  const communityOf = (slug: string) => {
+    const app = judged.get(slug)?.app
+    return app ? app.entry.community : carried.get(slug)!.community
+  }
   const pages = order.map((slug) => judged.get(slug)?.page ?? carried.get(slug)!.page)
-  const images = order.map((slug) => ({ slug, images: imagesOf(slug), categories: categoriesOf(slug) }))
+  const images = order.map((slug) => ({
+    slug,
+    images: imagesOf(slug),
+    community: communityOf(slug),
+    categories: categoriesOf(slug)
+  }))
   // What the next offline build may carry over: apps whose files depend on nothing but their file and record.
   const built = order.map((slug) => {
     const app = judged.get(slug)?.app
@@ -489,7 +503,15 @@ async function judgeCatalog(
     // A record at fault is built again next time, so its fault is told again.
     const recordable =
       !app || (!app.stale && reusableEntry(app.entry) && !judging.pending.has(slug) && !faulty.has(slug))
-    return { slug, record, images: imagesOf(slug), categories: categoriesOf(slug), releaseDate, recordable }
+    return {
+      slug,
+      record,
+      images: imagesOf(slug),
+      community: communityOf(slug),
+      categories: categoriesOf(slug),
+      releaseDate,
+      recordable
+    }
   })
   const reuseDoc = program && !opts.refresh ? nextReuseDoc(program, baseUrl, built, sources, notesKey) : null
   return {

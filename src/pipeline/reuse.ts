@@ -12,7 +12,7 @@ import path from 'node:path'
 import { isDeepStrictEqual } from 'node:util'
 import { fileURLToPath } from 'node:url'
 import { z } from 'zod'
-import type { AppRecord, CatalogEntry } from '../schema/index.js'
+import { communityImageSchema, type AppRecord, type CatalogEntry, type CommunityImage } from '../schema/index.js'
 import { FEED_ENTRIES, type Change } from '../site/changes.js'
 import { paths } from '../site/paths.js'
 import { sha256 } from '../util/digest.js'
@@ -25,7 +25,8 @@ export const reuseDocSchema = z.strictObject({
   /** The program that built the snapshot (see programDigest), with its judge (see judgedProgram). */
   program: z.string(),
   /**
-   * Slug → the key of what its files were built from, and the catalog's image names (for images.json); its
+   * Slug → the key of what its files were built from, and the catalog's image names and community builds (for
+   * images.json); its
    * categories (categories.json, the index) and release day (the index's sort), which its catalog file and record hold.
    */
   apps: z.record(
@@ -33,6 +34,7 @@ export const reuseDocSchema = z.strictObject({
     z.strictObject({
       key: z.string(),
       images: z.array(z.string()).optional(),
+      community: z.array(communityImageSchema).optional(),
       categories: z.array(z.string()).optional(),
       released: z.string().optional()
     })
@@ -80,10 +82,13 @@ export function reuseKey(
   baseUrl: string,
   source: string,
   record: AppRecord,
-  images: readonly string[] | undefined
+  images: readonly string[] | undefined,
+  community?: readonly CommunityImage[]
 ): string {
+  // Community builds join the key only where an app has them, so the keys of every other app stay as they were.
+  const builds = community ? `\n${JSON.stringify(community)}` : ''
   return sha256(
-    `${program}\n${baseUrl}\n${source}\n${JSON.stringify(record)}\n${JSON.stringify(images ?? null)}`,
+    `${program}\n${baseUrl}\n${source}\n${JSON.stringify(record)}\n${JSON.stringify(images ?? null)}${builds}`,
     'base64'
   )
 }
@@ -151,7 +156,8 @@ export function knownRecords(
     const record = previous.get(slug)
     const was = reused?.apps[slug]
     if (!record || !was) return null
-    if (was.key !== reuseKey(program, baseUrl, source + notesKey(record.repo), record, was.images)) return null
+    if (was.key !== reuseKey(program, baseUrl, source + notesKey(record.repo), record, was.images, was.community))
+      return null
     return present(slug) ? record.repo : null
   }
 }
@@ -161,6 +167,7 @@ export interface BuiltApp {
   slug: string
   record: AppRecord
   images: readonly string[] | undefined
+  community?: readonly CommunityImage[] | undefined
   categories?: readonly string[] | undefined
   /** YYYY-MM-DD of its latest release, when known. */
   releaseDate?: string | null
@@ -177,12 +184,13 @@ export function nextReuseDoc(
   notesKey: NotesKey = () => ''
 ): string {
   const next = new Map<string, ReuseDoc['apps'][string]>()
-  for (const { slug, record, images, categories, releaseDate, recordable } of apps) {
+  for (const { slug, record, images, community, categories, releaseDate, recordable } of apps) {
     if (!recordable) continue
-    const key = reuseKey(program, baseUrl, sources.get(slug)! + notesKey(record.repo), record, images)
+    const key = reuseKey(program, baseUrl, sources.get(slug)! + notesKey(record.repo), record, images, community)
     next.set(slug, {
       key,
       ...(images ? { images: [...images] } : {}),
+      ...(community ? { community: community.map((c) => ({ ...c })) } : {}),
       ...(categories ? { categories: [...categories] } : {}),
       ...(releaseDate ? { released: releaseDate } : {})
     })

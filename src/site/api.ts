@@ -18,6 +18,7 @@ import {
   type AppDoc,
   type AppRecord,
   type CatalogDoc,
+  type CommunityImage,
   STATUS_SCHEMA_ID,
   statusDocSchema
 } from '../schema/index.js'
@@ -74,11 +75,27 @@ export function jsonSchemas(baseUrl: string): Map<string, string> {
   return files
 }
 
-/** The image names of every published app, ordered by image (a name claimed twice names both apps). */
-export function imagesDoc(apps: { slug: string; images?: readonly string[] }[], generatedAt: string): ImagesDoc {
-  const images = apps
-    .flatMap((a) => (a.images ?? []).map((image) => ({ image, slug: a.slug })))
-    .sort((a, b) => compareSlugs(`${a.image} ${a.slug}`, `${b.image} ${b.slug}`))
+/**
+ * The image names of every published app, ordered by image (a name claimed twice names both apps): the project's own
+ * images, and community builds with their tag rule and channel, so that `check` and the PR gate read their tags as
+ * the catalog says. A name listed both ways for one app is published once, as the community build.
+ */
+export function imagesDoc(
+  apps: { slug: string; images?: readonly string[]; community?: readonly CommunityImage[] }[],
+  generatedAt: string
+): ImagesDoc {
+  const items = new Map<string, ImagesDoc['images'][number]>()
+  for (const a of apps) {
+    for (const image of a.images ?? []) items.set(`${image} ${a.slug}`, { image, slug: a.slug })
+    for (const c of a.community ?? [])
+      items.set(`${c.image} ${a.slug}`, {
+        image: c.image,
+        slug: a.slug,
+        tags: c.tags,
+        ...(c.channel ? { channel: c.channel } : {})
+      })
+  }
+  const images = [...items].sort(([a], [b]) => compareSlugs(a, b)).map(([, item]) => item)
   return { schema: IMAGES_SCHEMA_ID, generatedAt, images }
 }
 
