@@ -25,9 +25,8 @@ export const reuseDocSchema = z.strictObject({
   /** The program that built the snapshot (see programDigest), with its judge (see judgedProgram). */
   program: z.string(),
   /**
-   * Slug → the key of what its files were built from, and the catalog's image names and community builds (for
-   * images.json); its
-   * categories (categories.json, the index) and release day (the index's sort), which its catalog file and record hold.
+   * Slug → the key of what its files were built from; the catalog's image names and community builds (for
+   * images.json), its categories (categories.json, the index) and its release day (the index's sort).
    */
   apps: z.record(
     z.string(),
