@@ -28374,7 +28374,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _check_action_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4178);
+/* harmony import */ var _check_action_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3301);
 // Entry of the pull-request check action (check/action.yml → dist/check/index.js).
 
 await (0,_check_action_js__WEBPACK_IMPORTED_MODULE_0__/* .runCheckAction */ .s5)(process.env, process.cwd());
@@ -28384,7 +28384,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 4178:
+/***/ 3301:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -48646,6 +48646,36 @@ const overrideSchema = strictObject({
     version: versionLabel.describe('The latestVersion this override applies to; it expires after')
 })
     .describe('A curated classification that wins over the rules for one version');
+/**
+ * How a community build's tag carries the upstream version (../shared/data/images/COMMUNITY.md names each
+ * publisher's rule): `linuxserver` `4.0.15.2941-ls301`, `version-…`, `develop-…`; `home-operations`, `onedr0p`,
+ * `bjw-s` the version as-is (a leading `v` dropped); `k8s-at-home` `v` + version; `hotio` `<branch>-<version>`;
+ * `binhex` `<version>-<pkgrel>-<NN>`; `as-is` the upstream tag; `revision` the upstream version plus one image
+ * revision number (`3.7.5.0`); `own` the publisher's own numbering, never an upstream version.
+ */
+const TAG_RULES = [
+    'linuxserver',
+    'home-operations',
+    'onedr0p',
+    'k8s-at-home',
+    'bjw-s',
+    'hotio',
+    'binhex',
+    'as-is',
+    'revision',
+    'own'
+];
+/** The upstream channel a build follows: its tags name releases of that channel (a develop build, say). */
+const IMAGE_CHANNELS = ['stable', 'develop', 'nightly', 'beta'];
+const communityImageSchema = strictObject({
+    image: schemas_string()
+        .regex(IMAGE_PATTERN, 'must be a container image name without tag or digest, e.g. lscr.io/linuxserver/sonarr'),
+    tags: schemas_enum(TAG_RULES).describe("The publisher's tag rule: how a tag names the upstream version"),
+    channel: schemas_enum(IMAGE_CHANNELS)
+        .optional()
+        .describe('The upstream channel its version tags follow; absent when each tag names its own (hotio)')
+})
+    .describe("A container image a third party builds around the app, with the publisher's tag rule");
 const catalogEntrySchema = strictObject({
     name: schemas_string().trim().min(1).max(LIMITS.name).superRefine(cleanText()),
     repo: schemas_string().regex(REPO_PATTERN, 'must be "<owner>/<name>"'),
@@ -48675,6 +48705,16 @@ const catalogEntrySchema = strictObject({
         .max(20)
         .optional()
         .describe('Container image names this app is published as, e.g. ghcr.io/goauthentik/server; no tag'),
+    community: array(communityImageSchema)
+        .min(1)
+        .max(40)
+        .optional()
+        .describe('Community builds of the app (LinuxServer.io, home-operations, hotio, …), each with its tag rule'),
+    categories: array(schemas_string().trim().min(1).max(80).superRefine(cleanText()))
+        .min(1)
+        .max(8)
+        .optional()
+        .describe('The app\'s categories, e.g. awesome-selfhosted\'s "Media Streaming - Video Streaming"'),
     release: seedReleaseSchema.optional()
 })
     .describe('One curated catalog record');
@@ -48809,7 +48849,12 @@ const statusDocSchema = strictObject({
         judge: schemas_string().regex(JUDGE_PATTERN).describe('The judge this run was set to use'),
         calls: schemas_number().int().nonnegative().describe('Requests made to the model this run'),
         verdicts: record(schemas_string().regex(JUDGE_PATTERN), schemas_number().int().nonnegative())
-            .describe('Releases a model was to judge this run (none answered before), by who judged them: the model, or the rules when its budget or service ran out')
+            .describe('Releases a model was to judge this run (none answered before), by who judged them: the model, or the rules when its budget or service ran out'),
+        pending: schemas_number()
+            .int()
+            .nonnegative()
+            .optional()
+            .describe("Latest releases the model has not judged yet (its budget or service ran out): the rules' verdict stands for them until a later run asks the model, the most recently published first. Present when the judge is a model; a first run over many apps catches up over days, and this counts down")
     })
         .optional()
         .describe('Who judged the releases of this run (absent in documents written before the model judge)')
@@ -48912,11 +48957,42 @@ const imagesDocSchema = strictObject({
     generatedAt: generatedAt.describe('generatedAt of the catalog it belongs to'),
     images: array(strictObject({
         image: schemas_string().regex(IMAGE_PATTERN).describe('An image name as the catalog gives it, without tag'),
-        slug: schemas_string().regex(SLUG_PATTERN).describe('The app it belongs to')
+        slug: schemas_string().regex(SLUG_PATTERN).describe('The app it belongs to'),
+        tags: schemas_enum(TAG_RULES)
+            .optional()
+            .describe("A community build's tag rule (how its tags name the upstream version); absent for the project's own images"),
+        channel: schemas_enum(IMAGE_CHANNELS)
+            .optional()
+            .describe('The upstream channel a community build follows, where it has one')
     }))
         .describe('Ordered by image name')
 })
     .describe(`Container image names of the tracked apps, for mapping a Compose file to apps (${IMAGES_SCHEMA_ID})`);
+// ---------------------------------------------------------------------------
+// Categories of the tracked apps: /api/v1/categories.json (beside the spec's documents: its records gain no field)
+const CATEGORIES_SCHEMA_ID = `${SERVICE}.categories.v1`;
+/** Where the categories come from, said in the document and on the pages that show them (CC-BY-SA 3.0 asks it). */
+const CATEGORIES_CREDIT = {
+    name: 'awesome-selfhosted',
+    url: 'https://github.com/awesome-selfhosted/awesome-selfhosted-data',
+    license: 'CC-BY-SA-3.0'
+};
+const categoriesDocSchema = strictObject({
+    schema: literal(CATEGORIES_SCHEMA_ID),
+    generatedAt: generatedAt.describe('generatedAt of the catalog it belongs to'),
+    source: strictObject({
+        name: literal(CATEGORIES_CREDIT.name),
+        url: literal(CATEGORIES_CREDIT.url),
+        license: literal(CATEGORIES_CREDIT.license)
+    })
+        .describe('Where the categories come from, and their license'),
+    categories: array(strictObject({
+        name: schemas_string().min(1).max(80).describe('A category, e.g. "Media Streaming - Video Streaming"'),
+        slugs: array(schemas_string().regex(SLUG_PATTERN)).min(1).describe('The apps in it, ordered by slug')
+    }))
+        .describe('Ordered by name (code-unit order)')
+})
+    .describe(`The categories of the tracked apps, each with its apps (${CATEGORIES_SCHEMA_ID})`);
 
 ;// CONCATENATED MODULE: ./src/util/versions.ts
 // Version labels as upstream writes them: `v1.2.3`, `1.2.3.4`, `server@1.2.3`,
@@ -50690,12 +50766,15 @@ const paths = {
     status: 'api/v1/status.json',
     /** Container image names → app slugs, for `updatesafe check --compose`. */
     images: 'api/v1/images.json',
+    /** Categories → app slugs (beside the spec's documents, never in its records). */
+    categories: 'api/v1/categories.json',
     appsSchema: 'api/v1/schema/apps.v1.json',
     appSchema: 'api/v1/schema/app.v1.json',
     changesSchema: 'api/v1/schema/changes.v1.json',
     statusSchema: 'api/v1/schema/status.v1.json',
     releasesSchema: 'api/v1/schema/releases.v1.json',
     imagesSchema: 'api/v1/schema/images.v1.json',
+    categoriesSchema: 'api/v1/schema/categories.v1.json',
     badge: (slug) => `badge/${slug}.svg`,
     /** The directory of an app's page: its address ends here. */
     pageDir: (slug) => `apps/${slug}/`,
@@ -50808,9 +50887,164 @@ function exitStatus(e) {
     return e instanceof ProblemsError && (e.kind === 'usage' || e.kind === 'bad-input') ? 2 : 1;
 }
 
+;// CONCATENATED MODULE: ./src/check/tag-rules.ts
+// A community build's tag read as the upstream version it names, by its publisher's tag rule
+// (../shared/data/images/COMMUNITY.md, "Tag rules a matcher needs"): `4.0.15.2941-ls301` is Sonarr
+// 4.0.15.2941, `develop-4.0.15.2941-ls12` the same on the develop channel, `release-4.0.16.2944` a
+// hotio stable build. A tag the rule cannot read (`latest`, `rolling`, a commit, the publisher's own
+// numbering) stays unknown with its reason: a guess here would let `check` call an update safe.
+
+
+/** Docker's tag grammar; anything else is not a tag at all. */
+const TAG = /^[\w][\w.-]{0,127}$/;
+const SHA = /^[0-9a-f]{7,40}$/;
+/** `git describe` of a commit after a release (`2.7.4-2479-g86a32237`): a build between releases. */
+const DESCRIBE = /-\d+-g[0-9a-f]{7,40}$/;
+const DOTTED = /^\d+(?:\.\d+)*$/;
+/** Branches whose builds follow another channel than the image's stable one (linuxserver and hotio prefixes). */
+const BRANCH_CHANNEL = {
+    develop: 'develop',
+    development: 'develop',
+    dev: 'develop',
+    unstable: 'develop',
+    next: 'develop',
+    insiders: 'develop',
+    nightly: 'nightly',
+    beta: 'beta',
+    testing: 'beta'
+};
+/** linuxserver variants that build the same upstream release (another library, GPU, an older major). */
+const LSIO_VARIANTS = new Set(['libtorrentv1', 'gpu', 'gpu-legacy', 'legacy', 'previous', 'mongoless']);
+/** linuxserver variants that carry another project's version (glitch-soc for mastodon, netboot.xyz menus). */
+const LSIO_OTHER = new Set(['glitch', 'tftp']);
+const LSIO_ARCH = /^(?:amd64|arm64v8|arm32v7)-/;
+const LSIO_BRANCH = /^(develop|development|dev|unstable|next|insiders|nightly|beta|testing|gpu-legacy|gpu|libtorrentv1|legacy|previous|mongoless|glitch|tftp|v\d{1,3})-(.+)$/;
+/** `"…"` of a tag for a reason: cut, since a tag is upstream text. */
+const shown = (tag) => JSON.stringify(tag.length > 60 ? `${tag.slice(0, 60)}…` : tag);
+const tag_rules_unknown = (reason) => ({ unknown: reason });
+/** The checks every rule's result passes: a version has a number in it, reads as one word, and is no commit. */
+function finish(tag, version, channel, alias = false) {
+    if (version === '' || !/\d/.test(version))
+        return tag_rules_unknown(`the tag ${shown(tag)} names no version`);
+    if (SHA.test(version) && /[a-f]/.test(version))
+        return tag_rules_unknown(`the tag ${shown(tag)} names a commit (${version.slice(0, 12)}), not a release`);
+    if (DESCRIBE.test(version))
+        return tag_rules_unknown(`the tag ${shown(tag)} names a build between releases, not a release`);
+    if (version.includes('..'))
+        return tag_rules_unknown(`the tag ${shown(tag)} does not read as a version`);
+    if (version.length > LIMITS.version)
+        return tag_rules_unknown(`the tag ${shown(tag)} is too long to be a version`);
+    return alias ? { version, channel, alias: true } : { version, channel };
+}
+const dropV = (s) => s.replace(/^[vV](?=\d)/, '');
+const parts = (s) => (DOTTED.test(s) ? s.split('.').length : Infinity);
+/**
+ * The upstream version a tag names under `rule`, with the channel it follows (`channel` is the image's, from the
+ * catalog; a tag's own branch prefix wins), or why it names none.
+ */
+function readTag(rule, channel, tag) {
+    if (!TAG.test(tag))
+        return tag_rules_unknown(`${shown(tag)} is not an image tag`);
+    const base = channel ?? 'stable';
+    switch (rule) {
+        case 'own':
+            return tag_rules_unknown(`the tag ${shown(tag)} is the publisher's own numbering, not the upstream version`);
+        case 'as-is':
+            return finish(tag, tag, base);
+        case 'revision': {
+            // `3.7.5.0`: the upstream version, then the image's revision.
+            const v = dropV(tag);
+            if (parts(v) < 3 || parts(v) === Infinity)
+                return tag_rules_unknown(`the tag ${shown(tag)} is not an upstream version followed by an image revision`);
+            return finish(tag, v.slice(0, v.lastIndexOf('.')), base);
+        }
+        case 'k8s-at-home':
+            return finish(tag, dropV(tag), base);
+        case 'home-operations':
+        case 'bjw-s':
+        case 'onedr0p': {
+            const v = rule === 'onedr0p' ? dropV(tag.replace(/^release-/, '')) : dropV(tag);
+            // home-operations pushes X.Y.Z, X.Y and X beside the full version; onedr0p and old bjw-s X.Y and X.
+            const aliasParts = rule === 'onedr0p' ? 2 : 3;
+            return finish(tag, v, base, parts(v) <= aliasParts);
+        }
+        case 'binhex': {
+            // `<version>-<pkgrel>-<NN>`; a tag without them is one of the X / X.Y aliases.
+            const m = /^(.+)-\d+-\d\d$/.exec(tag);
+            if (!m)
+                return tag_rules_unknown(`the tag ${shown(tag)} is not one of binhex's release tags (<version>-<pkgrel>-<NN>)`);
+            return finish(tag, dropV(m[1]), base);
+        }
+        case 'hotio':
+            return hotio(tag, base);
+        case 'linuxserver':
+            return linuxserver(tag, base);
+    }
+}
+/** `<branch>-<version>`, `<branch>-<sha7>`, `<branch>-vX[.Y[.Z]]` (an alias), `<branch>`, `latest`. */
+function hotio(tag, base) {
+    const m = /^(release|nightly|testing|develop|beta|v\d{1,3})-(.+)$/.exec(tag);
+    if (!m)
+        return tag_rules_unknown(`the tag ${shown(tag)} names no hotio build of a version (<branch>-<version>)`);
+    const [, branch, rest] = m;
+    const channel = branch === 'release' || /^v\d/.test(branch) ? base : BRANCH_CHANNEL[branch];
+    if (/^v\d+(?:\.\d+){0,2}$/.test(rest))
+        return finish(tag, rest.slice(1), channel, true);
+    return finish(tag, rest, channel);
+}
+/**
+ * `[arch-][<branch>-]<EXT_RELEASE_CLEAN>-ls<N>` or `version-<EXT_RELEASE_CLEAN>`; the release string keeps
+ * upstream's leading `v`. Alpine packages add `-r<N>`, qbittorrent `_v<libtorrent>`, jellyfin `ubu<N>`.
+ */
+function linuxserver(tag, base) {
+    let t = tag.replace(/-ls\d+$/, '').replace(LSIO_ARCH, '');
+    if (t.startsWith('version-'))
+        t = t.slice('version-'.length);
+    let channel = base;
+    const m = LSIO_BRANCH.exec(t);
+    if (m) {
+        const branch = m[1];
+        if (LSIO_OTHER.has(branch))
+            return tag_rules_unknown(`the tag ${shown(tag)} is linuxserver's ${branch} build, which carries another project's version`);
+        if (!LSIO_VARIANTS.has(branch) && !/^v\d/.test(branch))
+            channel = BRANCH_CHANNEL[branch];
+        t = m[2];
+    }
+    t = t
+        .replace(/ubu\d+$/, '')
+        .replace(/_v\d+(?:\.\d+)*$/, '')
+        .replace(/-r\d+$/, '');
+    return finish(tag, t, channel);
+}
+/** A reading's version as the numbers it has (1.6 is [1, 6], never [1, 6, 0]). */
+function numbersOf(label) {
+    const p = parseVersion(label);
+    return p && p.prerelease.length === 0 ? p.numbers : null;
+}
+/**
+ * Why a reading is not judged against an app's history (labels: each release's version and tag), or null when it
+ * is: a develop, nightly or beta build only where its tag names a release the history holds; an alias only where
+ * it names exactly one release of it (`1.6` held as 1.6, and no 1.6.x beside it).
+ */
+function notJudged(image, reading, labels) {
+    const v = reading.version;
+    if (reading.alias) {
+        const mine = numbersOf(v);
+        const numbers = labels.map(numbersOf).filter((n) => n !== null);
+        const exact = mine !== null && numbers.some((n) => n.length === mine.length && n.every((x, i) => x === mine[i]));
+        const longer = mine !== null && numbers.some((n) => n.length > mine.length && mine.every((x, i) => x === n[i]));
+        if (!exact || longer)
+            return `${shown(v)} may be an alias that follows the newest ${v}.x build of ${image}: it names no single release of the app's history`;
+    }
+    if (reading.channel !== 'stable' && !labels.some((l) => sameVersion(l, v)))
+        return `${image} is a ${reading.channel} build: its tag names ${shown(v)}, which is no release in the app's judged history`;
+    return null;
+}
+
 ;// CONCATENATED MODULE: ./src/check/images.ts
 // Container image references as Docker Compose's `image:` gives them, read into a name (matched
-// against the catalog's `images:`) and the version the tag says is running.
+// against the catalog's `images:` and `community:` builds) and the version the tag says is running.
+
 
 /** `[registry/]path[:tag][@digest]`; null when it is not an image reference at all. */
 function parseImageRef(ref) {
@@ -50844,7 +51078,8 @@ function imageKey(name) {
     const hasRegistry = parts.length > 1 && (first.includes('.') || first.includes(':') || first === 'localhost');
     let host = hasRegistry ? first.toLowerCase() : null;
     let path = hasRegistry ? parts.slice(1) : parts;
-    if (host === 'docker.io' || host === 'index.docker.io' || host === 'registry-1.docker.io')
+    // mirror.gcr.io is Google's pull-through mirror of Docker Hub: mirror.gcr.io/envoyproxy/envoy is envoyproxy/envoy.
+    if (host === 'docker.io' || host === 'index.docker.io' || host === 'registry-1.docker.io' || host === 'mirror.gcr.io')
         host = null;
     // Amazon's mirror of Docker Hub's official images: public.ecr.aws/docker/library/x is Docker Hub's x.
     if (host === 'public.ecr.aws' && path[0] === 'docker' && path[1] === 'library' && path.length === 3) {
@@ -50859,21 +51094,28 @@ function imageKey(name) {
     return [...(host ? [host] : []), ...path].join('/');
 }
 /**
- * Looks image names up in the catalog's `images:` (every spelling of one image meets at its
- * `imageKey`). An image it does not map says why: not an image reference, or an image of an app
- * the catalog has but under another name (a community build, say), or an app it does not track.
+ * Looks image names up in the catalog's `images:` and community builds (every spelling of one image
+ * meets at its `imageKey`). An image it does not map says why: not an image reference, or an image of
+ * an app the catalog has but under another name, or an app it does not track.
  */
 function imageMatcher(images, 
 /** Every app of the catalog, those without images too. */
 apps = []) {
     const byKey = new Map();
+    const builds = new Map();
     const imagesOf = new Map();
     for (const slug of apps)
         imagesOf.set(slug, []);
-    for (const { image, slug } of images) {
+    for (const { image, slug, tags, channel } of images) {
         const key = imageKey(image);
         byKey.set(key, [...new Set([...(byKey.get(key) ?? []), slug])]);
         imagesOf.set(slug, [...(imagesOf.get(slug) ?? []), image]);
+        if (tags) {
+            const of = builds.get(key) ?? new Map();
+            if (!of.has(slug))
+                of.set(slug, { tags, ...(channel ? { channel } : {}) });
+            builds.set(key, of);
+        }
     }
     return (written) => {
         const ref = parseImageRef(written);
@@ -50882,15 +51124,15 @@ apps = []) {
         const key = imageKey(ref.name);
         const slugs = byKey.get(key);
         if (slugs)
-            return { slugs };
+            return { slugs, community: builds.get(key) ?? new Map() };
         // Named after an app of the catalog (`lscr.io/linuxserver/tautulli`): say which images it does map.
         const last = key.split('/').pop();
         const mapped = imagesOf.get(last);
         if (mapped)
             return {
                 untracked: mapped.length > 0
-                    ? `not tracked by this catalog: its app "${last}" maps only ${mapped.slice(0, 4).join(', ')} (this one may be a community build; add it to the app's images: if it is the same app)`
-                    : `not tracked by this catalog: it has an app "${last}" but maps no image to it (add this one to its images: if it is the same app)`
+                    ? `not tracked by this catalog: its app "${last}" maps only ${mapped.slice(0, 4).join(', ')} (this one may be a community build; add it to the app's community: with its tag rule if it is the same app)`
+                    : `not tracked by this catalog: it has an app "${last}" but maps no image to it (add this one to its images:, or community: for a community build, if it is the same app)`
             };
         return { untracked: 'not tracked by this catalog' };
     };
@@ -50913,6 +51155,20 @@ function runningVersion(ref) {
     if (rest === '' || PRERELEASE_SUFFIX.test(rest))
         return { version: ref.tag };
     return { version: m[0] };
+}
+/**
+ * The version an image's tag names: by the community build's tag rule where it is one (`4.0.15.2941-ls301` is
+ * 4.0.15.2941), else as the project's own tags say (runningVersion). A project's own image follows the app's
+ * stable releases.
+ */
+function imageVersion(ref, build) {
+    if (!build) {
+        const own = runningVersion(ref);
+        return 'version' in own ? { version: own.version, channel: 'stable' } : own;
+    }
+    if (ref.tag === null)
+        return runningVersion(ref);
+    return readTag(build.tags, build.channel, ref.tag);
 }
 
 ;// CONCATENATED MODULE: ./src/util/bounded-body.ts
@@ -51368,6 +51624,7 @@ async function snapshot_required(reader, sitePath, schema) {
 
 
 
+
 function crossedOf(e) {
     return {
         version: e.version,
@@ -51430,6 +51687,19 @@ async function runCheck(reader, input) {
                 verdictFrom(history.releases, running, { latest, gaps: history.gaps ?? [] });
         return checked(record, source, running, v);
     };
+    /**
+     * The version an image's tag names for one app, or why it is not judged: a community build's tag is read by its
+     * rule, and a develop build or a moving alias counts only where it names a release the app's history holds.
+     */
+    const versionFor = async (slug, ref, build) => {
+        const reading = imageVersion(ref, build);
+        if (!('version' in reading) || (reading.channel === 'stable' && !reading.alias))
+            return reading;
+        const history = await historyOf(slug);
+        const labels = history ? history.releases.flatMap((e) => [e.version, e.tag]) : [];
+        const why = notJudged(ref.name, reading, labels);
+        return why === null ? reading : { unknown: why };
+    };
     const apps = [];
     for (const f of input.from) {
         const record = records.get(f.slug);
@@ -51470,7 +51740,6 @@ async function runCheck(reader, input) {
                 untracked.push({ ...where, reason });
                 continue;
             }
-            const running = runningVersion(ref);
             for (const record of tracked) {
                 const source = {
                     from: 'compose',
@@ -51478,6 +51747,7 @@ async function runCheck(reader, input) {
                     image: s.image,
                     ...(resolvedFrom ? { resolvedFrom } : {})
                 };
+                const running = await versionFor(record.slug, ref, 'slugs' in m ? m.community.get(record.slug) : undefined);
                 if ('version' in running)
                     apps.push(await judge(record, running.version, source));
                 else
@@ -51503,11 +51773,13 @@ async function runCheck(reader, input) {
                 continue;
             }
             const baseMatch = match(c.baseImage);
-            const to = runningVersion(head);
-            const from = base ? runningVersion(base) : { unknown: 'it is not an image reference' };
             for (const record of tracked) {
                 const source = { from: 'change', ...where, baseImage: c.baseImage };
                 const sameApp = 'slugs' in baseMatch && baseMatch.slugs.includes(record.slug);
+                const to = await versionFor(record.slug, head, m.community.get(record.slug));
+                const from = base
+                    ? await versionFor(record.slug, base, 'slugs' in baseMatch ? baseMatch.community.get(record.slug) : undefined)
+                    : { unknown: 'it is not an image reference' };
                 const unknown = !sameApp
                     ? `the image was ${c.baseImage}, not one of ${record.slug}'s: there is no earlier version of it to update from`
                     : 'unknown' in from
@@ -52015,7 +52287,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 
 
 var identity = __nccwpck_require__(1127);
-var Scalar = __nccwpck_require__(3301);
+var Scalar = __nccwpck_require__(5682);
 var YAMLMap = __nccwpck_require__(4454);
 var YAMLSeq = __nccwpck_require__(2223);
 var resolveBlockMap = __nccwpck_require__(7103);
@@ -52283,7 +52555,7 @@ exports.composeNode = composeNode;
 
 
 var identity = __nccwpck_require__(1127);
-var Scalar = __nccwpck_require__(3301);
+var Scalar = __nccwpck_require__(5682);
 var resolveBlockScalar = __nccwpck_require__(8913);
 var resolveFlowScalar = __nccwpck_require__(6842);
 
@@ -52732,7 +53004,7 @@ exports.resolveBlockMap = resolveBlockMap;
 
 
 
-var Scalar = __nccwpck_require__(3301);
+var Scalar = __nccwpck_require__(5682);
 
 function resolveBlockScalar(ctx, scalar, onError) {
     const start = scalar.offset;
@@ -53259,7 +53531,7 @@ exports.resolveFlowCollection = resolveFlowCollection;
 
 
 
-var Scalar = __nccwpck_require__(3301);
+var Scalar = __nccwpck_require__(5682);
 var resolveEnd = __nccwpck_require__(7788);
 
 function resolveFlowScalar(scalar, strict, onError) {
@@ -54266,7 +54538,7 @@ exports.applyReviver = applyReviver;
 
 var Alias = __nccwpck_require__(4065);
 var identity = __nccwpck_require__(1127);
-var Scalar = __nccwpck_require__(3301);
+var Scalar = __nccwpck_require__(5682);
 
 const defaultTagPrefix = 'tag:yaml.org,2002:';
 function findTagObject(value, tagName, tags) {
@@ -54623,7 +54895,7 @@ var errors = __nccwpck_require__(1464);
 var Alias = __nccwpck_require__(4065);
 var identity = __nccwpck_require__(1127);
 var Pair = __nccwpck_require__(7165);
-var Scalar = __nccwpck_require__(3301);
+var Scalar = __nccwpck_require__(5682);
 var YAMLMap = __nccwpck_require__(4454);
 var YAMLSeq = __nccwpck_require__(2223);
 var cst = __nccwpck_require__(3461);
@@ -55072,7 +55344,7 @@ exports.createPair = createPair;
 
 /***/ }),
 
-/***/ 3301:
+/***/ 5682:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -55116,7 +55388,7 @@ var addPairToJSMap = __nccwpck_require__(7104);
 var Collection = __nccwpck_require__(101);
 var identity = __nccwpck_require__(1127);
 var Pair = __nccwpck_require__(7165);
-var Scalar = __nccwpck_require__(3301);
+var Scalar = __nccwpck_require__(5682);
 
 function findPair(items, key) {
     const k = identity.isScalar(key) ? key.value : key;
@@ -55269,7 +55541,7 @@ var createNode = __nccwpck_require__(2404);
 var stringifyCollection = __nccwpck_require__(1212);
 var Collection = __nccwpck_require__(101);
 var identity = __nccwpck_require__(1127);
-var Scalar = __nccwpck_require__(3301);
+var Scalar = __nccwpck_require__(5682);
 var toJS = __nccwpck_require__(6424);
 
 class YAMLSeq extends Collection.Collection {
@@ -58036,7 +58308,7 @@ exports.map = map;
 
 
 
-var Scalar = __nccwpck_require__(3301);
+var Scalar = __nccwpck_require__(5682);
 
 const nullTag = {
     identify: value => value == null,
@@ -58109,7 +58381,7 @@ exports.string = string;
 
 
 
-var Scalar = __nccwpck_require__(3301);
+var Scalar = __nccwpck_require__(5682);
 
 const boolTag = {
     identify: value => typeof value === 'boolean',
@@ -58137,7 +58409,7 @@ exports.boolTag = boolTag;
 
 
 
-var Scalar = __nccwpck_require__(3301);
+var Scalar = __nccwpck_require__(5682);
 var stringifyNumber = __nccwpck_require__(8689);
 
 const floatNaN = {
@@ -58272,7 +58544,7 @@ exports.schema = schema;
 
 
 
-var Scalar = __nccwpck_require__(3301);
+var Scalar = __nccwpck_require__(5682);
 var map = __nccwpck_require__(7451);
 var seq = __nccwpck_require__(1706);
 
@@ -58450,7 +58722,7 @@ exports.getTags = getTags;
 
 
 var node_buffer = __nccwpck_require__(181);
-var Scalar = __nccwpck_require__(3301);
+var Scalar = __nccwpck_require__(5682);
 var stringifyString = __nccwpck_require__(3069);
 
 const binary = {
@@ -58526,7 +58798,7 @@ exports.binary = binary;
 
 
 
-var Scalar = __nccwpck_require__(3301);
+var Scalar = __nccwpck_require__(5682);
 
 function boolStringify({ value, source }, ctx) {
     const boolObj = value ? trueTag : falseTag;
@@ -58562,7 +58834,7 @@ exports.trueTag = trueTag;
 
 
 
-var Scalar = __nccwpck_require__(3301);
+var Scalar = __nccwpck_require__(5682);
 var stringifyNumber = __nccwpck_require__(8689);
 
 const floatNaN = {
@@ -58703,7 +58975,7 @@ exports.intOct = intOct;
 
 
 var identity = __nccwpck_require__(1127);
-var Scalar = __nccwpck_require__(3301);
+var Scalar = __nccwpck_require__(5682);
 
 // If the value associated with a merge key is a single mapping node, each of
 // its key/value pairs is inserted into the current mapping, unless the key
@@ -58866,7 +59138,7 @@ exports.omap = omap;
 
 var identity = __nccwpck_require__(1127);
 var Pair = __nccwpck_require__(7165);
-var Scalar = __nccwpck_require__(3301);
+var Scalar = __nccwpck_require__(5682);
 var YAMLSeq = __nccwpck_require__(2223);
 
 function resolvePairs(seq, onError) {
@@ -59835,7 +60107,7 @@ exports.stringifyNumber = stringifyNumber;
 
 
 var identity = __nccwpck_require__(1127);
-var Scalar = __nccwpck_require__(3301);
+var Scalar = __nccwpck_require__(5682);
 var stringify = __nccwpck_require__(2148);
 var stringifyComment = __nccwpck_require__(9799);
 
@@ -59993,7 +60265,7 @@ exports.stringifyPair = stringifyPair;
 
 
 
-var Scalar = __nccwpck_require__(3301);
+var Scalar = __nccwpck_require__(5682);
 var foldFlowLines = __nccwpck_require__(4475);
 
 const getFoldOptions = (ctx, isBlock) => ({

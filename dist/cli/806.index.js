@@ -1,8 +1,8 @@
-export const id = 873;
-export const ids = [873];
+export const id = 806;
+export const ids = [806];
 export const modules = {
 
-/***/ 2873:
+/***/ 5806:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -5673,12 +5673,15 @@ const paths = {
     status: 'api/v1/status.json',
     /** Container image names → app slugs, for `updatesafe check --compose`. */
     images: 'api/v1/images.json',
+    /** Categories → app slugs (beside the spec's documents, never in its records). */
+    categories: 'api/v1/categories.json',
     appsSchema: 'api/v1/schema/apps.v1.json',
     appSchema: 'api/v1/schema/app.v1.json',
     changesSchema: 'api/v1/schema/changes.v1.json',
     statusSchema: 'api/v1/schema/status.v1.json',
     releasesSchema: 'api/v1/schema/releases.v1.json',
     imagesSchema: 'api/v1/schema/images.v1.json',
+    categoriesSchema: 'api/v1/schema/categories.v1.json',
     badge: (slug) => `badge/${slug}.svg`,
     /** The directory of an app's page: its address ends here. */
     pageDir: (slug) => `apps/${slug}/`,
@@ -5930,14 +5933,24 @@ function recordFeedEntry(record, updated, idPrefix) {
 
 
 
+
 const REUSE_SCHEMA_ID = 'updatesafe.reuse.v1';
 const reuseDocSchema = schemas/* strictObject */.rej({
     schema: schemas/* literal */.euz(REUSE_SCHEMA_ID),
     docs: schemas/* string */.YjP(),
     /** The program that built the snapshot (see programDigest), with its judge (see judgedProgram). */
     program: schemas/* string */.YjP(),
-    /** Slug → the key of what its files were built from, and the catalog's image names (for images.json). */
-    apps: schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* strictObject */.rej({ key: schemas/* string */.YjP(), images: schemas/* array */.YOg(schemas/* string */.YjP()).optional() }))
+    /**
+     * Slug → the key of what its files were built from; the catalog's image names and community builds (for
+     * images.json), its categories (categories.json, the index) and its release day (the index's sort).
+     */
+    apps: schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* strictObject */.rej({
+        key: schemas/* string */.YjP(),
+        images: schemas/* array */.YOg(schemas/* string */.YjP()).optional(),
+        community: schemas/* array */.YOg(src_schema/* communityImageSchema */.as).optional(),
+        categories: schemas/* array */.YOg(schemas/* string */.YjP()).optional(),
+        released: schemas/* string */.YjP().optional()
+    }))
 });
 /**
  * The running program: a digest of every script of the bundle this module was bundled into (dist/cli/ or dist/:
@@ -5971,8 +5984,10 @@ function sourceDigest(bytes) {
  * What an app's files were built from: the program, the site's address, its catalog file and its record; and the
  * image names the reuse record keeps for it (read from that file), so that they cannot differ from it unnoticed.
  */
-function reuseKey(program, baseUrl, source, record, images) {
-    return sha256(`${program}\n${baseUrl}\n${source}\n${JSON.stringify(record)}\n${JSON.stringify(images ?? null)}`, 'base64');
+function reuseKey(program, baseUrl, source, record, images, community) {
+    // Community builds join the key only where an app has them, so the keys of every other app stay as they were.
+    const builds = community ? `\n${JSON.stringify(community)}` : '';
+    return sha256(`${program}\n${baseUrl}\n${source}\n${JSON.stringify(record)}\n${JSON.stringify(images ?? null)}${builds}`, 'base64');
 }
 /** The files of an app that are carried over; the per-app document is written again (it carries generatedAt). */
 function carriedFiles(slug) {
@@ -6020,7 +6035,7 @@ function knownRecords(program, baseUrl, previous, reused, present, sources, note
         const was = reused?.apps[slug];
         if (!record || !was)
             return null;
-        if (was.key !== reuseKey(program, baseUrl, source + notesKey(record.repo), record, was.images))
+        if (was.key !== reuseKey(program, baseUrl, source + notesKey(record.repo), record, was.images, was.community))
             return null;
         return present(slug) ? record.repo : null;
     };
@@ -6028,11 +6043,17 @@ function knownRecords(program, baseUrl, previous, reused, present, sources, note
 /** The reuse record of this build: the key of each recordable app, from its catalog file's digest in `sources`. */
 function nextReuseDoc(program, baseUrl, apps, sources, notesKey = () => '') {
     const next = new Map();
-    for (const { slug, record, images, recordable } of apps) {
+    for (const { slug, record, images, community, categories, releaseDate, recordable } of apps) {
         if (!recordable)
             continue;
-        const key = reuseKey(program, baseUrl, sources.get(slug) + notesKey(record.repo), record, images);
-        next.set(slug, { key, ...(images ? { images: [...images] } : {}) });
+        const key = reuseKey(program, baseUrl, sources.get(slug) + notesKey(record.repo), record, images, community);
+        next.set(slug, {
+            key,
+            ...(images ? { images: [...images] } : {}),
+            ...(community ? { community: community.map((c) => ({ ...c })) } : {}),
+            ...(categories ? { categories: [...categories] } : {}),
+            ...(releaseDate ? { released: releaseDate } : {})
+        });
     }
     return renderReuseDoc(program, next);
 }
@@ -6231,10 +6252,11 @@ function historyProblem(dir, slug, expected) {
 ;// CONCATENATED MODULE: ./src/pipeline/judge-models.ts
 // The model judge's step of a build: which releases a language model is asked about, in what order, and
 // with what budget. A release is asked once: an answer kept in the previous history for the same model,
-// prompt and notes is reused without a call. The rest are asked the newest release of each app first,
-// then the next newest of each, until the run's budget of calls or the service runs out; those left are
-// judged by the rules, and a later run asks again. The answer is checked (classify/model-answer.ts),
-// retried once with what was wrong, else the rules judge that release.
+// prompt and notes is reused without a call. The rest are asked each app's latest release first (it decides the
+// record, and a later run reads it again), the most recently published first across apps; then the other releases
+// read, again newest first; until the run's budget of calls or the service runs out. Those left are judged by the
+// rules; an app's latest is asked again on a later run (`pending`), an older one stays the rules'. The answer is
+// checked (classify/model-answer.ts), retried once with what was wrong, else the rules judge that release.
 
 
 
@@ -6340,7 +6362,7 @@ function releasesOf(app) {
 }
 /**
  * Step 5b of a build: a model's answers for the releases this run judges, reused from the previous history or
- * asked now (newest of each app first), while `asker` has budget. Without an asker every release is the rules'.
+ * asked now (latest releases first, the most recently published first), while `asker` has budget. Without an asker every release is the rules'.
  */
 async function judgeByModel(apps, previousDir, asker) {
     const answers = new Map();
@@ -6368,12 +6390,17 @@ async function judgeByModel(apps, previousDir, asker) {
             }
             else if (!text_isBlankNotes(text_cleanNotes(release.notes).text)) {
                 // Blank notes are the rules' (unknown): nothing for a model to read.
-                wanted.push({ slug: app.slug, name: app.entry.name, release, rank: releases.length - 1 - i, order });
+                const rank = releases.length - 1 - i;
+                // The latest's date may be the facts' alone (a release read without its crossed list).
+                const date = release.date ?? (rank === 0 ? app.facts?.date : null) ?? '';
+                wanted.push({ slug: app.slug, name: app.entry.name, release, rank, order, date });
             }
         }
     }
-    // The newest release of each app first, in catalog order; then the next newest of each.
-    wanted.sort((a, b) => a.rank - b.rank || a.order - b.order);
+    // Each app's latest first, then the rest; within each, the most recently published first (a release of yesterday
+    // before one of last year, whatever the app), undated last; then the newer of an app's, then catalog order.
+    const tier = (w) => (w.rank === 0 ? 0 : 1);
+    wanted.sort((a, b) => tier(a) - tier(b) || (a.date < b.date ? 1 : a.date > b.date ? -1 : 0) || a.rank - b.rank || a.order - b.order);
     for (const w of wanted) {
         if (!asker || asker.stopped)
             break;
@@ -6386,12 +6413,13 @@ async function judgeByModel(apps, previousDir, asker) {
     // offline build carried over unread (a reused answer counts nowhere: it was counted when it was given).
     const left = wanted.filter((w) => !answers.get(w.slug).has(w.release.version));
     const pending = new Set(left.map((w) => w.slug));
+    const pendingReleases = left.filter((w) => w.rank === 0).length;
     const verdicts = {};
     if (asker && wanted.length > left.length)
         verdicts[asker.judge] = wanted.length - left.length;
     if (left.length > 0)
         verdicts.rules = left.length;
-    return { judge: asker?.judge ?? 'rules', answers, calls: asker?.calls ?? 0, verdicts, pending };
+    return { judge: asker?.judge ?? 'rules', answers, calls: asker?.calls ?? 0, verdicts, pending, pendingReleases };
 }
 
 ;// CONCATENATED MODULE: ./src/pipeline/deps.ts
@@ -6564,6 +6592,15 @@ function locate(doc, lc, fieldPath, key) {
     let node = doc.contents;
     let range = doc.contents?.range ?? undefined;
     for (const p of [...fieldPath, ...(key === undefined ? [] : [key])]) {
+        // A list item (community.1.tags) is found by its index, so the problem points at its own line.
+        if ((0,dist/* isSeq */.oP)(node) && typeof p === 'number') {
+            const item = node.items[p];
+            if (!item)
+                break;
+            range = item.range ?? range;
+            node = item;
+            continue;
+        }
         if (!(0,dist/* isMap */.jh)(node))
             break;
         const pair = node.items.find((it) => (0,dist/* isScalar */.jn)(it.key) && String(it.key.value) === String(p));
@@ -6603,8 +6640,10 @@ function describeZodIssue(issue, data) {
  * locate each problem. Both read YAML 1.2's core schema and refuse duplicate
  * keys; where they differ the record is not valid, except for a sequence used as
  * a key (`? [name]`), which js-yaml reads as its text, and a `%YAML 1.1`
- * directive, which parseRecord refuses. A valid record holds no sequence at all,
- * so any sequence, and any directive, sends the text to `yaml`.
+ * directive, which parseRecord refuses. So any sequence, and any directive, sends
+ * the text to `yaml`: most records now hold lists (categories, images, community)
+ * and take that path, yet letting js-yaml read them saved only about a tenth of
+ * loading 1,240 records (456 → 405 ms), not worth telling a list from a key.
  */
 function validFast(text) {
     if (text.startsWith('%') || text.startsWith('\ufeff%') || text.includes('\n%'))
@@ -7415,7 +7454,8 @@ function api_docsText(baseUrl) {
         `Badge: ${siteUrl(baseUrl, paths.badge(SLUG_PLACEHOLDER))}. Page: ${siteUrl(baseUrl, paths.pageDir(SLUG_PLACEHOLDER))}. Shields endpoint: ${siteUrl(baseUrl, paths.shields(SLUG_PLACEHOLDER))}.`,
         `Judged releases of one app, newest first: ${siteUrl(baseUrl, paths.releases(SLUG_PLACEHOLDER))} (schema ${src_schema/* RELEASES_SCHEMA_ID */.RO}; each release's own class, rationale, quoted words, security and breakingKind).`,
         `Container images of the apps: ${siteUrl(baseUrl, paths.images)} (schema ${src_schema/* IMAGES_SCHEMA_ID */.rT}).`,
-        `JSON Schemas: ${[paths.appsSchema, paths.appSchema, paths.changesSchema, paths.statusSchema, paths.releasesSchema, paths.imagesSchema].map((p) => siteUrl(baseUrl, p)).join(', ')}.`,
+        `Categories of the apps (from awesome-selfhosted, CC-BY-SA 3.0), each with its apps' slugs: ${siteUrl(baseUrl, paths.categories)} (schema ${src_schema/* CATEGORIES_SCHEMA_ID */.Xg}).`,
+        `JSON Schemas: ${[paths.appsSchema, paths.appSchema, paths.changesSchema, paths.statusSchema, paths.releasesSchema, paths.imagesSchema, paths.categoriesSchema].map((p) => siteUrl(baseUrl, p)).join(', ')}.`,
         'This is a build-time snapshot served as static files; nothing is computed per request. generatedAt is when a record last changed:',
         `a run that finds nothing new leaves it (and every app document) as it was. When the last run happened, and how many apps it refreshed, found stale or left out: ${siteUrl(baseUrl, paths.status)} (schema ${src_schema/* STATUS_SCHEMA_ID */.LL}).`,
         'safeToUpdate is one of safe, caution, breaking, unknown, unmaintained. lifecycle.status is supported (no end of life set),',
@@ -7445,14 +7485,46 @@ function jsonSchemas(baseUrl) {
     make(src_schema/* statusDocSchema */.mC, paths.statusSchema, src_schema/* STATUS_SCHEMA_ID */.LL);
     make(src_schema/* releasesDocSchema */.QJ, paths.releasesSchema, src_schema/* RELEASES_SCHEMA_ID */.RO);
     make(src_schema/* imagesDocSchema */.mE, paths.imagesSchema, src_schema/* IMAGES_SCHEMA_ID */.rT);
+    make(src_schema/* categoriesDocSchema */.Cn, paths.categoriesSchema, src_schema/* CATEGORIES_SCHEMA_ID */.Xg);
     return files;
 }
-/** The image names of every published app, ordered by image (a name claimed twice names both apps). */
+/**
+ * The image names of every published app, ordered by image (a name claimed twice names both apps): the project's own
+ * images, and community builds with their tag rule and channel, so that `check` and the PR gate read their tags as
+ * the catalog says. A name listed both ways for one app is published once, as the community build.
+ */
 function imagesDoc(apps, generatedAt) {
-    const images = apps
-        .flatMap((a) => (a.images ?? []).map((image) => ({ image, slug: a.slug })))
-        .sort((a, b) => (0,src_schema/* compareSlugs */.wf)(`${a.image} ${a.slug}`, `${b.image} ${b.slug}`));
+    const items = new Map();
+    for (const a of apps) {
+        for (const image of a.images ?? [])
+            items.set(`${image} ${a.slug}`, { image, slug: a.slug });
+        for (const c of a.community ?? [])
+            items.set(`${c.image} ${a.slug}`, {
+                image: c.image,
+                slug: a.slug,
+                tags: c.tags,
+                ...(c.channel ? { channel: c.channel } : {})
+            });
+    }
+    const images = [...items].sort(([a], [b]) => (0,src_schema/* compareSlugs */.wf)(a, b)).map(([, item]) => item);
     return { schema: src_schema/* IMAGES_SCHEMA_ID */.rT, generatedAt, images };
+}
+/**
+ * Every category of the published apps with its apps' slugs: categories by name, slugs by slug (code-unit order, so
+ * the same catalog gives the same bytes anywhere). A category an app names twice lists it once.
+ */
+function categoriesDoc(apps, generatedAt) {
+    const bySlug = new Map();
+    for (const a of apps)
+        for (const name of a.categories ?? []) {
+            const slugs = bySlug.get(name) ?? new Set();
+            slugs.add(a.slug);
+            bySlug.set(name, slugs);
+        }
+    const categories = [...bySlug]
+        .map(([name, slugs]) => ({ name, slugs: [...slugs].sort(src_schema/* compareSlugs */.wf) }))
+        .sort((a, b) => (0,src_schema/* compareSlugs */.wf)(a.name, b.name));
+    return { schema: src_schema/* CATEGORIES_SCHEMA_ID */.Xg, generatedAt, source: { ...src_schema/* CATEGORIES_CREDIT */.hN }, categories };
 }
 
 ;// CONCATENATED MODULE: ./src/output/validate.ts
@@ -7613,6 +7685,38 @@ function snapshotChecker(baseUrl) {
             if (!apps?.has(slug))
                 problems.push({ file: paths.images, field: `images.${i}.slug`, message: `${slug} is not in the catalog` });
     }
+    /** The categories index: valid, each name once and in order, and naming only apps of the catalog, each once. */
+    function addCategoriesDoc(content) {
+        const file = paths.categories;
+        const raw = json(file, content);
+        if (raw === undefined)
+            return;
+        const parsed = src_schema/* categoriesDocSchema */.Cn.safeParse(raw);
+        if (!parsed.success)
+            return void problems.push(...zodProblems(parsed.error, file));
+        if (apps !== null && parsed.data.generatedAt !== generatedAt)
+            problems.push({ file, field: 'generatedAt', message: "differs from the catalog's" });
+        let previousName = null;
+        for (const [i, { name, slugs }] of parsed.data.categories.entries()) {
+            if (previousName !== null && (0,src_schema/* compareSlugs */.wf)(previousName, name) >= 0)
+                problems.push({
+                    file,
+                    field: `categories.${i}.name`,
+                    message: `categories are not ordered by unique name at "${name}"`
+                });
+            previousName = name;
+            for (const [j, slug] of slugs.entries()) {
+                if (!apps?.has(slug))
+                    problems.push({ file, field: `categories.${i}.slugs.${j}`, message: `${slug} is not in the catalog` });
+                if (j > 0 && (0,src_schema/* compareSlugs */.wf)(slugs[j - 1], slug) >= 0)
+                    problems.push({
+                        file,
+                        field: `categories.${i}.slugs.${j}`,
+                        message: `slugs are not ordered and unique at "${slug}"`
+                    });
+            }
+        }
+    }
     return {
         add(file, content) {
             if (seen.has(file))
@@ -7627,6 +7731,8 @@ function snapshotChecker(baseUrl) {
                 return addStatus(whole());
             if (file === paths.images)
                 return addImagesDoc(whole());
+            if (file === paths.categories)
+                return addCategoriesDoc(whole());
             const slug = appDocSlug(file);
             if (slug !== null)
                 return addAppDoc(file, slug, whole());
@@ -7650,12 +7756,14 @@ function snapshotChecker(baseUrl) {
                 paths.notFound,
                 paths.status,
                 paths.images,
+                paths.categories,
                 paths.appsSchema,
                 paths.appSchema,
                 paths.changesSchema,
                 paths.statusSchema,
                 paths.releasesSchema,
-                paths.imagesSchema
+                paths.imagesSchema,
+                paths.categoriesSchema
             ])
                 if (!seen.has(f))
                     fail(f, 'is missing');
@@ -7869,9 +7977,13 @@ ${classRules}
 .filters label b{font-weight:600}
 .filters input:checked+label{background:var(--fg);color:var(--bg);border-color:var(--fg)}
 .filters input:focus-visible+label{outline:3px solid var(--focus);outline-offset:2px}
-.search{margin:.75rem 0}
+.search{margin:.75rem 0;display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:flex-end}
+.search span{display:flex;flex-direction:column;min-width:0;max-width:100%}
 .search label{display:block;font-weight:600}
-.search input{font:inherit;color:var(--fg);background:var(--bg);border:1px solid var(--line);border-radius:.35rem;padding:.35rem .6rem;width:100%;max-width:24rem}
+.search input,.search select{font:inherit;color:var(--fg);background:var(--bg);border:1px solid var(--line);border-radius:.35rem;padding:.35rem .6rem;max-width:100%}
+.search input{width:24rem}
+.search select{width:auto}
+.search input:focus-visible,.search select:focus-visible{outline:3px solid var(--focus);outline-offset:2px}
 table{width:100%;border-collapse:collapse;margin-top:.5rem}
 th,td{text-align:left;vertical-align:top;padding:.45rem .5rem;border-bottom:1px solid var(--line)}
 thead th{font-size:.9rem;color:var(--muted);border-bottom-width:2px;white-space:nowrap}
@@ -7915,9 +8027,11 @@ dl.facts dd,.legend dd{margin-bottom:.5rem}
 @media (prefers-reduced-motion:no-preference){html{scroll-behavior:smooth}}
 `;
 /**
- * Progressive enhancement only: the page is complete without it. Adds free-text
- * search (the class filter already works through CSS), a filter that can be
- * linked (?class=breaking), a live result count, copy buttons for snippets,
+ * Progressive enhancement only: the page is complete without it. Adds search by
+ * name, slug or repository (the class filter already works through CSS), the
+ * category filter and the sort, all kept in the address so a view can be linked
+ * and bookmarked (?class=breaking&category=…&q=…&sort=date), a live result
+ * count, copy buttons for snippets,
  * the days left before an end of life, counted from the reader's today (a static
  * page only names the date, so it is never a count that was true on build day),
  * and on an app page a picker of the version you run for the upgrade table.
@@ -7927,37 +8041,72 @@ const SITE_JS = `'use strict';
   var table = document.getElementById('apps');
   var q = document.getElementById('q');
   if (table && q && table.tBodies[0]) {
-    var rows = Array.prototype.slice.call(table.tBodies[0].rows);
-    var texts = rows.map(function (r) { return r.textContent.toLowerCase(); });
+    var body = table.tBodies[0];
+    var rows = Array.prototype.slice.call(body.rows);
+    var linkOf = function (r) { return r.cells[0].querySelector('a'); };
+    // Search reads the name and the repository (the row heading) and the slug (the page address).
+    var texts = rows.map(function (r) { var a = linkOf(r); return (r.cells[0].textContent + ' ' + (a ? a.getAttribute('href') : '')).toLowerCase(); });
+    var names = rows.map(function (r) { var a = linkOf(r); return (a ? a.textContent : '').toLowerCase(); });
     var radios = Array.prototype.slice.call(document.querySelectorAll('input[name="c"]'));
+    var cat = document.getElementById('g');
+    var sort = document.getElementById('sort');
     var shown = document.getElementById('shown');
     var none = document.getElementById('none');
+    var rank = { safe: 0, caution: 1, breaking: 2, unmaintained: 3, unknown: 4 };
+    var params = new URLSearchParams(location.search);
+    // Only a value the page offers is taken from the address; anything else leaves the control as it was.
+    var pick = function (el, v) { if (el && v !== null) Array.prototype.forEach.call(el.options, function (o) { if (o.value === v) el.value = v; }); };
+    var wanted = params.get('class');
+    radios.forEach(function (r) { if (wanted && r.value === wanted) r.checked = true; });
+    pick(cat, params.get('category'));
+    pick(sort, params.get('sort'));
+    q.value = (params.get('q') || '').slice(0, 200);
+    var classOf = function () { var c = ''; radios.forEach(function (r) { if (r.checked) c = r.value; }); return c; };
     var apply = function () {
-      var c = '';
-      radios.forEach(function (r) { if (r.checked) c = r.value; });
+      var c = classOf();
+      var g = cat && cat.selectedIndex > 0 ? ' ' + (cat.selectedIndex - 1) + ' ' : null;
       var terms = q.value.toLowerCase().split(/\\s+/).filter(Boolean);
       var n = 0;
       rows.forEach(function (r, i) {
-        var ok = (!c || r.getAttribute('data-c') === c) && terms.every(function (t) { return texts[i].indexOf(t) !== -1; });
+        var ok = (!c || r.getAttribute('data-c') === c) &&
+          (g === null || (' ' + (r.getAttribute('data-g') || '') + ' ').indexOf(g) !== -1) &&
+          terms.every(function (t) { return texts[i].indexOf(t) !== -1; });
         r.hidden = !ok;
         if (ok) n++;
       });
       if (shown) shown.textContent = n === rows.length ? rows.length + (rows.length === 1 ? ' app' : ' apps') : 'Showing ' + n + ' of ' + rows.length + ' apps';
       if (none) none.hidden = n > 0;
     };
-    var wanted = new URLSearchParams(location.search).get('class');
-    radios.forEach(function (r) { if (wanted && r.value === wanted) r.checked = true; });
+    var byName = function (a, b) { return names[a] < names[b] ? -1 : names[a] > names[b] ? 1 : 0; };
+    var order = function () {
+      var k = sort ? sort.value : '';
+      var idx = rows.map(function (r, i) { return i; });
+      var day = function (i) { return rows[i].getAttribute('data-d') || ''; };
+      var cls = function (i) { return rank[rows[i].getAttribute('data-c')]; };
+      // Ties keep the page's own order (judged first, then name): a stable sort on the row's first position.
+      if (k === 'name') idx.sort(function (a, b) { return byName(a, b) || a - b; });
+      if (k === 'class') idx.sort(function (a, b) { return cls(a) - cls(b) || byName(a, b) || a - b; });
+      if (k === 'date') idx.sort(function (a, b) { var x = day(a), y = day(b); return (x < y ? 1 : x > y ? -1 : 0) || byName(a, b) || a - b; });
+      var f = document.createDocumentFragment();
+      idx.forEach(function (i) { f.appendChild(rows[i]); });
+      body.appendChild(f);
+    };
     var link = function () {
-      var c = '';
-      radios.forEach(function (r) { if (r.checked) c = r.value; });
-      var params = new URLSearchParams(location.search);
-      if (c) params.set('class', c); else params.delete('class');
-      var s = params.toString();
+      var p = new URLSearchParams(location.search);
+      var set = function (k, v) { if (v) p.set(k, v); else p.delete(k); };
+      set('class', classOf());
+      set('category', cat ? cat.value : '');
+      set('q', q.value.trim());
+      set('sort', sort ? sort.value : '');
+      var s = p.toString();
       history.replaceState(null, '', location.pathname + (s ? '?' + s : '') + location.hash);
     };
-    q.addEventListener('input', apply);
+    q.addEventListener('input', function () { apply(); link(); });
     radios.forEach(function (r) { r.addEventListener('change', apply); r.addEventListener('change', link); });
+    if (cat) cat.addEventListener('change', function () { apply(); link(); });
+    if (sort) sort.addEventListener('change', function () { order(); link(); });
     document.getElementById('search').hidden = false;
+    order();
     apply();
   }
   var now = new Date();
@@ -8109,7 +8258,8 @@ function whyOf(r) {
 
 ;// CONCATENATED MODULE: ./src/site/html/index-page.ts
 // The index: every app in one table. The full list and the class filter work
-// without JavaScript (radios + CSS :has); the script only adds text search.
+// without JavaScript (radios + CSS :has); the script adds search, the category
+// filter and the sort, each kept in the address (site.js).
 // Markup per row is kept lean: 1,000 apps must stay under 100 KB gzipped.
 
 
@@ -8133,13 +8283,64 @@ function byName(a, b) {
         return an < bn ? -1 : 1;
     return (0,src_schema/* compareSlugs */.wf)(a.slug, b.slug);
 }
+/**
+ * The default order: apps with a judged class first, then the unknown ones, each by name. At 1,000 apps most records
+ * may not be read yet; by name alone the judged apps, what a reader comes for, would be scattered among them.
+ */
+function judgedFirst(a, b) {
+    const au = a.safeToUpdate === 'unknown';
+    const bu = b.safeToUpdate === 'unknown';
+    return au !== bu ? (au ? 1 : -1) : byName(a, b);
+}
+/** A record whose release notes no build has read yet (an offline build of a new record): unknown, and says so. */
+function notReadYet(r) {
+    return r.safeToUpdate === 'unknown' && typeof r.rationale === 'string' && /\bnot (?:been )?read yet\b/i.test(r.rationale);
+}
+/** Every category of these rows, in code-unit order (the order of categories.json). */
+function categoryNames(rows) {
+    const names = new Set();
+    for (const r of rows)
+        for (const c of r.categories ?? [])
+            names.add(c);
+    return [...names].sort(src_schema/* compareSlugs */.wf);
+}
+/** The credit awesome-selfhosted's license (CC-BY-SA 3.0) asks of pages that show its categories. */
+function categoriesCredit() {
+    return `Categories: <a href="${src_schema/* CATEGORIES_CREDIT */.hN.url}" rel="noopener noreferrer">awesome-selfhosted</a> (CC-BY-SA 3.0).`;
+}
+/** The index's address filtered to one category (site.js reads `category`; without it the index lists all). */
+function categoryLink(root, name) {
+    return `${root === '' ? './' : root}?category=${encodeURIComponent(name)}`;
+}
 function chip(c) {
     return `<span class="k k-${c}">${CLASS_INFO[c].label}</span>`;
 }
-function row(r, stale) {
+/**
+ * One row. `data-d` (release day) and `data-g` (indexes into the category list, in the order of the category select)
+ * are for site.js; both are left out when empty, so a row without them costs nothing.
+ */
+function row(x, stale, categoryIndex) {
+    const r = x.record;
     const c = r.safeToUpdate;
     const checked = isDate(r.lastChecked) ? r.lastChecked : 'not known';
-    return `<tr data-c="${c}"><th scope="row"><a href="${paths.pageDir(r.slug)}">${text_text(r.name, src_schema/* LIMITS */.b1.name)}</a><small>${text_text(r.repo, 140)}</small></th><td class="v">${text_text(r.latestVersion, src_schema/* LIMITS */.b1.version)}</td><td>${chip(c)}</td><td class="w">${escapeMarkup(whyOf(r) ?? '')}</td><td class="d">${checked}${stale ? ' <small>stale</small>' : ''}</td></tr>\n`;
+    const released = isDate(x.releaseDate) ? x.releaseDate : null;
+    const groups = [...new Set((x.categories ?? []).map((g) => categoryIndex.get(g)))].filter((i) => i !== undefined);
+    const why = notReadYet(r) ? 'not read yet' : escapeMarkup(whyOf(r) ?? '');
+    return `<tr data-c="${c}"${released ? ` data-d="${released}"` : ''}${groups.length ? ` data-g="${groups.join(' ')}"` : ''}><th scope="row"><a href="${paths.pageDir(r.slug)}">${text_text(r.name, src_schema/* LIMITS */.b1.name)}</a><small>${text_text(r.repo, 140)}</small></th><td class="v">${text_text(r.latestVersion, src_schema/* LIMITS */.b1.version)}${released ? `<small>${released}</small>` : ''}</td><td>${chip(c)}</td><td class="w">${why}</td><td class="d">${checked}${stale ? ' <small>stale</small>' : ''}</td></tr>\n`;
+}
+/**
+ * Search, category and sort: shown by site.js (hidden without it, where they could do nothing: the page's CSP allows
+ * no form submission). Each is a labelled control whose state the script keeps in the address.
+ */
+function tools(categories, counts) {
+    const options = categories
+        .map((g) => `<option value="${escapeMarkup(g)}">${escapeMarkup(g)} (${counts.get(g) ?? 0})</option>`)
+        .join('');
+    const category = categories.length
+        ? `<span><label for="g">Category</label><select id="g"><option value="">All categories</option>${options}</select></span>`
+        : '';
+    return (`<div class="search" id="search" hidden><span><label for="q">Search by name, slug or repository</label><input id="q" type="search" autocomplete="off" spellcheck="false"></span>` +
+        `${category}<span><label for="sort">Sort by</label><select id="sort"><option value="">Judged first, then name</option><option value="name">Name</option><option value="class">Class</option><option value="date">Release date, newest first</option></select></span></div>\n`);
 }
 /** The last run and the last change: a pipeline that stopped shows as an old run, not as a quiet day. */
 function freshness(runAt, lastChange) {
@@ -8147,7 +8348,19 @@ function freshness(runAt, lastChange) {
     return `<p class="muted" id="freshness">Last run ${at(runAt)}; last change to any app ${at(lastChange)}. Run status: <a href="${paths.status}">${paths.status}</a>.</p>\n`;
 }
 function renderIndex(input) {
-    const records = [...input.records].sort(byName);
+    // Categories are cleaned as the app pages show them, so a page's link finds its option here.
+    const rows = input.records
+        .map((x) => ('record' in x ? x : { record: x }))
+        .map((x) => (x.categories ? { ...x, categories: x.categories.map((c) => cleanText(c, 80)).filter(Boolean) } : x))
+        .sort((a, b) => judgedFirst(a.record, b.record));
+    const records = rows.map((x) => x.record);
+    const categories = categoryNames(rows);
+    const categoryIndex = new Map(categories.map((g, i) => [g, i]));
+    const inCategory = new Map();
+    for (const x of rows)
+        for (const g of new Set(x.categories ?? []))
+            inCategory.set(g, (inCategory.get(g) ?? 0) + 1);
+    const unread = records.filter(notReadYet).length;
     const counts = new Map(src_schema/* CLASSES */.Nv.map((c) => [c, 0]));
     for (const r of records)
         counts.set(r.safeToUpdate, (counts.get(r.safeToUpdate) ?? 0) + 1);
@@ -8160,17 +8373,16 @@ function renderIndex(input) {
     const table = total === 0
         ? `<p>No apps are tracked yet.</p>\n`
         : `<table id="apps"><caption class="vh">Tracked apps and the update safety of their latest release</caption>
-<thead><tr><th scope="col">App</th><th scope="col">Latest version</th><th scope="col">Update safety</th><th scope="col">Why</th><th scope="col">Last checked</th></tr></thead>
+<thead><tr><th scope="col">App</th><th scope="col">Latest version, released</th><th scope="col">Update safety</th><th scope="col">Why</th><th scope="col">Last checked</th></tr></thead>
 <tbody>
-${records.map((r) => row(r, input.stale?.has(r.slug) ?? false)).join('')}</tbody></table>
-<p id="none" hidden>No app matches this filter.</p>\n`;
+${rows.map((x) => row(x, input.stale?.has(x.record.slug) ?? false, categoryIndex)).join('')}</tbody></table>
+<div id="none" hidden><p>No app matches this filter.</p><p id="add-hint">Not in the catalog? Ask the people who run this catalog to add it, naming its GitHub repository; or track it in a catalog of your own: <code>updatesafe add OWNER/REPO --image IMAGE</code> writes its record.</p></div>\n`;
     const legend = `<section class="legend" aria-labelledby="legend-h"><h2 id="legend-h">What the classes mean</h2><dl>` +
         src_schema/* CLASSES */.Nv.map((c) => `<dt>${chip(c)}</dt><dd>${escapeMarkup(CLASS_INFO[c].advice)}</dd>`).join('') +
         `</dl></section>\n`;
     const main = `<h1>Update safety of ${plural(total)}</h1>
 <p class="lede">For each self-hosted app: its newest release, and whether the release notes say it is safe to install. Also as JSON: <a href="${paths.catalog}">${paths.catalog}</a>.</p>
-${input.offline ? offlineNotice(input.offline, input.offline.asOf ?? newestChecked(records), 'This snapshot') : ''}${freshness(input.runAt ?? input.generatedAt, input.generatedAt)}${filters}<p class="search" id="search" hidden><label for="q">Search by name, repository or version</label><input id="q" type="search" autocomplete="off" spellcheck="false"></p>
-<p id="shown" role="status">${plural(total)}</p>
+${input.offline ? offlineNotice(input.offline, input.offline.asOf ?? newestChecked(records), 'This snapshot') : ''}${freshness(input.runAt ?? input.generatedAt, input.generatedAt)}${filters}${tools(categories, inCategory)}${categories.length ? `<p class="muted" id="credit">${categoriesCredit()}</p>\n` : ''}${unread ? `<p class="muted" id="unread">${unread === 1 ? '1 app is' : `${unread} apps are`} not read yet: no build has read ${unread === 1 ? 'its' : 'their'} release notes, so ${unread === 1 ? 'it shows' : 'they show'} as Unknown, listed after the judged apps.</p>\n` : ''}<p id="shown" role="status">${plural(total)}</p>
 ${table}${legend}`;
     return layout({
         title: 'updatesafe: is the newest release safe to install?',
@@ -8273,6 +8485,24 @@ function badgeMarkdown(record) {
 function app_page_link(href, label) {
     return href ? `<a href="${escapeMarkup(href)}" rel="noopener noreferrer">${label}</a>` : label;
 }
+/**
+ * The line over a single release considered. "Only this release was read" was untrue above an upgrade table of
+ * many releases (issue 60): the verdict reads one release, the table every release judged so far.
+ */
+function oneRelease(history) {
+    const judged = history?.releases.length ?? 0;
+    return judged > 1
+        ? `The verdict reads this release alone: it is the only one since the version published before. Updating from an older version crosses more of the ${judged} releases judged so far: see the table below.`
+        : 'Only this release was read.';
+}
+/** The app's categories, each a link to the index filtered to it, with the credit their license asks. */
+function categoriesFact(categories, root) {
+    const names = [...new Set((categories ?? []).map((c) => cleanText(c, 80)).filter((c) => c !== ''))];
+    if (names.length === 0)
+        return '';
+    const links = names.map((c) => `<a href="${escapeMarkup(categoryLink(root, c))}">${escapeMarkup(c)}</a>`);
+    return `<dt>Categories</dt><dd><span class="cats">${links.join(', ')}</span> <small id="credit">${categoriesCredit()}</small></dd>\n`;
+}
 function renderAppPage(p) {
     const r = p.record;
     const slug = r.slug;
@@ -8313,7 +8543,7 @@ ${decidedBy ? `<p class="muted">Decided by release <code>${escapeMarkup(decidedB
 <dt>Released</dt><dd>${isDate(p.releaseDate) ? p.releaseDate : 'date not known'}</dd>
 <dt>Last checked</dt><dd>${isDate(r.lastChecked) ? r.lastChecked : 'not known'}</dd>
 <dt>Release notes</dt><dd>${notes ? app_page_link(notes, `Release notes for ${escapeMarkup(version)}`) : 'no link available'}</dd>
-</dl>\n`);
+${categoriesFact(p.categories, rootLink(here))}</dl>\n`);
     const noSummary = r.changelogSummary === null || cleanText(r.changelogSummary, 8) === '';
     // An archived app without a summary: its verdict and successor say it all; "no summary" would add nothing.
     if (!(noSummary && r.safeToUpdate === 'unmaintained')) {
@@ -8326,7 +8556,7 @@ ${decidedBy ? `<p class="muted">Decided by release <code>${escapeMarkup(decidedB
     if (releases.length > 0) {
         const more = p.releasesConsidered.length - releases.length;
         parts.push(`<h2>Releases considered</h2>
-<p class="muted">${p.releasesConsidered.length === 1 ? 'Only this release was read.' : `Updating from the previously published version crosses these ${p.releasesConsidered.length} releases; the most severe finding decides.`}</p>
+<p class="muted">${p.releasesConsidered.length === 1 ? oneRelease(p.history ?? null) : `Updating from the previously published version crosses these ${p.releasesConsidered.length} releases; the most severe finding decides.`}</p>
 <ol class="releases">
 ${releases
             .map((v) => {
@@ -8467,7 +8697,7 @@ function* sharedPageFiles(pages, ctx) {
     yield [
         paths.index,
         renderIndex({
-            records: sorted.map((p) => p.record),
+            records: sorted.map((p) => ({ record: p.record, releaseDate: p.releaseDate, categories: p.categories })),
             generatedAt: ctx.generatedAt,
             runAt: ctx.runAt ?? ctx.generatedAt,
             feeds: ctx.feeds,
@@ -8553,7 +8783,8 @@ function statusDoc(report) {
                 judging: {
                     judge: report.judging.judge,
                     calls: report.judging.calls,
-                    verdicts: Object.fromEntries(Object.entries(report.judging.verdicts).sort(([a], [b]) => (a < b ? -1 : 1)))
+                    verdicts: Object.fromEntries(Object.entries(report.judging.verdicts).sort(([a], [b]) => (a < b ? -1 : 1))),
+                    ...(report.judging.pending !== undefined ? { pending: report.judging.pending } : {})
                 }
             }
             : {}),
@@ -8596,14 +8827,48 @@ function lastKnownGood(item, previous,
 /** Upstream is down: the published record wins unless the seed is newer (the whole record, class included). */
 upstreamDown = false) {
     const seed = seedFacts(item.entry);
+    // A record published before any release was read loses to any seed.
+    const read = publishedRelease(previous);
     if (previous &&
-        (!seed || previous.lastChecked > seed.checked || (upstreamDown && previous.lastChecked === seed.checked)))
+        (!seed || (read && (read.lastChecked > seed.checked || (upstreamDown && read.lastChecked === seed.checked)))))
         return { facts: null, kept: previous };
     return { facts: seed, kept: null };
 }
+/**
+ * The latestVersion of a record published before any release of its app was read (an offline build of a record with
+ * no release facts): not a version, so never compared with one (see publishedRelease).
+ */
+const NOT_READ_VERSION = 'not-read-yet';
+/** The previous record when it names a release that was read; a record published unread names none. */
+function publishedRelease(previous) {
+    return previous?.latestVersion === NOT_READ_VERSION && previous.safeToUpdate === 'unknown' ? undefined : previous;
+}
+/**
+ * What an offline build publishes for a record with no release facts at all (no seed, never published, no notes
+ * read): `unknown`, saying its releases are not read yet, so a catalog that grows by records of names and images
+ * alone builds, and every app shows. `checked` is the day the build's other facts are as of (the index's "as of").
+ */
+function notReadRecord(item, checked) {
+    return {
+        slug: item.slug,
+        name: item.entry.name,
+        repo: item.entry.repo,
+        latestVersion: NOT_READ_VERSION,
+        safeToUpdate: 'unknown',
+        rationale: `Assessment pending: the releases of ${item.entry.repo} are not read yet; the next refresh from GitHub (or a notes file with its releases) reads them.`,
+        changelogSummary: null,
+        sourceUrl: `https://github.com/${item.entry.repo}/releases`,
+        lastChecked: checked,
+        successor: item.entry.successor ?? null,
+        // The catalog's fields (and the addresses) are set again from the catalog when the record is built.
+        url: `https://github.com/${item.entry.repo}`,
+        badge: `https://github.com/${item.entry.repo}`,
+        lifecycle: null
+    };
+}
 /** The version an admin has installed at best: what we published last, else the seed. */
 function publishedVersion(item, previous) {
-    return previous?.latestVersion ?? item.entry.release?.version;
+    return publishedRelease(previous)?.latestVersion ?? item.entry.release?.version;
 }
 function offlineFacts(item, previous) {
     return {
@@ -8673,16 +8938,17 @@ function factsOfRecord(r) {
  * if the release returns; the stale mark keeps the doubt visible until upstream publishes past it.
  */
 function notBackwards(app, previous) {
-    if (!app.facts || app.stale || !previous || app.facts.movedTo)
+    const read = publishedRelease(previous);
+    if (!app.facts || app.stale || !read || app.facts.movedTo)
         return app;
-    const was = previous.latestVersion;
+    const was = read.latestVersion;
     if (((0,versions/* compareVersions */.Zy)(app.facts.version, was, app.entry.tagPrefix) ?? 0) >= 0)
         return app;
     const label = (v) => JSON.stringify(v.slice(0, 64));
     return {
         ...app,
         facts: null,
-        kept: previous,
+        kept: read,
         stale: true,
         note: `upstream's newest release ${label(app.facts.version)} is older than the published ${label(was)} (was it deleted?); the published record is kept`
     };
@@ -9550,13 +9816,13 @@ lostHistory, log) {
         // The file's releases all go into a new app's history: the catalog's release is not an installed version.
         // One whose history was lost has every release of the file read again.
         const fromPublished = targets.map(({ previousVersion: _, rebuildHistory: _r, ...t }) => {
-            const published = lostHistory(t.slug) ? undefined : previous.get(t.slug)?.latestVersion;
+            const published = lostHistory(t.slug) ? undefined : publishedRelease(previous.get(t.slug))?.latestVersion;
             return published ? { ...t, previousVersion: published } : t;
         });
         const outcomes = notesFileOutcomes(notes.file, fromPublished, notes.now);
         const facts = entries.map((e) => {
             const outcome = outcomes.get(e.slug);
-            const before = previous.get(e.slug);
+            const before = publishedRelease(previous.get(e.slug));
             // The file never takes an app back: what was published newer (or read later) stays, as offline.
             const behind = outcome?.status === 'fresh' &&
                 before &&
@@ -9565,7 +9831,9 @@ lostHistory, log) {
                         outcome.facts.checked < before.lastChecked));
             if (behind && before && !(0,versions/* sameVersion */.r1)(outcome.facts.version, before.latestVersion, e.entry.tagPrefix))
                 log.warning(`${e.slug}: the notes file's newest release ${JSON.stringify(outcome.facts.version.slice(0, 64))} is older than the published ${JSON.stringify(before.latestVersion.slice(0, 64))}; the published record is kept`, { file: e.file });
-            return outcome && !behind ? refreshedFacts(e, before, outcome) : offlineFacts(e, before);
+            return outcome && !behind
+                ? refreshedFacts(e, previous.get(e.slug), outcome)
+                : offlineFacts(e, previous.get(e.slug));
         });
         return { apps: facts, stats: null };
     }
@@ -9579,34 +9847,43 @@ lostHistory, log) {
 }
 /**
  * Every app needs release data from somewhere: the catalog's seed, the previous snapshot or a refresh.
- * Offline, a record without any is the catalog's error, unless the previous run left it out (upstream gave it no
- * release): it stays left out, so an offline run after a refresh publishes. After a refresh it is what upstream did (no stable
- * release or tag, 404, failures) to an app never published before: that app is left out of this snapshot
- * with a warning, and the run goes on for the others.
+ * Offline (no refresh), a record without any is published as `unknown`, its releases not read yet (facts.ts:
+ * notReadRecord): a catalog grows by records of names and images, and a build from it never fails or drops one.
+ * One the previous run left out (upstream gave it no release) stays left out, so an offline run after a refresh
+ * changes nothing. After a refresh it is what upstream did (no stable release or tag, 404, failures) to an app never
+ * published before: that app is left out of this snapshot with a warning, and the run goes on for the others.
  */
 function withReleaseData(apps, refreshed, log, 
-/** Apps the previous run left out: offline, one of them stays left out (upstream's doing), not the catalog's error. */
+/** The run's day (YYYY-MM-DD), for a record published unread when no other fact names a day. */
+today, 
+/** Apps the previous run left out: offline, one of them stays left out (upstream's doing). */
 leftBefore = new Set()) {
     const missing = apps.filter((a) => !a.facts && !a.kept);
     if (missing.length === 0)
-        return { apps, leftOut: [] };
-    const unknown = refreshed ? [] : missing.filter((a) => !leftBefore.has(a.slug));
-    if (unknown.length > 0) {
-        throw new ProblemsError('build', unknown.map((a) => ({
-            file: a.file,
-            field: 'release',
-            message: `${a.slug} has no release data; add a release: {version, url, checked} block, or build with --refresh or --notes-from a file that has its releases`
-        })));
+        return { apps, leftOut: [], notRead: 0 };
+    const notRead = new Set(refreshed ? [] : missing.filter((a) => !leftBefore.has(a.slug)).map((a) => a.slug));
+    if (notRead.size > 0) {
+        // As of the newest day the build's other facts were read, as the index's "as of" is: not the build's own day.
+        let asOf = null;
+        for (const a of apps) {
+            const day = a.facts?.checked ?? a.kept?.lastChecked;
+            if (day && (asOf === null || day > asOf))
+                asOf = day;
+        }
+        const checked = asOf ?? today;
+        apps = apps.map((a) => (notRead.has(a.slug) ? { ...a, kept: notReadRecord(a, checked) } : a));
+        log.info(`${notRead.size} app${notRead.size === 1 ? '' : 's'} with no release read yet (no release: in the record, none in a notes file): published as unknown until a refresh reads them`);
     }
-    const leftOut = missing.map((a) => ({
+    const left = missing.filter((a) => !notRead.has(a.slug));
+    const leftOut = left.map((a) => ({
         slug: a.slug,
         reason: a.note ??
             (refreshed ? 'GitHub gave no answer' : 'the previous run left it out too, and this one read no upstream')
     }));
-    for (const [i, a] of missing.entries()) {
+    for (const [i, a] of left.entries()) {
         log.warning(`${a.slug} left out of this snapshot: ${leftOut[i].reason}; it was never published and the catalog record has no release block`, { file: a.file, line: 1 });
     }
-    return { apps: apps.filter((a) => a.facts || a.kept), leftOut };
+    return { apps: apps.filter((a) => a.facts || a.kept), leftOut, notRead: notRead.size };
 }
 /**
  * Every file of the site but each app's releases document, page, badge and shields endpoint (already in the
@@ -9620,6 +9897,7 @@ function* siteFiles(judged, records, history, report, baseUrl, idPrefix, feedsCa
     for (const doc of apps)
         yield [paths.app(doc.slug), toJson(doc)];
     yield [paths.images, toJson(imagesDoc(images, generatedAt))];
+    yield [paths.categories, toJson(categoriesDoc(images, generatedAt))];
     yield* jsonSchemas(baseUrl);
     yield [paths.status, renderStatusDoc(report)];
     // Only the index says when the last run was (see publishApps in build for the app pages).
@@ -9677,7 +9955,7 @@ async function judgeCatalog(opts, deps, dirs, log, out) {
     // alone (or an empty catalog) as if the refresh had been done.
     if (gathered.stats?.tokenRefused && !snapshot)
         throw problem('build', `GitHub refused the token (${gathered.stats.tokenRefused}) and there is no previous snapshot to fall back on; check GITHUB_TOKEN or the github-token input`);
-    const { apps, leftOut } = withReleaseData(gathered.apps, Boolean(opts.refresh), log, opts.refresh ? undefined : leftBefore);
+    const { apps, leftOut } = withReleaseData(gathered.apps, Boolean(opts.refresh), log, opts.now.toISOString().slice(0, 10), opts.refresh ? undefined : leftBefore);
     // 5. End-of-life data for the products the catalog names.
     const docs = await productDocs(apps, catalogDir, opts.refresh ? deps.fetchProduct : undefined, log);
     // 5b. The judge: a language model's answers for the releases judged now, reused or asked within the run's budget
@@ -9704,7 +9982,8 @@ async function judgeCatalog(opts, deps, dirs, log, out) {
         // An app with nothing it can publish (records.ts: recordAtFault) is left out, as one upstream gave nothing for.
         const chunk = apps.slice(i, i + APPS_PER_CHUNK).flatMap((app) => {
             const built = appRecord(app, ctx);
-            return built ? [{ app, ...built }] : [];
+            // The catalog's categories go to the pages only, never into the record (the spec's records gain no field).
+            return built ? [{ app, ...built, page: { ...built.page, categories: app.entry.categories } }] : [];
         });
         out.publishApps(chunk.map(({ app, page, releases }) => ({
             page,
@@ -9722,26 +10001,57 @@ async function judgeCatalog(opts, deps, dirs, log, out) {
     // Carried apps keep their record; their page is not rendered, so it needs nothing else.
     const carried = new Map(read.known.map(({ slug }) => {
         const record = previous.get(slug);
-        const page = { record, stale: false, releaseDate: null, releasesConsidered: [], rule: null, decidedBy: null };
-        return [slug, { page, images: reused.apps[slug].images }];
+        const { images, community, categories, released } = reused.apps[slug];
+        const releaseDate = released ?? null;
+        const page = {
+            record,
+            stale: false,
+            releaseDate,
+            releasesConsidered: [],
+            rule: null,
+            decidedBy: null,
+            categories
+        };
+        return [slug, { page, images, community, categories }];
     }));
     const order = read.order.filter((slug) => judged.has(slug) || carried.has(slug));
     const imagesOf = (slug) => {
         const app = judged.get(slug)?.app;
         return app ? app.entry.images : carried.get(slug).images;
     };
+    const categoriesOf = (slug) => {
+        const app = judged.get(slug)?.app;
+        return app ? app.entry.categories : carried.get(slug).categories;
+    };
+    const communityOf = (slug) => {
+        const app = judged.get(slug)?.app;
+        return app ? app.entry.community : carried.get(slug).community;
+    };
     const pages = order.map((slug) => judged.get(slug)?.page ?? carried.get(slug).page);
-    const images = order.map((slug) => ({ slug, images: imagesOf(slug) }));
+    const images = order.map((slug) => ({
+        slug,
+        images: imagesOf(slug),
+        community: communityOf(slug),
+        categories: categoriesOf(slug)
+    }));
     // What the next offline build may carry over: apps whose files depend on nothing but their file and record.
     const built = order.map((slug) => {
         const app = judged.get(slug)?.app;
-        const record = (judged.get(slug) ?? carried.get(slug)).page.record;
+        const { record, releaseDate } = (judged.get(slug) ?? carried.get(slug)).page;
         // Facts read on this build's day (a notes file's release the catalog does not record) are recordable too: the
         // next build reads them on its own day, and a record that differs by lastChecked alone settles to the published
         // one (records.ts: settle), so the key still holds. Left out, such apps were built again every day, for ever.
         // A record at fault is built again next time, so its fault is told again.
         const recordable = !app || (!app.stale && reusableEntry(app.entry) && !judging.pending.has(slug) && !faulty.has(slug));
-        return { slug, record, images: imagesOf(slug), recordable };
+        return {
+            slug,
+            record,
+            images: imagesOf(slug),
+            community: communityOf(slug),
+            categories: categoriesOf(slug),
+            releaseDate,
+            recordable
+        };
     });
     const reuseDoc = program && !opts.refresh ? nextReuseDoc(program, baseUrl, built, sources, notesKey) : null;
     return {
@@ -9756,7 +10066,13 @@ async function judgeCatalog(opts, deps, dirs, log, out) {
         images,
         stats: gathered.stats,
         historyReset,
-        judging: { judge: judging.judge, calls: judging.calls, verdicts: judging.verdicts },
+        judging: {
+            judge: judging.judge,
+            calls: judging.calls,
+            verdicts: judging.verdicts,
+            // Only a model judge has releases waiting for it.
+            ...(deps.modelJudge ? { pending: judging.pendingReleases } : {})
+        },
         faults: ctx.faults
     };
 }
@@ -10678,9 +10994,164 @@ async function imageSourceLabel(ref, deps = {}) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/check/tag-rules.ts
+// A community build's tag read as the upstream version it names, by its publisher's tag rule
+// (../shared/data/images/COMMUNITY.md, "Tag rules a matcher needs"): `4.0.15.2941-ls301` is Sonarr
+// 4.0.15.2941, `develop-4.0.15.2941-ls12` the same on the develop channel, `release-4.0.16.2944` a
+// hotio stable build. A tag the rule cannot read (`latest`, `rolling`, a commit, the publisher's own
+// numbering) stays unknown with its reason: a guess here would let `check` call an update safe.
+
+
+/** Docker's tag grammar; anything else is not a tag at all. */
+const TAG = /^[\w][\w.-]{0,127}$/;
+const SHA = /^[0-9a-f]{7,40}$/;
+/** `git describe` of a commit after a release (`2.7.4-2479-g86a32237`): a build between releases. */
+const DESCRIBE = /-\d+-g[0-9a-f]{7,40}$/;
+const DOTTED = /^\d+(?:\.\d+)*$/;
+/** Branches whose builds follow another channel than the image's stable one (linuxserver and hotio prefixes). */
+const BRANCH_CHANNEL = {
+    develop: 'develop',
+    development: 'develop',
+    dev: 'develop',
+    unstable: 'develop',
+    next: 'develop',
+    insiders: 'develop',
+    nightly: 'nightly',
+    beta: 'beta',
+    testing: 'beta'
+};
+/** linuxserver variants that build the same upstream release (another library, GPU, an older major). */
+const LSIO_VARIANTS = new Set(['libtorrentv1', 'gpu', 'gpu-legacy', 'legacy', 'previous', 'mongoless']);
+/** linuxserver variants that carry another project's version (glitch-soc for mastodon, netboot.xyz menus). */
+const LSIO_OTHER = new Set(['glitch', 'tftp']);
+const LSIO_ARCH = /^(?:amd64|arm64v8|arm32v7)-/;
+const LSIO_BRANCH = /^(develop|development|dev|unstable|next|insiders|nightly|beta|testing|gpu-legacy|gpu|libtorrentv1|legacy|previous|mongoless|glitch|tftp|v\d{1,3})-(.+)$/;
+/** `"…"` of a tag for a reason: cut, since a tag is upstream text. */
+const shown = (tag) => JSON.stringify(tag.length > 60 ? `${tag.slice(0, 60)}…` : tag);
+const unknown = (reason) => ({ unknown: reason });
+/** The checks every rule's result passes: a version has a number in it, reads as one word, and is no commit. */
+function tag_rules_finish(tag, version, channel, alias = false) {
+    if (version === '' || !/\d/.test(version))
+        return unknown(`the tag ${shown(tag)} names no version`);
+    if (SHA.test(version) && /[a-f]/.test(version))
+        return unknown(`the tag ${shown(tag)} names a commit (${version.slice(0, 12)}), not a release`);
+    if (DESCRIBE.test(version))
+        return unknown(`the tag ${shown(tag)} names a build between releases, not a release`);
+    if (version.includes('..'))
+        return unknown(`the tag ${shown(tag)} does not read as a version`);
+    if (version.length > src_schema/* LIMITS */.b1.version)
+        return unknown(`the tag ${shown(tag)} is too long to be a version`);
+    return alias ? { version, channel, alias: true } : { version, channel };
+}
+const dropV = (s) => s.replace(/^[vV](?=\d)/, '');
+const parts = (s) => (DOTTED.test(s) ? s.split('.').length : Infinity);
+/**
+ * The upstream version a tag names under `rule`, with the channel it follows (`channel` is the image's, from the
+ * catalog; a tag's own branch prefix wins), or why it names none.
+ */
+function readTag(rule, channel, tag) {
+    if (!TAG.test(tag))
+        return unknown(`${shown(tag)} is not an image tag`);
+    const base = channel ?? 'stable';
+    switch (rule) {
+        case 'own':
+            return unknown(`the tag ${shown(tag)} is the publisher's own numbering, not the upstream version`);
+        case 'as-is':
+            return tag_rules_finish(tag, tag, base);
+        case 'revision': {
+            // `3.7.5.0`: the upstream version, then the image's revision.
+            const v = dropV(tag);
+            if (parts(v) < 3 || parts(v) === Infinity)
+                return unknown(`the tag ${shown(tag)} is not an upstream version followed by an image revision`);
+            return tag_rules_finish(tag, v.slice(0, v.lastIndexOf('.')), base);
+        }
+        case 'k8s-at-home':
+            return tag_rules_finish(tag, dropV(tag), base);
+        case 'home-operations':
+        case 'bjw-s':
+        case 'onedr0p': {
+            const v = rule === 'onedr0p' ? dropV(tag.replace(/^release-/, '')) : dropV(tag);
+            // home-operations pushes X.Y.Z, X.Y and X beside the full version; onedr0p and old bjw-s X.Y and X.
+            const aliasParts = rule === 'onedr0p' ? 2 : 3;
+            return tag_rules_finish(tag, v, base, parts(v) <= aliasParts);
+        }
+        case 'binhex': {
+            // `<version>-<pkgrel>-<NN>`; a tag without them is one of the X / X.Y aliases.
+            const m = /^(.+)-\d+-\d\d$/.exec(tag);
+            if (!m)
+                return unknown(`the tag ${shown(tag)} is not one of binhex's release tags (<version>-<pkgrel>-<NN>)`);
+            return tag_rules_finish(tag, dropV(m[1]), base);
+        }
+        case 'hotio':
+            return hotio(tag, base);
+        case 'linuxserver':
+            return linuxserver(tag, base);
+    }
+}
+/** `<branch>-<version>`, `<branch>-<sha7>`, `<branch>-vX[.Y[.Z]]` (an alias), `<branch>`, `latest`. */
+function hotio(tag, base) {
+    const m = /^(release|nightly|testing|develop|beta|v\d{1,3})-(.+)$/.exec(tag);
+    if (!m)
+        return unknown(`the tag ${shown(tag)} names no hotio build of a version (<branch>-<version>)`);
+    const [, branch, rest] = m;
+    const channel = branch === 'release' || /^v\d/.test(branch) ? base : BRANCH_CHANNEL[branch];
+    if (/^v\d+(?:\.\d+){0,2}$/.test(rest))
+        return tag_rules_finish(tag, rest.slice(1), channel, true);
+    return tag_rules_finish(tag, rest, channel);
+}
+/**
+ * `[arch-][<branch>-]<EXT_RELEASE_CLEAN>-ls<N>` or `version-<EXT_RELEASE_CLEAN>`; the release string keeps
+ * upstream's leading `v`. Alpine packages add `-r<N>`, qbittorrent `_v<libtorrent>`, jellyfin `ubu<N>`.
+ */
+function linuxserver(tag, base) {
+    let t = tag.replace(/-ls\d+$/, '').replace(LSIO_ARCH, '');
+    if (t.startsWith('version-'))
+        t = t.slice('version-'.length);
+    let channel = base;
+    const m = LSIO_BRANCH.exec(t);
+    if (m) {
+        const branch = m[1];
+        if (LSIO_OTHER.has(branch))
+            return unknown(`the tag ${shown(tag)} is linuxserver's ${branch} build, which carries another project's version`);
+        if (!LSIO_VARIANTS.has(branch) && !/^v\d/.test(branch))
+            channel = BRANCH_CHANNEL[branch];
+        t = m[2];
+    }
+    t = t
+        .replace(/ubu\d+$/, '')
+        .replace(/_v\d+(?:\.\d+)*$/, '')
+        .replace(/-r\d+$/, '');
+    return tag_rules_finish(tag, t, channel);
+}
+/** A reading's version as the numbers it has (1.6 is [1, 6], never [1, 6, 0]). */
+function numbersOf(label) {
+    const p = (0,versions/* parseVersion */.ot)(label);
+    return p && p.prerelease.length === 0 ? p.numbers : null;
+}
+/**
+ * Why a reading is not judged against an app's history (labels: each release's version and tag), or null when it
+ * is: a develop, nightly or beta build only where its tag names a release the history holds; an alias only where
+ * it names exactly one release of it (`1.6` held as 1.6, and no 1.6.x beside it).
+ */
+function notJudged(image, reading, labels) {
+    const v = reading.version;
+    if (reading.alias) {
+        const mine = numbersOf(v);
+        const numbers = labels.map(numbersOf).filter((n) => n !== null);
+        const exact = mine !== null && numbers.some((n) => n.length === mine.length && n.every((x, i) => x === mine[i]));
+        const longer = mine !== null && numbers.some((n) => n.length > mine.length && mine.every((x, i) => x === n[i]));
+        if (!exact || longer)
+            return `${shown(v)} may be an alias that follows the newest ${v}.x build of ${image}: it names no single release of the app's history`;
+    }
+    if (reading.channel !== 'stable' && !labels.some((l) => (0,versions/* sameVersion */.r1)(l, v)))
+        return `${image} is a ${reading.channel} build: its tag names ${shown(v)}, which is no release in the app's judged history`;
+    return null;
+}
+
 ;// CONCATENATED MODULE: ./src/check/images.ts
 // Container image references as Docker Compose's `image:` gives them, read into a name (matched
-// against the catalog's `images:`) and the version the tag says is running.
+// against the catalog's `images:` and `community:` builds) and the version the tag says is running.
+
 
 /** `[registry/]path[:tag][@digest]`; null when it is not an image reference at all. */
 function parseImageRef(ref) {
@@ -10714,7 +11185,8 @@ function imageKey(name) {
     const hasRegistry = parts.length > 1 && (first.includes('.') || first.includes(':') || first === 'localhost');
     let host = hasRegistry ? first.toLowerCase() : null;
     let path = hasRegistry ? parts.slice(1) : parts;
-    if (host === 'docker.io' || host === 'index.docker.io' || host === 'registry-1.docker.io')
+    // mirror.gcr.io is Google's pull-through mirror of Docker Hub: mirror.gcr.io/envoyproxy/envoy is envoyproxy/envoy.
+    if (host === 'docker.io' || host === 'index.docker.io' || host === 'registry-1.docker.io' || host === 'mirror.gcr.io')
         host = null;
     // Amazon's mirror of Docker Hub's official images: public.ecr.aws/docker/library/x is Docker Hub's x.
     if (host === 'public.ecr.aws' && path[0] === 'docker' && path[1] === 'library' && path.length === 3) {
@@ -10729,21 +11201,28 @@ function imageKey(name) {
     return [...(host ? [host] : []), ...path].join('/');
 }
 /**
- * Looks image names up in the catalog's `images:` (every spelling of one image meets at its
- * `imageKey`). An image it does not map says why: not an image reference, or an image of an app
- * the catalog has but under another name (a community build, say), or an app it does not track.
+ * Looks image names up in the catalog's `images:` and community builds (every spelling of one image
+ * meets at its `imageKey`). An image it does not map says why: not an image reference, or an image of
+ * an app the catalog has but under another name, or an app it does not track.
  */
 function imageMatcher(images, 
 /** Every app of the catalog, those without images too. */
 apps = []) {
     const byKey = new Map();
+    const builds = new Map();
     const imagesOf = new Map();
     for (const slug of apps)
         imagesOf.set(slug, []);
-    for (const { image, slug } of images) {
+    for (const { image, slug, tags, channel } of images) {
         const key = imageKey(image);
         byKey.set(key, [...new Set([...(byKey.get(key) ?? []), slug])]);
         imagesOf.set(slug, [...(imagesOf.get(slug) ?? []), image]);
+        if (tags) {
+            const of = builds.get(key) ?? new Map();
+            if (!of.has(slug))
+                of.set(slug, { tags, ...(channel ? { channel } : {}) });
+            builds.set(key, of);
+        }
     }
     return (written) => {
         const ref = parseImageRef(written);
@@ -10752,15 +11231,15 @@ apps = []) {
         const key = imageKey(ref.name);
         const slugs = byKey.get(key);
         if (slugs)
-            return { slugs };
+            return { slugs, community: builds.get(key) ?? new Map() };
         // Named after an app of the catalog (`lscr.io/linuxserver/tautulli`): say which images it does map.
         const last = key.split('/').pop();
         const mapped = imagesOf.get(last);
         if (mapped)
             return {
                 untracked: mapped.length > 0
-                    ? `not tracked by this catalog: its app "${last}" maps only ${mapped.slice(0, 4).join(', ')} (this one may be a community build; add it to the app's images: if it is the same app)`
-                    : `not tracked by this catalog: it has an app "${last}" but maps no image to it (add this one to its images: if it is the same app)`
+                    ? `not tracked by this catalog: its app "${last}" maps only ${mapped.slice(0, 4).join(', ')} (this one may be a community build; add it to the app's community: with its tag rule if it is the same app)`
+                    : `not tracked by this catalog: it has an app "${last}" but maps no image to it (add this one to its images:, or community: for a community build, if it is the same app)`
             };
         return { untracked: 'not tracked by this catalog' };
     };
@@ -10783,6 +11262,20 @@ function runningVersion(ref) {
     if (rest === '' || PRERELEASE_SUFFIX.test(rest))
         return { version: ref.tag };
     return { version: m[0] };
+}
+/**
+ * The version an image's tag names: by the community build's tag rule where it is one (`4.0.15.2941-ls301` is
+ * 4.0.15.2941), else as the project's own tags say (runningVersion). A project's own image follows the app's
+ * stable releases.
+ */
+function imageVersion(ref, build) {
+    if (!build) {
+        const own = runningVersion(ref);
+        return 'version' in own ? { version: own.version, channel: 'stable' } : own;
+    }
+    if (ref.tag === null)
+        return runningVersion(ref);
+    return readTag(build.tags, build.channel, ref.tag);
 }
 
 ;// CONCATENATED MODULE: ./src/check/snapshot.ts
@@ -10945,6 +11438,7 @@ async function required(reader, sitePath, schema) {
 
 
 
+
 function crossedOf(e) {
     return {
         version: e.version,
@@ -11007,6 +11501,19 @@ async function runCheck(reader, input) {
                 verdictFrom(history.releases, running, { latest, gaps: history.gaps ?? [] });
         return checked(record, source, running, v);
     };
+    /**
+     * The version an image's tag names for one app, or why it is not judged: a community build's tag is read by its
+     * rule, and a develop build or a moving alias counts only where it names a release the app's history holds.
+     */
+    const versionFor = async (slug, ref, build) => {
+        const reading = imageVersion(ref, build);
+        if (!('version' in reading) || (reading.channel === 'stable' && !reading.alias))
+            return reading;
+        const history = await historyOf(slug);
+        const labels = history ? history.releases.flatMap((e) => [e.version, e.tag]) : [];
+        const why = notJudged(ref.name, reading, labels);
+        return why === null ? reading : { unknown: why };
+    };
     const apps = [];
     for (const f of input.from) {
         const record = records.get(f.slug);
@@ -11047,7 +11554,6 @@ async function runCheck(reader, input) {
                 untracked.push({ ...where, reason });
                 continue;
             }
-            const running = runningVersion(ref);
             for (const record of tracked) {
                 const source = {
                     from: 'compose',
@@ -11055,6 +11561,7 @@ async function runCheck(reader, input) {
                     image: s.image,
                     ...(resolvedFrom ? { resolvedFrom } : {})
                 };
+                const running = await versionFor(record.slug, ref, 'slugs' in m ? m.community.get(record.slug) : undefined);
                 if ('version' in running)
                     apps.push(await judge(record, running.version, source));
                 else
@@ -11080,11 +11587,13 @@ async function runCheck(reader, input) {
                 continue;
             }
             const baseMatch = match(c.baseImage);
-            const to = runningVersion(head);
-            const from = base ? runningVersion(base) : { unknown: 'it is not an image reference' };
             for (const record of tracked) {
                 const source = { from: 'change', ...where, baseImage: c.baseImage };
                 const sameApp = 'slugs' in baseMatch && baseMatch.slugs.includes(record.slug);
+                const to = await versionFor(record.slug, head, m.community.get(record.slug));
+                const from = base
+                    ? await versionFor(record.slug, base, 'slugs' in baseMatch ? baseMatch.community.get(record.slug) : undefined)
+                    : { unknown: 'it is not an image reference' };
                 const unknown = !sameApp
                     ? `the image was ${c.baseImage}, not one of ${record.slug}'s: there is no earlier version of it to update from`
                     : 'unknown' in from
@@ -11664,6 +12173,7 @@ stdout = (text) => void process.stdout.write(text)) {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   AP: () => (/* binding */ lifecycleSchema),
+/* harmony export */   Cn: () => (/* binding */ categoriesDocSchema),
 /* harmony export */   DV: () => (/* binding */ appDocSchema),
 /* harmony export */   Gv: () => (/* binding */ historyEntrySchema),
 /* harmony export */   JS: () => (/* binding */ catalogEnvelopeShape),
@@ -11678,11 +12188,14 @@ stdout = (text) => void process.stdout.write(text)) {
 /* harmony export */   SX: () => (/* binding */ TIMESTAMP_PATTERN),
 /* harmony export */   TC: () => (/* binding */ APPS_SCHEMA_ID),
 /* harmony export */   WA: () => (/* binding */ REPO_PATTERN),
+/* harmony export */   Xg: () => (/* binding */ CATEGORIES_SCHEMA_ID),
 /* harmony export */   YV: () => (/* binding */ SERVICE),
 /* harmony export */   ZT: () => (/* binding */ SLUG_PATTERN),
+/* harmony export */   as: () => (/* binding */ communityImageSchema),
 /* harmony export */   b1: () => (/* binding */ LIMITS),
 /* harmony export */   cj: () => (/* binding */ COUNT_MESSAGE),
 /* harmony export */   dA: () => (/* binding */ PRODUCT_PATTERN),
+/* harmony export */   hN: () => (/* binding */ CATEGORIES_CREDIT),
 /* harmony export */   il: () => (/* binding */ HISTORY_MAX),
 /* harmony export */   ks: () => (/* binding */ APP_SCHEMA_ID),
 /* harmony export */   mC: () => (/* binding */ statusDocSchema),
@@ -11693,7 +12206,7 @@ stdout = (text) => void process.stdout.write(text)) {
 /* harmony export */   rT: () => (/* binding */ IMAGES_SCHEMA_ID),
 /* harmony export */   wf: () => (/* binding */ compareSlugs)
 /* harmony export */ });
-/* unused harmony exports DATE_PATTERN, seedReleaseSchema, overrideSchema, LIFECYCLE_STATUSES, RECORD_FIELDS, FAULT_OUTCOMES, JUDGE_PATTERN, BREAKING_KINDS, modelAnswerRecord, latestVerdictSchema, historyGapSchema */
+/* unused harmony exports DATE_PATTERN, seedReleaseSchema, overrideSchema, TAG_RULES, IMAGE_CHANNELS, LIFECYCLE_STATUSES, RECORD_FIELDS, FAULT_OUTCOMES, JUDGE_PATTERN, BREAKING_KINDS, modelAnswerRecord, latestVerdictSchema, historyGapSchema */
 /* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(104);
 /* harmony import */ var _util_tag_pattern_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(5031);
 /* harmony import */ var _util_text_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(9997);
@@ -11779,6 +12292,36 @@ const overrideSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .strictObject */ .rej(
     version: versionLabel.describe('The latestVersion this override applies to; it expires after')
 })
     .describe('A curated classification that wins over the rules for one version');
+/**
+ * How a community build's tag carries the upstream version (../shared/data/images/COMMUNITY.md names each
+ * publisher's rule): `linuxserver` `4.0.15.2941-ls301`, `version-…`, `develop-…`; `home-operations`, `onedr0p`,
+ * `bjw-s` the version as-is (a leading `v` dropped); `k8s-at-home` `v` + version; `hotio` `<branch>-<version>`;
+ * `binhex` `<version>-<pkgrel>-<NN>`; `as-is` the upstream tag; `revision` the upstream version plus one image
+ * revision number (`3.7.5.0`); `own` the publisher's own numbering, never an upstream version.
+ */
+const TAG_RULES = [
+    'linuxserver',
+    'home-operations',
+    'onedr0p',
+    'k8s-at-home',
+    'bjw-s',
+    'hotio',
+    'binhex',
+    'as-is',
+    'revision',
+    'own'
+];
+/** The upstream channel a build follows: its tags name releases of that channel (a develop build, say). */
+const IMAGE_CHANNELS = ['stable', 'develop', 'nightly', 'beta'];
+const communityImageSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .strictObject */ .rej({
+    image: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()
+        .regex(IMAGE_PATTERN, 'must be a container image name without tag or digest, e.g. lscr.io/linuxserver/sonarr'),
+    tags: zod__WEBPACK_IMPORTED_MODULE_2__/* ["enum"] */ .k5n(TAG_RULES).describe("The publisher's tag rule: how a tag names the upstream version"),
+    channel: zod__WEBPACK_IMPORTED_MODULE_2__/* ["enum"] */ .k5n(IMAGE_CHANNELS)
+        .optional()
+        .describe('The upstream channel its version tags follow; absent when each tag names its own (hotio)')
+})
+    .describe("A container image a third party builds around the app, with the publisher's tag rule");
 const catalogEntrySchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .strictObject */ .rej({
     name: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().trim().min(1).max(LIMITS.name).superRefine(cleanText()),
     repo: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().regex(REPO_PATTERN, 'must be "<owner>/<name>"'),
@@ -11808,6 +12351,16 @@ const catalogEntrySchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .strictObject */ .
         .max(20)
         .optional()
         .describe('Container image names this app is published as, e.g. ghcr.io/goauthentik/server; no tag'),
+    community: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(communityImageSchema)
+        .min(1)
+        .max(40)
+        .optional()
+        .describe('Community builds of the app (LinuxServer.io, home-operations, hotio, …), each with its tag rule'),
+    categories: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().trim().min(1).max(80).superRefine(cleanText()))
+        .min(1)
+        .max(8)
+        .optional()
+        .describe('The app\'s categories, e.g. awesome-selfhosted\'s "Media Streaming - Video Streaming"'),
     release: seedReleaseSchema.optional()
 })
     .describe('One curated catalog record');
@@ -11942,7 +12495,12 @@ const statusDocSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .strictObject */ .rej
         judge: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().regex(JUDGE_PATTERN).describe('The judge this run was set to use'),
         calls: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().nonnegative().describe('Requests made to the model this run'),
         verdicts: zod__WEBPACK_IMPORTED_MODULE_2__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().regex(JUDGE_PATTERN), zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().nonnegative())
-            .describe('Releases a model was to judge this run (none answered before), by who judged them: the model, or the rules when its budget or service ran out')
+            .describe('Releases a model was to judge this run (none answered before), by who judged them: the model, or the rules when its budget or service ran out'),
+        pending: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig()
+            .int()
+            .nonnegative()
+            .optional()
+            .describe("Latest releases the model has not judged yet (its budget or service ran out): the rules' verdict stands for them until a later run asks the model, the most recently published first. Present when the judge is a model; a first run over many apps catches up over days, and this counts down")
     })
         .optional()
         .describe('Who judged the releases of this run (absent in documents written before the model judge)')
@@ -12045,11 +12603,42 @@ const imagesDocSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .strictObject */ .rej
     generatedAt: generatedAt.describe('generatedAt of the catalog it belongs to'),
     images: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_2__/* .strictObject */ .rej({
         image: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().regex(IMAGE_PATTERN).describe('An image name as the catalog gives it, without tag'),
-        slug: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().regex(SLUG_PATTERN).describe('The app it belongs to')
+        slug: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().regex(SLUG_PATTERN).describe('The app it belongs to'),
+        tags: zod__WEBPACK_IMPORTED_MODULE_2__/* ["enum"] */ .k5n(TAG_RULES)
+            .optional()
+            .describe("A community build's tag rule (how its tags name the upstream version); absent for the project's own images"),
+        channel: zod__WEBPACK_IMPORTED_MODULE_2__/* ["enum"] */ .k5n(IMAGE_CHANNELS)
+            .optional()
+            .describe('The upstream channel a community build follows, where it has one')
     }))
         .describe('Ordered by image name')
 })
     .describe(`Container image names of the tracked apps, for mapping a Compose file to apps (${IMAGES_SCHEMA_ID})`);
+// ---------------------------------------------------------------------------
+// Categories of the tracked apps: /api/v1/categories.json (beside the spec's documents: its records gain no field)
+const CATEGORIES_SCHEMA_ID = `${SERVICE}.categories.v1`;
+/** Where the categories come from, said in the document and on the pages that show them (CC-BY-SA 3.0 asks it). */
+const CATEGORIES_CREDIT = {
+    name: 'awesome-selfhosted',
+    url: 'https://github.com/awesome-selfhosted/awesome-selfhosted-data',
+    license: 'CC-BY-SA-3.0'
+};
+const categoriesDocSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .strictObject */ .rej({
+    schema: zod__WEBPACK_IMPORTED_MODULE_2__/* .literal */ .euz(CATEGORIES_SCHEMA_ID),
+    generatedAt: generatedAt.describe('generatedAt of the catalog it belongs to'),
+    source: zod__WEBPACK_IMPORTED_MODULE_2__/* .strictObject */ .rej({
+        name: zod__WEBPACK_IMPORTED_MODULE_2__/* .literal */ .euz(CATEGORIES_CREDIT.name),
+        url: zod__WEBPACK_IMPORTED_MODULE_2__/* .literal */ .euz(CATEGORIES_CREDIT.url),
+        license: zod__WEBPACK_IMPORTED_MODULE_2__/* .literal */ .euz(CATEGORIES_CREDIT.license)
+    })
+        .describe('Where the categories come from, and their license'),
+    categories: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_2__/* .strictObject */ .rej({
+        name: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().min(1).max(80).describe('A category, e.g. "Media Streaming - Video Streaming"'),
+        slugs: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().regex(SLUG_PATTERN)).min(1).describe('The apps in it, ordered by slug')
+    }))
+        .describe('Ordered by name (code-unit order)')
+})
+    .describe(`The categories of the tracked apps, each with its apps (${CATEGORIES_SCHEMA_ID})`);
 
 
 /***/ }),
@@ -12836,4 +13425,4 @@ function versionIdentity(label, tagPrefix) {
 
 };
 
-//# sourceMappingURL=873.index.js.map
+//# sourceMappingURL=806.index.js.map
