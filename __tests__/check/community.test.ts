@@ -2,7 +2,6 @@
 // (the second run refreshed by a stand-in for GitHub), then `updatesafe check --compose` and the PR gate on it.
 // The tags are real ones of those publishers; the notes are made up.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
-import { execFileSync } from 'node:child_process'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { changedImages } from '../../src/check/changes.js'
@@ -13,6 +12,7 @@ import { main } from '../../src/commands.js'
 import type { Logger } from '../../src/util/types.js'
 import { builder, FIX, release, upstreamOf } from '../support/demo-chain.js'
 import { tempDir } from '../support/tmp.js'
+import { testGit } from '../support/git.js'
 
 const REPO = 'Sonarr/Sonarr'
 const SONARR = `name: Sonarr
@@ -122,20 +122,7 @@ describe('community builds in check --compose', () => {
 })
 
 describe('the PR gate on a Renovate bump of a home-operations image', () => {
-  const git = (cwd: string, ...args: string[]) =>
-    execFileSync('git', args, {
-      cwd,
-      encoding: 'utf8',
-      env: {
-        PATH: process.env.PATH ?? '',
-        GIT_AUTHOR_NAME: 't',
-        GIT_AUTHOR_EMAIL: 't@example.invalid',
-        GIT_COMMITTER_NAME: 't',
-        GIT_COMMITTER_EMAIL: 't@example.invalid',
-        GIT_CONFIG_NOSYSTEM: '1',
-        HOME: dir
-      }
-    }).trim()
+  const git = (cwd: string, ...args: string[]) => testGit(dir)(cwd, ...args)
   // A HelmRelease's values, as home-ops repositories write them.
   const VALUES = (tag: string) =>
     `controllers:\n  sonarr:\n    containers:\n      app:\n        image:\n          repository: ghcr.io/home-operations/sonarr\n          tag: ${tag}\n`
