@@ -276,7 +276,8 @@ suite('the index: category filter, search, sort and the address', () => {
     await page.goto(`${small.origin}/?category=%3Cscript%3E&sort=evil`)
     expect(await page.inputValue('#g')).toBe('')
     expect(await visible(page)).toEqual(all)
-    expect(v.problems).toEqual([])
+    // Leaving a page cancels its icon's request when it is still loading (the navigations above do): not a fault.
+    expect(v.problems.filter((p) => !/\/assets\/icon\.svg net::ERR_ABORTED$/.test(p))).toEqual([])
     await v.close()
   })
 

@@ -2,9 +2,10 @@
 // GITHUB_EVENT_PATH with a pull_request payload, GITHUB_STEP_SUMMARY and GITHUB_OUTPUT files,
 // annotations on stdout) on a real git repository with base and head commits; the catalog built
 // here and served on loopback; the comment written to a stand-in of GitHub's REST API.
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
-import { execFileSync, spawn } from 'node:child_process'
-import { cp, mkdir, readFile, writeFile } from 'node:fs/promises'
+import { afterAll, beforeAll, expect } from '@jest/globals'
+import { describe, it } from '../support/needs-shared-data.js'
+import { spawn } from 'node:child_process'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
@@ -19,6 +20,8 @@ import { BREAKING, builder, FIX, release, upstreamOf } from '../support/demo-cha
 import { startFakeComments, type FakeComments } from '../support/fake-issue-comments.js'
 import { RELEASE_NOTES } from '../support/shared-data.js'
 import { tempDir } from '../support/tmp.js'
+import { testGit } from '../support/git.js'
+import { copyJudgedCatalog } from '../support/catalog.js'
 
 const ENTRY = path.resolve('src/check-action.ts')
 // Run from the TypeScript source (dist/ is built at release): tsx's loader, by absolute path, as the checkout is elsewhere.
@@ -38,7 +41,8 @@ beforeAll(async () => {
   server = http.createServer(createSiteHandler(path.join(dir, 's2')))
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok))
   api = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  await cp('catalog', path.join(dir, 'catalog'), { recursive: true })
+  // The judged part of the bundled catalog and a sample of the rest: a size that does not grow with the catalog.
+  await copyJudgedCatalog(path.join(dir, 'catalog'), RELEASE_NOTES)
   const at = builder(dir, api, quiet, RELEASE_NOTES)
   const gogs = (v: string, notes: string, date: string) => release(v, notes, date, 'gogs/gogs')
   const prom = (v: string, notes: string, date: string) => release(v, notes, date, 'prometheus/prometheus')
@@ -64,20 +68,7 @@ afterAll(async () => {
   await cleanup()
 })
 
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', args, {
-    cwd,
-    encoding: 'utf8',
-    env: {
-      PATH: process.env.PATH ?? '',
-      GIT_AUTHOR_NAME: 't',
-      GIT_AUTHOR_EMAIL: 't@example.invalid',
-      GIT_COMMITTER_NAME: 't',
-      GIT_COMMITTER_EMAIL: 't@example.invalid',
-      GIT_CONFIG_NOSYSTEM: '1',
-      HOME: dir
-    }
-  }).trim()
+const git = (cwd: string, ...args: string[]) => testGit(dir)(cwd, ...args)
 
 /** A repository with `base` files committed on main and `head` files on a branch; returns both commits. */
 async function repoWith(

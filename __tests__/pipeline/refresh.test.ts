@@ -7,6 +7,7 @@ import { cp, readFile, readdir } from 'node:fs/promises'
 import path from 'node:path'
 import { parse } from 'yaml'
 import { buildDeps } from '../../src/pipeline/deps.js'
+import { NOT_READ_VERSION } from '../../src/pipeline/facts.js'
 import { build, type BuildResult } from '../../src/pipeline/pipeline.js'
 import { catalogDocSchema, type AppRecord, type CatalogDoc } from '../../src/schema/index.js'
 import type { Logger } from '../../src/util/types.js'
@@ -102,6 +103,9 @@ beforeAll(async () => {
           { name: 'v2.12.0-beta.1', date: '2026-11-01T00:00:00Z' }
         ]
       })
+    } else if (app.latestVersion === NOT_READ_VERSION) {
+      // A record no build has read a release of yet: GitHub has one, which the refresh reads from nothing.
+      repos.push(seedRepo(app.repo, 'v1.0.0'))
     } else if (app.repo !== 'pixelfed/pixelfed') {
       // Tagged as the repository tags it: nginx's 1.31.4 is release-1.31.4 (the record's tagPrefix).
       const prefix = tagPrefixes.get(app.slug)
@@ -162,6 +166,10 @@ describe('refresh of the bundled catalog against the GitHub stand-in', () => {
   })
 
   it('reads the notes the catalog seed lacked and keeps archived repositories unmaintained', () => {
+    // Records with no release read yet get one from the refresh.
+    const unread = [...before.values()].filter((a) => a.latestVersion === NOT_READ_VERSION)
+    expect(unread.length).toBeGreaterThan(100)
+    expect(unread.filter((a) => after.get(a.slug)!.latestVersion !== 'v1.0.0')).toEqual([])
     expect(before.get('grafana')!.rationale).toMatch(/^Assessment pending/)
     expect(after.get('grafana')).toMatchObject({ safeToUpdate: 'unknown', changelogSummary: '...' })
     expect(after.get('watchtower')).toMatchObject({

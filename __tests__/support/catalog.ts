@@ -14,20 +14,32 @@ export async function writeSeededCatalog(dir: string): Promise<void> {
 
 /**
  * A copy at `dir` of the bundled catalog's records whose notes the data set holds (the apps a `--notes-from` build
- * judges), plus every `extra`-th other record and the end-of-life files: the bundled catalog's shapes at a size that
- * does not grow with it. Returns the slugs copied.
+ * judges), those with an end-of-life product, override or archived flag, the `also` slugs, every `every`-th other
+ * record, and the end-of-life files: the bundled catalog's shapes at a size that does not grow with it. Returns the
+ * slugs copied.
  */
-export async function copyJudgedCatalog(dir: string, notesFile: string, extra = 50): Promise<string[]> {
+export async function copyJudgedCatalog(
+  dir: string,
+  notesFile: string,
+  { every = 50, also = [] }: { every?: number; also?: readonly string[] } = {}
+): Promise<string[]> {
   const withNotes = new Set(
     (await readFile(notesFile, 'utf8'))
       .split('\n')
       .filter((l) => l.trim() !== '')
       .map((l) => (JSON.parse(l) as { slug: string }).slug)
   )
-  const all = (await readdir('catalog/apps')).filter((f) => f.endsWith('.yml')).sort()
-  const slugs = all.map((f) => f.slice(0, -4)).filter((s, i) => withNotes.has(s) || i % extra === 0)
+  const files = (await readdir('catalog/apps')).filter((f) => f.endsWith('.yml')).sort()
   await mkdir(path.join(dir, 'apps'), { recursive: true })
   await cp('catalog/endoflife', path.join(dir, 'endoflife'), { recursive: true })
-  for (const slug of slugs) await cp(`catalog/apps/${slug}.yml`, path.join(dir, 'apps', `${slug}.yml`))
+  const slugs: string[] = []
+  for (const [i, file] of files.entries()) {
+    const slug = file.slice(0, -'.yml'.length)
+    const text = await readFile(path.join('catalog/apps', file), 'utf8')
+    const curated = /^(?:lifecycle|override|archived):/m.test(text)
+    if (!(withNotes.has(slug) || curated || also.includes(slug) || i % every === 0)) continue
+    await writeFile(path.join(dir, 'apps', file), text)
+    slugs.push(slug)
+  }
   return slugs
 }
