@@ -179,7 +179,8 @@ suite('the bundled catalog, built and served by the preview server', () => {
     const total = served.site.catalog.count
     expect(await visibleRows(page).count()).toBe(total)
 
-    await page.fill('#q', 'traefik')
+    // The repository's name: the bare word also finds traefik-forward-auth.
+    await page.fill('#q', 'traefik/traefik')
     expect(await visibleRows(page).count()).toBe(1)
     await expect(page.locator('#apps tbody tr:visible a').textContent()).resolves.toBe('Traefik')
     await page.fill('#q', '')
