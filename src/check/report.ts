@@ -122,10 +122,6 @@ export interface ImageChange {
 }
 
 /**
- * The apps to judge: every `--from`, every Compose service whose image the catalog tracks (to the
- * latest), and every changed image the catalog tracks (from its old version to its new one).
- */
-/**
  * The records an image maps to, less those that another of them replaces: an archived project's image that its
  * successor goes on publishing (`matrixdotorg/synapse`) is the successor's, so a service gets one row, not two.
  */
@@ -136,6 +132,10 @@ function oneApp(slugs: readonly string[], records: ReadonlyMap<string, AppRecord
   return current.length > 0 ? current : tracked
 }
 
+/**
+ * The apps to judge: every `--from`, every Compose service whose image the catalog tracks (to the
+ * latest), and every changed image the catalog tracks (from its old version to its new one).
+ */
 export async function runCheck(
   reader: SnapshotReader,
   input: {

@@ -1,6 +1,7 @@
 // Decides, per app, which release facts this build publishes: what the refresh
 // just read, or else the newest last-known-good (the previous snapshot or the
 // catalog seed). An upstream failure therefore never drops an app.
+import { quoted } from '../util/text.js'
 import type { LoadedEntry } from '../catalog/load.js'
 import type { AppRecord, CatalogEntry } from '../schema/index.js'
 import type { ReleaseFacts } from '../util/types.js'
@@ -175,12 +176,11 @@ export function notBackwards(app: AppFacts, previous: AppRecord | undefined): Ap
   if (!app.facts || app.stale || !read || app.facts.movedTo) return app
   const was = read.latestVersion
   if ((compareVersions(app.facts.version, was, app.entry.tagPrefix) ?? 0) >= 0) return app
-  const label = (v: string) => JSON.stringify(v.slice(0, 64))
   return {
     ...app,
     facts: null,
     kept: read,
     stale: true,
-    note: `upstream's newest release ${label(app.facts.version)} is older than the published ${label(was)} (was it deleted?); the published record is kept`
+    note: `upstream's newest release ${quoted(app.facts.version)} is older than the published ${quoted(was)} (was it deleted?); the published record is kept`
   }
 }

@@ -1,6 +1,7 @@
 // The per-release history of each app: every release judged, kept from one snapshot
 // to the next (api/v1/apps/<slug>/releases.json is read back as the previous history),
 // so nothing judged is lost and anyone can ask for the verdict from the version they run.
+import { quoted } from '../util/text.js'
 import { isDeepStrictEqual } from 'node:util'
 import { classifyReleases, notesForModel, PROMPT_VERSION, SEVERITY, type ReleaseVerdict } from '../classify/index.js'
 import {
@@ -149,7 +150,7 @@ export function heldVerdictHolds(
     record.safeToUpdate !== 'unknown' &&
     SEVERITY[record.safeToUpdate] < SEVERITY[again?.safeToUpdate ?? 'unknown']
   if (differs.length === 0 && !recordBelow) return true
-  const label = JSON.stringify(release.version.slice(0, 64))
+  const label = quoted(release.version)
   const what =
     differs.length > 0
       ? `it differs in ${differs.join(', ')} from a judgement of the notes this build holds (${entry.safeToUpdate} there, ${again?.safeToUpdate ?? 'none'} now)`

@@ -3,6 +3,7 @@
 // end-of-life data → one record per app (verdict included) → changes →
 // documents and pages → validate → write aside and swap.
 // Every side effect comes in through `deps`, so tests hand in fakes.
+import { quoted } from '../util/text.js'
 import path from 'node:path'
 import { readCatalog, type CatalogRead, type LoadedEntry } from '../catalog/load.js'
 import { checkOutputDir, recoverOutputDir, StagedTree, type SiteFile } from '../output/write-tree.js'
@@ -194,7 +195,7 @@ async function gatherFacts(
             outcome.facts.checked < before.lastChecked))
       if (behind && before && !sameVersion(outcome.facts.version, before.latestVersion, e.entry.tagPrefix))
         log.warning(
-          `${e.slug}: the notes file's newest release ${JSON.stringify(outcome.facts.version.slice(0, 64))} is older than the published ${JSON.stringify(before.latestVersion.slice(0, 64))}; the published record is kept`,
+          `${e.slug}: the notes file's newest release ${quoted(outcome.facts.version)} is older than the published ${quoted(before.latestVersion)}; the published record is kept`,
           { file: e.file }
         )
       return outcome && !behind

@@ -1,6 +1,7 @@
 // One published record per app, and what changed against the previous snapshot.
 // Each app takes one synchronous step: its facts → the verdict → the record,
 // checked against the schema and settled against what was published before.
+import { quoted } from '../util/text.js'
 import path from 'node:path'
 import { isDeepStrictEqual } from 'node:util'
 import { appRecordSchema, compareSlugs, LIMITS, type AppRecord } from '../schema/index.js'
@@ -200,7 +201,7 @@ export function appRecord(app: AppFacts, ctx: RecordContext): { page: PageInput;
       else {
         refused.push(r.version)
         ctx.log.warning(
-          `${app.slug}: release ${JSON.stringify(r.version.slice(0, 64))} left out of its history, recorded as a gap (${valid.error.issues[0]?.path.join('.')}: ${valid.error.issues[0]?.message})`,
+          `${app.slug}: release ${quoted(r.version)} left out of its history, recorded as a gap (${valid.error.issues[0]?.path.join('.')}: ${valid.error.issues[0]?.message})`,
           { file: app.file }
         )
       }

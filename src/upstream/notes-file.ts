@@ -2,6 +2,7 @@
 // (`{id, slug, repo, version, tag, date, notes}`, one release a line). Upstream text never lives in the
 // catalog; a build reads it from here or from GitHub (--refresh), and both hand the pipeline the same
 // RefreshOutcome, so verdicts, history and reuse treat them alike.
+import { quoted } from '../util/text.js'
 import { realpathSync } from 'node:fs'
 import { z } from 'zod'
 import { REPO_PATTERN } from '../schema/index.js'
@@ -118,7 +119,7 @@ function joinDuplicate(
   const notes = again.notes.trim()
   if (notes === '' || read.has(notes)) return
   read.add(notes)
-  const label = JSON.stringify(again.version.slice(0, 64))
+  const label = quoted(again.version)
   log.warning(
     `version ${label} is also on line ${first.line} with other notes; both notes are read as one release, so the more cautious reading decides`,
     where

@@ -35,3 +35,8 @@ export function stripUnsafe(text: string, multiline = false): string {
 export function escapeUnsafe(text: string): string {
   return text.replace(UNSAFE_LINE_ALL, (ch) => (ch === '\n' ? ch : `\\u{${ch.codePointAt(0)!.toString(16)}}`))
 }
+
+/** An upstream label (a version, a tag) in a message: quoted, its escapes visible, cut to 64 characters. */
+export function quoted(label: string): string {
+  return JSON.stringify(label.slice(0, 64))
+}

@@ -4,7 +4,7 @@ import { utcDay } from '../../util/dates.js'
 import { HISTORY_MAX, LIMITS } from '../../schema/index.js'
 import { safeHttpUrl } from '../../util/http-url.js'
 import { redact } from '../../util/redact.js'
-import { stripUnsafe } from '../../util/text.js'
+import { quoted, stripUnsafe } from '../../util/text.js'
 import type { ReleaseFacts, UnreadSpan } from '../../util/types.js'
 import {
   compareVersions,
@@ -219,7 +219,7 @@ function flaggedSpans(
     ...s,
     why: `${labels
       .slice(0, 5)
-      .map((l) => JSON.stringify(l.slice(0, 64)))
+      .map((l) => quoted(l))
       .join(
         ', '
       )}${labels.length > 5 ? ` and ${labels.length - 5} more` : ''} flagged as prerelease but labelled as a stable version`

@@ -4,6 +4,7 @@
 // (GraphQL points) is watched so a run stops asking before it runs dry.
 // Every target gets exactly one outcome; the caller merges failures with
 // last-known-good data. Per-app warnings are the caller's (it knows the fallback).
+import { quoted } from '../../util/text.js'
 import { REPO_PATTERN } from '../../schema/index.js'
 import { utcDay } from '../../util/dates.js'
 import type { Logger, ReleaseFacts } from '../../util/types.js'
@@ -237,7 +238,7 @@ function settle(state: RunState, target: RefreshTarget, snapshot: RepoSnapshot):
   if (result.kind === 'facts' && result.facts.unread) {
     for (const u of result.facts.unread)
       state.options.log.warning(
-        `GitHub: ${target.slug}: ${u.why}, after ${JSON.stringify(u.after.slice(0, 64))} and before ${JSON.stringify(u.before.slice(0, 64))}; not read, recorded as a gap in its history, and updates across it are unknown`
+        `GitHub: ${target.slug}: ${u.why}, after ${quoted(u.after)} and before ${quoted(u.before)}; not read, recorded as a gap in its history, and updates across it are unknown`
       )
   }
   const moved =
