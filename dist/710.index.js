@@ -13,6 +13,8 @@ __webpack_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: DEFAULT_BATCH_SIZE, DEFAULT_CONCURRENCY, DEFAULT_MAX_CONSECUTIVE_FAILURES, DEFAULT_MAX_CROSSED, DEFAULT_MIN_REMAINING
 
+// EXTERNAL MODULE: ./src/util/text.ts
+var util_text = __webpack_require__(9997);
 // EXTERNAL MODULE: ./src/schema/index.ts
 var schema = __webpack_require__(1107);
 // EXTERNAL MODULE: ./src/util/dates.ts
@@ -523,6 +525,7 @@ function rest_releasesOf(list) {
 
 
 
+
 const DEFAULT_BATCH_SIZE = 50;
 const DEFAULT_CONCURRENCY = 4;
 const DEFAULT_MAX_CROSSED = MAX_RELEASES_READ;
@@ -624,7 +627,7 @@ function settle(state, target, snapshot) {
     // Releases between those read that were not read (flagged as prereleases): a gap too, never in silence.
     if (result.kind === 'facts' && result.facts.unread) {
         for (const u of result.facts.unread)
-            state.options.log.warning(`GitHub: ${target.slug}: ${u.why}, after ${JSON.stringify(u.after.slice(0, 64))} and before ${JSON.stringify(u.before.slice(0, 64))}; not read, recorded as a gap in its history, and updates across it are unknown`);
+            state.options.log.warning(`GitHub: ${target.slug}: ${u.why}, after ${(0,util_text/* quoted */.TL)(u.after)} and before ${(0,util_text/* quoted */.TL)(u.before)}; not read, recorded as a gap in its history, and updates across it are unknown`);
     }
     const moved = snapshot.nameWithOwner.toLowerCase() !== target.repo.toLowerCase() && schema/* REPO_PATTERN */.WA.test(snapshot.nameWithOwner);
     let outcome;

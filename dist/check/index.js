@@ -31610,6 +31610,10 @@ function stripUnsafe(text, multiline = false) {
 function escapeUnsafe(text) {
     return text.replace(UNSAFE_LINE_ALL, (ch) => (ch === '\n' ? ch : `\\u{${ch.codePointAt(0).toString(16)}}`));
 }
+/** An upstream label (a version, a tag) in a message: quoted, its escapes visible, cut to 64 characters. */
+function quoted(label) {
+    return JSON.stringify(label.slice(0, 64));
+}
 
 ;// CONCATENATED MODULE: external "node:child_process"
 const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
@@ -51652,10 +51656,6 @@ function checked(record, source, running, v) {
     };
 }
 /**
- * The apps to judge: every `--from`, every Compose service whose image the catalog tracks (to the
- * latest), and every changed image the catalog tracks (from its old version to its new one).
- */
-/**
  * The records an image maps to, less those that another of them replaces: an archived project's image that its
  * successor goes on publishing (`matrixdotorg/synapse`) is the successor's, so a service gets one row, not two.
  */
@@ -51665,6 +51665,10 @@ function oneApp(slugs, records) {
     const current = tracked.filter((r) => !(r.successor && repos.has(r.successor.toLowerCase())));
     return current.length > 0 ? current : tracked;
 }
+/**
+ * The apps to judge: every `--from`, every Compose service whose image the catalog tracks (to the
+ * latest), and every changed image the catalog tracks (from its old version to its new one).
+ */
 async function runCheck(reader, input) {
     const catalog = await snapshot_required(reader, paths.catalog, catalogDocSchema);
     const records = new Map(catalog.apps.map((a) => [a.slug, a]));

@@ -9,12 +9,13 @@ export const modules = {
 /* harmony export */   refreshFromGitHub: () => (/* binding */ refreshFromGitHub)
 /* harmony export */ });
 /* unused harmony exports DEFAULT_BATCH_SIZE, DEFAULT_CONCURRENCY, DEFAULT_MAX_CROSSED, DEFAULT_MIN_REMAINING, DEFAULT_MAX_CONSECUTIVE_FAILURES */
-/* harmony import */ var _schema_index_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(1107);
-/* harmony import */ var _util_dates_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(3621);
-/* harmony import */ var _facts_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(654);
-/* harmony import */ var _client_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(1206);
-/* harmony import */ var _query_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(9221);
-/* harmony import */ var _rest_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(5399);
+/* harmony import */ var _util_text_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(9997);
+/* harmony import */ var _schema_index_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(1107);
+/* harmony import */ var _util_dates_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(3621);
+/* harmony import */ var _facts_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(654);
+/* harmony import */ var _client_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(1206);
+/* harmony import */ var _query_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(9221);
+/* harmony import */ var _rest_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(5399);
 // Refresh every app's release facts from GitHub: aliased GraphQL batches, a batch
 // that keeps failing is split in halves down to single repositories, a single
 // repository that GraphQL still cannot answer is read over REST, and the budget
@@ -27,9 +28,10 @@ export const modules = {
 
 
 
+
 const DEFAULT_BATCH_SIZE = 50;
 const DEFAULT_CONCURRENCY = 4;
-const DEFAULT_MAX_CROSSED = _query_js__WEBPACK_IMPORTED_MODULE_3__/* .MAX_RELEASES_READ */ .H5;
+const DEFAULT_MAX_CROSSED = _query_js__WEBPACK_IMPORTED_MODULE_4__/* .MAX_RELEASES_READ */ .H5;
 const DEFAULT_MIN_REMAINING = 50;
 const DEFAULT_MAX_CONSECUTIVE_FAILURES = 6;
 async function refreshFromGitHub(targets, options) {
@@ -42,7 +44,7 @@ async function refreshFromGitHub(targets, options) {
         slugs.add(t.slug);
     }
     const state = {
-        client: (0,_client_js__WEBPACK_IMPORTED_MODULE_2__.createGitHubClient)({
+        client: (0,_client_js__WEBPACK_IMPORTED_MODULE_3__.createGitHubClient)({
             token: options.token,
             apiUrl: options.apiUrl,
             log: options.log,
@@ -71,7 +73,7 @@ async function refreshFromGitHub(targets, options) {
     };
     const askable = [];
     for (const t of targets) {
-        if (_schema_index_js__WEBPACK_IMPORTED_MODULE_0__/* .REPO_PATTERN */ .WA.test(t.repo))
+        if (_schema_index_js__WEBPACK_IMPORTED_MODULE_1__/* .REPO_PATTERN */ .WA.test(t.repo))
             askable.push(t);
         else
             state.outcomes.set(t.slug, { status: 'not-found', reason: 'the catalog repo is not "<owner>/<name>"' });
@@ -120,7 +122,7 @@ function report(state, total) {
 }
 function settle(state, target, snapshot) {
     const maxCrossed = Math.max(1, state.options.maxCrossed ?? DEFAULT_MAX_CROSSED);
-    const result = (0,_facts_js__WEBPACK_IMPORTED_MODULE_1__/* .factsFromSnapshot */ .kD)(snapshot, target, { now: state.options.now, maxCrossed });
+    const result = (0,_facts_js__WEBPACK_IMPORTED_MODULE_2__/* .factsFromSnapshot */ .kD)(snapshot, target, { now: state.options.now, maxCrossed });
     if (result.kind === 'facts' && result.facts.gap) {
         state.stats.gaps = (state.stats.gaps ?? 0) + 1;
         state.gapSlugs.push(target.slug);
@@ -128,9 +130,9 @@ function settle(state, target, snapshot) {
     // Releases between those read that were not read (flagged as prereleases): a gap too, never in silence.
     if (result.kind === 'facts' && result.facts.unread) {
         for (const u of result.facts.unread)
-            state.options.log.warning(`GitHub: ${target.slug}: ${u.why}, after ${JSON.stringify(u.after.slice(0, 64))} and before ${JSON.stringify(u.before.slice(0, 64))}; not read, recorded as a gap in its history, and updates across it are unknown`);
+            state.options.log.warning(`GitHub: ${target.slug}: ${u.why}, after ${(0,_util_text_js__WEBPACK_IMPORTED_MODULE_0__/* .quoted */ .TL)(u.after)} and before ${(0,_util_text_js__WEBPACK_IMPORTED_MODULE_0__/* .quoted */ .TL)(u.before)}; not read, recorded as a gap in its history, and updates across it are unknown`);
     }
-    const moved = snapshot.nameWithOwner.toLowerCase() !== target.repo.toLowerCase() && _schema_index_js__WEBPACK_IMPORTED_MODULE_0__/* .REPO_PATTERN */ .WA.test(snapshot.nameWithOwner);
+    const moved = snapshot.nameWithOwner.toLowerCase() !== target.repo.toLowerCase() && _schema_index_js__WEBPACK_IMPORTED_MODULE_1__/* .REPO_PATTERN */ .WA.test(snapshot.nameWithOwner);
     let outcome;
     if (moved) {
         const movedTo = snapshot.nameWithOwner;
@@ -144,7 +146,7 @@ function settle(state, target, snapshot) {
             status: 'no-release',
             reason: result.reason,
             archived: snapshot.archived,
-            checked: (0,_util_dates_js__WEBPACK_IMPORTED_MODULE_5__/* .utcDay */ .d)(state.options.now)
+            checked: (0,_util_dates_js__WEBPACK_IMPORTED_MODULE_6__/* .utcDay */ .d)(state.options.now)
         };
     }
     state.outcomes.set(target.slug, outcome);
@@ -183,7 +185,7 @@ async function askBatch(state, batch, counts) {
         return { failed: false };
     }
     state.stats.batches++;
-    const { query, variables } = (0,_query_js__WEBPACK_IMPORTED_MODULE_3__/* .buildBatchQuery */ .t5)(batch);
+    const { query, variables } = (0,_query_js__WEBPACK_IMPORTED_MODULE_4__/* .buildBatchQuery */ .t5)(batch);
     const answer = await askGraphQL(state, query, variables, cost);
     // An answer without data (unreadable, or an error such as a query timeout) is a transient failure, about what was
     // asked: onBatchFailure splits it.
@@ -193,23 +195,23 @@ async function askBatch(state, batch, counts) {
     state.failuresInARow = 0;
     const again = [];
     batch.forEach((target, i) => {
-        const alias = (0,_query_js__WEBPACK_IMPORTED_MODULE_3__/* .aliasOf */ .O5)(i);
+        const alias = (0,_query_js__WEBPACK_IMPORTED_MODULE_4__/* .aliasOf */ .O5)(i);
         const value = data[alias];
         if (value === null || value === undefined) {
             const own = errors.filter((e) => Array.isArray(e?.path) && e.path[0] === alias);
             const notFound = own.find((e) => e.type === 'NOT_FOUND' || e.type === 'FORBIDDEN');
             if (notFound) {
                 const why = notFound.type === 'FORBIDDEN' ? 'no access' : 'not found';
-                state.outcomes.set(target.slug, { status: 'not-found', reason: (0,_facts_js__WEBPACK_IMPORTED_MODULE_1__/* .capReason */ .HA)(`${why}: ${notFound.message ?? ''}`) });
+                state.outcomes.set(target.slug, { status: 'not-found', reason: (0,_facts_js__WEBPACK_IMPORTED_MODULE_2__/* .capReason */ .HA)(`${why}: ${notFound.message ?? ''}`) });
             }
             else
                 again.push(target);
             return;
         }
-        const snapshot = (0,_query_js__WEBPACK_IMPORTED_MODULE_3__/* .snapshotFromGraphQL */ .w4)(value);
+        const snapshot = (0,_query_js__WEBPACK_IMPORTED_MODULE_4__/* .snapshotFromGraphQL */ .w4)(value);
         if (!snapshot)
             again.push(target);
-        else if ((0,_facts_js__WEBPACK_IMPORTED_MODULE_1__/* .wantsOlder */ .S$)(snapshot, target))
+        else if ((0,_facts_js__WEBPACK_IMPORTED_MODULE_2__/* .wantsOlder */ .S$)(snapshot, target))
             state.older.push({ target, snapshot });
         else
             settle(state, target, snapshot);
@@ -262,16 +264,16 @@ async function askGraphQL(state, query, variables, cost) {
     let body;
     try {
         const res = await state.client.octokit.request({ method: 'POST', url: options.graphqlUrl, query, variables });
-        const data = (0,_client_js__WEBPACK_IMPORTED_MODULE_2__/* .answerData */ .pj)(res.data);
+        const data = (0,_client_js__WEBPACK_IMPORTED_MODULE_3__/* .answerData */ .pj)(res.data);
         body = (data && typeof data === 'object' ? data : {});
     }
     catch (error) {
-        return { failure: (0,_client_js__WEBPACK_IMPORTED_MODULE_2__/* .classifyFailure */ .XE)(error) };
+        return { failure: (0,_client_js__WEBPACK_IMPORTED_MODULE_3__/* .classifyFailure */ .XE)(error) };
     }
     finally {
         budget.inFlight -= cost;
     }
-    const rate = _query_js__WEBPACK_IMPORTED_MODULE_3__/* .rateLimitAnswer */ .o9.safeParse(body.data?.rateLimit);
+    const rate = _query_js__WEBPACK_IMPORTED_MODULE_4__/* .rateLimitAnswer */ .o9.safeParse(body.data?.rateLimit);
     if (rate.success) {
         stats.graphqlPoints += rate.data.cost;
         stats.remaining = rate.data.remaining;
@@ -305,7 +307,7 @@ async function onBatchFailure(state, batch, failure, counts) {
     const late = pastDeadline(state);
     if (late)
         return done(late);
-    const what = `${failure.status ?? 'network error'}: ${(0,_facts_js__WEBPACK_IMPORTED_MODULE_1__/* .capReason */ .HA)(failure.message)}`;
+    const what = `${failure.status ?? 'network error'}: ${(0,_facts_js__WEBPACK_IMPORTED_MODULE_2__/* .capReason */ .HA)(failure.message)}`;
     const stop = runWideStop(state, failure, what);
     if (stop) {
         if (failure.kind === 'unauthorized')
@@ -350,7 +352,7 @@ async function restFallback(state, target, graphqlFailure) {
     state.options.log.info(`GitHub GraphQL could not answer for ${target.repo} (${graphqlFailure}); reading it over REST`);
     state.stats.restFallbacks = (state.stats.restFallbacks ?? 0) + 1;
     try {
-        const snapshot = await (0,_rest_js__WEBPACK_IMPORTED_MODULE_4__.snapshotFromRest)(state.client, target, state.options.maxReleasesRead);
+        const snapshot = await (0,_rest_js__WEBPACK_IMPORTED_MODULE_5__.snapshotFromRest)(state.client, target, state.options.maxReleasesRead);
         state.failuresInARow = 0;
         settle(state, target, snapshot);
     }
@@ -358,12 +360,12 @@ async function restFallback(state, target, graphqlFailure) {
         const late = pastDeadline(state);
         if (late)
             return markAll(state, [target], late);
-        const f = (0,_client_js__WEBPACK_IMPORTED_MODULE_2__/* .classifyFailure */ .XE)(error);
-        const what = `${f.status ?? 'network error'}: ${(0,_facts_js__WEBPACK_IMPORTED_MODULE_1__/* .capReason */ .HA)(f.message)}`;
+        const f = (0,_client_js__WEBPACK_IMPORTED_MODULE_3__/* .classifyFailure */ .XE)(error);
+        const what = `${f.status ?? 'network error'}: ${(0,_facts_js__WEBPACK_IMPORTED_MODULE_2__/* .capReason */ .HA)(f.message)}`;
         if (f.kind === 'not-found' || f.kind === 'forbidden') {
             state.outcomes.set(target.slug, {
                 status: 'not-found',
-                reason: (0,_facts_js__WEBPACK_IMPORTED_MODULE_1__/* .capReason */ .HA)(`${f.kind === 'forbidden' ? 'no access' : 'not found'} (REST ${what})`)
+                reason: (0,_facts_js__WEBPACK_IMPORTED_MODULE_2__/* .capReason */ .HA)(`${f.kind === 'forbidden' ? 'no access' : 'not found'} (REST ${what})`)
             });
         }
         else if (f.kind === 'rate-limited') {
@@ -375,7 +377,7 @@ async function restFallback(state, target, graphqlFailure) {
                 tripBreaker(state, what);
             state.outcomes.set(target.slug, {
                 status: 'failed',
-                reason: (0,_facts_js__WEBPACK_IMPORTED_MODULE_1__/* .capReason */ .HA)(`GraphQL ${graphqlFailure}; REST ${what}`)
+                reason: (0,_facts_js__WEBPACK_IMPORTED_MODULE_2__/* .capReason */ .HA)(`GraphQL ${graphqlFailure}; REST ${what}`)
             });
         }
     }
@@ -390,8 +392,8 @@ async function readOlder(state, items, concurrency) {
     let open = items;
     while (open.length > 0) {
         const chunks = [];
-        for (let i = 0; i < open.length; i += _query_js__WEBPACK_IMPORTED_MODULE_3__/* .OLDER_BATCH */ .MA)
-            chunks.push(open.slice(i, i + _query_js__WEBPACK_IMPORTED_MODULE_3__/* .OLDER_BATCH */ .MA));
+        for (let i = 0; i < open.length; i += _query_js__WEBPACK_IMPORTED_MODULE_4__/* .OLDER_BATCH */ .MA)
+            chunks.push(open.slice(i, i + _query_js__WEBPACK_IMPORTED_MODULE_4__/* .OLDER_BATCH */ .MA));
         const next = [];
         let at = 0;
         const worker = async () => {
@@ -405,7 +407,7 @@ async function readOlder(state, items, concurrency) {
 /** One follow-up request; returns the apps that still want older releases. */
 async function olderPage(state, chunk) {
     const { options, stats } = state;
-    const cap = Math.max(1, options.maxReleasesRead ?? _query_js__WEBPACK_IMPORTED_MODULE_3__/* .MAX_RELEASES_READ */ .H5);
+    const cap = Math.max(1, options.maxReleasesRead ?? _query_js__WEBPACK_IMPORTED_MODULE_4__/* .MAX_RELEASES_READ */ .H5);
     // At the cap (or where REST left no cursor): settled with what was read, the rest a gap (facts.ts: unreadSpan).
     const asked = chunk.filter((o) => typeof o.snapshot.releasesAfter === 'string' && o.snapshot.releases.length < cap);
     for (const o of chunk)
@@ -422,10 +424,10 @@ async function olderPage(state, chunk) {
     const exhausted = budgetExhausted(state, 1);
     if (exhausted)
         return markOlder(state, targets, { status: 'skipped', reason: exhausted });
-    const { query, variables } = (0,_query_js__WEBPACK_IMPORTED_MODULE_3__/* .buildOlderQuery */ .bB)(asked.map((o) => ({
+    const { query, variables } = (0,_query_js__WEBPACK_IMPORTED_MODULE_4__/* .buildOlderQuery */ .bB)(asked.map((o) => ({
         repo: o.target.repo,
         cursor: o.snapshot.releasesAfter,
-        first: Math.min(_query_js__WEBPACK_IMPORTED_MODULE_3__/* .OLDER_PAGE */ .P3, cap - o.snapshot.releases.length)
+        first: Math.min(_query_js__WEBPACK_IMPORTED_MODULE_4__/* .OLDER_PAGE */ .P3, cap - o.snapshot.releases.length)
     })));
     stats.olderPages = (stats.olderPages ?? 0) + 1;
     const answer = await askGraphQL(state, query, variables, 1);
@@ -436,7 +438,7 @@ async function olderPage(state, chunk) {
     const open = [];
     const unanswered = [];
     asked.forEach((o, i) => {
-        const page = (0,_query_js__WEBPACK_IMPORTED_MODULE_3__/* .olderFromGraphQL */ .Cr)(data[(0,_query_js__WEBPACK_IMPORTED_MODULE_3__/* .aliasOf */ .O5)(i)]);
+        const page = (0,_query_js__WEBPACK_IMPORTED_MODULE_4__/* .olderFromGraphQL */ .Cr)(data[(0,_query_js__WEBPACK_IMPORTED_MODULE_4__/* .aliasOf */ .O5)(i)]);
         if (!page)
             return void unanswered.push(o);
         o.snapshot.releases.push(...page.releases);
@@ -444,7 +446,7 @@ async function olderPage(state, chunk) {
             delete o.snapshot.releasesAfter;
         else
             o.snapshot.releasesAfter = page.releasesAfter;
-        if ((0,_facts_js__WEBPACK_IMPORTED_MODULE_1__/* .wantsOlder */ .S$)(o.snapshot, o.target) && page.releases.length > 0)
+        if ((0,_facts_js__WEBPACK_IMPORTED_MODULE_2__/* .wantsOlder */ .S$)(o.snapshot, o.target) && page.releases.length > 0)
             open.push(o);
         else
             settle(state, o.target, o.snapshot);
@@ -465,7 +467,7 @@ async function olderFailed(state, asked, failure) {
     const late = pastDeadline(state);
     if (late)
         return markOlder(state, targets, late);
-    const what = `${failure.status ?? 'network error'}: ${(0,_facts_js__WEBPACK_IMPORTED_MODULE_1__/* .capReason */ .HA)(failure.message)}`;
+    const what = `${failure.status ?? 'network error'}: ${(0,_facts_js__WEBPACK_IMPORTED_MODULE_2__/* .capReason */ .HA)(failure.message)}`;
     const stop = runWideStop(state, failure, what);
     if (stop)
         return markOlder(state, targets, stop);

@@ -5370,6 +5370,7 @@ async function classifyJsonl(lines, write) {
 
 
 
+
 /**
  * What a release's verdict is computed from, as a short key: the classifier (its model and judging code's
  * revision), the curated override that applies to this very release (none: zeros) and the notes (none:
@@ -5479,7 +5480,7 @@ function heldVerdictHolds(entry, release, record, override, where) {
         SEVERITY[record.safeToUpdate] < SEVERITY[again?.safeToUpdate ?? 'unknown'];
     if (differs.length === 0 && !recordBelow)
         return true;
-    const label = JSON.stringify(release.version.slice(0, 64));
+    const label = (0,util_text/* quoted */.TL)(release.version);
     const what = differs.length > 0
         ? `it differs in ${differs.join(', ')} from a judgement of the notes this build holds (${entry.safeToUpdate} there, ${again?.safeToUpdate ?? 'none'} now)`
         : `its record says ${record.safeToUpdate}, less cautious than the release's own ${again?.safeToUpdate}`;
@@ -8803,6 +8804,10 @@ function renderStatusDoc(report) {
 }
 
 ;// CONCATENATED MODULE: ./src/pipeline/facts.ts
+// Decides, per app, which release facts this build publishes: what the refresh
+// just read, or else the newest last-known-good (the previous snapshot or the
+// catalog seed). An upstream failure therefore never drops an app.
+
 
 function seedFacts(entry) {
     const r = entry.release;
@@ -8944,13 +8949,12 @@ function notBackwards(app, previous) {
     const was = read.latestVersion;
     if (((0,versions/* compareVersions */.Zy)(app.facts.version, was, app.entry.tagPrefix) ?? 0) >= 0)
         return app;
-    const label = (v) => JSON.stringify(v.slice(0, 64));
     return {
         ...app,
         facts: null,
         kept: read,
         stale: true,
-        note: `upstream's newest release ${label(app.facts.version)} is older than the published ${label(was)} (was it deleted?); the published record is kept`
+        note: `upstream's newest release ${(0,util_text/* quoted */.TL)(app.facts.version)} is older than the published ${(0,util_text/* quoted */.TL)(was)} (was it deleted?); the published record is kept`
     };
 }
 
@@ -9263,6 +9267,7 @@ function finish(app, considered, judged, log) {
 
 
 
+
 /**
  * The record's fields the catalog (and the run's base URL) decide: already checked when the catalog was read, so
  * one that fails here is the catalog's fault and fails the build. Every other field is built from upstream data
@@ -9356,7 +9361,7 @@ function appRecord(app, ctx) {
                 entries.push(valid.data);
             else {
                 refused.push(r.version);
-                ctx.log.warning(`${app.slug}: release ${JSON.stringify(r.version.slice(0, 64))} left out of its history, recorded as a gap (${valid.error.issues[0]?.path.join('.')}: ${valid.error.issues[0]?.message})`, { file: app.file });
+                ctx.log.warning(`${app.slug}: release ${(0,util_text/* quoted */.TL)(r.version)} left out of its history, recorded as a gap (${valid.error.issues[0]?.path.join('.')}: ${valid.error.issues[0]?.message})`, { file: app.file });
             }
         }
         const held = releases;
@@ -9541,6 +9546,7 @@ function diffRecords(before, after) {
 
 
 
+
 /** A notes file larger than this is not read (the data set is about 4 MB). */
 const NOTES_FILE_MAX_BYTES = 256 * 1024 * 1024;
 /** Most releases of one app read from the file for its history (the data set holds at most 12). */
@@ -9632,7 +9638,7 @@ function joinDuplicate(first, again, where, log) {
     if (notes === '' || read.has(notes))
         return;
     read.add(notes);
-    const label = JSON.stringify(again.version.slice(0, 64));
+    const label = (0,util_text/* quoted */.TL)(again.version);
     log.warning(`version ${label} is also on line ${first.line} with other notes; both notes are read as one release, so the more cautious reading decides`, where);
     entry.notes = entry.notes.trim() === '' ? again.notes : `${entry.notes}\n\n${again.notes}`;
 }
@@ -9774,6 +9780,7 @@ function notes_file_notesDigest(notes, repo) {
 
 
 
+
 /** A build with no source of notes: what the banner says, with how to get them. */
 const NO_NOTES_SOURCE = "the catalog's records (and the snapshot before, if any), with no release notes read: build with --refresh " +
     '(GITHUB_TOKEN set) or --notes-from a notes file to judge new releases';
@@ -9830,7 +9837,7 @@ lostHistory, log) {
                     ((0,versions/* sameVersion */.r1)(outcome.facts.version, before.latestVersion, e.entry.tagPrefix) &&
                         outcome.facts.checked < before.lastChecked));
             if (behind && before && !(0,versions/* sameVersion */.r1)(outcome.facts.version, before.latestVersion, e.entry.tagPrefix))
-                log.warning(`${e.slug}: the notes file's newest release ${JSON.stringify(outcome.facts.version.slice(0, 64))} is older than the published ${JSON.stringify(before.latestVersion.slice(0, 64))}; the published record is kept`, { file: e.file });
+                log.warning(`${e.slug}: the notes file's newest release ${(0,util_text/* quoted */.TL)(outcome.facts.version)} is older than the published ${(0,util_text/* quoted */.TL)(before.latestVersion)}; the published record is kept`, { file: e.file });
             return outcome && !behind
                 ? refreshedFacts(e, previous.get(e.slug), outcome)
                 : offlineFacts(e, previous.get(e.slug));
@@ -11466,10 +11473,6 @@ function checked(record, source, running, v) {
     };
 }
 /**
- * The apps to judge: every `--from`, every Compose service whose image the catalog tracks (to the
- * latest), and every changed image the catalog tracks (from its old version to its new one).
- */
-/**
  * The records an image maps to, less those that another of them replaces: an archived project's image that its
  * successor goes on publishing (`matrixdotorg/synapse`) is the successor's, so a service gets one row, not two.
  */
@@ -11479,6 +11482,10 @@ function oneApp(slugs, records) {
     const current = tracked.filter((r) => !(r.successor && repos.has(r.successor.toLowerCase())));
     return current.length > 0 ? current : tracked;
 }
+/**
+ * The apps to judge: every `--from`, every Compose service whose image the catalog tracks (to the
+ * latest), and every changed image the catalog tracks (from its old version to its new one).
+ */
 async function runCheck(reader, input) {
     const catalog = await required(reader, paths.catalog, src_schema/* catalogDocSchema */.rB);
     const records = new Map(catalog.apps.map((a) => [a.slug, a]));
@@ -12805,7 +12812,7 @@ gapBelow) {
         ...s,
         why: `${labels
             .slice(0, 5)
-            .map((l) => JSON.stringify(l.slice(0, 64)))
+            .map((l) => (0,_util_text_js__WEBPACK_IMPORTED_MODULE_1__/* .quoted */ .TL)(l))
             .join(', ')}${labels.length > 5 ? ` and ${labels.length - 5} more` : ''} flagged as prerelease but labelled as a stable version`
     }));
 }
@@ -13120,6 +13127,7 @@ function tagPatternMatches(source, tag) {
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   P4: () => (/* binding */ stripUnsafe),
 /* harmony export */   RV: () => (/* binding */ unsafeTextProblem),
+/* harmony export */   TL: () => (/* binding */ quoted),
 /* harmony export */   au: () => (/* binding */ escapeUnsafe)
 /* harmony export */ });
 /* unused harmony export codePoint */
@@ -13154,6 +13162,10 @@ function stripUnsafe(text, multiline = false) {
 /** Text made safe to print: each unsafe character but the newline shown as `\u{1b}`. */
 function escapeUnsafe(text) {
     return text.replace(UNSAFE_LINE_ALL, (ch) => (ch === '\n' ? ch : `\\u{${ch.codePointAt(0).toString(16)}}`));
+}
+/** An upstream label (a version, a tag) in a message: quoted, its escapes visible, cut to 64 characters. */
+function quoted(label) {
+    return JSON.stringify(label.slice(0, 64));
 }
 
 
