@@ -7,13 +7,21 @@ import path from 'node:path'
 
 const README_MAX_BYTES = 10 * 1024
 
-/** The Markdown files the tests hold: the README, the changelog, docs/**, the bench README and CONTRIBUTING. */
+/** The Markdown files the tests hold: the README, the changelog, docs/**, CONTRIBUTING and each folder's README. */
 function documents(): string[] {
   const walk = (dir: string): string[] =>
     readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
       e.isDirectory() ? walk(path.join(dir, e.name)) : e.name.endsWith('.md') ? [path.join(dir, e.name)] : []
     )
-  const top = ['README.md', 'CHANGELOG.md', 'CONTRIBUTING.md', 'bench/README.md'].filter((f) => existsSync(f))
+  const top = [
+    'README.md',
+    'CHANGELOG.md',
+    'CONTRIBUTING.md',
+    'bench/README.md',
+    'demo/README.md',
+    'template/README.md',
+    'catalog/endoflife/README.md'
+  ].filter((f) => existsSync(f))
   return [...top, ...(existsSync('docs') ? walk('docs') : [])]
 }
 
@@ -114,7 +122,7 @@ describe('documentation', () => {
     ])
   })
 
-  it('has no broken relative link in the README, the changelog, docs/, bench/README.md or CONTRIBUTING.md', () => {
+  it('has no broken relative link in the README, the changelog, docs/, CONTRIBUTING.md or a folder README', () => {
     const files = documents()
     expect(files).toEqual(expect.arrayContaining(['README.md', 'CHANGELOG.md', 'bench/README.md']))
     expect(brokenLinks(files)).toEqual([])

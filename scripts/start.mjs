@@ -1,8 +1,8 @@
 // `npm start`: build the bundled catalog and serve it, with release notes from wherever they can be had.
 //   1. the team's data set beside the checkout (../shared/data/release-notes/notes.jsonl), read in place;
 //   2. else GitHub, when GITHUB_TOKEN is set (build --refresh);
-//   3. else the catalog's records alone: every app is published "unknown" until its notes are read, and the
-//      terminal and the index page say how to get them.
+//   3. else the demo (demo/README.md): made-up apps with notes we wrote, so a fresh clone shows every class. The
+//      terminal and every page say they are made up, and how to see real ones.
 // PORT (or --port) picks the port; anything else after `npm start --` goes to `serve`.
 import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
@@ -18,19 +18,23 @@ const source = existsSync(dataSet)
   : process.env.GITHUB_TOKEN
     ? { args: ['--refresh'], says: 'release notes from GitHub (GITHUB_TOKEN is set)' }
     : {
-        args: [],
+        catalog: 'demo/catalog',
+        args: ['--notes-from', 'demo/notes.jsonl', '--demo'],
         says:
-          'no release notes: every app shows "unknown". For verdicts, set GITHUB_TOKEN (any token that reads ' +
-          'public repositories) or put the updatesafe data set at ../shared/data beside this checkout, then run npm start again'
+          'no release notes and no token, so this is the DEMO: made-up apps with release notes we wrote (demo/README.md). ' +
+          'To see the real catalog, set GITHUB_TOKEN (any token that reads public repositories) or put the updatesafe ' +
+          'data set at ../shared/data beside this checkout, then run npm start again'
       }
 console.error(`npm start: ${source.says}`)
 
-const built = spawnSync(process.execPath, [cli, 'build', '--catalog', 'catalog', '--out', 'site', ...source.args], {
+const catalog = source.catalog ?? 'catalog'
+const built = spawnSync(process.execPath, [cli, 'build', '--catalog', catalog, '--out', 'site', ...source.args], {
   cwd: root,
   stdio: 'inherit'
 })
 if (built.status !== 0) process.exit(built.status ?? 1)
-if (!source.args.includes('--refresh')) console.error(summary(path.join(root, 'site/api/v1/apps.json')))
+if (!source.args.includes('--refresh'))
+  console.error(summary(path.join(root, 'site/api/v1/apps.json'), !!source.catalog))
 
 // The server runs until it is stopped: a signal to this script stops it too.
 const server = spawn(process.execPath, [cli, 'serve', '--dir', 'site', ...process.argv.slice(2)], {
@@ -45,7 +49,7 @@ server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)))
  * many more (no notes read yet: not in the data set, or no data set) a refresh would read. Names and versions come
  * from the catalog and upstream: control characters are dropped and each is cut, so none can steer the terminal.
  */
-function summary(catalogFile) {
+function summary(catalogFile, demo) {
   const { apps } = JSON.parse(readFileSync(catalogFile, 'utf8'))
   const clean = (s, max) =>
     String(s)
@@ -56,7 +60,11 @@ function summary(catalogFile) {
   const judged = apps.filter((a) => !unread(a))
   const more = apps.length - judged.length
   const SHOWN = 200
-  const lines = [`npm start: ${judged.length} of ${apps.length} apps judged from their release notes:`]
+  const lines = [
+    demo
+      ? `npm start: ${judged.length} of ${apps.length} MADE-UP demo apps judged from the notes we wrote:`
+      : `npm start: ${judged.length} of ${apps.length} apps judged from their release notes:`
+  ]
   for (const a of judged.slice(0, SHOWN))
     lines.push(`  ${clean(a.safeToUpdate, 12).padEnd(12)} ${clean(a.name, 60)} ${clean(a.latestVersion, 40)}`)
   if (judged.length > SHOWN) lines.push(`  … and ${judged.length - SHOWN} more (see the index page)`)

@@ -33,7 +33,7 @@ const HELP: Record<string, string> = {
   build: `  build     --catalog DIR --out DIR [--base-url URL] [--refresh | --notes-from FILE] [--previous DIR]
             [--now ISO] [--request-timeout SECONDS] [--refresh-deadline SECONDS] [--source-commit SHA]
             [--judge models|rules] [--model ID] [--models-endpoint URL] [--max-model-calls N]
-            [--only SLUG ...]
+            [--only SLUG ...] [--demo]
             Build the static site (JSON API, pages, badges) from the catalog.
             Release notes come from GitHub (--refresh) or from a JSON-lines file
             (--notes-from, one release a line: {repo, version, tag, date, notes});
@@ -50,6 +50,8 @@ const HELP: Record<string, string> = {
             the rules stay the floor. --judge rules never asks a model.
             --only builds those apps alone, a preview (with --refresh and
             GITHUB_TOKEN: of what GitHub says of them now).
+            --demo says on every page that the apps are made up (npm start's
+            demo of demo/catalog, when it has no notes and no token).
             Examples:
               updatesafe build --catalog catalog --out site
               GITHUB_TOKEN=... updatesafe build --refresh --only miniflux --out preview
@@ -206,9 +208,12 @@ async function run(
           model: { type: 'string' },
           'models-endpoint': { type: 'string' },
           'max-model-calls': { type: 'string' },
-          only: { type: 'string', multiple: true }
+          only: { type: 'string', multiple: true },
+          demo: { type: 'boolean', default: false }
         }
       })
+      if (values.demo && values.refresh)
+        throw usageError('--demo is for made-up apps: it reads no upstream (not with --refresh)')
       for (const slug of values.only ?? [])
         if (!SLUG_PATTERN.test(slug))
           throw usageError(`--only "${slug}" is not a slug (a record's file name, less .yml)`)
@@ -227,7 +232,7 @@ async function run(
           sourceCommit: sourceCommit(env, values['source-commit']),
           ...(values['notes-from'] ? { notesFrom: values['notes-from'] } : {}),
           ...(values.previous ? { previousDir: values.previous } : {}),
-          ...(values.previous ? { previousDir: values.previous } : {}),
+          ...(values.demo ? { demo: true } : {}),
           ...(values.only ? { only: values.only } : {})
         },
         buildDeps(

@@ -91,6 +91,8 @@ export interface BuildOptions {
    * them alone, so it is not one to publish over a full snapshot.
    */
   only?: readonly string[]
+  /** The catalog's apps are made up (`npm start`'s demo): every page says so instead of the offline banner. */
+  demo?: boolean
 }
 
 /** A build with no source of notes: what the banner says, with how to get them. */
@@ -105,6 +107,7 @@ export const NOTES_FILE_SOURCE = 'a file of release notes'
 function offlineData(opts: BuildOptions): OfflineData | null {
   if (opts.refresh) return null
   const asOf = opts.offline?.asOf ?? null
+  if (opts.demo) return { source: 'made-up apps and notes', asOf, demo: true }
   if (opts.offline?.source) return { source: opts.offline.source, asOf }
   if (!opts.notesFrom) return { source: NO_NOTES_SOURCE, asOf }
   return { source: `the release notes in ${path.basename(opts.notesFrom)}`, pageSource: NOTES_FILE_SOURCE, asOf }

@@ -108,7 +108,7 @@ export function renderAppPage(p: AppPageInput): string {
   if (p.offline)
     parts.push(
       offlineNotice(
-        { source: p.offline.pageSource ?? p.offline.source, asOf: null },
+        { source: p.offline.pageSource ?? p.offline.source, asOf: null, demo: p.offline.demo ?? false },
         p.offline.asOf ?? r.lastChecked,
         'This page'
       )

@@ -93,10 +93,18 @@ export interface OfflineData {
   pageSource?: string
   /** The day (YYYY-MM-DD) the facts are as of; null: each app page says its own last check. */
   asOf: string | null
+  /** The apps and their notes are made up (the demo `npm start` builds): every page says so first. */
+  demo?: boolean
+}
+
+/** The banner of a demo build: made-up apps, and where the real ones come from. */
+export function demoNotice(): string {
+  return `<p class="notice" role="note" id="demo"><strong>Demo: these apps are made up.</strong> No such projects exist, and their release notes were written to show each class, a history and an upgrade path; their links lead nowhere. To see real apps, build a catalog with release notes from GitHub (<code>GITHUB_TOKEN=… npm start</code>) or from the data set (<code>--notes-from</code>).</p>\n`
 }
 
 /** The banner of a page built from offline data. */
 export function offlineNotice(o: OfflineData, asOf: string | null, what: string): string {
+  if (o.demo) return demoNotice()
   const day = isDate(asOf) ? `, as of ${asOf}` : ''
   return `<p class="notice" role="note" id="offline"><strong>Offline data${day}.</strong> ${what} was built from ${text(o.source, 200)} without reading upstream: newer releases may exist.</p>\n`
 }
