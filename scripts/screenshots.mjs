@@ -1,5 +1,5 @@
-// README screenshots from the real site: build the bundled catalog into a temp
-// dir, serve it with the project's preview server, photograph it in chromium.
+// README screenshots from the demo `npm start` serves on any clone (demo/README.md): build its made-up catalog
+// into a temp dir, serve it with the project's preview server, photograph it in chromium.
 // Run: node --import tsx scripts/screenshots.mjs   (writes docs/screenshots/*.png)
 import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import http from 'node:http'
@@ -12,12 +12,12 @@ import { launchChromium } from '../__tests__/support/chromium.ts'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const OUT = path.join(ROOT, 'docs', 'screenshots')
-// A page with a quoted rationale, the upgrade table and a passed end of life.
-const APP = process.env.SCREENSHOT_APP ?? 'prometheus'
+// A page with a quoted rationale and an upgrade table whose older rows cross a breaking release.
+const APP = process.env.SCREENSHOT_APP ?? 'quillpad'
 // Fixed, so the same catalog gives the same pictures: the build time, and the
 // address shown in absolute links (the one `npm start` serves), not the random port.
 const BASE_URL = 'http://localhost:8080'
-const NOW = new Date('2026-11-28T12:00:00.000Z')
+const NOW = new Date('2026-12-02T12:00:00.000Z')
 
 const SHOTS = [
   { file: 'index-desktop.png', path: '/', viewport: { width: 1280, height: 1000 }, scale: 1, fullPage: false },
@@ -38,10 +38,17 @@ try {
     warning: (m) => console.error(`warning: ${m}`),
     error: (m) => console.error(`error: ${m}`)
   }
-  // The demo as `npm start` shows it: the notes of the data set beside the checkout, read in place.
-  const notesFrom = path.resolve(ROOT, '../shared/data/release-notes/notes.jsonl')
+  // The demo as `npm start` shows it with nothing beside the clone and no token.
   await build(
-    { catalogDir: path.join(ROOT, 'catalog'), notesFrom, outDir: site, baseUrl: BASE_URL, now: NOW, cwd: ROOT },
+    {
+      catalogDir: path.join(ROOT, 'demo/catalog'),
+      notesFrom: path.join(ROOT, 'demo/notes.jsonl'),
+      demo: true,
+      outDir: site,
+      baseUrl: BASE_URL,
+      now: NOW,
+      cwd: ROOT
+    },
     { log }
   )
   await mkdir(OUT, { recursive: true })
