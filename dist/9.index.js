@@ -5635,8 +5635,14 @@ function formatTimestamp(iso) {
     const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})/.exec(iso);
     return m ? `${m[1]} ${m[2]} UTC` : cleanText(iso, 40);
 }
+/** The banner of a demo build: made-up apps, and where the real ones come from. */
+function demoNotice() {
+    return `<p class="notice" role="note" id="demo"><strong>Demo: these apps are made up.</strong> No such projects exist, and their release notes were written to show each class, a history and an upgrade path; their links lead nowhere. To see real apps, build a catalog with release notes from GitHub (<code>GITHUB_TOKEN=… npm start</code>) or from the data set (<code>--notes-from</code>).</p>\n`;
+}
 /** The banner of a page built from offline data. */
 function offlineNotice(o, asOf, what) {
+    if (o.demo)
+        return demoNotice();
     const day = isDate(asOf) ? `, as of ${asOf}` : '';
     return `<p class="notice" role="note" id="offline"><strong>Offline data${day}.</strong> ${what} was built from ${text_text(o.source, 200)} without reading upstream: newer releases may exist.</p>\n`;
 }
@@ -8414,7 +8420,7 @@ function renderAppPage(p) {
 <h1>${escapeMarkup(name)} <span class="v">${escapeMarkup(version)}</span></h1>
 <p class="muted">${text_text(r.repo, 140)}</p>\n`);
     if (p.offline)
-        parts.push(offlineNotice({ source: p.offline.pageSource ?? p.offline.source, asOf: null }, p.offline.asOf ?? r.lastChecked, 'This page'));
+        parts.push(offlineNotice({ source: p.offline.pageSource ?? p.offline.source, asOf: null, demo: p.offline.demo ?? false }, p.offline.asOf ?? r.lastChecked, 'This page'));
     if (p.stale) {
         const since = p.staleSince ? p.staleSince.slice(0, 10) : null;
         parts.push(`<p class="notice" role="note"><strong>Stale data${isDate(since) ? ` since ${since}` : ''}.</strong> The upstream project could not be reached ${isDate(since) ? `by any build since ${since}` : 'during the latest build'}; these are the last known facts, checked on ${isDate(r.lastChecked) ? r.lastChecked : 'an earlier day'}.</p>\n`);
@@ -9691,6 +9697,8 @@ function offlineData(opts) {
     if (opts.refresh)
         return null;
     const asOf = opts.offline?.asOf ?? null;
+    if (opts.demo)
+        return { source: 'made-up apps and notes', asOf, demo: true };
     if (opts.offline?.source)
         return { source: opts.offline.source, asOf };
     if (!opts.notesFrom)

@@ -5634,8 +5634,14 @@ function formatTimestamp(iso) {
     const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})/.exec(iso);
     return m ? `${m[1]} ${m[2]} UTC` : cleanText(iso, 40);
 }
+/** The banner of a demo build: made-up apps, and where the real ones come from. */
+function demoNotice() {
+    return `<p class="notice" role="note" id="demo"><strong>Demo: these apps are made up.</strong> No such projects exist, and their release notes were written to show each class, a history and an upgrade path; their links lead nowhere. To see real apps, build a catalog with release notes from GitHub (<code>GITHUB_TOKEN=… npm start</code>) or from the data set (<code>--notes-from</code>).</p>\n`;
+}
 /** The banner of a page built from offline data. */
 function offlineNotice(o, asOf, what) {
+    if (o.demo)
+        return demoNotice();
     const day = isDate(asOf) ? `, as of ${asOf}` : '';
     return `<p class="notice" role="note" id="offline"><strong>Offline data${day}.</strong> ${what} was built from ${text_text(o.source, 200)} without reading upstream: newer releases may exist.</p>\n`;
 }
@@ -8518,7 +8524,7 @@ function renderAppPage(p) {
 <h1>${escapeMarkup(name)} <span class="v">${escapeMarkup(version)}</span></h1>
 <p class="muted">${text_text(r.repo, 140)}</p>\n`);
     if (p.offline)
-        parts.push(offlineNotice({ source: p.offline.pageSource ?? p.offline.source, asOf: null }, p.offline.asOf ?? r.lastChecked, 'This page'));
+        parts.push(offlineNotice({ source: p.offline.pageSource ?? p.offline.source, asOf: null, demo: p.offline.demo ?? false }, p.offline.asOf ?? r.lastChecked, 'This page'));
     if (p.stale) {
         const since = p.staleSince ? p.staleSince.slice(0, 10) : null;
         parts.push(`<p class="notice" role="note"><strong>Stale data${isDate(since) ? ` since ${since}` : ''}.</strong> The upstream project could not be reached ${isDate(since) ? `by any build since ${since}` : 'during the latest build'}; these are the last known facts, checked on ${isDate(r.lastChecked) ? r.lastChecked : 'an earlier day'}.</p>\n`);
@@ -9791,6 +9797,8 @@ function offlineData(opts) {
     if (opts.refresh)
         return null;
     const asOf = opts.offline?.asOf ?? null;
+    if (opts.demo)
+        return { source: 'made-up apps and notes', asOf, demo: true };
     if (opts.offline?.source)
         return { source: opts.offline.source, asOf };
     if (!opts.notesFrom)
@@ -11787,7 +11795,7 @@ const HELP = {
     build: `  build     --catalog DIR --out DIR [--base-url URL] [--refresh | --notes-from FILE] [--previous DIR]
             [--now ISO] [--request-timeout SECONDS] [--refresh-deadline SECONDS] [--source-commit SHA]
             [--judge models|rules] [--model ID] [--models-endpoint URL] [--max-model-calls N]
-            [--only SLUG ...]
+            [--only SLUG ...] [--demo]
             Build the static site (JSON API, pages, badges) from the catalog.
             Release notes come from GitHub (--refresh) or from a JSON-lines file
             (--notes-from, one release a line: {repo, version, tag, date, notes});
@@ -11804,6 +11812,8 @@ const HELP = {
             the rules stay the floor. --judge rules never asks a model.
             --only builds those apps alone, a preview (with --refresh and
             GITHUB_TOKEN: of what GitHub says of them now).
+            --demo says on every page that the apps are made up (npm start's
+            demo of demo/catalog, when it has no notes and no token).
             Examples:
               updatesafe build --catalog catalog --out site
               GITHUB_TOKEN=... updatesafe build --refresh --only miniflux --out preview
@@ -11946,9 +11956,12 @@ async function run(argv, log, env, stdout) {
                     model: { type: 'string' },
                     'models-endpoint': { type: 'string' },
                     'max-model-calls': { type: 'string' },
-                    only: { type: 'string', multiple: true }
+                    only: { type: 'string', multiple: true },
+                    demo: { type: 'boolean', default: false }
                 }
             });
+            if (values.demo && values.refresh)
+                throw usageError('--demo is for made-up apps: it reads no upstream (not with --refresh)');
             for (const slug of values.only ?? [])
                 if (!src_schema/* SLUG_PATTERN */.ZT.test(slug))
                     throw usageError(`--only "${slug}" is not a slug (a record's file name, less .yml)`);
@@ -11967,7 +11980,7 @@ async function run(argv, log, env, stdout) {
                 sourceCommit: sourceCommit(env, values['source-commit']),
                 ...(values['notes-from'] ? { notesFrom: values['notes-from'] } : {}),
                 ...(values.previous ? { previousDir: values.previous } : {}),
-                ...(values.previous ? { previousDir: values.previous } : {}),
+                ...(values.demo ? { demo: true } : {}),
                 ...(values.only ? { only: values.only } : {})
             }, buildDeps(upstreamSettings(env, {
                 ...(values['request-timeout'] ? { requestTimeout: values['request-timeout'] } : {}),
