@@ -13,22 +13,18 @@ export async function writeSeededCatalog(dir: string): Promise<void> {
 }
 
 /**
- * A copy at `dir` of the bundled catalog's records whose notes the data set holds (the apps a `--notes-from` build
- * judges), those with an end-of-life product, override or archived flag, the `also` slugs, every `every`-th other
- * record, and the end-of-life files: the bundled catalog's shapes at a size that does not grow with it. Returns the
- * slugs copied.
+ * A copy at `dir` of the bundled catalog's curated records (an end-of-life product, override or archived flag), the
+ * `also` slugs, every `every`-th other record, those `keep` picks, and the end-of-life files: the bundled catalog's
+ * shapes at a size that does not grow with it. Returns the slugs copied.
  */
-export async function copyJudgedCatalog(
+export async function copyCatalogSample(
   dir: string,
-  notesFile: string,
-  { every = 50, also = [] }: { every?: number; also?: readonly string[] } = {}
+  {
+    every = 50,
+    also = [],
+    keep = () => false
+  }: { every?: number; also?: readonly string[]; keep?: (slug: string) => boolean } = {}
 ): Promise<string[]> {
-  const withNotes = new Set(
-    (await readFile(notesFile, 'utf8'))
-      .split('\n')
-      .filter((l) => l.trim() !== '')
-      .map((l) => (JSON.parse(l) as { slug: string }).slug)
-  )
   const files = (await readdir('catalog/apps')).filter((f) => f.endsWith('.yml')).sort()
   await mkdir(path.join(dir, 'apps'), { recursive: true })
   await cp('catalog/endoflife', path.join(dir, 'endoflife'), { recursive: true })
@@ -37,9 +33,24 @@ export async function copyJudgedCatalog(
     const slug = file.slice(0, -'.yml'.length)
     const text = await readFile(path.join('catalog/apps', file), 'utf8')
     const curated = /^(?:lifecycle|override|archived):/m.test(text)
-    if (!(withNotes.has(slug) || curated || also.includes(slug) || i % every === 0)) continue
+    if (!(keep(slug) || curated || also.includes(slug) || i % every === 0)) continue
     await writeFile(path.join(dir, 'apps', file), text)
     slugs.push(slug)
   }
   return slugs
+}
+
+/** copyCatalogSample with every record whose notes the data set holds (the apps a `--notes-from` build judges). */
+export async function copyJudgedCatalog(
+  dir: string,
+  notesFile: string,
+  options: { every?: number; also?: readonly string[] } = {}
+): Promise<string[]> {
+  const withNotes = new Set(
+    (await readFile(notesFile, 'utf8'))
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => (JSON.parse(l) as { slug: string }).slug)
+  )
+  return copyCatalogSample(dir, { ...options, keep: (slug) => withNotes.has(slug) })
 }
