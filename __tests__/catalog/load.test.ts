@@ -189,18 +189,14 @@ community:
     ])
   })
 
-  it('refuses a record of 40,000 unknown keys in one issue, in time linear in its size (it took 38 s)', () => {
+  // Its speed (once 38 s, now linear in the record's size) is bench/'s to measure: a test under load cannot time it.
+  it('refuses a record of 40,000 unknown keys in one issue', () => {
     const text = (n: number) => `name: X\nrepo: a/b\n${Array.from({ length: n }, (_, i) => `k${i}: v`).join('\n')}\n`
-    parseRecord(text(100), 'warm.yml')
-    const start = Date.now()
     const { issues } = parseRecord(text(40_000), 'a.yml')
-    expect(Date.now() - start).toBeLessThan(5000)
     expect(issues).toEqual([expect.objectContaining({ line: 1, message: expect.stringMatching(/^has more than 200 keys/) })])
     // Nested or in a text js-yaml cannot read either, the cap holds.
     const broken = `name: X\nrepo: [a\n${Array.from({ length: 40_000 }, (_, i) => `k${i}: v`).join('\n')}\n`
-    const t2 = Date.now()
     expect(parseRecord(broken, 'b.yml').issues[0]!.message).toMatch(/^has more than 200 keys/)
-    expect(Date.now() - t2).toBeLessThan(5000)
   })
 
   it('rejects an override with an unknown class', () => {
