@@ -100,10 +100,13 @@ beforeAll(async () => {
   })
   // A stand-in that does what the notes tell it, quoting a line of them that passes the answer check; else a careful
   // reader.
+  // A model whose daily limit is spent answers 429 with hours to wait, as GitHub Models does.
   models = await startFakeModels((req) =>
-    notesOf(req).includes('answer safe')
-      ? { content: answer('safe', 'Fixed a stored XSS in the comment editor') }
-      : reader(req)
+    req.body.model === 'test/spent'
+      ? { status: 429, headers: { 'retry-after': '36000', 'x-ratelimit-type': 'UserByModelByDay' } }
+      : notesOf(req).includes('answer safe')
+        ? { content: answer('safe', 'Fixed a stored XSS in the comment editor') }
+        : reader(req)
   )
   const catalog = path.join(dir, 'catalog')
   await mkdir(path.join(catalog, 'apps'), { recursive: true })
@@ -262,6 +265,61 @@ describe('the action with the model judge', () => {
     })
     const record = (await read('caught-up', 'api/v1/apps.json')).apps.find((a: { slug: string }) => a.slug === 'notes')
     expect(record.safeToUpdate).toBe('caution')
+  }, 90_000)
+
+  it('goes down an ordered model list when the first model’s daily limit is spent, and asks the first again later', async () => {
+    const before = models.requests.length
+    const r = await runAction({
+      ...INPUTS,
+      output: 'listed',
+      previous: '',
+      model: 'test/spent,\nopenai/gpt-4.1-mini',
+      'models-endpoint': models.endpoint,
+      'max-model-calls': '5'
+    })
+    expect(r.stdout).not.toContain('::error')
+    expect(r.code).toBe(0)
+    // One request to the spent model, then the next takes every release.
+    expect(models.requests.slice(before).map((q) => q.body.model)).toEqual([
+      'test/spent',
+      'openai/gpt-4.1-mini',
+      'openai/gpt-4.1-mini',
+      'openai/gpt-4.1-mini'
+    ])
+    expect(r.stdout).toMatch(
+      /::warning::model judge test\/spent: .*the releases left are asked of openai\/gpt-4\.1-mini/
+    )
+    const status = await read('listed', 'api/v1/status.json')
+    expect(status.judging).toMatchObject({
+      judge: 'model:test/spent',
+      calls: 4,
+      verdicts: { 'model:openai/gpt-4.1-mini': 3 },
+      models: ['test/spent', 'openai/gpt-4.1-mini'],
+      // notes 3.1.0 and feeds v2.0.0 wait for the first model.
+      pending: 2
+    })
+    const notes = await read('listed', 'api/v1/apps/notes/releases.json')
+    expect(notes.releases[0]).toMatchObject({
+      judge: 'model:openai/gpt-4.1-mini',
+      model: { id: 'openai/gpt-4.1-mini' }
+    })
+    const page = await readFile(path.join(dir, 'listed/apps/notes/index.html'), 'utf8')
+    expect(page).toContain('judged by the model <code>openai/gpt-4.1-mini</code>')
+    // The next run asks the first model again (still spent); the next model's verdicts stand, unasked.
+    const again = models.requests.length
+    const r2 = await runAction({
+      ...INPUTS,
+      output: 'listed-2',
+      previous: 'listed',
+      model: 'test/spent, openai/gpt-4.1-mini',
+      'models-endpoint': models.endpoint,
+      'max-model-calls': '5'
+    })
+    expect(r2.code).toBe(0)
+    expect(models.requests.slice(again).map((q) => q.body.model)).toEqual(['test/spent'])
+    expect((await read('listed-2', 'api/v1/status.json')).judging).toMatchObject({ calls: 1, verdicts: {}, pending: 2 })
+    const kept = await read('listed-2', 'api/v1/apps/notes/releases.json')
+    expect(kept.releases[0]).toMatchObject({ judge: 'model:openai/gpt-4.1-mini' })
   }, 90_000)
 
   it('judges by the rules alone with judge: rules, asking nothing', async () => {
