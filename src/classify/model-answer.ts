@@ -1,6 +1,7 @@
 // A language model's answer for one release, checked before it counts, and the floor the rules set
 // under it. The answer is data from a service that read hostile text: it counts only when it has the
-// shape asked for, quotes a line the notes really hold, and its class fits that line. Even then the
+// shape asked for, quotes a whole line (or a whole sentence) the notes really hold that is not written to the
+// judge (injection.ts), gives a reason, and its class fits that line. Even then the
 // rules keep a floor: a release is not safe while they find a line that calls a change breaking or
 // states one, nor unknown while a line says what changed; where the floor holds, the more cautious
 // of the two verdicts stands, caution at least.
