@@ -30,7 +30,7 @@ describe('inputs', () => {
 
   it('reads the judge settings: models or rules, a model id, an http(s) endpoint, a whole number of calls', () => {
     expect(upstreamSettings({})).toMatchObject({
-      model: 'openai/gpt-4.1-mini',
+      models: ['openai/gpt-4.1-mini'],
       modelsEndpoint: 'https://models.github.ai/inference',
       maxModelCalls: 100
     })
@@ -46,12 +46,20 @@ describe('inputs', () => {
     )
     expect(s).toMatchObject({
       judge: 'rules',
-      model: 'openai/gpt-4o-mini',
+      models: ['openai/gpt-4o-mini'],
       modelsEndpoint: 'http://127.0.0.1:9/inference',
       maxModelCalls: 0
     })
     expect(() => upstreamSettings({}, { judge: 'model' })).toThrow('judge "model" is not "models" or "rules"')
     expect(() => upstreamSettings({}, { model: 'gpt 4' })).toThrow('is not a model id')
+    // An ordered list, by commas or lines (a YAML block): asked in that order.
+    expect(upstreamSettings({}, { model: 'openai/gpt-4.1, openai/gpt-4.1-mini' }).models).toEqual([
+      'openai/gpt-4.1',
+      'openai/gpt-4.1-mini'
+    ])
+    expect(upstreamSettings({}, { model: 'openai/gpt-4.1\nopenai/gpt-4.1-mini\n' }).models).toHaveLength(2)
+    expect(() => upstreamSettings({}, { model: 'openai/gpt-4.1,openai/gpt-4.1' })).toThrow('is listed twice')
+    expect(() => upstreamSettings({}, { model: 'openai/gpt-4.1, gpt 4' })).toThrow('model "gpt 4" is not a model id')
     expect(() => upstreamSettings({}, { modelsEndpoint: 'file:///etc' })).toThrow('is not an http(s) address')
     // The token goes only over https, or in the clear to this machine alone.
     expect(() => upstreamSettings({}, { modelsEndpoint: 'http://models.example.org/inference' })).toThrow(

@@ -44,9 +44,10 @@ const HELP: Record<string, string> = {
             (600 s); --previous is the published snapshot used as last-known-good.
             --source-commit (default GITHUB_SHA) is published in api/v1/status.json.
             --judge models (the default where GITHUB_TOKEN is set) asks GitHub Models
-            (--model, default openai/gpt-4.1-mini; --models-endpoint, default
+            (--model, default openai/gpt-4.1-mini, or an ordered list ID,ID… asked
+            in turn as each one's daily limit is spent; --models-endpoint, default
             https://models.github.ai/inference) about each release not judged before,
-            at most --max-model-calls (100) requests a run, the rest by the rules;
+            at most --max-model-calls (100) requests a run to each, the rest by the rules;
             the rules stay the floor. --judge rules never asks a model.
             --only builds those apps alone, a preview (with --refresh and
             GITHUB_TOKEN: of what GitHub says of them now).

@@ -19,8 +19,8 @@ export interface UpstreamSettings {
   refreshDeadlineSeconds?: number
   /** Who judges releases (`--judge`, input `judge`); undefined: a model where a token exists, else the rules. */
   judge?: JudgeChoice
-  /** The model GitHub Models runs (`--model`). */
-  model?: string
+  /** The models GitHub Models runs (`--model`), in the order they are asked: the next when one's daily limit is spent. */
+  models?: readonly string[]
   /** The API base of GitHub Models (`--models-endpoint`); requests go to its /chat/completions. */
   modelsEndpoint?: string
   /** Requests to the model per run (`--max-model-calls`). */
@@ -37,13 +37,27 @@ export function parseJudge(value: string | undefined): JudgeChoice | undefined {
   throw problem('usage', `judge "${value}" is not "models" or "rules"`)
 }
 
-/** A model id as GitHub Models names them (`publisher/name`). */
-export function parseModel(value: string | undefined): string {
-  if (value === undefined || value.trim() === '') return DEFAULT_MODEL
-  const v = value.trim()
-  if (!/^[A-Za-z0-9][\w.-]{0,49}\/[A-Za-z0-9][\w.-]{0,49}$/.test(v))
-    throw problem('usage', `model "${value}" is not a model id such as ${DEFAULT_MODEL}`)
-  return v
+/** Most models a list may name: each is a model the run may fall back to. */
+export const MAX_MODELS = 5
+
+/**
+ * Model ids as GitHub Models names them (`publisher/name`), in the order they are asked: one, or a list separated
+ * by commas or new lines (a YAML block in a workflow). Empty: the default model.
+ */
+export function parseModels(value: string | undefined): string[] {
+  const ids = (value ?? '')
+    .split(/[,\n]/)
+    .map((v) => v.trim())
+    .filter((v) => v !== '')
+  if (ids.length === 0) return [DEFAULT_MODEL]
+  for (const id of ids) {
+    if (!/^[A-Za-z0-9][\w.-]{0,49}\/[A-Za-z0-9][\w.-]{0,49}$/.test(id))
+      throw problem('usage', `model "${id.slice(0, 120)}" is not a model id such as ${DEFAULT_MODEL}`)
+  }
+  const twice = ids.find((id, i) => ids.indexOf(id) !== i)
+  if (twice) throw problem('usage', `model "${twice}" is listed twice`)
+  if (ids.length > MAX_MODELS) throw problem('usage', `model lists ${ids.length} models; at most ${MAX_MODELS}`)
+  return ids
 }
 
 /** An https address for the models API (plain http only to this machine: see endpointRefusal). */
@@ -100,7 +114,7 @@ export function upstreamSettings(
       DEFAULT_REFRESH_DEADLINE_SECONDS
     ),
     ...(judge ? { judge } : {}),
-    model: parseModel(overrides.model),
+    models: parseModels(overrides.model),
     modelsEndpoint: parseEndpoint(overrides.modelsEndpoint),
     maxModelCalls: parseCalls(overrides.maxModelCalls)
   }

@@ -29,6 +29,22 @@ function rows(md: string): string[][] {
 }
 
 describe('buildSummary', () => {
+  it('names each model of a list that judged, the rules, and the apps whose notes address the judge', () => {
+    const md = buildSummary({
+      ...base,
+      judging: {
+        judge: 'model:openai/gpt-4.1',
+        calls: 9,
+        verdicts: { 'model:openai/gpt-4.1': 5, 'model:openai/gpt-4.1-mini': 3, rules: 1 },
+        injection: ['wiki', 'blog']
+      }
+    })
+    expect(md).toContain(
+      'Judge: `openai/gpt-4.1` (GitHub Models) judged 5 new releases in 9 requests; the next model, `openai/gpt-4.1-mini`, judged 3 new releases; 1 left to the rules, asked again next run.'
+    )
+    expect(md).toContain('Notes that address the reviewer or ask for a class, judged by the rules alone: wiki, blog.')
+  })
+
   it('counts and lists the apps left out, with what upstream did, escaped', () => {
     const md = buildSummary({ ...base, leftOut: [{ slug: 'newapp', reason: 'not found: <b>gone</b>' }] })
     expect(md).toContain('3 apps · 0 changed · 0 stale · 1 left out · 0 warnings')

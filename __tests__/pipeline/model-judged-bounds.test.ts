@@ -49,7 +49,9 @@ function askerOf(replies: readonly Reply[]): ModelAsker {
   return {
     judge: `model:${MODEL}`,
     model: MODEL,
+    models: [MODEL],
     stopped: null,
+    stopKind: null,
     get calls() {
       return calls
     },

@@ -235,8 +235,10 @@ describe('carrying unchanged apps over from the previous snapshot', () => {
     const silent: ModelAsker = {
       judge: 'model:test/silent',
       model: 'test/silent',
+      models: ['test/silent'],
       calls: 0,
       stopped: null,
+      stopKind: null,
       ask: async (app) => {
         asked.push(app)
         return null

@@ -8,7 +8,8 @@ import type { Model } from './model.js'
 import { applyFloor, type ModelAnswer } from './model-answer.js'
 import { MODEL, MODEL_ID } from './trained.js'
 import { EMPTY_SUMMARY, summariseUnits } from './summary.js'
-import { clip, safeLabel } from './text.js'
+import { injectionLine } from './injection.js'
+import { cleanNotes, clip, safeLabel } from './text.js'
 import { SEVERITY } from './upgrade.js'
 
 export interface Judgement extends Verdict {
@@ -43,6 +44,8 @@ export interface ReleaseVerdict {
   rules: Classification
   /** The model's answer, when a model judged. */
   model: JudgeAnswer | null
+  /** The notes hold a line written to the judge (injection.ts): the rules alone judged, any answer set aside. */
+  injection?: true
 }
 
 /** A model's checked answer for one release, and which model and prompt gave it. */
@@ -76,6 +79,15 @@ function byRules(j: ReleaseJudgement, version: string): Decided {
     quote: j.unit && j.safeToUpdate !== 'unknown' ? quoteOf(j.unit, j.at) : null,
     judge: 'rules',
     model: null
+  }
+}
+
+/** Notes that address the judge: the rules' verdict, saying why no model's answer counts. */
+function byRulesAlone(j: ReleaseJudgement, version: string): Decided {
+  const d = byRules(j, version)
+  return {
+    ...d,
+    because: `${d.because} (judged by the rules alone: a line of the notes addresses the reviewer or asks for a class)`
   }
 }
 
@@ -121,7 +133,7 @@ function byModel(j: ReleaseJudgement, a: JudgeAnswer, version: string, promptCut
   }
 }
 
-function releaseVerdict(raw: string, j: ReleaseJudgement, d: Decided): ReleaseVerdict {
+function releaseVerdict(raw: string, j: ReleaseJudgement, d: Decided, injection: boolean): ReleaseVerdict {
   return {
     version: raw,
     safeToUpdate: d.safeToUpdate,
@@ -132,7 +144,8 @@ function releaseVerdict(raw: string, j: ReleaseJudgement, d: Decided): ReleaseVe
     breakingKind: d.breakingKind,
     judge: d.judge,
     rules: j.safeToUpdate,
-    model: d.model
+    model: d.model,
+    ...(injection ? { injection: true as const } : {})
   }
 }
 
@@ -213,12 +226,15 @@ export function classifyWith(model: Model, input: ClassifyInput): Judgement {
   const judged = releases.map((r) => {
     const version = safeLabel(String(r.version))
     const j = judgeRelease(r.notes, String(r.version), model)
-    const a = input.answers?.get(r.version)
+    // Notes that address the judge or ask for a class are the rules' alone, whatever a model answered.
+    const injection = injectionLine(cleanNotes(r.notes, { format: false }).text) !== null
+    const a = injection ? undefined : input.answers?.get(r.version)
     return {
       raw: String(r.version).slice(0, LIMITS.version),
       version,
       j,
-      d: a ? byModel(j, a, version, a.cut ?? false) : byRules(j, version)
+      injection,
+      d: a ? byModel(j, a, version, a.cut ?? false) : injection ? byRulesAlone(j, version) : byRules(j, version)
     }
   })
   // Newest first, so that among equally severe releases the newest one decides.
@@ -242,7 +258,7 @@ export function classifyWith(model: Model, input: ClassifyInput): Judgement {
     decidedBy: decided.raw,
     breakingKind: decided.d.breakingKind,
     security,
-    releases: judged.map((r) => releaseVerdict(r.raw, r.j, r.d))
+    releases: judged.map((r) => releaseVerdict(r.raw, r.j, r.d, r.injection))
   }
 }
 

@@ -1,11 +1,13 @@
 // A language model's answer for one release, checked before it counts, and the floor the rules set
 // under it. The answer is data from a service that read hostile text: it counts only when it has the
-// shape asked for, quotes a line the notes really hold, and its class fits that line. Even then the
+// shape asked for, quotes a whole line (or a whole sentence) the notes really hold that is not written to the
+// judge (injection.ts), gives a reason, and its class fits that line. Even then the
 // rules keep a floor: a release is not safe while they find a line that calls a change breaking or
 // states one, nor unknown while a line says what changed; where the floor holds, the more cautious
 // of the two verdicts stands, caution at least.
 import { z } from 'zod'
 import type { Classification } from '../schema/index.js'
+import { addressesJudge } from './injection.js'
 import { SEVERITY } from './upgrade.js'
 
 export const ANSWER_CLASSES = ['safe', 'caution', 'breaking', 'unknown'] as const
@@ -67,11 +69,14 @@ export function checkAnswer(content: string | null, sent: string): { answer: Mod
   const reason = normaliseSpace(a.reason)
   if (!/[\p{L}\p{N}]/u.test(reason)) return { error: 'the answer gives no reason' }
   const line = normaliseSpace(a.line).replace(LIST_MARKER, '')
-  if (a.class !== 'unknown') {
-    if (line.length < 3) return { error: `a ${a.class} answer must quote the line that decides` }
+  if (a.class !== 'unknown' && line.length < 3) return { error: `a ${a.class} answer must quote the line that decides` }
+  if (line !== '') {
     if (!normaliseSpace(sent).includes(line)) return { error: 'the quoted line does not occur in the notes' }
-  } else if (line !== '' && !normaliseSpace(sent).includes(line)) {
-    return { error: 'the quoted line does not occur in the notes' }
+    // A few words cut from a line ("the") would let any answer pass as quoting the notes.
+    if (!isWholeLine(line, sent))
+      return { error: 'the quoted line is not a whole line or a whole sentence of the notes' }
+    // Text written to the judge is never why a release is judged (see injection.ts).
+    if (addressesJudge(line)) return { error: 'the quoted line addresses the reviewer or asks for a class' }
   }
   return {
     answer: {
@@ -81,6 +86,73 @@ export function checkAnswer(content: string | null, sent: string): { answer: Mod
       reason: clipText(reason)
     }
   }
+}
+
+/** A line that starts a new item of the notes: a list marker, a heading or a quote. */
+const ITEM_START = /^(?:[-*+•|]|\*\)|\d{1,3}[.)]|#{1,6}|>)/u
+/** What a line may start with that a quote may leave out: list, heading, quote and table markers. */
+const LINE_MARKERS = /^(?:(?:\*\)|[-*+•|>#]+|\d{1,3}[.)])\s*)+/u
+/** The end of a sentence inside a line: a stop (with closing quotes or brackets) before a space. */
+const SENTENCE_END = /[.!?;]["'’”)\]]*(?= )/gu
+/** A separator inside a line after which its text starts ("SECURITY: CVE-1: …", "`Issue #1`_ - …"). */
+const SEPARATOR = /(?:^|\s)[-–—:|]\s+|:\s+/gu
+/** Where a line's own text ends before what credits or links it: " (#123)", " [Name]", " - by". */
+const TRAILER = / (?=[([]|[-–—] )/gu
+
+interface Item {
+  text: string
+  starts: Set<number>
+  ends: Set<number>
+}
+
+/**
+ * The notes as items, each with where a quote may start and end: a list item or a paragraph, its wrapped
+ * continuation lines joined to it (whitespace squashed, markers dropped), bounded by its lines and sentences.
+ */
+function itemsOf(sent: string): Item[] {
+  const items: Item[] = []
+  let cur: Item | null = null
+  for (const raw of sent.split('\n')) {
+    const one = normaliseSpace(raw)
+    const bare = one.replace(LIST_MARKER, '')
+    if (bare.replace(LINE_MARKERS, '') === '') {
+      cur = null
+      continue
+    }
+    if (!cur || ITEM_START.test(one)) {
+      cur = { text: '', starts: new Set(), ends: new Set() }
+      items.push(cur)
+    } else cur.text += ' '
+    const at = cur.text.length
+    cur.starts.add(at)
+    cur.starts.add(at + (LINE_MARKERS.exec(bare)?.[0].length ?? 0))
+    for (const m of bare.matchAll(SEPARATOR)) cur.starts.add(at + m.index + m[0].length)
+    cur.text += bare
+    cur.ends.add(cur.text.length)
+  }
+  for (const item of items) {
+    for (const m of item.text.matchAll(SENTENCE_END)) {
+      // A quote may keep the stop or leave it out; the next sentence starts after the space.
+      item.ends.add(m.index)
+      item.ends.add(m.index + m[0].length)
+      item.starts.add(m.index + m[0].length + 1)
+    }
+    for (const m of item.text.matchAll(TRAILER)) item.ends.add(m.index)
+    for (const e of [...item.ends]) if (/[.!?;:,]/u.test(item.text[e - 1] ?? '')) item.ends.add(e - 1)
+  }
+  return items
+}
+
+/**
+ * Whether `line` (whitespace squashed, list marker dropped) is a whole line of the notes, a whole sentence of one,
+ * or a run of them within one item: it starts where a line or sentence starts and ends where one ends.
+ */
+export function isWholeLine(line: string, sent: string): boolean {
+  for (const item of itemsOf(sent)) {
+    for (let at = item.text.indexOf(line); at >= 0; at = item.text.indexOf(line, at + 1))
+      if (item.starts.has(at) && item.ends.has(at + line.length)) return true
+  }
+  return false
 }
 
 function clipText(s: string): string {

@@ -21,7 +21,7 @@ export interface SummaryInput {
   refresh: boolean
   stats: RefreshStats | null
   /** Who judged this run's releases (status.json's judging), when a build ran. */
-  judging?: { judge: string; calls: number; verdicts: Record<string, number> } | null
+  judging?: { judge: string; calls: number; verdicts: Record<string, number>; injection?: readonly string[] } | null
 }
 
 /** Past this many lines a list is cut; a summary is capped at 1 MiB by GitHub and must stay readable. */
@@ -108,9 +108,22 @@ export function buildSummary(input: SummaryInput): string {
     if (input.judging && input.judging.judge !== 'rules') {
       const byModel = input.judging.verdicts[input.judging.judge] ?? 0
       const byRules = input.judging.verdicts.rules ?? 0
+      const releases = (n: number) => `${n} new release${n === 1 ? '' : 's'}`
+      // The later models of a list, for the releases the first could not take (its daily limit spent).
+      const others = Object.entries(input.judging.verdicts)
+        .filter(([judge]) => judge !== 'rules' && judge !== input.judging!.judge)
+        .map(([judge, n]) => `; the next model, \`${judge.slice('model:'.length)}\`, judged ${releases(n)}`)
+        .join('')
       out.push(
-        `Judge: \`${input.judging.judge.slice('model:'.length)}\` (GitHub Models) judged ${byModel} new release${byModel === 1 ? '' : 's'} in ${input.judging.calls} request${input.judging.calls === 1 ? '' : 's'}` +
+        `Judge: \`${input.judging.judge.slice('model:'.length)}\` (GitHub Models) judged ${releases(byModel)} in ${input.judging.calls} request${input.judging.calls === 1 ? '' : 's'}` +
+          others +
           (byRules > 0 ? `; ${byRules} left to the rules, asked again next run.` : '.'),
+        ''
+      )
+    }
+    if (input.judging?.injection?.length) {
+      out.push(
+        `Notes that address the reviewer or ask for a class, judged by the rules alone: ${input.judging.injection.slice(0, MAX_LIST_ITEMS).join(', ')}${input.judging.injection.length > MAX_LIST_ITEMS ? ` and ${input.judging.injection.length - MAX_LIST_ITEMS} more` : ''}.`,
         ''
       )
     }

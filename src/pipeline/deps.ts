@@ -5,7 +5,7 @@ import type { Logger } from '../util/types.js'
 import { DEFAULT_REFRESH_DEADLINE_SECONDS, DEFAULT_REQUEST_TIMEOUT_SECONDS, type UpstreamSettings } from '../inputs.js'
 import { EndoflifeError, fetchProduct } from '../upstream/endoflife.js'
 import { DEFAULT_MAX_MODEL_CALLS, DEFAULT_MODEL, MODELS_DEFAULT_ENDPOINT } from '../upstream/models.js'
-import { modelAsker, type ModelAsker } from './judge-models.js'
+import { modelAsker, modelList, type ModelAsker } from './judge-models.js'
 import { programDigest } from './reuse.js'
 
 /** Longest wait for one model answer: a model writes its answer for seconds, longer than an API lookup. */
@@ -23,20 +23,34 @@ export function modelJudge(settings: UpstreamSettings, log: Logger): ModelAsker 
     else log.info(`the rules judge every release: ${why}`)
     return null
   }
-  const model = settings.model ?? DEFAULT_MODEL
+  const models = settings.models?.length ? settings.models : [DEFAULT_MODEL]
   const maxCalls = settings.maxModelCalls ?? DEFAULT_MAX_MODEL_CALLS
-  log.info(`judge: model ${model} (at most ${maxCalls} calls this run), with the rules as its floor`)
-  return modelAsker(
-    {
-      endpoint: settings.modelsEndpoint ?? MODELS_DEFAULT_ENDPOINT,
-      token: settings.token,
-      model,
-      maxCalls,
-      timeoutMs: Math.max(MODEL_TIMEOUT_MS, (settings.requestTimeoutSeconds ?? DEFAULT_REQUEST_TIMEOUT_SECONDS) * 1000),
-      // The refresh's deadline, counted from the first model call: the judge step comes after the refresh.
-      deadlineSeconds: settings.refreshDeadlineSeconds ?? DEFAULT_REFRESH_DEADLINE_SECONDS
-    },
-    log
+  log.info(
+    `judge: model ${models.join(', then ')} (at most ${maxCalls} calls this run${models.length > 1 ? ' to each' : ''}), with the rules as the floor`
+  )
+  // One deadline for the whole list: a later model does not get the time again.
+  const deadline: { at: number | null } = { at: null }
+  const token = settings.token
+  return modelList(
+    models.map((model, i) =>
+      modelAsker(
+        {
+          endpoint: settings.modelsEndpoint ?? MODELS_DEFAULT_ENDPOINT,
+          token,
+          model,
+          maxCalls,
+          timeoutMs: Math.max(
+            MODEL_TIMEOUT_MS,
+            (settings.requestTimeoutSeconds ?? DEFAULT_REQUEST_TIMEOUT_SECONDS) * 1000
+          ),
+          // The refresh's deadline, counted from the first model call: the judge step comes after the refresh.
+          deadlineSeconds: settings.refreshDeadlineSeconds ?? DEFAULT_REFRESH_DEADLINE_SECONDS,
+          deadline,
+          ...(models[i + 1] ? { next: models[i + 1] } : {})
+        },
+        log
+      )
+    )
   )
 }
 

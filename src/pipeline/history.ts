@@ -96,7 +96,8 @@ export function historyEntry(v: ReleaseVerdict, place: ReleasePlace, override: O
           line: v.model.line,
           reason: v.model.reason
         }
-      : null
+      : null,
+    ...(v.injection ? { injection: true as const } : {})
   }
   if (!override || override.version !== v.version) return base
   const cls = override.class
@@ -114,7 +115,16 @@ export function historyEntry(v: ReleaseVerdict, place: ReleasePlace, override: O
 }
 
 /** The fields of a history entry that say what its verdict is. */
-const VERDICT_FIELDS = ['safeToUpdate', 'rationale', 'evidence', 'quote', 'security', 'breakingKind', 'rules'] as const
+const VERDICT_FIELDS = [
+  'safeToUpdate',
+  'rationale',
+  'evidence',
+  'quote',
+  'security',
+  'breakingKind',
+  'rules',
+  'injection'
+] as const
 
 /**
  * Does a verdict of the previous snapshot, about to be republished, still follow from the notes this build holds?

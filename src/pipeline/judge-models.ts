@@ -13,6 +13,7 @@ import {
   userPrompt,
   type JudgeAnswer
 } from '../classify/index.js'
+import { injectionLine } from '../classify/injection.js'
 import { cleanNotes, isBlankNotes } from '../classify/text.js'
 import { chatCompletion, ModelsError, type ChatMessage, type ModelsClientOptions } from '../upstream/models.js'
 import type { Logger, ReleaseNotes } from '../util/types.js'
@@ -37,7 +38,14 @@ export interface ModelAskerOptions extends Omit<ModelsClientOptions, 'deadlineAt
   deadlineSeconds: number
   /** Each response as received, for a recording of the answers (bench/classifier.mjs --record). */
   record?: (response: unknown) => void
+  /** When model calls must stop, shared by the models of a list: set by the first call of any of them. */
+  deadline?: { at: number | null }
+  /** The model asked when this one stops (a list's next), for the warning; none: the rules. */
+  next?: string
 }
+
+/** Why an asker stopped: only some of them leave the next model of a list anything to try. */
+export type StopKind = 'budget' | 'rate-limited' | 'refused' | 'deadline' | 'failures'
 
 /** Asks one model about one release at a time, within the run's budget. */
 export interface ModelAsker {
@@ -46,30 +54,40 @@ export interface ModelAsker {
   readonly model: string
   /** Requests made so far. */
   readonly calls: number
+  /** The models asked, in order (one, or a list: see modelList). */
+  readonly models: readonly string[]
   /** Why no more requests are sent this run (budget, rate limit, refusal, deadline), or null. */
   readonly stopped: string | null
-  /** The checked answer, or null when the rules judge this release (the reason is logged once per kind). */
-  ask(app: string, version: string, notes: string): Promise<ModelAnswerFor | null>
+  readonly stopKind: StopKind | null
+  /**
+   * The checked answer, or null when the rules judge this release (the reason is logged once per kind). `before`:
+   * ask only the models before that position of the list (a release a later model judged, asked again).
+   */
+  ask(app: string, version: string, notes: string, before?: number): Promise<ModelAnswerFor | null>
 }
 
 export function modelAsker(opts: ModelAskerOptions, log: Logger): ModelAsker {
   const now = opts.now ?? Date.now
-  let deadlineAt: number | null = null
+  const deadline = opts.deadline ?? { at: null }
   let calls = 0
   let stopped: string | null = null
+  let stopKind: StopKind | null = null
   let failures = 0
-  const stop = (why: string) => {
+  const stop = (why: string, kind: StopKind) => {
     if (stopped) return
     stopped = why
-    log.warning(`model judge ${opts.model}: ${why}; the releases left are judged by the rules this run`)
+    stopKind = kind
+    const then = opts.next && kind !== 'deadline' ? `asked of ${opts.next}` : 'judged by the rules'
+    log.warning(`model judge ${opts.model}: ${why}; the releases left are ${then} this run`)
   }
   const call = async (messages: ChatMessage[]): Promise<string | null | undefined> => {
     if (stopped) return undefined
     if (calls >= opts.maxCalls) {
-      stop(`the run's budget of ${opts.maxCalls} model calls is spent`)
+      stop(`the run's budget of ${opts.maxCalls} model calls is spent`, 'budget')
       return undefined
     }
-    deadlineAt ??= now() + opts.deadlineSeconds * 1000
+    deadline.at ??= now() + opts.deadlineSeconds * 1000
+    const deadlineAt = deadline.at
     calls++
     try {
       const answer = await chatCompletion(
@@ -88,8 +106,9 @@ export function modelAsker(opts: ModelAskerOptions, log: Logger): ModelAsker {
       return answer.content
     } catch (e) {
       if (!(e instanceof ModelsError)) throw e
-      if (e.final) stop(e.message)
-      else if (++failures >= MAX_FAILURES_IN_A_ROW) stop(`${failures} requests in a row failed, the last: ${e.message}`)
+      if (e.final) stop(e.message, e.fault as StopKind)
+      else if (++failures >= MAX_FAILURES_IN_A_ROW)
+        stop(`${failures} requests in a row failed, the last: ${e.message}`, 'failures')
       else log.info(`model judge ${opts.model}: ${e.message}`)
       return undefined
     }
@@ -97,13 +116,18 @@ export function modelAsker(opts: ModelAskerOptions, log: Logger): ModelAsker {
   return {
     judge: `model:${opts.model}`,
     model: opts.model,
+    models: [opts.model],
     get calls() {
       return calls
     },
     get stopped() {
       return stopped
     },
-    async ask(app, version, notes) {
+    get stopKind() {
+      return stopKind
+    },
+    async ask(app, version, notes, before) {
+      if (before !== undefined && before < 1) return null
       const sent = notesForModel(notes)
       const messages: ChatMessage[] = [
         { role: 'system', content: SYSTEM_PROMPT },
@@ -134,6 +158,43 @@ export function modelAsker(opts: ModelAskerOptions, log: Logger): ModelAsker {
   }
 }
 
+/**
+ * An ordered list of models as one asker: each release goes to the first model that can still be asked. A model
+ * whose daily limit (a 429 not worth waiting for), budget or access is spent this run passes the rest to the next;
+ * a deadline, or requests failing in a row (the service, not one model), stops the list; the rules judge what is
+ * left. The judge it names is the first model's: the one a release judged by another is asked of again later.
+ */
+export function modelList(askers: readonly ModelAsker[]): ModelAsker {
+  const first = askers[0]
+  if (!first) throw new Error('a model list needs at least one model')
+  if (askers.length === 1) return first
+  const over = () => askers.find((a) => a.stopKind === 'deadline' || a.stopKind === 'failures') ?? null
+  return {
+    judge: first.judge,
+    model: first.model,
+    models: askers.map((a) => a.model),
+    get calls() {
+      return askers.reduce((n, a) => n + a.calls, 0)
+    },
+    get stopped() {
+      return over()?.stopped ?? (askers.every((a) => a.stopped) ? askers.at(-1)!.stopped : null)
+    },
+    get stopKind() {
+      return over()?.stopKind ?? (askers.every((a) => a.stopped) ? askers.at(-1)!.stopKind : null)
+    },
+    async ask(app, version, notes, before = askers.length) {
+      for (const a of askers.slice(0, before)) {
+        if (over()) return null
+        if (a.stopped) continue
+        const answer = await a.ask(app, version, notes)
+        // A model that stopped during this release leaves it to the next; one that answered, or refused to, decides.
+        if (answer || !a.stopped) return answer
+      }
+      return null
+    }
+  }
+}
+
 /** What the judge step hands to the records: answers by app and version, and what it did. */
 export interface ModelJudging {
   /** `rules`, or `model:<id>`: the judge this run was set to use. */
@@ -149,6 +210,8 @@ export interface ModelJudging {
    * budget or the service ran out). A first run over many histories catches up over days; this counts down.
    */
   pendingReleases: number
+  /** Apps with a release whose notes address the judge or ask for a class: the rules alone judged it, unasked. */
+  injection: string[]
 }
 
 /** The releases a record of this app judges (as pipeline/assess.ts does): the crossed ones or the latest, and earlier ones. */
@@ -170,6 +233,7 @@ export async function judgeByModel(
   asker: ModelAsker | null
 ): Promise<ModelJudging> {
   const answers = new Map<string, Map<string, ModelAnswerFor>>()
+  const injection = new Set<string>()
   const wanted: {
     slug: string
     name: string
@@ -177,57 +241,81 @@ export async function judgeByModel(
     rank: number
     order: number
     date: string
+    /** Where in the list the model that judged it before stands (asked again of those before it); none: not judged. */
+    by?: number
   }[] = []
+  const models = asker?.models ?? []
   for (const [order, app] of apps.entries()) {
-    if (!asker) break
     const releases = releasesOf(app)
     if (releases.length === 0) continue
-    const read = readPreviousHistory(previousDir, app.slug)
-    const before = 'history' in read ? read.history.releases : []
     const mine = new Map<string, ModelAnswerFor>()
-    answers.set(app.slug, mine)
+    const read = asker ? readPreviousHistory(previousDir, app.slug) : null
+    const before = read && 'history' in read ? read.history.releases : []
+    if (asker) answers.set(app.slug, mine)
     for (const [i, release] of releases.entries()) {
+      // Notes written to the judge are the rules' alone (classify/injection.ts): no model reads them, whoever judges.
+      if (injectionLine(cleanNotes(release.notes, { format: false }).text) !== null) {
+        injection.add(app.slug)
+        continue
+      }
+      if (!asker) continue
       const digest = notesDigest(release.notes)
       const kept = before.find(
         (e) =>
-          e.model?.id === asker.model &&
+          e.model !== null &&
+          models.includes(e.model.id) &&
           e.model.prompt === PROMPT_VERSION &&
           e.model.notes === digest &&
           sameVersion(e.version, release.version, app.entry.tagPrefix)
       )?.model
+      const rank = releases.length - 1 - i
+      // The latest's date may be the facts' alone (a release read without its crossed list).
+      const date = release.date ?? (rank === 0 ? app.facts?.date : null) ?? ''
+      const want = { slug: app.slug, name: app.entry.name, release, rank, order, date }
       if (kept) {
         const { class: cls, breakingKind, line, reason } = kept
         const cut = notesForModel(release.notes).cut
         mine.set(release.version, { class: cls, breakingKind, line, reason, id: kept.id, prompt: kept.prompt, cut })
+        // Judged by a later model of the list: asked again of the first, after the releases no model judged.
+        const by = models.indexOf(kept.id)
+        if (by > 0) wanted.push({ ...want, by })
       } else if (!isBlankNotes(cleanNotes(release.notes).text)) {
         // Blank notes are the rules' (unknown): nothing for a model to read.
-        const rank = releases.length - 1 - i
-        // The latest's date may be the facts' alone (a release read without its crossed list).
-        const date = release.date ?? (rank === 0 ? app.facts?.date : null) ?? ''
-        wanted.push({ slug: app.slug, name: app.entry.name, release, rank, order, date })
+        wanted.push(want)
       }
     }
   }
-  // Each app's latest first, then the rest; within each, the most recently published first (a release of yesterday
-  // before one of last year, whatever the app), undated last; then the newer of an app's, then catalog order.
-  const tier = (w: (typeof wanted)[number]) => (w.rank === 0 ? 0 : 1)
+  // Releases no model judged before those a later model of the list did; each app's latest first, then the rest;
+  // within each, the most recently published first (a release of yesterday before one of last year, whatever the
+  // app), undated last; then the newer of an app's, then catalog order.
+  const tier = (w: (typeof wanted)[number]) => (w.by === undefined ? 0 : 2) + (w.rank === 0 ? 0 : 1)
   wanted.sort(
     (a, b) =>
       tier(a) - tier(b) || (a.date < b.date ? 1 : a.date > b.date ? -1 : 0) || a.rank - b.rank || a.order - b.order
   )
+  const verdicts: Record<string, number> = {}
+  /** Releases without the first model's answer at the end: none, or a later model's. */
+  const left: typeof wanted = []
   for (const w of wanted) {
-    if (!asker || asker.stopped) break
-    const answer = await asker.ask(w.name, w.release.version, w.release.notes)
-    if (!answer) continue
-    answers.get(w.slug)!.set(w.release.version, answer)
+    const answer = asker && !asker.stopped ? await asker.ask(w.name, w.release.version, w.release.notes, w.by) : null
+    if (answer) {
+      answers.get(w.slug)!.set(w.release.version, answer)
+      verdicts[`model:${answer.id}`] = (verdicts[`model:${answer.id}`] ?? 0) + 1
+    } else if (w.by === undefined) verdicts.rules = (verdicts.rules ?? 0) + 1
+    // A release still without the first model's answer waits for a later run (a later model's answer stands till then).
+    if (answer?.id !== models[0]) left.push(w)
   }
   // Counted over the releases the model was to be asked about, so that the figures do not depend on which apps an
   // offline build carried over unread (a reused answer counts nowhere: it was counted when it was given).
-  const left = wanted.filter((w) => !answers.get(w.slug)!.has(w.release.version))
   const pending = new Set(left.map((w) => w.slug))
   const pendingReleases = left.filter((w) => w.rank === 0).length
-  const verdicts: Record<string, number> = {}
-  if (asker && wanted.length > left.length) verdicts[asker.judge] = wanted.length - left.length
-  if (left.length > 0) verdicts.rules = left.length
-  return { judge: asker?.judge ?? 'rules', answers, calls: asker?.calls ?? 0, verdicts, pending, pendingReleases }
+  return {
+    judge: asker?.judge ?? 'rules',
+    answers,
+    calls: asker?.calls ?? 0,
+    verdicts,
+    pending,
+    pendingReleases,
+    injection: [...injection]
+  }
 }

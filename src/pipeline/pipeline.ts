@@ -535,7 +535,9 @@ async function judgeCatalog(
       calls: judging.calls,
       verdicts: judging.verdicts,
       // Only a model judge has releases waiting for it.
-      ...(deps.modelJudge ? { pending: judging.pendingReleases } : {})
+      ...(deps.modelJudge ? { pending: judging.pendingReleases } : {}),
+      ...(deps.modelJudge && deps.modelJudge.models.length > 1 ? { models: deps.modelJudge.models } : {}),
+      ...(judging.injection.length > 0 ? { injection: judging.injection } : {})
     },
     faults: ctx.faults
   }

@@ -303,6 +303,8 @@ export const FAULT_OUTCOMES = ['previous', 'unknown', 'none'] as const
 /** The run report (/api/v1/status.json): rewritten by every run, so a dead pipeline shows. */
 /** `rules`, or `model:` and a model id as GitHub Models names them (`openai/gpt-4.1-mini`). */
 export const JUDGE_PATTERN = /^(?:rules|model:[A-Za-z0-9][\w./-]{0,99})$/
+/** A model id as GitHub Models names them (`openai/gpt-4.1-mini`). */
+export const MODEL_ID_PATTERN = /^[A-Za-z0-9][\w./-]{0,99}$/
 
 export const statusDocSchema = z
   .strictObject({
@@ -393,7 +395,23 @@ export const statusDocSchema = z
           .nonnegative()
           .optional()
           .describe(
-            "Latest releases the model has not judged yet (its budget or service ran out): the rules' verdict stands for them until a later run asks the model, the most recently published first. Present when the judge is a model; a first run over many apps catches up over days, and this counts down"
+            "Latest releases the first model has not judged yet (its budget or service ran out): the rules' verdict, or a later model's of the list, stands for them until a later run asks the first model, the most recently published first. Present when the judge is a model; a first run over many apps catches up over days, and this counts down"
+          ),
+        models: z
+          .array(z.string().regex(MODEL_ID_PATTERN))
+          .min(2)
+          .optional()
+          .describe(
+            'The models asked, in order, when the input `model` lists more than one: each release goes to the first whose daily limit is not spent, then the rules'
+          ),
+        injection: z
+          .strictObject({
+            count: z.number().int().positive().describe('How many apps'),
+            apps: z.array(z.string().regex(SLUG_PATTERN)).min(1).describe('Their slugs, ordered')
+          })
+          .optional()
+          .describe(
+            'Apps with a release read this run whose notes address a reviewer or model, or ask for a class: those releases are judged by the rules alone and no model is asked. Absent when there is none'
           )
       })
       .optional()
@@ -417,10 +435,7 @@ export const BREAKING_KINDS = ['urgent', 'required'] as const
 /** A language model's answer for one release, as checked (classify/model-answer.ts) and kept for reuse. */
 export const modelAnswerRecord = z
   .strictObject({
-    id: z
-      .string()
-      .regex(/^[A-Za-z0-9][\w./-]{0,99}$/)
-      .describe('The model id'),
+    id: z.string().regex(MODEL_ID_PATTERN).describe('The model id'),
     prompt: z.number().int().positive().describe('The version of the prompt it answered'),
     notes: z
       .string()
@@ -465,7 +480,13 @@ export const historyEntrySchema = z
     rules: z.enum(CLASSES).describe("The rules' own class for this release"),
     model: modelAnswerRecord
       .nullable()
-      .describe("The model's checked answer when a model judged, else null (safeToUpdate is the verdict that stands)")
+      .describe("The model's checked answer when a model judged, else null (safeToUpdate is the verdict that stands)"),
+    injection: z
+      .literal(true)
+      .optional()
+      .describe(
+        'Present when a line of the notes addresses a reviewer or model or asks for a class: the rules alone judged the release, no model was asked'
+      )
   })
   .refine((e) => (e.safeToUpdate === 'breaking') === (e.breakingKind !== null), {
     message: 'breakingKind is set exactly when safeToUpdate is "breaking"',

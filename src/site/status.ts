@@ -19,7 +19,16 @@ export interface RunReport {
   /** Slug → since, from the previous run's status.json. */
   staleBefore: ReadonlyMap<string, string>
   /** Who judged this run's releases and the model calls made; absent when nothing was judged (no build). */
-  judging?: { judge: string; calls: number; verdicts: Record<string, number>; pending?: number }
+  judging?: {
+    judge: string
+    calls: number
+    verdicts: Record<string, number>
+    pending?: number
+    /** The models asked, in order, when more than one. */
+    models?: readonly string[]
+    /** Apps with a release read this run whose notes address the judge or ask for a class. */
+    injection?: readonly string[]
+  }
   /** Histories of the previous snapshot that could not be carried over (absent in older callers: none). */
   historyReset?: readonly HistoryLoss[]
   /** Records built from upstream data that failed their schema, and what was published instead (absent: none). */
@@ -88,7 +97,16 @@ export function statusDoc(report: RunReport): StatusDoc {
             judge: report.judging.judge,
             calls: report.judging.calls,
             verdicts: Object.fromEntries(Object.entries(report.judging.verdicts).sort(([a], [b]) => (a < b ? -1 : 1))),
-            ...(report.judging.pending !== undefined ? { pending: report.judging.pending } : {})
+            ...(report.judging.pending !== undefined ? { pending: report.judging.pending } : {}),
+            ...(report.judging.models?.length ? { models: [...report.judging.models] } : {}),
+            ...(report.judging.injection?.length
+              ? {
+                  injection: {
+                    count: report.judging.injection.length,
+                    apps: [...report.judging.injection].sort(compareSlugs)
+                  }
+                }
+              : {})
           }
         }
       : {}),

@@ -6,8 +6,10 @@
 // Limits of the free (low) tier, which the default model belongs to, as GitHub documents them
 // ("Prototyping with AI models", docs.github.com/en/github-models/use-github-models/prototyping-with-ai-models#rate-limits;
 // the model catalog, GET https://models.github.ai/catalog/models, gives openai/gpt-4.1-mini `rate_limit_tier: "low"`):
-// 15 requests a minute, 150 requests a day, 8,000 tokens in and 4,000 out per request, 5 at once. Past a limit
-// GitHub answers 429 with `retry-after` (seconds); a daily limit says so in `x-ratelimit-type` and asks for hours.
+// 15 requests a minute, 150 requests a day, 8,000 tokens in and 4,000 out per request, 5 at once; the high tier
+// (openai/gpt-4.1) 10 a minute, 50 a day, 2 at once (docs/operating.md has the table). Past a limit GitHub answers
+// 429 with `retry-after` (seconds); a daily limit says so in `x-ratelimit-type` and asks for hours, and the judge
+// passes the releases left to the next model of its list (pipeline/judge-models.ts: modelList).
 import { readBoundedBody } from '../util/bounded-body.js'
 import { networkFailure } from '../util/network.js'
 
