@@ -1,0 +1,196 @@
+// Placing the versions of a pull request's image change in an app's judged history (src/check/placement.ts), end
+// to end through runCheck on a snapshot folder of made-up apps: a tag unlike its release label, floating tags, a
+// digest moved under a floating tag, a tag that names no version, an app with no judged release, and the release
+// quoted among those crossed.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import path from 'node:path'
+import { parseImageRef } from '../../src/check/images.js'
+import { placeImage } from '../../src/check/placement.js'
+import { runCheck, type CheckedApp, type ImageChange } from '../../src/check/report.js'
+import { snapshotReader } from '../../src/check/snapshot.js'
+import { historyOf, writeMiniSnapshot, type MiniApp } from '../support/mini-snapshot.js'
+import { tempDir } from '../support/tmp.js'
+
+const D = (c: string) => `sha256:${c.repeat(64)}`
+
+export const APPS: MiniApp[] = [
+  {
+    // Labels its releases v26.02 and tags them v0.2602.0; the image follows the tags.
+    slug: 'calver',
+    repo: 'example/calver',
+    latestVersion: 'v26.02',
+    images: ['ghcr.io/example/calver'],
+    releases: [
+      { version: 'v25.12', tag: 'v0.2512.0', cls: 'safe' },
+      { version: 'v26.01', tag: 'v0.2601.0', cls: 'safe' },
+      { version: 'v26.02', tag: 'v0.2602.0', cls: 'breaking' }
+    ]
+  },
+  {
+    slug: 'proxy',
+    repo: 'example/proxy',
+    latestVersion: 'v3.7.1',
+    images: ['example/proxy'],
+    releases: [
+      { version: 'v3.5.0', cls: 'safe' },
+      { version: 'v3.6.0', cls: 'safe' },
+      { version: 'v3.6.1', cls: 'breaking' },
+      { version: 'v3.6.2', cls: 'safe' },
+      { version: 'v3.7.0', cls: 'caution' },
+      { version: 'v3.7.1', cls: 'safe' }
+    ]
+  },
+  {
+    slug: 'cache',
+    repo: 'example/cache',
+    latestVersion: '7.4.0',
+    images: ['example/cache'],
+    releases: [
+      { version: '7.0.15', cls: 'safe' },
+      { version: '7.2.0', cls: 'caution' },
+      { version: '7.2.1', cls: 'safe' },
+      { version: '7.2.2', cls: 'breaking', kind: 'urgent' },
+      { version: '7.4.0', cls: 'caution' }
+    ]
+  },
+  {
+    // No release judged yet.
+    slug: 'store',
+    repo: 'example/store',
+    latestVersion: '8.4.0',
+    images: ['example/store'],
+    releases: []
+  },
+  {
+    slug: 'metrics',
+    repo: 'example/metrics',
+    latestVersion: 'v3.14.0',
+    images: ['example/metrics'],
+    releases: [
+      { version: 'v2.54.1', cls: 'safe' },
+      { version: 'v3.0.0', cls: 'breaking' },
+      { version: 'v3.1.0', cls: 'breaking', kind: 'urgent' },
+      { version: 'v3.13.0', cls: 'caution' },
+      { version: 'v3.14.0', cls: 'breaking' }
+    ]
+  }
+]
+
+let dir: string
+let cleanup: () => Promise<void>
+
+beforeAll(async () => {
+  ;({ dir, cleanup } = await tempDir('updatesafe-placement-'))
+  await writeMiniSnapshot(path.join(dir, 'snapshot'), APPS)
+})
+afterAll(() => cleanup())
+
+async function change(baseImage: string, image: string): Promise<CheckedApp> {
+  const c: ImageChange = { file: 'compose.yml', field: 'services.x.image', line: 3, baseImage, image }
+  const result = await runCheck(snapshotReader(path.join(dir, 'snapshot')), { from: [], services: [], changes: [c] })
+  expect(result.untracked).toEqual([])
+  expect(result.apps).toHaveLength(1)
+  return result.apps[0]!
+}
+
+describe('placing an image change in the app’s history', () => {
+  it('finds both ends by their tags when the release labels number otherwise, and judges the release between', async () => {
+    const a = await change('ghcr.io/example/calver:v0.2601.0', 'ghcr.io/example/calver:v0.2602.0')
+    expect(a).toMatchObject({ running: 'v0.2601.0', latest: 'v0.2602.0', safeToUpdate: 'breaking' })
+    expect(a.decidedBy?.version).toBe('v26.02')
+    expect(a.crossed.map((e) => e.version)).toEqual(['v26.02'])
+  })
+
+  it('reads a floating tag as the newest release of its line, on both sides', async () => {
+    // v3.6 runs 3.6.2 already: the breaking 3.6.1 is behind it.
+    const a = await change('example/proxy:v3.6', 'example/proxy:v3.7')
+    expect(a).toMatchObject({ running: 'v3.6', latest: 'v3.7', safeToUpdate: 'caution' })
+    expect(a.crossed.map((e) => e.version)).toEqual(['v3.7.1', 'v3.7.0'])
+    expect(a.rationale).toContain('the newest judged release of the 3.6 line, v3.6.2')
+    // A major tag is a line too.
+    expect((await change('example/proxy:v3.5.0', 'example/proxy:v3')).crossed[0]!.version).toBe('v3.7.1')
+    // An exact tag stays exact.
+    expect((await change('example/proxy:v3.6.0', 'example/proxy:v3.6.2')).safeToUpdate).toBe('breaking')
+  })
+
+  it('calls a digest moved under a floating tag unknown, unless the line has one release since it began', async () => {
+    const moved = await change(`example/cache:7.2-alpine@${D('a')}`, `example/cache:7.2-alpine@${D('b')}`)
+    expect(moved.safeToUpdate).toBe('unknown')
+    expect(moved.rationale).toContain('the digest under the floating tag 7.2 moved')
+    expect(moved.crossed.map((e) => e.version)).toEqual(['7.2.2', '7.2.1', '7.2.0'])
+    // 7.4 has one release, and an older judged one shows where the line began: nothing came out since.
+    const one = await change(`example/cache:7.4@${D('a')}`, `example/cache:7.4@${D('b')}`)
+    expect(one).toMatchObject({ safeToUpdate: 'safe', running: '7.4', latest: '7.4' })
+    // A tag naming one release: a rebuild of it.
+    const exact = await change(`example/cache:7.2.1-alpine@${D('a')}`, `example/cache:7.2.1-alpine@${D('b')}`)
+    expect(exact.safeToUpdate).toBe('safe')
+    expect(exact.rationale).toContain('The version stays 7.2.1')
+  })
+
+  it('shows a tag that names no version as written, never the catalog’s latest', async () => {
+    const a = await change('example/cache:7.2.1-alpine', 'example/cache:latest-alpine')
+    expect(a).toMatchObject({ running: '7.2.1', latest: 'latest-alpine', safeToUpdate: 'unknown' })
+    expect(a.rationale).toContain('"latest-alpine" names no version')
+    const back = await change('example/cache:latest', 'example/cache:7.2.1')
+    expect(back).toMatchObject({ running: 'latest', latest: '7.2.1', safeToUpdate: 'unknown' })
+  })
+
+  it('says of an app with no judged release that none is judged, not that the target is the oldest', async () => {
+    const a = await change('example/store:8.2.2', 'example/store:8.4.0')
+    expect(a.safeToUpdate).toBe('unknown')
+    expect(a.rationale).not.toContain('older than the releases judged')
+    expect(a.rationale).toContain('No release of this app is judged yet')
+  })
+
+  it('quotes the weightiest release crossed: the most severe, a required step before an urgent fix, a major first', async () => {
+    const a = await change('example/metrics:v2.54.1', 'example/metrics:v3.14.0')
+    expect(a.safeToUpdate).toBe('breaking')
+    expect(a.decidedBy?.version).toBe('v3.0.0')
+    expect(a.rationale).toContain('made-up words of v3.0.0')
+  })
+})
+
+describe('placeImage', () => {
+  const at = (image: string, versions: string[], build?: Parameters<typeof placeImage>[1]) => {
+    const history = historyOf(versions.map((version) => ({ version, cls: 'safe' as const })))
+    const placed = placeImage(parseImageRef(image)!, build, history, history[0]?.version ?? '0')
+    return 'place' in placed
+      ? placed.place.at === 'release'
+        ? placed.place.entry.version
+        : `label ${placed.place.label}`
+      : `unknown: ${placed.unknown}`
+  }
+
+  it('places a develop build only where the history holds its release', () => {
+    const dev = { tags: 'as-is' as const, channel: 'develop' as const }
+    expect(at('ghcr.io/x/sonarr:4.0.15.2941', ['v4.0.14.2939', 'v4.0.15.2941'], dev)).toBe('v4.0.15.2941')
+    expect(at('ghcr.io/x/sonarr:4.0.15.2941', ['v4.0.14.2939'], dev)).toMatch(
+      /is a develop build: its tag names "4.0.15.2941", which is no release/
+    )
+  })
+
+  it("reads a publisher's alias and a tag of one or two numbers as the newest release of its line", () => {
+    const homeOps = { tags: 'home-operations' as const }
+    expect(at('x:1.6.0', ['v1.6.0', 'v1.5.2'], homeOps)).toBe('v1.6.0')
+    expect(at('x:1.6', ['v1.6.0', 'v1.6.3', 'v1.7.0'], homeOps)).toBe('v1.6.3')
+    expect(at('x:26.2', ['v26.2', 'v26.2.1'])).toBe('v26.2.1')
+    expect(at('x:v26', ['v26.2', 'v26.2.1', 'v25.9'])).toBe('v26.2.1')
+    // A line the history does not hold stays a label, compared as that line.
+    expect(at('x:2.1', ['v1.6.0'])).toBe('label 2.1')
+    // Three numbers name one release.
+    expect(at('x:1.6.0', ['v1.6.0', 'v1.6.0.1'])).toBe('v1.6.0')
+  })
+
+  it('matches a release by its tag where its label numbers otherwise', () => {
+    const history = historyOf([
+      { version: 'v26.01', tag: 'v0.2601.0', cls: 'safe' },
+      { version: 'v26.02', tag: 'v0.2602.0', cls: 'safe' }
+    ])
+    const placed = placeImage(parseImageRef('x:v0.2601.0')!, undefined, history, 'v26.02')
+    expect('place' in placed && placed.place).toMatchObject({
+      at: 'release',
+      scheme: 'tag',
+      entry: { version: 'v26.01' }
+    })
+  })
+})
