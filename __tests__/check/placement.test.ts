@@ -6,75 +6,15 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import path from 'node:path'
 import { parseImageRef } from '../../src/check/images.js'
 import { placeImage } from '../../src/check/placement.js'
+import { gateStatus } from '../../src/check/gate.js'
 import { runCheck, type CheckedApp, type ImageChange } from '../../src/check/report.js'
+import { main } from '../../src/commands.js'
 import { snapshotReader } from '../../src/check/snapshot.js'
-import { historyOf, writeMiniSnapshot, type MiniApp } from '../support/mini-snapshot.js'
+import { APPS } from '../support/made-up-apps.js'
+import { historyOf, writeMiniSnapshot } from '../support/mini-snapshot.js'
 import { tempDir } from '../support/tmp.js'
 
 const D = (c: string) => `sha256:${c.repeat(64)}`
-
-export const APPS: MiniApp[] = [
-  {
-    // Labels its releases v26.02 and tags them v0.2602.0; the image follows the tags.
-    slug: 'calver',
-    repo: 'example/calver',
-    latestVersion: 'v26.02',
-    images: ['ghcr.io/example/calver'],
-    releases: [
-      { version: 'v25.12', tag: 'v0.2512.0', cls: 'safe' },
-      { version: 'v26.01', tag: 'v0.2601.0', cls: 'safe' },
-      { version: 'v26.02', tag: 'v0.2602.0', cls: 'breaking' }
-    ]
-  },
-  {
-    slug: 'proxy',
-    repo: 'example/proxy',
-    latestVersion: 'v3.7.1',
-    images: ['example/proxy'],
-    releases: [
-      { version: 'v3.5.0', cls: 'safe' },
-      { version: 'v3.6.0', cls: 'safe' },
-      { version: 'v3.6.1', cls: 'breaking' },
-      { version: 'v3.6.2', cls: 'safe' },
-      { version: 'v3.7.0', cls: 'caution' },
-      { version: 'v3.7.1', cls: 'safe' }
-    ]
-  },
-  {
-    slug: 'cache',
-    repo: 'example/cache',
-    latestVersion: '7.4.0',
-    images: ['example/cache'],
-    releases: [
-      { version: '7.0.15', cls: 'safe' },
-      { version: '7.2.0', cls: 'caution' },
-      { version: '7.2.1', cls: 'safe' },
-      { version: '7.2.2', cls: 'breaking', kind: 'urgent' },
-      { version: '7.4.0', cls: 'caution' }
-    ]
-  },
-  {
-    // No release judged yet.
-    slug: 'store',
-    repo: 'example/store',
-    latestVersion: '8.4.0',
-    images: ['example/store'],
-    releases: []
-  },
-  {
-    slug: 'metrics',
-    repo: 'example/metrics',
-    latestVersion: 'v3.14.0',
-    images: ['example/metrics'],
-    releases: [
-      { version: 'v2.54.1', cls: 'safe' },
-      { version: 'v3.0.0', cls: 'breaking' },
-      { version: 'v3.1.0', cls: 'breaking', kind: 'urgent' },
-      { version: 'v3.13.0', cls: 'caution' },
-      { version: 'v3.14.0', cls: 'breaking' }
-    ]
-  }
-]
 
 let dir: string
 let cleanup: () => Promise<void>
@@ -192,5 +132,46 @@ describe('placeImage', () => {
       scheme: 'tag',
       entry: { version: 'v26.01' }
     })
+  })
+})
+
+describe('the gate on an update of the major version the catalog cannot judge', () => {
+  it('fails it under the default fail-on: breaking, with its reason; allow-unjudged-major lets it pass as unknown', async () => {
+    const c = (baseImage: string, image: string): ImageChange => ({
+      file: 'compose.yml',
+      field: 'services.db.image',
+      line: 3,
+      baseImage,
+      image
+    })
+    const reader = snapshotReader(path.join(dir, 'snapshot'))
+    const major = await runCheck(reader, {
+      from: [],
+      services: [],
+      changes: [c('example/store:7.1', 'example/store:8.4.0')]
+    })
+    expect(major.apps[0]).toMatchObject({ safeToUpdate: 'unknown', changesMajor: true })
+    expect(gateStatus(major)).toBe(1)
+    expect(gateStatus(major, { allowUnjudgedMajor: true })).toBe(0)
+    expect(gateStatus(major, { failOn: 'never' })).toBe(0)
+    // The same app within one major: unknown, which fails only fail-on: unknown.
+    const minor = await runCheck(reader, {
+      from: [],
+      services: [],
+      changes: [c('example/store:8.2.2', 'example/store:8.4.0')]
+    })
+    expect(gateStatus(minor)).toBe(0)
+    expect(gateStatus(minor, { failOn: 'unknown' })).toBe(1)
+
+    // The command line: `check --allow-unjudged-major`.
+    const out: string[] = []
+    const quiet = { info: () => {}, warning: () => {}, error: () => {} }
+    const check = (...args: string[]) =>
+      main(['check', '--api', path.join(dir, 'snapshot'), '--from', 'store=7.1', ...args], quiet, {}, (t) =>
+        out.push(t)
+      )
+    expect(await check()).toBe(1)
+    expect(out.join('')).toMatch(/breaking unjudged major\s+The update changes the major version/)
+    expect(await check('--allow-unjudged-major')).toBe(0)
   })
 })
