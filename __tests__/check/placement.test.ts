@@ -4,8 +4,10 @@
 // quoted among those crossed.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import path from 'node:path'
+import fc from 'fast-check'
 import { parseImageRef } from '../../src/check/images.js'
-import { placeImage } from '../../src/check/placement.js'
+import { placeImage, placeLabel, spanOf } from '../../src/check/placement.js'
+import { verdictFrom } from '../../src/classify/upgrade.js'
 import { gateStatus } from '../../src/check/gate.js'
 import { runCheck, type CheckedApp, type ImageChange } from '../../src/check/report.js'
 import { main } from '../../src/commands.js'
@@ -49,6 +51,10 @@ describe('placing an image change in the app’s history', () => {
     expect(a.rationale).toContain('the newest judged release of the 3.6 line, v3.6.2')
     // A major tag is a line too.
     expect((await change('example/proxy:v3.5.0', 'example/proxy:v3')).crossed[0]!.version).toBe('v3.7.1')
+    // A floating tag and the release it stands for are one release.
+    const same = await change('example/proxy:v3.6', 'example/proxy:v3.6.2')
+    expect(same).toMatchObject({ safeToUpdate: 'safe', crossed: [] })
+    expect(same.rationale).toContain('name the same release')
     // An exact tag stays exact.
     expect((await change('example/proxy:v3.6.0', 'example/proxy:v3.6.2')).safeToUpdate).toBe('breaking')
   })
@@ -173,5 +179,42 @@ describe('the gate on an update of the major version the catalog cannot judge', 
     expect(await check()).toBe(1)
     expect(out.join('')).toMatch(/breaking unjudged major\s+The update changes the major version/)
     expect(await check('--allow-unjudged-major')).toBe(0)
+  })
+})
+
+describe('spanOf, over any history', () => {
+  const histories = fc
+    .uniqueArray(
+      fc.tuple(fc.integer({ min: 0, max: 3 }), fc.integer({ min: 0, max: 5 }), fc.integer({ min: 0, max: 5 })),
+      {
+        minLength: 1,
+        maxLength: 25,
+        selector: (t) => t.join('.')
+      }
+    )
+    .map((ts) => historyOf(ts.map((t) => ({ version: `v${t.join('.')}`, cls: 'safe' as const }))))
+
+  it('crosses exactly the releases after the one run, up to and including the one updated to', () => {
+    fc.assert(
+      fc.property(histories, fc.nat(), fc.nat(), (history, i, j) => {
+        // Newest first: the larger index is the older release.
+        const older = Math.max(i % history.length, j % history.length)
+        const newer = Math.min(i % history.length, j % history.length)
+        const from = placeLabel(history, history[older]!.version)
+        const to = placeLabel(history, history[newer]!.version)
+        const span = spanOf(history, from, to)
+        if (older === newer) return span.order === 'same'
+        return span.order === 'up' && span.crossed.length === older - newer && span.crossed[0] === history[newer]
+      })
+    )
+  })
+
+  it('never calls an update safe when the version updated to is not judged', () => {
+    fc.assert(
+      fc.property(histories, fc.nat(), fc.integer({ min: 4, max: 9 }), (history, i, major) => {
+        const v = verdictFrom(history, history[i % history.length]!.version, { latest: `v${major}.0.0` })
+        return v.safeToUpdate === 'unknown'
+      })
+    )
   })
 })

@@ -123,7 +123,14 @@ export function verdictOver(
     )
   const span = spanOf(history, from, to, opts.tagPrefix)
   if (span.order === 'same')
-    return { ...none(`${shown.running} is the latest release: there is nothing to update.`), safeToUpdate: 'safe' }
+    return {
+      ...none(
+        running === latest
+          ? `${shown.running} is the latest release: there is nothing to update.`
+          : `${shown.running} and ${shown.latest} name the same release: there is nothing to update.`
+      ),
+      safeToUpdate: 'safe'
+    }
   if (span.order === 'unplaced')
     return none(
       `${shown.running} cannot be placed among the releases of this app (${span.why}): the update to ${shown.latest} is not judged.`
