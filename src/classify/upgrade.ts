@@ -3,7 +3,7 @@
 // version up to the latest. A version the history cannot place is unknown, never safe.
 import { LIMITS, type Classification, type HistoryEntry } from '../schema/index.js'
 import { gapLabel, lineWords, placeLabel, placeWords, spanOf, type Place } from '../check/placement.js'
-import { compareVersions, parseVersion } from '../util/versions.js'
+import { compareVersions, parseVersion, sameVersion } from '../util/versions.js'
 import { clip, safeLabel } from './text.js'
 
 /** Severity order of the classes; the same order the classifier uses across releases. */
@@ -125,7 +125,7 @@ export function verdictOver(
   if (span.order === 'same')
     return {
       ...none(
-        running === latest
+        sameVersion(running, latest, opts.tagPrefix)
           ? `${shown.running} is the latest release: there is nothing to update.`
           : `${shown.running} and ${shown.latest} name the same release: there is nothing to update.`
       ),
