@@ -63,7 +63,8 @@ describe('placing an image change in the app’s history', () => {
     const moved = await change(`example/cache:7.2-alpine@${D('a')}`, `example/cache:7.2-alpine@${D('b')}`)
     expect(moved.safeToUpdate).toBe('unknown')
     expect(moved.rationale).toContain('the digest under the floating tag 7.2 moved')
-    expect(moved.crossed.map((e) => e.version)).toEqual(['7.2.2', '7.2.1', '7.2.0'])
+    // It may carry any release of the line after its first, which the old image carried at least.
+    expect(moved.crossed.map((e) => e.version)).toEqual(['7.2.2', '7.2.1'])
     // 7.4 has one release, and an older judged one shows where the line began: nothing came out since.
     const one = await change(`example/cache:7.4@${D('a')}`, `example/cache:7.4@${D('b')}`)
     expect(one).toMatchObject({ safeToUpdate: 'safe', running: '7.4', latest: '7.4' })

@@ -262,6 +262,7 @@ export function digestMove(
       ? `the digest under the floating tag ${words} moved, and no release of the ${words} line is judged: the new image may carry any of them`
       : !older || gapInLine
         ? `the digest under the floating tag ${words} moved, and the catalog does not show the ${words} line from its first release: the new image may carry a release the old one did not`
-        : `the digest under the floating tag ${words} moved: the ${words} line has ${inIt.length} judged releases (newest ${placeWords(place)}), and the old image may have been built before any of them`
-  return { why, mayCarry: inIt }
+        : `the digest under the floating tag ${words} moved: the ${words} line has ${inIt.length} judged releases (newest ${placeWords(place)}): the old image may carry any of them, the new one a later one`
+  // Where the line's first release is known, the old image carries at least that one.
+  return { why, mayCarry: older && !gapInLine ? inIt.slice(0, -1) : inIt }
 }
