@@ -83,7 +83,8 @@ const HELP: Record<string, string> = {
               updatesafe add traefik/traefik --image traefik
 `,
   check: `  check     --api URL|DIR [--from APP=VERSION ...] [--compose FILE ...] [--json]
-            [--fail-on breaking|caution|unknown|never] [--allow-urgent] [--resolve-images]
+            [--fail-on breaking|caution|unknown|never] [--allow-urgent]
+            [--allow-unjudged-major] [--resolve-images]
             Judge the update from the version you run to the latest, for each app
             named by --from or found through a Compose service's image: in a
             published snapshot. Each update counts as its worst class: its verdict,
@@ -94,6 +95,9 @@ const HELP: Record<string, string> = {
             or breaking; unknown: anything not known to be safe; never: always 0),
             --allow-urgent counting a breaking path of urgent fixes only as
             caution; 0 otherwise; 2 for bad input (a file, the snapshot, the flags).
+            An update that changes the major version and that the catalog
+            cannot judge counts as breaking; --allow-unjudged-major counts it
+            as unknown.
             --resolve-images (off by default: it uses the network) asks the registry
             of each image the catalog does not map for its
             org.opencontainers.image.source label, with an anonymous pull token,
@@ -386,6 +390,7 @@ async function run(
           json: { type: 'boolean', default: false },
           'fail-on': { type: 'string', default: 'breaking' },
           'allow-urgent': { type: 'boolean', default: false },
+          'allow-unjudged-major': { type: 'boolean', default: false },
           'resolve-images': { type: 'boolean', default: false }
         }
       })
@@ -413,7 +418,7 @@ async function run(
         services,
         ...(values['resolve-images'] ? { resolve } : {})
       })
-      const gate = { failOn, allowUrgent: values['allow-urgent'] }
+      const gate = { failOn, allowUrgent: values['allow-urgent'], allowUnjudgedMajor: values['allow-unjudged-major'] }
       stdout(
         values.json
           ? `${JSON.stringify(checkJson(result, gate), null, 2)}\n`

@@ -28,6 +28,7 @@ describe('check/action.yml', () => {
     const bundle = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { bundle: string } }).scripts.bundle
     expect(bundle).toContain('ncc build src/check-action.ts -o dist/check')
     expect(Object.keys(action.inputs).sort()).toEqual([
+      'allow-unjudged-major',
       'allow-urgent',
       'api',
       'comment-author',

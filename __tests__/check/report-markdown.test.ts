@@ -31,6 +31,7 @@ function app(slug: string, cls: 'safe' | 'breaking', line: number): CheckedApp {
     },
     running: '1.0.0',
     latest: '2.0.0',
+    changesMajor: true,
     safeToUpdate: cls,
     rationale: 'why',
     decidedBy: release,

@@ -2,7 +2,7 @@
 // COMMUNITY.md and community.jsonl give (facts: image tags), and hostile ones no publisher writes.
 import { describe, expect, it } from '@jest/globals'
 import fc from 'fast-check'
-import { notJudged, readTag } from '../../src/check/tag-rules.js'
+import { readTag } from '../../src/check/tag-rules.js'
 import { TAG_RULES, type ImageChannel, type TagRule } from '../../src/schema/index.js'
 import { readSharedJsonl, sharedPath } from '../support/shared-data.js'
 
@@ -189,27 +189,5 @@ describe('no version from a tag without one (property)', () => {
       ),
       { numRuns: 3000 }
     )
-  })
-})
-
-describe('notJudged', () => {
-  const stable = (version: string, alias = false) => ({
-    version,
-    channel: 'stable' as const,
-    ...(alias ? { alias: true as const } : {})
-  })
-  it('judges a develop build only where the history holds its release', () => {
-    const dev = { version: '4.0.15.2941', channel: 'develop' as const }
-    expect(notJudged('ghcr.io/home-operations/sonarr', dev, ['v4.0.14.2939', 'v4.0.15.2941'])).toBeNull()
-    expect(notJudged('ghcr.io/home-operations/sonarr', dev, ['v4.0.14.2939'])).toMatch(
-      /is a develop build: its tag names "4.0.15.2941", which is no release/
-    )
-  })
-  it('judges an alias only where it names exactly one release', () => {
-    expect(notJudged('x', stable('1.6.0', true), ['v1.6.0', 'v1.5.2'])).toBeNull()
-    expect(notJudged('x', stable('1.6', true), ['v1.6.0'])).toMatch(/alias/)
-    expect(notJudged('x', stable('26.2', true), ['v26.2', 'v26.1'])).toBeNull()
-    expect(notJudged('x', stable('26.2', true), ['v26.2', 'v26.2.1'])).toMatch(/alias/)
-    expect(notJudged('x', stable('1.6'), [])).toBeNull()
   })
 })

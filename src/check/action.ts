@@ -43,6 +43,8 @@ export interface Report {
   notRead: NotRead[]
   failOn: FailOn
   allowUrgent: boolean
+  /** An unjudged update of the major version counts as unknown, not breaking. */
+  allowUnjudgedMajor?: boolean
   status: 0 | 1
   api: string
 }
@@ -78,7 +80,7 @@ export function reportMarkdown(r: Report, note?: string, max = MAX_COMMENT): str
       const src = a.source.from === 'change' ? a.source : null
       return (
         `| ${src ? code(`${src.file}:${src.line}`) : ''} | ${md(a.slug, 60)} | ${md(a.running ?? '?', 60)} → ${md(a.latest, 60)} | ${a.safeToUpdate} | ` +
-        `${w.safeToUpdate}${w.version ? ` (${md(w.version, 60)})` : ''}${w.urgentAllowed ? ', urgent fix allowed' : ''} | ${md(w.words)} |`
+        `${w.safeToUpdate}${w.version ? ` (${md(w.version, 60)})` : ''}${w.urgentAllowed ? ', urgent fix allowed' : ''}${w.unjudgedMajor ? ', unjudged major' : ''} | ${md(w.words)} |`
       )
     })
   const notes = [
@@ -90,7 +92,7 @@ export function reportMarkdown(r: Report, note?: string, max = MAX_COMMENT): str
   const tail: string[] = []
   if (note) tail.push(`> ${md(note, 1000)}`, '')
   tail.push(
-    `<sub>fail-on: ${r.failOn}${r.allowUrgent ? ', allow-urgent' : ''} · catalog ${md(withoutCredentials(r.api).replace(/\/+$/, ''), 200)}, generated ${md(r.result.snapshot.generatedAt, 40)}</sub>`
+    `<sub>fail-on: ${r.failOn}${r.allowUrgent ? ', allow-urgent' : ''}${r.allowUnjudgedMajor ? ', allow-unjudged-major' : ''} · catalog ${md(withoutCredentials(r.api).replace(/\/+$/, ''), 200)}, generated ${md(r.result.snapshot.generatedAt, 40)}</sub>`
   )
   // What is left for rows and notes once the head, the tail, the table's header and the two
   // "left out" lines (each under 200 characters) are counted.
@@ -204,6 +206,7 @@ export async function runCheckAction(
   try {
     const failOn = parseFailOn(core.getInput('fail-on'), `input fail-on (one of ${FAIL_ON.join(', ')})`)
     const allowUrgent = boolInput('allow-urgent')
+    const allowUnjudgedMajor = boolInput('allow-unjudged-major')
     const api = core.getInput('api').trim()
     if (!api)
       throw new Error(
@@ -240,7 +243,7 @@ export async function runCheckAction(
         ...notRead.map((n) => ({ file: n.file, line: 1, service: '', image: '', reason: n.reason }))
       ]
     }
-    const status = gateStatus(asUnknown, { failOn, allowUrgent })
+    const status = gateStatus(asUnknown, { failOn, allowUrgent, allowUnjudgedMajor })
     const report: Report = {
       result,
       added: added.map((a) => ({ file: a.file, line: a.line, image: a.image })),
@@ -248,6 +251,7 @@ export async function runCheckAction(
       notRead,
       failOn,
       allowUrgent,
+      allowUnjudgedMajor,
       status,
       api
     }
@@ -283,7 +287,7 @@ export async function runCheckAction(
     if (comment.done !== 'none' && comment.warning) core.warning(escapeUnsafe(redact(comment.warning, secrets)))
     if (env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(redact(reportMarkdown(report, note), secrets), true).write()
     const worst = result.apps.reduce(
-      (m, a) => Math.max(m, RANK[worstOf(a, { allowUrgent }).safeToUpdate]),
+      (m, a) => Math.max(m, RANK[worstOf(a, { allowUrgent, allowUnjudgedMajor }).safeToUpdate]),
       notJudgedCount(report) > 0 ? RANK.unknown : 0
     )
     core.setOutput('worst', (Object.keys(RANK) as (keyof typeof RANK)[])[worst] ?? 'safe')

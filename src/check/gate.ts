@@ -33,6 +33,14 @@ export interface Worst {
   words: string
   /** A breaking release let through by `allowUrgent` (every breaking release crossed is an urgent fix). */
   urgentAllowed: boolean
+  /** Counted as breaking: the update changes the major version and the catalog cannot judge it. */
+  unjudgedMajor: boolean
+}
+
+/** What the gate lets through: `allowUrgent` (urgent fixes as caution), `allowUnjudgedMajor` (as unknown). */
+export interface GateOptions {
+  allowUrgent?: boolean
+  allowUnjudgedMajor?: boolean
 }
 
 const norm = (c: Classification): Exclude<Classification, 'unmaintained'> => (c === 'unmaintained' ? 'caution' : c)
@@ -42,7 +50,7 @@ const norm = (c: Classification): Exclude<Classification, 'unmaintained'> => (c 
  * worse (an update that is unknown overall but crosses a breaking release is breaking for the gate,
  * and says which release and why). With `allowUrgent`, a breaking path of urgent fixes only counts as caution.
  */
-export function worstOf(a: CheckedApp, opts: { allowUrgent?: boolean } = {}): Worst {
+export function worstOf(a: CheckedApp, opts: GateOptions = {}): Worst {
   const verdict = norm(a.safeToUpdate)
   const d = a.decidedBy
   const crossed = d ? norm(d.safeToUpdate) : 'safe'
@@ -50,14 +58,22 @@ export function worstOf(a: CheckedApp, opts: { allowUrgent?: boolean } = {}): Wo
   let cls = byRelease ? crossed : verdict
   const urgentAllowed = cls === 'breaking' && a.urgentOnly && opts.allowUrgent === true
   if (urgentAllowed) cls = 'caution'
+  if (a.safeToUpdate === 'unknown' && a.changesMajor && cls !== 'breaking' && opts.allowUnjudgedMajor !== true)
+    return {
+      safeToUpdate: 'breaking',
+      version: null,
+      words: `The update changes the major version and the catalog cannot judge it, so it counts as breaking (allow-unjudged-major lets it pass as unknown). ${a.rationale}`,
+      urgentAllowed: false,
+      unjudgedMajor: true
+    }
   const words = byRelease ? (d.quote ?? d.evidence ?? d.rationale) : a.rationale
-  return { safeToUpdate: cls, version: byRelease ? d.version : null, words, urgentAllowed }
+  return { safeToUpdate: cls, version: byRelease ? d.version : null, words, urgentAllowed, unjudgedMajor: false }
 }
 
 /** The most severe class the gate counts over every judged app; null when none was judged. */
 export function worstOverall(
   result: CheckResult,
-  opts: { allowUrgent?: boolean } = {}
+  opts: GateOptions = {}
 ): Exclude<Classification, 'unmaintained'> | null {
   let worst: Exclude<Classification, 'unmaintained'> | null = null
   for (const a of result.apps) {
@@ -68,7 +84,7 @@ export function worstOverall(
 }
 
 /** 1 when any app's worst class (or, for `unknown`, an image the catalog does not know) reaches `failOn`. */
-export function gateStatus(result: CheckResult, opts: { failOn?: FailOn; allowUrgent?: boolean } = {}): 0 | 1 {
+export function gateStatus(result: CheckResult, opts: GateOptions & { failOn?: FailOn } = {}): 0 | 1 {
   const threshold = THRESHOLD[opts.failOn ?? 'breaking']
   if (result.apps.some((a) => LEVEL[worstOf(a, opts).safeToUpdate] >= threshold)) return 1
   // A service built from source has no image to update; any other untracked image is unknown.

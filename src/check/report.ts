@@ -1,7 +1,7 @@
 // `updatesafe check`: for each app a user runs, the verdict of updating from the running version
 // to the latest, from a published snapshot's per-release history; as a table or as JSON, and an
 // exit status a deploy script or an update bot can gate on.
-import { verdictFrom, type UpgradeVerdict } from '../classify/upgrade.js'
+import { verdictOver, type UpgradeVerdict } from '../classify/upgrade.js'
 import {
   catalogDocSchema,
   imagesDocSchema,
@@ -14,10 +14,11 @@ import {
 import { paths } from '../site/paths.js'
 import { problem } from '../util/problems.js'
 import type { ComposeService } from './compose.js'
-import { imageMatcher, imageVersion, parseImageRef, type CommunityBuild, type ImageRef } from './images.js'
+import { imageMatcher, parseImageRef, type CommunityBuild, type ImageMatch, type ImageRef } from './images.js'
 import { githubRepoOf } from './oci.js'
+import { digestMove, placeImage, placeLabel, type Place, type Placed } from './placement.js'
 import { required, type SnapshotReader } from './snapshot.js'
-import { notJudged, type TagReading } from './tag-rules.js'
+import { parseVersion } from '../util/versions.js'
 
 /** `--from app=version`. */
 export interface FromArg {
@@ -50,7 +51,10 @@ export interface CheckedApp {
       }
     /** A pull request's change of an image: `service` is the field that holds it. */
     | { from: 'change'; file: string; service: string; line: number; image: string; baseImage: string }
-  /** The running version, or null when the image's tag names none. */
+  /**
+   * The running version as its tag gives it (`v3.6`, a floating tag, stays so), the tag as written where it names no
+   * version (`latest-alpine`), or null when there is no tag.
+   */
   running: string | null
   latest: string
   safeToUpdate: Classification
@@ -63,6 +67,8 @@ export interface CheckedApp {
   urgentOnly: boolean
   /** The app itself is archived upstream. */
   unmaintained: boolean
+  /** The update changes the major version (the first number: postgres 16.4 → 18.6). */
+  changesMajor: boolean
 }
 
 export interface Untracked {
@@ -89,6 +95,26 @@ function crossedOf(e: HistoryEntry): Crossed {
   }
 }
 
+/** Both read as versions and their first numbers differ. */
+function changesMajor(from: string | null, to: string | null): boolean {
+  const a = from === null ? null : parseVersion(from)
+  const b = to === null ? null : parseVersion(to)
+  return a !== null && b !== null && a.numbers[0] !== b.numbers[0]
+}
+
+/** A verdict with nothing judged: the update as shown, unknown for `rationale`. */
+function notJudgedVerdict(running: string | null, latest: string, rationale: string): UpgradeVerdict {
+  return {
+    running: running ?? '',
+    latest,
+    safeToUpdate: 'unknown',
+    rationale,
+    decidedBy: null,
+    crossed: [],
+    urgentOnly: false
+  }
+}
+
 function checked(
   record: AppRecord,
   source: CheckedApp['source'],
@@ -108,7 +134,8 @@ function checked(
     crossed: v.crossed.map(crossedOf),
     breaking: v.safeToUpdate === 'breaking' || v.crossed.some((e) => e.safeToUpdate === 'breaking'),
     urgentOnly: v.urgentOnly,
-    unmaintained: record.safeToUpdate === 'unmaintained'
+    unmaintained: record.safeToUpdate === 'unmaintained',
+    changesMajor: changesMajor(running, v.latest || record.latestVersion)
   }
 }
 
@@ -154,30 +181,96 @@ export async function runCheck(
     if (!histories.has(slug)) histories.set(slug, await reader.read(paths.releases(slug), releasesDocSchema))
     return histories.get(slug)!
   }
-  const judge = async (record: AppRecord, running: string, source: CheckedApp['source'], to?: string) => {
-    const latest = to ?? record.latestVersion
+  /** The update between two places in the app's history, shown as `running` → `latest`. */
+  const judge = async (
+    record: AppRecord,
+    source: CheckedApp['source'],
+    running: string,
+    latest: string,
+    place: (releases: ReleasesDoc['releases']) => { from: Place; to: Place }
+  ) => {
     const history = await historyOf(record.slug)
-    const v =
-      history === null
-        ? {
-            ...verdictFrom([], running, { latest }),
-            rationale: `The snapshot publishes no judged releases for ${record.slug} (it predates ${paths.releases('{slug}')}): the update is not judged.`
-          }
-        : // Spans never read (history gaps) make an update across them unknown, never safe.
-          verdictFrom(history.releases, running, { latest, gaps: history.gaps ?? [] })
-    return checked(record, source, running, v)
+    if (history === null)
+      return checked(
+        record,
+        source,
+        running,
+        notJudgedVerdict(
+          running,
+          latest,
+          `The snapshot publishes no judged releases for ${record.slug} (it predates ${paths.releases('{slug}')}): the update is not judged.`
+        )
+      )
+    const { from, to } = place(history.releases)
+    // Spans never read (history gaps) make an update across them unknown, never safe.
+    return checked(
+      record,
+      source,
+      running,
+      verdictOver(history.releases, from, to, { running, latest, gaps: history.gaps ?? [] })
+    )
   }
-  /**
-   * The version an image's tag names for one app, or why it is not judged: a community build's tag is read by its
-   * rule, and a develop build or a moving alias counts only where it names a release the app's history holds.
-   */
-  const versionFor = async (slug: string, ref: ImageRef, build: CommunityBuild | undefined): Promise<TagReading> => {
-    const reading = imageVersion(ref, build)
-    if (!('version' in reading) || (reading.channel === 'stable' && !reading.alias)) return reading
-    const history = await historyOf(slug)
-    const labels = history ? history.releases.flatMap((e) => [e.version, e.tag]) : []
-    const why = notJudged(ref.name, reading, labels)
-    return why === null ? reading : { unknown: why }
+  const releasesOf = async (slug: string) => (await historyOf(slug))?.releases ?? []
+
+  /** A pull request's change of one app's image, from `base` to `head`. */
+  const judgeChange = async (
+    record: AppRecord,
+    source: Extract<CheckedApp['source'], { from: 'change' }>,
+    base: ImageRef | null,
+    head: ImageRef,
+    headBuild: CommunityBuild | undefined,
+    baseMatch: ImageMatch
+  ): Promise<CheckedApp> => {
+    const history = await historyOf(record.slug)
+    const releases = history?.releases ?? []
+    const sameApp = 'slugs' in baseMatch && baseMatch.slugs.includes(record.slug)
+    const to = placeImage(head, headBuild, releases, record.latestVersion)
+    const from: Placed =
+      base && sameApp
+        ? placeImage(base, baseMatch.community.get(record.slug), releases, record.latestVersion)
+        : { shown: null, unknown: 'it is not an image reference' }
+    const unknown = !sameApp
+      ? `the image was ${source.baseImage}, not one of ${record.slug}'s: there is no earlier version of it to update from`
+      : 'unknown' in from
+        ? `the version before is not known (${source.baseImage}): ${from.unknown}`
+        : 'unknown' in to
+          ? `the version after is not known (${source.image}): ${to.unknown}`
+          : null
+    // A tag that names no version is shown as written, never as the catalog's latest.
+    if (unknown !== null || !('place' in from) || !('place' in to))
+      return checked(
+        record,
+        source,
+        sameApp ? from.shown : null,
+        notJudgedVerdict(
+          sameApp ? from.shown : null,
+          to.shown ?? (head.digest ? `@${head.digest.slice(0, 19)}` : '?'),
+          `The update is not judged: ${unknown}. Pin version tags to have it judged.`
+        )
+      )
+    if (from.shown === to.shown) {
+      // One tag, another digest or variant: a rebuild of one release, unless the tag floats over a line.
+      const moved = base!.digest !== head.digest ? digestMove(to.place, releases, history?.gaps ?? []) : null
+      return checked(
+        record,
+        source,
+        from.shown,
+        moved
+          ? {
+              ...notJudgedVerdict(from.shown, to.shown, `The update is not judged: ${moved.why}.`),
+              crossed: moved.mayCarry
+            }
+          : {
+              ...notJudgedVerdict(
+                from.shown,
+                to.shown,
+                `The version stays ${from.shown} (only the digest or the image's variant changes).`
+              ),
+              safeToUpdate: 'safe'
+            }
+      )
+    }
+    return judge(record, source, from.shown, to.shown, () => ({ from: from.place, to: to.place }))
   }
 
   const apps: CheckedApp[] = []
@@ -185,7 +278,12 @@ export async function runCheck(
     const record = records.get(f.slug)
     if (!record)
       throw problem('bad-input', `--from ${f.slug}=${f.version}: no app "${f.slug}" in the snapshot at ${reader.where}`)
-    apps.push(await judge(record, f.version, { from: 'argument' }))
+    apps.push(
+      await judge(record, { from: 'argument' }, f.version, record.latestVersion, (h) => ({
+        from: placeLabel(h, f.version),
+        to: placeLabel(h, record.latestVersion)
+      }))
+    )
   }
 
   const untracked: Untracked[] = []
@@ -227,14 +325,27 @@ export async function runCheck(
           image: s.image,
           ...(resolvedFrom ? { resolvedFrom } : {})
         }
-        const running = await versionFor(record.slug, ref, 'slugs' in m ? m.community.get(record.slug) : undefined)
-        if ('version' in running) apps.push(await judge(record, running.version, source))
+        const build = 'slugs' in m ? m.community.get(record.slug) : undefined
+        const running = placeImage(ref, build, await releasesOf(record.slug), record.latestVersion)
+        if ('place' in running)
+          apps.push(
+            await judge(record, source, running.shown, record.latestVersion, (h) => ({
+              from: running.place,
+              to: placeLabel(h, record.latestVersion)
+            }))
+          )
         else
           apps.push(
-            checked(record, source, null, {
-              ...verdictFrom([], '', { latest: record.latestVersion }),
-              rationale: `The running version is not known: ${running.unknown}. Pin a version tag to have the update judged.`
-            })
+            checked(
+              record,
+              source,
+              running.shown,
+              notJudgedVerdict(
+                running.shown,
+                record.latestVersion,
+                `The running version is not known: ${running.unknown}. Pin a version tag to have the update judged.`
+              )
+            )
           )
       }
     }
@@ -256,34 +367,7 @@ export async function runCheck(
       const baseMatch = match(c.baseImage)
       for (const record of tracked) {
         const source = { from: 'change' as const, ...where, baseImage: c.baseImage }
-        const sameApp = 'slugs' in baseMatch && baseMatch.slugs.includes(record.slug)
-        const to = await versionFor(record.slug, head, m.community.get(record.slug))
-        const from: TagReading = base
-          ? await versionFor(record.slug, base, 'slugs' in baseMatch ? baseMatch.community.get(record.slug) : undefined)
-          : { unknown: 'it is not an image reference' }
-        const unknown = !sameApp
-          ? `the image was ${c.baseImage}, not one of ${record.slug}'s: there is no earlier version of it to update from`
-          : 'unknown' in from
-            ? `the version before is not known (${c.baseImage}): ${from.unknown}`
-            : 'unknown' in to
-              ? `the version after is not known (${c.image}): ${to.unknown}`
-              : null
-        if (unknown !== null || !('version' in from) || !('version' in to)) {
-          // The version before is another app's when the image changed app: this app has none.
-          apps.push(
-            checked(record, source, sameApp && 'version' in from ? from.version : null, {
-              ...verdictFrom([], '', { latest: 'version' in to ? to.version : record.latestVersion }),
-              rationale: `The update is not judged: ${unknown}. Pin version tags to have it judged.`
-            })
-          )
-        } else if (from.version === to.version) {
-          apps.push(
-            checked(record, source, from.version, {
-              ...verdictFrom([], from.version, { latest: to.version }),
-              rationale: `The version stays ${from.version} (only the digest or the image's variant changes).`
-            })
-          )
-        } else apps.push(await judge(record, from.version, source, to.version))
+        apps.push(await judgeChange(record, source, base, head, m.community.get(record.slug), baseMatch))
       }
     }
   }

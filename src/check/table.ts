@@ -2,11 +2,11 @@
 // worst class crossed with its release, and the deciding words wrapped under their column, never
 // cut), or the JSON document `--json` prints.
 import { escapeUnsafe } from '../util/text.js'
-import { worstOf, worstOverall } from './gate.js'
+import { worstOf, worstOverall, type GateOptions } from './gate.js'
 import type { CheckResult } from './report.js'
 
 /** The JSON document `--json` prints; `worst` is what the gate counted for each app. */
-export function checkJson(result: CheckResult, opts: { allowUrgent?: boolean } = {}): unknown {
+export function checkJson(result: CheckResult, opts: GateOptions = {}): unknown {
   return {
     snapshot: result.snapshot,
     apps: result.apps.map((a) => ({
@@ -22,6 +22,7 @@ export function checkJson(result: CheckResult, opts: { allowUrgent?: boolean } =
       breaking: a.breaking,
       urgentOnly: a.urgentOnly,
       unmaintained: a.unmaintained,
+      changesMajor: a.changesMajor,
       source: a.source
     })),
     untracked: result.untracked
@@ -60,13 +61,14 @@ export function wrap(text: string, width: number): string[] {
 const MAX_WORDS = 600
 
 /** A plain table for a terminal `columns` wide, then the images not checked and why. */
-export function checkTable(result: CheckResult, opts: { columns?: number; allowUrgent?: boolean } = {}): string {
+export function checkTable(result: CheckResult, opts: GateOptions & { columns?: number } = {}): string {
   const head = ['SERVICE', 'APP', 'RUNNING', 'LATEST', 'VERDICT', 'WORST CROSSED', 'WHY']
   const rows = result.apps.map((a) => {
     const w = worstOf(a, opts)
     const worst =
       `${w.safeToUpdate}${w.version !== null ? ` (${w.version})` : ''}` +
-      `${w.urgentAllowed ? ' urgent fix, allowed' : a.breaking && a.urgentOnly ? ' urgent fix' : ''}`
+      `${w.urgentAllowed ? ' urgent fix, allowed' : a.breaking && a.urgentOnly ? ' urgent fix' : ''}` +
+      `${w.unjudgedMajor ? ' unjudged major' : ''}`
     return [
       // Parentheses: no Compose service can be named so, so a --from row never reads as a service.
       cell(a.source.from === 'compose' ? a.source.service : '(--from)', 40),
@@ -111,7 +113,7 @@ const LEGEND = [
 ]
 
 /** One closing line: how many judged, the worst class among them, how many images not tracked. */
-function summaryLine(result: CheckResult, opts: { allowUrgent?: boolean }): string {
+function summaryLine(result: CheckResult, opts: GateOptions): string {
   const worst = worstOverall(result, opts)
   const judged = `${result.apps.length} judged${worst ? `, worst ${worst}` : ''}`
   const n = result.untracked.length

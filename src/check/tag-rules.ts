@@ -4,7 +4,6 @@
 // hotio stable build. A tag the rule cannot read (`latest`, `rolling`, a commit, the publisher's own
 // numbering) stays unknown with its reason: a guess here would let `check` call an update safe.
 import { LIMITS, type ImageChannel, type TagRule } from '../schema/index.js'
-import { parseVersion, sameVersion } from '../util/versions.js'
 
 export type TagReading =
   | {
@@ -13,8 +12,8 @@ export type TagReading =
       /** The upstream channel of the build: the tag's branch where it names one, else the image's. */
       channel: ImageChannel
       /**
-       * The publisher also pushes tags of this shape as moving aliases (`1.6` for the newest 1.6.x): the tag
-       * names one release only where the app's history holds exactly that release and none extending it.
+       * The publisher also pushes tags of this shape as moving aliases (`1.6` for the newest 1.6.x): placement.ts
+       * reads it as a floating tag, the newest release of its line.
        */
       alias?: true
     }
@@ -140,34 +139,4 @@ function linuxserver(tag: string, base: ImageChannel): TagReading {
     .replace(/_v\d+(?:\.\d+)*$/, '')
     .replace(/-r\d+$/, '')
   return finish(tag, t, channel)
-}
-
-/** A reading's version as the numbers it has (1.6 is [1, 6], never [1, 6, 0]). */
-function numbersOf(label: string): number[] | null {
-  const p = parseVersion(label)
-  return p && p.prerelease.length === 0 ? p.numbers : null
-}
-
-/**
- * Why a reading is not judged against an app's history (labels: each release's version and tag), or null when it
- * is: a develop, nightly or beta build only where its tag names a release the history holds; an alias only where
- * it names exactly one release of it (`1.6` held as 1.6, and no 1.6.x beside it).
- */
-export function notJudged(
-  image: string,
-  reading: { version: string; channel: ImageChannel; alias?: true },
-  labels: readonly string[]
-): string | null {
-  const v = reading.version
-  if (reading.alias) {
-    const mine = numbersOf(v)
-    const numbers = labels.map(numbersOf).filter((n): n is number[] => n !== null)
-    const exact = mine !== null && numbers.some((n) => n.length === mine.length && n.every((x, i) => x === mine[i]))
-    const longer = mine !== null && numbers.some((n) => n.length > mine.length && mine.every((x, i) => x === n[i]))
-    if (!exact || longer)
-      return `${shown(v)} may be an alias that follows the newest ${v}.x build of ${image}: it names no single release of the app's history`
-  }
-  if (reading.channel !== 'stable' && !labels.some((l) => sameVersion(l, v)))
-    return `${image} is a ${reading.channel} build: its tag names ${shown(v)}, which is no release in the app's judged history`
-  return null
 }

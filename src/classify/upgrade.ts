@@ -2,7 +2,8 @@
 // `updatesafe check`: the most severe class across every judged release after the running
 // version up to the latest. A version the history cannot place is unknown, never safe.
 import { LIMITS, type Classification, type HistoryEntry } from '../schema/index.js'
-import { compareVersions, sameVersion } from '../util/versions.js'
+import { gapLabel, lineWords, placeLabel, placeWords, spanOf, type Place } from '../check/placement.js'
+import { compareVersions, parseVersion, sameVersion } from '../util/versions.js'
 import { clip, safeLabel } from './text.js'
 
 /** Severity order of the classes; the same order the classifier uses across releases. */
@@ -69,15 +70,44 @@ const CLASS_WORD: Record<Classification, string> = {
   unmaintained: 'unmaintained'
 }
 
-/** `history` newest first (as releases.json publishes it). */
+/** `history` newest first (as releases.json publishes it); `running` and `latest` are labels, placed exactly. */
 export function verdictFrom(
   history: readonly HistoryEntry[],
   running: string,
   opts: UpgradeOptions = {}
 ): UpgradeVerdict {
-  const prefix = opts.tagPrefix
   const latest = opts.latest ?? history[0]?.version ?? running
-  const shown = { running: safeLabel(running), latest: safeLabel(latest) }
+  const prefix = opts.tagPrefix === undefined ? {} : { tagPrefix: opts.tagPrefix }
+  return verdictOver(history, placeLabel(history, running, prefix), placeLabel(history, latest, prefix), {
+    ...opts,
+    running,
+    latest
+  })
+}
+
+/** A place as words: a floating tag names the release it stands for. */
+function named(p: Place, shown: string): string {
+  if (p.floating === null) return safeLabel(shown)
+  const line = lineWords(p.floating)
+  return p.at === 'release'
+    ? `${safeLabel(shown)} (the newest judged release of the ${line} line, ${safeLabel(placeWords(p))})`
+    : p.line === null
+      ? `${safeLabel(shown)} (the ${line} line, whose newest release ${safeLabel(p.label)} is not judged)`
+      : `${safeLabel(shown)} (the ${line} line, of which no release is judged)`
+}
+
+/**
+ * The verdict of an update between two places in `history` (placement.ts places them): `running` and `latest` are
+ * what the update is shown as (an image's tags, or labels).
+ */
+export function verdictOver(
+  history: readonly HistoryEntry[],
+  from: Place,
+  to: Place,
+  opts: UpgradeOptions & { running: string; latest: string }
+): UpgradeVerdict {
+  const { running, latest } = opts
+  const shown = { running: named(from, running), latest: named(to, latest) }
   const none = (rationale: string, crossed: HistoryEntry[] = []): UpgradeVerdict => ({
     running,
     latest,
@@ -87,63 +117,53 @@ export function verdictFrom(
     crossed,
     urgentOnly: false
   })
-  const matches = (e: HistoryEntry, label: string) =>
-    sameVersion(e.version, label, prefix) || sameVersion(e.tag, label, prefix)
-  const latestEntry = history.find((e) => matches(e, latest))
-  if (sameVersion(running, latest, prefix) || (latestEntry !== undefined && matches(latestEntry, running)))
-    return { ...none(`${shown.running} is the latest release: there is nothing to update.`), safeToUpdate: 'safe' }
-  const toLatest = compareVersions(running, latest, prefix)
-  const known = history.find((e) => matches(e, running))
-  if (!known && toLatest === null)
+  if (history.length === 0)
     return none(
-      `${shown.running} cannot be placed among the releases of this app (its label does not read as a version): the update to ${shown.latest} is not judged.`
+      `No release of this app is judged yet: the update from ${shown.running} to ${shown.latest} is not judged.`
     )
-  if (toLatest !== null && toLatest > 0)
+  const span = spanOf(history, from, to, opts.tagPrefix)
+  if (span.order === 'same')
+    return {
+      ...none(
+        sameVersion(running, latest, opts.tagPrefix)
+          ? `${shown.running} is the latest release: there is nothing to update.`
+          : `${shown.running} and ${shown.latest} name the same release: there is nothing to update.`
+      ),
+      safeToUpdate: 'safe'
+    }
+  if (span.order === 'unplaced')
+    return none(
+      `${shown.running} cannot be placed among the releases of this app (${span.why}): the update to ${shown.latest} is not judged.`
+    )
+  if (span.order === 'down')
     return none(`${shown.running} is newer than the latest release ${shown.latest}: the update is not judged.`)
-  // The releases after the running one, up to and including the latest.
-  const crossed = history.filter((e) => {
-    if (matches(e, running)) return false
-    const afterRunning = known
-      ? compareVersions(e.version, known.version, prefix)
-      : (compareVersions(e.version, running, prefix) ?? compareVersions(e.tag, running, prefix))
-    const upToLatest = compareVersions(e.version, latest, prefix)
-    return afterRunning !== null && afterRunning > 0 && (upToLatest === null || upToLatest <= 0)
-  })
-  const oldest = history[history.length - 1]
-  const reaches =
-    known !== undefined || (oldest !== undefined && (compareVersions(running, oldest.version, prefix) ?? -1) >= 0)
-  const decided = mostSevere(crossed)
+  const crossed = span.crossed
+  const decided = weightiest(crossed)
   const urgentOnly =
     crossed.some((e) => e.safeToUpdate === 'breaking') &&
     crossed.every((e) => e.safeToUpdate !== 'breaking' || e.breakingKind === 'urgent')
-  if (!reaches)
-    return {
-      ...none(
-        `${shown.running} is older than the releases judged for this app (the oldest is ${safeLabel(oldest?.version ?? latest)}): the releases in between are not known.${decided ? ` Among those judged, the most severe is ${CLASS_WORD[decided.safeToUpdate]} (${safeLabel(decided.version)}).` : ''}`,
-        crossed
-      ),
-      decidedBy: decided,
-      urgentOnly
-    }
-  const unread = gapsCrossed(opts.gaps ?? [], known?.version ?? running, latest, prefix)
+  const among = (what: string) =>
+    decided
+      ? ` Among ${what}, the most severe is ${CLASS_WORD[decided.safeToUpdate]} (${safeLabel(decided.version)}).`
+      : ''
+  const unknownWith = (rationale: string) => ({ ...none(rationale, crossed), decidedBy: decided, urgentOnly })
+  if (!span.reaches) {
+    const oldest = history[history.length - 1]!
+    return unknownWith(
+      to.at === 'release' && to.entry === oldest
+        ? `${shown.running} is older than every judged release but ${shown.latest} itself: the releases in between are not known.`
+        : `${shown.running} is older than the releases judged for this app (the oldest is ${safeLabel(oldest.version)}): the releases in between are not known.${among('those judged')}`
+    )
+  }
+  const unread = gapsCrossed(opts.gaps ?? [], gapLabel(from), gapLabel(to), opts.tagPrefix)
   if (unread.length > 0)
-    return {
-      ...none(
-        `Updating from ${shown.running} to ${shown.latest} is not known to be safe: ${unreadWords(unread)}, so they are not judged.${decided ? ` Among the releases judged, the most severe is ${CLASS_WORD[decided.safeToUpdate]} (${safeLabel(decided.version)}).` : ''}`,
-        crossed
-      ),
-      decidedBy: decided,
-      urgentOnly
-    }
-  if (!latestEntry)
-    return {
-      ...none(
-        `The latest release ${shown.latest} has not been judged yet, so the update from ${shown.running} is not known to be safe.${decided ? ` Among the releases judged, the most severe is ${CLASS_WORD[decided.safeToUpdate]} (${safeLabel(decided.version)}).` : ''}`,
-        crossed
-      ),
-      decidedBy: decided,
-      urgentOnly
-    }
+    return unknownWith(
+      `Updating from ${shown.running} to ${shown.latest} is not known to be safe: ${unreadWords(unread)}, so they are not judged.${among('the releases judged')}`
+    )
+  if (to.at !== 'release')
+    return unknownWith(
+      `The latest release ${shown.latest} has not been judged yet, so the update from ${shown.running} is not known to be safe.${among('the releases judged')}`
+    )
   if (!decided) return none(`No judged release lies between ${shown.running} and ${shown.latest}.`)
   const count = crossed.length === 1 ? 'one release' : `${crossed.length} releases`
   return {
@@ -160,9 +180,40 @@ export function verdictFrom(
   }
 }
 
-/** The most severe release; among equally severe ones the newest (history is newest first). */
-function mostSevere(entries: readonly HistoryEntry[]): HistoryEntry | null {
+/** Required steps weigh more than urgent fixes. */
+const KIND: Record<string, number> = { required: 2, urgent: 1 }
+
+/**
+ * How big a step a release is by its numbers: 0 for a major (3.0.0), 1 for a minor (3.14.0, or 0.15.0), 2 for a
+ * patch; a prerelease or a label that reads as no version weighs least.
+ */
+function stepOf(e: HistoryEntry): number {
+  const p = parseVersion(e.version) ?? parseVersion(e.tag)
+  if (!p || p.prerelease.length > 0) return Infinity
+  let last = 0
+  p.numbers.forEach((n, i) => {
+    if (n !== 0) last = i
+  })
+  return last
+}
+
+/**
+ * The release a user most needs to read among those crossed: the most severe; among those, a required step before
+ * an urgent fix, then a major before a minor before a patch (prometheus 2.54.1 → 3.14.0 quotes 3.0.0, not a small
+ * change in 3.14.0); among equals the newest (history is newest first).
+ */
+export function weightiest(entries: readonly HistoryEntry[]): HistoryEntry | null {
   let best: HistoryEntry | null = null
-  for (const e of entries) if (!best || SEVERITY[e.safeToUpdate] > SEVERITY[best.safeToUpdate]) best = e
+  const key = (e: HistoryEntry) => [SEVERITY[e.safeToUpdate], KIND[e.breakingKind ?? ''] ?? 0, -stepOf(e)]
+  for (const e of entries) {
+    if (!best) {
+      best = e
+      continue
+    }
+    const a = key(e)
+    const b = key(best)
+    const i = a.findIndex((x, j) => x !== b[j])
+    if (i >= 0 && a[i]! > b[i]!) best = e
+  }
   return best
 }
