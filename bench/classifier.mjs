@@ -8,6 +8,7 @@
 // speed of 10,000 classifications on one core, the model's load time and size.
 //   node --import tsx bench/classifier.mjs            (npm run eval)
 //   node --import tsx bench/classifier.mjs --quiet    (figures only, no list of misses)
+//   node --import tsx bench/classifier.mjs --floor    (only the figures of the floor under a model's answer)
 //   npm run eval -- --judge models | --answers FILE   (the model judge: see bench/judge-models.mjs)
 // Data: the shared data set's release-notes/ folder beside the checkout, read in place (never copied):
 // the labels of the apps the model is trained on (TRAINING_APPS) for the folds, and those of SEALED_APPS.
@@ -29,6 +30,7 @@ import {
   TRAINING_APPS
 } from '../src/classify/train.ts'
 import { compareVersions, parseVersion } from '../src/util/versions.ts'
+import { floorFigures } from './support/floor.mjs'
 import { median } from './support/median.mjs'
 import { CLASSES, metricsOf } from './support/metrics.mjs'
 
@@ -112,6 +114,7 @@ const t0Cv = Date.now()
 const data = loadDataset(dir)
 const foldOf = foldsOf(data.apps)
 const cvJ = new Map()
+const foldModels = []
 for (let g = 0; g < CV_FOLDS; g++) {
   const train = data.examples.filter((e) => foldOf.get(e.app) !== g)
   const fitted = fit(train, OPTIONS)
@@ -120,6 +123,7 @@ for (let g = 0; g < CV_FOLDS; g++) {
     classes: MODEL_CLASSES,
     header: { thresholds: nestedThresholds(train, OPTIONS) }
   }
+  foldModels.push(fold)
   for (const e of data.examples)
     if (foldOf.get(e.app) === g) {
       const n = byId.get(e.id)
@@ -127,6 +131,13 @@ for (let g = 0; g < CV_FOLDS; g++) {
     }
 }
 const cvSeconds = (Date.now() - t0Cv) / 1000
+const floorOnly = process.argv.includes('--floor')
+// The floor under a model's answer (issue 59): its kinds of trigger, the perfect reader and the recorded answers.
+const floorArgs = { examples: data.examples, foldOf, foldModels, byId, labels, sealed, dir }
+if (floorOnly) {
+  floorFigures(floorArgs)
+  process.exit(0)
+}
 
 // --- Metrics.
 function metrics(pred) {
@@ -267,6 +278,8 @@ for (let i = 0; i < rows.length; i += 3)
       )
       .join('')
   )
+
+floorFigures(floorArgs)
 
 if (!quiet) {
   console.log('\ndev entries CV gets wrong (label → predicted, deciding evidence, rationale):')

@@ -5,7 +5,8 @@ import { LIMITS, type Classification } from '../schema/index.js'
 import type { ReleaseNotes, Verdict } from '../util/types.js'
 import { judgeRelease, quoteOf, type BreakingKind, type ReleaseJudgement } from './judge.js'
 import type { Model } from './model.js'
-import { applyFloor, type ModelAnswer } from './model-answer.js'
+import { applyFloor, FLOOR_KINDS, firesIn } from './floor.js'
+import type { ModelAnswer } from './model-answer.js'
 import { MODEL, MODEL_ID } from './trained.js'
 import { EMPTY_SUMMARY, summariseUnits } from './summary.js'
 import { clip, safeLabel } from './text.js'
@@ -80,7 +81,7 @@ function byRules(j: ReleaseJudgement, version: string): Decided {
 }
 
 /**
- * A model's answer with the rules' floor under it (model-answer.ts: applyFloor). Where the floor holds, the rules'
+ * A model's answer with the rules' floor under it (floor.ts: applyFloor). Where the floor holds, the rules'
  * verdict and reason stand, and the rationale says what the model read.
  */
 function byModel(j: ReleaseJudgement, a: JudgeAnswer, version: string, promptCut: boolean): Decided {
@@ -102,11 +103,12 @@ function byModel(j: ReleaseJudgement, a: JudgeAnswer, version: string, promptCut
   }
   const rules = byRules(j, version)
   const cls = floor.safeToUpdate
-  const why = j.floor.breakingLine
-    ? 'the rules find a line that calls for action or a breaking change'
-    : a.class === 'unknown'
+  const why =
+    a.class === 'unknown'
       ? 'a line says what changed'
-      : 'the notes are longer than the model read'
+      : firesIn(j.floor.kinds, FLOOR_KINDS)
+        ? 'the rules find a line that calls for action or a breaking change'
+        : 'the notes are longer than the model read'
   const lead =
     cls === j.safeToUpdate
       ? rules.because
@@ -115,7 +117,8 @@ function byModel(j: ReleaseJudgement, a: JudgeAnswer, version: string, promptCut
     ...rules,
     safeToUpdate: cls,
     breakingKind: cls === 'breaking' ? (j.breakingKind ?? 'required') : null,
-    because: `${lead} (the model read it as ${a.class}; the more cautious verdict stands)`,
+    // A model's unknown gives way to the rules' own verdict, which may be the less cautious one.
+    because: `${lead} (the model read it as ${a.class}; the ${a.class === 'unknown' ? "rules'" : 'more cautious'} verdict stands)`,
     judge,
     model: a
   }

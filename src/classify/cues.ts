@@ -404,6 +404,65 @@ function changedCue(ue: UnitEvidence): Cue | null {
   return null
 }
 
+/** The cues by which a line asks the admin to act: its heading, else each finding that asks for a step or urgency. */
+function actionCues(ue: UnitEvidence, kinds: number): Cue[] {
+  // Under a "Removed" or upgrade-steps heading, the line itself is what the admin must act on; a heading's force is
+  // the line's, so a softened line is not what the admin must act on.
+  if (kinds & (S.removed | S.upgrade) && !softened(ue.hits))
+    return [{ ue, hit: null, heading: kinds & S.removed ? 'removed' : 'upgrade' }]
+  // A line that adds something asks nothing of the admin, whatever its words go on to say; nor does one under a docs,
+  // tests, chores or dependencies heading (the project's own work, as for the required rule), unless it raises what
+  // the software runs on.
+  const hits = ue.hits.filter(
+    (h) => (h.detector.why === 'required' || h.detector.why === 'urgent') && !softenedAt(ue, h)
+  )
+  // The first such finding decides whether the line counts: under a housekeeping heading, only if it raises a runtime.
+  if (hits.length === 0 || (kinds & S.housekeeping && !RAISES.has(hits[0]!.detector.name))) return []
+  return ADDS.test(ue.unit.text) ? [] : hits.map((hit) => ({ ue, hit, heading: null }))
+}
+
+/** The cues by which a line states a breaking change: each finding of REQUIRED, else a "Removed" heading. */
+function requiredCues(ue: UnitEvidence, kinds: number): Cue[] {
+  const hits = ue.hits.filter((h) => REQUIRED.has(h.detector.name) && !softenedAt(ue, h))
+  if (hits.length === 0 && !(kinds & S.removed && !softened(ue.hits))) return []
+  // Whether the line is harmless is asked only of a line that would count: most lines do not.
+  if (harmless(ue)) return []
+  return hits.length > 0 ? hits.map((hit) => ({ ue, hit, heading: null })) : [{ ue, hit: null, heading: 'removed' }]
+}
+
+/** The cues by which the notes call a line breaking: its heading, then each marker or breaking word not softened. */
+function calledCues(ue: UnitEvidence): Cue[] {
+  const out: Cue[] = []
+  // A line under a breaking-changes heading is called breaking by the notes, whatever its own wording ("X will no
+  // longer be included"); its own words count only when not softened.
+  if ((ue.unit.section?.kinds ?? 0) & S.breaking) out.push({ ue, hit: null, heading: 'breaking' })
+  for (const h of ue.hits)
+    if (
+      (MARKERS.has(h.detector.name) || (h.detector.name === 'breakingWord' && CALLED_WORDS.test(ue.unit.text))) &&
+      !softenedAt(ue, h)
+    )
+      out.push({ ue, hit: h, heading: null })
+  return out
+}
+
+/** A cue's kind, for the floor: the detector that found it, or `heading:<kind>`. */
+export function kindOf(cue: Cue): string {
+  return cue.hit ? cue.hit.detector.name : `heading:${cue.heading ?? 'none'}`
+}
+
+/**
+ * Every kind of evidence by which some line of the notes calls a change breaking, states one or asks the admin to
+ * act (the three rules above), sorted: what the floor under a model's answer may read (see ./floor.ts).
+ */
+export function floorKindsOf(units: readonly UnitEvidence[]): string[] {
+  const kinds = new Set<string>()
+  for (const ue of units) {
+    const k = ue.unit.section?.kinds ?? 0
+    for (const cue of [...calledCues(ue), ...actionCues(ue, k), ...requiredCues(ue, k)]) kinds.add(kindOf(cue))
+  }
+  return [...kinds].sort()
+}
+
 /** What the decision rule needs of the cues. */
 export function cueFlags(c: Cues): CueFlags {
   return {
@@ -456,40 +515,18 @@ export function cuesOf(units: readonly UnitEvidence[], ranked = false): Cues {
         !points &&
         (ue.hits.some((h) => !MODIFIERS.has(h.detector.name) && !SAYS_NOTHING.has(h.detector.name)) || prose(ue))
     if (pointsElsewhere) pointsElsewhere = points
-    // A line under a breaking-changes heading is called breaking by the notes, whatever its own
-    // wording ("X will no longer be included"); its own words count only when not softened.
     const kinds = ue.unit.section?.kinds ?? 0
-    if (kinds & S.breaking && called.open()) called.offer({ ue, hit: null, heading: 'breaking' })
-    // A heading's force is the line's: a softened line is not what the admin must act on.
-    const lineSoftened = softened(ue.hits)
     if (action.open()) {
-      // Under a "Removed" or upgrade-steps heading, the line itself is what the admin must act on.
-      if (kinds & (S.removed | S.upgrade) && !lineSoftened)
-        action.offer({ ue, hit: null, heading: kinds & S.removed ? 'removed' : 'upgrade' })
-      else {
-        const hit = ue.hits.find(
-          (h) => (h.detector.why === 'required' || h.detector.why === 'urgent') && !softenedAt(ue, h)
-        )
-        // A line that adds something asks nothing of the admin, whatever its words go on to say; nor does one
-        // under a docs, tests, chores or dependencies heading (the project's own work, as for the required rule),
-        // unless it raises what the software runs on.
-        if (hit && !ADDS.test(ue.unit.text) && ((kinds & S.housekeeping) === 0 || RAISES.has(hit.detector.name)))
-          action.offer({ ue, hit, heading: null })
-      }
+      const cue = actionCues(ue, kinds)[0]
+      if (cue) action.offer(cue)
     }
     if (required.open()) {
-      // Whether the line is harmless is asked only of a line that would count: most lines do not.
-      const hit = ue.hits.find((h) => REQUIRED.has(h.detector.name) && !softenedAt(ue, h)) ?? null
-      if ((hit || (kinds & S.removed && !lineSoftened)) && !harmless(ue))
-        required.offer({ ue, hit, heading: hit ? null : 'removed' })
+      const cue = requiredCues(ue, kinds)[0]
+      if (cue) required.offer(cue)
     }
     if (called.open()) {
-      const hit = ue.hits.find(
-        (h) =>
-          (MARKERS.has(h.detector.name) || (h.detector.name === 'breakingWord' && CALLED_WORDS.test(ue.unit.text))) &&
-          !softenedAt(ue, h)
-      )
-      if (hit) called.offer({ ue, hit, heading: null })
+      const cue = calledCues(ue)[0]
+      if (cue) called.offer(cue)
     }
     if (security === null) security = securityCue(ue)
     if (changed === null) changed = changedCue(ue)
