@@ -232,6 +232,9 @@ const REMOVES_UI = nearPattern(
   'i'
 )
 
+// An entry that says there is none ("Nothing", "None.", "N/A" under a "Removed" heading): no line at all.
+const NO_ENTRY = /^\W*(?:nothing|none|n\/a|no changes?|nothing (?:yet|to report))\W*$/i
+
 /** Under a bug-fixes, documentation, tests or dependencies heading that announces nothing stronger. */
 function routineHeading(kinds: number): boolean {
   return (kinds & (S.housekeeping | S.fixes)) !== 0 && (kinds & (S.breaking | S.removed | S.upgrade)) === 0
@@ -406,6 +409,7 @@ function changedCue(ue: UnitEvidence): Cue | null {
 
 /** The cues by which a line asks the admin to act: its heading, else each finding that asks for a step or urgency. */
 function actionCues(ue: UnitEvidence, kinds: number): Cue[] {
+  if (NO_ENTRY.test(ue.unit.text)) return []
   // Under a "Removed" or upgrade-steps heading, the line itself is what the admin must act on; a heading's force is
   // the line's, so a softened line is not what the admin must act on.
   if (kinds & (S.removed | S.upgrade) && !softened(ue.hits))
@@ -423,6 +427,7 @@ function actionCues(ue: UnitEvidence, kinds: number): Cue[] {
 
 /** The cues by which a line states a breaking change: each finding of REQUIRED, else a "Removed" heading. */
 function requiredCues(ue: UnitEvidence, kinds: number): Cue[] {
+  if (NO_ENTRY.test(ue.unit.text)) return []
   const hits = ue.hits.filter((h) => REQUIRED.has(h.detector.name) && !softenedAt(ue, h))
   if (hits.length === 0 && !(kinds & S.removed && !softened(ue.hits))) return []
   // Whether the line is harmless is asked only of a line that would count: most lines do not.
@@ -432,6 +437,7 @@ function requiredCues(ue: UnitEvidence, kinds: number): Cue[] {
 
 /** The cues by which the notes call a line breaking: its heading, then each marker or breaking word not softened. */
 function calledCues(ue: UnitEvidence): Cue[] {
+  if (NO_ENTRY.test(ue.unit.text)) return []
   const out: Cue[] = []
   // A line under a breaking-changes heading is called breaking by the notes, whatever its own wording ("X will no
   // longer be included"); its own words count only when not softened.
