@@ -76,6 +76,8 @@ export function floorFigures({ examples, foldOf, foldModels, byId, labels, seale
   for (const k of kinds) cvMisfires.set(k, 0)
   const verdicts = { perfectBefore: [], perfectAll: [], perfect: [], reader: [], publishedBefore: [], published: [] }
   let answered = 0
+  // Answers the floor overruled (CV): how many it made right, made wrong, or left wrong.
+  const overruled = { n: 0, right: 0, wrong: 0, still: 0 }
   for (const r of rows) {
     const kept = keptBy[r.fold]
     const rf = { safeToUpdate: r.rules, kinds: r.kinds, described: r.described, cut: r.cut }
@@ -90,7 +92,14 @@ export function floorFigures({ examples, foldOf, foldModels, byId, labels, seale
     const rfA = { ...rf, cut: r.cut || a.cut }
     verdicts.reader.push([r.label, a.class])
     verdicts.publishedBefore.push([r.label, floorBefore(a, rfA)])
-    verdicts.published.push([r.label, applyFloor(a, rfA, kept).safeToUpdate])
+    const p = applyFloor(a, rfA, kept).safeToUpdate
+    verdicts.published.push([r.label, p])
+    if (p !== a.class) {
+      overruled.n++
+      if (p === r.label) overruled.right++
+      else if (a.class === r.label) overruled.wrong++
+      else overruled.still++
+    }
   }
 
   const f = (x) => x.toFixed(3)
@@ -128,6 +137,9 @@ export function floorFigures({ examples, foldOf, foldModels, byId, labels, seale
   out(`recorded reader answers (reader-answers-prompt-v1.jsonl; ${answered} of ${rows.length} answered):`)
   out(line('  reader alone', verdicts.reader))
   out(line('  published: reader under the floor (CV)', verdicts.published))
+  out(
+    `  the floor overruled ${overruled.n} answers: ${overruled.right} made right, ${overruled.wrong} made wrong, ${overruled.still} stayed wrong`
+  )
   out(line('  published under the floor before issue 59', verdicts.publishedBefore))
 
   // The sealed group: the committed model and FLOOR_KINDS; aggregates only, never an error.
