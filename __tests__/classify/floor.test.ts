@@ -97,7 +97,7 @@ describe('the floor on the real notes', () => {
     const counts = new Map<string, KindCount>()
     for (const l of labelled) {
       const n = notes.get(l.id)!
-      for (const k of judgeRelease(n.notes, n.version, MODEL).floor.kinds) {
+      for (const k of floorKindsOf(judgeRelease(n.notes, n.version, MODEL).floor.evidence)) {
         const c = counts.get(k) ?? { fired: 0, misfired: 0 }
         c.fired++
         if (l.label === 'safe') c.misfired++

@@ -4,6 +4,7 @@
 // reader answers of the data set, published (under the floor) against the reader alone. The sealed group is scored
 // by the committed model and FLOOR_KINDS, aggregates only.
 import { existsSync, readFileSync } from 'node:fs'
+import { floorKindsOf } from '../../src/classify/cues.ts'
 import { applyFloor, chooseFloorKinds, FLOOR_KINDS } from '../../src/classify/floor.ts'
 import { judgeRelease } from '../../src/classify/judge.ts'
 import { checkAnswer } from '../../src/classify/model-answer.ts'
@@ -60,7 +61,7 @@ export function floorFigures({ examples, foldOf, foldModels, byId, labels, seale
   const read = (id, model) => {
     const n = byId.get(id)
     const j = judgeRelease(n.notes, n.version, model)
-    return { rules: j.safeToUpdate, kinds: j.floor.kinds, described: j.floor.described, cut: j.cut }
+    return { rules: j.safeToUpdate, kinds: floorKindsOf(j.floor.evidence), described: j.floor.described, cut: j.cut }
   }
   const rows = examples.map((e) => {
     const r = read(e.id, foldModels[foldOf.get(e.app)])

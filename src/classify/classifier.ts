@@ -5,6 +5,7 @@ import { LIMITS, type Classification } from '../schema/index.js'
 import type { ReleaseNotes, Verdict } from '../util/types.js'
 import { judgeRelease, quoteOf, type BreakingKind, type ReleaseJudgement } from './judge.js'
 import type { Model } from './model.js'
+import { floorKindsOf } from './cues.js'
 import { applyFloor, FLOOR_KINDS, firesIn } from './floor.js'
 import type { ModelAnswer } from './model-answer.js'
 import { MODEL, MODEL_ID } from './trained.js'
@@ -86,7 +87,13 @@ function byRules(j: ReleaseJudgement, version: string): Decided {
  */
 function byModel(j: ReleaseJudgement, a: JudgeAnswer, version: string, promptCut: boolean): Decided {
   const judge = `model:${a.id}`
-  const floor = applyFloor(a, { safeToUpdate: j.safeToUpdate, ...j.floor, cut: j.cut || promptCut })
+  const kinds = floorKindsOf(j.floor.evidence)
+  const floor = applyFloor(a, {
+    safeToUpdate: j.safeToUpdate,
+    kinds,
+    described: j.floor.described,
+    cut: j.cut || promptCut
+  })
   const quote = a.line === '' ? null : a.line
   if (!floor.floored) {
     const kind = a.breakingKind ? ` (${KIND_WORDS[a.breakingKind]})` : ''
@@ -106,7 +113,7 @@ function byModel(j: ReleaseJudgement, a: JudgeAnswer, version: string, promptCut
   const why =
     a.class === 'unknown'
       ? 'a line says what changed'
-      : firesIn(j.floor.kinds, FLOOR_KINDS)
+      : firesIn(kinds, FLOOR_KINDS)
         ? 'the rules find a line that calls for action or a breaking change'
         : 'the notes are longer than the model read'
   const lead =

@@ -407,48 +407,76 @@ function changedCue(ue: UnitEvidence): Cue | null {
   return null
 }
 
-/** The cues by which a line asks the admin to act: its heading, else each finding that asks for a step or urgency. */
-function actionCues(ue: UnitEvidence, kinds: number): Cue[] {
-  if (NO_ENTRY.test(ue.unit.text)) return []
+/**
+ * The first cue by which a line asks the admin to act: its heading, else a finding that asks for a step or urgency.
+ * With `all`, every such cue of the line is pushed onto it too.
+ */
+function actionCue(ue: UnitEvidence, kinds: number, all?: Cue[]): Cue | null {
   // Under a "Removed" or upgrade-steps heading, the line itself is what the admin must act on; a heading's force is
-  // the line's, so a softened line is not what the admin must act on.
-  if (kinds & (S.removed | S.upgrade) && !softened(ue.hits))
-    return [{ ue, hit: null, heading: kinds & S.removed ? 'removed' : 'upgrade' }]
-  // A line that adds something asks nothing of the admin, whatever its words go on to say; nor does one under a docs,
-  // tests, chores or dependencies heading (the project's own work, as for the required rule), unless it raises what
-  // the software runs on.
-  const hits = ue.hits.filter(
-    (h) => (h.detector.why === 'required' || h.detector.why === 'urgent') && !softenedAt(ue, h)
-  )
-  // The first such finding decides whether the line counts: under a housekeeping heading, only if it raises a runtime.
-  if (hits.length === 0 || (kinds & S.housekeeping && !RAISES.has(hits[0]!.detector.name))) return []
-  return ADDS.test(ue.unit.text) ? [] : hits.map((hit) => ({ ue, hit, heading: null }))
+  // the line's, so a softened line is not what the admin must act on, nor an entry that says there is none.
+  if (kinds & (S.removed | S.upgrade) && !softened(ue.hits)) {
+    if (NO_ENTRY.test(ue.unit.text)) return null
+    const cue: Cue = { ue, hit: null, heading: kinds & S.removed ? 'removed' : 'upgrade' }
+    all?.push(cue)
+    return cue
+  }
+  let first: Cue | null = null
+  for (const hit of ue.hits) {
+    if ((hit.detector.why !== 'required' && hit.detector.why !== 'urgent') || softenedAt(ue, hit)) continue
+    // A line that adds something asks nothing of the admin, whatever its words go on to say; nor does one under a
+    // docs, tests, chores or dependencies heading (the project's own work, as for the required rule), unless it
+    // raises what the software runs on.
+    if (first === null) {
+      if ((kinds & S.housekeeping && !RAISES.has(hit.detector.name)) || ADDS.test(ue.unit.text)) return null
+      first = { ue, hit, heading: null }
+      if (!all) return first
+      all.push(first)
+    } else all?.push({ ue, hit, heading: null })
+  }
+  return first
 }
 
-/** The cues by which a line states a breaking change: each finding of REQUIRED, else a "Removed" heading. */
-function requiredCues(ue: UnitEvidence, kinds: number): Cue[] {
-  if (NO_ENTRY.test(ue.unit.text)) return []
-  const hits = ue.hits.filter((h) => REQUIRED.has(h.detector.name) && !softenedAt(ue, h))
-  if (hits.length === 0 && !(kinds & S.removed && !softened(ue.hits))) return []
-  // Whether the line is harmless is asked only of a line that would count: most lines do not.
-  if (harmless(ue)) return []
-  return hits.length > 0 ? hits.map((hit) => ({ ue, hit, heading: null })) : [{ ue, hit: null, heading: 'removed' }]
+/** The first cue by which a line states a breaking change: a finding of REQUIRED, else a "Removed" heading (`all`: as above). */
+function requiredCue(ue: UnitEvidence, kinds: number, all?: Cue[]): Cue | null {
+  let first: Cue | null = null
+  for (const hit of ue.hits) {
+    if (!REQUIRED.has(hit.detector.name) || softenedAt(ue, hit)) continue
+    if (first === null) {
+      // Whether the line is harmless is asked only of a line that would count: most lines do not.
+      if (harmless(ue)) return null
+      first = { ue, hit, heading: null }
+      if (!all) return first
+      all.push(first)
+    } else all?.push({ ue, hit, heading: null })
+  }
+  if (first || !(kinds & S.removed) || softened(ue.hits) || NO_ENTRY.test(ue.unit.text) || harmless(ue)) return first
+  const cue: Cue = { ue, hit: null, heading: 'removed' }
+  all?.push(cue)
+  return cue
 }
 
-/** The cues by which the notes call a line breaking: its heading, then each marker or breaking word not softened. */
-function calledCues(ue: UnitEvidence): Cue[] {
-  if (NO_ENTRY.test(ue.unit.text)) return []
-  const out: Cue[] = []
+/** The first cue by which the notes call a line breaking: its heading, else a marker or breaking word (`all`: as above). */
+function calledCue(ue: UnitEvidence, kinds: number, all?: Cue[]): Cue | null {
+  let first: Cue | null = null
   // A line under a breaking-changes heading is called breaking by the notes, whatever its own wording ("X will no
-  // longer be included"); its own words count only when not softened.
-  if ((ue.unit.section?.kinds ?? 0) & S.breaking) out.push({ ue, hit: null, heading: 'breaking' })
-  for (const h of ue.hits)
+  // longer be included"), unless it says there is none; its own words count only when not softened.
+  if (kinds & S.breaking && !NO_ENTRY.test(ue.unit.text)) {
+    first = { ue, hit: null, heading: 'breaking' }
+    if (!all) return first
+    all.push(first)
+  }
+  for (const hit of ue.hits) {
     if (
-      (MARKERS.has(h.detector.name) || (h.detector.name === 'breakingWord' && CALLED_WORDS.test(ue.unit.text))) &&
-      !softenedAt(ue, h)
+      !(MARKERS.has(hit.detector.name) || (hit.detector.name === 'breakingWord' && CALLED_WORDS.test(ue.unit.text))) ||
+      softenedAt(ue, hit)
     )
-      out.push({ ue, hit: h, heading: null })
-  return out
+      continue
+    const cue: Cue = { ue, hit, heading: null }
+    first ??= cue
+    if (!all) return first
+    all.push(cue)
+  }
+  return first
 }
 
 /** A cue's kind, for the floor: the detector that found it, or `heading:<kind>`. */
@@ -464,7 +492,11 @@ export function floorKindsOf(units: readonly UnitEvidence[]): string[] {
   const kinds = new Set<string>()
   for (const ue of units) {
     const k = ue.unit.section?.kinds ?? 0
-    for (const cue of [...calledCues(ue), ...actionCues(ue, k), ...requiredCues(ue, k)]) kinds.add(kindOf(cue))
+    const cues: Cue[] = []
+    calledCue(ue, k, cues)
+    actionCue(ue, k, cues)
+    requiredCue(ue, k, cues)
+    for (const cue of cues) kinds.add(kindOf(cue))
   }
   return [...kinds].sort()
 }
@@ -523,15 +555,15 @@ export function cuesOf(units: readonly UnitEvidence[], ranked = false): Cues {
     if (pointsElsewhere) pointsElsewhere = points
     const kinds = ue.unit.section?.kinds ?? 0
     if (action.open()) {
-      const cue = actionCues(ue, kinds)[0]
+      const cue = actionCue(ue, kinds)
       if (cue) action.offer(cue)
     }
     if (required.open()) {
-      const cue = requiredCues(ue, kinds)[0]
+      const cue = requiredCue(ue, kinds)
       if (cue) required.offer(cue)
     }
     if (called.open()) {
-      const cue = calledCues(ue)[0]
+      const cue = calledCue(ue, kinds)
       if (cue) called.offer(cue)
     }
     if (security === null) security = securityCue(ue)

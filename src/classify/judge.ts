@@ -4,7 +4,7 @@
 // announces a security fix or change; the model says breaking only where a line asks for action).
 // Two rules come before the model: empty notes and notes with no words but a link are unknown.
 import { parseUnits, type Unit } from './blocks.js'
-import { cueFlags, cuesOf, floorKindsOf, internal, type Cue, type Cues } from './cues.js'
+import { cueFlags, cuesOf, internal, type Cue, type Cues } from './cues.js'
 import { DETECTOR, MODIFIERS, type Detector, type Hit } from './detectors.js'
 import { FEATURES, releaseFeatures, type ReleaseFeatures, type UnitEvidence } from './features.js'
 import {
@@ -49,8 +49,8 @@ export interface ReleaseJudgement {
   units: Unit[]
   /** The notes were cut (over the cap). */
   cut: boolean
-  /** What the floor under a model's answer reads (see floor.ts: RulesFloor). */
-  floor: { kinds: readonly string[]; described: boolean }
+  /** What the floor under a model's answer reads (see floor.ts: RulesFloor): the lines' evidence, for floorKindsOf. */
+  floor: { evidence: readonly UnitEvidence[]; described: boolean }
 }
 
 export const OUTCOMES = {
@@ -292,7 +292,7 @@ export function judgeRelease(notes: unknown, version: string, model: Model): Rel
     breakingKind: null,
     security: false,
     p: null,
-    floor: { kinds: [] as readonly string[], described: false }
+    floor: { evidence: [] as readonly UnitEvidence[], described: false }
   }
   if (nf.gate === OUTCOMES.emptyNotes)
     return { ...base, safeToUpdate: 'unknown', rule: nf.gate, describes: 'there are no release notes' }
@@ -317,7 +317,8 @@ export function judgeRelease(notes: unknown, version: string, model: Model): Rel
   // Notes cut at the read limit: what was not read may matter, so they are never safe.
   const c = decided === SAFE && nf.cut ? CAUTION : decided
   const security = cues.security !== null
-  base.floor = { kinds: floorKindsOf(rf.units), described: cues.described }
+  // The floor's kinds are read (floorKindsOf) only where a model answered: most releases are judged by the rules alone.
+  base.floor = { evidence: rf.units, described: cues.described }
   if (c === UNKNOWN)
     return {
       ...base,
