@@ -400,7 +400,7 @@ describe('the misreadings of issue 59', () => {
     })
   })
   it('an upgrade urgency that says it is not urgent asks for no urgent update', () => {
-    const notes = 'Upgrade urgency MODERATE: plan an upgrade of the server, but it is not urgent.\n\n- Fix a crash'
+    const notes = 'Upgrade urgency MODERATE: upgrade soon, but it is not urgent.\n\n- Fix a crash'
     expect(cues(notes)).toMatchObject({ action: null, required: null })
     expect(cues('Upgrade urgency HIGH: upgrade urgently, a crash loses data.\n\n- Fix a crash').action).toMatchObject({
       detector: 'urgent'
