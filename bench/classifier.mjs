@@ -8,6 +8,8 @@
 // speed of 10,000 classifications on one core, the model's load time and size.
 //   node --import tsx bench/classifier.mjs            (npm run eval)
 //   node --import tsx bench/classifier.mjs --quiet    (figures only, no list of misses)
+//   node --import tsx bench/classifier.mjs --floor    (only the figures of the floor under a model's answer)
+//   node --import tsx bench/classifier.mjs --no-speed (no speed runs: the figures and the sealed group only)
 //   npm run eval -- --judge models | --answers FILE   (the model judge: see bench/judge-models.mjs)
 // Data: the shared data set's release-notes/ folder beside the checkout, read in place (never copied):
 // the labels of the apps the model is trained on (TRAINING_APPS) for the folds, and those of SEALED_APPS.
@@ -29,6 +31,7 @@ import {
   TRAINING_APPS
 } from '../src/classify/train.ts'
 import { compareVersions, parseVersion } from '../src/util/versions.ts'
+import { floorFigures } from './support/floor.mjs'
 import { median } from './support/median.mjs'
 import { CLASSES, metricsOf } from './support/metrics.mjs'
 
@@ -112,6 +115,7 @@ const t0Cv = Date.now()
 const data = loadDataset(dir)
 const foldOf = foldsOf(data.apps)
 const cvJ = new Map()
+const foldModels = []
 for (let g = 0; g < CV_FOLDS; g++) {
   const train = data.examples.filter((e) => foldOf.get(e.app) !== g)
   const fitted = fit(train, OPTIONS)
@@ -120,6 +124,7 @@ for (let g = 0; g < CV_FOLDS; g++) {
     classes: MODEL_CLASSES,
     header: { thresholds: nestedThresholds(train, OPTIONS) }
   }
+  foldModels.push(fold)
   for (const e of data.examples)
     if (foldOf.get(e.app) === g) {
       const n = byId.get(e.id)
@@ -127,6 +132,13 @@ for (let g = 0; g < CV_FOLDS; g++) {
     }
 }
 const cvSeconds = (Date.now() - t0Cv) / 1000
+const floorOnly = process.argv.includes('--floor')
+// The floor under a model's answer (issue 59): its kinds of trigger, the perfect reader and the recorded answers.
+const floorArgs = { examples: data.examples, foldOf, foldModels, byId, labels, sealed, dir }
+if (floorOnly) {
+  floorFigures(floorArgs)
+  process.exit(0)
+}
 
 // --- Metrics.
 function metrics(pred) {
@@ -268,6 +280,8 @@ for (let i = 0; i < rows.length; i += 3)
       .join('')
   )
 
+floorFigures(floorArgs)
+
 if (!quiet) {
   console.log('\ndev entries CV gets wrong (label → predicted, deciding evidence, rationale):')
   for (const [id, l] of labels) {
@@ -328,6 +342,7 @@ console.log(
   `\nunlabelled (held-out) entries classified without error: ${unlabelled}; with over 200 characters of notes yet unknown: ${unread}`
 )
 
+const noSpeed = process.argv.includes('--no-speed')
 // --- The model file: size and load time (read + parse, as a cold start does).
 const modelUrl = new URL('../src/classify/model.json', import.meta.url)
 const loads = []
@@ -349,76 +364,80 @@ console.log(
 // Runtimes: the Node.js running this script, and the ones the product runs on: Node 24, which the action runs
 // (action.yml `using: node24`), and Node 22, the oldest the CLI supports (package.json engines). Their binaries
 // come from scripts/node-binary.sh (fetched once from the npm registry into a cache; skipped if that fails).
-const N = 10_000
-const root = fileURLToPath(new URL('..', import.meta.url))
-const speedScript = fileURLToPath(new URL('./support/classify-speed.mjs', import.meta.url))
-const runtimes = [{ name: `Node ${process.version} (this process)`, bin: process.execPath, version: process.version }]
-for (const [major, why] of [
-  [24, "the action's runtime"],
-  [22, 'the oldest the CLI supports']
-]) {
-  const found = spawnSync(
-    'bash',
-    [fileURLToPath(new URL('../scripts/node-binary.sh', import.meta.url)), String(major)],
-    {
-      encoding: 'utf8',
-      cwd: root
-    }
-  )
-  const bin = found.status === 0 ? found.stdout.trim() : ''
-  if (bin === '') {
-    console.log(`\nspeed: no Node ${major} binary (${why}): ${found.stderr.trim().split('\n').pop()}`)
-    continue
-  }
-  const version = spawnSync(bin, ['--version'], { encoding: 'utf8' }).stdout.trim()
-  const same = runtimes.find((r) => r.version === version)
-  if (same) same.name = `Node ${version} (this process; ${why})`
-  else runtimes.push({ name: `Node ${version} (${why})`, bin, version })
-}
-const pinned = spawnSync('taskset', ['-c', '0', 'true']).status === 0
-for (const r of runtimes) r.runs = []
-for (let run = 0; run < 3; run++) {
-  for (const r of runtimes) {
-    const node = [r.bin, '--import', 'tsx', speedScript, String(N)]
-    const [cmd, ...args] = pinned ? ['taskset', '-c', '0', ...node] : node
-    const out = spawnSync(cmd, args, { encoding: 'utf8', cwd: root })
-    if (out.status !== 0) throw new Error(`${speedScript} on ${r.name} failed (${out.status}):\n${out.stderr}`)
-    r.runs.push(JSON.parse(out.stdout.trim().split('\n').pop()))
-  }
-}
-const first = runtimes[0].runs[0]
-console.log(
-  `\nspeed: ${N} notes (cycling the ${first.notes} real ones, mean ${first.meanChars} chars), ` +
-    `${pinned ? 'each run a fresh process pinned to one CPU (taskset -c 0)' : 'each run a fresh process (no taskset here: not pinned)'}, ` +
-    `3 runs per runtime, interleaved (target <= 5 s):`
-)
-for (const r of runtimes) {
-  const cpuMin = Math.min(...r.runs.map((x) => x.cpuMs))
-  console.log(
-    `  ${r.name}: CPU min ${(cpuMin / 1000).toFixed(2)} s, median ${(median(r.runs.map((x) => x.cpuMs)) / 1000).toFixed(2)} s; ` +
-      `wall min ${(Math.min(...r.runs.map((x) => x.wallMs)) / 1000).toFixed(2)} s, median ${(median(r.runs.map((x) => x.wallMs)) / 1000).toFixed(2)} s ` +
-      `(${((cpuMin * 1000) / N).toFixed(0)} µs CPU per note)`
-  )
-}
+if (!noSpeed) speed()
 
-// --- Worst cases: hostile notes that hit slow paths of a Markdown parser (each capped at 64 KiB by the classifier).
-const hostile = {
-  '10 MB of real notes': `${notes[0].notes}\n`.repeat(Math.ceil(10_000_000 / notes[0].notes.length)),
-  '60 K of "*_a" lines': '*_a\n'.repeat(15_000),
-  '20 K nested quotes': `${'> '.repeat(20_000)}x`,
-  '3 K nested list items': Array.from({ length: 3000 }, (_, i) => `${' '.repeat(i * 2)}- item ${i}`).join('\n'),
-  '16 K headings': '# h\n'.repeat(16_000),
-  // commonmark.js seeks the end of each unclosed link to the end of its line: bounded by escaping past 32 a line.
-  '32 lines of 500 unclosed links': `${'[a]('.repeat(500)}\n`.repeat(32)
+function speed() {
+  const N = 10_000
+  const root = fileURLToPath(new URL('..', import.meta.url))
+  const speedScript = fileURLToPath(new URL('./support/classify-speed.mjs', import.meta.url))
+  const runtimes = [{ name: `Node ${process.version} (this process)`, bin: process.execPath, version: process.version }]
+  for (const [major, why] of [
+    [24, "the action's runtime"],
+    [22, 'the oldest the CLI supports']
+  ]) {
+    const found = spawnSync(
+      'bash',
+      [fileURLToPath(new URL('../scripts/node-binary.sh', import.meta.url)), String(major)],
+      {
+        encoding: 'utf8',
+        cwd: root
+      }
+    )
+    const bin = found.status === 0 ? found.stdout.trim() : ''
+    if (bin === '') {
+      console.log(`\nspeed: no Node ${major} binary (${why}): ${found.stderr.trim().split('\n').pop()}`)
+      continue
+    }
+    const version = spawnSync(bin, ['--version'], { encoding: 'utf8' }).stdout.trim()
+    const same = runtimes.find((r) => r.version === version)
+    if (same) same.name = `Node ${version} (this process; ${why})`
+    else runtimes.push({ name: `Node ${version} (${why})`, bin, version })
+  }
+  const pinned = spawnSync('taskset', ['-c', '0', 'true']).status === 0
+  for (const r of runtimes) r.runs = []
+  for (let run = 0; run < 3; run++) {
+    for (const r of runtimes) {
+      const node = [r.bin, '--import', 'tsx', speedScript, String(N)]
+      const [cmd, ...args] = pinned ? ['taskset', '-c', '0', ...node] : node
+      const out = spawnSync(cmd, args, { encoding: 'utf8', cwd: root })
+      if (out.status !== 0) throw new Error(`${speedScript} on ${r.name} failed (${out.status}):\n${out.stderr}`)
+      r.runs.push(JSON.parse(out.stdout.trim().split('\n').pop()))
+    }
+  }
+  const first = runtimes[0].runs[0]
+  console.log(
+    `\nspeed: ${N} notes (cycling the ${first.notes} real ones, mean ${first.meanChars} chars), ` +
+      `${pinned ? 'each run a fresh process pinned to one CPU (taskset -c 0)' : 'each run a fresh process (no taskset here: not pinned)'}, ` +
+      `3 runs per runtime, interleaved (target <= 5 s):`
+  )
+  for (const r of runtimes) {
+    const cpuMin = Math.min(...r.runs.map((x) => x.cpuMs))
+    console.log(
+      `  ${r.name}: CPU min ${(cpuMin / 1000).toFixed(2)} s, median ${(median(r.runs.map((x) => x.cpuMs)) / 1000).toFixed(2)} s; ` +
+        `wall min ${(Math.min(...r.runs.map((x) => x.wallMs)) / 1000).toFixed(2)} s, median ${(median(r.runs.map((x) => x.wallMs)) / 1000).toFixed(2)} s ` +
+        `(${((cpuMin * 1000) / N).toFixed(0)} µs CPU per note)`
+    )
+  }
+
+  // --- Worst cases: hostile notes that hit slow paths of a Markdown parser (each capped at 64 KiB by the classifier).
+  const hostile = {
+    '10 MB of real notes': `${notes[0].notes}\n`.repeat(Math.ceil(10_000_000 / notes[0].notes.length)),
+    '60 K of "*_a" lines': '*_a\n'.repeat(15_000),
+    '20 K nested quotes': `${'> '.repeat(20_000)}x`,
+    '3 K nested list items': Array.from({ length: 3000 }, (_, i) => `${' '.repeat(i * 2)}- item ${i}`).join('\n'),
+    '16 K headings': '# h\n'.repeat(16_000),
+    // commonmark.js seeks the end of each unclosed link to the end of its line: bounded by escaping past 32 a line.
+    '32 lines of 500 unclosed links': `${'[a]('.repeat(500)}\n`.repeat(32)
+  }
+  const worst = []
+  for (const [name, text] of Object.entries(hostile)) {
+    const c = process.cpuUsage()
+    const j = ours({ version: '1', notes: text })
+    const u = process.cpuUsage(c)
+    worst.push(`${name}: ${((u.user + u.system) / 1000).toFixed(0)} ms CPU (${j.safeToUpdate})`)
+  }
+  console.log(`worst-case single notes: ${worst.join('; ')}`)
 }
-const worst = []
-for (const [name, text] of Object.entries(hostile)) {
-  const c = process.cpuUsage()
-  const j = ours({ version: '1', notes: text })
-  const u = process.cpuUsage(c)
-  worst.push(`${name}: ${((u.user + u.system) / 1000).toFixed(0)} ms CPU (${j.safeToUpdate})`)
-}
-console.log(`worst-case single notes: ${worst.join('; ')}`)
 
 // --- The sealed group, scored once by the committed model (trained without it): aggregate figures only. Its
 // errors are never printed; nothing above was chosen on it.

@@ -387,3 +387,23 @@ describe('notes that only send the reader elsewhere (unknown)', () => {
     expect(points('- See https://demo.example/changes\n- Fixed a crash on startup')).toBe(false)
   })
 })
+
+describe('the misreadings of issue 59', () => {
+  it('an entry that says there is none ("Nothing", "None.") under a heading is no line to act on', () => {
+    const notes =
+      '## Added\n- A dark theme for the settings page\n## Removed\n- Nothing\n## Fixed\n- Fix the date picker'
+    expect(cues(notes)).toMatchObject({ action: null, required: null, called: null })
+    expect(cues('## Breaking changes\n- None.\n## Fixed\n- Fix the date picker').called).toBeNull()
+    expect(cues('## Removed\n- The legacy sync mode\n## Fixed\n- Fix the date picker').action).toEqual({
+      line: 'The legacy sync mode',
+      detector: 'heading removed'
+    })
+  })
+  it('an upgrade urgency that says it is not urgent asks for no urgent update', () => {
+    const notes = 'Upgrade urgency MODERATE: upgrade soon, but it is not urgent.\n\n- Fix a crash'
+    expect(cues(notes)).toMatchObject({ action: null, required: null })
+    expect(cues('Upgrade urgency HIGH: upgrade urgently, a crash loses data.\n\n- Fix a crash').action).toMatchObject({
+      detector: 'urgent'
+    })
+  })
+})

@@ -1,7 +1,7 @@
-// A model's answer counts only when it has the shape asked for and quotes the notes; the floor under it.
+// A model's answer counts only when it has the shape asked for and quotes the notes (the floor: floor.test.ts).
 import { describe, expect, it } from '@jest/globals'
 import fc from 'fast-check'
-import { applyFloor, checkAnswer } from '../../src/classify/model-answer.js'
+import { checkAnswer } from '../../src/classify/model-answer.js'
 import { promptNotes } from '../../src/classify/prompt.js'
 import { modelAnswerRecord } from '../../src/schema/index.js'
 import { anyText } from '../support/upstream-arbitraries.js'
@@ -117,31 +117,6 @@ describe('checkAnswer on any answer (property)', () => {
       ),
       { numRuns: 400 }
     )
-  })
-})
-
-describe('applyFloor', () => {
-  const rules = { safeToUpdate: 'breaking' as const, breakingLine: true, described: true, cut: false }
-  it('never lets safe stand over a line that states a breaking change: the rules’ verdict stands', () => {
-    expect(applyFloor({ class: 'safe' }, rules)).toEqual({ safeToUpdate: 'breaking', floored: true })
-    expect(applyFloor({ class: 'safe' }, { ...rules, safeToUpdate: 'caution' })).toEqual({
-      safeToUpdate: 'caution',
-      floored: true
-    })
-  })
-  it('never lets unknown stand over notes that say what changed: caution at least', () => {
-    const safeRules = { safeToUpdate: 'safe' as const, breakingLine: false, described: true, cut: false }
-    expect(applyFloor({ class: 'unknown' }, safeRules)).toEqual({ safeToUpdate: 'caution', floored: true })
-  })
-  it('never lets safe stand over notes the model did not read whole', () => {
-    const safeRules = { safeToUpdate: 'safe' as const, breakingLine: false, described: true, cut: true }
-    expect(applyFloor({ class: 'safe' }, safeRules)).toEqual({ safeToUpdate: 'caution', floored: true })
-  })
-  it('lets the model lower the rules where no such line exists, and raise them anywhere', () => {
-    const cautionRules = { safeToUpdate: 'caution' as const, breakingLine: false, described: true, cut: false }
-    expect(applyFloor({ class: 'safe' }, cautionRules)).toEqual({ safeToUpdate: 'safe', floored: false })
-    expect(applyFloor({ class: 'caution' }, rules)).toEqual({ safeToUpdate: 'caution', floored: false })
-    expect(applyFloor({ class: 'breaking' }, cautionRules)).toEqual({ safeToUpdate: 'breaking', floored: false })
   })
 })
 

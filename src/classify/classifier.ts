@@ -5,7 +5,9 @@ import { LIMITS, type Classification } from '../schema/index.js'
 import type { ReleaseNotes, Verdict } from '../util/types.js'
 import { judgeRelease, quoteOf, type BreakingKind, type ReleaseJudgement } from './judge.js'
 import type { Model } from './model.js'
-import { applyFloor, type ModelAnswer } from './model-answer.js'
+import { floorKindsOf } from './cues.js'
+import { applyFloor, FLOOR_KINDS, firesIn } from './floor.js'
+import type { ModelAnswer } from './model-answer.js'
 import { MODEL, MODEL_ID } from './trained.js'
 import { EMPTY_SUMMARY, summariseUnits } from './summary.js'
 import { injectionLine } from './injection.js'
@@ -92,12 +94,18 @@ function byRulesAlone(j: ReleaseJudgement, version: string): Decided {
 }
 
 /**
- * A model's answer with the rules' floor under it (model-answer.ts: applyFloor). Where the floor holds, the rules'
+ * A model's answer with the rules' floor under it (floor.ts: applyFloor). Where the floor holds, the rules'
  * verdict and reason stand, and the rationale says what the model read.
  */
 function byModel(j: ReleaseJudgement, a: JudgeAnswer, version: string, promptCut: boolean): Decided {
   const judge = `model:${a.id}`
-  const floor = applyFloor(a, { safeToUpdate: j.safeToUpdate, ...j.floor, cut: j.cut || promptCut })
+  const kinds = floorKindsOf(j.floor.evidence)
+  const floor = applyFloor(a, {
+    safeToUpdate: j.safeToUpdate,
+    kinds,
+    described: j.floor.described,
+    cut: j.cut || promptCut
+  })
   const quote = a.line === '' ? null : a.line
   if (!floor.floored) {
     const kind = a.breakingKind ? ` (${KIND_WORDS[a.breakingKind]})` : ''
@@ -114,11 +122,12 @@ function byModel(j: ReleaseJudgement, a: JudgeAnswer, version: string, promptCut
   }
   const rules = byRules(j, version)
   const cls = floor.safeToUpdate
-  const why = j.floor.breakingLine
-    ? 'the rules find a line that calls for action or a breaking change'
-    : a.class === 'unknown'
+  const why =
+    a.class === 'unknown'
       ? 'a line says what changed'
-      : 'the notes are longer than the model read'
+      : firesIn(kinds, FLOOR_KINDS)
+        ? 'the rules find a line that calls for action or a breaking change'
+        : 'the notes are longer than the model read'
   const lead =
     cls === j.safeToUpdate
       ? rules.because
@@ -127,7 +136,8 @@ function byModel(j: ReleaseJudgement, a: JudgeAnswer, version: string, promptCut
     ...rules,
     safeToUpdate: cls,
     breakingKind: cls === 'breaking' ? (j.breakingKind ?? 'required') : null,
-    because: `${lead} (the model read it as ${a.class}; the more cautious verdict stands)`,
+    // A model's unknown gives way to the rules' own verdict, which may be the less cautious one.
+    because: `${lead} (the model read it as ${a.class}; the ${a.class === 'unknown' ? "rules'" : 'more cautious'} verdict stands)`,
     judge,
     model: a
   }
@@ -269,7 +279,7 @@ export function classifyWith(model: Model, input: ClassifyInput): Judgement {
  * leave yesterday's words published. __tests__/classify/revision.test.ts holds it to the judgements of the
  * real notes.
  */
-export const JUDGING_REVISION = 51
+export const JUDGING_REVISION = 52
 
 /**
  * The classifier's identity (8 hex digits): the committed model and the judging code's revision. A

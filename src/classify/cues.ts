@@ -232,6 +232,9 @@ const REMOVES_UI = nearPattern(
   'i'
 )
 
+// An entry that says there is none ("Nothing", "None.", "N/A" under a "Removed" heading): no line at all.
+const NO_ENTRY = /^\W*(?:nothing|none|n\/a|no changes?|nothing (?:yet|to report))\W*$/i
+
 /** Under a bug-fixes, documentation, tests or dependencies heading that announces nothing stronger. */
 function routineHeading(kinds: number): boolean {
   return (kinds & (S.housekeeping | S.fixes)) !== 0 && (kinds & (S.breaking | S.removed | S.upgrade)) === 0
@@ -404,6 +407,100 @@ function changedCue(ue: UnitEvidence): Cue | null {
   return null
 }
 
+/**
+ * The first cue by which a line asks the admin to act: its heading, else a finding that asks for a step or urgency.
+ * With `all`, every such cue of the line is pushed onto it too.
+ */
+function actionCue(ue: UnitEvidence, kinds: number, all?: Cue[]): Cue | null {
+  // Under a "Removed" or upgrade-steps heading, the line itself is what the admin must act on; a heading's force is
+  // the line's, so a softened line is not what the admin must act on, nor an entry that says there is none.
+  if (kinds & (S.removed | S.upgrade) && !softened(ue.hits)) {
+    if (NO_ENTRY.test(ue.unit.text)) return null
+    const cue: Cue = { ue, hit: null, heading: kinds & S.removed ? 'removed' : 'upgrade' }
+    all?.push(cue)
+    return cue
+  }
+  let first: Cue | null = null
+  for (const hit of ue.hits) {
+    if ((hit.detector.why !== 'required' && hit.detector.why !== 'urgent') || softenedAt(ue, hit)) continue
+    // A line that adds something asks nothing of the admin, whatever its words go on to say; nor does one under a
+    // docs, tests, chores or dependencies heading (the project's own work, as for the required rule), unless it
+    // raises what the software runs on.
+    if (first === null) {
+      if ((kinds & S.housekeeping && !RAISES.has(hit.detector.name)) || ADDS.test(ue.unit.text)) return null
+      first = { ue, hit, heading: null }
+      if (!all) return first
+      all.push(first)
+    } else all?.push({ ue, hit, heading: null })
+  }
+  return first
+}
+
+/** The first cue by which a line states a breaking change: a finding of REQUIRED, else a "Removed" heading (`all`: as above). */
+function requiredCue(ue: UnitEvidence, kinds: number, all?: Cue[]): Cue | null {
+  let first: Cue | null = null
+  for (const hit of ue.hits) {
+    if (!REQUIRED.has(hit.detector.name) || softenedAt(ue, hit)) continue
+    if (first === null) {
+      // Whether the line is harmless is asked only of a line that would count: most lines do not.
+      if (harmless(ue)) return null
+      first = { ue, hit, heading: null }
+      if (!all) return first
+      all.push(first)
+    } else all?.push({ ue, hit, heading: null })
+  }
+  if (first || !(kinds & S.removed) || softened(ue.hits) || NO_ENTRY.test(ue.unit.text) || harmless(ue)) return first
+  const cue: Cue = { ue, hit: null, heading: 'removed' }
+  all?.push(cue)
+  return cue
+}
+
+/** The first cue by which the notes call a line breaking: its heading, else a marker or breaking word (`all`: as above). */
+function calledCue(ue: UnitEvidence, kinds: number, all?: Cue[]): Cue | null {
+  let first: Cue | null = null
+  // A line under a breaking-changes heading is called breaking by the notes, whatever its own wording ("X will no
+  // longer be included"), unless it says there is none; its own words count only when not softened.
+  if (kinds & S.breaking && !NO_ENTRY.test(ue.unit.text)) {
+    first = { ue, hit: null, heading: 'breaking' }
+    if (!all) return first
+    all.push(first)
+  }
+  for (const hit of ue.hits) {
+    if (
+      !(MARKERS.has(hit.detector.name) || (hit.detector.name === 'breakingWord' && CALLED_WORDS.test(ue.unit.text))) ||
+      softenedAt(ue, hit)
+    )
+      continue
+    const cue: Cue = { ue, hit, heading: null }
+    first ??= cue
+    if (!all) return first
+    all.push(cue)
+  }
+  return first
+}
+
+/** A cue's kind, for the floor: the detector that found it, or `heading:<kind>`. */
+export function kindOf(cue: Cue): string {
+  return cue.hit ? cue.hit.detector.name : `heading:${cue.heading ?? 'none'}`
+}
+
+/**
+ * Every kind of evidence by which some line of the notes calls a change breaking, states one or asks the admin to
+ * act (the three rules above), sorted: what the floor under a model's answer may read (see ./floor.ts).
+ */
+export function floorKindsOf(units: readonly UnitEvidence[]): string[] {
+  const kinds = new Set<string>()
+  for (const ue of units) {
+    const k = ue.unit.section?.kinds ?? 0
+    const cues: Cue[] = []
+    calledCue(ue, k, cues)
+    actionCue(ue, k, cues)
+    requiredCue(ue, k, cues)
+    for (const cue of cues) kinds.add(kindOf(cue))
+  }
+  return [...kinds].sort()
+}
+
 /** What the decision rule needs of the cues. */
 export function cueFlags(c: Cues): CueFlags {
   return {
@@ -456,40 +553,18 @@ export function cuesOf(units: readonly UnitEvidence[], ranked = false): Cues {
         !points &&
         (ue.hits.some((h) => !MODIFIERS.has(h.detector.name) && !SAYS_NOTHING.has(h.detector.name)) || prose(ue))
     if (pointsElsewhere) pointsElsewhere = points
-    // A line under a breaking-changes heading is called breaking by the notes, whatever its own
-    // wording ("X will no longer be included"); its own words count only when not softened.
     const kinds = ue.unit.section?.kinds ?? 0
-    if (kinds & S.breaking && called.open()) called.offer({ ue, hit: null, heading: 'breaking' })
-    // A heading's force is the line's: a softened line is not what the admin must act on.
-    const lineSoftened = softened(ue.hits)
     if (action.open()) {
-      // Under a "Removed" or upgrade-steps heading, the line itself is what the admin must act on.
-      if (kinds & (S.removed | S.upgrade) && !lineSoftened)
-        action.offer({ ue, hit: null, heading: kinds & S.removed ? 'removed' : 'upgrade' })
-      else {
-        const hit = ue.hits.find(
-          (h) => (h.detector.why === 'required' || h.detector.why === 'urgent') && !softenedAt(ue, h)
-        )
-        // A line that adds something asks nothing of the admin, whatever its words go on to say; nor does one
-        // under a docs, tests, chores or dependencies heading (the project's own work, as for the required rule),
-        // unless it raises what the software runs on.
-        if (hit && !ADDS.test(ue.unit.text) && ((kinds & S.housekeeping) === 0 || RAISES.has(hit.detector.name)))
-          action.offer({ ue, hit, heading: null })
-      }
+      const cue = actionCue(ue, kinds)
+      if (cue) action.offer(cue)
     }
     if (required.open()) {
-      // Whether the line is harmless is asked only of a line that would count: most lines do not.
-      const hit = ue.hits.find((h) => REQUIRED.has(h.detector.name) && !softenedAt(ue, h)) ?? null
-      if ((hit || (kinds & S.removed && !lineSoftened)) && !harmless(ue))
-        required.offer({ ue, hit, heading: hit ? null : 'removed' })
+      const cue = requiredCue(ue, kinds)
+      if (cue) required.offer(cue)
     }
     if (called.open()) {
-      const hit = ue.hits.find(
-        (h) =>
-          (MARKERS.has(h.detector.name) || (h.detector.name === 'breakingWord' && CALLED_WORDS.test(ue.unit.text))) &&
-          !softenedAt(ue, h)
-      )
-      if (hit) called.offer({ ue, hit, heading: null })
+      const cue = calledCue(ue, kinds)
+      if (cue) called.offer(cue)
     }
     if (security === null) security = securityCue(ue)
     if (changed === null) changed = changedCue(ue)

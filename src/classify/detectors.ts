@@ -996,6 +996,8 @@ const SPECS: Record<string, Spec> = {
       'not required',
       'no longer required',
       'no need to',
+      // "Upgrade urgency MODERATE: plan an upgrade, but it is not urgent": no fix to apply now.
+      'not urgent',
       'nothing to do',
       'backward compatible',
       'backwards compatible',

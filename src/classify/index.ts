@@ -8,7 +8,8 @@ export {
   type JudgeAnswer,
   type ReleaseVerdict
 } from './classifier.js'
-export { applyFloor, checkAnswer, normaliseSpace, type ModelAnswer, type RulesFloor } from './model-answer.js'
+export { checkAnswer, normaliseSpace, type ModelAnswer } from './model-answer.js'
+export { applyFloor, type RulesFloor } from './floor.js'
 export { notesForModel, PROMPT_NOTES_CAP, PROMPT_VERSION, SYSTEM_PROMPT, promptNotes, userPrompt } from './prompt.js'
 export { applyOverride } from './override.js'
 export { SUMMARY_MAX, summarise, EMPTY_SUMMARY } from './summary.js'

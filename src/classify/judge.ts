@@ -49,8 +49,8 @@ export interface ReleaseJudgement {
   units: Unit[]
   /** The notes were cut (over the cap). */
   cut: boolean
-  /** What the floor under a model's answer reads (see model-answer.ts: RulesFloor). */
-  floor: { breakingLine: boolean; described: boolean }
+  /** What the floor under a model's answer reads (see floor.ts: RulesFloor): the lines' evidence, for floorKindsOf. */
+  floor: { evidence: readonly UnitEvidence[]; described: boolean }
 }
 
 export const OUTCOMES = {
@@ -292,7 +292,7 @@ export function judgeRelease(notes: unknown, version: string, model: Model): Rel
     breakingKind: null,
     security: false,
     p: null,
-    floor: { breakingLine: false, described: false }
+    floor: { evidence: [] as readonly UnitEvidence[], described: false }
   }
   if (nf.gate === OUTCOMES.emptyNotes)
     return { ...base, safeToUpdate: 'unknown', rule: nf.gate, describes: 'there are no release notes' }
@@ -317,10 +317,8 @@ export function judgeRelease(notes: unknown, version: string, model: Model): Rel
   // Notes cut at the read limit: what was not read may matter, so they are never safe.
   const c = decided === SAFE && nf.cut ? CAUTION : decided
   const security = cues.security !== null
-  base.floor = {
-    breakingLine: cues.called !== null || cues.required !== null || cues.action !== null,
-    described: cues.described
-  }
+  // The floor's kinds are read (floorKindsOf) only where a model answered: most releases are judged by the rules alone.
+  base.floor = { evidence: rf.units, described: cues.described }
   if (c === UNKNOWN)
     return {
       ...base,

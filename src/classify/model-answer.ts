@@ -1,14 +1,9 @@
-// A language model's answer for one release, checked before it counts, and the floor the rules set
-// under it. The answer is data from a service that read hostile text: it counts only when it has the
-// shape asked for, quotes a whole line (or a whole sentence) the notes really hold that is not written to the
-// judge (injection.ts), gives a reason, and its class fits that line. Even then the
-// rules keep a floor: a release is not safe while they find a line that calls a change breaking or
-// states one, nor unknown while a line says what changed; where the floor holds, the more cautious
-// of the two verdicts stands, caution at least.
+// A language model's answer for one release, checked before it counts. The answer is data from a
+// service that read hostile text: it counts only when it has the shape asked for, quotes a whole line (or a
+// whole sentence) the notes really hold that is not written to the judge (injection.ts), gives a reason, and its
+// class fits that line. Even then the rules keep a floor under it (./floor.ts).
 import { z } from 'zod'
-import type { Classification } from '../schema/index.js'
 import { addressesJudge } from './injection.js'
-import { SEVERITY } from './upgrade.js'
 
 export const ANSWER_CLASSES = ['safe', 'caution', 'breaking', 'unknown'] as const
 export type AnswerClass = (typeof ANSWER_CLASSES)[number]
@@ -160,32 +155,4 @@ function clipText(s: string): string {
   let t = s.slice(0, ANSWER_TEXT_MAX - 1)
   if (/[\uD800-\uDBFF]$/.test(t)) t = t.slice(0, -1)
   return `${t}…`
-}
-
-/** What the rules found in the notes that the floor reads. */
-export interface RulesFloor {
-  /** The rules' own class for the release. */
-  safeToUpdate: Classification
-  /** A line calls a change breaking or states one (a marker, a breaking-changes heading, a raised requirement, a removal, a manual step). */
-  breakingLine: boolean
-  /** A line says what changed. */
-  described: boolean
-  /** The notes were longer than what the judge read. */
-  cut: boolean
-}
-
-export interface FlooredVerdict {
-  safeToUpdate: AnswerClass
-  /** The floor overruled the model: the rules' verdict (caution at least) stands. */
-  floored: boolean
-}
-
-/** The model's class, unless the floor forbids it: then the more cautious of the two, caution at least. */
-export function applyFloor(answer: Pick<ModelAnswer, 'class'>, rules: RulesFloor): FlooredVerdict {
-  const forbidden =
-    (answer.class === 'safe' && (rules.breakingLine || rules.cut)) || (answer.class === 'unknown' && rules.described)
-  if (!forbidden) return { safeToUpdate: answer.class, floored: false }
-  const r = rules.safeToUpdate
-  const cautious: AnswerClass = r === 'breaking' ? 'breaking' : 'caution'
-  return { safeToUpdate: SEVERITY[cautious] >= SEVERITY[answer.class] ? cautious : answer.class, floored: true }
 }

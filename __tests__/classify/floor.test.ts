@@ -1,0 +1,120 @@
+// The floor under a model's answer (issue 59): only precise kinds of evidence overrule a model's safe, and a model's
+// unknown gives way to the rules' own verdict, never to a class neither judge gave. Notes here are made up.
+import { describe as plainDescribe, expect, it } from '@jest/globals'
+import { classifyReleases, type JudgeAnswer } from '../../src/classify/index.js'
+import { cuesOf, floorKindsOf } from '../../src/classify/cues.js'
+import { applyFloor, chooseFloorKinds, FLOOR_KINDS, type KindCount } from '../../src/classify/floor.js'
+import { featuresOfNotes, judgeRelease } from '../../src/classify/judge.js'
+import { TRAINING_APPS } from '../../src/classify/train.js'
+import { MODEL } from '../../src/classify/trained.js'
+import { describe } from '../support/needs-shared-data.js'
+import { DEV_LABELS, readSharedJsonl, RELEASE_NOTES } from '../support/shared-data.js'
+
+const answer = (cls: JudgeAnswer['class'], line: string): JudgeAnswer => ({
+  class: cls,
+  breakingKind: cls === 'breaking' ? 'required' : null,
+  line,
+  reason: 'Made-up reason.',
+  id: 'test/model',
+  prompt: 1
+})
+const publish = (notes: string, a: JudgeAnswer) =>
+  classifyReleases({ releases: [{ version: '1.2.3', notes }], answers: new Map([['1.2.3', a]]) })
+
+plainDescribe('applyFloor', () => {
+  const rules = { safeToUpdate: 'breaking' as const, kinds: ['heading:breaking'], described: true, cut: false }
+  it('never lets safe stand over a kept kind: the rules’ verdict stands, caution at least', () => {
+    expect(applyFloor({ class: 'safe' }, rules)).toEqual({ safeToUpdate: 'breaking', floored: true })
+    expect(applyFloor({ class: 'safe' }, { ...rules, safeToUpdate: 'caution' })).toEqual({
+      safeToUpdate: 'caution',
+      floored: true
+    })
+  })
+  it('lets safe stand over a kind that is not kept', () => {
+    const loose = { ...rules, safeToUpdate: 'caution' as const, kinds: ['removalLine'] }
+    expect(applyFloor({ class: 'safe' }, loose)).toEqual({ safeToUpdate: 'safe', floored: false })
+    expect(applyFloor({ class: 'safe' }, loose, ['removalLine'])).toEqual({ safeToUpdate: 'caution', floored: true })
+  })
+  it('gives an unknown answer the rules’ own verdict where a line says what changed, never a third class', () => {
+    for (const r of ['safe', 'caution', 'breaking'] as const)
+      expect(applyFloor({ class: 'unknown' }, { safeToUpdate: r, kinds: [], described: true, cut: false })).toEqual({
+        safeToUpdate: r,
+        floored: true
+      })
+    expect(applyFloor({ class: 'unknown' }, { safeToUpdate: 'safe', kinds: [], described: false, cut: false })).toEqual(
+      { safeToUpdate: 'unknown', floored: false }
+    )
+  })
+  it('never lets safe stand over notes the model did not read whole', () => {
+    const safeRules = { safeToUpdate: 'safe' as const, kinds: [], described: true, cut: true }
+    expect(applyFloor({ class: 'safe' }, safeRules)).toEqual({ safeToUpdate: 'caution', floored: true })
+  })
+  it('lets the model raise the rules anywhere', () => {
+    expect(applyFloor({ class: 'caution' }, rules)).toEqual({ safeToUpdate: 'caution', floored: false })
+    expect(applyFloor({ class: 'breaking' }, { safeToUpdate: 'safe', kinds: [], described: true, cut: false })).toEqual(
+      { safeToUpdate: 'breaking', floored: false }
+    )
+  })
+  it('keeps the kinds that rarely fire on a release labelled safe', () => {
+    const counts = new Map<string, KindCount>([
+      ['precise', { fired: 40, misfired: 0 }],
+      ['loose', { fired: 40, misfired: 3 }],
+      ['unseen', { fired: 0, misfired: 0 }]
+    ])
+    expect(chooseFloorKinds(counts)).toEqual(['precise'])
+  })
+})
+
+plainDescribe('the published verdict under the floor', () => {
+  it('publishes the rules’ safe, not caution, when the model says unknown about notes that say what changed', () => {
+    const notes = '- Fix the week number in the calendar header when weeks start on Monday'
+    expect(classifyReleases({ releases: [{ version: '1.2.3', notes }] }).safeToUpdate).toBe('safe')
+    const j = publish(notes, answer('unknown', ''))
+    expect(j.safeToUpdate).toBe('safe')
+    expect(j.rationale).toContain("the rules' verdict stands")
+  })
+  it('lets a reader’s safe stand over a removal verb in a fix line', () => {
+    const notes = '### Fixed\n- Remove a stale option from the --help text\n- Fix the date picker on small screens'
+    expect(publish(notes, answer('safe', 'Fix the date picker on small screens')).safeToUpdate).toBe('safe')
+  })
+  it('keeps a release its notes call breaking from being published safe', () => {
+    const notes = '## Breaking changes\n- The `listen` setting is now called `bind`'
+    const j = publish(notes, answer('safe', 'The `listen` setting is now called `bind`'))
+    expect(j.safeToUpdate).toBe('breaking')
+    expect(j.releases[0]!.judge).toBe('model:test/model')
+  })
+})
+
+describe('the floor on the real notes', () => {
+  const notes = new Map(
+    readSharedJsonl<{ id: string; slug: string; version: string; notes: string }>(RELEASE_NOTES).map((n) => [n.id, n])
+  )
+  const training = new Set(TRAINING_APPS)
+  const labelled = readSharedJsonl<{ id: string; label: string }>(DEV_LABELS).filter((l) =>
+    training.has(notes.get(l.id)?.slug ?? '')
+  )
+  it('keeps exactly the kinds chosen on the training apps’ labels (FLOOR_KINDS)', () => {
+    const counts = new Map<string, KindCount>()
+    for (const l of labelled) {
+      const n = notes.get(l.id)!
+      for (const k of floorKindsOf(judgeRelease(n.notes, n.version, MODEL).floor.evidence)) {
+        const c = counts.get(k) ?? { fired: 0, misfired: 0 }
+        c.fired++
+        if (l.label === 'safe') c.misfired++
+        counts.set(k, c)
+      }
+    }
+    expect(chooseFloorKinds(counts)).toEqual(FLOOR_KINDS)
+  })
+  it('finds a kind wherever a rule finds a line that calls, states or asks for a breaking change', () => {
+    for (const n of notes.values()) {
+      const f = featuresOfNotes(n.notes, n.version)
+      if (!f.rf) continue
+      const c = cuesOf(f.rf.units)
+      expect([n.id, floorKindsOf(f.rf.units).length > 0]).toEqual([
+        n.id,
+        c.called !== null || c.required !== null || c.action !== null
+      ])
+    }
+  })
+})
