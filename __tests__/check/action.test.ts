@@ -273,6 +273,32 @@ describe('the pull-request check action', () => {
     expect(found.added).toEqual([])
   })
 
+  it('judges a Dockerfile FROM bump (Dependabot’s docker ecosystem) like any other file', async () => {
+    const file = (v: string) => `ARG GOGS=${v}\nFROM --platform=linux/amd64 gogs/gogs:\${GOGS} AS app\nFROM app\n`
+    const r = await repoWith('dockerfile', { 'git/Dockerfile': file('0.14.3') }, { 'git/Dockerfile': file('0.15.1') })
+    const run = await runCheckAction(r.cwd, r.base, r.heads[0]!, { 'github-token': '' })
+    expect(run.code).toBe(1)
+    expect(run.outputs).toMatch(/^worst<<.*\nbreaking\n/m)
+    expect(run.outputs).toMatch(/^judged<<.*\n1\n/m)
+    expect(run.stdout).toMatch(
+      /^::error title=updatesafe%3A gogs,file=git\/Dockerfile,line=1::gogs 0\.14\.3 → 0\.15\.1: breaking/m
+    )
+  }, 60_000)
+
+  it('never says safe when a changed file it does not parse touches an image (a .env file)', async () => {
+    const r = await repoWith(
+      'env-file',
+      { 'compose.yml': 'services:\n  git:\n    image: ${GOGS_IMAGE}\n', '.env': 'GOGS_IMAGE=gogs/gogs:0.15.0\n' },
+      { '.env': 'GOGS_IMAGE=gogs/gogs:0.15.1\n' }
+    )
+    const run = await runCheckAction(r.cwd, r.base, r.heads[0]!, { 'github-token': '' })
+    expect(run.code).toBe(0)
+    expect(run.outputs).toMatch(/^worst<<.*\nunknown\n/m)
+    expect(run.summary).toMatch(/`\.env`: not read, is neither YAML nor a Dockerfile/)
+    const strict = await runCheckAction(r.cwd, r.base, r.heads[0]!, { 'github-token': '', 'fail-on': 'unknown' })
+    expect(strict.code).toBe(1)
+  }, 60_000)
+
   it('leaves a pull request that changes no image without a comment', async () => {
     const r = await repoWith(
       'no-image',
@@ -422,7 +448,10 @@ describe('the files a pull request changes', () => {
     const capped = await changedImages(r.cwd, r.base, r.heads[0]!, { maxFiles: 2 })
     expect(capped.changes.map((c) => c.file)).toEqual(['a.yml', 'b.yml'])
     expect(capped.notRead).toEqual([
-      { file: 'c.yml', reason: 'past the first 2 changed YAML files, which are all the gate reads' }
+      {
+        file: 'c.yml',
+        reason: 'past the first 2 changed files, which are all the gate reads (YAML and Dockerfiles first)'
+      }
     ])
     // A clock that has run past the budget once the list is made: nothing is read, nothing is lost.
     let t = 0

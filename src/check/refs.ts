@@ -1,6 +1,7 @@
 // Image references in any YAML a self-hoster keeps in git — Compose files, Kubernetes manifests,
 // Helm values, Flux HelmRelease values — each with its line: `image: name:tag` anywhere, and the
-// Helm form `repository:` (+ `registry:`) + `tag:` in one mapping. A reference left to a template
+// Helm form `repository:` (+ `registry:`) + `tag:` in one mapping (or `name:` + `tag:` under an
+// `image:` key). A reference left to a template
 // (`${VAR}`, `{{ .Values }}`) is found but not readable, and says so.
 import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Node as YamlNode } from 'yaml'
 
@@ -62,7 +63,10 @@ export function readImageRefs(file: string, text: string): { refs: FoundRef[] } 
       return
     }
     if (!isMap(node)) return
-    const repository = scalarText(node.get('repository', true))
+    // Charts that name the image `image.name` (+ `tag:`) instead of `image.repository`: the same reference.
+    const key = field.replace(/^.*[.:]/, '')
+    const nameKey = !node.has('repository') && /image$/i.test(key) ? 'name' : 'repository'
+    const repository = scalarText(node.get(nameKey, true))
     if (repository !== null && repository !== '' && !repository.includes('://')) {
       // Helm: registry + repository + tag (or a digest), each optional but the repository.
       const registry = scalarText(node.get('registry', true))
@@ -72,8 +76,8 @@ export function readImageRefs(file: string, text: string): { refs: FoundRef[] } 
       const name = registry ? `${registry}/${repository}` : repository
       const image = `${name}${tag ? `:${tag}` : ''}${digest ? `@${digest}` : ''}`
       add(
-        `${field && !field.endsWith(':') ? `${field}.` : field}repository`,
-        tag ? tagNode : node.get('repository', true),
+        `${field && !field.endsWith(':') ? `${field}.` : field}${nameKey}`,
+        tag ? tagNode : node.get(nameKey, true),
         image
       )
     }
