@@ -30,13 +30,16 @@ import { VERSION } from './util/version.js'
 
 /** Each command's own help (`updatesafe COMMAND --help`), with examples. */
 const HELP: Record<string, string> = {
-  build: `  build     --catalog DIR --out DIR [--base-url URL] [--refresh | --notes-from FILE] [--previous DIR]
-            [--now ISO] [--request-timeout SECONDS] [--refresh-deadline SECONDS] [--source-commit SHA]
+  build: `  build     --catalog DIR --out DIR [--base-url URL] [--refresh | --notes-from FILE ...]
+            [--previous DIR] [--now ISO] [--request-timeout SECONDS] [--refresh-deadline SECONDS]
+            [--source-commit SHA]
             [--judge models|rules] [--model ID] [--models-endpoint URL] [--max-model-calls N]
             [--only SLUG ...]
             Build the static site (JSON API, pages, badges) from the catalog.
             Release notes come from GitHub (--refresh) or from a JSON-lines file
-            (--notes-from, one release a line: {repo, version, tag, date, notes});
+            (--notes-from, one release a line: {repo, version, tag, date, notes};
+            repeatable: the files are read as one, a release two hold read with
+            both notes, the first file's tag and date kept);
             without either, the catalog's release facts are published unjudged.
             --refresh reads GitHub (GITHUB_TOKEN, GITHUB_API_URL, GITHUB_GRAPHQL_URL)
             and endoflife.date (ENDOFLIFE_API_URL), each request waiting at most
@@ -196,7 +199,7 @@ async function run(
           out: { type: 'string' },
           'base-url': { type: 'string' },
           refresh: { type: 'boolean', default: false },
-          'notes-from': { type: 'string' },
+          'notes-from': { type: 'string', multiple: true },
           previous: { type: 'string' },
           now: { type: 'string' },
           'source-commit': { type: 'string' },
@@ -214,7 +217,7 @@ async function run(
           throw usageError(`--only "${slug}" is not a slug (a record's file name, less .yml)`)
       const outDir = values.out
       if (!outDir) throw usageError('build needs --out DIR')
-      if (values.refresh && values['notes-from'])
+      if (values.refresh && values['notes-from']?.length)
         throw usageError('choose one source of release notes: --refresh or --notes-from FILE')
       const now = parseNow(values.now)
       const result = await build(
