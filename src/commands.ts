@@ -19,8 +19,8 @@ import { escapeUnsafe } from './util/text.js'
 import { didYouMean } from './util/suggest.js'
 import { readComposeFile } from './check/compose.js'
 import { gateStatus, parseFailOn, type FailOn } from './check/gate.js'
-import type { ImageRef } from './check/images.js'
 import { imageSourceLabel } from './check/oci.js'
+import { cachedResolve } from './check/resolve.js'
 import { runCheck, type FromArg } from './check/report.js'
 import { checkJson, checkTable } from './check/table.js'
 import { snapshotReader } from './check/snapshot.js'
@@ -399,12 +399,7 @@ async function run(
       const services = []
       // A Compose file that is not a regular file (a FIFO, /dev/zero) is refused before it is read.
       for (const file of values.compose ?? []) services.push(...readComposeFile(file, { env }))
-      const cache = new Map<string, ReturnType<typeof imageSourceLabel>>()
-      const resolve = (ref: ImageRef) => {
-        const key = `${ref.name}:${ref.tag ?? ''}@${ref.digest ?? ''}`
-        if (!cache.has(key)) cache.set(key, imageSourceLabel(ref))
-        return cache.get(key)!
-      }
+      const resolve = cachedResolve((ref) => imageSourceLabel(ref))
       const result = await runCheck(snapshotReader(values.api), {
         from,
         services,

@@ -18,6 +18,7 @@ import { createSiteHandler } from '../../src/output/serve.js'
 import type { Logger } from '../../src/util/types.js'
 import { BREAKING, builder, FIX, release, upstreamOf } from '../support/demo-chain.js'
 import { startFakeComments, type FakeComments } from '../support/fake-issue-comments.js'
+import { startFakeRegistry } from '../support/fake-registry.js'
 import { RELEASE_NOTES } from '../support/shared-data.js'
 import { tempDir } from '../support/tmp.js'
 import { testGit } from '../support/git.js'
@@ -297,6 +298,37 @@ describe('the pull-request check action', () => {
     expect(run.summary).toMatch(/`\.env`: not read, is neither YAML nor a Dockerfile/)
     const strict = await runCheckAction(r.cwd, r.base, r.heads[0]!, { 'github-token': '', 'fail-on': 'unknown' })
     expect(strict.code).toBe(1)
+  }, 60_000)
+
+  it('judges an image the catalog does not map by its source label (resolve-images), and names the label of another', async () => {
+    const registry = await startFakeRegistry({
+      'mirror/gogs': { 'org.opencontainers.image.source': 'https://github.com/gogs/gogs' },
+      'mirror/tool': { 'org.opencontainers.image.source': 'https://github.com/someone/tool' }
+    })
+    try {
+      const compose = (gogs: string, tool: string) =>
+        `services:\n  git:\n    image: ${registry.host}/mirror/gogs:${gogs}\n  tool:\n    image: ${registry.host}/mirror/tool:${tool}\n`
+      const r = await repoWith(
+        'resolve',
+        { 'compose.yml': compose('0.14.3', '1.0.0') },
+        { 'compose.yml': compose('0.15.1', '1.1.0') }
+      )
+      const run = await runCheckAction(r.cwd, r.base, r.heads[0]!, { 'github-token': '', 'resolve-images': 'true' })
+      expect(run.code).toBe(1)
+      expect(run.outputs).toMatch(/^judged<<.*\n1\n/m)
+      expect(run.summary).toMatch(/\| `compose\.yml:3` \| gogs \(by its source label\) \| 0\.14\.3 → 0\.15\.1 \| /)
+      expect(run.summary).toContain(
+        'resolve-images: its source label names https://github.com/someone/tool, which is no app of the catalog'
+      )
+      // Off: no registry is asked, and both images are not tracked.
+      const asked = registry.seen.length
+      const off = await runCheckAction(r.cwd, r.base, r.heads[0]!, { 'github-token': '', 'resolve-images': 'false' })
+      expect(off.code).toBe(0)
+      expect(off.outputs).toMatch(/^judged<<.*\n0\n/m)
+      expect(registry.seen.length).toBe(asked)
+    } finally {
+      await registry.close()
+    }
   }, 60_000)
 
   it('leaves a pull request that changes no image without a comment', async () => {
