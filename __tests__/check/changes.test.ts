@@ -100,6 +100,48 @@ describe('Dockerfiles', () => {
   })
 })
 
+describe('YAML shapes beside image:', () => {
+  it('reads a Kustomize images: bump, a tag-only values bump as not readable, and leaves an unchanged template alone', async () => {
+    const kustomization = (tag: string) =>
+      `apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nimages:\n  - name: gogs\n    newName: docker.io/gogs/gogs\n    newTag: ${tag}\n`
+    const values = (tag: string) => `image:\n  tag: ${tag}\nreplicas: 1\n`
+    const compose = (tag: string) => `services:\n  app:\n    image: \${APP_IMAGE}\n  cache:\n    image: redis:${tag}\n`
+    const r = await repoWith(
+      'shapes',
+      { 'kustomization.yaml': kustomization('0.14.3'), 'values.yaml': values('2.1.0'), 'compose.yml': compose('7.2') },
+      { 'kustomization.yaml': kustomization('0.15.1'), 'values.yaml': values('2.2.0'), 'compose.yml': compose('7.4') }
+    )
+    expect(await found(r)).toEqual({
+      ...none,
+      changes: [
+        {
+          file: 'compose.yml',
+          field: 'services.cache.image',
+          line: 5,
+          baseImage: 'redis:7.2',
+          image: 'redis:7.4'
+        },
+        {
+          file: 'kustomization.yaml',
+          field: 'images[0].name',
+          line: 6,
+          baseImage: 'docker.io/gogs/gogs:0.14.3',
+          image: 'docker.io/gogs/gogs:0.15.1'
+        }
+      ],
+      unreadable: [
+        {
+          file: 'values.yaml',
+          line: 2,
+          field: 'image.tag',
+          reason:
+            "only the tag (2.2.0) is here: the image's name is in the chart's defaults, which the gate does not read"
+        }
+      ]
+    })
+  })
+})
+
 describe('changed files the gate does not parse', () => {
   it('lists one whose change touches an image reference as not read; other changes stay quiet', async () => {
     const r = await repoWith(

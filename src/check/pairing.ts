@@ -17,7 +17,7 @@ export interface Paired {
   changes: ImageChange[]
   /** Head references that pair with none at the merge base. */
   added: ImageChange[]
-  /** Head references a template or an argument leaves open. */
+  /** Head references a template or an argument leaves open, new or changed since the merge base. */
   unreadable: FoundRef[]
 }
 
@@ -75,9 +75,14 @@ export function pairRefs(files: readonly FileRefs[]): Paired {
   for (const f of files) {
     for (const r of f.before ?? [])
       if (r.image !== null) befores.push({ ref: r as Side['ref'], order: befores.length, used: false })
+    // A reference left open the same way at the same place before is not this pull request's change.
+    const openBefore = new Set(
+      (f.before ?? []).filter((r) => r.image === null).map((r) => `${r.field}\0${r.unreadable}`)
+    )
     for (const r of f.after ?? []) {
-      if (r.image === null) unreadable.push(r)
-      else afters.push({ ref: r as Side['ref'], order: afters.length, used: false })
+      if (r.image === null) {
+        if (!openBefore.has(`${r.field}\0${r.unreadable}`)) unreadable.push(r)
+      } else afters.push({ ref: r as Side['ref'], order: afters.length, used: false })
     }
   }
   const found: { order: number; change: ImageChange }[] = []
