@@ -100,6 +100,7 @@ export function readDockerfileRefs(file: string, text: string): { refs: FoundRef
   const stages = new Set<string>()
   const refs: FoundRef[] = []
   let stage = 0
+  let env: Record<string, string | undefined> | undefined
   for (const ins of instructions(text)) {
     if (ins.keyword === 'ARG' && stage === 0) {
       // Only arguments declared before the first FROM apply to FROM lines.
@@ -123,7 +124,8 @@ export function readDockerfileRefs(file: string, text: string): { refs: FoundRef
       refs.push({ file, line: ins.line, image: null, field, unreadable: 'a FROM line names no image' })
       continue
     }
-    const env = Object.fromEntries([...args].map(([k, v]) => [k, v.value]))
+    // The arguments are all declared by the first FROM: one environment serves every FROM.
+    env ??= Object.fromEntries([...args].map(([k, v]) => [k, v.value]))
     const filled = interpolate(written, env)
     // The line a bump changes: the ARG of the last variable the reference uses, when it has a default.
     const used = [...written.matchAll(/\$\{?([A-Za-z_]\w*)/g)].map((m) => args.get(m[1]!))
