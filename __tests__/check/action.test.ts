@@ -286,16 +286,16 @@ describe('the pull-request check action', () => {
     )
   }, 60_000)
 
-  it('never says safe when a changed file it does not parse touches an image (a .env file)', async () => {
+  it('never says safe when a changed file it does not parse touches an image (a script)', async () => {
     const r = await repoWith(
-      'env-file',
-      { 'compose.yml': 'services:\n  git:\n    image: ${GOGS_IMAGE}\n', '.env': 'GOGS_IMAGE=gogs/gogs:0.15.0\n' },
-      { '.env': 'GOGS_IMAGE=gogs/gogs:0.15.1\n' }
+      'script-file',
+      { 'compose.yml': COMPOSE('0.15.1'), 'upgrade.sh': 'docker pull gogs/gogs:0.15.0\n' },
+      { 'upgrade.sh': 'docker pull gogs/gogs:0.15.1\n' }
     )
     const run = await runCheckAction(r.cwd, r.base, r.heads[0]!, { 'github-token': '' })
     expect(run.code).toBe(0)
     expect(run.outputs).toMatch(/^worst<<.*\nunknown\n/m)
-    expect(run.summary).toMatch(/`\.env`: not read, is neither YAML nor a Dockerfile/)
+    expect(run.summary).toMatch(/`upgrade\.sh`: not read, is not YAML, a Dockerfile or a \.env file/)
     const strict = await runCheckAction(r.cwd, r.base, r.heads[0]!, { 'github-token': '', 'fail-on': 'unknown' })
     expect(strict.code).toBe(1)
   }, 60_000)
@@ -482,7 +482,7 @@ describe('the files a pull request changes', () => {
     expect(capped.notRead).toEqual([
       {
         file: 'c.yml',
-        reason: 'past the first 2 changed files, which are all the gate reads (YAML and Dockerfiles first)'
+        reason: 'past the first 2 changed files, which are all the gate reads (YAML, Dockerfiles and .env files first)'
       }
     ])
     // A clock that has run past the budget once the list is made: nothing is read, nothing is lost.

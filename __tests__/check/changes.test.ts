@@ -1,6 +1,6 @@
 // The image references a pull request changes, read with real git from a local repository with base
 // and head commits: Dockerfiles beside YAML, other changed files that touch an image listed as not
-// read, and references that moved (another key, a renamed file or service) paired as updates.
+// read, .env files, and references that moved (another key, a renamed file or service) paired as updates.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { mkdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
@@ -142,30 +142,44 @@ describe('YAML shapes beside image:', () => {
   })
 })
 
+describe('.env files', () => {
+  it('reads a variable whose value is an image reference, as Dependabot bumps it; other settings are not images', async () => {
+    const env = (tag: string, port: number) =>
+      `# the stack\nexport GOGS_IMAGE="gogs/gogs:${tag}"\nPORT=${port}\nHOST=localhost:${port}\nDB=db.lan:${port}\n`
+    const r = await repoWith('env', { 'stack/.env': env('0.14.3', 3000) }, { 'stack/.env': env('0.15.1', 3001) })
+    expect(await found(r)).toEqual({
+      ...none,
+      changes: [
+        { file: 'stack/.env', field: 'GOGS_IMAGE', line: 2, baseImage: 'gogs/gogs:0.14.3', image: 'gogs/gogs:0.15.1' }
+      ]
+    })
+  })
+})
+
 describe('changed files the gate does not parse', () => {
   it('lists one whose change touches an image reference as not read; other changes stay quiet', async () => {
     const r = await repoWith(
       'other',
       {
-        '.env': 'GOGS_IMAGE=gogs/gogs:0.14.3\nPORT=3000\n',
+        'deploy.sh': 'docker run -d gogs/gogs:0.14.3\n',
         'README.md': 'Runs on a small box.\n',
         'logo.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]),
-        'old.env': 'X_IMAGE=redis:7.2\n'
+        'old.sh': 'docker pull redis:7.2\n'
       },
       {
-        '.env': 'GOGS_IMAGE=gogs/gogs:0.15.1\nPORT=3000\n',
+        'deploy.sh': 'docker run -d gogs/gogs:0.15.1\n',
         'README.md': 'Runs on a small box, see https://example.com:8443/docs.\n',
         'logo.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 3, 4]),
-        'old.env': null
+        'old.sh': null
       }
     )
     expect(await found(r)).toEqual({
       ...none,
       notRead: [
         {
-          file: '.env',
+          file: 'deploy.sh',
           reason:
-            'is neither YAML nor a Dockerfile, and its change touches what reads as an image reference (gogs/gogs:0.14.3, gogs/gogs:0.15.1)'
+            'is not YAML, a Dockerfile or a .env file, and its change touches what reads as an image reference (gogs/gogs:0.14.3, gogs/gogs:0.15.1)'
         }
       ]
     })

@@ -1,12 +1,13 @@
 // The image references a pull request changes, from the checkout's git alone: the files that differ
 // between the merge base and the head, each read at both commits (one `git cat-file` process for all
-// of them) — YAML (Compose, Kubernetes, Helm, Flux) and Dockerfiles — and each reference paired with
-// its earlier one (pairing.ts). Any other changed text file whose change touches something shaped like
+// of them) — YAML (Compose, Kubernetes, Helm, Flux, Kustomize), Dockerfiles and `.env` files — and each
+// reference paired with its earlier one (pairing.ts). Any other changed text file whose change touches something shaped like
 // an image reference is listed as not read, as is a file too large, unparsable, past the file cap or
 // the time budget: the gate counts it as unknown, never as safe.
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
 import { isDockerfile, readDockerfileRefs } from './dockerfile.js'
+import { isEnvFile, readEnvRefs } from './env-file.js'
 import { objectSizes, readBlobs } from './git-objects.js'
 import { changedMentions } from './mentions.js'
 import { pairRefs, type FileRefs } from './pairing.js'
@@ -63,8 +64,9 @@ async function git(cwd: string, args: string[], timeoutMs: number): Promise<stri
 }
 
 /** How the gate reads a file, by its name: as YAML, as a Dockerfile, or only searched for image mentions. */
-type Kind = 'yaml' | 'dockerfile' | 'other'
-const kindOf = (file: string): Kind => (YAML_FILE.test(file) ? 'yaml' : isDockerfile(file) ? 'dockerfile' : 'other')
+type Kind = 'yaml' | 'dockerfile' | 'env' | 'other'
+const kindOf = (file: string): Kind =>
+  YAML_FILE.test(file) ? 'yaml' : isDockerfile(file) ? 'dockerfile' : isEnvFile(file) ? 'env' : 'other'
 
 interface Changed {
   file: string
@@ -90,7 +92,7 @@ function parseRaw(raw: string): Changed[] {
     if (before === null && after === null) continue
     out.push({ file, kind: kindOf(file), before, after })
   }
-  const rank = { yaml: 0, dockerfile: 0, other: 1 }
+  const rank = { yaml: 0, dockerfile: 0, env: 0, other: 1 }
   return out
     .map((c, i) => ({ c, i }))
     .sort((x, y) => rank[x.c.kind] - rank[y.c.kind] || x.i - y.i)
@@ -142,7 +144,7 @@ export async function changedImages(
   for (const c of listed.slice(maxFiles))
     notRead.push({
       file: c.file,
-      reason: `past the first ${maxFiles} changed files, which are all the gate reads (YAML and Dockerfiles first)`
+      reason: `past the first ${maxFiles} changed files, which are all the gate reads (YAML, Dockerfiles and .env files first)`
     })
 
   const signal = AbortSignal.timeout(Math.max(1, left()))
@@ -177,7 +179,9 @@ export async function changedImages(
         ? t
         : c.kind === 'dockerfile'
           ? readDockerfileRefs(c.file, t.text)
-          : readImageRefs(c.file, t.text)
+          : c.kind === 'env'
+            ? readEnvRefs(c.file, t.text)
+            : readImageRefs(c.file, t.text)
     return 'unreadable' in found ? { unreadable: `${found.unreadable}${at}` } : found
   }
   const judge = (c: Changed, beforeBytes: Buffer | null, afterBytes: Buffer | null): void => {
@@ -193,7 +197,7 @@ export async function changedImages(
       if (touched.length > 0)
         notRead.push({
           file: c.file,
-          reason: `is neither YAML nor a Dockerfile, and its change touches what reads as an image reference (${touched
+          reason: `is not YAML, a Dockerfile or a .env file, and its change touches what reads as an image reference (${touched
             .slice(0, 3)
             .map((t) => t.slice(0, 80))
             .join(', ')}${touched.length > 3 ? ', …' : ''})`
