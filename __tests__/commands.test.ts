@@ -46,6 +46,39 @@ describe('main (the CLI)', () => {
   })
 })
 
+describe('build --notes-from', () => {
+  it('reads every file given, not only the last', async () => {
+    const catalog = path.join(dir, 'notes-catalog')
+    await writeSeededCatalog(catalog)
+    await writeFile(
+      path.join(catalog, 'apps/demo.yml'),
+      'name: demo\nrepo: demo-org/demo\nrelease:\n  version: 1.0.0\n' +
+        '  url: https://github.com/demo-org/demo/releases/tag/1.0.0\n  checked: 2026-11-01\n'
+    )
+    const note = (repo: string, version: string, notes: string) =>
+      JSON.stringify({ repo, version, tag: version, date: '2026-11-20', notes })
+    const a = path.join(dir, 'notes-a.jsonl')
+    const b = path.join(dir, 'notes-b.jsonl')
+    await writeFile(a, `${note('sissbruecker/linkding', 'v1.46.4', 'Fixes a crash when saving a bookmark.')}\n`)
+    await writeFile(b, `${note('demo-org/demo', '1.0.1', 'Fixes the start page.')}\n`)
+    const out = collecting()
+    const site = path.join(dir, 'notes-site')
+    const args = ['build', '--catalog', catalog, '--out', site, '--now', '2026-11-27']
+    expect(await main([...args, '--notes-from', a, '--notes-from', b], out.log, {})).toBe(0)
+    const apps = JSON.parse(await readFile(path.join(site, 'api/v1/apps.json'), 'utf8')) as {
+      apps: { slug: string; latestVersion: string }[]
+    }
+    expect(apps.apps.map((x) => [x.slug, x.latestVersion]).sort()).toEqual([
+      ['demo', '1.0.1'],
+      ['linkding', 'v1.46.4']
+    ])
+    const index = await readFile(path.join(site, 'index.html'), 'utf8')
+    expect(index).toContain('the release notes in notes-a.jsonl and notes-b.jsonl')
+    // With --refresh, either is a usage error.
+    expect(await main([...args, '--refresh', '--notes-from', a, '--notes-from', b], collecting().log, {})).toBe(2)
+  })
+})
+
 /** Every file of a built tree, by path. */
 async function tree(root: string): Promise<Map<string, string>> {
   const files = new Map<string, string>()

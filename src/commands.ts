@@ -19,8 +19,8 @@ import { escapeUnsafe } from './util/text.js'
 import { didYouMean } from './util/suggest.js'
 import { readComposeFile } from './check/compose.js'
 import { gateStatus, parseFailOn, type FailOn } from './check/gate.js'
-import type { ImageRef } from './check/images.js'
 import { imageSourceLabel } from './check/oci.js'
+import { cachedResolve } from './check/resolve.js'
 import { runCheck, type FromArg } from './check/report.js'
 import { checkJson, checkTable } from './check/table.js'
 import { snapshotReader } from './check/snapshot.js'
@@ -30,13 +30,16 @@ import { VERSION } from './util/version.js'
 
 /** Each command's own help (`updatesafe COMMAND --help`), with examples. */
 const HELP: Record<string, string> = {
-  build: `  build     --catalog DIR --out DIR [--base-url URL] [--refresh | --notes-from FILE] [--previous DIR]
-            [--now ISO] [--request-timeout SECONDS] [--refresh-deadline SECONDS] [--source-commit SHA]
+  build: `  build     --catalog DIR --out DIR [--base-url URL] [--refresh | --notes-from FILE ...]
+            [--previous DIR] [--now ISO] [--request-timeout SECONDS] [--refresh-deadline SECONDS]
+            [--source-commit SHA]
             [--judge models|rules] [--model ID] [--models-endpoint URL] [--max-model-calls N]
             [--only SLUG ...] [--demo]
             Build the static site (JSON API, pages, badges) from the catalog.
             Release notes come from GitHub (--refresh) or from a JSON-lines file
-            (--notes-from, one release a line: {repo, version, tag, date, notes});
+            (--notes-from, one release a line: {repo, version, tag, date, notes};
+            repeatable: the files are read as one, a release two hold read with
+            both notes, the first file's tag and date kept);
             without either, the catalog's release facts are published unjudged.
             --refresh reads GitHub (GITHUB_TOKEN, GITHUB_API_URL, GITHUB_GRAPHQL_URL)
             and endoflife.date (ENDOFLIFE_API_URL), each request waiting at most
@@ -203,7 +206,7 @@ async function run(
           out: { type: 'string' },
           'base-url': { type: 'string' },
           refresh: { type: 'boolean', default: false },
-          'notes-from': { type: 'string' },
+          'notes-from': { type: 'string', multiple: true },
           previous: { type: 'string' },
           now: { type: 'string' },
           'source-commit': { type: 'string' },
@@ -224,7 +227,7 @@ async function run(
           throw usageError(`--only "${slug}" is not a slug (a record's file name, less .yml)`)
       const outDir = values.out
       if (!outDir) throw usageError('build needs --out DIR')
-      if (values.refresh && values['notes-from'])
+      if (values.refresh && values['notes-from']?.length)
         throw usageError('choose one source of release notes: --refresh or --notes-from FILE')
       const now = parseNow(values.now)
       const result = await build(
@@ -407,12 +410,7 @@ async function run(
       const services = []
       // A Compose file that is not a regular file (a FIFO, /dev/zero) is refused before it is read.
       for (const file of values.compose ?? []) services.push(...readComposeFile(file, { env }))
-      const cache = new Map<string, ReturnType<typeof imageSourceLabel>>()
-      const resolve = (ref: ImageRef) => {
-        const key = `${ref.name}:${ref.tag ?? ''}@${ref.digest ?? ''}`
-        if (!cache.has(key)) cache.set(key, imageSourceLabel(ref))
-        return cache.get(key)!
-      }
+      const resolve = cachedResolve((ref) => imageSourceLabel(ref))
       const result = await runCheck(snapshotReader(values.api), {
         from,
         services,

@@ -18,6 +18,7 @@ import { createSiteHandler } from '../../src/output/serve.js'
 import type { Logger } from '../../src/util/types.js'
 import { BREAKING, builder, FIX, release, upstreamOf } from '../support/demo-chain.js'
 import { startFakeComments, type FakeComments } from '../support/fake-issue-comments.js'
+import { startFakeRegistry } from '../support/fake-registry.js'
 import { RELEASE_NOTES } from '../support/shared-data.js'
 import { tempDir } from '../support/tmp.js'
 import { testGit } from '../support/git.js'
@@ -273,6 +274,63 @@ describe('the pull-request check action', () => {
     expect(found.added).toEqual([])
   })
 
+  it('judges a Dockerfile FROM bump (Dependabot’s docker ecosystem) like any other file', async () => {
+    const file = (v: string) => `ARG GOGS=${v}\nFROM --platform=linux/amd64 gogs/gogs:\${GOGS} AS app\nFROM app\n`
+    const r = await repoWith('dockerfile', { 'git/Dockerfile': file('0.14.3') }, { 'git/Dockerfile': file('0.15.1') })
+    const run = await runCheckAction(r.cwd, r.base, r.heads[0]!, { 'github-token': '' })
+    expect(run.code).toBe(1)
+    expect(run.outputs).toMatch(/^worst<<.*\nbreaking\n/m)
+    expect(run.outputs).toMatch(/^judged<<.*\n1\n/m)
+    expect(run.stdout).toMatch(
+      /^::error title=updatesafe%3A gogs,file=git\/Dockerfile,line=1::gogs 0\.14\.3 → 0\.15\.1: breaking/m
+    )
+  }, 60_000)
+
+  it('never says safe when a changed file it does not parse touches an image (a script)', async () => {
+    const r = await repoWith(
+      'script-file',
+      { 'compose.yml': COMPOSE('0.15.1'), 'upgrade.sh': 'docker pull gogs/gogs:0.15.0\n' },
+      { 'upgrade.sh': 'docker pull gogs/gogs:0.15.1\n' }
+    )
+    const run = await runCheckAction(r.cwd, r.base, r.heads[0]!, { 'github-token': '' })
+    expect(run.code).toBe(0)
+    expect(run.outputs).toMatch(/^worst<<.*\nunknown\n/m)
+    expect(run.summary).toMatch(/`upgrade\.sh`: not read, is not YAML, a Dockerfile or a \.env file/)
+    const strict = await runCheckAction(r.cwd, r.base, r.heads[0]!, { 'github-token': '', 'fail-on': 'unknown' })
+    expect(strict.code).toBe(1)
+  }, 60_000)
+
+  it('judges an image the catalog does not map by its source label (resolve-images), and names the label of another', async () => {
+    const registry = await startFakeRegistry({
+      'mirror/gogs': { 'org.opencontainers.image.source': 'https://github.com/gogs/gogs' },
+      'mirror/tool': { 'org.opencontainers.image.source': 'https://github.com/someone/tool' }
+    })
+    try {
+      const compose = (gogs: string, tool: string) =>
+        `services:\n  git:\n    image: ${registry.host}/mirror/gogs:${gogs}\n  tool:\n    image: ${registry.host}/mirror/tool:${tool}\n`
+      const r = await repoWith(
+        'resolve',
+        { 'compose.yml': compose('0.14.3', '1.0.0') },
+        { 'compose.yml': compose('0.15.1', '1.1.0') }
+      )
+      const run = await runCheckAction(r.cwd, r.base, r.heads[0]!, { 'github-token': '', 'resolve-images': 'true' })
+      expect(run.code).toBe(1)
+      expect(run.outputs).toMatch(/^judged<<.*\n1\n/m)
+      expect(run.summary).toMatch(/\| `compose\.yml:3` \| gogs \(by its source label\) \| 0\.14\.3 → 0\.15\.1 \| /)
+      expect(run.summary).toContain(
+        'resolve-images: its source label names https://github.com/someone/tool, which is no app of the catalog'
+      )
+      // Off: no registry is asked, and both images are not tracked.
+      const asked = registry.seen.length
+      const off = await runCheckAction(r.cwd, r.base, r.heads[0]!, { 'github-token': '', 'resolve-images': 'false' })
+      expect(off.code).toBe(0)
+      expect(off.outputs).toMatch(/^judged<<.*\n0\n/m)
+      expect(registry.seen.length).toBe(asked)
+    } finally {
+      await registry.close()
+    }
+  }, 60_000)
+
   it('leaves a pull request that changes no image without a comment', async () => {
     const r = await repoWith(
       'no-image',
@@ -422,7 +480,10 @@ describe('the files a pull request changes', () => {
     const capped = await changedImages(r.cwd, r.base, r.heads[0]!, { maxFiles: 2 })
     expect(capped.changes.map((c) => c.file)).toEqual(['a.yml', 'b.yml'])
     expect(capped.notRead).toEqual([
-      { file: 'c.yml', reason: 'past the first 2 changed YAML files, which are all the gate reads' }
+      {
+        file: 'c.yml',
+        reason: 'past the first 2 changed files, which are all the gate reads (YAML, Dockerfiles and .env files first)'
+      }
     ])
     // A clock that has run past the budget once the list is made: nothing is read, nothing is lost.
     let t = 0

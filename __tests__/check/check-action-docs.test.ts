@@ -33,8 +33,10 @@ describe('check/action.yml', () => {
       'api',
       'comment-author',
       'fail-on',
-      'github-token'
+      'github-token',
+      'resolve-images'
     ])
+    expect(action.inputs['resolve-images']!.default).toBe('true')
     expect(action.inputs['fail-on']!.default).toBe('breaking')
     expect(action.inputs.api!.required).toBe(true)
   })

@@ -50,6 +50,38 @@ describe('readNotesFile', () => {
     ])
   })
 
+  it('reads several files as one: a release both hold keeps the first file’s tag and reads both notes, with a warning', async () => {
+    const a = path.join(dir, 'a.jsonl')
+    const b = path.join(dir, 'b.jsonl')
+    await writeFile(
+      a,
+      `${line({ repo: 'demo-org/demo', version: '1.0.0', tag: 'v1.0.0', notes: 'Adds a demo button.' })}\n` +
+        `${line({ repo: 'demo-org/other', version: '2.0.0', notes: 'First release of the other tool.' })}\n`
+    )
+    await writeFile(
+      b,
+      `${line({ repo: 'demo-org/demo', version: 'v1.0.0', tag: 'release-1.0.0', notes: 'The config key moved: rename it.' })}\n` +
+        `${line({ repo: 'demo-org/third', version: '0.3.0', notes: 'Faster start.' })}\n`
+    )
+    const notes = readNotesFile([a, b], log)
+    expect([...notes.byRepo.keys()].sort()).toEqual(['demo-org/demo', 'demo-org/other', 'demo-org/third'])
+    expect(notes.byRepo.get('demo-org/demo')).toEqual([
+      {
+        repo: 'demo-org/demo',
+        version: '1.0.0',
+        tag: 'v1.0.0',
+        date: null,
+        notes: 'Adds a demo button.\n\nThe config key moved: rename it.'
+      }
+    ])
+    expect(notes.file).toBe(`${a} and ${b}`)
+    expect(warnings).toEqual([
+      `${b}:1: version "v1.0.0" is also on line 1 of ${a} with other notes; both notes are read as one release, so the more cautious reading decides`
+    ])
+    // A file that cannot be read stops the build, whichever place it has.
+    expect(() => readNotesFile([a, path.join(dir, 'missing.jsonl')], log)).toThrow('--notes-from cannot be read')
+  })
+
   it('follows a link the user names, but refuses what is not a regular file', async () => {
     const f = await file(line({ repo: 'demo-org/demo', version: '1.0.0', notes: 'x' }))
     await symlink(f, path.join(dir, 'link.jsonl'))

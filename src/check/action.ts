@@ -10,8 +10,10 @@ import { redact } from '../util/redact.js'
 import { escapeUnsafe } from '../util/text.js'
 import { changedImages, type NotRead, type Unreadable } from './changes.js'
 import { FAIL_ON, gateStatus, parseFailOn, reaches, worstOf, type FailOn } from './gate.js'
+import { imageSourceLabel } from './oci.js'
 import { MARKER, upsertComment, type CommentResult } from './pr-comment.js'
 import { runCheck, type CheckResult } from './report.js'
+import { cachedResolve } from './resolve.js'
 import { snapshotReader } from './snapshot.js'
 
 interface PullRequestEvent {
@@ -79,7 +81,7 @@ export function reportMarkdown(r: Report, note?: string, max = MAX_COMMENT): str
       const w = worstOf(a, r)
       const src = a.source.from === 'change' ? a.source : null
       return (
-        `| ${src ? code(`${src.file}:${src.line}`) : ''} | ${md(a.slug, 60)} | ${md(a.running ?? '?', 60)} → ${md(a.latest, 60)} | ${a.safeToUpdate} | ` +
+        `| ${src ? code(`${src.file}:${src.line}`) : ''} | ${md(a.slug, 60)}${src?.resolvedFrom ? ' (by its source label)' : ''} | ${md(a.running ?? '?', 60)} → ${md(a.latest, 60)} | ${a.safeToUpdate} | ` +
         `${w.safeToUpdate}${w.version ? ` (${md(w.version, 60)})` : ''}${w.urgentAllowed ? ', urgent fix allowed' : ''}${w.unjudgedMajor ? ', unjudged major' : ''} | ${md(w.words)} |`
       )
     })
@@ -191,6 +193,9 @@ function boolInput(name: string): boolean {
   throw new Error(`input ${name} "${v}" is not true or false`)
 }
 
+/** Registry lookups a run makes at most (resolve-images): each may wait 10 s a request. */
+const MAX_LOOKUPS = 50
+
 export interface CheckActionDeps {
   fetch?: typeof fetch
 }
@@ -207,6 +212,8 @@ export async function runCheckAction(
     const failOn = parseFailOn(core.getInput('fail-on'), `input fail-on (one of ${FAIL_ON.join(', ')})`)
     const allowUrgent = boolInput('allow-urgent')
     const allowUnjudgedMajor = boolInput('allow-unjudged-major')
+    // On by default in check/action.yml: the runner may reach registries, and an unmapped image is otherwise unknown.
+    const resolveImages = boolInput('resolve-images')
     const api = core.getInput('api').trim()
     if (!api)
       throw new Error(
@@ -227,10 +234,14 @@ export async function runCheckAction(
         `the event is not a pull request (${env.GITHUB_EVENT_NAME ?? '?'}): run this action on pull_request`
       )
     const { changes, added, unreadable, notRead } = await changedImages(cwd, pr.base.sha, pr.head.sha)
+    const resolve = resolveImages
+      ? cachedResolve((ref) => imageSourceLabel(ref, deps.fetch ? { fetch: deps.fetch } : {}), MAX_LOOKUPS)
+      : undefined
     const result = await runCheck(snapshotReader(api, deps.fetch ? { fetch: deps.fetch } : {}), {
       from: [],
       services: [],
-      changes
+      changes,
+      ...(resolve ? { resolve, resolveFlag: 'resolve-images' } : {})
     })
     // An added image is not an update, but neither is it known to be safe; nor is an image left to a
     // template, or whatever a file the gate did not read holds.

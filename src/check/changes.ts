@@ -1,11 +1,16 @@
-// The image references a pull request changes, from the checkout's git alone: the YAML files that
-// differ between the merge base and the head, each read at both commits (one `git cat-file` process
-// for all of them), and each reference paired with the one at the same place (file and field) before.
-// A changed file the gate does not read — too large, not YAML, past the file cap or the time budget —
-// is listed with its reason: the gate counts it as unknown, never as safe.
+// The image references a pull request changes, from the checkout's git alone: the files that differ
+// between the merge base and the head, each read at both commits (one `git cat-file` process for all
+// of them) — YAML (Compose, Kubernetes, Helm, Flux, Kustomize), Dockerfiles and `.env` files — and each
+// reference paired with its earlier one (pairing.ts). Any other changed text file whose change touches something shaped like
+// an image reference is listed as not read, as is a file too large, unparsable, past the file cap or
+// the time budget: the gate counts it as unknown, never as safe.
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
+import { isDockerfile, readDockerfileRefs } from './dockerfile.js'
+import { isEnvFile, readEnvRefs } from './env-file.js'
 import { objectSizes, readBlobs } from './git-objects.js'
+import { changedMentions } from './mentions.js'
+import { pairRefs, type FileRefs } from './pairing.js'
 import type { ImageChange } from './report.js'
 import { readImageRefs, type FoundRef } from './refs.js'
 
@@ -14,7 +19,7 @@ const run = promisify(execFile)
 /** A file larger than this is not a manifest anyone reviews; it is not read (and so is unknown). */
 const MAX_FILE_BYTES = 1024 * 1024
 const YAML_FILE = /\.ya?ml$/i
-/** Changed YAML files read at most; the rest are listed as not read. */
+/** Changed files read at most (the manifests first); the rest are listed as not read. */
 export const MAX_FILES = 1000
 /** Time for reading and parsing the changed files, in ms; what is left is listed as not read. */
 export const BUDGET_MS = 60_000
@@ -58,26 +63,40 @@ async function git(cwd: string, args: string[], timeoutMs: number): Promise<stri
   return stdout
 }
 
+/** How the gate reads a file, by its name: as YAML, as a Dockerfile, or only searched for image mentions. */
+type Kind = 'yaml' | 'dockerfile' | 'env' | 'other'
+const kindOf = (file: string): Kind =>
+  YAML_FILE.test(file) ? 'yaml' : isDockerfile(file) ? 'dockerfile' : isEnvFile(file) ? 'env' : 'other'
+
 interface Changed {
   file: string
+  kind: Kind
   /** The blob at the merge base, or null when the file is added. */
   before: string | null
-  after: string
+  /** The blob at the head, or null when the file is deleted (its references may come back elsewhere). */
+  after: string | null
 }
 
-/** `git diff --raw -z` entries of regular files (links and submodules hold no manifest), deleted ones left out. */
+const REGULAR = /^100(644|755)$/
+/** `git diff --raw -z` entries of regular files (links and submodules hold no manifest), the manifests first. */
 function parseRaw(raw: string): Changed[] {
   const parts = raw.split('\0')
   const out: Changed[] = []
   for (let i = 0; i + 1 < parts.length; i += 2) {
     const m = /^:(\d{6}) (\d{6}) ([0-9a-f]+) ([0-9a-f]+) \S+$/.exec(parts[i]!)
     const file = parts[i + 1]!
-    if (!m || !YAML_FILE.test(file)) continue
-    const [, , newMode, oldSha, newSha] = m as unknown as [string, string, string, string, string]
-    if (NO_OBJECT.test(newSha) || !/^100(644|755)$/.test(newMode)) continue
-    out.push({ file, before: NO_OBJECT.test(oldSha) ? null : oldSha, after: newSha })
+    if (!m) continue
+    const [, oldMode, newMode, oldSha, newSha] = m as unknown as [string, string, string, string, string]
+    const before = NO_OBJECT.test(oldSha) || !REGULAR.test(oldMode) ? null : oldSha
+    const after = NO_OBJECT.test(newSha) || !REGULAR.test(newMode) ? null : newSha
+    if (before === null && after === null) continue
+    out.push({ file, kind: kindOf(file), before, after })
   }
+  const rank = { yaml: 0, dockerfile: 0, env: 0, other: 1 }
   return out
+    .map((c, i) => ({ c, i }))
+    .sort((x, y) => rank[x.c.kind] - rank[y.c.kind] || x.i - y.i)
+    .map((x) => x.c)
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true })
@@ -88,6 +107,9 @@ function textOf(bytes: Buffer): { text: string } | { unreadable: string } {
     return { unreadable: 'is not UTF-8 text' }
   }
 }
+
+/** A binary file (an image, an archive) holds no reference anyone reviews: it is not searched. */
+const binary = (bytes: Buffer | null) => bytes !== null && (bytes.includes(0) || 'unreadable' in textOf(bytes))
 
 /**
  * The image references changed between `base` and `head` (the pull request's two commits), compared
@@ -122,17 +144,17 @@ export async function changedImages(
   for (const c of listed.slice(maxFiles))
     notRead.push({
       file: c.file,
-      reason: `past the first ${maxFiles} changed YAML files, which are all the gate reads`
+      reason: `past the first ${maxFiles} changed files, which are all the gate reads (YAML, Dockerfiles and .env files first)`
     })
 
   const signal = AbortSignal.timeout(Math.max(1, left()))
-  const names = wanted.flatMap((c) => (c.before ? [c.before, c.after] : [c.after]))
-  const sizes = await objectSizes(cwd, names, { signal })
+  const blobs = (c: Changed) => [...(c.before ? [c.before] : []), ...(c.after ? [c.after] : [])]
+  const sizes = await objectSizes(cwd, wanted.flatMap(blobs), { signal })
   const readable: Changed[] = []
   let k = 0
   for (const c of wanted) {
     const before = c.before ? sizes[k++] : 0
-    const after = sizes[k++]
+    const after = c.after ? sizes[k++] : 0
     if (before === undefined || after === undefined || before === null || after === null)
       notRead.push({ file: c.file, reason: signal.aborted || left() <= 0 ? outOfTime : 'git does not hold it' })
     else if (after > MAX_FILE_BYTES || before > MAX_FILE_BYTES)
@@ -143,46 +165,56 @@ export async function changedImages(
     else readable.push(c)
   }
 
-  const changes: ImageChange[] = []
-  const added: ImageChange[] = []
-  const unreadable: Unreadable[] = []
+  const read: FileRefs[] = []
   const done = new Set<string>()
-  // Blobs come in request order: each file's before (if it has one), then its after.
+  // Blobs come in request order: each file's before (if it has one), then its after (if it has one).
   const slots = readable.flatMap((c) => [
     ...(c.before ? [{ c, side: 'before' as const, name: c.before }] : []),
-    { c, side: 'after' as const, name: c.after }
+    ...(c.after ? [{ c, side: 'after' as const, name: c.after }] : [])
   ])
   const refsOf = (c: Changed, bytes: Buffer, at: string): { refs: FoundRef[] } | { unreadable: string } => {
     const t = textOf(bytes)
-    const read = 'text' in t ? readImageRefs(c.file, t.text) : t
-    return 'unreadable' in read ? { unreadable: `${read.unreadable}${at}` } : read
+    const found =
+      'unreadable' in t
+        ? t
+        : c.kind === 'dockerfile'
+          ? readDockerfileRefs(c.file, t.text)
+          : c.kind === 'env'
+            ? readEnvRefs(c.file, t.text)
+            : readImageRefs(c.file, t.text)
+    return 'unreadable' in found ? { unreadable: `${found.unreadable}${at}` } : found
   }
-  const judge = (c: Changed, beforeBytes: Buffer | null, afterBytes: Buffer): void => {
+  const judge = (c: Changed, beforeBytes: Buffer | null, afterBytes: Buffer | null): void => {
     done.add(c.file)
     if (left() <= 0) {
       notRead.push({ file: c.file, reason: outOfTime })
       return
     }
-    const after = refsOf(c, afterBytes, '')
+    if (c.kind === 'other') {
+      // A file deleted changes no image in place; where its images went, the files read say.
+      if (afterBytes === null || binary(beforeBytes) || binary(afterBytes)) return
+      const touched = changedMentions(beforeBytes?.toString('utf8') ?? '', afterBytes?.toString('utf8') ?? '')
+      if (touched.length > 0)
+        notRead.push({
+          file: c.file,
+          reason: `is not YAML, a Dockerfile or a .env file, and its change touches what reads as an image reference (${touched
+            .slice(0, 3)
+            .map((t) => t.slice(0, 80))
+            .join(', ')}${touched.length > 3 ? ', …' : ''})`
+        })
+      return
+    }
+    const after = afterBytes ? refsOf(c, afterBytes, '') : { refs: null }
     // Without the earlier references every one would look added: say what was not read instead.
-    const before = beforeBytes ? refsOf(c, beforeBytes, ' (at the merge base)') : { refs: [] }
+    const before = beforeBytes ? refsOf(c, beforeBytes, ' (at the merge base)') : { refs: null }
+    // A deleted file that cannot be read only leaves its images unpaired: what came back elsewhere reads as added.
+    if (afterBytes === null && 'unreadable' in before) return
     const bad = 'unreadable' in after ? after : 'unreadable' in before ? before : null
     if (bad || !('refs' in after) || !('refs' in before)) {
       notRead.push({ file: c.file, reason: bad?.unreadable ?? 'not read' })
       return
     }
-    const old = new Map(before.refs.map((r) => [r.field, r.image]))
-    for (const r of after.refs) {
-      const was = old.get(r.field)
-      if (r.image === null) {
-        unreadable.push({ file: c.file, line: r.line, field: r.field, reason: r.unreadable ?? 'a template decides it' })
-        continue
-      }
-      if (was === r.image) continue
-      const change = { file: c.file, field: r.field, line: r.line, image: r.image, baseImage: was ?? '' }
-      if (was === undefined || was === null) added.push(change)
-      else changes.push(change)
-    }
+    read.push({ file: c.file, before: before.refs, after: after.refs })
   }
   let held: Buffer | null = null
   await readBlobs(
@@ -190,8 +222,11 @@ export async function changedImages(
     slots.map((s) => s.name),
     (i, bytes) => {
       const { c, side } = slots[i]!
-      if (side === 'before') held = bytes
-      else if (bytes !== null && (c.before === null || held !== null)) judge(c, c.before ? held : null, bytes)
+      if (side === 'before') {
+        held = bytes
+        // A deleted file has no after: it is judged on its before alone.
+        if (c.after === null && bytes !== null) judge(c, bytes, null)
+      } else if (bytes !== null && (c.before === null || held !== null)) judge(c, c.before ? held : null, bytes)
       if (side === 'after') held = null
     },
     { signal }
@@ -199,5 +234,12 @@ export async function changedImages(
   for (const c of readable)
     if (!done.has(c.file))
       notRead.push({ file: c.file, reason: signal.aborted || left() <= 0 ? outOfTime : 'git did not give it' })
-  return { changes, added, unreadable, notRead, files: listed.map((c) => c.file) }
+  const paired = pairRefs(read)
+  const unreadable = paired.unreadable.map((r) => ({
+    file: r.file,
+    line: r.line,
+    field: r.field,
+    reason: r.unreadable ?? 'a template decides it'
+  }))
+  return { changes: paired.changes, added: paired.added, unreadable, notRead, files: listed.map((c) => c.file) }
 }

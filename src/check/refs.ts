@@ -1,6 +1,8 @@
 // Image references in any YAML a self-hoster keeps in git — Compose files, Kubernetes manifests,
-// Helm values, Flux HelmRelease values — each with its line: `image: name:tag` anywhere, and the
-// Helm form `repository:` (+ `registry:`) + `tag:` in one mapping. A reference left to a template
+// Helm values, Flux HelmRelease values, Kustomize `images:` — each with its line: `image: name:tag`
+// anywhere, the Helm form `repository:` (+ `registry:`) + `tag:` in one mapping (or `name:` + `tag:`
+// under an `image:` key), and Kustomize's `name`/`newName` + `newTag`/`digest`. Values that set an
+// image's tag alone leave its name to the chart: found, not readable. A reference left to a template
 // (`${VAR}`, `{{ .Values }}`) is found but not readable, and says so.
 import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Node as YamlNode } from 'yaml'
 
@@ -62,7 +64,26 @@ export function readImageRefs(file: string, text: string): { refs: FoundRef[] } 
       return
     }
     if (!isMap(node)) return
-    const repository = scalarText(node.get('repository', true))
+    const at = (k: string) => `${field && !field.endsWith(':') ? `${field}.` : field}${k}`
+    // Kustomize's `images:` entries: `name` is the image the manifests name; `newName`, `newTag`, `digest` what runs.
+    const kustomized = ['newTag', 'newName', 'digest'].some((k) => node.has(k)) && /images\[\d+\]$/.test(field)
+    if (kustomized) {
+      const name = scalarText(node.get('newName', true)) ?? scalarText(node.get('name', true))
+      const tagNode = node.get('newTag', true)
+      const tag = scalarText(tagNode)
+      const digest = scalarText(node.get('digest', true))
+      if (name)
+        add(
+          at('name'),
+          tag ? tagNode : node.get('name', true),
+          `${name}${tag ? `:${tag}` : ''}${digest ? `@${digest}` : ''}`
+        )
+      return
+    }
+    // Charts that name the image `image.name` (+ `tag:`) instead of `image.repository`: the same reference.
+    const key = field.replace(/^.*[.:]/, '')
+    const nameKey = !node.has('repository') && /image$/i.test(key) ? 'name' : 'repository'
+    const repository = scalarText(node.get(nameKey, true))
     if (repository !== null && repository !== '' && !repository.includes('://')) {
       // Helm: registry + repository + tag (or a digest), each optional but the repository.
       const registry = scalarText(node.get('registry', true))
@@ -71,11 +92,16 @@ export function readImageRefs(file: string, text: string): { refs: FoundRef[] } 
       const digest = scalarText(node.get('digest', true))
       const name = registry ? `${registry}/${repository}` : repository
       const image = `${name}${tag ? `:${tag}` : ''}${digest ? `@${digest}` : ''}`
-      add(
-        `${field && !field.endsWith(':') ? `${field}.` : field}repository`,
-        tag ? tagNode : node.get('repository', true),
-        image
-      )
+      add(at(nameKey), tag ? tagNode : node.get(nameKey, true), image)
+    } else if (/image$/i.test(key) && node.has('tag') && !node.has(nameKey) && scalarText(node.get('tag', true))) {
+      // Values that set only the tag (`image: {tag: 1.2.3}`): the image's name is in the chart's own defaults.
+      out.push({
+        file,
+        line: lineOf(node.get('tag', true)),
+        image: null,
+        field: at('tag'),
+        unreadable: `only the tag (${scalarText(node.get('tag', true))!.slice(0, 60)}) is here: the image's name is in the chart's defaults, which the gate does not read`
+      })
     }
     for (const pair of node.items) {
       const key = isScalar(pair.key) ? String(pair.key.value) : '?'

@@ -14,9 +14,9 @@ import {
 import { paths } from '../site/paths.js'
 import { problem } from '../util/problems.js'
 import type { ComposeService } from './compose.js'
-import { imageMatcher, parseImageRef, type CommunityBuild, type ImageMatch, type ImageRef } from './images.js'
-import { githubRepoOf } from './oci.js'
+import { imageKey, imageMatcher, parseImageRef, type CommunityBuild, type ImageMatch, type ImageRef } from './images.js'
 import { digestMove, placeImage, placeLabel, type Place, type Placed } from './placement.js'
+import { resolveByLabel, type Resolve } from './resolve.js'
 import { required, type SnapshotReader } from './snapshot.js'
 import { parseVersion } from '../util/versions.js'
 
@@ -50,7 +50,16 @@ export interface CheckedApp {
         resolvedFrom?: string
       }
     /** A pull request's change of an image: `service` is the field that holds it. */
-    | { from: 'change'; file: string; service: string; line: number; image: string; baseImage: string }
+    | {
+        from: 'change'
+        file: string
+        service: string
+        line: number
+        image: string
+        baseImage: string
+        /** The image's source label, when `resolve` found the app by it. */
+        resolvedFrom?: string
+      }
   /**
    * The running version as its tag gives it (`v3.6`, a floating tag, stays so), the tag as written where it names no
    * version (`latest-alpine`), or null when there is no tag.
@@ -170,10 +179,13 @@ export async function runCheck(
     services: ComposeService[]
     changes?: ImageChange[]
     /** `--resolve-images`: reads an unmapped image's source label from its registry. */
-    resolve?: (ref: ImageRef) => Promise<{ source: string } | { why: string }>
+    resolve?: Resolve
+    /** The switch that turned `resolve` on, as the reasons name it (default `--resolve-images`). */
+    resolveFlag?: string
   }
 ): Promise<CheckResult> {
   const catalog = await required(reader, paths.catalog, catalogDocSchema)
+  const flag = input.resolveFlag ?? '--resolve-images'
   const records = new Map(catalog.apps.map((a) => [a.slug, a]))
   const byRepo = new Map(catalog.apps.map((a) => [a.repo.toLowerCase(), a]))
   const histories = new Map<string, ReleasesDoc | null>()
@@ -302,17 +314,11 @@ export async function runCheck(
       let resolvedFrom: string | undefined
       let reason = 'untracked' in m ? m.untracked : 'not tracked by this catalog'
       if (tracked.length === 0 && ref && input.resolve) {
-        const found = await input.resolve(ref)
-        const repo = 'source' in found ? githubRepoOf(found.source) : null
-        const record = repo ? byRepo.get(repo.toLowerCase()) : undefined
-        if (record) {
-          tracked = [record]
-          resolvedFrom = (found as { source: string }).source
-        } else
-          reason +=
-            'why' in found
-              ? `; --resolve-images: ${found.why}`
-              : `; --resolve-images: its source label names ${found.source.slice(0, 200)}, which is no app of the catalog`
+        const found = await resolveByLabel(ref, input.resolve, byRepo, flag)
+        if ('record' in found) {
+          tracked = [found.record]
+          resolvedFrom = found.source
+        } else reason += `; ${found.why}`
       }
       if (tracked.length === 0 || !ref) {
         untracked.push({ ...where, reason })
@@ -356,17 +362,32 @@ export async function runCheck(
     const match = imageMatcher(images.images, records.keys())
     for (const c of changes) {
       const where = { file: c.file, service: c.field, line: c.line, image: c.image }
-      const m = match(c.image)
-      const tracked = 'slugs' in m ? oneApp(m.slugs, records) : []
+      let m = match(c.image)
       const head = parseImageRef(c.image)
       const base = parseImageRef(c.baseImage)
+      let baseMatch = match(c.baseImage)
+      let resolvedFrom: string | undefined
+      if ('untracked' in m && head && input.resolve) {
+        // Found by its label: the image before is the same app's when it is the same image (its tag bumped).
+        const found = await resolveByLabel(head, input.resolve, byRepo, flag)
+        if ('record' in found) {
+          m = { slugs: [found.record.slug], community: new Map() }
+          if (base && imageKey(base.name) === imageKey(head.name)) baseMatch = m
+          resolvedFrom = found.source
+        } else m = { untracked: `${m.untracked}; ${found.why}` }
+      }
+      const tracked = 'slugs' in m ? oneApp(m.slugs, records) : []
       if ('untracked' in m || tracked.length === 0 || !head) {
         untracked.push({ ...where, reason: 'untracked' in m ? m.untracked : 'not tracked by this catalog' })
         continue
       }
-      const baseMatch = match(c.baseImage)
       for (const record of tracked) {
-        const source = { from: 'change' as const, ...where, baseImage: c.baseImage }
+        const source = {
+          from: 'change' as const,
+          ...where,
+          baseImage: c.baseImage,
+          ...(resolvedFrom ? { resolvedFrom } : {})
+        }
         apps.push(await judgeChange(record, source, base, head, m.community.get(record.slug), baseMatch))
       }
     }

@@ -79,8 +79,8 @@ export interface BuildOptions {
   cwd?: string
   /** The commit of the catalog repository being built (GITHUB_SHA), published in status.json. */
   sourceCommit?: string | null
-  /** Read release notes from this JSON-lines file (the data set's shape) instead of from GitHub. */
-  notesFrom?: string
+  /** Read release notes from this JSON-lines file, or these, read as one (the data set's shape), instead of from GitHub. */
+  notesFrom?: string | readonly string[]
   /**
    * What the data of a build without `refresh` is, for the banner every page then shows: by default the catalog's
    * last known facts, as of the newest `checked` day among the records (each app page: its own).
@@ -103,14 +103,20 @@ export const NO_NOTES_SOURCE =
 /** What an app page of a --notes-from build says its data came from (the index names the file). */
 export const NOTES_FILE_SOURCE = 'a file of release notes'
 
+/** `notesFrom` as a list: none, one file or several. */
+const notesFiles = (notesFrom: BuildOptions['notesFrom']): readonly string[] =>
+  notesFrom === undefined ? [] : typeof notesFrom === 'string' ? [notesFrom] : notesFrom
+
 /** The banner's data for a build without refresh, null for a refresh. */
 function offlineData(opts: BuildOptions): OfflineData | null {
   if (opts.refresh) return null
   const asOf = opts.offline?.asOf ?? null
   if (opts.demo) return { source: 'made-up apps and notes', asOf, demo: true }
   if (opts.offline?.source) return { source: opts.offline.source, asOf }
-  if (!opts.notesFrom) return { source: NO_NOTES_SOURCE, asOf }
-  return { source: `the release notes in ${path.basename(opts.notesFrom)}`, pageSource: NOTES_FILE_SOURCE, asOf }
+  const files = notesFiles(opts.notesFrom)
+  if (files.length === 0) return { source: NO_NOTES_SOURCE, asOf }
+  const names = files.map((f) => path.basename(f)).join(' and ')
+  return { source: `the release notes in ${names}`, pageSource: NOTES_FILE_SOURCE, asOf }
 }
 
 export interface BuildDeps {
@@ -356,7 +362,7 @@ interface Judged {
 async function judgeCatalog(
   opts: BuildOptions,
   deps: BuildDeps,
-  dirs: { catalogDir: string; previousDir: string | undefined; notesFrom: string | undefined; baseUrl: string },
+  dirs: { catalogDir: string; previousDir: string | undefined; notesFrom: readonly string[]; baseUrl: string },
   log: Logger,
   out: { publishApps: (apps: AppToPublish[]) => void; carry: Carry }
 ): Promise<Judged> {
@@ -382,7 +388,13 @@ async function judgeCatalog(
   const reused = program && !opts.refresh ? await readPreviousReuse(previousDir, program, log) : null
   const sources = new Map<string, string>()
   // Named relative to the process, as the catalog is, so messages give the path as the user typed it.
-  const notes = notesFrom ? readNotesFile(path.relative(process.cwd(), notesFrom), log) : null
+  const notes =
+    notesFrom.length > 0
+      ? readNotesFile(
+          notesFrom.map((f) => path.relative(process.cwd(), f)),
+          log
+        )
+      : null
   const notesKey: NotesKey = (repo) => (notes ? notesDigest(notes, repo) : '')
   const known = program
     ? knownRecords(program, baseUrl, previous, reused, out.carry.present, sources, notesKey)
@@ -589,7 +601,7 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
   const baseUrl = normaliseBaseUrl(opts.baseUrl)
   if (Number.isNaN(opts.now.getTime())) throw problem('build', '--now is not a valid date')
   if (opts.refresh && !deps.refresh) throw problem('build', 'refresh was requested but no GitHub client is configured')
-  if (opts.refresh && opts.notesFrom)
+  if (opts.refresh && notesFiles(opts.notesFrom).length > 0)
     throw problem('usage', 'choose one source of release notes: --refresh or --notes-from')
   const catalogDir = path.resolve(cwd, opts.catalogDir)
   const outDir = path.resolve(cwd, opts.outDir)
@@ -599,7 +611,7 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
   // An interrupted build leaves its staging folder, or worse, no --out at all: recover before going on.
   for (const line of await recoverOutputDir(outDir)) log.warning(line)
   const previousDir = opts.previousDir && path.resolve(cwd, opts.previousDir)
-  const notesFrom = opts.notesFrom && path.resolve(cwd, opts.notesFrom)
+  const notesFrom = notesFiles(opts.notesFrom).map((f) => path.resolve(cwd, f))
   // The new tree is written beside outDir as the run goes; each file is checked as it is written.
   // Files equal to the previous snapshot's are linked from it rather than written again (see StagedTree).
   const tree = await StagedTree.open(outDir, previousDir ? { previousDir } : undefined)

@@ -44,7 +44,7 @@ const entrySchema = z.object({
 type Entry = z.infer<typeof entrySchema>
 
 export interface NotesFile {
-  /** The file as given, for messages and the page's banner. */
+  /** The file as given (the files, joined with " and "), for messages and the page's banner. */
   file: string
   /** Releases by repository (lower case: GitHub's names are case-insensitive), in file order. */
   byRepo: ReadonlyMap<string, readonly Entry[]>
@@ -53,75 +53,85 @@ export interface NotesFile {
 }
 
 /**
- * Reads the file; a line that is not a release (bad JSON, a missing or malformed field) is reported with its
- * file and line and left out, so one odd line never stops a build. A file that cannot be read at all stops it.
+ * Reads the file, or several (build's --notes-from given more than once), as one: a line that is not a release
+ * (bad JSON, a missing or malformed field) is reported with its file and line and left out, so one odd line
+ * never stops a build. A file that cannot be read at all stops it. A release two files hold (by repository and
+ * version) is one release: the first file given keeps its tag and date, and other notes are read with its own, as
+ * for a release given twice in one file (the more cautious reading decides, with a warning naming both lines).
  */
-export function readNotesFile(file: string, log: Logger): NotesFile {
-  let read
-  try {
-    // The user names this file: a link to it is followed, then it must be a regular file of bounded size.
-    read = readRegularFile(realpathSync(file), NOTES_FILE_MAX_BYTES)
-  } catch (e) {
-    read = { refused: 'unreadable' as const, code: (e as NodeJS.ErrnoException).code ?? (e as Error).message }
-  }
-  if (!('bytes' in read)) throw problem('input', `--notes-from ${refusalWords(read, NOTES_FILE_MAX_BYTES)}`, { file })
+export function readNotesFile(files: string | readonly string[], log: Logger): NotesFile {
+  const list = typeof files === 'string' ? [files] : files
   const byRepo = new Map<string, Entry[]>()
   let skipped = 0
-  // Each release's first line, by repository and version.
-  const seen = new Map<string, { entry: Entry; line: number; read: Set<string> }>()
-  const lines = read.bytes.toString('utf8').split('\n')
-  for (const [i, line] of lines.entries()) {
-    if (line.trim() === '') continue
-    let data: unknown
+  // Each release's first line, by repository and version, over all the files.
+  const seen = new Map<string, FirstLine>()
+  for (const file of list) {
+    let read
     try {
-      data = JSON.parse(line)
-    } catch {
-      skipped++
-      log.warning('not a JSON object; line left out', { file, line: i + 1 })
-      continue
+      // The user names this file: a link to it is followed, then it must be a regular file of bounded size.
+      read = readRegularFile(realpathSync(file), NOTES_FILE_MAX_BYTES)
+    } catch (e) {
+      read = { refused: 'unreadable' as const, code: (e as NodeJS.ErrnoException).code ?? (e as Error).message }
     }
-    const parsed = entrySchema.safeParse(data)
-    if (!parsed.success) {
-      skipped++
-      const issue = parsed.error.issues[0]!
-      log.warning(`${issue.path.join('.') || 'line'}: ${issue.message}; line left out`, { file, line: i + 1 })
-      continue
+    if (!('bytes' in read)) throw problem('input', `--notes-from ${refusalWords(read, NOTES_FILE_MAX_BYTES)}`, { file })
+    const lines = read.bytes.toString('utf8').split('\n')
+    for (const [i, line] of lines.entries()) {
+      if (line.trim() === '') continue
+      let data: unknown
+      try {
+        data = JSON.parse(line)
+      } catch {
+        skipped++
+        log.warning('not a JSON object; line left out', { file, line: i + 1 })
+        continue
+      }
+      const parsed = entrySchema.safeParse(data)
+      if (!parsed.success) {
+        skipped++
+        const issue = parsed.error.issues[0]!
+        log.warning(`${issue.path.join('.') || 'line'}: ${issue.message}; line left out`, { file, line: i + 1 })
+        continue
+      }
+      const key = parsed.data.repo.toLowerCase()
+      const release = `${key}\n${versionIdentity(parsed.data.version)}`
+      const first = seen.get(release)
+      if (first) {
+        joinDuplicate(first, parsed.data, { file, line: i + 1 }, log)
+        continue
+      }
+      seen.set(release, { entry: parsed.data, file, line: i + 1, read: new Set([parsed.data.notes.trim()]) })
+      const entries = byRepo.get(key)
+      if (entries) entries.push(parsed.data)
+      else byRepo.set(key, [parsed.data])
     }
-    const key = parsed.data.repo.toLowerCase()
-    const release = `${key}\n${versionIdentity(parsed.data.version)}`
-    const first = seen.get(release)
-    if (first) {
-      joinDuplicate(first, parsed.data, { file, line: i + 1 }, log)
-      continue
-    }
-    seen.set(release, { entry: parsed.data, line: i + 1, read: new Set([parsed.data.notes.trim()]) })
-    const list = byRepo.get(key)
-    if (list) list.push(parsed.data)
-    else byRepo.set(key, [parsed.data])
   }
-  return { file, byRepo, skipped }
+  return { file: list.join(' and '), byRepo, skipped }
+}
+
+interface FirstLine {
+  entry: Entry
+  file: string
+  line: number
+  read: Set<string>
 }
 
 /**
- * A second line for a release the file already holds (`1.2` and `v1.2.0` are one). The same notes say nothing new.
- * Other notes contradict the first: the release keeps both, one after the other, so whoever judges it reads each
- * and the more cautious reading decides (the classifier takes the most severe cue it finds; a breaking change in
- * either is breaking); a prerelease flag on either line holds. Never in silence: a warning names both lines.
+ * A second line for a release already read (`1.2` and `v1.2.0` are one), in the same file or a later one. The same
+ * notes say nothing new. Other notes contradict the first: the release keeps both, one after the other, so whoever
+ * judges it reads each and the more cautious reading decides (the classifier takes the most severe cue it finds; a
+ * breaking change in either is breaking); a prerelease flag on either line holds. Never in silence: a warning
+ * names both lines.
  */
-function joinDuplicate(
-  first: { entry: Entry; line: number; read: Set<string> },
-  again: Entry,
-  where: { file: string; line: number },
-  log: Logger
-): void {
+function joinDuplicate(first: FirstLine, again: Entry, where: { file: string; line: number }, log: Logger): void {
   const { entry, read } = first
   if (again.prerelease) entry.prerelease = true
   const notes = again.notes.trim()
   if (notes === '' || read.has(notes)) return
   read.add(notes)
   const label = quoted(again.version)
+  const at = first.file === where.file ? `line ${first.line}` : `line ${first.line} of ${first.file}`
   log.warning(
-    `version ${label} is also on line ${first.line} with other notes; both notes are read as one release, so the more cautious reading decides`,
+    `version ${label} is also on ${at} with other notes; both notes are read as one release, so the more cautious reading decides`,
     where
   )
   entry.notes = entry.notes.trim() === '' ? again.notes : `${entry.notes}\n\n${again.notes}`

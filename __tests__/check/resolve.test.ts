@@ -1,0 +1,44 @@
+// An unmapped image found by its source label: the catalog app its repository names, or a reason
+// naming the repository; one lookup an image, and no more lookups than the cap.
+import { describe, expect, it } from '@jest/globals'
+import type { ImageRef } from '../../src/check/images.js'
+import { cachedResolve, resolveByLabel, type Resolve } from '../../src/check/resolve.js'
+import type { AppRecord } from '../../src/schema/index.js'
+
+const ref = (name: string, tag = '1.0'): ImageRef => ({ name, tag, digest: null })
+const record = { slug: 'demo', repo: 'Demo-Org/Demo' } as AppRecord
+const byRepo = new Map([['demo-org/demo', record]])
+
+describe('resolveByLabel', () => {
+  it('finds the app whose repository the label names, whatever its case; else says what the label names', async () => {
+    const label =
+      (source: string): Resolve =>
+      () =>
+        Promise.resolve({ source })
+    expect(
+      await resolveByLabel(ref('x/y'), label('https://github.com/demo-org/demo.git'), byRepo, 'resolve-images')
+    ).toEqual({ record, source: 'https://github.com/demo-org/demo.git' })
+    expect(await resolveByLabel(ref('x/y'), label('https://gitlab.com/a/b'), byRepo, 'resolve-images')).toEqual({
+      why: 'resolve-images: its source label names https://gitlab.com/a/b, which is no app of the catalog'
+    })
+    const fails: Resolve = () => Promise.resolve({ why: 'its registry could not be read: HTTP 500' })
+    expect(await resolveByLabel(ref('x/y'), fails, byRepo, '--resolve-images')).toEqual({
+      why: '--resolve-images: its registry could not be read: HTTP 500'
+    })
+  })
+})
+
+describe('cachedResolve', () => {
+  it('asks once an image name and tag, and at most the cap in all', async () => {
+    const asked: string[] = []
+    const resolve = cachedResolve((r) => {
+      asked.push(`${r.name}:${r.tag}`)
+      return Promise.resolve({ source: 'https://github.com/demo-org/demo' })
+    }, 2)
+    await resolve(ref('a'))
+    await resolve(ref('a'))
+    await resolve(ref('b'))
+    expect(await resolve(ref('c'))).toEqual({ why: 'not looked up: the first 2 images looked up are all a run reads' })
+    expect(asked).toEqual(['a:1.0', 'b:1.0'])
+  })
+})

@@ -1,0 +1,52 @@
+// An image the catalog does not map, found by its source label (oci.ts reads it from the registry):
+// the app whose GitHub repository the label names, or the reason it is still untracked, naming the
+// repository the label gives. One lookup an image name and tag, however often a run meets it.
+import type { AppRecord } from '../schema/index.js'
+import type { ImageRef } from './images.js'
+import { githubRepoOf } from './oci.js'
+
+/** Reads an image's source label, or says why it could not. */
+export type Resolve = (ref: ImageRef) => Promise<{ source: string } | { why: string }>
+
+/** The app an unmapped image's label names, or the words to add to its "not tracked" reason. */
+export type Resolved = { record: AppRecord; source: string } | { why: string }
+
+/**
+ * The app of `ref` by its label: `records` by repository (lower case). `flag` names the switch in the
+ * reason (`--resolve-images` on the command line, `resolve-images` in the action).
+ */
+export async function resolveByLabel(
+  ref: ImageRef,
+  resolve: Resolve,
+  byRepo: ReadonlyMap<string, AppRecord>,
+  flag: string
+): Promise<Resolved> {
+  const found = await resolve(ref)
+  if ('why' in found) return { why: `${flag}: ${found.why}` }
+  const repo = githubRepoOf(found.source)
+  const record = repo ? byRepo.get(repo.toLowerCase()) : undefined
+  if (record) return { record, source: found.source }
+  return {
+    why: `${flag}: its source label names ${found.source.slice(0, 200)}, which is no app of the catalog`
+  }
+}
+
+/**
+ * `resolve` asked at most once for each image name and tag (a pull request or a Compose file often names one image
+ * many times), and at most `max` times in all: past it, the reason says the lookups ran out.
+ */
+export function cachedResolve(resolve: Resolve, max = Infinity): Resolve {
+  const cache = new Map<string, ReturnType<Resolve>>()
+  return (ref) => {
+    const key = `${ref.name}:${ref.tag ?? ''}@${ref.digest ?? ''}`
+    let answer = cache.get(key)
+    if (!answer) {
+      answer =
+        cache.size < max
+          ? resolve(ref)
+          : Promise.resolve({ why: `not looked up: the first ${max} images looked up are all a run reads` })
+      cache.set(key, answer)
+    }
+    return answer
+  }
+}
