@@ -28374,7 +28374,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _check_action_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3301);
+/* harmony import */ var _check_action_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7946);
 // Entry of the pull-request check action (check/action.yml → dist/check/index.js).
 
 await (0,_check_action_js__WEBPACK_IMPORTED_MODULE_0__/* .runCheckAction */ .s5)(process.env, process.cwd());
@@ -28384,7 +28384,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3301:
+/***/ 7946:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -31459,8 +31459,18 @@ function buildSummary(input) {
         if (input.judging && input.judging.judge !== 'rules') {
             const byModel = input.judging.verdicts[input.judging.judge] ?? 0;
             const byRules = input.judging.verdicts.rules ?? 0;
-            out.push(`Judge: \`${input.judging.judge.slice('model:'.length)}\` (GitHub Models) judged ${byModel} new release${byModel === 1 ? '' : 's'} in ${input.judging.calls} request${input.judging.calls === 1 ? '' : 's'}` +
+            const releases = (n) => `${n} new release${n === 1 ? '' : 's'}`;
+            // The later models of a list, for the releases the first could not take (its daily limit spent).
+            const others = Object.entries(input.judging.verdicts)
+                .filter(([judge]) => judge !== 'rules' && judge !== input.judging.judge)
+                .map(([judge, n]) => `; the next model, \`${judge.slice('model:'.length)}\`, judged ${releases(n)}`)
+                .join('');
+            out.push(`Judge: \`${input.judging.judge.slice('model:'.length)}\` (GitHub Models) judged ${releases(byModel)} in ${input.judging.calls} request${input.judging.calls === 1 ? '' : 's'}` +
+                others +
                 (byRules > 0 ? `; ${byRules} left to the rules, asked again next run.` : '.'), '');
+        }
+        if (input.judging?.injection?.length) {
+            out.push(`Notes that address the reviewer or ask for a class, judged by the rules alone: ${input.judging.injection.slice(0, MAX_LIST_ITEMS).join(', ')}${input.judging.injection.length > MAX_LIST_ITEMS ? ` and ${input.judging.injection.length - MAX_LIST_ITEMS} more` : ''}.`, '');
         }
     }
     const headline = headlineChanges(input.changes);
@@ -31619,6 +31629,334 @@ function quoted(label) {
 const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
 // EXTERNAL MODULE: external "node:util"
 var external_node_util_ = __nccwpck_require__(7975);
+;// CONCATENATED MODULE: ./src/check/interpolate.ts
+// Compose's variable interpolation, as its specification gives it: `$VAR`, `${VAR}`,
+// `${VAR:-default}` (unset or empty), `${VAR-default}` (unset), `${VAR:?error}`, `${VAR?error}`,
+// `${VAR:+other}`, `${VAR+other}`, defaults that interpolate in turn, and `$$` for a literal dollar.
+// Where Compose would substitute an empty string for an unset variable (with a warning), this
+// reports it: a version `check` did not read is never judged.
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*/;
+const BRACED = /^([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?+])([\s\S]*))?$/;
+/** Defaults that nest deeper than this are not a Compose file anyone wrote. */
+const MAX_DEPTH = 16;
+/** The text with every variable replaced from `env`, or why it cannot be. */
+function interpolate(text, env, depth = 0) {
+    if (depth > MAX_DEPTH)
+        return { problem: `nests variables more than ${MAX_DEPTH} deep` };
+    let out = '';
+    let i = 0;
+    while (i < text.length) {
+        const dollar = text.indexOf('$', i);
+        if (dollar < 0) {
+            out += text.slice(i);
+            break;
+        }
+        out += text.slice(i, dollar);
+        const next = text[dollar + 1];
+        if (next === '$') {
+            out += '$';
+            i = dollar + 2;
+            continue;
+        }
+        const bare = NAME.exec(text.slice(dollar + 1));
+        if (bare) {
+            const value = env[bare[0]];
+            if (value === undefined)
+                return unset(bare[0]);
+            out += value;
+            i = dollar + 1 + bare[0].length;
+            continue;
+        }
+        if (next !== '{')
+            return { problem: `has a "$" that starts no variable (write "$$" for a dollar sign)` };
+        const close = closingBrace(text, dollar + 2);
+        if (close < 0)
+            return { problem: 'has a "${" without its closing "}"' };
+        const m = BRACED.exec(text.slice(dollar + 2, close));
+        if (!m)
+            return { problem: `has "${text.slice(dollar, close + 1).slice(0, 60)}", which is not a variable` };
+        const [, name, op, arg = ''] = m;
+        const value = env[name];
+        const set = value !== undefined;
+        const filled = set && value !== '';
+        let piece;
+        switch (op) {
+            case undefined:
+                if (!set)
+                    return unset(name);
+                piece = value;
+                break;
+            case ':-':
+            case '-': {
+                if (op === ':-' ? filled : set)
+                    piece = value;
+                else {
+                    const d = interpolate(arg, env, depth + 1);
+                    if ('problem' in d)
+                        return d;
+                    piece = d.value;
+                }
+                break;
+            }
+            case ':?':
+            case '?':
+                if (!(op === ':?' ? filled : set))
+                    return {
+                        problem: `needs ${name}${op === ':?' ? ' set and not empty' : ' set'}${arg ? `: ${arg.slice(0, 120)}` : ''}`
+                    };
+                piece = value;
+                break;
+            default: {
+                // `:+` and `+`: the other text when the variable is set (and, for `:+`, not empty).
+                if (op === ':+' ? filled : set) {
+                    const d = interpolate(arg, env, depth + 1);
+                    if ('problem' in d)
+                        return d;
+                    piece = d.value;
+                }
+                else
+                    piece = '';
+            }
+        }
+        out += piece;
+        i = close + 1;
+    }
+    return { value: out };
+}
+const unset = (name) => ({
+    problem: `uses \${${name}}, which is not set and has no default (check reads the environment it runs in, not a .env file: set ${name}, or write the value out, e.g. with "docker compose config")`
+});
+/** The index of the `}` that closes a `${` whose body starts at `from`, nested `${…}` counted; -1 if none. */
+function closingBrace(text, from) {
+    let depth = 1;
+    for (let i = from; i < text.length; i++) {
+        if (text[i] === '$' && text[i + 1] === '$')
+            i++;
+        else if (text[i] === '$' && text[i + 1] === '{') {
+            depth++;
+            i++;
+        }
+        else if (text[i] === '}' && --depth === 0)
+            return i;
+    }
+    return -1;
+}
+
+;// CONCATENATED MODULE: ./src/check/dockerfile.ts
+
+/** Larger than any real Dockerfile; a file past it is not read. */
+const MAX_BYTES = 1024 * 1024;
+/** Stages of one Dockerfile read at most: past it, the file is not one anyone reviews. */
+const MAX_STAGES = 1000;
+/**
+ * Is this file a Dockerfile, by its name, as Dependabot's docker ecosystem picks them: `Dockerfile`,
+ * `Dockerfile.prod`, `app.Dockerfile`, `Containerfile` (any case).
+ */
+function isDockerfile(file) {
+    const base = file.slice(file.lastIndexOf('/') + 1);
+    return /^(?:.+[._-])?(?:docker|container)file(?:[._-].+)?$/i.test(base) && !/\.(?:md|txt|json|ya?ml)$/i.test(base);
+}
+/** The `# escape=` parser directive, read from the directives at the top of the file; `\` by default. */
+function escapeOf(lines) {
+    for (const l of lines) {
+        const m = /^#\s*([a-zA-Z]+)\s*=\s*(\S*)\s*$/.exec(l);
+        if (!m)
+            break; // the first line that is not a directive ends them
+        if (m[1].toLowerCase() === 'escape' && (m[2] === '`' || m[2] === '\\'))
+            return m[2];
+    }
+    return '\\';
+}
+/**
+ * The file's instructions, each with the line it starts on: continuation lines joined, comment lines
+ * dropped, and here-documents (`RUN <<EOF … EOF`) skipped, so a `FROM` inside a script is not one.
+ */
+function instructions(text) {
+    const lines = text.split(/\r?\n/);
+    const escape = escapeOf(lines);
+    const out = [];
+    let i = 0;
+    while (i < lines.length) {
+        const first = lines[i];
+        if (/^\s*(#|$)/.test(first)) {
+            i++;
+            continue;
+        }
+        const start = i + 1;
+        let joined = '';
+        let line = first;
+        for (;;) {
+            const trimmed = line.replace(/\s+$/, '');
+            if (trimmed.endsWith(escape) && i + 1 < lines.length) {
+                joined += trimmed.slice(0, -1);
+                i++;
+                // Comment and empty lines inside a continued instruction are left out, as Docker does.
+                while (i < lines.length && /^\s*(#|$)/.test(lines[i]))
+                    i++;
+                if (i >= lines.length)
+                    break;
+                line = lines[i];
+                continue;
+            }
+            joined += trimmed;
+            i++;
+            break;
+        }
+        const m = /^\s*(\S+)\s*([\s\S]*)$/.exec(joined);
+        if (!m)
+            continue;
+        out.push({ keyword: m[1].toUpperCase(), args: m[2], line: start });
+        // Here-documents: their lines are a script's, not instructions.
+        for (const h of joined.matchAll(/<<(-?)(["']?)([A-Za-z_][\w]*)\2/g)) {
+            const word = h[3];
+            while (i < lines.length && (h[1] ? lines[i].trim() : lines[i]) !== word)
+                i++;
+            i++;
+        }
+    }
+    return out;
+}
+/** Whitespace-separated words, a quoted word kept whole (its quotes removed). */
+function words(args) {
+    const out = [];
+    for (const m of args.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g))
+        out.push(m[1] ?? m[2] ?? m[3]);
+    return out;
+}
+/**
+ * Every image a Dockerfile's `FROM` lines name, in the file's order, or why the file cannot be read.
+ * `field` is `FROM (stage NAME)`, or `FROM (stage N)` for a stage without a name; `line` is the `FROM`
+ * line, or the `ARG` line whose default gives the reference its tag when an argument does.
+ */
+function readDockerfileRefs(file, text) {
+    if (text.length > MAX_BYTES)
+        return { unreadable: `is larger than the ${MAX_BYTES / (1024 * 1024)} MiB read` };
+    if (text.includes('\0'))
+        return { unreadable: 'holds a NUL byte: it is not a text file' };
+    const args = new Map();
+    const stages = new Set();
+    const refs = [];
+    let stage = 0;
+    let env;
+    for (const ins of instructions(text)) {
+        if (ins.keyword === 'ARG' && stage === 0) {
+            // Only arguments declared before the first FROM apply to FROM lines.
+            for (const w of words(ins.args)) {
+                const eq = w.indexOf('=');
+                const name = eq < 0 ? w : w.slice(0, eq);
+                if (/^[A-Za-z_]\w*$/.test(name))
+                    args.set(name, { value: eq < 0 ? undefined : w.slice(eq + 1), line: ins.line });
+            }
+            continue;
+        }
+        if (ins.keyword !== 'FROM')
+            continue;
+        if (++stage > MAX_STAGES)
+            return { unreadable: `has more than ${MAX_STAGES} FROM lines` };
+        const ws = words(ins.args).filter((w) => !w.startsWith('--'));
+        const written = ws[0];
+        const as = ws[1]?.toLowerCase() === 'as' ? ws[2] : undefined;
+        const field = `FROM (stage ${as ?? stage})`;
+        // A stage's name counts from the next FROM on: `FROM node AS node` still pulls the image.
+        const earlier = new Set(stages);
+        if (as)
+            stages.add(as.toLowerCase());
+        if (!written) {
+            refs.push({ file, line: ins.line, image: null, field, unreadable: 'a FROM line names no image' });
+            continue;
+        }
+        // The arguments are all declared by the first FROM: one environment serves every FROM.
+        env ??= Object.fromEntries([...args].map(([k, v]) => [k, v.value]));
+        const filled = interpolate(written, env);
+        // The line a bump changes: the ARG of the last variable the reference uses, when it has a default.
+        const used = [...written.matchAll(/\$\{?([A-Za-z_]\w*)/g)].map((m) => args.get(m[1]));
+        const argLine = used.reverse().find((a) => a?.value !== undefined)?.line;
+        if ('problem' in filled) {
+            refs.push({
+                file,
+                line: ins.line,
+                image: null,
+                field,
+                unreadable: `a build argument decides it (${written.slice(0, 120)}): ${filled.problem.split(' (')[0]}`
+            });
+            continue;
+        }
+        const image = filled.value;
+        // `scratch` is an empty image, and an earlier stage's name is that stage: neither is pulled.
+        if (image.toLowerCase() === 'scratch' || earlier.has(image.toLowerCase()))
+            continue;
+        refs.push({ file, line: argLine ?? ins.line, image, field });
+    }
+    return { refs };
+}
+
+;// CONCATENATED MODULE: ./src/check/mentions.ts
+// Image references written anywhere in a text the gate does not parse (a `.env` file, a script, a
+// Terraform file): anything shaped `[registry/]name:tag` with a digit in the tag, or `name@sha256:…`.
+// Loose on purpose: it only decides whether a changed file the gate does not read may have changed an
+// image, and so must be listed as not read rather than pass unseen.
+const mentions_NAME = String.raw `(?:[a-z0-9][a-z0-9.-]*(?::\d+)?/)?[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*(?:/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*`;
+const MENTION = new RegExp(String.raw `(?<![\w./:@-])(${mentions_NAME})(?::([\w][\w.-]{0,127}?))?(@sha256:[a-f0-9]{64})?(?![\w/:@-]|\.[\w])`, 'g');
+/** The image references a text mentions, each as often as it does. */
+function imageMentions(text) {
+    const out = [];
+    for (const m of text.matchAll(MENTION)) {
+        const [all, name, tag, digest] = m;
+        if (!/[a-z]/.test(name))
+            continue;
+        if ((tag !== undefined && /\d/.test(tag)) || digest !== undefined)
+            out.push(all);
+    }
+    return out;
+}
+/** The mentions one text has and the other has not (counted: one of two copies bumped is a change). */
+function changedMentions(before, after) {
+    const count = new Map();
+    for (const m of imageMentions(before))
+        count.set(m, (count.get(m) ?? 0) + 1);
+    for (const m of imageMentions(after))
+        count.set(m, (count.get(m) ?? 0) - 1);
+    return [...count].filter(([, n]) => n !== 0).map(([m]) => m);
+}
+
+;// CONCATENATED MODULE: ./src/check/env-file.ts
+// Image references in a `.env` file, as Dependabot's docker ecosystem bumps them: a line
+// `NAME=image:tag` (or `image@sha256:…`, quoted or not, `export` allowed) whose whole value is an
+// image reference with a tag or a digest. Any other line is a setting, not an image.
+
+const env_file_MAX_BYTES = 1024 * 1024;
+/** `.env`, `.env.production`, `app.env`, in any folder. */
+function isEnvFile(file) {
+    const base = file.slice(file.lastIndexOf('/') + 1);
+    return /^\.env(\..+)?$/i.test(base) || /^.+\.env$/i.test(base);
+}
+/** Each line whose value is an image reference, with its variable as the field; or why the file is not read. */
+function readEnvRefs(file, text) {
+    if (text.length > env_file_MAX_BYTES)
+        return { unreadable: `is larger than the ${env_file_MAX_BYTES / (1024 * 1024)} MiB read` };
+    if (text.includes('\0'))
+        return { unreadable: 'holds a NUL byte: it is not a text file' };
+    const refs = [];
+    for (const [i, line] of text.split(/\r?\n/).entries()) {
+        const m = /^\s*(?:export\s+)?([A-Za-z_]\w*)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s#]*))\s*(?:#.*)?$/.exec(line);
+        if (!m)
+            continue;
+        const value = (m[2] ?? m[3] ?? m[4] ?? '').trim();
+        const found = imageMentions(value);
+        if (found.length !== 1 || found[0] !== value || hostAndPort(m[1], value))
+            continue;
+        refs.push({ file, line: i + 1, image: value, field: m[1] });
+    }
+    return { refs };
+}
+/** `HOST=db.local:5432`, `LISTEN=localhost:8080`: an address, shaped like an image but none. */
+function hostAndPort(name, value) {
+    if (/(HOST|ADDR|ADDRESS|URL|URI|PORT|LISTEN|ENDPOINT|SERVER)$/i.test(name))
+        return true;
+    const host = value.split(':')[0];
+    return !value.includes('/') && (host === 'localhost' || host.includes('.')) && /^[^:]+:\d+$/.test(value);
+}
+
 ;// CONCATENATED MODULE: ./src/check/git-objects.ts
 // Blobs of a git repository read through one `git cat-file` process each for sizes and contents,
 // whatever the number of files: a process per file made a 400-file pull request take 88 s.
@@ -31723,471 +32061,6 @@ async function objectSizes(cwd, names, opts = {}) {
 /** Each object's bytes, handed to `onBlob` in order as git writes them (never all held at once). */
 function readBlobs(cwd, names, onBlob, opts = {}) {
     return catFile(cwd, '--batch', names, (i, _header, body) => onBlob(i, body), opts);
-}
-
-// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
-var dist = __nccwpck_require__(8815);
-;// CONCATENATED MODULE: ./src/check/refs.ts
-// Image references in any YAML a self-hoster keeps in git — Compose files, Kubernetes manifests,
-// Helm values, Flux HelmRelease values — each with its line: `image: name:tag` anywhere, and the
-// Helm form `repository:` (+ `registry:`) + `tag:` in one mapping. A reference left to a template
-// (`${VAR}`, `{{ .Values }}`) is found but not readable, and says so.
-
-/** Larger than any real manifest; a file past it is not read. */
-const MAX_BYTES = 1024 * 1024;
-const TEMPLATE = /\$\{|\$[A-Za-z_]|\{\{/;
-const scalarText = (n) => (0,dist/* isScalar */.jn)(n) && (typeof n.value === 'string' || typeof n.value === 'number') ? String(n.value).trim() : null;
-/** Every image reference in one YAML file (all of its documents), in the file's order; [] for a file that is not YAML. */
-function findImageRefs(file, text) {
-    const read = readImageRefs(file, text);
-    return 'refs' in read ? read.refs : [];
-}
-/**
- * Every image reference in one YAML file, or why the file cannot be read: too large, not text, or
- * not YAML (a duplicate key, a bad indent) in any of its documents. The gate counts such a file as
- * unknown: what it did not read may hold an image.
- */
-function readImageRefs(file, text) {
-    if (text.length > MAX_BYTES)
-        return { unreadable: `is larger than the ${MAX_BYTES / (1024 * 1024)} MiB read` };
-    if (text.includes('\0'))
-        return { unreadable: 'holds a NUL byte: it is not a text file' };
-    const lc = new dist/* LineCounter */.HN();
-    const docs = (0,dist/* parseAllDocuments */.hR)(text, { lineCounter: lc, prettyErrors: false });
-    if (!Array.isArray(docs))
-        return { refs: [] }; // an empty stream: no document, no image
-    for (const doc of docs) {
-        const e = doc.errors[0];
-        if (e) {
-            const pos = lc.linePos(e.pos[0]);
-            return { unreadable: `is not YAML: line ${pos.line}: ${e.message.split('\n')[0].slice(0, 200)}` };
-        }
-    }
-    const lineOf = (n) => lc.linePos(n?.range?.[0] ?? 0).line;
-    const out = [];
-    const add = (field, lineNode, image) => {
-        const ref = { file, line: lineOf(lineNode), image, field };
-        if (TEMPLATE.test(image))
-            out.push({ ...ref, image: null, unreadable: `a template decides it (${image.slice(0, 120)})` });
-        else
-            out.push(ref);
-    };
-    const walk = (node, field, depth) => {
-        if (depth > 64)
-            return;
-        if ((0,dist/* isSeq */.oP)(node)) {
-            node.items.forEach((item, i) => walk(item, `${field}[${i}]`, depth + 1));
-            return;
-        }
-        if (!(0,dist/* isMap */.jh)(node))
-            return;
-        const repository = scalarText(node.get('repository', true));
-        if (repository !== null && repository !== '' && !repository.includes('://')) {
-            // Helm: registry + repository + tag (or a digest), each optional but the repository.
-            const registry = scalarText(node.get('registry', true));
-            const tagNode = node.get('tag', true);
-            const tag = scalarText(tagNode);
-            const digest = scalarText(node.get('digest', true));
-            const name = registry ? `${registry}/${repository}` : repository;
-            const image = `${name}${tag ? `:${tag}` : ''}${digest ? `@${digest}` : ''}`;
-            add(`${field && !field.endsWith(':') ? `${field}.` : field}repository`, tag ? tagNode : node.get('repository', true), image);
-        }
-        for (const pair of node.items) {
-            const key = (0,dist/* isScalar */.jn)(pair.key) ? String(pair.key.value) : '?';
-            const here = field && !field.endsWith(':') ? `${field}.${key}` : `${field}${key}`;
-            const image = key === 'image' ? scalarText(pair.value) : null;
-            if (image !== null && image !== '')
-                add(here, pair.value, image);
-            else
-                walk(pair.value, here, depth + 1);
-        }
-    };
-    // Each document is named by its kind and name where it has them (a manifest), else by its place:
-    // two Deployments in one file both hold spec.template.spec.containers[0].image.
-    docs.forEach((doc, i) => {
-        const root = doc.contents;
-        const kind = (0,dist/* isMap */.jh)(root) ? scalarText(root.get('kind', true)) : null;
-        const meta = (0,dist/* isMap */.jh)(root) ? root.get('metadata', true) : null;
-        const name = (0,dist/* isMap */.jh)(meta) ? scalarText(meta.get('name', true)) : null;
-        const prefix = kind && name ? `${kind}/${name}:` : docs.length > 1 ? `#${i + 1}:` : '';
-        walk(root, prefix, 0);
-    });
-    return { refs: out };
-}
-
-;// CONCATENATED MODULE: ./src/check/changes.ts
-// The image references a pull request changes, from the checkout's git alone: the YAML files that
-// differ between the merge base and the head, each read at both commits (one `git cat-file` process
-// for all of them), and each reference paired with the one at the same place (file and field) before.
-// A changed file the gate does not read — too large, not YAML, past the file cap or the time budget —
-// is listed with its reason: the gate counts it as unknown, never as safe.
-
-
-
-
-const run = (0,external_node_util_.promisify)(external_node_child_process_namespaceObject.execFile);
-/** A file larger than this is not a manifest anyone reviews; it is not read (and so is unknown). */
-const MAX_FILE_BYTES = 1024 * 1024;
-const YAML_FILE = /\.ya?ml$/i;
-/** Changed YAML files read at most; the rest are listed as not read. */
-const MAX_FILES = 1000;
-/** Time for reading and parsing the changed files, in ms; what is left is listed as not read. */
-const BUDGET_MS = 60_000;
-/** git's name for "no object": the side of a diff where the file does not exist. */
-const NO_OBJECT = /^0+$/;
-async function git(cwd, args, timeoutMs) {
-    const { stdout } = await run('git', args, {
-        cwd,
-        maxBuffer: 256 * 1024 * 1024,
-        encoding: 'utf8',
-        timeout: Math.max(1, timeoutMs)
-    });
-    return stdout;
-}
-/** `git diff --raw -z` entries of regular files (links and submodules hold no manifest), deleted ones left out. */
-function parseRaw(raw) {
-    const parts = raw.split('\0');
-    const out = [];
-    for (let i = 0; i + 1 < parts.length; i += 2) {
-        const m = /^:(\d{6}) (\d{6}) ([0-9a-f]+) ([0-9a-f]+) \S+$/.exec(parts[i]);
-        const file = parts[i + 1];
-        if (!m || !YAML_FILE.test(file))
-            continue;
-        const [, , newMode, oldSha, newSha] = m;
-        if (NO_OBJECT.test(newSha) || !/^100(644|755)$/.test(newMode))
-            continue;
-        out.push({ file, before: NO_OBJECT.test(oldSha) ? null : oldSha, after: newSha });
-    }
-    return out;
-}
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-function textOf(bytes) {
-    try {
-        return { text: utf8.decode(bytes) };
-    }
-    catch {
-        return { unreadable: 'is not UTF-8 text' };
-    }
-}
-/**
- * The image references changed between `base` and `head` (the pull request's two commits), compared
- * from their merge base as `git diff base...head` does. Needs both commits in the checkout
- * (actions/checkout with fetch-depth: 0).
- */
-async function changedImages(cwd, base, head, opts = {}) {
-    const now = opts.now ?? Date.now;
-    const budgetMs = opts.budgetMs ?? BUDGET_MS;
-    const maxFiles = opts.maxFiles ?? MAX_FILES;
-    const deadline = now() + budgetMs;
-    const left = () => deadline - now();
-    let mergeBase;
-    try {
-        mergeBase = (await git(cwd, ['merge-base', base, head], Math.max(left(), 10_000))).trim();
-    }
-    catch (e) {
-        throw new Error(`git cannot find both commits ${base.slice(0, 12)} and ${head.slice(0, 12)} in ${cwd} (check out with fetch-depth: 0): ${e.message.split('\n')[0]}`);
-    }
-    const listed = parseRaw(await git(cwd, ['diff', '--raw', '-z', '--no-renames', '--no-abbrev', mergeBase, head], Math.max(left(), 10_000)));
-    const notRead = [];
-    const outOfTime = `the gate's time budget (${budgetMs / 1000} s) ran out before it was read`;
-    const wanted = listed.slice(0, maxFiles);
-    for (const c of listed.slice(maxFiles))
-        notRead.push({
-            file: c.file,
-            reason: `past the first ${maxFiles} changed YAML files, which are all the gate reads`
-        });
-    const signal = AbortSignal.timeout(Math.max(1, left()));
-    const names = wanted.flatMap((c) => (c.before ? [c.before, c.after] : [c.after]));
-    const sizes = await objectSizes(cwd, names, { signal });
-    const readable = [];
-    let k = 0;
-    for (const c of wanted) {
-        const before = c.before ? sizes[k++] : 0;
-        const after = sizes[k++];
-        if (before === undefined || after === undefined || before === null || after === null)
-            notRead.push({ file: c.file, reason: signal.aborted || left() <= 0 ? outOfTime : 'git does not hold it' });
-        else if (after > MAX_FILE_BYTES || before > MAX_FILE_BYTES)
-            notRead.push({
-                file: c.file,
-                reason: `is ${Math.max(before, after)} bytes${after > MAX_FILE_BYTES ? '' : ' at the merge base'}, larger than the ${MAX_FILE_BYTES / (1024 * 1024)} MiB the gate reads`
-            });
-        else
-            readable.push(c);
-    }
-    const changes = [];
-    const added = [];
-    const unreadable = [];
-    const done = new Set();
-    // Blobs come in request order: each file's before (if it has one), then its after.
-    const slots = readable.flatMap((c) => [
-        ...(c.before ? [{ c, side: 'before', name: c.before }] : []),
-        { c, side: 'after', name: c.after }
-    ]);
-    const refsOf = (c, bytes, at) => {
-        const t = textOf(bytes);
-        const read = 'text' in t ? readImageRefs(c.file, t.text) : t;
-        return 'unreadable' in read ? { unreadable: `${read.unreadable}${at}` } : read;
-    };
-    const judge = (c, beforeBytes, afterBytes) => {
-        done.add(c.file);
-        if (left() <= 0) {
-            notRead.push({ file: c.file, reason: outOfTime });
-            return;
-        }
-        const after = refsOf(c, afterBytes, '');
-        // Without the earlier references every one would look added: say what was not read instead.
-        const before = beforeBytes ? refsOf(c, beforeBytes, ' (at the merge base)') : { refs: [] };
-        const bad = 'unreadable' in after ? after : 'unreadable' in before ? before : null;
-        if (bad || !('refs' in after) || !('refs' in before)) {
-            notRead.push({ file: c.file, reason: bad?.unreadable ?? 'not read' });
-            return;
-        }
-        const old = new Map(before.refs.map((r) => [r.field, r.image]));
-        for (const r of after.refs) {
-            const was = old.get(r.field);
-            if (r.image === null) {
-                unreadable.push({ file: c.file, line: r.line, field: r.field, reason: r.unreadable ?? 'a template decides it' });
-                continue;
-            }
-            if (was === r.image)
-                continue;
-            const change = { file: c.file, field: r.field, line: r.line, image: r.image, baseImage: was ?? '' };
-            if (was === undefined || was === null)
-                added.push(change);
-            else
-                changes.push(change);
-        }
-    };
-    let held = null;
-    await readBlobs(cwd, slots.map((s) => s.name), (i, bytes) => {
-        const { c, side } = slots[i];
-        if (side === 'before')
-            held = bytes;
-        else if (bytes !== null && (c.before === null || held !== null))
-            judge(c, c.before ? held : null, bytes);
-        if (side === 'after')
-            held = null;
-    }, { signal });
-    for (const c of readable)
-        if (!done.has(c.file))
-            notRead.push({ file: c.file, reason: signal.aborted || left() <= 0 ? outOfTime : 'git did not give it' });
-    return { changes, added, unreadable, notRead, files: listed.map((c) => c.file) };
-}
-
-;// CONCATENATED MODULE: ./src/check/gate.ts
-const FAIL_ON = ['breaking', 'caution', 'unknown', 'never'];
-/** Gate order: what each `--fail-on` level stops at, and above. */
-const LEVEL = { safe: 0, unknown: 1, caution: 2, breaking: 3 };
-const THRESHOLD = { unknown: 1, caution: 2, breaking: 3, never: Infinity };
-function parseFailOn(value, name = '--fail-on') {
-    const v = (value ?? 'breaking').trim().toLowerCase() || 'breaking';
-    if (!FAIL_ON.includes(v))
-        throw new Error(`${name} "${value}" is not one of ${FAIL_ON.join(', ')}`);
-    return v;
-}
-/** Does a class reach the `failOn` level? */
-function reaches(c, failOn) {
-    return LEVEL[c] >= THRESHOLD[failOn];
-}
-const norm = (c) => (c === 'unmaintained' ? 'caution' : c);
-/**
- * The worst of an app's update: the verdict's class, or the most severe release crossed when that is
- * worse (an update that is unknown overall but crosses a breaking release is breaking for the gate,
- * and says which release and why). With `allowUrgent`, a breaking path of urgent fixes only counts as caution.
- */
-function worstOf(a, opts = {}) {
-    const verdict = norm(a.safeToUpdate);
-    const d = a.decidedBy;
-    const crossed = d ? norm(d.safeToUpdate) : 'safe';
-    const byRelease = d !== null && LEVEL[crossed] >= LEVEL[verdict] && crossed !== 'safe';
-    let cls = byRelease ? crossed : verdict;
-    const urgentAllowed = cls === 'breaking' && a.urgentOnly && opts.allowUrgent === true;
-    if (urgentAllowed)
-        cls = 'caution';
-    const words = byRelease ? (d.quote ?? d.evidence ?? d.rationale) : a.rationale;
-    return { safeToUpdate: cls, version: byRelease ? d.version : null, words, urgentAllowed };
-}
-/** The most severe class the gate counts over every judged app; null when none was judged. */
-function worstOverall(result, opts = {}) {
-    let worst = null;
-    for (const a of result.apps) {
-        const c = worstOf(a, opts).safeToUpdate;
-        if (worst === null || LEVEL[c] > LEVEL[worst])
-            worst = c;
-    }
-    return worst;
-}
-/** 1 when any app's worst class (or, for `unknown`, an image the catalog does not know) reaches `failOn`. */
-function gateStatus(result, opts = {}) {
-    const threshold = THRESHOLD[opts.failOn ?? 'breaking'];
-    if (result.apps.some((a) => LEVEL[worstOf(a, opts).safeToUpdate] >= threshold))
-        return 1;
-    // A service built from source has no image to update; any other untracked image is unknown.
-    if (result.untracked.some((u) => u.image !== null) && LEVEL.unknown >= threshold)
-        return 1;
-    return 0;
-}
-
-;// CONCATENATED MODULE: ./src/util/network.ts
-// What a failed HTTP request says about the network, in words: `fetch failed`
-// and Octokit's `500: getaddrinfo ENOTFOUND` name neither the fault nor the host.
-// A request that timed out, or that the run's deadline cut, is named as such.
-const CODES = {
-    ENOTFOUND: 'dns',
-    EAI_AGAIN: 'dns',
-    ECONNREFUSED: 'refused',
-    ECONNRESET: 'reset',
-    EPIPE: 'reset',
-    UND_ERR_SOCKET: 'reset',
-    ECONNABORTED: 'reset',
-    ETIMEDOUT: 'timeout',
-    UND_ERR_CONNECT_TIMEOUT: 'timeout',
-    UND_ERR_HEADERS_TIMEOUT: 'timeout',
-    UND_ERR_BODY_TIMEOUT: 'timeout'
-};
-/**
- * The first string `code` along an error's `cause` chain (six links at most) that `wanted` accepts,
- * or null. fetch wraps the socket's error (`ECONNRESET`, `UND_ERR_SOCKET`) in a `TypeError`'s cause.
- */
-function causeCode(error, wanted = () => true) {
-    let e = error;
-    for (let depth = 0; e && depth < 6; depth++) {
-        const code = e.code;
-        if (typeof code === 'string' && wanted(code))
-            return code;
-        e = e.cause;
-    }
-    return null;
-}
-/** The first error code along an error's `cause` chain that names a network fault. */
-const faultCode = (error) => causeCode(error, (code) => code in CODES);
-/**
- * The network fault behind a failed request, or null when it is not one (an HTTP answer, a parse error).
- * `timeout` and `deadline` are the request's own signals: whichever fired explains an abort.
- */
-function network_networkFailure(error, host, signals = {}) {
-    if (signals.deadline?.aborted)
-        return { fault: 'deadline', host, message: `the refresh deadline was reached while asking ${host}` };
-    if (signals.timeout?.aborted) {
-        const s = signals.timeoutMs === undefined ? '' : ` within ${signals.timeoutMs / 1000} s`;
-        return { fault: 'timeout', host, message: `no answer from ${host}${s} (timeout)` };
-    }
-    const code = faultCode(error);
-    if (!code)
-        return null;
-    const fault = CODES[code];
-    const words = {
-        dns: `DNS lookup failed for ${host}`,
-        refused: `connection refused by ${host}`,
-        reset: `connection reset by ${host}`,
-        timeout: `connection to ${host} timed out`,
-        deadline: ''
-    };
-    return { fault, host, message: `${words[fault]} (${code})` };
-}
-/** The host of a URL, or the text itself when it is not one. */
-function network_hostOf(url) {
-    try {
-        return new URL(url).host;
-    }
-    catch {
-        return url;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/check/pr-comment.ts
-// The check's one pull-request comment, found by a hidden marker in a comment its own identity wrote,
-// and updated in place on each push: GitHub's REST API, users/get-authenticated, issues/list-comments,
-// issues/create-comment and issues/update-comment. Anyone can write the marker into a comment, so a
-// marked comment of another author is never taken as the gate's. A token that may not write (a
-// fork's pull request) gets a reason back, not an exception.
-
-const MARKER = '<!-- updatesafe-check -->';
-/** The workflow's GITHUB_TOKEN writes as the GitHub Actions app's bot. */
-const ACTIONS_BOT = 'github-actions[bot]';
-/** Past this many pages of comments (100 each) the marker is looked for no further. */
-const MAX_PAGES = 30;
-/** Updates the marked comment, or creates it unless `create` is false (nothing worth a new comment). */
-async function upsertComment(t, body, create = true) {
-    const doFetch = t.fetch ?? fetch;
-    const base = `${t.apiUrl.replace(/\/+$/, '')}/repos/${t.repo}`;
-    const timeoutMs = t.timeoutMs ?? 20_000;
-    const call = async (method, url, payload) => {
-        const timeout = AbortSignal.timeout(timeoutMs);
-        try {
-            return await doFetch(url, {
-                method,
-                signal: timeout,
-                headers: {
-                    accept: 'application/vnd.github+json',
-                    authorization: `Bearer ${t.token}`,
-                    'x-github-api-version': '2022-11-28',
-                    'user-agent': 'updatesafe-check',
-                    ...(payload ? { 'content-type': 'application/json' } : {})
-                },
-                ...(payload ? { body: JSON.stringify(payload) } : {})
-            });
-        }
-        catch (e) {
-            throw new Error(network_networkFailure(e, network_hostOf(url), { timeout, timeoutMs })?.message ?? e.message);
-        }
-    };
-    const refused = (res, what) => ({
-        done: 'none',
-        why: res.status === 403 || res.status === 404
-            ? `the token may not ${what} (HTTP ${res.status}): a pull request from a fork gets a read-only token, or the job lacks permissions: pull-requests: write`
-            : `GitHub answered HTTP ${res.status} to ${what}`
-    });
-    // Who the token writes as: a user's token (a PAT) is answered by GET /user; an installation token
-    // (the workflow's GITHUB_TOKEN, a GitHub App's) is refused there (403), and the workflow's writes
-    // as github-actions[bot]. A GitHub App's token names its bot with the comment-author input.
-    let author = t.author?.trim() || null;
-    if (!author) {
-        const res = await call('GET', `${t.apiUrl.replace(/\/+$/, '')}/user`);
-        if (res.ok) {
-            const login = (await res.json()).login;
-            if (typeof login !== 'string' || login === '')
-                return { done: 'none', why: 'GET /user answered without a login' };
-            author = login;
-        }
-        else if (res.status === 403) {
-            await res.body?.cancel().catch(() => { });
-            author = ACTIONS_BOT;
-        }
-        else {
-            await res.body?.cancel().catch(() => { });
-            return refused(res, 'say who it is (GET /user)');
-        }
-    }
-    const me = author.toLowerCase();
-    const mine = (c) => typeof c.body === 'string' &&
-        c.body.includes(MARKER) &&
-        typeof c.user?.login === 'string' &&
-        c.user.login.toLowerCase() === me;
-    let existing = null;
-    for (let page = 1; page <= MAX_PAGES && existing === null; page++) {
-        const res = await call('GET', `${base}/issues/${t.issue}/comments?per_page=100&page=${page}`);
-        if (!res.ok)
-            return refused(res, 'read the pull request comments');
-        const list = (await res.json());
-        existing = list.find(mine) ?? null;
-        if (list.length < 100)
-            break;
-    }
-    if (!existing && !create)
-        return { done: 'none', why: 'nothing to report' };
-    const res = existing
-        ? await call('PATCH', `${base}/issues/comments/${existing.id}`, { body })
-        : await call('POST', `${base}/issues/${t.issue}/comments`, { body });
-    if (!res.ok)
-        return refused(res, existing ? 'update its comment' : 'comment on the pull request');
-    const doc = (await res.json());
-    const wrote = doc.user?.login;
-    // An App token without comment-author: this comment would not be found on the next push.
-    const warning = typeof wrote === 'string' && wrote.toLowerCase() !== me
-        ? `the comment was written as ${wrote}, not ${author}: set the input comment-author: ${wrote} so that the next push updates it instead of adding another`
-        : undefined;
-    return { done: existing ? 'updated' : 'created', url: doc.html_url ?? '', ...(warning ? { warning } : {}) };
 }
 
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/core/util.js
@@ -48800,6 +48673,8 @@ const FAULT_OUTCOMES = ['previous', 'unknown', 'none'];
 /** The run report (/api/v1/status.json): rewritten by every run, so a dead pipeline shows. */
 /** `rules`, or `model:` and a model id as GitHub Models names them (`openai/gpt-4.1-mini`). */
 const JUDGE_PATTERN = /^(?:rules|model:[A-Za-z0-9][\w./-]{0,99})$/;
+/** A model id as GitHub Models names them (`openai/gpt-4.1-mini`). */
+const MODEL_ID_PATTERN = /^[A-Za-z0-9][\w./-]{0,99}$/;
 const statusDocSchema = strictObject({
     schema: literal(STATUS_SCHEMA_ID),
     runAt: generatedAt.describe('When this run built the site (ISO 8601 UTC); moves on every run'),
@@ -48858,7 +48733,17 @@ const statusDocSchema = strictObject({
             .int()
             .nonnegative()
             .optional()
-            .describe("Latest releases the model has not judged yet (its budget or service ran out): the rules' verdict stands for them until a later run asks the model, the most recently published first. Present when the judge is a model; a first run over many apps catches up over days, and this counts down")
+            .describe("Latest releases the first model has not judged yet (its budget or service ran out): the rules' verdict, or a later model's of the list, stands for them until a later run asks the first model, the most recently published first. Present when the judge is a model; a first run over many apps catches up over days, and this counts down"),
+        models: array(schemas_string().regex(MODEL_ID_PATTERN))
+            .min(2)
+            .optional()
+            .describe('The models asked, in order, when the input `model` lists more than one: each release goes to the first whose daily limit is not spent, then the rules'),
+        injection: strictObject({
+            count: schemas_number().int().positive().describe('How many apps'),
+            apps: array(schemas_string().regex(SLUG_PATTERN)).min(1).describe('Their slugs, ordered')
+        })
+            .optional()
+            .describe('Apps with a release read this run whose notes address a reviewer or model, or ask for a class: those releases are judged by the rules alone and no model is asked. Absent when there is none')
     })
         .optional()
         .describe('Who judged the releases of this run (absent in documents written before the model judge)')
@@ -48875,9 +48760,7 @@ const HISTORY_MAX = 50;
 const BREAKING_KINDS = ['urgent', 'required'];
 /** A language model's answer for one release, as checked (classify/model-answer.ts) and kept for reuse. */
 const modelAnswerRecord = strictObject({
-    id: schemas_string()
-        .regex(/^[A-Za-z0-9][\w./-]{0,99}$/)
-        .describe('The model id'),
+    id: schemas_string().regex(MODEL_ID_PATTERN).describe('The model id'),
     prompt: schemas_number().int().positive().describe('The version of the prompt it answered'),
     notes: schemas_string()
         .regex(/^[0-9a-f]{12}$/)
@@ -48910,7 +48793,10 @@ const historyEntrySchema = strictObject({
     rules: schemas_enum(CLASSES).describe("The rules' own class for this release"),
     model: modelAnswerRecord
         .nullable()
-        .describe("The model's checked answer when a model judged, else null (safeToUpdate is the verdict that stands)")
+        .describe("The model's checked answer when a model judged, else null (safeToUpdate is the verdict that stands)"),
+    injection: literal(true)
+        .optional()
+        .describe('Present when a line of the notes addresses a reviewer or model or asks for a class: the rules alone judged the release, no model was asked')
 })
     .refine((e) => (e.safeToUpdate === 'breaking') === (e.breakingKind !== null), {
     message: 'breakingKind is set exactly when safeToUpdate is "breaking"',
@@ -48997,6 +48883,1177 @@ const categoriesDocSchema = strictObject({
         .describe('Ordered by name (code-unit order)')
 })
     .describe(`The categories of the tracked apps, each with its apps (${CATEGORIES_SCHEMA_ID})`);
+
+;// CONCATENATED MODULE: ./src/check/tag-rules.ts
+// A community build's tag read as the upstream version it names, by its publisher's tag rule
+// (../shared/data/images/COMMUNITY.md, "Tag rules a matcher needs"): `4.0.15.2941-ls301` is Sonarr
+// 4.0.15.2941, `develop-4.0.15.2941-ls12` the same on the develop channel, `release-4.0.16.2944` a
+// hotio stable build. A tag the rule cannot read (`latest`, `rolling`, a commit, the publisher's own
+// numbering) stays unknown with its reason: a guess here would let `check` call an update safe.
+
+/** Docker's tag grammar; anything else is not a tag at all. */
+const TAG = /^[\w][\w.-]{0,127}$/;
+const SHA = /^[0-9a-f]{7,40}$/;
+/** `git describe` of a commit after a release (`2.7.4-2479-g86a32237`): a build between releases. */
+const DESCRIBE = /-\d+-g[0-9a-f]{7,40}$/;
+const DOTTED = /^\d+(?:\.\d+)*$/;
+/** Branches whose builds follow another channel than the image's stable one (linuxserver and hotio prefixes). */
+const BRANCH_CHANNEL = {
+    develop: 'develop',
+    development: 'develop',
+    dev: 'develop',
+    unstable: 'develop',
+    next: 'develop',
+    insiders: 'develop',
+    nightly: 'nightly',
+    beta: 'beta',
+    testing: 'beta'
+};
+/** linuxserver variants that build the same upstream release (another library, GPU, an older major). */
+const LSIO_VARIANTS = new Set(['libtorrentv1', 'gpu', 'gpu-legacy', 'legacy', 'previous', 'mongoless']);
+/** linuxserver variants that carry another project's version (glitch-soc for mastodon, netboot.xyz menus). */
+const LSIO_OTHER = new Set(['glitch', 'tftp']);
+const LSIO_ARCH = /^(?:amd64|arm64v8|arm32v7)-/;
+const LSIO_BRANCH = /^(develop|development|dev|unstable|next|insiders|nightly|beta|testing|gpu-legacy|gpu|libtorrentv1|legacy|previous|mongoless|glitch|tftp|v\d{1,3})-(.+)$/;
+/** `"…"` of a tag for a reason: cut, since a tag is upstream text. */
+const shown = (tag) => JSON.stringify(tag.length > 60 ? `${tag.slice(0, 60)}…` : tag);
+const tag_rules_unknown = (reason) => ({ unknown: reason });
+/** The checks every rule's result passes: a version has a number in it, reads as one word, and is no commit. */
+function finish(tag, version, channel, alias = false) {
+    if (version === '' || !/\d/.test(version))
+        return tag_rules_unknown(`the tag ${shown(tag)} names no version`);
+    if (SHA.test(version) && /[a-f]/.test(version))
+        return tag_rules_unknown(`the tag ${shown(tag)} names a commit (${version.slice(0, 12)}), not a release`);
+    if (DESCRIBE.test(version))
+        return tag_rules_unknown(`the tag ${shown(tag)} names a build between releases, not a release`);
+    if (version.includes('..'))
+        return tag_rules_unknown(`the tag ${shown(tag)} does not read as a version`);
+    if (version.length > LIMITS.version)
+        return tag_rules_unknown(`the tag ${shown(tag)} is too long to be a version`);
+    return alias ? { version, channel, alias: true } : { version, channel };
+}
+const dropV = (s) => s.replace(/^[vV](?=\d)/, '');
+const parts = (s) => (DOTTED.test(s) ? s.split('.').length : Infinity);
+/**
+ * The upstream version a tag names under `rule`, with the channel it follows (`channel` is the image's, from the
+ * catalog; a tag's own branch prefix wins), or why it names none.
+ */
+function readTag(rule, channel, tag) {
+    if (!TAG.test(tag))
+        return tag_rules_unknown(`${shown(tag)} is not an image tag`);
+    const base = channel ?? 'stable';
+    switch (rule) {
+        case 'own':
+            return tag_rules_unknown(`the tag ${shown(tag)} is the publisher's own numbering, not the upstream version`);
+        case 'as-is':
+            return finish(tag, tag, base);
+        case 'revision': {
+            // `3.7.5.0`: the upstream version, then the image's revision.
+            const v = dropV(tag);
+            if (parts(v) < 3 || parts(v) === Infinity)
+                return tag_rules_unknown(`the tag ${shown(tag)} is not an upstream version followed by an image revision`);
+            return finish(tag, v.slice(0, v.lastIndexOf('.')), base);
+        }
+        case 'k8s-at-home':
+            return finish(tag, dropV(tag), base);
+        case 'home-operations':
+        case 'bjw-s':
+        case 'onedr0p': {
+            const v = rule === 'onedr0p' ? dropV(tag.replace(/^release-/, '')) : dropV(tag);
+            // home-operations pushes X.Y.Z, X.Y and X beside the full version; onedr0p and old bjw-s X.Y and X.
+            const aliasParts = rule === 'onedr0p' ? 2 : 3;
+            return finish(tag, v, base, parts(v) <= aliasParts);
+        }
+        case 'binhex': {
+            // `<version>-<pkgrel>-<NN>`; a tag without them is one of the X / X.Y aliases.
+            const m = /^(.+)-\d+-\d\d$/.exec(tag);
+            if (!m)
+                return tag_rules_unknown(`the tag ${shown(tag)} is not one of binhex's release tags (<version>-<pkgrel>-<NN>)`);
+            return finish(tag, dropV(m[1]), base);
+        }
+        case 'hotio':
+            return hotio(tag, base);
+        case 'linuxserver':
+            return linuxserver(tag, base);
+    }
+}
+/** `<branch>-<version>`, `<branch>-<sha7>`, `<branch>-vX[.Y[.Z]]` (an alias), `<branch>`, `latest`. */
+function hotio(tag, base) {
+    const m = /^(release|nightly|testing|develop|beta|v\d{1,3})-(.+)$/.exec(tag);
+    if (!m)
+        return tag_rules_unknown(`the tag ${shown(tag)} names no hotio build of a version (<branch>-<version>)`);
+    const [, branch, rest] = m;
+    const channel = branch === 'release' || /^v\d/.test(branch) ? base : BRANCH_CHANNEL[branch];
+    if (/^v\d+(?:\.\d+){0,2}$/.test(rest))
+        return finish(tag, rest.slice(1), channel, true);
+    return finish(tag, rest, channel);
+}
+/**
+ * `[arch-][<branch>-]<EXT_RELEASE_CLEAN>-ls<N>` or `version-<EXT_RELEASE_CLEAN>`; the release string keeps
+ * upstream's leading `v`. Alpine packages add `-r<N>`, qbittorrent `_v<libtorrent>`, jellyfin `ubu<N>`.
+ */
+function linuxserver(tag, base) {
+    let t = tag.replace(/-ls\d+$/, '').replace(LSIO_ARCH, '');
+    if (t.startsWith('version-'))
+        t = t.slice('version-'.length);
+    let channel = base;
+    const m = LSIO_BRANCH.exec(t);
+    if (m) {
+        const branch = m[1];
+        if (LSIO_OTHER.has(branch))
+            return tag_rules_unknown(`the tag ${shown(tag)} is linuxserver's ${branch} build, which carries another project's version`);
+        if (!LSIO_VARIANTS.has(branch) && !/^v\d/.test(branch))
+            channel = BRANCH_CHANNEL[branch];
+        t = m[2];
+    }
+    t = t
+        .replace(/ubu\d+$/, '')
+        .replace(/_v\d+(?:\.\d+)*$/, '')
+        .replace(/-r\d+$/, '');
+    return finish(tag, t, channel);
+}
+
+;// CONCATENATED MODULE: ./src/check/images.ts
+// Container image references as Docker Compose's `image:` gives them, read into a name (matched
+// against the catalog's `images:` and `community:` builds) and the version the tag says is running.
+
+
+/** `[registry/]path[:tag][@digest]`; null when it is not an image reference at all. */
+function parseImageRef(ref) {
+    let rest = ref.trim();
+    let digest = null;
+    const at = rest.indexOf('@');
+    if (at >= 0) {
+        digest = rest.slice(at + 1);
+        rest = rest.slice(0, at);
+    }
+    let tag = null;
+    const colon = rest.lastIndexOf(':');
+    // A colon after the last slash is the tag's; before it, a registry's port.
+    if (colon > rest.lastIndexOf('/')) {
+        tag = rest.slice(colon + 1);
+        rest = rest.slice(0, colon);
+        if (!/^[\w][\w.-]{0,127}$/.test(tag))
+            return null;
+    }
+    if (!IMAGE_PATTERN.test(rest))
+        return null;
+    return { name: rest, tag, digest };
+}
+/**
+ * One spelling per image: Docker Hub's implicit registry and `library/` namespace are dropped
+ * (`docker.io/library/nginx` is `nginx`), and a registry host is case-insensitive.
+ */
+function imageKey(name) {
+    const parts = name.split('/');
+    const first = parts[0];
+    const hasRegistry = parts.length > 1 && (first.includes('.') || first.includes(':') || first === 'localhost');
+    let host = hasRegistry ? first.toLowerCase() : null;
+    let path = hasRegistry ? parts.slice(1) : parts;
+    // mirror.gcr.io is Google's pull-through mirror of Docker Hub: mirror.gcr.io/envoyproxy/envoy is envoyproxy/envoy.
+    if (host === 'docker.io' || host === 'index.docker.io' || host === 'registry-1.docker.io' || host === 'mirror.gcr.io')
+        host = null;
+    // Amazon's mirror of Docker Hub's official images: public.ecr.aws/docker/library/x is Docker Hub's x.
+    if (host === 'public.ecr.aws' && path[0] === 'docker' && path[1] === 'library' && path.length === 3) {
+        host = null;
+        path = path.slice(2);
+    }
+    if (host === null && path.length === 2 && path[0] === 'library')
+        path = path.slice(1);
+    // LinuxServer.io publishes each image at lscr.io and on Docker Hub: one image, two addresses.
+    if (host === 'lscr.io' && path[0] === 'linuxserver')
+        host = null;
+    return [...(host ? [host] : []), ...path].join('/');
+}
+/**
+ * Looks image names up in the catalog's `images:` and community builds (every spelling of one image
+ * meets at its `imageKey`). An image it does not map says why: not an image reference, or an image of
+ * an app the catalog has but under another name, or an app it does not track.
+ */
+function imageMatcher(images, 
+/** Every app of the catalog, those without images too. */
+apps = []) {
+    const byKey = new Map();
+    const builds = new Map();
+    const imagesOf = new Map();
+    for (const slug of apps)
+        imagesOf.set(slug, []);
+    for (const { image, slug, tags, channel } of images) {
+        const key = imageKey(image);
+        byKey.set(key, [...new Set([...(byKey.get(key) ?? []), slug])]);
+        imagesOf.set(slug, [...(imagesOf.get(slug) ?? []), image]);
+        if (tags) {
+            const of = builds.get(key) ?? new Map();
+            if (!of.has(slug))
+                of.set(slug, { tags, ...(channel ? { channel } : {}) });
+            builds.set(key, of);
+        }
+    }
+    return (written) => {
+        const ref = parseImageRef(written);
+        if (!ref)
+            return { untracked: 'not an image reference' };
+        const key = imageKey(ref.name);
+        const slugs = byKey.get(key);
+        if (slugs)
+            return { slugs, community: builds.get(key) ?? new Map() };
+        // Named after an app of the catalog (`lscr.io/linuxserver/tautulli`): say which images it does map.
+        const last = key.split('/').pop();
+        const mapped = imagesOf.get(last);
+        if (mapped)
+            return {
+                untracked: mapped.length > 0
+                    ? `not tracked by this catalog: its app "${last}" maps only ${mapped.slice(0, 4).join(', ')} (this one may be a community build; add it to the app's community: with its tag rule if it is the same app)`
+                    : `not tracked by this catalog: it has an app "${last}" but maps no image to it (add this one to its images:, or community: for a community build, if it is the same app)`
+            };
+        return { untracked: 'not tracked by this catalog' };
+    };
+}
+const PRERELEASE_SUFFIX = /^[-.]?(alpha|beta|rc|pre|preview|dev)/i;
+/**
+ * The version a tag says is running: `1.2.3`, `v1.2.3` as written; `1.2.3-alpine` as `1.2.3` (a
+ * variant of the image, not of the app); `1.2` as `1.2`. A digest, `latest` or any tag without a
+ * leading number names no version.
+ */
+function runningVersion(ref) {
+    if (ref.digest !== null && ref.tag === null)
+        return { unknown: 'pinned by digest: the digest does not say which version it is' };
+    if (ref.tag === null)
+        return { unknown: 'no tag (Compose pulls "latest"): the running version is not known' };
+    const m = /^[vV]?\d+(?:\.\d+)*/.exec(ref.tag);
+    if (!m)
+        return { unknown: `the tag "${ref.tag}" names no version` };
+    const rest = ref.tag.slice(m[0].length);
+    if (rest === '' || PRERELEASE_SUFFIX.test(rest))
+        return { version: ref.tag };
+    return { version: m[0] };
+}
+/**
+ * The version an image's tag names: by the community build's tag rule where it is one (`4.0.15.2941-ls301` is
+ * 4.0.15.2941), else as the project's own tags say (runningVersion). A project's own image follows the app's
+ * stable releases.
+ */
+function imageVersion(ref, build) {
+    if (!build) {
+        const own = runningVersion(ref);
+        return 'version' in own ? { version: own.version, channel: 'stable' } : own;
+    }
+    if (ref.tag === null)
+        return runningVersion(ref);
+    return readTag(build.tags, build.channel, ref.tag);
+}
+
+;// CONCATENATED MODULE: ./src/check/pairing.ts
+// Which image reference of a pull request's head is an update of which one at its merge base. Renovate
+// bumps a tag in place; a chart upgrade moves images to new paths (`image.name` → `image.repository`),
+// a person renames a file or a service in the same commit as the bump. A reference that left one place
+// and came back at another, of the same image, is that image's update, never an addition.
+
+/** Pairs of one image weighed at most; past it (a chart moving thousands of copies) they pair in order. */
+const MAX_CANDIDATES = 100_000;
+const keyOf = (image) => {
+    const ref = parseImageRef(image);
+    return ref ? imageKey(ref.name) : image;
+};
+const tagOf = (image) => {
+    const ref = parseImageRef(image);
+    return ref ? `${ref.tag ?? ''}@${ref.digest ?? ''}` : image;
+};
+/**
+ * How far apart two references of one image are: 0 for the same tag, small for a digest or a suffix
+ * (`-alpine`) apart, then by the first version number that differs — the earlier it is, the farther.
+ */
+function versionDistance(a, b) {
+    const ta = tagOf(a);
+    const tb = tagOf(b);
+    if (ta === tb)
+        return 0;
+    const na = (ta.split('@')[0].match(/\d+/g) ?? []).map(Number);
+    const nb = (tb.split('@')[0].match(/\d+/g) ?? []).map(Number);
+    if (na.length === 0 || nb.length === 0)
+        return 1e9;
+    let i = 0;
+    while (i < na.length && i < nb.length && na[i] === nb[i])
+        i++;
+    if (i === na.length || i === nb.length)
+        return 1;
+    return (10 - Math.min(i, 9)) * 1e6 + Math.min(Math.abs(na[i] - nb[i]), 999_999);
+}
+/**
+ * Pairs each head reference with one at the merge base, in four passes:
+ * 1. the same file and field, and the same image (a tag bumped in place);
+ * 2. the very same reference anywhere (it only moved: no change), the same file first;
+ * 3. the same image anywhere in the pull request (moved to another key or path, or to a renamed file,
+ *    or under a renamed service): the same file first, then the nearest version, then the same field,
+ *    then the order written — so each of several removed references of one image goes to the added
+ *    one nearest it;
+ * 4. the same file and field whatever the image (a change of registry or of name in place; the catalog
+ *    then says whether both are one app's).
+ * A pair whose image is the same on both sides is no change (a reference that only moved).
+ */
+function pairRefs(files) {
+    const befores = [];
+    const afters = [];
+    const unreadable = [];
+    for (const f of files) {
+        for (const r of f.before ?? [])
+            if (r.image !== null)
+                befores.push({ ref: r, order: befores.length, used: false });
+        // A reference left open the same way at the same place before is not this pull request's change.
+        const openBefore = new Set((f.before ?? []).filter((r) => r.image === null).map((r) => `${r.field}\0${r.unreadable}`));
+        for (const r of f.after ?? []) {
+            if (r.image === null) {
+                if (!openBefore.has(`${r.field}\0${r.unreadable}`))
+                    unreadable.push(r);
+            }
+            else
+                afters.push({ ref: r, order: afters.length, used: false });
+        }
+    }
+    const found = [];
+    const pair = (b, a) => {
+        b.used = a.used = true;
+        if (b.ref.image === a.ref.image)
+            return;
+        const { file, field, line, image } = a.ref;
+        found.push({ order: a.order, change: { file, field, line, image, baseImage: b.ref.image } });
+    };
+    const place = (r) => `${r.file}\0${r.field}`;
+    // 1. In place.
+    const atPlace = new Map();
+    for (const b of befores)
+        atPlace.set(place(b.ref), b);
+    for (const a of afters) {
+        const b = atPlace.get(place(a.ref));
+        if (b && !b.used && keyOf(b.ref.image) === keyOf(a.ref.image))
+            pair(b, a);
+    }
+    // 2. The same reference elsewhere, unchanged (it only moved): the same file first. A map, not the
+    // comparisons of every pair below: a chart upgrade can move thousands of references of one image.
+    const queues = (key) => {
+        const q = new Map();
+        for (const b of befores) {
+            if (b.used)
+                continue;
+            const k = key(b.ref);
+            const e = q.get(k);
+            if (e)
+                e.list.push(b);
+            else
+                q.set(k, { list: [b], next: 0 });
+        }
+        return (a) => {
+            const e = q.get(key(a.ref));
+            while (e && e.next < e.list.length && e.list[e.next].used)
+                e.next++;
+            return e?.list[e.next];
+        };
+    };
+    for (const next of [queues((r) => `${r.file}\0${r.image}`), queues((r) => r.image ?? '')])
+        for (const a of afters) {
+            if (a.used)
+                continue;
+            const b = next(a);
+            if (b)
+                pair(b, a);
+        }
+    // 3. The same image elsewhere.
+    const byKey = new Map();
+    for (const [list, side] of [
+        [befores, 'b'],
+        [afters, 'a']
+    ])
+        for (const s of list) {
+            if (s.used)
+                continue;
+            const k = keyOf(s.ref.image);
+            const g = byKey.get(k) ?? { b: [], a: [] };
+            g[side].push(s);
+            byKey.set(k, g);
+        }
+    for (const g of byKey.values()) {
+        if (g.b.length === 0 || g.a.length === 0)
+            continue;
+        if (g.b.length * g.a.length > MAX_CANDIDATES) {
+            // More bumped copies of one image than anyone reviews one by one: paired in the order written.
+            g.b.forEach((b, i) => g.a[i] && pair(b, g.a[i]));
+            continue;
+        }
+        const candidates = g.b.flatMap((b) => g.a.map((a) => ({
+            b,
+            a,
+            score: [
+                b.ref.file === a.ref.file ? 0 : 1,
+                versionDistance(b.ref.image, a.ref.image),
+                b.ref.field === a.ref.field ? 0 : 1,
+                a.order,
+                b.order
+            ]
+        })));
+        candidates.sort((x, y) => {
+            for (let i = 0; i < x.score.length; i++)
+                if (x.score[i] !== y.score[i])
+                    return x.score[i] - y.score[i];
+            return 0;
+        });
+        for (const c of candidates)
+            if (!c.b.used && !c.a.used)
+                pair(c.b, c.a);
+    }
+    // 4. In place, whatever the image.
+    for (const a of afters) {
+        if (a.used)
+            continue;
+        const b = atPlace.get(place(a.ref));
+        if (b && !b.used)
+            pair(b, a);
+    }
+    const added = afters
+        .filter((a) => !a.used)
+        .map((a) => ({ file: a.ref.file, field: a.ref.field, line: a.ref.line, image: a.ref.image, baseImage: '' }));
+    // In the files' order, though the passes found them out of it.
+    const changes = found.sort((x, y) => x.order - y.order).map((f) => f.change);
+    return { changes, added, unreadable };
+}
+
+// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
+var dist = __nccwpck_require__(8815);
+;// CONCATENATED MODULE: ./src/check/refs.ts
+// Image references in any YAML a self-hoster keeps in git — Compose files, Kubernetes manifests,
+// Helm values, Flux HelmRelease values, Kustomize `images:` — each with its line: `image: name:tag`
+// anywhere, the Helm form `repository:` (+ `registry:`) + `tag:` in one mapping (or `name:` + `tag:`
+// under an `image:` key), and Kustomize's `name`/`newName` + `newTag`/`digest`. Values that set an
+// image's tag alone leave its name to the chart: found, not readable. A reference left to a template
+// (`${VAR}`, `{{ .Values }}`) is found but not readable, and says so.
+
+/** Larger than any real manifest; a file past it is not read. */
+const refs_MAX_BYTES = 1024 * 1024;
+const TEMPLATE = /\$\{|\$[A-Za-z_]|\{\{/;
+const scalarText = (n) => (0,dist/* isScalar */.jn)(n) && (typeof n.value === 'string' || typeof n.value === 'number') ? String(n.value).trim() : null;
+/** Every image reference in one YAML file (all of its documents), in the file's order; [] for a file that is not YAML. */
+function findImageRefs(file, text) {
+    const read = readImageRefs(file, text);
+    return 'refs' in read ? read.refs : [];
+}
+/**
+ * Every image reference in one YAML file, or why the file cannot be read: too large, not text, or
+ * not YAML (a duplicate key, a bad indent) in any of its documents. The gate counts such a file as
+ * unknown: what it did not read may hold an image.
+ */
+function readImageRefs(file, text) {
+    if (text.length > refs_MAX_BYTES)
+        return { unreadable: `is larger than the ${refs_MAX_BYTES / (1024 * 1024)} MiB read` };
+    if (text.includes('\0'))
+        return { unreadable: 'holds a NUL byte: it is not a text file' };
+    const lc = new dist/* LineCounter */.HN();
+    const docs = (0,dist/* parseAllDocuments */.hR)(text, { lineCounter: lc, prettyErrors: false });
+    if (!Array.isArray(docs))
+        return { refs: [] }; // an empty stream: no document, no image
+    for (const doc of docs) {
+        const e = doc.errors[0];
+        if (e) {
+            const pos = lc.linePos(e.pos[0]);
+            return { unreadable: `is not YAML: line ${pos.line}: ${e.message.split('\n')[0].slice(0, 200)}` };
+        }
+    }
+    const lineOf = (n) => lc.linePos(n?.range?.[0] ?? 0).line;
+    const out = [];
+    const add = (field, lineNode, image) => {
+        const ref = { file, line: lineOf(lineNode), image, field };
+        if (TEMPLATE.test(image))
+            out.push({ ...ref, image: null, unreadable: `a template decides it (${image.slice(0, 120)})` });
+        else
+            out.push(ref);
+    };
+    const walk = (node, field, depth) => {
+        if (depth > 64)
+            return;
+        if ((0,dist/* isSeq */.oP)(node)) {
+            node.items.forEach((item, i) => walk(item, `${field}[${i}]`, depth + 1));
+            return;
+        }
+        if (!(0,dist/* isMap */.jh)(node))
+            return;
+        const at = (k) => `${field && !field.endsWith(':') ? `${field}.` : field}${k}`;
+        // Kustomize's `images:` entries: `name` is the image the manifests name; `newName`, `newTag`, `digest` what runs.
+        const kustomized = ['newTag', 'newName', 'digest'].some((k) => node.has(k)) && /images\[\d+\]$/.test(field);
+        if (kustomized) {
+            const name = scalarText(node.get('newName', true)) ?? scalarText(node.get('name', true));
+            const tagNode = node.get('newTag', true);
+            const tag = scalarText(tagNode);
+            const digest = scalarText(node.get('digest', true));
+            if (name)
+                add(at('name'), tag ? tagNode : node.get('name', true), `${name}${tag ? `:${tag}` : ''}${digest ? `@${digest}` : ''}`);
+            return;
+        }
+        // Charts that name the image `image.name` (+ `tag:`) instead of `image.repository`: the same reference.
+        const key = field.replace(/^.*[.:]/, '');
+        const nameKey = !node.has('repository') && /image$/i.test(key) ? 'name' : 'repository';
+        const repository = scalarText(node.get(nameKey, true));
+        if (repository !== null && repository !== '' && !repository.includes('://')) {
+            // Helm: registry + repository + tag (or a digest), each optional but the repository.
+            const registry = scalarText(node.get('registry', true));
+            const tagNode = node.get('tag', true);
+            const tag = scalarText(tagNode);
+            const digest = scalarText(node.get('digest', true));
+            const name = registry ? `${registry}/${repository}` : repository;
+            const image = `${name}${tag ? `:${tag}` : ''}${digest ? `@${digest}` : ''}`;
+            add(at(nameKey), tag ? tagNode : node.get(nameKey, true), image);
+        }
+        else if (/image$/i.test(key) && node.has('tag') && !node.has(nameKey) && scalarText(node.get('tag', true))) {
+            // Values that set only the tag (`image: {tag: 1.2.3}`): the image's name is in the chart's own defaults.
+            out.push({
+                file,
+                line: lineOf(node.get('tag', true)),
+                image: null,
+                field: at('tag'),
+                unreadable: `only the tag (${scalarText(node.get('tag', true)).slice(0, 60)}) is here: the image's name is in the chart's defaults, which the gate does not read`
+            });
+        }
+        for (const pair of node.items) {
+            const key = (0,dist/* isScalar */.jn)(pair.key) ? String(pair.key.value) : '?';
+            const here = field && !field.endsWith(':') ? `${field}.${key}` : `${field}${key}`;
+            const image = key === 'image' ? scalarText(pair.value) : null;
+            if (image !== null && image !== '')
+                add(here, pair.value, image);
+            else
+                walk(pair.value, here, depth + 1);
+        }
+    };
+    // Each document is named by its kind and name where it has them (a manifest), else by its place:
+    // two Deployments in one file both hold spec.template.spec.containers[0].image.
+    docs.forEach((doc, i) => {
+        const root = doc.contents;
+        const kind = (0,dist/* isMap */.jh)(root) ? scalarText(root.get('kind', true)) : null;
+        const meta = (0,dist/* isMap */.jh)(root) ? root.get('metadata', true) : null;
+        const name = (0,dist/* isMap */.jh)(meta) ? scalarText(meta.get('name', true)) : null;
+        const prefix = kind && name ? `${kind}/${name}:` : docs.length > 1 ? `#${i + 1}:` : '';
+        walk(root, prefix, 0);
+    });
+    return { refs: out };
+}
+
+;// CONCATENATED MODULE: ./src/check/changes.ts
+// The image references a pull request changes, from the checkout's git alone: the files that differ
+// between the merge base and the head, each read at both commits (one `git cat-file` process for all
+// of them) — YAML (Compose, Kubernetes, Helm, Flux, Kustomize), Dockerfiles and `.env` files — and each
+// reference paired with its earlier one (pairing.ts). Any other changed text file whose change touches something shaped like
+// an image reference is listed as not read, as is a file too large, unparsable, past the file cap or
+// the time budget: the gate counts it as unknown, never as safe.
+
+
+
+
+
+
+
+
+const run = (0,external_node_util_.promisify)(external_node_child_process_namespaceObject.execFile);
+/** A file larger than this is not a manifest anyone reviews; it is not read (and so is unknown). */
+const MAX_FILE_BYTES = 1024 * 1024;
+const YAML_FILE = /\.ya?ml$/i;
+/** Changed files read at most (the manifests first); the rest are listed as not read. */
+const MAX_FILES = 1000;
+/** Time for reading and parsing the changed files, in ms; what is left is listed as not read. */
+const BUDGET_MS = 60_000;
+/** git's name for "no object": the side of a diff where the file does not exist. */
+const NO_OBJECT = /^0+$/;
+async function git(cwd, args, timeoutMs) {
+    const { stdout } = await run('git', args, {
+        cwd,
+        maxBuffer: 256 * 1024 * 1024,
+        encoding: 'utf8',
+        timeout: Math.max(1, timeoutMs)
+    });
+    return stdout;
+}
+const kindOf = (file) => YAML_FILE.test(file) ? 'yaml' : isDockerfile(file) ? 'dockerfile' : isEnvFile(file) ? 'env' : 'other';
+const REGULAR = /^100(644|755)$/;
+/** `git diff --raw -z` entries of regular files (links and submodules hold no manifest), the manifests first. */
+function parseRaw(raw) {
+    const parts = raw.split('\0');
+    const out = [];
+    for (let i = 0; i + 1 < parts.length; i += 2) {
+        const m = /^:(\d{6}) (\d{6}) ([0-9a-f]+) ([0-9a-f]+) \S+$/.exec(parts[i]);
+        const file = parts[i + 1];
+        if (!m)
+            continue;
+        const [, oldMode, newMode, oldSha, newSha] = m;
+        const before = NO_OBJECT.test(oldSha) || !REGULAR.test(oldMode) ? null : oldSha;
+        const after = NO_OBJECT.test(newSha) || !REGULAR.test(newMode) ? null : newSha;
+        if (before === null && after === null)
+            continue;
+        out.push({ file, kind: kindOf(file), before, after });
+    }
+    const rank = { yaml: 0, dockerfile: 0, env: 0, other: 1 };
+    return out
+        .map((c, i) => ({ c, i }))
+        .sort((x, y) => rank[x.c.kind] - rank[y.c.kind] || x.i - y.i)
+        .map((x) => x.c);
+}
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+function textOf(bytes) {
+    try {
+        return { text: utf8.decode(bytes) };
+    }
+    catch {
+        return { unreadable: 'is not UTF-8 text' };
+    }
+}
+/** A binary file (an image, an archive) holds no reference anyone reviews: it is not searched. */
+const binary = (bytes) => bytes !== null && (bytes.includes(0) || 'unreadable' in textOf(bytes));
+/**
+ * The image references changed between `base` and `head` (the pull request's two commits), compared
+ * from their merge base as `git diff base...head` does. Needs both commits in the checkout
+ * (actions/checkout with fetch-depth: 0).
+ */
+async function changedImages(cwd, base, head, opts = {}) {
+    const now = opts.now ?? Date.now;
+    const budgetMs = opts.budgetMs ?? BUDGET_MS;
+    const maxFiles = opts.maxFiles ?? MAX_FILES;
+    const deadline = now() + budgetMs;
+    const left = () => deadline - now();
+    let mergeBase;
+    try {
+        mergeBase = (await git(cwd, ['merge-base', base, head], Math.max(left(), 10_000))).trim();
+    }
+    catch (e) {
+        throw new Error(`git cannot find both commits ${base.slice(0, 12)} and ${head.slice(0, 12)} in ${cwd} (check out with fetch-depth: 0): ${e.message.split('\n')[0]}`);
+    }
+    const listed = parseRaw(await git(cwd, ['diff', '--raw', '-z', '--no-renames', '--no-abbrev', mergeBase, head], Math.max(left(), 10_000)));
+    const notRead = [];
+    const outOfTime = `the gate's time budget (${budgetMs / 1000} s) ran out before it was read`;
+    const wanted = listed.slice(0, maxFiles);
+    for (const c of listed.slice(maxFiles))
+        notRead.push({
+            file: c.file,
+            reason: `past the first ${maxFiles} changed files, which are all the gate reads (YAML, Dockerfiles and .env files first)`
+        });
+    const signal = AbortSignal.timeout(Math.max(1, left()));
+    const blobs = (c) => [...(c.before ? [c.before] : []), ...(c.after ? [c.after] : [])];
+    const sizes = await objectSizes(cwd, wanted.flatMap(blobs), { signal });
+    const readable = [];
+    let k = 0;
+    for (const c of wanted) {
+        const before = c.before ? sizes[k++] : 0;
+        const after = c.after ? sizes[k++] : 0;
+        if (before === undefined || after === undefined || before === null || after === null)
+            notRead.push({ file: c.file, reason: signal.aborted || left() <= 0 ? outOfTime : 'git does not hold it' });
+        else if (after > MAX_FILE_BYTES || before > MAX_FILE_BYTES)
+            notRead.push({
+                file: c.file,
+                reason: `is ${Math.max(before, after)} bytes${after > MAX_FILE_BYTES ? '' : ' at the merge base'}, larger than the ${MAX_FILE_BYTES / (1024 * 1024)} MiB the gate reads`
+            });
+        else
+            readable.push(c);
+    }
+    const read = [];
+    const done = new Set();
+    // Blobs come in request order: each file's before (if it has one), then its after (if it has one).
+    const slots = readable.flatMap((c) => [
+        ...(c.before ? [{ c, side: 'before', name: c.before }] : []),
+        ...(c.after ? [{ c, side: 'after', name: c.after }] : [])
+    ]);
+    const refsOf = (c, bytes, at) => {
+        const t = textOf(bytes);
+        const found = 'unreadable' in t
+            ? t
+            : c.kind === 'dockerfile'
+                ? readDockerfileRefs(c.file, t.text)
+                : c.kind === 'env'
+                    ? readEnvRefs(c.file, t.text)
+                    : readImageRefs(c.file, t.text);
+        return 'unreadable' in found ? { unreadable: `${found.unreadable}${at}` } : found;
+    };
+    const judge = (c, beforeBytes, afterBytes) => {
+        done.add(c.file);
+        if (left() <= 0) {
+            notRead.push({ file: c.file, reason: outOfTime });
+            return;
+        }
+        if (c.kind === 'other') {
+            // A file deleted changes no image in place; where its images went, the files read say.
+            if (afterBytes === null || binary(beforeBytes) || binary(afterBytes))
+                return;
+            const touched = changedMentions(beforeBytes?.toString('utf8') ?? '', afterBytes?.toString('utf8') ?? '');
+            if (touched.length > 0)
+                notRead.push({
+                    file: c.file,
+                    reason: `is not YAML, a Dockerfile or a .env file, and its change touches what reads as an image reference (${touched
+                        .slice(0, 3)
+                        .map((t) => t.slice(0, 80))
+                        .join(', ')}${touched.length > 3 ? ', …' : ''})`
+                });
+            return;
+        }
+        const after = afterBytes ? refsOf(c, afterBytes, '') : { refs: null };
+        // Without the earlier references every one would look added: say what was not read instead.
+        const before = beforeBytes ? refsOf(c, beforeBytes, ' (at the merge base)') : { refs: null };
+        // A deleted file that cannot be read only leaves its images unpaired: what came back elsewhere reads as added.
+        if (afterBytes === null && 'unreadable' in before)
+            return;
+        const bad = 'unreadable' in after ? after : 'unreadable' in before ? before : null;
+        if (bad || !('refs' in after) || !('refs' in before)) {
+            notRead.push({ file: c.file, reason: bad?.unreadable ?? 'not read' });
+            return;
+        }
+        read.push({ file: c.file, before: before.refs, after: after.refs });
+    };
+    let held = null;
+    await readBlobs(cwd, slots.map((s) => s.name), (i, bytes) => {
+        const { c, side } = slots[i];
+        if (side === 'before') {
+            held = bytes;
+            // A deleted file has no after: it is judged on its before alone.
+            if (c.after === null && bytes !== null)
+                judge(c, bytes, null);
+        }
+        else if (bytes !== null && (c.before === null || held !== null))
+            judge(c, c.before ? held : null, bytes);
+        if (side === 'after')
+            held = null;
+    }, { signal });
+    for (const c of readable)
+        if (!done.has(c.file))
+            notRead.push({ file: c.file, reason: signal.aborted || left() <= 0 ? outOfTime : 'git did not give it' });
+    const paired = pairRefs(read);
+    const unreadable = paired.unreadable.map((r) => ({
+        file: r.file,
+        line: r.line,
+        field: r.field,
+        reason: r.unreadable ?? 'a template decides it'
+    }));
+    return { changes: paired.changes, added: paired.added, unreadable, notRead, files: listed.map((c) => c.file) };
+}
+
+;// CONCATENATED MODULE: ./src/check/gate.ts
+const FAIL_ON = ['breaking', 'caution', 'unknown', 'never'];
+/** Gate order: what each `--fail-on` level stops at, and above. */
+const LEVEL = { safe: 0, unknown: 1, caution: 2, breaking: 3 };
+const THRESHOLD = { unknown: 1, caution: 2, breaking: 3, never: Infinity };
+function parseFailOn(value, name = '--fail-on') {
+    const v = (value ?? 'breaking').trim().toLowerCase() || 'breaking';
+    if (!FAIL_ON.includes(v))
+        throw new Error(`${name} "${value}" is not one of ${FAIL_ON.join(', ')}`);
+    return v;
+}
+/** Does a class reach the `failOn` level? */
+function reaches(c, failOn) {
+    return LEVEL[c] >= THRESHOLD[failOn];
+}
+const norm = (c) => (c === 'unmaintained' ? 'caution' : c);
+/**
+ * The worst of an app's update: the verdict's class, or the most severe release crossed when that is
+ * worse (an update that is unknown overall but crosses a breaking release is breaking for the gate,
+ * and says which release and why). With `allowUrgent`, a breaking path of urgent fixes only counts as caution.
+ */
+function worstOf(a, opts = {}) {
+    const verdict = norm(a.safeToUpdate);
+    const d = a.decidedBy;
+    const crossed = d ? norm(d.safeToUpdate) : 'safe';
+    const byRelease = d !== null && LEVEL[crossed] >= LEVEL[verdict] && crossed !== 'safe';
+    let cls = byRelease ? crossed : verdict;
+    const urgentAllowed = cls === 'breaking' && a.urgentOnly && opts.allowUrgent === true;
+    if (urgentAllowed)
+        cls = 'caution';
+    if (a.safeToUpdate === 'unknown' && a.changesMajor && cls !== 'breaking' && opts.allowUnjudgedMajor !== true)
+        return {
+            safeToUpdate: 'breaking',
+            version: null,
+            words: `The update changes the major version and the catalog cannot judge it, so it counts as breaking (allow-unjudged-major lets it pass as unknown). ${a.rationale}`,
+            urgentAllowed: false,
+            unjudgedMajor: true
+        };
+    const words = byRelease ? (d.quote ?? d.evidence ?? d.rationale) : a.rationale;
+    return { safeToUpdate: cls, version: byRelease ? d.version : null, words, urgentAllowed, unjudgedMajor: false };
+}
+/** The most severe class the gate counts over every judged app; null when none was judged. */
+function worstOverall(result, opts = {}) {
+    let worst = null;
+    for (const a of result.apps) {
+        const c = worstOf(a, opts).safeToUpdate;
+        if (worst === null || LEVEL[c] > LEVEL[worst])
+            worst = c;
+    }
+    return worst;
+}
+/** 1 when any app's worst class (or, for `unknown`, an image the catalog does not know) reaches `failOn`. */
+function gateStatus(result, opts = {}) {
+    const threshold = THRESHOLD[opts.failOn ?? 'breaking'];
+    if (result.apps.some((a) => LEVEL[worstOf(a, opts).safeToUpdate] >= threshold))
+        return 1;
+    // A service built from source has no image to update; any other untracked image is unknown.
+    if (result.untracked.some((u) => u.image !== null) && LEVEL.unknown >= threshold)
+        return 1;
+    return 0;
+}
+
+;// CONCATENATED MODULE: ./src/util/network.ts
+// What a failed HTTP request says about the network, in words: `fetch failed`
+// and Octokit's `500: getaddrinfo ENOTFOUND` name neither the fault nor the host.
+// A request that timed out, or that the run's deadline cut, is named as such.
+const CODES = {
+    ENOTFOUND: 'dns',
+    EAI_AGAIN: 'dns',
+    ECONNREFUSED: 'refused',
+    ECONNRESET: 'reset',
+    EPIPE: 'reset',
+    UND_ERR_SOCKET: 'reset',
+    ECONNABORTED: 'reset',
+    ETIMEDOUT: 'timeout',
+    UND_ERR_CONNECT_TIMEOUT: 'timeout',
+    UND_ERR_HEADERS_TIMEOUT: 'timeout',
+    UND_ERR_BODY_TIMEOUT: 'timeout'
+};
+/**
+ * The first string `code` along an error's `cause` chain (six links at most) that `wanted` accepts,
+ * or null. fetch wraps the socket's error (`ECONNRESET`, `UND_ERR_SOCKET`) in a `TypeError`'s cause.
+ */
+function causeCode(error, wanted = () => true) {
+    let e = error;
+    for (let depth = 0; e && depth < 6; depth++) {
+        const code = e.code;
+        if (typeof code === 'string' && wanted(code))
+            return code;
+        e = e.cause;
+    }
+    return null;
+}
+/** The first error code along an error's `cause` chain that names a network fault. */
+const faultCode = (error) => causeCode(error, (code) => code in CODES);
+/**
+ * The network fault behind a failed request, or null when it is not one (an HTTP answer, a parse error).
+ * `timeout` and `deadline` are the request's own signals: whichever fired explains an abort.
+ */
+function networkFailure(error, host, signals = {}) {
+    if (signals.deadline?.aborted)
+        return { fault: 'deadline', host, message: `the refresh deadline was reached while asking ${host}` };
+    if (signals.timeout?.aborted) {
+        const s = signals.timeoutMs === undefined ? '' : ` within ${signals.timeoutMs / 1000} s`;
+        return { fault: 'timeout', host, message: `no answer from ${host}${s} (timeout)` };
+    }
+    const code = faultCode(error);
+    if (!code)
+        return null;
+    const fault = CODES[code];
+    const words = {
+        dns: `DNS lookup failed for ${host}`,
+        refused: `connection refused by ${host}`,
+        reset: `connection reset by ${host}`,
+        timeout: `connection to ${host} timed out`,
+        deadline: ''
+    };
+    return { fault, host, message: `${words[fault]} (${code})` };
+}
+/** The host of a URL, or the text itself when it is not one. */
+function hostOf(url) {
+    try {
+        return new URL(url).host;
+    }
+    catch {
+        return url;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/util/bounded-body.ts
+// An HTTP body read as a stream, never past a size cap and never past a time bound: an endless
+// body, a gzip bomb (the cap counts the bytes after decompression, which is what fetch streams)
+// or a body that drips forever is cut off; a body shorter than its Content-Length is cut short.
+// Each ends as a reason in words, for a message that names the URL.
+
+/**
+ * The body of `res`, at most `maxBytes` bytes, read while `signal` has not fired. `signal` is the
+ * request's own (its timeout), so one bound covers the headers and the body.
+ */
+async function readBoundedBody(res, maxBytes, signal, timeoutMs) {
+    const mib = `${maxBytes / (1024 * 1024)} MiB`;
+    const declared = res.headers.get('content-length');
+    const length = declared !== null && /^\d+$/.test(declared) ? Number(declared) : null;
+    // A compressed body's Content-Length counts the compressed bytes; only a plain one can be compared.
+    const plain = (res.headers.get('content-encoding') ?? 'identity').toLowerCase() === 'identity';
+    if (plain && length !== null && length > maxBytes) {
+        await res.body?.cancel().catch(() => { });
+        return { cut: `is ${length} bytes (Content-Length), larger than the ${mib} allowed` };
+    }
+    if (!res.body)
+        return { bytes: Buffer.alloc(0) };
+    const reader = res.body.getReader();
+    const chunks = [];
+    let size = 0;
+    // The fetch's signal stops the body too, but a reader waiting on a silent socket is also raced
+    // against it here, so the bound holds whatever the HTTP stack does with an abort mid-body.
+    let onAbort = () => { };
+    const aborted = new Promise((resolve) => {
+        onAbort = () => resolve('aborted');
+        if (signal.aborted)
+            resolve('aborted');
+        else
+            signal.addEventListener('abort', onAbort, { once: true });
+    });
+    const cancel = () => reader.cancel().catch(() => { });
+    try {
+        for (;;) {
+            let step;
+            try {
+                step = await Promise.race([reader.read(), aborted]);
+            }
+            catch (e) {
+                if (signal.aborted)
+                    step = 'aborted';
+                else {
+                    await cancel();
+                    const of = plain && length !== null ? ` of the ${length} bytes announced` : '';
+                    return { cut: `was cut off after ${size} bytes${of} (${bounded_body_describe(e)})` };
+                }
+            }
+            if (step === 'aborted') {
+                await cancel();
+                return { cut: `did not arrive within ${timeoutMs / 1000} s (${size} bytes read, then cut off)` };
+            }
+            if (step.done)
+                break;
+            size += step.value.byteLength;
+            if (size > maxBytes) {
+                await cancel();
+                return {
+                    cut: `is larger than the ${mib} allowed${plain ? '' : ' once decompressed'} (cut off there)`
+                };
+            }
+            chunks.push(step.value);
+        }
+    }
+    finally {
+        signal.removeEventListener('abort', onAbort);
+    }
+    if (plain && length !== null && size !== length)
+        return { cut: `was cut off after ${size} bytes of the ${length} bytes announced` };
+    return { bytes: Buffer.concat(chunks, size) };
+}
+/** An error mid-body in words: the first code along its cause chain, else its message. */
+function bounded_body_describe(error) {
+    return causeCode(error) ?? error?.message ?? String(error);
+}
+
+;// CONCATENATED MODULE: ./src/check/oci.ts
+// `--resolve-images`: an image the catalog does not map, resolved by its
+// `org.opencontainers.image.source` label (the label Renovate reads to find changelogs), read from
+// the registry over the OCI distribution API with an anonymous pull token. Only when the user
+// allows network; every failure is a reason, never an exception.
+
+
+const SOURCE_LABEL = 'org.opencontainers.image.source';
+/** Manifests and image configs are small; anything larger is not read. */
+const oci_MAX_BYTES = 4 * 1024 * 1024;
+const ACCEPT = [
+    'application/vnd.oci.image.index.v1+json',
+    'application/vnd.oci.image.manifest.v1+json',
+    'application/vnd.docker.distribution.manifest.list.v2+json',
+    'application/vnd.docker.distribution.manifest.v2+json'
+].join(', ');
+/** The registry's base URL and the repository path in it; Docker Hub's implicit parts made explicit. */
+function registryOf(name) {
+    const parts = name.split('/');
+    const first = parts[0];
+    const hasRegistry = parts.length > 1 && (first.includes('.') || first.includes(':') || first === 'localhost');
+    let host = hasRegistry ? first.toLowerCase() : 'registry-1.docker.io';
+    let path = (hasRegistry ? parts.slice(1) : parts).join('/');
+    if (host === 'docker.io' || host === 'index.docker.io')
+        host = 'registry-1.docker.io';
+    if (host === 'registry-1.docker.io' && !path.includes('/'))
+        path = `library/${path}`;
+    // As Docker does, a registry on this machine is spoken to over plain HTTP.
+    const local = /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/.test(host);
+    return { base: `${local ? 'http' : 'https'}://${host}`, path };
+}
+/** `Bearer realm="…",service="…",scope="…"` */
+function bearerChallenge(header) {
+    if (!header || !/^bearer\s/i.test(header))
+        return null;
+    const out = {};
+    for (const m of header.slice(7).matchAll(/(\w+)="([^"]*)"/g))
+        out[m[1].toLowerCase()] = m[2];
+    return out.realm ? out : null;
+}
+/** The GitHub repository (`owner/name`) a source URL names, or null. */
+function githubRepoOf(source) {
+    const m = /^(?:https?:\/\/|git@)github\.com[/:]([\w.-]+)\/([\w.-]+?)(?:\.git)?\/?$/i.exec(source.trim());
+    return m ? `${m[1]}/${m[2]}` : null;
+}
+/** The image's source label, or why it could not be read. */
+async function imageSourceLabel(ref, deps = {}) {
+    const doFetch = deps.fetch ?? fetch;
+    const timeoutMs = deps.timeoutMs ?? 10_000;
+    const { base, path } = registryOf(ref.name);
+    let token = null;
+    const get = async (url, accept) => {
+        const timeout = AbortSignal.timeout(timeoutMs);
+        try {
+            const res = await doFetch(url, {
+                signal: timeout,
+                redirect: 'follow',
+                headers: { accept, ...(token ? { authorization: `Bearer ${token}` } : {}) }
+            });
+            return { url, res, timeout };
+        }
+        catch (e) {
+            throw new Error(networkFailure(e, hostOf(url), { timeout, timeoutMs })?.message ?? e.message);
+        }
+    };
+    const discard = (a) => a.res.body?.cancel().catch(() => { });
+    // The registry's host comes from a Compose file: its body is streamed under the cap, never read whole first.
+    const json = async ({ url, res, timeout }) => {
+        const body = await readBoundedBody(res, oci_MAX_BYTES, timeout, timeoutMs);
+        if ('cut' in body)
+            throw new Error(`${res.url || url} ${body.cut}`);
+        return JSON.parse(new TextDecoder().decode(body.bytes));
+    };
+    /** A document of the registry, asking for an anonymous pull token once when challenged. */
+    const read = async (url, accept) => {
+        let answer = await get(url, accept);
+        if (answer.res.status === 401 && token === null) {
+            await discard(answer);
+            const c = bearerChallenge(answer.res.headers.get('www-authenticate'));
+            if (!c)
+                throw new Error(`${hostOf(url)} asks for credentials this check does not have`);
+            const t = new URL(c.realm);
+            if (c.service)
+                t.searchParams.set('service', c.service);
+            t.searchParams.set('scope', c.scope ?? `repository:${path}:pull`);
+            const tr = await get(t.href, 'application/json');
+            if (!tr.res.ok) {
+                await discard(tr);
+                throw new Error(`${hostOf(t.href)} gave no anonymous pull token (HTTP ${tr.res.status})`);
+            }
+            const doc = (await json(tr));
+            token = doc.token ?? doc.access_token ?? null;
+            if (!token)
+                throw new Error(`${hostOf(t.href)} answered without a token`);
+            answer = await get(url, accept);
+        }
+        if (!answer.res.ok) {
+            await discard(answer);
+            throw new Error(`${url} answered HTTP ${answer.res.status}`);
+        }
+        return json(answer);
+    };
+    try {
+        const reference = ref.digest ?? ref.tag ?? 'latest';
+        let m = (await read(`${base}/v2/${path}/manifests/${reference}`, ACCEPT));
+        if (m.annotations?.[SOURCE_LABEL])
+            return { source: m.annotations[SOURCE_LABEL] };
+        if (Array.isArray(m.manifests)) {
+            const pick = m.manifests.find((x) => x.platform?.os === 'linux' && x.platform.architecture === 'amd64') ?? m.manifests[0];
+            if (!pick)
+                return { why: 'its image index lists no image' };
+            m = (await read(`${base}/v2/${path}/manifests/${pick.digest}`, ACCEPT));
+            if (m.annotations?.[SOURCE_LABEL])
+                return { source: m.annotations[SOURCE_LABEL] };
+        }
+        if (!m.config?.digest)
+            return { why: 'its manifest names no image configuration' };
+        const config = (await read(`${base}/v2/${path}/blobs/${m.config.digest}`, '*/*'));
+        const source = config.config?.Labels?.[SOURCE_LABEL];
+        return source ? { source } : { why: `the image has no ${SOURCE_LABEL} label` };
+    }
+    catch (e) {
+        return { why: `its registry could not be read: ${e.message}` };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/check/pr-comment.ts
+// The check's one pull-request comment, found by a hidden marker in a comment its own identity wrote,
+// and updated in place on each push: GitHub's REST API, users/get-authenticated, issues/list-comments,
+// issues/create-comment and issues/update-comment. Anyone can write the marker into a comment, so a
+// marked comment of another author is never taken as the gate's. A token that may not write (a
+// fork's pull request) gets a reason back, not an exception.
+
+const MARKER = '<!-- updatesafe-check -->';
+/** The workflow's GITHUB_TOKEN writes as the GitHub Actions app's bot. */
+const ACTIONS_BOT = 'github-actions[bot]';
+/** Past this many pages of comments (100 each) the marker is looked for no further. */
+const MAX_PAGES = 30;
+/** Updates the marked comment, or creates it unless `create` is false (nothing worth a new comment). */
+async function upsertComment(t, body, create = true) {
+    const doFetch = t.fetch ?? fetch;
+    const base = `${t.apiUrl.replace(/\/+$/, '')}/repos/${t.repo}`;
+    const timeoutMs = t.timeoutMs ?? 20_000;
+    const call = async (method, url, payload) => {
+        const timeout = AbortSignal.timeout(timeoutMs);
+        try {
+            return await doFetch(url, {
+                method,
+                signal: timeout,
+                headers: {
+                    accept: 'application/vnd.github+json',
+                    authorization: `Bearer ${t.token}`,
+                    'x-github-api-version': '2022-11-28',
+                    'user-agent': 'updatesafe-check',
+                    ...(payload ? { 'content-type': 'application/json' } : {})
+                },
+                ...(payload ? { body: JSON.stringify(payload) } : {})
+            });
+        }
+        catch (e) {
+            throw new Error(networkFailure(e, hostOf(url), { timeout, timeoutMs })?.message ?? e.message);
+        }
+    };
+    const refused = (res, what) => ({
+        done: 'none',
+        why: res.status === 403 || res.status === 404
+            ? `the token may not ${what} (HTTP ${res.status}): a pull request from a fork gets a read-only token, or the job lacks permissions: pull-requests: write`
+            : `GitHub answered HTTP ${res.status} to ${what}`
+    });
+    // Who the token writes as: a user's token (a PAT) is answered by GET /user; an installation token
+    // (the workflow's GITHUB_TOKEN, a GitHub App's) is refused there (403), and the workflow's writes
+    // as github-actions[bot]. A GitHub App's token names its bot with the comment-author input.
+    let author = t.author?.trim() || null;
+    if (!author) {
+        const res = await call('GET', `${t.apiUrl.replace(/\/+$/, '')}/user`);
+        if (res.ok) {
+            const login = (await res.json()).login;
+            if (typeof login !== 'string' || login === '')
+                return { done: 'none', why: 'GET /user answered without a login' };
+            author = login;
+        }
+        else if (res.status === 403) {
+            await res.body?.cancel().catch(() => { });
+            author = ACTIONS_BOT;
+        }
+        else {
+            await res.body?.cancel().catch(() => { });
+            return refused(res, 'say who it is (GET /user)');
+        }
+    }
+    const me = author.toLowerCase();
+    const mine = (c) => typeof c.body === 'string' &&
+        c.body.includes(MARKER) &&
+        typeof c.user?.login === 'string' &&
+        c.user.login.toLowerCase() === me;
+    let existing = null;
+    for (let page = 1; page <= MAX_PAGES && existing === null; page++) {
+        const res = await call('GET', `${base}/issues/${t.issue}/comments?per_page=100&page=${page}`);
+        if (!res.ok)
+            return refused(res, 'read the pull request comments');
+        const list = (await res.json());
+        existing = list.find(mine) ?? null;
+        if (list.length < 100)
+            break;
+    }
+    if (!existing && !create)
+        return { done: 'none', why: 'nothing to report' };
+    const res = existing
+        ? await call('PATCH', `${base}/issues/comments/${existing.id}`, { body })
+        : await call('POST', `${base}/issues/${t.issue}/comments`, { body });
+    if (!res.ok)
+        return refused(res, existing ? 'update its comment' : 'comment on the pull request');
+    const doc = (await res.json());
+    const wrote = doc.user?.login;
+    // An App token without comment-author: this comment would not be found on the next push.
+    const warning = typeof wrote === 'string' && wrote.toLowerCase() !== me
+        ? `the comment was written as ${wrote}, not ${author}: set the input comment-author: ${wrote} so that the next push updates it instead of adding another`
+        : undefined;
+    return { done: existing ? 'updated' : 'created', url: doc.html_url ?? '', ...(warning ? { warning } : {}) };
+}
 
 ;// CONCATENATED MODULE: ./src/util/versions.ts
 // Version labels as upstream writes them: `v1.2.3`, `1.2.3.4`, `server@1.2.3`,
@@ -49241,6 +50298,223 @@ function versionIdentity(label, tagPrefix) {
     while (n.length > 1 && n[n.length - 1] === 0)
         n.pop();
     return `${n.join('.')}${p.prerelease.length > 0 ? `-${p.prerelease.join('.')}` : ''}`;
+}
+
+;// CONCATENATED MODULE: ./src/check/placement.ts
+
+
+const schemeLabel = (e, s) => (s === 'version' ? e.version : e.tag);
+/** The numbers of a stable label, or null (a prerelease or an opaque label). */
+function stableNumbers(label, tagPrefix) {
+    const p = parseVersion(label, tagPrefix);
+    return p && p.prerelease.length === 0 ? p.numbers : null;
+}
+/** Is `numbers` in `line` (its first numbers equal the line's; missing numbers count as 0)? */
+function inLine(numbers, line) {
+    return line.every((x, i) => (numbers[i] ?? 0) === x);
+}
+/** `label` against `line`: -1 below it, 0 in it, 1 above it, null when it does not read as numbers. */
+function toLine(label, line, tagPrefix) {
+    const p = parseVersion(label, tagPrefix);
+    if (!p)
+        return null;
+    for (let i = 0; i < line.length; i++) {
+        const d = (p.numbers[i] ?? 0) - line[i];
+        if (d !== 0)
+            return Math.sign(d);
+    }
+    return 0;
+}
+/** The history numbers its labels and its tags differently (`v26.02` tagged `v0.2602.0`). */
+function twoSchemes(history, tagPrefix) {
+    return history.some((e) => {
+        const c = compareVersions(e.version, e.tag, tagPrefix);
+        return c !== null && c !== 0;
+    });
+}
+/**
+ * Where `label` sits in `history` (newest first): the release it names by label or by tag, the same string first;
+ * for a floating label, the newest release of its line; else the label itself, to be compared in one scheme.
+ */
+function placement_placeLabel(history, label, opts = {}) {
+    const prefix = opts.tagPrefix;
+    const line = opts.floating ? stableNumbers(label, prefix) : null;
+    if (line !== null) {
+        for (const scheme of ['version', 'tag']) {
+            const newest = history.find((e) => {
+                const n = stableNumbers(schemeLabel(e, scheme), prefix);
+                return n !== null && inLine(n, line);
+            });
+            if (!newest)
+                continue;
+            // The record's latest may be a newer release of the line that is not judged yet.
+            const latest = opts.latest !== undefined ? stableNumbers(opts.latest, prefix) : null;
+            if (scheme === 'version' &&
+                latest !== null &&
+                inLine(latest, line) &&
+                (compareVersions(opts.latest, newest.version, prefix) ?? 0) > 0)
+                return { at: 'label', label: opts.latest, scheme: 'version', line: null, floating: line };
+            return { at: 'release', entry: newest, scheme, floating: line };
+        }
+        const latest = opts.latest !== undefined ? stableNumbers(opts.latest, prefix) : null;
+        if (latest !== null && inLine(latest, line))
+            return { at: 'label', label: opts.latest, scheme: 'version', line: null, floating: line };
+        return { at: 'label', label, scheme: null, line, floating: line };
+    }
+    const same = history.find((e) => e.version === label || e.tag === label) ??
+        history.find((e) => sameVersion(e.version, label, prefix));
+    if (same)
+        return {
+            at: 'release',
+            entry: same,
+            scheme: same.tag === label && same.version !== label ? 'tag' : 'version',
+            floating: null
+        };
+    const byTag = history.find((e) => sameVersion(e.tag, label, prefix));
+    if (byTag)
+        return { at: 'release', entry: byTag, scheme: 'tag', floating: null };
+    return { at: 'label', label, scheme: null, line: null, floating: null };
+}
+/** What a place is called in words: the release's label, with the tag it was found by. */
+function placeWords(p) {
+    if (p.at === 'label')
+        return p.label;
+    return p.scheme === 'tag' && p.entry.tag !== p.entry.version
+        ? `${p.entry.version} (tag ${p.entry.tag})`
+        : p.entry.version;
+}
+/**
+ * The releases an update from `from` to `to` crosses. Two judged releases compare by their places in the history
+ * (which is ordered newest first); a version the history does not hold compares in the scheme of the other end
+ * (its label or its tag), never in both.
+ */
+function spanOf(history, from, to, tagPrefix) {
+    const index = new Map(history.map((e, i) => [e, i]));
+    const resolve = (p, other) => {
+        if (p.at === 'release' || p.scheme !== null)
+            return p.scheme;
+        if (other.at === 'release' || other.scheme !== null)
+            return other.scheme;
+        // Neither end names a release: where labels and tags number differently, the scheme would be a guess.
+        return twoSchemes(history, tagPrefix) ? null : 'version';
+    };
+    const fromScheme = resolve(from, to);
+    const toScheme = resolve(to, from);
+    if (fromScheme === null || toScheme === null)
+        return {
+            order: 'unplaced',
+            why: 'its releases are labelled in one numbering and tagged in another, and neither version names a judged release'
+        };
+    /** Where entry `e` is against place `p`: 1 newer, 0 the same, -1 older, null not comparable. */
+    const against = (e, p, scheme) => {
+        if (p.at === 'release')
+            return Math.sign(index.get(p.entry) - index.get(e));
+        const label = schemeLabel(e, scheme);
+        return p.line !== null ? toLine(label, p.line, tagPrefix) : compareVersions(label, p.label, tagPrefix);
+    };
+    // The order of the two ends themselves.
+    let order;
+    if (from.at === 'release')
+        order = against(from.entry, to, toScheme);
+    else if (to.at === 'release') {
+        const o = against(to.entry, from, fromScheme);
+        order = o === null ? null : -o;
+    }
+    else if (from.line !== null || to.line !== null) {
+        // A line the catalog does not know against a version: in the line, they may or may not be the same release.
+        const f = parseVersion(from.label, tagPrefix);
+        const t = parseVersion(to.label, tagPrefix);
+        const len = Math.min(from.line?.length ?? Infinity, to.line?.length ?? Infinity);
+        order = f && t ? compareLines(f.numbers.slice(0, len), t.numbers.slice(0, len)) : null;
+        if (order === 0 && (from.line === null || to.line === null))
+            return {
+                order: 'unplaced',
+                why: `no judged release of the ${lineWords((from.line ?? to.line))} line tells them apart`
+            };
+    }
+    else
+        order = compareVersions(from.label, to.label, tagPrefix);
+    if (order === 0)
+        return { order: 'same' };
+    if (order === null)
+        return { order: 'unplaced', why: 'its label does not read as a version' };
+    if (order > 0)
+        return { order: 'down' };
+    const crossed = history.filter((e) => {
+        const after = against(e, from, fromScheme);
+        const upTo = against(e, to, toScheme);
+        return after !== null && after > 0 && (upTo === null || upTo <= 0);
+    });
+    const oldest = history[history.length - 1];
+    const reaches = from.at === 'release' || (oldest !== undefined && (against(oldest, from, fromScheme) ?? 1) <= 0);
+    return { order: 'up', crossed, reaches };
+}
+function compareLines(a, b) {
+    const len = Math.max(a.length, b.length);
+    for (let i = 0; i < len; i++) {
+        const d = (a[i] ?? 0) - (b[i] ?? 0);
+        if (d !== 0)
+            return Math.sign(d);
+    }
+    return 0;
+}
+/** The label a place stands for in the history's own labels, for gaps (`releases.json` gaps name labels). */
+function gapLabel(p) {
+    return p.at === 'release' ? p.entry.version : p.label;
+}
+/** `shown` of a tag for a reason: cut, since a tag is upstream text. */
+const placement_quoted = (tag) => JSON.stringify(tag.length > 60 ? `${tag.slice(0, 60)}…` : tag);
+/**
+ * An image tag placed in an app's history: read by the community build's tag rule where it is one, else as the
+ * project's own tags; a tag of one or two numbers, or a publisher's alias, is a floating tag (the newest release
+ * of its line); a develop, nightly or beta build counts only where its tag names a release of the history. A tag
+ * that names no version stays as written, with why.
+ */
+function placeImage(ref, build, history, latest) {
+    const reading = imageVersion(ref, build);
+    const asWritten = ref.tag ?? null;
+    if (!('version' in reading))
+        return { shown: asWritten, unknown: reading.unknown };
+    const v = reading.version;
+    const numbers = stableNumbers(v);
+    const floating = reading.alias === true || (numbers !== null && numbers.length <= 2);
+    if (reading.channel !== 'stable') {
+        if (!history.some((e) => sameVersion(e.version, v) || sameVersion(e.tag, v)))
+            return {
+                shown: v,
+                unknown: `${ref.name} is a ${reading.channel} build: its tag names ${placement_quoted(v)}, which is no release in the app's judged history`
+            };
+        return { shown: v, place: placement_placeLabel(history, v) };
+    }
+    return { shown: v, place: placement_placeLabel(history, v, { floating, latest }) };
+}
+/** The line a floating place follows, as words (`3.6`). */
+const lineWords = (line) => line.join('.');
+/**
+ * A digest moved under one tag. Under a tag naming one release the version stays (a rebuild). Under a floating tag
+ * the old digest may carry any release of the line from its first one on, since the tag cannot predate its line:
+ * the move is judged only where the catalog shows the whole line (a judged release older than it, no gap) and the
+ * line has one release alone, so no release can have come out since the old digest was built. Null: the version
+ * stays; else why the move is not known to be safe, with the releases it may carry.
+ */
+function digestMove(place, history, gaps) {
+    if (place.floating === null)
+        return null;
+    const line = place.floating;
+    const scheme = place.at === 'release' ? place.scheme : 'version';
+    const inIt = history.filter((e) => toLine(schemeLabel(e, scheme), line) === 0);
+    const older = history.some((e) => (toLine(schemeLabel(e, scheme), line) ?? 0) < 0);
+    const gapInLine = gaps.some((g) => (toLine(g.before, line) ?? 0) >= 0 && (toLine(g.after, line) ?? 0) <= 0);
+    const words = lineWords(line);
+    if (place.at === 'release' && inIt.length === 1 && older && !gapInLine)
+        return null;
+    const why = place.at === 'label'
+        ? `the digest under the floating tag ${words} moved, and no release of the ${words} line is judged: the new image may carry any of them`
+        : !older || gapInLine
+            ? `the digest under the floating tag ${words} moved, and the catalog does not show the ${words} line from its first release: the new image may carry a release the old one did not`
+            : `the digest under the floating tag ${words} moved: the ${words} line has ${inIt.length} judged releases (newest ${placeWords(place)}): the old image may carry any of them, the new one a later one`;
+    // Where the line's first release is known, the old image carries at least that one.
+    return { why, mayCarry: older && !gapInLine ? inIt.slice(0, -1) : inIt };
 }
 
 ;// CONCATENATED MODULE: ./node_modules/entities/dist/esm/decode-codepoint.js
@@ -50541,9 +51815,9 @@ const REF_PATH = String.raw `\/(?:pulls?|issues|commit|merge_requests)\/`;
  */
 const REF_LINK_WORD = new RegExp(String.raw `^(?:\(https?:\/\/[^\s)]+${REF_PATH}[^\s)]*\)|https?:\/\/\S+${REF_PATH}\S*)[.,;:]?$`, 'i');
 /** A mention of someone: "@a", "@renovate[bot]". */
-const MENTION = String.raw `@[\w-]+(?:\[bot\])?`;
+const text_MENTION = String.raw `@[\w-]+(?:\[bot\])?`;
 /** Mentions joined as one credit: "@a", "@a, @b", "@a and @b". */
-const MENTIONS = String.raw `${MENTION}(?:(?:,\s*|,?\s+and\s+)${MENTION})*`;
+const MENTIONS = String.raw `${text_MENTION}(?:(?:,\s*|,?\s+and\s+)${text_MENTION})*`;
 /** What GitHub's generated notes put before the link an item ends with: " by @a in", or " in". */
 const BEFORE_PULL_LINK = new RegExp(String.raw `(?:\s+by\s+${MENTIONS})?\s+in\s*$`, 'i');
 /** Where the last word of `s` starts and whether it is a link to an issue, pull request or commit. */
@@ -50575,7 +51849,7 @@ const CREDIT = String.raw `(?:(?:(?:reported|contributed|suggested|requested|fix
 /** An issue or pull request number: "#12", "GH-12", "owner/repo#12". */
 const REF = String.raw `(?:GH-|(?:[\w.-]+\/[\w.-]+)?#)\d+`;
 /** One reference or credit a text ends with: "(#33704)", "(#13543 @sdelicata)", "#12", "reported by @a". */
-const LAST_REFERENCE = new RegExp(String.raw `(?:\(${REF}(?:[\s,]+(?:${REF}|${MENTION}))*\)|${REF}|${CREDIT})[\s,]*$`, 'i');
+const LAST_REFERENCE = new RegExp(String.raw `(?:\(${REF}(?:[\s,]+(?:${REF}|${text_MENTION}))*\)|${REF}|${CREDIT})[\s,]*$`, 'i');
 /**
  * The words of a line without the credits, references and links it ends with, for a rationale's quote: "(#33704)
  * (#33727)", "(#13543 @sdelicata)", "#12", "reported by @a", a link to an issue or pull request (some notes end each
@@ -50632,6 +51906,7 @@ function safeLabel(label) {
 
 
 
+
 /** Severity order of the classes; the same order the classifier uses across releases. */
 const SEVERITY = {
     safe: 1,
@@ -50657,11 +51932,34 @@ const CLASS_WORD = {
     unknown: 'unknown',
     unmaintained: 'unmaintained'
 };
-/** `history` newest first (as releases.json publishes it). */
+/** `history` newest first (as releases.json publishes it); `running` and `latest` are labels, placed exactly. */
 function verdictFrom(history, running, opts = {}) {
-    const prefix = opts.tagPrefix;
     const latest = opts.latest ?? history[0]?.version ?? running;
-    const shown = { running: safeLabel(running), latest: safeLabel(latest) };
+    const prefix = opts.tagPrefix === undefined ? {} : { tagPrefix: opts.tagPrefix };
+    return verdictOver(history, placeLabel(history, running, prefix), placeLabel(history, latest, prefix), {
+        ...opts,
+        running,
+        latest
+    });
+}
+/** A place as words: a floating tag names the release it stands for. */
+function named(p, shown) {
+    if (p.floating === null)
+        return safeLabel(shown);
+    const line = lineWords(p.floating);
+    return p.at === 'release'
+        ? `${safeLabel(shown)} (the newest judged release of the ${line} line, ${safeLabel(placeWords(p))})`
+        : p.line === null
+            ? `${safeLabel(shown)} (the ${line} line, whose newest release ${safeLabel(p.label)} is not judged)`
+            : `${safeLabel(shown)} (the ${line} line, of which no release is judged)`;
+}
+/**
+ * The verdict of an update between two places in `history` (placement.ts places them): `running` and `latest` are
+ * what the update is shown as (an image's tags, or labels).
+ */
+function verdictOver(history, from, to, opts) {
+    const { running, latest } = opts;
+    const shown = { running: named(from, running), latest: named(to, latest) };
     const none = (rationale, crossed = []) => ({
         running,
         latest,
@@ -50671,50 +51969,39 @@ function verdictFrom(history, running, opts = {}) {
         crossed,
         urgentOnly: false
     });
-    const matches = (e, label) => sameVersion(e.version, label, prefix) || sameVersion(e.tag, label, prefix);
-    const latestEntry = history.find((e) => matches(e, latest));
-    if (sameVersion(running, latest, prefix) || (latestEntry !== undefined && matches(latestEntry, running)))
-        return { ...none(`${shown.running} is the latest release: there is nothing to update.`), safeToUpdate: 'safe' };
-    const toLatest = compareVersions(running, latest, prefix);
-    const known = history.find((e) => matches(e, running));
-    if (!known && toLatest === null)
-        return none(`${shown.running} cannot be placed among the releases of this app (its label does not read as a version): the update to ${shown.latest} is not judged.`);
-    if (toLatest !== null && toLatest > 0)
+    if (history.length === 0)
+        return none(`No release of this app is judged yet: the update from ${shown.running} to ${shown.latest} is not judged.`);
+    const span = spanOf(history, from, to, opts.tagPrefix);
+    if (span.order === 'same')
+        return {
+            ...none(sameVersion(running, latest, opts.tagPrefix)
+                ? `${shown.running} is the latest release: there is nothing to update.`
+                : `${shown.running} and ${shown.latest} name the same release: there is nothing to update.`),
+            safeToUpdate: 'safe'
+        };
+    if (span.order === 'unplaced')
+        return none(`${shown.running} cannot be placed among the releases of this app (${span.why}): the update to ${shown.latest} is not judged.`);
+    if (span.order === 'down')
         return none(`${shown.running} is newer than the latest release ${shown.latest}: the update is not judged.`);
-    // The releases after the running one, up to and including the latest.
-    const crossed = history.filter((e) => {
-        if (matches(e, running))
-            return false;
-        const afterRunning = known
-            ? compareVersions(e.version, known.version, prefix)
-            : (compareVersions(e.version, running, prefix) ?? compareVersions(e.tag, running, prefix));
-        const upToLatest = compareVersions(e.version, latest, prefix);
-        return afterRunning !== null && afterRunning > 0 && (upToLatest === null || upToLatest <= 0);
-    });
-    const oldest = history[history.length - 1];
-    const reaches = known !== undefined || (oldest !== undefined && (compareVersions(running, oldest.version, prefix) ?? -1) >= 0);
-    const decided = mostSevere(crossed);
+    const crossed = span.crossed;
+    const decided = weightiest(crossed);
     const urgentOnly = crossed.some((e) => e.safeToUpdate === 'breaking') &&
         crossed.every((e) => e.safeToUpdate !== 'breaking' || e.breakingKind === 'urgent');
-    if (!reaches)
-        return {
-            ...none(`${shown.running} is older than the releases judged for this app (the oldest is ${safeLabel(oldest?.version ?? latest)}): the releases in between are not known.${decided ? ` Among those judged, the most severe is ${CLASS_WORD[decided.safeToUpdate]} (${safeLabel(decided.version)}).` : ''}`, crossed),
-            decidedBy: decided,
-            urgentOnly
-        };
-    const unread = gapsCrossed(opts.gaps ?? [], known?.version ?? running, latest, prefix);
+    const among = (what) => decided
+        ? ` Among ${what}, the most severe is ${CLASS_WORD[decided.safeToUpdate]} (${safeLabel(decided.version)}).`
+        : '';
+    const unknownWith = (rationale) => ({ ...none(rationale, crossed), decidedBy: decided, urgentOnly });
+    if (!span.reaches) {
+        const oldest = history[history.length - 1];
+        return unknownWith(to.at === 'release' && to.entry === oldest
+            ? `${shown.running} is older than every judged release but ${shown.latest} itself: the releases in between are not known.`
+            : `${shown.running} is older than the releases judged for this app (the oldest is ${safeLabel(oldest.version)}): the releases in between are not known.${among('those judged')}`);
+    }
+    const unread = gapsCrossed(opts.gaps ?? [], gapLabel(from), gapLabel(to), opts.tagPrefix);
     if (unread.length > 0)
-        return {
-            ...none(`Updating from ${shown.running} to ${shown.latest} is not known to be safe: ${unreadWords(unread)}, so they are not judged.${decided ? ` Among the releases judged, the most severe is ${CLASS_WORD[decided.safeToUpdate]} (${safeLabel(decided.version)}).` : ''}`, crossed),
-            decidedBy: decided,
-            urgentOnly
-        };
-    if (!latestEntry)
-        return {
-            ...none(`The latest release ${shown.latest} has not been judged yet, so the update from ${shown.running} is not known to be safe.${decided ? ` Among the releases judged, the most severe is ${CLASS_WORD[decided.safeToUpdate]} (${safeLabel(decided.version)}).` : ''}`, crossed),
-            decidedBy: decided,
-            urgentOnly
-        };
+        return unknownWith(`Updating from ${shown.running} to ${shown.latest} is not known to be safe: ${unreadWords(unread)}, so they are not judged.${among('the releases judged')}`);
+    if (to.at !== 'release')
+        return unknownWith(`The latest release ${shown.latest} has not been judged yet, so the update from ${shown.running} is not known to be safe.${among('the releases judged')}`);
     if (!decided)
         return none(`No judged release lies between ${shown.running} and ${shown.latest}.`);
     const count = crossed.length === 1 ? 'one release' : `${crossed.length} releases`;
@@ -50728,12 +52015,42 @@ function verdictFrom(history, running, opts = {}) {
         urgentOnly
     };
 }
-/** The most severe release; among equally severe ones the newest (history is newest first). */
-function mostSevere(entries) {
+/** Required steps weigh more than urgent fixes. */
+const KIND = { required: 2, urgent: 1 };
+/**
+ * How big a step a release is by its numbers: 0 for a major (3.0.0), 1 for a minor (3.14.0, or 0.15.0), 2 for a
+ * patch; a prerelease or a label that reads as no version weighs least.
+ */
+function stepOf(e) {
+    const p = parseVersion(e.version) ?? parseVersion(e.tag);
+    if (!p || p.prerelease.length > 0)
+        return Infinity;
+    let last = 0;
+    p.numbers.forEach((n, i) => {
+        if (n !== 0)
+            last = i;
+    });
+    return last;
+}
+/**
+ * The release a user most needs to read among those crossed: the most severe; among those, a required step before
+ * an urgent fix, then a major before a minor before a patch (prometheus 2.54.1 → 3.14.0 quotes 3.0.0, not a small
+ * change in 3.14.0); among equals the newest (history is newest first).
+ */
+function weightiest(entries) {
     let best = null;
-    for (const e of entries)
-        if (!best || SEVERITY[e.safeToUpdate] > SEVERITY[best.safeToUpdate])
+    const key = (e) => [SEVERITY[e.safeToUpdate], KIND[e.breakingKind ?? ''] ?? 0, -stepOf(e)];
+    for (const e of entries) {
+        if (!best) {
             best = e;
+            continue;
+        }
+        const a = key(e);
+        const b = key(best);
+        const i = a.findIndex((x, j) => x !== b[j]);
+        if (i >= 0 && a[i] > b[i])
+            best = e;
+    }
     return best;
 }
 
@@ -50891,493 +52208,42 @@ function exitStatus(e) {
     return e instanceof ProblemsError && (e.kind === 'usage' || e.kind === 'bad-input') ? 2 : 1;
 }
 
-;// CONCATENATED MODULE: ./src/check/tag-rules.ts
-// A community build's tag read as the upstream version it names, by its publisher's tag rule
-// (../shared/data/images/COMMUNITY.md, "Tag rules a matcher needs"): `4.0.15.2941-ls301` is Sonarr
-// 4.0.15.2941, `develop-4.0.15.2941-ls12` the same on the develop channel, `release-4.0.16.2944` a
-// hotio stable build. A tag the rule cannot read (`latest`, `rolling`, a commit, the publisher's own
-// numbering) stays unknown with its reason: a guess here would let `check` call an update safe.
+;// CONCATENATED MODULE: ./src/check/resolve.ts
 
-
-/** Docker's tag grammar; anything else is not a tag at all. */
-const TAG = /^[\w][\w.-]{0,127}$/;
-const SHA = /^[0-9a-f]{7,40}$/;
-/** `git describe` of a commit after a release (`2.7.4-2479-g86a32237`): a build between releases. */
-const DESCRIBE = /-\d+-g[0-9a-f]{7,40}$/;
-const DOTTED = /^\d+(?:\.\d+)*$/;
-/** Branches whose builds follow another channel than the image's stable one (linuxserver and hotio prefixes). */
-const BRANCH_CHANNEL = {
-    develop: 'develop',
-    development: 'develop',
-    dev: 'develop',
-    unstable: 'develop',
-    next: 'develop',
-    insiders: 'develop',
-    nightly: 'nightly',
-    beta: 'beta',
-    testing: 'beta'
-};
-/** linuxserver variants that build the same upstream release (another library, GPU, an older major). */
-const LSIO_VARIANTS = new Set(['libtorrentv1', 'gpu', 'gpu-legacy', 'legacy', 'previous', 'mongoless']);
-/** linuxserver variants that carry another project's version (glitch-soc for mastodon, netboot.xyz menus). */
-const LSIO_OTHER = new Set(['glitch', 'tftp']);
-const LSIO_ARCH = /^(?:amd64|arm64v8|arm32v7)-/;
-const LSIO_BRANCH = /^(develop|development|dev|unstable|next|insiders|nightly|beta|testing|gpu-legacy|gpu|libtorrentv1|legacy|previous|mongoless|glitch|tftp|v\d{1,3})-(.+)$/;
-/** `"…"` of a tag for a reason: cut, since a tag is upstream text. */
-const shown = (tag) => JSON.stringify(tag.length > 60 ? `${tag.slice(0, 60)}…` : tag);
-const tag_rules_unknown = (reason) => ({ unknown: reason });
-/** The checks every rule's result passes: a version has a number in it, reads as one word, and is no commit. */
-function finish(tag, version, channel, alias = false) {
-    if (version === '' || !/\d/.test(version))
-        return tag_rules_unknown(`the tag ${shown(tag)} names no version`);
-    if (SHA.test(version) && /[a-f]/.test(version))
-        return tag_rules_unknown(`the tag ${shown(tag)} names a commit (${version.slice(0, 12)}), not a release`);
-    if (DESCRIBE.test(version))
-        return tag_rules_unknown(`the tag ${shown(tag)} names a build between releases, not a release`);
-    if (version.includes('..'))
-        return tag_rules_unknown(`the tag ${shown(tag)} does not read as a version`);
-    if (version.length > LIMITS.version)
-        return tag_rules_unknown(`the tag ${shown(tag)} is too long to be a version`);
-    return alias ? { version, channel, alias: true } : { version, channel };
-}
-const dropV = (s) => s.replace(/^[vV](?=\d)/, '');
-const parts = (s) => (DOTTED.test(s) ? s.split('.').length : Infinity);
 /**
- * The upstream version a tag names under `rule`, with the channel it follows (`channel` is the image's, from the
- * catalog; a tag's own branch prefix wins), or why it names none.
+ * The app of `ref` by its label: `records` by repository (lower case). `flag` names the switch in the
+ * reason (`--resolve-images` on the command line, `resolve-images` in the action).
  */
-function readTag(rule, channel, tag) {
-    if (!TAG.test(tag))
-        return tag_rules_unknown(`${shown(tag)} is not an image tag`);
-    const base = channel ?? 'stable';
-    switch (rule) {
-        case 'own':
-            return tag_rules_unknown(`the tag ${shown(tag)} is the publisher's own numbering, not the upstream version`);
-        case 'as-is':
-            return finish(tag, tag, base);
-        case 'revision': {
-            // `3.7.5.0`: the upstream version, then the image's revision.
-            const v = dropV(tag);
-            if (parts(v) < 3 || parts(v) === Infinity)
-                return tag_rules_unknown(`the tag ${shown(tag)} is not an upstream version followed by an image revision`);
-            return finish(tag, v.slice(0, v.lastIndexOf('.')), base);
-        }
-        case 'k8s-at-home':
-            return finish(tag, dropV(tag), base);
-        case 'home-operations':
-        case 'bjw-s':
-        case 'onedr0p': {
-            const v = rule === 'onedr0p' ? dropV(tag.replace(/^release-/, '')) : dropV(tag);
-            // home-operations pushes X.Y.Z, X.Y and X beside the full version; onedr0p and old bjw-s X.Y and X.
-            const aliasParts = rule === 'onedr0p' ? 2 : 3;
-            return finish(tag, v, base, parts(v) <= aliasParts);
-        }
-        case 'binhex': {
-            // `<version>-<pkgrel>-<NN>`; a tag without them is one of the X / X.Y aliases.
-            const m = /^(.+)-\d+-\d\d$/.exec(tag);
-            if (!m)
-                return tag_rules_unknown(`the tag ${shown(tag)} is not one of binhex's release tags (<version>-<pkgrel>-<NN>)`);
-            return finish(tag, dropV(m[1]), base);
-        }
-        case 'hotio':
-            return hotio(tag, base);
-        case 'linuxserver':
-            return linuxserver(tag, base);
-    }
-}
-/** `<branch>-<version>`, `<branch>-<sha7>`, `<branch>-vX[.Y[.Z]]` (an alias), `<branch>`, `latest`. */
-function hotio(tag, base) {
-    const m = /^(release|nightly|testing|develop|beta|v\d{1,3})-(.+)$/.exec(tag);
-    if (!m)
-        return tag_rules_unknown(`the tag ${shown(tag)} names no hotio build of a version (<branch>-<version>)`);
-    const [, branch, rest] = m;
-    const channel = branch === 'release' || /^v\d/.test(branch) ? base : BRANCH_CHANNEL[branch];
-    if (/^v\d+(?:\.\d+){0,2}$/.test(rest))
-        return finish(tag, rest.slice(1), channel, true);
-    return finish(tag, rest, channel);
-}
-/**
- * `[arch-][<branch>-]<EXT_RELEASE_CLEAN>-ls<N>` or `version-<EXT_RELEASE_CLEAN>`; the release string keeps
- * upstream's leading `v`. Alpine packages add `-r<N>`, qbittorrent `_v<libtorrent>`, jellyfin `ubu<N>`.
- */
-function linuxserver(tag, base) {
-    let t = tag.replace(/-ls\d+$/, '').replace(LSIO_ARCH, '');
-    if (t.startsWith('version-'))
-        t = t.slice('version-'.length);
-    let channel = base;
-    const m = LSIO_BRANCH.exec(t);
-    if (m) {
-        const branch = m[1];
-        if (LSIO_OTHER.has(branch))
-            return tag_rules_unknown(`the tag ${shown(tag)} is linuxserver's ${branch} build, which carries another project's version`);
-        if (!LSIO_VARIANTS.has(branch) && !/^v\d/.test(branch))
-            channel = BRANCH_CHANNEL[branch];
-        t = m[2];
-    }
-    t = t
-        .replace(/ubu\d+$/, '')
-        .replace(/_v\d+(?:\.\d+)*$/, '')
-        .replace(/-r\d+$/, '');
-    return finish(tag, t, channel);
-}
-/** A reading's version as the numbers it has (1.6 is [1, 6], never [1, 6, 0]). */
-function numbersOf(label) {
-    const p = parseVersion(label);
-    return p && p.prerelease.length === 0 ? p.numbers : null;
-}
-/**
- * Why a reading is not judged against an app's history (labels: each release's version and tag), or null when it
- * is: a develop, nightly or beta build only where its tag names a release the history holds; an alias only where
- * it names exactly one release of it (`1.6` held as 1.6, and no 1.6.x beside it).
- */
-function notJudged(image, reading, labels) {
-    const v = reading.version;
-    if (reading.alias) {
-        const mine = numbersOf(v);
-        const numbers = labels.map(numbersOf).filter((n) => n !== null);
-        const exact = mine !== null && numbers.some((n) => n.length === mine.length && n.every((x, i) => x === mine[i]));
-        const longer = mine !== null && numbers.some((n) => n.length > mine.length && mine.every((x, i) => x === n[i]));
-        if (!exact || longer)
-            return `${shown(v)} may be an alias that follows the newest ${v}.x build of ${image}: it names no single release of the app's history`;
-    }
-    if (reading.channel !== 'stable' && !labels.some((l) => sameVersion(l, v)))
-        return `${image} is a ${reading.channel} build: its tag names ${shown(v)}, which is no release in the app's judged history`;
-    return null;
-}
-
-;// CONCATENATED MODULE: ./src/check/images.ts
-// Container image references as Docker Compose's `image:` gives them, read into a name (matched
-// against the catalog's `images:` and `community:` builds) and the version the tag says is running.
-
-
-/** `[registry/]path[:tag][@digest]`; null when it is not an image reference at all. */
-function parseImageRef(ref) {
-    let rest = ref.trim();
-    let digest = null;
-    const at = rest.indexOf('@');
-    if (at >= 0) {
-        digest = rest.slice(at + 1);
-        rest = rest.slice(0, at);
-    }
-    let tag = null;
-    const colon = rest.lastIndexOf(':');
-    // A colon after the last slash is the tag's; before it, a registry's port.
-    if (colon > rest.lastIndexOf('/')) {
-        tag = rest.slice(colon + 1);
-        rest = rest.slice(0, colon);
-        if (!/^[\w][\w.-]{0,127}$/.test(tag))
-            return null;
-    }
-    if (!IMAGE_PATTERN.test(rest))
-        return null;
-    return { name: rest, tag, digest };
-}
-/**
- * One spelling per image: Docker Hub's implicit registry and `library/` namespace are dropped
- * (`docker.io/library/nginx` is `nginx`), and a registry host is case-insensitive.
- */
-function imageKey(name) {
-    const parts = name.split('/');
-    const first = parts[0];
-    const hasRegistry = parts.length > 1 && (first.includes('.') || first.includes(':') || first === 'localhost');
-    let host = hasRegistry ? first.toLowerCase() : null;
-    let path = hasRegistry ? parts.slice(1) : parts;
-    // mirror.gcr.io is Google's pull-through mirror of Docker Hub: mirror.gcr.io/envoyproxy/envoy is envoyproxy/envoy.
-    if (host === 'docker.io' || host === 'index.docker.io' || host === 'registry-1.docker.io' || host === 'mirror.gcr.io')
-        host = null;
-    // Amazon's mirror of Docker Hub's official images: public.ecr.aws/docker/library/x is Docker Hub's x.
-    if (host === 'public.ecr.aws' && path[0] === 'docker' && path[1] === 'library' && path.length === 3) {
-        host = null;
-        path = path.slice(2);
-    }
-    if (host === null && path.length === 2 && path[0] === 'library')
-        path = path.slice(1);
-    // LinuxServer.io publishes each image at lscr.io and on Docker Hub: one image, two addresses.
-    if (host === 'lscr.io' && path[0] === 'linuxserver')
-        host = null;
-    return [...(host ? [host] : []), ...path].join('/');
-}
-/**
- * Looks image names up in the catalog's `images:` and community builds (every spelling of one image
- * meets at its `imageKey`). An image it does not map says why: not an image reference, or an image of
- * an app the catalog has but under another name, or an app it does not track.
- */
-function imageMatcher(images, 
-/** Every app of the catalog, those without images too. */
-apps = []) {
-    const byKey = new Map();
-    const builds = new Map();
-    const imagesOf = new Map();
-    for (const slug of apps)
-        imagesOf.set(slug, []);
-    for (const { image, slug, tags, channel } of images) {
-        const key = imageKey(image);
-        byKey.set(key, [...new Set([...(byKey.get(key) ?? []), slug])]);
-        imagesOf.set(slug, [...(imagesOf.get(slug) ?? []), image]);
-        if (tags) {
-            const of = builds.get(key) ?? new Map();
-            if (!of.has(slug))
-                of.set(slug, { tags, ...(channel ? { channel } : {}) });
-            builds.set(key, of);
-        }
-    }
-    return (written) => {
-        const ref = parseImageRef(written);
-        if (!ref)
-            return { untracked: 'not an image reference' };
-        const key = imageKey(ref.name);
-        const slugs = byKey.get(key);
-        if (slugs)
-            return { slugs, community: builds.get(key) ?? new Map() };
-        // Named after an app of the catalog (`lscr.io/linuxserver/tautulli`): say which images it does map.
-        const last = key.split('/').pop();
-        const mapped = imagesOf.get(last);
-        if (mapped)
-            return {
-                untracked: mapped.length > 0
-                    ? `not tracked by this catalog: its app "${last}" maps only ${mapped.slice(0, 4).join(', ')} (this one may be a community build; add it to the app's community: with its tag rule if it is the same app)`
-                    : `not tracked by this catalog: it has an app "${last}" but maps no image to it (add this one to its images:, or community: for a community build, if it is the same app)`
-            };
-        return { untracked: 'not tracked by this catalog' };
+async function resolveByLabel(ref, resolve, byRepo, flag) {
+    const found = await resolve(ref);
+    if ('why' in found)
+        return { why: `${flag}: ${found.why}` };
+    const repo = githubRepoOf(found.source);
+    const record = repo ? byRepo.get(repo.toLowerCase()) : undefined;
+    if (record)
+        return { record, source: found.source };
+    return {
+        why: `${flag}: its source label names ${found.source.slice(0, 200)}, which is no app of the catalog`
     };
 }
-const PRERELEASE_SUFFIX = /^[-.]?(alpha|beta|rc|pre|preview|dev)/i;
 /**
- * The version a tag says is running: `1.2.3`, `v1.2.3` as written; `1.2.3-alpine` as `1.2.3` (a
- * variant of the image, not of the app); `1.2` as `1.2`. A digest, `latest` or any tag without a
- * leading number names no version.
+ * `resolve` asked at most once for each image name and tag (a pull request or a Compose file often names one image
+ * many times), and at most `max` times in all: past it, the reason says the lookups ran out.
  */
-function runningVersion(ref) {
-    if (ref.digest !== null && ref.tag === null)
-        return { unknown: 'pinned by digest: the digest does not say which version it is' };
-    if (ref.tag === null)
-        return { unknown: 'no tag (Compose pulls "latest"): the running version is not known' };
-    const m = /^[vV]?\d+(?:\.\d+)*/.exec(ref.tag);
-    if (!m)
-        return { unknown: `the tag "${ref.tag}" names no version` };
-    const rest = ref.tag.slice(m[0].length);
-    if (rest === '' || PRERELEASE_SUFFIX.test(rest))
-        return { version: ref.tag };
-    return { version: m[0] };
-}
-/**
- * The version an image's tag names: by the community build's tag rule where it is one (`4.0.15.2941-ls301` is
- * 4.0.15.2941), else as the project's own tags say (runningVersion). A project's own image follows the app's
- * stable releases.
- */
-function imageVersion(ref, build) {
-    if (!build) {
-        const own = runningVersion(ref);
-        return 'version' in own ? { version: own.version, channel: 'stable' } : own;
-    }
-    if (ref.tag === null)
-        return runningVersion(ref);
-    return readTag(build.tags, build.channel, ref.tag);
-}
-
-;// CONCATENATED MODULE: ./src/util/bounded-body.ts
-// An HTTP body read as a stream, never past a size cap and never past a time bound: an endless
-// body, a gzip bomb (the cap counts the bytes after decompression, which is what fetch streams)
-// or a body that drips forever is cut off; a body shorter than its Content-Length is cut short.
-// Each ends as a reason in words, for a message that names the URL.
-
-/**
- * The body of `res`, at most `maxBytes` bytes, read while `signal` has not fired. `signal` is the
- * request's own (its timeout), so one bound covers the headers and the body.
- */
-async function bounded_body_readBoundedBody(res, maxBytes, signal, timeoutMs) {
-    const mib = `${maxBytes / (1024 * 1024)} MiB`;
-    const declared = res.headers.get('content-length');
-    const length = declared !== null && /^\d+$/.test(declared) ? Number(declared) : null;
-    // A compressed body's Content-Length counts the compressed bytes; only a plain one can be compared.
-    const plain = (res.headers.get('content-encoding') ?? 'identity').toLowerCase() === 'identity';
-    if (plain && length !== null && length > maxBytes) {
-        await res.body?.cancel().catch(() => { });
-        return { cut: `is ${length} bytes (Content-Length), larger than the ${mib} allowed` };
-    }
-    if (!res.body)
-        return { bytes: Buffer.alloc(0) };
-    const reader = res.body.getReader();
-    const chunks = [];
-    let size = 0;
-    // The fetch's signal stops the body too, but a reader waiting on a silent socket is also raced
-    // against it here, so the bound holds whatever the HTTP stack does with an abort mid-body.
-    let onAbort = () => { };
-    const aborted = new Promise((resolve) => {
-        onAbort = () => resolve('aborted');
-        if (signal.aborted)
-            resolve('aborted');
-        else
-            signal.addEventListener('abort', onAbort, { once: true });
-    });
-    const cancel = () => reader.cancel().catch(() => { });
-    try {
-        for (;;) {
-            let step;
-            try {
-                step = await Promise.race([reader.read(), aborted]);
-            }
-            catch (e) {
-                if (signal.aborted)
-                    step = 'aborted';
-                else {
-                    await cancel();
-                    const of = plain && length !== null ? ` of the ${length} bytes announced` : '';
-                    return { cut: `was cut off after ${size} bytes${of} (${bounded_body_describe(e)})` };
-                }
-            }
-            if (step === 'aborted') {
-                await cancel();
-                return { cut: `did not arrive within ${timeoutMs / 1000} s (${size} bytes read, then cut off)` };
-            }
-            if (step.done)
-                break;
-            size += step.value.byteLength;
-            if (size > maxBytes) {
-                await cancel();
-                return {
-                    cut: `is larger than the ${mib} allowed${plain ? '' : ' once decompressed'} (cut off there)`
-                };
-            }
-            chunks.push(step.value);
+function cachedResolve(resolve, max = Infinity) {
+    const cache = new Map();
+    return (ref) => {
+        const key = `${ref.name}:${ref.tag ?? ''}@${ref.digest ?? ''}`;
+        let answer = cache.get(key);
+        if (!answer) {
+            answer =
+                cache.size < max
+                    ? resolve(ref)
+                    : Promise.resolve({ why: `not looked up: the first ${max} images looked up are all a run reads` });
+            cache.set(key, answer);
         }
-    }
-    finally {
-        signal.removeEventListener('abort', onAbort);
-    }
-    if (plain && length !== null && size !== length)
-        return { cut: `was cut off after ${size} bytes of the ${length} bytes announced` };
-    return { bytes: Buffer.concat(chunks, size) };
-}
-/** An error mid-body in words: the first code along its cause chain, else its message. */
-function bounded_body_describe(error) {
-    return causeCode(error) ?? error?.message ?? String(error);
-}
-
-;// CONCATENATED MODULE: ./src/check/oci.ts
-// `--resolve-images`: an image the catalog does not map, resolved by its
-// `org.opencontainers.image.source` label (the label Renovate reads to find changelogs), read from
-// the registry over the OCI distribution API with an anonymous pull token. Only when the user
-// allows network; every failure is a reason, never an exception.
-
-
-const SOURCE_LABEL = 'org.opencontainers.image.source';
-/** Manifests and image configs are small; anything larger is not read. */
-const oci_MAX_BYTES = (/* unused pure expression or super */ null && (4 * 1024 * 1024));
-const ACCEPT = [
-    'application/vnd.oci.image.index.v1+json',
-    'application/vnd.oci.image.manifest.v1+json',
-    'application/vnd.docker.distribution.manifest.list.v2+json',
-    'application/vnd.docker.distribution.manifest.v2+json'
-].join(', ');
-/** The registry's base URL and the repository path in it; Docker Hub's implicit parts made explicit. */
-function registryOf(name) {
-    const parts = name.split('/');
-    const first = parts[0];
-    const hasRegistry = parts.length > 1 && (first.includes('.') || first.includes(':') || first === 'localhost');
-    let host = hasRegistry ? first.toLowerCase() : 'registry-1.docker.io';
-    let path = (hasRegistry ? parts.slice(1) : parts).join('/');
-    if (host === 'docker.io' || host === 'index.docker.io')
-        host = 'registry-1.docker.io';
-    if (host === 'registry-1.docker.io' && !path.includes('/'))
-        path = `library/${path}`;
-    // As Docker does, a registry on this machine is spoken to over plain HTTP.
-    const local = /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/.test(host);
-    return { base: `${local ? 'http' : 'https'}://${host}`, path };
-}
-/** `Bearer realm="…",service="…",scope="…"` */
-function bearerChallenge(header) {
-    if (!header || !/^bearer\s/i.test(header))
-        return null;
-    const out = {};
-    for (const m of header.slice(7).matchAll(/(\w+)="([^"]*)"/g))
-        out[m[1].toLowerCase()] = m[2];
-    return out.realm ? out : null;
-}
-/** The GitHub repository (`owner/name`) a source URL names, or null. */
-function githubRepoOf(source) {
-    const m = /^(?:https?:\/\/|git@)github\.com[/:]([\w.-]+)\/([\w.-]+?)(?:\.git)?\/?$/i.exec(source.trim());
-    return m ? `${m[1]}/${m[2]}` : null;
-}
-/** The image's source label, or why it could not be read. */
-async function imageSourceLabel(ref, deps = {}) {
-    const doFetch = deps.fetch ?? fetch;
-    const timeoutMs = deps.timeoutMs ?? 10_000;
-    const { base, path } = registryOf(ref.name);
-    let token = null;
-    const get = async (url, accept) => {
-        const timeout = AbortSignal.timeout(timeoutMs);
-        try {
-            const res = await doFetch(url, {
-                signal: timeout,
-                redirect: 'follow',
-                headers: { accept, ...(token ? { authorization: `Bearer ${token}` } : {}) }
-            });
-            return { url, res, timeout };
-        }
-        catch (e) {
-            throw new Error(networkFailure(e, hostOf(url), { timeout, timeoutMs })?.message ?? e.message);
-        }
+        return answer;
     };
-    const discard = (a) => a.res.body?.cancel().catch(() => { });
-    // The registry's host comes from a Compose file: its body is streamed under the cap, never read whole first.
-    const json = async ({ url, res, timeout }) => {
-        const body = await readBoundedBody(res, oci_MAX_BYTES, timeout, timeoutMs);
-        if ('cut' in body)
-            throw new Error(`${res.url || url} ${body.cut}`);
-        return JSON.parse(new TextDecoder().decode(body.bytes));
-    };
-    /** A document of the registry, asking for an anonymous pull token once when challenged. */
-    const read = async (url, accept) => {
-        let answer = await get(url, accept);
-        if (answer.res.status === 401 && token === null) {
-            await discard(answer);
-            const c = bearerChallenge(answer.res.headers.get('www-authenticate'));
-            if (!c)
-                throw new Error(`${hostOf(url)} asks for credentials this check does not have`);
-            const t = new URL(c.realm);
-            if (c.service)
-                t.searchParams.set('service', c.service);
-            t.searchParams.set('scope', c.scope ?? `repository:${path}:pull`);
-            const tr = await get(t.href, 'application/json');
-            if (!tr.res.ok) {
-                await discard(tr);
-                throw new Error(`${hostOf(t.href)} gave no anonymous pull token (HTTP ${tr.res.status})`);
-            }
-            const doc = (await json(tr));
-            token = doc.token ?? doc.access_token ?? null;
-            if (!token)
-                throw new Error(`${hostOf(t.href)} answered without a token`);
-            answer = await get(url, accept);
-        }
-        if (!answer.res.ok) {
-            await discard(answer);
-            throw new Error(`${url} answered HTTP ${answer.res.status}`);
-        }
-        return json(answer);
-    };
-    try {
-        const reference = ref.digest ?? ref.tag ?? 'latest';
-        let m = (await read(`${base}/v2/${path}/manifests/${reference}`, ACCEPT));
-        if (m.annotations?.[SOURCE_LABEL])
-            return { source: m.annotations[SOURCE_LABEL] };
-        if (Array.isArray(m.manifests)) {
-            const pick = m.manifests.find((x) => x.platform?.os === 'linux' && x.platform.architecture === 'amd64') ?? m.manifests[0];
-            if (!pick)
-                return { why: 'its image index lists no image' };
-            m = (await read(`${base}/v2/${path}/manifests/${pick.digest}`, ACCEPT));
-            if (m.annotations?.[SOURCE_LABEL])
-                return { source: m.annotations[SOURCE_LABEL] };
-        }
-        if (!m.config?.digest)
-            return { why: 'its manifest names no image configuration' };
-        const config = (await read(`${base}/v2/${path}/blobs/${m.config.digest}`, '*/*'));
-        const source = config.config?.Labels?.[SOURCE_LABEL];
-        return source ? { source } : { why: `the image has no ${SOURCE_LABEL} label` };
-    }
-    catch (e) {
-        return { why: `its registry could not be read: ${e.message}` };
-    }
 }
 
 ;// CONCATENATED MODULE: external "node:fs"
@@ -51551,7 +52417,7 @@ function httpLoader(base, shownBase, deps) {
     const origin = start.origin;
     const totalMs = deps.totalMs ?? TOTAL_MS;
     const overall = AbortSignal.timeout(totalMs);
-    const outOfTime = (name) => bad(name, `was not read: check's time for the whole snapshot (${totalMs / 1000} s) ran out; the server at ${network_hostOf(shownBase)} answers too slowly`);
+    const outOfTime = (name) => bad(name, `was not read: check's time for the whole snapshot (${totalMs / 1000} s) ran out; the server at ${hostOf(shownBase)} answers too slowly`);
     return async (sitePath) => {
         const name = `${shownBase}/${sitePath}`;
         if (overall.aborted)
@@ -51573,7 +52439,7 @@ function httpLoader(base, shownBase, deps) {
             catch (e) {
                 if (overall.aborted)
                     throw outOfTime(name);
-                const why = network_networkFailure(e, network_hostOf(url.href), { timeout, timeoutMs })?.message ?? e.message;
+                const why = networkFailure(e, hostOf(url.href), { timeout, timeoutMs })?.message ?? e.message;
                 throw bad(name, `could not be fetched: ${why}`);
             }
             const location = res.headers.get('location');
@@ -51603,7 +52469,7 @@ function httpLoader(base, shownBase, deps) {
             await res.body?.cancel().catch(() => { });
             throw bad(name, `answered HTTP ${res.status}`);
         }
-        const body = await bounded_body_readBoundedBody(res, snapshot_MAX_BYTES, timeout, timeoutMs);
+        const body = await readBoundedBody(res, snapshot_MAX_BYTES, timeout, timeoutMs);
         if ('cut' in body)
             throw overall.aborted ? outOfTime(name) : bad(name, body.cut);
         return { name, text: new TextDecoder().decode(body.bytes) };
@@ -51629,6 +52495,7 @@ async function snapshot_required(reader, sitePath, schema) {
 
 
 
+
 function crossedOf(e) {
     return {
         version: e.version,
@@ -51636,6 +52503,24 @@ function crossedOf(e) {
         breakingKind: e.breakingKind,
         security: e.security,
         url: e.url
+    };
+}
+/** Both read as versions and their first numbers differ. */
+function changesMajor(from, to) {
+    const a = from === null ? null : parseVersion(from);
+    const b = to === null ? null : parseVersion(to);
+    return a !== null && b !== null && a.numbers[0] !== b.numbers[0];
+}
+/** A verdict with nothing judged: the update as shown, unknown for `rationale`. */
+function notJudgedVerdict(running, latest, rationale) {
+    return {
+        running: running ?? '',
+        latest,
+        safeToUpdate: 'unknown',
+        rationale,
+        decidedBy: null,
+        crossed: [],
+        urgentOnly: false
     };
 }
 function checked(record, source, running, v) {
@@ -51652,7 +52537,8 @@ function checked(record, source, running, v) {
         crossed: v.crossed.map(crossedOf),
         breaking: v.safeToUpdate === 'breaking' || v.crossed.some((e) => e.safeToUpdate === 'breaking'),
         urgentOnly: v.urgentOnly,
-        unmaintained: record.safeToUpdate === 'unmaintained'
+        unmaintained: record.safeToUpdate === 'unmaintained',
+        changesMajor: changesMajor(running, v.latest || record.latestVersion)
     };
 }
 /**
@@ -51671,6 +52557,7 @@ function oneApp(slugs, records) {
  */
 async function runCheck(reader, input) {
     const catalog = await snapshot_required(reader, paths.catalog, catalogDocSchema);
+    const flag = input.resolveFlag ?? '--resolve-images';
     const records = new Map(catalog.apps.map((a) => [a.slug, a]));
     const byRepo = new Map(catalog.apps.map((a) => [a.repo.toLowerCase(), a]));
     const histories = new Map();
@@ -51679,37 +52566,59 @@ async function runCheck(reader, input) {
             histories.set(slug, await reader.read(paths.releases(slug), releasesDocSchema));
         return histories.get(slug);
     };
-    const judge = async (record, running, source, to) => {
-        const latest = to ?? record.latestVersion;
+    /** The update between two places in the app's history, shown as `running` → `latest`. */
+    const judge = async (record, source, running, latest, place) => {
         const history = await historyOf(record.slug);
-        const v = history === null
-            ? {
-                ...verdictFrom([], running, { latest }),
-                rationale: `The snapshot publishes no judged releases for ${record.slug} (it predates ${paths.releases('{slug}')}): the update is not judged.`
-            }
-            : // Spans never read (history gaps) make an update across them unknown, never safe.
-                verdictFrom(history.releases, running, { latest, gaps: history.gaps ?? [] });
-        return checked(record, source, running, v);
+        if (history === null)
+            return checked(record, source, running, notJudgedVerdict(running, latest, `The snapshot publishes no judged releases for ${record.slug} (it predates ${paths.releases('{slug}')}): the update is not judged.`));
+        const { from, to } = place(history.releases);
+        // Spans never read (history gaps) make an update across them unknown, never safe.
+        return checked(record, source, running, verdictOver(history.releases, from, to, { running, latest, gaps: history.gaps ?? [] }));
     };
-    /**
-     * The version an image's tag names for one app, or why it is not judged: a community build's tag is read by its
-     * rule, and a develop build or a moving alias counts only where it names a release the app's history holds.
-     */
-    const versionFor = async (slug, ref, build) => {
-        const reading = imageVersion(ref, build);
-        if (!('version' in reading) || (reading.channel === 'stable' && !reading.alias))
-            return reading;
-        const history = await historyOf(slug);
-        const labels = history ? history.releases.flatMap((e) => [e.version, e.tag]) : [];
-        const why = notJudged(ref.name, reading, labels);
-        return why === null ? reading : { unknown: why };
+    const releasesOf = async (slug) => (await historyOf(slug))?.releases ?? [];
+    /** A pull request's change of one app's image, from `base` to `head`. */
+    const judgeChange = async (record, source, base, head, headBuild, baseMatch) => {
+        const history = await historyOf(record.slug);
+        const releases = history?.releases ?? [];
+        const sameApp = 'slugs' in baseMatch && baseMatch.slugs.includes(record.slug);
+        const to = placeImage(head, headBuild, releases, record.latestVersion);
+        const from = base && sameApp
+            ? placeImage(base, baseMatch.community.get(record.slug), releases, record.latestVersion)
+            : { shown: null, unknown: 'it is not an image reference' };
+        const unknown = !sameApp
+            ? `the image was ${source.baseImage}, not one of ${record.slug}'s: there is no earlier version of it to update from`
+            : 'unknown' in from
+                ? `the version before is not known (${source.baseImage}): ${from.unknown}`
+                : 'unknown' in to
+                    ? `the version after is not known (${source.image}): ${to.unknown}`
+                    : null;
+        // A tag that names no version is shown as written, never as the catalog's latest.
+        if (unknown !== null || !('place' in from) || !('place' in to))
+            return checked(record, source, sameApp ? from.shown : null, notJudgedVerdict(sameApp ? from.shown : null, to.shown ?? (head.digest ? `@${head.digest.slice(0, 19)}` : '?'), `The update is not judged: ${unknown}. Pin version tags to have it judged.`));
+        if (from.shown === to.shown) {
+            // One tag, another digest or variant: a rebuild of one release, unless the tag floats over a line.
+            const moved = base.digest !== head.digest ? digestMove(to.place, releases, history?.gaps ?? []) : null;
+            return checked(record, source, from.shown, moved
+                ? {
+                    ...notJudgedVerdict(from.shown, to.shown, `The update is not judged: ${moved.why}.`),
+                    crossed: moved.mayCarry
+                }
+                : {
+                    ...notJudgedVerdict(from.shown, to.shown, `The version stays ${from.shown} (only the digest or the image's variant changes).`),
+                    safeToUpdate: 'safe'
+                });
+        }
+        return judge(record, source, from.shown, to.shown, () => ({ from: from.place, to: to.place }));
     };
     const apps = [];
     for (const f of input.from) {
         const record = records.get(f.slug);
         if (!record)
             throw problem('bad-input', `--from ${f.slug}=${f.version}: no app "${f.slug}" in the snapshot at ${reader.where}`);
-        apps.push(await judge(record, f.version, { from: 'argument' }));
+        apps.push(await judge(record, { from: 'argument' }, f.version, record.latestVersion, (h) => ({
+            from: placement_placeLabel(h, f.version),
+            to: placement_placeLabel(h, record.latestVersion)
+        })));
     }
     const untracked = [];
     if (input.services.length > 0) {
@@ -51727,18 +52636,13 @@ async function runCheck(reader, input) {
             let resolvedFrom;
             let reason = 'untracked' in m ? m.untracked : 'not tracked by this catalog';
             if (tracked.length === 0 && ref && input.resolve) {
-                const found = await input.resolve(ref);
-                const repo = 'source' in found ? githubRepoOf(found.source) : null;
-                const record = repo ? byRepo.get(repo.toLowerCase()) : undefined;
-                if (record) {
-                    tracked = [record];
+                const found = await resolveByLabel(ref, input.resolve, byRepo, flag);
+                if ('record' in found) {
+                    tracked = [found.record];
                     resolvedFrom = found.source;
                 }
                 else
-                    reason +=
-                        'why' in found
-                            ? `; --resolve-images: ${found.why}`
-                            : `; --resolve-images: its source label names ${found.source.slice(0, 200)}, which is no app of the catalog`;
+                    reason += `; ${found.why}`;
             }
             if (tracked.length === 0 || !ref) {
                 untracked.push({ ...where, reason });
@@ -51751,14 +52655,15 @@ async function runCheck(reader, input) {
                     image: s.image,
                     ...(resolvedFrom ? { resolvedFrom } : {})
                 };
-                const running = await versionFor(record.slug, ref, 'slugs' in m ? m.community.get(record.slug) : undefined);
-                if ('version' in running)
-                    apps.push(await judge(record, running.version, source));
+                const build = 'slugs' in m ? m.community.get(record.slug) : undefined;
+                const running = placeImage(ref, build, await releasesOf(record.slug), record.latestVersion);
+                if ('place' in running)
+                    apps.push(await judge(record, source, running.shown, record.latestVersion, (h) => ({
+                        from: running.place,
+                        to: placement_placeLabel(h, record.latestVersion)
+                    })));
                 else
-                    apps.push(checked(record, source, null, {
-                        ...verdictFrom([], '', { latest: record.latestVersion }),
-                        rationale: `The running version is not known: ${running.unknown}. Pin a version tag to have the update judged.`
-                    }));
+                    apps.push(checked(record, source, running.shown, notJudgedVerdict(running.shown, record.latestVersion, `The running version is not known: ${running.unknown}. Pin a version tag to have the update judged.`)));
             }
         }
     }
@@ -51768,44 +52673,36 @@ async function runCheck(reader, input) {
         const match = imageMatcher(images.images, records.keys());
         for (const c of changes) {
             const where = { file: c.file, service: c.field, line: c.line, image: c.image };
-            const m = match(c.image);
-            const tracked = 'slugs' in m ? oneApp(m.slugs, records) : [];
+            let m = match(c.image);
             const head = parseImageRef(c.image);
             const base = parseImageRef(c.baseImage);
+            let baseMatch = match(c.baseImage);
+            let resolvedFrom;
+            if ('untracked' in m && head && input.resolve) {
+                // Found by its label: the image before is the same app's when it is the same image (its tag bumped).
+                const found = await resolveByLabel(head, input.resolve, byRepo, flag);
+                if ('record' in found) {
+                    m = { slugs: [found.record.slug], community: new Map() };
+                    if (base && imageKey(base.name) === imageKey(head.name))
+                        baseMatch = m;
+                    resolvedFrom = found.source;
+                }
+                else
+                    m = { untracked: `${m.untracked}; ${found.why}` };
+            }
+            const tracked = 'slugs' in m ? oneApp(m.slugs, records) : [];
             if ('untracked' in m || tracked.length === 0 || !head) {
                 untracked.push({ ...where, reason: 'untracked' in m ? m.untracked : 'not tracked by this catalog' });
                 continue;
             }
-            const baseMatch = match(c.baseImage);
             for (const record of tracked) {
-                const source = { from: 'change', ...where, baseImage: c.baseImage };
-                const sameApp = 'slugs' in baseMatch && baseMatch.slugs.includes(record.slug);
-                const to = await versionFor(record.slug, head, m.community.get(record.slug));
-                const from = base
-                    ? await versionFor(record.slug, base, 'slugs' in baseMatch ? baseMatch.community.get(record.slug) : undefined)
-                    : { unknown: 'it is not an image reference' };
-                const unknown = !sameApp
-                    ? `the image was ${c.baseImage}, not one of ${record.slug}'s: there is no earlier version of it to update from`
-                    : 'unknown' in from
-                        ? `the version before is not known (${c.baseImage}): ${from.unknown}`
-                        : 'unknown' in to
-                            ? `the version after is not known (${c.image}): ${to.unknown}`
-                            : null;
-                if (unknown !== null || !('version' in from) || !('version' in to)) {
-                    // The version before is another app's when the image changed app: this app has none.
-                    apps.push(checked(record, source, sameApp && 'version' in from ? from.version : null, {
-                        ...verdictFrom([], '', { latest: 'version' in to ? to.version : record.latestVersion }),
-                        rationale: `The update is not judged: ${unknown}. Pin version tags to have it judged.`
-                    }));
-                }
-                else if (from.version === to.version) {
-                    apps.push(checked(record, source, from.version, {
-                        ...verdictFrom([], from.version, { latest: to.version }),
-                        rationale: `The version stays ${from.version} (only the digest or the image's variant changes).`
-                    }));
-                }
-                else
-                    apps.push(await judge(record, from.version, source, to.version));
+                const source = {
+                    from: 'change',
+                    ...where,
+                    baseImage: c.baseImage,
+                    ...(resolvedFrom ? { resolvedFrom } : {})
+                };
+                apps.push(await judgeChange(record, source, base, head, m.community.get(record.slug), baseMatch));
             }
         }
     }
@@ -51817,6 +52714,8 @@ async function runCheck(reader, input) {
 // pull request changes, each judged from its old version to its new one against a published
 // snapshot, reported as one comment updated in place, a job summary and an annotation on each
 // changed line; the step fails when one reaches `fail-on`.
+
+
 
 
 
@@ -51862,8 +52761,8 @@ function reportMarkdown(r, note, max = MAX_COMMENT) {
         .map((a) => {
         const w = worstOf(a, r);
         const src = a.source.from === 'change' ? a.source : null;
-        return (`| ${src ? action_code(`${src.file}:${src.line}`) : ''} | ${md(a.slug, 60)} | ${md(a.running ?? '?', 60)} → ${md(a.latest, 60)} | ${a.safeToUpdate} | ` +
-            `${w.safeToUpdate}${w.version ? ` (${md(w.version, 60)})` : ''}${w.urgentAllowed ? ', urgent fix allowed' : ''} | ${md(w.words)} |`);
+        return (`| ${src ? action_code(`${src.file}:${src.line}`) : ''} | ${md(a.slug, 60)}${src?.resolvedFrom ? ' (by its source label)' : ''} | ${md(a.running ?? '?', 60)} → ${md(a.latest, 60)} | ${a.safeToUpdate} | ` +
+            `${w.safeToUpdate}${w.version ? ` (${md(w.version, 60)})` : ''}${w.urgentAllowed ? ', urgent fix allowed' : ''}${w.unjudgedMajor ? ', unjudged major' : ''} | ${md(w.words)} |`);
     });
     const notes = [
         ...r.notRead.map((n) => `${action_code(n.file)}: not read, ${md(n.reason)}`),
@@ -51874,7 +52773,7 @@ function reportMarkdown(r, note, max = MAX_COMMENT) {
     const tail = [];
     if (note)
         tail.push(`> ${md(note, 1000)}`, '');
-    tail.push(`<sub>fail-on: ${r.failOn}${r.allowUrgent ? ', allow-urgent' : ''} · catalog ${md(withoutCredentials(r.api).replace(/\/+$/, ''), 200)}, generated ${md(r.result.snapshot.generatedAt, 40)}</sub>`);
+    tail.push(`<sub>fail-on: ${r.failOn}${r.allowUrgent ? ', allow-urgent' : ''}${r.allowUnjudgedMajor ? ', allow-unjudged-major' : ''} · catalog ${md(withoutCredentials(r.api).replace(/\/+$/, ''), 200)}, generated ${md(r.result.snapshot.generatedAt, 40)}</sub>`);
     // What is left for rows and notes once the head, the tail, the table's header and the two
     // "left out" lines (each under 200 characters) are counted.
     const fixed = [...head, ...tail].join('\n').length + 400 + 200;
@@ -51961,6 +52860,8 @@ function boolInput(name) {
         return true;
     throw new Error(`input ${name} "${v}" is not true or false`);
 }
+/** Registry lookups a run makes at most (resolve-images): each may wait 10 s a request. */
+const MAX_LOOKUPS = 50;
 async function runCheckAction(env = process.env, cwd = process.cwd(), deps = {}) {
     const token = getInput('github-token');
     if (token)
@@ -51969,6 +52870,9 @@ async function runCheckAction(env = process.env, cwd = process.cwd(), deps = {})
     try {
         const failOn = parseFailOn(getInput('fail-on'), `input fail-on (one of ${FAIL_ON.join(', ')})`);
         const allowUrgent = boolInput('allow-urgent');
+        const allowUnjudgedMajor = boolInput('allow-unjudged-major');
+        // On by default in check/action.yml: the runner may reach registries, and an unmapped image is otherwise unknown.
+        const resolveImages = boolInput('resolve-images');
         const api = getInput('api').trim();
         if (!api)
             throw new Error('input api is empty: give the address of an updatesafe snapshot, e.g. https://OWNER.github.io/REPO');
@@ -51986,10 +52890,14 @@ async function runCheckAction(env = process.env, cwd = process.cwd(), deps = {})
         if (!pr)
             throw new Error(`the event is not a pull request (${env.GITHUB_EVENT_NAME ?? '?'}): run this action on pull_request`);
         const { changes, added, unreadable, notRead } = await changedImages(cwd, pr.base.sha, pr.head.sha);
+        const resolve = resolveImages
+            ? cachedResolve((ref) => imageSourceLabel(ref, deps.fetch ? { fetch: deps.fetch } : {}), MAX_LOOKUPS)
+            : undefined;
         const result = await runCheck(snapshotReader(api, deps.fetch ? { fetch: deps.fetch } : {}), {
             from: [],
             services: [],
-            changes
+            changes,
+            ...(resolve ? { resolve, resolveFlag: 'resolve-images' } : {})
         });
         // An added image is not an update, but neither is it known to be safe; nor is an image left to a
         // template, or whatever a file the gate did not read holds.
@@ -52002,7 +52910,7 @@ async function runCheckAction(env = process.env, cwd = process.cwd(), deps = {})
                 ...notRead.map((n) => ({ file: n.file, line: 1, service: '', image: '', reason: n.reason }))
             ]
         };
-        const status = gateStatus(asUnknown, { failOn, allowUrgent });
+        const status = gateStatus(asUnknown, { failOn, allowUrgent, allowUnjudgedMajor });
         const report = {
             result,
             added: added.map((a) => ({ file: a.file, line: a.line, image: a.image })),
@@ -52010,6 +52918,7 @@ async function runCheckAction(env = process.env, cwd = process.cwd(), deps = {})
             notRead,
             failOn,
             allowUrgent,
+            allowUnjudgedMajor,
             status,
             api
         };
@@ -52044,7 +52953,7 @@ async function runCheckAction(env = process.env, cwd = process.cwd(), deps = {})
             warning(escapeUnsafe(redact(comment.warning, secrets)));
         if (env.GITHUB_STEP_SUMMARY)
             await summary.addRaw(redact(reportMarkdown(report, note), secrets), true).write();
-        const worst = result.apps.reduce((m, a) => Math.max(m, RANK[worstOf(a, { allowUrgent }).safeToUpdate]), notJudgedCount(report) > 0 ? RANK.unknown : 0);
+        const worst = result.apps.reduce((m, a) => Math.max(m, RANK[worstOf(a, { allowUrgent, allowUnjudgedMajor }).safeToUpdate]), notJudgedCount(report) > 0 ? RANK.unknown : 0);
         setOutput('worst', Object.keys(RANK)[worst] ?? 'safe');
         setOutput('judged', result.apps.length);
         setOutput('comment', comment.done);
@@ -52291,7 +53200,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 
 
 var identity = __nccwpck_require__(1127);
-var Scalar = __nccwpck_require__(5682);
+var Scalar = __nccwpck_require__(3301);
 var YAMLMap = __nccwpck_require__(4454);
 var YAMLSeq = __nccwpck_require__(2223);
 var resolveBlockMap = __nccwpck_require__(7103);
@@ -52559,7 +53468,7 @@ exports.composeNode = composeNode;
 
 
 var identity = __nccwpck_require__(1127);
-var Scalar = __nccwpck_require__(5682);
+var Scalar = __nccwpck_require__(3301);
 var resolveBlockScalar = __nccwpck_require__(8913);
 var resolveFlowScalar = __nccwpck_require__(6842);
 
@@ -53008,7 +53917,7 @@ exports.resolveBlockMap = resolveBlockMap;
 
 
 
-var Scalar = __nccwpck_require__(5682);
+var Scalar = __nccwpck_require__(3301);
 
 function resolveBlockScalar(ctx, scalar, onError) {
     const start = scalar.offset;
@@ -53535,7 +54444,7 @@ exports.resolveFlowCollection = resolveFlowCollection;
 
 
 
-var Scalar = __nccwpck_require__(5682);
+var Scalar = __nccwpck_require__(3301);
 var resolveEnd = __nccwpck_require__(7788);
 
 function resolveFlowScalar(scalar, strict, onError) {
@@ -54542,7 +55451,7 @@ exports.applyReviver = applyReviver;
 
 var Alias = __nccwpck_require__(4065);
 var identity = __nccwpck_require__(1127);
-var Scalar = __nccwpck_require__(5682);
+var Scalar = __nccwpck_require__(3301);
 
 const defaultTagPrefix = 'tag:yaml.org,2002:';
 function findTagObject(value, tagName, tags) {
@@ -54899,7 +55808,7 @@ var errors = __nccwpck_require__(1464);
 var Alias = __nccwpck_require__(4065);
 var identity = __nccwpck_require__(1127);
 var Pair = __nccwpck_require__(7165);
-var Scalar = __nccwpck_require__(5682);
+var Scalar = __nccwpck_require__(3301);
 var YAMLMap = __nccwpck_require__(4454);
 var YAMLSeq = __nccwpck_require__(2223);
 var cst = __nccwpck_require__(3461);
@@ -55348,7 +56257,7 @@ exports.createPair = createPair;
 
 /***/ }),
 
-/***/ 5682:
+/***/ 3301:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -55392,7 +56301,7 @@ var addPairToJSMap = __nccwpck_require__(7104);
 var Collection = __nccwpck_require__(101);
 var identity = __nccwpck_require__(1127);
 var Pair = __nccwpck_require__(7165);
-var Scalar = __nccwpck_require__(5682);
+var Scalar = __nccwpck_require__(3301);
 
 function findPair(items, key) {
     const k = identity.isScalar(key) ? key.value : key;
@@ -55545,7 +56454,7 @@ var createNode = __nccwpck_require__(2404);
 var stringifyCollection = __nccwpck_require__(1212);
 var Collection = __nccwpck_require__(101);
 var identity = __nccwpck_require__(1127);
-var Scalar = __nccwpck_require__(5682);
+var Scalar = __nccwpck_require__(3301);
 var toJS = __nccwpck_require__(6424);
 
 class YAMLSeq extends Collection.Collection {
@@ -58312,7 +59221,7 @@ exports.map = map;
 
 
 
-var Scalar = __nccwpck_require__(5682);
+var Scalar = __nccwpck_require__(3301);
 
 const nullTag = {
     identify: value => value == null,
@@ -58385,7 +59294,7 @@ exports.string = string;
 
 
 
-var Scalar = __nccwpck_require__(5682);
+var Scalar = __nccwpck_require__(3301);
 
 const boolTag = {
     identify: value => typeof value === 'boolean',
@@ -58413,7 +59322,7 @@ exports.boolTag = boolTag;
 
 
 
-var Scalar = __nccwpck_require__(5682);
+var Scalar = __nccwpck_require__(3301);
 var stringifyNumber = __nccwpck_require__(8689);
 
 const floatNaN = {
@@ -58548,7 +59457,7 @@ exports.schema = schema;
 
 
 
-var Scalar = __nccwpck_require__(5682);
+var Scalar = __nccwpck_require__(3301);
 var map = __nccwpck_require__(7451);
 var seq = __nccwpck_require__(1706);
 
@@ -58726,7 +59635,7 @@ exports.getTags = getTags;
 
 
 var node_buffer = __nccwpck_require__(181);
-var Scalar = __nccwpck_require__(5682);
+var Scalar = __nccwpck_require__(3301);
 var stringifyString = __nccwpck_require__(3069);
 
 const binary = {
@@ -58802,7 +59711,7 @@ exports.binary = binary;
 
 
 
-var Scalar = __nccwpck_require__(5682);
+var Scalar = __nccwpck_require__(3301);
 
 function boolStringify({ value, source }, ctx) {
     const boolObj = value ? trueTag : falseTag;
@@ -58838,7 +59747,7 @@ exports.trueTag = trueTag;
 
 
 
-var Scalar = __nccwpck_require__(5682);
+var Scalar = __nccwpck_require__(3301);
 var stringifyNumber = __nccwpck_require__(8689);
 
 const floatNaN = {
@@ -58979,7 +59888,7 @@ exports.intOct = intOct;
 
 
 var identity = __nccwpck_require__(1127);
-var Scalar = __nccwpck_require__(5682);
+var Scalar = __nccwpck_require__(3301);
 
 // If the value associated with a merge key is a single mapping node, each of
 // its key/value pairs is inserted into the current mapping, unless the key
@@ -59142,7 +60051,7 @@ exports.omap = omap;
 
 var identity = __nccwpck_require__(1127);
 var Pair = __nccwpck_require__(7165);
-var Scalar = __nccwpck_require__(5682);
+var Scalar = __nccwpck_require__(3301);
 var YAMLSeq = __nccwpck_require__(2223);
 
 function resolvePairs(seq, onError) {
@@ -60111,7 +61020,7 @@ exports.stringifyNumber = stringifyNumber;
 
 
 var identity = __nccwpck_require__(1127);
-var Scalar = __nccwpck_require__(5682);
+var Scalar = __nccwpck_require__(3301);
 var stringify = __nccwpck_require__(2148);
 var stringifyComment = __nccwpck_require__(9799);
 
@@ -60269,7 +61178,7 @@ exports.stringifyPair = stringifyPair;
 
 
 
-var Scalar = __nccwpck_require__(5682);
+var Scalar = __nccwpck_require__(3301);
 var foldFlowLines = __nccwpck_require__(4475);
 
 const getFoldOptions = (ctx, isBlock) => ({
