@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, expect } from '@jest/globals'
 import { describe, it } from '../support/needs-shared-data.js'
 import { spawn } from 'node:child_process'
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
@@ -21,7 +21,7 @@ import { startFakeComments, type FakeComments } from '../support/fake-issue-comm
 import { startFakeRegistry } from '../support/fake-registry.js'
 import { RELEASE_NOTES } from '../support/shared-data.js'
 import { tempDir } from '../support/tmp.js'
-import { testGit } from '../support/git.js'
+import { prRepository } from '../support/git.js'
 import { copyJudgedCatalog } from '../support/catalog.js'
 
 const ENTRY = path.resolve('src/check-action.ts')
@@ -69,32 +69,9 @@ afterAll(async () => {
   await cleanup()
 })
 
-const git = (cwd: string, ...args: string[]) => testGit(dir)(cwd, ...args)
-
 /** A repository with `base` files committed on main and `head` files on a branch; returns both commits. */
-async function repoWith(
-  name: string,
-  base: Record<string, string>,
-  ...heads: Record<string, string>[]
-): Promise<{ cwd: string; base: string; heads: string[] }> {
-  const cwd = path.join(dir, 'repos', name)
-  await mkdir(cwd, { recursive: true })
-  git(cwd, 'init', '-q', '-b', 'main')
-  const commit = async (files: Record<string, string>, msg: string) => {
-    for (const [f, text] of Object.entries(files)) {
-      await mkdir(path.dirname(path.join(cwd, f)), { recursive: true })
-      await writeFile(path.join(cwd, f), text)
-    }
-    git(cwd, 'add', '-A')
-    git(cwd, 'commit', '-q', '-m', msg)
-    return git(cwd, 'rev-parse', 'HEAD')
-  }
-  const b = await commit(base, 'base')
-  git(cwd, 'checkout', '-q', '-b', 'renovate/bump')
-  const hs: string[] = []
-  for (const [i, h] of heads.entries()) hs.push(await commit(h, `bump ${i}`))
-  return { cwd, base: b, heads: hs }
-}
+const repoWith = (name: string, base: Record<string, string>, ...heads: Record<string, string>[]) =>
+  prRepository(dir, name, base, ...heads)
 
 interface Run {
   code: number | null

@@ -4,9 +4,9 @@
 // made-up apps (../support/mini-snapshot.ts) whose releases carry the shapes of the real pull requests.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { spawn } from 'node:child_process'
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import { testGit } from '../support/git.js'
+import { prRepository } from '../support/git.js'
 import { APPS } from '../support/made-up-apps.js'
 import { writeMiniSnapshot } from '../support/mini-snapshot.js'
 import { tempDir } from '../support/tmp.js'
@@ -28,28 +28,9 @@ beforeAll(async () => {
 })
 afterAll(() => cleanup())
 
-const git = (cwd: string, ...args: string[]) => testGit(dir)(cwd, ...args)
-
-async function repoWith(
-  name: string,
-  base: Record<string, string>,
-  head: Record<string, string>
-): Promise<{ cwd: string; base: string; head: string }> {
-  const cwd = path.join(dir, 'repos', name)
-  await mkdir(cwd, { recursive: true })
-  git(cwd, 'init', '-q', '-b', 'main')
-  const commit = async (files: Record<string, string>, msg: string) => {
-    for (const [f, text] of Object.entries(files)) {
-      await mkdir(path.dirname(path.join(cwd, f)), { recursive: true })
-      await writeFile(path.join(cwd, f), text)
-    }
-    git(cwd, 'add', '-A')
-    git(cwd, 'commit', '-q', '-m', msg)
-    return git(cwd, 'rev-parse', 'HEAD')
-  }
-  const b = await commit(base, 'base')
-  git(cwd, 'checkout', '-q', '-b', 'renovate/bump')
-  return { cwd, base: b, head: await commit(head, 'bump') }
+async function repoWith(name: string, base: Record<string, string>, head: Record<string, string>) {
+  const r = await prRepository(dir, name, base, head)
+  return { cwd: r.cwd, base: r.base, head: r.heads[0]! }
 }
 
 interface Run {
