@@ -40,11 +40,14 @@ export async function copyCatalogSample(
   return slugs
 }
 
-/** copyCatalogSample with every record whose notes the data set holds (the apps a `--notes-from` build judges). */
+/**
+ * copyCatalogSample with the records whose notes the data set holds (the apps a `--notes-from` build judges): every
+ * one of them, or every `judgedEvery`-th where a test needs only their shapes.
+ */
 export async function copyJudgedCatalog(
   dir: string,
   notesFile: string,
-  options: { every?: number; also?: readonly string[] } = {}
+  { judgedEvery = 1, ...options }: { every?: number; also?: readonly string[]; judgedEvery?: number } = {}
 ): Promise<string[]> {
   const withNotes = new Set(
     (await readFile(notesFile, 'utf8'))
@@ -52,5 +55,6 @@ export async function copyJudgedCatalog(
       .filter((l) => l.trim() !== '')
       .map((l) => (JSON.parse(l) as { slug: string }).slug)
   )
-  return copyCatalogSample(dir, { ...options, keep: (slug) => withNotes.has(slug) })
+  const picked = new Set([...withNotes].sort().filter((_, i) => i % judgedEvery === 0))
+  return copyCatalogSample(dir, { ...options, keep: (slug) => picked.has(slug) })
 }
