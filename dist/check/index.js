@@ -52034,7 +52034,7 @@ function stepOf(e) {
 }
 /**
  * The release a user most needs to read among those crossed: the most severe; among those, a required step before
- * an urgent fix, then a major before a minor before a patch (prometheus 2.54.1 → 3.14.0 quotes 3.0.0, not a small
+ * an urgent fix, then a major before a minor before a patch (2.54.1 → 3.14.0 quotes 3.0.0, not a small
  * change in 3.14.0); among equals the newest (history is newest first).
  */
 function weightiest(entries) {
