@@ -31,14 +31,34 @@ describe('resolveByLabel', () => {
 describe('cachedResolve', () => {
   it('asks once an image name and tag, and at most the cap in all', async () => {
     const asked: string[] = []
-    const resolve = cachedResolve((r) => {
-      asked.push(`${r.name}:${r.tag}`)
-      return Promise.resolve({ source: 'https://github.com/demo-org/demo' })
-    }, 2)
+    const resolve = cachedResolve(
+      (r) => {
+        asked.push(`${r.name}:${r.tag}`)
+        return Promise.resolve({ source: 'https://github.com/demo-org/demo' })
+      },
+      { max: 2 }
+    )
     await resolve(ref('a'))
     await resolve(ref('a'))
     await resolve(ref('b'))
     expect(await resolve(ref('c'))).toEqual({ why: 'not looked up: the first 2 images looked up are all a run reads' })
     expect(asked).toEqual(['a:1.0', 'b:1.0'])
+  })
+
+  it('starts no lookup once its time from the first one has run out, whatever the cap', async () => {
+    let clock = 1_000
+    const asked: string[] = []
+    const resolve = cachedResolve(
+      (r) => {
+        asked.push(r.name)
+        clock += 40_000 // a registry that answers slowly
+        return Promise.resolve({ why: 'its registry could not be read: timeout' })
+      },
+      { max: 50, totalMs: 60_000, now: () => clock }
+    )
+    await resolve(ref('a'))
+    await resolve(ref('b'))
+    expect(await resolve(ref('c'))).toEqual({ why: 'not looked up: the 60 s a run gives registry lookups ran out' })
+    expect(asked).toEqual(['a', 'b'])
   })
 })

@@ -195,6 +195,8 @@ function boolInput(name: string): boolean {
 
 /** Registry lookups a run makes at most (resolve-images): each may wait 10 s a request. */
 const MAX_LOOKUPS = 50
+/** No lookup starts once this much time has passed since the first: a slow registry never holds the gate long. */
+const LOOKUPS_MS = 60_000
 
 export interface CheckActionDeps {
   fetch?: typeof fetch
@@ -235,7 +237,10 @@ export async function runCheckAction(
       )
     const { changes, added, unreadable, notRead } = await changedImages(cwd, pr.base.sha, pr.head.sha)
     const resolve = resolveImages
-      ? cachedResolve((ref) => imageSourceLabel(ref, deps.fetch ? { fetch: deps.fetch } : {}), MAX_LOOKUPS)
+      ? cachedResolve((ref) => imageSourceLabel(ref, deps.fetch ? { fetch: deps.fetch } : {}), {
+          max: MAX_LOOKUPS,
+          totalMs: LOOKUPS_MS
+        })
       : undefined
     const result = await runCheck(snapshotReader(api, deps.fetch ? { fetch: deps.fetch } : {}), {
       from: [],

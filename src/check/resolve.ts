@@ -31,20 +31,35 @@ export async function resolveByLabel(
   }
 }
 
+/** How many lookups a run makes at most, and for how long it starts new ones (from its first, by `now`). */
+export interface ResolveBudget {
+  max?: number
+  totalMs?: number
+  now?: () => number
+}
+
 /**
  * `resolve` asked at most once for each image name and tag (a pull request or a Compose file often names one image
- * many times), and at most `max` times in all: past it, the reason says the lookups ran out.
+ * many times), at most `max` times in all, and not once `totalMs` have passed since the first lookup (a registry
+ * that answers slowly would otherwise hold the run for each image): past either, the reason says the lookups ran out.
  */
-export function cachedResolve(resolve: Resolve, max = Infinity): Resolve {
+export function cachedResolve(
+  resolve: Resolve,
+  { max = Infinity, totalMs = Infinity, now = Date.now }: ResolveBudget = {}
+): Resolve {
   const cache = new Map<string, ReturnType<Resolve>>()
+  let started: number | null = null
   return (ref) => {
     const key = `${ref.name}:${ref.tag ?? ''}@${ref.digest ?? ''}`
     let answer = cache.get(key)
     if (!answer) {
+      started ??= now()
       answer =
-        cache.size < max
-          ? resolve(ref)
-          : Promise.resolve({ why: `not looked up: the first ${max} images looked up are all a run reads` })
+        cache.size >= max
+          ? Promise.resolve({ why: `not looked up: the first ${max} images looked up are all a run reads` })
+          : now() - started >= totalMs
+            ? Promise.resolve({ why: `not looked up: the ${totalMs / 1000} s a run gives registry lookups ran out` })
+            : resolve(ref)
       cache.set(key, answer)
     }
     return answer
