@@ -3,6 +3,7 @@
 // line), a digest moved under a floating tag, a tag that names no version, a community build's tag rule. Both ends
 // of an update are compared in one scheme, so a bound read as a tag is never compared with a label.
 import type { HistoryEntry } from '../schema/index.js'
+import { quoted } from '../util/text.js'
 import { compareVersions, parseVersion, sameVersion } from '../util/versions.js'
 import { imageVersion, type CommunityBuild, type ImageRef } from './images.js'
 
@@ -73,14 +74,14 @@ export function placeLabel(history: readonly HistoryEntry[], label: string, opts
   const prefix = opts.tagPrefix
   const line = opts.floating ? stableNumbers(label, prefix) : null
   if (line !== null) {
+    // The record's latest may be a newer release of the line that is not judged yet.
+    const latest = opts.latest !== undefined ? stableNumbers(opts.latest, prefix) : null
     for (const scheme of ['version', 'tag'] as const) {
       const newest = history.find((e) => {
         const n = stableNumbers(schemeLabel(e, scheme), prefix)
         return n !== null && inLine(n, line)
       })
       if (!newest) continue
-      // The record's latest may be a newer release of the line that is not judged yet.
-      const latest = opts.latest !== undefined ? stableNumbers(opts.latest, prefix) : null
       if (
         scheme === 'version' &&
         latest !== null &&
@@ -90,7 +91,6 @@ export function placeLabel(history: readonly HistoryEntry[], label: string, opts
         return { at: 'label', label: opts.latest!, scheme: 'version', line: null, floating: line }
       return { at: 'release', entry: newest, scheme, floating: line }
     }
-    const latest = opts.latest !== undefined ? stableNumbers(opts.latest, prefix) : null
     if (latest !== null && inLine(latest, line))
       return { at: 'label', label: opts.latest!, scheme: 'version', line: null, floating: line }
     return { at: 'label', label, scheme: null, line, floating: line }
@@ -201,9 +201,6 @@ function compareLines(a: readonly number[], b: readonly number[]): number {
 export function gapLabel(p: Place): string {
   return p.at === 'release' ? p.entry.version : p.label
 }
-
-/** `shown` of a tag for a reason: cut, since a tag is upstream text. */
-const quoted = (tag: string) => JSON.stringify(tag.length > 60 ? `${tag.slice(0, 60)}…` : tag)
 
 /**
  * An image tag placed in an app's history: read by the community build's tag rule where it is one, else as the

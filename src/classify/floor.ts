@@ -5,7 +5,6 @@
 // (chooseFloorKinds), measured by cross-validation grouped by app in bench/classifier.mjs.
 import type { Classification } from '../schema/index.js'
 import type { AnswerClass, ModelAnswer } from './model-answer.js'
-import { SEVERITY } from './upgrade.js'
 
 /** What the rules found in the notes that the floor reads. */
 export interface RulesFloor {
@@ -24,9 +23,6 @@ export interface FlooredVerdict {
   /** The floor overruled the model: the rules' verdict stands. */
   floored: boolean
 }
-
-/** The trigger a model's `unknown` meets: a line says what changed. */
-export const DESCRIBED = 'described'
 
 /**
  * The kinds that overrule a model's `safe`: chosen by chooseFloorKinds on the labels of the training apps
@@ -91,8 +87,8 @@ export function applyFloor(
   }
   if (answer.class !== 'safe' || !(rules.cut || firesIn(rules.kinds, kept)))
     return { safeToUpdate: answer.class, floored: false }
-  const cautious: AnswerClass = rules.safeToUpdate === 'breaking' ? 'breaking' : 'caution'
-  return { safeToUpdate: SEVERITY[cautious] >= SEVERITY[answer.class] ? cautious : answer.class, floored: true }
+  // The answer is safe here: the rules' breaking stands, anything else is caution at least.
+  return { safeToUpdate: rules.safeToUpdate === 'breaking' ? 'breaking' : 'caution', floored: true }
 }
 
 /** Whether one of `kinds` is among the kinds kept. */
