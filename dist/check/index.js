@@ -50303,6 +50303,7 @@ function versionIdentity(label, tagPrefix) {
 ;// CONCATENATED MODULE: ./src/check/placement.ts
 
 
+
 const schemeLabel = (e, s) => (s === 'version' ? e.version : e.tag);
 /** The numbers of a stable label, or null (a prerelease or an opaque label). */
 function stableNumbers(label, tagPrefix) {
@@ -50340,6 +50341,8 @@ function placement_placeLabel(history, label, opts = {}) {
     const prefix = opts.tagPrefix;
     const line = opts.floating ? stableNumbers(label, prefix) : null;
     if (line !== null) {
+        // The record's latest may be a newer release of the line that is not judged yet.
+        const latest = opts.latest !== undefined ? stableNumbers(opts.latest, prefix) : null;
         for (const scheme of ['version', 'tag']) {
             const newest = history.find((e) => {
                 const n = stableNumbers(schemeLabel(e, scheme), prefix);
@@ -50347,8 +50350,6 @@ function placement_placeLabel(history, label, opts = {}) {
             });
             if (!newest)
                 continue;
-            // The record's latest may be a newer release of the line that is not judged yet.
-            const latest = opts.latest !== undefined ? stableNumbers(opts.latest, prefix) : null;
             if (scheme === 'version' &&
                 latest !== null &&
                 inLine(latest, line) &&
@@ -50356,7 +50357,6 @@ function placement_placeLabel(history, label, opts = {}) {
                 return { at: 'label', label: opts.latest, scheme: 'version', line: null, floating: line };
             return { at: 'release', entry: newest, scheme, floating: line };
         }
-        const latest = opts.latest !== undefined ? stableNumbers(opts.latest, prefix) : null;
         if (latest !== null && inLine(latest, line))
             return { at: 'label', label: opts.latest, scheme: 'version', line: null, floating: line };
         return { at: 'label', label, scheme: null, line, floating: line };
@@ -50462,8 +50462,6 @@ function compareLines(a, b) {
 function gapLabel(p) {
     return p.at === 'release' ? p.entry.version : p.label;
 }
-/** `shown` of a tag for a reason: cut, since a tag is upstream text. */
-const placement_quoted = (tag) => JSON.stringify(tag.length > 60 ? `${tag.slice(0, 60)}…` : tag);
 /**
  * An image tag placed in an app's history: read by the community build's tag rule where it is one, else as the
  * project's own tags; a tag of one or two numbers, or a publisher's alias, is a floating tag (the newest release
@@ -50482,7 +50480,7 @@ function placeImage(ref, build, history, latest) {
         if (!history.some((e) => sameVersion(e.version, v) || sameVersion(e.tag, v)))
             return {
                 shown: v,
-                unknown: `${ref.name} is a ${reading.channel} build: its tag names ${placement_quoted(v)}, which is no release in the app's judged history`
+                unknown: `${ref.name} is a ${reading.channel} build: its tag names ${quoted(v)}, which is no release in the app's judged history`
             };
         return { shown: v, place: placement_placeLabel(history, v) };
     }
@@ -52228,18 +52226,23 @@ async function resolveByLabel(ref, resolve, byRepo, flag) {
 }
 /**
  * `resolve` asked at most once for each image name and tag (a pull request or a Compose file often names one image
- * many times), and at most `max` times in all: past it, the reason says the lookups ran out.
+ * many times), at most `max` times in all, and not once `totalMs` have passed since the first lookup (a registry
+ * that answers slowly would otherwise hold the run for each image): past either, the reason says the lookups ran out.
  */
-function cachedResolve(resolve, max = Infinity) {
+function cachedResolve(resolve, { max = Infinity, totalMs = Infinity, now = Date.now } = {}) {
     const cache = new Map();
+    let started = null;
     return (ref) => {
         const key = `${ref.name}:${ref.tag ?? ''}@${ref.digest ?? ''}`;
         let answer = cache.get(key);
         if (!answer) {
+            started ??= now();
             answer =
-                cache.size < max
-                    ? resolve(ref)
-                    : Promise.resolve({ why: `not looked up: the first ${max} images looked up are all a run reads` });
+                cache.size >= max
+                    ? Promise.resolve({ why: `not looked up: the first ${max} images looked up are all a run reads` })
+                    : now() - started >= totalMs
+                        ? Promise.resolve({ why: `not looked up: the ${totalMs / 1000} s a run gives registry lookups ran out` })
+                        : resolve(ref);
             cache.set(key, answer);
         }
         return answer;
@@ -52862,6 +52865,8 @@ function boolInput(name) {
 }
 /** Registry lookups a run makes at most (resolve-images): each may wait 10 s a request. */
 const MAX_LOOKUPS = 50;
+/** No lookup starts once this much time has passed since the first: a slow registry never holds the gate long. */
+const LOOKUPS_MS = 60_000;
 async function runCheckAction(env = process.env, cwd = process.cwd(), deps = {}) {
     const token = getInput('github-token');
     if (token)
@@ -52891,7 +52896,10 @@ async function runCheckAction(env = process.env, cwd = process.cwd(), deps = {})
             throw new Error(`the event is not a pull request (${env.GITHUB_EVENT_NAME ?? '?'}): run this action on pull_request`);
         const { changes, added, unreadable, notRead } = await changedImages(cwd, pr.base.sha, pr.head.sha);
         const resolve = resolveImages
-            ? cachedResolve((ref) => imageSourceLabel(ref, deps.fetch ? { fetch: deps.fetch } : {}), MAX_LOOKUPS)
+            ? cachedResolve((ref) => imageSourceLabel(ref, deps.fetch ? { fetch: deps.fetch } : {}), {
+                max: MAX_LOOKUPS,
+                totalMs: LOOKUPS_MS
+            })
             : undefined;
         const result = await runCheck(snapshotReader(api, deps.fetch ? { fetch: deps.fetch } : {}), {
             from: [],

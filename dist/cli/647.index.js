@@ -4613,643 +4613,7 @@ function quoteOf(unit, at, max = 200) {
     return squash(`${start > 0 ? '…' : ''}${q}`);
 }
 
-// EXTERNAL MODULE: ./src/util/versions.ts
-var versions = __webpack_require__(395);
-;// CONCATENATED MODULE: ./src/check/tag-rules.ts
-// A community build's tag read as the upstream version it names, by its publisher's tag rule
-// (../shared/data/images/COMMUNITY.md, "Tag rules a matcher needs"): `4.0.15.2941-ls301` is Sonarr
-// 4.0.15.2941, `develop-4.0.15.2941-ls12` the same on the develop channel, `release-4.0.16.2944` a
-// hotio stable build. A tag the rule cannot read (`latest`, `rolling`, a commit, the publisher's own
-// numbering) stays unknown with its reason: a guess here would let `check` call an update safe.
-
-/** Docker's tag grammar; anything else is not a tag at all. */
-const TAG = /^[\w][\w.-]{0,127}$/;
-const SHA = /^[0-9a-f]{7,40}$/;
-/** `git describe` of a commit after a release (`2.7.4-2479-g86a32237`): a build between releases. */
-const DESCRIBE = /-\d+-g[0-9a-f]{7,40}$/;
-const DOTTED = /^\d+(?:\.\d+)*$/;
-/** Branches whose builds follow another channel than the image's stable one (linuxserver and hotio prefixes). */
-const BRANCH_CHANNEL = {
-    develop: 'develop',
-    development: 'develop',
-    dev: 'develop',
-    unstable: 'develop',
-    next: 'develop',
-    insiders: 'develop',
-    nightly: 'nightly',
-    beta: 'beta',
-    testing: 'beta'
-};
-/** linuxserver variants that build the same upstream release (another library, GPU, an older major). */
-const LSIO_VARIANTS = new Set(['libtorrentv1', 'gpu', 'gpu-legacy', 'legacy', 'previous', 'mongoless']);
-/** linuxserver variants that carry another project's version (glitch-soc for mastodon, netboot.xyz menus). */
-const LSIO_OTHER = new Set(['glitch', 'tftp']);
-const LSIO_ARCH = /^(?:amd64|arm64v8|arm32v7)-/;
-const LSIO_BRANCH = /^(develop|development|dev|unstable|next|insiders|nightly|beta|testing|gpu-legacy|gpu|libtorrentv1|legacy|previous|mongoless|glitch|tftp|v\d{1,3})-(.+)$/;
-/** `"…"` of a tag for a reason: cut, since a tag is upstream text. */
-const shown = (tag) => JSON.stringify(tag.length > 60 ? `${tag.slice(0, 60)}…` : tag);
-const unknown = (reason) => ({ unknown: reason });
-/** The checks every rule's result passes: a version has a number in it, reads as one word, and is no commit. */
-function finish(tag, version, channel, alias = false) {
-    if (version === '' || !/\d/.test(version))
-        return unknown(`the tag ${shown(tag)} names no version`);
-    if (SHA.test(version) && /[a-f]/.test(version))
-        return unknown(`the tag ${shown(tag)} names a commit (${version.slice(0, 12)}), not a release`);
-    if (DESCRIBE.test(version))
-        return unknown(`the tag ${shown(tag)} names a build between releases, not a release`);
-    if (version.includes('..'))
-        return unknown(`the tag ${shown(tag)} does not read as a version`);
-    if (version.length > src_schema/* LIMITS */.b1.version)
-        return unknown(`the tag ${shown(tag)} is too long to be a version`);
-    return alias ? { version, channel, alias: true } : { version, channel };
-}
-const dropV = (s) => s.replace(/^[vV](?=\d)/, '');
-const parts = (s) => (DOTTED.test(s) ? s.split('.').length : Infinity);
-/**
- * The upstream version a tag names under `rule`, with the channel it follows (`channel` is the image's, from the
- * catalog; a tag's own branch prefix wins), or why it names none.
- */
-function readTag(rule, channel, tag) {
-    if (!TAG.test(tag))
-        return unknown(`${shown(tag)} is not an image tag`);
-    const base = channel ?? 'stable';
-    switch (rule) {
-        case 'own':
-            return unknown(`the tag ${shown(tag)} is the publisher's own numbering, not the upstream version`);
-        case 'as-is':
-            return finish(tag, tag, base);
-        case 'revision': {
-            // `3.7.5.0`: the upstream version, then the image's revision.
-            const v = dropV(tag);
-            if (parts(v) < 3 || parts(v) === Infinity)
-                return unknown(`the tag ${shown(tag)} is not an upstream version followed by an image revision`);
-            return finish(tag, v.slice(0, v.lastIndexOf('.')), base);
-        }
-        case 'k8s-at-home':
-            return finish(tag, dropV(tag), base);
-        case 'home-operations':
-        case 'bjw-s':
-        case 'onedr0p': {
-            const v = rule === 'onedr0p' ? dropV(tag.replace(/^release-/, '')) : dropV(tag);
-            // home-operations pushes X.Y.Z, X.Y and X beside the full version; onedr0p and old bjw-s X.Y and X.
-            const aliasParts = rule === 'onedr0p' ? 2 : 3;
-            return finish(tag, v, base, parts(v) <= aliasParts);
-        }
-        case 'binhex': {
-            // `<version>-<pkgrel>-<NN>`; a tag without them is one of the X / X.Y aliases.
-            const m = /^(.+)-\d+-\d\d$/.exec(tag);
-            if (!m)
-                return unknown(`the tag ${shown(tag)} is not one of binhex's release tags (<version>-<pkgrel>-<NN>)`);
-            return finish(tag, dropV(m[1]), base);
-        }
-        case 'hotio':
-            return hotio(tag, base);
-        case 'linuxserver':
-            return linuxserver(tag, base);
-    }
-}
-/** `<branch>-<version>`, `<branch>-<sha7>`, `<branch>-vX[.Y[.Z]]` (an alias), `<branch>`, `latest`. */
-function hotio(tag, base) {
-    const m = /^(release|nightly|testing|develop|beta|v\d{1,3})-(.+)$/.exec(tag);
-    if (!m)
-        return unknown(`the tag ${shown(tag)} names no hotio build of a version (<branch>-<version>)`);
-    const [, branch, rest] = m;
-    const channel = branch === 'release' || /^v\d/.test(branch) ? base : BRANCH_CHANNEL[branch];
-    if (/^v\d+(?:\.\d+){0,2}$/.test(rest))
-        return finish(tag, rest.slice(1), channel, true);
-    return finish(tag, rest, channel);
-}
-/**
- * `[arch-][<branch>-]<EXT_RELEASE_CLEAN>-ls<N>` or `version-<EXT_RELEASE_CLEAN>`; the release string keeps
- * upstream's leading `v`. Alpine packages add `-r<N>`, qbittorrent `_v<libtorrent>`, jellyfin `ubu<N>`.
- */
-function linuxserver(tag, base) {
-    let t = tag.replace(/-ls\d+$/, '').replace(LSIO_ARCH, '');
-    if (t.startsWith('version-'))
-        t = t.slice('version-'.length);
-    let channel = base;
-    const m = LSIO_BRANCH.exec(t);
-    if (m) {
-        const branch = m[1];
-        if (LSIO_OTHER.has(branch))
-            return unknown(`the tag ${shown(tag)} is linuxserver's ${branch} build, which carries another project's version`);
-        if (!LSIO_VARIANTS.has(branch) && !/^v\d/.test(branch))
-            channel = BRANCH_CHANNEL[branch];
-        t = m[2];
-    }
-    t = t
-        .replace(/ubu\d+$/, '')
-        .replace(/_v\d+(?:\.\d+)*$/, '')
-        .replace(/-r\d+$/, '');
-    return finish(tag, t, channel);
-}
-
-;// CONCATENATED MODULE: ./src/check/images.ts
-// Container image references as Docker Compose's `image:` gives them, read into a name (matched
-// against the catalog's `images:` and `community:` builds) and the version the tag says is running.
-
-
-/** `[registry/]path[:tag][@digest]`; null when it is not an image reference at all. */
-function parseImageRef(ref) {
-    let rest = ref.trim();
-    let digest = null;
-    const at = rest.indexOf('@');
-    if (at >= 0) {
-        digest = rest.slice(at + 1);
-        rest = rest.slice(0, at);
-    }
-    let tag = null;
-    const colon = rest.lastIndexOf(':');
-    // A colon after the last slash is the tag's; before it, a registry's port.
-    if (colon > rest.lastIndexOf('/')) {
-        tag = rest.slice(colon + 1);
-        rest = rest.slice(0, colon);
-        if (!/^[\w][\w.-]{0,127}$/.test(tag))
-            return null;
-    }
-    if (!src_schema/* IMAGE_PATTERN */.Rl.test(rest))
-        return null;
-    return { name: rest, tag, digest };
-}
-/**
- * One spelling per image: Docker Hub's implicit registry and `library/` namespace are dropped
- * (`docker.io/library/nginx` is `nginx`), and a registry host is case-insensitive.
- */
-function imageKey(name) {
-    const parts = name.split('/');
-    const first = parts[0];
-    const hasRegistry = parts.length > 1 && (first.includes('.') || first.includes(':') || first === 'localhost');
-    let host = hasRegistry ? first.toLowerCase() : null;
-    let path = hasRegistry ? parts.slice(1) : parts;
-    // mirror.gcr.io is Google's pull-through mirror of Docker Hub: mirror.gcr.io/envoyproxy/envoy is envoyproxy/envoy.
-    if (host === 'docker.io' || host === 'index.docker.io' || host === 'registry-1.docker.io' || host === 'mirror.gcr.io')
-        host = null;
-    // Amazon's mirror of Docker Hub's official images: public.ecr.aws/docker/library/x is Docker Hub's x.
-    if (host === 'public.ecr.aws' && path[0] === 'docker' && path[1] === 'library' && path.length === 3) {
-        host = null;
-        path = path.slice(2);
-    }
-    if (host === null && path.length === 2 && path[0] === 'library')
-        path = path.slice(1);
-    // LinuxServer.io publishes each image at lscr.io and on Docker Hub: one image, two addresses.
-    if (host === 'lscr.io' && path[0] === 'linuxserver')
-        host = null;
-    return [...(host ? [host] : []), ...path].join('/');
-}
-/**
- * Looks image names up in the catalog's `images:` and community builds (every spelling of one image
- * meets at its `imageKey`). An image it does not map says why: not an image reference, or an image of
- * an app the catalog has but under another name, or an app it does not track.
- */
-function imageMatcher(images, 
-/** Every app of the catalog, those without images too. */
-apps = []) {
-    const byKey = new Map();
-    const builds = new Map();
-    const imagesOf = new Map();
-    for (const slug of apps)
-        imagesOf.set(slug, []);
-    for (const { image, slug, tags, channel } of images) {
-        const key = imageKey(image);
-        byKey.set(key, [...new Set([...(byKey.get(key) ?? []), slug])]);
-        imagesOf.set(slug, [...(imagesOf.get(slug) ?? []), image]);
-        if (tags) {
-            const of = builds.get(key) ?? new Map();
-            if (!of.has(slug))
-                of.set(slug, { tags, ...(channel ? { channel } : {}) });
-            builds.set(key, of);
-        }
-    }
-    return (written) => {
-        const ref = parseImageRef(written);
-        if (!ref)
-            return { untracked: 'not an image reference' };
-        const key = imageKey(ref.name);
-        const slugs = byKey.get(key);
-        if (slugs)
-            return { slugs, community: builds.get(key) ?? new Map() };
-        // Named after an app of the catalog (`lscr.io/linuxserver/tautulli`): say which images it does map.
-        const last = key.split('/').pop();
-        const mapped = imagesOf.get(last);
-        if (mapped)
-            return {
-                untracked: mapped.length > 0
-                    ? `not tracked by this catalog: its app "${last}" maps only ${mapped.slice(0, 4).join(', ')} (this one may be a community build; add it to the app's community: with its tag rule if it is the same app)`
-                    : `not tracked by this catalog: it has an app "${last}" but maps no image to it (add this one to its images:, or community: for a community build, if it is the same app)`
-            };
-        return { untracked: 'not tracked by this catalog' };
-    };
-}
-const PRERELEASE_SUFFIX = /^[-.]?(alpha|beta|rc|pre|preview|dev)/i;
-/**
- * The version a tag says is running: `1.2.3`, `v1.2.3` as written; `1.2.3-alpine` as `1.2.3` (a
- * variant of the image, not of the app); `1.2` as `1.2`. A digest, `latest` or any tag without a
- * leading number names no version.
- */
-function runningVersion(ref) {
-    if (ref.digest !== null && ref.tag === null)
-        return { unknown: 'pinned by digest: the digest does not say which version it is' };
-    if (ref.tag === null)
-        return { unknown: 'no tag (Compose pulls "latest"): the running version is not known' };
-    const m = /^[vV]?\d+(?:\.\d+)*/.exec(ref.tag);
-    if (!m)
-        return { unknown: `the tag "${ref.tag}" names no version` };
-    const rest = ref.tag.slice(m[0].length);
-    if (rest === '' || PRERELEASE_SUFFIX.test(rest))
-        return { version: ref.tag };
-    return { version: m[0] };
-}
-/**
- * The version an image's tag names: by the community build's tag rule where it is one (`4.0.15.2941-ls301` is
- * 4.0.15.2941), else as the project's own tags say (runningVersion). A project's own image follows the app's
- * stable releases.
- */
-function imageVersion(ref, build) {
-    if (!build) {
-        const own = runningVersion(ref);
-        return 'version' in own ? { version: own.version, channel: 'stable' } : own;
-    }
-    if (ref.tag === null)
-        return runningVersion(ref);
-    return readTag(build.tags, build.channel, ref.tag);
-}
-
-;// CONCATENATED MODULE: ./src/check/placement.ts
-
-
-const schemeLabel = (e, s) => (s === 'version' ? e.version : e.tag);
-/** The numbers of a stable label, or null (a prerelease or an opaque label). */
-function stableNumbers(label, tagPrefix) {
-    const p = (0,versions/* parseVersion */.ot)(label, tagPrefix);
-    return p && p.prerelease.length === 0 ? p.numbers : null;
-}
-/** Is `numbers` in `line` (its first numbers equal the line's; missing numbers count as 0)? */
-function inLine(numbers, line) {
-    return line.every((x, i) => (numbers[i] ?? 0) === x);
-}
-/** `label` against `line`: -1 below it, 0 in it, 1 above it, null when it does not read as numbers. */
-function toLine(label, line, tagPrefix) {
-    const p = (0,versions/* parseVersion */.ot)(label, tagPrefix);
-    if (!p)
-        return null;
-    for (let i = 0; i < line.length; i++) {
-        const d = (p.numbers[i] ?? 0) - line[i];
-        if (d !== 0)
-            return Math.sign(d);
-    }
-    return 0;
-}
-/** The history numbers its labels and its tags differently (`v26.02` tagged `v0.2602.0`). */
-function twoSchemes(history, tagPrefix) {
-    return history.some((e) => {
-        const c = (0,versions/* compareVersions */.Zy)(e.version, e.tag, tagPrefix);
-        return c !== null && c !== 0;
-    });
-}
-/**
- * Where `label` sits in `history` (newest first): the release it names by label or by tag, the same string first;
- * for a floating label, the newest release of its line; else the label itself, to be compared in one scheme.
- */
-function placeLabel(history, label, opts = {}) {
-    const prefix = opts.tagPrefix;
-    const line = opts.floating ? stableNumbers(label, prefix) : null;
-    if (line !== null) {
-        for (const scheme of ['version', 'tag']) {
-            const newest = history.find((e) => {
-                const n = stableNumbers(schemeLabel(e, scheme), prefix);
-                return n !== null && inLine(n, line);
-            });
-            if (!newest)
-                continue;
-            // The record's latest may be a newer release of the line that is not judged yet.
-            const latest = opts.latest !== undefined ? stableNumbers(opts.latest, prefix) : null;
-            if (scheme === 'version' &&
-                latest !== null &&
-                inLine(latest, line) &&
-                ((0,versions/* compareVersions */.Zy)(opts.latest, newest.version, prefix) ?? 0) > 0)
-                return { at: 'label', label: opts.latest, scheme: 'version', line: null, floating: line };
-            return { at: 'release', entry: newest, scheme, floating: line };
-        }
-        const latest = opts.latest !== undefined ? stableNumbers(opts.latest, prefix) : null;
-        if (latest !== null && inLine(latest, line))
-            return { at: 'label', label: opts.latest, scheme: 'version', line: null, floating: line };
-        return { at: 'label', label, scheme: null, line, floating: line };
-    }
-    const same = history.find((e) => e.version === label || e.tag === label) ??
-        history.find((e) => (0,versions/* sameVersion */.r1)(e.version, label, prefix));
-    if (same)
-        return {
-            at: 'release',
-            entry: same,
-            scheme: same.tag === label && same.version !== label ? 'tag' : 'version',
-            floating: null
-        };
-    const byTag = history.find((e) => (0,versions/* sameVersion */.r1)(e.tag, label, prefix));
-    if (byTag)
-        return { at: 'release', entry: byTag, scheme: 'tag', floating: null };
-    return { at: 'label', label, scheme: null, line: null, floating: null };
-}
-/** What a place is called in words: the release's label, with the tag it was found by. */
-function placeWords(p) {
-    if (p.at === 'label')
-        return p.label;
-    return p.scheme === 'tag' && p.entry.tag !== p.entry.version
-        ? `${p.entry.version} (tag ${p.entry.tag})`
-        : p.entry.version;
-}
-/**
- * The releases an update from `from` to `to` crosses. Two judged releases compare by their places in the history
- * (which is ordered newest first); a version the history does not hold compares in the scheme of the other end
- * (its label or its tag), never in both.
- */
-function spanOf(history, from, to, tagPrefix) {
-    const index = new Map(history.map((e, i) => [e, i]));
-    const resolve = (p, other) => {
-        if (p.at === 'release' || p.scheme !== null)
-            return p.scheme;
-        if (other.at === 'release' || other.scheme !== null)
-            return other.scheme;
-        // Neither end names a release: where labels and tags number differently, the scheme would be a guess.
-        return twoSchemes(history, tagPrefix) ? null : 'version';
-    };
-    const fromScheme = resolve(from, to);
-    const toScheme = resolve(to, from);
-    if (fromScheme === null || toScheme === null)
-        return {
-            order: 'unplaced',
-            why: 'its releases are labelled in one numbering and tagged in another, and neither version names a judged release'
-        };
-    /** Where entry `e` is against place `p`: 1 newer, 0 the same, -1 older, null not comparable. */
-    const against = (e, p, scheme) => {
-        if (p.at === 'release')
-            return Math.sign(index.get(p.entry) - index.get(e));
-        const label = schemeLabel(e, scheme);
-        return p.line !== null ? toLine(label, p.line, tagPrefix) : (0,versions/* compareVersions */.Zy)(label, p.label, tagPrefix);
-    };
-    // The order of the two ends themselves.
-    let order;
-    if (from.at === 'release')
-        order = against(from.entry, to, toScheme);
-    else if (to.at === 'release') {
-        const o = against(to.entry, from, fromScheme);
-        order = o === null ? null : -o;
-    }
-    else if (from.line !== null || to.line !== null) {
-        // A line the catalog does not know against a version: in the line, they may or may not be the same release.
-        const f = (0,versions/* parseVersion */.ot)(from.label, tagPrefix);
-        const t = (0,versions/* parseVersion */.ot)(to.label, tagPrefix);
-        const len = Math.min(from.line?.length ?? Infinity, to.line?.length ?? Infinity);
-        order = f && t ? compareLines(f.numbers.slice(0, len), t.numbers.slice(0, len)) : null;
-        if (order === 0 && (from.line === null || to.line === null))
-            return {
-                order: 'unplaced',
-                why: `no judged release of the ${lineWords((from.line ?? to.line))} line tells them apart`
-            };
-    }
-    else
-        order = (0,versions/* compareVersions */.Zy)(from.label, to.label, tagPrefix);
-    if (order === 0)
-        return { order: 'same' };
-    if (order === null)
-        return { order: 'unplaced', why: 'its label does not read as a version' };
-    if (order > 0)
-        return { order: 'down' };
-    const crossed = history.filter((e) => {
-        const after = against(e, from, fromScheme);
-        const upTo = against(e, to, toScheme);
-        return after !== null && after > 0 && (upTo === null || upTo <= 0);
-    });
-    const oldest = history[history.length - 1];
-    const reaches = from.at === 'release' || (oldest !== undefined && (against(oldest, from, fromScheme) ?? 1) <= 0);
-    return { order: 'up', crossed, reaches };
-}
-function compareLines(a, b) {
-    const len = Math.max(a.length, b.length);
-    for (let i = 0; i < len; i++) {
-        const d = (a[i] ?? 0) - (b[i] ?? 0);
-        if (d !== 0)
-            return Math.sign(d);
-    }
-    return 0;
-}
-/** The label a place stands for in the history's own labels, for gaps (`releases.json` gaps name labels). */
-function gapLabel(p) {
-    return p.at === 'release' ? p.entry.version : p.label;
-}
-/** `shown` of a tag for a reason: cut, since a tag is upstream text. */
-const quoted = (tag) => JSON.stringify(tag.length > 60 ? `${tag.slice(0, 60)}…` : tag);
-/**
- * An image tag placed in an app's history: read by the community build's tag rule where it is one, else as the
- * project's own tags; a tag of one or two numbers, or a publisher's alias, is a floating tag (the newest release
- * of its line); a develop, nightly or beta build counts only where its tag names a release of the history. A tag
- * that names no version stays as written, with why.
- */
-function placeImage(ref, build, history, latest) {
-    const reading = imageVersion(ref, build);
-    const asWritten = ref.tag ?? null;
-    if (!('version' in reading))
-        return { shown: asWritten, unknown: reading.unknown };
-    const v = reading.version;
-    const numbers = stableNumbers(v);
-    const floating = reading.alias === true || (numbers !== null && numbers.length <= 2);
-    if (reading.channel !== 'stable') {
-        if (!history.some((e) => (0,versions/* sameVersion */.r1)(e.version, v) || (0,versions/* sameVersion */.r1)(e.tag, v)))
-            return {
-                shown: v,
-                unknown: `${ref.name} is a ${reading.channel} build: its tag names ${quoted(v)}, which is no release in the app's judged history`
-            };
-        return { shown: v, place: placeLabel(history, v) };
-    }
-    return { shown: v, place: placeLabel(history, v, { floating, latest }) };
-}
-/** The line a floating place follows, as words (`3.6`). */
-const lineWords = (line) => line.join('.');
-/**
- * A digest moved under one tag. Under a tag naming one release the version stays (a rebuild). Under a floating tag
- * the old digest may carry any release of the line from its first one on, since the tag cannot predate its line:
- * the move is judged only where the catalog shows the whole line (a judged release older than it, no gap) and the
- * line has one release alone, so no release can have come out since the old digest was built. Null: the version
- * stays; else why the move is not known to be safe, with the releases it may carry.
- */
-function digestMove(place, history, gaps) {
-    if (place.floating === null)
-        return null;
-    const line = place.floating;
-    const scheme = place.at === 'release' ? place.scheme : 'version';
-    const inIt = history.filter((e) => toLine(schemeLabel(e, scheme), line) === 0);
-    const older = history.some((e) => (toLine(schemeLabel(e, scheme), line) ?? 0) < 0);
-    const gapInLine = gaps.some((g) => (toLine(g.before, line) ?? 0) >= 0 && (toLine(g.after, line) ?? 0) <= 0);
-    const words = lineWords(line);
-    if (place.at === 'release' && inIt.length === 1 && older && !gapInLine)
-        return null;
-    const why = place.at === 'label'
-        ? `the digest under the floating tag ${words} moved, and no release of the ${words} line is judged: the new image may carry any of them`
-        : !older || gapInLine
-            ? `the digest under the floating tag ${words} moved, and the catalog does not show the ${words} line from its first release: the new image may carry a release the old one did not`
-            : `the digest under the floating tag ${words} moved: the ${words} line has ${inIt.length} judged releases (newest ${placeWords(place)}): the old image may carry any of them, the new one a later one`;
-    // Where the line's first release is known, the old image carries at least that one.
-    return { why, mayCarry: older && !gapInLine ? inIt.slice(0, -1) : inIt };
-}
-
-;// CONCATENATED MODULE: ./src/classify/upgrade.ts
-// "I run 2.1.3: is it safe to go to the latest?" The one answer, used by the app page and by
-// `updatesafe check`: the most severe class across every judged release after the running
-// version up to the latest. A version the history cannot place is unknown, never safe.
-
-
-
-
-/** Severity order of the classes; the same order the classifier uses across releases. */
-const SEVERITY = {
-    safe: 1,
-    unknown: 2,
-    caution: 3,
-    breaking: 4,
-    unmaintained: 5
-};
-/** The gaps an update from `running` to `latest` crosses; one it cannot place against counts as crossed. */
-function gapsCrossed(gaps, running, latest, tagPrefix) {
-    return gaps.filter((g) => ((0,versions/* compareVersions */.Zy)(running, g.before, tagPrefix) ?? -1) < 0 &&
-        ((0,versions/* compareVersions */.Zy)(latest, g.after, tagPrefix) ?? 1) > 0);
-}
-/** "the releases after 1.0 and before 1.9 were not read", for each gap. */
-function unreadWords(gaps) {
-    const spans = gaps.map((g) => `after ${safeLabel(g.after)} and before ${safeLabel(g.before)}`);
-    return `the releases ${spans.join(', and those ')} were never read`;
-}
-const CLASS_WORD = {
-    safe: 'safe',
-    caution: 'caution',
-    breaking: 'breaking',
-    unknown: 'unknown',
-    unmaintained: 'unmaintained'
-};
-/** `history` newest first (as releases.json publishes it); `running` and `latest` are labels, placed exactly. */
-function verdictFrom(history, running, opts = {}) {
-    const latest = opts.latest ?? history[0]?.version ?? running;
-    const prefix = opts.tagPrefix === undefined ? {} : { tagPrefix: opts.tagPrefix };
-    return verdictOver(history, placeLabel(history, running, prefix), placeLabel(history, latest, prefix), {
-        ...opts,
-        running,
-        latest
-    });
-}
-/** A place as words: a floating tag names the release it stands for. */
-function named(p, shown) {
-    if (p.floating === null)
-        return safeLabel(shown);
-    const line = lineWords(p.floating);
-    return p.at === 'release'
-        ? `${safeLabel(shown)} (the newest judged release of the ${line} line, ${safeLabel(placeWords(p))})`
-        : p.line === null
-            ? `${safeLabel(shown)} (the ${line} line, whose newest release ${safeLabel(p.label)} is not judged)`
-            : `${safeLabel(shown)} (the ${line} line, of which no release is judged)`;
-}
-/**
- * The verdict of an update between two places in `history` (placement.ts places them): `running` and `latest` are
- * what the update is shown as (an image's tags, or labels).
- */
-function verdictOver(history, from, to, opts) {
-    const { running, latest } = opts;
-    const shown = { running: named(from, running), latest: named(to, latest) };
-    const none = (rationale, crossed = []) => ({
-        running,
-        latest,
-        safeToUpdate: 'unknown',
-        rationale: clip(rationale, src_schema/* LIMITS */.b1.rationale),
-        decidedBy: null,
-        crossed,
-        urgentOnly: false
-    });
-    if (history.length === 0)
-        return none(`No release of this app is judged yet: the update from ${shown.running} to ${shown.latest} is not judged.`);
-    const span = spanOf(history, from, to, opts.tagPrefix);
-    if (span.order === 'same')
-        return {
-            ...none((0,versions/* sameVersion */.r1)(running, latest, opts.tagPrefix)
-                ? `${shown.running} is the latest release: there is nothing to update.`
-                : `${shown.running} and ${shown.latest} name the same release: there is nothing to update.`),
-            safeToUpdate: 'safe'
-        };
-    if (span.order === 'unplaced')
-        return none(`${shown.running} cannot be placed among the releases of this app (${span.why}): the update to ${shown.latest} is not judged.`);
-    if (span.order === 'down')
-        return none(`${shown.running} is newer than the latest release ${shown.latest}: the update is not judged.`);
-    const crossed = span.crossed;
-    const decided = weightiest(crossed);
-    const urgentOnly = crossed.some((e) => e.safeToUpdate === 'breaking') &&
-        crossed.every((e) => e.safeToUpdate !== 'breaking' || e.breakingKind === 'urgent');
-    const among = (what) => decided
-        ? ` Among ${what}, the most severe is ${CLASS_WORD[decided.safeToUpdate]} (${safeLabel(decided.version)}).`
-        : '';
-    const unknownWith = (rationale) => ({ ...none(rationale, crossed), decidedBy: decided, urgentOnly });
-    if (!span.reaches) {
-        const oldest = history[history.length - 1];
-        return unknownWith(to.at === 'release' && to.entry === oldest
-            ? `${shown.running} is older than every judged release but ${shown.latest} itself: the releases in between are not known.`
-            : `${shown.running} is older than the releases judged for this app (the oldest is ${safeLabel(oldest.version)}): the releases in between are not known.${among('those judged')}`);
-    }
-    const unread = gapsCrossed(opts.gaps ?? [], gapLabel(from), gapLabel(to), opts.tagPrefix);
-    if (unread.length > 0)
-        return unknownWith(`Updating from ${shown.running} to ${shown.latest} is not known to be safe: ${unreadWords(unread)}, so they are not judged.${among('the releases judged')}`);
-    if (to.at !== 'release')
-        return unknownWith(`The latest release ${shown.latest} has not been judged yet, so the update from ${shown.running} is not known to be safe.${among('the releases judged')}`);
-    if (!decided)
-        return none(`No judged release lies between ${shown.running} and ${shown.latest}.`);
-    const count = crossed.length === 1 ? 'one release' : `${crossed.length} releases`;
-    return {
-        running,
-        latest,
-        safeToUpdate: decided.safeToUpdate,
-        rationale: clip(`Updating from ${shown.running} to ${shown.latest} crosses ${count}; the most severe decides, ${safeLabel(decided.version)}: ${decided.rationale}`, src_schema/* LIMITS */.b1.rationale),
-        decidedBy: decided,
-        crossed,
-        urgentOnly
-    };
-}
-/** Required steps weigh more than urgent fixes. */
-const KIND = { required: 2, urgent: 1 };
-/**
- * How big a step a release is by its numbers: 0 for a major (3.0.0), 1 for a minor (3.14.0, or 0.15.0), 2 for a
- * patch; a prerelease or a label that reads as no version weighs least.
- */
-function stepOf(e) {
-    const p = (0,versions/* parseVersion */.ot)(e.version) ?? (0,versions/* parseVersion */.ot)(e.tag);
-    if (!p || p.prerelease.length > 0)
-        return Infinity;
-    let last = 0;
-    p.numbers.forEach((n, i) => {
-        if (n !== 0)
-            last = i;
-    });
-    return last;
-}
-/**
- * The release a user most needs to read among those crossed: the most severe; among those, a required step before
- * an urgent fix, then a major before a minor before a patch (2.54.1 → 3.14.0 quotes 3.0.0, not a small
- * change in 3.14.0); among equals the newest (history is newest first).
- */
-function weightiest(entries) {
-    let best = null;
-    const key = (e) => [SEVERITY[e.safeToUpdate], KIND[e.breakingKind ?? ''] ?? 0, -stepOf(e)];
-    for (const e of entries) {
-        if (!best) {
-            best = e;
-            continue;
-        }
-        const a = key(e);
-        const b = key(best);
-        const i = a.findIndex((x, j) => x !== b[j]);
-        if (i >= 0 && a[i] > b[i])
-            best = e;
-    }
-    return best;
-}
-
 ;// CONCATENATED MODULE: ./src/classify/floor.ts
-
-/** The trigger a model's `unknown` meets: a line says what changed. */
-const DESCRIBED = 'described';
 /**
  * The kinds that overrule a model's `safe`: chosen by chooseFloorKinds on the labels of the training apps
  * (__tests__/classify/floor.test.ts holds it to that choice). Kinds left out fired on releases labelled safe too
@@ -5301,8 +4665,8 @@ function applyFloor(answer, rules, kept = FLOOR_KINDS) {
     }
     if (answer.class !== 'safe' || !(rules.cut || firesIn(rules.kinds, kept)))
         return { safeToUpdate: answer.class, floored: false };
-    const cautious = rules.safeToUpdate === 'breaking' ? 'breaking' : 'caution';
-    return { safeToUpdate: SEVERITY[cautious] >= SEVERITY[answer.class] ? cautious : answer.class, floored: true };
+    // The answer is safe here: the rules' breaking stands, anything else is caution at least.
+    return { safeToUpdate: rules.safeToUpdate === 'breaking' ? 'breaking' : 'caution', floored: true };
 }
 /** Whether one of `kinds` is among the kinds kept. */
 function firesIn(kinds, kept) {
@@ -5631,6 +4995,637 @@ function injectionLine(notes) {
             return line.replace(/\s+/gu, ' ').trim();
     }
     return null;
+}
+
+// EXTERNAL MODULE: ./src/util/versions.ts
+var versions = __webpack_require__(395);
+;// CONCATENATED MODULE: ./src/check/tag-rules.ts
+// A community build's tag read as the upstream version it names, by its publisher's tag rule
+// (../shared/data/images/COMMUNITY.md, "Tag rules a matcher needs"): `4.0.15.2941-ls301` is Sonarr
+// 4.0.15.2941, `develop-4.0.15.2941-ls12` the same on the develop channel, `release-4.0.16.2944` a
+// hotio stable build. A tag the rule cannot read (`latest`, `rolling`, a commit, the publisher's own
+// numbering) stays unknown with its reason: a guess here would let `check` call an update safe.
+
+/** Docker's tag grammar; anything else is not a tag at all. */
+const TAG = /^[\w][\w.-]{0,127}$/;
+const SHA = /^[0-9a-f]{7,40}$/;
+/** `git describe` of a commit after a release (`2.7.4-2479-g86a32237`): a build between releases. */
+const DESCRIBE = /-\d+-g[0-9a-f]{7,40}$/;
+const DOTTED = /^\d+(?:\.\d+)*$/;
+/** Branches whose builds follow another channel than the image's stable one (linuxserver and hotio prefixes). */
+const BRANCH_CHANNEL = {
+    develop: 'develop',
+    development: 'develop',
+    dev: 'develop',
+    unstable: 'develop',
+    next: 'develop',
+    insiders: 'develop',
+    nightly: 'nightly',
+    beta: 'beta',
+    testing: 'beta'
+};
+/** linuxserver variants that build the same upstream release (another library, GPU, an older major). */
+const LSIO_VARIANTS = new Set(['libtorrentv1', 'gpu', 'gpu-legacy', 'legacy', 'previous', 'mongoless']);
+/** linuxserver variants that carry another project's version (glitch-soc for mastodon, netboot.xyz menus). */
+const LSIO_OTHER = new Set(['glitch', 'tftp']);
+const LSIO_ARCH = /^(?:amd64|arm64v8|arm32v7)-/;
+const LSIO_BRANCH = /^(develop|development|dev|unstable|next|insiders|nightly|beta|testing|gpu-legacy|gpu|libtorrentv1|legacy|previous|mongoless|glitch|tftp|v\d{1,3})-(.+)$/;
+/** `"…"` of a tag for a reason: cut, since a tag is upstream text. */
+const shown = (tag) => JSON.stringify(tag.length > 60 ? `${tag.slice(0, 60)}…` : tag);
+const unknown = (reason) => ({ unknown: reason });
+/** The checks every rule's result passes: a version has a number in it, reads as one word, and is no commit. */
+function finish(tag, version, channel, alias = false) {
+    if (version === '' || !/\d/.test(version))
+        return unknown(`the tag ${shown(tag)} names no version`);
+    if (SHA.test(version) && /[a-f]/.test(version))
+        return unknown(`the tag ${shown(tag)} names a commit (${version.slice(0, 12)}), not a release`);
+    if (DESCRIBE.test(version))
+        return unknown(`the tag ${shown(tag)} names a build between releases, not a release`);
+    if (version.includes('..'))
+        return unknown(`the tag ${shown(tag)} does not read as a version`);
+    if (version.length > src_schema/* LIMITS */.b1.version)
+        return unknown(`the tag ${shown(tag)} is too long to be a version`);
+    return alias ? { version, channel, alias: true } : { version, channel };
+}
+const dropV = (s) => s.replace(/^[vV](?=\d)/, '');
+const parts = (s) => (DOTTED.test(s) ? s.split('.').length : Infinity);
+/**
+ * The upstream version a tag names under `rule`, with the channel it follows (`channel` is the image's, from the
+ * catalog; a tag's own branch prefix wins), or why it names none.
+ */
+function readTag(rule, channel, tag) {
+    if (!TAG.test(tag))
+        return unknown(`${shown(tag)} is not an image tag`);
+    const base = channel ?? 'stable';
+    switch (rule) {
+        case 'own':
+            return unknown(`the tag ${shown(tag)} is the publisher's own numbering, not the upstream version`);
+        case 'as-is':
+            return finish(tag, tag, base);
+        case 'revision': {
+            // `3.7.5.0`: the upstream version, then the image's revision.
+            const v = dropV(tag);
+            if (parts(v) < 3 || parts(v) === Infinity)
+                return unknown(`the tag ${shown(tag)} is not an upstream version followed by an image revision`);
+            return finish(tag, v.slice(0, v.lastIndexOf('.')), base);
+        }
+        case 'k8s-at-home':
+            return finish(tag, dropV(tag), base);
+        case 'home-operations':
+        case 'bjw-s':
+        case 'onedr0p': {
+            const v = rule === 'onedr0p' ? dropV(tag.replace(/^release-/, '')) : dropV(tag);
+            // home-operations pushes X.Y.Z, X.Y and X beside the full version; onedr0p and old bjw-s X.Y and X.
+            const aliasParts = rule === 'onedr0p' ? 2 : 3;
+            return finish(tag, v, base, parts(v) <= aliasParts);
+        }
+        case 'binhex': {
+            // `<version>-<pkgrel>-<NN>`; a tag without them is one of the X / X.Y aliases.
+            const m = /^(.+)-\d+-\d\d$/.exec(tag);
+            if (!m)
+                return unknown(`the tag ${shown(tag)} is not one of binhex's release tags (<version>-<pkgrel>-<NN>)`);
+            return finish(tag, dropV(m[1]), base);
+        }
+        case 'hotio':
+            return hotio(tag, base);
+        case 'linuxserver':
+            return linuxserver(tag, base);
+    }
+}
+/** `<branch>-<version>`, `<branch>-<sha7>`, `<branch>-vX[.Y[.Z]]` (an alias), `<branch>`, `latest`. */
+function hotio(tag, base) {
+    const m = /^(release|nightly|testing|develop|beta|v\d{1,3})-(.+)$/.exec(tag);
+    if (!m)
+        return unknown(`the tag ${shown(tag)} names no hotio build of a version (<branch>-<version>)`);
+    const [, branch, rest] = m;
+    const channel = branch === 'release' || /^v\d/.test(branch) ? base : BRANCH_CHANNEL[branch];
+    if (/^v\d+(?:\.\d+){0,2}$/.test(rest))
+        return finish(tag, rest.slice(1), channel, true);
+    return finish(tag, rest, channel);
+}
+/**
+ * `[arch-][<branch>-]<EXT_RELEASE_CLEAN>-ls<N>` or `version-<EXT_RELEASE_CLEAN>`; the release string keeps
+ * upstream's leading `v`. Alpine packages add `-r<N>`, qbittorrent `_v<libtorrent>`, jellyfin `ubu<N>`.
+ */
+function linuxserver(tag, base) {
+    let t = tag.replace(/-ls\d+$/, '').replace(LSIO_ARCH, '');
+    if (t.startsWith('version-'))
+        t = t.slice('version-'.length);
+    let channel = base;
+    const m = LSIO_BRANCH.exec(t);
+    if (m) {
+        const branch = m[1];
+        if (LSIO_OTHER.has(branch))
+            return unknown(`the tag ${shown(tag)} is linuxserver's ${branch} build, which carries another project's version`);
+        if (!LSIO_VARIANTS.has(branch) && !/^v\d/.test(branch))
+            channel = BRANCH_CHANNEL[branch];
+        t = m[2];
+    }
+    t = t
+        .replace(/ubu\d+$/, '')
+        .replace(/_v\d+(?:\.\d+)*$/, '')
+        .replace(/-r\d+$/, '');
+    return finish(tag, t, channel);
+}
+
+;// CONCATENATED MODULE: ./src/check/images.ts
+// Container image references as Docker Compose's `image:` gives them, read into a name (matched
+// against the catalog's `images:` and `community:` builds) and the version the tag says is running.
+
+
+/** `[registry/]path[:tag][@digest]`; null when it is not an image reference at all. */
+function parseImageRef(ref) {
+    let rest = ref.trim();
+    let digest = null;
+    const at = rest.indexOf('@');
+    if (at >= 0) {
+        digest = rest.slice(at + 1);
+        rest = rest.slice(0, at);
+    }
+    let tag = null;
+    const colon = rest.lastIndexOf(':');
+    // A colon after the last slash is the tag's; before it, a registry's port.
+    if (colon > rest.lastIndexOf('/')) {
+        tag = rest.slice(colon + 1);
+        rest = rest.slice(0, colon);
+        if (!/^[\w][\w.-]{0,127}$/.test(tag))
+            return null;
+    }
+    if (!src_schema/* IMAGE_PATTERN */.Rl.test(rest))
+        return null;
+    return { name: rest, tag, digest };
+}
+/**
+ * One spelling per image: Docker Hub's implicit registry and `library/` namespace are dropped
+ * (`docker.io/library/nginx` is `nginx`), and a registry host is case-insensitive.
+ */
+function imageKey(name) {
+    const parts = name.split('/');
+    const first = parts[0];
+    const hasRegistry = parts.length > 1 && (first.includes('.') || first.includes(':') || first === 'localhost');
+    let host = hasRegistry ? first.toLowerCase() : null;
+    let path = hasRegistry ? parts.slice(1) : parts;
+    // mirror.gcr.io is Google's pull-through mirror of Docker Hub: mirror.gcr.io/envoyproxy/envoy is envoyproxy/envoy.
+    if (host === 'docker.io' || host === 'index.docker.io' || host === 'registry-1.docker.io' || host === 'mirror.gcr.io')
+        host = null;
+    // Amazon's mirror of Docker Hub's official images: public.ecr.aws/docker/library/x is Docker Hub's x.
+    if (host === 'public.ecr.aws' && path[0] === 'docker' && path[1] === 'library' && path.length === 3) {
+        host = null;
+        path = path.slice(2);
+    }
+    if (host === null && path.length === 2 && path[0] === 'library')
+        path = path.slice(1);
+    // LinuxServer.io publishes each image at lscr.io and on Docker Hub: one image, two addresses.
+    if (host === 'lscr.io' && path[0] === 'linuxserver')
+        host = null;
+    return [...(host ? [host] : []), ...path].join('/');
+}
+/**
+ * Looks image names up in the catalog's `images:` and community builds (every spelling of one image
+ * meets at its `imageKey`). An image it does not map says why: not an image reference, or an image of
+ * an app the catalog has but under another name, or an app it does not track.
+ */
+function imageMatcher(images, 
+/** Every app of the catalog, those without images too. */
+apps = []) {
+    const byKey = new Map();
+    const builds = new Map();
+    const imagesOf = new Map();
+    for (const slug of apps)
+        imagesOf.set(slug, []);
+    for (const { image, slug, tags, channel } of images) {
+        const key = imageKey(image);
+        byKey.set(key, [...new Set([...(byKey.get(key) ?? []), slug])]);
+        imagesOf.set(slug, [...(imagesOf.get(slug) ?? []), image]);
+        if (tags) {
+            const of = builds.get(key) ?? new Map();
+            if (!of.has(slug))
+                of.set(slug, { tags, ...(channel ? { channel } : {}) });
+            builds.set(key, of);
+        }
+    }
+    return (written) => {
+        const ref = parseImageRef(written);
+        if (!ref)
+            return { untracked: 'not an image reference' };
+        const key = imageKey(ref.name);
+        const slugs = byKey.get(key);
+        if (slugs)
+            return { slugs, community: builds.get(key) ?? new Map() };
+        // Named after an app of the catalog (`lscr.io/linuxserver/tautulli`): say which images it does map.
+        const last = key.split('/').pop();
+        const mapped = imagesOf.get(last);
+        if (mapped)
+            return {
+                untracked: mapped.length > 0
+                    ? `not tracked by this catalog: its app "${last}" maps only ${mapped.slice(0, 4).join(', ')} (this one may be a community build; add it to the app's community: with its tag rule if it is the same app)`
+                    : `not tracked by this catalog: it has an app "${last}" but maps no image to it (add this one to its images:, or community: for a community build, if it is the same app)`
+            };
+        return { untracked: 'not tracked by this catalog' };
+    };
+}
+const PRERELEASE_SUFFIX = /^[-.]?(alpha|beta|rc|pre|preview|dev)/i;
+/**
+ * The version a tag says is running: `1.2.3`, `v1.2.3` as written; `1.2.3-alpine` as `1.2.3` (a
+ * variant of the image, not of the app); `1.2` as `1.2`. A digest, `latest` or any tag without a
+ * leading number names no version.
+ */
+function runningVersion(ref) {
+    if (ref.digest !== null && ref.tag === null)
+        return { unknown: 'pinned by digest: the digest does not say which version it is' };
+    if (ref.tag === null)
+        return { unknown: 'no tag (Compose pulls "latest"): the running version is not known' };
+    const m = /^[vV]?\d+(?:\.\d+)*/.exec(ref.tag);
+    if (!m)
+        return { unknown: `the tag "${ref.tag}" names no version` };
+    const rest = ref.tag.slice(m[0].length);
+    if (rest === '' || PRERELEASE_SUFFIX.test(rest))
+        return { version: ref.tag };
+    return { version: m[0] };
+}
+/**
+ * The version an image's tag names: by the community build's tag rule where it is one (`4.0.15.2941-ls301` is
+ * 4.0.15.2941), else as the project's own tags say (runningVersion). A project's own image follows the app's
+ * stable releases.
+ */
+function imageVersion(ref, build) {
+    if (!build) {
+        const own = runningVersion(ref);
+        return 'version' in own ? { version: own.version, channel: 'stable' } : own;
+    }
+    if (ref.tag === null)
+        return runningVersion(ref);
+    return readTag(build.tags, build.channel, ref.tag);
+}
+
+;// CONCATENATED MODULE: ./src/check/placement.ts
+
+
+
+const schemeLabel = (e, s) => (s === 'version' ? e.version : e.tag);
+/** The numbers of a stable label, or null (a prerelease or an opaque label). */
+function stableNumbers(label, tagPrefix) {
+    const p = (0,versions/* parseVersion */.ot)(label, tagPrefix);
+    return p && p.prerelease.length === 0 ? p.numbers : null;
+}
+/** Is `numbers` in `line` (its first numbers equal the line's; missing numbers count as 0)? */
+function inLine(numbers, line) {
+    return line.every((x, i) => (numbers[i] ?? 0) === x);
+}
+/** `label` against `line`: -1 below it, 0 in it, 1 above it, null when it does not read as numbers. */
+function toLine(label, line, tagPrefix) {
+    const p = (0,versions/* parseVersion */.ot)(label, tagPrefix);
+    if (!p)
+        return null;
+    for (let i = 0; i < line.length; i++) {
+        const d = (p.numbers[i] ?? 0) - line[i];
+        if (d !== 0)
+            return Math.sign(d);
+    }
+    return 0;
+}
+/** The history numbers its labels and its tags differently (`v26.02` tagged `v0.2602.0`). */
+function twoSchemes(history, tagPrefix) {
+    return history.some((e) => {
+        const c = (0,versions/* compareVersions */.Zy)(e.version, e.tag, tagPrefix);
+        return c !== null && c !== 0;
+    });
+}
+/**
+ * Where `label` sits in `history` (newest first): the release it names by label or by tag, the same string first;
+ * for a floating label, the newest release of its line; else the label itself, to be compared in one scheme.
+ */
+function placeLabel(history, label, opts = {}) {
+    const prefix = opts.tagPrefix;
+    const line = opts.floating ? stableNumbers(label, prefix) : null;
+    if (line !== null) {
+        // The record's latest may be a newer release of the line that is not judged yet.
+        const latest = opts.latest !== undefined ? stableNumbers(opts.latest, prefix) : null;
+        for (const scheme of ['version', 'tag']) {
+            const newest = history.find((e) => {
+                const n = stableNumbers(schemeLabel(e, scheme), prefix);
+                return n !== null && inLine(n, line);
+            });
+            if (!newest)
+                continue;
+            if (scheme === 'version' &&
+                latest !== null &&
+                inLine(latest, line) &&
+                ((0,versions/* compareVersions */.Zy)(opts.latest, newest.version, prefix) ?? 0) > 0)
+                return { at: 'label', label: opts.latest, scheme: 'version', line: null, floating: line };
+            return { at: 'release', entry: newest, scheme, floating: line };
+        }
+        if (latest !== null && inLine(latest, line))
+            return { at: 'label', label: opts.latest, scheme: 'version', line: null, floating: line };
+        return { at: 'label', label, scheme: null, line, floating: line };
+    }
+    const same = history.find((e) => e.version === label || e.tag === label) ??
+        history.find((e) => (0,versions/* sameVersion */.r1)(e.version, label, prefix));
+    if (same)
+        return {
+            at: 'release',
+            entry: same,
+            scheme: same.tag === label && same.version !== label ? 'tag' : 'version',
+            floating: null
+        };
+    const byTag = history.find((e) => (0,versions/* sameVersion */.r1)(e.tag, label, prefix));
+    if (byTag)
+        return { at: 'release', entry: byTag, scheme: 'tag', floating: null };
+    return { at: 'label', label, scheme: null, line: null, floating: null };
+}
+/** What a place is called in words: the release's label, with the tag it was found by. */
+function placeWords(p) {
+    if (p.at === 'label')
+        return p.label;
+    return p.scheme === 'tag' && p.entry.tag !== p.entry.version
+        ? `${p.entry.version} (tag ${p.entry.tag})`
+        : p.entry.version;
+}
+/**
+ * The releases an update from `from` to `to` crosses. Two judged releases compare by their places in the history
+ * (which is ordered newest first); a version the history does not hold compares in the scheme of the other end
+ * (its label or its tag), never in both.
+ */
+function spanOf(history, from, to, tagPrefix) {
+    const index = new Map(history.map((e, i) => [e, i]));
+    const resolve = (p, other) => {
+        if (p.at === 'release' || p.scheme !== null)
+            return p.scheme;
+        if (other.at === 'release' || other.scheme !== null)
+            return other.scheme;
+        // Neither end names a release: where labels and tags number differently, the scheme would be a guess.
+        return twoSchemes(history, tagPrefix) ? null : 'version';
+    };
+    const fromScheme = resolve(from, to);
+    const toScheme = resolve(to, from);
+    if (fromScheme === null || toScheme === null)
+        return {
+            order: 'unplaced',
+            why: 'its releases are labelled in one numbering and tagged in another, and neither version names a judged release'
+        };
+    /** Where entry `e` is against place `p`: 1 newer, 0 the same, -1 older, null not comparable. */
+    const against = (e, p, scheme) => {
+        if (p.at === 'release')
+            return Math.sign(index.get(p.entry) - index.get(e));
+        const label = schemeLabel(e, scheme);
+        return p.line !== null ? toLine(label, p.line, tagPrefix) : (0,versions/* compareVersions */.Zy)(label, p.label, tagPrefix);
+    };
+    // The order of the two ends themselves.
+    let order;
+    if (from.at === 'release')
+        order = against(from.entry, to, toScheme);
+    else if (to.at === 'release') {
+        const o = against(to.entry, from, fromScheme);
+        order = o === null ? null : -o;
+    }
+    else if (from.line !== null || to.line !== null) {
+        // A line the catalog does not know against a version: in the line, they may or may not be the same release.
+        const f = (0,versions/* parseVersion */.ot)(from.label, tagPrefix);
+        const t = (0,versions/* parseVersion */.ot)(to.label, tagPrefix);
+        const len = Math.min(from.line?.length ?? Infinity, to.line?.length ?? Infinity);
+        order = f && t ? compareLines(f.numbers.slice(0, len), t.numbers.slice(0, len)) : null;
+        if (order === 0 && (from.line === null || to.line === null))
+            return {
+                order: 'unplaced',
+                why: `no judged release of the ${lineWords((from.line ?? to.line))} line tells them apart`
+            };
+    }
+    else
+        order = (0,versions/* compareVersions */.Zy)(from.label, to.label, tagPrefix);
+    if (order === 0)
+        return { order: 'same' };
+    if (order === null)
+        return { order: 'unplaced', why: 'its label does not read as a version' };
+    if (order > 0)
+        return { order: 'down' };
+    const crossed = history.filter((e) => {
+        const after = against(e, from, fromScheme);
+        const upTo = against(e, to, toScheme);
+        return after !== null && after > 0 && (upTo === null || upTo <= 0);
+    });
+    const oldest = history[history.length - 1];
+    const reaches = from.at === 'release' || (oldest !== undefined && (against(oldest, from, fromScheme) ?? 1) <= 0);
+    return { order: 'up', crossed, reaches };
+}
+function compareLines(a, b) {
+    const len = Math.max(a.length, b.length);
+    for (let i = 0; i < len; i++) {
+        const d = (a[i] ?? 0) - (b[i] ?? 0);
+        if (d !== 0)
+            return Math.sign(d);
+    }
+    return 0;
+}
+/** The label a place stands for in the history's own labels, for gaps (`releases.json` gaps name labels). */
+function gapLabel(p) {
+    return p.at === 'release' ? p.entry.version : p.label;
+}
+/**
+ * An image tag placed in an app's history: read by the community build's tag rule where it is one, else as the
+ * project's own tags; a tag of one or two numbers, or a publisher's alias, is a floating tag (the newest release
+ * of its line); a develop, nightly or beta build counts only where its tag names a release of the history. A tag
+ * that names no version stays as written, with why.
+ */
+function placeImage(ref, build, history, latest) {
+    const reading = imageVersion(ref, build);
+    const asWritten = ref.tag ?? null;
+    if (!('version' in reading))
+        return { shown: asWritten, unknown: reading.unknown };
+    const v = reading.version;
+    const numbers = stableNumbers(v);
+    const floating = reading.alias === true || (numbers !== null && numbers.length <= 2);
+    if (reading.channel !== 'stable') {
+        if (!history.some((e) => (0,versions/* sameVersion */.r1)(e.version, v) || (0,versions/* sameVersion */.r1)(e.tag, v)))
+            return {
+                shown: v,
+                unknown: `${ref.name} is a ${reading.channel} build: its tag names ${(0,util_text/* quoted */.TL)(v)}, which is no release in the app's judged history`
+            };
+        return { shown: v, place: placeLabel(history, v) };
+    }
+    return { shown: v, place: placeLabel(history, v, { floating, latest }) };
+}
+/** The line a floating place follows, as words (`3.6`). */
+const lineWords = (line) => line.join('.');
+/**
+ * A digest moved under one tag. Under a tag naming one release the version stays (a rebuild). Under a floating tag
+ * the old digest may carry any release of the line from its first one on, since the tag cannot predate its line:
+ * the move is judged only where the catalog shows the whole line (a judged release older than it, no gap) and the
+ * line has one release alone, so no release can have come out since the old digest was built. Null: the version
+ * stays; else why the move is not known to be safe, with the releases it may carry.
+ */
+function digestMove(place, history, gaps) {
+    if (place.floating === null)
+        return null;
+    const line = place.floating;
+    const scheme = place.at === 'release' ? place.scheme : 'version';
+    const inIt = history.filter((e) => toLine(schemeLabel(e, scheme), line) === 0);
+    const older = history.some((e) => (toLine(schemeLabel(e, scheme), line) ?? 0) < 0);
+    const gapInLine = gaps.some((g) => (toLine(g.before, line) ?? 0) >= 0 && (toLine(g.after, line) ?? 0) <= 0);
+    const words = lineWords(line);
+    if (place.at === 'release' && inIt.length === 1 && older && !gapInLine)
+        return null;
+    const why = place.at === 'label'
+        ? `the digest under the floating tag ${words} moved, and no release of the ${words} line is judged: the new image may carry any of them`
+        : !older || gapInLine
+            ? `the digest under the floating tag ${words} moved, and the catalog does not show the ${words} line from its first release: the new image may carry a release the old one did not`
+            : `the digest under the floating tag ${words} moved: the ${words} line has ${inIt.length} judged releases (newest ${placeWords(place)}): the old image may carry any of them, the new one a later one`;
+    // Where the line's first release is known, the old image carries at least that one.
+    return { why, mayCarry: older && !gapInLine ? inIt.slice(0, -1) : inIt };
+}
+
+;// CONCATENATED MODULE: ./src/classify/upgrade.ts
+// "I run 2.1.3: is it safe to go to the latest?" The one answer, used by the app page and by
+// `updatesafe check`: the most severe class across every judged release after the running
+// version up to the latest. A version the history cannot place is unknown, never safe.
+
+
+
+
+/** Severity order of the classes; the same order the classifier uses across releases. */
+const SEVERITY = {
+    safe: 1,
+    unknown: 2,
+    caution: 3,
+    breaking: 4,
+    unmaintained: 5
+};
+/** The gaps an update from `running` to `latest` crosses; one it cannot place against counts as crossed. */
+function gapsCrossed(gaps, running, latest, tagPrefix) {
+    return gaps.filter((g) => ((0,versions/* compareVersions */.Zy)(running, g.before, tagPrefix) ?? -1) < 0 &&
+        ((0,versions/* compareVersions */.Zy)(latest, g.after, tagPrefix) ?? 1) > 0);
+}
+/** "the releases after 1.0 and before 1.9 were not read", for each gap. */
+function unreadWords(gaps) {
+    const spans = gaps.map((g) => `after ${safeLabel(g.after)} and before ${safeLabel(g.before)}`);
+    return `the releases ${spans.join(', and those ')} were never read`;
+}
+const CLASS_WORD = {
+    safe: 'safe',
+    caution: 'caution',
+    breaking: 'breaking',
+    unknown: 'unknown',
+    unmaintained: 'unmaintained'
+};
+/** `history` newest first (as releases.json publishes it); `running` and `latest` are labels, placed exactly. */
+function verdictFrom(history, running, opts = {}) {
+    const latest = opts.latest ?? history[0]?.version ?? running;
+    const prefix = opts.tagPrefix === undefined ? {} : { tagPrefix: opts.tagPrefix };
+    return verdictOver(history, placeLabel(history, running, prefix), placeLabel(history, latest, prefix), {
+        ...opts,
+        running,
+        latest
+    });
+}
+/** A place as words: a floating tag names the release it stands for. */
+function named(p, shown) {
+    if (p.floating === null)
+        return safeLabel(shown);
+    const line = lineWords(p.floating);
+    return p.at === 'release'
+        ? `${safeLabel(shown)} (the newest judged release of the ${line} line, ${safeLabel(placeWords(p))})`
+        : p.line === null
+            ? `${safeLabel(shown)} (the ${line} line, whose newest release ${safeLabel(p.label)} is not judged)`
+            : `${safeLabel(shown)} (the ${line} line, of which no release is judged)`;
+}
+/**
+ * The verdict of an update between two places in `history` (placement.ts places them): `running` and `latest` are
+ * what the update is shown as (an image's tags, or labels).
+ */
+function verdictOver(history, from, to, opts) {
+    const { running, latest } = opts;
+    const shown = { running: named(from, running), latest: named(to, latest) };
+    const none = (rationale, crossed = []) => ({
+        running,
+        latest,
+        safeToUpdate: 'unknown',
+        rationale: clip(rationale, src_schema/* LIMITS */.b1.rationale),
+        decidedBy: null,
+        crossed,
+        urgentOnly: false
+    });
+    if (history.length === 0)
+        return none(`No release of this app is judged yet: the update from ${shown.running} to ${shown.latest} is not judged.`);
+    const span = spanOf(history, from, to, opts.tagPrefix);
+    if (span.order === 'same')
+        return {
+            ...none((0,versions/* sameVersion */.r1)(running, latest, opts.tagPrefix)
+                ? `${shown.running} is the latest release: there is nothing to update.`
+                : `${shown.running} and ${shown.latest} name the same release: there is nothing to update.`),
+            safeToUpdate: 'safe'
+        };
+    if (span.order === 'unplaced')
+        return none(`${shown.running} cannot be placed among the releases of this app (${span.why}): the update to ${shown.latest} is not judged.`);
+    if (span.order === 'down')
+        return none(`${shown.running} is newer than the latest release ${shown.latest}: the update is not judged.`);
+    const crossed = span.crossed;
+    const decided = weightiest(crossed);
+    const urgentOnly = crossed.some((e) => e.safeToUpdate === 'breaking') &&
+        crossed.every((e) => e.safeToUpdate !== 'breaking' || e.breakingKind === 'urgent');
+    const among = (what) => decided
+        ? ` Among ${what}, the most severe is ${CLASS_WORD[decided.safeToUpdate]} (${safeLabel(decided.version)}).`
+        : '';
+    const unknownWith = (rationale) => ({ ...none(rationale, crossed), decidedBy: decided, urgentOnly });
+    if (!span.reaches) {
+        const oldest = history[history.length - 1];
+        return unknownWith(to.at === 'release' && to.entry === oldest
+            ? `${shown.running} is older than every judged release but ${shown.latest} itself: the releases in between are not known.`
+            : `${shown.running} is older than the releases judged for this app (the oldest is ${safeLabel(oldest.version)}): the releases in between are not known.${among('those judged')}`);
+    }
+    const unread = gapsCrossed(opts.gaps ?? [], gapLabel(from), gapLabel(to), opts.tagPrefix);
+    if (unread.length > 0)
+        return unknownWith(`Updating from ${shown.running} to ${shown.latest} is not known to be safe: ${unreadWords(unread)}, so they are not judged.${among('the releases judged')}`);
+    if (to.at !== 'release')
+        return unknownWith(`The latest release ${shown.latest} has not been judged yet, so the update from ${shown.running} is not known to be safe.${among('the releases judged')}`);
+    if (!decided)
+        return none(`No judged release lies between ${shown.running} and ${shown.latest}.`);
+    const count = crossed.length === 1 ? 'one release' : `${crossed.length} releases`;
+    return {
+        running,
+        latest,
+        safeToUpdate: decided.safeToUpdate,
+        rationale: clip(`Updating from ${shown.running} to ${shown.latest} crosses ${count}; the most severe decides, ${safeLabel(decided.version)}: ${decided.rationale}`, src_schema/* LIMITS */.b1.rationale),
+        decidedBy: decided,
+        crossed,
+        urgentOnly
+    };
+}
+/** Required steps weigh more than urgent fixes. */
+const KIND = { required: 2, urgent: 1 };
+/**
+ * How big a step a release is by its numbers: 0 for a major (3.0.0), 1 for a minor (3.14.0, or 0.15.0), 2 for a
+ * patch; a prerelease or a label that reads as no version weighs least.
+ */
+function stepOf(e) {
+    const p = (0,versions/* parseVersion */.ot)(e.version) ?? (0,versions/* parseVersion */.ot)(e.tag);
+    if (!p || p.prerelease.length > 0)
+        return Infinity;
+    let last = 0;
+    p.numbers.forEach((n, i) => {
+        if (n !== 0)
+            last = i;
+    });
+    return last;
+}
+/**
+ * The release a user most needs to read among those crossed: the most severe; among those, a required step before
+ * an urgent fix, then a major before a minor before a patch (2.54.1 → 3.14.0 quotes 3.0.0, not a small
+ * change in 3.14.0); among equals the newest (history is newest first).
+ */
+function weightiest(entries) {
+    let best = null;
+    const key = (e) => [SEVERITY[e.safeToUpdate], KIND[e.breakingKind ?? ''] ?? 0, -stepOf(e)];
+    for (const e of entries) {
+        if (!best) {
+            best = e;
+            continue;
+        }
+        const a = key(e);
+        const b = key(best);
+        const i = a.findIndex((x, j) => x !== b[j]);
+        if (i >= 0 && a[i] > b[i])
+            best = e;
+    }
+    return best;
 }
 
 ;// CONCATENATED MODULE: ./src/classify/classifier.ts
@@ -11997,18 +11992,23 @@ async function resolveByLabel(ref, resolve, byRepo, flag) {
 }
 /**
  * `resolve` asked at most once for each image name and tag (a pull request or a Compose file often names one image
- * many times), and at most `max` times in all: past it, the reason says the lookups ran out.
+ * many times), at most `max` times in all, and not once `totalMs` have passed since the first lookup (a registry
+ * that answers slowly would otherwise hold the run for each image): past either, the reason says the lookups ran out.
  */
-function cachedResolve(resolve, max = Infinity) {
+function cachedResolve(resolve, { max = Infinity, totalMs = Infinity, now = Date.now } = {}) {
     const cache = new Map();
+    let started = null;
     return (ref) => {
         const key = `${ref.name}:${ref.tag ?? ''}@${ref.digest ?? ''}`;
         let answer = cache.get(key);
         if (!answer) {
+            started ??= now();
             answer =
-                cache.size < max
-                    ? resolve(ref)
-                    : Promise.resolve({ why: `not looked up: the first ${max} images looked up are all a run reads` });
+                cache.size >= max
+                    ? Promise.resolve({ why: `not looked up: the first ${max} images looked up are all a run reads` })
+                    : now() - started >= totalMs
+                        ? Promise.resolve({ why: `not looked up: the ${totalMs / 1000} s a run gives registry lookups ran out` })
+                        : resolve(ref);
             cache.set(key, answer);
         }
         return answer;
