@@ -1,5 +1,5 @@
-// The floor under a model's answer (issue 59): only precise kinds of evidence overrule a model's safe, and a model's
-// unknown gives way to the rules' own verdict, never to a class neither judge gave. Notes here are made up.
+// The floor under a model's answer (issue 59): only precise kinds of evidence overrule a model's safe or unknown,
+// and then the rules' own verdict stands, never a class neither judge gave. Notes here are made up.
 import { describe as plainDescribe, expect, it } from '@jest/globals'
 import { classifyReleases, type JudgeAnswer } from '../../src/classify/index.js'
 import { cuesOf, floorKindsOf } from '../../src/classify/cues.js'
@@ -22,7 +22,7 @@ const publish = (notes: string, a: JudgeAnswer) =>
   classifyReleases({ releases: [{ version: '1.2.3', notes }], answers: new Map([['1.2.3', a]]) })
 
 plainDescribe('applyFloor', () => {
-  const rules = { safeToUpdate: 'breaking' as const, kinds: ['heading:breaking'], described: true, cut: false }
+  const rules = { safeToUpdate: 'breaking' as const, kinds: ['heading:breaking'], cut: false }
   it('never lets safe stand over a kept kind: the rules’ verdict stands, caution at least', () => {
     expect(applyFloor({ class: 'safe' }, rules)).toEqual({ safeToUpdate: 'breaking', floored: true })
     expect(applyFloor({ class: 'safe' }, { ...rules, safeToUpdate: 'caution' })).toEqual({
@@ -35,42 +35,49 @@ plainDescribe('applyFloor', () => {
     expect(applyFloor({ class: 'safe' }, loose)).toEqual({ safeToUpdate: 'safe', floored: false })
     expect(applyFloor({ class: 'safe' }, loose, ['removalLine'])).toEqual({ safeToUpdate: 'caution', floored: true })
   })
-  it('gives an unknown answer the rules’ own verdict where a line says what changed, never a third class', () => {
-    for (const r of ['safe', 'caution', 'breaking'] as const)
-      expect(applyFloor({ class: 'unknown' }, { safeToUpdate: r, kinds: [], described: true, cut: false })).toEqual({
+  it('gives an unknown answer the rules’ own verdict only where a kept kind fires, never a third class', () => {
+    for (const r of ['safe', 'caution', 'breaking'] as const) {
+      expect(applyFloor({ class: 'unknown' }, { ...rules, safeToUpdate: r })).toEqual({
         safeToUpdate: r,
         floored: true
       })
-    expect(applyFloor({ class: 'unknown' }, { safeToUpdate: 'safe', kinds: [], described: false, cut: false })).toEqual(
-      { safeToUpdate: 'unknown', floored: false }
-    )
+      expect(applyFloor({ class: 'unknown' }, { safeToUpdate: r, kinds: ['removalLine'], cut: false })).toEqual({
+        safeToUpdate: 'unknown',
+        floored: false
+      })
+    }
   })
   it('never lets safe stand over notes the model did not read whole', () => {
-    const safeRules = { safeToUpdate: 'safe' as const, kinds: [], described: true, cut: true }
+    const safeRules = { safeToUpdate: 'safe' as const, kinds: [], cut: true }
     expect(applyFloor({ class: 'safe' }, safeRules)).toEqual({ safeToUpdate: 'caution', floored: true })
   })
   it('lets the model raise the rules anywhere', () => {
     expect(applyFloor({ class: 'caution' }, rules)).toEqual({ safeToUpdate: 'caution', floored: false })
-    expect(applyFloor({ class: 'breaking' }, { safeToUpdate: 'safe', kinds: [], described: true, cut: false })).toEqual(
-      { safeToUpdate: 'breaking', floored: false }
-    )
+    expect(applyFloor({ class: 'breaking' }, { safeToUpdate: 'safe', kinds: [], cut: false })).toEqual({
+      safeToUpdate: 'breaking',
+      floored: false
+    })
   })
-  it('keeps the kinds that rarely fire on a release labelled safe', () => {
+  it('keeps the kinds seen often enough to rarely fire on a release labelled safe', () => {
     const counts = new Map<string, KindCount>([
-      ['precise', { fired: 40, misfired: 0 }],
-      ['loose', { fired: 40, misfired: 3 }],
+      ['precise', { fired: 60, misfired: 0 }],
+      ['seldom', { fired: 20, misfired: 0 }],
+      ['loose', { fired: 60, misfired: 3 }],
       ['unseen', { fired: 0, misfired: 0 }]
     ])
     expect(chooseFloorKinds(counts)).toEqual(['precise'])
+    expect(chooseFloorKinds(counts, 0.05)).toEqual(['precise', 'seldom'])
   })
 })
 
 plainDescribe('the published verdict under the floor', () => {
-  it('publishes the rules’ safe, not caution, when the model says unknown about notes that say what changed', () => {
+  it('publishes a model’s unknown over notes where no kept kind fires, and the rules’ verdict where one does', () => {
     const notes = '- Fix the week number in the calendar header when weeks start on Monday'
     expect(classifyReleases({ releases: [{ version: '1.2.3', notes }] }).safeToUpdate).toBe('safe')
-    const j = publish(notes, answer('unknown', ''))
-    expect(j.safeToUpdate).toBe('safe')
+    expect(publish(notes, answer('unknown', '')).safeToUpdate).toBe('unknown')
+    const breaking = '## Breaking changes\n- Drop the `listen` setting: use `bind`'
+    const j = publish(breaking, answer('unknown', ''))
+    expect(j.safeToUpdate).toBe('breaking')
     expect(j.rationale).toContain("the rules' verdict stands")
   })
   it('lets a reader’s safe stand over a removal verb in a fix line', () => {

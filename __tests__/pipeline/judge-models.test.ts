@@ -245,7 +245,7 @@ describe('the floor under the model', () => {
     expect(judged.rationale).toBe('Caution in v1.0.1: "Corrected a typo in the settings page": Settings move.')
   })
 
-  it('does not let the model call notes that say what changed unknown: the rules’ own verdict stands', async () => {
+  it('publishes the model’s unknown where no precise kind fires, not the rules’ safe', async () => {
     fake = await startFakeModels(() => ({ content: answer('unknown', '', 'Nothing to go by.') }))
     const a = await modelAsker(options(fake), logger()).ask('Feeds', 'v1.0.2', NOTES)
     expect(a?.class).toBe('unknown')
@@ -255,7 +255,8 @@ describe('the floor under the model', () => {
     })
     const rules = classifyReleases({ releases: [{ version: 'v1.0.2', notes: NOTES }] })
     expect(rules.safeToUpdate).toBe('safe')
-    expect(judged.safeToUpdate).toBe('safe')
+    expect(judged.safeToUpdate).toBe('unknown')
+    expect(judged.rule).toBe('model:openai/gpt-4.1-mini')
   })
 })
 

@@ -1,10 +1,10 @@
 // The floor under a model's answer (issue 59), measured by cross-validation grouped by app: for each kind of
-// floor trigger, how often it fires on releases labelled safe; the kinds each fold keeps (chooseFloorKinds on the
-// other folds' labels alone); a perfect reader (the labels as answers) under each fold's floor; and the recorded
+// floor trigger, how often it fires on releases labelled safe and the misfire rate chooseFloorKinds estimates; the
+// kinds each fold keeps (chooseFloorKinds on the other folds' labels alone); a perfect reader (the labels as answers) under each fold's floor; and the recorded
 // reader answers of the data set, published (under the floor) against the reader alone. The sealed group is scored
 // by the committed model and FLOOR_KINDS, aggregates only.
 import { existsSync, readFileSync } from 'node:fs'
-import { floorKindsOf } from '../../src/classify/cues.ts'
+import { cuesOf, floorKindsOf } from '../../src/classify/cues.ts'
 import { applyFloor, chooseFloorKinds, FLOOR_KINDS } from '../../src/classify/floor.ts'
 import { judgeRelease } from '../../src/classify/judge.ts'
 import { checkAnswer } from '../../src/classify/model-answer.ts'
@@ -61,7 +61,9 @@ export function floorFigures({ examples, foldOf, foldModels, byId, labels, seale
   const read = (id, model) => {
     const n = byId.get(id)
     const j = judgeRelease(n.notes, n.version, model)
-    return { rules: j.safeToUpdate, kinds: floorKindsOf(j.floor.evidence), described: j.floor.described, cut: j.cut }
+    // described: what the floor before issue 59 read (a line says what changed).
+    const described = j.floor.evidence.length > 0 && cuesOf(j.floor.evidence).described
+    return { rules: j.safeToUpdate, kinds: floorKindsOf(j.floor.evidence), described, cut: j.cut }
   }
   const rows = examples.map((e) => {
     const r = read(e.id, foldModels[foldOf.get(e.app)])
@@ -81,7 +83,7 @@ export function floorFigures({ examples, foldOf, foldModels, byId, labels, seale
   const overruled = { n: 0, right: 0, wrong: 0, still: 0 }
   for (const r of rows) {
     const kept = keptBy[r.fold]
-    const rf = { safeToUpdate: r.rules, kinds: r.kinds, described: r.described, cut: r.cut }
+    const rf = { safeToUpdate: r.rules, kinds: r.kinds, cut: r.cut, described: r.described }
     if (r.label === 'safe') for (const k of r.kinds) if (kept.includes(k)) cvMisfires.set(k, cvMisfires.get(k) + 1)
     const perfect = { class: r.label }
     verdicts.perfectBefore.push([r.label, floorBefore(perfect, rf)])
@@ -107,22 +109,22 @@ export function floorFigures({ examples, foldOf, foldModels, byId, labels, seale
   const safeN = rows.filter((r) => r.label === 'safe').length
   out(`\n== the floor under a model's answer, CROSS-VALIDATED BY APP (${rows.length} releases, ${safeN} labelled safe)`)
   out(
-    'kind of floor trigger        fires  on safe  caution breaking unknown  safe share  kept in folds  CV fires on safe when kept'
+    'kind of floor trigger        fires  on safe  caution breaking unknown   est. rate  kept in folds  CV fires on safe when kept'
   )
   for (const k of kinds) {
     const c = all.get(k)
     const by = (cls) => rows.filter((r) => r.label === cls && r.kinds.includes(k)).length
     out(
-      `${k.padEnd(28)} ${String(c.fired).padStart(5)}  ${String(c.misfired).padStart(7)}  ${String(by('caution')).padStart(7)} ${String(by('breaking')).padStart(8)} ${String(by('unknown')).padStart(7)}  ${f(c.misfired / c.fired).padStart(10)}  ${String(keptBy.filter((kept) => kept.includes(k)).length).padStart(8)}/${folds}  ${String(cvMisfires.get(k)).padStart(10)}`
+      `${k.padEnd(28)} ${String(c.fired).padStart(5)}  ${String(c.misfired).padStart(7)}  ${String(by('caution')).padStart(7)} ${String(by('breaking')).padStart(8)} ${String(by('unknown')).padStart(7)}  ${f((c.misfired + 1) / (c.fired + 2)).padStart(10)}  ${String(keptBy.filter((kept) => kept.includes(k)).length).padStart(8)}/${folds}  ${String(cvMisfires.get(k)).padStart(10)}`
     )
   }
   const cutN = rows.filter((r) => r.cut)
-  const desc = rows.filter((r) => r.described)
   out(
     `notes cut (never safe)       ${String(cutN.length).padStart(5)}  ${String(cutN.filter((r) => r.label === 'safe').length).padStart(7)}   (always kept)`
   )
+  const unknownOver = rows.filter((r) => r.described && !r.kinds.some((k) => FLOOR_KINDS.includes(k)))
   out(
-    `a line says what changed: ${desc.length} releases, ${desc.filter((r) => r.label === 'unknown').length} of them labelled unknown (an unknown answer gives way to the rules' verdict)`
+    `a line says what changed but no kept kind fires: ${unknownOver.length} releases, ${unknownOver.filter((r) => r.label === 'unknown').length} labelled unknown (an unknown answer stands there; before issue 59 it gave caution)`
   )
   out(
     `kept by the committed floor (FLOOR_KINDS): ${FLOOR_KINDS.length ? FLOOR_KINDS.join(', ') : 'none'}; ` +

@@ -103,7 +103,6 @@ function byModel(j: ReleaseJudgement, a: JudgeAnswer, version: string, promptCut
   const floor = applyFloor(a, {
     safeToUpdate: j.safeToUpdate,
     kinds,
-    described: j.floor.described,
     cut: j.cut || promptCut
   })
   const quote = a.line === '' ? null : a.line
@@ -122,12 +121,9 @@ function byModel(j: ReleaseJudgement, a: JudgeAnswer, version: string, promptCut
   }
   const rules = byRules(j, version)
   const cls = floor.safeToUpdate
-  const why =
-    a.class === 'unknown'
-      ? 'a line says what changed'
-      : firesIn(kinds, FLOOR_KINDS)
-        ? 'the rules find a line that calls for action or a breaking change'
-        : 'the notes are longer than the model read'
+  const why = firesIn(kinds, FLOOR_KINDS)
+    ? 'the rules find a line that calls for action or a breaking change'
+    : 'the notes are longer than the model read'
   const lead =
     cls === j.safeToUpdate
       ? rules.because
@@ -279,7 +275,7 @@ export function classifyWith(model: Model, input: ClassifyInput): Judgement {
  * leave yesterday's words published. __tests__/classify/revision.test.ts holds it to the judgements of the
  * real notes.
  */
-export const JUDGING_REVISION = 52
+export const JUDGING_REVISION = 53
 
 /**
  * The classifier's identity (8 hex digits): the committed model and the judging code's revision. A

@@ -1,6 +1,6 @@
 // The floor the rules set under a model's answer (issue 59): only the kinds of evidence that rarely fire on a
 // release labelled safe may overrule a model's `safe`, and a model's `unknown` gives way to the rules' own verdict
-// where a line says what changed. The kinds are those of ./cues.ts (floorKindsOf): a detector's name, or
+// only where one of those kinds fires. The kinds are those of ./cues.ts (floorKindsOf): a detector's name, or
 // `heading:<kind>` for a line a heading decides. Which kinds are kept is a choice made on the labels
 // (chooseFloorKinds), measured by cross-validation grouped by app in bench/classifier.mjs.
 import type { Classification } from '../schema/index.js'
@@ -12,8 +12,6 @@ export interface RulesFloor {
   safeToUpdate: Classification
   /** Every kind of evidence by which a line calls a change breaking, states one or asks for a step (cues.ts). */
   kinds: readonly string[]
-  /** A line says what changed. */
-  described: boolean
   /** The notes were longer than what the judge read. */
   cut: boolean
 }
@@ -26,33 +24,20 @@ export interface FlooredVerdict {
 
 /**
  * The kinds that overrule a model's `safe`: chosen by chooseFloorKinds on the labels of the training apps
- * (__tests__/classify/floor.test.ts holds it to that choice). Kinds left out fired on releases labelled safe too
- * often to overrule a reader who read the notes.
+ * (__tests__/classify/floor.test.ts holds it to that choice). Kinds left out fired on releases labelled safe, or
+ * fired too seldom to show they do not.
  */
 export const FLOOR_KINDS: readonly string[] = [
-  'bangMarker',
-  'breakingMarker',
-  'criticalFix',
   'heading:breaking',
-  'heading:removed',
   'interfaceRemoved',
-  'manualAfter',
   'manualStep',
-  'raisedRequirement',
-  'refusedConfig',
   'removedSupport',
-  'renamed',
-  'requiredVersion',
-  'requirementAfter',
-  'settingRemoved',
-  'signatureChanged',
-  'supportRemoved',
-  'urgent'
+  'settingRemoved'
 ]
 
 /**
- * Share of a kind's firings on releases labelled safe past which it is not kept. A reader who read the notes says safe
- * exactly where such a kind misfires, so a kind earns its place only by (almost) never firing on a safe release.
+ * The misfire rate past which a kind is not kept. A reader who read the notes says safe exactly where a kind
+ * misfires, so a kind earns its place only by (almost) never firing on a safe release.
  */
 export const MISFIRE_MAX = 0.02
 
@@ -62,31 +47,37 @@ export interface KindCount {
   misfired: number
 }
 
-/** The kinds a floor keeps: those seen to fire whose firings on releases labelled safe are at most `max` of them. */
+/**
+ * The kinds a floor keeps: those whose misfire rate, estimated by the rule of succession ((misfired + 1) /
+ * (fired + 2)), is at most `max`. A kind seen clean ten times says little of a 2% rate: kept by the raw share, such
+ * kinds misfired on the one fold that held out the app they misfire on (issue 59), so at 2% a kind must fire
+ * about 50 times to be kept.
+ */
 export function chooseFloorKinds(counts: ReadonlyMap<string, KindCount>, max = MISFIRE_MAX): string[] {
   return [...counts]
-    .filter(([, c]) => c.fired > 0 && c.misfired <= max * c.fired)
+    .filter(([, c]) => (c.misfired + 1) / (c.fired + 2) <= max)
     .map(([k]) => k)
     .sort()
 }
 
 /**
  * The model's class, unless the floor forbids it. A `safe` answer while a kept kind fires (or the notes were
- * longer than read) gives the rules' verdict, caution at least; an `unknown` answer while a line says what changed
- * gives the rules' own verdict: never a class that neither judge gave.
+ * longer than read) gives the rules' verdict, caution at least; an `unknown` answer while a kept kind fires gives
+ * the rules' own verdict: never a class that neither judge gave. Where no kept kind fires an `unknown` stands: that
+ * some line says what changed is no precise signal.
  */
 export function applyFloor(
   answer: Pick<ModelAnswer, 'class'>,
   rules: RulesFloor,
   kept: readonly string[] = FLOOR_KINDS
 ): FlooredVerdict {
+  const fires = firesIn(rules.kinds, kept)
   if (answer.class === 'unknown') {
-    if (!rules.described || rules.safeToUpdate === 'unknown') return { safeToUpdate: 'unknown', floored: false }
+    if (!fires || rules.safeToUpdate === 'unknown') return { safeToUpdate: 'unknown', floored: false }
     const r = rules.safeToUpdate
     return { safeToUpdate: r === 'unmaintained' ? 'caution' : r, floored: true }
   }
-  if (answer.class !== 'safe' || !(rules.cut || firesIn(rules.kinds, kept)))
-    return { safeToUpdate: answer.class, floored: false }
+  if (answer.class !== 'safe' || !(rules.cut || fires)) return { safeToUpdate: answer.class, floored: false }
   // The answer is safe here: the rules' breaking stands, anything else is caution at least.
   return { safeToUpdate: rules.safeToUpdate === 'breaking' ? 'breaking' : 'caution', floored: true }
 }

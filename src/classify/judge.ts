@@ -50,7 +50,7 @@ export interface ReleaseJudgement {
   /** The notes were cut (over the cap). */
   cut: boolean
   /** What the floor under a model's answer reads (see floor.ts: RulesFloor): the lines' evidence, for floorKindsOf. */
-  floor: { evidence: readonly UnitEvidence[]; described: boolean }
+  floor: { evidence: readonly UnitEvidence[] }
 }
 
 export const OUTCOMES = {
@@ -292,7 +292,7 @@ export function judgeRelease(notes: unknown, version: string, model: Model): Rel
     breakingKind: null,
     security: false,
     p: null,
-    floor: { evidence: [] as readonly UnitEvidence[], described: false }
+    floor: { evidence: [] as readonly UnitEvidence[] }
   }
   if (nf.gate === OUTCOMES.emptyNotes)
     return { ...base, safeToUpdate: 'unknown', rule: nf.gate, describes: 'there are no release notes' }
@@ -318,7 +318,7 @@ export function judgeRelease(notes: unknown, version: string, model: Model): Rel
   const c = decided === SAFE && nf.cut ? CAUTION : decided
   const security = cues.security !== null
   // The floor's kinds are read (floorKindsOf) only where a model answered: most releases are judged by the rules alone.
-  base.floor = { evidence: rf.units, described: cues.described }
+  base.floor = { evidence: rf.units }
   if (c === UNKNOWN)
     return {
       ...base,
