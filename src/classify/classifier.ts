@@ -11,7 +11,7 @@ import type { ModelAnswer } from './model-answer.js'
 import { MODEL, MODEL_ID } from './trained.js'
 import { EMPTY_SUMMARY, summariseUnits } from './summary.js'
 import { injectionLine } from './injection.js'
-import { cleanNotes, clip, safeLabel } from './text.js'
+import { clip, plainNotes, safeLabel } from './text.js'
 import { SEVERITY } from './upgrade.js'
 
 export interface Judgement extends Verdict {
@@ -231,9 +231,11 @@ export function classifyWith(model: Model, input: ClassifyInput): Judgement {
   const releases = all.slice(-MAX_RELEASES)
   const judged = releases.map((r) => {
     const version = safeLabel(String(r.version))
-    const j = judgeRelease(r.notes, String(r.version), model)
+    // Cleaned once: the parser reads them formatted, the injection check as a model reads them.
+    const plain = plainNotes(r.notes)
+    const j = judgeRelease(r.notes, String(r.version), model, plain)
     // Notes that address the judge or ask for a class are the rules' alone, whatever a model answered.
-    const injection = injectionLine(cleanNotes(r.notes, { format: false }).text) !== null
+    const injection = injectionLine(plain.text) !== null
     const a = injection ? undefined : input.answers?.get(r.version)
     return {
       raw: String(r.version).slice(0, LIMITS.version),

@@ -20,7 +20,15 @@ import {
   type Model
 } from './model.js'
 import { HEADINGS } from './sections.js'
-import { cleanNotes, isBlankNotes, NOTES_CAP, squash, withoutTrailingReferences } from './text.js'
+import {
+  cleanNotes,
+  formatNotes,
+  isBlankNotes,
+  NOTES_CAP,
+  squash,
+  withoutTrailingReferences,
+  type CleanNotes
+} from './text.js'
 import type { Classification } from '../schema/index.js'
 
 export type BreakingKind = 'urgent' | 'required'
@@ -70,9 +78,12 @@ export interface NotesFeatures {
   cut: boolean
 }
 
-/** Clean, parse and featurise one release's notes. Total: any value gives an answer. */
-export function featuresOfNotes(notes: unknown, version: string): NotesFeatures {
-  const { text, cut } = cleanNotes(notes)
+/**
+ * Clean, parse and featurise one release's notes. Total: any value gives an answer. `plain`: the notes as
+ * plainNotes cleaned them, when the caller has them already.
+ */
+export function featuresOfNotes(notes: unknown, version: string, plain?: CleanNotes): NotesFeatures {
+  const { text, cut } = plain ? formatNotes(plain) : cleanNotes(notes)
   if (isBlankNotes(text)) return { gate: OUTCOMES.emptyNotes, ids: new Int32Array(0), rf: null, units: [], cut }
   const units = parseUnits(text)
   const rf = releaseFeatures(units, version, cut)
@@ -281,8 +292,8 @@ function cautionCue(cues: Cues): Cue | null {
 }
 
 /** Judge one release's notes with a model. Total: any string (or none) gives a judgement. */
-export function judgeRelease(notes: unknown, version: string, model: Model): ReleaseJudgement {
-  const nf = featuresOfNotes(notes, version)
+export function judgeRelease(notes: unknown, version: string, model: Model, plain?: CleanNotes): ReleaseJudgement {
+  const nf = featuresOfNotes(notes, version, plain)
   const base = {
     units: nf.units,
     cut: nf.cut,

@@ -49,7 +49,19 @@ function capLines(s: string): string {
  * `cut` is true when the cap cut the notes; an upstream `[truncated]` marker is only removed
  * (what is left is still a whole list of changes, read as such).
  */
-export function cleanNotes(raw: unknown, opts: { format?: boolean } = {}): { text: string; cut: boolean } {
+export function cleanNotes(raw: unknown, opts: { format?: boolean } = {}): CleanNotes {
+  const plain = plainNotes(raw)
+  return opts.format === false ? plain : formatNotes(plain)
+}
+
+/** Notes cleaned as a language model reads them: capped and without junk, in their own format. */
+export interface CleanNotes {
+  text: string
+  cut: boolean
+}
+
+/** cleanNotes without the format normalised: the text a language model reads and its quote is checked against. */
+export function plainNotes(raw: unknown): CleanNotes {
   let s = typeof raw === 'string' ? raw : ''
   let cut = false
   if (s.length > NOTES_CAP) {
@@ -62,9 +74,12 @@ export function cleanNotes(raw: unknown, opts: { format?: boolean } = {}): { tex
   // The junk pattern is slow; most notes have no character it could match.
   if (MAYBE_JUNK.test(s)) s = s.replace(JUNK, '')
   if (TRUNCATED_ANY.test(s)) s = s.replace(TRUNCATED_MARK, '').replace(TRUNCATED_LINE, '')
-  // A language model reads the notes as written (opts.format false): only the parser needs their format normalised.
-  s = opts.format === false ? capLines(s) : normaliseFormat(capLines(s))
-  return { text: s, cut }
+  return { text: capLines(s), cut }
+}
+
+/** Plain notes (plainNotes) with their format normalised for the parser: cleanNotes, from notes cleaned once. */
+export function formatNotes(plain: CleanNotes): CleanNotes {
+  return { text: normaliseFormat(plain.text), cut: plain.cut }
 }
 
 /** Elements that carry a language other than English (`<para lang="ru">…</para>`). */

@@ -14,7 +14,7 @@ import {
   type JudgeAnswer
 } from '../classify/index.js'
 import { injectionLine } from '../classify/injection.js'
-import { cleanNotes, isBlankNotes } from '../classify/text.js'
+import { cleanNotes, isBlankNotes, plainNotes } from '../classify/text.js'
 import { chatCompletion, ModelsError, type ChatMessage, type ModelsClientOptions } from '../upstream/models.js'
 import type { Logger, ReleaseNotes } from '../util/types.js'
 import { sameVersion } from '../util/versions.js'
@@ -210,8 +210,6 @@ export interface ModelJudging {
    * budget or the service ran out). A first run over many histories catches up over days; this counts down.
    */
   pendingReleases: number
-  /** Apps with a release whose notes address the judge or ask for a class: the rules alone judged it, unasked. */
-  injection: string[]
 }
 
 /** The releases a record of this app judges (as pipeline/assess.ts does): the crossed ones or the latest, and earlier ones. */
@@ -225,7 +223,8 @@ function releasesOf(app: AppFacts): ReleaseNotes[] {
 
 /**
  * Step 5b of a build: a model's answers for the releases this run judges, reused from the previous history or
- * asked now (latest releases first, the most recently published first), while `asker` has budget. Without an asker every release is the rules'.
+ * asked now (latest releases first, the most recently published first), while `asker` has budget. Without an asker
+ * every release is the rules'.
  */
 export async function judgeByModel(
   apps: readonly AppFacts[],
@@ -233,7 +232,7 @@ export async function judgeByModel(
   asker: ModelAsker | null
 ): Promise<ModelJudging> {
   const answers = new Map<string, Map<string, ModelAnswerFor>>()
-  const injection = new Set<string>()
+  if (!asker) return { judge: 'rules', answers, calls: 0, verdicts: {}, pending: new Set(), pendingReleases: 0 }
   const wanted: {
     slug: string
     name: string
@@ -244,21 +243,17 @@ export async function judgeByModel(
     /** Where in the list the model that judged it before stands (asked again of those before it); none: not judged. */
     by?: number
   }[] = []
-  const models = asker?.models ?? []
+  const models = asker.models
   for (const [order, app] of apps.entries()) {
     const releases = releasesOf(app)
     if (releases.length === 0) continue
     const mine = new Map<string, ModelAnswerFor>()
-    const read = asker ? readPreviousHistory(previousDir, app.slug) : null
-    const before = read && 'history' in read ? read.history.releases : []
-    if (asker) answers.set(app.slug, mine)
+    const read = readPreviousHistory(previousDir, app.slug)
+    const before = 'history' in read ? read.history.releases : []
+    answers.set(app.slug, mine)
     for (const [i, release] of releases.entries()) {
-      // Notes written to the judge are the rules' alone (classify/injection.ts): no model reads them, whoever judges.
-      if (injectionLine(cleanNotes(release.notes, { format: false }).text) !== null) {
-        injection.add(app.slug)
-        continue
-      }
-      if (!asker) continue
+      // Notes written to the judge are the rules' alone (classify/injection.ts): no model reads them.
+      if (injectionLine(plainNotes(release.notes).text) !== null) continue
       const digest = notesDigest(release.notes)
       const kept = before.find(
         (e) =>
@@ -297,7 +292,7 @@ export async function judgeByModel(
   /** Releases without the first model's answer at the end: none, or a later model's. */
   const left: typeof wanted = []
   for (const w of wanted) {
-    const answer = asker && !asker.stopped ? await asker.ask(w.name, w.release.version, w.release.notes, w.by) : null
+    const answer = !asker.stopped ? await asker.ask(w.name, w.release.version, w.release.notes, w.by) : null
     if (answer) {
       answers.get(w.slug)!.set(w.release.version, answer)
       verdicts[`model:${answer.id}`] = (verdicts[`model:${answer.id}`] ?? 0) + 1
@@ -310,12 +305,11 @@ export async function judgeByModel(
   const pending = new Set(left.map((w) => w.slug))
   const pendingReleases = left.filter((w) => w.rank === 0).length
   return {
-    judge: asker?.judge ?? 'rules',
+    judge: asker.judge,
     answers,
-    calls: asker?.calls ?? 0,
+    calls: asker.calls,
     verdicts,
     pending,
-    pendingReleases,
-    injection: [...injection]
+    pendingReleases
   }
 }

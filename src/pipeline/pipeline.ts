@@ -446,7 +446,8 @@ async function judgeCatalog(
     log,
     previousHistories,
     reset: [] as HistoryReset[],
-    faults: [] as RecordFault[]
+    faults: [] as RecordFault[],
+    injection: new Set<string>()
   }
   const runAt = opts.now.toISOString()
   const judged = new Map<string, { app: AppFacts; page: PageInput }>()
@@ -549,7 +550,7 @@ async function judgeCatalog(
       // Only a model judge has releases waiting for it.
       ...(deps.modelJudge ? { pending: judging.pendingReleases } : {}),
       ...(deps.modelJudge && deps.modelJudge.models.length > 1 ? { models: deps.modelJudge.models } : {}),
-      ...(judging.injection.length > 0 ? { injection: judging.injection } : {})
+      ...(ctx.injection.size > 0 ? { injection: [...ctx.injection] } : {})
     },
     faults: ctx.faults
   }

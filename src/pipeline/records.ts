@@ -58,6 +58,8 @@ export interface RecordContext {
   reset?: HistoryReset[]
   /** Every app whose record built from upstream data failed its schema is added here (status.json, job summary). */
   faults?: RecordFault[]
+  /** Every app with a release judged here whose notes address the judge is added here (status.json, job summary). */
+  injection?: Set<string>
 }
 
 /**
@@ -188,6 +190,7 @@ export function appRecord(app: AppFacts, ctx: RecordContext): { page: PageInput;
     const entries: HistoryEntry[] = []
     const refused: string[] = []
     for (const { release: r, verdict: v } of judged) {
+      if (v.injection) ctx.injection?.add(app.slug)
       const isLatest = sameVersion(r.version, facts.version, app.entry.tagPrefix)
       const url = r.url ?? (isLatest ? facts.url : undefined)
       if (!url) continue
