@@ -67,25 +67,26 @@ export function addressesJudge(line: string): boolean {
 }
 
 /**
- * Where a line may match one of the patterns: a word each of them needs, a name of the judge at a line's start, or
- * a class key. Scans of the whole text find the few lines worth the patterns (a build reads thousands of notes, and
- * every pattern on every line cost 0.6 ms a note); apart, and without the u flag, each scan stays fast.
+ * A word every pattern needs, one scan of the whole text finds the few lines worth the patterns (a build reads
+ * thousands of notes, and every pattern on every line cost 0.6 ms a note): a name of the judge, a class, an order to
+ * ignore, instructions or a prompt, or a class key. A class may follow a word ("answersafe" matches the answer
+ * pattern), and a name may follow `_`, which addressesJudge strips from a line's start.
  */
-const ANCHORS: readonly RegExp[] = [
-  /\b(?:(?:note|message|instruction|hint|reminder)s?|attention|dear|hey|hi|hello|attn|you(?:\s+are|['’]re)|ignore|disregard|forget|override|prompt|answer|respond|reply|output|verdict|classification|rating|classify|mark|rate|label|judge|flag|grade|categori[sz]e|score|treat|consider)\b/gi,
-  new RegExp(String.raw`^[ \t>#*+•\d.)_-]*(?:to\s+)?(?:the\s+|any\s+)?${WHO}\s*[,:]`, 'gim'),
-  /["']class["']/gi
-]
+const NEEDED =
+  /(?<![a-z0-9])(?:(?:reviewer|model|llm|assistant|bot|agent|classifier|judge|scanner|instruction|prompt)s?|ai|gpt|chatgpt|claude|copilot|gemini|ignore|disregard|forget|override)(?![a-z0-9])|(?<![a-z0-9])a\.i\.|(?:safe|caution|breaking|unknown|class)\b/gi
 
 /** The first line of `notes` that addresses the judge or asks for a class (whitespace squashed), or null. */
 export function injectionLine(notes: unknown): string | null {
   if (typeof notes !== 'string') return null
-  const starts = new Set<number>()
-  for (const anchor of ANCHORS)
-    for (const m of notes.matchAll(anchor)) starts.add(notes.lastIndexOf('\n', m.index - 1) + 1)
-  for (const start of [...starts].sort((a, b) => a - b)) {
-    const end = notes.indexOf('\n', start)
-    const line = notes.slice(start, end < 0 ? notes.length : end)
+  let after = 0
+  for (const m of notes.matchAll(NEEDED)) {
+    // Each line once, in order: a match on a line already tried moves on.
+    if (m.index < after) continue
+    const start = notes.lastIndexOf('\n', m.index - 1) + 1
+    let end = notes.indexOf('\n', m.index)
+    if (end < 0) end = notes.length
+    after = end
+    const line = notes.slice(start, end)
     if (addressesJudge(line)) return line.replace(/\s+/gu, ' ').trim()
   }
   return null
