@@ -51539,6 +51539,11 @@ function capLines(s) {
  * (what is left is still a whole list of changes, read as such).
  */
 function cleanNotes(raw, opts = {}) {
+    const plain = plainNotes(raw);
+    return opts.format === false ? plain : formatNotes(plain);
+}
+/** cleanNotes without the format normalised: the text a language model reads and its quote is checked against. */
+function plainNotes(raw) {
     let s = typeof raw === 'string' ? raw : '';
     let cut = false;
     if (s.length > NOTES_CAP) {
@@ -51555,9 +51560,11 @@ function cleanNotes(raw, opts = {}) {
         s = s.replace(JUNK, '');
     if (TRUNCATED_ANY.test(s))
         s = s.replace(TRUNCATED_MARK, '').replace(TRUNCATED_LINE, '');
-    // A language model reads the notes as written (opts.format false): only the parser needs their format normalised.
-    s = opts.format === false ? capLines(s) : normaliseFormat(capLines(s));
-    return { text: s, cut };
+    return { text: capLines(s), cut };
+}
+/** Plain notes (plainNotes) with their format normalised for the parser: cleanNotes, from notes cleaned once. */
+function formatNotes(plain) {
+    return { text: normaliseFormat(plain.text), cut: plain.cut };
 }
 /** Elements that carry a language other than English (`<para lang="ru">…</para>`). */
 const OTHER_LANG_OPEN = /<([a-z][\w:-]{0,30})\b[^<>]{0,200}?\b(?:xml:)?lang="(?!en\b)[a-z]{2}[^"]{0,10}"[^<>]{0,200}>/gi;

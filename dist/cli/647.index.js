@@ -2350,6 +2350,11 @@ function capLines(s) {
  * (what is left is still a whole list of changes, read as such).
  */
 function text_cleanNotes(raw, opts = {}) {
+    const plain = plainNotes(raw);
+    return opts.format === false ? plain : formatNotes(plain);
+}
+/** cleanNotes without the format normalised: the text a language model reads and its quote is checked against. */
+function plainNotes(raw) {
     let s = typeof raw === 'string' ? raw : '';
     let cut = false;
     if (s.length > NOTES_CAP) {
@@ -2366,9 +2371,11 @@ function text_cleanNotes(raw, opts = {}) {
         s = s.replace(JUNK, '');
     if (TRUNCATED_ANY.test(s))
         s = s.replace(TRUNCATED_MARK, '').replace(TRUNCATED_LINE, '');
-    // A language model reads the notes as written (opts.format false): only the parser needs their format normalised.
-    s = opts.format === false ? capLines(s) : normaliseFormat(capLines(s));
-    return { text: s, cut };
+    return { text: capLines(s), cut };
+}
+/** Plain notes (plainNotes) with their format normalised for the parser: cleanNotes, from notes cleaned once. */
+function formatNotes(plain) {
+    return { text: normaliseFormat(plain.text), cut: plain.cut };
 }
 /** Elements that carry a language other than English (`<para lang="ru">…</para>`). */
 const OTHER_LANG_OPEN = /<([a-z][\w:-]{0,30})\b[^<>]{0,200}?\b(?:xml:)?lang="(?!en\b)[a-z]{2}[^"]{0,10}"[^<>]{0,200}>/gi;
@@ -4289,9 +4296,12 @@ const OUTCOMES = {
     unreadable: 'unreadable-notes',
     truncated: 'truncated-notes'
 };
-/** Clean, parse and featurise one release's notes. Total: any value gives an answer. */
-function featuresOfNotes(notes, version) {
-    const { text, cut } = text_cleanNotes(notes);
+/**
+ * Clean, parse and featurise one release's notes. Total: any value gives an answer. `plain`: the notes as
+ * plainNotes cleaned them, when the caller has them already.
+ */
+function featuresOfNotes(notes, version, plain) {
+    const { text, cut } = plain ? formatNotes(plain) : text_cleanNotes(notes);
     if (text_isBlankNotes(text))
         return { gate: OUTCOMES.emptyNotes, ids: new Int32Array(0), rf: null, units: [], cut };
     const units = blocks_parseUnits(text);
@@ -4490,8 +4500,8 @@ function cautionCue(cues) {
     return cues.security ?? cues.changed ?? step;
 }
 /** Judge one release's notes with a model. Total: any string (or none) gives a judgement. */
-function judgeRelease(notes, version, model) {
-    const nf = featuresOfNotes(notes, version);
+function judgeRelease(notes, version, model, plain) {
+    const nf = featuresOfNotes(notes, version, plain);
     const base = {
         units: nf.units,
         cut: nf.cut,
@@ -4501,7 +4511,7 @@ function judgeRelease(notes, version, model) {
         breakingKind: null,
         security: false,
         p: null,
-        floor: { evidence: [], described: false }
+        floor: { evidence: [] }
     };
     if (nf.gate === OUTCOMES.emptyNotes)
         return { ...base, safeToUpdate: 'unknown', rule: nf.gate, describes: 'there are no release notes' };
@@ -4527,7 +4537,7 @@ function judgeRelease(notes, version, model) {
     const c = decided === SAFE && nf.cut ? CAUTION : decided;
     const security = cues.security !== null;
     // The floor's kinds are read (floorKindsOf) only where a model answered: most releases are judged by the rules alone.
-    base.floor = { evidence: rf.units, described: cues.described };
+    base.floor = { evidence: rf.units };
     if (c === UNKNOWN)
         return {
             ...base,
@@ -4616,54 +4626,48 @@ function quoteOf(unit, at, max = 200) {
 ;// CONCATENATED MODULE: ./src/classify/floor.ts
 /**
  * The kinds that overrule a model's `safe`: chosen by chooseFloorKinds on the labels of the training apps
- * (__tests__/classify/floor.test.ts holds it to that choice). Kinds left out fired on releases labelled safe too
- * often to overrule a reader who read the notes.
+ * (__tests__/classify/floor.test.ts holds it to that choice). Kinds left out fired on releases labelled safe, or
+ * fired too seldom to show they do not.
  */
 const FLOOR_KINDS = [
-    'bangMarker',
-    'breakingMarker',
-    'criticalFix',
     'heading:breaking',
-    'heading:removed',
     'interfaceRemoved',
-    'manualAfter',
     'manualStep',
-    'raisedRequirement',
-    'refusedConfig',
     'removedSupport',
-    'renamed',
-    'requiredVersion',
-    'requirementAfter',
-    'settingRemoved',
-    'signatureChanged',
-    'supportRemoved',
-    'urgent'
+    'settingRemoved'
 ];
 /**
- * Share of a kind's firings on releases labelled safe past which it is not kept. A reader who read the notes says safe
- * exactly where such a kind misfires, so a kind earns its place only by (almost) never firing on a safe release.
+ * The misfire rate past which a kind is not kept. A reader who read the notes says safe exactly where a kind
+ * misfires, so a kind earns its place only by (almost) never firing on a safe release.
  */
 const MISFIRE_MAX = 0.02;
-/** The kinds a floor keeps: those seen to fire whose firings on releases labelled safe are at most `max` of them. */
+/**
+ * The kinds a floor keeps: those whose misfire rate, estimated by the rule of succession ((misfired + 1) /
+ * (fired + 2)), is at most `max`. A kind seen clean ten times says little of a 2% rate: kept by the raw share, such
+ * kinds misfired on the one fold that held out the app they misfire on (issue 59), so at 2% a kind must fire
+ * about 50 times to be kept.
+ */
 function chooseFloorKinds(counts, max = MISFIRE_MAX) {
     return [...counts]
-        .filter(([, c]) => c.fired > 0 && c.misfired <= max * c.fired)
+        .filter(([, c]) => (c.misfired + 1) / (c.fired + 2) <= max)
         .map(([k]) => k)
         .sort();
 }
 /**
  * The model's class, unless the floor forbids it. A `safe` answer while a kept kind fires (or the notes were
- * longer than read) gives the rules' verdict, caution at least; an `unknown` answer while a line says what changed
- * gives the rules' own verdict: never a class that neither judge gave.
+ * longer than read) gives the rules' verdict, caution at least; an `unknown` answer while a kept kind fires gives
+ * the rules' own verdict: never a class that neither judge gave. Where no kept kind fires an `unknown` stands: that
+ * some line says what changed is no precise signal.
  */
 function applyFloor(answer, rules, kept = FLOOR_KINDS) {
+    const fires = firesIn(rules.kinds, kept);
     if (answer.class === 'unknown') {
-        if (!rules.described || rules.safeToUpdate === 'unknown')
+        if (!fires || rules.safeToUpdate === 'unknown')
             return { safeToUpdate: 'unknown', floored: false };
         const r = rules.safeToUpdate;
         return { safeToUpdate: r === 'unmaintained' ? 'caution' : r, floored: true };
     }
-    if (answer.class !== 'safe' || !(rules.cut || firesIn(rules.kinds, kept)))
+    if (answer.class !== 'safe' || !(rules.cut || fires))
         return { safeToUpdate: answer.class, floored: false };
     // The answer is safe here: the rules' breaking stands, anything else is caution at least.
     return { safeToUpdate: rules.safeToUpdate === 'breaking' ? 'breaking' : 'caution', floored: true };
@@ -4971,26 +4975,27 @@ function addressesJudge(line) {
     return s !== '' && PATTERNS.some((p) => p.test(s));
 }
 /**
- * Where a line may match one of the patterns: a word each of them needs, a name of the judge at a line's start, or
- * a class key. Scans of the whole text find the few lines worth the patterns (a build reads thousands of notes, and
- * every pattern on every line cost 0.6 ms a note); apart, and without the u flag, each scan stays fast.
+ * A word every pattern needs, one scan of the whole text finds the few lines worth the patterns (a build reads
+ * thousands of notes, and every pattern on every line cost 0.6 ms a note): a name of the judge, a class, an order to
+ * ignore, instructions or a prompt, or a class key. A class may follow a word ("answersafe" matches the answer
+ * pattern), and a name may follow `_`, which addressesJudge strips from a line's start.
  */
-const ANCHORS = [
-    /\b(?:(?:note|message|instruction|hint|reminder)s?|attention|dear|hey|hi|hello|attn|you(?:\s+are|['’]re)|ignore|disregard|forget|override|prompt|answer|respond|reply|output|verdict|classification|rating|classify|mark|rate|label|judge|flag|grade|categori[sz]e|score|treat|consider)\b/gi,
-    new RegExp(String.raw `^[ \t>#*+•\d.)_-]*(?:to\s+)?(?:the\s+|any\s+)?${WHO}\s*[,:]`, 'gim'),
-    /["']class["']/gi
-];
+const NEEDED = /(?<![a-z0-9])(?:(?:reviewer|model|llm|assistant|bot|agent|classifier|judge|scanner|instruction|prompt)s?|ai|gpt|chatgpt|claude|copilot|gemini|ignore|disregard|forget|override)(?![a-z0-9])|(?<![a-z0-9])a\.i\.|(?:safe|caution|breaking|unknown|class)\b/gi;
 /** The first line of `notes` that addresses the judge or asks for a class (whitespace squashed), or null. */
 function injectionLine(notes) {
     if (typeof notes !== 'string')
         return null;
-    const starts = new Set();
-    for (const anchor of ANCHORS)
-        for (const m of notes.matchAll(anchor))
-            starts.add(notes.lastIndexOf('\n', m.index - 1) + 1);
-    for (const start of [...starts].sort((a, b) => a - b)) {
-        const end = notes.indexOf('\n', start);
-        const line = notes.slice(start, end < 0 ? notes.length : end);
+    let after = 0;
+    for (const m of notes.matchAll(NEEDED)) {
+        // Each line once, in order: a match on a line already tried moves on.
+        if (m.index < after)
+            continue;
+        const start = notes.lastIndexOf('\n', m.index - 1) + 1;
+        let end = notes.indexOf('\n', m.index);
+        if (end < 0)
+            end = notes.length;
+        after = end;
+        const line = notes.slice(start, end);
         if (addressesJudge(line))
             return line.replace(/\s+/gu, ' ').trim();
     }
@@ -5671,7 +5676,6 @@ function byModel(j, a, version, promptCut) {
     const floor = applyFloor(a, {
         safeToUpdate: j.safeToUpdate,
         kinds,
-        described: j.floor.described,
         cut: j.cut || promptCut
     });
     const quote = a.line === '' ? null : a.line;
@@ -5690,11 +5694,9 @@ function byModel(j, a, version, promptCut) {
     }
     const rules = byRules(j, version);
     const cls = floor.safeToUpdate;
-    const why = a.class === 'unknown'
-        ? 'a line says what changed'
-        : firesIn(kinds, FLOOR_KINDS)
-            ? 'the rules find a line that calls for action or a breaking change'
-            : 'the notes are longer than the model read';
+    const why = firesIn(kinds, FLOOR_KINDS)
+        ? 'the rules find a line that calls for action or a breaking change'
+        : 'the notes are longer than the model read';
     const lead = cls === j.safeToUpdate
         ? rules.because
         : `${classifier_CLASS_WORD[cls]} in ${version}: ${why}${rules.quote ? ` ("${rules.quote}")` : ''}`;
@@ -5784,9 +5786,11 @@ function classifyWith(model, input) {
     const releases = all.slice(-MAX_RELEASES);
     const judged = releases.map((r) => {
         const version = safeLabel(String(r.version));
-        const j = judgeRelease(r.notes, String(r.version), model);
+        // Cleaned once: the parser reads them formatted, the injection check as a model reads them.
+        const plain = plainNotes(r.notes);
+        const j = judgeRelease(r.notes, String(r.version), model, plain);
         // Notes that address the judge or ask for a class are the rules' alone, whatever a model answered.
-        const injection = injectionLine(text_cleanNotes(r.notes, { format: false }).text) !== null;
+        const injection = injectionLine(plain.text) !== null;
         const a = injection ? undefined : input.answers?.get(r.version);
         return {
             raw: String(r.version).slice(0, src_schema/* LIMITS */.b1.version),
@@ -5829,7 +5833,7 @@ function classifyWith(model, input) {
  * leave yesterday's words published. __tests__/classify/revision.test.ts holds it to the judgements of the
  * real notes.
  */
-const JUDGING_REVISION = 52;
+const JUDGING_REVISION = 53;
 /**
  * The classifier's identity (8 hex digits): the committed model and the judging code's revision. A
  * verdict computed by another model or another revision is judged again.
@@ -7267,29 +7271,26 @@ function releasesOf(app) {
 }
 /**
  * Step 5b of a build: a model's answers for the releases this run judges, reused from the previous history or
- * asked now (latest releases first, the most recently published first), while `asker` has budget. Without an asker every release is the rules'.
+ * asked now (latest releases first, the most recently published first), while `asker` has budget. Without an asker
+ * every release is the rules'.
  */
 async function judgeByModel(apps, previousDir, asker) {
     const answers = new Map();
-    const injection = new Set();
+    if (!asker)
+        return { judge: 'rules', answers, calls: 0, verdicts: {}, pending: new Set(), pendingReleases: 0 };
     const wanted = [];
-    const models = asker?.models ?? [];
+    const models = asker.models;
     for (const [order, app] of apps.entries()) {
         const releases = releasesOf(app);
         if (releases.length === 0)
             continue;
         const mine = new Map();
-        const read = asker ? readPreviousHistory(previousDir, app.slug) : null;
-        const before = read && 'history' in read ? read.history.releases : [];
-        if (asker)
-            answers.set(app.slug, mine);
+        const read = readPreviousHistory(previousDir, app.slug);
+        const before = 'history' in read ? read.history.releases : [];
+        answers.set(app.slug, mine);
         for (const [i, release] of releases.entries()) {
-            // Notes written to the judge are the rules' alone (classify/injection.ts): no model reads them, whoever judges.
-            if (injectionLine(text_cleanNotes(release.notes, { format: false }).text) !== null) {
-                injection.add(app.slug);
-                continue;
-            }
-            if (!asker)
+            // Notes written to the judge are the rules' alone (classify/injection.ts): no model reads them.
+            if (injectionLine(plainNotes(release.notes).text) !== null)
                 continue;
             const digest = notesDigest(release.notes);
             const kept = before.find((e) => e.model !== null &&
@@ -7325,7 +7326,7 @@ async function judgeByModel(apps, previousDir, asker) {
     /** Releases without the first model's answer at the end: none, or a later model's. */
     const left = [];
     for (const w of wanted) {
-        const answer = asker && !asker.stopped ? await asker.ask(w.name, w.release.version, w.release.notes, w.by) : null;
+        const answer = !asker.stopped ? await asker.ask(w.name, w.release.version, w.release.notes, w.by) : null;
         if (answer) {
             answers.get(w.slug).set(w.release.version, answer);
             verdicts[`model:${answer.id}`] = (verdicts[`model:${answer.id}`] ?? 0) + 1;
@@ -7341,13 +7342,12 @@ async function judgeByModel(apps, previousDir, asker) {
     const pending = new Set(left.map((w) => w.slug));
     const pendingReleases = left.filter((w) => w.rank === 0).length;
     return {
-        judge: asker?.judge ?? 'rules',
+        judge: asker.judge,
         answers,
-        calls: asker?.calls ?? 0,
+        calls: asker.calls,
         verdicts,
         pending,
-        pendingReleases,
-        injection: [...injection]
+        pendingReleases
     };
 }
 
@@ -10292,6 +10292,8 @@ function appRecord(app, ctx) {
         const entries = [];
         const refused = [];
         for (const { release: r, verdict: v } of judged) {
+            if (v.injection)
+                ctx.injection?.add(app.slug);
             const isLatest = (0,versions/* sameVersion */.r1)(r.version, facts.version, app.entry.tagPrefix);
             const url = r.url ?? (isLatest ? facts.url : undefined);
             if (!url)
@@ -10942,7 +10944,8 @@ async function judgeCatalog(opts, deps, dirs, log, out) {
         log,
         previousHistories,
         reset: [],
-        faults: []
+        faults: [],
+        injection: new Set()
     };
     const runAt = opts.now.toISOString();
     const judged = new Map();
@@ -11041,7 +11044,7 @@ async function judgeCatalog(opts, deps, dirs, log, out) {
             // Only a model judge has releases waiting for it.
             ...(deps.modelJudge ? { pending: judging.pendingReleases } : {}),
             ...(deps.modelJudge && deps.modelJudge.models.length > 1 ? { models: deps.modelJudge.models } : {}),
-            ...(judging.injection.length > 0 ? { injection: judging.injection } : {})
+            ...(ctx.injection.size > 0 ? { injection: [...ctx.injection] } : {})
         },
         faults: ctx.faults
     };
