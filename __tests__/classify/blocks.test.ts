@@ -151,6 +151,16 @@ describe('parseUnits: emoji that open a line', () => {
     // Only before words: a line of emoji alone, or an emoji later in the line, stays as it is.
     expect(parseUnits('- 🎉\n- Fix the 🐛 in sync\n').map((u) => u.text)).toEqual(['🎉', 'Fix the 🐛 in sync'])
   })
+
+  // A fast-check seed found this: the emoji pattern took time exponential in a line of emoji with no space after
+  // them, and 40 held a build for good. Were it back, this test would run into jest's timeout.
+  it('are read in a line of thousands of them, with or without words after them', () => {
+    // A line of emoji alone stays as it is (cut to a unit's bound).
+    const [alone, ...rest] = parseUnits('😹'.repeat(3000)).map((u) => u.text)
+    expect([alone, rest]).toEqual([expect.stringMatching(/^(?:😹){100,}$/u), []])
+    expect(parseUnits(`${'😹 '.repeat(3000)}Fix the sync`).map((u) => u.text)).toEqual(['Fix the sync'])
+    expect(parseUnits(`🇺🇸 ${':bug:'.repeat(500)} 👍🏽 Fix a crash`).map((u) => u.text)).toEqual(['Fix a crash'])
+  })
 })
 
 describe('parseUnits: block HTML reads as the same Markdown would', () => {
