@@ -2955,9 +2955,12 @@ function inlineOf(src) {
 }
 /**
  * Emoji or emoji shortcodes that open a line (gitmoji: "✨ Add …", ":bug: Fix …"), with the space after them. A
- * line's words start after them: what it does is read from its first word ("Fix", "Remove").
+ * line's words start after them: what it does is read from its first word ("Fix", "Remove"). Written to run in
+ * time linear in the line: the first run of emoji is taken whole (a lookahead's capture, matched again), and the
+ * rest is one alternation of single emoji, shortcodes and spaces. Nested repeats of emoji (`(\s*E+)*`) took time
+ * exponential in a line of emoji with no space after them: 40 of them held a build for good.
  */
-const LEADING_EMOJI = /^(?:(?:[\p{Extended_Pictographic}\p{Regional_Indicator}\p{Emoji_Modifier}\uFE0F\u200D])+|:[a-z0-9_+-]{1,40}:)(?:\s*(?:[\p{Extended_Pictographic}\p{Emoji_Modifier}\uFE0F\u200D]+|:[a-z0-9_+-]{1,40}:))*\s+(?=\S)/u;
+const LEADING_EMOJI = /^(?:(?=((?:[\p{Extended_Pictographic}\p{Regional_Indicator}\p{Emoji_Modifier}\uFE0F\u200D])+))\1|:[a-z0-9_+-]{1,40}:)(?:[\p{Extended_Pictographic}\p{Emoji_Modifier}\uFE0F\u200D]|:[a-z0-9_+-]{1,40}:|\s)*\s(?=\S)/u;
 /** A line without the emoji that open it (© ® ™ are pictographic too, but words; ⚠ marks a warning). */
 function undecorated(line) {
     const c = line.charCodeAt(0);
