@@ -4,8 +4,6 @@
 // here and served on loopback; the comment written to a stand-in of GitHub's REST API.
 import { afterAll, beforeAll, expect } from '@jest/globals'
 import { describe, it } from '../support/needs-shared-data.js'
-import { spawn } from 'node:child_process'
-import { readFile, writeFile } from 'node:fs/promises'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
@@ -22,6 +20,7 @@ import { startFakeRegistry } from '../support/fake-registry.js'
 import { RELEASE_NOTES } from '../support/shared-data.js'
 import { tempDir } from '../support/tmp.js'
 import { prRepository } from '../support/git.js'
+import { runCheckAction as runAction, type CheckRun } from '../support/check-action.js'
 import { copyJudgedCatalog } from '../support/catalog.js'
 
 const ENTRY = path.resolve('src/check-action.ts')
@@ -73,64 +72,28 @@ afterAll(async () => {
 const repoWith = (name: string, base: Record<string, string>, ...heads: Record<string, string>[]) =>
   prRepository(dir, name, base, ...heads)
 
-interface Run {
-  code: number | null
-  stdout: string
-  summary: string
-  outputs: string
-}
-
-async function runCheckAction(
+function runCheckAction(
   cwd: string,
   base: string,
   head: string,
   inputs: Record<string, string> = {},
   fork = false,
   number = 7
-): Promise<Run> {
-  const n = ++runs
-  const event = path.join(dir, `event-${n}.json`)
-  const summary = path.join(dir, `summary-${n}.md`)
-  const output = path.join(dir, `output-${n}.txt`)
-  const headRepo = fork ? 'contributor/homelab' : REPO
-  // The fields of GitHub's pull_request webhook payload the action reads, in their places.
-  await writeFile(
-    event,
-    JSON.stringify({
-      action: 'synchronize',
-      number,
-      pull_request: {
-        number,
-        state: 'open',
-        title: 'Update gogs/gogs to v0.15.1',
-        base: { ref: 'main', sha: base, repo: { full_name: REPO, fork: false } },
-        head: { ref: 'renovate/bump', sha: head, repo: { full_name: headRepo, fork } }
-      },
-      repository: { full_name: REPO }
-    })
-  )
-  await writeFile(summary, '')
-  await writeFile(output, '')
-  const all = { api, 'fail-on': 'breaking', 'allow-urgent': 'false', 'github-token': 'ghs_faketoken123', ...inputs }
-  const child = spawn(process.execPath, ['--import', TSX, ENTRY], {
+): Promise<CheckRun> {
+  return runAction({
+    dir,
+    n: ++runs,
+    argv: ['--import', TSX, ENTRY],
     cwd,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: dir,
-      GITHUB_EVENT_NAME: 'pull_request',
-      GITHUB_EVENT_PATH: event,
-      GITHUB_STEP_SUMMARY: summary,
-      GITHUB_OUTPUT: output,
-      GITHUB_REPOSITORY: REPO,
-      GITHUB_API_URL: gh.url,
-      ...Object.fromEntries(Object.entries(all).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v]))
-    }
+    base,
+    head,
+    repo: REPO,
+    ...(fork ? { fork: 'contributor/homelab' } : {}),
+    number,
+    title: 'Update gogs/gogs to v0.15.1',
+    apiUrl: gh.url,
+    inputs: { api, 'fail-on': 'breaking', 'allow-urgent': 'false', 'github-token': 'ghs_faketoken123', ...inputs }
   })
-  let stdout = ''
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
-  child.stderr.on('data', (d: Buffer) => (stdout += d.toString()))
-  const code = await new Promise<number | null>((ok) => child.on('close', ok))
-  return { code, stdout, summary: await readFile(summary, 'utf8'), outputs: await readFile(output, 'utf8') }
 }
 
 const COMPOSE = (gogs: string, other = 'ghcr.io/someone/tool:1.0.0') =>

@@ -3,9 +3,8 @@
 // payload, GITHUB_STEP_SUMMARY and GITHUB_OUTPUT files, annotations on stdout) against a snapshot folder of
 // made-up apps (../support/mini-snapshot.ts) whose releases carry the shapes of the real pull requests.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
-import { spawn } from 'node:child_process'
-import { readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
+import { runCheckAction, type CheckRun } from '../support/check-action.js'
 import { prRepository } from '../support/git.js'
 import { APPS } from '../support/made-up-apps.js'
 import { writeMiniSnapshot } from '../support/mini-snapshot.js'
@@ -33,59 +32,21 @@ async function repoWith(name: string, base: Record<string, string>, head: Record
   return { cwd: r.cwd, base: r.base, head: r.heads[0]! }
 }
 
-interface Run {
-  code: number | null
-  stdout: string
-  summary: string
-  outputs: string
-}
-
 async function runAction(r: { cwd: string; base: string; head: string }, inputs: Record<string, string> = {}) {
   const n = ++runs
-  const event = path.join(dir, `event-${n}.json`)
-  const summary = path.join(dir, `summary-${n}.md`)
-  const output = path.join(dir, `output-${n}.txt`)
-  await writeFile(
-    event,
-    JSON.stringify({
-      action: 'synchronize',
-      number: n,
-      pull_request: {
-        number: n,
-        state: 'open',
-        base: { ref: 'main', sha: r.base, repo: { full_name: REPO, fork: false } },
-        head: { ref: 'renovate/bump', sha: r.head, repo: { full_name: REPO, fork: false } }
-      },
-      repository: { full_name: REPO }
-    })
-  )
-  await writeFile(summary, '')
-  await writeFile(output, '')
   // No token: no comment is written; the summary, the annotations and the outputs carry the result.
-  const all = { api, 'fail-on': 'breaking', 'allow-urgent': 'false', 'github-token': '', ...inputs }
-  const child = spawn(process.execPath, [ENTRY], {
-    cwd: r.cwd,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: dir,
-      GITHUB_EVENT_NAME: 'pull_request',
-      GITHUB_EVENT_PATH: event,
-      GITHUB_STEP_SUMMARY: summary,
-      GITHUB_OUTPUT: output,
-      GITHUB_REPOSITORY: REPO,
-      GITHUB_API_URL: 'http://127.0.0.1:9',
-      ...Object.fromEntries(Object.entries(all).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v]))
-    }
+  return runCheckAction({
+    dir,
+    n,
+    argv: [ENTRY],
+    ...r,
+    repo: REPO,
+    apiUrl: 'http://127.0.0.1:9',
+    inputs: { api, 'fail-on': 'breaking', 'allow-urgent': 'false', 'github-token': '', ...inputs }
   })
-  let stdout = ''
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
-  child.stderr.on('data', (d: Buffer) => (stdout += d.toString()))
-  const code = await new Promise<number | null>((ok) => child.on('close', ok))
-  const run: Run = { code, stdout, summary: await readFile(summary, 'utf8'), outputs: await readFile(output, 'utf8') }
-  return run
 }
 
-const output = (run: Run, name: string) => new RegExp(`^${name}<<.*\\n(.*)\\n`, 'm').exec(run.outputs)?.[1]
+const output = (run: CheckRun, name: string) => new RegExp(`^${name}<<.*\\n(.*)\\n`, 'm').exec(run.outputs)?.[1]
 const COMPOSE = (image: string) => `services:\n  app:\n    image: ${image}\n`
 const DEPLOYMENT = (image: string) =>
   `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: app\nspec:\n  template:\n    spec:\n      containers:\n        - name: app\n          image: ${image}\n`
