@@ -4,7 +4,7 @@
 // of an update are compared in one scheme, so a bound read as a tag is never compared with a label.
 import type { HistoryEntry } from '../schema/index.js'
 import { quoted } from '../util/text.js'
-import { compareVersions, parseVersion, sameVersion } from '../util/versions.js'
+import { compareNumbers, compareVersions, parseVersion, sameVersion } from '../util/versions.js'
 import { imageVersion, type CommunityBuild, type ImageRef } from './images.js'
 
 /** How a history names its releases: by their labels (`version`) or their git tags (`tag`). */
@@ -42,12 +42,7 @@ function inLine(numbers: readonly number[], line: readonly number[]): boolean {
 /** `label` against `line`: -1 below it, 0 in it, 1 above it, null when it does not read as numbers. */
 function toLine(label: string, line: readonly number[], tagPrefix?: string): number | null {
   const p = parseVersion(label, tagPrefix)
-  if (!p) return null
-  for (let i = 0; i < line.length; i++) {
-    const d = (p.numbers[i] ?? 0) - line[i]!
-    if (d !== 0) return Math.sign(d)
-  }
-  return 0
+  return p ? compareNumbers(p.numbers, line, line.length) : null
 }
 
 /** The history numbers its labels and its tags differently (`v26.02` tagged `v0.2602.0`). */
@@ -168,7 +163,7 @@ export function spanOf(history: readonly HistoryEntry[], from: Place, to: Place,
     const f = parseVersion(from.label, tagPrefix)
     const t = parseVersion(to.label, tagPrefix)
     const len = Math.min(from.line?.length ?? Infinity, to.line?.length ?? Infinity)
-    order = f && t ? compareLines(f.numbers.slice(0, len), t.numbers.slice(0, len)) : null
+    order = f && t ? compareNumbers(f.numbers, t.numbers, len) : null
     if (order === 0 && (from.line === null || to.line === null))
       return {
         order: 'unplaced',
@@ -186,15 +181,6 @@ export function spanOf(history: readonly HistoryEntry[], from: Place, to: Place,
   const oldest = history[history.length - 1]
   const reaches = from.at === 'release' || (oldest !== undefined && (against(oldest, from, fromScheme) ?? 1) <= 0)
   return { order: 'up', crossed, reaches }
-}
-
-function compareLines(a: readonly number[], b: readonly number[]): number {
-  const len = Math.max(a.length, b.length)
-  for (let i = 0; i < len; i++) {
-    const d = (a[i] ?? 0) - (b[i] ?? 0)
-    if (d !== 0) return Math.sign(d)
-  }
-  return 0
 }
 
 /** The label a place stands for in the history's own labels, for gaps (`releases.json` gaps name labels). */

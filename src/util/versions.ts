@@ -64,6 +64,15 @@ function compareIdentifiers(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0
 }
 
+/** Order two lists of version numbers over their first `len` (missing numbers count as 0): -1, 0 or 1. */
+export function compareNumbers(a: readonly number[], b: readonly number[], len = Math.max(a.length, b.length)): number {
+  for (let i = 0; i < len; i++) {
+    const d = (a[i] ?? 0) - (b[i] ?? 0)
+    if (d !== 0) return Math.sign(d)
+  }
+  return 0
+}
+
 /**
  * Order two labels; missing numeric components count as 0 (`1.2` == `1.2.0`),
  * a prerelease sorts before its release. Returns null when either label has no
@@ -73,11 +82,8 @@ export function compareVersions(a: string, b: string, tagPrefix?: string): numbe
   const pa = parseVersion(a, tagPrefix)
   const pb = parseVersion(b, tagPrefix)
   if (!pa || !pb) return null
-  const len = Math.max(pa.numbers.length, pb.numbers.length)
-  for (let i = 0; i < len; i++) {
-    const d = (pa.numbers[i] ?? 0) - (pb.numbers[i] ?? 0)
-    if (d !== 0) return Math.sign(d)
-  }
+  const d = compareNumbers(pa.numbers, pb.numbers)
+  if (d !== 0) return d
   if (pa.prerelease.length === 0 && pb.prerelease.length === 0) return 0
   if (pa.prerelease.length === 0) return 1
   if (pb.prerelease.length === 0) return -1
