@@ -3,7 +3,7 @@
 // marker made of their own digest, which they cannot contain, so no text in them can close the fence.
 // Any change to the wording is a new PROMPT_VERSION: verdicts are reused only under the same version.
 import { sha256 } from '../util/digest.js'
-import { cleanNotes } from './text.js'
+import { plainNotes } from './text.js'
 
 /** Bump with any change to the text below or to the answer asked for. */
 export const PROMPT_VERSION = 1
@@ -69,10 +69,10 @@ export function promptNotes(notes: string): PromptNotes {
 
 /**
  * A release's notes as the model reads them: cleaned of what is hostile in any text (control and bidi characters,
- * overlong lines; see text.ts: cleanNotes) but in their own format, the one the quoted line is checked against.
+ * overlong lines; see text.ts: plainNotes) in their own format, the one the quoted line is checked against.
  */
 export function notesForModel(raw: string): PromptNotes {
-  const { text, cut } = cleanNotes(raw, { format: false })
+  const { text, cut } = plainNotes(raw)
   const sent = promptNotes(text)
   return { text: sent.text, cut: sent.cut || cut }
 }

@@ -45,13 +45,12 @@ function capLines(s: string): string {
 }
 
 /**
- * Cap, drop control/format characters (keeping newlines and tabs), normalise line ends.
- * `cut` is true when the cap cut the notes; an upstream `[truncated]` marker is only removed
+ * Cap, drop control/format characters (keeping newlines and tabs), normalise line ends, and normalise the format
+ * for the parser. `cut` is true when the cap cut the notes; an upstream `[truncated]` marker is only removed
  * (what is left is still a whole list of changes, read as such).
  */
-export function cleanNotes(raw: unknown, opts: { format?: boolean } = {}): CleanNotes {
-  const plain = plainNotes(raw)
-  return opts.format === false ? plain : formatNotes(plain)
+export function cleanNotes(raw: unknown): CleanNotes {
+  return formatNotes(plainNotes(raw))
 }
 
 /** Notes cleaned as a language model reads them: capped and without junk, in their own format. */
