@@ -2344,13 +2344,12 @@ function capLines(s) {
         .join('\n');
 }
 /**
- * Cap, drop control/format characters (keeping newlines and tabs), normalise line ends.
- * `cut` is true when the cap cut the notes; an upstream `[truncated]` marker is only removed
+ * Cap, drop control/format characters (keeping newlines and tabs), normalise line ends, and normalise the format
+ * for the parser. `cut` is true when the cap cut the notes; an upstream `[truncated]` marker is only removed
  * (what is left is still a whole list of changes, read as such).
  */
-function text_cleanNotes(raw, opts = {}) {
-    const plain = plainNotes(raw);
-    return opts.format === false ? plain : formatNotes(plain);
+function text_cleanNotes(raw) {
+    return formatNotes(plainNotes(raw));
 }
 /** cleanNotes without the format normalised: the text a language model reads and its quote is checked against. */
 function plainNotes(raw) {
@@ -5282,14 +5281,7 @@ function inLine(numbers, line) {
 /** `label` against `line`: -1 below it, 0 in it, 1 above it, null when it does not read as numbers. */
 function toLine(label, line, tagPrefix) {
     const p = (0,versions/* parseVersion */.ot)(label, tagPrefix);
-    if (!p)
-        return null;
-    for (let i = 0; i < line.length; i++) {
-        const d = (p.numbers[i] ?? 0) - line[i];
-        if (d !== 0)
-            return Math.sign(d);
-    }
-    return 0;
+    return p ? (0,versions/* compareNumbers */.S$)(p.numbers, line, line.length) : null;
 }
 /** The history numbers its labels and its tags differently (`v26.02` tagged `v0.2602.0`). */
 function twoSchemes(history, tagPrefix) {
@@ -5390,7 +5382,7 @@ function spanOf(history, from, to, tagPrefix) {
         const f = (0,versions/* parseVersion */.ot)(from.label, tagPrefix);
         const t = (0,versions/* parseVersion */.ot)(to.label, tagPrefix);
         const len = Math.min(from.line?.length ?? Infinity, to.line?.length ?? Infinity);
-        order = f && t ? compareLines(f.numbers.slice(0, len), t.numbers.slice(0, len)) : null;
+        order = f && t ? (0,versions/* compareNumbers */.S$)(f.numbers, t.numbers, len) : null;
         if (order === 0 && (from.line === null || to.line === null))
             return {
                 order: 'unplaced',
@@ -5413,15 +5405,6 @@ function spanOf(history, from, to, tagPrefix) {
     const oldest = history[history.length - 1];
     const reaches = from.at === 'release' || (oldest !== undefined && (against(oldest, from, fromScheme) ?? 1) <= 0);
     return { order: 'up', crossed, reaches };
-}
-function compareLines(a, b) {
-    const len = Math.max(a.length, b.length);
-    for (let i = 0; i < len; i++) {
-        const d = (a[i] ?? 0) - (b[i] ?? 0);
-        if (d !== 0)
-            return Math.sign(d);
-    }
-    return 0;
 }
 /** The label a place stands for in the history's own labels, for gaps (`releases.json` gaps name labels). */
 function gapLabel(p) {
@@ -6067,10 +6050,10 @@ function promptNotes(notes) {
 }
 /**
  * A release's notes as the model reads them: cleaned of what is hostile in any text (control and bidi characters,
- * overlong lines; see text.ts: cleanNotes) but in their own format, the one the quoted line is checked against.
+ * overlong lines; see text.ts: plainNotes) in their own format, the one the quoted line is checked against.
  */
 function notesForModel(raw) {
-    const { text, cut } = text_cleanNotes(raw, { format: false });
+    const { text, cut } = plainNotes(raw);
     const sent = promptNotes(text);
     return { text: sent.text, cut: sent.cut || cut };
 }
@@ -12387,6 +12370,7 @@ function quoted(label) {
 /* harmony export */   Oh: () => (/* binding */ stableBetween),
 /* harmony export */   PE: () => (/* binding */ isVersionLabel),
 /* harmony export */   Qg: () => (/* binding */ isStableVersion),
+/* harmony export */   S$: () => (/* binding */ compareNumbers),
 /* harmony export */   Zy: () => (/* binding */ compareVersions),
 /* harmony export */   ll: () => (/* binding */ newestFirst),
 /* harmony export */   ot: () => (/* binding */ parseVersion),
@@ -12455,6 +12439,15 @@ function compareIdentifiers(a, b) {
         return 1;
     return a < b ? -1 : a > b ? 1 : 0;
 }
+/** Order two lists of version numbers over their first `len` (missing numbers count as 0): -1, 0 or 1. */
+function compareNumbers(a, b, len = Math.max(a.length, b.length)) {
+    for (let i = 0; i < len; i++) {
+        const d = (a[i] ?? 0) - (b[i] ?? 0);
+        if (d !== 0)
+            return Math.sign(d);
+    }
+    return 0;
+}
 /**
  * Order two labels; missing numeric components count as 0 (`1.2` == `1.2.0`),
  * a prerelease sorts before its release. Returns null when either label has no
@@ -12465,12 +12458,9 @@ function compareVersions(a, b, tagPrefix) {
     const pb = parseVersion(b, tagPrefix);
     if (!pa || !pb)
         return null;
-    const len = Math.max(pa.numbers.length, pb.numbers.length);
-    for (let i = 0; i < len; i++) {
-        const d = (pa.numbers[i] ?? 0) - (pb.numbers[i] ?? 0);
-        if (d !== 0)
-            return Math.sign(d);
-    }
+    const d = compareNumbers(pa.numbers, pb.numbers);
+    if (d !== 0)
+        return d;
     if (pa.prerelease.length === 0 && pb.prerelease.length === 0)
         return 0;
     if (pa.prerelease.length === 0)
