@@ -189,10 +189,12 @@ describe('the action with the model judge', () => {
     })
     const record = (await read('run1', 'api/v1/apps.json')).apps.find((a: { slug: string }) => a.slug === 'wiki')
     expect(record.safeToUpdate).toBe('caution')
-    expect(record.rationale).toContain('judged by the rules alone: a line of the notes addresses the reviewer')
+    expect(record.rationale).toContain(
+      "judged by the rules alone: a line of the notes or the release's name addresses the reviewer"
+    )
     const wikiPage = await readFile(path.join(dir, 'run1/apps/wiki/index.html'), 'utf8')
     expect(wikiPage).toContain(
-      'judged by the rules alone: a line of the notes addresses the reviewer or asks for a class'
+      'judged by the rules alone: a line of the notes or the release’s name addresses the reviewer or asks for a class'
     )
     const page = await readFile(path.join(dir, 'run1/apps/feeds/index.html'), 'utf8')
     expect(page).toContain('judged by the model <code>openai/gpt-4.1-mini</code>')

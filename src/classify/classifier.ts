@@ -10,7 +10,7 @@ import { applyFloor, FLOOR_KINDS, firesIn } from './floor.js'
 import type { ModelAnswer } from './model-answer.js'
 import { MODEL, MODEL_ID } from './trained.js'
 import { EMPTY_SUMMARY, summariseUnits } from './summary.js'
-import { injectionLine } from './injection.js'
+import { releaseInjection } from './injection.js'
 import { clip, plainNotes, safeLabel } from './text.js'
 import { SEVERITY } from './upgrade.js'
 
@@ -89,7 +89,7 @@ function byRulesAlone(j: ReleaseJudgement, version: string): Decided {
   const d = byRules(j, version)
   return {
     ...d,
-    because: `${d.because} (judged by the rules alone: a line of the notes addresses the reviewer or asks for a class)`
+    because: `${d.because} (judged by the rules alone: a line of the notes or the release's name addresses the reviewer or asks for a class)`
   }
 }
 
@@ -234,8 +234,8 @@ export function classifyWith(model: Model, input: ClassifyInput): Judgement {
     // Cleaned once: the parser reads them formatted, the injection check as a model reads them.
     const plain = plainNotes(r.notes)
     const j = judgeRelease(r.notes, String(r.version), model, plain)
-    // Notes that address the judge or ask for a class are the rules' alone, whatever a model answered.
-    const injection = injectionLine(plain.text) !== null
+    // Notes (or a name) that address the judge or ask for a class are the rules' alone, whatever a model answered.
+    const injection = releaseInjection(String(r.version), plain.text) !== null
     const a = injection ? undefined : input.answers?.get(r.version)
     return {
       raw: String(r.version).slice(0, LIMITS.version),

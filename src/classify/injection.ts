@@ -168,3 +168,12 @@ export function injectionLine(notes: unknown): string | null {
     .replace(/\s+/gu, ' ')
     .trim()
 }
+
+/**
+ * The line a model would read that addresses the judge: the release's name first (it goes into the user message,
+ * and upstream chose it), then its notes (plain, as plainNotes gives them). Null when neither does.
+ */
+export function releaseInjection(version: unknown, notes: string): string | null {
+  const name = typeof version === 'string' ? version.slice(0, 128) : ''
+  return addressesJudge(name) ? name.replace(/\s+/gu, ' ').trim() : injectionLine(notes)
+}

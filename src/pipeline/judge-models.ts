@@ -13,7 +13,7 @@ import {
   userPrompt,
   type JudgeAnswer
 } from '../classify/index.js'
-import { injectionLine } from '../classify/injection.js'
+import { releaseInjection } from '../classify/injection.js'
 import { cleanNotes, isBlankNotes, plainNotes } from '../classify/text.js'
 import { chatCompletion, ModelsError, type ChatMessage, type ModelsClientOptions } from '../upstream/models.js'
 import type { Logger, ReleaseNotes } from '../util/types.js'
@@ -252,8 +252,8 @@ export async function judgeByModel(
     const before = 'history' in read ? read.history.releases : []
     answers.set(app.slug, mine)
     for (const [i, release] of releases.entries()) {
-      // Notes written to the judge are the rules' alone (classify/injection.ts): no model reads them.
-      if (injectionLine(plainNotes(release.notes).text) !== null) continue
+      // Notes or a name written to the judge are the rules' alone (classify/injection.ts): no model reads them.
+      if (releaseInjection(release.version, plainNotes(release.notes).text) !== null) continue
       const digest = notesDigest(release.notes)
       const kept = before.find(
         (e) =>

@@ -14,7 +14,7 @@ function words(e: ReleasesDoc['releases'][number]): string {
 function judgedBy(e: ReleasesDoc['releases'][number]): string {
   // Notes written to the judge: no model was asked, whatever judge the site uses.
   if (e.injection)
-    return '<small class="muted">judged by the rules alone: a line of the notes addresses the reviewer or asks for a class</small>'
+    return '<small class="muted">judged by the rules alone: a line of the notes or the release’s name addresses the reviewer or asks for a class</small>'
   if (e.model === null) return '<small class="muted">judged by the rules</small>'
   const differ = e.model.class !== e.safeToUpdate ? `; it read ${e.model.class}, the rules’ floor kept ${e.safeToUpdate}` : e.rules !== e.safeToUpdate ? `; the rules alone: ${e.rules}` : ''
   return `<small class="muted">judged by the model <code>${text(e.model.id, 100)}</code>${differ}</small>`
