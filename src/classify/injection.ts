@@ -9,7 +9,7 @@
 import { decodeHTML } from 'entities'
 
 /** Who a line may address: a reviewer, a model or an assistant of some kind. */
-const WHO = String.raw`(?:automated\s+|automatic\s+|ai\s+|llm\s+|code\s+|release\s+)?(?:reviewers?|models?|language\s+models?|llms?|ai|a\.i\.|assistants?|bots?|agents?|classifiers?|judges?|gpt|chatgpt|claude|copilot|gemini|scanners?)`
+const WHO = String.raw`(?:(?:(?:automated|automatic|ai|llm|code|release|reviewing|reading|judging|grading|evaluating)\s+)?(?:reviewers?|models?|language\s+models?|llms?|ai|a\.i\.|assistants?|bots?|agents?|classifiers?|judges?|gpt|chatgpt|claude|copilot|gemini|scanners?)|(?:automated|automatic|ai|llm)\s+(?:systems?|tools?|readers?|pipelines?|processors?))`
 
 /** A class as the judge names it, maybe in quotes. */
 const CLASS = String.raw`["'\x60“‘*]*(?:safe|caution|breaking|unknown)\b`
@@ -24,6 +24,8 @@ const PATTERNS: readonly RegExp[] = [
     String.raw`\b(?:note|message|instructions?|attention|hint|reminder)s?\s+(?:to|for)\s+(?:the\s+|all\s+|any\s+)?${WHO}\s*(?:[:,!—–-]|$)`,
     'i'
   ),
+  // "To the reviewing model: …" at the start of a line (not "For bots: …", a heading of chat apps)
+  new RegExp(String.raw`^to\s+(?:the\s+|all\s+|any\s+)?${WHO}\s*[:,]`, 'i'),
   // "Dear reviewer", "Hey assistant", "Attention AI:"
   new RegExp(String.raw`\b(?:dear|hey|hi|hello|attn|attention)\s*[,:]?\s+(?:the\s+)?${WHO}\b`, 'i'),
   // "If you are an AI", "You are a language model", "you're the reviewer"
@@ -125,10 +127,10 @@ export function addressesJudge(line: string): boolean {
 /**
  * A word every pattern needs: one scan of the whole text finds the few lines worth the patterns (a build reads
  * thousands of notes, and every pattern on every line cost 0.6 ms a note): a name of the judge, a class, an order to
- * ignore, instructions or a prompt, "whatever", or a class key. A class may follow a word ("answersafe" matches the
+ * ignore, instructions or a prompt, "whatever", "automated", or a class key. A class may follow a word ("answersafe" matches the
  * answer pattern), and a name may follow `_`, which addressesJudge strips from a line's start.
  */
-const WORDS = String.raw`(?<![a-z0-9])(?:(?:reviewer|model|llm|assistant|bot|agent|classifier|judge|scanner|instruction|prompt)s?|ai|gpt|chatgpt|claude|copilot|gemini|ignore|disregard|forget|override|whatever)(?![a-z0-9])|(?<![a-z0-9])a\.i\.|(?:safe|caution|breaking|unknown|class)\b`
+const WORDS = String.raw`(?<![a-z0-9])(?:(?:reviewer|model|llm|assistant|bot|agent|classifier|judge|scanner|instruction|prompt)s?|ai|gpt|chatgpt|claude|copilot|gemini|ignore|disregard|forget|override|whatever|automated|automatic)(?![a-z0-9])|(?<![a-z0-9])a\.i\.|(?:safe|caution|breaking|unknown|class)\b`
 const A_WORD = new RegExp(WORDS, 'i')
 const NEEDED = new RegExp(WORDS, 'gi')
 /**
