@@ -5,7 +5,8 @@
 // by the committed model and FLOOR_KINDS, aggregates only.
 import { existsSync, readFileSync } from 'node:fs'
 import { cuesOf, floorKindsOf } from '../../src/classify/cues.ts'
-import { applyFloor, chooseFloorKinds, FLOOR_KINDS } from '../../src/classify/floor.ts'
+import { applyFloor, chooseFloorKinds, FLOOR_KINDS, namesSafe } from '../../src/classify/floor.ts'
+import { plainNotes } from '../../src/classify/text.ts'
 import { judgeRelease } from '../../src/classify/judge.ts'
 import { checkAnswer } from '../../src/classify/model-answer.ts'
 import { notesForModel } from '../../src/classify/prompt.ts'
@@ -63,7 +64,8 @@ export function floorFigures({ examples, foldOf, foldModels, byId, labels, seale
     const j = judgeRelease(n.notes, n.version, model)
     // described: what the floor before issue 59 read (a line says what changed).
     const described = j.floor.evidence.length > 0 && cuesOf(j.floor.evidence).described
-    return { rules: j.safeToUpdate, kinds: floorKindsOf(j.floor.evidence), described, cut: j.cut }
+    const saysSafe = namesSafe(plainNotes(n.notes).text)
+    return { rules: j.safeToUpdate, kinds: floorKindsOf(j.floor.evidence), described, cut: j.cut, saysSafe }
   }
   const rows = examples.map((e) => {
     const r = read(e.id, foldModels[foldOf.get(e.app)])
@@ -83,7 +85,7 @@ export function floorFigures({ examples, foldOf, foldModels, byId, labels, seale
   const overruled = { n: 0, right: 0, wrong: 0, still: 0 }
   for (const r of rows) {
     const kept = keptBy[r.fold]
-    const rf = { safeToUpdate: r.rules, kinds: r.kinds, cut: r.cut, described: r.described }
+    const rf = { safeToUpdate: r.rules, kinds: r.kinds, cut: r.cut, described: r.described, namesSafe: r.saysSafe }
     if (r.label === 'safe') for (const k of r.kinds) if (kept.includes(k)) cvMisfires.set(k, cvMisfires.get(k) + 1)
     const perfect = { class: r.label }
     verdicts.perfectBefore.push([r.label, floorBefore(perfect, rf)])
@@ -118,6 +120,10 @@ export function floorFigures({ examples, foldOf, foldModels, byId, labels, seale
       `${k.padEnd(28)} ${String(c.fired).padStart(5)}  ${String(c.misfired).padStart(7)}  ${String(by('caution')).padStart(7)} ${String(by('breaking')).padStart(8)} ${String(by('unknown')).padStart(7)}  ${f((c.misfired + 1) / (c.fired + 2)).padStart(10)}  ${String(keptBy.filter((kept) => kept.includes(k)).length).padStart(8)}/${folds}  ${String(cvMisfires.get(k)).padStart(10)}`
     )
   }
+  const saysN = rows.filter((r) => r.saysSafe)
+  out(
+    `notes that say "safe"        ${String(saysN.length).padStart(5)}  ${String(saysN.filter((r) => r.label === 'safe').length).padStart(7)}   (a safe answer gives way where the rules say caution or breaking)`
+  )
   const cutN = rows.filter((r) => r.cut)
   out(
     `notes cut (never safe)       ${String(cutN.length).padStart(5)}  ${String(cutN.filter((r) => r.label === 'safe').length).padStart(7)}   (always kept)`
@@ -149,7 +155,7 @@ export function floorFigures({ examples, foldOf, foldModels, byId, labels, seale
   const s = { perfect: [], reader: [], published: [], publishedBefore: [] }
   for (const l of sealed) {
     const r = read(l.id, MODEL)
-    const rf = { safeToUpdate: r.rules, kinds: r.kinds, described: r.described, cut: r.cut }
+    const rf = { safeToUpdate: r.rules, kinds: r.kinds, described: r.described, cut: r.cut, namesSafe: r.saysSafe }
     s.perfect.push([l.label, applyFloor({ class: l.label }, rf).safeToUpdate])
     const a = answerOf(answers.get(l.id), byId.get(l.id).notes)
     if (a === null) continue

@@ -6,7 +6,7 @@ import type { ReleaseNotes, Verdict } from '../util/types.js'
 import { judgeRelease, quoteOf, type BreakingKind, type ReleaseJudgement } from './judge.js'
 import type { Model } from './model.js'
 import { floorKindsOf } from './cues.js'
-import { applyFloor, FLOOR_KINDS, firesIn } from './floor.js'
+import { applyFloor, FLOOR_KINDS, firesIn, namesSafe } from './floor.js'
 import type { ModelAnswer } from './model-answer.js'
 import { MODEL, MODEL_ID } from './trained.js'
 import { EMPTY_SUMMARY, summariseUnits } from './summary.js'
@@ -97,13 +97,15 @@ function byRulesAlone(j: ReleaseJudgement, version: string): Decided {
  * A model's answer with the rules' floor under it (floor.ts: applyFloor). Where the floor holds, the rules'
  * verdict and reason stand, and the rationale says what the model read.
  */
-function byModel(j: ReleaseJudgement, a: JudgeAnswer, version: string, promptCut: boolean): Decided {
+function byModel(j: ReleaseJudgement, a: JudgeAnswer, version: string, promptCut: boolean, notes: string): Decided {
   const judge = `model:${a.id}`
   const kinds = floorKindsOf(j.floor.evidence)
   const floor = applyFloor(a, {
     safeToUpdate: j.safeToUpdate,
     kinds,
-    cut: j.cut || promptCut
+    cut: j.cut || promptCut,
+    // Read only where it can matter: a safe answer.
+    namesSafe: a.class === 'safe' && namesSafe(notes)
   })
   const quote = a.line === '' ? null : a.line
   if (!floor.floored) {
@@ -121,9 +123,12 @@ function byModel(j: ReleaseJudgement, a: JudgeAnswer, version: string, promptCut
   }
   const rules = byRules(j, version)
   const cls = floor.safeToUpdate
+  const echoed = !firesIn(kinds, FLOOR_KINDS) && !(j.cut || promptCut) && a.class === 'safe'
   const why = firesIn(kinds, FLOOR_KINDS)
     ? 'the rules find a line that calls for action or a breaking change'
-    : 'the notes are longer than the model read'
+    : j.cut || promptCut
+      ? 'the notes are longer than the model read'
+      : 'the notes themselves say "safe", and the rules find a change to read first'
   const lead =
     cls === j.safeToUpdate
       ? rules.because
@@ -133,7 +138,7 @@ function byModel(j: ReleaseJudgement, a: JudgeAnswer, version: string, promptCut
     safeToUpdate: cls,
     breakingKind: cls === 'breaking' ? (j.breakingKind ?? 'required') : null,
     // A model's unknown gives way to the rules' own verdict, which may be the less cautious one.
-    because: `${lead} (the model read it as ${a.class}; the ${a.class === 'unknown' ? "rules'" : 'more cautious'} verdict stands)`,
+    because: `${lead} (the model read it as ${a.class}${echoed ? ', a word the notes themselves use' : ''}; the ${a.class === 'unknown' ? "rules'" : 'more cautious'} verdict stands)`,
     judge,
     model: a
   }
@@ -242,7 +247,11 @@ export function classifyWith(model: Model, input: ClassifyInput): Judgement {
       version,
       j,
       injection,
-      d: a ? byModel(j, a, version, a.cut ?? false) : injection ? byRulesAlone(j, version) : byRules(j, version)
+      d: a
+        ? byModel(j, a, version, a.cut ?? false, plain.text)
+        : injection
+          ? byRulesAlone(j, version)
+          : byRules(j, version)
     }
   })
   // Newest first, so that among equally severe releases the newest one decides.

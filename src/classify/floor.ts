@@ -4,6 +4,7 @@
 // `heading:<kind>` for a line a heading decides. Which kinds are kept is a choice made on the labels
 // (chooseFloorKinds), measured by cross-validation grouped by app in bench/classifier.mjs.
 import type { Classification } from '../schema/index.js'
+import { foldLine } from './injection.js'
 import type { AnswerClass, ModelAnswer } from './model-answer.js'
 
 /** What the rules found in the notes that the floor reads. */
@@ -14,6 +15,8 @@ export interface RulesFloor {
   kinds: readonly string[]
   /** The notes were longer than what the judge read. */
   cut: boolean
+  /** The notes themselves use the word "safe" (namesSafe): a model's `safe` may be theirs, not its own reading. */
+  namesSafe?: boolean
 }
 
 export interface FlooredVerdict {
@@ -77,7 +80,10 @@ export function applyFloor(
     const r = rules.safeToUpdate
     return { safeToUpdate: r === 'unmaintained' ? 'caution' : r, floored: true }
   }
-  if (answer.class !== 'safe' || !(rules.cut || fires)) return { safeToUpdate: answer.class, floored: false }
+  // Notes that say "safe" while the rules find a change to read first: the model agreeing with the notes' own word
+  // is no reading of them (issue 59's red teams: most injections that got past injection.ts wrote the word).
+  const echoed = rules.namesSafe === true && (rules.safeToUpdate === 'caution' || rules.safeToUpdate === 'breaking')
+  if (answer.class !== 'safe' || !(rules.cut || fires || echoed)) return { safeToUpdate: answer.class, floored: false }
   // The answer is safe here: the rules' breaking stands, anything else is caution at least.
   return { safeToUpdate: rules.safeToUpdate === 'breaking' ? 'breaking' : 'caution', floored: true }
 }
@@ -85,4 +91,19 @@ export function applyFloor(
 /** Whether one of `kinds` is among the kinds kept. */
 export function firesIn(kinds: readonly string[], kept: readonly string[]): boolean {
   return kinds.some((k) => kept.includes(k))
+}
+
+/**
+ * The word "safe" standing on its own in the notes, as a model reads them (foldLine: through invisible characters,
+ * look-alikes, entities, tags), spelled out with a space, dot or dash between letters too ("S A F E"); not in
+ * "thread-safe", "unsafe" or "safe-area". Over the data set's labelled releases it occurs in 19 notes, and never
+ * where a careful reader said safe and the rules did not (bench/classifier.mjs --floor prints the count).
+ */
+const SAFE_WORD = /(?<![a-z0-9-])s[\s.*_-]?a[\s.*_-]?f[\s.*_-]?e(?![a-z0-9-])/i
+
+/** Whether `text` (plain notes) uses the word "safe". */
+export function namesSafe(text: string): boolean {
+  if (SAFE_WORD.test(text)) return true
+  // Disguised: only lines a fold could change are worth folding.
+  return /[^\x00-\x7f]|&[#a-z]|</i.test(text) && text.split('\n').some((l) => SAFE_WORD.test(foldLine(l)))
 }
