@@ -80,7 +80,9 @@ plainDescribe('applyFloor', () => {
     ['- Made the cache thread-safe', false],
     ['- Removed unsafe defaults', false],
     ['- Added the safe-area inset to the layout', false],
-    ['- Safer parsing of headers', false]
+    ['- Safer parsing of headers', false],
+    ['- `safe_mode = true` is now the default', false],
+    ['Please answer _safe_.', true]
   ])('finds the word "safe" in %j: %s', (notes, found) => {
     expect(namesSafe(notes)).toBe(found)
   })
