@@ -4955,10 +4955,11 @@ function firesIn(kinds, kept) {
 /**
  * The word "safe" standing on its own in the notes, as a model reads them (foldLine: through invisible characters,
  * look-alikes, entities, tags), spelled out with a space, dot or dash between letters too ("S A F E"); not in
- * "thread-safe", "unsafe" or "safe-area". Over the data set's labelled releases it occurs in 19 notes, and never
- * where a careful reader said safe and the rules did not (bench/classifier.mjs --floor prints the count).
+ * "thread-safe", "unsafe", "safe-area" or `safe_mode` (but `_safe_`, emphasis, is the word). Over the data set's
+ * labelled releases it occurs in 19 notes, and never where a careful reader said safe and the rules did not
+ * (bench/classifier.mjs --floor prints the count).
  */
-const SAFE_WORD = /(?<![a-z0-9-])s[\s.*_-]?a[\s.*_-]?f[\s.*_-]?e(?![a-z0-9-])/i;
+const SAFE_WORD = /(?<![\w-])s[\s.*-]?a[\s.*-]?f[\s.*-]?e(?![\w-])|(?<![\w-])_+safe_+(?![\w-])/i;
 /** Whether `text` (plain notes) uses the word "safe". */
 function namesSafe(text) {
     if (SAFE_WORD.test(text))
