@@ -18,12 +18,16 @@ const STRONG = String.raw`(?:llms?|ais|ai|a\.i\.|gpt|chatgpt|claude|copilot|gemi
 const WEAK = String.raw`(?:reviewers?|models?|assistants?|bots?|agents?|classifiers?|judges?|scanners?|graders?|evaluators?)`
 /** Names of things that address the judge only as a machine's ("automated systems", not "changelog readers"). */
 const THING = String.raw`(?:systems?|tools?|readers?|summari[sz]ers?|pipelines?)`
-/** Who a line may address: "AI", "automated reviewers", "LLM summarisers", "the reviewing model". */
-const WHO = String.raw`(?:(?:${QUAL}\s+)*${MACHINE}\s+(?:${QUAL}\s+)*${THING}|(?:${QUAL}\s+)+(?:${STRONG}|${WEAK})|${STRONG})`
+/**
+ * Who a line may address: "AI", "automated reviewers", "LLM summarisers", "the reviewing model". The repeats are
+ * bounded: a qualifier can also be a name ("AI"), so unbounded runs of them ("Note to ai ai ai … x") split in
+ * exponentially many ways before a pattern fails.
+ */
+const WHO = String.raw`(?:(?:${QUAL}\s+){0,2}${MACHINE}\s+(?:${QUAL}\s+){0,2}${THING}|(?:${QUAL}\s+){1,3}(?:${STRONG}|${WEAK})|${STRONG})`
 /** WHO, or an unqualified reviewer or model, where the address itself is plain ("Note to reviewers:", "Dear model"). */
 const ADDRESSED = String.raw`(?:${WHO}|reviewers?|models?)`
 /** More names joined on: "automated reviewers (and LLMs)", "reviewers/LLMs", "reviewers and LLM summarisers". */
-const AND_MORE = String.raw`(?:(?:\s*[(/,&]\s*|\s+)(?:(?:and|or)\s+)?(?:the\s+|other\s+)?${ADDRESSED}\)?)*`
+const AND_MORE = String.raw`(?:(?:\s*[(/,&]\s*|\s+)(?:(?:and|or)\s+)?(?:the\s+|other\s+)?${ADDRESSED}\)?){0,3}`
 
 /** A class as the judge names it, maybe quoted or marked up. */
 const CLASS = String.raw`["'\x60“”‘’«»(\[*_]*(?:safe|caution|breaking|unknown)(?![a-z0-9-])`
@@ -56,7 +60,7 @@ const PATTERNS: readonly RegExp[] = [
   ),
   // "Dear reviewer", "Hey there, AI reviewer:", "Attention AI:" (not "attention models", nor "Hey Assistant" as a wake word)
   new RegExp(
-    String.raw`(?<!["'“‘])\b(?:dear|hey|hi|hello)\b[\s,]*(?:there\s*,?\s*)?(?:the\s+)?(?:(?:${QUAL}\s+)+(?:${STRONG}|${WEAK}|${THING})|reviewers?|models?|llms?|ais?|a\.i\.|(?:large\s+)?language\s+models?)\b`,
+    String.raw`(?<!["'“‘])\b(?:dear|hey|hi|hello)\b[\s,]*(?:there\s*,?\s*)?(?:the\s+)?(?:(?:${QUAL}\s+){1,3}(?:${STRONG}|${WEAK}|${THING})|reviewers?|models?|llms?|ais?|a\.i\.|(?:large\s+)?language\s+models?)\b`,
     'i'
   ),
   new RegExp(String.raw`\b(?:attn|attention)\s*[,:]?\s+(?:the\s+|all\s+|any\s+)?${WHO}\s*[:,!]`, 'i'),
