@@ -5,7 +5,8 @@
 // by the committed model and FLOOR_KINDS, aggregates only.
 import { existsSync, readFileSync } from 'node:fs'
 import { cuesOf, floorKindsOf } from '../../src/classify/cues.ts'
-import { applyFloor, chooseFloorKinds, FLOOR_KINDS, namesSafe } from '../../src/classify/floor.ts'
+import { applyFloor, chooseFloorKinds, FLOOR_KINDS } from '../../src/classify/floor.ts'
+import { namesSafe } from '../../src/classify/injection.ts'
 import { plainNotes } from '../../src/classify/text.ts'
 import { judgeRelease } from '../../src/classify/judge.ts'
 import { checkAnswer } from '../../src/classify/model-answer.ts'

@@ -6,11 +6,11 @@ import type { ReleaseNotes, Verdict } from '../util/types.js'
 import { judgeRelease, quoteOf, type BreakingKind, type ReleaseJudgement } from './judge.js'
 import type { Model } from './model.js'
 import { floorKindsOf } from './cues.js'
-import { applyFloor, FLOOR_KINDS, firesIn, namesSafe } from './floor.js'
+import { applyFloor, FLOOR_KINDS, firesIn } from './floor.js'
 import type { ModelAnswer } from './model-answer.js'
 import { MODEL, MODEL_ID } from './trained.js'
 import { EMPTY_SUMMARY, summariseUnits } from './summary.js'
-import { releaseInjection } from './injection.js'
+import { namesSafe, releaseInjection } from './injection.js'
 import { clip, plainNotes, safeLabel } from './text.js'
 import { SEVERITY } from './upgrade.js'
 
@@ -100,10 +100,11 @@ function byRulesAlone(j: ReleaseJudgement, version: string): Decided {
 function byModel(j: ReleaseJudgement, a: JudgeAnswer, version: string, promptCut: boolean, notes: string): Decided {
   const judge = `model:${a.id}`
   const kinds = floorKindsOf(j.floor.evidence)
+  const cut = j.cut || promptCut
   const floor = applyFloor(a, {
     safeToUpdate: j.safeToUpdate,
     kinds,
-    cut: j.cut || promptCut,
+    cut,
     // Read only where it can matter: a safe answer.
     namesSafe: a.class === 'safe' && namesSafe(notes)
   })
@@ -123,10 +124,12 @@ function byModel(j: ReleaseJudgement, a: JudgeAnswer, version: string, promptCut
   }
   const rules = byRules(j, version)
   const cls = floor.safeToUpdate
-  const echoed = !firesIn(kinds, FLOOR_KINDS) && !(j.cut || promptCut) && a.class === 'safe'
-  const why = firesIn(kinds, FLOOR_KINDS)
+  const fired = firesIn(kinds, FLOOR_KINDS)
+  // Floored with no kept kind and the notes read whole: only the notes' own "safe" can have done it (applyFloor).
+  const echoed = !fired && !cut
+  const why = fired
     ? 'the rules find a line that calls for action or a breaking change'
-    : j.cut || promptCut
+    : cut
       ? 'the notes are longer than the model read'
       : 'the notes themselves say "safe", and the rules find a change to read first'
   const lead =

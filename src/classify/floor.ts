@@ -4,7 +4,6 @@
 // `heading:<kind>` for a line a heading decides. Which kinds are kept is a choice made on the labels
 // (chooseFloorKinds), measured by cross-validation grouped by app in bench/classifier.mjs.
 import type { Classification } from '../schema/index.js'
-import { foldLine } from './injection.js'
 import type { AnswerClass, ModelAnswer } from './model-answer.js'
 
 /** What the rules found in the notes that the floor reads. */
@@ -15,7 +14,7 @@ export interface RulesFloor {
   kinds: readonly string[]
   /** The notes were longer than what the judge read. */
   cut: boolean
-  /** The notes themselves use the word "safe" (namesSafe): a model's `safe` may be theirs, not its own reading. */
+  /** The notes themselves use the word "safe" (injection.ts: namesSafe): a model's `safe` may be theirs, not its own reading. */
   namesSafe?: boolean
 }
 
@@ -91,20 +90,4 @@ export function applyFloor(
 /** Whether one of `kinds` is among the kinds kept. */
 export function firesIn(kinds: readonly string[], kept: readonly string[]): boolean {
   return kinds.some((k) => kept.includes(k))
-}
-
-/**
- * The word "safe" standing on its own in the notes, as a model reads them (foldLine: through invisible characters,
- * look-alikes, entities, tags), spelled out with a space, dot or dash between letters too ("S A F E"); not in
- * "thread-safe", "unsafe", "safe-area" or `safe_mode` (but `_safe_`, emphasis, is the word). Over the data set's
- * labelled releases it occurs in 19 notes, and never where a careful reader said safe and the rules did not
- * (bench/classifier.mjs --floor prints the count).
- */
-const SAFE_WORD = /(?<![\w-])s[\s.*-]?a[\s.*-]?f[\s.*-]?e(?![\w-])|(?<![\w-])_+safe_+(?![\w-])/i
-
-/** Whether `text` (plain notes) uses the word "safe". */
-export function namesSafe(text: string): boolean {
-  if (SAFE_WORD.test(text)) return true
-  // Disguised: only lines a fold could change are worth folding.
-  return /[^\x00-\x7f]|&[#a-z]|</i.test(text) && text.split('\n').some((l) => SAFE_WORD.test(foldLine(l)))
 }

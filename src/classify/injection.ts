@@ -299,6 +299,8 @@ const NEEDED = new RegExp(WORDS, 'gi')
  * through: no list of patterns follows every spelling.
  */
 const FOLDS = /[^\x00-\x7f]|&[#a-z]|<[/a-z!]/gi
+/** FOLDS for one test: may anything in the text read differently once folded? */
+const MAY_FOLD = new RegExp(FOLDS.source, 'i')
 
 /** The start of the first line from which `scan` finds a match and that addresses the judge, before `limit`; or -1. */
 function firstLine(notes: string, scan: RegExp, limit: number): number {
@@ -342,4 +344,20 @@ export function releaseInjection(version: unknown, notes: string): string | null
   const words = name.replace(/[-_.+/]+/g, ' ')
   if (name !== '' && [name.slice(0, 128), name, words].some(addressesJudge)) return name.slice(0, 128)
   return injectionLine(notes)
+}
+
+/**
+ * The word "safe" standing on its own in the notes, as a model reads them (foldLine: through invisible characters,
+ * look-alikes, entities, tags), spelled out with a space, dot or dash between letters too ("S A F E"); not in
+ * "thread-safe", "unsafe", "safe-area" or `safe_mode` (but `_safe_`, emphasis, is the word). Over the data set's
+ * labelled releases it occurs in 19 notes, and never where a careful reader said safe and the rules did not
+ * (bench/classifier.mjs --floor prints the count).
+ */
+const SAFE_WORD = /(?<![\w-])s[\s.*-]?a[\s.*-]?f[\s.*-]?e(?![\w-])|(?<![\w-])_+safe_+(?![\w-])/i
+
+/** Whether `text` (plain notes) uses the word "safe". */
+export function namesSafe(text: string): boolean {
+  if (SAFE_WORD.test(text)) return true
+  // Disguised: only lines a fold could change are worth folding.
+  return MAY_FOLD.test(text) && text.split('\n').some((l) => MAY_FOLD.test(l) && SAFE_WORD.test(foldLine(l)))
 }
