@@ -79,6 +79,18 @@ const DOUBTS = {
   neko: 'a legacy v2 image',
   discourse: "discourse/base is the launcher's base image, not a versioned app image"
 }
+// Images an app's Compose file names beside its own that follow another version stream: `check` would read their
+// tags as the app's version and call `16` to `v3.1.0` a major update. Left out of `images:`, with why (our words).
+const COMPONENTS = {
+  'ghcr.io/immich-app/postgres': 'Postgres with vector extensions: its tags follow Postgres, not Immich',
+  'langgenius/dify-sandbox': 'the code sandbox, released on its own (langgenius/dify-sandbox)',
+  'langgenius/dify-plugin-daemon': 'the plugin daemon, released on its own (langgenius/dify-plugin-daemon)',
+  'goharbor/registry-photon': "the Distribution registry: its tags follow the registry's version, not Harbor's",
+  'powerdns/dnsdist-master': 'dnsdist, a separate product with its own versions',
+  'appflowyinc/gotrue': "AppFlowy's GoTrue fork, versioned on its own",
+  'drone/drone-runner-docker': 'the Docker runner, released on its own (drone/drone-runner-docker)',
+  'quay.io/minio/mc': 'the MinIO client, released on its own (minio/mc)'
+}
 const REGISTRY_LINK_ONLY = [
   'victoriametrics',
   'freeradius',
@@ -205,6 +217,10 @@ function collect(dataDir) {
         a.more ??= r
       }
       if (!KINDS.includes(r.kind)) continue
+      if (COMPONENTS[r.image]) {
+        if (!a.components?.some((i) => i.image === r.image)) (a.components ??= []).push(r)
+        continue
+      }
       if (!a.images.some((i) => i.image === r.image)) a.images.push({ ...r, file })
     }
   }
@@ -247,7 +263,7 @@ function readRecords(appsDir) {
   return records
 }
 
-function imagesComment(slug, list, repo) {
+function imagesComment(slug, list, repo, components) {
   const files = [...new Set(list.map((r) => r.file))]
   const head = files.map((f) => (f === 'images.jsonl' ? 'images.jsonl, read 2026-11-28' : f)).join('; ')
   const doubt = DOUBTS[slug] ?? (REGISTRY_LINK_ONLY.includes(slug) ? 'named by a registry link or badge only' : null)
@@ -257,7 +273,8 @@ function imagesComment(slug, list, repo) {
       (r) =>
         ` ${r.image} (${r.kind}${listedAs(r.repo, repo)}): named in ${r.source.repo}/${r.source.path} at commit ${r.source.commit}`
     ),
-    ...(doubt ? [` Doubtful: ${doubt}.`] : [])
+    ...(doubt ? [` Doubtful: ${doubt}.`] : []),
+    ...(components ?? []).map((r) => ` Not mapped: ${r.image}, ${COMPONENTS[r.image]}.`)
   ].join('\n')
 }
 
@@ -400,7 +417,7 @@ function render(slug, a, existingText) {
       doc,
       'images',
       kept.map((r) => r.image),
-      imagesComment(slug, kept, a.repo) +
+      imagesComment(slug, kept, a.repo, a.components) +
         (cut.images.length ? `\n Left out (at most ${MAX_IMAGES}): ${cut.images.join(', ')}.` : '')
     )
   }

@@ -117,6 +117,20 @@ describe('catalog-generate.mjs on the shared data set', () => {
     expect(radicale?.community?.find((c) => c.image === 'tomsquest/docker-radicale')?.tags).toBe('revision')
   })
 
+  it('leaves out an image the app\'s Compose file names that follows another version stream, and says why', () => {
+    // Mapped, immich's Postgres image (tags 14, 16) read as Immich 14 and made v3.1.0 an unjudged major downgrade.
+    expect(bySlug.get('immich')?.images).toEqual([
+      'ghcr.io/immich-app/immich-server',
+      'ghcr.io/immich-app/immich-machine-learning'
+    ])
+    expect(once['immich.yml']).toMatch(/# Not mapped: ghcr\.io\/immich-app\/postgres, .*Postgres/)
+    expect(bySlug.get('dify')?.images).toEqual(['langgenius/dify-api', 'langgenius/dify-web'])
+    const mapped = new Set([...bySlug.values()].flatMap((e) => e.images ?? []))
+    expect(mapped.has('powerdns/dnsdist-master')).toBe(false)
+    expect(mapped.has('goharbor/registry-photon')).toBe(false)
+    expect(bySlug.get('drone')?.images).toEqual(['drone/drone'])
+  })
+
   it('seeds a new record\'s release from awesome-selfhosted only for a stable tag, checked the day it was read', () => {
     expect(bySlug.get('sonarr')?.release).toEqual({
       version: 'v4.0.19.3001',

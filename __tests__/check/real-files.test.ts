@@ -56,6 +56,14 @@ describe('the real files of ../shared/data/compose/', () => {
       const slug = l.repo ? slugOfRepo.get(l.repo.toLowerCase()) : undefined
       if (slug && slugs.has(slug)) appOf.set(plainName(l.image), { slug, kind: l.kind ?? 'community' })
     }
+    // Images a record names as not mapped (they follow another version stream: immich's Postgres) stay untracked.
+    const leftOut = new Set(
+      readdirSync('catalog/apps').flatMap((f) =>
+        [...readFileSync(path.join('catalog/apps', f), 'utf8').matchAll(/^# Not mapped: (\S+),/gm)].map((m) => m[1]!)
+      )
+    )
+    expect(leftOut.has('ghcr.io/immich-app/postgres')).toBe(true)
+    for (const image of leftOut) appOf.delete(plainName(image))
 
     const counts = { refs: 0, unreadable: 0, ofCatalogApps: 0, matched: 0, communityUnmapped: 0, versioned: 0 }
     for (const file of files) {
@@ -82,6 +90,7 @@ describe('the real files of ../shared/data/compose/', () => {
             counts.communityUnmapped++
           }
         } else if ('untracked' in m) expect(m.untracked).toMatch(/^not (tracked by this catalog|an image reference)/)
+        else expect(leftOut.has(plainName(r.image))).toBe(false)
         if ('slugs' in m) {
           const v = imageVersion(parseImageRef(r.image)!, m.community.get(m.slugs[0]!))
           if ('version' in v) counts.versioned++
@@ -93,10 +102,10 @@ describe('the real files of ../shared/data/compose/', () => {
     expect(counts).toEqual({
       refs: 196,
       unreadable: 4,
-      ofCatalogApps: 128,
-      matched: 128,
+      ofCatalogApps: 127,
+      matched: 127,
       communityUnmapped: 0,
-      versioned: 64
+      versioned: 63
     })
   })
 
