@@ -180,6 +180,18 @@ describe('the gate on an update of the major version the catalog cannot judge', 
     expect(await check()).toBe(1)
     expect(out.join('')).toMatch(/breaking unjudged major\s+The update changes the major version/)
     expect(await check('--allow-unjudged-major')).toBe(0)
+
+    // Running a major above the catalog's latest is a stale catalog, not an update: unknown, and it passes.
+    const ahead = await runCheck(reader, { from: [{ slug: 'store', version: '9.0.0' }], services: [] })
+    expect(ahead.apps[0]).toMatchObject({ safeToUpdate: 'unknown', changesMajor: false })
+    expect(gateStatus(ahead)).toBe(0)
+    // A pull request that goes down a major is still one the catalog cannot judge.
+    const down = await runCheck(reader, {
+      from: [],
+      services: [],
+      changes: [c('example/store:8.4.0', 'example/store:7.1')]
+    })
+    expect(down.apps[0]).toMatchObject({ changesMajor: true })
   })
 })
 

@@ -104,11 +104,17 @@ function crossedOf(e: HistoryEntry): Crossed {
   }
 }
 
-/** Both read as versions and their first numbers differ. */
-function changesMajor(from: string | null, to: string | null): boolean {
+/**
+ * Both read as versions and their first numbers differ. Where `to` is only the catalog's latest (a version you run,
+ * not a pull request's), a running major above it is a stale catalog, not an update; a pull request's downgrade
+ * across a major is still one.
+ */
+function changesMajor(from: string | null, to: string | null, toLatest: boolean): boolean {
   const a = from === null ? null : parseVersion(from)
   const b = to === null ? null : parseVersion(to)
-  return a !== null && b !== null && a.numbers[0] !== b.numbers[0]
+  if (a === null || b === null) return false
+  const [x = 0, y = 0] = [a.numbers[0], b.numbers[0]]
+  return toLatest ? x < y : x !== y
 }
 
 /** A verdict with nothing judged: the update as shown, unknown for `rationale`. */
@@ -144,7 +150,7 @@ function checked(
     breaking: v.safeToUpdate === 'breaking' || v.crossed.some((e) => e.safeToUpdate === 'breaking'),
     urgentOnly: v.urgentOnly,
     unmaintained: record.safeToUpdate === 'unmaintained',
-    changesMajor: changesMajor(running, v.latest || record.latestVersion)
+    changesMajor: changesMajor(running, v.latest || record.latestVersion, source.from !== 'change')
   }
 }
 
