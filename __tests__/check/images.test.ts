@@ -37,6 +37,9 @@ describe('image references', () => {
     expect(v('app:1.2.3-alpine')).toEqual({ version: '1.2.3' })
     expect(v('app:1.2')).toEqual({ version: '1.2' })
     expect(v('app:2.0.0-rc.1')).toEqual({ version: '2.0.0-rc.1' })
+    // Firefly III's pinned tags (fireflyiii/core:version-5.7.5, the data set's compose file 06).
+    expect(v('fireflyiii/core:version-5.7.5')).toEqual({ version: '5.7.5' })
+    expect(v('app:version-latest')).toHaveProperty('unknown')
     expect(v('app:latest')).toHaveProperty('unknown')
     expect(v('app')).toHaveProperty('unknown')
     expect(v(`app@sha256:${'a'.repeat(64)}`)).toHaveProperty('unknown')

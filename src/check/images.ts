@@ -117,17 +117,19 @@ const PRERELEASE_SUFFIX = /^[-.]?(alpha|beta|rc|pre|preview|dev)/i
 
 /**
  * The version a tag says is running: `1.2.3`, `v1.2.3` as written; `1.2.3-alpine` as `1.2.3` (a
- * variant of the image, not of the app); `1.2` as `1.2`. A digest, `latest` or any tag without a
+ * variant of the image, not of the app); `1.2` as `1.2`; `version-1.2.3` as `1.2.3`. A digest, `latest` or any tag without a
  * leading number names no version.
  */
 export function runningVersion(ref: ImageRef): { version: string } | { unknown: string } {
   if (ref.digest !== null && ref.tag === null)
     return { unknown: 'pinned by digest: the digest does not say which version it is' }
   if (ref.tag === null) return { unknown: 'no tag (Compose pulls "latest"): the running version is not known' }
-  const m = /^[vV]?\d+(?:\.\d+)*/.exec(ref.tag)
+  // `version-6.1.0`: Firefly III's own pinned tags say which version in words.
+  const tag = ref.tag.replace(/^version-(?=\d)/, '')
+  const m = /^[vV]?\d+(?:\.\d+)*/.exec(tag)
   if (!m) return { unknown: `the tag "${ref.tag}" names no version` }
-  const rest = ref.tag.slice(m[0].length)
-  if (rest === '' || PRERELEASE_SUFFIX.test(rest)) return { version: ref.tag }
+  const rest = tag.slice(m[0].length)
+  if (rest === '' || PRERELEASE_SUFFIX.test(rest)) return { version: tag }
   return { version: m[0] }
 }
 
