@@ -15,7 +15,7 @@ import type { Logger } from './util/types.js'
 import { resolveBaseUrl, sourceCommit, upstreamSettings } from './inputs.js'
 import { closingLine, exitStatus, formatProblem, problem, ProblemsError } from './util/problems.js'
 import { redactingLogger } from './util/redact.js'
-import { escapeUnsafe } from './util/text.js'
+import { escapeUnsafe, noCommands } from './util/text.js'
 import { didYouMean } from './util/suggest.js'
 import { readComposeFile } from './check/compose.js'
 import { gateStatus, parseFailOn, type FailOn } from './check/gate.js'
@@ -121,7 +121,7 @@ ${Object.values(HELP).join('')}`
 export function stderrLogger(stream: NodeJS.WritableStream = process.stderr): Logger {
   const where = (ref?: { file?: string; line?: number }) =>
     ref?.file ? `${ref.file}${ref.line ? `:${ref.line}` : ''}: ` : ''
-  const write = (line: string) => stream.write(`${escapeUnsafe(line)}\n`)
+  const write = (line: string) => stream.write(`${noCommands(escapeUnsafe(line))}\n`)
   return {
     info: (m) => write(m),
     warning: (m, ref) => write(`warning: ${where(ref)}${m}`),
@@ -448,7 +448,7 @@ export async function main(
 ): Promise<number> {
   const log = redactingLogger(output, [env.GITHUB_TOKEN])
   try {
-    return await run(argv, log, env, stdout)
+    return await run(argv, log, env, (text) => stdout(noCommands(text)))
   } catch (e) {
     if (!(e instanceof ProblemsError)) {
       log.error((e as Error).message)

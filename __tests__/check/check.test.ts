@@ -338,6 +338,14 @@ describe('updatesafe check: the gate (--fail-on) and what the table says', () =>
     expect((await check('--api', origin, '--compose', latest, '--fail-on', 'unknown')).status).toBe(1)
   })
 
+  it('prints no line a GitHub runner would read as a workflow command, whatever a service is named', async () => {
+    const file = await compose('commands.yml', 'services:\n  "::warning::planted":\n    image: gogs/gogs:0.14.3\n')
+    const r = await check('--api', origin, '--compose', file)
+    expect(r.status).toBe(1)
+    expect(r.stdout).toMatch(/^\\u\{3a\}:warning::planted\s+gogs\s+0\.14\.3/m)
+    expect(r.stdout.split('\n').filter((l) => l.trimStart().startsWith('::'))).toEqual([])
+  })
+
   it('--fail-on never always exits 0; a level it does not know is a usage error', async () => {
     expect((await check('--api', origin, '--from', 'gogs=0.14.3', '--fail-on', 'never')).status).toBe(0)
     expect((await check('--api', origin, '--from', 'gogs=0.14.3', '--fail-on', 'Breaking')).status).toBe(1)

@@ -36,6 +36,15 @@ export function escapeUnsafe(text: string): string {
   return text.replace(UNSAFE_LINE_ALL, (ch) => (ch === '\n' ? ch : `\\u{${ch.codePointAt(0)!.toString(16)}}`))
 }
 
+/**
+ * Text made safe to print where a GitHub runner reads the output: a line that would begin, after its spaces, with
+ * `::` (a workflow command: `::error::`, `::add-mask::`) gets its first colon shown escaped, as `\u{3a}`. A
+ * service's name or the deciding words wrapped onto a line of their own can start one.
+ */
+export function noCommands(text: string): string {
+  return text.replace(/^([^\S\n]*):(?=:)/gm, '$1\\u{3a}')
+}
+
 /** An upstream label (a version, a tag) in a message: quoted, its escapes visible, cut to 64 characters. */
 export function quoted(label: string): string {
   return JSON.stringify(label.slice(0, 64))
