@@ -346,6 +346,21 @@ describe('updatesafe check: the gate (--fail-on) and what the table says', () =>
     expect(r.stdout.split('\n').filter((l) => l.trimStart().startsWith('::'))).toEqual([])
   })
 
+  it('says of an app whose releases the catalog has not read that it has not read them, with no made-up version', async () => {
+    const apps = JSON.parse(await readFile(path.join(dir, 's3', 'api/v1/apps.json'), 'utf8')) as {
+      apps: { slug: string; latestVersion: string }[]
+    }
+    const unread = apps.apps.find((a) => a.latestVersion === 'not-read-yet')!
+    expect(unread).toBeDefined()
+    const r = await check('--api', origin, '--from', `${unread.slug}=1.0.0`)
+    expect(r.status).toBe(0)
+    expect(r.stdout).toMatch(
+      new RegExp(`^\\(--from\\)\\s+${unread.slug}\\s+1\\.0\\.0\\s+\\(not read\\)\\s+unknown`, 'm')
+    )
+    expect(r.stdout).toContain(`has not read a release of ${unread.slug} yet`)
+    expect(r.stdout).not.toContain('not-read-yet')
+  })
+
   it('--fail-on never always exits 0; a level it does not know is a usage error', async () => {
     expect((await check('--api', origin, '--from', 'gogs=0.14.3', '--fail-on', 'never')).status).toBe(0)
     expect((await check('--api', origin, '--from', 'gogs=0.14.3', '--fail-on', 'Breaking')).status).toBe(1)

@@ -5,6 +5,7 @@ import { verdictOver, type UpgradeVerdict } from '../classify/upgrade.js'
 import {
   catalogDocSchema,
   imagesDocSchema,
+  NOT_READ_VERSION,
   releasesDocSchema,
   type AppRecord,
   type Classification,
@@ -207,18 +208,14 @@ export async function runCheck(
     latest: string,
     place: (releases: ReleasesDoc['releases']) => { from: Place; to: Place }
   ) => {
-    const history = await historyOf(record.slug)
-    if (history === null)
-      return checked(
-        record,
-        source,
-        running,
-        notJudgedVerdict(
-          running,
-          latest,
-          `The snapshot publishes no judged releases for ${record.slug} (it predates ${paths.releases('{slug}')}): the update is not judged.`
-        )
-      )
+    const history = record.latestVersion === NOT_READ_VERSION ? null : await historyOf(record.slug)
+    if (history === null) {
+      const why =
+        record.latestVersion === NOT_READ_VERSION
+          ? `The catalog has not read a release of ${record.slug} yet (a refresh reads them)`
+          : `The snapshot publishes no judged releases for ${record.slug} (it predates ${paths.releases('{slug}')})`
+      return checked(record, source, running, notJudgedVerdict(running, latest, `${why}: the update is not judged.`))
+    }
     const { from, to } = place(history.releases)
     // Spans never read (history gaps) make an update across them unknown, never safe.
     return checked(

@@ -1,6 +1,7 @@
 // `updatesafe check`'s output: a table for a terminal (the service beside the app, the verdict, the
 // worst class crossed with its release, and the deciding words wrapped under their column, never
 // cut), or the JSON document `--json` prints.
+import { NOT_READ_VERSION } from '../schema/index.js'
 import { escapeUnsafe } from '../util/text.js'
 import { worstOf, worstOverall, type GateOptions } from './gate.js'
 import type { CheckResult } from './report.js'
@@ -74,7 +75,8 @@ export function checkTable(result: CheckResult, opts: GateOptions & { columns?: 
       cell(a.source.from === 'compose' ? a.source.service : '(--from)', 40),
       cell(a.slug, 40),
       cell(a.running ?? '?', 30),
-      cell(a.latest, 30),
+      // The catalog's word for a release not read yet is no version: a table must not show it as one.
+      a.latest === NOT_READ_VERSION ? '(not read)' : cell(a.latest, 30),
       `${a.safeToUpdate}${a.unmaintained ? ' (app unmaintained)' : ''}`,
       cell(worst, 60),
       cell(w.words, MAX_WORDS)

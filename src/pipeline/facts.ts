@@ -3,7 +3,7 @@
 // catalog seed). An upstream failure therefore never drops an app.
 import { quoted } from '../util/text.js'
 import type { LoadedEntry } from '../catalog/load.js'
-import type { AppRecord, CatalogEntry } from '../schema/index.js'
+import { NOT_READ_VERSION, type AppRecord, type CatalogEntry } from '../schema/index.js'
 import type { ReleaseFacts } from '../util/types.js'
 import type { RefreshOutcome } from '../upstream/github/refresh.js'
 import { compareVersions } from '../util/versions.js'
@@ -57,11 +57,7 @@ export function lastKnownGood(
   return { facts: seed, kept: null }
 }
 
-/**
- * The latestVersion of a record published before any release of its app was read (an offline build of a record with
- * no release facts): not a version, so never compared with one (see publishedRelease).
- */
-export const NOT_READ_VERSION = 'not-read-yet'
+export { NOT_READ_VERSION }
 
 /** The previous record when it names a release that was read; a record published unread names none. */
 export function publishedRelease(previous: AppRecord | undefined): AppRecord | undefined {

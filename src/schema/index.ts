@@ -221,6 +221,12 @@ export const lifecycleSchema = z
 
 export type Lifecycle = z.infer<typeof lifecycleSchema>
 
+/**
+ * The latestVersion of a record published before any release of its app was read (an offline build of a record with
+ * no release facts): not a version, so never compared with one (pipeline/facts.ts: publishedRelease).
+ */
+export const NOT_READ_VERSION = 'not-read-yet'
+
 const appRecordShape = {
   slug: z.string().regex(SLUG_PATTERN).describe('URL-safe key of the app; used in every path'),
   name: z.string().min(1).max(LIMITS.name).describe('Display name'),
