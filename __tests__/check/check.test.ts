@@ -379,7 +379,7 @@ describe('updatesafe check: the gate (--fail-on) and what the table says', () =>
     const printed = checkTable(result, { columns: 80 }).trimEnd().split('\n')
     // The table, then a blank line, the legend and the summary line, those within the width.
     expect(printed.slice(printed.indexOf('')).every((l) => l.length <= 80)).toBe(true)
-    expect(printed.at(-1)).toBe('1 judged, worst breaking; 0 not checked.')
+    expect(printed.at(-1)).toBe('1 checked, worst breaking; 0 not checked.')
     const narrow = printed.slice(0, printed.indexOf(''))
     const indent = narrow[0]!.indexOf('WHY')
     expect(narrow.length).toBeGreaterThan(2)

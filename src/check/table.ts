@@ -114,10 +114,13 @@ const LEGEND = [
   'WORST CROSSED: the most severe release between them. The exit status follows the more severe of the two.'
 ]
 
-/** One closing line: how many judged, the worst class among them, how many images not tracked. */
+/**
+ * One closing line: how many updates were checked against the catalog (judged or not: a row may be unknown), the
+ * worst class the gate counts among them, how many images were not checked.
+ */
 function summaryLine(result: CheckResult, opts: GateOptions): string {
   const worst = worstOverall(result, opts)
-  const judged = `${result.apps.length} judged${worst ? `, worst ${worst}` : ''}`
+  const judged = `${result.apps.length} checked${worst ? `, worst ${worst}` : ''}`
   const n = result.untracked.length
   return `${judged}; ${n} not checked.`
 }
