@@ -150,8 +150,16 @@ function parseFrom(arg: string): FromArg {
   const eq = arg.indexOf('=')
   const slug = arg.slice(0, eq).trim()
   const version = arg.slice(eq + 1).trim()
-  if (eq < 0 || !SLUG_PATTERN.test(slug) || !isVersionLabel(version))
-    throw usageError(`--from "${arg}" is not APP=VERSION (the app's slug, e.g. --from miniflux=2.2.10)`)
+  if (eq < 0 || !SLUG_PATTERN.test(slug) || !isVersionLabel(version)) {
+    // Say which half is wrong: "Miniflux=2.2.10" is in the form, with a name where the slug goes.
+    const why =
+      eq < 0
+        ? 'is not APP=VERSION'
+        : !SLUG_PATTERN.test(slug)
+          ? `names no app slug before "=" (slugs are lower case: a-z, 0-9 and hyphens${slug.toLowerCase() !== slug && SLUG_PATTERN.test(slug.toLowerCase()) ? `; did you mean ${slug.toLowerCase()}?` : ''})`
+          : 'names no version after "="'
+    throw usageError(`--from "${arg}" ${why} (APP=VERSION, e.g. --from miniflux=2.2.10)`)
+  }
   return { slug, version }
 }
 

@@ -243,6 +243,8 @@ describe('updatesafe check: bad input exits 2 with a clear message and prints no
       ['--api', origin, '--compose', notYaml],
       new RegExp(`${notYaml.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:\\d+:\\d+: is not YAML`)
     )
+    const two = await compose('two.yml', 'services:\n  a:\n    image: gogs/gogs:0.15.1\n---\nservices: {}\n')
+    await bad(['--api', origin, '--compose', two], /two\.yml:4:1: holds more than one YAML document/)
     const none = await compose('none.yml', 'version: "3.8"\nvolumes:\n  data: {}\n')
     await bad(['--api', origin, '--compose', none], /none\.yml:1: has no services/)
     const vars = await compose(
@@ -290,6 +292,8 @@ describe('updatesafe check: bad input exits 2 with a clear message and prints no
     await bad(['--from', 'gogs=0.14.3'], /check needs --api/)
     await bad(['--api', origin], /check needs --from APP=VERSION or --compose FILE/)
     await bad(['--api', origin, '--from', 'gogs'], /is not APP=VERSION/)
+    await bad(['--api', origin, '--from', 'Gogs=0.14.3'], /names no app slug before "=" .*did you mean gogs\?/)
+    await bad(['--api', origin, '--from', 'gogs='], /"gogs=" names no version after "="/)
     await bad(['--api', origin, '--from', 'no-such-app=1.0.0'], /no app "no-such-app" in the snapshot/)
   })
 })

@@ -172,7 +172,12 @@ function parse(file: string, text: string): Parsed {
     throw bad(
       doc.errors.map((e) => {
         const pos = lc.linePos(e.pos[0])
-        return { file, line: pos.line, column: pos.col, message: `is not YAML: ${e.message.split('\n')[0]}` }
+        // The library's own hint for several documents names its API, not what to do with the file.
+        const message =
+          e.code === 'MULTIPLE_DOCS'
+            ? 'holds more than one YAML document (a "---" line): a Compose file is one document; split it into files'
+            : `is not YAML: ${e.message.split('\n')[0]}`
+        return { file, line: pos.line, column: pos.col, message }
       })
     )
   }
