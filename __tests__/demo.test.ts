@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
+import { main } from '../src/commands.js'
 import { build } from '../src/pipeline/pipeline.js'
 import { catalogDocSchema } from '../src/schema/index.js'
 import type { Logger } from '../src/util/types.js'
@@ -81,5 +82,30 @@ describe('the demo catalog', () => {
       expect(html).toContain('GITHUB_TOKEN')
       expect(html).not.toContain('id="offline"')
     }
+  })
+
+  it('gives check a Compose file to try: every verdict, an image it does not track, and exit 1', async () => {
+    const out: string[] = []
+    const status = await main(
+      ['check', '--api', path.join(dir, 'site'), '--compose', 'demo/compose.yml', '--json'],
+      log,
+      {},
+      (t) => out.push(t)
+    )
+    expect(status).toBe(1)
+    const json = JSON.parse(out.join('')) as {
+      apps: { slug: string; safeToUpdate: string; source: { service: string } }[]
+      untracked: { service: string }[]
+    }
+    expect(Object.fromEntries(json.apps.map((a) => [a.source.service, [a.slug, a.safeToUpdate]]))).toEqual({
+      notes: ['quillpad', 'breaking'],
+      proxy: ['harborlight', 'caution'],
+      monitor: ['brookwatch', 'safe'],
+      budget: ['tallybook', 'breaking'],
+      wiki: ['wrenwiki', 'safe'],
+      'legacy-notes': ['old-kettle', 'safe'],
+      feeds: ['mossfeed', 'unknown']
+    })
+    expect(json.untracked.map((u) => u.service)).toEqual(['db'])
   })
 })
