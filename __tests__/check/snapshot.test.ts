@@ -190,6 +190,8 @@ describe('check reads a snapshot document within a size cap and a time bound', (
     const refused = await check(`http://reader:${secret}@127.0.0.1:1/snapshot`)
     expect(refused.status).toBe(2)
     expect(refused.stderr).toContain('http://127.0.0.1:1/snapshot/api/v1/apps.json: could not be fetched')
+    // Port 1 is one fetch refuses to use: the cause is named, not "fetch failed" alone.
+    expect(refused.stderr).toContain('could not be fetched: fetch failed (bad port)')
     expect(refused.stderr).not.toContain(secret)
   })
 })

@@ -126,7 +126,11 @@ function httpLoader(base: string, shownBase: string, deps: ReaderDeps): Loader {
         })
       } catch (e) {
         if (overall.aborted) throw outOfTime(name)
-        const why = networkFailure(e, hostOf(url.href), { timeout, timeoutMs })?.message ?? (e as Error).message
+        // fetch's own message is "fetch failed"; its cause says why ("bad port" for a port fetch refuses to use).
+        const cause = (e as { cause?: { message?: unknown } }).cause?.message
+        const why =
+          networkFailure(e, hostOf(url.href), { timeout, timeoutMs })?.message ??
+          `${(e as Error).message}${typeof cause === 'string' && cause !== '' ? ` (${cause.slice(0, 200)})` : ''}`
         throw bad(name, `could not be fetched: ${why}`)
       }
       const location = res.headers.get('location')
