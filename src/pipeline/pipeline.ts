@@ -694,7 +694,7 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
     if (judged.reuseDoc !== null) stage(paths.reuse, judged.reuseDoc)
     const written = await tree.commit(() => checker.finish())
     log.info(
-      `wrote ${written} files for ${records.length} apps to ${outDir}` +
+      `wrote ${written} files for ${records.length} app${records.length === 1 ? '' : 's'} to ${outDir}` +
         (tree.unchanged ? ` (${tree.unchanged} unchanged, linked from the previous snapshot)` : '') +
         (judged.carried.size ? `; ${judged.carried.size} apps unchanged since it, carried over unread` : '') +
         `${stale.length ? `; stale: ${stale.join(', ')}` : ''}` +
