@@ -111,3 +111,18 @@ describe('newestFirst', () => {
     ).toEqual(sorted)
   })
 })
+
+describe('verdictOver from a tag of two numbers', () => {
+  it('names a tag that is itself the newest release of its line plainly, and a line by its newest release', async () => {
+    const { verdictOver } = await import('../../src/classify/upgrade.js')
+    const { placeLabel } = await import('../../src/check/placement.js')
+    const h = history(entry('16.6', 'safe'), entry('16.5', 'caution'), entry('16.4', 'safe'), entry('15.9', 'safe'))
+    const at = (label: string) => placeLabel(h, label, { floating: true, latest: '16.6' })
+    // postgres:16.4 names the release 16.4: no "(the newest judged release of the 16.4 line, 16.4)".
+    const exact = verdictOver(h, at('16.4'), at('16.6'), { running: '16.4', latest: '16.6' })
+    expect(exact.rationale).toMatch(/^Updating from 16\.4 to 16\.6 crosses 2 releases/)
+    // A line of more releases keeps its words: `16` is its newest, 16.6.
+    const line = verdictOver(h, at('15'), at('16'), { running: '15', latest: '16' })
+    expect(line.rationale).toContain('15 (the newest judged release of the 15 line, 15.9)')
+  })
+})

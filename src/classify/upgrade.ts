@@ -88,6 +88,8 @@ export function verdictFrom(
 /** A place as words: a floating tag names the release it stands for. */
 function named(p: Place, shown: string): string {
   if (p.floating === null) return safeLabel(shown)
+  // `postgres:16.4` reads as a line, but one whose newest release is 16.4 itself needs no words about it.
+  if (p.at === 'release' && sameVersion(p.entry.version, shown)) return safeLabel(shown)
   const line = lineWords(p.floating)
   return p.at === 'release'
     ? `${safeLabel(shown)} (the newest judged release of the ${line} line, ${safeLabel(placeWords(p))})`
