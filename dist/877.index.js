@@ -5452,7 +5452,7 @@ apps = []) {
 const PRERELEASE_SUFFIX = /^[-.]?(alpha|beta|rc|pre|preview|dev)/i;
 /**
  * The version a tag says is running: `1.2.3`, `v1.2.3` as written; `1.2.3-alpine` as `1.2.3` (a
- * variant of the image, not of the app); `1.2` as `1.2`. A digest, `latest` or any tag without a
+ * variant of the image, not of the app); `1.2` as `1.2`; `version-1.2.3` as `1.2.3`. A digest, `latest` or any tag without a
  * leading number names no version.
  */
 function runningVersion(ref) {
@@ -5460,12 +5460,14 @@ function runningVersion(ref) {
         return { unknown: 'pinned by digest: the digest does not say which version it is' };
     if (ref.tag === null)
         return { unknown: 'no tag (Compose pulls "latest"): the running version is not known' };
-    const m = /^[vV]?\d+(?:\.\d+)*/.exec(ref.tag);
+    // `version-6.1.0`: Firefly III's own pinned tags say which version in words.
+    const tag = ref.tag.replace(/^version-(?=\d)/, '');
+    const m = /^[vV]?\d+(?:\.\d+)*/.exec(tag);
     if (!m)
         return { unknown: `the tag "${ref.tag}" names no version` };
-    const rest = ref.tag.slice(m[0].length);
+    const rest = tag.slice(m[0].length);
     if (rest === '' || PRERELEASE_SUFFIX.test(rest))
-        return { version: ref.tag };
+        return { version: tag };
     return { version: m[0] };
 }
 /**
@@ -5728,6 +5730,9 @@ function verdictFrom(history, running, opts = {}) {
 /** A place as words: a floating tag names the release it stands for. */
 function named(p, shown) {
     if (p.floating === null)
+        return safeLabel(shown);
+    // `postgres:16.4` reads as a line, but one whose newest release is 16.4 itself needs no words about it.
+    if (p.at === 'release' && (0,versions/* sameVersion */.r1)(p.entry.version, shown))
         return safeLabel(shown);
     const line = lineWords(p.floating);
     return p.at === 'release'
@@ -9867,6 +9872,7 @@ function renderStatusDoc(report) {
 // catalog seed). An upstream failure therefore never drops an app.
 
 
+
 function seedFacts(entry) {
     const r = entry.release;
     if (!r)
@@ -9897,14 +9903,10 @@ upstreamDown = false) {
         return { facts: null, kept: previous };
     return { facts: seed, kept: null };
 }
-/**
- * The latestVersion of a record published before any release of its app was read (an offline build of a record with
- * no release facts): not a version, so never compared with one (see publishedRelease).
- */
-const NOT_READ_VERSION = 'not-read-yet';
+
 /** The previous record when it names a release that was read; a record published unread names none. */
 function publishedRelease(previous) {
-    return previous?.latestVersion === NOT_READ_VERSION && previous.safeToUpdate === 'unknown' ? undefined : previous;
+    return previous?.latestVersion === src_schema/* NOT_READ_VERSION */.CQ && previous.safeToUpdate === 'unknown' ? undefined : previous;
 }
 /**
  * What an offline build publishes for a record with no release facts at all (no seed, never published, no notes
@@ -9916,7 +9918,7 @@ function notReadRecord(item, checked) {
         slug: item.slug,
         name: item.entry.name,
         repo: item.entry.repo,
-        latestVersion: NOT_READ_VERSION,
+        latestVersion: src_schema/* NOT_READ_VERSION */.CQ,
         safeToUpdate: 'unknown',
         rationale: `Assessment pending: the releases of ${item.entry.repo} are not read yet; the next refresh from GitHub (or a notes file with its releases) reads them.`,
         changelogSummary: null,
@@ -11300,7 +11302,7 @@ async function pipeline_build(opts, deps) {
         if (judged.reuseDoc !== null)
             stage(paths.reuse, judged.reuseDoc);
         const written = await tree.commit(() => checker.finish());
-        log.info(`wrote ${written} files for ${records.length} apps to ${outDir}` +
+        log.info(`wrote ${written} files for ${records.length} app${records.length === 1 ? '' : 's'} to ${outDir}` +
             (tree.unchanged ? ` (${tree.unchanged} unchanged, linked from the previous snapshot)` : '') +
             (judged.carried.size ? `; ${judged.carried.size} apps unchanged since it, carried over unread` : '') +
             `${stale.length ? `; stale: ${stale.join(', ')}` : ''}` +
@@ -11591,6 +11593,7 @@ async function runAction(env = process.env, cwd = process.cwd()) {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   AP: () => (/* binding */ lifecycleSchema),
+/* harmony export */   CQ: () => (/* binding */ NOT_READ_VERSION),
 /* harmony export */   Cn: () => (/* binding */ categoriesDocSchema),
 /* harmony export */   DV: () => (/* binding */ appDocSchema),
 /* harmony export */   Gv: () => (/* binding */ historyEntrySchema),
@@ -11801,6 +11804,11 @@ const lifecycleSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .strictObject */ .rej
     path: ['status']
 })
     .describe('End-of-life data from endoflife.date for the release cycle of latestVersion');
+/**
+ * The latestVersion of a record published before any release of its app was read (an offline build of a record with
+ * no release facts): not a version, so never compared with one (pipeline/facts.ts: publishedRelease).
+ */
+const NOT_READ_VERSION = 'not-read-yet';
 const appRecordShape = {
     slug: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().regex(SLUG_PATTERN).describe('URL-safe key of the app; used in every path'),
     name: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().min(1).max(LIMITS.name).describe('Display name'),
@@ -12551,7 +12559,7 @@ function tagPatternMatches(source, tag) {
 /* harmony export */   TL: () => (/* binding */ quoted),
 /* harmony export */   au: () => (/* binding */ escapeUnsafe)
 /* harmony export */ });
-/* unused harmony export codePoint */
+/* unused harmony exports codePoint, noCommands */
 // Characters that never belong in text we publish or print: C0 and C1 controls
 // (NUL, BEL, ESC, U+0085 ...), bidi controls (U+202E and its kin, which reorder what
 // a reader sees) and noncharacters (U+FFFE, U+FFFF, U+FDD0..U+FDEF ...). Catalog
@@ -12583,6 +12591,14 @@ function stripUnsafe(text, multiline = false) {
 /** Text made safe to print: each unsafe character but the newline shown as `\u{1b}`. */
 function escapeUnsafe(text) {
     return text.replace(UNSAFE_LINE_ALL, (ch) => (ch === '\n' ? ch : `\\u{${ch.codePointAt(0).toString(16)}}`));
+}
+/**
+ * Text made safe to print where a GitHub runner reads the output: a line that would begin, after its spaces, with
+ * `::` (a workflow command: `::error::`, `::add-mask::`) gets its first colon shown escaped, as `\u{3a}`. A
+ * service's name or the deciding words wrapped onto a line of their own can start one.
+ */
+function noCommands(text) {
+    return text.replace(/^([^\S\n]*):(?=:)/gm, '$1\\u{3a}');
 }
 /** An upstream label (a version, a tag) in a message: quoted, its escapes visible, cut to 64 characters. */
 function quoted(label) {

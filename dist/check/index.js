@@ -31620,6 +31620,14 @@ function stripUnsafe(text, multiline = false) {
 function escapeUnsafe(text) {
     return text.replace(UNSAFE_LINE_ALL, (ch) => (ch === '\n' ? ch : `\\u{${ch.codePointAt(0).toString(16)}}`));
 }
+/**
+ * Text made safe to print where a GitHub runner reads the output: a line that would begin, after its spaces, with
+ * `::` (a workflow command: `::error::`, `::add-mask::`) gets its first colon shown escaped, as `\u{3a}`. A
+ * service's name or the deciding words wrapped onto a line of their own can start one.
+ */
+function noCommands(text) {
+    return text.replace(/^([^\S\n]*):(?=:)/gm, '$1\\u{3a}');
+}
 /** An upstream label (a version, a tag) in a message: quoted, its escapes visible, cut to 64 characters. */
 function quoted(label) {
     return JSON.stringify(label.slice(0, 64));
@@ -48615,6 +48623,11 @@ const lifecycleSchema = strictObject({
     path: ['status']
 })
     .describe('End-of-life data from endoflife.date for the release cycle of latestVersion');
+/**
+ * The latestVersion of a record published before any release of its app was read (an offline build of a record with
+ * no release facts): not a version, so never compared with one (pipeline/facts.ts: publishedRelease).
+ */
+const NOT_READ_VERSION = 'not-read-yet';
 const appRecordShape = {
     slug: schemas_string().regex(SLUG_PATTERN).describe('URL-safe key of the app; used in every path'),
     name: schemas_string().min(1).max(LIMITS.name).describe('Display name'),
@@ -49112,7 +49125,7 @@ apps = []) {
 const PRERELEASE_SUFFIX = /^[-.]?(alpha|beta|rc|pre|preview|dev)/i;
 /**
  * The version a tag says is running: `1.2.3`, `v1.2.3` as written; `1.2.3-alpine` as `1.2.3` (a
- * variant of the image, not of the app); `1.2` as `1.2`. A digest, `latest` or any tag without a
+ * variant of the image, not of the app); `1.2` as `1.2`; `version-1.2.3` as `1.2.3`. A digest, `latest` or any tag without a
  * leading number names no version.
  */
 function runningVersion(ref) {
@@ -49120,12 +49133,14 @@ function runningVersion(ref) {
         return { unknown: 'pinned by digest: the digest does not say which version it is' };
     if (ref.tag === null)
         return { unknown: 'no tag (Compose pulls "latest"): the running version is not known' };
-    const m = /^[vV]?\d+(?:\.\d+)*/.exec(ref.tag);
+    // `version-6.1.0`: Firefly III's own pinned tags say which version in words.
+    const tag = ref.tag.replace(/^version-(?=\d)/, '');
+    const m = /^[vV]?\d+(?:\.\d+)*/.exec(tag);
     if (!m)
         return { unknown: `the tag "${ref.tag}" names no version` };
-    const rest = ref.tag.slice(m[0].length);
+    const rest = tag.slice(m[0].length);
     if (rest === '' || PRERELEASE_SUFFIX.test(rest))
-        return { version: ref.tag };
+        return { version: tag };
     return { version: m[0] };
 }
 /**
@@ -51940,6 +51955,9 @@ function verdictFrom(history, running, opts = {}) {
 function named(p, shown) {
     if (p.floating === null)
         return safeLabel(shown);
+    // `postgres:16.4` reads as a line, but one whose newest release is 16.4 itself needs no words about it.
+    if (p.at === 'release' && sameVersion(p.entry.version, shown))
+        return safeLabel(shown);
     const line = lineWords(p.floating);
     return p.at === 'release'
         ? `${safeLabel(shown)} (the newest judged release of the ${line} line, ${safeLabel(placeWords(p))})`
@@ -52438,7 +52456,10 @@ function httpLoader(base, shownBase, deps) {
             catch (e) {
                 if (overall.aborted)
                     throw outOfTime(name);
-                const why = networkFailure(e, hostOf(url.href), { timeout, timeoutMs })?.message ?? e.message;
+                // fetch's own message is "fetch failed"; its cause says why ("bad port" for a port fetch refuses to use).
+                const cause = e.cause?.message;
+                const why = networkFailure(e, hostOf(url.href), { timeout, timeoutMs })?.message ??
+                    `${e.message}${typeof cause === 'string' && cause !== '' ? ` (${cause.slice(0, 200)})` : ''}`;
                 throw bad(name, `could not be fetched: ${why}`);
             }
             const location = res.headers.get('location');
@@ -52504,11 +52525,18 @@ function crossedOf(e) {
         url: e.url
     };
 }
-/** Both read as versions and their first numbers differ. */
-function changesMajor(from, to) {
+/**
+ * Both read as versions and their first numbers differ. Where `to` is only the catalog's latest (a version you run,
+ * not a pull request's), a running major above it is a stale catalog, not an update; a pull request's downgrade
+ * across a major is still one.
+ */
+function changesMajor(from, to, toLatest) {
     const a = from === null ? null : parseVersion(from);
     const b = to === null ? null : parseVersion(to);
-    return a !== null && b !== null && a.numbers[0] !== b.numbers[0];
+    if (a === null || b === null)
+        return false;
+    const [x = 0, y = 0] = [a.numbers[0], b.numbers[0]];
+    return toLatest ? x < y : x !== y;
 }
 /** A verdict with nothing judged: the update as shown, unknown for `rationale`. */
 function notJudgedVerdict(running, latest, rationale) {
@@ -52537,7 +52565,7 @@ function checked(record, source, running, v) {
         breaking: v.safeToUpdate === 'breaking' || v.crossed.some((e) => e.safeToUpdate === 'breaking'),
         urgentOnly: v.urgentOnly,
         unmaintained: record.safeToUpdate === 'unmaintained',
-        changesMajor: changesMajor(running, v.latest || record.latestVersion)
+        changesMajor: changesMajor(running, v.latest || record.latestVersion, source.from !== 'change')
     };
 }
 /**
@@ -52567,9 +52595,13 @@ async function runCheck(reader, input) {
     };
     /** The update between two places in the app's history, shown as `running` → `latest`. */
     const judge = async (record, source, running, latest, place) => {
-        const history = await historyOf(record.slug);
-        if (history === null)
-            return checked(record, source, running, notJudgedVerdict(running, latest, `The snapshot publishes no judged releases for ${record.slug} (it predates ${paths.releases('{slug}')}): the update is not judged.`));
+        const history = record.latestVersion === NOT_READ_VERSION ? null : await historyOf(record.slug);
+        if (history === null) {
+            const why = record.latestVersion === NOT_READ_VERSION
+                ? `The catalog has not read a release of ${record.slug} yet (a refresh reads them)`
+                : `The snapshot publishes no judged releases for ${record.slug} (it predates ${paths.releases('{slug}')})`;
+            return checked(record, source, running, notJudgedVerdict(running, latest, `${why}: the update is not judged.`));
+        }
         const { from, to } = place(history.releases);
         // Spans never read (history gaps) make an update across them unknown, never safe.
         return checked(record, source, running, verdictOver(history.releases, from, to, { running, latest, gaps: history.gaps ?? [] }));

@@ -5453,7 +5453,7 @@ apps = []) {
 const PRERELEASE_SUFFIX = /^[-.]?(alpha|beta|rc|pre|preview|dev)/i;
 /**
  * The version a tag says is running: `1.2.3`, `v1.2.3` as written; `1.2.3-alpine` as `1.2.3` (a
- * variant of the image, not of the app); `1.2` as `1.2`. A digest, `latest` or any tag without a
+ * variant of the image, not of the app); `1.2` as `1.2`; `version-1.2.3` as `1.2.3`. A digest, `latest` or any tag without a
  * leading number names no version.
  */
 function runningVersion(ref) {
@@ -5461,12 +5461,14 @@ function runningVersion(ref) {
         return { unknown: 'pinned by digest: the digest does not say which version it is' };
     if (ref.tag === null)
         return { unknown: 'no tag (Compose pulls "latest"): the running version is not known' };
-    const m = /^[vV]?\d+(?:\.\d+)*/.exec(ref.tag);
+    // `version-6.1.0`: Firefly III's own pinned tags say which version in words.
+    const tag = ref.tag.replace(/^version-(?=\d)/, '');
+    const m = /^[vV]?\d+(?:\.\d+)*/.exec(tag);
     if (!m)
         return { unknown: `the tag "${ref.tag}" names no version` };
-    const rest = ref.tag.slice(m[0].length);
+    const rest = tag.slice(m[0].length);
     if (rest === '' || PRERELEASE_SUFFIX.test(rest))
-        return { version: ref.tag };
+        return { version: tag };
     return { version: m[0] };
 }
 /**
@@ -5729,6 +5731,9 @@ function verdictFrom(history, running, opts = {}) {
 /** A place as words: a floating tag names the release it stands for. */
 function named(p, shown) {
     if (p.floating === null)
+        return safeLabel(shown);
+    // `postgres:16.4` reads as a line, but one whose newest release is 16.4 itself needs no words about it.
+    if (p.at === 'release' && (0,versions/* sameVersion */.r1)(p.entry.version, shown))
         return safeLabel(shown);
     const line = lineWords(p.floating);
     return p.at === 'release'
@@ -9971,6 +9976,7 @@ function renderStatusDoc(report) {
 // catalog seed). An upstream failure therefore never drops an app.
 
 
+
 function seedFacts(entry) {
     const r = entry.release;
     if (!r)
@@ -10001,14 +10007,10 @@ upstreamDown = false) {
         return { facts: null, kept: previous };
     return { facts: seed, kept: null };
 }
-/**
- * The latestVersion of a record published before any release of its app was read (an offline build of a record with
- * no release facts): not a version, so never compared with one (see publishedRelease).
- */
-const NOT_READ_VERSION = 'not-read-yet';
+
 /** The previous record when it names a release that was read; a record published unread names none. */
 function publishedRelease(previous) {
-    return previous?.latestVersion === NOT_READ_VERSION && previous.safeToUpdate === 'unknown' ? undefined : previous;
+    return previous?.latestVersion === src_schema/* NOT_READ_VERSION */.CQ && previous.safeToUpdate === 'unknown' ? undefined : previous;
 }
 /**
  * What an offline build publishes for a record with no release facts at all (no seed, never published, no notes
@@ -10020,7 +10022,7 @@ function notReadRecord(item, checked) {
         slug: item.slug,
         name: item.entry.name,
         repo: item.entry.repo,
-        latestVersion: NOT_READ_VERSION,
+        latestVersion: src_schema/* NOT_READ_VERSION */.CQ,
         safeToUpdate: 'unknown',
         rationale: `Assessment pending: the releases of ${item.entry.repo} are not read yet; the next refresh from GitHub (or a notes file with its releases) reads them.`,
         changelogSummary: null,
@@ -11400,7 +11402,7 @@ async function pipeline_build(opts, deps) {
         if (judged.reuseDoc !== null)
             stage(paths.reuse, judged.reuseDoc);
         const written = await tree.commit(() => checker.finish());
-        log.info(`wrote ${written} files for ${records.length} apps to ${outDir}` +
+        log.info(`wrote ${written} files for ${records.length} app${records.length === 1 ? '' : 's'} to ${outDir}` +
             (tree.unchanged ? ` (${tree.unchanged} unchanged, linked from the previous snapshot)` : '') +
             (judged.carried.size ? `; ${judged.carried.size} apps unchanged since it, carried over unread` : '') +
             `${stale.length ? `; stale: ${stale.join(', ')}` : ''}` +
@@ -11830,7 +11832,11 @@ function parse(file, text) {
     if (doc.errors.length > 0) {
         throw bad(doc.errors.map((e) => {
             const pos = lc.linePos(e.pos[0]);
-            return { file, line: pos.line, column: pos.col, message: `is not YAML: ${e.message.split('\n')[0]}` };
+            // The library's own hint for several documents names its API, not what to do with the file.
+            const message = e.code === 'MULTIPLE_DOCS'
+                ? 'holds more than one YAML document (a "---" line): a Compose file is one document; split it into files'
+                : `is not YAML: ${e.message.split('\n')[0]}`;
+            return { file, line: pos.line, column: pos.col, message };
         }));
     }
     const root = doc.contents;
@@ -12340,7 +12346,10 @@ function httpLoader(base, shownBase, deps) {
             catch (e) {
                 if (overall.aborted)
                     throw outOfTime(name);
-                const why = (0,util_network/* networkFailure */.rd)(e, (0,util_network/* hostOf */.w4)(url.href), { timeout, timeoutMs })?.message ?? e.message;
+                // fetch's own message is "fetch failed"; its cause says why ("bad port" for a port fetch refuses to use).
+                const cause = e.cause?.message;
+                const why = (0,util_network/* networkFailure */.rd)(e, (0,util_network/* hostOf */.w4)(url.href), { timeout, timeoutMs })?.message ??
+                    `${e.message}${typeof cause === 'string' && cause !== '' ? ` (${cause.slice(0, 200)})` : ''}`;
                 throw snapshot_bad(name, `could not be fetched: ${why}`);
             }
             const location = res.headers.get('location');
@@ -12406,11 +12415,18 @@ function crossedOf(e) {
         url: e.url
     };
 }
-/** Both read as versions and their first numbers differ. */
-function changesMajor(from, to) {
+/**
+ * Both read as versions and their first numbers differ. Where `to` is only the catalog's latest (a version you run,
+ * not a pull request's), a running major above it is a stale catalog, not an update; a pull request's downgrade
+ * across a major is still one.
+ */
+function changesMajor(from, to, toLatest) {
     const a = from === null ? null : (0,versions/* parseVersion */.ot)(from);
     const b = to === null ? null : (0,versions/* parseVersion */.ot)(to);
-    return a !== null && b !== null && a.numbers[0] !== b.numbers[0];
+    if (a === null || b === null)
+        return false;
+    const [x = 0, y = 0] = [a.numbers[0], b.numbers[0]];
+    return toLatest ? x < y : x !== y;
 }
 /** A verdict with nothing judged: the update as shown, unknown for `rationale`. */
 function notJudgedVerdict(running, latest, rationale) {
@@ -12439,7 +12455,7 @@ function checked(record, source, running, v) {
         breaking: v.safeToUpdate === 'breaking' || v.crossed.some((e) => e.safeToUpdate === 'breaking'),
         urgentOnly: v.urgentOnly,
         unmaintained: record.safeToUpdate === 'unmaintained',
-        changesMajor: changesMajor(running, v.latest || record.latestVersion)
+        changesMajor: changesMajor(running, v.latest || record.latestVersion, source.from !== 'change')
     };
 }
 /**
@@ -12469,9 +12485,13 @@ async function runCheck(reader, input) {
     };
     /** The update between two places in the app's history, shown as `running` → `latest`. */
     const judge = async (record, source, running, latest, place) => {
-        const history = await historyOf(record.slug);
-        if (history === null)
-            return checked(record, source, running, notJudgedVerdict(running, latest, `The snapshot publishes no judged releases for ${record.slug} (it predates ${paths.releases('{slug}')}): the update is not judged.`));
+        const history = record.latestVersion === src_schema/* NOT_READ_VERSION */.CQ ? null : await historyOf(record.slug);
+        if (history === null) {
+            const why = record.latestVersion === src_schema/* NOT_READ_VERSION */.CQ
+                ? `The catalog has not read a release of ${record.slug} yet (a refresh reads them)`
+                : `The snapshot publishes no judged releases for ${record.slug} (it predates ${paths.releases('{slug}')})`;
+            return checked(record, source, running, notJudgedVerdict(running, latest, `${why}: the update is not judged.`));
+        }
         const { from, to } = place(history.releases);
         // Spans never read (history gaps) make an update across them unknown, never safe.
         return checked(record, source, running, verdictOver(history.releases, from, to, { running, latest, gaps: history.gaps ?? [] }));
@@ -12616,6 +12636,7 @@ async function runCheck(reader, input) {
 // cut), or the JSON document `--json` prints.
 
 
+
 /** The JSON document `--json` prints; `worst` is what the gate counted for each app. */
 function checkJson(result, opts = {}) {
     return {
@@ -12684,7 +12705,8 @@ function checkTable(result, opts = {}) {
             cell(a.source.from === 'compose' ? a.source.service : '(--from)', 40),
             cell(a.slug, 40),
             cell(a.running ?? '?', 30),
-            cell(a.latest, 30),
+            // The catalog's word for a release not read yet is no version: a table must not show it as one.
+            a.latest === src_schema/* NOT_READ_VERSION */.CQ ? '(not read)' : cell(a.latest, 30),
             `${a.safeToUpdate}${a.unmaintained ? ' (app unmaintained)' : ''}`,
             cell(worst, 60),
             cell(w.words, MAX_WORDS)
@@ -12721,10 +12743,13 @@ const LEGEND = [
     'VERDICT: the update from RUNNING to LATEST as a whole (unknown when a release between was not judged).',
     'WORST CROSSED: the most severe release between them. The exit status follows the more severe of the two.'
 ];
-/** One closing line: how many judged, the worst class among them, how many images not tracked. */
+/**
+ * One closing line: how many updates were checked against the catalog (judged or not: a row may be unknown), the
+ * worst class the gate counts among them, how many images were not checked.
+ */
 function summaryLine(result, opts) {
     const worst = worstOverall(result, opts);
-    const judged = `${result.apps.length} judged${worst ? `, worst ${worst}` : ''}`;
+    const judged = `${result.apps.length} checked${worst ? `, worst ${worst}` : ''}`;
     const n = result.untracked.length;
     return `${judged}; ${n} not checked.`;
 }
@@ -12856,7 +12881,7 @@ ${Object.values(HELP).join('')}`;
 /** Lines for a terminal: control characters (an ESC in a file name, say) are shown escaped, never sent. */
 function stderrLogger(stream = process.stderr) {
     const where = (ref) => ref?.file ? `${ref.file}${ref.line ? `:${ref.line}` : ''}: ` : '';
-    const write = (line) => stream.write(`${(0,util_text/* escapeUnsafe */.au)(line)}\n`);
+    const write = (line) => stream.write(`${(0,util_text/* noCommands */.KM)((0,util_text/* escapeUnsafe */.au)(line))}\n`);
     return {
         info: (m) => write(m),
         warning: (m, ref) => write(`warning: ${where(ref)}${m}`),
@@ -12883,8 +12908,15 @@ function parseFrom(arg) {
     const eq = arg.indexOf('=');
     const slug = arg.slice(0, eq).trim();
     const version = arg.slice(eq + 1).trim();
-    if (eq < 0 || !src_schema/* SLUG_PATTERN */.ZT.test(slug) || !(0,versions/* isVersionLabel */.PE)(version))
-        throw usageError(`--from "${arg}" is not APP=VERSION (the app's slug, e.g. --from miniflux=2.2.10)`);
+    if (eq < 0 || !src_schema/* SLUG_PATTERN */.ZT.test(slug) || !(0,versions/* isVersionLabel */.PE)(version)) {
+        // Say which half is wrong: "Miniflux=2.2.10" is in the form, with a name where the slug goes.
+        const why = eq < 0
+            ? 'is not APP=VERSION'
+            : !src_schema/* SLUG_PATTERN */.ZT.test(slug)
+                ? `names no app slug before "=" (slugs are lower case: a-z, 0-9 and hyphens${slug.toLowerCase() !== slug && src_schema/* SLUG_PATTERN */.ZT.test(slug.toLowerCase()) ? `; did you mean ${slug.toLowerCase()}?` : ''})`
+                : 'names no version after "="';
+        throw usageError(`--from "${arg}" ${why} (APP=VERSION, e.g. --from miniflux=2.2.10)`);
+    }
     return { slug, version };
 }
 const COMMANDS = ['build', 'serve', 'classify', 'validate', 'check', 'add'];
@@ -13145,7 +13177,7 @@ async function main(argv, output = stderrLogger(), env = process.env,
 stdout = (text) => void process.stdout.write(text)) {
     const log = (0,redact/* redactingLogger */.S)(output, [env.GITHUB_TOKEN]);
     try {
-        return await run(argv, log, env, stdout);
+        return await run(argv, log, env, (text) => stdout((0,util_text/* noCommands */.KM)(text)));
     }
     catch (e) {
         if (!(e instanceof ProblemsError)) {
@@ -13172,6 +13204,7 @@ stdout = (text) => void process.stdout.write(text)) {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   AP: () => (/* binding */ lifecycleSchema),
+/* harmony export */   CQ: () => (/* binding */ NOT_READ_VERSION),
 /* harmony export */   Cn: () => (/* binding */ categoriesDocSchema),
 /* harmony export */   DV: () => (/* binding */ appDocSchema),
 /* harmony export */   Gv: () => (/* binding */ historyEntrySchema),
@@ -13383,6 +13416,11 @@ const lifecycleSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .strictObject */ .rej
     path: ['status']
 })
     .describe('End-of-life data from endoflife.date for the release cycle of latestVersion');
+/**
+ * The latestVersion of a record published before any release of its app was read (an offline build of a record with
+ * no release facts): not a version, so never compared with one (pipeline/facts.ts: publishedRelease).
+ */
+const NOT_READ_VERSION = 'not-read-yet';
 const appRecordShape = {
     slug: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().regex(SLUG_PATTERN).describe('URL-safe key of the app; used in every path'),
     name: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().min(1).max(LIMITS.name).describe('Display name'),
@@ -14130,6 +14168,7 @@ function tagPatternMatches(source, tag) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   KM: () => (/* binding */ noCommands),
 /* harmony export */   P4: () => (/* binding */ stripUnsafe),
 /* harmony export */   RV: () => (/* binding */ unsafeTextProblem),
 /* harmony export */   TL: () => (/* binding */ quoted),
@@ -14167,6 +14206,14 @@ function stripUnsafe(text, multiline = false) {
 /** Text made safe to print: each unsafe character but the newline shown as `\u{1b}`. */
 function escapeUnsafe(text) {
     return text.replace(UNSAFE_LINE_ALL, (ch) => (ch === '\n' ? ch : `\\u{${ch.codePointAt(0).toString(16)}}`));
+}
+/**
+ * Text made safe to print where a GitHub runner reads the output: a line that would begin, after its spaces, with
+ * `::` (a workflow command: `::error::`, `::add-mask::`) gets its first colon shown escaped, as `\u{3a}`. A
+ * service's name or the deciding words wrapped onto a line of their own can start one.
+ */
+function noCommands(text) {
+    return text.replace(/^([^\S\n]*):(?=:)/gm, '$1\\u{3a}');
 }
 /** An upstream label (a version, a tag) in a message: quoted, its escapes visible, cut to 64 characters. */
 function quoted(label) {
