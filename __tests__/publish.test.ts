@@ -111,6 +111,8 @@ beforeAll(async () => {
   git(['clone', '--quiet', remote, work], dir)
   // The publish script's work does not grow with the catalog: a sample of its shapes, the apps edited below included.
   await copyCatalogSample(path.join(work, 'catalog'), { also: ['linkding', 'watchtower'] })
+  // A CNAME left on main from serving Pages from it: it must not reach the Pages branch or name the base URL.
+  await writeFile(path.join(work, 'CNAME'), 'old-blog.example.org\n')
   git(['add', '.'])
   git(['-c', 'user.name=Maintainer', '-c', 'user.email=m@example.org', 'commit', '--quiet', '-m', 'Catalog'])
   git(['push', '--quiet', 'origin', 'main'])
@@ -133,6 +135,10 @@ describe('scripts/publish.sh with dist/index.js', () => {
     expect(files).toContain('.nojekyll')
     expect(files).toContain('api/v1/apps.json')
     expect(files).toContain('index.html')
+    // Nothing of main's tree: the orphan worktree started empty.
+    expect(files).not.toContain('CNAME')
+    expect(files.filter((f) => f.startsWith('catalog/'))).toEqual([])
+    expect(run.log).not.toContain('old-blog.example.org')
     expect(files).toContain('badge/linkding.svg')
     expect(files.filter((f) => f.startsWith('catalog/'))).toEqual([])
     // An orphan branch: nothing of main's history comes along.

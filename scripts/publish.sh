@@ -54,6 +54,9 @@ prepare() {
     git worktree add --quiet --no-checkout --detach "$dir" HEAD
     git -C "$dir" checkout --quiet --orphan "$branch"
     git -C "$dir" rm -r --quiet --cached --ignore-unmatch .
+    # The orphan checkout leaves this branch's files in the folder (git 2.39): the action would read them as the
+    # previous site (a CNAME there names the base URL) and the commit would keep that CNAME. The folder was empty.
+    find "$dir" -mindepth 1 -maxdepth 1 ! -name .git -exec rm -rf {} +
     echo "$branch does not exist yet: $dir is an empty orphan branch; the first commit creates it"
   else
     die "could not list the branches of origin (git ls-remote exit $status)"
