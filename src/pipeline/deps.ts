@@ -18,9 +18,10 @@ const MODEL_TIMEOUT_MS = 60_000
 export function modelJudge(settings: UpstreamSettings, log: Logger): ModelAsker | null {
   if (settings.judge === 'rules') return null
   if (!settings.token) {
-    const why = 'no GitHub token (GITHUB_TOKEN or the action input github-token) to reach GitHub Models'
-    if (settings.judge === 'models') log.warning(`judge "models" needs ${why}; the rules judge every release`)
-    else log.info(`the rules judge every release: ${why}`)
+    const token = 'a GitHub token (GITHUB_TOKEN or the action input github-token) to reach GitHub Models'
+    if (settings.judge === 'models')
+      log.warning(`judge "models" needs ${token}, and none is set: the rules judge every release`)
+    else log.info(`the rules judge every release: there is no ${token.slice(2)}`)
     return null
   }
   const models = settings.models?.length ? settings.models : [DEFAULT_MODEL]
