@@ -76,6 +76,19 @@ describe('build --notes-from', () => {
     expect(index).toContain('the release notes in notes-a.jsonl and notes-b.jsonl')
     // With --refresh, either is a usage error.
     expect(await main([...args, '--refresh', '--notes-from', a, '--notes-from', b], collecting().log, {})).toBe(2)
+
+    // A --previous that names nothing is a typo, never a first publication: exit 2, the site untouched.
+    const before = await tree(site)
+    const typo = collecting()
+    const again = [...args, '--notes-from', a, '--notes-from', b]
+    expect(await main([...again, '--previous', path.join(dir, 'notes-sit')], typo.log, {})).toBe(2)
+    expect(typo.text()).toMatch(/previous snapshot ".*notes-sit" does not exist: give the published site/)
+    expect(await tree(site)).toEqual(before)
+    // An empty folder is a first publication.
+    await mkdir(path.join(dir, 'empty-pages'))
+    const first = collecting()
+    expect(await main([...again, '--previous', path.join(dir, 'empty-pages')], first.log, {})).toBe(0)
+    expect(first.text()).toContain('this is a first publication')
   })
 })
 

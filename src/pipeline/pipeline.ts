@@ -4,6 +4,7 @@
 // documents and pages → validate → write aside and swap.
 // Every side effect comes in through `deps`, so tests hand in fakes.
 import { quoted } from '../util/text.js'
+import { stat } from 'node:fs/promises'
 import path from 'node:path'
 import { readCatalog, type CatalogRead, type LoadedEntry } from '../catalog/load.js'
 import { checkOutputDir, recoverOutputDir, StagedTree, type SiteFile } from '../output/write-tree.js'
@@ -612,6 +613,19 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
   // An interrupted build leaves its staging folder, or worse, no --out at all: recover before going on.
   for (const line of await recoverOutputDir(outDir)) log.warning(line)
   const previousDir = opts.previousDir && path.resolve(cwd, opts.previousDir)
+  // A first publication gives an empty folder (publish.sh prepare makes one); a path that names nothing is a typo,
+  // and taken for a first run it would republish the site from nothing and drop every app upstream failed on.
+  if (
+    previousDir &&
+    !(await stat(previousDir).then(
+      (s) => s.isDirectory(),
+      () => false
+    ))
+  )
+    throw problem(
+      'bad-input',
+      `previous snapshot ${JSON.stringify(opts.previousDir)} does not exist: give the published site (the Pages branch checked out; an empty folder on the first run), or leave it out`
+    )
   const notesFrom = notesFiles(opts.notesFrom).map((f) => path.resolve(cwd, f))
   // The new tree is written beside outDir as the run goes; each file is checked as it is written.
   // Files equal to the previous snapshot's are linked from it rather than written again (see StagedTree).
