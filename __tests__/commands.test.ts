@@ -352,7 +352,7 @@ describe('add, validate and build --only: a new app in a few minutes', () => {
     ).toBe(0)
   })
 
-  it('without a token writes a minimal record; validate warns that only --refresh builds it', async () => {
+  it('without a token writes a minimal record; validate warns that a build publishes it as unknown until read', async () => {
     const catalog = path.join(dir, 'minimal-catalog')
     const asked = fake.requests.length
     const r = await add(['example-org/notes-app', '--catalog', catalog], {})
@@ -364,8 +364,8 @@ describe('add, validate and build --only: a new app in a few minutes', () => {
     const v = collecting()
     expect(await main(['validate', '--catalog', catalog], v.log, {})).toBe(0)
     expect(v.text()).toBe(
-      'notes-app has no release facts: only build --refresh (with GITHUB_TOKEN) reads it; or add a release: {version, url, checked} block\n' +
-        `${catalog}: 1 records, all valid; 1 can only be built with --refresh`
+      'notes-app has no release facts: a build publishes it as unknown (not read yet) until build --refresh (with GITHUB_TOKEN) or --notes-from reads its releases; or add a release: {version, url, checked} block\n' +
+        `${catalog}: 1 records, all valid; 1 with no release facts yet`
     )
     // A name that is not a repository, a slug or image that is not one: usage errors, nothing written.
     expect((await add(['notes-app', '--catalog', catalog], {})).code).toBe(2)

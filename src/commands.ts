@@ -322,16 +322,16 @@ async function run(
         options: { catalog: { type: 'string', default: 'catalog' } }
       })
       const entries = await loadCatalog(values.catalog, log)
-      // Valid, but an offline build stops on it (unless a published snapshot has it): say so now, not then.
+      // Valid, but a build with nothing to read it from publishes it as unknown: say so now, not then.
       const factless = entries.filter((e) => !e.entry.release)
       for (const e of factless)
         log.warning(
-          `${e.slug} has no release facts: only build --refresh (with GITHUB_TOKEN) reads it; or add a release: {version, url, checked} block`,
+          `${e.slug} has no release facts: a build publishes it as unknown (not read yet) until build --refresh (with GITHUB_TOKEN) or --notes-from reads its releases; or add a release: {version, url, checked} block`,
           { file: e.file, line: 1 }
         )
       log.info(
         `${values.catalog}: ${entries.length} records, all valid` +
-          (factless.length ? `; ${factless.length} can only be built with --refresh` : '')
+          (factless.length ? `; ${factless.length} with no release facts yet` : '')
       )
       return 0
     }
