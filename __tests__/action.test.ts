@@ -217,6 +217,14 @@ describe('dist/index.js as the runner runs it', () => {
     }
   })
 
+  it('annotates an error with no place once, naming the input, and fails', async () => {
+    const r = await runAction({ ...DEFAULTS, output: 'catalog' })
+    expect(r.code).toBe(1)
+    expect(r.stdout.split('\n').filter((l) => l.startsWith('::error'))).toEqual([
+      '::error::refusing the output directory catalog (--out, input output): it is, or contains, the catalog directory catalog'
+    ])
+  })
+
   it('rejects a refresh input that is not a boolean', async () => {
     const r = await runAction({ ...DEFAULTS, output: 'site-x', refresh: 'maybe' })
     expect(r.code).toBe(1)

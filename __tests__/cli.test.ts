@@ -255,7 +255,9 @@ describe('updatesafe CLI (dist bundle)', () => {
   })
 
   it('refuses to write the site over the catalog or a repository root', async () => {
-    expect(cli(['build', '--catalog', 'catalog', '--out', 'catalog']).stderr).toContain('refusing --out catalog')
+    expect(cli(['build', '--catalog', 'catalog', '--out', 'catalog']).stderr).toContain(
+      'refusing the output directory catalog (--out, input output)'
+    )
     await mkdir(path.join(dir, 'repo', '.git'), { recursive: true })
     const r = cli(['build', '--catalog', 'catalog', '--out', 'repo'])
     expect(r.code).not.toBe(0)

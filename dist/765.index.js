@@ -38431,6 +38431,7 @@ exports.visitAsync = visitAsync;
 
 // EXPORTS
 __webpack_require__.d(__webpack_exports__, {
+  yU: () => (/* binding */ ExitCode),
   z3: () => (/* binding */ error),
   Vt: () => (/* binding */ getBooleanInput),
   V4: () => (/* binding */ getInput),
@@ -38442,7 +38443,7 @@ __webpack_require__.d(__webpack_exports__, {
   $e: () => (/* binding */ warning)
 });
 
-// UNUSED EXPORTS: ExitCode, addPath, debug, endGroup, exportVariable, getIDToken, getMultilineInput, getState, group, isDebug, markdownSummary, notice, platform, saveState, setCommandEcho, startGroup, toPlatformPath, toPosixPath, toWin32Path
+// UNUSED EXPORTS: addPath, debug, endGroup, exportVariable, getIDToken, getMultilineInput, getState, group, isDebug, markdownSummary, notice, platform, saveState, setCommandEcho, startGroup, toPlatformPath, toPosixPath, toWin32Path
 
 // EXTERNAL MODULE: external "os"
 var external_os_ = __webpack_require__(857);

@@ -7590,11 +7590,11 @@ function modelJudge(settings, log) {
     if (settings.judge === 'rules')
         return null;
     if (!settings.token) {
-        const why = 'no GitHub token (GITHUB_TOKEN or the action input github-token) to reach GitHub Models';
+        const token = 'a GitHub token (GITHUB_TOKEN or the action input github-token) to reach GitHub Models';
         if (settings.judge === 'models')
-            log.warning(`judge "models" needs ${why}; the rules judge every release`);
+            log.warning(`judge "models" needs ${token}, and none is set: the rules judge every release`);
         else
-            log.info(`the rules judge every release: ${why}`);
+            log.info(`the rules judge every release: there is no ${token.slice(2)}`);
         return null;
     }
     const models = settings.models?.length ? settings.models : [DEFAULT_MODEL];
@@ -7642,7 +7642,7 @@ function buildDeps(settings, log, now) {
                 });
             }
             : async () => {
-                throw new Error('--refresh needs a GitHub token: set GITHUB_TOKEN (or the action input github-token)');
+                throw new Error('refresh (--refresh, input refresh) needs a GitHub token: set GITHUB_TOKEN (or the action input github-token)');
             },
         fetchProduct: async (product) => {
             if (endoflifeDown)
@@ -8137,18 +8137,18 @@ async function checkOutputDir(outDir, guard) {
     if (out === external_node_path_default().parse(out).root)
         throw new UnsafeOutputError(`refusing to write the site to the filesystem root (${out})`);
     if (isInside(catalog, out))
-        throw new UnsafeOutputError(`refusing --out ${outDir}: it is, or contains, the catalog directory ${guard.catalogDir}`);
+        throw new UnsafeOutputError(`refusing the output directory ${outDir} (--out, input output): it is, or contains, the catalog directory ${guard.catalogDir}`);
     if (isInside(out, catalog))
-        throw new UnsafeOutputError(`refusing --out ${outDir}: it lies inside the catalog directory ${guard.catalogDir}`);
+        throw new UnsafeOutputError(`refusing the output directory ${outDir} (--out, input output): it lies inside the catalog directory ${guard.catalogDir}`);
     if ((0,external_node_fs_.existsSync)(external_node_path_default().join(out, '.git')))
-        throw new UnsafeOutputError(`refusing --out ${outDir}: it is a git repository root; write the site to a subdirectory`);
+        throw new UnsafeOutputError(`refusing the output directory ${outDir} (--out, input output): it is a git repository root; write the site to a subdirectory`);
     if ((0,external_node_fs_.existsSync)(external_node_path_default().join(out, 'package.json')))
-        throw new UnsafeOutputError(`refusing --out ${outDir}: it holds a package.json (a project root?)`);
+        throw new UnsafeOutputError(`refusing the output directory ${outDir} (--out, input output): it holds a package.json (a project root?)`);
     let entries = [];
     try {
         const info = await (0,promises_.stat)(out);
         if (!info.isDirectory())
-            throw new UnsafeOutputError(`refusing --out ${outDir}: it exists and is not a directory`);
+            throw new UnsafeOutputError(`refusing the output directory ${outDir} (--out, input output): it exists and is not a directory`);
         entries = await (0,promises_.readdir)(out);
     }
     catch (e) {
@@ -8157,7 +8157,7 @@ async function checkOutputDir(outDir, guard) {
         return; // does not exist yet: fine
     }
     if (entries.length > 0 && !(0,external_node_fs_.existsSync)(external_node_path_default().join(out, MARKER))) {
-        throw new UnsafeOutputError(`refusing --out ${outDir}: it is not empty and holds no ${MARKER}, so it is not an updatesafe snapshot we may replace`);
+        throw new UnsafeOutputError(`refusing the output directory ${outDir} (--out, input output): it is not empty and holds no ${MARKER}, so it is not an updatesafe snapshot we may replace`);
     }
 }
 /** A site path must be relative, POSIX, and free of `.`/`..` segments and odd characters. */
@@ -10855,6 +10855,7 @@ function notes_file_notesDigest(notes, repo) {
 
 
 
+
 /** A build with no source of notes: what the banner says, with how to get them. */
 const NO_NOTES_SOURCE = "the catalog's records (and the snapshot before, if any), with no release notes read: build with --refresh " +
     '(GITHUB_TOKEN set) or --notes-from a notes file to judge new releases';
@@ -11217,6 +11218,11 @@ async function pipeline_build(opts, deps) {
     for (const line of await recoverOutputDir(outDir))
         log.warning(line);
     const previousDir = opts.previousDir && external_node_path_default().resolve(cwd, opts.previousDir);
+    // A first publication gives an empty folder (publish.sh prepare makes one); a path that names nothing is a typo,
+    // and taken for a first run it would republish the site from nothing and drop every app upstream failed on.
+    if (previousDir &&
+        !(await (0,promises_.stat)(previousDir).then((s) => s.isDirectory(), () => false)))
+        throw problem('bad-input', `previous snapshot ${JSON.stringify(opts.previousDir)} does not exist: give the published site (the Pages branch checked out; an empty folder on the first run), or leave it out`);
     const notesFrom = notesFiles(opts.notesFrom).map((f) => external_node_path_default().resolve(cwd, f));
     // The new tree is written beside outDir as the run goes; each file is checked as it is written.
     // Files equal to the previous snapshot's are linked from it rather than written again (see StagedTree).
@@ -11576,9 +11582,14 @@ async function runAction(env = process.env, cwd = process.cwd()) {
     catch (e) {
         // Every problem becomes an annotation on the file and line it names; nothing is parsed back out of text.
         const problems = e instanceof ProblemsError ? e.problems : [{ message: e.message }];
-        for (const p of problems)
-            log.error(p.field ? `${p.field}: ${p.message}` : p.message, p);
-        core/* setFailed */.C1((0,redact/* redact */.E$)(e instanceof ProblemsError ? closingLine(e, 'nothing was published') : e.message, secrets));
+        const said = problems.map((p) => (p.field ? `${p.field}: ${p.message}` : p.message));
+        problems.forEach((p, i) => log.error(said[i], p));
+        const closing = e instanceof ProblemsError ? closingLine(e, 'nothing was published') : e.message;
+        // A lone problem with no place is its own closing line: annotated once, the run still failed.
+        if (said.includes(closing))
+            process.exitCode = core/* ExitCode */.yU.Failure;
+        else
+            core/* setFailed */.C1((0,redact/* redact */.E$)(closing, secrets));
         const errors = problems.map(formatProblem);
         const summary = { count: null, changes: [], stale: [], warnings: [], errors, refresh, stats: null };
         await writeSummary(env, summary, secrets);

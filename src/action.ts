@@ -124,10 +124,12 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env, cwd = proc
   } catch (e) {
     // Every problem becomes an annotation on the file and line it names; nothing is parsed back out of text.
     const problems = e instanceof ProblemsError ? e.problems : [{ message: (e as Error).message }]
-    for (const p of problems) log.error(p.field ? `${p.field}: ${p.message}` : p.message, p)
-    core.setFailed(
-      redact(e instanceof ProblemsError ? closingLine(e, 'nothing was published') : (e as Error).message, secrets)
-    )
+    const said = problems.map((p) => (p.field ? `${p.field}: ${p.message}` : p.message))
+    problems.forEach((p, i) => log.error(said[i]!, p))
+    const closing = e instanceof ProblemsError ? closingLine(e, 'nothing was published') : (e as Error).message
+    // A lone problem with no place is its own closing line: annotated once, the run still failed.
+    if (said.includes(closing)) process.exitCode = core.ExitCode.Failure
+    else core.setFailed(redact(closing, secrets))
     const errors = problems.map(formatProblem)
     const summary = { count: null, changes: [], stale: [], warnings: [], errors, refresh, stats: null }
     await writeSummary(env, summary, secrets)

@@ -46,20 +46,27 @@ export async function checkOutputDir(outDir: string, guard: { catalogDir: string
     throw new UnsafeOutputError(`refusing to write the site to the filesystem root (${out})`)
   if (isInside(catalog, out))
     throw new UnsafeOutputError(
-      `refusing --out ${outDir}: it is, or contains, the catalog directory ${guard.catalogDir}`
+      `refusing the output directory ${outDir} (--out, input output): it is, or contains, the catalog directory ${guard.catalogDir}`
     )
   if (isInside(out, catalog))
-    throw new UnsafeOutputError(`refusing --out ${outDir}: it lies inside the catalog directory ${guard.catalogDir}`)
+    throw new UnsafeOutputError(
+      `refusing the output directory ${outDir} (--out, input output): it lies inside the catalog directory ${guard.catalogDir}`
+    )
   if (existsSync(path.join(out, '.git')))
     throw new UnsafeOutputError(
-      `refusing --out ${outDir}: it is a git repository root; write the site to a subdirectory`
+      `refusing the output directory ${outDir} (--out, input output): it is a git repository root; write the site to a subdirectory`
     )
   if (existsSync(path.join(out, 'package.json')))
-    throw new UnsafeOutputError(`refusing --out ${outDir}: it holds a package.json (a project root?)`)
+    throw new UnsafeOutputError(
+      `refusing the output directory ${outDir} (--out, input output): it holds a package.json (a project root?)`
+    )
   let entries: string[] = []
   try {
     const info = await stat(out)
-    if (!info.isDirectory()) throw new UnsafeOutputError(`refusing --out ${outDir}: it exists and is not a directory`)
+    if (!info.isDirectory())
+      throw new UnsafeOutputError(
+        `refusing the output directory ${outDir} (--out, input output): it exists and is not a directory`
+      )
     entries = await readdir(out)
   } catch (e) {
     if (e instanceof UnsafeOutputError) throw e
@@ -67,7 +74,7 @@ export async function checkOutputDir(outDir: string, guard: { catalogDir: string
   }
   if (entries.length > 0 && !existsSync(path.join(out, MARKER))) {
     throw new UnsafeOutputError(
-      `refusing --out ${outDir}: it is not empty and holds no ${MARKER}, so it is not an updatesafe snapshot we may replace`
+      `refusing the output directory ${outDir} (--out, input output): it is not empty and holds no ${MARKER}, so it is not an updatesafe snapshot we may replace`
     )
   }
 }

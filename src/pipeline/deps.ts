@@ -82,7 +82,9 @@ export function buildDeps(settings: UpstreamSettings, log: Logger, now: Date): B
           })
         }
       : async () => {
-          throw new Error('--refresh needs a GitHub token: set GITHUB_TOKEN (or the action input github-token)')
+          throw new Error(
+            'refresh (--refresh, input refresh) needs a GitHub token: set GITHUB_TOKEN (or the action input github-token)'
+          )
         },
     fetchProduct: async (product) => {
       if (endoflifeDown)
