@@ -91,6 +91,10 @@ describe('parseRecord', () => {
       const { issues } = parseRecord(`name: X\nrepo: ${repo}\n`, 'a.yml')
       expect(issues).toEqual([expect.objectContaining({ field: 'repo', line: 2, message: 'must be "<owner>/<name>"' })])
     }
+    const { issues } = parseRecord('name: X\nrepo: binwiederhier/ntfy.git\n', 'a.yml')
+    expect(issues).toEqual([
+      expect.objectContaining({ field: 'repo', line: 2, message: expect.stringMatching(/^must not end in "\.git"/) })
+    ])
   })
 
   it('accepts community builds and categories, and names the file, line and field of a bad one', () => {
@@ -147,6 +151,11 @@ community:
   it('rejects non-http release URLs and impossible dates', () => {
     const { issues } = parseRecord(GOOD.replace(/url: .*/, 'url: javascript:alert(1)').replace('2025-03-03', '2025-02-30'), 'a.yml')
     expect(issues.map((i) => i.field).sort()).toEqual(['release.date', 'release.url'])
+    // A mistyped scheme is told what a URL must be, not "Invalid URL".
+    const typo = parseRecord(GOOD.replace(/url: .*/, 'url: htps://github.com/x/y'), 'a.yml').issues
+    expect(typo).toEqual([
+      expect.objectContaining({ field: 'release.url', message: 'must be an http:// or https:// URL' })
+    ])
   })
 
   it('gives one message for a date that is not YYYY-MM-DD at all', () => {

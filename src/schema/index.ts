@@ -69,7 +69,13 @@ export const dateString = z
   .regex(DATE_PATTERN, { message: 'must be a date written YYYY-MM-DD', abort: true })
   .refine(isRealDate, 'must be a real calendar date')
 
-export const httpUrl = z.url({ protocol: /^https?$/ }).max(2048)
+export const httpUrl = z
+  // Only the format's own message: a schema-wide one would also word the length check's.
+  .url({
+    protocol: /^https?$/,
+    error: (issue) => (issue.code === 'invalid_format' ? 'must be an http:// or https:// URL' : undefined)
+  })
+  .max(2048)
 
 const versionLabel = z
   .string()
@@ -141,7 +147,11 @@ export type CommunityImage = z.infer<typeof communityImageSchema>
 export const catalogEntrySchema = z
   .strictObject({
     name: z.string().trim().min(1).max(LIMITS.name).superRefine(cleanText()),
-    repo: z.string().regex(REPO_PATTERN, 'must be "<owner>/<name>"'),
+    repo: z
+      .string()
+      .regex(REPO_PATTERN, 'must be "<owner>/<name>"')
+      // A clone URL's suffix: GitHub names no repository so, and the same one would be tracked twice.
+      .refine((r) => !/\.git$/i.test(r), 'must not end in ".git": give "<owner>/<name>" as GitHub shows it'),
     tagPrefix: z
       .string()
       .min(1)
