@@ -93,9 +93,9 @@ describe('buildSummary', () => {
     expect(md).toContain('Also changed (rationale, summary, lifecycle or links): redis.')
   })
 
-  it('says there is nothing to publish when no record changed', () => {
+  it('says only the run report is new when no record changed', () => {
     const md = buildSummary(base)
-    expect(md).toContain('No record changed since the previous snapshot')
+    expect(md).toContain('No record changed since the previous snapshot: only the run report')
     expect(md).not.toContain('### Stale')
     expect(md).not.toContain('### Warnings')
   })

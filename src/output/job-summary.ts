@@ -151,7 +151,7 @@ export function buildSummary(input: SummaryInput): string {
   }
   if (input.errors.length === 0 && input.changes.length === 0) {
     out.push(
-      'No record changed since the previous snapshot, so the site is unchanged and there is nothing to publish.',
+      'No record changed since the previous snapshot: only the run report (`api/v1/status.json`) and the index that shows it are new.',
       ''
     )
   }
