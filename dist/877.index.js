@@ -11437,7 +11437,7 @@ function buildSummary(input) {
         out.push(`Also changed (rationale, summary, lifecycle or links): ${quiet.map(escapeMarkdown).join(', ')}.`, '');
     }
     if (input.errors.length === 0 && input.changes.length === 0) {
-        out.push('No record changed since the previous snapshot, so the site is unchanged and there is nothing to publish.', '');
+        out.push('No record changed since the previous snapshot: only the run report (`api/v1/status.json`) and the index that shows it are new.', '');
     }
     if (input.stale.length > 0) {
         out.push('### Stale', '', 'Upstream could not be read for these apps; their last-known-good records were republished.', '');
@@ -11702,7 +11702,7 @@ const dateString = zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()
     // abort: a text that is not YYYY-MM-DD at all gets one message, not also the calendar one.
     .regex(DATE_PATTERN, { message: 'must be a date written YYYY-MM-DD', abort: true })
     .refine(isRealDate, 'must be a real calendar date');
-const httpUrl = zod__WEBPACK_IMPORTED_MODULE_2__/* .url */ .OZ5({ protocol: /^https?$/ }).max(2048);
+const httpUrl = zod__WEBPACK_IMPORTED_MODULE_2__/* .url */ .OZ5({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).max(2048);
 const versionLabel = zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()
     .min(1)
     .max(LIMITS.version)
@@ -11755,7 +11755,10 @@ const communityImageSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .strictObject */
     .describe("A container image a third party builds around the app, with the publisher's tag rule");
 const catalogEntrySchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .strictObject */ .rej({
     name: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().trim().min(1).max(LIMITS.name).superRefine(cleanText()),
-    repo: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().regex(REPO_PATTERN, 'must be "<owner>/<name>"'),
+    repo: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()
+        .regex(REPO_PATTERN, 'must be "<owner>/<name>"')
+        // A clone URL's suffix: GitHub names no repository so, and the same one would be tracked twice.
+        .refine((r) => !/\.git$/i.test(r), 'must not end in ".git": give "<owner>/<name>" as GitHub shows it'),
     tagPrefix: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()
         .min(1)
         .max(64)

@@ -31490,7 +31490,7 @@ function buildSummary(input) {
         out.push(`Also changed (rationale, summary, lifecycle or links): ${quiet.map(escapeMarkdown).join(', ')}.`, '');
     }
     if (input.errors.length === 0 && input.changes.length === 0) {
-        out.push('No record changed since the previous snapshot, so the site is unchanged and there is nothing to publish.', '');
+        out.push('No record changed since the previous snapshot: only the run report (`api/v1/status.json`) and the index that shows it are new.', '');
     }
     if (input.stale.length > 0) {
         out.push('### Stale', '', 'Upstream could not be read for these apps; their last-known-good records were republished.', '');
@@ -48510,7 +48510,7 @@ const dateString = schemas_string()
     // abort: a text that is not YYYY-MM-DD at all gets one message, not also the calendar one.
     .regex(DATE_PATTERN, { message: 'must be a date written YYYY-MM-DD', abort: true })
     .refine(isRealDate, 'must be a real calendar date');
-const schema_httpUrl = url({ protocol: /^https?$/ }).max(2048);
+const schema_httpUrl = url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).max(2048);
 const versionLabel = schemas_string()
     .min(1)
     .max(LIMITS.version)
@@ -48563,7 +48563,10 @@ const communityImageSchema = strictObject({
     .describe("A container image a third party builds around the app, with the publisher's tag rule");
 const catalogEntrySchema = strictObject({
     name: schemas_string().trim().min(1).max(LIMITS.name).superRefine(cleanText()),
-    repo: schemas_string().regex(REPO_PATTERN, 'must be "<owner>/<name>"'),
+    repo: schemas_string()
+        .regex(REPO_PATTERN, 'must be "<owner>/<name>"')
+        // A clone URL's suffix: GitHub names no repository so, and the same one would be tracked twice.
+        .refine((r) => !/\.git$/i.test(r), 'must not end in ".git": give "<owner>/<name>" as GitHub shows it'),
     tagPrefix: schemas_string()
         .min(1)
         .max(64)

@@ -13309,7 +13309,7 @@ const dateString = zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()
     // abort: a text that is not YYYY-MM-DD at all gets one message, not also the calendar one.
     .regex(DATE_PATTERN, { message: 'must be a date written YYYY-MM-DD', abort: true })
     .refine(isRealDate, 'must be a real calendar date');
-const httpUrl = zod__WEBPACK_IMPORTED_MODULE_2__/* .url */ .OZ5({ protocol: /^https?$/ }).max(2048);
+const httpUrl = zod__WEBPACK_IMPORTED_MODULE_2__/* .url */ .OZ5({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).max(2048);
 const versionLabel = zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()
     .min(1)
     .max(LIMITS.version)
@@ -13362,7 +13362,10 @@ const communityImageSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .strictObject */
     .describe("A container image a third party builds around the app, with the publisher's tag rule");
 const catalogEntrySchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .strictObject */ .rej({
     name: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().trim().min(1).max(LIMITS.name).superRefine(cleanText()),
-    repo: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().regex(REPO_PATTERN, 'must be "<owner>/<name>"'),
+    repo: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()
+        .regex(REPO_PATTERN, 'must be "<owner>/<name>"')
+        // A clone URL's suffix: GitHub names no repository so, and the same one would be tracked twice.
+        .refine((r) => !/\.git$/i.test(r), 'must not end in ".git": give "<owner>/<name>" as GitHub shows it'),
     tagPrefix: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()
         .min(1)
         .max(64)
