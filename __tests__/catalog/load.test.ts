@@ -361,9 +361,12 @@ describe('loadCatalog', () => {
   it('rejects the same repository twice, case-insensitively, naming both files', async () => {
     await put('a.yml', 'name: A\nrepo: Owner/App\n')
     await put('b.yml', '# x\nname: B\nrepo: owner/app\n')
-    const [issue] = await issuesOf()
+    const [other, issue] = await issuesOf()
     expect(issue).toMatchObject({ file: path.join(dir, 'apps', 'b.yml'), line: 3, field: 'repo' })
     expect(issue!.message).toContain(`${path.join(dir, 'apps', 'a.yml')}:2`)
+    // The other file carries the error too: either may be the one just added.
+    expect(other).toMatchObject({ file: path.join(dir, 'apps', 'a.yml'), line: 2, field: 'repo' })
+    expect(other!.message).toBe(`repository owner/app is tracked again by ${path.join(dir, 'apps', 'b.yml')}:3`)
   })
 
   it('reports a repository tracked twice even when one of the records has other errors', async () => {
@@ -373,6 +376,7 @@ describe('loadCatalog', () => {
     const issues = await issuesOf()
     expect(issues.map((i) => `${path.basename(i.file)}:${i.line} ${i.field}: ${i.message.split(' (')[0]}`)).toEqual([
       'a.yml:3 colour: unknown key',
+      `a.yml:2 repo: repository Owner/App is tracked again by ${path.join(dir, 'apps', 'b.yml')}:1`,
       'b.yml:1 name: is required',
       `b.yml:1 repo: repository Owner/App is already tracked by ${path.join(dir, 'apps', 'a.yml')}:2`,
       'c.yml:3 hompage: unknown key'

@@ -395,6 +395,8 @@ export async function readCatalog(catalogDir: string, log?: Logger, known?: Know
     const seen = repos.get(key)
     if (seen !== undefined) {
       issues.push({ file, line: repoLine(file), column: 1, field: 'repo', message: `repository ${repo} is already tracked by ${seen}:${repoLine(seen)}` })
+      // Both records are named: which of the two was added (the file a pull request changed) only the reader knows.
+      issues.push({ file: seen, line: repoLine(seen), column: 1, field: 'repo', message: `repository ${repo} is tracked again by ${file}:${repoLine(file)}` })
       return
     }
     repos.set(key, file)
