@@ -8088,6 +8088,8 @@ async function readCatalog(catalogDir, log, known) {
         const seen = repos.get(key);
         if (seen !== undefined) {
             issues.push({ file, line: repoLine(file), column: 1, field: 'repo', message: `repository ${repo} is already tracked by ${seen}:${repoLine(seen)}` });
+            // Both records are named: which of the two was added (the file a pull request changed) only the reader knows.
+            issues.push({ file: seen, line: repoLine(seen), column: 1, field: 'repo', message: `repository ${repo} is tracked again by ${file}:${repoLine(file)}` });
             return;
         }
         repos.set(key, file);
@@ -11702,7 +11704,11 @@ const dateString = zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()
     // abort: a text that is not YYYY-MM-DD at all gets one message, not also the calendar one.
     .regex(DATE_PATTERN, { message: 'must be a date written YYYY-MM-DD', abort: true })
     .refine(isRealDate, 'must be a real calendar date');
-const httpUrl = zod__WEBPACK_IMPORTED_MODULE_2__/* .url */ .OZ5({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).max(2048);
+const httpUrl = zod__WEBPACK_IMPORTED_MODULE_2__/* .url */ .OZ5({
+    protocol: /^https?$/,
+    error: (issue) => (issue.code === 'invalid_format' ? 'must be an http:// or https:// URL' : undefined)
+})
+    .max(2048);
 const versionLabel = zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()
     .min(1)
     .max(LIMITS.version)

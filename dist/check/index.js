@@ -48510,7 +48510,11 @@ const dateString = schemas_string()
     // abort: a text that is not YYYY-MM-DD at all gets one message, not also the calendar one.
     .regex(DATE_PATTERN, { message: 'must be a date written YYYY-MM-DD', abort: true })
     .refine(isRealDate, 'must be a real calendar date');
-const schema_httpUrl = url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).max(2048);
+const schema_httpUrl = url({
+    protocol: /^https?$/,
+    error: (issue) => (issue.code === 'invalid_format' ? 'must be an http:// or https:// URL' : undefined)
+})
+    .max(2048);
 const versionLabel = schemas_string()
     .min(1)
     .max(LIMITS.version)
