@@ -105,9 +105,19 @@ describe('a record with no release facts', () => {
     expect(seeded!.rationale).toMatch(/release notes of v2\.0\.1 have not been read yet/)
     const status = await read<StatusDoc>('site', 'api/v1/status.json')
     expect(status.counts).toMatchObject({ apps: 2, failed: 0 })
-    expect(await readFile(path.join(dir, 'site/apps/quiet-tool/index.html'), 'utf8')).toContain(
-      'the releases of example/quiet-tool are not read yet'
-    )
+    const page = await readFile(path.join(dir, 'site/apps/quiet-tool/index.html'), 'utf8')
+    expect(page).toContain('the releases of example/quiet-tool are not read yet')
+    // The placeholder is no version: the pages, the badge and the feed say so in words and never show it.
+    expect(page).toContain('<dt>Latest version</dt><dd>not read yet</dd>')
+    expect(page).toMatch(/<h1>[^<]*<\/h1>/)
+    const badge = await readFile(path.join(dir, 'site/badge/quiet-tool.svg'), 'utf8')
+    expect(badge).toContain('<title>update safety: unknown · not read yet</title>')
+    const shown = [page, badge, await readFile(path.join(dir, 'site/index.html'), 'utf8')]
+    // The feed's entry ids keep the record's value: an id is never shown, and a changed one would announce again.
+    const feed = await readFile(path.join(dir, 'site/apps/quiet-tool/feed.xml'), 'utf8')
+    expect(feed).toContain('<title type="text">Quiet Tool: unknown, no release read yet</title>')
+    shown.push(feed.replace(/<id>[^<]*<\/id>/g, ''))
+    for (const text of shown) expect(text).not.toContain(NOT_READ_VERSION)
     // The index counts both kinds as not read yet, from the rationales this build wrote.
     expect(await readFile(path.join(dir, 'site/index.html'), 'utf8')).toMatch(
       /<p [^>]*id="unread">2 apps are not read yet/

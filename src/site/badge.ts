@@ -3,7 +3,7 @@
 import { makeBadge } from 'badge-maker'
 import type { AppRecord } from '../schema/index.js'
 import { CLASS_INFO } from './html/classes.js'
-import { cleanText } from './html/text.js'
+import { shownVersion } from './html/text.js'
 
 export const BADGE_LABEL = 'update safety'
 /** Long version labels would make a badge wider than any README column. */
@@ -12,7 +12,7 @@ export const BADGE_VERSION_MAX = 32
 /** The badge's right-hand text: the class word and the version it applies to. */
 export function badgeMessage(record: Pick<AppRecord, 'safeToUpdate' | 'latestVersion'>): string {
   const word = CLASS_INFO[record.safeToUpdate].label.toLowerCase()
-  const version = cleanText(record.latestVersion, BADGE_VERSION_MAX)
+  const version = shownVersion(record.latestVersion, BADGE_VERSION_MAX)
   return version ? `${word} · ${version}` : word
 }
 

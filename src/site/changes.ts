@@ -10,6 +10,7 @@ import {
   CLASSES,
   compareSlugs,
   LIMITS,
+  NOT_READ_VERSION,
   SERVICE,
   SLUG_PATTERN,
   TIMESTAMP_PATTERN,
@@ -233,7 +234,10 @@ export function recordFeedEntry(record: AppRecord, updated: string, idPrefix: st
   const version = cleanText(record.latestVersion, LIMITS.version)
   return {
     id: `${idPrefix}apps/${record.slug}/${encodeURIComponent(version)}/${record.safeToUpdate}`,
-    title: `${name} ${version}: ${info.label.toLowerCase()}`,
+    title:
+      record.latestVersion === NOT_READ_VERSION
+        ? `${name}: ${info.label.toLowerCase()}, no release read yet`
+        : `${name} ${version}: ${info.label.toLowerCase()}`,
     link: record.url,
     updated,
     // The rationale usually opens with the class already ("Breaking (rule …)"); say it once.

@@ -1,11 +1,11 @@
 // One app's page: the verdict and why, then the facts a reader needs to act.
-import { LIMITS, REPO_PATTERN, type AppRecord, type Lifecycle, type ReleasesDoc } from '../../schema/index.js'
+import { LIMITS, NOT_READ_VERSION, REPO_PATTERN, type AppRecord, type Lifecycle, type ReleasesDoc } from '../../schema/index.js'
 import { CLASS_INFO } from './classes.js'
 import { categoriesCredit, categoryLink, chip } from './index-page.js'
 import { paths, relativeLink, rootLink } from '../paths.js'
 import { layout } from './layout.js'
 import { safeHttpUrl } from '../../util/http-url.js'
-import { cleanText, escapeMarkup, isDate, offlineNotice, text, type OfflineData } from './text.js'
+import { cleanText, escapeMarkup, isDate, offlineNotice, shownVersion, text, type OfflineData } from './text.js'
 import { upgradeTable } from './upgrade-table.js'
 
 export interface PageInput {
@@ -97,12 +97,13 @@ export function renderAppPage(p: AppPageInput): string {
   const from = (to: string) => relativeLink(here, to)
   const info = CLASS_INFO[r.safeToUpdate]
   const name = cleanText(r.name, LIMITS.name)
-  const version = cleanText(r.latestVersion, LIMITS.version)
+  const version = shownVersion(r.latestVersion, LIMITS.version)
+  const read = r.latestVersion !== NOT_READ_VERSION
   const decidedBy = p.decidedBy === null ? null : cleanText(p.decidedBy, LIMITS.version)
   const parts: string[] = []
 
   parts.push(`<nav aria-label="Breadcrumb"><a href="../../">All apps</a></nav>
-<h1>${escapeMarkup(name)} <span class="v">${escapeMarkup(version)}</span></h1>
+<h1>${escapeMarkup(name)}${read ? ` <span class="v">${escapeMarkup(version)}</span>` : ''}</h1>
 <p class="muted">${text(r.repo, 140)}</p>\n`)
 
   if (p.offline)
@@ -141,10 +142,10 @@ ${decidedBy ? `<p class="muted">Decided by release <code>${escapeMarkup(decidedB
 
   const notes = safeHttpUrl(r.sourceUrl)
   parts.push(`<dl class="facts">
-<dt>Latest version</dt><dd><code>${escapeMarkup(version)}</code></dd>
+<dt>Latest version</dt><dd>${read ? `<code>${escapeMarkup(version)}</code>` : version}</dd>
 <dt>Released</dt><dd>${isDate(p.releaseDate) ? p.releaseDate : 'date not known'}</dd>
 <dt>Last checked</dt><dd>${isDate(r.lastChecked) ? r.lastChecked : 'not known'}</dd>
-<dt>Release notes</dt><dd>${notes ? link(notes, `Release notes for ${escapeMarkup(version)}`) : 'no link available'}</dd>
+<dt>Release notes</dt><dd>${notes ? link(notes, read ? `Release notes for ${escapeMarkup(version)}` : 'The releases page') : 'no link available'}</dd>
 ${categoriesFact(p.categories, rootLink(here))}</dl>\n`)
 
   const noSummary = r.changelogSummary === null || cleanText(r.changelogSummary, 8) === ''
@@ -198,7 +199,7 @@ ${p.history ? `<li><a href="${from(paths.releases(slug))}">Judged releases as JS
 ${p.feeds ? `<li><a href="${from(paths.appFeed(slug))}">Atom feed of changes to this app</a></li>\n` : ''}</ul>\n`)
 
   return layout({
-    title: `${name} ${version}: ${info.label} – updatesafe`,
+    title: `${name}${read ? ` ${version}` : ''}: ${info.label} – updatesafe`,
     description: `${name} ${version}: ${info.label}. ${info.advice}`,
     root: rootLink(here),
     main: parts.join(''),

@@ -13,7 +13,7 @@ import {
 import { CLASS_INFO } from './classes.js'
 import { paths, rootLink } from '../paths.js'
 import { layout } from './layout.js'
-import { cleanText, escapeMarkup, formatTimestamp, isDate, offlineNotice, text, type OfflineData } from './text.js'
+import { cleanText, escapeMarkup, formatTimestamp, isDate, offlineNotice, shownVersion, text, type OfflineData } from './text.js'
 import { whyOf } from './why.js'
 
 /** One row of the index: the record, and what the pages know beside it. */
@@ -99,7 +99,7 @@ function row(x: IndexRow, stale: boolean, categoryIndex: ReadonlyMap<string, num
   const released = isDate(x.releaseDate) ? x.releaseDate : null
   const groups = [...new Set((x.categories ?? []).map((g) => categoryIndex.get(g)))].filter((i) => i !== undefined)
   const why = notReadYet(r) ? 'not read yet' : escapeMarkup(whyOf(r) ?? '')
-  return `<tr data-c="${c}"${released ? ` data-d="${released}"` : ''}${groups.length ? ` data-g="${groups.join(' ')}"` : ''}><th scope="row"><a href="${paths.pageDir(r.slug)}">${text(r.name, LIMITS.name)}</a><small>${text(r.repo, 140)}</small></th><td class="v">${text(r.latestVersion, LIMITS.version)}${released ? `<small>${released}</small>` : ''}</td><td>${chip(c)}</td><td class="w">${why}</td><td class="d">${checked}${stale ? ' <small>stale</small>' : ''}</td></tr>\n`
+  return `<tr data-c="${c}"${released ? ` data-d="${released}"` : ''}${groups.length ? ` data-g="${groups.join(' ')}"` : ''}><th scope="row"><a href="${paths.pageDir(r.slug)}">${text(r.name, LIMITS.name)}</a><small>${text(r.repo, 140)}</small></th><td class="v">${escapeMarkup(shownVersion(r.latestVersion, LIMITS.version))}${released ? `<small>${released}</small>` : ''}</td><td>${chip(c)}</td><td class="w">${why}</td><td class="d">${checked}${stale ? ' <small>stale</small>' : ''}</td></tr>\n`
 }
 
 /**

@@ -1,6 +1,7 @@
 // Text that reaches a reader comes from strangers (release notes, names, tags).
 // Everything shown goes through cleanText (bounded, no control or bidi-override
 // characters) and then through escapeMarkup for the context it lands in.
+import { NOT_READ_VERSION } from '../../schema/index.js'
 
 /**
  * C0/C1 controls (except tab and newline, handled below), the bidi embedding,
@@ -17,6 +18,14 @@ const MAYBE_UNSAFE =
 
 /** Whitespace that folding to single spaces would change. */
 const FOLDABLE = /[^\S ]| {2}/
+
+/**
+ * A record's latestVersion as a reader sees it: the catalog's word for a release no build has read yet
+ * (NOT_READ_VERSION) is no version, so it is shown as words, never as one.
+ */
+export function shownVersion(latestVersion: string, max: number): string {
+  return latestVersion === NOT_READ_VERSION ? 'not read yet' : cleanText(latestVersion, max)
+}
 
 export interface CleanOptions {
   /** Keep line breaks (collapsed to at most one blank line); otherwise fold all whitespace to single spaces. */
