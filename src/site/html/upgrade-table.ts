@@ -20,6 +20,20 @@ function judgedBy(e: ReleasesDoc['releases'][number]): string {
   return `<small class="muted">judged by the model <code>${text(e.model.id, 100)}</code>${differ}</small>`
 }
 
+/**
+ * The release that weighs most on the way. Where the update as a whole is unknown (a release between was never
+ * read) but a judged one on the way is caution or breaking, its class shows beside the grey label, as `check` counts
+ * it: a reader on an old version must not miss a known breaking release for the unknown around it.
+ */
+function decided(v: ReturnType<typeof verdictFrom>): string {
+  const d = v.decidedBy
+  if (!d) return ''
+  const version = `<code>${text(d.version, LIMITS.version)}</code>`
+  return v.safeToUpdate === 'unknown' && (d.safeToUpdate === 'breaking' || d.safeToUpdate === 'caution')
+    ? ` <small>and crosses</small> ${chip(d.safeToUpdate)} <small>at ${version}</small>`
+    : ` <small>decided by ${version}</small>`
+}
+
 export function upgradeTable(record: AppRecord, history: ReleasesDoc | null): string {
   const releases = history?.releases ?? []
   if (releases.length === 0) return ''
@@ -29,7 +43,7 @@ export function upgradeTable(record: AppRecord, history: ReleasesDoc | null): st
     const from =
       v.crossed.length === 0 && v.safeToUpdate === 'safe'
         ? '<strong>You run the latest release</strong>: nothing to update.'
-        : `${chip(v.safeToUpdate)}${v.decidedBy ? ` <small>decided by <code>${text(v.decidedBy.version, LIMITS.version)}</code></small>` : ''}<br><small>${text(v.rationale, 300)}</small>`
+        : `${chip(v.safeToUpdate)}${decided(v)}<br><small>${text(v.rationale, 600)}</small>`
     const kind = e.breakingKind === 'urgent' ? ' <small>urgent fix</small>' : e.breakingKind === 'required' ? ' <small>required step</small>' : ''
     return `<tr data-v="${escapeMarkup(e.version)}"><th scope="row"><code>${text(e.version, LIMITS.version)}</code>${isDate(e.date) ? `<small>${e.date}</small>` : ''}</th><td>${chip(e.safeToUpdate)}${kind}${e.security ? ' <small>security fix</small>' : ''}<br><small>${words(e)}</small><br>${judgedBy(e)}</td><td>${from}</td></tr>\n`
   })
