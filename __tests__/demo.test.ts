@@ -74,6 +74,14 @@ describe('the demo catalog', () => {
     )
   })
 
+  it('tells a reader to apply an urgent fix soon, not to plan around it, and a breaking change to plan', async () => {
+    const urgent = await readFile(path.join(dir, 'site/apps/lanternshelf/index.html'), 'utf8')
+    expect(urgent).toContain('An urgent fix the notes say to apply now: read them and update soon.')
+    expect(urgent).not.toContain('plan the update')
+    const planned = await readFile(path.join(dir, 'site/apps/tallybook/index.html'), 'utf8')
+    expect(planned).toContain('A manual step or hard prerequisite is required: plan the update.')
+  })
+
   it('says on every page that the apps are made up, and how to see real ones', async () => {
     const doc = catalogDocSchema.parse(await read('api/v1/apps.json'))
     for (const page of ['index.html', ...doc.apps.map((a) => `apps/${a.slug}/index.html`)]) {

@@ -34,6 +34,18 @@ export interface AppPageInput extends PageInput {
   offline?: OfflineData | null
 }
 
+/**
+ * Breaking for an urgent fix (the rubric's "a fix to apply now"): the class's own advice, "plan the update", would
+ * tell a reader to put off a security fix.
+ */
+const URGENT_ADVICE = 'An urgent fix the notes say to apply now: read them and update soon.'
+
+/** The release that decided a breaking verdict is an urgent fix, by the app's published history. */
+function urgentFix(p: AppPageInput): boolean {
+  if (p.record.safeToUpdate !== 'breaking' || p.decidedBy === null) return false
+  return p.history?.releases.find((e) => e.version === p.decidedBy)?.breakingKind === 'urgent'
+}
+
 /** At most this many releases are listed; the rest are counted. */
 export const MAX_RELEASES_SHOWN = 50
 
@@ -98,6 +110,7 @@ export function renderAppPage(p: AppPageInput): string {
   const info = CLASS_INFO[r.safeToUpdate]
   const name = cleanText(r.name, LIMITS.name)
   const version = shownVersion(r.latestVersion, LIMITS.version)
+  const advice = urgentFix(p) ? URGENT_ADVICE : info.advice
   const read = r.latestVersion !== NOT_READ_VERSION
   const decidedBy = p.decidedBy === null ? null : cleanText(p.decidedBy, LIMITS.version)
   const parts: string[] = []
@@ -124,7 +137,7 @@ export function renderAppPage(p: AppPageInput): string {
 
   parts.push(`<section class="verdict c-${r.safeToUpdate}" aria-labelledby="verdict-h">
 <h2 id="verdict-h" class="vh">Update safety</h2>
-<p>${chip(r.safeToUpdate)} <span>${escapeMarkup(info.advice)}</span></p>
+<p>${chip(r.safeToUpdate)} <span>${escapeMarkup(advice)}</span></p>
 <p class="prose">${text(r.rationale, LIMITS.rationale, { multiline: true })}</p>
 ${decidedBy ? `<p class="muted">Decided by release <code>${escapeMarkup(decidedBy)}</code>.</p>\n` : ''}</section>\n`)
 
@@ -200,7 +213,7 @@ ${p.feeds ? `<li><a href="${from(paths.appFeed(slug))}">Atom feed of changes to 
 
   return layout({
     title: `${name}${read ? ` ${version}` : ''}: ${info.label} – updatesafe`,
-    description: `${name} ${version}: ${info.label}. ${info.advice}`,
+    description: `${name}${read ? ` ${version}` : ''}: ${info.label}. ${advice}`,
     root: rootLink(here),
     main: parts.join(''),
     feeds: p.feeds,
