@@ -6640,6 +6640,7 @@ const CLASS_INFO = {
 // Text that reaches a reader comes from strangers (release notes, names, tags).
 // Everything shown goes through cleanText (bounded, no control or bidi-override
 // characters) and then through escapeMarkup for the context it lands in.
+
 /**
  * C0/C1 controls (except tab and newline, handled below), the bidi embedding,
  * override and isolate controls, the directional marks, and the two XML
@@ -6652,6 +6653,13 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 const MAYBE_UNSAFE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\uFFFE\uFFFF\uD800-\uDFFF]/;
 /** Whitespace that folding to single spaces would change. */
 const FOLDABLE = /[^\S ]| {2}/;
+/**
+ * A record's latestVersion as a reader sees it: the catalog's word for a release no build has read yet
+ * (NOT_READ_VERSION) is no version, so it is shown as words, never as one.
+ */
+function shownVersion(latestVersion, max) {
+    return latestVersion === src_schema/* NOT_READ_VERSION */.CQ ? 'not read yet' : cleanText(latestVersion, max);
+}
 /**
  * Neutralise and bound text for display. `max` counts code points; longer text
  * ends with an ellipsis. Only a bounded prefix of the input is ever read, so a
@@ -6987,7 +6995,9 @@ function recordFeedEntry(record, updated, idPrefix) {
     const version = cleanText(record.latestVersion, src_schema/* LIMITS */.b1.version);
     return {
         id: `${idPrefix}apps/${record.slug}/${encodeURIComponent(version)}/${record.safeToUpdate}`,
-        title: `${name} ${version}: ${info.label.toLowerCase()}`,
+        title: record.latestVersion === src_schema/* NOT_READ_VERSION */.CQ
+            ? `${name}: ${info.label.toLowerCase()}, no release read yet`
+            : `${name} ${version}: ${info.label.toLowerCase()}`,
         link: record.url,
         updated,
         // The rationale usually opens with the class already ("Breaking (rule …)"); say it once.
@@ -9232,7 +9242,7 @@ const BADGE_VERSION_MAX = 32;
 /** The badge's right-hand text: the class word and the version it applies to. */
 function badgeMessage(record) {
     const word = CLASS_INFO[record.safeToUpdate].label.toLowerCase();
-    const version = cleanText(record.latestVersion, BADGE_VERSION_MAX);
+    const version = shownVersion(record.latestVersion, BADGE_VERSION_MAX);
     return version ? `${word} · ${version}` : word;
 }
 function renderBadge(record) {
@@ -9380,7 +9390,7 @@ function row(x, stale, categoryIndex) {
     const released = isDate(x.releaseDate) ? x.releaseDate : null;
     const groups = [...new Set((x.categories ?? []).map((g) => categoryIndex.get(g)))].filter((i) => i !== undefined);
     const why = notReadYet(r) ? 'not read yet' : escapeMarkup(whyOf(r) ?? '');
-    return `<tr data-c="${c}"${released ? ` data-d="${released}"` : ''}${groups.length ? ` data-g="${groups.join(' ')}"` : ''}><th scope="row"><a href="${paths.pageDir(r.slug)}">${text_text(r.name, src_schema/* LIMITS */.b1.name)}</a><small>${text_text(r.repo, 140)}</small></th><td class="v">${text_text(r.latestVersion, src_schema/* LIMITS */.b1.version)}${released ? `<small>${released}</small>` : ''}</td><td>${chip(c)}</td><td class="w">${why}</td><td class="d">${checked}${stale ? ' <small>stale</small>' : ''}</td></tr>\n`;
+    return `<tr data-c="${c}"${released ? ` data-d="${released}"` : ''}${groups.length ? ` data-g="${groups.join(' ')}"` : ''}><th scope="row"><a href="${paths.pageDir(r.slug)}">${text_text(r.name, src_schema/* LIMITS */.b1.name)}</a><small>${text_text(r.repo, 140)}</small></th><td class="v">${escapeMarkup(shownVersion(r.latestVersion, src_schema/* LIMITS */.b1.version))}${released ? `<small>${released}</small>` : ''}</td><td>${chip(c)}</td><td class="w">${why}</td><td class="d">${checked}${stale ? ' <small>stale</small>' : ''}</td></tr>\n`;
 }
 /**
  * Search, category and sort: shown by site.js (hidden without it, where they could do nothing: the page's CSP allows
@@ -9470,6 +9480,20 @@ function judgedBy(e) {
     const differ = e.model.class !== e.safeToUpdate ? `; it read ${e.model.class}, the rules’ floor kept ${e.safeToUpdate}` : e.rules !== e.safeToUpdate ? `; the rules alone: ${e.rules}` : '';
     return `<small class="muted">judged by the model <code>${text_text(e.model.id, 100)}</code>${differ}</small>`;
 }
+/**
+ * The release that weighs most on the way. Where the update as a whole is unknown (a release between was never
+ * read) but a judged one on the way is caution or breaking, its class shows beside the grey label, as `check` counts
+ * it: a reader on an old version must not miss a known breaking release for the unknown around it.
+ */
+function decided(v) {
+    const d = v.decidedBy;
+    if (!d)
+        return '';
+    const version = `<code>${text_text(d.version, src_schema/* LIMITS */.b1.version)}</code>`;
+    return v.safeToUpdate === 'unknown' && (d.safeToUpdate === 'breaking' || d.safeToUpdate === 'caution')
+        ? ` <small>and crosses</small> ${chip(d.safeToUpdate)} <small>at ${version}</small>`
+        : ` <small>decided by ${version}</small>`;
+}
 function upgradeTable(record, history) {
     const releases = history?.releases ?? [];
     if (releases.length === 0)
@@ -9479,7 +9503,7 @@ function upgradeTable(record, history) {
         // The latest release's own class is in the middle column; updating from it there is nothing to judge.
         const from = v.crossed.length === 0 && v.safeToUpdate === 'safe'
             ? '<strong>You run the latest release</strong>: nothing to update.'
-            : `${chip(v.safeToUpdate)}${v.decidedBy ? ` <small>decided by <code>${text_text(v.decidedBy.version, src_schema/* LIMITS */.b1.version)}</code></small>` : ''}<br><small>${text_text(v.rationale, 300)}</small>`;
+            : `${chip(v.safeToUpdate)}${decided(v)}<br><small>${text_text(v.rationale, 600)}</small>`;
         const kind = e.breakingKind === 'urgent' ? ' <small>urgent fix</small>' : e.breakingKind === 'required' ? ' <small>required step</small>' : '';
         return `<tr data-v="${escapeMarkup(e.version)}"><th scope="row"><code>${text_text(e.version, src_schema/* LIMITS */.b1.version)}</code>${isDate(e.date) ? `<small>${e.date}</small>` : ''}</th><td>${chip(e.safeToUpdate)}${kind}${e.security ? ' <small>security fix</small>' : ''}<br><small>${words(e)}</small><br>${judgedBy(e)}</td><td>${from}</td></tr>\n`;
     });
@@ -9507,6 +9531,17 @@ ${rows.join('')}</tbody>
 
 
 
+/**
+ * Breaking for an urgent fix (the rubric's "a fix to apply now"): the class's own advice, "plan the update", would
+ * tell a reader to put off a security fix.
+ */
+const URGENT_ADVICE = 'An urgent fix the notes say to apply now: read them and update soon.';
+/** The release that decided a breaking verdict is an urgent fix, by the app's published history. */
+function urgentFix(p) {
+    if (p.record.safeToUpdate !== 'breaking' || p.decidedBy === null)
+        return false;
+    return p.history?.releases.find((e) => e.version === p.decidedBy)?.breakingKind === 'urgent';
+}
 /** At most this many releases are listed; the rest are counted. */
 const MAX_RELEASES_SHOWN = 50;
 /**
@@ -9567,11 +9602,13 @@ function renderAppPage(p) {
     const from = (to) => relativeLink(here, to);
     const info = CLASS_INFO[r.safeToUpdate];
     const name = cleanText(r.name, src_schema/* LIMITS */.b1.name);
-    const version = cleanText(r.latestVersion, src_schema/* LIMITS */.b1.version);
+    const version = shownVersion(r.latestVersion, src_schema/* LIMITS */.b1.version);
+    const advice = urgentFix(p) ? URGENT_ADVICE : info.advice;
+    const read = r.latestVersion !== src_schema/* NOT_READ_VERSION */.CQ;
     const decidedBy = p.decidedBy === null ? null : cleanText(p.decidedBy, src_schema/* LIMITS */.b1.version);
     const parts = [];
     parts.push(`<nav aria-label="Breadcrumb"><a href="../../">All apps</a></nav>
-<h1>${escapeMarkup(name)} <span class="v">${escapeMarkup(version)}</span></h1>
+<h1>${escapeMarkup(name)}${read ? ` <span class="v">${escapeMarkup(version)}</span>` : ''}</h1>
 <p class="muted">${text_text(r.repo, 140)}</p>\n`);
     if (p.offline)
         parts.push(offlineNotice({ source: p.offline.pageSource ?? p.offline.source, asOf: null, demo: p.offline.demo ?? false }, p.offline.asOf ?? r.lastChecked, 'This page'));
@@ -9581,7 +9618,7 @@ function renderAppPage(p) {
     }
     parts.push(`<section class="verdict c-${r.safeToUpdate}" aria-labelledby="verdict-h">
 <h2 id="verdict-h" class="vh">Update safety</h2>
-<p>${chip(r.safeToUpdate)} <span>${escapeMarkup(info.advice)}</span></p>
+<p>${chip(r.safeToUpdate)} <span>${escapeMarkup(advice)}</span></p>
 <p class="prose">${text_text(r.rationale, src_schema/* LIMITS */.b1.rationale, { multiline: true })}</p>
 ${decidedBy ? `<p class="muted">Decided by release <code>${escapeMarkup(decidedBy)}</code>.</p>\n` : ''}</section>\n`);
     if (r.safeToUpdate === 'unmaintained' || r.successor !== null) {
@@ -9596,10 +9633,10 @@ ${decidedBy ? `<p class="muted">Decided by release <code>${escapeMarkup(decidedB
     }
     const notes = (0,http_url/* safeHttpUrl */.v)(r.sourceUrl);
     parts.push(`<dl class="facts">
-<dt>Latest version</dt><dd><code>${escapeMarkup(version)}</code></dd>
+<dt>Latest version</dt><dd>${read ? `<code>${escapeMarkup(version)}</code>` : version}</dd>
 <dt>Released</dt><dd>${isDate(p.releaseDate) ? p.releaseDate : 'date not known'}</dd>
 <dt>Last checked</dt><dd>${isDate(r.lastChecked) ? r.lastChecked : 'not known'}</dd>
-<dt>Release notes</dt><dd>${notes ? app_page_link(notes, `Release notes for ${escapeMarkup(version)}`) : 'no link available'}</dd>
+<dt>Release notes</dt><dd>${notes ? app_page_link(notes, read ? `Release notes for ${escapeMarkup(version)}` : 'The releases page') : 'no link available'}</dd>
 ${categoriesFact(p.categories, rootLink(here))}</dl>\n`);
     const noSummary = r.changelogSummary === null || cleanText(r.changelogSummary, 8) === '';
     // An archived app without a summary: its verdict and successor say it all; "no summary" would add nothing.
@@ -9644,8 +9681,8 @@ ${md ? `<p>Markdown for a README:</p>\n<pre data-copy tabindex="0" aria-label="B
 ${p.history ? `<li><a href="${from(paths.releases(slug))}">Judged releases as JSON</a> (${paths.releases(slug)})</li>\n` : ''}<li><a href="${from(paths.shields(slug))}">Shields endpoint</a> (for shields.io badge styles)</li>
 ${p.feeds ? `<li><a href="${from(paths.appFeed(slug))}">Atom feed of changes to this app</a></li>\n` : ''}</ul>\n`);
     return layout({
-        title: `${name} ${version}: ${info.label} – updatesafe`,
-        description: `${name} ${version}: ${info.label}. ${info.advice}`,
+        title: `${name}${read ? ` ${version}` : ''}: ${info.label} – updatesafe`,
+        description: `${name}${read ? ` ${version}` : ''}: ${info.label}. ${advice}`,
         root: rootLink(here),
         main: parts.join(''),
         feeds: p.feeds,
