@@ -1,27 +1,11 @@
 // The verdict from the version a user runs, over a history as releases.json publishes it.
 import { describe, expect, it } from '@jest/globals'
 import { verdictFrom } from '../../src/classify/upgrade.js'
-import type { Classification, HistoryEntry } from '../../src/schema/index.js'
+import type { HistoryEntry } from '../../src/schema/index.js'
+import { historyEntry } from '../support/history.js'
 import { newestFirst } from '../../src/util/versions.js'
 
-function entry(version: string, cls: Classification, kind: HistoryEntry['breakingKind'] = null): HistoryEntry {
-  return {
-    version,
-    tag: version,
-    date: null,
-    url: `https://github.com/o/r/releases/tag/${encodeURIComponent(version)}`,
-    safeToUpdate: cls,
-    rationale: `${cls} in ${version}: "words of ${version}".`,
-    evidence: 'what the line does',
-    quote: `words of ${version}`,
-    security: kind === 'urgent',
-    breakingKind: cls === 'breaking' ? (kind ?? 'required') : null,
-    basis: '00000000.00000000.000000000000',
-    judge: 'rules',
-    rules: cls,
-    model: null
-  }
-}
+const entry = historyEntry
 
 const history = (...e: HistoryEntry[]) => [...e].sort((a, b) => newestFirst(a, b))
 

@@ -1,26 +1,10 @@
 // The app page's upgrade table: a known breaking release on the way shows beside an update that is unknown.
 import { describe, expect, it } from '@jest/globals'
 import { upgradeTable } from '../../../src/site/html/upgrade-table.js'
-import { RELEASES_SCHEMA_ID, type AppRecord, type Classification, type HistoryEntry } from '../../../src/schema/index.js'
+import { RELEASES_SCHEMA_ID, type AppRecord } from '../../../src/schema/index.js'
+import { historyEntry } from '../../support/history.js'
 
-function entry(version: string, cls: Classification): HistoryEntry {
-  return {
-    version,
-    tag: version,
-    date: null,
-    url: `https://github.com/o/r/releases/tag/${version}`,
-    safeToUpdate: cls,
-    rationale: `${cls} in ${version}.`,
-    evidence: 'what the line does',
-    quote: `words of ${version}`,
-    security: false,
-    breakingKind: cls === 'breaking' ? 'required' : null,
-    basis: '00000000.00000000.000000000000',
-    judge: 'rules',
-    rules: cls,
-    model: null
-  }
-}
+const entry = historyEntry
 
 const record = { slug: 'x', latestVersion: 'v1.4.0' } as AppRecord
 const releases = [entry('v1.4.0', 'safe'), entry('v1.3.0', 'breaking'), entry('v1.2.0', 'safe'), entry('v1.0.0', 'safe')]

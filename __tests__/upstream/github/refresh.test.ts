@@ -3,7 +3,7 @@
 import { afterEach, expect, it } from '@jest/globals'
 import { describe } from '../../support/needs-shared-data.js'
 import { LIMITS } from '../../../src/schema/index.js'
-import type { Logger } from '../../../src/util/types.js'
+import { recorder } from '../../support/log.js'
 import { githubEndpoints } from '../../../src/upstream/github/endpoints.js'
 import {
   refreshFromGitHub,
@@ -40,18 +40,6 @@ afterEach(async () => {
   await fake?.close()
   fake = null
 })
-
-function recorder(): { log: Logger; lines: string[] } {
-  const lines: string[] = []
-  return {
-    lines,
-    log: {
-      info: (m) => lines.push(`info: ${m}`),
-      warning: (m) => lines.push(`warning: ${m}`),
-      error: (m) => lines.push(`error: ${m}`)
-    }
-  }
-}
 
 async function start(options: FakeGitHubOptions): Promise<FakeGitHub> {
   fake = await startFakeGitHub({ token: TOKEN, ...options })
