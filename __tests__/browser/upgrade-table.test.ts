@@ -36,6 +36,28 @@ browserDescribe('the upgrade table')('the upgrade table in chromium', () => {
     await cleanup()
   })
 
+  test('names its two class columns on a phone, where the header row is hidden', async () => {
+    const v = await visitor(browser, origin)('/apps/demo/', { viewport: { width: 375, height: 740 } })
+    const labels = await inPage<string[]>(
+      v.page,
+      `[...document.querySelectorAll('table.upgrade tbody tr:nth-child(2) td')].map((td) => getComputedStyle(td, '::before').content)`
+    )
+    expect(labels).toEqual(['"That release"', '"Updating from it to the latest"'])
+    // Each cell takes the row's width: the two classes are not side by side, unlabelled.
+    const widths = await inPage<number[]>(
+      v.page,
+      `[...document.querySelectorAll('table.upgrade tbody tr:nth-child(2) td')].map((td) => Math.round(td.getBoundingClientRect().width))`
+    )
+    expect(widths[0]).toBe(widths[1])
+    // On a wide screen the header row names them, and the cells carry no label of their own.
+    const wide = await visitor(browser, origin)('/apps/demo/', {})
+    const none = await inPage<string[]>(
+      wide.page,
+      `[...document.querySelectorAll('table.upgrade tbody tr:nth-child(2) td')].map((td) => getComputedStyle(td, '::before').content)`
+    )
+    expect(none).toEqual(['none', 'none'])
+  })
+
   test('lists each judged release with its class, its words and the verdict from it, without console errors', async () => {
     for (const javaScriptEnabled of [true, false]) {
       const v = await visitor(browser, origin)('/apps/demo/', { javaScriptEnabled })
