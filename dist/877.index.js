@@ -9085,6 +9085,10 @@ tbody th{grid-column:1/-1}
 td.w,td.d{grid-column:1/-1;font-size:.9rem}
 td.d{color:var(--muted)}
 td.d::before{content:"Checked "}
+table.upgrade td{grid-column:1/-1}
+table.upgrade td::before{display:block;font-size:.85rem;color:var(--muted)}
+table.upgrade td:nth-of-type(1)::before{content:"That release"}
+table.upgrade td:nth-of-type(2)::before{content:"Updating from it to the latest"}
 dl.facts,.legend dl{grid-template-columns:1fr;gap:0}
 dl.facts dd,.legend dd{margin-bottom:.5rem}
 }
