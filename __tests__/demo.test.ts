@@ -74,6 +74,13 @@ describe('the demo catalog', () => {
     )
   })
 
+  it("links an archived app's successor to its own page when the catalog tracks it", async () => {
+    const page = await readFile(path.join(dir, 'site/apps/old-kettle/index.html'), 'utf8')
+    expect(page).toContain(
+      'Maintained successor: <a href="../quillpad/">updatesafe-demo/quillpad</a>, tracked here too'
+    )
+  })
+
   it('tells a reader to apply an urgent fix soon, not to plan around it, and a breaking change to plan', async () => {
     const urgent = await readFile(path.join(dir, 'site/apps/lanternshelf/index.html'), 'utf8')
     expect(urgent).toContain('An urgent fix the notes say to apply now: read them and update soon.')

@@ -452,12 +452,17 @@ async function judgeCatalog(
   }
   const runAt = opts.now.toISOString()
   const judged = new Map<string, { app: AppFacts; page: PageInput }>()
+  // A successor this catalog tracks is linked to its own page (GitHub treats owner/name case-insensitively).
+  const slugOfRepo = new Map(entries.map((e) => [e.entry.repo.toLowerCase(), e.slug]))
   for (let i = 0; i < apps.length; i += APPS_PER_CHUNK) {
     // An app with nothing it can publish (records.ts: recordAtFault) is left out, as one upstream gave nothing for.
     const chunk = apps.slice(i, i + APPS_PER_CHUNK).flatMap((app) => {
       const built = appRecord(app, ctx)
       // The catalog's categories go to the pages only, never into the record (the spec's records gain no field).
-      return built ? [{ app, ...built, page: { ...built.page, categories: app.entry.categories } }] : []
+      if (!built) return []
+      const successor = built.page.record.successor
+      const successorSlug = successor === null ? undefined : slugOfRepo.get(successor.toLowerCase())
+      return [{ app, ...built, page: { ...built.page, categories: app.entry.categories, successorSlug } }]
     })
     out.publishApps(
       chunk.map(({ app, page, releases }) => ({

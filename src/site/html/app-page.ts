@@ -1,5 +1,5 @@
 // One app's page: the verdict and why, then the facts a reader needs to act.
-import { LIMITS, NOT_READ_VERSION, REPO_PATTERN, type AppRecord, type Lifecycle, type ReleasesDoc } from '../../schema/index.js'
+import { LIMITS, NOT_READ_VERSION, REPO_PATTERN, SLUG_PATTERN, type AppRecord, type Lifecycle, type ReleasesDoc } from '../../schema/index.js'
 import { CLASS_INFO } from './classes.js'
 import { categoriesCredit, categoryLink, chip } from './index-page.js'
 import { paths, relativeLink, rootLink } from '../paths.js'
@@ -22,6 +22,8 @@ export interface PageInput {
   stale: boolean
   /** The catalog's categories of the app (awesome-selfhosted's), shown on the pages; never part of the record. */
   categories?: readonly string[] | undefined
+  /** The slug of the successor's own page, when this catalog tracks it. */
+  successorSlug?: string | undefined
 }
 
 export interface AppPageInput extends PageInput {
@@ -148,7 +150,9 @@ ${decidedBy ? `<p class="muted">Decided by release <code>${escapeMarkup(decidedB
       succ === ''
         ? 'No successor is named.'
         : REPO_PATTERN.test(succ)
-          ? `Maintained successor: ${link(`https://github.com/${succ}`, escapeMarkup(succ))}`
+          ? p.successorSlug !== undefined && SLUG_PATTERN.test(p.successorSlug)
+            ? `Maintained successor: <a href="${from(paths.pageDir(p.successorSlug))}">${escapeMarkup(succ)}</a>, tracked here too (${link(`https://github.com/${succ}`, 'on GitHub')})`
+            : `Maintained successor: ${link(`https://github.com/${succ}`, escapeMarkup(succ))}`
           : `Maintained successor: ${escapeMarkup(succ)}`
     parts.push(`<h2>Successor</h2>\n<p>${succHtml}</p>\n`)
   }
