@@ -9735,7 +9735,9 @@ ${decidedBy ? `<p class="muted">Decided by release <code>${escapeMarkup(decidedB
         const succHtml = succ === ''
             ? 'No successor is named.'
             : src_schema/* REPO_PATTERN */.WA.test(succ)
-                ? `Maintained successor: ${app_page_link(`https://github.com/${succ}`, escapeMarkup(succ))}`
+                ? p.successorSlug !== undefined && src_schema/* SLUG_PATTERN */.ZT.test(p.successorSlug)
+                    ? `Maintained successor: <a href="${from(paths.pageDir(p.successorSlug))}">${escapeMarkup(succ)}</a>, tracked here too (${app_page_link(`https://github.com/${succ}`, 'on GitHub')})`
+                    : `Maintained successor: ${app_page_link(`https://github.com/${succ}`, escapeMarkup(succ))}`
                 : `Maintained successor: ${escapeMarkup(succ)}`;
         parts.push(`<h2>Successor</h2>\n<p>${succHtml}</p>\n`);
     }
@@ -11212,12 +11214,18 @@ async function judgeCatalog(opts, deps, dirs, log, out) {
     };
     const runAt = opts.now.toISOString();
     const judged = new Map();
+    // A successor this catalog tracks is linked to its own page (GitHub treats owner/name case-insensitively).
+    const slugOfRepo = new Map(entries.map((e) => [e.entry.repo.toLowerCase(), e.slug]));
     for (let i = 0; i < apps.length; i += APPS_PER_CHUNK) {
         // An app with nothing it can publish (records.ts: recordAtFault) is left out, as one upstream gave nothing for.
         const chunk = apps.slice(i, i + APPS_PER_CHUNK).flatMap((app) => {
             const built = appRecord(app, ctx);
             // The catalog's categories go to the pages only, never into the record (the spec's records gain no field).
-            return built ? [{ app, ...built, page: { ...built.page, categories: app.entry.categories } }] : [];
+            if (!built)
+                return [];
+            const successor = built.page.record.successor;
+            const successorSlug = successor === null ? undefined : slugOfRepo.get(successor.toLowerCase());
+            return [{ app, ...built, page: { ...built.page, categories: app.entry.categories, successorSlug } }];
         });
         out.publishApps(chunk.map(({ app, page, releases }) => ({
             page,
