@@ -52602,9 +52602,10 @@ async function runCheck(reader, input) {
     };
     /** The update between two places in the app's history, shown as `running` → `latest`. */
     const judge = async (record, source, running, latest, place) => {
-        const history = record.latestVersion === NOT_READ_VERSION ? null : await historyOf(record.slug);
+        const unread = record.latestVersion === NOT_READ_VERSION;
+        const history = unread ? null : await historyOf(record.slug);
         if (history === null) {
-            const why = record.latestVersion === NOT_READ_VERSION
+            const why = unread
                 ? `The catalog has not read a release of ${record.slug} yet (a refresh reads them)`
                 : `The snapshot publishes no judged releases for ${record.slug} (it predates ${paths.releases('{slug}')})`;
             return checked(record, source, running, notJudgedVerdict(running, latest, `${why}: the update is not judged.`));

@@ -7599,11 +7599,11 @@ function modelJudge(settings, log) {
     if (settings.judge === 'rules')
         return null;
     if (!settings.token) {
-        const token = 'a GitHub token (GITHUB_TOKEN or the action input github-token) to reach GitHub Models';
+        const token = 'GitHub token (GITHUB_TOKEN or the action input github-token) to reach GitHub Models';
         if (settings.judge === 'models')
-            log.warning(`judge "models" needs ${token}, and none is set: the rules judge every release`);
+            log.warning(`judge "models" needs a ${token}, and none is set: the rules judge every release`);
         else
-            log.info(`the rules judge every release: there is no ${token.slice(2)}`);
+            log.info(`the rules judge every release: there is no ${token}`);
         return null;
     }
     const models = settings.models?.length ? settings.models : [DEFAULT_MODEL];
@@ -8252,19 +8252,21 @@ async function checkOutputDir(outDir, guard) {
     const catalog = external_node_path_default().resolve(guard.cwd, guard.catalogDir);
     if (out === external_node_path_default().parse(out).root)
         throw new UnsafeOutputError(`refusing to write the site to the filesystem root (${out})`);
+    // The CLI names the folder --out, the action its input output: the message names both.
+    const refuse = (why) => new UnsafeOutputError(`refusing the output directory ${outDir} (--out, input output): ${why}`);
     if (isInside(catalog, out))
-        throw new UnsafeOutputError(`refusing the output directory ${outDir} (--out, input output): it is, or contains, the catalog directory ${guard.catalogDir}`);
+        throw refuse(`it is, or contains, the catalog directory ${guard.catalogDir}`);
     if (isInside(out, catalog))
-        throw new UnsafeOutputError(`refusing the output directory ${outDir} (--out, input output): it lies inside the catalog directory ${guard.catalogDir}`);
+        throw refuse(`it lies inside the catalog directory ${guard.catalogDir}`);
     if ((0,external_node_fs_.existsSync)(external_node_path_default().join(out, '.git')))
-        throw new UnsafeOutputError(`refusing the output directory ${outDir} (--out, input output): it is a git repository root; write the site to a subdirectory`);
+        throw refuse('it is a git repository root; write the site to a subdirectory');
     if ((0,external_node_fs_.existsSync)(external_node_path_default().join(out, 'package.json')))
-        throw new UnsafeOutputError(`refusing the output directory ${outDir} (--out, input output): it holds a package.json (a project root?)`);
+        throw refuse('it holds a package.json (a project root?)');
     let entries = [];
     try {
         const info = await (0,promises_.stat)(out);
         if (!info.isDirectory())
-            throw new UnsafeOutputError(`refusing the output directory ${outDir} (--out, input output): it exists and is not a directory`);
+            throw refuse('it exists and is not a directory');
         entries = await (0,promises_.readdir)(out);
     }
     catch (e) {
@@ -8272,9 +8274,8 @@ async function checkOutputDir(outDir, guard) {
             throw e;
         return; // does not exist yet: fine
     }
-    if (entries.length > 0 && !(0,external_node_fs_.existsSync)(external_node_path_default().join(out, MARKER))) {
-        throw new UnsafeOutputError(`refusing the output directory ${outDir} (--out, input output): it is not empty and holds no ${MARKER}, so it is not an updatesafe snapshot we may replace`);
-    }
+    if (entries.length > 0 && !(0,external_node_fs_.existsSync)(external_node_path_default().join(out, MARKER)))
+        throw refuse(`it is not empty and holds no ${MARKER}, so it is not an updatesafe snapshot we may replace`);
 }
 /** A site path must be relative, POSIX, and free of `.`/`..` segments and odd characters. */
 function assertSafeRelativePath(p) {
@@ -10052,7 +10053,6 @@ upstreamDown = false) {
         return { facts: null, kept: previous };
     return { facts: seed, kept: null };
 }
-
 /** The previous record when it names a release that was read; a record published unread names none. */
 function publishedRelease(previous) {
     return previous?.latestVersion === src_schema/* NOT_READ_VERSION */.CQ && previous.safeToUpdate === 'unknown' ? undefined : previous;
@@ -12542,9 +12542,10 @@ async function runCheck(reader, input) {
     };
     /** The update between two places in the app's history, shown as `running` → `latest`. */
     const judge = async (record, source, running, latest, place) => {
-        const history = record.latestVersion === src_schema/* NOT_READ_VERSION */.CQ ? null : await historyOf(record.slug);
+        const unread = record.latestVersion === src_schema/* NOT_READ_VERSION */.CQ;
+        const history = unread ? null : await historyOf(record.slug);
         if (history === null) {
-            const why = record.latestVersion === src_schema/* NOT_READ_VERSION */.CQ
+            const why = unread
                 ? `The catalog has not read a release of ${record.slug} yet (a refresh reads them)`
                 : `The snapshot publishes no judged releases for ${record.slug} (it predates ${paths.releases('{slug}')})`;
             return checked(record, source, running, notJudgedVerdict(running, latest, `${why}: the update is not judged.`));

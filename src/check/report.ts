@@ -208,12 +208,12 @@ export async function runCheck(
     latest: string,
     place: (releases: ReleasesDoc['releases']) => { from: Place; to: Place }
   ) => {
-    const history = record.latestVersion === NOT_READ_VERSION ? null : await historyOf(record.slug)
+    const unread = record.latestVersion === NOT_READ_VERSION
+    const history = unread ? null : await historyOf(record.slug)
     if (history === null) {
-      const why =
-        record.latestVersion === NOT_READ_VERSION
-          ? `The catalog has not read a release of ${record.slug} yet (a refresh reads them)`
-          : `The snapshot publishes no judged releases for ${record.slug} (it predates ${paths.releases('{slug}')})`
+      const why = unread
+        ? `The catalog has not read a release of ${record.slug} yet (a refresh reads them)`
+        : `The snapshot publishes no judged releases for ${record.slug} (it predates ${paths.releases('{slug}')})`
       return checked(record, source, running, notJudgedVerdict(running, latest, `${why}: the update is not judged.`))
     }
     const { from, to } = place(history.releases)

@@ -44,39 +44,24 @@ export async function checkOutputDir(outDir: string, guard: { catalogDir: string
   const catalog = path.resolve(guard.cwd, guard.catalogDir)
   if (out === path.parse(out).root)
     throw new UnsafeOutputError(`refusing to write the site to the filesystem root (${out})`)
-  if (isInside(catalog, out))
-    throw new UnsafeOutputError(
-      `refusing the output directory ${outDir} (--out, input output): it is, or contains, the catalog directory ${guard.catalogDir}`
-    )
-  if (isInside(out, catalog))
-    throw new UnsafeOutputError(
-      `refusing the output directory ${outDir} (--out, input output): it lies inside the catalog directory ${guard.catalogDir}`
-    )
-  if (existsSync(path.join(out, '.git')))
-    throw new UnsafeOutputError(
-      `refusing the output directory ${outDir} (--out, input output): it is a git repository root; write the site to a subdirectory`
-    )
-  if (existsSync(path.join(out, 'package.json')))
-    throw new UnsafeOutputError(
-      `refusing the output directory ${outDir} (--out, input output): it holds a package.json (a project root?)`
-    )
+  // The CLI names the folder --out, the action its input output: the message names both.
+  const refuse = (why: string) =>
+    new UnsafeOutputError(`refusing the output directory ${outDir} (--out, input output): ${why}`)
+  if (isInside(catalog, out)) throw refuse(`it is, or contains, the catalog directory ${guard.catalogDir}`)
+  if (isInside(out, catalog)) throw refuse(`it lies inside the catalog directory ${guard.catalogDir}`)
+  if (existsSync(path.join(out, '.git'))) throw refuse('it is a git repository root; write the site to a subdirectory')
+  if (existsSync(path.join(out, 'package.json'))) throw refuse('it holds a package.json (a project root?)')
   let entries: string[] = []
   try {
     const info = await stat(out)
-    if (!info.isDirectory())
-      throw new UnsafeOutputError(
-        `refusing the output directory ${outDir} (--out, input output): it exists and is not a directory`
-      )
+    if (!info.isDirectory()) throw refuse('it exists and is not a directory')
     entries = await readdir(out)
   } catch (e) {
     if (e instanceof UnsafeOutputError) throw e
     return // does not exist yet: fine
   }
-  if (entries.length > 0 && !existsSync(path.join(out, MARKER))) {
-    throw new UnsafeOutputError(
-      `refusing the output directory ${outDir} (--out, input output): it is not empty and holds no ${MARKER}, so it is not an updatesafe snapshot we may replace`
-    )
-  }
+  if (entries.length > 0 && !existsSync(path.join(out, MARKER)))
+    throw refuse(`it is not empty and holds no ${MARKER}, so it is not an updatesafe snapshot we may replace`)
 }
 
 /** A site path must be relative, POSIX, and free of `.`/`..` segments and odd characters. */

@@ -18,10 +18,10 @@ const MODEL_TIMEOUT_MS = 60_000
 export function modelJudge(settings: UpstreamSettings, log: Logger): ModelAsker | null {
   if (settings.judge === 'rules') return null
   if (!settings.token) {
-    const token = 'a GitHub token (GITHUB_TOKEN or the action input github-token) to reach GitHub Models'
+    const token = 'GitHub token (GITHUB_TOKEN or the action input github-token) to reach GitHub Models'
     if (settings.judge === 'models')
-      log.warning(`judge "models" needs ${token}, and none is set: the rules judge every release`)
-    else log.info(`the rules judge every release: there is no ${token.slice(2)}`)
+      log.warning(`judge "models" needs a ${token}, and none is set: the rules judge every release`)
+    else log.info(`the rules judge every release: there is no ${token}`)
     return null
   }
   const models = settings.models?.length ? settings.models : [DEFAULT_MODEL]

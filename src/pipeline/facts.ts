@@ -57,8 +57,6 @@ export function lastKnownGood(
   return { facts: seed, kept: null }
 }
 
-export { NOT_READ_VERSION }
-
 /** The previous record when it names a release that was read; a record published unread names none. */
 export function publishedRelease(previous: AppRecord | undefined): AppRecord | undefined {
   return previous?.latestVersion === NOT_READ_VERSION && previous.safeToUpdate === 'unknown' ? undefined : previous
