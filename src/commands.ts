@@ -18,6 +18,7 @@ import { redactingLogger } from './util/redact.js'
 import { escapeUnsafe, noCommands } from './util/text.js'
 import { didYouMean } from './util/suggest.js'
 import { readComposeFile } from './check/compose.js'
+import { readManifests } from './check/manifest.js'
 import { gateStatus, parseFailOn, type FailOn } from './check/gate.js'
 import { imageSourceLabel } from './check/oci.js'
 import { cachedResolve } from './check/resolve.js'
@@ -85,12 +86,15 @@ const HELP: Record<string, string> = {
             Example:
               updatesafe add traefik/traefik --image traefik
 `,
-  check: `  check     --api URL|DIR [--from APP=VERSION ...] [--compose FILE ...] [--json]
+  check: `  check     --api URL|DIR [--from APP=VERSION ...] [--compose FILE ...]
+            [--manifest FILE|DIR ...] [--json]
             [--fail-on breaking|caution|unknown|never] [--allow-urgent]
             [--allow-unjudged-major] [--resolve-images]
             Judge the update from the version you run to the latest, for each app
-            named by --from or found through a Compose service's image: in a
-            published snapshot. Each update counts as its worst class: its verdict,
+            named by --from or found through a Compose service's image or an
+            image of a --manifest (Kubernetes manifests, Helm values, Flux
+            HelmReleases, Kustomize images:, Dockerfiles, .env files; a folder
+            is read whole): in a published snapshot. Each update counts as its worst class: its verdict,
             or the worst release it crosses when that is worse (the table names the
             release and its deciding words). An image the catalog does not know,
             or a version it cannot place, is unknown: never counted as safe.
@@ -109,6 +113,7 @@ const HELP: Record<string, string> = {
               updatesafe check --api https://OWNER.github.io/REPO --compose compose.yml
               updatesafe check --api ./site --from miniflux=2.2.10 --fail-on caution
               updatesafe check --api https://OWNER.github.io/REPO --compose compose.yml --json
+              updatesafe check --api https://OWNER.github.io/REPO --manifest kubernetes/apps
 `
 }
 
@@ -398,6 +403,7 @@ async function run(
           api: { type: 'string' },
           from: { type: 'string', multiple: true },
           compose: { type: 'string', multiple: true },
+          manifest: { type: 'string', multiple: true },
           json: { type: 'boolean', default: false },
           'fail-on': { type: 'string', default: 'breaking' },
           'allow-urgent': { type: 'boolean', default: false },
@@ -413,8 +419,8 @@ async function run(
       }
       if (!values.api) throw usageError('check needs --api URL|DIR (the address or folder of a published snapshot)')
       const from = (values.from ?? []).map(parseFrom)
-      if (from.length === 0 && (values.compose ?? []).length === 0)
-        throw usageError('check needs --from APP=VERSION or --compose FILE (or both)')
+      if (from.length === 0 && (values.compose ?? []).length === 0 && (values.manifest ?? []).length === 0)
+        throw usageError('check needs --from APP=VERSION, --compose FILE or --manifest PATH')
       const services = []
       // A Compose file that is not a regular file (a FIFO, /dev/zero) is refused before it is read.
       for (const file of values.compose ?? []) services.push(...readComposeFile(file, { env }))
@@ -422,6 +428,7 @@ async function run(
       const result = await runCheck(snapshotReader(values.api), {
         from,
         services,
+        refs: readManifests(values.manifest ?? []),
         ...(values['resolve-images'] ? { resolve } : {})
       })
       const gate = { failOn, allowUrgent: values['allow-urgent'], allowUnjudgedMajor: values['allow-unjudged-major'] }

@@ -229,6 +229,138 @@ describe('updatesafe check --compose over HTTP', () => {
   })
 })
 
+/** A Flux HelmRelease of the app-template chart, as home-operations repositories write one (tag and digest). */
+const HELM_RELEASE = (tag: string) => `---
+apiVersion: helm.toolkit.fluxcd.io/v2
+kind: HelmRelease
+metadata:
+  name: gogs
+spec:
+  interval: 1h
+  chartRef:
+    kind: OCIRepository
+    name: app-template
+  values:
+    controllers:
+      gogs:
+        containers:
+          app:
+            image:
+              repository: gogs/gogs
+              tag: ${tag}@sha256:${'ab'.repeat(32)}
+            env:
+              TZ: Europe/Berlin
+`
+
+describe('updatesafe check --manifest', () => {
+  async function tree(files: Record<string, string>): Promise<string> {
+    const root = path.join(dir, 'manifests', String(Object.keys(files).length) + Math.random().toString(36).slice(2))
+    for (const [name, text] of Object.entries(files)) {
+      await mkdir(path.dirname(path.join(root, name)), { recursive: true })
+      await writeFile(path.join(root, name), text)
+    }
+    return root
+  }
+
+  it('reads a Kubernetes folder whole: a HelmRelease behind a breaking release fails, what it cannot read is named', async () => {
+    const root = await tree({
+      'apps/git/app/helmrelease.yaml': HELM_RELEASE('0.14.3'),
+      'apps/prom/deployment.yaml':
+        'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: prometheus\nspec:\n  template:\n    spec:\n      containers:\n        - name: prometheus\n          image: prom/prometheus:v3.16.0\n',
+      'apps/tool/kustomization.yaml':
+        'resources:\n  - deployment.yaml\nimages:\n  - name: tool\n    newName: ghcr.io/someone/tool\n    newTag: "1.0"\n',
+      'apps/chart/values.yaml': 'image:\n  tag: 1.2.3\n',
+      'apps/chart/templates/deployment.yaml': '{{- if .Values.enabled }}\nkind: Deployment\n  image: [\n{{- end }}\n',
+      'apps/rss/Dockerfile':
+        'FROM docker.io/freshrss/freshrss:1.24.3-alpine\nCOPY extensions /var/www/FreshRSS/extensions\n',
+      'apps/rss/README.md': 'image: gogs/gogs:0.1.0\n',
+      '.github/workflows/ci.yaml': 'jobs:\n  a:\n    container:\n      image: gogs/gogs:0.1.0\n'
+    })
+    const r = await check('--api', origin, '--manifest', root, '--json')
+    expect(r.stderr).toBe('')
+    expect(r.status).toBe(1)
+    const doc = JSON.parse(r.stdout) as {
+      apps: (JsonApp & { source: { from: string; file: string; line: number; service: string } })[]
+      untracked: { file: string; line: number; image: string | null; reason: string }[]
+    }
+    // In name order, hidden folders and files of no manifest kind left out.
+    expect(doc.apps.map((a) => [a.slug, a.running, a.safeToUpdate])).toEqual([
+      ['gogs', '0.14.3', 'breaking'],
+      ['prometheus', 'v3.16.0', 'safe'],
+      ['freshrss', '1.24.3', 'safe']
+    ])
+    expect(doc.apps[0]!.source).toMatchObject({
+      from: 'manifest',
+      file: path.join(root, 'apps/git/app/helmrelease.yaml'),
+      line: 18,
+      service: 'HelmRelease/gogs:spec.values.controllers.gogs.containers.app.image.repository'
+    })
+    expect(doc.apps[0]!.decidedBy).toMatchObject({ version: 'v0.15.0', breakingKind: 'required' })
+    expect(doc.untracked).toEqual([
+      expect.objectContaining({
+        file: path.join(root, 'apps/chart/templates/deployment.yaml'),
+        line: 0,
+        reason: expect.stringMatching(/^not read: it is not YAML: line \d+/)
+      }),
+      expect.objectContaining({
+        line: 2,
+        image: null,
+        reason: expect.stringContaining('only the tag (1.2.3) is here')
+      }),
+      expect.objectContaining({
+        image: 'ghcr.io/someone/tool:1.0',
+        reason: expect.stringContaining('not tracked by this catalog')
+      })
+    ])
+    // Counted as not known to be safe: --fail-on unknown fails on them alone.
+    const table = await check('--api', origin, '--manifest', root, '--fail-on', 'never')
+    expect(table.status).toBe(0)
+    expect(table.stdout).toMatch(
+      /^…\S*git\/app\/helmrelease\.yaml:18\s+gogs\s+0\.14\.3\s+v0\.15\.1\s+breaking\s+breaking \(v0\.15\.0\)/m
+    )
+    expect(table.stdout).toMatch(/templates\/deployment\.yaml: not read: it is not YAML/)
+    expect(table.stdout).toMatch(/3 checked, worst breaking; 3 not checked\./)
+  })
+
+  it('judges the version a file names, alone or beside Compose files, and up to date passes --fail-on unknown', async () => {
+    const root = await tree({ 'helmrelease.yaml': HELM_RELEASE('0.15.1') })
+    const file = path.join(root, 'helmrelease.yaml')
+    const r = await check(
+      '--api',
+      origin,
+      '--manifest',
+      file,
+      '--compose',
+      await compose('one.yml', FIVE('v3.16.0', '0.15.1')),
+      '--json',
+      '--fail-on',
+      'caution'
+    )
+    expect(r.status).toBe(0)
+    const apps = (JSON.parse(r.stdout) as { apps: (JsonApp & { source: { from: string } })[] }).apps
+    expect(apps.map((a) => [a.slug, a.source.from])).toEqual([
+      ['prometheus', 'compose'],
+      ['freshrss', 'compose'],
+      ['gogs', 'compose'],
+      ['buildbot', 'compose'],
+      ['buildbot', 'compose'],
+      ['gogs', 'manifest']
+    ])
+    expect((await check('--api', origin, '--manifest', file, '--fail-on', 'unknown')).status).toBe(0)
+  })
+
+  it('refuses a file named that it cannot read, with its line, and a path that is not there', async () => {
+    const root = await tree({ 'values.yaml': 'image:\n  repository: gogs/gogs\n  tag: [\n' })
+    const r = await check('--api', origin, '--manifest', path.join(root, 'values.yaml'))
+    expect(r.status).toBe(2)
+    expect(r.stdout).toBe('')
+    expect(r.stderr).toMatch(/values\.yaml: is not YAML: line \d+/)
+    const gone = await check('--api', origin, '--manifest', path.join(root, 'nothing-here'))
+    expect(gone.status).toBe(2)
+    expect(gone.stderr).toMatch(/nothing-here: cannot be read \(ENOENT\)/)
+  })
+})
+
 describe('updatesafe check: bad input exits 2 with a clear message and prints no result', () => {
   const bad = async (args: string[], message: RegExp) => {
     const r = await check(...args)
@@ -290,7 +422,7 @@ describe('updatesafe check: bad input exits 2 with a clear message and prints no
 
   it('flags it cannot use', async () => {
     await bad(['--from', 'gogs=0.14.3'], /check needs --api/)
-    await bad(['--api', origin], /check needs --from APP=VERSION or --compose FILE/)
+    await bad(['--api', origin], /check needs --from APP=VERSION, --compose FILE or --manifest PATH/)
     await bad(['--api', origin, '--from', 'gogs'], /is not APP=VERSION/)
     await bad(['--api', origin, '--from', 'Gogs=0.14.3'], /names no app slug before "=" .*did you mean gogs\?/)
     await bad(['--api', origin, '--from', 'gogs='], /"gogs=" names no version after "="/)

@@ -28374,7 +28374,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _check_action_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7946);
+/* harmony import */ var _check_action_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8095);
 // Entry of the pull-request check action (check/action.yml → dist/check/index.js).
 
 await (0,_check_action_js__WEBPACK_IMPORTED_MODULE_0__/* .runCheckAction */ .s5)(process.env, process.cwd());
@@ -28384,7 +28384,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7946:
+/***/ 8095:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -31963,6 +31963,141 @@ function hostAndPort(name, value) {
         return true;
     const host = value.split(':')[0];
     return !value.includes('/') && (host === 'localhost' || host.includes('.')) && /^[^:]+:\d+$/.test(value);
+}
+
+// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
+var dist = __nccwpck_require__(8815);
+;// CONCATENATED MODULE: ./src/check/refs.ts
+// Image references in any YAML a self-hoster keeps in git — Compose files, Kubernetes manifests,
+// Helm values, Flux HelmRelease values, Kustomize `images:` — each with its line: `image: name:tag`
+// anywhere, the Helm form `repository:` (+ `registry:`) + `tag:` in one mapping (or `name:` + `tag:`
+// under an `image:` key), and Kustomize's `name`/`newName` + `newTag`/`digest`. Values that set an
+// image's tag alone leave its name to the chart: found, not readable. A reference left to a template
+// (`${VAR}`, `{{ .Values }}`) is found but not readable, and says so.
+
+/** Larger than any real manifest; a file past it is not read. */
+const refs_MAX_BYTES = 1024 * 1024;
+const TEMPLATE = /\$\{|\$[A-Za-z_]|\{\{/;
+const scalarText = (n) => (0,dist/* isScalar */.jn)(n) && (typeof n.value === 'string' || typeof n.value === 'number') ? String(n.value).trim() : null;
+/** Every image reference in one YAML file (all of its documents), in the file's order; [] for a file that is not YAML. */
+function findImageRefs(file, text) {
+    const read = readImageRefs(file, text);
+    return 'refs' in read ? read.refs : [];
+}
+/**
+ * Every image reference in one YAML file, or why the file cannot be read: too large, not text, or
+ * not YAML (a duplicate key, a bad indent) in any of its documents. The gate counts such a file as
+ * unknown: what it did not read may hold an image.
+ */
+function readImageRefs(file, text) {
+    if (text.length > refs_MAX_BYTES)
+        return { unreadable: `is larger than the ${refs_MAX_BYTES / (1024 * 1024)} MiB read` };
+    if (text.includes('\0'))
+        return { unreadable: 'holds a NUL byte: it is not a text file' };
+    const lc = new dist/* LineCounter */.HN();
+    const docs = (0,dist/* parseAllDocuments */.hR)(text, { lineCounter: lc, prettyErrors: false });
+    if (!Array.isArray(docs))
+        return { refs: [] }; // an empty stream: no document, no image
+    for (const doc of docs) {
+        const e = doc.errors[0];
+        if (e) {
+            const pos = lc.linePos(e.pos[0]);
+            return { unreadable: `is not YAML: line ${pos.line}: ${e.message.split('\n')[0].slice(0, 200)}` };
+        }
+    }
+    const lineOf = (n) => lc.linePos(n?.range?.[0] ?? 0).line;
+    const out = [];
+    const add = (field, lineNode, image) => {
+        const ref = { file, line: lineOf(lineNode), image, field };
+        if (TEMPLATE.test(image))
+            out.push({ ...ref, image: null, unreadable: `a template decides it (${image.slice(0, 120)})` });
+        else
+            out.push(ref);
+    };
+    const walk = (node, field, depth) => {
+        if (depth > 64)
+            return;
+        if ((0,dist/* isSeq */.oP)(node)) {
+            node.items.forEach((item, i) => walk(item, `${field}[${i}]`, depth + 1));
+            return;
+        }
+        if (!(0,dist/* isMap */.jh)(node))
+            return;
+        const at = (k) => `${field && !field.endsWith(':') ? `${field}.` : field}${k}`;
+        // Kustomize's `images:` entries: `name` is the image the manifests name; `newName`, `newTag`, `digest` what runs.
+        const kustomized = ['newTag', 'newName', 'digest'].some((k) => node.has(k)) && /images\[\d+\]$/.test(field);
+        if (kustomized) {
+            const name = scalarText(node.get('newName', true)) ?? scalarText(node.get('name', true));
+            const tagNode = node.get('newTag', true);
+            const tag = scalarText(tagNode);
+            const digest = scalarText(node.get('digest', true));
+            if (name)
+                add(at('name'), tag ? tagNode : node.get('name', true), `${name}${tag ? `:${tag}` : ''}${digest ? `@${digest}` : ''}`);
+            return;
+        }
+        // Charts that name the image `image.name` (+ `tag:`) instead of `image.repository`: the same reference.
+        const key = field.replace(/^.*[.:]/, '');
+        const nameKey = !node.has('repository') && /image$/i.test(key) ? 'name' : 'repository';
+        const repository = scalarText(node.get(nameKey, true));
+        if (repository !== null && repository !== '' && !repository.includes('://')) {
+            // Helm: registry + repository + tag (or a digest), each optional but the repository.
+            const registry = scalarText(node.get('registry', true));
+            const tagNode = node.get('tag', true);
+            const tag = scalarText(tagNode);
+            const digest = scalarText(node.get('digest', true));
+            const name = registry ? `${registry}/${repository}` : repository;
+            const image = `${name}${tag ? `:${tag}` : ''}${digest ? `@${digest}` : ''}`;
+            add(at(nameKey), tag ? tagNode : node.get(nameKey, true), image);
+        }
+        else if (/image$/i.test(key) && node.has('tag') && !node.has(nameKey) && scalarText(node.get('tag', true))) {
+            // Values that set only the tag (`image: {tag: 1.2.3}`): the image's name is in the chart's own defaults.
+            out.push({
+                file,
+                line: lineOf(node.get('tag', true)),
+                image: null,
+                field: at('tag'),
+                unreadable: `only the tag (${scalarText(node.get('tag', true)).slice(0, 60)}) is here: the image's name is in the chart's defaults, which the gate does not read`
+            });
+        }
+        for (const pair of node.items) {
+            const key = (0,dist/* isScalar */.jn)(pair.key) ? String(pair.key.value) : '?';
+            const here = field && !field.endsWith(':') ? `${field}.${key}` : `${field}${key}`;
+            const image = key === 'image' ? scalarText(pair.value) : null;
+            if (image !== null && image !== '')
+                add(here, pair.value, image);
+            else
+                walk(pair.value, here, depth + 1);
+        }
+    };
+    // Each document is named by its kind and name where it has them (a manifest), else by its place:
+    // two Deployments in one file both hold spec.template.spec.containers[0].image.
+    docs.forEach((doc, i) => {
+        const root = doc.contents;
+        const kind = (0,dist/* isMap */.jh)(root) ? scalarText(root.get('kind', true)) : null;
+        const meta = (0,dist/* isMap */.jh)(root) ? root.get('metadata', true) : null;
+        const name = (0,dist/* isMap */.jh)(meta) ? scalarText(meta.get('name', true)) : null;
+        const prefix = kind && name ? `${kind}/${name}:` : docs.length > 1 ? `#${i + 1}:` : '';
+        walk(root, prefix, 0);
+    });
+    return { refs: out };
+}
+
+;// CONCATENATED MODULE: ./src/check/file-kinds.ts
+// How a file holding image references is read, by its name: as YAML (Compose, Kubernetes, Helm, Flux,
+// Kustomize), as a Dockerfile or as a `.env` file. The PR gate (changes.ts) and `check --manifest`
+// (manifest.ts) read files the same way.
+
+
+
+const YAML_FILE = /\.ya?ml$/i;
+const kindOf = (file) => YAML_FILE.test(file) ? 'yaml' : isDockerfile(file) ? 'dockerfile' : isEnvFile(file) ? 'env' : 'other';
+/** The image references of one file's text, read as its kind says (anything else as YAML), or why it cannot be. */
+function readRefs(file, kind, text) {
+    return kind === 'dockerfile'
+        ? readDockerfileRefs(file, text)
+        : kind === 'env'
+            ? readEnvRefs(file, text)
+            : readImageRefs(file, text);
 }
 
 ;// CONCATENATED MODULE: ./src/check/git-objects.ts
@@ -49338,123 +49473,6 @@ function pairRefs(files) {
     return { changes, added, unreadable };
 }
 
-// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
-var dist = __nccwpck_require__(8815);
-;// CONCATENATED MODULE: ./src/check/refs.ts
-// Image references in any YAML a self-hoster keeps in git — Compose files, Kubernetes manifests,
-// Helm values, Flux HelmRelease values, Kustomize `images:` — each with its line: `image: name:tag`
-// anywhere, the Helm form `repository:` (+ `registry:`) + `tag:` in one mapping (or `name:` + `tag:`
-// under an `image:` key), and Kustomize's `name`/`newName` + `newTag`/`digest`. Values that set an
-// image's tag alone leave its name to the chart: found, not readable. A reference left to a template
-// (`${VAR}`, `{{ .Values }}`) is found but not readable, and says so.
-
-/** Larger than any real manifest; a file past it is not read. */
-const refs_MAX_BYTES = 1024 * 1024;
-const TEMPLATE = /\$\{|\$[A-Za-z_]|\{\{/;
-const scalarText = (n) => (0,dist/* isScalar */.jn)(n) && (typeof n.value === 'string' || typeof n.value === 'number') ? String(n.value).trim() : null;
-/** Every image reference in one YAML file (all of its documents), in the file's order; [] for a file that is not YAML. */
-function findImageRefs(file, text) {
-    const read = readImageRefs(file, text);
-    return 'refs' in read ? read.refs : [];
-}
-/**
- * Every image reference in one YAML file, or why the file cannot be read: too large, not text, or
- * not YAML (a duplicate key, a bad indent) in any of its documents. The gate counts such a file as
- * unknown: what it did not read may hold an image.
- */
-function readImageRefs(file, text) {
-    if (text.length > refs_MAX_BYTES)
-        return { unreadable: `is larger than the ${refs_MAX_BYTES / (1024 * 1024)} MiB read` };
-    if (text.includes('\0'))
-        return { unreadable: 'holds a NUL byte: it is not a text file' };
-    const lc = new dist/* LineCounter */.HN();
-    const docs = (0,dist/* parseAllDocuments */.hR)(text, { lineCounter: lc, prettyErrors: false });
-    if (!Array.isArray(docs))
-        return { refs: [] }; // an empty stream: no document, no image
-    for (const doc of docs) {
-        const e = doc.errors[0];
-        if (e) {
-            const pos = lc.linePos(e.pos[0]);
-            return { unreadable: `is not YAML: line ${pos.line}: ${e.message.split('\n')[0].slice(0, 200)}` };
-        }
-    }
-    const lineOf = (n) => lc.linePos(n?.range?.[0] ?? 0).line;
-    const out = [];
-    const add = (field, lineNode, image) => {
-        const ref = { file, line: lineOf(lineNode), image, field };
-        if (TEMPLATE.test(image))
-            out.push({ ...ref, image: null, unreadable: `a template decides it (${image.slice(0, 120)})` });
-        else
-            out.push(ref);
-    };
-    const walk = (node, field, depth) => {
-        if (depth > 64)
-            return;
-        if ((0,dist/* isSeq */.oP)(node)) {
-            node.items.forEach((item, i) => walk(item, `${field}[${i}]`, depth + 1));
-            return;
-        }
-        if (!(0,dist/* isMap */.jh)(node))
-            return;
-        const at = (k) => `${field && !field.endsWith(':') ? `${field}.` : field}${k}`;
-        // Kustomize's `images:` entries: `name` is the image the manifests name; `newName`, `newTag`, `digest` what runs.
-        const kustomized = ['newTag', 'newName', 'digest'].some((k) => node.has(k)) && /images\[\d+\]$/.test(field);
-        if (kustomized) {
-            const name = scalarText(node.get('newName', true)) ?? scalarText(node.get('name', true));
-            const tagNode = node.get('newTag', true);
-            const tag = scalarText(tagNode);
-            const digest = scalarText(node.get('digest', true));
-            if (name)
-                add(at('name'), tag ? tagNode : node.get('name', true), `${name}${tag ? `:${tag}` : ''}${digest ? `@${digest}` : ''}`);
-            return;
-        }
-        // Charts that name the image `image.name` (+ `tag:`) instead of `image.repository`: the same reference.
-        const key = field.replace(/^.*[.:]/, '');
-        const nameKey = !node.has('repository') && /image$/i.test(key) ? 'name' : 'repository';
-        const repository = scalarText(node.get(nameKey, true));
-        if (repository !== null && repository !== '' && !repository.includes('://')) {
-            // Helm: registry + repository + tag (or a digest), each optional but the repository.
-            const registry = scalarText(node.get('registry', true));
-            const tagNode = node.get('tag', true);
-            const tag = scalarText(tagNode);
-            const digest = scalarText(node.get('digest', true));
-            const name = registry ? `${registry}/${repository}` : repository;
-            const image = `${name}${tag ? `:${tag}` : ''}${digest ? `@${digest}` : ''}`;
-            add(at(nameKey), tag ? tagNode : node.get(nameKey, true), image);
-        }
-        else if (/image$/i.test(key) && node.has('tag') && !node.has(nameKey) && scalarText(node.get('tag', true))) {
-            // Values that set only the tag (`image: {tag: 1.2.3}`): the image's name is in the chart's own defaults.
-            out.push({
-                file,
-                line: lineOf(node.get('tag', true)),
-                image: null,
-                field: at('tag'),
-                unreadable: `only the tag (${scalarText(node.get('tag', true)).slice(0, 60)}) is here: the image's name is in the chart's defaults, which the gate does not read`
-            });
-        }
-        for (const pair of node.items) {
-            const key = (0,dist/* isScalar */.jn)(pair.key) ? String(pair.key.value) : '?';
-            const here = field && !field.endsWith(':') ? `${field}.${key}` : `${field}${key}`;
-            const image = key === 'image' ? scalarText(pair.value) : null;
-            if (image !== null && image !== '')
-                add(here, pair.value, image);
-            else
-                walk(pair.value, here, depth + 1);
-        }
-    };
-    // Each document is named by its kind and name where it has them (a manifest), else by its place:
-    // two Deployments in one file both hold spec.template.spec.containers[0].image.
-    docs.forEach((doc, i) => {
-        const root = doc.contents;
-        const kind = (0,dist/* isMap */.jh)(root) ? scalarText(root.get('kind', true)) : null;
-        const meta = (0,dist/* isMap */.jh)(root) ? root.get('metadata', true) : null;
-        const name = (0,dist/* isMap */.jh)(meta) ? scalarText(meta.get('name', true)) : null;
-        const prefix = kind && name ? `${kind}/${name}:` : docs.length > 1 ? `#${i + 1}:` : '';
-        walk(root, prefix, 0);
-    });
-    return { refs: out };
-}
-
 ;// CONCATENATED MODULE: ./src/check/changes.ts
 // The image references a pull request changes, from the checkout's git alone: the files that differ
 // between the merge base and the head, each read at both commits (one `git cat-file` process for all
@@ -49468,12 +49486,9 @@ function readImageRefs(file, text) {
 
 
 
-
-
 const run = (0,external_node_util_.promisify)(external_node_child_process_namespaceObject.execFile);
 /** A file larger than this is not a manifest anyone reviews; it is not read (and so is unknown). */
 const MAX_FILE_BYTES = 1024 * 1024;
-const YAML_FILE = /\.ya?ml$/i;
 /** Changed files read at most (the manifests first); the rest are listed as not read. */
 const MAX_FILES = 1000;
 /** Time for reading and parsing the changed files, in ms; what is left is listed as not read. */
@@ -49489,7 +49504,6 @@ async function git(cwd, args, timeoutMs) {
     });
     return stdout;
 }
-const kindOf = (file) => YAML_FILE.test(file) ? 'yaml' : isDockerfile(file) ? 'dockerfile' : isEnvFile(file) ? 'env' : 'other';
 const REGULAR = /^100(644|755)$/;
 /** `git diff --raw -z` entries of regular files (links and submodules hold no manifest), the manifests first. */
 function parseRaw(raw) {
@@ -49578,13 +49592,7 @@ async function changedImages(cwd, base, head, opts = {}) {
     ]);
     const refsOf = (c, bytes, at) => {
         const t = textOf(bytes);
-        const found = 'unreadable' in t
-            ? t
-            : c.kind === 'dockerfile'
-                ? readDockerfileRefs(c.file, t.text)
-                : c.kind === 'env'
-                    ? readEnvRefs(c.file, t.text)
-                    : readImageRefs(c.file, t.text);
+        const found = 'unreadable' in t ? t : readRefs(c.file, c.kind, t.text);
         return 'unreadable' in found ? { unreadable: `${found.unreadable}${at}` } : found;
     };
     const judge = (c, beforeBytes, afterBytes) => {
@@ -52660,13 +52668,25 @@ async function runCheck(reader, input) {
         })));
     }
     const untracked = [];
-    if (input.services.length > 0) {
+    // What runs, as written: Compose services, then the references of --manifest files (null: not readable, and why).
+    const written = [
+        ...input.services.map((s) => ({ ...s, from: 'compose', unreadable: undefined })),
+        ...(input.refs ?? []).map((r) => ({
+            file: r.file,
+            service: r.field,
+            line: r.line,
+            image: r.image,
+            from: 'manifest',
+            unreadable: r.unreadable
+        }))
+    ];
+    if (written.length > 0) {
         const images = await snapshot_required(reader, paths.images, imagesDocSchema);
         const match = imageMatcher(images.images, records.keys());
-        for (const s of input.services) {
+        for (const s of written) {
             const where = { file: s.file, service: s.service, line: s.line, image: s.image };
             if (s.image === null) {
-                untracked.push({ ...where, reason: 'no image: (built from source), so no version to check' });
+                untracked.push({ ...where, reason: s.unreadable ?? 'no image: (built from source), so no version to check' });
                 continue;
             }
             const m = match(s.image);
@@ -52689,7 +52709,7 @@ async function runCheck(reader, input) {
             }
             for (const record of tracked) {
                 const source = {
-                    from: 'compose',
+                    from: s.from,
                     ...where,
                     image: s.image,
                     ...(resolvedFrom ? { resolvedFrom } : {})

@@ -6,19 +6,17 @@
 // the time budget: the gate counts it as unknown, never as safe.
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
-import { isDockerfile, readDockerfileRefs } from './dockerfile.js'
-import { isEnvFile, readEnvRefs } from './env-file.js'
+import { kindOf, readRefs, type FileKind } from './file-kinds.js'
 import { objectSizes, readBlobs } from './git-objects.js'
 import { changedMentions } from './mentions.js'
 import { pairRefs, type FileRefs } from './pairing.js'
 import type { ImageChange } from './report.js'
-import { readImageRefs, type FoundRef } from './refs.js'
+import type { FoundRef } from './refs.js'
 
 const run = promisify(execFile)
 
 /** A file larger than this is not a manifest anyone reviews; it is not read (and so is unknown). */
 const MAX_FILE_BYTES = 1024 * 1024
-const YAML_FILE = /\.ya?ml$/i
 /** Changed files read at most (the manifests first); the rest are listed as not read. */
 export const MAX_FILES = 1000
 /** Time for reading and parsing the changed files, in ms; what is left is listed as not read. */
@@ -63,14 +61,10 @@ async function git(cwd: string, args: string[], timeoutMs: number): Promise<stri
   return stdout
 }
 
-/** How the gate reads a file, by its name: as YAML, as a Dockerfile, or only searched for image mentions. */
-type Kind = 'yaml' | 'dockerfile' | 'env' | 'other'
-const kindOf = (file: string): Kind =>
-  YAML_FILE.test(file) ? 'yaml' : isDockerfile(file) ? 'dockerfile' : isEnvFile(file) ? 'env' : 'other'
-
 interface Changed {
   file: string
-  kind: Kind
+  /** How the gate reads it; `other` is only searched for image mentions. */
+  kind: FileKind
   /** The blob at the merge base, or null when the file is added. */
   before: string | null
   /** The blob at the head, or null when the file is deleted (its references may come back elsewhere). */
@@ -174,14 +168,7 @@ export async function changedImages(
   ])
   const refsOf = (c: Changed, bytes: Buffer, at: string): { refs: FoundRef[] } | { unreadable: string } => {
     const t = textOf(bytes)
-    const found =
-      'unreadable' in t
-        ? t
-        : c.kind === 'dockerfile'
-          ? readDockerfileRefs(c.file, t.text)
-          : c.kind === 'env'
-            ? readEnvRefs(c.file, t.text)
-            : readImageRefs(c.file, t.text)
+    const found = 'unreadable' in t ? t : readRefs(c.file, c.kind, t.text)
     return 'unreadable' in found ? { unreadable: `${found.unreadable}${at}` } : found
   }
   const judge = (c: Changed, beforeBytes: Buffer | null, afterBytes: Buffer | null): void => {

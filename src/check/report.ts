@@ -15,6 +15,7 @@ import {
 import { paths } from '../site/paths.js'
 import { problem } from '../util/problems.js'
 import type { ComposeService } from './compose.js'
+import type { FoundRef } from './refs.js'
 import { imageKey, imageMatcher, parseImageRef, type CommunityBuild, type ImageMatch, type ImageRef } from './images.js'
 import { digestMove, placeImage, placeLabel, type Place, type Placed } from './placement.js'
 import { resolveByLabel, type Resolve } from './resolve.js'
@@ -38,7 +39,7 @@ interface Crossed {
 export interface CheckedApp {
   slug: string
   name: string
-  /** Where the running version came from: `--from`, or a Compose service. */
+  /** Where the running version came from: `--from`, a Compose service, a manifest's reference, a pull request. */
   source:
     | { from: 'argument' }
     | {
@@ -48,6 +49,15 @@ export interface CheckedApp {
         line: number
         image: string
         /** The image's source label, when `--resolve-images` found the app by it. */
+        resolvedFrom?: string
+      }
+    /** An image reference in a manifest, a Dockerfile or a `.env` file (`--manifest`): `service` is its field. */
+    | {
+        from: 'manifest'
+        file: string
+        service: string
+        line: number
+        image: string
         resolvedFrom?: string
       }
     /** A pull request's change of an image: `service` is the field that holds it. */
@@ -83,7 +93,9 @@ export interface CheckedApp {
 
 export interface Untracked {
   file: string
+  /** The Compose service or the field that holds the image; '' for a whole file not read. */
   service: string
+  /** 0 for a whole file not read. */
   line: number
   image: string | null
   reason: string
@@ -184,6 +196,11 @@ export async function runCheck(
   input: {
     from: FromArg[]
     services: ComposeService[]
+    /**
+     * `--manifest`: the image references of Kubernetes manifests, Helm values, Dockerfiles and `.env` files; a file
+     * of a folder that could not be read is one with line 0, never safe.
+     */
+    refs?: FoundRef[]
     changes?: ImageChange[]
     /** `--resolve-images`: reads an unmapped image's source label from its registry. */
     resolve?: Resolve
@@ -302,13 +319,25 @@ export async function runCheck(
   }
 
   const untracked: Untracked[] = []
-  if (input.services.length > 0) {
+  // What runs, as written: Compose services, then the references of --manifest files (null: not readable, and why).
+  const written = [
+    ...input.services.map((s) => ({ ...s, from: 'compose' as const, unreadable: undefined })),
+    ...(input.refs ?? []).map((r) => ({
+      file: r.file,
+      service: r.field,
+      line: r.line,
+      image: r.image,
+      from: 'manifest' as const,
+      unreadable: r.unreadable
+    }))
+  ]
+  if (written.length > 0) {
     const images = await required(reader, paths.images, imagesDocSchema)
     const match = imageMatcher(images.images, records.keys())
-    for (const s of input.services) {
+    for (const s of written) {
       const where = { file: s.file, service: s.service, line: s.line, image: s.image }
       if (s.image === null) {
-        untracked.push({ ...where, reason: 'no image: (built from source), so no version to check' })
+        untracked.push({ ...where, reason: s.unreadable ?? 'no image: (built from source), so no version to check' })
         continue
       }
       const m = match(s.image)
@@ -329,7 +358,7 @@ export async function runCheck(
       }
       for (const record of tracked) {
         const source = {
-          from: 'compose' as const,
+          from: s.from,
           ...where,
           image: s.image,
           ...(resolvedFrom ? { resolvedFrom } : {})

@@ -36,6 +36,20 @@ function cell(text: string, max: number): string {
   return s.length > max ? `${s.slice(0, max - 1)}…` : s
 }
 
+/** A path on a terminal: like `cell`, but a long one keeps its end, which names the file. */
+function pathCell(file: string, max: number): string {
+  const s = escapeUnsafe(file.replace(/\s+/g, ' ').trim())
+  return s.length > max ? `…${s.slice(s.length - max + 1)}` : s
+}
+
+/** Where a row's version was read: the Compose service, a manifest's file and line, or `(--from)`. */
+function whereCell(source: CheckResult['apps'][number]['source'], max: number): string {
+  if (source.from === 'compose') return cell(source.service, max)
+  if (source.from === 'argument') return '(--from)'
+  const line = `:${source.line}`
+  return `${pathCell(source.file, max - line.length)}${line}`
+}
+
 /** Words wrapped at `width` columns; a word longer than the width is split. */
 export function wrap(text: string, width: number): string[] {
   const out: string[] = []
@@ -72,7 +86,7 @@ export function checkTable(result: CheckResult, opts: GateOptions & { columns?: 
       `${w.unjudgedMajor ? ' unjudged major' : ''}`
     return [
       // Parentheses: no Compose service can be named so, so a --from row never reads as a service.
-      cell(a.source.from === 'compose' ? a.source.service : '(--from)', 40),
+      whereCell(a.source, 40),
       cell(a.slug, 40),
       cell(a.running ?? '?', 30),
       // The catalog's word for a release not read yet is no version: a table must not show it as one.
@@ -101,7 +115,9 @@ export function checkTable(result: CheckResult, opts: GateOptions & { columns?: 
     out.push('', 'Not checked:')
     for (const u of result.untracked)
       out.push(
-        `  ${cell(u.file, 80)}:${u.line}: ${cell(u.service, 40)} (${cell(u.image ?? 'no image', 80)}): ${cell(u.reason, 300)}`
+        u.line === 0
+          ? `  ${pathCell(u.file, 80)}: ${cell(u.reason, 300)}`
+          : `  ${pathCell(u.file, 80)}:${u.line}: ${cell(u.service, 40)} (${cell(u.image ?? 'no image', 80)}): ${cell(u.reason, 300)}`
       )
   }
   out.push('', summaryLine(result, opts))

@@ -1,8 +1,8 @@
-export const id = 647;
-export const ids = [647];
+export const id = 129;
+export const ids = [129];
 export const modules = {
 
-/***/ 9647:
+/***/ 8129:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -12067,6 +12067,436 @@ function includes(p, env) {
     return out;
 }
 
+;// CONCATENATED MODULE: ./src/check/dockerfile.ts
+
+/** Larger than any real Dockerfile; a file past it is not read. */
+const dockerfile_MAX_BYTES = 1024 * 1024;
+/** Stages of one Dockerfile read at most: past it, the file is not one anyone reviews. */
+const MAX_STAGES = 1000;
+/**
+ * Is this file a Dockerfile, by its name, as Dependabot's docker ecosystem picks them: `Dockerfile`,
+ * `Dockerfile.prod`, `app.Dockerfile`, `Containerfile` (any case).
+ */
+function isDockerfile(file) {
+    const base = file.slice(file.lastIndexOf('/') + 1);
+    return /^(?:.+[._-])?(?:docker|container)file(?:[._-].+)?$/i.test(base) && !/\.(?:md|txt|json|ya?ml)$/i.test(base);
+}
+/** The `# escape=` parser directive, read from the directives at the top of the file; `\` by default. */
+function escapeOf(lines) {
+    for (const l of lines) {
+        const m = /^#\s*([a-zA-Z]+)\s*=\s*(\S*)\s*$/.exec(l);
+        if (!m)
+            break; // the first line that is not a directive ends them
+        if (m[1].toLowerCase() === 'escape' && (m[2] === '`' || m[2] === '\\'))
+            return m[2];
+    }
+    return '\\';
+}
+/**
+ * The file's instructions, each with the line it starts on: continuation lines joined, comment lines
+ * dropped, and here-documents (`RUN <<EOF … EOF`) skipped, so a `FROM` inside a script is not one.
+ */
+function instructions(text) {
+    const lines = text.split(/\r?\n/);
+    const escape = escapeOf(lines);
+    const out = [];
+    let i = 0;
+    while (i < lines.length) {
+        const first = lines[i];
+        if (/^\s*(#|$)/.test(first)) {
+            i++;
+            continue;
+        }
+        const start = i + 1;
+        let joined = '';
+        let line = first;
+        for (;;) {
+            const trimmed = line.replace(/\s+$/, '');
+            if (trimmed.endsWith(escape) && i + 1 < lines.length) {
+                joined += trimmed.slice(0, -1);
+                i++;
+                // Comment and empty lines inside a continued instruction are left out, as Docker does.
+                while (i < lines.length && /^\s*(#|$)/.test(lines[i]))
+                    i++;
+                if (i >= lines.length)
+                    break;
+                line = lines[i];
+                continue;
+            }
+            joined += trimmed;
+            i++;
+            break;
+        }
+        const m = /^\s*(\S+)\s*([\s\S]*)$/.exec(joined);
+        if (!m)
+            continue;
+        out.push({ keyword: m[1].toUpperCase(), args: m[2], line: start });
+        // Here-documents: their lines are a script's, not instructions.
+        for (const h of joined.matchAll(/<<(-?)(["']?)([A-Za-z_][\w]*)\2/g)) {
+            const word = h[3];
+            while (i < lines.length && (h[1] ? lines[i].trim() : lines[i]) !== word)
+                i++;
+            i++;
+        }
+    }
+    return out;
+}
+/** Whitespace-separated words, a quoted word kept whole (its quotes removed). */
+function dockerfile_words(args) {
+    const out = [];
+    for (const m of args.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g))
+        out.push(m[1] ?? m[2] ?? m[3]);
+    return out;
+}
+/**
+ * Every image a Dockerfile's `FROM` lines name, in the file's order, or why the file cannot be read.
+ * `field` is `FROM (stage NAME)`, or `FROM (stage N)` for a stage without a name; `line` is the `FROM`
+ * line, or the `ARG` line whose default gives the reference its tag when an argument does.
+ */
+function readDockerfileRefs(file, text) {
+    if (text.length > dockerfile_MAX_BYTES)
+        return { unreadable: `is larger than the ${dockerfile_MAX_BYTES / (1024 * 1024)} MiB read` };
+    if (text.includes('\0'))
+        return { unreadable: 'holds a NUL byte: it is not a text file' };
+    const args = new Map();
+    const stages = new Set();
+    const refs = [];
+    let stage = 0;
+    let env;
+    for (const ins of instructions(text)) {
+        if (ins.keyword === 'ARG' && stage === 0) {
+            // Only arguments declared before the first FROM apply to FROM lines.
+            for (const w of dockerfile_words(ins.args)) {
+                const eq = w.indexOf('=');
+                const name = eq < 0 ? w : w.slice(0, eq);
+                if (/^[A-Za-z_]\w*$/.test(name))
+                    args.set(name, { value: eq < 0 ? undefined : w.slice(eq + 1), line: ins.line });
+            }
+            continue;
+        }
+        if (ins.keyword !== 'FROM')
+            continue;
+        if (++stage > MAX_STAGES)
+            return { unreadable: `has more than ${MAX_STAGES} FROM lines` };
+        const ws = dockerfile_words(ins.args).filter((w) => !w.startsWith('--'));
+        const written = ws[0];
+        const as = ws[1]?.toLowerCase() === 'as' ? ws[2] : undefined;
+        const field = `FROM (stage ${as ?? stage})`;
+        // A stage's name counts from the next FROM on: `FROM node AS node` still pulls the image.
+        const earlier = new Set(stages);
+        if (as)
+            stages.add(as.toLowerCase());
+        if (!written) {
+            refs.push({ file, line: ins.line, image: null, field, unreadable: 'a FROM line names no image' });
+            continue;
+        }
+        // The arguments are all declared by the first FROM: one environment serves every FROM.
+        env ??= Object.fromEntries([...args].map(([k, v]) => [k, v.value]));
+        const filled = interpolate(written, env);
+        // The line a bump changes: the ARG of the last variable the reference uses, when it has a default.
+        const used = [...written.matchAll(/\$\{?([A-Za-z_]\w*)/g)].map((m) => args.get(m[1]));
+        const argLine = used.reverse().find((a) => a?.value !== undefined)?.line;
+        if ('problem' in filled) {
+            refs.push({
+                file,
+                line: ins.line,
+                image: null,
+                field,
+                unreadable: `a build argument decides it (${written.slice(0, 120)}): ${filled.problem.split(' (')[0]}`
+            });
+            continue;
+        }
+        const image = filled.value;
+        // `scratch` is an empty image, and an earlier stage's name is that stage: neither is pulled.
+        if (image.toLowerCase() === 'scratch' || earlier.has(image.toLowerCase()))
+            continue;
+        refs.push({ file, line: argLine ?? ins.line, image, field });
+    }
+    return { refs };
+}
+
+;// CONCATENATED MODULE: ./src/check/mentions.ts
+// Image references written anywhere in a text the gate does not parse (a `.env` file, a script, a
+// Terraform file): anything shaped `[registry/]name:tag` with a digit in the tag, or `name@sha256:…`.
+// Loose on purpose: it only decides whether a changed file the gate does not read may have changed an
+// image, and so must be listed as not read rather than pass unseen.
+const mentions_NAME = String.raw `(?:[a-z0-9][a-z0-9.-]*(?::\d+)?/)?[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*(?:/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*`;
+const mentions_MENTION = new RegExp(String.raw `(?<![\w./:@-])(${mentions_NAME})(?::([\w][\w.-]{0,127}?))?(@sha256:[a-f0-9]{64})?(?![\w/:@-]|\.[\w])`, 'g');
+/** The image references a text mentions, each as often as it does. */
+function imageMentions(text) {
+    const out = [];
+    for (const m of text.matchAll(mentions_MENTION)) {
+        const [all, name, tag, digest] = m;
+        if (!/[a-z]/.test(name))
+            continue;
+        if ((tag !== undefined && /\d/.test(tag)) || digest !== undefined)
+            out.push(all);
+    }
+    return out;
+}
+/** The mentions one text has and the other has not (counted: one of two copies bumped is a change). */
+function changedMentions(before, after) {
+    const count = new Map();
+    for (const m of imageMentions(before))
+        count.set(m, (count.get(m) ?? 0) + 1);
+    for (const m of imageMentions(after))
+        count.set(m, (count.get(m) ?? 0) - 1);
+    return [...count].filter(([, n]) => n !== 0).map(([m]) => m);
+}
+
+;// CONCATENATED MODULE: ./src/check/env-file.ts
+// Image references in a `.env` file, as Dependabot's docker ecosystem bumps them: a line
+// `NAME=image:tag` (or `image@sha256:…`, quoted or not, `export` allowed) whose whole value is an
+// image reference with a tag or a digest. Any other line is a setting, not an image.
+
+const env_file_MAX_BYTES = 1024 * 1024;
+/** `.env`, `.env.production`, `app.env`, in any folder. */
+function isEnvFile(file) {
+    const base = file.slice(file.lastIndexOf('/') + 1);
+    return /^\.env(\..+)?$/i.test(base) || /^.+\.env$/i.test(base);
+}
+/** Each line whose value is an image reference, with its variable as the field; or why the file is not read. */
+function readEnvRefs(file, text) {
+    if (text.length > env_file_MAX_BYTES)
+        return { unreadable: `is larger than the ${env_file_MAX_BYTES / (1024 * 1024)} MiB read` };
+    if (text.includes('\0'))
+        return { unreadable: 'holds a NUL byte: it is not a text file' };
+    const refs = [];
+    for (const [i, line] of text.split(/\r?\n/).entries()) {
+        const m = /^\s*(?:export\s+)?([A-Za-z_]\w*)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s#]*))\s*(?:#.*)?$/.exec(line);
+        if (!m)
+            continue;
+        const value = (m[2] ?? m[3] ?? m[4] ?? '').trim();
+        const found = imageMentions(value);
+        if (found.length !== 1 || found[0] !== value || hostAndPort(m[1], value))
+            continue;
+        refs.push({ file, line: i + 1, image: value, field: m[1] });
+    }
+    return { refs };
+}
+/** `HOST=db.local:5432`, `LISTEN=localhost:8080`: an address, shaped like an image but none. */
+function hostAndPort(name, value) {
+    if (/(HOST|ADDR|ADDRESS|URL|URI|PORT|LISTEN|ENDPOINT|SERVER)$/i.test(name))
+        return true;
+    const host = value.split(':')[0];
+    return !value.includes('/') && (host === 'localhost' || host.includes('.')) && /^[^:]+:\d+$/.test(value);
+}
+
+;// CONCATENATED MODULE: ./src/check/refs.ts
+// Image references in any YAML a self-hoster keeps in git — Compose files, Kubernetes manifests,
+// Helm values, Flux HelmRelease values, Kustomize `images:` — each with its line: `image: name:tag`
+// anywhere, the Helm form `repository:` (+ `registry:`) + `tag:` in one mapping (or `name:` + `tag:`
+// under an `image:` key), and Kustomize's `name`/`newName` + `newTag`/`digest`. Values that set an
+// image's tag alone leave its name to the chart: found, not readable. A reference left to a template
+// (`${VAR}`, `{{ .Values }}`) is found but not readable, and says so.
+
+/** Larger than any real manifest; a file past it is not read. */
+const refs_MAX_BYTES = 1024 * 1024;
+const TEMPLATE = /\$\{|\$[A-Za-z_]|\{\{/;
+const scalarText = (n) => (0,dist/* isScalar */.jn)(n) && (typeof n.value === 'string' || typeof n.value === 'number') ? String(n.value).trim() : null;
+/** Every image reference in one YAML file (all of its documents), in the file's order; [] for a file that is not YAML. */
+function findImageRefs(file, text) {
+    const read = readImageRefs(file, text);
+    return 'refs' in read ? read.refs : [];
+}
+/**
+ * Every image reference in one YAML file, or why the file cannot be read: too large, not text, or
+ * not YAML (a duplicate key, a bad indent) in any of its documents. The gate counts such a file as
+ * unknown: what it did not read may hold an image.
+ */
+function readImageRefs(file, text) {
+    if (text.length > refs_MAX_BYTES)
+        return { unreadable: `is larger than the ${refs_MAX_BYTES / (1024 * 1024)} MiB read` };
+    if (text.includes('\0'))
+        return { unreadable: 'holds a NUL byte: it is not a text file' };
+    const lc = new dist/* LineCounter */.HN();
+    const docs = (0,dist/* parseAllDocuments */.hR)(text, { lineCounter: lc, prettyErrors: false });
+    if (!Array.isArray(docs))
+        return { refs: [] }; // an empty stream: no document, no image
+    for (const doc of docs) {
+        const e = doc.errors[0];
+        if (e) {
+            const pos = lc.linePos(e.pos[0]);
+            return { unreadable: `is not YAML: line ${pos.line}: ${e.message.split('\n')[0].slice(0, 200)}` };
+        }
+    }
+    const lineOf = (n) => lc.linePos(n?.range?.[0] ?? 0).line;
+    const out = [];
+    const add = (field, lineNode, image) => {
+        const ref = { file, line: lineOf(lineNode), image, field };
+        if (TEMPLATE.test(image))
+            out.push({ ...ref, image: null, unreadable: `a template decides it (${image.slice(0, 120)})` });
+        else
+            out.push(ref);
+    };
+    const walk = (node, field, depth) => {
+        if (depth > 64)
+            return;
+        if ((0,dist/* isSeq */.oP)(node)) {
+            node.items.forEach((item, i) => walk(item, `${field}[${i}]`, depth + 1));
+            return;
+        }
+        if (!(0,dist/* isMap */.jh)(node))
+            return;
+        const at = (k) => `${field && !field.endsWith(':') ? `${field}.` : field}${k}`;
+        // Kustomize's `images:` entries: `name` is the image the manifests name; `newName`, `newTag`, `digest` what runs.
+        const kustomized = ['newTag', 'newName', 'digest'].some((k) => node.has(k)) && /images\[\d+\]$/.test(field);
+        if (kustomized) {
+            const name = scalarText(node.get('newName', true)) ?? scalarText(node.get('name', true));
+            const tagNode = node.get('newTag', true);
+            const tag = scalarText(tagNode);
+            const digest = scalarText(node.get('digest', true));
+            if (name)
+                add(at('name'), tag ? tagNode : node.get('name', true), `${name}${tag ? `:${tag}` : ''}${digest ? `@${digest}` : ''}`);
+            return;
+        }
+        // Charts that name the image `image.name` (+ `tag:`) instead of `image.repository`: the same reference.
+        const key = field.replace(/^.*[.:]/, '');
+        const nameKey = !node.has('repository') && /image$/i.test(key) ? 'name' : 'repository';
+        const repository = scalarText(node.get(nameKey, true));
+        if (repository !== null && repository !== '' && !repository.includes('://')) {
+            // Helm: registry + repository + tag (or a digest), each optional but the repository.
+            const registry = scalarText(node.get('registry', true));
+            const tagNode = node.get('tag', true);
+            const tag = scalarText(tagNode);
+            const digest = scalarText(node.get('digest', true));
+            const name = registry ? `${registry}/${repository}` : repository;
+            const image = `${name}${tag ? `:${tag}` : ''}${digest ? `@${digest}` : ''}`;
+            add(at(nameKey), tag ? tagNode : node.get(nameKey, true), image);
+        }
+        else if (/image$/i.test(key) && node.has('tag') && !node.has(nameKey) && scalarText(node.get('tag', true))) {
+            // Values that set only the tag (`image: {tag: 1.2.3}`): the image's name is in the chart's own defaults.
+            out.push({
+                file,
+                line: lineOf(node.get('tag', true)),
+                image: null,
+                field: at('tag'),
+                unreadable: `only the tag (${scalarText(node.get('tag', true)).slice(0, 60)}) is here: the image's name is in the chart's defaults, which the gate does not read`
+            });
+        }
+        for (const pair of node.items) {
+            const key = (0,dist/* isScalar */.jn)(pair.key) ? String(pair.key.value) : '?';
+            const here = field && !field.endsWith(':') ? `${field}.${key}` : `${field}${key}`;
+            const image = key === 'image' ? scalarText(pair.value) : null;
+            if (image !== null && image !== '')
+                add(here, pair.value, image);
+            else
+                walk(pair.value, here, depth + 1);
+        }
+    };
+    // Each document is named by its kind and name where it has them (a manifest), else by its place:
+    // two Deployments in one file both hold spec.template.spec.containers[0].image.
+    docs.forEach((doc, i) => {
+        const root = doc.contents;
+        const kind = (0,dist/* isMap */.jh)(root) ? scalarText(root.get('kind', true)) : null;
+        const meta = (0,dist/* isMap */.jh)(root) ? root.get('metadata', true) : null;
+        const name = (0,dist/* isMap */.jh)(meta) ? scalarText(meta.get('name', true)) : null;
+        const prefix = kind && name ? `${kind}/${name}:` : docs.length > 1 ? `#${i + 1}:` : '';
+        walk(root, prefix, 0);
+    });
+    return { refs: out };
+}
+
+;// CONCATENATED MODULE: ./src/check/file-kinds.ts
+// How a file holding image references is read, by its name: as YAML (Compose, Kubernetes, Helm, Flux,
+// Kustomize), as a Dockerfile or as a `.env` file. The PR gate (changes.ts) and `check --manifest`
+// (manifest.ts) read files the same way.
+
+
+
+const YAML_FILE = /\.ya?ml$/i;
+const file_kinds_kindOf = (file) => YAML_FILE.test(file) ? 'yaml' : isDockerfile(file) ? 'dockerfile' : isEnvFile(file) ? 'env' : 'other';
+/** The image references of one file's text, read as its kind says (anything else as YAML), or why it cannot be. */
+function readRefs(file, kind, text) {
+    return kind === 'dockerfile'
+        ? readDockerfileRefs(file, text)
+        : kind === 'env'
+            ? readEnvRefs(file, text)
+            : readImageRefs(file, text);
+}
+
+;// CONCATENATED MODULE: ./src/check/manifest.ts
+// The files `check --manifest` reads: Kubernetes manifests, Helm values, Flux HelmReleases, Kustomize
+// `images:`, Dockerfiles and `.env` files, as the PR gate reads them (file-kinds.ts), named one by one or
+// as a folder. A file named is read whatever its name (anything not a Dockerfile or `.env` as YAML), and
+// one that cannot be read is a bad input; in a folder only files of those kinds are read, hidden folders
+// and `node_modules` skipped, links never followed, and a file that cannot be read is listed as not
+// read: a Helm chart's templates are not YAML until rendered.
+
+
+
+
+
+/** A file past this is no manifest anyone reviews (refs.ts reads no more). */
+const manifest_MAX_BYTES = 1024 * 1024;
+/** Files one `check` reads from folders; past it the folder is too wide to mean one deployment. */
+const manifest_MAX_FILES = 5000;
+const manifest_MAX_DEPTH = 32;
+const manifest_codeOf = (e) => e.code ?? e.message;
+/** The files of readable kinds under `dir`, in name order; links and hidden folders are not entered. */
+function filesUnder(dir, depth, out, max) {
+    if (depth > manifest_MAX_DEPTH)
+        return;
+    let entries;
+    try {
+        entries = (0,external_node_fs_.readdirSync)(dir, { withFileTypes: true });
+    }
+    catch (e) {
+        throw problem('bad-input', `the folder cannot be read (${manifest_codeOf(e)})`, { file: dir });
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const e of entries) {
+        const p = external_node_path_default().join(dir, e.name);
+        if (e.isDirectory()) {
+            if (!e.name.startsWith('.') && e.name !== 'node_modules')
+                filesUnder(p, depth + 1, out, max);
+        }
+        else if (e.isFile() && file_kinds_kindOf(e.name) !== 'other') {
+            if (out.length >= max)
+                throw problem('bad-input', `--manifest: more than ${max} YAML files, Dockerfiles and .env files under the folders given; name the folders of what you deploy`);
+            out.push(p);
+        }
+    }
+}
+/**
+ * Every image reference in the files and folders named, in the order named; a file of a folder that could not be
+ * read is a reference at line 0 with no image, saying why.
+ */
+function readManifests(named, opts = {}) {
+    const refs = [];
+    const found = [];
+    for (const p of named) {
+        let folder = false;
+        try {
+            folder = (0,external_node_fs_.statSync)(p).isDirectory();
+        }
+        catch {
+            // Not there, or not readable: readRegularText below says which.
+        }
+        if (!folder) {
+            const read = readRegularText(p, manifest_MAX_BYTES, { followLinks: true });
+            if ('problem' in read)
+                throw problem('bad-input', read.problem, { file: p });
+            const got = readRefs(p, file_kinds_kindOf(p), read.text);
+            if ('unreadable' in got)
+                throw problem('bad-input', got.unreadable, { file: p });
+            refs.push(...got.refs);
+            continue;
+        }
+        const start = found.length;
+        filesUnder(p, 0, found, opts.maxFiles ?? manifest_MAX_FILES);
+        for (const file of found.slice(start)) {
+            const read = readRegularText(file, manifest_MAX_BYTES);
+            const got = 'problem' in read ? { unreadable: read.problem } : readRefs(file, file_kinds_kindOf(file), read.text);
+            if ('unreadable' in got)
+                refs.push({ file, line: 0, image: null, field: '', unreadable: `not read: it ${got.unreadable}` });
+            else
+                refs.push(...got.refs);
+        }
+    }
+    return refs;
+}
+
 ;// CONCATENATED MODULE: ./src/check/gate.ts
 const FAIL_ON = ['breaking', 'caution', 'unknown', 'never'];
 /** Gate order: what each `--fail-on` level stops at, and above. */
@@ -12600,13 +13030,25 @@ async function runCheck(reader, input) {
         })));
     }
     const untracked = [];
-    if (input.services.length > 0) {
+    // What runs, as written: Compose services, then the references of --manifest files (null: not readable, and why).
+    const written = [
+        ...input.services.map((s) => ({ ...s, from: 'compose', unreadable: undefined })),
+        ...(input.refs ?? []).map((r) => ({
+            file: r.file,
+            service: r.field,
+            line: r.line,
+            image: r.image,
+            from: 'manifest',
+            unreadable: r.unreadable
+        }))
+    ];
+    if (written.length > 0) {
         const images = await required(reader, paths.images, src_schema/* imagesDocSchema */.mE);
         const match = imageMatcher(images.images, records.keys());
-        for (const s of input.services) {
+        for (const s of written) {
             const where = { file: s.file, service: s.service, line: s.line, image: s.image };
             if (s.image === null) {
-                untracked.push({ ...where, reason: 'no image: (built from source), so no version to check' });
+                untracked.push({ ...where, reason: s.unreadable ?? 'no image: (built from source), so no version to check' });
                 continue;
             }
             const m = match(s.image);
@@ -12629,7 +13071,7 @@ async function runCheck(reader, input) {
             }
             for (const record of tracked) {
                 const source = {
-                    from: 'compose',
+                    from: s.from,
                     ...where,
                     image: s.image,
                     ...(resolvedFrom ? { resolvedFrom } : {})
@@ -12723,6 +13165,20 @@ function cell(text, max) {
     const s = (0,util_text/* escapeUnsafe */.au)(text.replace(/\s+/g, ' ').trim());
     return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 }
+/** A path on a terminal: like `cell`, but a long one keeps its end, which names the file. */
+function pathCell(file, max) {
+    const s = (0,util_text/* escapeUnsafe */.au)(file.replace(/\s+/g, ' ').trim());
+    return s.length > max ? `…${s.slice(s.length - max + 1)}` : s;
+}
+/** Where a row's version was read: the Compose service, a manifest's file and line, or `(--from)`. */
+function whereCell(source, max) {
+    if (source.from === 'compose')
+        return cell(source.service, max);
+    if (source.from === 'argument')
+        return '(--from)';
+    const line = `:${source.line}`;
+    return `${pathCell(source.file, max - line.length)}${line}`;
+}
 /** Words wrapped at `width` columns; a word longer than the width is split. */
 function wrap(text, width) {
     const out = [];
@@ -12760,7 +13216,7 @@ function checkTable(result, opts = {}) {
             `${w.unjudgedMajor ? ' unjudged major' : ''}`;
         return [
             // Parentheses: no Compose service can be named so, so a --from row never reads as a service.
-            cell(a.source.from === 'compose' ? a.source.service : '(--from)', 40),
+            whereCell(a.source, 40),
             cell(a.slug, 40),
             cell(a.running ?? '?', 30),
             // The catalog's word for a release not read yet is no version: a table must not show it as one.
@@ -12791,7 +13247,9 @@ function checkTable(result, opts = {}) {
     if (result.untracked.length > 0) {
         out.push('', 'Not checked:');
         for (const u of result.untracked)
-            out.push(`  ${cell(u.file, 80)}:${u.line}: ${cell(u.service, 40)} (${cell(u.image ?? 'no image', 80)}): ${cell(u.reason, 300)}`);
+            out.push(u.line === 0
+                ? `  ${pathCell(u.file, 80)}: ${cell(u.reason, 300)}`
+                : `  ${pathCell(u.file, 80)}:${u.line}: ${cell(u.service, 40)} (${cell(u.image ?? 'no image', 80)}): ${cell(u.reason, 300)}`);
     }
     out.push('', summaryLine(result, opts));
     return `${out.join('\n')}\n`;
@@ -12823,6 +13281,7 @@ const VERSION = package_namespaceObject.rE;
 ;// CONCATENATED MODULE: ./src/commands.ts
 // The CLI commands (build, serve, classify, validate): parse flags and call the
 // same code the action runs. Logs go to stderr so stdout carries only data.
+
 
 
 
@@ -12906,12 +13365,15 @@ const HELP = {
             Example:
               updatesafe add traefik/traefik --image traefik
 `,
-    check: `  check     --api URL|DIR [--from APP=VERSION ...] [--compose FILE ...] [--json]
+    check: `  check     --api URL|DIR [--from APP=VERSION ...] [--compose FILE ...]
+            [--manifest FILE|DIR ...] [--json]
             [--fail-on breaking|caution|unknown|never] [--allow-urgent]
             [--allow-unjudged-major] [--resolve-images]
             Judge the update from the version you run to the latest, for each app
-            named by --from or found through a Compose service's image: in a
-            published snapshot. Each update counts as its worst class: its verdict,
+            named by --from or found through a Compose service's image or an
+            image of a --manifest (Kubernetes manifests, Helm values, Flux
+            HelmReleases, Kustomize images:, Dockerfiles, .env files; a folder
+            is read whole): in a published snapshot. Each update counts as its worst class: its verdict,
             or the worst release it crosses when that is worse (the table names the
             release and its deciding words). An image the catalog does not know,
             or a version it cannot place, is unknown: never counted as safe.
@@ -12930,6 +13392,7 @@ const HELP = {
               updatesafe check --api https://OWNER.github.io/REPO --compose compose.yml
               updatesafe check --api ./site --from miniflux=2.2.10 --fail-on caution
               updatesafe check --api https://OWNER.github.io/REPO --compose compose.yml --json
+              updatesafe check --api https://OWNER.github.io/REPO --manifest kubernetes/apps
 `
 };
 const USAGE = `updatesafe <command> [options]   (updatesafe <command> --help, updatesafe --version)
@@ -13181,6 +13644,7 @@ async function run(argv, log, env, stdout) {
                     api: { type: 'string' },
                     from: { type: 'string', multiple: true },
                     compose: { type: 'string', multiple: true },
+                    manifest: { type: 'string', multiple: true },
                     json: { type: 'boolean', default: false },
                     'fail-on': { type: 'string', default: 'breaking' },
                     'allow-urgent': { type: 'boolean', default: false },
@@ -13198,8 +13662,8 @@ async function run(argv, log, env, stdout) {
             if (!values.api)
                 throw usageError('check needs --api URL|DIR (the address or folder of a published snapshot)');
             const from = (values.from ?? []).map(parseFrom);
-            if (from.length === 0 && (values.compose ?? []).length === 0)
-                throw usageError('check needs --from APP=VERSION or --compose FILE (or both)');
+            if (from.length === 0 && (values.compose ?? []).length === 0 && (values.manifest ?? []).length === 0)
+                throw usageError('check needs --from APP=VERSION, --compose FILE or --manifest PATH');
             const services = [];
             // A Compose file that is not a regular file (a FIFO, /dev/zero) is refused before it is read.
             for (const file of values.compose ?? [])
@@ -13208,6 +13672,7 @@ async function run(argv, log, env, stdout) {
             const result = await runCheck(snapshotReader(values.api), {
                 from,
                 services,
+                refs: readManifests(values.manifest ?? []),
                 ...(values['resolve-images'] ? { resolve } : {})
             });
             const gate = { failOn, allowUrgent: values['allow-urgent'], allowUnjudgedMajor: values['allow-unjudged-major'] };
@@ -14561,4 +15026,4 @@ function versionIdentity(label, tagPrefix) {
 
 };
 
-//# sourceMappingURL=647.index.js.map
+//# sourceMappingURL=129.index.js.map
