@@ -142,6 +142,69 @@ describe('YAML shapes beside image:', () => {
   })
 })
 
+describe('YAML keys other than image:', () => {
+  it('reads CloudNativePG’s imageName: and a camelCase …Image: as references, and a setting that only looks like one not', async () => {
+    // A CloudNativePG Cluster as Renovate bumps it, beside an operator's values with a sidecar image.
+    const cluster = (tag: string) =>
+      `apiVersion: postgresql.cnpg.io/v1\nkind: Cluster\nmetadata:\n  name: postgres\nspec:\n  instances: 3\n  imageName: ghcr.io/cloudnative-pg/postgresql:${tag}\n`
+    const values = (tag: string) => `backup:\n  sidecarImage: docker.io/rclone/rclone:${tag}\n  defaultImage: none\n`
+    const r = await repoWith(
+      'named',
+      { 'cluster.yaml': cluster('16.4'), 'values.yaml': values('1.68.1') },
+      { 'cluster.yaml': cluster('17.2'), 'values.yaml': values('1.69.0') }
+    )
+    expect(await found(r)).toEqual({
+      ...none,
+      changes: [
+        {
+          file: 'cluster.yaml',
+          field: 'Cluster/postgres:spec.imageName',
+          line: 7,
+          baseImage: 'ghcr.io/cloudnative-pg/postgresql:16.4',
+          image: 'ghcr.io/cloudnative-pg/postgresql:17.2'
+        },
+        {
+          file: 'values.yaml',
+          field: 'backup.sidecarImage',
+          line: 2,
+          baseImage: 'docker.io/rclone/rclone:1.68.1',
+          image: 'docker.io/rclone/rclone:1.69.0'
+        }
+      ]
+    })
+  })
+
+  it('lists a YAML file as not read where its change touches an image outside the fields read, keeping what it read', async () => {
+    // A Talos machine config names its installer under a key of its own; the Deployment beside it is read.
+    const talos = (v: string, app: string) =>
+      `machine:\n  install:\n    installer: ghcr.io/siderolabs/installer:${v}\n---\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  template:\n    spec:\n      containers:\n        - image: gogs/gogs:${app}\n`
+    const r = await repoWith(
+      'unexplained',
+      { 'talos.yaml': talos('v1.8.0', '0.14.3') },
+      { 'talos.yaml': talos('v1.9.0', '0.15.1') }
+    )
+    expect(await found(r)).toEqual({
+      ...none,
+      changes: [
+        {
+          file: 'talos.yaml',
+          field: 'Deployment/web:spec.template.spec.containers[0].image',
+          line: 12,
+          baseImage: 'gogs/gogs:0.14.3',
+          image: 'gogs/gogs:0.15.1'
+        }
+      ],
+      notRead: [
+        {
+          file: 'talos.yaml',
+          reason:
+            'its change touches what reads as an image reference outside the fields the gate reads (ghcr.io/siderolabs/installer:v1.8.0, ghcr.io/siderolabs/installer:v1.9.0)'
+        }
+      ]
+    })
+  })
+})
+
 describe('.env files', () => {
   it('reads a variable whose value is an image reference, as Dependabot bumps it; other settings are not images', async () => {
     const env = (tag: string, port: number) =>

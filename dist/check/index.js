@@ -31970,14 +31970,20 @@ var dist = __nccwpck_require__(8815);
 ;// CONCATENATED MODULE: ./src/check/refs.ts
 // Image references in any YAML a self-hoster keeps in git — Compose files, Kubernetes manifests,
 // Helm values, Flux HelmRelease values, Kustomize `images:` — each with its line: `image: name:tag`
-// anywhere, the Helm form `repository:` (+ `registry:`) + `tag:` in one mapping (or `name:` + `tag:`
+// anywhere (and `imageName:`, `sidecarImage:` holding a whole reference), the Helm form `repository:` (+ `registry:`) + `tag:` in one mapping (or `name:` + `tag:`
 // under an `image:` key), and Kustomize's `name`/`newName` + `newTag`/`digest`. Values that set an
 // image's tag alone leave its name to the chart: found, not readable. A reference left to a template
 // (`${VAR}`, `{{ .Values }}`) is found but not readable, and says so.
 
+
 /** Larger than any real manifest; a file past it is not read. */
 const refs_MAX_BYTES = 1024 * 1024;
 const TEMPLATE = /\$\{|\$[A-Za-z_]|\{\{/;
+/**
+ * Keys other than `image:` that operators give a whole image reference: CloudNativePG's `imageName:`, and camelCase
+ * `…Image:` (`sidecarImage:`, `initImage:`). Renovate bumps them; a gate that did not read them would pass the bump.
+ */
+const NAMED_IMAGE = /^(?:imageName|[a-z][A-Za-z0-9]*Image(?:Name)?)$/;
 const scalarText = (n) => (0,dist/* isScalar */.jn)(n) && (typeof n.value === 'string' || typeof n.value === 'number') ? String(n.value).trim() : null;
 /** Every image reference in one YAML file (all of its documents), in the file's order; [] for a file that is not YAML. */
 function findImageRefs(file, text) {
@@ -32062,8 +32068,10 @@ function readImageRefs(file, text) {
         for (const pair of node.items) {
             const key = (0,dist/* isScalar */.jn)(pair.key) ? String(pair.key.value) : '?';
             const here = field && !field.endsWith(':') ? `${field}.${key}` : `${field}${key}`;
-            const image = key === 'image' ? scalarText(pair.value) : null;
-            if (image !== null && image !== '')
+            const image = key === 'image' || NAMED_IMAGE.test(key) ? scalarText(pair.value) : null;
+            // Under another key than `image:`, only a whole reference with a tag or digest is one: `defaultImage: none` is not.
+            const whole = key === 'image' || (image !== null && imageMentions(image).length === 1 && imageMentions(image)[0] === image);
+            if (image !== null && image !== '' && whole)
                 add(here, pair.value, image);
             else
                 walk(pair.value, here, depth + 1);
@@ -49536,6 +49544,19 @@ function textOf(bytes) {
         return { unreadable: 'is not UTF-8 text' };
     }
 }
+/** The first few mentions, each cut, for a reason. */
+const firstFew = (mentions) => `${mentions
+    .slice(0, 3)
+    .map((t) => t.slice(0, 80))
+    .join(', ')}${mentions.length > 3 ? ', …' : ''}`;
+/** The changed mentions of an image in a file's text that are none of the references read from it (on either side). */
+function unreadMentions(before, after, refs) {
+    const touched = changedMentions(before?.toString('utf8') ?? '', after?.toString('utf8') ?? '');
+    if (touched.length === 0)
+        return [];
+    const read = new Set(refs.flatMap((r) => (r.image === null ? [] : [r.image])));
+    return touched.filter((m) => !read.has(m));
+}
 /** A binary file (an image, an archive) holds no reference anyone reviews: it is not searched. */
 const binary = (bytes) => bytes !== null && (bytes.includes(0) || 'unreadable' in textOf(bytes));
 /**
@@ -49609,10 +49630,7 @@ async function changedImages(cwd, base, head, opts = {}) {
             if (touched.length > 0)
                 notRead.push({
                     file: c.file,
-                    reason: `is not YAML, a Dockerfile or a .env file, and its change touches what reads as an image reference (${touched
-                        .slice(0, 3)
-                        .map((t) => t.slice(0, 80))
-                        .join(', ')}${touched.length > 3 ? ', …' : ''})`
+                    reason: `is not YAML, a Dockerfile or a .env file, and its change touches what reads as an image reference (${firstFew(touched)})`
                 });
             return;
         }
@@ -49628,6 +49646,16 @@ async function changedImages(cwd, base, head, opts = {}) {
             return;
         }
         read.push({ file: c.file, before: before.refs, after: after.refs });
+        // A change to something shaped like an image that no field read explains (a CRD's own key, a command line)
+        // may be an update the gate cannot see: listed as not read, never passed. A deleted file changes nothing in place.
+        const unexplained = c.kind === 'yaml' && afterBytes !== null
+            ? unreadMentions(beforeBytes, afterBytes, [...(before.refs ?? []), ...(after.refs ?? [])])
+            : [];
+        if (unexplained.length > 0)
+            notRead.push({
+                file: c.file,
+                reason: `its change touches what reads as an image reference outside the fields the gate reads (${firstFew(unexplained)})`
+            });
     };
     let held = null;
     await readBlobs(cwd, slots.map((s) => s.name), (i, bytes) => {

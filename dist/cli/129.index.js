@@ -12285,14 +12285,20 @@ function hostAndPort(name, value) {
 ;// CONCATENATED MODULE: ./src/check/refs.ts
 // Image references in any YAML a self-hoster keeps in git — Compose files, Kubernetes manifests,
 // Helm values, Flux HelmRelease values, Kustomize `images:` — each with its line: `image: name:tag`
-// anywhere, the Helm form `repository:` (+ `registry:`) + `tag:` in one mapping (or `name:` + `tag:`
+// anywhere (and `imageName:`, `sidecarImage:` holding a whole reference), the Helm form `repository:` (+ `registry:`) + `tag:` in one mapping (or `name:` + `tag:`
 // under an `image:` key), and Kustomize's `name`/`newName` + `newTag`/`digest`. Values that set an
 // image's tag alone leave its name to the chart: found, not readable. A reference left to a template
 // (`${VAR}`, `{{ .Values }}`) is found but not readable, and says so.
 
+
 /** Larger than any real manifest; a file past it is not read. */
 const refs_MAX_BYTES = 1024 * 1024;
 const TEMPLATE = /\$\{|\$[A-Za-z_]|\{\{/;
+/**
+ * Keys other than `image:` that operators give a whole image reference: CloudNativePG's `imageName:`, and camelCase
+ * `…Image:` (`sidecarImage:`, `initImage:`). Renovate bumps them; a gate that did not read them would pass the bump.
+ */
+const NAMED_IMAGE = /^(?:imageName|[a-z][A-Za-z0-9]*Image(?:Name)?)$/;
 const scalarText = (n) => (0,dist/* isScalar */.jn)(n) && (typeof n.value === 'string' || typeof n.value === 'number') ? String(n.value).trim() : null;
 /** Every image reference in one YAML file (all of its documents), in the file's order; [] for a file that is not YAML. */
 function findImageRefs(file, text) {
@@ -12377,8 +12383,10 @@ function readImageRefs(file, text) {
         for (const pair of node.items) {
             const key = (0,dist/* isScalar */.jn)(pair.key) ? String(pair.key.value) : '?';
             const here = field && !field.endsWith(':') ? `${field}.${key}` : `${field}${key}`;
-            const image = key === 'image' ? scalarText(pair.value) : null;
-            if (image !== null && image !== '')
+            const image = key === 'image' || NAMED_IMAGE.test(key) ? scalarText(pair.value) : null;
+            // Under another key than `image:`, only a whole reference with a tag or digest is one: `defaultImage: none` is not.
+            const whole = key === 'image' || (image !== null && imageMentions(image).length === 1 && imageMentions(image)[0] === image);
+            if (image !== null && image !== '' && whole)
                 add(here, pair.value, image);
             else
                 walk(pair.value, here, depth + 1);

@@ -102,6 +102,21 @@ function textOf(bytes: Buffer): { text: string } | { unreadable: string } {
   }
 }
 
+/** The first few mentions, each cut, for a reason. */
+const firstFew = (mentions: readonly string[]) =>
+  `${mentions
+    .slice(0, 3)
+    .map((t) => t.slice(0, 80))
+    .join(', ')}${mentions.length > 3 ? ', …' : ''}`
+
+/** The changed mentions of an image in a file's text that are none of the references read from it (on either side). */
+function unreadMentions(before: Buffer | null, after: Buffer | null, refs: readonly FoundRef[]): string[] {
+  const touched = changedMentions(before?.toString('utf8') ?? '', after?.toString('utf8') ?? '')
+  if (touched.length === 0) return []
+  const read = new Set(refs.flatMap((r) => (r.image === null ? [] : [r.image])))
+  return touched.filter((m) => !read.has(m))
+}
+
 /** A binary file (an image, an archive) holds no reference anyone reviews: it is not searched. */
 const binary = (bytes: Buffer | null) => bytes !== null && (bytes.includes(0) || 'unreadable' in textOf(bytes))
 
@@ -184,10 +199,7 @@ export async function changedImages(
       if (touched.length > 0)
         notRead.push({
           file: c.file,
-          reason: `is not YAML, a Dockerfile or a .env file, and its change touches what reads as an image reference (${touched
-            .slice(0, 3)
-            .map((t) => t.slice(0, 80))
-            .join(', ')}${touched.length > 3 ? ', …' : ''})`
+          reason: `is not YAML, a Dockerfile or a .env file, and its change touches what reads as an image reference (${firstFew(touched)})`
         })
       return
     }
@@ -202,6 +214,17 @@ export async function changedImages(
       return
     }
     read.push({ file: c.file, before: before.refs, after: after.refs })
+    // A change to something shaped like an image that no field read explains (a CRD's own key, a command line)
+    // may be an update the gate cannot see: listed as not read, never passed. A deleted file changes nothing in place.
+    const unexplained =
+      c.kind === 'yaml' && afterBytes !== null
+        ? unreadMentions(beforeBytes, afterBytes, [...(before.refs ?? []), ...(after.refs ?? [])])
+        : []
+    if (unexplained.length > 0)
+      notRead.push({
+        file: c.file,
+        reason: `its change touches what reads as an image reference outside the fields the gate reads (${firstFew(unexplained)})`
+      })
   }
   let held: Buffer | null = null
   await readBlobs(
