@@ -205,6 +205,41 @@ describe('YAML keys other than image:', () => {
   })
 })
 
+describe('Renovate comments', () => {
+  it('reads a version a docker comment names, in YAML, in a Dockerfile (once) and in a script', async () => {
+    const talconfig = (v: string) =>
+      `clusterName: home\n# renovate: datasource=docker depName=ghcr.io/siderolabs/installer\ntalosVersion: ${v}\n`
+    const dockerfile = (v: string) =>
+      `# renovate: datasource=docker depName=node\nARG NODE_VERSION=${v}\nFROM node:\${NODE_VERSION}\n`
+    const script = (v: string) => `#!/bin/sh\n# renovate: datasource=docker depName=gogs/gogs\nGOGS_VERSION=${v}\n`
+    const r = await repoWith(
+      'renovate',
+      { 'talconfig.yaml': talconfig('v1.8.0'), Dockerfile: dockerfile('22.1.0'), 'up.sh': script('0.14.3') },
+      { 'talconfig.yaml': talconfig('v1.9.0'), Dockerfile: dockerfile('22.2.0'), 'up.sh': script('0.15.1') }
+    )
+    expect(await found(r)).toEqual({
+      ...none,
+      changes: [
+        { file: 'Dockerfile', field: 'FROM (stage 1)', line: 2, baseImage: 'node:22.1.0', image: 'node:22.2.0' },
+        {
+          file: 'talconfig.yaml',
+          field: 'talosVersion (renovate: ghcr.io/siderolabs/installer)',
+          line: 3,
+          baseImage: 'ghcr.io/siderolabs/installer:v1.8.0',
+          image: 'ghcr.io/siderolabs/installer:v1.9.0'
+        },
+        {
+          file: 'up.sh',
+          field: 'GOGS_VERSION (renovate: gogs/gogs)',
+          line: 3,
+          baseImage: 'gogs/gogs:0.14.3',
+          image: 'gogs/gogs:0.15.1'
+        }
+      ]
+    })
+  })
+})
+
 describe('.env files', () => {
   it('reads a variable whose value is an image reference, as Dependabot bumps it; other settings are not images', async () => {
     const env = (tag: string, port: number) =>

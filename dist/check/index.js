@@ -28374,7 +28374,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _check_action_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8095);
+/* harmony import */ var _check_action_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5363);
 // Entry of the pull-request check action (check/action.yml → dist/check/index.js).
 
 await (0,_check_action_js__WEBPACK_IMPORTED_MODULE_0__/* .runCheckAction */ .s5)(process.env, process.cwd());
@@ -28384,7 +28384,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 8095:
+/***/ 5363:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -32090,22 +32090,73 @@ function readImageRefs(file, text) {
     return { refs: out };
 }
 
+;// CONCATENATED MODULE: ./src/check/renovate-comments.ts
+// Image versions Renovate bumps through its regex-manager convention instead of an image field: a comment
+// `# renovate: datasource=docker depName=ghcr.io/siderolabs/kubelet` over the line that sets the version
+// (`kubernetesVersion: v1.31.0`, `ARG NODE_VERSION=22.1.0`, `export KUBELET_VERSION="v1.31.0"`). Such a
+// pair is the image `depName:version`, on the version's line. Other datasources (GitHub releases, Helm
+// charts) name no image and are left alone.
+
+const COMMENT = /^\s*(?:#|\/\/)\s*renovate:\s*(.*)$/;
+/** `key: value`, `KEY=value`, with `- `, `export`, `ARG` or `ENV` before, quotes and a trailing comment around. */
+const SETTING = /^\s*(?:-\s+)?(?:(?:export|ARG|ENV)\s+)?([\w.-]+)\s*(?::\s*|=)\s*(["']?)([^\s"'#]+)\2\s*(?:#.*)?$/;
+/** The images a file's Renovate comments name with the version below each; a version that is a whole reference is not one. */
+function renovateRefs(file, text) {
+    const lines = text.split(/\r?\n/);
+    const out = [];
+    for (let i = 0; i + 1 < lines.length; i++) {
+        const m = COMMENT.exec(lines[i]);
+        if (!m)
+            continue;
+        const fields = new Map();
+        for (const kv of m[1].trim().split(/\s+/)) {
+            const eq = kv.indexOf('=');
+            if (eq > 0)
+                fields.set(kv.slice(0, eq), kv.slice(eq + 1));
+        }
+        if (fields.get('datasource') !== 'docker')
+            continue;
+        const name = fields.get('packageName') ?? fields.get('depName');
+        const v = SETTING.exec(lines[i + 1]);
+        // A value that holds a name (`image: x:1.2`) is the file's own reference, read where the file's kind reads it.
+        if (!name || !v || /[/:]/.test(v[3].split('@')[0]))
+            continue;
+        const image = `${name}:${v[3]}`;
+        const read = imageMentions(image);
+        if (read.length !== 1 || read[0] !== image)
+            continue;
+        out.push({ file, line: i + 2, image, field: `${v[1]} (renovate: ${name.slice(0, 120)})` });
+    }
+    return out;
+}
+/** `refs` and the Renovate comments' images on lines none of `refs` is on (a Dockerfile's ARG is read once). */
+function withRenovateRefs(file, text, refs) {
+    const lines = new Set(refs.map((r) => r.line));
+    const more = renovateRefs(file, text).filter((r) => !lines.has(r.line));
+    return more.length === 0 ? [...refs] : [...refs, ...more].sort((a, b) => a.line - b.line);
+}
+
 ;// CONCATENATED MODULE: ./src/check/file-kinds.ts
 // How a file holding image references is read, by its name: as YAML (Compose, Kubernetes, Helm, Flux,
-// Kustomize), as a Dockerfile or as a `.env` file. The PR gate (changes.ts) and `check --manifest`
+// Kustomize), as a Dockerfile or as a `.env` file; in each, Renovate's comments too. The PR gate (changes.ts) and `check --manifest`
 // (manifest.ts) read files the same way.
+
 
 
 
 const YAML_FILE = /\.ya?ml$/i;
 const kindOf = (file) => YAML_FILE.test(file) ? 'yaml' : isDockerfile(file) ? 'dockerfile' : isEnvFile(file) ? 'env' : 'other';
-/** The image references of one file's text, read as its kind says (anything else as YAML), or why it cannot be. */
+/**
+ * The image references of one file's text, read as its kind says (anything else as YAML), with the versions its
+ * Renovate comments name (renovate-comments.ts); or why it cannot be read.
+ */
 function readRefs(file, kind, text) {
-    return kind === 'dockerfile'
+    const read = kind === 'dockerfile'
         ? readDockerfileRefs(file, text)
         : kind === 'env'
             ? readEnvRefs(file, text)
             : readImageRefs(file, text);
+    return 'refs' in read ? { refs: withRenovateRefs(file, text, read.refs) } : read;
 }
 
 ;// CONCATENATED MODULE: ./src/check/git-objects.ts
@@ -49494,6 +49545,7 @@ function pairRefs(files) {
 
 
 
+
 const run = (0,external_node_util_.promisify)(external_node_child_process_namespaceObject.execFile);
 /** A file larger than this is not a manifest anyone reviews; it is not read (and so is unknown). */
 const MAX_FILE_BYTES = 1024 * 1024;
@@ -49626,7 +49678,12 @@ async function changedImages(cwd, base, head, opts = {}) {
             // A file deleted changes no image in place; where its images went, the files read say.
             if (afterBytes === null || binary(beforeBytes) || binary(afterBytes))
                 return;
-            const touched = changedMentions(beforeBytes?.toString('utf8') ?? '', afterBytes?.toString('utf8') ?? '');
+            const [beforeText, afterText] = [beforeBytes?.toString('utf8') ?? '', afterBytes.toString('utf8')];
+            // A script or a Terraform file Renovate bumps by a comment: those versions are read, the rest only searched.
+            const [beforeRefs, afterRefs] = [renovateRefs(c.file, beforeText), renovateRefs(c.file, afterText)];
+            if (beforeRefs.length + afterRefs.length > 0)
+                read.push({ file: c.file, before: beforeBytes === null ? null : beforeRefs, after: afterRefs });
+            const touched = changedMentions(beforeText, afterText);
             if (touched.length > 0)
                 notRead.push({
                     file: c.file,

@@ -12,6 +12,7 @@ import { changedMentions } from './mentions.js'
 import { pairRefs, type FileRefs } from './pairing.js'
 import type { ImageChange } from './report.js'
 import type { FoundRef } from './refs.js'
+import { renovateRefs } from './renovate-comments.js'
 
 const run = promisify(execFile)
 
@@ -195,7 +196,12 @@ export async function changedImages(
     if (c.kind === 'other') {
       // A file deleted changes no image in place; where its images went, the files read say.
       if (afterBytes === null || binary(beforeBytes) || binary(afterBytes)) return
-      const touched = changedMentions(beforeBytes?.toString('utf8') ?? '', afterBytes?.toString('utf8') ?? '')
+      const [beforeText, afterText] = [beforeBytes?.toString('utf8') ?? '', afterBytes.toString('utf8')]
+      // A script or a Terraform file Renovate bumps by a comment: those versions are read, the rest only searched.
+      const [beforeRefs, afterRefs] = [renovateRefs(c.file, beforeText), renovateRefs(c.file, afterText)]
+      if (beforeRefs.length + afterRefs.length > 0)
+        read.push({ file: c.file, before: beforeBytes === null ? null : beforeRefs, after: afterRefs })
+      const touched = changedMentions(beforeText, afterText)
       if (touched.length > 0)
         notRead.push({
           file: c.file,

@@ -1,8 +1,8 @@
-export const id = 129;
-export const ids = [129];
+export const id = 666;
+export const ids = [666];
 export const modules = {
 
-/***/ 8129:
+/***/ 666:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -12405,22 +12405,73 @@ function readImageRefs(file, text) {
     return { refs: out };
 }
 
+;// CONCATENATED MODULE: ./src/check/renovate-comments.ts
+// Image versions Renovate bumps through its regex-manager convention instead of an image field: a comment
+// `# renovate: datasource=docker depName=ghcr.io/siderolabs/kubelet` over the line that sets the version
+// (`kubernetesVersion: v1.31.0`, `ARG NODE_VERSION=22.1.0`, `export KUBELET_VERSION="v1.31.0"`). Such a
+// pair is the image `depName:version`, on the version's line. Other datasources (GitHub releases, Helm
+// charts) name no image and are left alone.
+
+const renovate_comments_COMMENT = /^\s*(?:#|\/\/)\s*renovate:\s*(.*)$/;
+/** `key: value`, `KEY=value`, with `- `, `export`, `ARG` or `ENV` before, quotes and a trailing comment around. */
+const renovate_comments_SETTING = /^\s*(?:-\s+)?(?:(?:export|ARG|ENV)\s+)?([\w.-]+)\s*(?::\s*|=)\s*(["']?)([^\s"'#]+)\2\s*(?:#.*)?$/;
+/** The images a file's Renovate comments name with the version below each; a version that is a whole reference is not one. */
+function renovateRefs(file, text) {
+    const lines = text.split(/\r?\n/);
+    const out = [];
+    for (let i = 0; i + 1 < lines.length; i++) {
+        const m = renovate_comments_COMMENT.exec(lines[i]);
+        if (!m)
+            continue;
+        const fields = new Map();
+        for (const kv of m[1].trim().split(/\s+/)) {
+            const eq = kv.indexOf('=');
+            if (eq > 0)
+                fields.set(kv.slice(0, eq), kv.slice(eq + 1));
+        }
+        if (fields.get('datasource') !== 'docker')
+            continue;
+        const name = fields.get('packageName') ?? fields.get('depName');
+        const v = renovate_comments_SETTING.exec(lines[i + 1]);
+        // A value that holds a name (`image: x:1.2`) is the file's own reference, read where the file's kind reads it.
+        if (!name || !v || /[/:]/.test(v[3].split('@')[0]))
+            continue;
+        const image = `${name}:${v[3]}`;
+        const read = imageMentions(image);
+        if (read.length !== 1 || read[0] !== image)
+            continue;
+        out.push({ file, line: i + 2, image, field: `${v[1]} (renovate: ${name.slice(0, 120)})` });
+    }
+    return out;
+}
+/** `refs` and the Renovate comments' images on lines none of `refs` is on (a Dockerfile's ARG is read once). */
+function withRenovateRefs(file, text, refs) {
+    const lines = new Set(refs.map((r) => r.line));
+    const more = renovateRefs(file, text).filter((r) => !lines.has(r.line));
+    return more.length === 0 ? [...refs] : [...refs, ...more].sort((a, b) => a.line - b.line);
+}
+
 ;// CONCATENATED MODULE: ./src/check/file-kinds.ts
 // How a file holding image references is read, by its name: as YAML (Compose, Kubernetes, Helm, Flux,
-// Kustomize), as a Dockerfile or as a `.env` file. The PR gate (changes.ts) and `check --manifest`
+// Kustomize), as a Dockerfile or as a `.env` file; in each, Renovate's comments too. The PR gate (changes.ts) and `check --manifest`
 // (manifest.ts) read files the same way.
+
 
 
 
 const YAML_FILE = /\.ya?ml$/i;
 const file_kinds_kindOf = (file) => YAML_FILE.test(file) ? 'yaml' : isDockerfile(file) ? 'dockerfile' : isEnvFile(file) ? 'env' : 'other';
-/** The image references of one file's text, read as its kind says (anything else as YAML), or why it cannot be. */
+/**
+ * The image references of one file's text, read as its kind says (anything else as YAML), with the versions its
+ * Renovate comments name (renovate-comments.ts); or why it cannot be read.
+ */
 function readRefs(file, kind, text) {
-    return kind === 'dockerfile'
+    const read = kind === 'dockerfile'
         ? readDockerfileRefs(file, text)
         : kind === 'env'
             ? readEnvRefs(file, text)
             : readImageRefs(file, text);
+    return 'refs' in read ? { refs: withRenovateRefs(file, text, read.refs) } : read;
 }
 
 ;// CONCATENATED MODULE: ./src/check/manifest.ts
@@ -15034,4 +15085,4 @@ function versionIdentity(label, tagPrefix) {
 
 };
 
-//# sourceMappingURL=129.index.js.map
+//# sourceMappingURL=666.index.js.map
