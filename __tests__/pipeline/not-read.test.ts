@@ -169,4 +169,40 @@ describe('a record with no release facts', () => {
     expect(quiet).toMatchObject({ latestVersion: 'v0.8.0', safeToUpdate: 'unknown' })
     expect(quiet!.rationale).toMatch(/release notes of v0\.8\.0 have not been read yet/)
   })
+
+  it('an archived record with no release is unmaintained, names its successor, and a refresh still reads it from nothing', async () => {
+    await writeFile(
+      path.join(dir, 'catalog/apps/quiet-tool.yml'),
+      `${BARE}archived: true\nsuccessor: example/loud-tool\n`
+    )
+    await run('day1', {})
+    const first = (await read<CatalogDoc>('day1', 'api/v1/apps.json')).apps.find((a) => a.slug === 'quiet-tool')
+    expect(first).toMatchObject({
+      latestVersion: NOT_READ_VERSION,
+      safeToUpdate: 'unmaintained',
+      successor: 'example/loud-tool'
+    })
+    expect(first!.rationale).toMatch(/^Unmaintained \(archived\): the catalog records example\/quiet-tool as archived/)
+    const badge = await readFile(path.join(dir, 'day1/badge/quiet-tool.svg'), 'utf8')
+    expect(badge).toContain('<title>update safety: unmaintained · not read yet</title>')
+    // Offline again from it: still unmaintained; a refresh then asks for its releases from nothing.
+    await run('day2', { previous: path.join(dir, 'day1') })
+    const kept = (await read<CatalogDoc>('day2', 'api/v1/apps.json')).apps.find((a) => a.slug === 'quiet-tool')
+    expect(kept).toMatchObject({ latestVersion: NOT_READ_VERSION, safeToUpdate: 'unmaintained' })
+    const seen: RefreshTarget[] = []
+    await run(
+      'day3',
+      { previous: path.join(dir, 'day2'), refresh: true },
+      {
+        refresh: async (targets) => {
+          seen.push(...targets)
+          return {
+            outcomes: new Map(targets.map((t) => [t.slug, { status: 'failed', reason: 'HTTP 502' } as RefreshOutcome])),
+            stats: { requests: 1, graphqlPoints: 1, remaining: 4999, batches: 1 }
+          }
+        }
+      }
+    )
+    expect(seen.find((t) => t.slug === 'quiet-tool')?.previousVersion).toBeUndefined()
+  })
 })

@@ -59,12 +59,17 @@ export function lastKnownGood(
 
 /** The previous record when it names a release that was read; a record published unread names none. */
 export function publishedRelease(previous: AppRecord | undefined): AppRecord | undefined {
-  return previous?.latestVersion === NOT_READ_VERSION && previous.safeToUpdate === 'unknown' ? undefined : previous
+  return previous && publishedUnread(previous) ? undefined : previous
+}
+
+/** A record notReadRecord wrote: no release read, `unknown` (or `unmaintained`, the catalog saying it is archived). */
+export function publishedUnread(r: Pick<AppRecord, 'latestVersion' | 'safeToUpdate'>): boolean {
+  return r.latestVersion === NOT_READ_VERSION && (r.safeToUpdate === 'unknown' || r.safeToUpdate === 'unmaintained')
 }
 
 /**
  * What an offline build publishes for a record with no release facts at all (no seed, never published, no notes
- * read): `unknown`, saying its releases are not read yet, so a catalog that grows by records of names and images
+ * read): `unknown` (`unmaintained` when the catalog says it is archived), saying its releases are not read yet, so a catalog that grows by records of names and images
  * alone builds, and every app shows. `checked` is the day the build's other facts are as of (the index's "as of").
  */
 export function notReadRecord(item: Pick<LoadedEntry, 'slug' | 'entry'>, checked: string): AppRecord {
@@ -73,8 +78,16 @@ export function notReadRecord(item: Pick<LoadedEntry, 'slug' | 'entry'>, checked
     name: item.entry.name,
     repo: item.entry.repo,
     latestVersion: NOT_READ_VERSION,
-    safeToUpdate: 'unknown',
-    rationale: `Assessment pending: the releases of ${item.entry.repo} are not read yet; the next refresh from GitHub (or a notes file with its releases) reads them.`,
+    // The catalog's own word that the repository is archived is a fact without any release: the app is dead.
+    ...(item.entry.archived
+      ? {
+          safeToUpdate: 'unmaintained' as const,
+          rationale: `Unmaintained (archived): the catalog records ${item.entry.repo} as archived (read-only), so no further releases or fixes will come; its releases are not read yet.`
+        }
+      : {
+          safeToUpdate: 'unknown' as const,
+          rationale: `Assessment pending: the releases of ${item.entry.repo} are not read yet; the next refresh from GitHub (or a notes file with its releases) reads them.`
+        }),
     changelogSummary: null,
     sourceUrl: `https://github.com/${item.entry.repo}/releases`,
     lastChecked: checked,
