@@ -183,6 +183,31 @@ describe('a custom domain on the Pages branch', () => {
   })
 })
 
+describe('validate', () => {
+  it('warns of a release day after today by file, line and field, and still passes', async () => {
+    const catalog = path.join(dir, 'future-day')
+    await mkdir(path.join(catalog, 'apps'), { recursive: true })
+    await writeFile(
+      path.join(catalog, 'apps', 'late.yml'),
+      'name: Late\nrepo: a/late\nrelease:\n  version: v1.0.0\n  url: https://github.com/a/late/releases/tag/v1.0.0\n  checked: 2999-01-01\n'
+    )
+    const warned: { message: string; file?: string; line?: number }[] = []
+    const log = {
+      info: () => {},
+      error: () => {},
+      warning: (message: string, ref?: { file?: string; line?: number }) => warned.push({ message, ...ref })
+    }
+    expect(await main(['validate', '--catalog', catalog], log, {})).toBe(0)
+    expect(warned).toEqual([
+      {
+        message: expect.stringMatching(/^release\.checked: 2999-01-01 is after today \(\d{4}-\d{2}-\d{2}\)/),
+        file: path.join(catalog, 'apps', 'late.yml'),
+        line: 6
+      }
+    ])
+  })
+})
+
 describe('stderrLogger', () => {
   it('prints a file name with ESC or U+202E escaped, never raw', async () => {
     const catalog = path.join(dir, 'hostile-names')

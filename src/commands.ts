@@ -7,7 +7,7 @@ import { createInterface } from 'node:readline'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { buildDeps } from './pipeline/deps.js'
 import { addRecord } from './catalog/add.js'
-import { loadCatalog } from './catalog/load.js'
+import { futureDays, loadCatalog } from './catalog/load.js'
 import { classifyJsonl } from './classify/jsonl.js'
 import { build } from './pipeline/pipeline.js'
 import { serveSite } from './output/serve.js'
@@ -327,6 +327,8 @@ async function run(
         options: { catalog: { type: 'string', default: 'catalog' } }
       })
       const entries = await loadCatalog(values.catalog, log)
+      for (const w of futureDays(entries, new Date().toISOString().slice(0, 10)))
+        log.warning(`${w.field}: ${w.message}`, { file: w.file, line: w.line })
       // Valid, but a build with nothing to read it from publishes it as unknown: say so now, not then.
       const factless = entries.filter((e) => !e.entry.release)
       for (const e of factless)

@@ -254,15 +254,37 @@ export function parseRecord(text: string, file: string): { entry?: CatalogEntry;
   return typeof repo === 'string' && REPO_PATTERN.test(repo) ? { issues, repo } : { issues }
 }
 
-/** Line of a record's `repo` key, for the rare message that names it; 1 when it cannot be found. */
-function repoLine(file: string): number {
+/** Line of a record's key (`repo`, `release.checked`), for the rare message that names it; 1 when it cannot be found. */
+function keyLine(file: string, at: PropertyKey[], key: string): number {
   try {
     const lc = new LineCounter()
     const doc = parseDocument(readFileSync(file, 'utf8'), { lineCounter: lc })
-    return locate(doc, lc, [], 'repo').line
+    return locate(doc, lc, at, key).line
   } catch {
     return 1
   }
+}
+const repoLine = (file: string) => keyLine(file, [], 'repo')
+
+/**
+ * The release days of records that lie after `today` (YYYY-MM-DD): a typo such as 2099 for 2026. Valid by the
+ * schema, but no fact is read in the future, and the build's "as of" must not move there: a warning for each.
+ */
+export function futureDays(entries: readonly LoadedEntry[], today: string): CatalogIssue[] {
+  const out: CatalogIssue[] = []
+  for (const { file, entry } of entries)
+    for (const key of ['checked', 'date'] as const) {
+      const day = entry.release?.[key]
+      if (typeof day === 'string' && day > today)
+        out.push({
+          file,
+          line: keyLine(file, ['release'], key),
+          column: 1,
+          field: `release.${key}`,
+          message: `${day} is after today (${today}): no fact is read in the future; the build does not count it as the catalog's "as of" day`
+        })
+    }
+  return out
 }
 
 /**

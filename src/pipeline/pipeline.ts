@@ -6,7 +6,7 @@
 import { quoted } from '../util/text.js'
 import { stat } from 'node:fs/promises'
 import path from 'node:path'
-import { readCatalog, type CatalogRead, type LoadedEntry } from '../catalog/load.js'
+import { futureDays, readCatalog, type CatalogRead, type LoadedEntry } from '../catalog/load.js'
 import { checkOutputDir, recoverOutputDir, StagedTree, type SiteFile } from '../output/write-tree.js'
 import { snapshotChecker } from '../output/validate.js'
 import type { AppRecord, CommunityImage, ReleasesDoc } from '../schema/index.js'
@@ -254,7 +254,8 @@ function withReleaseData(
     let asOf: string | null = null
     for (const a of apps) {
       const day = a.facts?.checked ?? a.kept?.lastChecked
-      if (day && (asOf === null || day > asOf)) asOf = day
+      // A day after the run's is a typo in one record (catalog/load.ts: futureDays), not the others' "as of".
+      if (day && day <= today && (asOf === null || day > asOf)) asOf = day
     }
     const checked = asOf ?? today
     apps = apps.map((a) => (notRead.has(a.slug) ? { ...a, kept: notReadRecord(a, checked) } : a))
@@ -404,6 +405,8 @@ async function judgeCatalog(
   const read = onlySome(await readCatalog(path.relative(process.cwd(), catalogDir) || '.', log, known), opts.only)
   const entries = read.entries
   for (const { slug } of read.known) out.carry.adopt(slug)
+  for (const w of futureDays(entries, opts.now.toISOString().slice(0, 10)))
+    log.warning(`${w.field}: ${w.message}`, { file: w.file, line: w.line })
   // 4. Release facts for every app; an app whose judged history was lost has it read again (issue 48).
   const previousHistories = previousPublishes(previousDir, paths.releasesSchema)
   const lost = (slug: string) => historyProblem(previousDir, slug, previousHistories && previous.has(slug)) !== null
