@@ -1,6 +1,7 @@
 // Image references as Compose writes them, and the version a tag says is running.
 import { describe, expect, it } from '@jest/globals'
-import { imageKey, imageMatcher, parseImageRef, runningVersion } from '../../src/check/images.js'
+import { imageMatcher, parseImageRef, runningVersion } from '../../src/check/images.js'
+import { imageKey } from '../../src/util/image-key.js'
 import { githubRepoOf, registryOf } from '../../src/check/oci.js'
 import { findImageRefs } from '../../src/check/refs.js'
 import { readCompose } from '../../src/check/compose.js'

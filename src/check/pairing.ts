@@ -2,7 +2,8 @@
 // bumps a tag in place; a chart upgrade moves images to new paths (`image.name` → `image.repository`),
 // a person renames a file or a service in the same commit as the bump. A reference that left one place
 // and came back at another, of the same image, is that image's update, never an addition.
-import { imageKey, parseImageRef } from './images.js'
+import { imageKey } from '../util/image-key.js'
+import { parseImageRef } from './images.js'
 import type { FoundRef } from './refs.js'
 import type { ImageChange } from './report.js'
 
