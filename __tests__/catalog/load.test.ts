@@ -366,7 +366,7 @@ describe('loadCatalog', () => {
     expect(issue!.message).toContain(`${path.join(dir, 'apps', 'a.yml')}:2`)
     // The other file carries the error too: either may be the one just added.
     expect(other).toMatchObject({ file: path.join(dir, 'apps', 'a.yml'), line: 2, field: 'repo' })
-    expect(other!.message).toBe(`repository owner/app is tracked again by ${path.join(dir, 'apps', 'b.yml')}:3`)
+    expect(other!.message).toBe(`repository Owner/App is tracked again by ${path.join(dir, 'apps', 'b.yml')}:3`)
   })
 
   it('reports a repository tracked twice even when one of the records has other errors', async () => {
@@ -376,11 +376,30 @@ describe('loadCatalog', () => {
     const issues = await issuesOf()
     expect(issues.map((i) => `${path.basename(i.file)}:${i.line} ${i.field}: ${i.message.split(' (')[0]}`)).toEqual([
       'a.yml:3 colour: unknown key',
-      `a.yml:2 repo: repository Owner/App is tracked again by ${path.join(dir, 'apps', 'b.yml')}:1`,
+      `a.yml:2 repo: repository owner/app is tracked again by ${path.join(dir, 'apps', 'b.yml')}:1`,
       'b.yml:1 name: is required',
       `b.yml:1 repo: repository Owner/App is already tracked by ${path.join(dir, 'apps', 'a.yml')}:2`,
       'c.yml:3 hompage: unknown key'
     ])
+  })
+
+  it('rejects one image mapped by two records by any spelling, unless one of them is archived', async () => {
+    await put('a.yml', 'name: A\nrepo: a/a\nimages:\n  - foo/shared\n')
+    await put('b.yml', 'name: B\nrepo: b/b\nimages:\n  - ghcr.io/b/b\n  - docker.io/foo/shared\n')
+    await put('old.yml', 'name: Old\nrepo: o/old\narchived: true\nsuccessor: a/a\nimages:\n  - foo/shared\n')
+    const issues = await issuesOf()
+    expect(issues.map((i) => `${path.basename(i.file)}:${i.line} ${i.field}: ${i.message}`)).toEqual([
+      `a.yml:3 images: image foo/shared is mapped again by ${path.join(dir, 'apps', 'b.yml')} (as docker.io/foo/shared)`,
+      `b.yml:3 images: image docker.io/foo/shared is already mapped by ${path.join(dir, 'apps', 'a.yml')} (as foo/shared): one image, one app`
+    ])
+  })
+
+  it('rejects a successor that names the app itself', async () => {
+    await put('self.yml', 'name: Self\nrepo: Foo/Self\narchived: true\nsuccessor: foo/self\n')
+    await put('slug.yml', 'name: Slug\nrepo: foo/slug\narchived: true\nsuccessor: slug\n')
+    const issues = await issuesOf()
+    expect(issues.map((i) => `${path.basename(i.file)}:${i.line} ${i.field}`)).toEqual(['self.yml:4 successor', 'slug.yml:4 successor'])
+    expect(issues[0]!.message).toMatch(/^names the app itself/)
   })
 
   it('rejects a file that is not UTF-8', async () => {

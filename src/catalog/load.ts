@@ -10,6 +10,7 @@ import { z } from 'zod'
 import { ProblemsError, type Problem } from '../util/problems.js'
 import { didYouMean } from '../util/suggest.js'
 import { readRegularFile } from '../util/regular-file.js'
+import { imageKey } from '../util/image-key.js'
 import { escapeUnsafe } from '../util/text.js'
 import type { Logger } from '../util/types.js'
 import { catalogEntrySchema, REPO_PATTERN, SLUG_PATTERN, type CatalogEntry } from '../schema/index.js'
@@ -254,6 +255,32 @@ export function parseRecord(text: string, file: string): { entry?: CatalogEntry;
   return typeof repo === 'string' && REPO_PATTERN.test(repo) ? { issues, repo } : { issues }
 }
 
+/**
+ * One image (by every spelling: `foo/x`, `docker.io/foo/x`) claimed by two records, neither archived: `check` would
+ * judge one service as two apps. An archived app and the project that goes on publishing its image may share it.
+ */
+function sharedImages(entries: readonly LoadedEntry[]): CatalogIssue[] {
+  const owner = new Map<string, { file: string; image: string }>()
+  const out: CatalogIssue[] = []
+  for (const { file, entry } of entries) {
+    if (entry.archived) continue
+    const names = [...(entry.images ?? []), ...(entry.community ?? []).map((c) => c.image)]
+    for (const key of new Set(names.map(imageKey))) {
+      const image = names.find((n) => imageKey(n) === key)!
+      const first = owner.get(key)
+      if (!first) {
+        owner.set(key, { file, image })
+        continue
+      }
+      out.push(
+        { file, line: keyLine(file, [], 'images'), column: 1, field: 'images', message: `image ${image} is already mapped by ${first.file} (as ${first.image}): one image, one app` },
+        { file: first.file, line: keyLine(first.file, [], 'images'), column: 1, field: 'images', message: `image ${first.image} is mapped again by ${file} (as ${image})` }
+      )
+    }
+  }
+  return out
+}
+
 /** Line of a record's key (`repo`, `release.checked`), for the rare message that names it; 1 when it cannot be found. */
 function keyLine(file: string, at: PropertyKey[], key: string): number {
   try {
@@ -407,7 +434,7 @@ export async function readCatalog(catalogDir: string, log?: Logger, known?: Know
   const loaded: LoadedEntry[] = []
   const knownRead: CatalogRead['known'] = []
   const order: string[] = []
-  const repos = new Map<string, string>()
+  const repos = new Map<string, { file: string; repo: string }>()
   candidates.forEach(({ file, slug }, i) => {
     const { entry, issues: recordIssues, repo = entry?.repo, known: isKnown } = read[i]!
     issues.push(...recordIssues)
@@ -416,17 +443,24 @@ export async function readCatalog(catalogDir: string, log?: Logger, known?: Know
     const key = repo.toLowerCase()
     const seen = repos.get(key)
     if (seen !== undefined) {
-      issues.push({ file, line: repoLine(file), column: 1, field: 'repo', message: `repository ${repo} is already tracked by ${seen}:${repoLine(seen)}` })
+      issues.push({ file, line: repoLine(file), column: 1, field: 'repo', message: `repository ${repo} is already tracked by ${seen.file}:${repoLine(seen.file)}` })
       // Both records are named: which of the two was added (the file a pull request changed) only the reader knows.
-      issues.push({ file: seen, line: repoLine(seen), column: 1, field: 'repo', message: `repository ${repo} is tracked again by ${file}:${repoLine(file)}` })
+      // Each message names the repository as its own file spells it.
+      issues.push({ file: seen.file, line: repoLine(seen.file), column: 1, field: 'repo', message: `repository ${seen.repo} is tracked again by ${file}:${repoLine(file)}` })
       return
     }
-    repos.set(key, file)
+    repos.set(key, { file, repo })
     if (entry) loaded.push({ slug, file, entry })
     else if (isKnown) knownRead.push({ slug, file })
     else return
     order.push(slug)
   })
+  issues.push(...sharedImages(loaded))
+  for (const { file, slug, entry } of loaded) {
+    const successor = entry.successor?.toLowerCase()
+    if (successor === entry.repo.toLowerCase() || successor === slug)
+      issues.push({ file, line: keyLine(file, [], 'successor'), column: 1, field: 'successor', message: `names the app itself; a successor is the project that replaces it (owner/name)` })
+  }
   // In file order, as a maintainer reads them (names sort the same way as paths in one folder).
   if (issues.length > 0) throw catalogError(issues.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)))
   return { entries: loaded, known: knownRead, order }
