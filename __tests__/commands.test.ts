@@ -390,11 +390,16 @@ describe('add, validate and build --only: a new app in a few minutes', () => {
     expect(await main(['validate', '--catalog', catalog], v.log, {})).toBe(0)
     expect(v.text()).toBe(
       'notes-app has no release facts: a build publishes it as unknown (not read yet) until build --refresh (with GITHUB_TOKEN) or --notes-from reads its releases; or add a release: {version, url, checked} block\n' +
-        `${catalog}: 1 records, all valid; 1 with no release facts yet`
+        `${catalog}: 1 record, all valid; 1 with no release facts yet`
     )
     // A name that is not a repository, a slug or image that is not one: usage errors, nothing written.
     expect((await add(['notes-app', '--catalog', catalog], {})).code).toBe(2)
     expect((await add(['a/b', '--slug', 'Bad_Slug', '--catalog', catalog], {})).code).toBe(2)
+    const noSlug = await add(['a/---', '--catalog', catalog], {})
+    expect([noSlug.code, noSlug.text]).toEqual([
+      2,
+      expect.stringMatching(/^a\/--- gives no slug .*: give one with --slug/)
+    ])
     expect((await add(['a/b', '--image', 'nginx:1.27', '--catalog', catalog], {})).code).toBe(2)
     expect((await add(['example-org/missing', '--catalog', catalog])).text).toContain(
       'GitHub has no repository example-org/missing'

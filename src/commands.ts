@@ -82,7 +82,8 @@ const HELP: Record<string, string> = {
             Write a new record, DIR/apps/SLUG.yml (never over an existing one).
             With GITHUB_TOKEN it records GitHub's facts: the repository, whether
             it is archived, its latest release (version, page, date, the day
-            read); without, a minimal record that needs build --refresh.
+            read); without, a minimal record, published as unknown until
+            build --refresh or --notes-from reads its releases.
             Example:
               updatesafe add traefik/traefik --image traefik
 `,
@@ -337,7 +338,7 @@ async function run(
           { file: e.file, line: 1 }
         )
       log.info(
-        `${values.catalog}: ${entries.length} records, all valid` +
+        `${values.catalog}: ${entries.length} record${entries.length === 1 ? '' : 's'}, all valid` +
           (factless.length ? `; ${factless.length} with no release facts yet` : '')
       )
       return 0

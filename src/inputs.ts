@@ -74,7 +74,8 @@ export function parseEndpoint(value: string | undefined): string {
 export function parseCalls(value: string | undefined): number {
   if (value === undefined || value.trim() === '') return DEFAULT_MAX_MODEL_CALLS
   const n = Number(value)
-  if (!Number.isInteger(n) || n < 0) throw problem('usage', `max-model-calls "${value}" is not a whole number`)
+  if (!Number.isInteger(n) || n < 0)
+    throw problem('usage', `max-model-calls "${value}" is not a whole number of 0 or more`)
   return n
 }
 

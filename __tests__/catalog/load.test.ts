@@ -297,6 +297,13 @@ describe('parseRecord reads as yaml does', () => {
     expect(parseRecord('name: X\nrepo: a/b\nrelease:\n  version: 1.10\n  url: https://x.example/r\n  checked: 2026-11-21\n', 'a.yml').issues[0]!.message).toContain('write it in quotes')
   })
 
+  it('says a record with a second document holds two, at the second, without naming the parser’s API', () => {
+    const { issues } = parseRecord('name: X\nrepo: a/b\n---\nname: Y\n', 'a.yml')
+    expect(issues).toEqual([
+      expect.objectContaining({ line: 3, message: 'holds more than one YAML document (a second --- line); a record is one document' })
+    ])
+  })
+
   it('reports a duplicate key at its line', () => {
     const { issues } = parseRecord('name: X\nrepo: a/b\nname: Y\n', 'a.yml')
     expect(issues).toEqual([expect.objectContaining({ line: 3, message: expect.stringContaining('YAML syntax error') })])

@@ -60,7 +60,9 @@ export async function addRecord(
   const slug = opts.slug ?? slugFor(opts.repo)
   if (!SLUG_PATTERN.test(slug))
     throw usage(
-      `--slug "${slug}" is not a slug: lowercase letters, digits and single hyphens${opts.slug ? '' : ' (give one with --slug)'}`
+      opts.slug
+        ? `--slug "${slug}" is not a slug: lowercase letters, digits and single hyphens`
+        : `${opts.repo} gives no slug (lowercase letters, digits and single hyphens): give one with --slug`
     )
   for (const image of opts.images ?? [])
     if (!IMAGE_PATTERN.test(image))

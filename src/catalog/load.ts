@@ -213,7 +213,12 @@ export function parseRecord(text: string, file: string): { entry?: CatalogEntry;
   if (doc.errors.length > 0) {
     for (const e of doc.errors) {
       const pos = lc.linePos(e.pos[0])
-      issues.push({ file, line: pos.line, column: pos.col, message: `YAML syntax error: ${e.message.split('\n')[0]}` })
+      // The yaml package names its own API for a second document; a maintainer needs to know what to remove.
+      const message =
+        e.code === 'MULTIPLE_DOCS'
+          ? 'holds more than one YAML document (a second --- line); a record is one document'
+          : `YAML syntax error: ${e.message.split('\n')[0]}`
+      issues.push({ file, line: pos.line, column: pos.col, message })
     }
     return { issues }
   }

@@ -718,7 +718,9 @@ export async function build(opts: BuildOptions, deps: BuildDeps): Promise<BuildR
     log.info(
       `wrote ${written} files for ${records.length} app${records.length === 1 ? '' : 's'} to ${outDir}` +
         (tree.unchanged ? ` (${tree.unchanged} unchanged, linked from the previous snapshot)` : '') +
-        (judged.carried.size ? `; ${judged.carried.size} apps unchanged since it, carried over unread` : '') +
+        (judged.carried.size
+          ? `; ${judged.carried.size} app${judged.carried.size === 1 ? '' : 's'} unchanged since it, carried over unread`
+          : '') +
         `${stale.length ? `; stale: ${stale.join(', ')}` : ''}` +
         (leftOut.length ? `; left out: ${leftOut.map((l) => l.slug).join(', ')}` : '') +
         (judged.historyReset.length
