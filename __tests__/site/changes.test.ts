@@ -215,7 +215,7 @@ describe('feedFiles', () => {
     }
   })
 
-  test('a state seen again replaces its older entry, so ids stay unique', async () => {
+  test('a state seen again is a new entry with an id of its own, and the older one stays', async () => {
     const gitea = RECORDS.find((r) => r.slug === 'gitea')!
     const flipped = { ...gitea, safeToUpdate: 'safe' as const }
     const p1 = await publishAndReadBack(run({ changes: firstPublication([gitea]), records: [gitea], generatedAt: T1 }))
@@ -236,8 +236,12 @@ describe('feedFiles', () => {
       baseUrl: BASE
     })
     const feed = atom(run3, 'apps/gitea/feed.xml')
-    expect(titles(feed)).toEqual(['Gitea 1.23.5: caution', 'Gitea 1.23.5: safe'])
-    expect(updates(feed)).toEqual([T3, T2])
+    expect(titles(feed)).toEqual(['Gitea 1.23.5: caution', 'Gitea 1.23.5: safe', 'Gitea 1.23.5: caution'])
+    expect(updates(feed)).toEqual([T3, T2, T1])
+    // A reader that knows the first caution entry's id still sees the second one as new.
+    const ids = entries(feed).map((e) => child(e, 'id')!.text)
+    expect(new Set(ids).size).toBe(3)
+    expect(ids[0]).toBe(`${ids[2]}/${T3.slice(0, 19).replace(/[-:]/g, '')}`)
   })
 
   test(`bounded: the newest ${RECENT_CHANGES} changes plus the newest of every current app; ${FEED_ENTRIES} per feed`, () => {

@@ -38,7 +38,9 @@ export const changeSchema = z.strictObject({
     .string()
     .max(2048)
     .regex(/^[A-Za-z][A-Za-z0-9+.-]*:[^\s<>"{}|\\^`]+$/, 'must be an IRI')
-    .describe('Atom id of the entry: a tag URI naming app, version and class (older entries: the page URL); never changes'),
+    .describe(
+      'Atom id of the entry: a tag URI naming app, version and class (and the run\'s time, for a state seen again; older entries: the page URL); never changes'
+    ),
   at: z
     .string()
     .regex(TIMESTAMP_PATTERN)
@@ -175,7 +177,11 @@ export function mergeChanges(input: ChangesInput): Change[] {
       continue
     fresh.push(newChange(record, c.before, input.generatedAt, input.baseUrl, input.idPrefix))
   }
-  // A state seen before (e.g. a class that flips back) replaces its older entry: ids stay unique in every feed.
+  // A state seen before (a class that flips back) is news again: a feed reader that knows an id shows nothing new,
+  // so its entry gets an id of its own, made unique by this run's time, and the older entry stays in the history.
+  const previousIds = new Set(input.previous.map((c) => c.id))
+  const stamp = input.generatedAt.slice(0, 19).replace(/[-:]/g, '')
+  for (const c of fresh) if (previousIds.has(c.id)) c.id = `${c.id}/${stamp}`
   const freshIds = new Set(fresh.map((c) => c.id))
   const all = [...fresh, ...input.previous.filter((c) => !freshIds.has(c.id))].sort(newestFirst)
   const seen = new Set<string>()
