@@ -77,12 +77,24 @@ export const httpUrl = z
   })
   .max(2048)
 
+/** One word without control, format or noncharacter code points: what a version label may be. */
+export const VERSION_LABEL = /^[^\p{Cc}\p{Cf}\p{Noncharacter_Code_Point}\s]+$/u
+
+/**
+ * VERSION_LABEL for the published JSON Schemas, in `\uXXXX` escapes that every regular-expression engine reads
+ * (Python's `re` and ajv 6 cannot read `\p{…}`): the same code points of the Basic Multilingual Plane, as Unicode 16
+ * classes them. It leaves out the few astral ones, so it is looser, never stricter: every document we publish passes.
+ */
+export const VERSION_LABEL_PORTABLE =
+  '^[^\\u0000-\\u001F\\u007F-\\u009F\\u00AD\\u0600-\\u0605\\u061C\\u06DD\\u070F\\u0890\\u0891\\u08E2\\u180E' +
+  '\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2064\\u2066-\\u206F\\uFDD0-\\uFDEF\\uFEFF\\uFFF9-\\uFFFB\\uFFFE\\uFFFF\\s]+$'
+
 const versionLabel = z
   .string()
   .min(1)
   .max(LIMITS.version)
   // A version label is shown everywhere and used in comparisons: no control characters.
-  .regex(/^[^\p{Cc}\p{Cf}\p{Noncharacter_Code_Point}\s]+$/u, 'must be a single word without control characters')
+  .regex(VERSION_LABEL, 'must be a single word without control characters')
 
 // ---------------------------------------------------------------------------
 // Catalog records: catalog/apps/<slug>.yml

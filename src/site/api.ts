@@ -20,7 +20,9 @@ import {
   type CatalogDoc,
   type CommunityImage,
   STATUS_SCHEMA_ID,
-  statusDocSchema
+  statusDocSchema,
+  VERSION_LABEL,
+  VERSION_LABEL_PORTABLE
 } from '../schema/index.js'
 import { CHANGES_SCHEMA_ID, changesDocSchema } from './changes.js'
 import { toJson } from '../util/json.js'
@@ -59,11 +61,29 @@ export function buildDocuments(
   return { catalog, apps: apps.map((r) => appDoc(r, generatedAt)) }
 }
 
+/**
+ * The schema with every `pattern` one that any consumer's engine reads: `\p{…}` (JSON Schema asks for ECMA-262 with
+ * Unicode) is written out as BMP escapes where we know an equal-or-looser form, and a pattern without one is refused,
+ * so a new `\p{…}` cannot reach the published schemas unnoticed.
+ */
+export function portablePatterns(json: unknown): unknown {
+  if (Array.isArray(json)) return json.map(portablePatterns)
+  if (json === null || typeof json !== 'object') return json
+  const out: Record<string, unknown> = {}
+  for (const [k, v] of Object.entries(json)) {
+    if (k === 'pattern' && typeof v === 'string' && v.includes('\\p{')) {
+      if (v !== VERSION_LABEL.source) throw new Error(`no portable form of the pattern ${v}`)
+      out[k] = VERSION_LABEL_PORTABLE
+    } else out[k] = portablePatterns(v)
+  }
+  return out
+}
+
 export function jsonSchemas(baseUrl: string): Map<string, string> {
   const files = new Map<string, string>()
   const make = (schema: z.ZodType, file: string, title: string) => {
-    const json = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'output' })
-    files.set(file, toJson({ $id: siteUrl(baseUrl, file), title, ...json }))
+    const json = portablePatterns(z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'output' }))
+    files.set(file, toJson({ $id: siteUrl(baseUrl, file), title, ...(json as object) }))
   }
   make(catalogDocSchema, paths.appsSchema, APPS_SCHEMA_ID)
   make(appDocSchema, paths.appSchema, APP_SCHEMA_ID)
