@@ -28374,7 +28374,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _check_action_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5363);
+/* harmony import */ var _check_action_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7912);
 // Entry of the pull-request check action (check/action.yml → dist/check/index.js).
 
 await (0,_check_action_js__WEBPACK_IMPORTED_MODULE_0__/* .runCheckAction */ .s5)(process.env, process.cwd());
@@ -28384,7 +28384,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5363:
+/***/ 7912:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -32263,6 +32263,35 @@ async function objectSizes(cwd, names, opts = {}) {
 /** Each object's bytes, handed to `onBlob` in order as git writes them (never all held at once). */
 function readBlobs(cwd, names, onBlob, opts = {}) {
     return catFile(cwd, '--batch', names, (i, _header, body) => onBlob(i, body), opts);
+}
+
+;// CONCATENATED MODULE: ./src/util/image-key.ts
+// The one spelling of a container image's name that all its addresses meet at: `check` matches images by it, and
+// the catalog finds two records claiming one image by it.
+/**
+ * One spelling per image: Docker Hub's implicit registry and `library/` namespace are dropped
+ * (`docker.io/library/nginx` is `nginx`), and a registry host is case-insensitive.
+ */
+function imageKey(name) {
+    const parts = name.split('/');
+    const first = parts[0];
+    const hasRegistry = parts.length > 1 && (first.includes('.') || first.includes(':') || first === 'localhost');
+    let host = hasRegistry ? first.toLowerCase() : null;
+    let path = hasRegistry ? parts.slice(1) : parts;
+    // mirror.gcr.io is Google's pull-through mirror of Docker Hub: mirror.gcr.io/envoyproxy/envoy is envoyproxy/envoy.
+    if (host === 'docker.io' || host === 'index.docker.io' || host === 'registry-1.docker.io' || host === 'mirror.gcr.io')
+        host = null;
+    // Amazon's mirror of Docker Hub's official images: public.ecr.aws/docker/library/x is Docker Hub's x.
+    if (host === 'public.ecr.aws' && path[0] === 'docker' && path[1] === 'library' && path.length === 3) {
+        host = null;
+        path = path.slice(2);
+    }
+    if (host === null && path.length === 2 && path[0] === 'library')
+        path = path.slice(1);
+    // LinuxServer.io publishes each image at lscr.io and on Docker Hub: one image, two addresses.
+    if (host === 'lscr.io' && path[0] === 'linuxserver')
+        host = null;
+    return [...(host ? [host] : []), ...path].join('/');
 }
 
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/core/util.js
@@ -48709,11 +48738,20 @@ const schema_httpUrl = url({
     error: (issue) => (issue.code === 'invalid_format' ? 'must be an http:// or https:// URL' : undefined)
 })
     .max(2048);
+/** One word without control, format or noncharacter code points: what a version label may be. */
+const VERSION_LABEL = /^[^\p{Cc}\p{Cf}\p{Noncharacter_Code_Point}\s]+$/u;
+/**
+ * VERSION_LABEL for the published JSON Schemas, in `\uXXXX` escapes that every regular-expression engine reads
+ * (Python's `re` and ajv 6 cannot read `\p{…}`): the same code points of the Basic Multilingual Plane, as Unicode 16
+ * classes them. It leaves out the few astral ones, so it is looser, never stricter: every document we publish passes.
+ */
+const VERSION_LABEL_PORTABLE = (/* unused pure expression or super */ null && ('^[^\\u0000-\\u001F\\u007F-\\u009F\\u00AD\\u0600-\\u0605\\u061C\\u06DD\\u070F\\u0890\\u0891\\u08E2\\u180E' +
+    '\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2064\\u2066-\\u206F\\uFDD0-\\uFDEF\\uFEFF\\uFFF9-\\uFFFB\\uFFFE\\uFFFF\\s]+$'));
 const versionLabel = schemas_string()
     .min(1)
     .max(LIMITS.version)
     // A version label is shown everywhere and used in comparisons: no control characters.
-    .regex(/^[^\p{Cc}\p{Cf}\p{Noncharacter_Code_Point}\s]+$/u, 'must be a single word without control characters');
+    .regex(VERSION_LABEL, 'must be a single word without control characters');
 // ---------------------------------------------------------------------------
 // Catalog records: catalog/apps/<slug>.yml
 const seedReleaseSchema = strictObject({
@@ -49232,6 +49270,7 @@ function linuxserver(tag, base) {
 // against the catalog's `images:` and `community:` builds) and the version the tag says is running.
 
 
+
 /** `[registry/]path[:tag][@digest]`; null when it is not an image reference at all. */
 function parseImageRef(ref) {
     let rest = ref.trim();
@@ -49253,31 +49292,6 @@ function parseImageRef(ref) {
     if (!IMAGE_PATTERN.test(rest))
         return null;
     return { name: rest, tag, digest };
-}
-/**
- * One spelling per image: Docker Hub's implicit registry and `library/` namespace are dropped
- * (`docker.io/library/nginx` is `nginx`), and a registry host is case-insensitive.
- */
-function imageKey(name) {
-    const parts = name.split('/');
-    const first = parts[0];
-    const hasRegistry = parts.length > 1 && (first.includes('.') || first.includes(':') || first === 'localhost');
-    let host = hasRegistry ? first.toLowerCase() : null;
-    let path = hasRegistry ? parts.slice(1) : parts;
-    // mirror.gcr.io is Google's pull-through mirror of Docker Hub: mirror.gcr.io/envoyproxy/envoy is envoyproxy/envoy.
-    if (host === 'docker.io' || host === 'index.docker.io' || host === 'registry-1.docker.io' || host === 'mirror.gcr.io')
-        host = null;
-    // Amazon's mirror of Docker Hub's official images: public.ecr.aws/docker/library/x is Docker Hub's x.
-    if (host === 'public.ecr.aws' && path[0] === 'docker' && path[1] === 'library' && path.length === 3) {
-        host = null;
-        path = path.slice(2);
-    }
-    if (host === null && path.length === 2 && path[0] === 'library')
-        path = path.slice(1);
-    // LinuxServer.io publishes each image at lscr.io and on Docker Hub: one image, two addresses.
-    if (host === 'lscr.io' && path[0] === 'linuxserver')
-        host = null;
-    return [...(host ? [host] : []), ...path].join('/');
 }
 /**
  * Looks image names up in the catalog's `images:` and community builds (every spelling of one image
@@ -49364,6 +49378,7 @@ function imageVersion(ref, build) {
 // bumps a tag in place; a chart upgrade moves images to new paths (`image.name` → `image.repository`),
 // a person renames a file or a service in the same commit as the bump. A reference that left one place
 // and came back at another, of the same image, is that image's update, never an addition.
+
 
 /** Pairs of one image weighed at most; past it (a chart moving thousands of copies) they pair in order. */
 const MAX_CANDIDATES = 100_000;
@@ -52607,6 +52622,7 @@ async function snapshot_required(reader, sitePath, schema) {
 // `updatesafe check`: for each app a user runs, the verdict of updating from the running version
 // to the latest, from a published snapshot's per-release history; as a table or as JSON, and an
 // exit status a deploy script or an update bot can gate on.
+
 
 
 
