@@ -462,6 +462,25 @@ describe('an ordered list of models', () => {
     }
   })
 
+  it('stops the whole list after three failures in a row, and says so: the next model is not asked', async () => {
+    fake = await startFakeModels((req) => (req.body.model === FIRST ? { status: 500 } : reader(req)))
+    const log = logger()
+    const j = await judgeByModel(
+      [app('a', '1.0', '2026-11-30'), app('b', '2.0', '2026-11-29'), app('c', '3.0', '2026-11-28')],
+      undefined,
+      list(fake, log)
+    )
+    expect(fake.requests.map((r) => [r.body.model, releaseOf(r)])).toEqual([
+      [FIRST, '1.0'],
+      [FIRST, '2.0'],
+      [FIRST, '3.0']
+    ])
+    expect(j.verdicts).toEqual({ rules: 3 })
+    expect(log.warnings).toEqual([
+      `model judge ${FIRST}: 3 requests in a row failed, the last: ${new URL(fake.endpoint).host} answered HTTP 500; no model of the list is asked again and the releases left are judged by the rules this run`
+    ])
+  })
+
   it('stops the whole list at the deadline: a later model does not get the time again', async () => {
     let t = 0
     fake = await startFakeModels((req) => {

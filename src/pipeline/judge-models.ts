@@ -77,8 +77,12 @@ export function modelAsker(opts: ModelAskerOptions, log: Logger): ModelAsker {
     if (stopped) return
     stopped = why
     stopKind = kind
-    const then = opts.next && kind !== 'deadline' ? `asked of ${opts.next}` : 'judged by the rules'
-    log.warning(`model judge ${opts.model}: ${why}; the releases left are ${then} this run`)
+    // A deadline, or failures in a row (the service, not this model), stop the whole list (see modelList).
+    const then =
+      kind === 'deadline' || kind === 'failures'
+        ? `no model${opts.next ? ' of the list' : ''} is asked again and the releases left are judged by the rules`
+        : `the releases left are ${opts.next ? `asked of ${opts.next}` : 'judged by the rules'}`
+    log.warning(`model judge ${opts.model}: ${why}; ${then} this run`)
   }
   const call = async (messages: ChatMessage[]): Promise<string | null | undefined> => {
     if (stopped) return undefined
