@@ -34,7 +34,7 @@ const HELP: Record<string, string> = {
   build: `  build     --catalog DIR --out DIR [--base-url URL] [--refresh | --notes-from FILE ...]
             [--previous DIR] [--now ISO] [--request-timeout SECONDS] [--refresh-deadline SECONDS]
             [--source-commit SHA]
-            [--judge models|rules] [--model ID] [--models-endpoint URL] [--max-model-calls N]
+            [--judge models|rules] [--model ID ...] [--models-endpoint URL] [--max-model-calls N]
             [--only SLUG ...] [--demo]
             Build the static site (JSON API, pages, badges) from the catalog.
             Release notes come from GitHub (--refresh) or from a JSON-lines file
@@ -48,8 +48,9 @@ const HELP: Record<string, string> = {
             (600 s); --previous is the published snapshot used as last-known-good.
             --source-commit (default GITHUB_SHA) is published in api/v1/status.json.
             --judge models (the default where GITHUB_TOKEN is set) asks GitHub Models
-            (--model, default openai/gpt-4.1-mini, or an ordered list ID,ID… asked
-            in turn as each one's daily limit is spent; --models-endpoint, default
+            (--model, default openai/gpt-4.1-mini, or an ordered list asked in turn
+            as each one's daily limit is spent: ID,ID… or --model repeated, each
+            adding to the list; --models-endpoint, default
             https://models.github.ai/inference) about each release not judged before,
             at most --max-model-calls (100) requests a run to each, the rest by the rules;
             the rules stay the floor. --judge rules never asks a model.
@@ -227,7 +228,8 @@ async function run(
           'request-timeout': { type: 'string' },
           'refresh-deadline': { type: 'string' },
           judge: { type: 'string' },
-          model: { type: 'string' },
+          // Repeatable: each adds to the ordered list (as commas do), so a second one never replaces the first.
+          model: { type: 'string', multiple: true },
           'models-endpoint': { type: 'string' },
           'max-model-calls': { type: 'string' },
           only: { type: 'string', multiple: true },
@@ -262,7 +264,7 @@ async function run(
             ...(values['request-timeout'] ? { requestTimeout: values['request-timeout'] } : {}),
             ...(values['refresh-deadline'] ? { refreshDeadline: values['refresh-deadline'] } : {}),
             ...(values.judge !== undefined ? { judge: values.judge } : {}),
-            ...(values.model !== undefined ? { model: values.model } : {}),
+            ...(values.model !== undefined ? { model: values.model.join(',') } : {}),
             ...(values['models-endpoint'] !== undefined ? { modelsEndpoint: values['models-endpoint'] } : {}),
             ...(values['max-model-calls'] !== undefined ? { maxModelCalls: values['max-model-calls'] } : {})
           }),
