@@ -6,7 +6,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { main } from '../src/commands.js'
 import type { Logger } from '../src/util/types.js'
-import { reader, releaseOf, startFakeModels, type FakeModels } from './support/fake-models.js'
+import { answer, reader, releaseOf, startFakeModels, type FakeModels } from './support/fake-models.js'
 import { tempDir } from './support/tmp.js'
 
 const TOKEN = 'fake-models-token-for-tests'
@@ -81,5 +81,30 @@ describe('build --model', () => {
       0
     )
     expect(mixed.text()).toContain('judge: model qa/a, then qa/b, then qa/c')
+  })
+})
+
+describe('what a model writes', () => {
+  it('never publishes the token, even when the endpoint echoes it into the answer', async () => {
+    // An endpoint that writes the Authorization header it was sent, and the bare token, into its reason.
+    fake = await startFakeModels((req) => ({
+      content: answer(
+        'safe',
+        'Fixed the OPML importer',
+        `Sent as ${req.authorization}; key ${req.authorization?.replace(/^Bearer /, '')}.`
+      )
+    }))
+    const app = await feeds('echo', [
+      { version: '1.0.0', date: '2026-11-20', notes: '### Fixes\n\n* Fixed the OPML importer' }
+    ])
+    const flags = ['--now', '2026-11-27', '--judge', 'models', '--models-endpoint', fake.endpoint, '--model', 'qa/a']
+    expect(await main(app.build('site', flags), collecting().log, { GITHUB_TOKEN: TOKEN })).toBe(0)
+    expect(fake.requests[0]!.authorization).toBe(`Bearer ${TOKEN}`)
+    const releases = await app.read('site', 'api/v1/apps/feeds/releases.json')
+    expect(releases.releases[0].judge).toBe('model:qa/a')
+    expect(releases.releases[0].model.reason).toBe('Sent as Bearer ***; key ***.')
+    // Nowhere in the site: not the record's rationale, not the page.
+    for (const file of ['api/v1/apps/feeds/releases.json', 'api/v1/apps/feeds.json', 'apps/feeds/index.html'])
+      expect(await readFile(path.join(dir, 'echo/site', file), 'utf8')).not.toContain(TOKEN)
   })
 })

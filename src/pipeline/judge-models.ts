@@ -17,6 +17,7 @@ import { releaseInjection } from '../classify/injection.js'
 import { cleanNotes, isBlankNotes, plainNotes } from '../classify/text.js'
 import { chatCompletion, ModelsError, type ChatMessage, type ModelsClientOptions } from '../upstream/models.js'
 import type { Logger, ReleaseNotes } from '../util/types.js'
+import { redact } from '../util/redact.js'
 import { sameVersion } from '../util/versions.js'
 import type { AppFacts } from './facts.js'
 import { notesDigest } from './history.js'
@@ -106,7 +107,8 @@ export function modelAsker(opts: ModelAskerOptions, log: Logger): ModelAsker {
         { ...opts, deadlineAt }
       )
       failures = 0
-      opts.record?.(answer.response)
+      // A recording is a file too: an endpoint that echoes the Authorization header must not put the token in it.
+      if (opts.record) opts.record(JSON.parse(redact(JSON.stringify(answer.response), [opts.token])))
       return answer.content
     } catch (e) {
       if (!(e instanceof ModelsError)) throw e
@@ -157,7 +159,17 @@ export function modelAsker(opts: ModelAskerOptions, log: Logger): ModelAsker {
         log.info(`model judge ${opts.model}: ${app} ${version.slice(0, 64)}: ${checked.error}; judged by the rules`)
         return null
       }
-      return { ...checked.answer, id: opts.model, prompt: PROMPT_VERSION, cut: sent.cut }
+      // What the model wrote is published (releases.json, the page): an endpoint that echoes the Authorization
+      // header, or the token, must not get it there. Logs are redacted; this text is written to files.
+      const { reason, line } = checked.answer
+      return {
+        ...checked.answer,
+        reason: redact(reason, [opts.token]),
+        line: redact(line, [opts.token]),
+        id: opts.model,
+        prompt: PROMPT_VERSION,
+        cut: sent.cut
+      }
     }
   }
 }
@@ -272,8 +284,10 @@ export async function judgeByModel(
       const date = release.date ?? (rank === 0 ? app.facts?.date : null) ?? ''
       const want = { slug: app.slug, name: app.entry.name, release, rank, order, date }
       if (kept) {
-        const { class: cls, breakingKind, line, reason } = kept
+        const { class: cls, breakingKind } = kept
         const cut = notesForModel(release.notes).cut
+        // An answer kept from before this redaction (or from a run with another token) loses anything token-shaped.
+        const [line, reason] = [redact(kept.line), redact(kept.reason)]
         mine.set(release.version, { class: cls, breakingKind, line, reason, id: kept.id, prompt: kept.prompt, cut })
         // Judged by a later model of the list: asked again of the first, after the releases no model judged.
         const by = models.indexOf(kept.id)
