@@ -108,3 +108,44 @@ describe('what a model writes', () => {
       expect(await readFile(path.join(dir, 'echo/site', file), 'utf8')).not.toContain(TOKEN)
   })
 })
+
+describe('answers that cannot be used', () => {
+  it('are recorded in the history, not asked for again of that model, and not pending', async () => {
+    // qa/a answers with something that is not JSON, every time; qa/b reads carefully.
+    fake = await startFakeModels((req) => (req.body.model === 'qa/a' ? { content: 'Looks fine to me!' } : reader(req)))
+    const notes = '### Fixes\n\n* Fixed the OPML importer'
+    const app = await feeds('unusable', [{ version: '1.0.0', date: '2026-11-20', notes }])
+    const env = { GITHUB_TOKEN: TOKEN }
+    const flags = ['--now', '2026-11-27', '--judge', 'models', '--models-endpoint', fake.endpoint, '--model', 'qa/a']
+    const asked = () => fake!.requests.map((r) => r.body.model)
+    expect(await main(app.build('run1', flags), collecting().log, env)).toBe(0)
+    // Asked, and asked once more saying why; then the rules judge it.
+    expect(asked()).toEqual(['qa/a', 'qa/a'])
+    const s1 = await app.read('run1', 'api/v1/status.json')
+    expect(s1.judging).toEqual({ judge: 'model:qa/a', calls: 2, verdicts: { rules: 1 }, pending: 0, unusable: 1 })
+    const [entry] = (await app.read('run1', 'api/v1/apps/feeds/releases.json')).releases
+    expect(entry).toMatchObject({ version: '1.0.0', judge: 'rules', model: null })
+    expect(entry.unusable).toEqual({ models: ['qa/a'], prompt: 1, notes: expect.stringMatching(/^[0-9a-f]{12}$/) })
+    // The next run does not ask qa/a again: nothing is pending, nothing spent.
+    expect(
+      await main(app.build('run2', [...flags, '--previous', path.join(dir, 'unusable/run1')]), collecting().log, env)
+    ).toBe(0)
+    expect(asked()).toEqual(['qa/a', 'qa/a'])
+    const s2 = await app.read('run2', 'api/v1/status.json')
+    expect(s2.judging).toEqual({ judge: 'model:qa/a', calls: 0, verdicts: {}, pending: 0 })
+    expect((await app.read('run2', 'api/v1/apps/feeds/releases.json')).releases[0].unusable).toEqual(entry.unusable)
+    // A later model of a list may still answer: it is asked, qa/a is not, and its answer stands with the record kept.
+    const list = [...flags, '--model', 'qa/b', '--previous', path.join(dir, 'unusable/run2')]
+    expect(await main(app.build('run3', list), collecting().log, env)).toBe(0)
+    expect(asked()).toEqual(['qa/a', 'qa/a', 'qa/b'])
+    const s3 = await app.read('run3', 'api/v1/status.json')
+    expect(s3.judging).toMatchObject({ calls: 1, verdicts: { 'model:qa/b': 1 }, pending: 0 })
+    const [byNext] = (await app.read('run3', 'api/v1/apps/feeds/releases.json')).releases
+    expect(byNext).toMatchObject({ judge: 'model:qa/b', unusable: entry.unusable })
+    // And that stands: qa/a is not asked again for it, nothing is pending.
+    const again = [...flags, '--model', 'qa/b', '--previous', path.join(dir, 'unusable/run3')]
+    expect(await main(app.build('run4', again), collecting().log, env)).toBe(0)
+    expect(asked()).toEqual(['qa/a', 'qa/a', 'qa/b'])
+    expect((await app.read('run4', 'api/v1/status.json')).judging).toMatchObject({ calls: 0, pending: 0 })
+  })
+})

@@ -5,6 +5,7 @@ import path from 'node:path'
 import { ENDOFLIFE_DEFAULT_URL } from './upstream/endoflife.js'
 import { DEFAULT_MAX_MODEL_CALLS, DEFAULT_MODEL, endpointRefusal, MODELS_DEFAULT_ENDPOINT } from './upstream/models.js'
 import { githubEndpoints } from './upstream/github/endpoints.js'
+import { MAX_MODELS_LISTED } from './schema/index.js'
 import { problem } from './util/problems.js'
 import type { Logger } from './util/types.js'
 
@@ -38,7 +39,7 @@ export function parseJudge(value: string | undefined): JudgeChoice | undefined {
 }
 
 /** Most models a list may name: each is a model the run may fall back to. */
-export const MAX_MODELS = 5
+export const MAX_MODELS = MAX_MODELS_LISTED
 
 /**
  * Model ids as GitHub Models names them (`publisher/name`), in the order they are asked: one, or a list separated

@@ -131,15 +131,23 @@ describe('modelAsker', () => {
       })
     ],
     ['a safe answer that quotes nothing', answer('safe', '')]
-  ])('gives the release to the rules after %s twice', async (_what, content) => {
-    fake = await startFakeModels(() => ({ content }))
-    const log = logger()
-    const asker = modelAsker(options(fake), log)
-    expect(await asker.ask('Feeds', 'v1', NOTES)).toBeNull()
-    expect(fake.requests).toHaveLength(2)
-    expect(log.infos.join('\n')).toContain('judged by the rules')
-    expect(asker.stopped).toBeNull()
-  })
+  ])(
+    'gives the release to the rules after %s twice, saying the model’s answers cannot be used',
+    async (_what, content) => {
+      fake = await startFakeModels(() => ({ content }))
+      const log = logger()
+      const asker = modelAsker(options(fake), log)
+      const unusable: string[] = []
+      expect(await asker.ask('Feeds', 'v1', NOTES, { unusable: (m) => unusable.push(m) })).toBeNull()
+      expect(fake.requests).toHaveLength(2)
+      expect(unusable).toEqual(['openai/gpt-4.1-mini'])
+      expect(log.infos.join('\n')).toContain('not asked about it again until the prompt or the notes change')
+      expect(asker.stopped).toBeNull()
+      // Told not to ask this model (its answers were unusable before), it sends nothing.
+      expect(await asker.ask('Feeds', 'v1', NOTES, { skip: new Set(['openai/gpt-4.1-mini']) })).toBeNull()
+      expect(fake.requests).toHaveLength(2)
+    }
+  )
 
   it('takes an answer with no choices as empty', async () => {
     fake = await startFakeModels(() => ({ raw: JSON.stringify({ id: 'x', choices: [] }) }))
@@ -472,6 +480,20 @@ describe('an ordered list of models', () => {
     } finally {
       await cleanup()
     }
+  })
+
+  it('gives a release whose answers from the first model cannot be used to the next, and records whom', async () => {
+    // The first model answers with prose, never JSON; the next reads carefully.
+    fake = await startFakeModels((req) => (req.body.model === FIRST ? { content: 'It is fine.' } : reader(req)))
+    const j = await judgeByModel([app('a', '1.0', '2026-11-30')], undefined, list(fake, logger()))
+    expect(fake.requests.map((r) => r.body.model)).toEqual([FIRST, FIRST, NEXT])
+    expect(j.answers.get('a')!.get('1.0')!.id).toBe(NEXT)
+    expect(j.unusable.get('a')!.get('1.0')).toEqual([FIRST])
+    expect(j.unusableReleases).toBe(1)
+    // The first model is not asked about it again: nothing waits for it.
+    expect(j.pendingReleases).toBe(0)
+    expect([...j.pending]).toEqual([])
+    expect([...j.changed]).toEqual(['a'])
   })
 
   it('stops the whole list after three failures in a row, and says so: the next model is not asked', async () => {

@@ -68,6 +68,8 @@ export interface ReleasePlace {
   basis: string
   /** notesDigest of the release's notes, kept beside a model's answer. */
   notes: string
+  /** The models whose answers for these notes and the prompt could not be used (judge-models.ts), in list order. */
+  unusable?: readonly string[] | undefined
 }
 
 /** A history entry from one release's verdict; a curated override for this release wins, as on the record. */
@@ -97,6 +99,9 @@ export function historyEntry(v: ReleaseVerdict, place: ReleasePlace, override: O
           reason: v.model.reason
         }
       : null,
+    ...(place.unusable?.length
+      ? { unusable: { models: [...place.unusable], prompt: PROMPT_VERSION, notes: place.notes } }
+      : {}),
     ...(v.injection ? { injection: true as const } : {})
   }
   if (!override || override.version !== v.version) return base

@@ -4,7 +4,9 @@
 // record, and a later run reads it again), the most recently published first across apps; then the other releases
 // read, again newest first; until the run's budget of calls or the service runs out. Those left are judged by the
 // rules; an app's latest is asked again on a later run (`pending`), an older one stays the rules'. The answer is
-// checked (classify/model-answer.ts), retried once with what was wrong, else the rules judge that release.
+// checked (classify/model-answer.ts), retried once with what was wrong, else the next model of a list or the rules
+// judge that release; the history records that model's answers as unusable, and it is not asked about that release
+// again until the prompt or the notes change (else it would cost two calls a run, for ever, and stay pending).
 import {
   checkAnswer,
   notesForModel,
@@ -60,11 +62,17 @@ export interface ModelAsker {
   /** Why no more requests are sent this run (budget, rate limit, refusal, deadline), or null. */
   readonly stopped: string | null
   readonly stopKind: StopKind | null
-  /**
-   * The checked answer, or null when the rules judge this release (the reason is logged once per kind). `before`:
-   * ask only the models before that position of the list (a release a later model judged, asked again).
-   */
-  ask(app: string, version: string, notes: string, before?: number): Promise<ModelAnswerFor | null>
+  /** The checked answer, or null when the rules judge this release (the reason is logged once per kind). */
+  ask(app: string, version: string, notes: string, opts?: AskOptions): Promise<ModelAnswerFor | null>
+}
+
+export interface AskOptions {
+  /** Ask only the models before this position of the list (a release a later model judged, asked again). */
+  before?: number
+  /** Models not to ask: their answers for these notes and this prompt could not be used on an earlier run. */
+  skip?: ReadonlySet<string>
+  /** Told of each model whose answer, and the one retry, could not be used (malformed, or quoting no line). */
+  unusable?: (model: string) => void
 }
 
 export function modelAsker(opts: ModelAskerOptions, log: Logger): ModelAsker {
@@ -132,8 +140,8 @@ export function modelAsker(opts: ModelAskerOptions, log: Logger): ModelAsker {
     get stopKind() {
       return stopKind
     },
-    async ask(app, version, notes, before) {
-      if (before !== undefined && before < 1) return null
+    async ask(app, version, notes, { before, skip, unusable } = {}) {
+      if ((before !== undefined && before < 1) || skip?.has(opts.model)) return null
       const sent = notesForModel(notes)
       const messages: ChatMessage[] = [
         { role: 'system', content: SYSTEM_PROMPT },
@@ -156,7 +164,12 @@ export function modelAsker(opts: ModelAskerOptions, log: Logger): ModelAsker {
         checked = checkAnswer(second, sent.text)
       }
       if ('error' in checked) {
-        log.info(`model judge ${opts.model}: ${app} ${version.slice(0, 64)}: ${checked.error}; judged by the rules`)
+        // Recorded in the release's history (judgeByModel), so that this model is not asked again, twice a run, for
+        // an answer it has shown it cannot give for these notes and this prompt.
+        log.info(
+          `model judge ${opts.model}: ${app} ${version.slice(0, 64)}: ${checked.error}; not asked about it again until the prompt or the notes change`
+        )
+        unusable?.(opts.model)
         return null
       }
       // What the model wrote is published (releases.json, the page): an endpoint that echoes the Authorization
@@ -198,13 +211,21 @@ export function modelList(askers: readonly ModelAsker[]): ModelAsker {
     get stopKind() {
       return over()?.stopKind ?? (askers.every((a) => a.stopped) ? askers.at(-1)!.stopKind : null)
     },
-    async ask(app, version, notes, before = askers.length) {
+    async ask(app, version, notes, { before = askers.length, skip, unusable } = {}) {
       for (const a of askers.slice(0, before)) {
         if (over()) return null
-        if (a.stopped) continue
-        const answer = await a.ask(app, version, notes)
-        // A model that stopped during this release leaves it to the next; one that answered, or refused to, decides.
-        if (answer || !a.stopped) return answer
+        if (a.stopped || skip?.has(a.model)) continue
+        const told = { unusable: false }
+        const answer = await a.ask(app, version, notes, {
+          unusable: (m) => {
+            told.unusable = true
+            unusable?.(m)
+          }
+        })
+        if (answer) return answer
+        // A model that stopped during this release, or whose answers could not be used, leaves it to the next; one
+        // whose request failed (not yet three in a row) leaves it to the rules this run, as a single model does.
+        if (!a.stopped && !told.unusable) return null
       }
       return null
     }
@@ -216,16 +237,26 @@ export interface ModelJudging {
   /** `rules`, or `model:<id>`: the judge this run was set to use. */
   judge: string
   answers: Map<string, Map<string, ModelAnswerFor>>
+  /**
+   * By app and version, the models of the list whose answers for the release's notes and this prompt could not be
+   * used (this run or one before): kept in its history entry (`unusable`), and not asked about it again.
+   */
+  unusable: Map<string, Map<string, string[]>>
+  /** Apps with a release that got an answer, or a model's unusable answers, this run: their history changes. */
+  changed: Set<string>
   calls: number
   /** The releases the model was to judge this run (not answered before), by who judged them: the model, or the rules. */
   verdicts: Record<string, number>
   /** Apps with a release the model was to judge but did not (budget, service): asked again on a later run. */
   pending: Set<string>
   /**
-   * Releases a later run asks the model about: each app's latest release read that has no model answer (the
-   * budget or the service ran out). A first run over many histories catches up over days; this counts down.
+   * Releases a later run asks a model about: each app's latest release read that has no answer from the first model
+   * (the budget or the service ran out); not one whose answers from the models it would go to could not be used. A
+   * first run over many histories catches up over days; this counts down.
    */
   pendingReleases: number
+  /** Releases whose answers from a model could not be used this run (status.json's judging.unusable). */
+  unusableReleases: number
 }
 
 /** The releases a record of this app judges (as pipeline/assess.ts does): the crossed ones or the latest, and earlier ones. */
@@ -248,7 +279,20 @@ export async function judgeByModel(
   asker: ModelAsker | null
 ): Promise<ModelJudging> {
   const answers = new Map<string, Map<string, ModelAnswerFor>>()
-  if (!asker) return { judge: 'rules', answers, calls: 0, verdicts: {}, pending: new Set(), pendingReleases: 0 }
+  const unusable = new Map<string, Map<string, string[]>>()
+  const changed = new Set<string>()
+  if (!asker)
+    return {
+      judge: 'rules',
+      answers,
+      unusable,
+      changed,
+      calls: 0,
+      verdicts: {},
+      pending: new Set(),
+      pendingReleases: 0,
+      unusableReleases: 0
+    }
   const wanted: {
     slug: string
     name: string
@@ -258,42 +302,61 @@ export async function judgeByModel(
     date: string
     /** Where in the list the model that judged it before stands (asked again of those before it); none: not judged. */
     by?: number
+    /** The models whose answers for these notes could not be used: not asked. */
+    skip: Set<string>
   }[] = []
   const models = asker.models
+  /** The models a run would still ask about a release: those before the one that judged it, less the unusable. */
+  const askable = (by: number, skip: ReadonlySet<string>) => models.slice(0, by).filter((m) => !skip.has(m))
   for (const [order, app] of apps.entries()) {
     const releases = releasesOf(app)
     if (releases.length === 0) continue
     const mine = new Map<string, ModelAnswerFor>()
+    const marks = new Map<string, string[]>()
     const read = readPreviousHistory(previousDir, app.slug)
     const before = 'history' in read ? read.history.releases : []
     answers.set(app.slug, mine)
+    unusable.set(app.slug, marks)
     for (const [i, release] of releases.entries()) {
       // Notes or a name written to the judge are the rules' alone (classify/injection.ts): no model reads them.
       if (releaseInjection(release.version, plainNotes(release.notes).text) !== null) continue
       const digest = notesDigest(release.notes)
+      const same = (e: (typeof before)[number]) => sameVersion(e.version, release.version, app.entry.tagPrefix)
       const kept = before.find(
         (e) =>
           e.model !== null &&
           models.includes(e.model.id) &&
           e.model.prompt === PROMPT_VERSION &&
           e.model.notes === digest &&
-          sameVersion(e.version, release.version, app.entry.tagPrefix)
+          same(e)
       )?.model
+      // Answers that could not be used count for the same notes and prompt only: new notes or a new prompt ask again.
+      const was = before.find((e) => e.unusable && same(e))?.unusable
+      const skip = new Set(
+        was && was.prompt === PROMPT_VERSION && was.notes === digest ? was.models.filter((m) => models.includes(m)) : []
+      )
+      if (skip.size > 0)
+        marks.set(
+          release.version,
+          models.filter((m) => skip.has(m))
+        )
       const rank = releases.length - 1 - i
       // The latest's date may be the facts' alone (a release read without its crossed list).
       const date = release.date ?? (rank === 0 ? app.facts?.date : null) ?? ''
-      const want = { slug: app.slug, name: app.entry.name, release, rank, order, date }
+      const want = { slug: app.slug, name: app.entry.name, release, rank, order, date, skip }
       if (kept) {
         const { class: cls, breakingKind } = kept
         const cut = notesForModel(release.notes).cut
         // An answer kept from before this redaction (or from a run with another token) loses anything token-shaped.
         const [line, reason] = [redact(kept.line), redact(kept.reason)]
         mine.set(release.version, { class: cls, breakingKind, line, reason, id: kept.id, prompt: kept.prompt, cut })
-        // Judged by a later model of the list: asked again of the first, after the releases no model judged.
+        // Judged by a later model of the list: asked again of the first (or the next before it that can answer),
+        // after the releases no model judged.
         const by = models.indexOf(kept.id)
-        if (by > 0) wanted.push({ ...want, by })
-      } else if (!isBlankNotes(cleanNotes(release.notes).text)) {
-        // Blank notes are the rules' (unknown): nothing for a model to read.
+        if (askable(by, skip).length > 0) wanted.push({ ...want, by })
+      } else if (!isBlankNotes(cleanNotes(release.notes).text) && askable(models.length, skip).length > 0) {
+        // Blank notes are the rules' (unknown): nothing for a model to read. Nor is a release every model of the
+        // list answered unusably: the rules' verdict stands until the prompt or the notes change.
         wanted.push(want)
       }
     }
@@ -307,16 +370,36 @@ export async function judgeByModel(
       tier(a) - tier(b) || (a.date < b.date ? 1 : a.date > b.date ? -1 : 0) || a.rank - b.rank || a.order - b.order
   )
   const verdicts: Record<string, number> = {}
-  /** Releases without the first model's answer at the end: none, or a later model's. */
+  /** Releases a later run asks a model about again (see pendingReleases). */
   const left: typeof wanted = []
+  let unusableReleases = 0
   for (const w of wanted) {
-    const answer = !asker.stopped ? await asker.ask(w.name, w.release.version, w.release.notes, w.by) : null
+    const fresh: string[] = []
+    const answer = !asker.stopped
+      ? await asker.ask(w.name, w.release.version, w.release.notes, {
+          ...(w.by !== undefined ? { before: w.by } : {}),
+          skip: w.skip,
+          unusable: (m) => fresh.push(m)
+        })
+      : null
     if (answer) {
       answers.get(w.slug)!.set(w.release.version, answer)
       verdicts[`model:${answer.id}`] = (verdicts[`model:${answer.id}`] ?? 0) + 1
     } else if (w.by === undefined) verdicts.rules = (verdicts.rules ?? 0) + 1
-    // A release still without the first model's answer waits for a later run (a later model's answer stands till then).
-    if (answer?.id !== models[0]) left.push(w)
+    if (fresh.length > 0) {
+      for (const m of fresh) w.skip.add(m)
+      // In the list's order, so that the history entry does not depend on the order they were asked in.
+      unusable.get(w.slug)!.set(
+        w.release.version,
+        models.filter((m) => w.skip.has(m))
+      )
+      unusableReleases++
+    }
+    if (answer || fresh.length > 0) changed.add(w.slug)
+    // Still asked on a later run: a model before the one whose answer stands (or any, with none) can still answer.
+    // An app's latest is pending then; an older one stays as judged.
+    const by = answer ? models.indexOf(answer.id) : (w.by ?? models.length)
+    if (askable(by, w.skip).length > 0) left.push({ ...w, by })
   }
   // Counted over the releases the model was to be asked about, so that the figures do not depend on which apps an
   // offline build carried over unread (a reused answer counts nowhere: it was counted when it was given).
@@ -325,9 +408,12 @@ export async function judgeByModel(
   return {
     judge: asker.judge,
     answers,
+    unusable,
+    changed,
     calls: asker.calls,
     verdicts,
     pending,
-    pendingReleases
+    pendingReleases,
+    unusableReleases
   }
 }

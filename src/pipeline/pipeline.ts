@@ -558,6 +558,7 @@ async function judgeCatalog(
       verdicts: judging.verdicts,
       // Only a model judge has releases waiting for it.
       ...(deps.modelJudge ? { pending: judging.pendingReleases } : {}),
+      ...(judging.unusableReleases > 0 ? { unusable: judging.unusableReleases } : {}),
       ...(deps.modelJudge && deps.modelJudge.models.length > 1 ? { models: deps.modelJudge.models } : {}),
       ...(ctx.injection.size > 0 ? { injection: [...ctx.injection] } : {})
     },

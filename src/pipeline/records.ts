@@ -47,7 +47,7 @@ export interface RecordContext {
   /** The classifier's digest (CLASSIFIER_DIGEST: its model and judging revision); part of every verdict's basis. */
   model: string
   /** The judge this run uses (`rules` or `model:<id>`) and a model's answers by slug and version (pipeline/judge-models.ts). */
-  judging?: Pick<ModelJudging, 'judge' | 'answers'>
+  judging?: Pick<ModelJudging, 'judge' | 'answers'> & Partial<Pick<ModelJudging, 'unusable' | 'changed'>>
   log: Logger
   /**
    * The previous snapshot published a releases document for each of its apps (previous.ts: previousPublishes), so
@@ -154,6 +154,8 @@ export function appRecord(app: AppFacts, ctx: RecordContext): { page: PageInput;
   let gaps: HistoryGap[] = before?.gaps ?? []
   if (
     app.facts &&
+    // A release of it that the judge answered this run, or whose answers it could not use, changes its history.
+    !ctx.judging?.changed?.has(app.slug) &&
     reusable(
       { ...app, facts: app.facts },
       prior,
@@ -196,7 +198,8 @@ export function appRecord(app: AppFacts, ctx: RecordContext): { page: PageInput;
       if (!url) continue
       const date = r.date ?? (isLatest ? facts.date : null)
       const basis = basisOf(judgeBasis(ctx.model, v.judge), override, r.version, r.notes)
-      const entry = historyEntry(v, { url, date, basis, notes: notesDigest(r.notes) }, override)
+      const unusable = ctx.judging?.unusable?.get(app.slug)?.get(r.version)
+      const entry = historyEntry(v, { url, date, basis, notes: notesDigest(r.notes), unusable }, override)
       // Upstream chose these values: one that could not be published is left out of the history, not the run, and
       // becomes a gap there (below), so no update across it reads as safe.
       const valid = historyEntrySchema.safeParse(entry)

@@ -333,6 +333,8 @@ export const FAULT_OUTCOMES = ['previous', 'unknown', 'none'] as const
 export const JUDGE_PATTERN = /^(?:rules|model:[A-Za-z0-9][\w./-]{0,99})$/
 /** A model id as GitHub Models names them (`openai/gpt-4.1-mini`). */
 export const MODEL_ID_PATTERN = /^[A-Za-z0-9][\w./-]{0,99}$/
+/** Most models a `model` list names (inputs.ts: MAX_MODELS). */
+export const MAX_MODELS_LISTED = 5
 
 export const statusDocSchema = z
   .strictObject({
@@ -425,6 +427,14 @@ export const statusDocSchema = z
           .describe(
             "Latest releases the first model has not judged yet (its budget or service ran out): the rules' verdict, or a later model's of the list, stands for them until a later run asks the first model, the most recently published first. Present when the judge is a model; a first run over many apps catches up over days, and this counts down"
           ),
+        unusable: z
+          .number()
+          .int()
+          .positive()
+          .optional()
+          .describe(
+            "Releases whose answers from a model could not be used this run (malformed twice, or quoting a line the notes do not hold): each release's history names the model in `unusable`, and that model is not asked about it again until the prompt's version or the notes change; the next model of the list, or the rules, judge it. Not counted in pending. Absent when there is none"
+          ),
         models: z
           .array(z.string().regex(MODEL_ID_PATTERN))
           .min(2)
@@ -509,6 +519,23 @@ export const historyEntrySchema = z
     model: modelAnswerRecord
       .nullable()
       .describe("The model's checked answer when a model judged, else null (safeToUpdate is the verdict that stands)"),
+    unusable: z
+      .strictObject({
+        models: z
+          .array(z.string().regex(MODEL_ID_PATTERN))
+          .min(1)
+          .max(MAX_MODELS_LISTED)
+          .describe('The models, in the order of the list'),
+        prompt: z.number().int().positive().describe('The version of the prompt they answered'),
+        notes: z
+          .string()
+          .regex(/^[0-9a-f]{12}$/)
+          .describe('Digest of the notes they read')
+      })
+      .optional()
+      .describe(
+        'Present when models were asked about this release and their answers could not be used, the retry included (malformed, or quoting a line the notes do not hold): they are not asked about it again until the prompt or the notes change. Absent in documents written before'
+      ),
     injection: z
       .literal(true)
       .optional()

@@ -24,6 +24,8 @@ export interface RunReport {
     calls: number
     verdicts: Record<string, number>
     pending?: number
+    /** Releases whose answers from a model could not be used this run (absent: none). */
+    unusable?: number
     /** The models asked, in order, when more than one. */
     models?: readonly string[]
     /** Apps with a release read this run whose notes address the judge or ask for a class. */
@@ -98,6 +100,7 @@ export function statusDoc(report: RunReport): StatusDoc {
             calls: report.judging.calls,
             verdicts: Object.fromEntries(Object.entries(report.judging.verdicts).sort(([a], [b]) => (a < b ? -1 : 1))),
             ...(report.judging.pending !== undefined ? { pending: report.judging.pending } : {}),
+            ...(report.judging.unusable ? { unusable: report.judging.unusable } : {}),
             ...(report.judging.models?.length ? { models: [...report.judging.models] } : {}),
             ...(report.judging.injection?.length
               ? {
