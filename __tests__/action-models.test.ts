@@ -297,8 +297,8 @@ describe('the action with the model judge', () => {
       calls: 4,
       verdicts: { 'model:openai/gpt-4.1-mini': 3 },
       models: ['test/spent', 'openai/gpt-4.1-mini'],
-      // notes 3.1.0 and feeds v2.0.0 wait for the first model.
-      pending: 2
+      // notes 3.1.0 and feeds v2.0.0 wait for the first model, and so does feeds v1.0.0, older, which a refresh reads.
+      pending: 3
     })
     const notes = await read('listed', 'api/v1/apps/notes/releases.json')
     expect(notes.releases[0]).toMatchObject({
@@ -319,7 +319,7 @@ describe('the action with the model judge', () => {
     })
     expect(r2.code).toBe(0)
     expect(models.requests.slice(again).map((q) => q.body.model)).toEqual(['test/spent'])
-    expect((await read('listed-2', 'api/v1/status.json')).judging).toMatchObject({ calls: 1, verdicts: {}, pending: 2 })
+    expect((await read('listed-2', 'api/v1/status.json')).judging).toMatchObject({ calls: 1, verdicts: {}, pending: 3 })
     const kept = await read('listed-2', 'api/v1/apps/notes/releases.json')
     expect(kept.releases[0]).toMatchObject({ judge: 'model:openai/gpt-4.1-mini' })
   }, 90_000)

@@ -149,3 +149,61 @@ describe('answers that cannot be used', () => {
     expect((await app.read('run4', 'api/v1/status.json')).judging).toMatchObject({ calls: 0, pending: 0 })
   })
 })
+
+describe('a list of models over several runs', () => {
+  it('asks the first model again about older releases a later model judged, not only the latest', async () => {
+    let limited = true
+    // qa/a's daily limit is spent on the first run only; qa/b reads carefully.
+    fake = await startFakeModels((req) =>
+      req.body.model === 'qa/a' && limited
+        ? { status: 429, headers: { 'retry-after': '36000', 'x-ratelimit-type': 'UserByModelByDay' } }
+        : reader(req)
+    )
+    const app = await feeds('fallback', [
+      { version: '1.0.0', date: '2026-11-01', notes: '### Fixes\n\n* Fixed the OPML importer' },
+      { version: '1.1.0', date: '2026-11-10', notes: '### Changes\n\n* Changed the default refresh interval' },
+      { version: '1.2.0', date: '2026-11-20', notes: '### Fixes\n\n* Fixed the feed list' }
+    ])
+    const env = { GITHUB_TOKEN: TOKEN }
+    const flags = ['--now', '2026-11-27', '--judge', 'models', '--models-endpoint', fake.endpoint]
+    const list = [...flags, '--model', 'qa/a,qa/b']
+    const judges = async (out: string) =>
+      ((await app.read(out, 'api/v1/apps/feeds/releases.json')).releases as { version: string; judge: string }[]).map(
+        (e) => [e.version, e.judge]
+      )
+    expect(await main(app.build('run1', list), collecting().log, env)).toBe(0)
+    expect(await judges('run1')).toEqual([
+      ['1.2.0', 'model:qa/b'],
+      ['1.1.0', 'model:qa/b'],
+      ['1.0.0', 'model:qa/b']
+    ])
+    // All three wait for the first model.
+    expect((await app.read('run1', 'api/v1/status.json')).judging).toMatchObject({ pending: 3 })
+    limited = false
+    fake.requests.length = 0
+    const run2 = [...list, '--previous', path.join(dir, 'fallback/run1')]
+    expect(await main(app.build('run2', run2), collecting().log, env)).toBe(0)
+    // The latest first, then the older ones, of the first model alone.
+    expect(fake.requests.map((r) => [r.body.model, releaseOf(r)])).toEqual([
+      ['qa/a', '1.2.0'],
+      ['qa/a', '1.1.0'],
+      ['qa/a', '1.0.0']
+    ])
+    expect(await judges('run2')).toEqual([
+      ['1.2.0', 'model:qa/a'],
+      ['1.1.0', 'model:qa/a'],
+      ['1.0.0', 'model:qa/a']
+    ])
+    expect((await app.read('run2', 'api/v1/status.json')).judging).toMatchObject({
+      calls: 3,
+      verdicts: { 'model:qa/a': 3 },
+      pending: 0
+    })
+    // Nothing is left to ask: the next run spends nothing.
+    fake.requests.length = 0
+    const run3 = [...list, '--previous', path.join(dir, 'fallback/run2')]
+    expect(await main(app.build('run3', run3), collecting().log, env)).toBe(0)
+    expect(fake.requests).toEqual([])
+    expect(await judges('run3')).toEqual(await judges('run2'))
+  })
+})

@@ -82,6 +82,9 @@ export function assess(
   const earlier = facts.earlier ?? []
   const before =
     earlier.length > 0 ? classifyReleases({ releases: earlier, ...(answers ? { answers } : {}) }).releases : []
+  // Older releases read again for the first model of a list (facts.again): judged for the history as well.
+  const again = facts.again ?? []
+  const redone = again.length > 0 ? classifyReleases({ releases: again, ...(answers ? { answers } : {}) }).releases : []
   const assessment = finish(
     app,
     releases.map((r) => r.version),
@@ -91,7 +94,7 @@ export function assess(
   // The classifier judges at most its newest MAX_RELEASES: pair each verdict with its release from the end.
   const pair = (list: ReleaseNotes[], verdicts: ReleaseVerdict[]) =>
     verdicts.map((verdict, i) => ({ release: list[list.length - verdicts.length + i]!, verdict }))
-  return { ...assessment, judged: [...pair(earlier, before), ...pair(releases, each)] }
+  return { ...assessment, judged: [...pair(again, redone), ...pair(earlier, before), ...pair(releases, each)] }
 }
 
 function finish(

@@ -3,7 +3,8 @@
 // prompt and notes is reused without a call. The rest are asked each app's latest release first (it decides the
 // record, and a later run reads it again), the most recently published first across apps; then the other releases
 // read, again newest first; until the run's budget of calls or the service runs out. Those left are judged by the
-// rules; an app's latest is asked again on a later run (`pending`), an older one stays the rules'. The answer is
+// rules; an app's latest is asked again on a later run (`pending`), an older one stays the rules'. A release a later
+// model of a list judged is asked of the first again, an older one while a run reads its notes (againFor). The answer is
 // checked (classify/model-answer.ts), retried once with what was wrong, else the next model of a list or the rules
 // judge that release; the history records that model's answers as unusable, and it is not asked about that release
 // again until the prompt or the notes change (else it would cost two calls a run, for ever, and stay pending).
@@ -18,6 +19,7 @@ import {
 import { releaseInjection } from '../classify/injection.js'
 import { cleanNotes, isBlankNotes, plainNotes } from '../classify/text.js'
 import { chatCompletion, ModelsError, type ChatMessage, type ModelsClientOptions } from '../upstream/models.js'
+import type { HistoryEntry } from '../schema/index.js'
 import type { Logger, ReleaseNotes } from '../util/types.js'
 import { redact } from '../util/redact.js'
 import { sameVersion } from '../util/versions.js'
@@ -251,12 +253,30 @@ export interface ModelJudging {
   pending: Set<string>
   /**
    * Releases a later run asks a model about: each app's latest release read that has no answer from the first model
-   * (the budget or the service ran out); not one whose answers from the models it would go to could not be used. A
-   * first run over many histories catches up over days; this counts down.
+   * (the budget or the service ran out), and each older one a later model of the list judged; not one whose answers
+   * from the models it would go to could not be used. A first run over many histories catches up over days; this
+   * counts down.
    */
   pendingReleases: number
   /** Releases whose answers from a model could not be used this run (status.json's judging.unusable). */
   unusableReleases: number
+}
+
+/**
+ * The versions of a history to read again for the first model of a list (FactsTarget.again): those a later model of
+ * the list judged, under this prompt, that a model before it can still be asked about (its answers for them not
+ * recorded as unusable). With one model there are none.
+ */
+export function againFor(models: readonly string[], history: readonly HistoryEntry[]): string[] {
+  if (models.length < 2) return []
+  return history
+    .filter((e) => {
+      const by = e.model && e.model.prompt === PROMPT_VERSION ? models.indexOf(e.model.id) : -1
+      if (by < 1) return false
+      const marks = e.unusable?.prompt === PROMPT_VERSION ? e.unusable.models : []
+      return models.slice(0, by).some((m) => !marks.includes(m))
+    })
+    .map((e) => e.version)
 }
 
 /** The releases a record of this app judges (as pipeline/assess.ts does): the crossed ones or the latest, and earlier ones. */
@@ -265,7 +285,7 @@ function releasesOf(app: AppFacts): ReleaseNotes[] {
   // An archived app is unmaintained whatever its notes say: its history is the rules', and no budget goes to it.
   if (!facts || facts.movedTo || facts.notes === null || facts.archived) return []
   const latest = facts.crossed.length > 0 ? facts.crossed : [{ version: facts.version, notes: facts.notes }]
-  return [...(facts.earlier ?? []), ...latest]
+  return [...(facts.again ?? []), ...(facts.earlier ?? []), ...latest]
 }
 
 /**
@@ -397,14 +417,16 @@ export async function judgeByModel(
     }
     if (answer || fresh.length > 0) changed.add(w.slug)
     // Still asked on a later run: a model before the one whose answer stands (or any, with none) can still answer.
-    // An app's latest is pending then; an older one stays as judged.
+    // An app's latest is pending then, and so is an older one a later model judged; an older one the rules judged
+    // stays theirs.
     const by = answer ? models.indexOf(answer.id) : (w.by ?? models.length)
     if (askable(by, w.skip).length > 0) left.push({ ...w, by })
   }
   // Counted over the releases the model was to be asked about, so that the figures do not depend on which apps an
   // offline build carried over unread (a reused answer counts nowhere: it was counted when it was given).
   const pending = new Set(left.map((w) => w.slug))
-  const pendingReleases = left.filter((w) => w.rank === 0).length
+  // An older release a later model judged is read again for the first (FactsTarget.again) while a refresh holds it.
+  const pendingReleases = left.filter((w) => w.rank === 0 || w.by! < models.length).length
   return {
     judge: asker.judge,
     answers,

@@ -39,13 +39,14 @@ import {
   previousPublishes,
   readPrevious,
   readPreviousChanges,
+  readPreviousHistory,
   readPreviousReuse,
   readPreviousRun,
   type PreviousChanges,
   type PreviousSnapshot
 } from './previous.js'
 import { CLASSIFIER_DIGEST, PROMPT_VERSION } from '../classify/index.js'
-import { judgeByModel, type ModelAsker } from './judge-models.js'
+import { againFor, judgeByModel, type ModelAsker } from './judge-models.js'
 import { lostHistories } from './lost-history.js'
 import { appRecord, diffRecords, type HistoryReset, type RecordChange, type RecordFault } from './records.js'
 import {
@@ -169,11 +170,14 @@ async function gatherFacts(
   notes: { file: NotesFile; now: Date } | null,
   /** The app's judged history in the previous snapshot was lost: the refresh (or the notes file) reads it again. */
   lostHistory: (slug: string) => boolean,
-  log: Logger
+  log: Logger,
+  /** Versions of the app's history to read again for the first model of a list (judge-models.ts: againFor). */
+  againOf: (slug: string) => string[] = () => []
 ): Promise<{ apps: AppFacts[]; stats: RefreshStats | null }> {
   if (!refresh && !notes) return { apps: entries.map((e) => offlineFacts(e, previous.get(e.slug))), stats: null }
   const targets: NotesTarget[] = entries.map((e) => {
     const installed = publishedVersion(e, previous.get(e.slug))
+    const again = againOf(e.slug)
     return {
       slug: e.slug,
       repo: e.entry.repo,
@@ -181,6 +185,7 @@ async function gatherFacts(
       ...(e.entry.tagPattern ? { tagPattern: e.entry.tagPattern } : {}),
       ...(installed ? { previousVersion: installed } : {}),
       ...(lostHistory(e.slug) ? { rebuildHistory: true } : {}),
+      ...(again.length > 0 ? { again } : {}),
       ...(e.entry.release ? { seed: e.entry.release } : {}),
       ...(e.entry.archived ? { archived: true } : {})
     }
@@ -416,7 +421,14 @@ async function judgeCatalog(
     opts.refresh ? deps.refresh : undefined,
     notes && { file: notes, now: opts.now },
     lost,
-    log
+    log,
+    // A release a later model of the list judged is asked of the first again when the read holds its notes.
+    (slug) => {
+      const models = deps.modelJudge?.models ?? []
+      if (models.length < 2) return []
+      const held = readPreviousHistory(previousDir, slug)
+      return 'history' in held ? againFor(models, held.history.releases) : []
+    }
   )
   // A refused token with nothing published before has no last-known-good to fall back on: never publish the seeds
   // alone (or an empty catalog) as if the refresh had been done.

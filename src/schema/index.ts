@@ -425,7 +425,7 @@ export const statusDocSchema = z
           .nonnegative()
           .optional()
           .describe(
-            "Latest releases the first model has not judged yet (its budget or service ran out): the rules' verdict, or a later model's of the list, stands for them until a later run asks the first model, the most recently published first. Present when the judge is a model; a first run over many apps catches up over days, and this counts down"
+            "Latest releases the first model has not judged yet (its budget or service ran out), and older releases read this run that a later model of the list judged: the rules' verdict, or a later model's of the list, stands for them until a later run asks the first model, the most recently published first. Present when the judge is a model; a first run over many apps catches up over days, and this counts down"
           ),
         unusable: z
           .number()

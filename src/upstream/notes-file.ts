@@ -196,7 +196,11 @@ export function notesFileOutcomes(
         tags: [],
         ...(cut ? { releasesAfter: null } : {})
       },
-      { repo: t.repo, ...(t.previousVersion ? { previousVersion: t.previousVersion } : {}) },
+      {
+        repo: t.repo,
+        ...(t.previousVersion ? { previousVersion: t.previousVersion } : {}),
+        ...(t.again ? { again: t.again } : {})
+      },
       { now, maxCrossed: NOTES_FILE_MAX_RELEASES, backfill: NOTES_FILE_MAX_RELEASES }
     )
     const facts = result.kind === 'facts' ? withSampleGaps(result.facts, t.previousVersion) : null

@@ -61,6 +61,11 @@ export interface ReleaseFacts {
    */
   earlier?: ReleaseNotes[]
   /**
+   * Releases below the oldest of `crossed` that the history says a later model of a list judged, read again (when
+   * this read holds them) for the first model to be asked: judged for the history only, oldest first.
+   */
+  again?: ReleaseNotes[]
+  /**
    * Releases above the previously published version `after` and below `before` (the oldest of `crossed`) were not
    * read: more came out than one refresh reads. Updates across them are not known to be safe.
    */

@@ -63,6 +63,32 @@ describe('factsFromSnapshot', () => {
     expect(r.facts.crossed[2]!.notes).toBe(v2.notes)
   })
 
+  it('gives again the older releases a later model judged, when the read holds them, for the first model', () => {
+    const r = factsFromSnapshot(
+      snapshotOf('go-vikunja/vikunja'),
+      // v2.2.1 is crossed already; v9.9.9 is not among the releases read.
+      { repo: 'go-vikunja/vikunja', previousVersion: 'v2.2.0', again: ['v2.0.0', 'v1.0.0', 'v2.2.1', 'v9.9.9'] },
+      { now, maxCrossed: 20 }
+    )
+    if (r.kind !== 'facts') throw new Error('expected facts')
+    expect(r.facts.crossed.map((c) => c.version)).toEqual(['v2.2.1', 'v2.2.2', 'v2.5.0'])
+    // Oldest first, with their notes, page and date, as the history holds them.
+    expect(r.facts.again!.map((c) => c.version)).toEqual(['v1.0.0', 'v2.0.0'])
+    const v2 = series.get('go-vikunja/vikunja')!.find((x) => x.tag === 'v2.0.0')!
+    expect(r.facts.again![1]).toMatchObject({
+      notes: v2.notes,
+      url: 'https://github.com/go-vikunja/vikunja/releases/tag/v2.0.0',
+      date: v2.createdAt.slice(0, 10)
+    })
+    const none = factsFromSnapshot(
+      snapshotOf('go-vikunja/vikunja'),
+      { repo: 'go-vikunja/vikunja', previousVersion: 'v2.2.0' },
+      { now, maxCrossed: 20 }
+    )
+    if (none.kind !== 'facts') throw new Error('expected facts')
+    expect(none.facts.again).toBeUndefined()
+  })
+
   it('never takes a draft or a release flagged prerelease, whatever its label', () => {
     const snap = snapshotOf('sissbruecker/linkding')
     snap.releases.unshift(

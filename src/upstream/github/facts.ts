@@ -58,6 +58,11 @@ export interface FactsTarget extends TagFilter {
    * many releases as the history keeps, to judge them again.
    */
   rebuildHistory?: boolean
+  /**
+   * Versions of the history that a later model of a list judged: those this read holds (below the oldest crossed)
+   * are given again, so that the first model is asked about them (pipeline/judge-models.ts).
+   */
+  again?: readonly string[]
 }
 
 /** Releases read for the history of an app never published before, besides the latest. */
@@ -272,6 +277,18 @@ export function factsFromSnapshot(
             filter
           ).filter((r) => (compareVersions(r.tag, oldest, filter.tagPrefix) ?? 0) < 0)
         : []
+    // Read already (the window of newest releases), so asking the first model about them costs no request here.
+    const judged = [...crossed, ...earlier]
+    const again = (target.again ?? []).length
+      ? stable
+          .filter(
+            (r) =>
+              target.again!.some((v) => sameVersion(v, r.tag, filter.tagPrefix)) &&
+              (compareVersions(r.tag, oldest, filter.tagPrefix) ?? 0) < 0 &&
+              !judged.some((j) => sameVersion(j.tag, r.tag, filter.tagPrefix))
+          )
+          .sort((a, b) => compareVersions(a.tag, b.tag, filter.tagPrefix) ?? 0)
+      : []
     const gap = unreadSpan(
       snapshot.releases.filter((r) => !r.draft).map((r) => r.tag),
       snapshot.releasesAfter !== undefined,
@@ -291,6 +308,7 @@ export function factsFromSnapshot(
         archived: snapshot.archived,
         crossed: crossed.map(note),
         ...(earlier.length > 0 ? { earlier: earlier.map(note) } : {}),
+        ...(again.length > 0 ? { again: again.map(note) } : {}),
         ...unreadOf(flaggedSpans(snapshot.releases, stable, crossed, target, gap !== undefined)),
         ...gapOf(gap)
       }

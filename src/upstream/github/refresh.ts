@@ -41,6 +41,8 @@ export interface RefreshTarget {
   previousVersion?: string
   /** Its judged history was lost: read back as many releases as the history keeps (facts.ts: FactsTarget). */
   rebuildHistory?: boolean
+  /** Versions of its history a later model of a list judged, to read again if the refresh holds them (FactsTarget). */
+  again?: readonly string[]
 }
 
 export type RefreshOutcome =
