@@ -206,7 +206,7 @@ describe('a record with no release facts', () => {
     expect(seen.find((t) => t.slug === 'quiet-tool')?.previousVersion).toBeUndefined()
   })
 
-  it('a seed checked in the future (a typo) is warned about by file and field, and moves no other app’s day', async () => {
+  it('a seed checked years ahead (a typo) is warned about by file and field, and moves no other app’s day', async () => {
     await writeFile(
       path.join(dir, 'catalog/apps/seeded-tool.yml'),
       SEEDED.replace('checked: 2026-11-20', 'checked: 2099-01-01')
@@ -219,7 +219,7 @@ describe('a record with no release facts', () => {
     const apps = (await read<CatalogDoc>('site', 'api/v1/apps.json')).apps
     expect(apps.find((a) => a.slug === 'quiet-tool')!.lastChecked).toBe('2026-11-20')
     expect(warnings).toContainEqual(
-      expect.stringMatching(/^release\.checked: 2099-01-01 is after today \(2026-12-02\)/)
+      expect.stringMatching(/^release\.checked: 2099-01-01 is more than a year after today \(2026-12-02\)/)
     )
     const index = await readFile(path.join(dir, 'site/index.html'), 'utf8')
     expect(index).toContain('<strong>Offline data, as of 2026-11-20.</strong>')

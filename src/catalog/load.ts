@@ -10,6 +10,7 @@ import { z } from 'zod'
 import { ProblemsError, type Problem } from '../util/problems.js'
 import { didYouMean } from '../util/suggest.js'
 import { readRegularFile } from '../util/regular-file.js'
+import { plausibleUntil } from '../util/dates.js'
 import { imageKey } from '../util/image-key.js'
 import { escapeUnsafe } from '../util/text.js'
 import type { Logger } from '../util/types.js'
@@ -299,21 +300,21 @@ function keyLine(file: string, at: PropertyKey[], key: string): number {
 const repoLine = (file: string) => keyLine(file, [], 'repo')
 
 /**
- * The release days of records that lie after `today` (YYYY-MM-DD): a typo such as 2099 for 2026. Valid by the
- * schema, but no fact is read in the future, and the build's "as of" must not move there: a warning for each.
+ * The release days of records more than a year after `today` (YYYY-MM-DD): a typo such as 2099 for 2026. Valid by
+ * the schema, but no fact is read in the future, and the build's "as of" must not move there: a warning for each.
  */
 export function futureDays(entries: readonly LoadedEntry[], today: string): CatalogIssue[] {
   const out: CatalogIssue[] = []
   for (const { file, entry } of entries)
     for (const key of ['checked', 'date'] as const) {
       const day = entry.release?.[key]
-      if (typeof day === 'string' && day > today)
+      if (typeof day === 'string' && day > plausibleUntil(today))
         out.push({
           file,
           line: keyLine(file, ['release'], key),
           column: 1,
           field: `release.${key}`,
-          message: `${day} is after today (${today}): no fact is read in the future; the build does not count it as the catalog's "as of" day`
+          message: `${day} is more than a year after today (${today}), a typo?; the build does not count it as the catalog's "as of" day`
         })
     }
   return out

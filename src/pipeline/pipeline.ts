@@ -6,6 +6,7 @@
 import { quoted } from '../util/text.js'
 import { stat } from 'node:fs/promises'
 import path from 'node:path'
+import { plausibleUntil } from '../util/dates.js'
 import { futureDays, readCatalog, type CatalogRead, type LoadedEntry } from '../catalog/load.js'
 import { checkOutputDir, recoverOutputDir, StagedTree, type SiteFile } from '../output/write-tree.js'
 import { snapshotChecker } from '../output/validate.js'
@@ -259,8 +260,8 @@ function withReleaseData(
     let asOf: string | null = null
     for (const a of apps) {
       const day = a.facts?.checked ?? a.kept?.lastChecked
-      // A day after the run's is a typo in one record (catalog/load.ts: futureDays), not the others' "as of".
-      if (day && day <= today && (asOf === null || day > asOf)) asOf = day
+      // A day years ahead is a typo in one record (catalog/load.ts: futureDays), not the others' "as of".
+      if (day && day <= plausibleUntil(today) && (asOf === null || day > asOf)) asOf = day
     }
     const checked = asOf ?? today
     apps = apps.map((a) => (notRead.has(a.slug) ? { ...a, kept: notReadRecord(a, checked) } : a))

@@ -10,6 +10,7 @@ import {
   type AppRecord,
   type Classification
 } from '../../schema/index.js'
+import { plausibleUntil } from '../../util/dates.js'
 import { CLASS_INFO } from './classes.js'
 import { paths, rootLink } from '../paths.js'
 import { layout } from './layout.js'
@@ -37,7 +38,7 @@ export interface IndexInput {
   offline?: OfflineData | null
 }
 
-/** The newest day any record was checked on, up to `until` (a record's day after it is a typo), null for none. */
+/** The newest day any record was checked on, up to `until` (a day past it is a typo), null for none. */
 export function newestChecked(records: readonly AppRecord[], until = '9999-12-31'): string | null {
   let newest: string | null = null
   for (const r of records)
@@ -169,7 +170,7 @@ ${rows.map((x) => row(x, input.stale?.has(x.record.slug) ?? false, categoryIndex
 
   const main = `<h1>Update safety of ${plural(total)}</h1>
 <p class="lede">For each self-hosted app: its newest release, and whether the release notes say it is safe to install. Also as JSON: <a href="${paths.catalog}">${paths.catalog}</a>.</p>
-${input.offline ? offlineNotice(input.offline, input.offline.asOf ?? newestChecked(records, input.generatedAt.slice(0, 10)), 'This snapshot') : ''}${freshness(input.runAt ?? input.generatedAt, input.generatedAt)}${filters}${tools(categories, inCategory)}${categories.length ? `<p class="muted" id="credit">${categoriesCredit()}</p>\n` : ''}${unread ? `<p class="muted" id="unread">${unread === 1 ? '1 app is' : `${unread} apps are`} not read yet: no build has read ${unread === 1 ? 'its' : 'their'} release notes, so ${unread === 1 ? 'it shows' : 'they show'} as Unknown, listed after the judged apps.</p>\n` : ''}<p id="shown" role="status">${plural(total)}</p>
+${input.offline ? offlineNotice(input.offline, input.offline.asOf ?? newestChecked(records, plausibleUntil(input.generatedAt)), 'This snapshot') : ''}${freshness(input.runAt ?? input.generatedAt, input.generatedAt)}${filters}${tools(categories, inCategory)}${categories.length ? `<p class="muted" id="credit">${categoriesCredit()}</p>\n` : ''}${unread ? `<p class="muted" id="unread">${unread === 1 ? '1 app is' : `${unread} apps are`} not read yet: no build has read ${unread === 1 ? 'its' : 'their'} release notes, so ${unread === 1 ? 'it shows' : 'they show'} as Unknown, listed after the judged apps.</p>\n` : ''}<p id="shown" role="status">${plural(total)}</p>
 ${table}${legend}`
 
   return layout({
