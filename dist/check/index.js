@@ -48927,6 +48927,8 @@ const FAULT_OUTCOMES = ['previous', 'unknown', 'none'];
 const JUDGE_PATTERN = /^(?:rules|model:[A-Za-z0-9][\w./-]{0,99})$/;
 /** A model id as GitHub Models names them (`openai/gpt-4.1-mini`). */
 const MODEL_ID_PATTERN = /^[A-Za-z0-9][\w./-]{0,99}$/;
+/** Most models a `model` list names (inputs.ts: MAX_MODELS). */
+const MAX_MODELS_LISTED = 5;
 const statusDocSchema = strictObject({
     schema: literal(STATUS_SCHEMA_ID),
     runAt: generatedAt.describe('When this run built the site (ISO 8601 UTC); moves on every run'),
@@ -48985,7 +48987,12 @@ const statusDocSchema = strictObject({
             .int()
             .nonnegative()
             .optional()
-            .describe("Latest releases the first model has not judged yet (its budget or service ran out): the rules' verdict, or a later model's of the list, stands for them until a later run asks the first model, the most recently published first. Present when the judge is a model; a first run over many apps catches up over days, and this counts down"),
+            .describe("Latest releases the first model has not judged yet (its budget or service ran out), and older releases read this run that a later model of the list judged: the rules' verdict, or a later model's of the list, stands for them until a later run asks the first model, the most recently published first. Present when the judge is a model; a first run over many apps catches up over days, and this counts down"),
+        unusable: schemas_number()
+            .int()
+            .positive()
+            .optional()
+            .describe("Releases whose answers from a model could not be used this run (malformed twice, or quoting a line the notes do not hold): each release's history names the model in `unusable`, and that model is not asked about it again until the prompt's version or the notes change; the next model of the list, or the rules, judge it. Not counted in pending. Absent when there is none"),
         models: array(schemas_string().regex(MODEL_ID_PATTERN))
             .min(2)
             .optional()
@@ -49046,6 +49053,18 @@ const historyEntrySchema = strictObject({
     model: modelAnswerRecord
         .nullable()
         .describe("The model's checked answer when a model judged, else null (safeToUpdate is the verdict that stands)"),
+    unusable: strictObject({
+        models: array(schemas_string().regex(MODEL_ID_PATTERN))
+            .min(1)
+            .max(MAX_MODELS_LISTED)
+            .describe('The models, in the order of the list'),
+        prompt: schemas_number().int().positive().describe('The version of the prompt they answered'),
+        notes: schemas_string()
+            .regex(/^[0-9a-f]{12}$/)
+            .describe('Digest of the notes they read')
+    })
+        .optional()
+        .describe('Present when models were asked about this release and their answers could not be used, the retry included (malformed, or quoting a line the notes do not hold): they are not asked about it again until the prompt or the notes change. Absent in documents written before'),
     injection: literal(true)
         .optional()
         .describe('Present when a line of the notes addresses a reviewer or model or asks for a class: the rules alone judged the release, no model was asked')

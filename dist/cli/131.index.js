@@ -784,6 +784,7 @@ function exitStatus(e) {
 
 
 
+
 /** `models`, `rules`, or nothing (the default); anything else is a usage error naming the option. */
 function parseJudge(value) {
     if (value === undefined || value.trim() === '')
@@ -794,7 +795,7 @@ function parseJudge(value) {
     throw problem('usage', `judge "${value}" is not "models" or "rules"`);
 }
 /** Most models a list may name: each is a model the run may fall back to. */
-const MAX_MODELS = 5;
+const MAX_MODELS = src_schema/* MAX_MODELS_LISTED */.gH;
 /**
  * Model ids as GitHub Models names them (`publisher/name`), in the order they are asked: one, or a list separated
  * by commas or new lines (a YAML block in a workflow). Empty: the default model.
@@ -6428,6 +6429,8 @@ async function classifyJsonl(lines, write) {
 
 
 
+// EXTERNAL MODULE: ./src/util/redact.ts
+var redact = __webpack_require__(767);
 ;// CONCATENATED MODULE: ./src/pipeline/history.ts
 // The per-release history of each app: every release judged, kept from one snapshot
 // to the next (api/v1/apps/<slug>/releases.json is read back as the previous history),
@@ -6504,6 +6507,9 @@ function historyEntry(v, place, override) {
                 reason: v.model.reason
             }
             : null,
+        ...(place.unusable?.length
+            ? { unusable: { models: [...place.unusable], prompt: PROMPT_VERSION, notes: place.notes } }
+            : {}),
         ...(v.injection ? { injection: true } : {})
     };
     if (!override || override.version !== v.version)
@@ -7355,8 +7361,12 @@ function historyProblem(dir, slug, expected) {
 // prompt and notes is reused without a call. The rest are asked each app's latest release first (it decides the
 // record, and a later run reads it again), the most recently published first across apps; then the other releases
 // read, again newest first; until the run's budget of calls or the service runs out. Those left are judged by the
-// rules; an app's latest is asked again on a later run (`pending`), an older one stays the rules'. The answer is
-// checked (classify/model-answer.ts), retried once with what was wrong, else the rules judge that release.
+// rules; an app's latest is asked again on a later run (`pending`), an older one stays the rules'. A release a later
+// model of a list judged is asked of the first again, an older one while a run reads its notes (againFor). The answer is
+// checked (classify/model-answer.ts), retried once with what was wrong, else the next model of a list or the rules
+// judge that release; the history records that model's answers as unusable, and it is not asked about that release
+// again until the prompt or the notes change (else it would cost two calls a run, for ever, and stay pending).
+
 
 
 
@@ -7380,8 +7390,11 @@ function modelAsker(opts, log) {
             return;
         stopped = why;
         stopKind = kind;
-        const then = opts.next && kind !== 'deadline' ? `asked of ${opts.next}` : 'judged by the rules';
-        log.warning(`model judge ${opts.model}: ${why}; the releases left are ${then} this run`);
+        // A deadline, or failures in a row (the service, not this model), stop the whole list (see modelList).
+        const then = kind === 'deadline' || kind === 'failures'
+            ? `no model${opts.next ? ' of the list' : ''} is asked again and the releases left are judged by the rules`
+            : `the releases left are ${opts.next ? `asked of ${opts.next}` : 'judged by the rules'}`;
+        log.warning(`model judge ${opts.model}: ${why}; ${then} this run`);
     };
     const call = async (messages) => {
         if (stopped)
@@ -7403,7 +7416,9 @@ function modelAsker(opts, log) {
                 response_format: { type: 'json_object' }
             }, { ...opts, deadlineAt });
             failures = 0;
-            opts.record?.(answer.response);
+            // A recording is a file too: an endpoint that echoes the Authorization header must not put the token in it.
+            if (opts.record)
+                opts.record(JSON.parse((0,redact/* redact */.E$)(JSON.stringify(answer.response), [opts.token])));
             return answer.content;
         }
         catch (e) {
@@ -7431,8 +7446,8 @@ function modelAsker(opts, log) {
         get stopKind() {
             return stopKind;
         },
-        async ask(app, version, notes, before) {
-            if (before !== undefined && before < 1)
+        async ask(app, version, notes, { before, skip, unusable } = {}) {
+            if ((before !== undefined && before < 1) || skip?.has(opts.model))
                 return null;
             const sent = notesForModel(notes);
             const messages = [
@@ -7455,10 +7470,23 @@ function modelAsker(opts, log) {
                 checked = checkAnswer(second, sent.text);
             }
             if ('error' in checked) {
-                log.info(`model judge ${opts.model}: ${app} ${version.slice(0, 64)}: ${checked.error}; judged by the rules`);
+                // Recorded in the release's history (judgeByModel), so that this model is not asked again, twice a run, for
+                // an answer it has shown it cannot give for these notes and this prompt.
+                log.info(`model judge ${opts.model}: ${app} ${version.slice(0, 64)}: ${checked.error}; not asked about it again until the prompt or the notes change`);
+                unusable?.(opts.model);
                 return null;
             }
-            return { ...checked.answer, id: opts.model, prompt: PROMPT_VERSION, cut: sent.cut };
+            // What the model wrote is published (releases.json, the page): an endpoint that echoes the Authorization
+            // header, or the token, must not get it there. Logs are redacted; this text is written to files.
+            const { reason, line } = checked.answer;
+            return {
+                ...checked.answer,
+                reason: (0,redact/* redact */.E$)(reason, [opts.token]),
+                line: (0,redact/* redact */.E$)(line, [opts.token]),
+                id: opts.model,
+                prompt: PROMPT_VERSION,
+                cut: sent.cut
+            };
         }
     };
 }
@@ -7488,20 +7516,47 @@ function modelList(askers) {
         get stopKind() {
             return over()?.stopKind ?? (askers.every((a) => a.stopped) ? askers.at(-1).stopKind : null);
         },
-        async ask(app, version, notes, before = askers.length) {
+        async ask(app, version, notes, { before = askers.length, skip, unusable } = {}) {
             for (const a of askers.slice(0, before)) {
                 if (over())
                     return null;
-                if (a.stopped)
+                if (a.stopped || skip?.has(a.model))
                     continue;
-                const answer = await a.ask(app, version, notes);
-                // A model that stopped during this release leaves it to the next; one that answered, or refused to, decides.
-                if (answer || !a.stopped)
+                const told = { unusable: false };
+                const answer = await a.ask(app, version, notes, {
+                    unusable: (m) => {
+                        told.unusable = true;
+                        unusable?.(m);
+                    }
+                });
+                if (answer)
                     return answer;
+                // A model that stopped during this release, or whose answers could not be used, leaves it to the next; one
+                // whose request failed (not yet three in a row) leaves it to the rules this run, as a single model does.
+                if (!a.stopped && !told.unusable)
+                    return null;
             }
             return null;
         }
     };
+}
+/**
+ * The versions of a history to read again for the first model of a list (FactsTarget.again): those a later model of
+ * the list judged, under this prompt, that a model before it can still be asked about (its answers for them not
+ * recorded as unusable). With one model there are none.
+ */
+function againFor(models, history) {
+    if (models.length < 2)
+        return [];
+    return history
+        .filter((e) => {
+        const by = e.model && e.model.prompt === PROMPT_VERSION ? models.indexOf(e.model.id) : -1;
+        if (by < 1)
+            return false;
+        const marks = e.unusable?.prompt === PROMPT_VERSION ? e.unusable.models : [];
+        return models.slice(0, by).some((m) => !marks.includes(m));
+    })
+        .map((e) => e.version);
 }
 /** The releases a record of this app judges (as pipeline/assess.ts does): the crossed ones or the latest, and earlier ones. */
 function releasesOf(app) {
@@ -7510,7 +7565,7 @@ function releasesOf(app) {
     if (!facts || facts.movedTo || facts.notes === null || facts.archived)
         return [];
     const latest = facts.crossed.length > 0 ? facts.crossed : [{ version: facts.version, notes: facts.notes }];
-    return [...(facts.earlier ?? []), ...latest];
+    return [...(facts.again ?? []), ...(facts.earlier ?? []), ...latest];
 }
 /**
  * Step 5b of a build: a model's answers for the releases this run judges, reused from the previous history or
@@ -7519,43 +7574,69 @@ function releasesOf(app) {
  */
 async function judgeByModel(apps, previousDir, asker) {
     const answers = new Map();
+    const unusable = new Map();
+    const changed = new Set();
     if (!asker)
-        return { judge: 'rules', answers, calls: 0, verdicts: {}, pending: new Set(), pendingReleases: 0 };
+        return {
+            judge: 'rules',
+            answers,
+            unusable,
+            changed,
+            calls: 0,
+            verdicts: {},
+            pending: new Set(),
+            pendingReleases: 0,
+            unusableReleases: 0
+        };
     const wanted = [];
     const models = asker.models;
+    /** The models a run would still ask about a release: those before the one that judged it, less the unusable. */
+    const askable = (by, skip) => models.slice(0, by).filter((m) => !skip.has(m));
     for (const [order, app] of apps.entries()) {
         const releases = releasesOf(app);
         if (releases.length === 0)
             continue;
         const mine = new Map();
+        const marks = new Map();
         const read = readPreviousHistory(previousDir, app.slug);
         const before = 'history' in read ? read.history.releases : [];
         answers.set(app.slug, mine);
+        unusable.set(app.slug, marks);
         for (const [i, release] of releases.entries()) {
             // Notes or a name written to the judge are the rules' alone (classify/injection.ts): no model reads them.
             if (releaseInjection(release.version, plainNotes(release.notes).text) !== null)
                 continue;
             const digest = notesDigest(release.notes);
+            const same = (e) => (0,versions/* sameVersion */.r1)(e.version, release.version, app.entry.tagPrefix);
             const kept = before.find((e) => e.model !== null &&
                 models.includes(e.model.id) &&
                 e.model.prompt === PROMPT_VERSION &&
                 e.model.notes === digest &&
-                (0,versions/* sameVersion */.r1)(e.version, release.version, app.entry.tagPrefix))?.model;
+                same(e))?.model;
+            // Answers that could not be used count for the same notes and prompt only: new notes or a new prompt ask again.
+            const was = before.find((e) => e.unusable && same(e))?.unusable;
+            const skip = new Set(was && was.prompt === PROMPT_VERSION && was.notes === digest ? was.models.filter((m) => models.includes(m)) : []);
+            if (skip.size > 0)
+                marks.set(release.version, models.filter((m) => skip.has(m)));
             const rank = releases.length - 1 - i;
             // The latest's date may be the facts' alone (a release read without its crossed list).
             const date = release.date ?? (rank === 0 ? app.facts?.date : null) ?? '';
-            const want = { slug: app.slug, name: app.entry.name, release, rank, order, date };
+            const want = { slug: app.slug, name: app.entry.name, release, rank, order, date, skip };
             if (kept) {
-                const { class: cls, breakingKind, line, reason } = kept;
+                const { class: cls, breakingKind } = kept;
                 const cut = notesForModel(release.notes).cut;
+                // An answer kept from before this redaction (or from a run with another token) loses anything token-shaped.
+                const [line, reason] = [(0,redact/* redact */.E$)(kept.line), (0,redact/* redact */.E$)(kept.reason)];
                 mine.set(release.version, { class: cls, breakingKind, line, reason, id: kept.id, prompt: kept.prompt, cut });
-                // Judged by a later model of the list: asked again of the first, after the releases no model judged.
+                // Judged by a later model of the list: asked again of the first (or the next before it that can answer),
+                // after the releases no model judged.
                 const by = models.indexOf(kept.id);
-                if (by > 0)
+                if (askable(by, skip).length > 0)
                     wanted.push({ ...want, by });
             }
-            else if (!text_isBlankNotes(text_cleanNotes(release.notes).text)) {
-                // Blank notes are the rules' (unknown): nothing for a model to read.
+            else if (!text_isBlankNotes(text_cleanNotes(release.notes).text) && askable(models.length, skip).length > 0) {
+                // Blank notes are the rules' (unknown): nothing for a model to read. Nor is a release every model of the
+                // list answered unusably: the rules' verdict stands until the prompt or the notes change.
                 wanted.push(want);
             }
         }
@@ -7566,31 +7647,55 @@ async function judgeByModel(apps, previousDir, asker) {
     const tier = (w) => (w.by === undefined ? 0 : 2) + (w.rank === 0 ? 0 : 1);
     wanted.sort((a, b) => tier(a) - tier(b) || (a.date < b.date ? 1 : a.date > b.date ? -1 : 0) || a.rank - b.rank || a.order - b.order);
     const verdicts = {};
-    /** Releases without the first model's answer at the end: none, or a later model's. */
+    /** Releases a later run asks a model about again (see pendingReleases). */
     const left = [];
+    let unusableReleases = 0;
     for (const w of wanted) {
-        const answer = !asker.stopped ? await asker.ask(w.name, w.release.version, w.release.notes, w.by) : null;
+        const fresh = [];
+        const answer = !asker.stopped
+            ? await asker.ask(w.name, w.release.version, w.release.notes, {
+                ...(w.by !== undefined ? { before: w.by } : {}),
+                skip: w.skip,
+                unusable: (m) => fresh.push(m)
+            })
+            : null;
         if (answer) {
             answers.get(w.slug).set(w.release.version, answer);
             verdicts[`model:${answer.id}`] = (verdicts[`model:${answer.id}`] ?? 0) + 1;
         }
         else if (w.by === undefined)
             verdicts.rules = (verdicts.rules ?? 0) + 1;
-        // A release still without the first model's answer waits for a later run (a later model's answer stands till then).
-        if (answer?.id !== models[0])
-            left.push(w);
+        if (fresh.length > 0) {
+            for (const m of fresh)
+                w.skip.add(m);
+            // In the list's order, so that the history entry does not depend on the order they were asked in.
+            unusable.get(w.slug).set(w.release.version, models.filter((m) => w.skip.has(m)));
+            unusableReleases++;
+        }
+        if (answer || fresh.length > 0)
+            changed.add(w.slug);
+        // Still asked on a later run: a model before the one whose answer stands (or any, with none) can still answer.
+        // An app's latest is pending then, and so is an older one a later model judged; an older one the rules judged
+        // stays theirs.
+        const by = answer ? models.indexOf(answer.id) : (w.by ?? models.length);
+        if (askable(by, w.skip).length > 0)
+            left.push({ ...w, by });
     }
     // Counted over the releases the model was to be asked about, so that the figures do not depend on which apps an
     // offline build carried over unread (a reused answer counts nowhere: it was counted when it was given).
     const pending = new Set(left.map((w) => w.slug));
-    const pendingReleases = left.filter((w) => w.rank === 0).length;
+    // An older release a later model judged is read again for the first (FactsTarget.again) while a refresh holds it.
+    const pendingReleases = left.filter((w) => w.rank === 0 || w.by < models.length).length;
     return {
         judge: asker.judge,
         answers,
+        unusable,
+        changed,
         calls: asker.calls,
         verdicts,
         pending,
-        pendingReleases
+        pendingReleases,
+        unusableReleases
     };
 }
 
@@ -7745,6 +7850,7 @@ function didYouMean(key, known) {
 // Reads catalog/apps/*.yml into validated entries. Every problem of a run is
 // collected (not just the first) and points at file, line and field, so a
 // maintainer fixes a pull request in one pass and the action can annotate lines.
+
 
 
 
@@ -8030,21 +8136,21 @@ function keyLine(file, at, key) {
 }
 const repoLine = (file) => keyLine(file, [], 'repo');
 /**
- * The release days of records that lie after `today` (YYYY-MM-DD): a typo such as 2099 for 2026. Valid by the
- * schema, but no fact is read in the future, and the build's "as of" must not move there: a warning for each.
+ * The release days of records more than a year after `today` (YYYY-MM-DD): a typo such as 2099 for 2026. Valid by
+ * the schema, but no fact is read in the future, and the build's "as of" must not move there: a warning for each.
  */
 function futureDays(entries, today) {
     const out = [];
     for (const { file, entry } of entries)
         for (const key of ['checked', 'date']) {
             const day = entry.release?.[key];
-            if (typeof day === 'string' && day > today)
+            if (typeof day === 'string' && day > (0,dates/* plausibleUntil */.k)(today))
                 out.push({
                     file,
                     line: keyLine(file, ['release'], key),
                     column: 1,
                     field: `release.${key}`,
-                    message: `${day} is after today (${today}): no fact is read in the future; the build does not count it as the catalog's "as of" day`
+                    message: `${day} is more than a year after today (${today}), a typo?; the build does not count it as the catalog's "as of" day`
                 });
         }
     return out;
@@ -9531,7 +9637,8 @@ function whyOf(r) {
 
 
 
-/** The newest day any record was checked on, up to `until` (a record's day after it is a typo), null for none. */
+
+/** The newest day any record was checked on, up to `until` (a day past it is a typo), null for none. */
 function newestChecked(records, until = '9999-12-31') {
     let newest = null;
     for (const r of records)
@@ -9646,7 +9753,7 @@ ${rows.map((x) => row(x, input.stale?.has(x.record.slug) ?? false, categoryIndex
         `</dl></section>\n`;
     const main = `<h1>Update safety of ${plural(total)}</h1>
 <p class="lede">For each self-hosted app: its newest release, and whether the release notes say it is safe to install. Also as JSON: <a href="${paths.catalog}">${paths.catalog}</a>.</p>
-${input.offline ? offlineNotice(input.offline, input.offline.asOf ?? newestChecked(records, input.generatedAt.slice(0, 10)), 'This snapshot') : ''}${freshness(input.runAt ?? input.generatedAt, input.generatedAt)}${filters}${tools(categories, inCategory)}${categories.length ? `<p class="muted" id="credit">${categoriesCredit()}</p>\n` : ''}${unread ? `<p class="muted" id="unread">${unread === 1 ? '1 app is' : `${unread} apps are`} not read yet: no build has read ${unread === 1 ? 'its' : 'their'} release notes, so ${unread === 1 ? 'it shows' : 'they show'} as Unknown, listed after the judged apps.</p>\n` : ''}<p id="shown" role="status">${plural(total)}</p>
+${input.offline ? offlineNotice(input.offline, input.offline.asOf ?? newestChecked(records, (0,dates/* plausibleUntil */.k)(input.generatedAt)), 'This snapshot') : ''}${freshness(input.runAt ?? input.generatedAt, input.generatedAt)}${filters}${tools(categories, inCategory)}${categories.length ? `<p class="muted" id="credit">${categoriesCredit()}</p>\n` : ''}${unread ? `<p class="muted" id="unread">${unread === 1 ? '1 app is' : `${unread} apps are`} not read yet: no build has read ${unread === 1 ? 'its' : 'their'} release notes, so ${unread === 1 ? 'it shows' : 'they show'} as Unknown, listed after the judged apps.</p>\n` : ''}<p id="shown" role="status">${plural(total)}</p>
 ${table}${legend}`;
     return layout({
         title: 'updatesafe: is the newest release safe to install?',
@@ -10081,6 +10188,7 @@ function statusDoc(report) {
                     calls: report.judging.calls,
                     verdicts: Object.fromEntries(Object.entries(report.judging.verdicts).sort(([a], [b]) => (a < b ? -1 : 1))),
                     ...(report.judging.pending !== undefined ? { pending: report.judging.pending } : {}),
+                    ...(report.judging.unusable ? { unusable: report.judging.unusable } : {}),
                     ...(report.judging.models?.length ? { models: [...report.judging.models] } : {}),
                     ...(report.judging.injection?.length
                         ? {
@@ -10523,10 +10631,13 @@ answers) {
     // Releases before the crossed ones (an app's first refresh): judged for the history, not for the record.
     const earlier = facts.earlier ?? [];
     const before = earlier.length > 0 ? classifyReleases({ releases: earlier, ...(answers ? { answers } : {}) }).releases : [];
+    // Older releases read again for the first model of a list (facts.again): judged for the history as well.
+    const again = facts.again ?? [];
+    const redone = again.length > 0 ? classifyReleases({ releases: again, ...(answers ? { answers } : {}) }).releases : [];
     const assessment = assess_finish(app, releases.map((r) => r.version), judged, log);
     // The classifier judges at most its newest MAX_RELEASES: pair each verdict with its release from the end.
     const pair = (list, verdicts) => verdicts.map((verdict, i) => ({ release: list[list.length - verdicts.length + i], verdict }));
-    return { ...assessment, judged: [...pair(earlier, before), ...pair(releases, each)] };
+    return { ...assessment, judged: [...pair(again, redone), ...pair(earlier, before), ...pair(releases, each)] };
 }
 function assess_finish(app, considered, judged, log) {
     const { facts, entry } = app;
@@ -10633,6 +10744,8 @@ function appRecord(app, ctx) {
     let releases = before?.releases ?? [];
     let gaps = before?.gaps ?? [];
     if (app.facts &&
+        // A release of it that the judge answered this run, or whose answers it could not use, changes its history.
+        !ctx.judging?.changed?.has(app.slug) &&
         reusable({ ...app, facts: app.facts }, prior, before, basisOf(judgeBasis(ctx.model, ctx.judging?.judge ?? 'rules'), override, app.facts.version, app.facts.notes), ctx.log)) {
         const { safeToUpdate, rationale, changelogSummary } = prior;
         // The override's expiry is still told every run.
@@ -10667,7 +10780,8 @@ function appRecord(app, ctx) {
                 continue;
             const date = r.date ?? (isLatest ? facts.date : null);
             const basis = basisOf(judgeBasis(ctx.model, v.judge), override, r.version, r.notes);
-            const entry = historyEntry(v, { url, date, basis, notes: notesDigest(r.notes) }, override);
+            const unusable = ctx.judging?.unusable?.get(app.slug)?.get(r.version);
+            const entry = historyEntry(v, { url, date, basis, notes: notesDigest(r.notes), unusable }, override);
             // Upstream chose these values: one that could not be published is left out of the history, not the run, and
             // becomes a gap there (below), so no update across it reads as safe.
             const valid = src_schema/* historyEntrySchema */.Gv.safeParse(entry);
@@ -11010,7 +11124,11 @@ function notesFileOutcomes(notes, targets, now) {
             releases,
             tags: [],
             ...(cut ? { releasesAfter: null } : {})
-        }, { repo: t.repo, ...(t.previousVersion ? { previousVersion: t.previousVersion } : {}) }, { now, maxCrossed: NOTES_FILE_MAX_RELEASES, backfill: NOTES_FILE_MAX_RELEASES });
+        }, {
+            repo: t.repo,
+            ...(t.previousVersion ? { previousVersion: t.previousVersion } : {}),
+            ...(t.again ? { again: t.again } : {})
+        }, { now, maxCrossed: NOTES_FILE_MAX_RELEASES, backfill: NOTES_FILE_MAX_RELEASES });
         const facts = result.kind === 'facts' ? withSampleGaps(result.facts, t.previousVersion) : null;
         // The catalog's own release, where the file has it under the same label and nothing newer by version order
         // (a label that reads as no version at all included): the latest, as the catalog says.
@@ -11104,6 +11222,7 @@ function notes_file_notesDigest(notes, repo) {
 
 
 
+
 /** A build with no source of notes: what the banner says, with how to get them. */
 const NO_NOTES_SOURCE = "the catalog's records (and the snapshot before, if any), with no release notes read: build with --refresh " +
     '(GITHUB_TOKEN set) or --notes-from a notes file to judge new releases';
@@ -11132,11 +11251,14 @@ function offlineData(opts) {
  */
 async function gatherFacts(entries, previous, refresh, notes, 
 /** The app's judged history in the previous snapshot was lost: the refresh (or the notes file) reads it again. */
-lostHistory, log) {
+lostHistory, log, 
+/** Versions of the app's history to read again for the first model of a list (judge-models.ts: againFor). */
+againOf = () => []) {
     if (!refresh && !notes)
         return { apps: entries.map((e) => offlineFacts(e, previous.get(e.slug))), stats: null };
     const targets = entries.map((e) => {
         const installed = publishedVersion(e, previous.get(e.slug));
+        const again = againOf(e.slug);
         return {
             slug: e.slug,
             repo: e.entry.repo,
@@ -11144,6 +11266,7 @@ lostHistory, log) {
             ...(e.entry.tagPattern ? { tagPattern: e.entry.tagPattern } : {}),
             ...(installed ? { previousVersion: installed } : {}),
             ...(lostHistory(e.slug) ? { rebuildHistory: true } : {}),
+            ...(again.length > 0 ? { again } : {}),
             ...(e.entry.release ? { seed: e.entry.release } : {}),
             ...(e.entry.archived ? { archived: true } : {})
         };
@@ -11203,8 +11326,8 @@ leftBefore = new Set()) {
         let asOf = null;
         for (const a of apps) {
             const day = a.facts?.checked ?? a.kept?.lastChecked;
-            // A day after the run's is a typo in one record (catalog/load.ts: futureDays), not the others' "as of".
-            if (day && day <= today && (asOf === null || day > asOf))
+            // A day years ahead is a typo in one record (catalog/load.ts: futureDays), not the others' "as of".
+            if (day && day <= (0,dates/* plausibleUntil */.k)(today) && (asOf === null || day > asOf))
                 asOf = day;
         }
         const checked = asOf ?? today;
@@ -11291,7 +11414,15 @@ async function judgeCatalog(opts, deps, dirs, log, out) {
     // 4. Release facts for every app; an app whose judged history was lost has it read again (issue 48).
     const previousHistories = previousPublishes(previousDir, paths.releasesSchema);
     const lost = (slug) => historyProblem(previousDir, slug, previousHistories && previous.has(slug)) !== null;
-    const gathered = await gatherFacts(entries, previous, opts.refresh ? deps.refresh : undefined, notes && { file: notes, now: opts.now }, lost, log);
+    const gathered = await gatherFacts(entries, previous, opts.refresh ? deps.refresh : undefined, notes && { file: notes, now: opts.now }, lost, log, 
+    // A release a later model of the list judged is asked of the first again when the read holds its notes.
+    (slug) => {
+        const models = deps.modelJudge?.models ?? [];
+        if (models.length < 2)
+            return [];
+        const held = readPreviousHistory(previousDir, slug);
+        return 'history' in held ? againFor(models, held.history.releases) : [];
+    });
     // A refused token with nothing published before has no last-known-good to fall back on: never publish the seeds
     // alone (or an empty catalog) as if the refresh had been done.
     if (gathered.stats?.tokenRefused && !snapshot)
@@ -11420,6 +11551,7 @@ async function judgeCatalog(opts, deps, dirs, log, out) {
             verdicts: judging.verdicts,
             // Only a model judge has releases waiting for it.
             ...(deps.modelJudge ? { pending: judging.pendingReleases } : {}),
+            ...(judging.unusableReleases > 0 ? { unusable: judging.unusableReleases } : {}),
             ...(deps.modelJudge && deps.modelJudge.models.length > 1 ? { models: deps.modelJudge.models } : {}),
             ...(ctx.injection.size > 0 ? { injection: [...ctx.injection] } : {})
         },
@@ -11755,8 +11887,6 @@ async function serveSite(opts) {
     return { server, url: `http://${shown}:${port}/` };
 }
 
-// EXTERNAL MODULE: ./src/util/redact.ts
-var redact = __webpack_require__(767);
 ;// CONCATENATED MODULE: ./src/check/interpolate.ts
 // Compose's variable interpolation, as its specification gives it: `$VAR`, `${VAR}`,
 // `${VAR:-default}` (unset or empty), `${VAR-default}` (unset), `${VAR:?error}`, `${VAR?error}`,
@@ -13481,7 +13611,7 @@ const HELP = {
     build: `  build     --catalog DIR --out DIR [--base-url URL] [--refresh | --notes-from FILE ...]
             [--previous DIR] [--now ISO] [--request-timeout SECONDS] [--refresh-deadline SECONDS]
             [--source-commit SHA]
-            [--judge models|rules] [--model ID] [--models-endpoint URL] [--max-model-calls N]
+            [--judge models|rules] [--model ID ...] [--models-endpoint URL] [--max-model-calls N]
             [--only SLUG ...] [--demo]
             Build the static site (JSON API, pages, badges) from the catalog.
             Release notes come from GitHub (--refresh) or from a JSON-lines file
@@ -13495,8 +13625,9 @@ const HELP = {
             (600 s); --previous is the published snapshot used as last-known-good.
             --source-commit (default GITHUB_SHA) is published in api/v1/status.json.
             --judge models (the default where GITHUB_TOKEN is set) asks GitHub Models
-            (--model, default openai/gpt-4.1-mini, or an ordered list ID,ID… asked
-            in turn as each one's daily limit is spent; --models-endpoint, default
+            (--model, default openai/gpt-4.1-mini, or an ordered list asked in turn
+            as each one's daily limit is spent: ID,ID… or --model repeated, each
+            adding to the list; --models-endpoint, default
             https://models.github.ai/inference) about each release not judged before,
             at most --max-model-calls (100) requests a run to each, the rest by the rules;
             the rules stay the floor. --judge rules never asks a model.
@@ -13659,7 +13790,8 @@ async function run(argv, log, env, stdout) {
                     'request-timeout': { type: 'string' },
                     'refresh-deadline': { type: 'string' },
                     judge: { type: 'string' },
-                    model: { type: 'string' },
+                    // Repeatable: each adds to the ordered list (as commas do), so a second one never replaces the first.
+                    model: { type: 'string', multiple: true },
                     'models-endpoint': { type: 'string' },
                     'max-model-calls': { type: 'string' },
                     only: { type: 'string', multiple: true },
@@ -13692,7 +13824,7 @@ async function run(argv, log, env, stdout) {
                 ...(values['request-timeout'] ? { requestTimeout: values['request-timeout'] } : {}),
                 ...(values['refresh-deadline'] ? { refreshDeadline: values['refresh-deadline'] } : {}),
                 ...(values.judge !== undefined ? { judge: values.judge } : {}),
-                ...(values.model !== undefined ? { model: values.model } : {}),
+                ...(values.model !== undefined ? { model: values.model.join(',') } : {}),
                 ...(values['models-endpoint'] !== undefined ? { modelsEndpoint: values['models-endpoint'] } : {}),
                 ...(values['max-model-calls'] !== undefined ? { maxModelCalls: values['max-model-calls'] } : {})
             }), log, now));
@@ -13923,6 +14055,7 @@ stdout = (text) => void process.stdout.write(text)) {
 /* harmony export */   b1: () => (/* binding */ LIMITS),
 /* harmony export */   cj: () => (/* binding */ COUNT_MESSAGE),
 /* harmony export */   dA: () => (/* binding */ PRODUCT_PATTERN),
+/* harmony export */   gH: () => (/* binding */ MAX_MODELS_LISTED),
 /* harmony export */   hN: () => (/* binding */ CATEGORIES_CREDIT),
 /* harmony export */   il: () => (/* binding */ HISTORY_MAX),
 /* harmony export */   ks: () => (/* binding */ APP_SCHEMA_ID),
@@ -14193,6 +14326,8 @@ const FAULT_OUTCOMES = ['previous', 'unknown', 'none'];
 const JUDGE_PATTERN = /^(?:rules|model:[A-Za-z0-9][\w./-]{0,99})$/;
 /** A model id as GitHub Models names them (`openai/gpt-4.1-mini`). */
 const MODEL_ID_PATTERN = /^[A-Za-z0-9][\w./-]{0,99}$/;
+/** Most models a `model` list names (inputs.ts: MAX_MODELS). */
+const MAX_MODELS_LISTED = 5;
 const statusDocSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .strictObject */ .rej({
     schema: zod__WEBPACK_IMPORTED_MODULE_2__/* .literal */ .euz(STATUS_SCHEMA_ID),
     runAt: generatedAt.describe('When this run built the site (ISO 8601 UTC); moves on every run'),
@@ -14251,7 +14386,12 @@ const statusDocSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .strictObject */ .rej
             .int()
             .nonnegative()
             .optional()
-            .describe("Latest releases the first model has not judged yet (its budget or service ran out): the rules' verdict, or a later model's of the list, stands for them until a later run asks the first model, the most recently published first. Present when the judge is a model; a first run over many apps catches up over days, and this counts down"),
+            .describe("Latest releases the first model has not judged yet (its budget or service ran out), and older releases read this run that a later model of the list judged: the rules' verdict, or a later model's of the list, stands for them until a later run asks the first model, the most recently published first. Present when the judge is a model; a first run over many apps catches up over days, and this counts down"),
+        unusable: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig()
+            .int()
+            .positive()
+            .optional()
+            .describe("Releases whose answers from a model could not be used this run (malformed twice, or quoting a line the notes do not hold): each release's history names the model in `unusable`, and that model is not asked about it again until the prompt's version or the notes change; the next model of the list, or the rules, judge it. Not counted in pending. Absent when there is none"),
         models: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().regex(MODEL_ID_PATTERN))
             .min(2)
             .optional()
@@ -14312,6 +14452,18 @@ const historyEntrySchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .strictObject */ .
     model: modelAnswerRecord
         .nullable()
         .describe("The model's checked answer when a model judged, else null (safeToUpdate is the verdict that stands)"),
+    unusable: zod__WEBPACK_IMPORTED_MODULE_2__/* .strictObject */ .rej({
+        models: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().regex(MODEL_ID_PATTERN))
+            .min(1)
+            .max(MAX_MODELS_LISTED)
+            .describe('The models, in the order of the list'),
+        prompt: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().positive().describe('The version of the prompt they answered'),
+        notes: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()
+            .regex(/^[0-9a-f]{12}$/)
+            .describe('Digest of the notes they read')
+    })
+        .optional()
+        .describe('Present when models were asked about this release and their answers could not be used, the retry included (malformed, or quoting a line the notes do not hold): they are not asked about it again until the prompt or the notes change. Absent in documents written before'),
     injection: zod__WEBPACK_IMPORTED_MODULE_2__/* .literal */ .euz(true)
         .optional()
         .describe('Present when a line of the notes addresses a reviewer or model or asks for a class: the rules alone judged the release, no model was asked')
@@ -14600,6 +14752,15 @@ function factsFromSnapshot(snapshot, target, opts) {
         const earlier = target.previousVersion === undefined || target.rebuildHistory
             ? (0,_util_versions_js__WEBPACK_IMPORTED_MODULE_2__/* .stableBetween */ .Oh)(stable, (r) => r.tag, '0', latest, target.rebuildHistory ? _schema_index_js__WEBPACK_IMPORTED_MODULE_0__/* .HISTORY_MAX */ .il : (opts.backfill ?? BACKFILL) + 1, filter).filter((r) => ((0,_util_versions_js__WEBPACK_IMPORTED_MODULE_2__/* .compareVersions */ .Zy)(r.tag, oldest, filter.tagPrefix) ?? 0) < 0)
             : [];
+        // Read already (the window of newest releases), so asking the first model about them costs no request here.
+        const judged = [...crossed, ...earlier];
+        const again = (target.again ?? []).length
+            ? stable
+                .filter((r) => target.again.some((v) => (0,_util_versions_js__WEBPACK_IMPORTED_MODULE_2__/* .sameVersion */ .r1)(v, r.tag, filter.tagPrefix)) &&
+                ((0,_util_versions_js__WEBPACK_IMPORTED_MODULE_2__/* .compareVersions */ .Zy)(r.tag, oldest, filter.tagPrefix) ?? 0) < 0 &&
+                !judged.some((j) => (0,_util_versions_js__WEBPACK_IMPORTED_MODULE_2__/* .sameVersion */ .r1)(j.tag, r.tag, filter.tagPrefix)))
+                .sort((a, b) => (0,_util_versions_js__WEBPACK_IMPORTED_MODULE_2__/* .compareVersions */ .Zy)(a.tag, b.tag, filter.tagPrefix) ?? 0)
+            : [];
         const gap = unreadSpan(snapshot.releases.filter((r) => !r.draft).map((r) => r.tag), snapshot.releasesAfter !== undefined, target, between.length, crossed.map((r) => ({ version: r.tag })), latest.tag);
         return {
             kind: 'facts',
@@ -14612,6 +14773,7 @@ function factsFromSnapshot(snapshot, target, opts) {
                 archived: snapshot.archived,
                 crossed: crossed.map(note),
                 ...(earlier.length > 0 ? { earlier: earlier.map(note) } : {}),
+                ...(again.length > 0 ? { again: again.map(note) } : {}),
                 ...unreadOf(flaggedSpans(snapshot.releases, stable, crossed, target, gap !== undefined)),
                 ...gapOf(gap)
             }
@@ -14657,13 +14819,22 @@ function factsFromSnapshot(snapshot, target, opts) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   d: () => (/* binding */ utcDay)
+/* harmony export */   d: () => (/* binding */ utcDay),
+/* harmony export */   k: () => (/* binding */ plausibleUntil)
 /* harmony export */ });
 /** YYYY-MM-DD of `now` in UTC: the day a build is on. */
 function utcDay(now) {
     if (Number.isNaN(now.getTime()))
         throw new RangeError('now is not a valid date');
     return now.toISOString().slice(0, 10);
+}
+/**
+ * The last day of the year after `day` (YYYY-MM-DD) that a record's fact may carry before it reads as a typo
+ * (2099 for 2026). A day merely after the run's is not one: tests, and a catalog built before a seed's day, hold
+ * such days, and what a page shows must not hang on the day it was built.
+ */
+function plausibleUntil(day) {
+    return `${Number(day.slice(0, 4)) + 1}${day.slice(4, 10)}`;
 }
 
 
