@@ -65,6 +65,10 @@ describe('inputs', () => {
     expect(() => upstreamSettings({}, { modelsEndpoint: 'http://models.example.org/inference' })).toThrow(
       'models-endpoint "http://models.example.org/inference" must be an https address (plain http only to 127.0.0.0/8, ::1 or localhost)'
     )
+    // Credentials in the address are refused at the start, and the message does not repeat them.
+    expect(() => upstreamSettings({}, { modelsEndpoint: 'http://s3cret-t0ken@127.0.0.1:9/inference' })).toThrow(
+      /^models-endpoint "http:\/\/127\.0\.0\.1:9\/inference" holds a user name or password/
+    )
     expect(upstreamSettings({}, { modelsEndpoint: 'http://localhost:8080/inference' }).modelsEndpoint).toBe(
       'http://localhost:8080/inference'
     )

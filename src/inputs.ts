@@ -6,6 +6,7 @@ import { ENDOFLIFE_DEFAULT_URL } from './upstream/endoflife.js'
 import { DEFAULT_MAX_MODEL_CALLS, DEFAULT_MODEL, endpointRefusal, MODELS_DEFAULT_ENDPOINT } from './upstream/models.js'
 import { githubEndpoints } from './upstream/github/endpoints.js'
 import { MAX_MODELS_LISTED } from './schema/index.js'
+import { withoutCredentials } from './util/http-url.js'
 import { problem } from './util/problems.js'
 import type { Logger } from './util/types.js'
 
@@ -67,7 +68,8 @@ export function parseEndpoint(value: string | undefined): string {
   const v = value.trim()
   // Refused here, before the run reads anything, rather than by each model call.
   const refusal = endpointRefusal(v)
-  if (refusal) throw problem('usage', `models-endpoint "${value}" ${refusal}`)
+  // Quoted without credentials: a refused address must not print the password it held.
+  if (refusal) throw problem('usage', `models-endpoint "${withoutCredentials(v)}" ${refusal}`)
   return v.replace(/\/+$/, '')
 }
 

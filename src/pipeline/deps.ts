@@ -27,7 +27,7 @@ export function modelJudge(settings: UpstreamSettings, log: Logger): ModelAsker 
   const models = settings.models?.length ? settings.models : [DEFAULT_MODEL]
   const maxCalls = settings.maxModelCalls ?? DEFAULT_MAX_MODEL_CALLS
   log.info(
-    `judge: model ${models.join(', then ')} (at most ${maxCalls} calls this run${models.length > 1 ? ' to each' : ''}), with the rules as the floor`
+    `judge: model ${models.join(', then ')} (at most ${maxCalls} call${maxCalls === 1 ? '' : 's'} this run${models.length > 1 ? ' to each' : ''}), with the rules as the floor`
   )
   // One deadline for the whole list: a later model does not get the time again.
   const deadline: { at: number | null } = { at: null }

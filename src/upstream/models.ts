@@ -37,6 +37,8 @@ export function endpointRefusal(endpoint: string): string | null {
   } catch {
     return 'is not an http(s) address'
   }
+  // Fetch refuses such an address on every call; said once, at the start, the run does not go on to fail three times.
+  if (url.username || url.password) return 'holds a user name or password: the GitHub token is what is sent'
   if (url.protocol === 'https:') return null
   if (url.protocol !== 'http:') return 'is not an http(s) address'
   if (isLoopback(url.hostname)) return null
