@@ -174,6 +174,22 @@ describe('YAML keys other than image:', () => {
     })
   })
 
+  it('reads split fields that look like images on their own line as the references they are part of', async () => {
+    // home-operations' values pin a v-tag with its digest; Kustomize bumps a digest in a field of its own.
+    const values = (tag: string, d: string) =>
+      `controllers:\n  app:\n    containers:\n      app:\n        image:\n          repository: ghcr.io/home-operations/radarr\n          tag: ${tag}@sha256:${d.repeat(64)}\n`
+    const kustomization = (d: string) =>
+      `images:\n  - name: gogs\n    newName: docker.io/gogs/gogs\n    digest: sha256:${d.repeat(64)}\n`
+    const r = await repoWith(
+      'split',
+      { 'values.yaml': values('v5.14.0', 'a'), 'kustomization.yaml': kustomization('c') },
+      { 'values.yaml': values('v5.15.0', 'b'), 'kustomization.yaml': kustomization('d') }
+    )
+    const c = await found(r)
+    expect(c.notRead).toEqual([])
+    expect(c.changes.map((x) => x.file).sort()).toEqual(['kustomization.yaml', 'values.yaml'])
+  })
+
   it('lists a YAML file as not read where its change touches an image outside the fields read, keeping what it read', async () => {
     // A Talos machine config names its installer under a key of its own; the Deployment beside it is read.
     const talos = (v: string, app: string) =>

@@ -114,8 +114,10 @@ const firstFew = (mentions: readonly string[]) =>
 function unreadMentions(before: Buffer | null, after: Buffer | null, refs: readonly FoundRef[]): string[] {
   const touched = changedMentions(before?.toString('utf8') ?? '', after?.toString('utf8') ?? '')
   if (touched.length === 0) return []
-  const read = new Set(refs.flatMap((r) => (r.image === null ? [] : [r.image])))
-  return touched.filter((m) => !read.has(m))
+  const images = refs.flatMap((r) => (r.image === null ? [] : [r.image]))
+  // Helm's and Kustomize's split fields put part of a reference on a line: `tag: v1.2.3@sha256:…`, `digest: sha256:…`.
+  const part = (m: string) => images.some((i) => i === m || [':', '/', '@'].some((sep) => i.endsWith(`${sep}${m}`)))
+  return touched.filter((m) => !part(m))
 }
 
 /** A binary file (an image, an archive) holds no reference anyone reviews: it is not searched. */
