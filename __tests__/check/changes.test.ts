@@ -143,11 +143,12 @@ describe('YAML shapes beside image:', () => {
 })
 
 describe('YAML keys other than image:', () => {
-  it('reads CloudNativePG’s imageName: and a camelCase …Image: as references, and a setting that only looks like one not', async () => {
+  it('reads CloudNativePG’s imageName:, a camelCase …Image: and a snake-case …_image: as references, and a setting that only looks like one not', async () => {
     // A CloudNativePG Cluster as Renovate bumps it, beside an operator's values with a sidecar image.
     const cluster = (tag: string) =>
       `apiVersion: postgresql.cnpg.io/v1\nkind: Cluster\nmetadata:\n  name: postgres\nspec:\n  instances: 3\n  imageName: ghcr.io/cloudnative-pg/postgresql:${tag}\n`
-    const values = (tag: string) => `backup:\n  sidecarImage: docker.io/rclone/rclone:${tag}\n  defaultImage: none\n`
+    const values = (tag: string) =>
+      `backup:\n  sidecarImage: docker.io/rclone/rclone:${tag}\n  defaultImage: none\nnextcloud_image: nextcloud:29.0.${tag.endsWith('1') ? 1 : 2}\n`
     const r = await repoWith(
       'named',
       { 'cluster.yaml': cluster('16.4'), 'values.yaml': values('1.68.1') },
@@ -169,6 +170,13 @@ describe('YAML keys other than image:', () => {
           line: 2,
           baseImage: 'docker.io/rclone/rclone:1.68.1',
           image: 'docker.io/rclone/rclone:1.69.0'
+        },
+        {
+          file: 'values.yaml',
+          field: 'nextcloud_image',
+          line: 4,
+          baseImage: 'nextcloud:29.0.1',
+          image: 'nextcloud:29.0.2'
         }
       ]
     })

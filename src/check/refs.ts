@@ -23,10 +23,11 @@ export interface FoundRef {
 const MAX_BYTES = 1024 * 1024
 const TEMPLATE = /\$\{|\$[A-Za-z_]|\{\{/
 /**
- * Keys other than `image:` that operators give a whole image reference: CloudNativePG's `imageName:`, and camelCase
- * `…Image:` (`sidecarImage:`, `initImage:`). Renovate bumps them; a gate that did not read them would pass the bump.
+ * Keys other than `image:` that operators give a whole image reference: CloudNativePG's `imageName:`, camelCase
+ * `…Image:` (`sidecarImage:`, `initImage:`) and snake-case `…_image:` (Ansible's `nextcloud_image:`). Renovate bumps them; a gate that did not read them would pass the bump.
  */
-const NAMED_IMAGE = /^(?:imageName|[a-z][A-Za-z0-9]*Image(?:Name)?)$/
+const NAMED_IMAGE =
+  /^(?:imageName|[a-z][A-Za-z0-9]*Image(?:Name)?|[A-Za-z][A-Za-z0-9_]*_(?:image|IMAGE)(?:_name|_NAME)?)$/
 
 const scalarText = (n: unknown): string | null =>
   isScalar(n) && (typeof n.value === 'string' || typeof n.value === 'number') ? String(n.value).trim() : null
