@@ -337,14 +337,17 @@ describe('loadCatalog', () => {
   it('warns about files in apps/ that are not <slug>.yml records, with a hint for x.YML', async () => {
     await put('gitea.yml', GOOD)
     await put('Traefik.YML', GOOD)
+    await put('AdGuard_Home.YAML', GOOD)
     await put('traefik.yml.bak', GOOD)
     await put('notes.txt', 'x')
     await put('.gitkeep', '')
     const warnings: string[] = []
     const log = { info: () => {}, error: () => {}, warning: (m: string, ref?: { file?: string }) => warnings.push(`${path.basename(ref?.file ?? '')}: ${m}`) }
     expect((await loadCatalog(dir, log)).map((e) => e.slug)).toEqual(['gitea'])
+    // The hint names a file that validates: the slug rules applied, not the case of the extension alone.
     expect(warnings).toEqual([
-      'Traefik.YML: ignored: Traefik.YML is not a <slug>.yml record; records are named <slug>.yml in lower case: rename it to Traefik.yml',
+      'AdGuard_Home.YAML: ignored: AdGuard_Home.YAML is not a <slug>.yml record; records are named <slug>.yml in lower case: rename it to adguard-home.yml',
+      'Traefik.YML: ignored: Traefik.YML is not a <slug>.yml record; records are named <slug>.yml in lower case: rename it to traefik.yml',
       'notes.txt: ignored: notes.txt is not a <slug>.yml record',
       'traefik.yml.bak: ignored: traefik.yml.bak is not a <slug>.yml record'
     ])

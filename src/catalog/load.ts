@@ -416,7 +416,13 @@ export async function readCatalog(catalogDir: string, log?: Logger, known?: Know
   const records = new Set(ymlNames)
   for (const name of names) {
     if (records.has(name) || name.startsWith('.')) continue
-    const hint = /\.ya?ml$/i.test(name) ? `; records are named <slug>.yml in lower case: rename it to ${escapeUnsafe(name.replace(/\.ya?ml$/i, '.yml'))}` : ''
+    // The name it would have as a record: the slug rules applied, so the hint is one that validates.
+    const slug = name
+      .replace(/\.ya?ml$/i, '')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+    const hint = /\.ya?ml$/i.test(name) && slug ? `; records are named <slug>.yml in lower case: rename it to ${escapeUnsafe(`${slug}.yml`)}` : ''
     log?.warning(`ignored: ${escapeUnsafe(name)} is not a <slug>.yml record${hint}`, { file: path.join(appsDir, name) })
   }
   if (ymlNames.length === 0) {
