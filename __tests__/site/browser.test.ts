@@ -12,13 +12,44 @@ import type { Browser, Page } from 'playwright-core'
 import { renderPages } from '../../src/site/pages.js'
 import { PALETTE } from '../../src/site/assets.js'
 import { browserDescribe, inPage, launchChromium, visitor, type VisitFn } from '../support/browser.js'
-import { CTX, HOSTILE, REALISTIC } from './fixtures.js'
+import type { Classification } from '../../src/schema/index.js'
+import type { PageInput } from '../../src/site/pages.js'
+import { CTX, HOSTILE, REALISTIC, record } from './fixtures.js'
 
 const PREFIX = '/updatesafe/'
 const SHOTS = resolve('screenshots')
 const suite = browserDescribe('browser tests of the rendered pages')
 
-const ALL = [...REALISTIC, ...HOSTILE]
+const CHAT = 'Communication - Chat'
+/** Made-up apps for the index's order and counts: names a code-unit sort misplaces, and one category. */
+function madeUp(slug: string, name: string, c: Classification, categories: string[]): PageInput {
+  return {
+    record: record({
+      slug,
+      name,
+      repo: `made-up/${slug}`,
+      latestVersion: '1.0.0',
+      safeToUpdate: c,
+      rationale: 'Made up for the index tests.',
+      sourceUrl: `https://github.com/made-up/${slug}/releases/tag/1.0.0`,
+      lastChecked: '2026-11-20'
+    }),
+    releaseDate: null,
+    releasesConsidered: ['1.0.0'],
+    rule: null,
+    decidedBy: null,
+    stale: false,
+    categories
+  }
+}
+const NAMED = [
+  madeUp('utask', 'µTask', 'breaking', [CHAT]),
+  madeUp('umami', 'Umami', 'safe', [CHAT]),
+  madeUp('uptime-kuma', 'Uptime Kuma', 'safe', [CHAT]),
+  madeUp('zulip', 'Zulip', 'caution', []),
+  madeUp('ponskelisten', 'Pønskelisten', 'safe', [])
+]
+const ALL = [...REALISTIC, ...HOSTILE, ...NAMED]
 
 suite('rendered site in chromium', () => {
   let dir = ''
@@ -99,14 +130,57 @@ suite('rendered site in chromium', () => {
     await v.close()
   })
 
-  test('index without JavaScript: full list, and the class filter still works', async () => {
+  test('index without JavaScript: full list, and the class filter and its count still work', async () => {
     const v = await visit(PREFIX, { javaScriptEnabled: false })
     const { page } = v
     await expect(page.locator('#search').isVisible()).resolves.toBe(false)
     expect(await visibleRows(page).count()).toBe(ALL.length)
+    await expect(page.locator('#shown').innerText()).resolves.toBe(`${ALL.length} apps`)
     await page.click('label[for="f-breaking"]')
-    expect(await visibleRows(page).count()).toBe(ALL.filter((p) => p.record.safeToUpdate === 'breaking').length)
+    const breaking = ALL.filter((p) => p.record.safeToUpdate === 'breaking').length
+    expect(await visibleRows(page).count()).toBe(breaking)
+    // The status line says what is shown, not the whole list's count.
+    await expect(page.locator('#shown').innerText()).resolves.toBe(`Showing ${breaking} of ${ALL.length} apps`)
+    await page.click('label[for="f-all"]')
+    await expect(page.locator('#shown').innerText()).resolves.toBe(`${ALL.length} apps`)
     expect(v.problems).toEqual([])
+    await v.close()
+  })
+
+  const tally = (page: Page, c: string) => page.locator(`label[for="f-${c}"] b`).textContent()
+  const shownNames = (page: Page) =>
+    inPage<string[]>(
+      page,
+      `Array.from(document.querySelectorAll('#apps tbody tr')).filter((r) => r.offsetParent !== null).map((r) => r.querySelector('th a').textContent)`
+    )
+
+  test('index: the class buttons count what the category and the search leave; ?class= filters', async () => {
+    const v = await visit(PREFIX)
+    const { page } = v
+    const count = (c: string, pages: PageInput[]) => pages.filter((p) => p.record.safeToUpdate === c).length
+    await expect(tally(page, 'breaking')).resolves.toBe(String(count('breaking', ALL)))
+    await page.selectOption('#g', CHAT)
+    const chat = ALL.filter((p) => p.categories?.includes(CHAT))
+    await expect(tally(page, 'all')).resolves.toBe(String(chat.length))
+    await expect(tally(page, 'breaking')).resolves.toBe('1')
+    await expect(tally(page, 'safe')).resolves.toBe('2')
+    await expect(tally(page, 'caution')).resolves.toBe('0')
+    await page.fill('#q', 'kuma')
+    await expect(tally(page, 'all')).resolves.toBe('1')
+    await expect(tally(page, 'safe')).resolves.toBe('1')
+    await expect(tally(page, 'breaking')).resolves.toBe('0')
+    await page.fill('#q', '')
+    await page.selectOption('#g', '')
+    await expect(tally(page, 'breaking')).resolves.toBe(String(count('breaking', ALL)))
+
+    // A link to a class and a category: filtered, counted and said so at once.
+    await page.goto(`${origin}${PREFIX}?class=breaking&category=${encodeURIComponent(CHAT)}`)
+    expect(await page.isChecked('#f-breaking')).toBe(true)
+    expect(await shownNames(page)).toEqual(['µTask'])
+    await expect(page.locator('#shown').innerText()).resolves.toBe(`Showing 1 of ${ALL.length} apps`)
+    await expect(tally(page, 'breaking')).resolves.toBe('1')
+    await expect(tally(page, 'all')).resolves.toBe(String(chat.length))
+    expect(v.problems.filter((p) => !/\/assets\/icon\.svg net::ERR_ABORTED$/.test(p))).toEqual([])
     await v.close()
   })
 

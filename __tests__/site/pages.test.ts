@@ -109,7 +109,7 @@ describe('index page', () => {
   test('the search box is hidden until the script reveals it; the class filter needs no script', () => {
     expect(html).toMatch(/<div class="search" id="search" hidden>/)
     expect(site.get('assets/site.css')).toContain(
-      '.filters:has(>#f-breaking:checked)~#apps tbody tr:not([data-c=breaking]){display:none}'
+      '.filters:has(>#f-breaking:checked)~#apps tbody tr:not([data-c=breaking]),.filters:has(>#f-breaking:checked)~#shown .n-all{display:none}'
     )
   })
   test('says when the last run was and when an app last changed; only the index moves with the run', () => {

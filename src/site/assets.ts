@@ -69,10 +69,11 @@ const classRules = CLASSES.map(
   (c) =>
     `.k-${c}{color:var(--${c});background:var(--${c}-bg)}` +
     `.k-${c}::before{content:"${CLASS_ICONS[c]}";content:"${CLASS_ICONS[c]}"/""}` +
-    // Class filter that works without JavaScript: the checked radio hides other rows. Scoped to the radios' own
-    // fieldset and its later siblings: a :has() over all of main made the style work at load about 1.4 times as
-    // long on 1,240 rows (bench/index-page.mjs).
-    `.filters:has(>#f-${c}:checked)~#apps tbody tr:not([data-c=${c}]){display:none}`
+    // Class filter that works without JavaScript: the checked radio hides other rows and picks the status line's
+    // sentence. Scoped to the radios' own fieldset and its later siblings: a :has() over all of main made the style
+    // work at load about 1.4 times as long on 1,240 rows (bench/index-page.mjs).
+    `.filters:has(>#f-${c}:checked)~#apps tbody tr:not([data-c=${c}]),.filters:has(>#f-${c}:checked)~#shown .n-all{display:none}` +
+    `.filters:has(>#f-${c}:checked)~#shown .n-${c}{display:inline}`
 ).join('\n')
 
 // The index's table lays its rows out as grids of fixed columns, each row skipped until it nears the screen
@@ -135,6 +136,7 @@ tbody th a{font-weight:600}
 tbody small{display:block}
 td.w{font-size:.9rem;max-width:22rem}
 td.v{font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:.95rem}
+#shown>span:not(.n-all){display:none}
 ${indexTable}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.35rem 1rem;margin:1rem 0}
 dl.facts dt{color:var(--muted)}
@@ -193,6 +195,7 @@ export const SITE_JS = `'use strict';
     var body = table.tBodies[0];
     var rows = Array.prototype.slice.call(body.rows);
     var radios = Array.prototype.slice.call(document.querySelectorAll('input[name="c"]'));
+    var tallies = radios.map(function (r) { return document.querySelector('label[for="' + r.id + '"] b'); });
     var cat = document.getElementById('g');
     var sort = document.getElementById('sort');
     var shown = document.getElementById('shown');
@@ -237,13 +240,19 @@ export const SITE_JS = `'use strict';
       var terms = q.value.toLowerCase().split(/\\s+/).filter(Boolean);
       facts();
       if (terms.length) words();
+      // Each class button counts the apps the category and the search leave, as "All" does.
+      var counts = {};
+      radios.forEach(function (r) { counts[r.value] = 0; });
       var n = 0;
       for (var i = 0; i < rows.length; i++) {
-        var ok = (!c || cls[i] === c) && (g === null || groups[i].indexOf(g) !== -1) && terms.every(function (t) { return texts[i].indexOf(t) !== -1; });
+        var ok = (g === null || groups[i].indexOf(g) !== -1) && terms.every(function (t) { return texts[i].indexOf(t) !== -1; });
+        if (ok) { counts['']++; counts[cls[i]]++; }
+        ok = ok && (!c || cls[i] === c);
         if (ok) n++;
         // Only the rows whose state changes are written.
         if (hid[i] === ok) { hid[i] = !ok; rows[i].hidden = !ok; }
       }
+      radios.forEach(function (r, k) { var t = String(counts[r.value]); if (tallies[k] && tallies[k].textContent !== t) tallies[k].textContent = t; });
       if (shown) shown.textContent = n === rows.length ? rows.length + (rows.length === 1 ? ' app' : ' apps') : 'Showing ' + n + ' of ' + rows.length + ' apps';
       if (none) none.hidden = n > 0;
     };
@@ -283,7 +292,7 @@ export const SITE_JS = `'use strict';
     if (sort) sort.addEventListener('change', function () { order(); link(); });
     document.getElementById('search').hidden = false;
     order();
-    // Unfiltered, the page as served is right: nothing to write.
+    // Unfiltered, the page as served is right (its counts, and the status line the stylesheet picks).
     if (classOf() || (cat && cat.value) || q.value) apply();
   }
   var now = new Date();

@@ -1,6 +1,6 @@
-// The index: every app in one table. The full list and the class filter work
-// without JavaScript (radios + CSS :has); the script adds search, the category
-// filter and the sort, each kept in the address (site.js).
+// The index: every app in one table. The full list, the class filter and its
+// count work without JavaScript (radios + CSS :has); the script adds search, the
+// category filter and the sort, each kept in the address (site.js).
 // Markup per row is kept lean: 1,000 apps must stay under 100 KB gzipped.
 import {
   CATEGORIES_CREDIT,
@@ -128,6 +128,20 @@ function freshness(runAt: string, lastChange: string): string {
   return `<p class="muted" id="freshness">Last run ${at(runAt)}; last change to any app ${at(lastChange)}. Run status: <a href="${paths.status}">${paths.status}</a>.</p>\n`
 }
 
+/**
+ * How many apps are shown. Without JavaScript the class filter hides rows through CSS alone, so the line holds one
+ * sentence per filter and the stylesheet shows the checked one's; site.js replaces them with its own count, which
+ * also follows the category and the search.
+ */
+function shownLine(total: number, counts: ReadonlyMap<Classification, number>): string {
+  const all = `${total} ${total === 1 ? 'app' : 'apps'}`
+  return (
+    `<p id="shown" role="status"><span class="n-all">${all}</span>` +
+    CLASSES.map((c) => `<span class="n-${c}">Showing ${counts.get(c) ?? 0} of ${all}</span>`).join('') +
+    `</p>`
+  )
+}
+
 export function renderIndex(input: IndexInput): string {
   // Categories are cleaned as the app pages show them, so a page's link finds its option here.
   const rows = input.records
@@ -170,7 +184,7 @@ ${rows.map((x) => row(x, input.stale?.has(x.record.slug) ?? false, categoryIndex
 
   const main = `<h1>Update safety of ${plural(total)}</h1>
 <p class="lede">For each self-hosted app: its newest release, and whether the release notes say it is safe to install. Also as JSON: <a href="${paths.catalog}">${paths.catalog}</a>.</p>
-${input.offline ? offlineNotice(input.offline, input.offline.asOf ?? newestChecked(records, plausibleUntil(input.generatedAt)), 'This snapshot') : ''}${freshness(input.runAt ?? input.generatedAt, input.generatedAt)}${filters}${tools(categories, inCategory)}${categories.length ? `<p class="muted" id="credit">${categoriesCredit()}</p>\n` : ''}${unread ? `<p class="muted" id="unread">${unread === 1 ? '1 app is' : `${unread} apps are`} not read yet: no build has read ${unread === 1 ? 'its' : 'their'} release notes, so ${unread === 1 ? 'it shows' : 'they show'} as Unknown, listed after the judged apps.</p>\n` : ''}<p id="shown" role="status">${plural(total)}</p>
+${input.offline ? offlineNotice(input.offline, input.offline.asOf ?? newestChecked(records, plausibleUntil(input.generatedAt)), 'This snapshot') : ''}${freshness(input.runAt ?? input.generatedAt, input.generatedAt)}${filters}${tools(categories, inCategory)}${categories.length ? `<p class="muted" id="credit">${categoriesCredit()}</p>\n` : ''}${unread ? `<p class="muted" id="unread">${unread === 1 ? '1 app is' : `${unread} apps are`} not read yet: no build has read ${unread === 1 ? 'its' : 'their'} release notes, so ${unread === 1 ? 'it shows' : 'they show'} as Unknown, listed after the judged apps.</p>\n` : ''}${shownLine(total, counts)}
 ${table}${legend}`
 
   return layout({
