@@ -184,6 +184,30 @@ suite('rendered site in chromium', () => {
     await v.close()
   })
 
+  test('index: names sort as a reader expects, µTask among the U names, on the page and in the name sort', async () => {
+    const v = await visit(PREFIX)
+    const { page } = v
+    const expectHumanOrder = (names: string[]) => {
+      const at = (n: string) => names.indexOf(n)
+      expect(at('µTask')).toBe(at('Uptime Kuma') + 1)
+      expect(at('Umami')).toBeLessThan(at('Uptime Kuma'))
+      expect(at('Pønskelisten')).toBeGreaterThan(at('Firefly III'))
+      expect(at('Pønskelisten')).toBeLessThan(at('Umami'))
+    }
+    // The page's own order, judged first, then by name: every judged name here.
+    const judged = (await shownNames(page)).filter((n) =>
+      ['Firefly III', 'Pønskelisten', 'Umami', 'Uptime Kuma', 'µTask', 'Zulip'].includes(n)
+    )
+    expectHumanOrder(judged)
+    expect(judged.at(-1)).toBe('Zulip')
+    await page.selectOption('#sort', 'name')
+    const byName = await shownNames(page)
+    expectHumanOrder(byName)
+    expect(byName.indexOf('µTask')).toBeLessThan(byName.indexOf('Zulip'))
+    expect(v.problems).toEqual([])
+    await v.close()
+  })
+
   test.each(ALL.map((p) => p.record.slug))(
     'app page %s: clean load, badge shown, nothing injected runs',
     async (slug) => {

@@ -3,6 +3,7 @@
 // data so a test can check every text/background pair for WCAG AA contrast.
 import { CLASSES, type Classification } from '../schema/index.js'
 import { paths } from './paths.js'
+import { NAME_FOLDS } from './html/index-page.js'
 
 export interface Scheme {
   bg: string
@@ -177,6 +178,11 @@ dl.facts dd,.legend dd{margin-bottom:.5rem}
 @media (prefers-reduced-motion:no-preference){html{scroll-behavior:smooth}}
 `
 
+/** JSON with every character past ASCII escaped: site.js stays ASCII, whatever charset it is read in. */
+function asciiJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+}
+
 /**
  * Progressive enhancement only: the page is complete without it. Adds search by
  * name, slug or repository (the class filter already works through CSS), the
@@ -214,6 +220,14 @@ export const SITE_JS = `'use strict';
         days.push(r.getAttribute('data-d') || '');
       });
     };
+    // The server's name order (nameKey in index-page.ts): accents dropped, a few letters spelled out, so that
+    // a name spelled with the micro sign sorts under U on every machine, where a collator would put it after Z.
+    var folds = ${asciiJson(NAME_FOLDS)};
+    var folded = new RegExp('[' + Object.keys(folds).join('') + ']', 'g');
+    var nameKey = function (s) {
+      if (/^[\\x00-\\x7f]*$/.test(s)) return s.toLowerCase();
+      return s.normalize('NFKD').toLowerCase().replace(/\\p{M}/gu, '').replace(folded, function (c) { return folds[c]; });
+    };
     var words = function () {
       if (texts) return;
       texts = []; keys = [];
@@ -221,7 +235,7 @@ export const SITE_JS = `'use strict';
         var a = r.cells[0].querySelector('a');
         // Search reads the name and the repository (the row heading) and the slug (the page address).
         texts.push((r.cells[0].textContent + ' ' + (a ? a.getAttribute('href') : '')).toLowerCase());
-        keys.push((a ? a.textContent : '').toLowerCase());
+        keys.push(nameKey(a ? a.textContent : ''));
       });
     };
     var params = new URLSearchParams(location.search);

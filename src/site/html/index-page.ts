@@ -47,11 +47,45 @@ export function newestChecked(records: readonly AppRecord[], until = '9999-12-31
   return newest
 }
 
-/** Human order: by name, case-insensitively, then slug. Code-unit comparison keeps it locale-independent. */
+/**
+ * Letters that have no decomposition, written as a reader would look for them: "µTask" files under U (the micro
+ * sign's usual spelling in names, as in uTorrent), "Pønskelisten" under O. site.js folds names the same way.
+ */
+export const NAME_FOLDS: Readonly<Record<string, string>> = {
+  μ: 'u',
+  ø: 'o',
+  æ: 'ae',
+  œ: 'oe',
+  ß: 'ss',
+  đ: 'd',
+  ł: 'l',
+  ð: 'd',
+  þ: 'th',
+  ı: 'i'
+}
+const ASCII = /^[\x00-\x7f]*$/
+const FOLDED = new RegExp(`[${Object.keys(NAME_FOLDS).join('')}]`, 'gu')
+
+/**
+ * A name's sort key: lower case, accents dropped (NFKD, which also makes the micro sign µ a Greek μ), the letters of
+ * NAME_FOLDS spelled out. Not Intl.Collator: its order depends on the ICU data of the machine (and puts µ after z),
+ * and the page is recorded byte for byte.
+ */
+export function nameKey(name: string): string {
+  // Most names are ASCII: lower case is all they need, and a sort asks for each key many times.
+  if (ASCII.test(name)) return name.toLowerCase()
+  return name
+    .normalize('NFKD')
+    .toLowerCase()
+    .replace(/\p{M}/gu, '')
+    .replace(FOLDED, (c) => NAME_FOLDS[c] ?? c)
+}
+
+/** Human order: by name folded (nameKey, compared by code units), then slug: the same on every machine. */
 export function byName(a: AppRecord, b: AppRecord): number {
-  const an = a.name.toLowerCase()
-  const bn = b.name.toLowerCase()
-  if (an !== bn) return an < bn ? -1 : 1
+  const ak = nameKey(a.name)
+  const bk = nameKey(b.name)
+  if (ak !== bk) return ak < bk ? -1 : 1
   return compareSlugs(a.slug, b.slug)
 }
 
