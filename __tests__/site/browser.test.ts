@@ -50,6 +50,8 @@ const NAMED = [
   madeUp('ponskelisten', 'Pønskelisten', 'safe', [])
 ]
 const ALL = [...REALISTIC, ...HOSTILE, ...NAMED]
+/** A name that resolves to the test server but is not loopback: a plain-http LAN host, not a secure context. */
+const LAN = 'lan.test'
 
 suite('rendered site in chromium', () => {
   let dir = ''
@@ -78,7 +80,7 @@ suite('rendered site in chromium', () => {
     await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok))
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
     await mkdir(SHOTS, { recursive: true })
-    browser = await launchChromium()
+    browser = await launchChromium([`--host-resolver-rules=MAP ${LAN} 127.0.0.1`])
     visit = visitor(browser, origin)
   })
 
@@ -204,6 +206,23 @@ suite('rendered site in chromium', () => {
     const byName = await shownNames(page)
     expectHumanOrder(byName)
     expect(byName.indexOf('µTask')).toBeLessThan(byName.indexOf('Zulip'))
+    expect(v.problems).toEqual([])
+    await v.close()
+  })
+
+  test('app page on a plain-http LAN host: the copy button still copies the snippet', async () => {
+    const lan = `http://${LAN}:${new URL(origin).port}`
+    const v = await visitor(browser, lan)(`${PREFIX}apps/gitea/`)
+    const { page } = v
+    // The premise: no clipboard API outside a secure context.
+    expect(await inPage(page, 'window.isSecureContext || typeof navigator.clipboard')).toBe('undefined')
+    await inPage(page, `document.addEventListener('copy', () => { window.__copied = String(getSelection()) })`)
+    const button = page.locator('pre[data-copy] + button')
+    await expect(button.textContent()).resolves.toBe('Copy snippet')
+    await button.click()
+    const snippet = await page.locator('pre[data-copy]').textContent()
+    expect(await inPage(page, 'window.__copied')).toBe(snippet)
+    await expect(button.textContent()).resolves.toBe('Copied')
     expect(v.problems).toEqual([])
     await v.close()
   })

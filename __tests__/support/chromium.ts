@@ -15,6 +15,7 @@ const ARGS = [
   '--disable-sync'
 ]
 
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, args: ARGS })
+/** `extra`: more switches, e.g. `--host-resolver-rules` to reach the test server by a name that is not loopback. */
+export function launchChromium(extra: readonly string[] = []): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, args: [...ARGS, ...extra] })
 }

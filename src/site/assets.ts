@@ -343,12 +343,24 @@ export const SITE_JS = `'use strict';
     up.parentNode.insertBefore(pick, up);
   }
   Array.prototype.forEach.call(document.querySelectorAll('[data-copy]'), function (pre) {
-    if (!navigator.clipboard) return;
     var b = document.createElement('button');
     b.type = 'button';
     b.textContent = 'Copy snippet';
+    // navigator.clipboard exists only in secure contexts: a LAN host on plain http has none. There the snippet is
+    // selected and copied the old way, or left selected for the reader's own Ctrl+C.
+    var fallback = function () {
+      var range = document.createRange();
+      range.selectNodeContents(pre);
+      var sel = window.getSelection();
+      sel.removeAllRanges();
+      sel.addRange(range);
+      var ok = false;
+      try { ok = document.execCommand('copy'); } catch (e) { ok = false; }
+      b.textContent = ok ? 'Copied' : 'Selected: press Ctrl+C (\\u2318C on a Mac) to copy';
+    };
     b.addEventListener('click', function () {
-      navigator.clipboard.writeText(pre.textContent).then(function () { b.textContent = 'Copied'; }, function () { b.textContent = 'Copy failed: select the text'; });
+      if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(pre.textContent).then(function () { b.textContent = 'Copied'; }, fallback);
+      else fallback();
     });
     pre.insertAdjacentElement('afterend', b);
   });
