@@ -186,6 +186,22 @@ suite('rendered site in chromium', () => {
     await v.close()
   })
 
+  test('index: every row is in the accessibility tree, not only those near the screen', async () => {
+    // A short window: most rows are far below it. Skipping their layout (content-visibility) left them out of
+    // Chromium's accessibility tree, so a screen reader reached the first few apps only.
+    const v = await visit(PREFIX, { viewport: { width: 1280, height: 300 } })
+    const cdp = await v.page.context().newCDPSession(v.page)
+    const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as {
+      nodes: { ignored: boolean; role?: { value: string }; name?: { value: string } }[]
+    }
+    const named = (role: string) => nodes.filter((n) => !n.ignored && n.role?.value === role)
+    expect(named('rowheader')).toHaveLength(ALL.length)
+    expect(named('cell').length).toBeGreaterThanOrEqual(ALL.length * 4)
+    const links = new Set(named('link').map((n) => n.name?.value))
+    for (const name of ['µTask', 'Uptime Kuma', 'Zulip']) expect(links.has(name)).toBe(true)
+    await v.close()
+  })
+
   test('index: names sort as a reader expects, µTask among the U names, on the page and in the name sort', async () => {
     const v = await visit(PREFIX)
     const { page } = v

@@ -77,16 +77,6 @@ const classRules = CLASSES.map(
     `.filters:has(>#f-${c}:checked)~#shown .n-${c}{display:inline}`
 ).join('\n')
 
-// The index's table lays its rows out as grids of fixed columns, each row skipped until it nears the screen
-// (content-visibility): as a table, 1,240 rows were laid out whole at each step of parsing, three quarters of a
-// second on a desktop and over two on a slowed phone (bench/index-page.mjs). The markup stays a table, for its
-// headers and its semantics.
-const indexTable = `#apps,#apps thead,#apps tbody{display:block}
-#apps tr{display:grid;grid-template-columns:minmax(0,3fr) minmax(0,2fr) 11.5rem minmax(0,4fr) 7.75rem}
-#apps thead th{white-space:normal}
-#apps td.w{max-width:none}
-#apps tbody tr{content-visibility:auto;contain-intrinsic-size:auto 5rem}`
-
 export const SITE_CSS = `:root{color-scheme:light dark;${vars(PALETTE.light)}}
 @media (prefers-color-scheme:dark){:root{${vars(PALETTE.dark)}}}
 *,*::before,*::after{box-sizing:border-box}
@@ -138,7 +128,6 @@ tbody small{display:block}
 td.w{font-size:.9rem;max-width:22rem}
 td.v{font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:.95rem}
 #shown>span:not(.n-all){display:none}
-${indexTable}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.35rem 1rem;margin:1rem 0}
 dl.facts dt{color:var(--muted)}
 dl.facts dd{margin:0;min-width:0}
@@ -166,8 +155,6 @@ tbody th{grid-column:1/-1}
 td.w,td.d{grid-column:1/-1;font-size:.9rem}
 td.d{color:var(--muted)}
 td.d::before{content:"Checked "}
-#apps tr{grid-template-columns:1fr auto}
-#apps tbody tr{contain-intrinsic-size:auto 9rem}
 table.upgrade td{grid-column:1/-1}
 table.upgrade td::before{display:block;font-size:.85rem;color:var(--muted)}
 table.upgrade td:nth-of-type(1)::before{content:"That release"}
