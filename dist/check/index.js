@@ -31980,10 +31980,10 @@ var dist = __nccwpck_require__(8815);
 const refs_MAX_BYTES = 1024 * 1024;
 const TEMPLATE = /\$\{|\$[A-Za-z_]|\{\{/;
 /**
- * Keys other than `image:` that operators give a whole image reference: CloudNativePG's `imageName:`, and camelCase
- * `…Image:` (`sidecarImage:`, `initImage:`). Renovate bumps them; a gate that did not read them would pass the bump.
+ * Keys other than `image:` that operators give a whole image reference: CloudNativePG's `imageName:`, camelCase
+ * `…Image:` (`sidecarImage:`, `initImage:`) and snake-case `…_image:` (Ansible's `nextcloud_image:`). Renovate bumps them; a gate that did not read them would pass the bump.
  */
-const NAMED_IMAGE = /^(?:imageName|[a-z][A-Za-z0-9]*Image(?:Name)?)$/;
+const NAMED_IMAGE = /^(?:imageName|[a-z][A-Za-z0-9]*Image(?:Name)?|[A-Za-z][A-Za-z0-9_]*_(?:image|IMAGE)(?:_name|_NAME)?)$/;
 const scalarText = (n) => (0,dist/* isScalar */.jn)(n) && (typeof n.value === 'string' || typeof n.value === 'number') ? String(n.value).trim() : null;
 /** Every image reference in one YAML file (all of its documents), in the file's order; [] for a file that is not YAML. */
 function findImageRefs(file, text) {
@@ -49640,8 +49640,10 @@ function unreadMentions(before, after, refs) {
     const touched = changedMentions(before?.toString('utf8') ?? '', after?.toString('utf8') ?? '');
     if (touched.length === 0)
         return [];
-    const read = new Set(refs.flatMap((r) => (r.image === null ? [] : [r.image])));
-    return touched.filter((m) => !read.has(m));
+    const images = refs.flatMap((r) => (r.image === null ? [] : [r.image]));
+    // Helm's and Kustomize's split fields put part of a reference on a line: `tag: v1.2.3@sha256:…`, `digest: sha256:…`.
+    const part = (m) => images.some((i) => i === m || [':', '/', '@'].some((sep) => i.endsWith(`${sep}${m}`)));
+    return touched.filter((m) => !part(m));
 }
 /** A binary file (an image, an archive) holds no reference anyone reviews: it is not searched. */
 const binary = (bytes) => bytes !== null && (bytes.includes(0) || 'unreadable' in textOf(bytes));
