@@ -3,12 +3,14 @@
 // (`kubernetesVersion: v1.31.0`, `ARG NODE_VERSION=22.1.0`, `export KUBELET_VERSION="v1.31.0"`). Such a
 // pair is the image `depName:version`, on the version's line. Other datasources (GitHub releases, Helm
 // charts) name no image and are left alone.
-import { imageMentions } from './mentions.js'
+import { isWholeReference } from './mentions.js'
 import type { FoundRef } from './refs.js'
 
 const COMMENT = /^\s*(?:#|\/\/)\s*renovate:\s*(.*)$/
 /** `key: value`, `KEY=value`, with `- `, `export`, `ARG` or `ENV` before, quotes and a trailing comment around. */
-const SETTING = /^\s*(?:-\s+)?(?:(?:export|ARG|ENV)\s+)?([\w.-]+)\s*(?::\s*|=)\s*(["']?)([^\s"'#]+)\2\s*(?:#.*)?$/
+// One run of spaces after the `:` or `=`: two in a row (`:\s*` then `\s*`) made a line of spaces cost time in the
+// square of its length, which a pull request's text must never do.
+const SETTING = /^\s*(?:-\s+)?(?:(?:export|ARG|ENV)\s+)?([\w.-]+)\s*[:=]\s*(["']?)([^\s"'#]+)\2\s*(?:#.*)?$/
 
 /** The images a file's Renovate comments name with the version below each; a version that is a whole reference is not one. */
 export function renovateRefs(file: string, text: string): FoundRef[] {
@@ -28,8 +30,7 @@ export function renovateRefs(file: string, text: string): FoundRef[] {
     // A value that holds a name (`image: x:1.2`) is the file's own reference, read where the file's kind reads it.
     if (!name || !v || /[/:]/.test(v[3]!.split('@')[0]!)) continue
     const image = `${name}:${v[3]}`
-    const read = imageMentions(image)
-    if (read.length !== 1 || read[0] !== image) continue
+    if (!isWholeReference(image)) continue
     out.push({ file, line: i + 2, image, field: `${v[1]} (renovate: ${name.slice(0, 120)})` })
   }
   return out
