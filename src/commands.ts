@@ -8,6 +8,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { buildDeps } from './pipeline/deps.js'
 import { addRecord } from './catalog/add.js'
 import { futureDays, loadCatalog } from './catalog/load.js'
+import { utcDay } from './util/dates.js'
 import { classifyJsonl } from './classify/jsonl.js'
 import { build } from './pipeline/pipeline.js'
 import { serveSite } from './output/serve.js'
@@ -96,10 +97,11 @@ const HELP: Record<string, string> = {
             named by --from or found through a Compose service's image or an
             image of a --manifest (Kubernetes manifests, Helm values, Flux
             HelmReleases, Kustomize images:, Dockerfiles, .env files; a folder
-            is read whole): in a published snapshot. Each update counts as its worst class: its verdict,
-            or the worst release it crosses when that is worse (the table names the
-            release and its deciding words). An image the catalog does not know,
-            or a version it cannot place, is unknown: never counted as safe.
+            is read whole): in a published snapshot. Each update counts as its
+            worst class: its verdict, or the worst release it crosses when that
+            is worse (the table names the release and its deciding words). An
+            image the catalog does not know, or a version it cannot place, is
+            unknown: never counted as safe.
             Exit 1 when one reaches --fail-on (default breaking; caution: caution
             or breaking; unknown: anything not known to be safe; never: always 0),
             --allow-urgent counting a breaking path of urgent fixes only as
@@ -330,7 +332,7 @@ async function run(
         options: { catalog: { type: 'string', default: 'catalog' } }
       })
       const entries = await loadCatalog(values.catalog, log)
-      for (const w of futureDays(entries, new Date().toISOString().slice(0, 10)))
+      for (const w of futureDays(entries, utcDay(new Date())))
         log.warning(`${w.field}: ${w.message}`, { file: w.file, line: w.line })
       // Valid, but a build with nothing to read it from publishes it as unknown: say so now, not then.
       const factless = entries.filter((e) => !e.entry.release)

@@ -9,7 +9,7 @@ import { IMAGE_PATTERN, REPO_PATTERN, SLUG_PATTERN, type CatalogEntry } from '..
 import { factsFromSnapshot, type RepoSnapshot } from '../upstream/github/facts.js'
 import { utcDay } from '../util/dates.js'
 import { problem } from '../util/problems.js'
-import { parseRecord } from './load.js'
+import { asSlug, parseRecord } from './load.js'
 
 export interface AddOptions {
   /** `<owner>/<name>` on GitHub. */
@@ -37,11 +37,7 @@ const GENERIC_NAME = /^(?:v?\d+|server|app|core|main|backend|docker)$/i
 /** The slug a repository suggests: its name (or its owner's, for a generic name), in lowercase words. */
 export function slugFor(repo: string): string {
   const [owner = '', name = ''] = repo.split('/')
-  const base = GENERIC_NAME.test(name) ? owner : name
-  return base
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
+  return asSlug(GENERIC_NAME.test(name) ? owner : name)
 }
 
 function usage(message: string) {

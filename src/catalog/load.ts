@@ -287,6 +287,14 @@ function sharedImages(entries: readonly LoadedEntry[]): CatalogIssue[] {
   return out
 }
 
+/** A name in lowercase words joined by single hyphens: the slug it suggests (`AdGuard_Home` → `adguard-home`). */
+export function asSlug(name: string): string {
+  return name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+}
+
 /** Line of a record's key (`repo`, `release.checked`), for the rare message that names it; 1 when it cannot be found. */
 function keyLine(file: string, at: PropertyKey[], key: string): number {
   try {
@@ -417,11 +425,7 @@ export async function readCatalog(catalogDir: string, log?: Logger, known?: Know
   for (const name of names) {
     if (records.has(name) || name.startsWith('.')) continue
     // The name it would have as a record: the slug rules applied, so the hint is one that validates.
-    const slug = name
-      .replace(/\.ya?ml$/i, '')
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-+|-+$/g, '')
+    const slug = asSlug(name.replace(/\.ya?ml$/i, ''))
     const hint = /\.ya?ml$/i.test(name) && slug ? `; records are named <slug>.yml in lower case: rename it to ${escapeUnsafe(`${slug}.yml`)}` : ''
     log?.warning(`ignored: ${escapeUnsafe(name)} is not a <slug>.yml record${hint}`, { file: path.join(appsDir, name) })
   }

@@ -1,7 +1,7 @@
 // Image references in a `.env` file, as Dependabot's docker ecosystem bumps them: a line
 // `NAME=image:tag` (or `image@sha256:…`, quoted or not, `export` allowed) whose whole value is an
 // image reference with a tag or a digest. Any other line is a setting, not an image.
-import { imageMentions } from './mentions.js'
+import { isWholeReference } from './mentions.js'
 import type { FoundRef } from './refs.js'
 
 const MAX_BYTES = 1024 * 1024
@@ -21,8 +21,7 @@ export function readEnvRefs(file: string, text: string): { refs: FoundRef[] } | 
     const m = /^\s*(?:export\s+)?([A-Za-z_]\w*)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s#]*))\s*(?:#.*)?$/.exec(line)
     if (!m) continue
     const value = (m[2] ?? m[3] ?? m[4] ?? '').trim()
-    const found = imageMentions(value)
-    if (found.length !== 1 || found[0] !== value || hostAndPort(m[1]!, value)) continue
+    if (!isWholeReference(value) || hostAndPort(m[1]!, value)) continue
     refs.push({ file, line: i + 1, image: value, field: m[1]! })
   }
   return { refs }

@@ -1,6 +1,6 @@
 // How a file holding image references is read, by its name: as YAML (Compose, Kubernetes, Helm, Flux,
-// Kustomize), as a Dockerfile or as a `.env` file; in each, Renovate's comments too. The PR gate (changes.ts) and `check --manifest`
-// (manifest.ts) read files the same way.
+// Kustomize), as a Dockerfile or as a `.env` file; in each, Renovate's comments too. The PR gate
+// (changes.ts) and `check --manifest` (manifest.ts) read files the same way.
 import { isDockerfile, readDockerfileRefs } from './dockerfile.js'
 import { isEnvFile, readEnvRefs } from './env-file.js'
 import { readImageRefs, type FoundRef } from './refs.js'

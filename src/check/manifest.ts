@@ -7,7 +7,7 @@
 import { readdirSync, statSync, type Dirent } from 'node:fs'
 import path from 'node:path'
 import { problem } from '../util/problems.js'
-import { readRegularText } from '../util/regular-file.js'
+import { codeOf, readRegularText } from '../util/regular-file.js'
 import { kindOf, readRefs } from './file-kinds.js'
 import type { FoundRef } from './refs.js'
 
@@ -16,8 +16,6 @@ const MAX_BYTES = 1024 * 1024
 /** Files one `check` reads from folders; past it the folder is too wide to mean one deployment. */
 export const MAX_FILES = 5000
 const MAX_DEPTH = 32
-
-const codeOf = (e: unknown) => (e as NodeJS.ErrnoException).code ?? (e as Error).message
 
 /** The files of readable kinds under `dir`, in name order; links and hidden folders are not entered. */
 function filesUnder(dir: string, depth: number, out: string[], max: number): void {

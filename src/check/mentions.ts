@@ -20,6 +20,12 @@ export function imageMentions(text: string): string[] {
   return out
 }
 
+/** Whether `text` is one image reference with a tag or digest, and nothing else (`nginx:1.27`, not `none`). */
+export function isWholeReference(text: string): boolean {
+  const found = imageMentions(text)
+  return found.length === 1 && found[0] === text
+}
+
 /** The mentions one text has and the other has not (counted: one of two copies bumped is a change). */
 export function changedMentions(before: string, after: string): string[] {
   const count = new Map<string, number>()

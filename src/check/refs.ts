@@ -1,11 +1,11 @@
 // Image references in any YAML a self-hoster keeps in git — Compose files, Kubernetes manifests,
 // Helm values, Flux HelmRelease values, Kustomize `images:` — each with its line: `image: name:tag`
-// anywhere (and `imageName:`, `sidecarImage:` holding a whole reference), the Helm form `repository:` (+ `registry:`) + `tag:` in one mapping (or `name:` + `tag:`
-// under an `image:` key), and Kustomize's `name`/`newName` + `newTag`/`digest`. Values that set an
+// anywhere (and `imageName:`, `sidecarImage:`, `nextcloud_image:` holding a whole reference), the Helm
+// form `repository:` (+ `registry:`) + `tag:` in one mapping (or `name:` + `tag:` under an `image:` key), and Kustomize's `name`/`newName` + `newTag`/`digest`. Values that set an
 // image's tag alone leave its name to the chart: found, not readable. A reference left to a template
 // (`${VAR}`, `{{ .Values }}`) is found but not readable, and says so.
 import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Node as YamlNode } from 'yaml'
-import { imageMentions } from './mentions.js'
+import { isWholeReference } from './mentions.js'
 
 export interface FoundRef {
   file: string
@@ -24,7 +24,8 @@ const MAX_BYTES = 1024 * 1024
 const TEMPLATE = /\$\{|\$[A-Za-z_]|\{\{/
 /**
  * Keys other than `image:` that operators give a whole image reference: CloudNativePG's `imageName:`, camelCase
- * `…Image:` (`sidecarImage:`, `initImage:`) and snake-case `…_image:` (Ansible's `nextcloud_image:`). Renovate bumps them; a gate that did not read them would pass the bump.
+ * `…Image:` (`sidecarImage:`, `initImage:`) and snake-case `…_image:` (Ansible's `nextcloud_image:`). Renovate
+ * bumps them; a gate that did not read them would pass the bump.
  */
 const NAMED_IMAGE =
   /^(?:imageName|[a-z][A-Za-z0-9]*Image(?:Name)?|[A-Za-z][A-Za-z0-9_]*_(?:image|IMAGE)(?:_name|_NAME)?)$/
@@ -115,8 +116,7 @@ export function readImageRefs(file: string, text: string): { refs: FoundRef[] } 
       const here = field && !field.endsWith(':') ? `${field}.${key}` : `${field}${key}`
       const image = key === 'image' || NAMED_IMAGE.test(key) ? scalarText(pair.value) : null
       // Under another key than `image:`, only a whole reference with a tag or digest is one: `defaultImage: none` is not.
-      const whole =
-        key === 'image' || (image !== null && imageMentions(image).length === 1 && imageMentions(image)[0] === image)
+      const whole = key === 'image' || (image !== null && isWholeReference(image))
       if (image !== null && image !== '' && whole) add(here, pair.value, image)
       else walk(pair.value, here, depth + 1)
     }

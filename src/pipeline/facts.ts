@@ -69,8 +69,8 @@ export function publishedUnread(r: Pick<AppRecord, 'latestVersion' | 'safeToUpda
 
 /**
  * What an offline build publishes for a record with no release facts at all (no seed, never published, no notes
- * read): `unknown` (`unmaintained` when the catalog says it is archived), saying its releases are not read yet, so a catalog that grows by records of names and images
- * alone builds, and every app shows. `checked` is the day the build's other facts are as of (the index's "as of").
+ * read): `unknown` (`unmaintained` when the catalog says it is archived), saying its releases are not read yet, so
+ * a catalog that grows by records of names and images alone builds, and every app shows. `checked` is the day the build's other facts are as of (the index's "as of").
  */
 export function notReadRecord(item: Pick<LoadedEntry, 'slug' | 'entry'>, checked: string): AppRecord {
   return {

@@ -6,7 +6,7 @@
 import { quoted } from '../util/text.js'
 import { stat } from 'node:fs/promises'
 import path from 'node:path'
-import { plausibleUntil } from '../util/dates.js'
+import { plausibleUntil, utcDay } from '../util/dates.js'
 import { futureDays, readCatalog, type CatalogRead, type LoadedEntry } from '../catalog/load.js'
 import { checkOutputDir, recoverOutputDir, StagedTree, type SiteFile } from '../output/write-tree.js'
 import { snapshotChecker } from '../output/validate.js'
@@ -411,7 +411,7 @@ async function judgeCatalog(
   const read = onlySome(await readCatalog(path.relative(process.cwd(), catalogDir) || '.', log, known), opts.only)
   const entries = read.entries
   for (const { slug } of read.known) out.carry.adopt(slug)
-  for (const w of futureDays(entries, opts.now.toISOString().slice(0, 10)))
+  for (const w of futureDays(entries, utcDay(opts.now)))
     log.warning(`${w.field}: ${w.message}`, { file: w.file, line: w.line })
   // 4. Release facts for every app; an app whose judged history was lost has it read again (issue 48).
   const previousHistories = previousPublishes(previousDir, paths.releasesSchema)

@@ -8,7 +8,8 @@ export type RegularFile =
   | { refused: 'too large'; size: number }
   | { refused: 'unreadable'; code: string }
 
-const codeOf = (e: unknown): string => (e as NodeJS.ErrnoException).code ?? (e as Error).message
+/** An error's code (`ENOENT`), or its message where it has none. */
+export const codeOf = (e: unknown): string => (e as NodeJS.ErrnoException).code ?? (e as Error).message
 
 /** The bytes of `file` when it is a regular file of at most `maxBytes` bytes, else why not. */
 export function readRegularFile(file: string, maxBytes: number): RegularFile {

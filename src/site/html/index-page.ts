@@ -162,13 +162,15 @@ function freshness(runAt: string, lastChange: string): string {
   return `<p class="muted" id="freshness">Last run ${at(runAt)}; last change to any app ${at(lastChange)}. Run status: <a href="${paths.status}">${paths.status}</a>.</p>\n`
 }
 
+const plural = (n: number) => `${n} ${n === 1 ? 'app' : 'apps'}`
+
 /**
  * How many apps are shown. Without JavaScript the class filter hides rows through CSS alone, so the line holds one
  * sentence per filter and the stylesheet shows the checked one's; site.js replaces them with its own count, which
  * also follows the category and the search.
  */
 function shownLine(total: number, counts: ReadonlyMap<Classification, number>): string {
-  const all = `${total} ${total === 1 ? 'app' : 'apps'}`
+  const all = plural(total)
   return (
     `<p id="shown" role="status"><span class="n-all">${all}</span>` +
     CLASSES.map((c) => `<span class="n-${c}">Showing ${counts.get(c) ?? 0} of ${all}</span>`).join('') +
@@ -191,7 +193,6 @@ export function renderIndex(input: IndexInput): string {
   const counts = new Map<Classification, number>(CLASSES.map((c) => [c, 0]))
   for (const r of records) counts.set(r.safeToUpdate, (counts.get(r.safeToUpdate) ?? 0) + 1)
   const total = records.length
-  const plural = (n: number) => `${n} ${n === 1 ? 'app' : 'apps'}`
 
   const filters =
     `<fieldset class="filters"><legend>Show</legend>` +
