@@ -26,6 +26,7 @@ var external_node_fs_ = __webpack_require__(3024);
 // Reading a file that must be a regular file of bounded size, in one open: a symbolic link is refused by the
 // open itself (O_NOFOLLOW), never followed; a FIFO does not block it (O_NONBLOCK) and fstat then refuses it.
 
+/** An error's code (`ENOENT`), or its message where it has none. */
 const codeOf = (e) => e.code ?? e.message;
 /** The bytes of `file` when it is a regular file of at most `maxBytes` bytes, else why not. */
 function readRegularFile(file, maxBytes) {
@@ -8129,6 +8130,13 @@ function sharedImages(entries) {
     }
     return out;
 }
+/** A name in lowercase words joined by single hyphens: the slug it suggests (`AdGuard_Home` → `adguard-home`). */
+function asSlug(name) {
+    return name
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-+|-+$/g, '');
+}
 /** Line of a record's key (`repo`, `release.checked`), for the rare message that names it; 1 when it cannot be found. */
 function keyLine(file, at, key) {
     try {
@@ -8239,11 +8247,7 @@ async function readCatalog(catalogDir, log, known) {
         if (records.has(name) || name.startsWith('.'))
             continue;
         // The name it would have as a record: the slug rules applied, so the hint is one that validates.
-        const slug = name
-            .replace(/\.ya?ml$/i, '')
-            .toLowerCase()
-            .replace(/[^a-z0-9]+/g, '-')
-            .replace(/^-+|-+$/g, '');
+        const slug = asSlug(name.replace(/\.ya?ml$/i, ''));
         const hint = /\.ya?ml$/i.test(name) && slug ? `; records are named <slug>.yml in lower case: rename it to ${(0,util_text/* escapeUnsafe */.au)(`${slug}.yml`)}` : '';
         log?.warning(`ignored: ${(0,util_text/* escapeUnsafe */.au)(name)} is not a <slug>.yml record${hint}`, { file: external_node_path_default().join(appsDir, name) });
     }
@@ -9352,13 +9356,14 @@ function freshness(runAt, lastChange) {
     const at = (iso) => `<time datetime="${escapeMarkup(iso)}">${escapeMarkup(formatTimestamp(iso))}</time>`;
     return `<p class="muted" id="freshness">Last run ${at(runAt)}; last change to any app ${at(lastChange)}. Run status: <a href="${paths.status}">${paths.status}</a>.</p>\n`;
 }
+const plural = (n) => `${n} ${n === 1 ? 'app' : 'apps'}`;
 /**
  * How many apps are shown. Without JavaScript the class filter hides rows through CSS alone, so the line holds one
  * sentence per filter and the stylesheet shows the checked one's; site.js replaces them with its own count, which
  * also follows the category and the search.
  */
 function shownLine(total, counts) {
-    const all = `${total} ${total === 1 ? 'app' : 'apps'}`;
+    const all = plural(total);
     return (`<p id="shown" role="status"><span class="n-all">${all}</span>` +
         src_schema/* CLASSES */.Nv.map((c) => `<span class="n-${c}">Showing ${counts.get(c) ?? 0} of ${all}</span>`).join('') +
         `</p>`);
@@ -9381,7 +9386,6 @@ function renderIndex(input) {
     for (const r of records)
         counts.set(r.safeToUpdate, (counts.get(r.safeToUpdate) ?? 0) + 1);
     const total = records.length;
-    const plural = (n) => `${n} ${n === 1 ? 'app' : 'apps'}`;
     const filters = `<fieldset class="filters"><legend>Show</legend>` +
         `<input type="radio" name="c" id="f-all" value="" checked><label for="f-all">All <b>${total}</b></label>` +
         src_schema/* CLASSES */.Nv.map((c) => `<input type="radio" name="c" id="f-${c}" value="${c}"><label for="f-${c}"><span class="k k-${c}">${CLASS_INFO[c].label}</span> <b>${counts.get(c)}</b></label>`).join('') +
@@ -10277,8 +10281,8 @@ function publishedUnread(r) {
 }
 /**
  * What an offline build publishes for a record with no release facts at all (no seed, never published, no notes
- * read): `unknown` (`unmaintained` when the catalog says it is archived), saying its releases are not read yet, so a catalog that grows by records of names and images
- * alone builds, and every app shows. `checked` is the day the build's other facts are as of (the index's "as of").
+ * read): `unknown` (`unmaintained` when the catalog says it is archived), saying its releases are not read yet, so
+ * a catalog that grows by records of names and images alone builds, and every app shows. `checked` is the day the build's other facts are as of (the index's "as of").
  */
 function notReadRecord(item, checked) {
     return {
@@ -11426,7 +11430,7 @@ async function judgeCatalog(opts, deps, dirs, log, out) {
     const entries = read.entries;
     for (const { slug } of read.known)
         out.carry.adopt(slug);
-    for (const w of futureDays(entries, opts.now.toISOString().slice(0, 10)))
+    for (const w of futureDays(entries, (0,dates/* utcDay */.d)(opts.now)))
         log.warning(`${w.field}: ${w.message}`, { file: w.file, line: w.line });
     // 4. Release facts for every app; an app whose judged history was lost has it read again (issue 48).
     const previousHistories = previousPublishes(previousDir, paths.releasesSchema);

@@ -31917,6 +31917,11 @@ function imageMentions(text) {
     }
     return out;
 }
+/** Whether `text` is one image reference with a tag or digest, and nothing else (`nginx:1.27`, not `none`). */
+function isWholeReference(text) {
+    const found = imageMentions(text);
+    return found.length === 1 && found[0] === text;
+}
 /** The mentions one text has and the other has not (counted: one of two copies bumped is a change). */
 function changedMentions(before, after) {
     const count = new Map();
@@ -31950,8 +31955,7 @@ function readEnvRefs(file, text) {
         if (!m)
             continue;
         const value = (m[2] ?? m[3] ?? m[4] ?? '').trim();
-        const found = imageMentions(value);
-        if (found.length !== 1 || found[0] !== value || hostAndPort(m[1], value))
+        if (!isWholeReference(value) || hostAndPort(m[1], value))
             continue;
         refs.push({ file, line: i + 1, image: value, field: m[1] });
     }
@@ -31970,8 +31974,8 @@ var dist = __nccwpck_require__(8815);
 ;// CONCATENATED MODULE: ./src/check/refs.ts
 // Image references in any YAML a self-hoster keeps in git — Compose files, Kubernetes manifests,
 // Helm values, Flux HelmRelease values, Kustomize `images:` — each with its line: `image: name:tag`
-// anywhere (and `imageName:`, `sidecarImage:` holding a whole reference), the Helm form `repository:` (+ `registry:`) + `tag:` in one mapping (or `name:` + `tag:`
-// under an `image:` key), and Kustomize's `name`/`newName` + `newTag`/`digest`. Values that set an
+// anywhere (and `imageName:`, `sidecarImage:`, `nextcloud_image:` holding a whole reference), the Helm
+// form `repository:` (+ `registry:`) + `tag:` in one mapping (or `name:` + `tag:` under an `image:` key), and Kustomize's `name`/`newName` + `newTag`/`digest`. Values that set an
 // image's tag alone leave its name to the chart: found, not readable. A reference left to a template
 // (`${VAR}`, `{{ .Values }}`) is found but not readable, and says so.
 
@@ -31981,7 +31985,8 @@ const refs_MAX_BYTES = 1024 * 1024;
 const TEMPLATE = /\$\{|\$[A-Za-z_]|\{\{/;
 /**
  * Keys other than `image:` that operators give a whole image reference: CloudNativePG's `imageName:`, camelCase
- * `…Image:` (`sidecarImage:`, `initImage:`) and snake-case `…_image:` (Ansible's `nextcloud_image:`). Renovate bumps them; a gate that did not read them would pass the bump.
+ * `…Image:` (`sidecarImage:`, `initImage:`) and snake-case `…_image:` (Ansible's `nextcloud_image:`). Renovate
+ * bumps them; a gate that did not read them would pass the bump.
  */
 const NAMED_IMAGE = /^(?:imageName|[a-z][A-Za-z0-9]*Image(?:Name)?|[A-Za-z][A-Za-z0-9_]*_(?:image|IMAGE)(?:_name|_NAME)?)$/;
 const scalarText = (n) => (0,dist/* isScalar */.jn)(n) && (typeof n.value === 'string' || typeof n.value === 'number') ? String(n.value).trim() : null;
@@ -32070,7 +32075,7 @@ function readImageRefs(file, text) {
             const here = field && !field.endsWith(':') ? `${field}.${key}` : `${field}${key}`;
             const image = key === 'image' || NAMED_IMAGE.test(key) ? scalarText(pair.value) : null;
             // Under another key than `image:`, only a whole reference with a tag or digest is one: `defaultImage: none` is not.
-            const whole = key === 'image' || (image !== null && imageMentions(image).length === 1 && imageMentions(image)[0] === image);
+            const whole = key === 'image' || (image !== null && isWholeReference(image));
             if (image !== null && image !== '' && whole)
                 add(here, pair.value, image);
             else
@@ -32099,7 +32104,9 @@ function readImageRefs(file, text) {
 
 const COMMENT = /^\s*(?:#|\/\/)\s*renovate:\s*(.*)$/;
 /** `key: value`, `KEY=value`, with `- `, `export`, `ARG` or `ENV` before, quotes and a trailing comment around. */
-const SETTING = /^\s*(?:-\s+)?(?:(?:export|ARG|ENV)\s+)?([\w.-]+)\s*(?::\s*|=)\s*(["']?)([^\s"'#]+)\2\s*(?:#.*)?$/;
+// One run of spaces after the `:` or `=`: two in a row (`:\s*` then `\s*`) made a line of spaces cost time in the
+// square of its length, which a pull request's text must never do.
+const SETTING = /^\s*(?:-\s+)?(?:(?:export|ARG|ENV)\s+)?([\w.-]+)\s*[:=]\s*(["']?)([^\s"'#]+)\2\s*(?:#.*)?$/;
 /** The images a file's Renovate comments name with the version below each; a version that is a whole reference is not one. */
 function renovateRefs(file, text) {
     const lines = text.split(/\r?\n/);
@@ -32122,8 +32129,7 @@ function renovateRefs(file, text) {
         if (!name || !v || /[/:]/.test(v[3].split('@')[0]))
             continue;
         const image = `${name}:${v[3]}`;
-        const read = imageMentions(image);
-        if (read.length !== 1 || read[0] !== image)
+        if (!isWholeReference(image))
             continue;
         out.push({ file, line: i + 2, image, field: `${v[1]} (renovate: ${name.slice(0, 120)})` });
     }
@@ -32138,8 +32144,8 @@ function withRenovateRefs(file, text, refs) {
 
 ;// CONCATENATED MODULE: ./src/check/file-kinds.ts
 // How a file holding image references is read, by its name: as YAML (Compose, Kubernetes, Helm, Flux,
-// Kustomize), as a Dockerfile or as a `.env` file; in each, Renovate's comments too. The PR gate (changes.ts) and `check --manifest`
-// (manifest.ts) read files the same way.
+// Kustomize), as a Dockerfile or as a `.env` file; in each, Renovate's comments too. The PR gate
+// (changes.ts) and `check --manifest` (manifest.ts) read files the same way.
 
 
 
@@ -52405,6 +52411,7 @@ const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 // Reading a file that must be a regular file of bounded size, in one open: a symbolic link is refused by the
 // open itself (O_NOFOLLOW), never followed; a FIFO does not block it (O_NONBLOCK) and fstat then refuses it.
 
+/** An error's code (`ENOENT`), or its message where it has none. */
 const codeOf = (e) => e.code ?? e.message;
 /** The bytes of `file` when it is a regular file of at most `maxBytes` bytes, else why not. */
 function readRegularFile(file, maxBytes) {

@@ -29,6 +29,7 @@ var external_node_util_ = __webpack_require__(7975);
 // Reading a file that must be a regular file of bounded size, in one open: a symbolic link is refused by the
 // open itself (O_NOFOLLOW), never followed; a FIFO does not block it (O_NONBLOCK) and fstat then refuses it.
 
+/** An error's code (`ENOENT`), or its message where it has none. */
 const codeOf = (e) => e.code ?? e.message;
 /** The bytes of `file` when it is a regular file of at most `maxBytes` bytes, else why not. */
 function readRegularFile(file, maxBytes) {
@@ -8130,6 +8131,13 @@ function sharedImages(entries) {
     }
     return out;
 }
+/** A name in lowercase words joined by single hyphens: the slug it suggests (`AdGuard_Home` → `adguard-home`). */
+function asSlug(name) {
+    return name
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-+|-+$/g, '');
+}
 /** Line of a record's key (`repo`, `release.checked`), for the rare message that names it; 1 when it cannot be found. */
 function keyLine(file, at, key) {
     try {
@@ -8240,11 +8248,7 @@ async function readCatalog(catalogDir, log, known) {
         if (records.has(name) || name.startsWith('.'))
             continue;
         // The name it would have as a record: the slug rules applied, so the hint is one that validates.
-        const slug = name
-            .replace(/\.ya?ml$/i, '')
-            .toLowerCase()
-            .replace(/[^a-z0-9]+/g, '-')
-            .replace(/^-+|-+$/g, '');
+        const slug = asSlug(name.replace(/\.ya?ml$/i, ''));
         const hint = /\.ya?ml$/i.test(name) && slug ? `; records are named <slug>.yml in lower case: rename it to ${(0,util_text/* escapeUnsafe */.au)(`${slug}.yml`)}` : '';
         log?.warning(`ignored: ${(0,util_text/* escapeUnsafe */.au)(name)} is not a <slug>.yml record${hint}`, { file: external_node_path_default().join(appsDir, name) });
     }
@@ -8324,11 +8328,7 @@ const GENERIC_NAME = /^(?:v?\d+|server|app|core|main|backend|docker)$/i;
 /** The slug a repository suggests: its name (or its owner's, for a generic name), in lowercase words. */
 function slugFor(repo) {
     const [owner = '', name = ''] = repo.split('/');
-    const base = GENERIC_NAME.test(name) ? owner : name;
-    return base
-        .toLowerCase()
-        .replace(/[^a-z0-9]+/g, '-')
-        .replace(/^-+|-+$/g, '');
+    return asSlug(GENERIC_NAME.test(name) ? owner : name);
 }
 function usage(message) {
     return problem('usage', message);
@@ -9456,13 +9456,14 @@ function freshness(runAt, lastChange) {
     const at = (iso) => `<time datetime="${escapeMarkup(iso)}">${escapeMarkup(formatTimestamp(iso))}</time>`;
     return `<p class="muted" id="freshness">Last run ${at(runAt)}; last change to any app ${at(lastChange)}. Run status: <a href="${paths.status}">${paths.status}</a>.</p>\n`;
 }
+const plural = (n) => `${n} ${n === 1 ? 'app' : 'apps'}`;
 /**
  * How many apps are shown. Without JavaScript the class filter hides rows through CSS alone, so the line holds one
  * sentence per filter and the stylesheet shows the checked one's; site.js replaces them with its own count, which
  * also follows the category and the search.
  */
 function shownLine(total, counts) {
-    const all = `${total} ${total === 1 ? 'app' : 'apps'}`;
+    const all = plural(total);
     return (`<p id="shown" role="status"><span class="n-all">${all}</span>` +
         src_schema/* CLASSES */.Nv.map((c) => `<span class="n-${c}">Showing ${counts.get(c) ?? 0} of ${all}</span>`).join('') +
         `</p>`);
@@ -9485,7 +9486,6 @@ function renderIndex(input) {
     for (const r of records)
         counts.set(r.safeToUpdate, (counts.get(r.safeToUpdate) ?? 0) + 1);
     const total = records.length;
-    const plural = (n) => `${n} ${n === 1 ? 'app' : 'apps'}`;
     const filters = `<fieldset class="filters"><legend>Show</legend>` +
         `<input type="radio" name="c" id="f-all" value="" checked><label for="f-all">All <b>${total}</b></label>` +
         src_schema/* CLASSES */.Nv.map((c) => `<input type="radio" name="c" id="f-${c}" value="${c}"><label for="f-${c}"><span class="k k-${c}">${CLASS_INFO[c].label}</span> <b>${counts.get(c)}</b></label>`).join('') +
@@ -10381,8 +10381,8 @@ function publishedUnread(r) {
 }
 /**
  * What an offline build publishes for a record with no release facts at all (no seed, never published, no notes
- * read): `unknown` (`unmaintained` when the catalog says it is archived), saying its releases are not read yet, so a catalog that grows by records of names and images
- * alone builds, and every app shows. `checked` is the day the build's other facts are as of (the index's "as of").
+ * read): `unknown` (`unmaintained` when the catalog says it is archived), saying its releases are not read yet, so
+ * a catalog that grows by records of names and images alone builds, and every app shows. `checked` is the day the build's other facts are as of (the index's "as of").
  */
 function notReadRecord(item, checked) {
     return {
@@ -11528,7 +11528,7 @@ async function judgeCatalog(opts, deps, dirs, log, out) {
     const entries = read.entries;
     for (const { slug } of read.known)
         out.carry.adopt(slug);
-    for (const w of futureDays(entries, opts.now.toISOString().slice(0, 10)))
+    for (const w of futureDays(entries, (0,dates/* utcDay */.d)(opts.now)))
         log.warning(`${w.field}: ${w.message}`, { file: w.file, line: w.line });
     // 4. Release facts for every app; an app whose judged history was lost has it read again (issue 48).
     const previousHistories = previousPublishes(previousDir, paths.releasesSchema);
@@ -12591,6 +12591,11 @@ function imageMentions(text) {
     }
     return out;
 }
+/** Whether `text` is one image reference with a tag or digest, and nothing else (`nginx:1.27`, not `none`). */
+function isWholeReference(text) {
+    const found = imageMentions(text);
+    return found.length === 1 && found[0] === text;
+}
 /** The mentions one text has and the other has not (counted: one of two copies bumped is a change). */
 function changedMentions(before, after) {
     const count = new Map();
@@ -12624,8 +12629,7 @@ function readEnvRefs(file, text) {
         if (!m)
             continue;
         const value = (m[2] ?? m[3] ?? m[4] ?? '').trim();
-        const found = imageMentions(value);
-        if (found.length !== 1 || found[0] !== value || hostAndPort(m[1], value))
+        if (!isWholeReference(value) || hostAndPort(m[1], value))
             continue;
         refs.push({ file, line: i + 1, image: value, field: m[1] });
     }
@@ -12642,8 +12646,8 @@ function hostAndPort(name, value) {
 ;// CONCATENATED MODULE: ./src/check/refs.ts
 // Image references in any YAML a self-hoster keeps in git — Compose files, Kubernetes manifests,
 // Helm values, Flux HelmRelease values, Kustomize `images:` — each with its line: `image: name:tag`
-// anywhere (and `imageName:`, `sidecarImage:` holding a whole reference), the Helm form `repository:` (+ `registry:`) + `tag:` in one mapping (or `name:` + `tag:`
-// under an `image:` key), and Kustomize's `name`/`newName` + `newTag`/`digest`. Values that set an
+// anywhere (and `imageName:`, `sidecarImage:`, `nextcloud_image:` holding a whole reference), the Helm
+// form `repository:` (+ `registry:`) + `tag:` in one mapping (or `name:` + `tag:` under an `image:` key), and Kustomize's `name`/`newName` + `newTag`/`digest`. Values that set an
 // image's tag alone leave its name to the chart: found, not readable. A reference left to a template
 // (`${VAR}`, `{{ .Values }}`) is found but not readable, and says so.
 
@@ -12653,7 +12657,8 @@ const refs_MAX_BYTES = 1024 * 1024;
 const TEMPLATE = /\$\{|\$[A-Za-z_]|\{\{/;
 /**
  * Keys other than `image:` that operators give a whole image reference: CloudNativePG's `imageName:`, camelCase
- * `…Image:` (`sidecarImage:`, `initImage:`) and snake-case `…_image:` (Ansible's `nextcloud_image:`). Renovate bumps them; a gate that did not read them would pass the bump.
+ * `…Image:` (`sidecarImage:`, `initImage:`) and snake-case `…_image:` (Ansible's `nextcloud_image:`). Renovate
+ * bumps them; a gate that did not read them would pass the bump.
  */
 const NAMED_IMAGE = /^(?:imageName|[a-z][A-Za-z0-9]*Image(?:Name)?|[A-Za-z][A-Za-z0-9_]*_(?:image|IMAGE)(?:_name|_NAME)?)$/;
 const scalarText = (n) => (0,dist/* isScalar */.jn)(n) && (typeof n.value === 'string' || typeof n.value === 'number') ? String(n.value).trim() : null;
@@ -12742,7 +12747,7 @@ function readImageRefs(file, text) {
             const here = field && !field.endsWith(':') ? `${field}.${key}` : `${field}${key}`;
             const image = key === 'image' || NAMED_IMAGE.test(key) ? scalarText(pair.value) : null;
             // Under another key than `image:`, only a whole reference with a tag or digest is one: `defaultImage: none` is not.
-            const whole = key === 'image' || (image !== null && imageMentions(image).length === 1 && imageMentions(image)[0] === image);
+            const whole = key === 'image' || (image !== null && isWholeReference(image));
             if (image !== null && image !== '' && whole)
                 add(here, pair.value, image);
             else
@@ -12771,7 +12776,9 @@ function readImageRefs(file, text) {
 
 const renovate_comments_COMMENT = /^\s*(?:#|\/\/)\s*renovate:\s*(.*)$/;
 /** `key: value`, `KEY=value`, with `- `, `export`, `ARG` or `ENV` before, quotes and a trailing comment around. */
-const renovate_comments_SETTING = /^\s*(?:-\s+)?(?:(?:export|ARG|ENV)\s+)?([\w.-]+)\s*(?::\s*|=)\s*(["']?)([^\s"'#]+)\2\s*(?:#.*)?$/;
+// One run of spaces after the `:` or `=`: two in a row (`:\s*` then `\s*`) made a line of spaces cost time in the
+// square of its length, which a pull request's text must never do.
+const renovate_comments_SETTING = /^\s*(?:-\s+)?(?:(?:export|ARG|ENV)\s+)?([\w.-]+)\s*[:=]\s*(["']?)([^\s"'#]+)\2\s*(?:#.*)?$/;
 /** The images a file's Renovate comments name with the version below each; a version that is a whole reference is not one. */
 function renovateRefs(file, text) {
     const lines = text.split(/\r?\n/);
@@ -12794,8 +12801,7 @@ function renovateRefs(file, text) {
         if (!name || !v || /[/:]/.test(v[3].split('@')[0]))
             continue;
         const image = `${name}:${v[3]}`;
-        const read = imageMentions(image);
-        if (read.length !== 1 || read[0] !== image)
+        if (!isWholeReference(image))
             continue;
         out.push({ file, line: i + 2, image, field: `${v[1]} (renovate: ${name.slice(0, 120)})` });
     }
@@ -12810,8 +12816,8 @@ function withRenovateRefs(file, text, refs) {
 
 ;// CONCATENATED MODULE: ./src/check/file-kinds.ts
 // How a file holding image references is read, by its name: as YAML (Compose, Kubernetes, Helm, Flux,
-// Kustomize), as a Dockerfile or as a `.env` file; in each, Renovate's comments too. The PR gate (changes.ts) and `check --manifest`
-// (manifest.ts) read files the same way.
+// Kustomize), as a Dockerfile or as a `.env` file; in each, Renovate's comments too. The PR gate
+// (changes.ts) and `check --manifest` (manifest.ts) read files the same way.
 
 
 
@@ -12848,7 +12854,6 @@ const manifest_MAX_BYTES = 1024 * 1024;
 /** Files one `check` reads from folders; past it the folder is too wide to mean one deployment. */
 const manifest_MAX_FILES = 5000;
 const manifest_MAX_DEPTH = 32;
-const manifest_codeOf = (e) => e.code ?? e.message;
 /** The files of readable kinds under `dir`, in name order; links and hidden folders are not entered. */
 function filesUnder(dir, depth, out, max) {
     if (depth > manifest_MAX_DEPTH)
@@ -12858,7 +12863,7 @@ function filesUnder(dir, depth, out, max) {
         entries = (0,external_node_fs_.readdirSync)(dir, { withFileTypes: true });
     }
     catch (e) {
-        throw problem('bad-input', `the folder cannot be read (${manifest_codeOf(e)})`, { file: dir });
+        throw problem('bad-input', `the folder cannot be read (${codeOf(e)})`, { file: dir });
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const e of entries) {
@@ -13725,6 +13730,7 @@ const VERSION = package_namespaceObject.rE;
 
 
 
+
 /** Each command's own help (`updatesafe COMMAND --help`), with examples. */
 const HELP = {
     build: `  build     --catalog DIR --out DIR [--base-url URL] [--refresh | --notes-from FILE ...]
@@ -13792,10 +13798,11 @@ const HELP = {
             named by --from or found through a Compose service's image or an
             image of a --manifest (Kubernetes manifests, Helm values, Flux
             HelmReleases, Kustomize images:, Dockerfiles, .env files; a folder
-            is read whole): in a published snapshot. Each update counts as its worst class: its verdict,
-            or the worst release it crosses when that is worse (the table names the
-            release and its deciding words). An image the catalog does not know,
-            or a version it cannot place, is unknown: never counted as safe.
+            is read whole): in a published snapshot. Each update counts as its
+            worst class: its verdict, or the worst release it crosses when that
+            is worse (the table names the release and its deciding words). An
+            image the catalog does not know, or a version it cannot place, is
+            unknown: never counted as safe.
             Exit 1 when one reaches --fail-on (default breaking; caution: caution
             or breaking; unknown: anything not known to be safe; never: always 0),
             --allow-urgent counting a breaking path of urgent fixes only as
@@ -14004,7 +14011,7 @@ async function run(argv, log, env, stdout) {
                 options: { catalog: { type: 'string', default: 'catalog' } }
             });
             const entries = await loadCatalog(values.catalog, log);
-            for (const w of futureDays(entries, new Date().toISOString().slice(0, 10)))
+            for (const w of futureDays(entries, (0,dates/* utcDay */.d)(new Date())))
                 log.warning(`${w.field}: ${w.message}`, { file: w.file, line: w.line });
             // Valid, but a build with nothing to read it from publishes it as unknown: say so now, not then.
             const factless = entries.filter((e) => !e.entry.release);
