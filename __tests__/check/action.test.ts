@@ -271,6 +271,18 @@ describe('the pull-request check action', () => {
     }
   }, 60_000)
 
+  it('judges a bump of an unmapped ghcr.io package named like an app’s repository, with no registry asked', async () => {
+    const values = (tag: string) =>
+      `prometheus:\n  image:\n    repository: ghcr.io/prometheus/prometheus\n    tag: ${tag}\n`
+    const r = await repoWith('ghcr-own', { 'values.yaml': values('v3.15.0') }, { 'values.yaml': values('v3.16.0') })
+    const run = await runCheckAction(r.cwd, r.base, r.heads[0]!, { 'github-token': '', 'resolve-images': 'false' })
+    expect(run.code).toBe(0)
+    expect(run.outputs).toMatch(/^judged<<.*\n1\n/m)
+    expect(run.summary).toMatch(
+      /\| `values\.yaml:4` \| prometheus \(by its ghcr\.io namespace\) \| v3\.15\.0 → v3\.16\.0 \| safe \|/
+    )
+  }, 60_000)
+
   it('leaves a pull request that changes no image without a comment', async () => {
     const r = await repoWith(
       'no-image',

@@ -149,6 +149,37 @@ describe('updatesafe check --compose over HTTP', () => {
     expect(table.stdout).toMatch(/search \(jmalloc\/echo-server:v0\.3\.7\): not tracked by this catalog/)
   })
 
+  it('finds the app of an unmapped ghcr.io package named like its repository under the owner’s account, offline', async () => {
+    // The catalog maps quay.io/prometheus/prometheus and prom/prometheus; GitHub's registry gives the prometheus
+    // account alone the ghcr.io/prometheus namespace. Another account's package, another name or a deeper path is
+    // not guessed at.
+    const file = await compose(
+      'ghcr.yml',
+      [
+        'services:',
+        '  own:',
+        '    image: ghcr.io/prometheus/prometheus:v3.16.0',
+        '  other-owner:',
+        '    image: ghcr.io/someone/prometheus:v3.16.0',
+        '  other-name:',
+        '    image: ghcr.io/prometheus/prometheus-tools:v3.16.0',
+        '  deeper:',
+        '    image: ghcr.io/prometheus/prometheus/nightly:v3.16.0',
+        ''
+      ].join('\n')
+    )
+    const r = await check('--api', origin, '--compose', file, '--json')
+    const doc = JSON.parse(r.stdout) as {
+      apps: (JsonApp & { source: { service: string; resolvedFrom?: string; resolvedBy?: string } })[]
+      untracked: { service: string; reason: string }[]
+    }
+    expect(
+      doc.apps.map((a) => [a.source.service, a.slug, a.running, a.source.resolvedBy, a.source.resolvedFrom])
+    ).toEqual([['own', 'prometheus', 'v3.16.0', 'registry-namespace', 'https://github.com/prometheus/prometheus']])
+    expect(doc.untracked.map((u) => u.service)).toEqual(['other-owner', 'other-name', 'deeper'])
+    expect(doc.untracked[0]!.reason).toContain('its app "prometheus" maps only prom/prometheus')
+  })
+
   it('gives an image its current app alone when an archived app it replaced maps it too', async () => {
     // The bundled catalog maps matrixdotorg/synapse to element-hq/synapse and to the archived matrix-org/synapse,
     // whose successor it is: one service, one row.
@@ -607,12 +638,12 @@ describe('updatesafe check --resolve-images', () => {
       const r = await check('--api', origin, '--compose', file, '--json', '--resolve-images')
       expect(r.status).toBe(1)
       const doc = JSON.parse(r.stdout) as {
-        apps: (JsonApp & { source: { resolvedFrom?: string } })[]
+        apps: (JsonApp & { source: { resolvedFrom?: string; resolvedBy?: string } })[]
         untracked: { service: string; reason: string }[]
       }
-      expect(doc.apps.map((a) => [a.slug, a.running, a.safeToUpdate, a.source.resolvedFrom])).toEqual([
-        ['gogs', '0.14.3', 'breaking', 'https://github.com/gogs/gogs']
-      ])
+      expect(
+        doc.apps.map((a) => [a.slug, a.running, a.safeToUpdate, a.source.resolvedFrom, a.source.resolvedBy])
+      ).toEqual([['gogs', '0.14.3', 'breaking', 'https://github.com/gogs/gogs', 'source-label']])
       expect(doc.untracked).toEqual([
         expect.objectContaining({
           service: 'other',

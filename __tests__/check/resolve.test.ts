@@ -2,7 +2,7 @@
 // naming the repository; one lookup an image, and no more lookups than the cap.
 import { describe, expect, it } from '@jest/globals'
 import type { ImageRef } from '../../src/check/images.js'
-import { cachedResolve, resolveByLabel, type Resolve } from '../../src/check/resolve.js'
+import { cachedResolve, ownRegistryPackage, resolveByLabel, type Resolve } from '../../src/check/resolve.js'
 import type { AppRecord } from '../../src/schema/index.js'
 
 const ref = (name: string, tag = '1.0'): ImageRef => ({ name, tag, digest: null })
@@ -25,6 +25,23 @@ describe('resolveByLabel', () => {
     expect(await resolveByLabel(ref('x/y'), fails, byRepo, '--resolve-images')).toEqual({
       why: '--resolve-images: its registry could not be read: HTTP 500'
     })
+  })
+})
+
+describe('ownRegistryPackage', () => {
+  it('names the app of a ghcr.io package at OWNER/NAME of its repository, in any case, and nothing else', () => {
+    const found = { record, source: 'https://github.com/Demo-Org/Demo' }
+    expect(ownRegistryPackage(ref('ghcr.io/demo-org/demo'), byRepo)).toEqual(found)
+    expect(ownRegistryPackage(ref('GHCR.IO/demo-org/demo'), byRepo)).toEqual(found)
+    for (const name of [
+      'demo-org/demo', // Docker Hub: anyone may hold a namespace there
+      'quay.io/demo-org/demo',
+      'ghcr.io/demo-org/demo-web',
+      'ghcr.io/someone/demo',
+      'ghcr.io/demo-org/demo/nightly',
+      'ghcr.io/demo-org'
+    ])
+      expect(ownRegistryPackage(ref(name), byRepo)).toBeNull()
   })
 })
 

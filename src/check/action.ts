@@ -12,7 +12,7 @@ import { changedImages, type NotRead, type Unreadable } from './changes.js'
 import { FAIL_ON, gateStatus, parseFailOn, reaches, worstOf, type FailOn } from './gate.js'
 import { imageSourceLabel } from './oci.js'
 import { MARKER, upsertComment, type CommentResult } from './pr-comment.js'
-import { runCheck, type CheckResult } from './report.js'
+import { runCheck, type CheckResult, type ResolvedBy } from './report.js'
 import { cachedResolve } from './resolve.js'
 import { snapshotReader } from './snapshot.js'
 
@@ -53,6 +53,11 @@ export interface Report {
 
 /** Rows of the table and lines of the not-judged list shown at most; each is at most about 1,000 characters. */
 const MAX_ROWS = 40
+/** How a row's app was found where the catalog does not map its image. */
+const RESOLVED_BY: Record<ResolvedBy, string> = {
+  'registry-namespace': ' (by its ghcr.io namespace)',
+  'source-label': ' (by its source label)'
+}
 /** GitHub refuses a longer comment (HTTP 422); the report is cut to fit, saying what it left out. */
 export const MAX_COMMENT = 65_536
 
@@ -81,7 +86,7 @@ export function reportMarkdown(r: Report, note?: string, max = MAX_COMMENT): str
       const w = worstOf(a, r)
       const src = a.source.from === 'change' ? a.source : null
       return (
-        `| ${src ? code(`${src.file}:${src.line}`) : ''} | ${md(a.slug, 60)}${src?.resolvedFrom ? ' (by its source label)' : ''} | ${md(a.running ?? '?', 60)} → ${md(a.latest, 60)} | ${a.safeToUpdate} | ` +
+        `| ${src ? code(`${src.file}:${src.line}`) : ''} | ${md(a.slug, 60)}${src?.resolvedBy ? RESOLVED_BY[src.resolvedBy] : ''} | ${md(a.running ?? '?', 60)} → ${md(a.latest, 60)} | ${a.safeToUpdate} | ` +
         `${w.safeToUpdate}${w.version ? ` (${md(w.version, 60)})` : ''}${w.urgentAllowed ? ', urgent fix allowed' : ''}${w.unjudgedMajor ? ', unjudged major' : ''} | ${md(w.words)} |`
       )
     })

@@ -19,7 +19,7 @@ import type { FoundRef } from './refs.js'
 import { imageKey } from '../util/image-key.js'
 import { imageMatcher, parseImageRef, type CommunityBuild, type ImageMatch, type ImageRef } from './images.js'
 import { digestMove, placeImage, placeLabel, type Place, type Placed } from './placement.js'
-import { resolveByLabel, type Resolve } from './resolve.js'
+import { ownRegistryPackage, resolveByLabel, type Resolve } from './resolve.js'
 import { required, type SnapshotReader } from './snapshot.js'
 import { parseVersion } from '../util/versions.js'
 
@@ -37,6 +37,13 @@ interface Crossed {
   url: string
 }
 
+/**
+ * How `check` found the app of an image the catalog does not map: `registry-namespace`, a `ghcr.io` package
+ * named like the app's repository under its owner's account (offline); `source-label`, the image's
+ * `org.opencontainers.image.source` label read from its registry (`--resolve-images`).
+ */
+export type ResolvedBy = 'registry-namespace' | 'source-label'
+
 export interface CheckedApp {
   slug: string
   name: string
@@ -49,8 +56,9 @@ export interface CheckedApp {
         service: string
         line: number
         image: string
-        /** The image's source label, when `--resolve-images` found the app by it. */
+        /** How an image the catalog does not map was found: the repository it names, and by what. */
         resolvedFrom?: string
+        resolvedBy?: ResolvedBy
       }
     /** An image reference in a manifest, a Dockerfile or a `.env` file (`--manifest`): `service` is its field. */
     | {
@@ -60,6 +68,7 @@ export interface CheckedApp {
         line: number
         image: string
         resolvedFrom?: string
+        resolvedBy?: ResolvedBy
       }
     /** A pull request's change of an image: `service` is the field that holds it. */
     | {
@@ -69,8 +78,8 @@ export interface CheckedApp {
         line: number
         image: string
         baseImage: string
-        /** The image's source label, when `resolve` found the app by it. */
         resolvedFrom?: string
+        resolvedBy?: ResolvedBy
       }
   /**
    * The running version as its tag gives it (`v3.6`, a floating tag, stays so), the tag as written where it names no
@@ -344,13 +353,17 @@ export async function runCheck(
       const m = match(s.image)
       let tracked = 'slugs' in m ? oneApp(m.slugs, records) : []
       const ref = parseImageRef(s.image)
-      let resolvedFrom: string | undefined
+      let resolved: { resolvedFrom: string; resolvedBy: ResolvedBy } | undefined
       let reason = 'untracked' in m ? m.untracked : 'not tracked by this catalog'
-      if (tracked.length === 0 && ref && input.resolve) {
+      const own = tracked.length === 0 && ref ? ownRegistryPackage(ref, byRepo) : null
+      if (own) {
+        tracked = [own.record]
+        resolved = { resolvedFrom: own.source, resolvedBy: 'registry-namespace' }
+      } else if (tracked.length === 0 && ref && input.resolve) {
         const found = await resolveByLabel(ref, input.resolve, byRepo, flag)
         if ('record' in found) {
           tracked = [found.record]
-          resolvedFrom = found.source
+          resolved = { resolvedFrom: found.source, resolvedBy: 'source-label' }
         } else reason += `; ${found.why}`
       }
       if (tracked.length === 0 || !ref) {
@@ -362,7 +375,7 @@ export async function runCheck(
           from: s.from,
           ...where,
           image: s.image,
-          ...(resolvedFrom ? { resolvedFrom } : {})
+          ...resolved
         }
         const build = 'slugs' in m ? m.community.get(record.slug) : undefined
         const running = placeImage(ref, build, await releasesOf(record.slug), record.latestVersion)
@@ -399,16 +412,19 @@ export async function runCheck(
       const head = parseImageRef(c.image)
       const base = parseImageRef(c.baseImage)
       let baseMatch = match(c.baseImage)
-      let resolvedFrom: string | undefined
-      if ('untracked' in m && head && input.resolve) {
-        // Found by its label: the image before is the same app's when it is the same image (its tag bumped).
-        const found = await resolveByLabel(head, input.resolve, byRepo, flag)
-        if ('record' in found) {
-          m = { slugs: [found.record.slug], community: new Map() }
-          if (base && imageKey(base.name) === imageKey(head.name)) baseMatch = m
-          resolvedFrom = found.source
-        } else m = { untracked: `${m.untracked}; ${found.why}` }
-      }
+      let resolved: { resolvedFrom: string; resolvedBy: ResolvedBy } | undefined
+      const own = 'untracked' in m && head ? ownRegistryPackage(head, byRepo) : null
+      const found = own
+        ? own
+        : 'untracked' in m && head && input.resolve
+          ? await resolveByLabel(head, input.resolve, byRepo, flag)
+          : null
+      if (found && 'record' in found) {
+        // The image before is the same app's when it is the same image (its tag bumped).
+        m = { slugs: [found.record.slug], community: new Map() }
+        if (base && imageKey(base.name) === imageKey(head!.name)) baseMatch = m
+        resolved = { resolvedFrom: found.source, resolvedBy: own ? 'registry-namespace' : 'source-label' }
+      } else if (found && 'untracked' in m) m = { untracked: `${m.untracked}; ${found.why}` }
       const tracked = 'slugs' in m ? oneApp(m.slugs, records) : []
       if ('untracked' in m || tracked.length === 0 || !head) {
         untracked.push({ ...where, reason: 'untracked' in m ? m.untracked : 'not tracked by this catalog' })
@@ -419,7 +435,7 @@ export async function runCheck(
           from: 'change' as const,
           ...where,
           baseImage: c.baseImage,
-          ...(resolvedFrom ? { resolvedFrom } : {})
+          ...resolved
         }
         apps.push(await judgeChange(record, source, base, head, m.community.get(record.slug), baseMatch))
       }

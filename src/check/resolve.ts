@@ -2,6 +2,7 @@
 // the app whose GitHub repository the label names, or the reason it is still untracked, naming the
 // repository the label gives. One lookup an image name and tag, however often a run meets it.
 import type { AppRecord } from '../schema/index.js'
+import { imageKey } from '../util/image-key.js'
 import type { ImageRef } from './images.js'
 import { githubRepoOf } from './oci.js'
 
@@ -10,6 +11,21 @@ export type Resolve = (ref: ImageRef) => Promise<{ source: string } | { why: str
 
 /** The app an unmapped image's label names, or the words to add to its "not tracked" reason. */
 export type Resolved = { record: AppRecord; source: string } | { why: string }
+
+/**
+ * The app whose GitHub repository an unmapped `ghcr.io/OWNER/NAME` image is named after, found without a lookup:
+ * GitHub's container registry gives each account its own namespace, so only OWNER publishes there, and the package
+ * named like its repository is that repository's image (`ghcr.io/n8n-io/n8n`). Deeper paths and other names are not
+ * guessed at.
+ */
+export function ownRegistryPackage(
+  ref: ImageRef,
+  byRepo: ReadonlyMap<string, AppRecord>
+): { record: AppRecord; source: string } | null {
+  const m = /^ghcr\.io\/([^/]+\/[^/]+)$/.exec(imageKey(ref.name))
+  const record = m ? byRepo.get(m[1]!.toLowerCase()) : undefined
+  return record ? { record, source: `https://github.com/${record.repo}` } : null
+}
 
 /**
  * The app of `ref` by its label: `records` by repository (lower case). `flag` names the switch in the
