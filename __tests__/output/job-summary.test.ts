@@ -45,6 +45,23 @@ describe('buildSummary', () => {
     expect(md).toContain('Notes that address the reviewer or ask for a class, judged by the rules alone: wiki, blog.')
   })
 
+  it('says how many releases got model answers that could not be used, and how many still wait for the model', () => {
+    const judging = { judge: 'model:openai/gpt-4.1', calls: 4, verdicts: { 'model:openai/gpt-4.1': 3, rules: 2 } }
+    const line = (extra: object) =>
+      buildSummary({ ...base, judging: { ...judging, ...extra } })
+        .split('\n')
+        .find((l) => l.startsWith('Judge:'))
+    expect(line({})).toBe(
+      'Judge: `openai/gpt-4.1` (GitHub Models) judged 3 new releases in 4 requests; 2 left to the rules, asked again next run.'
+    )
+    expect(line({ unusable: 1, pending: 7 })).toMatch(
+      /next run\. 1 release got an answer that could not be used \(the release's history names the model\)\. 7 latest releases still wait for the model\.$/
+    )
+    expect(line({ unusable: 2, pending: 1 })).toMatch(
+      / 2 releases got answers that could not be used .* 1 latest release still waits for the model\.$/
+    )
+  })
+
   it('counts and lists the apps left out, with what upstream did, escaped', () => {
     const md = buildSummary({ ...base, leftOut: [{ slug: 'newapp', reason: 'not found: <b>gone</b>' }] })
     expect(md).toContain('3 apps · 0 changed · 0 stale · 1 left out · 0 warnings')

@@ -21,7 +21,15 @@ export interface SummaryInput {
   refresh: boolean
   stats: RefreshStats | null
   /** Who judged this run's releases (status.json's judging), when a build ran. */
-  judging?: { judge: string; calls: number; verdicts: Record<string, number>; injection?: readonly string[] } | null
+  judging?: {
+    judge: string
+    calls: number
+    verdicts: Record<string, number>
+    /** Latest releases the model has yet to judge, and releases whose model answers could not be used. */
+    pending?: number
+    unusable?: number
+    injection?: readonly string[]
+  } | null
 }
 
 /** Past this many lines a list is cut; a summary is capped at 1 MiB by GitHub and must stay readable. */
@@ -117,7 +125,14 @@ export function buildSummary(input: SummaryInput): string {
       out.push(
         `Judge: \`${input.judging.judge.slice('model:'.length)}\` (GitHub Models) judged ${releases(byModel)} in ${input.judging.calls} request${input.judging.calls === 1 ? '' : 's'}` +
           others +
-          (byRules > 0 ? `; ${byRules} left to the rules, asked again next run.` : '.'),
+          (byRules > 0 ? `; ${byRules} left to the rules, asked again next run.` : '.') +
+          // An answer that failed the check twice is not asked for again: a maintainer may want to read why.
+          (input.judging.unusable
+            ? ` ${input.judging.unusable} release${input.judging.unusable === 1 ? '' : 's'} got ${input.judging.unusable === 1 ? 'an answer' : 'answers'} that could not be used (the release's history names the model).`
+            : '') +
+          (input.judging.pending
+            ? ` ${input.judging.pending} latest release${input.judging.pending === 1 ? '' : 's'} still wait${input.judging.pending === 1 ? 's' : ''} for the model.`
+            : ''),
         ''
       )
     }
