@@ -2,6 +2,7 @@
 // a maintainer needs to review a scheduled publish without opening the site.
 // Pure: the action writes the string; tests read it.
 import type { RecordChange } from '../pipeline/pipeline.js'
+import type { RunJudging } from '../site/status.js'
 import type { RefreshStats } from '../upstream/github/refresh.js'
 
 export interface SummaryInput {
@@ -21,15 +22,7 @@ export interface SummaryInput {
   refresh: boolean
   stats: RefreshStats | null
   /** Who judged this run's releases (status.json's judging), when a build ran. */
-  judging?: {
-    judge: string
-    calls: number
-    verdicts: Record<string, number>
-    /** Latest releases the model has yet to judge, and releases whose model answers could not be used. */
-    pending?: number
-    unusable?: number
-    injection?: readonly string[]
-  } | null
+  judging?: RunJudging | null
 }
 
 /** Past this many lines a list is cut; a summary is capped at 1 MiB by GitHub and must stay readable. */

@@ -4,6 +4,21 @@
 import { compareSlugs, LIMITS, STATUS_SCHEMA_ID, type FAULT_OUTCOMES, type StatusDoc } from '../schema/index.js'
 import { toJson } from '../util/json.js'
 
+/** Who judged a run's releases: status.json's `judging`, and the job summary's line about it. */
+export interface RunJudging {
+  judge: string
+  calls: number
+  verdicts: Record<string, number>
+  /** Latest releases a model judge has yet to judge. */
+  pending?: number
+  /** Releases whose answers from a model could not be used this run (absent: none). */
+  unusable?: number
+  /** The models asked, in order, when more than one. */
+  models?: readonly string[]
+  /** Apps with a release read this run whose notes address the judge or ask for a class. */
+  injection?: readonly string[]
+}
+
 export interface RunReport {
   runAt: string
   /** generatedAt of the snapshot: when a record last changed. */
@@ -19,18 +34,7 @@ export interface RunReport {
   /** Slug → since, from the previous run's status.json. */
   staleBefore: ReadonlyMap<string, string>
   /** Who judged this run's releases and the model calls made; absent when nothing was judged (no build). */
-  judging?: {
-    judge: string
-    calls: number
-    verdicts: Record<string, number>
-    pending?: number
-    /** Releases whose answers from a model could not be used this run (absent: none). */
-    unusable?: number
-    /** The models asked, in order, when more than one. */
-    models?: readonly string[]
-    /** Apps with a release read this run whose notes address the judge or ask for a class. */
-    injection?: readonly string[]
-  }
+  judging?: RunJudging
   /** Histories of the previous snapshot that could not be carried over (absent in older callers: none). */
   historyReset?: readonly HistoryLoss[]
   /** Records built from upstream data that failed their schema, and what was published instead (absent: none). */
