@@ -11826,7 +11826,14 @@ function buildSummary(input) {
                 .join('');
             out.push(`Judge: \`${input.judging.judge.slice('model:'.length)}\` (GitHub Models) judged ${releases(byModel)} in ${input.judging.calls} request${input.judging.calls === 1 ? '' : 's'}` +
                 others +
-                (byRules > 0 ? `; ${byRules} left to the rules, asked again next run.` : '.'), '');
+                (byRules > 0 ? `; ${byRules} left to the rules, asked again next run.` : '.') +
+                // An answer that failed the check twice is not asked for again: a maintainer may want to read why.
+                (input.judging.unusable
+                    ? ` ${input.judging.unusable} release${input.judging.unusable === 1 ? '' : 's'} got ${input.judging.unusable === 1 ? 'an answer' : 'answers'} that could not be used (the release's history names the model).`
+                    : '') +
+                (input.judging.pending
+                    ? ` ${input.judging.pending} latest release${input.judging.pending === 1 ? '' : 's'} still wait${input.judging.pending === 1 ? 's' : ''} for the model.`
+                    : ''), '');
         }
         if (input.judging?.injection?.length) {
             out.push(`Notes that address the reviewer or ask for a class, judged by the rules alone: ${input.judging.injection.slice(0, MAX_LIST_ITEMS).join(', ')}${input.judging.injection.length > MAX_LIST_ITEMS ? ` and ${input.judging.injection.length - MAX_LIST_ITEMS} more` : ''}.`, '');

@@ -31467,7 +31467,14 @@ function buildSummary(input) {
                 .join('');
             out.push(`Judge: \`${input.judging.judge.slice('model:'.length)}\` (GitHub Models) judged ${releases(byModel)} in ${input.judging.calls} request${input.judging.calls === 1 ? '' : 's'}` +
                 others +
-                (byRules > 0 ? `; ${byRules} left to the rules, asked again next run.` : '.'), '');
+                (byRules > 0 ? `; ${byRules} left to the rules, asked again next run.` : '.') +
+                // An answer that failed the check twice is not asked for again: a maintainer may want to read why.
+                (input.judging.unusable
+                    ? ` ${input.judging.unusable} release${input.judging.unusable === 1 ? '' : 's'} got ${input.judging.unusable === 1 ? 'an answer' : 'answers'} that could not be used (the release's history names the model).`
+                    : '') +
+                (input.judging.pending
+                    ? ` ${input.judging.pending} latest release${input.judging.pending === 1 ? '' : 's'} still wait${input.judging.pending === 1 ? 's' : ''} for the model.`
+                    : ''), '');
         }
         if (input.judging?.injection?.length) {
             out.push(`Notes that address the reviewer or ask for a class, judged by the rules alone: ${input.judging.injection.slice(0, MAX_LIST_ITEMS).join(', ')}${input.judging.injection.length > MAX_LIST_ITEMS ? ` and ${input.judging.injection.length - MAX_LIST_ITEMS} more` : ''}.`, '');
@@ -52364,6 +52371,18 @@ function exitStatus(e) {
 
 ;// CONCATENATED MODULE: ./src/check/resolve.ts
 
+
+/**
+ * The app whose GitHub repository an unmapped `ghcr.io/OWNER/NAME` image is named after, found without a lookup:
+ * GitHub's container registry gives each account its own namespace, so only OWNER publishes there, and the package
+ * named like its repository is that repository's image (`ghcr.io/n8n-io/n8n`). Deeper paths and other names are not
+ * guessed at.
+ */
+function ownRegistryPackage(ref, byRepo) {
+    const m = /^ghcr\.io\/([^/]+\/[^/]+)$/.exec(imageKey(ref.name));
+    const record = m ? byRepo.get(m[1].toLowerCase()) : undefined;
+    return record ? { record, source: `https://github.com/${record.repo}` } : null;
+}
 /**
  * The app of `ref` by its label: `records` by repository (lower case). `flag` names the switch in the
  * reason (`--resolve-images` on the command line, `resolve-images` in the action).
@@ -52821,13 +52840,18 @@ async function runCheck(reader, input) {
             const m = match(s.image);
             let tracked = 'slugs' in m ? oneApp(m.slugs, records) : [];
             const ref = parseImageRef(s.image);
-            let resolvedFrom;
+            let resolved;
             let reason = 'untracked' in m ? m.untracked : 'not tracked by this catalog';
-            if (tracked.length === 0 && ref && input.resolve) {
+            const own = tracked.length === 0 && ref ? ownRegistryPackage(ref, byRepo) : null;
+            if (own) {
+                tracked = [own.record];
+                resolved = { resolvedFrom: own.source, resolvedBy: 'registry-namespace' };
+            }
+            else if (tracked.length === 0 && ref && input.resolve) {
                 const found = await resolveByLabel(ref, input.resolve, byRepo, flag);
                 if ('record' in found) {
                     tracked = [found.record];
-                    resolvedFrom = found.source;
+                    resolved = { resolvedFrom: found.source, resolvedBy: 'source-label' };
                 }
                 else
                     reason += `; ${found.why}`;
@@ -52841,7 +52865,7 @@ async function runCheck(reader, input) {
                     from: s.from,
                     ...where,
                     image: s.image,
-                    ...(resolvedFrom ? { resolvedFrom } : {})
+                    ...resolved
                 };
                 const build = 'slugs' in m ? m.community.get(record.slug) : undefined;
                 const running = placeImage(ref, build, await releasesOf(record.slug), record.latestVersion);
@@ -52865,19 +52889,22 @@ async function runCheck(reader, input) {
             const head = parseImageRef(c.image);
             const base = parseImageRef(c.baseImage);
             let baseMatch = match(c.baseImage);
-            let resolvedFrom;
-            if ('untracked' in m && head && input.resolve) {
-                // Found by its label: the image before is the same app's when it is the same image (its tag bumped).
-                const found = await resolveByLabel(head, input.resolve, byRepo, flag);
-                if ('record' in found) {
-                    m = { slugs: [found.record.slug], community: new Map() };
-                    if (base && imageKey(base.name) === imageKey(head.name))
-                        baseMatch = m;
-                    resolvedFrom = found.source;
-                }
-                else
-                    m = { untracked: `${m.untracked}; ${found.why}` };
+            let resolved;
+            const own = 'untracked' in m && head ? ownRegistryPackage(head, byRepo) : null;
+            const found = own
+                ? own
+                : 'untracked' in m && head && input.resolve
+                    ? await resolveByLabel(head, input.resolve, byRepo, flag)
+                    : null;
+            if (found && 'record' in found) {
+                // The image before is the same app's when it is the same image (its tag bumped).
+                m = { slugs: [found.record.slug], community: new Map() };
+                if (base && imageKey(base.name) === imageKey(head.name))
+                    baseMatch = m;
+                resolved = { resolvedFrom: found.source, resolvedBy: own ? 'registry-namespace' : 'source-label' };
             }
+            else if (found && 'untracked' in m)
+                m = { untracked: `${m.untracked}; ${found.why}` };
             const tracked = 'slugs' in m ? oneApp(m.slugs, records) : [];
             if ('untracked' in m || tracked.length === 0 || !head) {
                 untracked.push({ ...where, reason: 'untracked' in m ? m.untracked : 'not tracked by this catalog' });
@@ -52888,7 +52915,7 @@ async function runCheck(reader, input) {
                     from: 'change',
                     ...where,
                     baseImage: c.baseImage,
-                    ...(resolvedFrom ? { resolvedFrom } : {})
+                    ...resolved
                 };
                 apps.push(await judgeChange(record, source, base, head, m.community.get(record.slug), baseMatch));
             }
@@ -52926,6 +52953,11 @@ const action_code = (text) => `\`${escapeUnsafe(text)
     .slice(0, 200)}\``;
 /** Rows of the table and lines of the not-judged list shown at most; each is at most about 1,000 characters. */
 const MAX_ROWS = 40;
+/** How a row's app was found where the catalog does not map its image. */
+const RESOLVED_BY = {
+    'registry-namespace': ' (by its ghcr.io namespace)',
+    'source-label': ' (by its source label)'
+};
 /** GitHub refuses a longer comment (HTTP 422); the report is cut to fit, saying what it left out. */
 const MAX_COMMENT = 65_536;
 /** Anything changed that is not known to be safe without a verdict: counted as unknown. */
@@ -52949,7 +52981,7 @@ function reportMarkdown(r, note, max = MAX_COMMENT) {
         .map((a) => {
         const w = worstOf(a, r);
         const src = a.source.from === 'change' ? a.source : null;
-        return (`| ${src ? action_code(`${src.file}:${src.line}`) : ''} | ${md(a.slug, 60)}${src?.resolvedFrom ? ' (by its source label)' : ''} | ${md(a.running ?? '?', 60)} → ${md(a.latest, 60)} | ${a.safeToUpdate} | ` +
+        return (`| ${src ? action_code(`${src.file}:${src.line}`) : ''} | ${md(a.slug, 60)}${src?.resolvedBy ? RESOLVED_BY[src.resolvedBy] : ''} | ${md(a.running ?? '?', 60)} → ${md(a.latest, 60)} | ${a.safeToUpdate} | ` +
             `${w.safeToUpdate}${w.version ? ` (${md(w.version, 60)})` : ''}${w.urgentAllowed ? ', urgent fix allowed' : ''}${w.unjudgedMajor ? ', unjudged major' : ''} | ${md(w.words)} |`);
     });
     const notes = [

@@ -13108,6 +13108,18 @@ async function imageSourceLabel(ref, deps = {}) {
 
 ;// CONCATENATED MODULE: ./src/check/resolve.ts
 
+
+/**
+ * The app whose GitHub repository an unmapped `ghcr.io/OWNER/NAME` image is named after, found without a lookup:
+ * GitHub's container registry gives each account its own namespace, so only OWNER publishes there, and the package
+ * named like its repository is that repository's image (`ghcr.io/n8n-io/n8n`). Deeper paths and other names are not
+ * guessed at.
+ */
+function ownRegistryPackage(ref, byRepo) {
+    const m = /^ghcr\.io\/([^/]+\/[^/]+)$/.exec(imageKey(ref.name));
+    const record = m ? byRepo.get(m[1].toLowerCase()) : undefined;
+    return record ? { record, source: `https://github.com/${record.repo}` } : null;
+}
 /**
  * The app of `ref` by its label: `records` by repository (lower case). `flag` names the switch in the
  * reason (`--resolve-images` on the command line, `resolve-images` in the action).
@@ -13476,13 +13488,18 @@ async function runCheck(reader, input) {
             const m = match(s.image);
             let tracked = 'slugs' in m ? oneApp(m.slugs, records) : [];
             const ref = parseImageRef(s.image);
-            let resolvedFrom;
+            let resolved;
             let reason = 'untracked' in m ? m.untracked : 'not tracked by this catalog';
-            if (tracked.length === 0 && ref && input.resolve) {
+            const own = tracked.length === 0 && ref ? ownRegistryPackage(ref, byRepo) : null;
+            if (own) {
+                tracked = [own.record];
+                resolved = { resolvedFrom: own.source, resolvedBy: 'registry-namespace' };
+            }
+            else if (tracked.length === 0 && ref && input.resolve) {
                 const found = await resolveByLabel(ref, input.resolve, byRepo, flag);
                 if ('record' in found) {
                     tracked = [found.record];
-                    resolvedFrom = found.source;
+                    resolved = { resolvedFrom: found.source, resolvedBy: 'source-label' };
                 }
                 else
                     reason += `; ${found.why}`;
@@ -13496,7 +13513,7 @@ async function runCheck(reader, input) {
                     from: s.from,
                     ...where,
                     image: s.image,
-                    ...(resolvedFrom ? { resolvedFrom } : {})
+                    ...resolved
                 };
                 const build = 'slugs' in m ? m.community.get(record.slug) : undefined;
                 const running = placeImage(ref, build, await releasesOf(record.slug), record.latestVersion);
@@ -13520,19 +13537,22 @@ async function runCheck(reader, input) {
             const head = parseImageRef(c.image);
             const base = parseImageRef(c.baseImage);
             let baseMatch = match(c.baseImage);
-            let resolvedFrom;
-            if ('untracked' in m && head && input.resolve) {
-                // Found by its label: the image before is the same app's when it is the same image (its tag bumped).
-                const found = await resolveByLabel(head, input.resolve, byRepo, flag);
-                if ('record' in found) {
-                    m = { slugs: [found.record.slug], community: new Map() };
-                    if (base && imageKey(base.name) === imageKey(head.name))
-                        baseMatch = m;
-                    resolvedFrom = found.source;
-                }
-                else
-                    m = { untracked: `${m.untracked}; ${found.why}` };
+            let resolved;
+            const own = 'untracked' in m && head ? ownRegistryPackage(head, byRepo) : null;
+            const found = own
+                ? own
+                : 'untracked' in m && head && input.resolve
+                    ? await resolveByLabel(head, input.resolve, byRepo, flag)
+                    : null;
+            if (found && 'record' in found) {
+                // The image before is the same app's when it is the same image (its tag bumped).
+                m = { slugs: [found.record.slug], community: new Map() };
+                if (base && imageKey(base.name) === imageKey(head.name))
+                    baseMatch = m;
+                resolved = { resolvedFrom: found.source, resolvedBy: own ? 'registry-namespace' : 'source-label' };
             }
+            else if (found && 'untracked' in m)
+                m = { untracked: `${m.untracked}; ${found.why}` };
             const tracked = 'slugs' in m ? oneApp(m.slugs, records) : [];
             if ('untracked' in m || tracked.length === 0 || !head) {
                 untracked.push({ ...where, reason: 'untracked' in m ? m.untracked : 'not tracked by this catalog' });
@@ -13543,7 +13563,7 @@ async function runCheck(reader, input) {
                     from: 'change',
                     ...where,
                     baseImage: c.baseImage,
-                    ...(resolvedFrom ? { resolvedFrom } : {})
+                    ...resolved
                 };
                 apps.push(await judgeChange(record, source, base, head, m.community.get(record.slug), baseMatch));
             }
