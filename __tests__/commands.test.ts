@@ -357,7 +357,11 @@ describe('add, validate and build --only: a new app in a few minutes', () => {
     })
     const again = await add(['example-org/notes-app', '--catalog', catalog])
     expect(again.code).toBe(1)
-    expect(again.text).toBe(`${file}: already exists; edit it, or give another --slug`)
+    expect(again.text).toBe(`${file}: example-org/notes-app is already tracked by this record; edit it`)
+    // Another slug for the same repository (in any case) would fail validate: refused, naming the record to edit.
+    const otherSlug = await add(['Example-Org/Notes-App', '--slug', 'notes-2', '--catalog', catalog])
+    expect(otherSlug.code).toBe(1)
+    expect(otherSlug.text).toBe(`${file}: Example-Org/Notes-App is already tracked by this record; edit it`)
     // A renamed repository is recorded under its new name; an archived one says so; tags stand in for releases.
     expect((await add(['old-owner/photo-server', '--catalog', catalog])).code).toBe(0)
     expect(await readFile(path.join(catalog, 'apps/photo-server.yml'), 'utf8')).toContain(
@@ -393,6 +397,11 @@ describe('add, validate and build --only: a new app in a few minutes', () => {
     expect(v.text()).toBe(
       'notes-app has no release facts: a build publishes it as unknown (not read yet) until build --refresh (with GITHUB_TOKEN) or --notes-from reads its releases; or add a release: {version, url, checked} block\n' +
         `${catalog}: 1 record, all valid; 1 with no release facts yet`
+    )
+    // Another repository whose slug is taken may take another slug.
+    const taken = await add(['other-org/notes-app', '--catalog', catalog], {})
+    expect(taken.text).toBe(
+      `${path.join(catalog, 'apps/notes-app.yml')}: already exists; edit it, or give another --slug`
     )
     // A name that is not a repository, a slug or image that is not one: usage errors, nothing written.
     expect((await add(['notes-app', '--catalog', catalog], {})).code).toBe(2)

@@ -2,7 +2,7 @@
 // records what GitHub says as facts (the repository's name, whether it is archived, its latest stable release:
 // version, page, date, the day it was read); without, a minimal record from the arguments, which a build reads
 // only with --refresh. Nothing is overwritten, and the text written is the catalog loader's to accept.
-import { mkdir, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { stringify } from 'yaml'
 import { IMAGE_PATTERN, REPO_PATTERN, SLUG_PATTERN, type CatalogEntry } from '../schema/index.js'
@@ -64,6 +64,9 @@ export async function addRecord(
     if (!IMAGE_PATTERN.test(image))
       throw usage(`--image "${image}" is not an image name without tag or digest (e.g. ghcr.io/owner/name)`)
   const file = path.join(opts.catalogDir, 'apps', `${slug}.yml`)
+  // Another slug for a repository the catalog has would be refused by validate: say which record to edit instead.
+  const tracked = await recordOfRepo(opts.catalogDir, opts.repo)
+  if (tracked) throw problem('input', `${opts.repo} is already tracked by this record; edit it`, { file: tracked })
 
   let repo = opts.repo
   let from: AddResult['from'] = 'arguments'
@@ -124,4 +127,21 @@ export async function addRecord(
     throw e
   }
   return { file, entry: parsed.entry, from, ...(noRelease ? { noRelease } : {}) }
+}
+
+/** The record file whose `repo:` line names `repo` (any case), or null. A line scan: validate stays the judge. */
+async function recordOfRepo(catalogDir: string, repo: string): Promise<string | null> {
+  const dir = path.join(catalogDir, 'apps')
+  let names: string[]
+  try {
+    names = (await readdir(dir)).filter((n) => n.endsWith('.yml')).sort()
+  } catch {
+    return null // no catalog yet: the first record
+  }
+  const wanted = repo.toLowerCase()
+  for (const name of names) {
+    const m = /^repo:[ \t]*["']?([^"'\s#]+)/m.exec(await readFile(path.join(dir, name), 'utf8').catch(() => ''))
+    if (m?.[1]?.toLowerCase() === wanted) return path.join(dir, name)
+  }
+  return null
 }
