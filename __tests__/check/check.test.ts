@@ -410,6 +410,14 @@ describe('updatesafe check: bad input exits 2 with a clear message and prints no
     await bad(['--api', origin, '--compose', two], /two\.yml:4:1: holds more than one YAML document/)
     const none = await compose('none.yml', 'version: "3.8"\nvolumes:\n  data: {}\n')
     await bad(['--api', origin, '--compose', none], /none\.yml:1: has no services/)
+    const helm = await compose(
+      'helmrelease.yaml',
+      'apiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\nspec:\n  values:\n    image:\n      repository: gogs/gogs\n      tag: 0.15.1\n'
+    )
+    await bad(
+      ['--api', origin, '--compose', helm],
+      /helmrelease\.yaml:1: has no services: .*this looks like a Kubernetes or Helm file: read it with --manifest/
+    )
     const vars = await compose(
       'vars.yml',
       'services:\n  ok:\n    image: gogs/gogs:0.15.1\n  app:\n    image: prom/prometheus:${PROM_VERSION}\n'

@@ -175,7 +175,7 @@ function parse(file: string, text: string): Parsed {
         // The library's own hint for several documents names its API, not what to do with the file.
         const message =
           e.code === 'MULTIPLE_DOCS'
-            ? 'holds more than one YAML document (a "---" line): a Compose file is one document; split it into files'
+            ? 'holds more than one YAML document (a "---" line): a Compose file is one document; split it into files, or read Kubernetes manifests with --manifest'
             : `is not YAML: ${e.message.split('\n')[0]}`
         return { file, line: pos.line, column: pos.col, message }
       })
@@ -202,7 +202,12 @@ function parse(file: string, text: string): Parsed {
     if (root.has('include'))
       return { file, doc, lc, js: js as Record<string, unknown>, services: doc.createNode({}), aliases }
     throw bad([
-      { file, line: at(node ?? root), message: 'has no services: a Compose file lists them under "services:"' }
+      {
+        file,
+        line: at(node ?? root),
+        // A Kubernetes object or a Flux HelmRelease given to --compose by mistake: say which flag reads it.
+        message: `has no services: a Compose file lists them under "services:"${root.has('apiVersion') || root.has('kind') ? '; this looks like a Kubernetes or Helm file: read it with --manifest' : ''}`
+      }
     ])
   }
   return { file, doc, lc, js: js as Record<string, unknown>, services, aliases }
