@@ -465,7 +465,12 @@ describe('updatesafe check: bad input exits 2 with a clear message and prints no
     await bad(['--api', origin, '--from', 'gogs'], /is not APP=VERSION/)
     await bad(['--api', origin, '--from', 'Gogs=0.14.3'], /names no app slug before "=" .*did you mean gogs\?/)
     await bad(['--api', origin, '--from', 'gogs='], /"gogs=" names no version after "="/)
-    await bad(['--api', origin, '--from', 'no-such-app=1.0.0'], /no app "no-such-app" in the snapshot/)
+    await bad(['--api', origin, '--from', 'no-such-app=1.0.0'], /no app "no-such-app" in the snapshot at [^(]*$/)
+    // A slug written short, as the image names it (postgres for postgresql): the slugs that begin with it.
+    await bad(
+      ['--api', origin, '--from', 'prometh=3.0.0'],
+      /no app "prometh" in the snapshot at .*\(did you mean "prometheus"/
+    )
   })
 })
 

@@ -319,7 +319,10 @@ export async function runCheck(
   for (const f of input.from) {
     const record = records.get(f.slug)
     if (!record)
-      throw problem('bad-input', `--from ${f.slug}=${f.version}: no app "${f.slug}" in the snapshot at ${reader.where}`)
+      throw problem(
+        'bad-input',
+        `--from ${f.slug}=${f.version}: no app "${f.slug}" in the snapshot at ${reader.where}${slugHint(f.slug, records.keys())}`
+      )
     apps.push(
       await judge(record, { from: 'argument' }, f.version, record.latestVersion, (h) => ({
         from: placeLabel(h, f.version),
@@ -442,4 +445,15 @@ export async function runCheck(
     }
   }
   return { snapshot: { generatedAt: catalog.generatedAt }, apps, untracked }
+}
+
+/** `postgres` for `postgresql`: the slugs that begin with or hold what was written, shortest first, for the error. */
+function slugHint(written: string, slugs: Iterable<string>): string {
+  const w = written.toLowerCase()
+  if (w.length < 3) return ''
+  const near = [...slugs]
+    .filter((s) => s.startsWith(w) || s.includes(w) || (w.startsWith(s) && s.length >= 3))
+    .sort((a, b) => a.length - b.length || a.localeCompare(b))
+    .slice(0, 3)
+  return near.length > 0 ? ` (did you mean ${near.map((s) => `"${s}"`).join(', ')}?)` : ''
 }
