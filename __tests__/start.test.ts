@@ -1,6 +1,8 @@
 // `npm start` as a new user runs it: a clone of the project's files in a folder of its own, with or without the
 // team's data set beside it. The script builds with the notes it can get and serves the site on a free port.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { spawn, spawnSync } from 'node:child_process'
 import { cp, mkdir, readFile, symlink, writeFile } from 'node:fs/promises'
 import path from 'node:path'
@@ -19,12 +21,13 @@ async function clone(name: string): Promise<string> {
   return root
 }
 
-/** Runs `node scripts/start.mjs --port 0` until it serves; returns what it said and the site's address. */
+/** Runs `node scripts/start.mjs --port N` (0: any free port) until it serves; returns what it said and the site's address. */
 async function start(
   root: string,
-  env: NodeJS.ProcessEnv
+  env: NodeJS.ProcessEnv,
+  port = 0
 ): Promise<{ said: string; origin: string; stop: () => void }> {
-  const child = spawn(process.execPath, ['scripts/start.mjs', '--port', '0'], { cwd: root, env })
+  const child = spawn(process.execPath, ['scripts/start.mjs', '--port', String(port)], { cwd: root, env })
   let said = ''
   const origin = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no server after 120 s:\n${said}`)), 120_000)
@@ -124,6 +127,24 @@ describe('npm start', () => {
     },
     240_000
   )
+
+  it('on a port given with PORT or --port, the pages’ badge snippets and feeds name that port', async () => {
+    const root = await clone('port/updatesafe')
+    // A port free a moment ago: the script is given a number, as a user gives it.
+    const probe = http.createServer()
+    await new Promise<void>((ok) => probe.listen(0, '127.0.0.1', ok))
+    const port = (probe.address() as AddressInfo).port
+    await new Promise((ok) => probe.close(ok))
+    const s = await start(root, env(), port)
+    try {
+      expect(s.origin).toContain(`:${port}`)
+      const feed = await (await fetch(`${s.origin}/feed.xml`)).text()
+      expect(feed).toContain(`http://localhost:${port}/`)
+      expect(feed).not.toContain('http://localhost:8080/')
+    } finally {
+      s.stop()
+    }
+  }, 120_000)
 
   it('alone, without a token: serves the made-up demo, and says so in the terminal and on every page', async () => {
     const root = await clone('alone/updatesafe')

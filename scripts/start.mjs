@@ -28,10 +28,19 @@ const source = existsSync(dataSet)
 console.error(`npm start: ${source.says}`)
 
 const catalog = source.catalog ?? 'catalog'
-const built = spawnSync(process.execPath, [cli, 'build', '--catalog', catalog, '--out', 'site', ...source.args], {
-  cwd: root,
-  stdio: 'inherit'
-})
+// The pages' badge snippets and feed links name the address they are served at: the port serve is given.
+const argv = process.argv.slice(2)
+const portAt = argv.indexOf('--port')
+const port = (portAt >= 0 ? argv[portAt + 1] : undefined) ?? process.env.PORT
+const baseUrl = port && /^[1-9]\d{0,4}$/.test(port) ? ['--base-url', `http://localhost:${port}`] : []
+const built = spawnSync(
+  process.execPath,
+  [cli, 'build', '--catalog', catalog, '--out', 'site', ...baseUrl, ...source.args],
+  {
+    cwd: root,
+    stdio: 'inherit'
+  }
+)
 if (built.status !== 0) process.exit(built.status ?? 1)
 if (!source.args.includes('--refresh'))
   console.error(summary(path.join(root, 'site/api/v1/apps.json'), !!source.catalog))
