@@ -108,6 +108,10 @@ describe('imageMatcher: image references as people write them', () => {
     expect(match('paperlessngx/paperless-ngx:2.0')).toEqual({
       untracked: expect.stringContaining('its app "paperless-ngx" maps only ghcr.io/paperless-ngx/paperless-ngx (')
     })
+    // The way out names both: an official image goes in images:, someone else's build in community:.
+    expect(match('paperlessngx/paperless-ngx:2.0')).toEqual({
+      untracked: expect.stringMatching(/add it to the app's images: when its project publishes it, or to community: /)
+    })
     expect(match('someone/else:1.0')).toEqual({ untracked: 'not tracked by this catalog' })
     expect(match('Not An Image')).toEqual({ untracked: 'not an image reference' })
   })

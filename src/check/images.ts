@@ -83,7 +83,7 @@ export function imageMatcher(
       return {
         untracked:
           mapped.length > 0
-            ? `not tracked by this catalog: its app "${last}" maps only ${mapped.slice(0, 4).join(', ')} (this one may be a community build; add it to the app's community: with its tag rule if it is the same app)`
+            ? `not tracked by this catalog: its app "${last}" maps only ${mapped.slice(0, 4).join(', ')} (if it is the same app: add it to the app's images: when its project publishes it, or to community: with its tag rule when someone else builds it)`
             : `not tracked by this catalog: it has an app "${last}" but maps no image to it (add this one to its images:, or community: for a community build, if it is the same app)`
       }
     return { untracked: 'not tracked by this catalog' }
