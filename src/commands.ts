@@ -76,7 +76,8 @@ const HELP: Record<string, string> = {
 `,
   validate: `  validate  --catalog DIR
             Check every catalog record; exit 1 on any error. Warns about a
-            record without release facts: only a build with --refresh reads it.
+            record without release facts: a build publishes it as unknown until
+            --refresh or --notes-from reads its releases.
             Example:
               updatesafe validate --catalog catalog
 `,

@@ -109,7 +109,7 @@ export async function addRecord(
   const header =
     from === 'github'
       ? `# Written by \`updatesafe add\` from the GitHub API on ${utcDay(opts.now)}: facts only; edit the name freely.\n`
-      : `# Written by \`updatesafe add\` from its arguments: no release facts, so build it with --refresh\n# (GITHUB_TOKEN), or add a release: {version, url, checked} block.\n`
+      : `# Written by \`updatesafe add\` from its arguments: no release facts, so build it with --refresh\n# (GITHUB_TOKEN) or --notes-from, or add a release: {version, url, checked} block.\n`
   const text = `${header}${stringify(entry, { lineWidth: 0 })}`
   // What is written must load: the catalog's own parser is the judge.
   const parsed = parseRecord(text, file)
