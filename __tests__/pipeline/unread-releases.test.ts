@@ -4,7 +4,7 @@
 // more cautious verdict, with a warning: two lines of a notes file for one version, a latest version that goes back.
 // The notes here are made up; they say what they exercise.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
-import { readFile, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { main } from '../../src/commands.js'
 import type { BuildDeps } from '../../src/pipeline/pipeline.js'
@@ -182,6 +182,31 @@ describe('a refresh', () => {
     expect(history.gaps).toEqual([{ after: 'v1.0.0', before: 'v2.0.1', found: '2026-11-16' }])
     expect(lines).toContainEqual(expect.stringMatching(/^warning: GitHub: demo: "v2\.0\.0" flagged as prerelease/))
     expect((await checkFrom('p2', 'v1.0.0')).safeToUpdate).toBe('unknown')
+  })
+
+  it('says so when a record names a newer release than the notes file holds: none is read, that one unjudged', async () => {
+    const catalog = path.join(dir, 'ahead-catalog')
+    await mkdir(path.join(catalog, 'apps'), { recursive: true })
+    await writeFile(
+      path.join(catalog, 'apps/ahead.yml'),
+      'name: Ahead\nrepo: demo-org/ahead\nrelease:\n  version: v3.0.0\n' +
+        '  url: https://github.com/demo-org/ahead/releases/tag/v3.0.0\n  checked: 2026-11-20\n'
+    )
+    const file = path.join(dir, 'ahead.jsonl')
+    const line = (version: string, n: number) =>
+      `${JSON.stringify({ repo: 'demo-org/ahead', version, tag: version, date: '2026-11-10', notes: FIX(n) })}\n`
+    await writeFile(file, line('v1.0.0', 0) + line('v1.1.0', 1))
+    lines = []
+    const out = path.join(dir, 'ahead-out')
+    const args = ['build', '--catalog', catalog, '--out', out, '--notes-from', file, '--judge', 'rules']
+    expect(await main([...args, '--now', '2026-11-21T12:00:00Z'], log, {})).toBe(0)
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^warning: ahead: the notes file's 2 releases of demo-org\/ahead are older than the record's release "v3\.0\.0", so none is read/
+      )
+    )
+    const record = JSON.parse(await readFile(path.join(out, 'api/v1/apps/ahead.json'), 'utf8')) as AppDoc
+    expect(record).toMatchObject({ latestVersion: 'v3.0.0', safeToUpdate: 'unknown' })
   })
 
   it('never takes the record back to an older version in silence: the published one is kept, stale, named', async () => {

@@ -214,6 +214,17 @@ async function gatherFacts(
           `${e.slug}: the notes file's newest release ${quoted(outcome.facts.version)} is older than the published ${quoted(before.latestVersion)}; the published record is kept`,
           { file: e.file }
         )
+      // The record names a newer release than any the file holds: its facts stand, unjudged; say so, as the
+      // file's releases of the app are then not read at all.
+      const held = outcome ? undefined : notes.file.byRepo.get(e.entry.repo.toLowerCase())
+      const newest = held
+        ?.map((h) => h.version)
+        .reduce((a, b) => ((compareVersions(b, a, e.entry.tagPrefix) ?? -1) > 0 ? b : a))
+      if (newest && e.entry.release && (compareVersions(e.entry.release.version, newest, e.entry.tagPrefix) ?? -1) > 0)
+        log.warning(
+          `${e.slug}: the notes file's ${held!.length} release${held!.length === 1 ? '' : 's'} of ${e.entry.repo} are older than the record's release ${quoted(e.entry.release.version)}, so none is read and that release is published unjudged; give a notes file that holds it, or build with --refresh`,
+          { file: e.file }
+        )
       return outcome && !behind
         ? refreshedFacts(e, previous.get(e.slug), outcome)
         : offlineFacts(e, previous.get(e.slug))
