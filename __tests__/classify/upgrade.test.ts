@@ -96,6 +96,21 @@ describe('newestFirst', () => {
   })
 })
 
+describe('verdictOver with no judged release', () => {
+  it('is unknown, and does not call running the latest an update from it to itself', async () => {
+    const { verdictOver } = await import('../../src/classify/upgrade.js')
+    const { placeLabel } = await import('../../src/check/placement.js')
+    const at = (label: string) => placeLabel([], label, { latest: '2026.8.3' })
+    const same = verdictOver([], at('2026.8.3'), at('2026.8.3'), { running: '2026.8.3', latest: '2026.8.3' })
+    expect(same.safeToUpdate).toBe('unknown')
+    expect(same.rationale).toContain('2026.8.3 is the latest release the catalog knows, but its releases are not read')
+    expect(same.rationale).not.toContain('from 2026.8.3 to 2026.8.3')
+    const older = verdictOver([], at('2026.7.0'), at('2026.8.3'), { running: '2026.7.0', latest: '2026.8.3' })
+    expect(older).toMatchObject({ safeToUpdate: 'unknown' })
+    expect(older.rationale).toContain('the update from 2026.7.0 to 2026.8.3 is not judged')
+  })
+})
+
 describe('verdictOver from a tag of two numbers', () => {
   it('names a tag that is itself the newest release of its line plainly, and a line by its newest release', async () => {
     const { verdictOver } = await import('../../src/classify/upgrade.js')

@@ -121,7 +121,10 @@ export function verdictOver(
   })
   if (history.length === 0)
     return none(
-      `No release of this app is judged yet: the update from ${shown.running} to ${shown.latest} is not judged.`
+      // Running the catalog's latest is no update, but its releases are not read: a newer one may exist.
+      sameVersion(running, latest, opts.tagPrefix)
+        ? `No release of this app is judged yet: ${shown.running} is the latest release the catalog knows, but its releases are not read, so whether a newer one exists, and is safe, is not known.`
+        : `No release of this app is judged yet: the update from ${shown.running} to ${shown.latest} is not judged.`
     )
   const span = spanOf(history, from, to, opts.tagPrefix)
   if (span.order === 'same')
