@@ -5428,7 +5428,7 @@ apps = []) {
         if (mapped)
             return {
                 untracked: mapped.length > 0
-                    ? `not tracked by this catalog: its app "${last}" maps only ${mapped.slice(0, 4).join(', ')} (this one may be a community build; add it to the app's community: with its tag rule if it is the same app)`
+                    ? `not tracked by this catalog: its app "${last}" maps only ${mapped.slice(0, 4).join(', ')} (if it is the same app: add it to the app's images: when its project publishes it, or to community: with its tag rule when someone else builds it)`
                     : `not tracked by this catalog: it has an app "${last}" but maps no image to it (add this one to its images:, or community: for a community build, if it is the same app)`
             };
         return { untracked: 'not tracked by this catalog' };
@@ -5743,7 +5743,11 @@ function verdictOver(history, from, to, opts) {
         urgentOnly: false
     });
     if (history.length === 0)
-        return none(`No release of this app is judged yet: the update from ${shown.running} to ${shown.latest} is not judged.`);
+        return none(
+        // Running the catalog's latest is no update, but its releases are not read: a newer one may exist.
+        (0,versions/* sameVersion */.r1)(running, latest, opts.tagPrefix)
+            ? `No release of this app is judged yet: ${shown.running} is the latest release the catalog knows, but its releases are not read, so whether a newer one exists, and is safe, is not known.`
+            : `No release of this app is judged yet: the update from ${shown.running} to ${shown.latest} is not judged.`);
     const span = spanOf(history, from, to, opts.tagPrefix);
     if (span.order === 'same')
         return {
@@ -11311,6 +11315,14 @@ againOf = () => []) {
                         outcome.facts.checked < before.lastChecked));
             if (behind && before && !(0,versions/* sameVersion */.r1)(outcome.facts.version, before.latestVersion, e.entry.tagPrefix))
                 log.warning(`${e.slug}: the notes file's newest release ${(0,util_text/* quoted */.TL)(outcome.facts.version)} is older than the published ${(0,util_text/* quoted */.TL)(before.latestVersion)}; the published record is kept`, { file: e.file });
+            // The record names a newer release than any the file holds: its facts stand, unjudged; say so, as the
+            // file's releases of the app are then not read at all.
+            const held = outcome ? undefined : notes.file.byRepo.get(e.entry.repo.toLowerCase());
+            const newest = held
+                ?.map((h) => h.version)
+                .reduce((a, b) => (((0,versions/* compareVersions */.Zy)(b, a, e.entry.tagPrefix) ?? -1) > 0 ? b : a));
+            if (newest && e.entry.release && ((0,versions/* compareVersions */.Zy)(e.entry.release.version, newest, e.entry.tagPrefix) ?? -1) > 0)
+                log.warning(`${e.slug}: the notes file's ${held.length} release${held.length === 1 ? '' : 's'} of ${e.entry.repo} are older than the record's release ${(0,util_text/* quoted */.TL)(e.entry.release.version)}, so none is read and that release is published unjudged; give a notes file that holds it, or build with --refresh`, { file: e.file });
             return outcome && !behind
                 ? refreshedFacts(e, previous.get(e.slug), outcome)
                 : offlineFacts(e, previous.get(e.slug));

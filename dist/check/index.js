@@ -49363,7 +49363,7 @@ apps = []) {
         if (mapped)
             return {
                 untracked: mapped.length > 0
-                    ? `not tracked by this catalog: its app "${last}" maps only ${mapped.slice(0, 4).join(', ')} (this one may be a community build; add it to the app's community: with its tag rule if it is the same app)`
+                    ? `not tracked by this catalog: its app "${last}" maps only ${mapped.slice(0, 4).join(', ')} (if it is the same app: add it to the app's images: when its project publishes it, or to community: with its tag rule when someone else builds it)`
                     : `not tracked by this catalog: it has an app "${last}" but maps no image to it (add this one to its images:, or community: for a community build, if it is the same app)`
             };
         return { untracked: 'not tracked by this catalog' };
@@ -52131,7 +52131,11 @@ function verdictOver(history, from, to, opts) {
         urgentOnly: false
     });
     if (history.length === 0)
-        return none(`No release of this app is judged yet: the update from ${shown.running} to ${shown.latest} is not judged.`);
+        return none(
+        // Running the catalog's latest is no update, but its releases are not read: a newer one may exist.
+        sameVersion(running, latest, opts.tagPrefix)
+            ? `No release of this app is judged yet: ${shown.running} is the latest release the catalog knows, but its releases are not read, so whether a newer one exists, and is safe, is not known.`
+            : `No release of this app is judged yet: the update from ${shown.running} to ${shown.latest} is not judged.`);
     const span = spanOf(history, from, to, opts.tagPrefix);
     if (span.order === 'same')
         return {
@@ -52809,7 +52813,7 @@ async function runCheck(reader, input) {
     for (const f of input.from) {
         const record = records.get(f.slug);
         if (!record)
-            throw problem('bad-input', `--from ${f.slug}=${f.version}: no app "${f.slug}" in the snapshot at ${reader.where}`);
+            throw problem('bad-input', `--from ${f.slug}=${f.version}: no app "${f.slug}" in the snapshot at ${reader.where}${slugHint(f.slug, records.keys())}`);
         apps.push(await judge(record, { from: 'argument' }, f.version, record.latestVersion, (h) => ({
             from: placement_placeLabel(h, f.version),
             to: placement_placeLabel(h, record.latestVersion)
@@ -52922,6 +52926,17 @@ async function runCheck(reader, input) {
         }
     }
     return { snapshot: { generatedAt: catalog.generatedAt }, apps, untracked };
+}
+/** `postgres` for `postgresql`: the slugs that begin with or hold what was written, shortest first, for the error. */
+function slugHint(written, slugs) {
+    const w = written.toLowerCase();
+    if (w.length < 3)
+        return '';
+    const near = [...slugs]
+        .filter((s) => s.startsWith(w) || s.includes(w) || (w.startsWith(s) && s.length >= 3))
+        .sort((a, b) => a.length - b.length || a.localeCompare(b))
+        .slice(0, 3);
+    return near.length > 0 ? ` (did you mean ${near.map((s) => `"${s}"`).join(', ')}?)` : '';
 }
 
 ;// CONCATENATED MODULE: ./src/check/action.ts

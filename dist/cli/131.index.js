@@ -5458,7 +5458,7 @@ apps = []) {
         if (mapped)
             return {
                 untracked: mapped.length > 0
-                    ? `not tracked by this catalog: its app "${last}" maps only ${mapped.slice(0, 4).join(', ')} (this one may be a community build; add it to the app's community: with its tag rule if it is the same app)`
+                    ? `not tracked by this catalog: its app "${last}" maps only ${mapped.slice(0, 4).join(', ')} (if it is the same app: add it to the app's images: when its project publishes it, or to community: with its tag rule when someone else builds it)`
                     : `not tracked by this catalog: it has an app "${last}" but maps no image to it (add this one to its images:, or community: for a community build, if it is the same app)`
             };
         return { untracked: 'not tracked by this catalog' };
@@ -5773,7 +5773,11 @@ function verdictOver(history, from, to, opts) {
         urgentOnly: false
     });
     if (history.length === 0)
-        return none(`No release of this app is judged yet: the update from ${shown.running} to ${shown.latest} is not judged.`);
+        return none(
+        // Running the catalog's latest is no update, but its releases are not read: a newer one may exist.
+        (0,versions/* sameVersion */.r1)(running, latest, opts.tagPrefix)
+            ? `No release of this app is judged yet: ${shown.running} is the latest release the catalog knows, but its releases are not read, so whether a newer one exists, and is safe, is not known.`
+            : `No release of this app is judged yet: the update from ${shown.running} to ${shown.latest} is not judged.`);
     const span = spanOf(history, from, to, opts.tagPrefix);
     if (span.order === 'same')
         return {
@@ -8349,6 +8353,10 @@ async function addRecord(opts, readRepo) {
         if (!src_schema/* IMAGE_PATTERN */.Rl.test(image))
             throw usage(`--image "${image}" is not an image name without tag or digest (e.g. ghcr.io/owner/name)`);
     const file = external_node_path_default().join(opts.catalogDir, 'apps', `${slug}.yml`);
+    // Another slug for a repository the catalog has would be refused by validate: say which record to edit instead.
+    const tracked = await recordOfRepo(opts.catalogDir, opts.repo);
+    if (tracked)
+        throw problem('input', `${opts.repo} is already tracked by this record; edit it`, { file: tracked });
     let repo = opts.repo;
     let from = 'arguments';
     let noRelease;
@@ -8388,7 +8396,7 @@ async function addRecord(opts, readRepo) {
     };
     const header = from === 'github'
         ? `# Written by \`updatesafe add\` from the GitHub API on ${(0,dates/* utcDay */.d)(opts.now)}: facts only; edit the name freely.\n`
-        : `# Written by \`updatesafe add\` from its arguments: no release facts, so build it with --refresh\n# (GITHUB_TOKEN), or add a release: {version, url, checked} block.\n`;
+        : `# Written by \`updatesafe add\` from its arguments: no release facts, so build it with --refresh\n# (GITHUB_TOKEN) or --notes-from, or add a release: {version, url, checked} block.\n`;
     const text = `${header}${(0,dist/* stringify */.As)(entry, { lineWidth: 0 })}`;
     // What is written must load: the catalog's own parser is the judge.
     const parsed = parseRecord(text, file);
@@ -8407,6 +8415,24 @@ async function addRecord(opts, readRepo) {
         throw e;
     }
     return { file, entry: parsed.entry, from, ...(noRelease ? { noRelease } : {}) };
+}
+/** The record file whose `repo:` line names `repo` (any case), or null. A line scan: validate stays the judge. */
+async function recordOfRepo(catalogDir, repo) {
+    const dir = external_node_path_default().join(catalogDir, 'apps');
+    let names;
+    try {
+        names = (await (0,promises_.readdir)(dir)).filter((n) => n.endsWith('.yml')).sort();
+    }
+    catch {
+        return null; // no catalog yet: the first record
+    }
+    const wanted = repo.toLowerCase();
+    for (const name of names) {
+        const m = /^repo:[ \t]*["']?([^"'\s#]+)/m.exec(await (0,promises_.readFile)(external_node_path_default().join(dir, name), 'utf8').catch(() => ''));
+        if (m?.[1]?.toLowerCase() === wanted)
+            return external_node_path_default().join(dir, name);
+    }
+    return null;
 }
 
 ;// CONCATENATED MODULE: ./src/output/write-tree.ts
@@ -11409,6 +11435,14 @@ againOf = () => []) {
                         outcome.facts.checked < before.lastChecked));
             if (behind && before && !(0,versions/* sameVersion */.r1)(outcome.facts.version, before.latestVersion, e.entry.tagPrefix))
                 log.warning(`${e.slug}: the notes file's newest release ${(0,util_text/* quoted */.TL)(outcome.facts.version)} is older than the published ${(0,util_text/* quoted */.TL)(before.latestVersion)}; the published record is kept`, { file: e.file });
+            // The record names a newer release than any the file holds: its facts stand, unjudged; say so, as the
+            // file's releases of the app are then not read at all.
+            const held = outcome ? undefined : notes.file.byRepo.get(e.entry.repo.toLowerCase());
+            const newest = held
+                ?.map((h) => h.version)
+                .reduce((a, b) => (((0,versions/* compareVersions */.Zy)(b, a, e.entry.tagPrefix) ?? -1) > 0 ? b : a));
+            if (newest && e.entry.release && ((0,versions/* compareVersions */.Zy)(e.entry.release.version, newest, e.entry.tagPrefix) ?? -1) > 0)
+                log.warning(`${e.slug}: the notes file's ${held.length} release${held.length === 1 ? '' : 's'} of ${e.entry.repo} are older than the record's release ${(0,util_text/* quoted */.TL)(e.entry.release.version)}, so none is read and that release is published unjudged; give a notes file that holds it, or build with --refresh`, { file: e.file });
             return outcome && !behind
                 ? refreshedFacts(e, previous.get(e.slug), outcome)
                 : offlineFacts(e, previous.get(e.slug));
@@ -12248,7 +12282,7 @@ function parse(file, text) {
             const pos = lc.linePos(e.pos[0]);
             // The library's own hint for several documents names its API, not what to do with the file.
             const message = e.code === 'MULTIPLE_DOCS'
-                ? 'holds more than one YAML document (a "---" line): a Compose file is one document; split it into files'
+                ? 'holds more than one YAML document (a "---" line): a Compose file is one document; split it into files, or read Kubernetes manifests with --manifest'
                 : `is not YAML: ${e.message.split('\n')[0]}`;
             return { file, line: pos.line, column: pos.col, message };
         }));
@@ -12275,7 +12309,12 @@ function parse(file, text) {
         if (root.has('include'))
             return { file, doc, lc, js: js, services: doc.createNode({}), aliases };
         throw bad([
-            { file, line: at(node ?? root), message: 'has no services: a Compose file lists them under "services:"' }
+            {
+                file,
+                line: at(node ?? root),
+                // A Kubernetes object or a Flux HelmRelease given to --compose by mistake: say which flag reads it.
+                message: `has no services: a Compose file lists them under "services:"${root.has('apiVersion') || root.has('kind') ? '; this looks like a Kubernetes or Helm file: read it with --manifest' : ''}`
+            }
         ]);
     }
     return { file, doc, lc, js: js, services, aliases };
@@ -13457,7 +13496,7 @@ async function runCheck(reader, input) {
     for (const f of input.from) {
         const record = records.get(f.slug);
         if (!record)
-            throw problem('bad-input', `--from ${f.slug}=${f.version}: no app "${f.slug}" in the snapshot at ${reader.where}`);
+            throw problem('bad-input', `--from ${f.slug}=${f.version}: no app "${f.slug}" in the snapshot at ${reader.where}${slugHint(f.slug, records.keys())}`);
         apps.push(await judge(record, { from: 'argument' }, f.version, record.latestVersion, (h) => ({
             from: placeLabel(h, f.version),
             to: placeLabel(h, record.latestVersion)
@@ -13570,6 +13609,17 @@ async function runCheck(reader, input) {
         }
     }
     return { snapshot: { generatedAt: catalog.generatedAt }, apps, untracked };
+}
+/** `postgres` for `postgresql`: the slugs that begin with or hold what was written, shortest first, for the error. */
+function slugHint(written, slugs) {
+    const w = written.toLowerCase();
+    if (w.length < 3)
+        return '';
+    const near = [...slugs]
+        .filter((s) => s.startsWith(w) || s.includes(w) || (w.startsWith(s) && s.length >= 3))
+        .sort((a, b) => a.length - b.length || a.localeCompare(b))
+        .slice(0, 3);
+    return near.length > 0 ? ` (did you mean ${near.map((s) => `"${s}"`).join(', ')}?)` : '';
 }
 
 ;// CONCATENATED MODULE: ./src/check/table.ts
@@ -13797,7 +13847,8 @@ const HELP = {
 `,
     validate: `  validate  --catalog DIR
             Check every catalog record; exit 1 on any error. Warns about a
-            record without release facts: only a build with --refresh reads it.
+            record without release facts: a build publishes it as unknown until
+            --refresh or --notes-from reads its releases.
             Example:
               updatesafe validate --catalog catalog
 `,
