@@ -2,14 +2,14 @@
 // records what GitHub says as facts (the repository's name, whether it is archived, its latest stable release:
 // version, page, date, the day it was read); without, a minimal record from the arguments, which a build reads
 // only with --refresh. Nothing is overwritten, and the text written is the catalog loader's to accept.
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { stringify } from 'yaml'
 import { IMAGE_PATTERN, REPO_PATTERN, SLUG_PATTERN, type CatalogEntry } from '../schema/index.js'
 import { factsFromSnapshot, type RepoSnapshot } from '../upstream/github/facts.js'
 import { utcDay } from '../util/dates.js'
 import { problem } from '../util/problems.js'
-import { asSlug, parseRecord } from './load.js'
+import { asSlug, parseRecord, readRecord } from './load.js'
 
 export interface AddOptions {
   /** `<owner>/<name>` on GitHub. */
@@ -129,7 +129,7 @@ export async function addRecord(
   return { file, entry: parsed.entry, from, ...(noRelease ? { noRelease } : {}) }
 }
 
-/** The record file whose `repo:` line names `repo` (any case), or null. A line scan: validate stays the judge. */
+/** The record file that tracks `repo` (any case), as the catalog's reader reads each; null when none does. */
 async function recordOfRepo(catalogDir: string, repo: string): Promise<string | null> {
   const dir = path.join(catalogDir, 'apps')
   let names: string[]
@@ -140,8 +140,8 @@ async function recordOfRepo(catalogDir: string, repo: string): Promise<string | 
   }
   const wanted = repo.toLowerCase()
   for (const name of names) {
-    const m = /^repo:[ \t]*["']?([^"'\s#]+)/m.exec(await readFile(path.join(dir, name), 'utf8').catch(() => ''))
-    if (m?.[1]?.toLowerCase() === wanted) return path.join(dir, name)
+    const read = readRecord(path.join(dir, name))
+    if ((read.entry?.repo ?? read.repo)?.toLowerCase() === wanted) return path.join(dir, name)
   }
   return null
 }

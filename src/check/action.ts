@@ -12,8 +12,8 @@ import { changedImages, type NotRead, type Unreadable } from './changes.js'
 import { FAIL_ON, gateStatus, parseFailOn, reaches, worstOf, type FailOn } from './gate.js'
 import { imageSourceLabel } from './oci.js'
 import { MARKER, upsertComment, type CommentResult } from './pr-comment.js'
-import { runCheck, type CheckResult, type ResolvedBy } from './report.js'
-import { cachedResolve } from './resolve.js'
+import { runCheck, type CheckResult } from './report.js'
+import { cachedResolve, type ResolvedBy } from './resolve.js'
 import { snapshotReader } from './snapshot.js'
 
 interface PullRequestEvent {

@@ -19,7 +19,7 @@ import type { FoundRef } from './refs.js'
 import { imageKey } from '../util/image-key.js'
 import { imageMatcher, parseImageRef, type CommunityBuild, type ImageMatch, type ImageRef } from './images.js'
 import { digestMove, placeImage, placeLabel, type Place, type Placed } from './placement.js'
-import { ownRegistryPackage, resolveByLabel, type Resolve } from './resolve.js'
+import { resolveUnmapped, type Resolve, type ResolvedBy } from './resolve.js'
 import { required, type SnapshotReader } from './snapshot.js'
 import { parseVersion } from '../util/versions.js'
 
@@ -36,13 +36,6 @@ interface Crossed {
   security: boolean
   url: string
 }
-
-/**
- * How `check` found the app of an image the catalog does not map: `registry-namespace`, a `ghcr.io` package
- * named like the app's repository under its owner's account (offline); `source-label`, the image's
- * `org.opencontainers.image.source` label read from its registry (`--resolve-images`).
- */
-export type ResolvedBy = 'registry-namespace' | 'source-label'
 
 export interface CheckedApp {
   slug: string
@@ -358,17 +351,11 @@ export async function runCheck(
       const ref = parseImageRef(s.image)
       let resolved: { resolvedFrom: string; resolvedBy: ResolvedBy } | undefined
       let reason = 'untracked' in m ? m.untracked : 'not tracked by this catalog'
-      const own = tracked.length === 0 && ref ? ownRegistryPackage(ref, byRepo) : null
-      if (own) {
-        tracked = [own.record]
-        resolved = { resolvedFrom: own.source, resolvedBy: 'registry-namespace' }
-      } else if (tracked.length === 0 && ref && input.resolve) {
-        const found = await resolveByLabel(ref, input.resolve, byRepo, flag)
-        if ('record' in found) {
-          tracked = [found.record]
-          resolved = { resolvedFrom: found.source, resolvedBy: 'source-label' }
-        } else reason += `; ${found.why}`
-      }
+      const found = tracked.length === 0 && ref ? await resolveUnmapped(ref, byRepo, input.resolve, flag) : null
+      if (found && 'record' in found) {
+        tracked = [found.record]
+        resolved = { resolvedFrom: found.resolvedFrom, resolvedBy: found.resolvedBy }
+      } else if (found) reason += `; ${found.why}`
       if (tracked.length === 0 || !ref) {
         untracked.push({ ...where, reason })
         continue
@@ -416,17 +403,12 @@ export async function runCheck(
       const base = parseImageRef(c.baseImage)
       let baseMatch = match(c.baseImage)
       let resolved: { resolvedFrom: string; resolvedBy: ResolvedBy } | undefined
-      const own = 'untracked' in m && head ? ownRegistryPackage(head, byRepo) : null
-      const found = own
-        ? own
-        : 'untracked' in m && head && input.resolve
-          ? await resolveByLabel(head, input.resolve, byRepo, flag)
-          : null
+      const found = 'untracked' in m && head ? await resolveUnmapped(head, byRepo, input.resolve, flag) : null
       if (found && 'record' in found) {
         // The image before is the same app's when it is the same image (its tag bumped).
         m = { slugs: [found.record.slug], community: new Map() }
         if (base && imageKey(base.name) === imageKey(head!.name)) baseMatch = m
-        resolved = { resolvedFrom: found.source, resolvedBy: own ? 'registry-namespace' : 'source-label' }
+        resolved = { resolvedFrom: found.resolvedFrom, resolvedBy: found.resolvedBy }
       } else if (found && 'untracked' in m) m = { untracked: `${m.untracked}; ${found.why}` }
       const tracked = 'slugs' in m ? oneApp(m.slugs, records) : []
       if ('untracked' in m || tracked.length === 0 || !head) {
@@ -447,12 +429,12 @@ export async function runCheck(
   return { snapshot: { generatedAt: catalog.generatedAt }, apps, untracked }
 }
 
-/** `postgres` for `postgresql`: the slugs that begin with or hold what was written, shortest first, for the error. */
+/** `postgres` for `postgresql`: the slugs that hold what was written (or begin it), shortest first, for the error. */
 function slugHint(written: string, slugs: Iterable<string>): string {
   const w = written.toLowerCase()
   if (w.length < 3) return ''
   const near = [...slugs]
-    .filter((s) => s.startsWith(w) || s.includes(w) || (w.startsWith(s) && s.length >= 3))
+    .filter((s) => s.includes(w) || (w.startsWith(s) && s.length >= 3))
     .sort((a, b) => a.length - b.length || a.localeCompare(b))
     .slice(0, 3)
   return near.length > 0 ? ` (did you mean ${near.map((s) => `"${s}"`).join(', ')}?)` : ''

@@ -28,6 +28,30 @@ export function ownRegistryPackage(
 }
 
 /**
+ * How `check` found the app of an image the catalog does not map: `registry-namespace`, a `ghcr.io` package
+ * named like the app's repository under its owner's account (offline); `source-label`, the image's
+ * `org.opencontainers.image.source` label read from its registry (`--resolve-images`).
+ */
+export type ResolvedBy = 'registry-namespace' | 'source-label'
+
+/**
+ * The app of an image the catalog does not map: by its ghcr.io namespace first (no lookup), else by its source
+ * label when `resolve` is given; null when neither was tried, else the words a failed lookup adds to the reason.
+ */
+export async function resolveUnmapped(
+  ref: ImageRef,
+  byRepo: ReadonlyMap<string, AppRecord>,
+  resolve: Resolve | undefined,
+  flag: string
+): Promise<{ record: AppRecord; resolvedFrom: string; resolvedBy: ResolvedBy } | { why: string } | null> {
+  const own = ownRegistryPackage(ref, byRepo)
+  if (own) return { record: own.record, resolvedFrom: own.source, resolvedBy: 'registry-namespace' }
+  if (!resolve) return null
+  const found = await resolveByLabel(ref, resolve, byRepo, flag)
+  return 'record' in found ? { record: found.record, resolvedFrom: found.source, resolvedBy: 'source-label' } : found
+}
+
+/**
  * The app of `ref` by its label: `records` by repository (lower case). `flag` names the switch in the
  * reason (`--resolve-images` on the command line, `resolve-images` in the action).
  */
