@@ -8416,7 +8416,7 @@ async function addRecord(opts, readRepo) {
     }
     return { file, entry: parsed.entry, from, ...(noRelease ? { noRelease } : {}) };
 }
-/** The record file whose `repo:` line names `repo` (any case), or null. A line scan: validate stays the judge. */
+/** The record file that tracks `repo` (any case), as the catalog's reader reads each; null when none does. */
 async function recordOfRepo(catalogDir, repo) {
     const dir = external_node_path_default().join(catalogDir, 'apps');
     let names;
@@ -8428,8 +8428,8 @@ async function recordOfRepo(catalogDir, repo) {
     }
     const wanted = repo.toLowerCase();
     for (const name of names) {
-        const m = /^repo:[ \t]*["']?([^"'\s#]+)/m.exec(await (0,promises_.readFile)(external_node_path_default().join(dir, name), 'utf8').catch(() => ''));
-        if (m?.[1]?.toLowerCase() === wanted)
+        const read = readRecord(external_node_path_default().join(dir, name));
+        if ((read.entry?.repo ?? read.repo)?.toLowerCase() === wanted)
             return external_node_path_default().join(dir, name);
     }
     return null;
@@ -13160,6 +13160,19 @@ function ownRegistryPackage(ref, byRepo) {
     return record ? { record, source: `https://github.com/${record.repo}` } : null;
 }
 /**
+ * The app of an image the catalog does not map: by its ghcr.io namespace first (no lookup), else by its source
+ * label when `resolve` is given; null when neither was tried, else the words a failed lookup adds to the reason.
+ */
+async function resolveUnmapped(ref, byRepo, resolve, flag) {
+    const own = ownRegistryPackage(ref, byRepo);
+    if (own)
+        return { record: own.record, resolvedFrom: own.source, resolvedBy: 'registry-namespace' };
+    if (!resolve)
+        return null;
+    const found = await resolveByLabel(ref, resolve, byRepo, flag);
+    return 'record' in found ? { record: found.record, resolvedFrom: found.source, resolvedBy: 'source-label' } : found;
+}
+/**
  * The app of `ref` by its label: `records` by repository (lower case). `flag` names the switch in the
  * reason (`--resolve-images` on the command line, `resolve-images` in the action).
  */
@@ -13529,20 +13542,13 @@ async function runCheck(reader, input) {
             const ref = parseImageRef(s.image);
             let resolved;
             let reason = 'untracked' in m ? m.untracked : 'not tracked by this catalog';
-            const own = tracked.length === 0 && ref ? ownRegistryPackage(ref, byRepo) : null;
-            if (own) {
-                tracked = [own.record];
-                resolved = { resolvedFrom: own.source, resolvedBy: 'registry-namespace' };
+            const found = tracked.length === 0 && ref ? await resolveUnmapped(ref, byRepo, input.resolve, flag) : null;
+            if (found && 'record' in found) {
+                tracked = [found.record];
+                resolved = { resolvedFrom: found.resolvedFrom, resolvedBy: found.resolvedBy };
             }
-            else if (tracked.length === 0 && ref && input.resolve) {
-                const found = await resolveByLabel(ref, input.resolve, byRepo, flag);
-                if ('record' in found) {
-                    tracked = [found.record];
-                    resolved = { resolvedFrom: found.source, resolvedBy: 'source-label' };
-                }
-                else
-                    reason += `; ${found.why}`;
-            }
+            else if (found)
+                reason += `; ${found.why}`;
             if (tracked.length === 0 || !ref) {
                 untracked.push({ ...where, reason });
                 continue;
@@ -13577,18 +13583,13 @@ async function runCheck(reader, input) {
             const base = parseImageRef(c.baseImage);
             let baseMatch = match(c.baseImage);
             let resolved;
-            const own = 'untracked' in m && head ? ownRegistryPackage(head, byRepo) : null;
-            const found = own
-                ? own
-                : 'untracked' in m && head && input.resolve
-                    ? await resolveByLabel(head, input.resolve, byRepo, flag)
-                    : null;
+            const found = 'untracked' in m && head ? await resolveUnmapped(head, byRepo, input.resolve, flag) : null;
             if (found && 'record' in found) {
                 // The image before is the same app's when it is the same image (its tag bumped).
                 m = { slugs: [found.record.slug], community: new Map() };
                 if (base && imageKey(base.name) === imageKey(head.name))
                     baseMatch = m;
-                resolved = { resolvedFrom: found.source, resolvedBy: own ? 'registry-namespace' : 'source-label' };
+                resolved = { resolvedFrom: found.resolvedFrom, resolvedBy: found.resolvedBy };
             }
             else if (found && 'untracked' in m)
                 m = { untracked: `${m.untracked}; ${found.why}` };
@@ -13610,13 +13611,13 @@ async function runCheck(reader, input) {
     }
     return { snapshot: { generatedAt: catalog.generatedAt }, apps, untracked };
 }
-/** `postgres` for `postgresql`: the slugs that begin with or hold what was written, shortest first, for the error. */
+/** `postgres` for `postgresql`: the slugs that hold what was written (or begin it), shortest first, for the error. */
 function slugHint(written, slugs) {
     const w = written.toLowerCase();
     if (w.length < 3)
         return '';
     const near = [...slugs]
-        .filter((s) => s.startsWith(w) || s.includes(w) || (w.startsWith(s) && s.length >= 3))
+        .filter((s) => s.includes(w) || (w.startsWith(s) && s.length >= 3))
         .sort((a, b) => a.length - b.length || a.localeCompare(b))
         .slice(0, 3);
     return near.length > 0 ? ` (did you mean ${near.map((s) => `"${s}"`).join(', ')}?)` : '';
