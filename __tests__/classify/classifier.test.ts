@@ -199,6 +199,25 @@ describe('why it is breaking', () => {
   })
 })
 
+describe('never safe while the notes ask the admin to act first', () => {
+  // Plain upgrade-note phrasings the rules once passed as safe, so `check` said safe and exited 0.
+  it.each([
+    ['Note: once upgraded, the database cannot be downgraded.', 'the update cannot be undone'],
+    [
+      'The container now runs as a non-root user (uid 1000). You may need to chown your volumes.',
+      'asks the admin to take a step'
+    ],
+    [
+      'This release contains database schema changes which will be applied automatically on start. Back up your database first.',
+      'asks for a backup before updating'
+    ]
+  ])('%s', (notes, why) => {
+    const j = judge(notes)
+    expect(j.safeToUpdate).toBe('caution')
+    expect(j.rationale).toContain(why)
+  })
+})
+
 describe('several releases', () => {
   const crossed = ['netbox@v4.4.4', 'netbox@v4.5.0', 'netbox@v4.5.10'].map((id) => ({
     version: note(id).version,

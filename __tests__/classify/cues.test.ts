@@ -127,6 +127,52 @@ describe('a change the rubric counts as caution (never safe)', () => {
   })
 })
 
+describe('a precaution the notes ask for, or an update that cannot be undone (never safe)', () => {
+  const changed = (notes: string) => {
+    const f = featuresOfNotes(notes, '1.2.3')
+    const c = f.rf && cuesOf(f.rf.units).changed
+    return c ? c.hit?.detector.name : null
+  }
+
+  it('is a backup asked for before updating, even in a line whose other sentence runs something automatically', () => {
+    expect(changed('- Make a backup of your data before upgrading.')).toBe('backupFirst')
+    expect(changed('- IMPORTANT: Backup your SQLite database before upgrading')).toBe('backupFirst')
+    expect(changed('Schema changes will be applied automatically on start. Back up your database first.')).toBe(
+      'backupFirst'
+    )
+    // A hedge does not take the precaution back.
+    expect(changed('It may be wise to back up your data before upgrading.')).toBe('backupFirst')
+  })
+
+  it('is not a command or feature named backup, a fix, an addition, nor a backup said to be unneeded', () => {
+    expect(changed('- `backup` first checks whether the repository exists')).toBeNull()
+    expect(changed('- The first backup now runs at midnight')).toBeNull()
+    expect(changed('- Fixed a backup of the database failing before upgrading the schema')).toBeNull()
+    expect(changed('- Add an option to make a backup of your data before upgrading')).toBeNull()
+    expect(changed('No need to back up your data before upgrading.')).toBeNull()
+    expect(changed('### Tests\n\n- Make a backup of the fixtures first')).toBeNull()
+  })
+
+  it('is an update that cannot be downgraded or rolled back, not a downgrade that is now possible', () => {
+    expect(changed('Note: once upgraded, the database cannot be downgraded.')).toBe('oneWay')
+    expect(changed('Downgrading is not supported after this migration.')).toBe('oneWay')
+    expect(changed('This version cannot be rolled back.')).toBe('oneWay')
+    expect(changed('You can now downgrade to the previous version.')).toBeNull()
+  })
+
+  it('is a step the line hedges ("You may need to chown your volumes"); unhedged, a step is the action rule\'s', () => {
+    const line = 'The container now runs as a non-root user (uid 1000). You may need to chown your volumes.'
+    expect(cues(line)).toMatchObject({ action: null, changed: { line, heading: null } })
+    expect(changed(line)).toBe('manualStep')
+    expect(cues('You need to chown the data directory to 1000:1000.').action).toEqual({
+      line: 'You need to chown the data directory to 1000:1000.',
+      detector: 'manualStep'
+    })
+    // Negated, it asks nothing.
+    expect(changed('There is no need to chown your volumes.')).toBeNull()
+  })
+})
+
 describe('a migration is a step of the admin only when it migrates their data', () => {
   const migration = (line: string) =>
     featuresOfNotes(`- ${line}`, '1.2.3')

@@ -13,6 +13,8 @@
 // - action: a release is never safe while a line asks the admin to act (a detector whose reason
 //   is a required step or an urgent fix, a line under a "Removed" or upgrade heading), unless
 //   softened or the line adds something ("Add a command to remove options"): doubt falls to caution;
+// - precaution: nor while a line asks for a backup before updating, says the update cannot be undone,
+//   or hedges a step ("You may need to chown your volumes"): caution, asked of some admins only;
 // - security, changed: a release with a security fix (a line under a security heading, with a
 //   security word or about access control, not internal work or tests, not negated) or a line
 //   under a deprecations, "Changed" or configuration-changes heading, or one that says a default
@@ -138,6 +140,8 @@ function softened(hits: readonly Hit[]): boolean {
 }
 
 const SOFTENERS = DETECTORS.filter((d) => SOFTENED.has(d.name))
+/** The softeners but a hedge: "you may need to chown your volumes" still asks the admin to read first. */
+const FIRM_SOFTENERS = SOFTENERS.filter((d) => d.name !== 'hedged')
 // A sentence ends at . ! ? or ; before a space: not the dot inside `3.8` or `node.js`. So does a colon
 // before a capital: the command or list it introduced is gone from the text ("… and run: This will …").
 // A dash between spaces parts two clauses as well ("Fix an injection - remove support for X").
@@ -159,11 +163,11 @@ export function sentenceAt(text: string, at: number): string {
  * Is this hit softened: is a softening word in its own sentence? A paragraph of several sentences
  * ("… potentially unsafe. To secure your instance, set X") softens only the sentence it hedges.
  */
-function softenedAt(ue: UnitEvidence, hit: Hit): boolean {
+function softenedAt(ue: UnitEvidence, hit: Hit, softeners = SOFTENERS): boolean {
   if (!softened(ue.hits)) return false
   const s = sentenceAt(ue.unit.text, hit.at)
   const lower = s.toLowerCase()
-  return SOFTENERS.some((d) => d.re.test(d.lower ? lower : s))
+  return softeners.some((d) => d.re.test(d.lower ? lower : s))
 }
 
 /** A line that opens with one of `verbs` (a pattern), after an optional `[tag]` and a `scope` label ending in `sep`. */
@@ -357,6 +361,9 @@ const DEPRECATES =
   /\b(?:is|are|was|were|been|now|be)\s+deprecated\b|\bdeprecat(?:e|es|ing)\b|\bdeprecation (?:warning|notice)s?\b/i
 const NEW_BEHAVIOUR =
   /\b(?:stricter|more strict(?:ly)?|new behaviou?r|format (?:has |have )?changed|(?:configuration|config|settings?) (?:file )?format)\b/i
+const PRECAUTIONS: ReadonlySet<string> = new Set(['backupFirst', 'oneWay'])
+/** Steps a hedge leaves standing as caution (a hedged step unsoftened is the action rule's). */
+const HEDGEABLE_STEPS: ReadonlySet<string> = new Set(['manualStep', 'manualAfter'])
 const MOVES = wordsPattern(['upgrad*', 'updat*', 'switch*', 'move*', 'moving', 'migrat*', 'rebase*', 'chang*'], 'i')
 const ROUTINE_BUMP = new Set(['depsWord', 'versionBump', 'choreLine'])
 /** Translations, docs or a dependency bump (internal work is out before this is asked). */
@@ -381,7 +388,7 @@ function findingWhere(ue: UnitEvidence, detector: string, words: RegExp): Hit | 
  * default, of configuration or of the base image.
  */
 function changedCue(ue: UnitEvidence): Cue | null {
-  if (internal(ue)) return null
+  if (internal(ue)) return precautionCue(ue)
   const kinds = ue.unit.section?.kinds ?? 0
   const heading = CHANGED_HEADINGS.find((h) => kinds & S[h])
   // Keep a Changelog's "Changed" holds any change, translations and dependency bumps too: those the rubric calls safe.
@@ -404,6 +411,24 @@ function changedCue(ue: UnitEvidence): Cue | null {
   const image = findingWhere(ue, 'platformImage', MOVES)
   if (image && !ue.hits.some((h) => ROUTINE_BUMP.has(h.detector.name)) && !softened(ue.hits))
     return { ue, hit: image, heading: null }
+  return precautionCue(ue)
+}
+
+/**
+ * A precaution before updating ("Back up your database first"), an update that cannot be undone, or a step the line
+ * hedges ("You may need to chown your volumes"): asked of some admins only, so no breaking change, but never safe to
+ * install unread. A hedge does not soften these; a negation, a fix or something optional in the same sentence does
+ * ("Migrations run automatically. Back up your database first." still asks for the backup).
+ */
+function precautionCue(ue: UnitEvidence): Cue | null {
+  if ((ue.unit.section?.kinds ?? 0) & S.housekeeping || ADDS.test(ue.unit.text)) return null
+  if (ue.hits.some((h) => h.detector.name === 'choreLine' || h.detector.name === 'testWord')) return null
+  for (const hit of ue.hits) {
+    const name = hit.detector.name
+    if (!PRECAUTIONS.has(name) && !HEDGEABLE_STEPS.has(name)) continue
+    if (softenedAt(ue, hit, FIRM_SOFTENERS)) continue
+    if (PRECAUTIONS.has(name) || softenedAt(ue, hit)) return { ue, hit, heading: null }
+  }
   return null
 }
 

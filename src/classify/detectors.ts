@@ -587,6 +587,8 @@ const SPECS: Record<string, Spec> = {
         'convert*',
         'back up',
         'backup',
+        'chown*',
+        'chmod*',
         'purge',
         'delete',
         'remov*',
@@ -683,6 +685,71 @@ const SPECS: Record<string, Spec> = {
         'documentation'
       ],
       50
+    ]
+  },
+  // A precaution the notes ask for before updating ("Back up your database first", "make a backup before
+  // upgrading"): the admin should read this release before installing it, though no step is required of them.
+  backupFirst: {
+    means: 'asks for a backup before updating',
+    why: 'note',
+    near: [
+      // The backup of something (the admin's): not a command or feature named "backup" ("backup first checks …").
+      [
+        'back up your',
+        'back up the',
+        'back up all',
+        'back up any',
+        'backup your',
+        'backing up your',
+        'a backup',
+        'a full backup',
+        'backup of your',
+        'backup of the',
+        'backups of your',
+        'backups of the'
+      ],
+      [
+        'first',
+        'beforehand',
+        'before upgrad*',
+        'before updat*',
+        'before migrat*',
+        'before install*',
+        'before proceed*',
+        'before you',
+        'before applying',
+        'before running',
+        'before starting',
+        'prior to'
+      ],
+      40
+    ]
+  },
+  // An update that cannot be undone ("once upgraded, the database cannot be downgraded"): the rubric's caution,
+  // and the admin's last chance to read first.
+  oneWay: {
+    means: 'says the update cannot be undone',
+    why: 'note',
+    words: [
+      'cannot be downgraded',
+      "can't be downgraded",
+      'can not be downgraded',
+      'cannot downgrade',
+      "can't downgrade",
+      'unable to downgrade',
+      'not be able to downgrade',
+      'not possible to downgrade',
+      'no longer possible to downgrade',
+      'downgrade is not',
+      'downgrades are not',
+      'downgrading is not',
+      'no downgrade',
+      'cannot be rolled back',
+      "can't be rolled back",
+      'cannot roll back',
+      "can't roll back",
+      'one-way migration',
+      'one-way upgrade'
     ]
   },
   // The rubric's urgent fix is one "the notes say must be applied now": urgency words about
