@@ -264,6 +264,37 @@ describe('updatesafe CLI (dist bundle)', () => {
     expect(r.stderr).toContain('git repository root')
   })
 
+  it('names a file outside the working folder as typed, and says who judges only once the inputs are accepted', async () => {
+    const { dir: elsewhere, cleanup: done } = await tempDir()
+    try {
+      const missing = path.join(elsewhere, 'none.jsonl')
+      const notes = cli(['build', '--catalog', 'catalog', '--out', 'site-x', '--notes-from', missing])
+      expect(notes.stderr).toContain(`error: ${missing}: --notes-from cannot be read (ENOENT)`)
+      const catalog = cli(['build', '--catalog', elsewhere, '--out', 'site-x'])
+      // A folder has no line or column to point at.
+      expect(catalog.stderr).toContain(`error: ${path.join(elsewhere, 'apps')}: catalog has no apps/ directory`)
+      const previous = cli(['build', '--catalog', 'catalog', '--out', 'site-x', '--previous', missing])
+      expect(previous.code).toBe(2)
+      for (const r of [notes, catalog, previous]) expect(r.stdout + r.stderr).not.toContain('the rules judge')
+      for (const [flag, file] of [
+        ['--notes-file', missing],
+        ['--jsonl', missing],
+        ['--jsonl', elsewhere]
+      ] as const) {
+        const r = cli(['classify', flag, file])
+        expect({ code: r.code, stderr: r.stderr.trim() }).toEqual({
+          code: 1,
+          stderr:
+            file === elsewhere
+              ? `error: ${file}: --jsonl is not a regular file (a folder, a device or a pipe is never read)`
+              : `error: ${file}: ${flag} cannot be read (ENOENT)`
+        })
+      }
+    } finally {
+      await done()
+    }
+  })
+
   it('rejects bad flags with usage and exit 2', () => {
     expect(cli(['build', '--catalog', 'catalog', '--out', 'x', '--now', 'yesterday']).code).toBe(2)
     expect(cli(['build', '--bogus']).code).toBe(2)

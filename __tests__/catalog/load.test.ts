@@ -421,7 +421,8 @@ describe('loadCatalog', () => {
   it('rejects an empty catalog and a catalog without apps/', async () => {
     expect((await issuesOf())[0]!.message).toContain('catalog is empty')
     const { dir: bare, cleanup: done } = await tempDir()
-    await expect(loadCatalog(bare)).rejects.toThrow('no apps/ directory')
+    // A folder has no line or column to point at.
+    await expect(loadCatalog(bare)).rejects.toThrow(`${path.join(bare, 'apps')}: catalog has no apps/ directory`)
     await done()
   })
 
@@ -438,7 +439,7 @@ describe('loadCatalog', () => {
       const linked = path.join(outside, 'catalog')
       await mkdir(linked)
       await symlink(path.join(outside, 'apps'), path.join(linked, 'apps'))
-      await expect(loadCatalog(linked)).rejects.toThrow(`${path.join(linked, 'apps')}:1:1: is a symbolic link; apps/ must be a directory in the catalog`)
+      await expect(loadCatalog(linked)).rejects.toThrow(`${path.join(linked, 'apps')}: is a symbolic link; apps/ must be a directory in the catalog`)
     } finally {
       await done()
     }

@@ -1,6 +1,6 @@
 // Which judge the settings give, and what the log says when a model was asked for but cannot be reached.
 import { describe, expect, it } from '@jest/globals'
-import { modelJudge } from '../../src/pipeline/deps.js'
+import { buildDeps, modelJudge } from '../../src/pipeline/deps.js'
 import { recorder } from '../support/log.js'
 
 const settings = {
@@ -27,5 +27,17 @@ describe('modelJudge', () => {
     const rules = recorder()
     expect(modelJudge({ ...settings, token: 'x', judge: 'rules' }, rules.log)).toBeNull()
     expect(rules.lines).toEqual([])
+  })
+
+  it('is said by the build once it has accepted its inputs, not when the clients are made', () => {
+    const { log, lines } = recorder()
+    const deps = buildDeps({ ...settings, token: undefined, judge: 'models' }, log, new Date('2026-12-03T00:00:00Z'))
+    expect(lines).toEqual([])
+    expect(deps.judgeNotes).toEqual([
+      {
+        level: 'warning',
+        text: 'judge "models" needs a GitHub token (GITHUB_TOKEN or the action input github-token) to reach GitHub Models, and none is set: the rules judge every release'
+      }
+    ])
   })
 })

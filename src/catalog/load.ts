@@ -31,6 +31,11 @@ export function catalogError(issues: CatalogIssue[]): ProblemsError {
   return new ProblemsError('catalog', issues, `${n} catalog error${n === 1 ? '' : 's'}`)
 }
 
+/** A problem of the catalog's apps/ folder itself: a folder has no line or column to point at. */
+function folderError(dir: string, message: string): ProblemsError {
+  return new ProblemsError('catalog', [{ file: dir, message }], '1 catalog error')
+}
+
 /** A record larger than this is not a catalog record; refuse to parse it. (Notes are cut to LIMITS.notes later.) */
 export const MAX_RECORD_BYTES = 16 * 1024 * 1024
 
@@ -411,12 +416,12 @@ export async function readCatalog(catalogDir: string, log?: Logger, known?: Know
   try {
     // Records are read and quoted in messages, so apps/ must not lead out of the catalog.
     if ((await lstat(appsDir)).isSymbolicLink()) {
-      throw catalogError([{ file: appsDir, line: 1, column: 1, message: 'is a symbolic link; apps/ must be a directory in the catalog' }])
+      throw folderError(appsDir, 'is a symbolic link; apps/ must be a directory in the catalog')
     }
     names = (await readdir(appsDir)).sort()
   } catch (e) {
     if (e instanceof ProblemsError) throw e
-    throw catalogError([{ file: appsDir, line: 1, column: 1, message: 'catalog has no apps/ directory (expected <catalog>/apps/<slug>.yml files)' }])
+    throw folderError(appsDir, 'catalog has no apps/ directory (expected <catalog>/apps/<slug>.yml files)')
   }
   const ymlNames = names.filter((n) => n.endsWith('.yml') || n.endsWith('.yaml'))
   // Anything else is not read: say so, so a record saved as x.YML or left as x.yml.bak is not silently missing.

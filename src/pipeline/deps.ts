@@ -1,6 +1,6 @@
 // Builds the real upstream clients from the environment (and the action's
 // inputs), once, for both entries. Tests build BuildDeps by hand instead.
-import type { BuildDeps } from './pipeline.js'
+import type { BuildDeps, JudgeNote } from './pipeline.js'
 import type { Logger } from '../util/types.js'
 import { DEFAULT_REFRESH_DEADLINE_SECONDS, DEFAULT_REQUEST_TIMEOUT_SECONDS, type UpstreamSettings } from '../inputs.js'
 import { EndoflifeError, fetchProduct } from '../upstream/endoflife.js'
@@ -15,18 +15,22 @@ const MODEL_TIMEOUT_MS = 60_000
  * The model judge the settings ask for: a model where a token exists (the default) or where `judge: models` says
  * so; the rules when `judge: rules` says so or no token exists (with a warning when a model was asked for).
  */
-export function modelJudge(settings: UpstreamSettings, log: Logger): ModelAsker | null {
+export function modelJudge(
+  settings: UpstreamSettings,
+  log: Logger,
+  say: Pick<Logger, 'info' | 'warning'> = log
+): ModelAsker | null {
   if (settings.judge === 'rules') return null
   if (!settings.token) {
     const token = 'GitHub token (GITHUB_TOKEN or the action input github-token) to reach GitHub Models'
     if (settings.judge === 'models')
-      log.warning(`judge "models" needs a ${token}, and none is set: the rules judge every release`)
-    else log.info(`the rules judge every release: there is no ${token}`)
+      say.warning(`judge "models" needs a ${token}, and none is set: the rules judge every release`)
+    else say.info(`the rules judge every release: there is no ${token}`)
     return null
   }
   const models = settings.models?.length ? settings.models : [DEFAULT_MODEL]
   const maxCalls = settings.maxModelCalls ?? DEFAULT_MAX_MODEL_CALLS
-  log.info(
+  say.info(
     `judge: model ${models.join(', then ')} (at most ${maxCalls} call${maxCalls === 1 ? '' : 's'} this run${models.length > 1 ? ' to each' : ''}), with the rules as the floor`
   )
   // One deadline for the whole list: a later model does not get the time again.
@@ -62,10 +66,17 @@ export function buildDeps(settings: UpstreamSettings, log: Logger, now: Date): B
   const requestTimeoutMs = (settings.requestTimeoutSeconds ?? DEFAULT_REQUEST_TIMEOUT_SECONDS) * 1000
   // endoflife.date unreachable (DNS, refused, silent): one product says so for all the others.
   let endoflifeDown: string | null = null
+  // Who judges is said once the build has accepted its inputs, not before a usage error.
+  const judgeNotes: JudgeNote[] = []
+  const say = {
+    info: (text: string) => judgeNotes.push({ level: 'info', text }),
+    warning: (text: string) => judgeNotes.push({ level: 'warning', text })
+  }
   return {
     log,
     program: programDigest(),
-    modelJudge: modelJudge(settings, log),
+    modelJudge: modelJudge(settings, log, say),
+    judgeNotes,
     refresh: token
       ? async (targets) => {
           // Loaded on first use: Octokit and its HTTP stack add about 7 MB of heap and

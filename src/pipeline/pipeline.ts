@@ -3,6 +3,7 @@
 // end-of-life data → one record per app (verdict included) → changes →
 // documents and pages → validate → write aside and swap.
 // Every side effect comes in through `deps`, so tests hand in fakes.
+import { shownPath } from '../util/shown-path.js'
 import { quoted } from '../util/text.js'
 import { stat } from 'node:fs/promises'
 import path from 'node:path'
@@ -122,6 +123,11 @@ function offlineData(opts: BuildOptions): OfflineData | null {
   return { source: `the release notes in ${names}`, pageSource: NOTES_FILE_SOURCE, asOf }
 }
 
+export interface JudgeNote {
+  level: 'info' | 'warning'
+  text: string
+}
+
 export interface BuildDeps {
   log: Logger
   /**
@@ -131,6 +137,8 @@ export interface BuildDeps {
   program?: string | null
   /** A language model to judge releases (pipeline/judge-models.ts); without one the rules judge. */
   modelJudge?: ModelAsker | null
+  /** What to say of the judge (which model, or why the rules), once the build has accepted its inputs. */
+  judgeNotes?: readonly JudgeNote[]
   refresh?: (targets: RefreshTarget[]) => Promise<{ outcomes: Map<string, RefreshOutcome>; stats: RefreshStats }>
   fetchProduct?: (product: string) => Promise<EndoflifeProduct>
 }
@@ -406,11 +414,11 @@ async function judgeCatalog(
     : null
   const reused = program && !opts.refresh ? await readPreviousReuse(previousDir, program, log) : null
   const sources = new Map<string, string>()
-  // Named relative to the process, as the catalog is, so messages give the path as the user typed it.
+  // Named as the catalog is, so messages give the path as the user typed it.
   const notes =
     notesFrom.length > 0
       ? readNotesFile(
-          notesFrom.map((f) => path.relative(process.cwd(), f)),
+          notesFrom.map((f) => shownPath(f, process.cwd())),
           log
         )
       : null
@@ -418,9 +426,11 @@ async function judgeCatalog(
   const known = program
     ? knownRecords(program, baseUrl, previous, reused, out.carry.present, sources, notesKey)
     : undefined
-  // 3. The catalog, named relative to the process so messages give paths as the user typed them.
-  const read = onlySome(await readCatalog(path.relative(process.cwd(), catalogDir) || '.', log, known), opts.only)
+  // 3. The catalog, named so that messages give paths as the user typed them.
+  const read = onlySome(await readCatalog(shownPath(catalogDir, process.cwd()), log, known), opts.only)
   const entries = read.entries
+  // The inputs are read and accepted (the notes file, the catalog): now say who judges.
+  for (const note of deps.judgeNotes ?? []) log[note.level](note.text)
   for (const { slug } of read.known) out.carry.adopt(slug)
   for (const w of futureDays(entries, utcDay(opts.now)))
     log.warning(`${w.field}: ${w.message}`, { file: w.file, line: w.line })
