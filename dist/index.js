@@ -17,7 +17,7 @@ if ((0,_util_heap_js__WEBPACK_IMPORTED_MODULE_1__/* .needsSmallYoungGeneration *
     process.exitCode = await (0,_util_heap_js__WEBPACK_IMPORTED_MODULE_1__/* .rerunWithSmallYoungGeneration */ .WF)((0,node_url__WEBPACK_IMPORTED_MODULE_0__.fileURLToPath)(import.meta.url), process.argv.slice(2));
 }
 else {
-    await (await Promise.all(/* import() */[__nccwpck_require__.e(765), __nccwpck_require__.e(579)]).then(__nccwpck_require__.bind(__nccwpck_require__, 579))).runAction(process.env, process.cwd());
+    await (await Promise.all(/* import() */[__nccwpck_require__.e(765), __nccwpck_require__.e(731)]).then(__nccwpck_require__.bind(__nccwpck_require__, 1731))).runAction(process.env, process.cwd());
 }
 
 __webpack_async_result__();

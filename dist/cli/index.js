@@ -20,7 +20,7 @@ const args = process.argv.slice(2);
 process.exitCode =
     args[0] === 'build' && (0,_util_heap_js__WEBPACK_IMPORTED_MODULE_1__/* .needsSmallYoungGeneration */ .ts)()
         ? await (0,_util_heap_js__WEBPACK_IMPORTED_MODULE_1__/* .rerunWithSmallYoungGeneration */ .WF)((0,node_url__WEBPACK_IMPORTED_MODULE_0__.fileURLToPath)(import.meta.url), args)
-        : await (await Promise.all(/* import() */[__nccwpck_require__.e(694), __nccwpck_require__.e(131)]).then(__nccwpck_require__.bind(__nccwpck_require__, 1131))).main(args);
+        : await (await Promise.all(/* import() */[__nccwpck_require__.e(694), __nccwpck_require__.e(396)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2396))).main(args);
 
 __webpack_async_result__();
 } catch(e) { __webpack_async_result__(e); } }, 1);

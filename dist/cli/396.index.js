@@ -1,8 +1,8 @@
-export const id = 579;
-export const ids = [579];
+export const id = 396;
+export const ids = [396];
 export const modules = {
 
-/***/ 579:
+/***/ 2396:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -10,18 +10,19 @@ __webpack_require__.r(__webpack_exports__);
 
 // EXPORTS
 __webpack_require__.d(__webpack_exports__, {
-  coreLogger: () => (/* binding */ coreLogger),
-  repoPath: () => (/* binding */ repoPath),
-  runAction: () => (/* binding */ runAction)
+  main: () => (/* binding */ main),
+  stderrLogger: () => (/* binding */ stderrLogger)
 });
 
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __webpack_require__(3024);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __webpack_require__(6760);
 var external_node_path_default = /*#__PURE__*/__webpack_require__.n(external_node_path_);
-// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 14 modules
-var core = __webpack_require__(6421);
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __webpack_require__(3024);
+// EXTERNAL MODULE: external "node:readline"
+var external_node_readline_ = __webpack_require__(481);
+// EXTERNAL MODULE: external "node:util"
+var external_node_util_ = __webpack_require__(7975);
 ;// CONCATENATED MODULE: ./src/util/regular-file.ts
 // Reading a file that must be a regular file of bounded size, in one open: a symbolic link is refused by the
 // open itself (O_NOFOLLOW), never followed; a FIFO does not block it (O_NONBLOCK) and fstat then refuses it.
@@ -92,7 +93,7 @@ function readRegularText(file, maxBytes, opts = {}) {
     let target = file;
     if (opts.followLinks) {
         try {
-            target = realpathSync(file);
+            target = (0,external_node_fs_.realpathSync)(file);
         }
         catch (e) {
             return { problem: `cannot be read (${codeOf(e)})` };
@@ -5327,6 +5328,35 @@ function namesSafe(text) {
 
 // EXTERNAL MODULE: ./src/util/versions.ts
 var versions = __webpack_require__(395);
+;// CONCATENATED MODULE: ./src/util/image-key.ts
+// The one spelling of a container image's name that all its addresses meet at: `check` matches images by it, and
+// the catalog finds two records claiming one image by it.
+/**
+ * One spelling per image: Docker Hub's implicit registry and `library/` namespace are dropped
+ * (`docker.io/library/nginx` is `nginx`), and a registry host is case-insensitive.
+ */
+function imageKey(name) {
+    const parts = name.split('/');
+    const first = parts[0];
+    const hasRegistry = parts.length > 1 && (first.includes('.') || first.includes(':') || first === 'localhost');
+    let host = hasRegistry ? first.toLowerCase() : null;
+    let path = hasRegistry ? parts.slice(1) : parts;
+    // mirror.gcr.io is Google's pull-through mirror of Docker Hub: mirror.gcr.io/envoyproxy/envoy is envoyproxy/envoy.
+    if (host === 'docker.io' || host === 'index.docker.io' || host === 'registry-1.docker.io' || host === 'mirror.gcr.io')
+        host = null;
+    // Amazon's mirror of Docker Hub's official images: public.ecr.aws/docker/library/x is Docker Hub's x.
+    if (host === 'public.ecr.aws' && path[0] === 'docker' && path[1] === 'library' && path.length === 3) {
+        host = null;
+        path = path.slice(2);
+    }
+    if (host === null && path.length === 2 && path[0] === 'library')
+        path = path.slice(1);
+    // LinuxServer.io publishes each image at lscr.io and on Docker Hub: one image, two addresses.
+    if (host === 'lscr.io' && path[0] === 'linuxserver')
+        host = null;
+    return [...(host ? [host] : []), ...path].join('/');
+}
+
 ;// CONCATENATED MODULE: ./src/check/tag-rules.ts
 // A community build's tag read as the upstream version it names, by its publisher's tag rule
 // (../shared/data/images/COMMUNITY.md, "Tag rules a matcher needs"): `4.0.15.2941-ls301` is Sonarr
@@ -5371,7 +5401,7 @@ function finish(tag, version, channel, alias = false) {
         return unknown(`the tag ${shown(tag)} names a build between releases, not a release`);
     if (version.includes('..'))
         return unknown(`the tag ${shown(tag)} does not read as a version`);
-    if (version.length > LIMITS.version)
+    if (version.length > src_schema/* LIMITS */.b1.version)
         return unknown(`the tag ${shown(tag)} is too long to be a version`);
     return alias ? { version, channel, alias: true } : { version, channel };
 }
@@ -5381,7 +5411,7 @@ const parts = (s) => (DOTTED.test(s) ? s.split('.').length : Infinity);
  * The upstream version a tag names under `rule`, with the channel it follows (`channel` is the image's, from the
  * catalog; a tag's own branch prefix wins), or why it names none.
  */
-function tag_rules_readTag(rule, channel, tag) {
+function readTag(rule, channel, tag) {
     if (!tag_rules_TAG.test(tag))
         return unknown(`${shown(tag)} is not an image tag`);
     const base = channel ?? 'stable';
@@ -5480,7 +5510,7 @@ function parseImageRef(ref) {
         if (!/^[\w][\w.-]{0,127}$/.test(tag))
             return null;
     }
-    if (!IMAGE_PATTERN.test(rest))
+    if (!src_schema/* IMAGE_PATTERN */.Rl.test(rest))
         return null;
     return { name: rest, tag, digest };
 }
@@ -5554,7 +5584,7 @@ function runningVersion(ref) {
  * 4.0.15.2941), else as the project's own tags say (runningVersion). A project's own image follows the app's
  * stable releases.
  */
-function images_imageVersion(ref, build) {
+function imageVersion(ref, build) {
     if (!build) {
         const own = runningVersion(ref);
         return 'version' in own ? { version: own.version, channel: 'stable' } : own;
@@ -5725,10 +5755,10 @@ function placeImage(ref, build, history, latest) {
     const numbers = stableNumbers(v);
     const floating = reading.alias === true || (numbers !== null && numbers.length <= 2);
     if (reading.channel !== 'stable') {
-        if (!history.some((e) => sameVersion(e.version, v) || sameVersion(e.tag, v)))
+        if (!history.some((e) => (0,versions/* sameVersion */.r1)(e.version, v) || (0,versions/* sameVersion */.r1)(e.tag, v)))
             return {
                 shown: v,
-                unknown: `${ref.name} is a ${reading.channel} build: its tag names ${quoted(v)}, which is no release in the app's judged history`
+                unknown: `${ref.name} is a ${reading.channel} build: its tag names ${(0,util_text/* quoted */.TL)(v)}, which is no release in the app's judged history`
             };
         return { shown: v, place: placeLabel(history, v) };
     }
@@ -6146,7 +6176,7 @@ const CLASSIFIER_DIGEST = (0,external_node_crypto_.createHash)('sha256')
     .update(`${MODEL_ID}\n${JUDGING_REVISION}`)
     .digest('hex')
     .slice(0, 8);
-function classifier_classifyReleases(input) {
+function classifyReleases(input) {
     return classifyWith(MODEL, input);
 }
 
@@ -6507,8 +6537,6 @@ async function classifyJsonl(lines, write) {
 
 // EXTERNAL MODULE: ./src/util/redact.ts
 var redact = __webpack_require__(767);
-// EXTERNAL MODULE: external "node:util"
-var external_node_util_ = __webpack_require__(7975);
 ;// CONCATENATED MODULE: ./src/pipeline/history.ts
 // The per-release history of each app: every release judged, kept from one snapshot
 // to the next (api/v1/apps/<slug>/releases.json is read back as the previous history),
@@ -6630,7 +6658,7 @@ function heldVerdictHolds(entry, release, record, override, where) {
         return true;
     const m = entry.model;
     const answers = m ? new Map([[release.version, { ...m, cut: notesForModel(release.notes).cut }]]) : undefined;
-    const verdict = classifier_classifyReleases({ releases: [release], ...(answers ? { answers } : {}) }).releases.at(-1);
+    const verdict = classifyReleases({ releases: [release], ...(answers ? { answers } : {}) }).releases.at(-1);
     const place = { url: entry.url, date: entry.date, basis: entry.basis, notes: m?.notes ?? notesDigest(release.notes) };
     const again = verdict && historyEntry(verdict, place, override);
     const differs = again ? VERDICT_FIELDS.filter((f) => !(0,external_node_util_.isDeepStrictEqual)(again[f], entry[f])) : ['safeToUpdate'];
@@ -7789,20 +7817,20 @@ const MODEL_TIMEOUT_MS = 60_000;
  * The model judge the settings ask for: a model where a token exists (the default) or where `judge: models` says
  * so; the rules when `judge: rules` says so or no token exists (with a warning when a model was asked for).
  */
-function modelJudge(settings, log) {
+function modelJudge(settings, log, say = log) {
     if (settings.judge === 'rules')
         return null;
     if (!settings.token) {
         const token = 'GitHub token (GITHUB_TOKEN or the action input github-token) to reach GitHub Models';
         if (settings.judge === 'models')
-            log.warning(`judge "models" needs a ${token}, and none is set: the rules judge every release`);
+            say.warning(`judge "models" needs a ${token}, and none is set: the rules judge every release`);
         else
-            log.info(`the rules judge every release: there is no ${token}`);
+            say.info(`the rules judge every release: there is no ${token}`);
         return null;
     }
     const models = settings.models?.length ? settings.models : [DEFAULT_MODEL];
     const maxCalls = settings.maxModelCalls ?? DEFAULT_MAX_MODEL_CALLS;
-    log.info(`judge: model ${models.join(', then ')} (at most ${maxCalls} call${maxCalls === 1 ? '' : 's'} this run${models.length > 1 ? ' to each' : ''}), with the rules as the floor`);
+    say.info(`judge: model ${models.join(', then ')} (at most ${maxCalls} call${maxCalls === 1 ? '' : 's'} this run${models.length > 1 ? ' to each' : ''}), with the rules as the floor`);
     // One deadline for the whole list: a later model does not get the time again.
     const deadline = { at: null };
     const token = settings.token;
@@ -7825,15 +7853,22 @@ function buildDeps(settings, log, now) {
     const requestTimeoutMs = (settings.requestTimeoutSeconds ?? DEFAULT_REQUEST_TIMEOUT_SECONDS) * 1000;
     // endoflife.date unreachable (DNS, refused, silent): one product says so for all the others.
     let endoflifeDown = null;
+    // Who judges is said once the build has accepted its inputs, not before a usage error.
+    const judgeNotes = [];
+    const say = {
+        info: (text) => judgeNotes.push({ level: 'info', text }),
+        warning: (text) => judgeNotes.push({ level: 'warning', text })
+    };
     return {
         log,
         program: programDigest(),
-        modelJudge: modelJudge(settings, log),
+        modelJudge: modelJudge(settings, log, say),
+        judgeNotes,
         refresh: token
             ? async (targets) => {
                 // Loaded on first use: Octokit and its HTTP stack add about 7 MB of heap and
                 // 20 MB of RSS from the start of every build, and an offline build never calls them.
-                const { refreshFromGitHub } = await Promise.all(/* import() */[__webpack_require__.e(239), __webpack_require__.e(710)]).then(__webpack_require__.bind(__webpack_require__, 7710));
+                const { refreshFromGitHub } = await Promise.all(/* import() */[__webpack_require__.e(239), __webpack_require__.e(399), __webpack_require__.e(290)]).then(__webpack_require__.bind(__webpack_require__, 2290));
                 return refreshFromGitHub(targets, {
                     token,
                     apiUrl: settings.apiUrl,
@@ -7867,12 +7902,14 @@ function buildDeps(settings, log, now) {
     };
 }
 
+// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
+var dist = __webpack_require__(8815);
+// EXTERNAL MODULE: ./src/upstream/github/facts.ts
+var github_facts = __webpack_require__(654);
 // EXTERNAL MODULE: ./src/util/dates.ts
 var dates = __webpack_require__(3621);
 // EXTERNAL MODULE: ./node_modules/js-yaml/dist/js-yaml.mjs
 var js_yaml = __webpack_require__(3243);
-// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
-var dist = __webpack_require__(8815);
 ;// CONCATENATED MODULE: ./src/util/suggest.ts
 // "Did you mean …?" for a misspelt key: the nearest known name by edit distance.
 /** Optimal string alignment distance (Levenshtein plus adjacent swaps), stopping early past `max`. */
@@ -7922,35 +7959,6 @@ function didYouMean(key, known) {
     return best;
 }
 
-;// CONCATENATED MODULE: ./src/util/image-key.ts
-// The one spelling of a container image's name that all its addresses meet at: `check` matches images by it, and
-// the catalog finds two records claiming one image by it.
-/**
- * One spelling per image: Docker Hub's implicit registry and `library/` namespace are dropped
- * (`docker.io/library/nginx` is `nginx`), and a registry host is case-insensitive.
- */
-function image_key_imageKey(name) {
-    const parts = name.split('/');
-    const first = parts[0];
-    const hasRegistry = parts.length > 1 && (first.includes('.') || first.includes(':') || first === 'localhost');
-    let host = hasRegistry ? first.toLowerCase() : null;
-    let path = hasRegistry ? parts.slice(1) : parts;
-    // mirror.gcr.io is Google's pull-through mirror of Docker Hub: mirror.gcr.io/envoyproxy/envoy is envoyproxy/envoy.
-    if (host === 'docker.io' || host === 'index.docker.io' || host === 'registry-1.docker.io' || host === 'mirror.gcr.io')
-        host = null;
-    // Amazon's mirror of Docker Hub's official images: public.ecr.aws/docker/library/x is Docker Hub's x.
-    if (host === 'public.ecr.aws' && path[0] === 'docker' && path[1] === 'library' && path.length === 3) {
-        host = null;
-        path = path.slice(2);
-    }
-    if (host === null && path.length === 2 && path[0] === 'library')
-        path = path.slice(1);
-    // LinuxServer.io publishes each image at lscr.io and on Docker Hub: one image, two addresses.
-    if (host === 'lscr.io' && path[0] === 'linuxserver')
-        host = null;
-    return [...(host ? [host] : []), ...path].join('/');
-}
-
 ;// CONCATENATED MODULE: ./src/catalog/load.ts
 // Reads catalog/apps/*.yml into validated entries. Every problem of a run is
 // collected (not just the first) and points at file, line and field, so a
@@ -7972,6 +7980,10 @@ function image_key_imageKey(name) {
 function catalogError(issues) {
     const n = issues.length;
     return new ProblemsError('catalog', issues, `${n} catalog error${n === 1 ? '' : 's'}`);
+}
+/** A problem of the catalog's apps/ folder itself: a folder has no line or column to point at. */
+function folderError(dir, message) {
+    return new ProblemsError('catalog', [{ file: dir, message }], '1 catalog error');
 }
 /** A record larger than this is not a catalog record; refuse to parse it. (Notes are cut to LIMITS.notes later.) */
 const MAX_RECORD_BYTES = 16 * 1024 * 1024;
@@ -8216,8 +8228,8 @@ function sharedImages(entries) {
         if (entry.archived)
             continue;
         const names = [...(entry.images ?? []), ...(entry.community ?? []).map((c) => c.image)];
-        for (const key of new Set(names.map(image_key_imageKey))) {
-            const image = names.find((n) => image_key_imageKey(n) === key);
+        for (const key of new Set(names.map(imageKey))) {
+            const image = names.find((n) => imageKey(n) === key);
             const first = owner.get(key);
             if (!first) {
                 owner.set(key, { file, image });
@@ -8328,14 +8340,14 @@ async function readCatalog(catalogDir, log, known) {
     try {
         // Records are read and quoted in messages, so apps/ must not lead out of the catalog.
         if ((await (0,promises_.lstat)(appsDir)).isSymbolicLink()) {
-            throw catalogError([{ file: appsDir, line: 1, column: 1, message: 'is a symbolic link; apps/ must be a directory in the catalog' }]);
+            throw folderError(appsDir, 'is a symbolic link; apps/ must be a directory in the catalog');
         }
         names = (await (0,promises_.readdir)(appsDir)).sort();
     }
     catch (e) {
         if (e instanceof ProblemsError)
             throw e;
-        throw catalogError([{ file: appsDir, line: 1, column: 1, message: 'catalog has no apps/ directory (expected <catalog>/apps/<slug>.yml files)' }]);
+        throw folderError(appsDir, 'catalog has no apps/ directory (expected <catalog>/apps/<slug>.yml files)');
     }
     const ymlNames = names.filter((n) => n.endsWith('.yml') || n.endsWith('.yaml'));
     // Anything else is not read: say so, so a record saved as x.YML or left as x.yml.bak is not silently missing.
@@ -8405,6 +8417,142 @@ async function readCatalog(catalogDir, log, known) {
     if (issues.length > 0)
         throw catalogError(issues.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)));
     return { entries: loaded, known: knownRead, order };
+}
+
+;// CONCATENATED MODULE: ./src/catalog/add.ts
+// `updatesafe add <owner>/<repo>`: writes a new catalog record, apps/<slug>.yml. With a way to read GitHub it
+// records what GitHub says as facts (the repository's name, whether it is archived, its latest stable release:
+// version, page, date, the day it was read); without, a minimal record from the arguments, which a build reads
+// only with --refresh. Nothing is overwritten, and the text written is the catalog loader's to accept.
+
+
+
+
+
+
+
+
+/** A name that says nothing of the app ("v2", "2", "server"): the owner names it better. */
+const GENERIC_NAME = /^(?:v?\d+|server|app|core|main|backend|docker)$/i;
+/** The slug a repository suggests: its name (or its owner's, for a generic name), in lowercase words. */
+function slugFor(repo) {
+    const [owner = '', name = ''] = repo.split('/');
+    return asSlug(GENERIC_NAME.test(name) ? owner : name);
+}
+function usage(message) {
+    return problem('usage', message);
+}
+/**
+ * Writes `<catalogDir>/apps/<slug>.yml`. `readRepo` reads one repository from GitHub (REST), when a token is at
+ * hand; a repository it cannot read stops the command (a typo in the name is better told than recorded).
+ */
+async function addRecord(opts, readRepo) {
+    if (!src_schema/* REPO_PATTERN */.WA.test(opts.repo))
+        throw usage(`"${opts.repo}" is not <owner>/<repo> (e.g. traefik/traefik)`);
+    const slug = opts.slug ?? slugFor(opts.repo);
+    if (!src_schema/* SLUG_PATTERN */.ZT.test(slug))
+        throw usage(opts.slug
+            ? `--slug "${slug}" is not a slug: lowercase letters, digits and single hyphens`
+            : `${opts.repo} gives no slug (lowercase letters, digits and single hyphens): give one with --slug`);
+    for (const image of opts.images ?? [])
+        if (!src_schema/* IMAGE_PATTERN */.Rl.test(image))
+            throw usage(`--image "${image}" is not an image name without tag or digest (e.g. ghcr.io/owner/name)`);
+    const file = external_node_path_default().join(opts.catalogDir, 'apps', `${slug}.yml`);
+    // Another slug for a repository the catalog has would be refused by validate: say which record to edit instead.
+    const tracked = await recordOfRepo(opts.catalogDir, opts.repo);
+    if (tracked)
+        throw problem('input', `${opts.repo} is already tracked by this record; edit it`, { file: tracked });
+    let repo = opts.repo;
+    let from = 'arguments';
+    let noRelease;
+    let archived = false;
+    let release;
+    if (readRepo) {
+        let snapshot;
+        try {
+            snapshot = await readRepo(opts.repo);
+        }
+        catch (e) {
+            const status = e.status;
+            throw problem('input', status === 404
+                ? `GitHub has no repository ${opts.repo} that this token can see: check the name`
+                : `GitHub could not be read for ${opts.repo}: ${e.message}`);
+        }
+        from = 'github';
+        // A renamed repository answers under its new name: record that one.
+        repo = snapshot.nameWithOwner;
+        archived = snapshot.archived;
+        const facts = (0,github_facts/* factsFromSnapshot */.kD)(snapshot, { repo }, { now: opts.now, maxCrossed: 1 });
+        if (facts.kind === 'facts') {
+            // A repository without stable releases gives its newest stable tag, as a refresh reads it.
+            const f = facts.facts;
+            release = { version: f.version, url: f.url, ...(f.date ? { date: f.date } : {}), checked: (0,dates/* utcDay */.d)(opts.now) };
+        }
+        else
+            noRelease = facts.reason;
+    }
+    const name = repo.split('/')[GENERIC_NAME.test(repo.split('/')[1] ?? '') ? 0 : 1];
+    const entry = {
+        name,
+        repo,
+        ...(archived ? { archived: true } : {}),
+        ...(opts.images && opts.images.length > 0 ? { images: [...new Set(opts.images)] } : {}),
+        ...(release ? { release } : {})
+    };
+    const header = from === 'github'
+        ? `# Written by \`updatesafe add\` from the GitHub API on ${(0,dates/* utcDay */.d)(opts.now)}: facts only; edit the name freely.\n`
+        : `# Written by \`updatesafe add\` from its arguments: no release facts, so build it with --refresh\n# (GITHUB_TOKEN) or --notes-from, or add a release: {version, url, checked} block.\n`;
+    const text = `${header}${(0,dist/* stringify */.As)(entry, { lineWidth: 0 })}`;
+    // What is written must load: the catalog's own parser is the judge.
+    const parsed = parseRecord(text, file);
+    if (parsed.issues.length > 0 || !parsed.entry)
+        throw problem('input', `the record would not be valid: ${parsed.issues.map((i) => i.message).join('; ')}`, {
+            file
+        });
+    await (0,promises_.mkdir)(external_node_path_default().dirname(file), { recursive: true });
+    try {
+        // wx: an existing record is never replaced, even one written between a check and this write.
+        await (0,promises_.writeFile)(file, text, { flag: 'wx' });
+    }
+    catch (e) {
+        if (e.code === 'EEXIST')
+            throw problem('input', `already exists; edit it, or give another --slug`, { file });
+        throw e;
+    }
+    return { file, entry: parsed.entry, from, ...(noRelease ? { noRelease } : {}) };
+}
+/** The record file that tracks `repo` (any case), as the catalog's reader reads each; null when none does. */
+async function recordOfRepo(catalogDir, repo) {
+    const dir = external_node_path_default().join(catalogDir, 'apps');
+    let names;
+    try {
+        names = (await (0,promises_.readdir)(dir)).filter((n) => n.endsWith('.yml')).sort();
+    }
+    catch {
+        return null; // no catalog yet: the first record
+    }
+    const wanted = repo.toLowerCase();
+    for (const name of names) {
+        const read = readRecord(external_node_path_default().join(dir, name));
+        if ((read.entry?.repo ?? read.repo)?.toLowerCase() === wanted)
+            return external_node_path_default().join(dir, name);
+    }
+    return null;
+}
+
+;// CONCATENATED MODULE: ./src/util/shown-path.ts
+// How a path a user named is shown in messages.
+
+/**
+ * `file` as the user most likely typed it: relative to `cwd` when it lies beneath it (so Actions annotations point
+ * into the repository), else absolute. `/tmp/x` run from `/work/repo` stays `/tmp/x`, not `../../tmp/x`.
+ */
+function shownPath(file, cwd) {
+    const abs = external_node_path_default().resolve(cwd, file);
+    const rel = external_node_path_default().relative(cwd, abs);
+    if (rel === '')
+        return '.';
+    return rel === '..' || rel.startsWith(`..${(external_node_path_default()).sep}`) || external_node_path_default().isAbsolute(rel) ? abs : rel;
 }
 
 ;// CONCATENATED MODULE: ./src/output/write-tree.ts
@@ -10740,17 +10888,17 @@ answers) {
     const releases = facts.crossed.length > 0
         ? facts.crossed
         : [{ version: facts.version, notes: facts.notes ?? '', url: facts.url, date: facts.date }];
-    const judged = classifier_classifyReleases({ releases, archived: facts.archived, ...(answers ? { answers } : {}) });
+    const judged = classifyReleases({ releases, archived: facts.archived, ...(answers ? { answers } : {}) });
     // An archived repository's verdict reads no notes; its releases are still judged for the history.
     const each = facts.archived
-        ? classifier_classifyReleases({ releases, ...(answers ? { answers } : {}) }).releases
+        ? classifyReleases({ releases, ...(answers ? { answers } : {}) }).releases
         : judged.releases;
     // Releases before the crossed ones (an app's first refresh): judged for the history, not for the record.
     const earlier = facts.earlier ?? [];
-    const before = earlier.length > 0 ? classifier_classifyReleases({ releases: earlier, ...(answers ? { answers } : {}) }).releases : [];
+    const before = earlier.length > 0 ? classifyReleases({ releases: earlier, ...(answers ? { answers } : {}) }).releases : [];
     // Older releases read again for the first model of a list (facts.again): judged for the history as well.
     const again = facts.again ?? [];
-    const redone = again.length > 0 ? classifier_classifyReleases({ releases: again, ...(answers ? { answers } : {}) }).releases : [];
+    const redone = again.length > 0 ? classifyReleases({ releases: again, ...(answers ? { answers } : {}) }).releases : [];
     const assessment = assess_finish(app, releases.map((r) => r.version), judged, log);
     // The classifier judges at most its newest MAX_RELEASES: pair each verdict with its release from the end.
     const pair = (list, verdicts) => verdicts.map((verdict, i) => ({ release: list[list.length - verdicts.length + i], verdict }));
@@ -11078,8 +11226,6 @@ function diffRecords(before, after) {
     return changes.sort((a, b) => (0,src_schema/* compareSlugs */.wf)(a.slug, b.slug));
 }
 
-// EXTERNAL MODULE: ./src/upstream/github/facts.ts
-var github_facts = __webpack_require__(654);
 ;// CONCATENATED MODULE: ./src/upstream/notes-file.ts
 // Release notes read from a JSON-lines file instead of from GitHub: the shape of the team's data set
 // (`{id, slug, repo, version, tag, date, notes}`, one release a line). Upstream text never lives in the
@@ -11342,6 +11488,7 @@ function notes_file_notesDigest(notes, repo) {
 
 
 
+
 /** A build with no source of notes: what the banner says, with how to get them. */
 const NO_NOTES_SOURCE = "the catalog's records (and the snapshot before, if any), with no release notes read: build with --refresh " +
     '(GITHUB_TOKEN set) or --notes-from a notes file to judge new releases';
@@ -11523,17 +11670,20 @@ async function judgeCatalog(opts, deps, dirs, log, out) {
         : null;
     const reused = program && !opts.refresh ? await readPreviousReuse(previousDir, program, log) : null;
     const sources = new Map();
-    // Named relative to the process, as the catalog is, so messages give the path as the user typed it.
+    // Named as the catalog is, so messages give the path as the user typed it.
     const notes = notesFrom.length > 0
-        ? readNotesFile(notesFrom.map((f) => external_node_path_default().relative(process.cwd(), f)), log)
+        ? readNotesFile(notesFrom.map((f) => shownPath(f, process.cwd())), log)
         : null;
     const notesKey = (repo) => (notes ? notes_file_notesDigest(notes, repo) : '');
     const known = program
         ? knownRecords(program, baseUrl, previous, reused, out.carry.present, sources, notesKey)
         : undefined;
-    // 3. The catalog, named relative to the process so messages give paths as the user typed them.
-    const read = onlySome(await readCatalog(external_node_path_default().relative(process.cwd(), catalogDir) || '.', log, known), opts.only);
+    // 3. The catalog, named so that messages give paths as the user typed them.
+    const read = onlySome(await readCatalog(shownPath(catalogDir, process.cwd()), log, known), opts.only);
     const entries = read.entries;
+    // The inputs are read and accepted (the notes file, the catalog): now say who judges.
+    for (const note of deps.judgeNotes ?? [])
+        log[note.level](note.text);
     for (const { slug } of read.known)
         out.carry.adopt(slug);
     for (const w of futureDays(entries, (0,dates/* utcDay */.d)(opts.now)))
@@ -11855,267 +12005,2365 @@ async function pipeline_build(opts, deps) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/output/job-summary.ts
-/** Past this many lines a list is cut; a summary is capped at 1 MiB by GitHub and must stay readable. */
-const MAX_LIST_ITEMS = 50;
-const ARROW = ' → ';
+// EXTERNAL MODULE: external "node:http"
+var external_node_http_ = __webpack_require__(7067);
+var external_node_http_default = /*#__PURE__*/__webpack_require__.n(external_node_http_);
+// EXTERNAL MODULE: ./node_modules/sirv/build.mjs + 3 modules
+var sirv_build = __webpack_require__(6975);
+;// CONCATENATED MODULE: ./src/output/serve.ts
+// Local preview with GitHub Pages semantics, on sirv (a maintained static
+// server): index.html for a directory, a redirect from /dir to /dir/,
+// 404.html with status 404, and content types by extension. A redirect never
+// leaves the site: a path that starts with `//` (or `/\`, which browsers read the
+// same way) answers 404, and the Location is rebuilt from the file found under
+// the root, so nothing of the request's own spelling can name another host. A symbolic link that
+// resolves outside the root answers 404, as Pages serves no such link: the preview never hands out
+// a file of the machine (`ln -s /etc/passwd site/x`).
+
+
+
+
+/** `root` through every link on its way, or null when it cannot be resolved (then nothing is inside it). */
+function realRootOf(root) {
+    try {
+        return (0,external_node_fs_.realpathSync)(root);
+    }
+    catch {
+        return null;
+    }
+}
+/** Whether `abs` (which exists) resolves, through every link on its way, to a place inside `realRoot`. */
+function staysInside(realRoot, abs) {
+    if (realRoot === null)
+        return false;
+    try {
+        const real = (0,external_node_fs_.realpathSync)(abs);
+        return real === realRoot || real.startsWith(realRoot + (external_node_path_default()).sep);
+    }
+    catch {
+        return false;
+    }
+}
 /**
- * Text from upstream (warnings quote release notes, error messages, tags) must
- * not turn into Markdown or HTML: escape the characters that could, and keep
- * it on one line so it cannot break a table row or list item.
+ * The file sirv (dev mode, extensions ['html']) would send for `url`, found the way sirv finds it:
+ * the path up to `?` or `#`, decodeURI'd, then `x`, `x/index`, `x.html`, `x/index.html`, the first
+ * that exists and is not a folder. Null when none does.
+ *
+ * Mirrors sirv 3's internals (node_modules/sirv/build.mjs), which it does not export: the request
+ * handler's pathname (@polka/url's `parse(req).pathname`, then `decodeURI` when it holds `%`),
+ * `toAssume` (the candidate names) and `viaLocal` (the dev-mode lookup: `normalize(join(dir, name))`,
+ * kept under `dir + sep`, folders skipped). A sirv upgrade that changes these must change this too.
  */
-function escapeMarkdown(text) {
-    return text
-        .replace(/\s+/g, ' ')
-        .trim()
-        .replace(/[\\`*_{}[\]()<>#|!~&]/g, (c) => `\\${c}`);
-}
-function code(text) {
-    // A backtick cannot sit inside a one-backtick code span; fall back to escaped text.
-    // A pipe would end the table cell even inside a code span, so GFM wants it escaped there too.
-    return text.includes('`') || text.trim() === ''
-        ? escapeMarkdown(text)
-        : `\`${text.replace(/\s+/g, ' ').replace(/\|/g, '\\|')}\``;
-}
-/** `old → new`, or the one value when it did not move; a new or removed app says so once, in the version column. */
-function transition(before, after, show, edge) {
-    if (before === undefined)
-        return after === undefined ? '' : `${show(after)}${edge ? ' (new app)' : ''}`;
-    if (after === undefined)
-        return edge ? `${show(before)}${ARROW}removed` : show(before);
-    if (before === after)
-        return show(after);
-    return `${show(before)}${ARROW}${show(after)}`;
-}
-function list(items, render) {
-    const shown = items.slice(0, MAX_LIST_ITEMS).map((s) => `- ${render(s)}`);
-    if (items.length > MAX_LIST_ITEMS)
-        shown.push(`- … and ${items.length - MAX_LIST_ITEMS} more`);
-    return shown;
-}
-/** Changes a reader cares about at a glance: the version or the classification moved, or the app came or went. */
-function headlineChanges(changes) {
-    return changes.filter((c) => !c.before ||
-        !c.after ||
-        c.before.latestVersion !== c.after.latestVersion ||
-        c.before.safeToUpdate !== c.after.safeToUpdate);
-}
-function buildSummary(input) {
-    const out = ['## updatesafe', ''];
-    if (input.errors.length > 0) {
-        out.push(`**Failed: nothing was published.** ${input.errors.length} error${input.errors.length === 1 ? '' : 's'}:`, '');
-        out.push(...list(input.errors, escapeMarkdown), '');
+function sirvFile(root, url) {
+    let pathname = url;
+    for (const mark of ['#', '?']) {
+        const at = pathname.indexOf(mark, 1);
+        if (at !== -1)
+            pathname = pathname.slice(0, at);
     }
-    else {
-        const facts = [
-            `${input.count ?? 0} apps`,
-            `${input.changes.length} changed`,
-            `${input.stale.length} stale`,
-            ...(input.leftOut?.length ? [`${input.leftOut.length} left out`] : []),
-            ...(input.historyReset?.length ? [`${input.historyReset.length} histories not carried over`] : []),
-            ...(input.faults?.length ? [`${input.faults.length} upstream fault${input.faults.length === 1 ? '' : 's'}`] : []),
-            `${input.warnings.length} warning${input.warnings.length === 1 ? '' : 's'}`,
-            input.refresh ? 'refreshed from upstream' : 'built from the catalog (no refresh)'
-        ];
-        out.push(facts.join(' · '), '');
-        if (input.stats) {
-            out.push(`GitHub: ${input.stats.requests} requests, ${input.stats.graphqlPoints} GraphQL points, ${input.stats.remaining ?? '?'} points left.`, '');
+    if (pathname.includes('%')) {
+        try {
+            pathname = decodeURI(pathname);
         }
-        if (input.judging && input.judging.judge !== 'rules') {
-            const byModel = input.judging.verdicts[input.judging.judge] ?? 0;
-            const byRules = input.judging.verdicts.rules ?? 0;
-            const releases = (n) => `${n} new release${n === 1 ? '' : 's'}`;
-            // The later models of a list, for the releases the first could not take (its daily limit spent).
-            const others = Object.entries(input.judging.verdicts)
-                .filter(([judge]) => judge !== 'rules' && judge !== input.judging.judge)
-                .map(([judge, n]) => `; the next model, \`${judge.slice('model:'.length)}\`, judged ${releases(n)}`)
-                .join('');
-            out.push(`Judge: \`${input.judging.judge.slice('model:'.length)}\` (GitHub Models) judged ${releases(byModel)} in ${input.judging.calls} request${input.judging.calls === 1 ? '' : 's'}` +
-                others +
-                (byRules > 0 ? `; ${byRules} left to the rules, asked again next run.` : '.') +
-                // An answer that failed the check twice is not asked for again: a maintainer may want to read why.
-                (input.judging.unusable
-                    ? ` ${input.judging.unusable} release${input.judging.unusable === 1 ? '' : 's'} got ${input.judging.unusable === 1 ? 'an answer' : 'answers'} that could not be used (the release's history names the model).`
-                    : '') +
-                (input.judging.pending
-                    ? ` ${input.judging.pending} latest release${input.judging.pending === 1 ? '' : 's'} still wait${input.judging.pending === 1 ? 's' : ''} for the model.`
-                    : ''), '');
-        }
-        if (input.judging?.injection?.length) {
-            out.push(`Notes that address the reviewer or ask for a class, judged by the rules alone: ${input.judging.injection.slice(0, MAX_LIST_ITEMS).join(', ')}${input.judging.injection.length > MAX_LIST_ITEMS ? ` and ${input.judging.injection.length - MAX_LIST_ITEMS} more` : ''}.`, '');
+        catch {
+            // sirv keeps a malformed path as it is
         }
     }
-    const headline = headlineChanges(input.changes);
-    if (headline.length > 0) {
-        out.push('### Version or classification changed', '', '| App | Version | Safe to update |', '| --- | --- | --- |');
-        for (const c of headline.slice(0, MAX_LIST_ITEMS)) {
-            const version = transition(c.before?.latestVersion, c.after?.latestVersion, code, true);
-            const verdict = transition(c.before?.safeToUpdate, c.after?.safeToUpdate, (v) => `**${escapeMarkdown(v)}**`, false);
-            out.push(`| ${escapeMarkdown(c.slug)} | ${version} | ${verdict} |`);
+    const uri = pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
+    const names = [];
+    for (const x of ['', '.html']) {
+        if (uri)
+            names.push(uri + x);
+        names.push(`${uri}/index${x}`);
+    }
+    for (const name of names) {
+        const abs = external_node_path_default().normalize(external_node_path_default().join(root, name));
+        if (!abs.startsWith(root + (external_node_path_default()).sep))
+            continue;
+        try {
+            if (!(0,external_node_fs_.statSync)(abs).isDirectory())
+                return abs;
         }
-        if (headline.length > MAX_LIST_ITEMS)
-            out.push(`| … and ${headline.length - MAX_LIST_ITEMS} more | | |`);
-        out.push('');
-    }
-    const quiet = input.changes.filter((c) => !headline.includes(c)).map((c) => c.slug);
-    if (quiet.length > 0) {
-        out.push(`Also changed (rationale, summary, lifecycle or links): ${quiet.map(escapeMarkdown).join(', ')}.`, '');
-    }
-    if (input.errors.length === 0 && input.changes.length === 0) {
-        out.push('No record changed since the previous snapshot: only the run report (`api/v1/status.json`) and the index that shows it are new.', '');
-    }
-    if (input.stale.length > 0) {
-        out.push('### Stale', '', 'Upstream could not be read for these apps; their last-known-good records were republished.', '');
-        out.push(...list(input.stale, escapeMarkdown), '');
-    }
-    if (input.leftOut?.length) {
-        out.push('### Left out', '', 'Never published before and upstream gave no release for them: not in this snapshot; the next run tries again.', '');
-        out.push(...list(input.leftOut.map((l) => `${l.slug}: ${l.reason}`), escapeMarkdown), '');
-    }
-    if (input.historyReset?.length) {
-        out.push('### History not carried over', '', 'The previous snapshot held these histories, and they could not be read: what they held before this run may be lost.', '');
-        out.push(...list(input.historyReset.map((h) => `${h.document} ${h.problem}; ${h.rebuilt ? 'read again from upstream' : 'starts again from this run'}`), escapeMarkdown), '');
-    }
-    if (input.faults?.length) {
-        const instead = { previous: 'last published record kept', unknown: 'published as unknown', none: 'left out' };
-        out.push('### Upstream data not published', '', 'The record built from upstream data failed its schema for these apps; the run went on without it. The next run builds them again.', '');
-        out.push(...list(input.faults.map((f) => `${f.slug}: ${f.field}: ${f.problem}; ${instead[f.published]}`), escapeMarkdown), '');
-    }
-    if (input.warnings.length > 0) {
-        out.push('### Warnings', '');
-        out.push(...list(input.warnings, escapeMarkdown), '');
-    }
-    return `${out.join('\n').trimEnd()}\n`;
-}
-
-;// CONCATENATED MODULE: ./src/action.ts
-// The GitHub Action: read inputs with @actions/core, run the pipeline, set
-// outputs, write the job summary and annotate catalog errors on the lines they
-// point at (so they show inline on pull requests).
-
-
-
-
-
-
-
-
-
-/**
- * Annotations need a path relative to the repository root. Catalog paths are
- * relative to the working directory (the workspace on a runner) or absolute;
- * turn both into a workspace-relative POSIX path when they lie inside it.
- */
-function repoPath(file, cwd, workspace) {
-    const abs = external_node_path_default().resolve(cwd, file);
-    const root = external_node_path_default().resolve(workspace || cwd);
-    const rel = external_node_path_default().relative(root, abs);
-    if (rel === '' || rel.startsWith('..') || external_node_path_default().isAbsolute(rel))
-        return file;
-    return rel.split((external_node_path_default()).sep).join('/');
-}
-function coreLogger(env = process.env, cwd = process.cwd()) {
-    const props = (ref) => ref?.file
-        ? {
-            file: (0,util_text/* escapeUnsafe */.au)(repoPath(ref.file, cwd, env.GITHUB_WORKSPACE)),
-            ...(ref.line ? { startLine: ref.line } : {}),
-            ...(ref.column ? { startColumn: ref.column } : {})
+        catch {
+            // not there: the next name
         }
-        : {};
-    // Control characters are shown escaped: the log is read on a terminal-like page.
-    return {
-        info: (m) => core/* info */.pq((0,util_text/* escapeUnsafe */.au)(m)),
-        warning: (m, ref) => core/* warning */.$e((0,util_text/* escapeUnsafe */.au)(m), props(ref)),
-        error: (m, ref) => core/* error */.z3((0,util_text/* escapeUnsafe */.au)(m), props(ref))
+    }
+    return null;
+}
+function createSiteHandler(dir) {
+    const root = external_node_path_default().resolve(dir);
+    // dev: re-read the tree on every request, so a rebuild (directory swap) shows at once.
+    const files = (0,sirv_build/* default */.A)(root, {
+        dev: true,
+        dotfiles: false,
+        extensions: ['html'],
+        setHeaders: (res, pathname) => {
+            if (pathname.endsWith('.xml'))
+                res.setHeader('Content-Type', 'application/xml; charset=utf-8');
+        }
+    });
+    const page = external_node_path_default().join(root, '404.html');
+    return (req, res) => {
+        // The root's real path, resolved at most once per request: a rebuild may swap what `dir` names.
+        let realRoot;
+        const inside = (abs) => {
+            if (realRoot === undefined)
+                realRoot = realRootOf(root);
+            return staysInside(realRoot, abs);
+        };
+        const notFound = () => {
+            res.statusCode = 404;
+            res.setHeader('Content-Type', 'text/html; charset=utf-8');
+            res.end((0,external_node_fs_.existsSync)(page) && inside(page) ? (0,external_node_fs_.readFileSync)(page) : 'Not found\n');
+        };
+        res.setHeader('Access-Control-Allow-Origin', '*');
+        const raw = req.url ?? '/';
+        // An absolute-form or `//host` request target would make the URL parser take the host from the request.
+        if (!raw.startsWith('/') || /^[/\\]{2}/.test(raw))
+            return notFound();
+        const url = new URL(raw, 'http://localhost');
+        if (url.host !== 'localhost')
+            return notFound();
+        let pathname;
+        try {
+            pathname = decodeURIComponent(url.pathname);
+        }
+        catch {
+            return notFound();
+        }
+        // `//host` and `/\host` are network-path references (also after `.` segments are removed or %2F decoded).
+        if (/^[/\\]{2}/.test(url.pathname) || /^[/\\]{2}/.test(pathname) || pathname.includes('\\'))
+            return notFound();
+        if (!pathname.endsWith('/')) {
+            const full = external_node_path_default().join(root, pathname);
+            // Pages answers /apps/x with a redirect to /apps/x/ when x is a directory.
+            if (full.startsWith(root + (external_node_path_default()).sep) && (0,external_node_fs_.existsSync)(full) && (0,external_node_fs_.statSync)(full).isDirectory() && inside(full)) {
+                const local = external_node_path_default().relative(root, full).split((external_node_path_default()).sep).map(encodeURIComponent).join('/');
+                res.writeHead(301, { Location: `/${local}/${url.search}` });
+                return res.end();
+            }
+        }
+        const file = sirvFile(root, raw);
+        if (file !== null && !inside(file))
+            return notFound();
+        files(req, res, () => notFound());
     };
 }
-/** `refresh` is optional when dist/index.js is run by hand; an empty value means false. */
-function refreshInput() {
-    return core/* getInput */.V4('refresh') === '' ? false : core/* getBooleanInput */.Vt('refresh');
+async function serveSite(opts) {
+    if (!(0,external_node_fs_.existsSync)(external_node_path_default().join(opts.dir, 'index.html')))
+        throw new Error(`${opts.dir} holds no index.html; build the site first`);
+    const server = external_node_http_default().createServer(createSiteHandler(opts.dir));
+    const host = opts.host ?? '127.0.0.1';
+    await new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(opts.port, host, () => resolve());
+    });
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : opts.port;
+    const shown = host === '127.0.0.1' || host === '::1' ? 'localhost' : host;
+    return { server, url: `http://${shown}:${port}/` };
 }
-async function writeSummary(env, input, secrets) {
-    // Outside a runner there is no summary file; core.summary would throw.
-    if (!env.GITHUB_STEP_SUMMARY)
-        return;
+
+;// CONCATENATED MODULE: ./src/check/interpolate.ts
+// Compose's variable interpolation, as its specification gives it: `$VAR`, `${VAR}`,
+// `${VAR:-default}` (unset or empty), `${VAR-default}` (unset), `${VAR:?error}`, `${VAR?error}`,
+// `${VAR:+other}`, `${VAR+other}`, defaults that interpolate in turn, and `$$` for a literal dollar.
+// Where Compose would substitute an empty string for an unset variable (with a warning), this
+// reports it: a version `check` did not read is never judged.
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*/;
+const BRACED = /^([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?+])([\s\S]*))?$/;
+/** Defaults that nest deeper than this are not a Compose file anyone wrote. */
+const MAX_DEPTH = 16;
+/** The text with every variable replaced from `env`, or why it cannot be. */
+function interpolate(text, env, depth = 0) {
+    if (depth > MAX_DEPTH)
+        return { problem: `nests variables more than ${MAX_DEPTH} deep` };
+    let out = '';
+    let i = 0;
+    while (i < text.length) {
+        const dollar = text.indexOf('$', i);
+        if (dollar < 0) {
+            out += text.slice(i);
+            break;
+        }
+        out += text.slice(i, dollar);
+        const next = text[dollar + 1];
+        if (next === '$') {
+            out += '$';
+            i = dollar + 2;
+            continue;
+        }
+        const bare = NAME.exec(text.slice(dollar + 1));
+        if (bare) {
+            const value = env[bare[0]];
+            if (value === undefined)
+                return unset(bare[0]);
+            out += value;
+            i = dollar + 1 + bare[0].length;
+            continue;
+        }
+        if (next !== '{')
+            return { problem: `has a "$" that starts no variable (write "$$" for a dollar sign)` };
+        const close = closingBrace(text, dollar + 2);
+        if (close < 0)
+            return { problem: 'has a "${" without its closing "}"' };
+        const m = BRACED.exec(text.slice(dollar + 2, close));
+        if (!m)
+            return { problem: `has "${text.slice(dollar, close + 1).slice(0, 60)}", which is not a variable` };
+        const [, name, op, arg = ''] = m;
+        const value = env[name];
+        const set = value !== undefined;
+        const filled = set && value !== '';
+        let piece;
+        switch (op) {
+            case undefined:
+                if (!set)
+                    return unset(name);
+                piece = value;
+                break;
+            case ':-':
+            case '-': {
+                if (op === ':-' ? filled : set)
+                    piece = value;
+                else {
+                    const d = interpolate(arg, env, depth + 1);
+                    if ('problem' in d)
+                        return d;
+                    piece = d.value;
+                }
+                break;
+            }
+            case ':?':
+            case '?':
+                if (!(op === ':?' ? filled : set))
+                    return {
+                        problem: `needs ${name}${op === ':?' ? ' set and not empty' : ' set'}${arg ? `: ${arg.slice(0, 120)}` : ''}`
+                    };
+                piece = value;
+                break;
+            default: {
+                // `:+` and `+`: the other text when the variable is set (and, for `:+`, not empty).
+                if (op === ':+' ? filled : set) {
+                    const d = interpolate(arg, env, depth + 1);
+                    if ('problem' in d)
+                        return d;
+                    piece = d.value;
+                }
+                else
+                    piece = '';
+            }
+        }
+        out += piece;
+        i = close + 1;
+    }
+    return { value: out };
+}
+const unset = (name) => ({
+    problem: `uses \${${name}}, which is not set and has no default (check reads the environment it runs in, not a .env file: set ${name}, or write the value out, e.g. with "docker compose config")`
+});
+/** The index of the `}` that closes a `${` whose body starts at `from`, nested `${…}` counted; -1 if none. */
+function closingBrace(text, from) {
+    let depth = 1;
+    for (let i = from; i < text.length; i++) {
+        if (text[i] === '$' && text[i + 1] === '$')
+            i++;
+        else if (text[i] === '$' && text[i + 1] === '{') {
+            depth++;
+            i++;
+        }
+        else if (text[i] === '}' && --depth === 0)
+            return i;
+    }
+    return -1;
+}
+
+;// CONCATENATED MODULE: ./src/check/compose.ts
+// Docker Compose files, read for one thing: each service's image and the line it is on, as Compose
+// itself would see it. A service takes its keys from merge keys (`<<: *fragment`, YAML's and the
+// Compose documentation's way to share fragments), from `extends:` (in the same file or another one)
+// and from the files a top-level `include:` names; `${VAR}`, `${VAR:-default}`, `${VAR-default}` and
+// `$$` are interpolated from the environment `check` was given. Whatever cannot be read that way is a
+// bad input named by file and line, never a service "built from source": `check` judges only what it read.
+
+
+
+
+
+/** Compose files are small; a megabyte is far past any real one. */
+const MAX_BYTES = 1024 * 1024;
+/** Files one `check` reads through `extends:` and `include:`, and links in one `extends:` chain. */
+const MAX_FILES = 64;
+const MAX_CHAIN = 32;
+const bad = (problems) => new ProblemsError('bad-input', problems, problems.map((p) => p.message).join('; '));
+/** A Compose file named on the command line, or by `extends: {file}` or `include:`; at most MAX_BYTES. */
+function readComposeText(file) {
+    const read = readRegularText(file, MAX_BYTES, { followLinks: true });
+    if ('problem' in read)
+        throw bad([{ file, message: read.problem }]);
+    return read.text;
+}
+/** Why `raw` could not be interpolated, quoting its start. */
+const notInterpolated = (raw, problem) => `${JSON.stringify(raw.slice(0, 120))}: ${problem}`;
+/** Raised inside a resolution; collected into the file's problems. */
+class Bad extends Error {
+    problem;
+    constructor(problem) {
+        super(problem.message);
+        this.problem = problem;
+    }
+}
+const isRecord = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** Reads one Compose file (and what it extends or includes) into its services, in the file's order. */
+function readComposeFile(file, deps = {}) {
+    return readCompose(file, readComposeText(file), deps);
+}
+/** The services of one Compose file given its text, in the file's order; then those of the files it includes. */
+function readCompose(file, text, deps = {}) {
+    const env = deps.env ?? {};
+    const files = new Map();
+    const load = (name, from) => {
+        const cached = files.get(external_node_path_default().resolve(name));
+        if (cached)
+            return cached;
+        if (files.size >= MAX_FILES)
+            throw new Bad({ ...from, message: `reads more than ${MAX_FILES} Compose files through extends: and include:` });
+        // A file that cannot be read, or is no Compose file, is a problem of the place that names it:
+        // walk collects it with the others.
+        let parsed;
+        try {
+            parsed = parse(name, readComposeText(name));
+        }
+        catch (e) {
+            if (e instanceof ProblemsError) {
+                const first = e.problems[0];
+                throw new Bad({ ...from, message: first ? formatProblem(first) : `${name}: ${e.message}` });
+            }
+            throw e;
+        }
+        files.set(external_node_path_default().resolve(name), parsed);
+        return parsed;
+    };
+    const top = parse(file, text);
+    files.set(external_node_path_default().resolve(file), top);
+    const out = [];
+    const problems = [];
+    const seenIncludes = new Set([external_node_path_default().resolve(file)]);
+    const walk = (p) => {
+        for (const pair of p.services.items) {
+            const name = (0,dist/* isScalar */.jn)(pair.key) ? String(pair.key.value) : '?';
+            const line = lineOf(p, pair.key);
+            try {
+                const r = resolve(p, name, [], { env, load });
+                if (r.image === null && !r.build)
+                    throw new Bad({
+                        file: p.file,
+                        line,
+                        field: `services.${name}`,
+                        message: 'has neither image: nor build: (after merge keys and extends:), so Compose cannot run it and check cannot place it'
+                    });
+                out.push(r.image === null
+                    ? { file: p.file, service: name, line, image: null }
+                    : { file: p.file, service: name, line: r.image.file === p.file ? r.image.line : line, image: r.image.value });
+            }
+            catch (e) {
+                if (!(e instanceof Bad))
+                    throw e;
+                problems.push(e.problem);
+            }
+        }
+        for (const inc of includes(p, env)) {
+            try {
+                if ('problem' in inc)
+                    throw new Bad(inc.problem);
+                const target = beside(p.file, inc.path);
+                if (seenIncludes.has(external_node_path_default().resolve(target)))
+                    continue;
+                seenIncludes.add(external_node_path_default().resolve(target));
+                walk(load(target, { file: p.file, line: inc.line, field: 'include' }));
+            }
+            catch (e) {
+                if (!(e instanceof Bad))
+                    throw e;
+                problems.push(e.problem);
+            }
+        }
+    };
+    walk(top);
+    if (problems.length > 0)
+        throw bad(problems);
+    return out;
+}
+/** A path a Compose file names, relative to that file's folder unless absolute. */
+const beside = (file, name) => (external_node_path_default().isAbsolute(name) ? name : external_node_path_default().join(external_node_path_default().dirname(file), name));
+const lineOf = (p, node) => p.lc.linePos(node?.range?.[0] ?? 0).line;
+function parse(file, text) {
+    const lc = new dist/* LineCounter */.HN();
+    // merge: Compose files are YAML 1.2 documents that still use YAML 1.1's `<<` merge key.
+    const doc = (0,dist/* parseDocument */.Tp)(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true, merge: true });
+    const at = (node) => lc.linePos(node?.range?.[0] ?? 0).line;
+    if (doc.errors.length > 0) {
+        throw bad(doc.errors.map((e) => {
+            const pos = lc.linePos(e.pos[0]);
+            // The library's own hint for several documents names its API, not what to do with the file.
+            const message = e.code === 'MULTIPLE_DOCS'
+                ? 'holds more than one YAML document (a "---" line): a Compose file is one document; split it into files, or read Kubernetes manifests with --manifest'
+                : `is not YAML: ${e.message.split('\n')[0]}`;
+            return { file, line: pos.line, column: pos.col, message };
+        }));
+    }
+    const root = doc.contents;
+    if (!(0,dist/* isMap */.jh)(root))
+        throw bad([{ file, line: at(root), message: 'is not a Compose file: its top level is not a mapping' }]);
+    let js;
     try {
-        // The runner masks the token in the log, not in the summary file; upstream texts may carry any token.
-        await core/* summary */.z.addRaw((0,redact/* redact */.E$)(buildSummary(input), secrets), true).write();
+        // maxAliasCount keeps an alias bomb (a billion laughs) from growing without bound.
+        js = doc.toJS({ maxAliasCount: 10_000 });
     }
     catch (e) {
-        core/* warning */.$e(`could not write the job summary: ${e.message}`);
+        throw bad([
+            { file, line: 1, message: `cannot be read as Compose reads it: ${e.message.split('\n')[0]}` }
+        ]);
     }
-}
-function setOutputs(result) {
-    core/* setOutput */.uH('count', result.count);
-    core/* setOutput */.uH('changed', JSON.stringify(result.changed));
-    core/* setOutput */.uH('changed-count', result.changed.length);
-    core/* setOutput */.uH('stale', JSON.stringify(result.stale));
-    core/* setOutput */.uH('left-out', JSON.stringify(result.leftOut.map((l) => l.slug)));
-    core/* setOutput */.uH('output', result.outDir);
-}
-async function runAction(env = process.env, cwd = process.cwd()) {
-    const token = core/* getInput */.V4('github-token');
-    const secrets = [token, env.GITHUB_TOKEN ?? ''];
-    // setSecret masks the value in the runner's log; redaction also covers the summary and other tokens' shapes.
-    if (token)
-        core/* setSecret */.Pq(token);
-    const log = (0,redact/* redactingLogger */.S)(coreLogger(env, cwd), secrets);
-    let refresh = false;
-    try {
-        refresh = refreshInput();
-        const now = new Date();
-        const previous = core/* getInput */.V4('previous');
-        const endoflifeUrl = core/* getInput */.V4('endoflife-url');
-        const settings = upstreamSettings(env, {
-            ...(token ? { token } : {}),
-            ...(endoflifeUrl ? { endoflifeUrl } : {}),
-            requestTimeout: core/* getInput */.V4('request-timeout'),
-            refreshDeadline: core/* getInput */.V4('refresh-deadline'),
-            judge: core/* getInput */.V4('judge'),
-            model: core/* getInput */.V4('model'),
-            modelsEndpoint: core/* getInput */.V4('models-endpoint'),
-            maxModelCalls: core/* getInput */.V4('max-model-calls')
-        });
-        const result = await pipeline_build({
-            catalogDir: core/* getInput */.V4('catalog') || 'catalog',
-            outDir: core/* getInput */.V4('output') || 'site',
-            baseUrl: await resolveBaseUrl(core/* getInput */.V4('base-url'), previous || undefined, env, log),
-            now,
-            refresh,
-            cwd,
-            sourceCommit: sourceCommit(env),
-            ...(previous ? { previousDir: previous } : {})
-        }, buildDeps(settings, log, now));
-        setOutputs(result);
-        log.info(`changed: ${result.changed.length ? result.changed.join(', ') : 'none'}`);
-        await writeSummary(env, {
-            count: result.count,
-            changes: result.changes,
-            stale: result.stale,
-            leftOut: result.leftOut,
-            historyReset: result.historyReset,
-            faults: result.faults,
-            warnings: result.warnings,
-            errors: [],
-            refresh,
-            stats: result.stats,
-            judging: result.judging
-        }, secrets);
+    const aliases = aliasTargets(doc);
+    const node = root.get('services', true);
+    const services = (0,dist/* isAlias */.Vj)(node) ? aliases.get(node) : node;
+    const jsServices = isRecord(js) ? js.services : undefined;
+    if (!(0,dist/* isMap */.jh)(services) || !isRecord(jsServices) || Object.keys(jsServices).length === 0) {
+        // A file that only includes others may have no services of its own.
+        if (root.has('include'))
+            return { file, doc, lc, js: js, services: doc.createNode({}), aliases };
+        throw bad([
+            {
+                file,
+                line: at(node ?? root),
+                // A Kubernetes object or a Flux HelmRelease given to --compose by mistake: say which flag reads it.
+                message: `has no services: a Compose file lists them under "services:"${root.has('apiVersion') || root.has('kind') ? '; this looks like a Kubernetes or Helm file: read it with --manifest' : ''}`
+            }
+        ]);
     }
-    catch (e) {
-        // Every problem becomes an annotation on the file and line it names; nothing is parsed back out of text.
-        const problems = e instanceof ProblemsError ? e.problems : [{ message: e.message }];
-        const said = problems.map((p) => (p.field ? `${p.field}: ${p.message}` : p.message));
-        problems.forEach((p, i) => log.error(said[i], p));
-        const closing = e instanceof ProblemsError ? closingLine(e, 'nothing was published') : e.message;
-        // A lone problem with no place is its own closing line: annotated once, the run still failed.
-        if (said.includes(closing))
-            process.exitCode = core/* ExitCode */.yU.Failure;
+    return { file, doc, lc, js: js, services, aliases };
+}
+/** Each alias of the document and the node it stands for: the last node before it with that anchor. */
+function aliasTargets(doc) {
+    const anchors = new Map();
+    const out = new Map();
+    (0,dist/* visit */.YR)(doc, {
+        Node: (_key, node) => {
+            if ((0,dist/* isAlias */.Vj)(node))
+                out.set(node, anchors.get(node.source));
+            else if (node.anchor)
+                anchors.set(node.anchor, node);
+        }
+    });
+    return out;
+}
+const resolved = (p, node) => ((0,dist/* isAlias */.Vj)(node) ? p.aliases.get(node) : node);
+/** The node of `key` in a service's mapping: its own, else the first merge source (in order) that has it. */
+function compose_locate(p, map, key, depth = 0) {
+    if (depth > MAX_CHAIN)
+        return null;
+    for (const pair of map.items)
+        if ((0,dist/* isScalar */.jn)(pair.key) && pair.key.value === key)
+            return pair.value;
+    for (const pair of map.items) {
+        const k = pair.key;
+        if (!(0,dist/* isScalar */.jn)(k) || typeof k.value !== 'symbol')
+            continue; // a merge key is a Symbol('<<') when merge is on
+        const sources = (0,dist/* isSeq */.oP)(pair.value) ? pair.value.items : [pair.value];
+        for (const s of sources) {
+            const m = resolved(p, s);
+            if (!(0,dist/* isMap */.jh)(m))
+                continue;
+            const found = compose_locate(p, m, key, depth + 1);
+            if (found)
+                return found;
+        }
+    }
+    return null;
+}
+/** A service's image and build after merge keys, `extends:` and interpolation. */
+function resolve(p, name, chain, ctx) {
+    const id = `${external_node_path_default().resolve(p.file)}\0${name}`;
+    const services = p.js.services;
+    p.byName ??= new Map(p.services.items.map((i) => [(0,dist/* isScalar */.jn)(i.key) ? String(i.key.value) : '?', i]));
+    const pair = p.byName.get(name);
+    const keyLine = lineOf(p, pair?.key);
+    const where = { file: p.file, line: keyLine, field: `services.${name}` };
+    if (chain.includes(id))
+        throw new Bad({ ...where, message: 'extends itself (an extends: cycle)' });
+    if (chain.length >= MAX_CHAIN)
+        throw new Bad({ ...where, message: `extends: goes more than ${MAX_CHAIN} deep` });
+    const svc = services[name];
+    const node = pair?.value;
+    const map = resolved(p, node);
+    if (!isRecord(svc) || !(0,dist/* isMap */.jh)(map))
+        throw new Bad({ ...where, message: 'is not a mapping' });
+    let image = null;
+    if (svc.image !== undefined && svc.image !== null) {
+        const imageNode = compose_locate(p, map, 'image');
+        const line = imageNode ? lineOf(p, imageNode) : keyLine;
+        if (typeof svc.image !== 'string')
+            throw new Bad({ file: p.file, line, field: `${where.field}.image`, message: 'is not a string' });
+        const v = interpolate(svc.image, ctx.env);
+        if ('problem' in v)
+            throw new Bad({
+                file: p.file,
+                line,
+                field: `${where.field}.image`,
+                message: notInterpolated(svc.image, v.problem)
+            });
+        image = { value: v.value, file: p.file, line };
+    }
+    let build = svc.build !== undefined && svc.build !== null;
+    if (svc.extends === undefined || svc.extends === null)
+        return { image, build };
+    // `extends: name` or `extends: {service, file}`; the file is relative to the file that says it.
+    const ext = svc.extends;
+    const extNode = compose_locate(p, map, 'extends');
+    const extWhere = { file: p.file, line: extNode ? lineOf(p, extNode) : keyLine, field: `${where.field}.extends` };
+    const field = (v, what) => {
+        if (typeof v !== 'string' || v === '')
+            throw new Bad({ ...extWhere, message: `${what} is not a name` });
+        const r = interpolate(v, ctx.env);
+        if ('problem' in r)
+            throw new Bad({ ...extWhere, message: notInterpolated(v, r.problem) });
+        return r.value;
+    };
+    let baseName;
+    let base = p;
+    if (typeof ext === 'string')
+        baseName = field(ext, 'the service it extends');
+    else if (isRecord(ext)) {
+        baseName = field(ext.service, 'extends.service');
+        if (ext.file !== undefined && ext.file !== null) {
+            const other = field(ext.file, 'extends.file');
+            base = ctx.load(beside(p.file, other), extWhere);
+        }
+    }
+    else
+        throw new Bad({ ...extWhere, message: 'is neither a service name nor {service, file}' });
+    if (!(baseName in base.js.services))
+        throw new Bad({ ...extWhere, message: `names no service "${baseName}" in ${base.file}` });
+    const inherited = resolve(base, baseName, [...chain, id], ctx);
+    build ||= inherited.build;
+    return { image: image ?? inherited.image, build };
+}
+/** The local files a top-level `include:` names (a path, or `{path: one or more}`), relative to the file. */
+function includes(p, env) {
+    const inc = p.js.include;
+    if (inc === undefined || inc === null)
+        return [];
+    const root = p.doc.contents;
+    const node = root.get('include', true);
+    const line = lineOf(p, node);
+    const at = { file: p.file, line, field: 'include' };
+    if (!Array.isArray(inc))
+        return [{ problem: { ...at, message: 'is not a list' } }];
+    const out = [];
+    const seq = (0,dist/* isSeq */.oP)(node) ? node.items : [];
+    inc.forEach((entry, i) => {
+        const entryLine = lineOf(p, seq[i]) || line;
+        const paths = typeof entry === 'string' ? [entry] : isRecord(entry) ? [entry.path].flat() : [undefined];
+        for (const raw of paths) {
+            const here = { file: p.file, line: entryLine, field: `include.${i}` };
+            if (typeof raw !== 'string' || raw === '') {
+                out.push({ problem: { ...here, message: 'names no file (a path, or {path: ...})' } });
+                continue;
+            }
+            const v = interpolate(raw, env);
+            if ('problem' in v)
+                out.push({ problem: { ...here, message: notInterpolated(raw, v.problem) } });
+            else if (/^[a-z][a-z0-9+.-]*:\/\//i.test(v.value) || v.value.startsWith('oci:') || v.value.startsWith('git@'))
+                out.push({
+                    problem: {
+                        ...here,
+                        message: `names a remote file (${JSON.stringify(v.value.slice(0, 120))}), which check does not fetch`
+                    }
+                });
+            else
+                out.push({ path: v.value, line: entryLine });
+        }
+    });
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/check/dockerfile.ts
+
+/** Larger than any real Dockerfile; a file past it is not read. */
+const dockerfile_MAX_BYTES = 1024 * 1024;
+/** Stages of one Dockerfile read at most: past it, the file is not one anyone reviews. */
+const MAX_STAGES = 1000;
+/**
+ * Is this file a Dockerfile, by its name, as Dependabot's docker ecosystem picks them: `Dockerfile`,
+ * `Dockerfile.prod`, `app.Dockerfile`, `Containerfile` (any case).
+ */
+function isDockerfile(file) {
+    const base = file.slice(file.lastIndexOf('/') + 1);
+    return /^(?:.+[._-])?(?:docker|container)file(?:[._-].+)?$/i.test(base) && !/\.(?:md|txt|json|ya?ml)$/i.test(base);
+}
+/** The `# escape=` parser directive, read from the directives at the top of the file; `\` by default. */
+function escapeOf(lines) {
+    for (const l of lines) {
+        const m = /^#\s*([a-zA-Z]+)\s*=\s*(\S*)\s*$/.exec(l);
+        if (!m)
+            break; // the first line that is not a directive ends them
+        if (m[1].toLowerCase() === 'escape' && (m[2] === '`' || m[2] === '\\'))
+            return m[2];
+    }
+    return '\\';
+}
+/**
+ * The file's instructions, each with the line it starts on: continuation lines joined, comment lines
+ * dropped, and here-documents (`RUN <<EOF … EOF`) skipped, so a `FROM` inside a script is not one.
+ */
+function instructions(text) {
+    const lines = text.split(/\r?\n/);
+    const escape = escapeOf(lines);
+    const out = [];
+    let i = 0;
+    while (i < lines.length) {
+        const first = lines[i];
+        if (/^\s*(#|$)/.test(first)) {
+            i++;
+            continue;
+        }
+        const start = i + 1;
+        let joined = '';
+        let line = first;
+        for (;;) {
+            const trimmed = line.replace(/\s+$/, '');
+            if (trimmed.endsWith(escape) && i + 1 < lines.length) {
+                joined += trimmed.slice(0, -1);
+                i++;
+                // Comment and empty lines inside a continued instruction are left out, as Docker does.
+                while (i < lines.length && /^\s*(#|$)/.test(lines[i]))
+                    i++;
+                if (i >= lines.length)
+                    break;
+                line = lines[i];
+                continue;
+            }
+            joined += trimmed;
+            i++;
+            break;
+        }
+        const m = /^\s*(\S+)\s*([\s\S]*)$/.exec(joined);
+        if (!m)
+            continue;
+        out.push({ keyword: m[1].toUpperCase(), args: m[2], line: start });
+        // Here-documents: their lines are a script's, not instructions.
+        for (const h of joined.matchAll(/<<(-?)(["']?)([A-Za-z_][\w]*)\2/g)) {
+            const word = h[3];
+            while (i < lines.length && (h[1] ? lines[i].trim() : lines[i]) !== word)
+                i++;
+            i++;
+        }
+    }
+    return out;
+}
+/** Whitespace-separated words, a quoted word kept whole (its quotes removed). */
+function dockerfile_words(args) {
+    const out = [];
+    for (const m of args.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g))
+        out.push(m[1] ?? m[2] ?? m[3]);
+    return out;
+}
+/**
+ * Every image a Dockerfile's `FROM` lines name, in the file's order, or why the file cannot be read.
+ * `field` is `FROM (stage NAME)`, or `FROM (stage N)` for a stage without a name; `line` is the `FROM`
+ * line, or the `ARG` line whose default gives the reference its tag when an argument does.
+ */
+function readDockerfileRefs(file, text) {
+    if (text.length > dockerfile_MAX_BYTES)
+        return { unreadable: `is larger than the ${dockerfile_MAX_BYTES / (1024 * 1024)} MiB read` };
+    if (text.includes('\0'))
+        return { unreadable: 'holds a NUL byte: it is not a text file' };
+    const args = new Map();
+    const stages = new Set();
+    const refs = [];
+    let stage = 0;
+    let env;
+    for (const ins of instructions(text)) {
+        if (ins.keyword === 'ARG' && stage === 0) {
+            // Only arguments declared before the first FROM apply to FROM lines.
+            for (const w of dockerfile_words(ins.args)) {
+                const eq = w.indexOf('=');
+                const name = eq < 0 ? w : w.slice(0, eq);
+                if (/^[A-Za-z_]\w*$/.test(name))
+                    args.set(name, { value: eq < 0 ? undefined : w.slice(eq + 1), line: ins.line });
+            }
+            continue;
+        }
+        if (ins.keyword !== 'FROM')
+            continue;
+        if (++stage > MAX_STAGES)
+            return { unreadable: `has more than ${MAX_STAGES} FROM lines` };
+        const ws = dockerfile_words(ins.args).filter((w) => !w.startsWith('--'));
+        const written = ws[0];
+        const as = ws[1]?.toLowerCase() === 'as' ? ws[2] : undefined;
+        const field = `FROM (stage ${as ?? stage})`;
+        // A stage's name counts from the next FROM on: `FROM node AS node` still pulls the image.
+        const earlier = new Set(stages);
+        if (as)
+            stages.add(as.toLowerCase());
+        if (!written) {
+            refs.push({ file, line: ins.line, image: null, field, unreadable: 'a FROM line names no image' });
+            continue;
+        }
+        // The arguments are all declared by the first FROM: one environment serves every FROM.
+        env ??= Object.fromEntries([...args].map(([k, v]) => [k, v.value]));
+        const filled = interpolate(written, env);
+        // The line a bump changes: the ARG of the last variable the reference uses, when it has a default.
+        const used = [...written.matchAll(/\$\{?([A-Za-z_]\w*)/g)].map((m) => args.get(m[1]));
+        const argLine = used.reverse().find((a) => a?.value !== undefined)?.line;
+        if ('problem' in filled) {
+            refs.push({
+                file,
+                line: ins.line,
+                image: null,
+                field,
+                unreadable: `a build argument decides it (${written.slice(0, 120)}): ${filled.problem.split(' (')[0]}`
+            });
+            continue;
+        }
+        const image = filled.value;
+        // `scratch` is an empty image, and an earlier stage's name is that stage: neither is pulled.
+        if (image.toLowerCase() === 'scratch' || earlier.has(image.toLowerCase()))
+            continue;
+        refs.push({ file, line: argLine ?? ins.line, image, field });
+    }
+    return { refs };
+}
+
+;// CONCATENATED MODULE: ./src/check/mentions.ts
+// Image references written anywhere in a text the gate does not parse (a `.env` file, a script, a
+// Terraform file): anything shaped `[registry/]name:tag` with a digit in the tag, or `name@sha256:…`.
+// Loose on purpose: it only decides whether a changed file the gate does not read may have changed an
+// image, and so must be listed as not read rather than pass unseen.
+const mentions_NAME = String.raw `(?:[a-z0-9][a-z0-9.-]*(?::\d+)?/)?[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*(?:/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*`;
+const mentions_MENTION = new RegExp(String.raw `(?<![\w./:@-])(${mentions_NAME})(?::([\w][\w.-]{0,127}?))?(@sha256:[a-f0-9]{64})?(?![\w/:@-]|\.[\w])`, 'g');
+/** The image references a text mentions, each as often as it does. */
+function imageMentions(text) {
+    const out = [];
+    for (const m of text.matchAll(mentions_MENTION)) {
+        const [all, name, tag, digest] = m;
+        if (!/[a-z]/.test(name))
+            continue;
+        if ((tag !== undefined && /\d/.test(tag)) || digest !== undefined)
+            out.push(all);
+    }
+    return out;
+}
+/** Whether `text` is one image reference with a tag or digest, and nothing else (`nginx:1.27`, not `none`). */
+function isWholeReference(text) {
+    const found = imageMentions(text);
+    return found.length === 1 && found[0] === text;
+}
+/** The mentions one text has and the other has not (counted: one of two copies bumped is a change). */
+function changedMentions(before, after) {
+    const count = new Map();
+    for (const m of imageMentions(before))
+        count.set(m, (count.get(m) ?? 0) + 1);
+    for (const m of imageMentions(after))
+        count.set(m, (count.get(m) ?? 0) - 1);
+    return [...count].filter(([, n]) => n !== 0).map(([m]) => m);
+}
+
+;// CONCATENATED MODULE: ./src/check/env-file.ts
+// Image references in a `.env` file, as Dependabot's docker ecosystem bumps them: a line
+// `NAME=image:tag` (or `image@sha256:…`, quoted or not, `export` allowed) whose whole value is an
+// image reference with a tag or a digest. Any other line is a setting, not an image.
+
+const env_file_MAX_BYTES = 1024 * 1024;
+/** `.env`, `.env.production`, `app.env`, in any folder. */
+function isEnvFile(file) {
+    const base = file.slice(file.lastIndexOf('/') + 1);
+    return /^\.env(\..+)?$/i.test(base) || /^.+\.env$/i.test(base);
+}
+/** Each line whose value is an image reference, with its variable as the field; or why the file is not read. */
+function readEnvRefs(file, text) {
+    if (text.length > env_file_MAX_BYTES)
+        return { unreadable: `is larger than the ${env_file_MAX_BYTES / (1024 * 1024)} MiB read` };
+    if (text.includes('\0'))
+        return { unreadable: 'holds a NUL byte: it is not a text file' };
+    const refs = [];
+    for (const [i, line] of text.split(/\r?\n/).entries()) {
+        const m = /^\s*(?:export\s+)?([A-Za-z_]\w*)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s#]*))\s*(?:#.*)?$/.exec(line);
+        if (!m)
+            continue;
+        const value = (m[2] ?? m[3] ?? m[4] ?? '').trim();
+        if (!isWholeReference(value) || hostAndPort(m[1], value))
+            continue;
+        refs.push({ file, line: i + 1, image: value, field: m[1] });
+    }
+    return { refs };
+}
+/** `HOST=db.local:5432`, `LISTEN=localhost:8080`: an address, shaped like an image but none. */
+function hostAndPort(name, value) {
+    if (/(HOST|ADDR|ADDRESS|URL|URI|PORT|LISTEN|ENDPOINT|SERVER)$/i.test(name))
+        return true;
+    const host = value.split(':')[0];
+    return !value.includes('/') && (host === 'localhost' || host.includes('.')) && /^[^:]+:\d+$/.test(value);
+}
+
+;// CONCATENATED MODULE: ./src/check/refs.ts
+// Image references in any YAML a self-hoster keeps in git — Compose files, Kubernetes manifests,
+// Helm values, Flux HelmRelease values, Kustomize `images:` — each with its line: `image: name:tag`
+// anywhere (and `imageName:`, `sidecarImage:`, `nextcloud_image:` holding a whole reference), the Helm
+// form `repository:` (+ `registry:`) + `tag:` in one mapping (or `name:` + `tag:` under an `image:` key), and Kustomize's `name`/`newName` + `newTag`/`digest`. Values that set an
+// image's tag alone leave its name to the chart: found, not readable. A reference left to a template
+// (`${VAR}`, `{{ .Values }}`) is found but not readable, and says so.
+
+
+/** Larger than any real manifest; a file past it is not read. */
+const refs_MAX_BYTES = 1024 * 1024;
+const TEMPLATE = /\$\{|\$[A-Za-z_]|\{\{/;
+/**
+ * Keys other than `image:` that operators give a whole image reference: CloudNativePG's `imageName:`, camelCase
+ * `…Image:` (`sidecarImage:`, `initImage:`) and snake-case `…_image:` (Ansible's `nextcloud_image:`). Renovate
+ * bumps them; a gate that did not read them would pass the bump.
+ */
+const NAMED_IMAGE = /^(?:imageName|[a-z][A-Za-z0-9]*Image(?:Name)?|[A-Za-z][A-Za-z0-9_]*_(?:image|IMAGE)(?:_name|_NAME)?)$/;
+const scalarText = (n) => (0,dist/* isScalar */.jn)(n) && (typeof n.value === 'string' || typeof n.value === 'number') ? String(n.value).trim() : null;
+/** Every image reference in one YAML file (all of its documents), in the file's order; [] for a file that is not YAML. */
+function findImageRefs(file, text) {
+    const read = readImageRefs(file, text);
+    return 'refs' in read ? read.refs : [];
+}
+/**
+ * Every image reference in one YAML file, or why the file cannot be read: too large, not text, or
+ * not YAML (a duplicate key, a bad indent) in any of its documents. The gate counts such a file as
+ * unknown: what it did not read may hold an image.
+ */
+function readImageRefs(file, text) {
+    if (text.length > refs_MAX_BYTES)
+        return { unreadable: `is larger than the ${refs_MAX_BYTES / (1024 * 1024)} MiB read` };
+    if (text.includes('\0'))
+        return { unreadable: 'holds a NUL byte: it is not a text file' };
+    const lc = new dist/* LineCounter */.HN();
+    const docs = (0,dist/* parseAllDocuments */.hR)(text, { lineCounter: lc, prettyErrors: false });
+    if (!Array.isArray(docs))
+        return { refs: [] }; // an empty stream: no document, no image
+    for (const doc of docs) {
+        const e = doc.errors[0];
+        if (e) {
+            const pos = lc.linePos(e.pos[0]);
+            return { unreadable: `is not YAML: line ${pos.line}: ${e.message.split('\n')[0].slice(0, 200)}` };
+        }
+    }
+    const lineOf = (n) => lc.linePos(n?.range?.[0] ?? 0).line;
+    const out = [];
+    const add = (field, lineNode, image) => {
+        const ref = { file, line: lineOf(lineNode), image, field };
+        if (TEMPLATE.test(image))
+            out.push({ ...ref, image: null, unreadable: `a template decides it (${image.slice(0, 120)})` });
         else
-            core/* setFailed */.C1((0,redact/* redact */.E$)(closing, secrets));
-        const errors = problems.map(formatProblem);
-        const summary = { count: null, changes: [], stale: [], warnings: [], errors, refresh, stats: null };
-        await writeSummary(env, summary, secrets);
+            out.push(ref);
+    };
+    const walk = (node, field, depth) => {
+        if (depth > 64)
+            return;
+        if ((0,dist/* isSeq */.oP)(node)) {
+            node.items.forEach((item, i) => walk(item, `${field}[${i}]`, depth + 1));
+            return;
+        }
+        if (!(0,dist/* isMap */.jh)(node))
+            return;
+        const at = (k) => `${field && !field.endsWith(':') ? `${field}.` : field}${k}`;
+        // Kustomize's `images:` entries: `name` is the image the manifests name; `newName`, `newTag`, `digest` what runs.
+        const kustomized = ['newTag', 'newName', 'digest'].some((k) => node.has(k)) && /images\[\d+\]$/.test(field);
+        if (kustomized) {
+            const name = scalarText(node.get('newName', true)) ?? scalarText(node.get('name', true));
+            const tagNode = node.get('newTag', true);
+            const tag = scalarText(tagNode);
+            const digest = scalarText(node.get('digest', true));
+            if (name)
+                add(at('name'), tag ? tagNode : node.get('name', true), `${name}${tag ? `:${tag}` : ''}${digest ? `@${digest}` : ''}`);
+            return;
+        }
+        // Charts that name the image `image.name` (+ `tag:`) instead of `image.repository`: the same reference.
+        const key = field.replace(/^.*[.:]/, '');
+        const nameKey = !node.has('repository') && /image$/i.test(key) ? 'name' : 'repository';
+        const repository = scalarText(node.get(nameKey, true));
+        if (repository !== null && repository !== '' && !repository.includes('://')) {
+            // Helm: registry + repository + tag (or a digest), each optional but the repository.
+            const registry = scalarText(node.get('registry', true));
+            const tagNode = node.get('tag', true);
+            const tag = scalarText(tagNode);
+            const digest = scalarText(node.get('digest', true));
+            const name = registry ? `${registry}/${repository}` : repository;
+            const image = `${name}${tag ? `:${tag}` : ''}${digest ? `@${digest}` : ''}`;
+            add(at(nameKey), tag ? tagNode : node.get(nameKey, true), image);
+        }
+        else if (/image$/i.test(key) && node.has('tag') && !node.has(nameKey) && scalarText(node.get('tag', true))) {
+            // Values that set only the tag (`image: {tag: 1.2.3}`): the image's name is in the chart's own defaults.
+            out.push({
+                file,
+                line: lineOf(node.get('tag', true)),
+                image: null,
+                field: at('tag'),
+                unreadable: `only the tag (${scalarText(node.get('tag', true)).slice(0, 60)}) is here: the image's name is in the chart's defaults, which the gate does not read`
+            });
+        }
+        for (const pair of node.items) {
+            const key = (0,dist/* isScalar */.jn)(pair.key) ? String(pair.key.value) : '?';
+            const here = field && !field.endsWith(':') ? `${field}.${key}` : `${field}${key}`;
+            const image = key === 'image' || NAMED_IMAGE.test(key) ? scalarText(pair.value) : null;
+            // Under another key than `image:`, only a whole reference with a tag or digest is one: `defaultImage: none` is not.
+            const whole = key === 'image' || (image !== null && isWholeReference(image));
+            if (image !== null && image !== '' && whole)
+                add(here, pair.value, image);
+            else
+                walk(pair.value, here, depth + 1);
+        }
+    };
+    // Each document is named by its kind and name where it has them (a manifest), else by its place:
+    // two Deployments in one file both hold spec.template.spec.containers[0].image.
+    docs.forEach((doc, i) => {
+        const root = doc.contents;
+        const kind = (0,dist/* isMap */.jh)(root) ? scalarText(root.get('kind', true)) : null;
+        const meta = (0,dist/* isMap */.jh)(root) ? root.get('metadata', true) : null;
+        const name = (0,dist/* isMap */.jh)(meta) ? scalarText(meta.get('name', true)) : null;
+        const prefix = kind && name ? `${kind}/${name}:` : docs.length > 1 ? `#${i + 1}:` : '';
+        walk(root, prefix, 0);
+    });
+    return { refs: out };
+}
+
+;// CONCATENATED MODULE: ./src/check/renovate-comments.ts
+// Image versions Renovate bumps through its regex-manager convention instead of an image field: a comment
+// `# renovate: datasource=docker depName=ghcr.io/siderolabs/kubelet` over the line that sets the version
+// (`kubernetesVersion: v1.31.0`, `ARG NODE_VERSION=22.1.0`, `export KUBELET_VERSION="v1.31.0"`). Such a
+// pair is the image `depName:version`, on the version's line. Other datasources (GitHub releases, Helm
+// charts) name no image and are left alone.
+
+const renovate_comments_COMMENT = /^\s*(?:#|\/\/)\s*renovate:\s*(.*)$/;
+/** `key: value`, `KEY=value`, with `- `, `export`, `ARG` or `ENV` before, quotes and a trailing comment around. */
+// One run of spaces after the `:` or `=`: two in a row (`:\s*` then `\s*`) made a line of spaces cost time in the
+// square of its length, which a pull request's text must never do.
+const renovate_comments_SETTING = /^\s*(?:-\s+)?(?:(?:export|ARG|ENV)\s+)?([\w.-]+)\s*[:=]\s*(["']?)([^\s"'#]+)\2\s*(?:#.*)?$/;
+/** The images a file's Renovate comments name with the version below each; a version that is a whole reference is not one. */
+function renovateRefs(file, text) {
+    const lines = text.split(/\r?\n/);
+    const out = [];
+    for (let i = 0; i + 1 < lines.length; i++) {
+        const m = renovate_comments_COMMENT.exec(lines[i]);
+        if (!m)
+            continue;
+        const fields = new Map();
+        for (const kv of m[1].trim().split(/\s+/)) {
+            const eq = kv.indexOf('=');
+            if (eq > 0)
+                fields.set(kv.slice(0, eq), kv.slice(eq + 1));
+        }
+        if (fields.get('datasource') !== 'docker')
+            continue;
+        const name = fields.get('packageName') ?? fields.get('depName');
+        const v = renovate_comments_SETTING.exec(lines[i + 1]);
+        // A value that holds a name (`image: x:1.2`) is the file's own reference, read where the file's kind reads it.
+        if (!name || !v || /[/:]/.test(v[3].split('@')[0]))
+            continue;
+        const image = `${name}:${v[3]}`;
+        if (!isWholeReference(image))
+            continue;
+        out.push({ file, line: i + 2, image, field: `${v[1]} (renovate: ${name.slice(0, 120)})` });
+    }
+    return out;
+}
+/** `refs` and the Renovate comments' images on lines none of `refs` is on (a Dockerfile's ARG is read once). */
+function withRenovateRefs(file, text, refs) {
+    const lines = new Set(refs.map((r) => r.line));
+    const more = renovateRefs(file, text).filter((r) => !lines.has(r.line));
+    return more.length === 0 ? [...refs] : [...refs, ...more].sort((a, b) => a.line - b.line);
+}
+
+;// CONCATENATED MODULE: ./src/check/file-kinds.ts
+// How a file holding image references is read, by its name: as YAML (Compose, Kubernetes, Helm, Flux,
+// Kustomize), as a Dockerfile or as a `.env` file; in each, Renovate's comments too. The PR gate
+// (changes.ts) and `check --manifest` (manifest.ts) read files the same way.
+
+
+
+
+const YAML_FILE = /\.ya?ml$/i;
+const file_kinds_kindOf = (file) => YAML_FILE.test(file) ? 'yaml' : isDockerfile(file) ? 'dockerfile' : isEnvFile(file) ? 'env' : 'other';
+/**
+ * The image references of one file's text, read as its kind says (anything else as YAML), with the versions its
+ * Renovate comments name (renovate-comments.ts); or why it cannot be read.
+ */
+function readRefs(file, kind, text) {
+    const read = kind === 'dockerfile'
+        ? readDockerfileRefs(file, text)
+        : kind === 'env'
+            ? readEnvRefs(file, text)
+            : readImageRefs(file, text);
+    return 'refs' in read ? { refs: withRenovateRefs(file, text, read.refs) } : read;
+}
+
+;// CONCATENATED MODULE: ./src/check/manifest.ts
+// The files `check --manifest` reads: Kubernetes manifests, Helm values, Flux HelmReleases, Kustomize
+// `images:`, Dockerfiles and `.env` files, as the PR gate reads them (file-kinds.ts), named one by one or
+// as a folder. A file named is read whatever its name (anything not a Dockerfile or `.env` as YAML), and
+// one that cannot be read is a bad input; in a folder only files of those kinds are read, hidden folders
+// and `node_modules` skipped, links never followed, and a file that cannot be read is listed as not
+// read: a Helm chart's templates are not YAML until rendered.
+
+
+
+
+
+/** A file past this is no manifest anyone reviews (refs.ts reads no more). */
+const manifest_MAX_BYTES = 1024 * 1024;
+/** Files one `check` reads from folders; past it the folder is too wide to mean one deployment. */
+const manifest_MAX_FILES = 5000;
+const manifest_MAX_DEPTH = 32;
+/** The files of readable kinds under `dir`, in name order; links and hidden folders are not entered. */
+function filesUnder(dir, depth, out, max) {
+    if (depth > manifest_MAX_DEPTH)
+        return;
+    let entries;
+    try {
+        entries = (0,external_node_fs_.readdirSync)(dir, { withFileTypes: true });
+    }
+    catch (e) {
+        throw problem('bad-input', `the folder cannot be read (${codeOf(e)})`, { file: dir });
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const e of entries) {
+        const p = external_node_path_default().join(dir, e.name);
+        if (e.isDirectory()) {
+            if (!e.name.startsWith('.') && e.name !== 'node_modules')
+                filesUnder(p, depth + 1, out, max);
+        }
+        else if (e.isFile() && file_kinds_kindOf(e.name) !== 'other') {
+            if (out.length >= max)
+                throw problem('bad-input', `--manifest: more than ${max} YAML files, Dockerfiles and .env files under the folders given; name the folders of what you deploy`);
+            out.push(p);
+        }
+    }
+}
+/**
+ * Every image reference in the files and folders named, in the order named; a file of a folder that could not be
+ * read is a reference at line 0 with no image, saying why.
+ */
+function readManifests(named, opts = {}) {
+    const refs = [];
+    const found = [];
+    for (const p of named) {
+        let folder = false;
+        try {
+            folder = (0,external_node_fs_.statSync)(p).isDirectory();
+        }
+        catch {
+            // Not there, or not readable: readRegularText below says which.
+        }
+        if (!folder) {
+            const read = readRegularText(p, manifest_MAX_BYTES, { followLinks: true });
+            if ('problem' in read)
+                throw problem('bad-input', read.problem, { file: p });
+            const got = readRefs(p, file_kinds_kindOf(p), read.text);
+            if ('unreadable' in got)
+                throw problem('bad-input', got.unreadable, { file: p });
+            refs.push(...got.refs);
+            continue;
+        }
+        const start = found.length;
+        filesUnder(p, 0, found, opts.maxFiles ?? manifest_MAX_FILES);
+        for (const file of found.slice(start)) {
+            const read = readRegularText(file, manifest_MAX_BYTES);
+            const got = 'problem' in read ? { unreadable: read.problem } : readRefs(file, file_kinds_kindOf(file), read.text);
+            if ('unreadable' in got)
+                refs.push({ file, line: 0, image: null, field: '', unreadable: `not read: it ${got.unreadable}` });
+            else
+                refs.push(...got.refs);
+        }
+    }
+    return refs;
+}
+
+;// CONCATENATED MODULE: ./src/check/gate.ts
+const FAIL_ON = ['breaking', 'caution', 'unknown', 'never'];
+/** Gate order: what each `--fail-on` level stops at, and above. */
+const LEVEL = { safe: 0, unknown: 1, caution: 2, breaking: 3 };
+const THRESHOLD = { unknown: 1, caution: 2, breaking: 3, never: Infinity };
+function parseFailOn(value, name = '--fail-on') {
+    const v = (value ?? 'breaking').trim().toLowerCase() || 'breaking';
+    if (!FAIL_ON.includes(v))
+        throw new Error(`${name} "${value}" is not one of ${FAIL_ON.join(', ')}`);
+    return v;
+}
+/** Does a class reach the `failOn` level? */
+function reaches(c, failOn) {
+    return LEVEL[c] >= THRESHOLD[failOn];
+}
+const norm = (c) => (c === 'unmaintained' ? 'caution' : c);
+/**
+ * The worst of an app's update: the verdict's class, or the most severe release crossed when that is
+ * worse (an update that is unknown overall but crosses a breaking release is breaking for the gate,
+ * and says which release and why). With `allowUrgent`, a breaking path of urgent fixes only counts as caution.
+ */
+function worstOf(a, opts = {}) {
+    const verdict = norm(a.safeToUpdate);
+    const d = a.decidedBy;
+    const crossed = d ? norm(d.safeToUpdate) : 'safe';
+    const byRelease = d !== null && LEVEL[crossed] >= LEVEL[verdict] && crossed !== 'safe';
+    let cls = byRelease ? crossed : verdict;
+    const urgentAllowed = cls === 'breaking' && a.urgentOnly && opts.allowUrgent === true;
+    if (urgentAllowed)
+        cls = 'caution';
+    if (a.safeToUpdate === 'unknown' && a.changesMajor && cls !== 'breaking' && opts.allowUnjudgedMajor !== true)
+        return {
+            safeToUpdate: 'breaking',
+            version: null,
+            words: `The update changes the major version and the catalog cannot judge it, so it counts as breaking (allow-unjudged-major lets it pass as unknown). ${a.rationale}`,
+            urgentAllowed: false,
+            unjudgedMajor: true
+        };
+    const words = byRelease ? (d.quote ?? d.evidence ?? d.rationale) : a.rationale;
+    return { safeToUpdate: cls, version: byRelease ? d.version : null, words, urgentAllowed, unjudgedMajor: false };
+}
+/** The most severe class the gate counts over every judged app; null when none was judged. */
+function worstOverall(result, opts = {}) {
+    let worst = null;
+    for (const a of result.apps) {
+        const c = worstOf(a, opts).safeToUpdate;
+        if (worst === null || LEVEL[c] > LEVEL[worst])
+            worst = c;
+    }
+    return worst;
+}
+/** 1 when any app's worst class (or, for `unknown`, an image the catalog does not know) reaches `failOn`. */
+function gateStatus(result, opts = {}) {
+    const threshold = THRESHOLD[opts.failOn ?? 'breaking'];
+    if (result.apps.some((a) => LEVEL[worstOf(a, opts).safeToUpdate] >= threshold))
+        return 1;
+    // A service built from source has no image to update; any other untracked image is unknown.
+    if (result.untracked.some((u) => u.image !== null) && LEVEL.unknown >= threshold)
+        return 1;
+    return 0;
+}
+
+;// CONCATENATED MODULE: ./src/check/oci.ts
+// `--resolve-images`: an image the catalog does not map, resolved by its
+// `org.opencontainers.image.source` label (the label Renovate reads to find changelogs), read from
+// the registry over the OCI distribution API with an anonymous pull token. Only when the user
+// allows network; every failure is a reason, never an exception.
+
+
+const SOURCE_LABEL = 'org.opencontainers.image.source';
+/** Manifests and image configs are small; anything larger is not read. */
+const oci_MAX_BYTES = 4 * 1024 * 1024;
+const ACCEPT = [
+    'application/vnd.oci.image.index.v1+json',
+    'application/vnd.oci.image.manifest.v1+json',
+    'application/vnd.docker.distribution.manifest.list.v2+json',
+    'application/vnd.docker.distribution.manifest.v2+json'
+].join(', ');
+/** The registry's base URL and the repository path in it; Docker Hub's implicit parts made explicit. */
+function registryOf(name) {
+    const parts = name.split('/');
+    const first = parts[0];
+    const hasRegistry = parts.length > 1 && (first.includes('.') || first.includes(':') || first === 'localhost');
+    let host = hasRegistry ? first.toLowerCase() : 'registry-1.docker.io';
+    let path = (hasRegistry ? parts.slice(1) : parts).join('/');
+    if (host === 'docker.io' || host === 'index.docker.io')
+        host = 'registry-1.docker.io';
+    if (host === 'registry-1.docker.io' && !path.includes('/'))
+        path = `library/${path}`;
+    // As Docker does, a registry on this machine is spoken to over plain HTTP.
+    const local = /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/.test(host);
+    return { base: `${local ? 'http' : 'https'}://${host}`, path };
+}
+/** `Bearer realm="…",service="…",scope="…"` */
+function bearerChallenge(header) {
+    if (!header || !/^bearer\s/i.test(header))
+        return null;
+    const out = {};
+    for (const m of header.slice(7).matchAll(/(\w+)="([^"]*)"/g))
+        out[m[1].toLowerCase()] = m[2];
+    return out.realm ? out : null;
+}
+/** The GitHub repository (`owner/name`) a source URL names, or null. */
+function githubRepoOf(source) {
+    const m = /^(?:https?:\/\/|git@)github\.com[/:]([\w.-]+)\/([\w.-]+?)(?:\.git)?\/?$/i.exec(source.trim());
+    return m ? `${m[1]}/${m[2]}` : null;
+}
+/** The image's source label, or why it could not be read. */
+async function imageSourceLabel(ref, deps = {}) {
+    const doFetch = deps.fetch ?? fetch;
+    const timeoutMs = deps.timeoutMs ?? 10_000;
+    const { base, path } = registryOf(ref.name);
+    let token = null;
+    const get = async (url, accept) => {
+        const timeout = AbortSignal.timeout(timeoutMs);
+        try {
+            const res = await doFetch(url, {
+                signal: timeout,
+                redirect: 'follow',
+                headers: { accept, ...(token ? { authorization: `Bearer ${token}` } : {}) }
+            });
+            return { url, res, timeout };
+        }
+        catch (e) {
+            throw new Error((0,util_network/* networkFailure */.rd)(e, (0,util_network/* hostOf */.w4)(url), { timeout, timeoutMs })?.message ?? e.message);
+        }
+    };
+    const discard = (a) => a.res.body?.cancel().catch(() => { });
+    // The registry's host comes from a Compose file: its body is streamed under the cap, never read whole first.
+    const json = async ({ url, res, timeout }) => {
+        const body = await readBoundedBody(res, oci_MAX_BYTES, timeout, timeoutMs);
+        if ('cut' in body)
+            throw new Error(`${res.url || url} ${body.cut}`);
+        return JSON.parse(new TextDecoder().decode(body.bytes));
+    };
+    /** A document of the registry, asking for an anonymous pull token once when challenged. */
+    const read = async (url, accept) => {
+        let answer = await get(url, accept);
+        if (answer.res.status === 401 && token === null) {
+            await discard(answer);
+            const c = bearerChallenge(answer.res.headers.get('www-authenticate'));
+            if (!c)
+                throw new Error(`${(0,util_network/* hostOf */.w4)(url)} asks for credentials this check does not have`);
+            const t = new URL(c.realm);
+            if (c.service)
+                t.searchParams.set('service', c.service);
+            t.searchParams.set('scope', c.scope ?? `repository:${path}:pull`);
+            const tr = await get(t.href, 'application/json');
+            if (!tr.res.ok) {
+                await discard(tr);
+                throw new Error(`${(0,util_network/* hostOf */.w4)(t.href)} gave no anonymous pull token (HTTP ${tr.res.status})`);
+            }
+            const doc = (await json(tr));
+            token = doc.token ?? doc.access_token ?? null;
+            if (!token)
+                throw new Error(`${(0,util_network/* hostOf */.w4)(t.href)} answered without a token`);
+            answer = await get(url, accept);
+        }
+        if (!answer.res.ok) {
+            await discard(answer);
+            throw new Error(`${url} answered HTTP ${answer.res.status}`);
+        }
+        return json(answer);
+    };
+    try {
+        const reference = ref.digest ?? ref.tag ?? 'latest';
+        let m = (await read(`${base}/v2/${path}/manifests/${reference}`, ACCEPT));
+        if (m.annotations?.[SOURCE_LABEL])
+            return { source: m.annotations[SOURCE_LABEL] };
+        if (Array.isArray(m.manifests)) {
+            const pick = m.manifests.find((x) => x.platform?.os === 'linux' && x.platform.architecture === 'amd64') ?? m.manifests[0];
+            if (!pick)
+                return { why: 'its image index lists no image' };
+            m = (await read(`${base}/v2/${path}/manifests/${pick.digest}`, ACCEPT));
+            if (m.annotations?.[SOURCE_LABEL])
+                return { source: m.annotations[SOURCE_LABEL] };
+        }
+        if (!m.config?.digest)
+            return { why: 'its manifest names no image configuration' };
+        const config = (await read(`${base}/v2/${path}/blobs/${m.config.digest}`, '*/*'));
+        const source = config.config?.Labels?.[SOURCE_LABEL];
+        return source ? { source } : { why: `the image has no ${SOURCE_LABEL} label` };
+    }
+    catch (e) {
+        return { why: `its registry could not be read: ${e.message}` };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/check/resolve.ts
+
+
+/**
+ * The app whose GitHub repository an unmapped `ghcr.io/OWNER/NAME` image is named after, found without a lookup:
+ * GitHub's container registry gives each account its own namespace, so only OWNER publishes there, and the package
+ * named like its repository is that repository's image (`ghcr.io/n8n-io/n8n`). Deeper paths and other names are not
+ * guessed at.
+ */
+function ownRegistryPackage(ref, byRepo) {
+    const m = /^ghcr\.io\/([^/]+\/[^/]+)$/.exec(imageKey(ref.name));
+    const record = m ? byRepo.get(m[1].toLowerCase()) : undefined;
+    return record ? { record, source: `https://github.com/${record.repo}` } : null;
+}
+/**
+ * The app of an image the catalog does not map: by its ghcr.io namespace first (no lookup), else by its source
+ * label when `resolve` is given; null when neither was tried, else the words a failed lookup adds to the reason.
+ */
+async function resolveUnmapped(ref, byRepo, resolve, flag) {
+    const own = ownRegistryPackage(ref, byRepo);
+    if (own)
+        return { record: own.record, resolvedFrom: own.source, resolvedBy: 'registry-namespace' };
+    if (!resolve)
+        return null;
+    const found = await resolveByLabel(ref, resolve, byRepo, flag);
+    return 'record' in found ? { record: found.record, resolvedFrom: found.source, resolvedBy: 'source-label' } : found;
+}
+/**
+ * The app of `ref` by its label: `records` by repository (lower case). `flag` names the switch in the
+ * reason (`--resolve-images` on the command line, `resolve-images` in the action).
+ */
+async function resolveByLabel(ref, resolve, byRepo, flag) {
+    const found = await resolve(ref);
+    if ('why' in found)
+        return { why: `${flag}: ${found.why}` };
+    const repo = githubRepoOf(found.source);
+    const record = repo ? byRepo.get(repo.toLowerCase()) : undefined;
+    if (record)
+        return { record, source: found.source };
+    return {
+        why: `${flag}: its source label names ${found.source.slice(0, 200)}, which is no app of the catalog`
+    };
+}
+/**
+ * `resolve` asked at most once for each image name and tag (a pull request or a Compose file often names one image
+ * many times), at most `max` times in all, and not once `totalMs` have passed since the first lookup (a registry
+ * that answers slowly would otherwise hold the run for each image): past either, the reason says the lookups ran out.
+ */
+function cachedResolve(resolve, { max = Infinity, totalMs = Infinity, now = Date.now } = {}) {
+    const cache = new Map();
+    let started = null;
+    return (ref) => {
+        const key = `${ref.name}:${ref.tag ?? ''}@${ref.digest ?? ''}`;
+        let answer = cache.get(key);
+        if (!answer) {
+            started ??= now();
+            answer =
+                cache.size >= max
+                    ? Promise.resolve({ why: `not looked up: the first ${max} images looked up are all a run reads` })
+                    : now() - started >= totalMs
+                        ? Promise.resolve({ why: `not looked up: the ${totalMs / 1000} s a run gives registry lookups ran out` })
+                        : resolve(ref);
+            cache.set(key, answer);
+        }
+        return answer;
+    };
+}
+
+;// CONCATENATED MODULE: ./src/check/snapshot.ts
+// A published snapshot, read over HTTP or from a folder (the Pages branch checked out, or a build's
+// --out). Every document is checked against its schema: `check` judges only what it can trust.
+
+
+
+
+
+
+
+const TOTAL_MS = 120_000;
+/** Documents of a snapshot are at most this large, 64 MiB, decompressed (a 10,000-app catalog is about 10 MB). */
+const snapshot_MAX_BYTES = 64 * 1024 * 1024;
+const snapshot_bad = (file, message) => new ProblemsError('bad-input', [{ file, message }], `${file}: ${message}`);
+/** `--api URL|DIR`: the site's address or folder; a path to its apps.json is accepted too. */
+function snapshotReader(api, deps = {}) {
+    const trimmed = api.replace(/\/api\/v1\/apps\.json$/, '').replace(/\/+$/, '');
+    const isUrl = /^https?:\/\//i.test(trimmed);
+    // The address as printed and as documents are fetched from: no user name or password, and no
+    // trailing slash (URL.href adds one to a bare origin once the credentials are taken out).
+    const where = (0,http_url/* withoutCredentials */.r)(trimmed).replace(/\/+$/, '');
+    const load = isUrl ? httpLoader(trimmed, where, deps) : fileLoader(trimmed);
+    return {
+        where,
+        async read(sitePath, schema) {
+            const { name, text } = await load(sitePath);
+            if (text === null)
+                return null;
+            let raw;
+            try {
+                raw = JSON.parse(text);
+            }
+            catch {
+                throw snapshot_bad(name, 'is not JSON: is --api the address of an updatesafe snapshot?');
+            }
+            const parsed = schema.safeParse(raw);
+            if (!parsed.success) {
+                const problems = zodProblems(parsed.error, name).slice(0, 5);
+                throw new ProblemsError('bad-input', problems, `${name} is not a valid updatesafe document`);
+            }
+            return parsed.data;
+        }
+    };
+}
+function fileLoader(dir) {
+    return async (sitePath) => {
+        const name = external_node_path_default().join(dir, ...sitePath.split('/'));
+        // A FIFO or a device in the folder is refused before it is read; a link (a checked-out tree may hold one) is followed to a file.
+        let target;
+        try {
+            target = (0,external_node_fs_.realpathSync)(name);
+        }
+        catch (e) {
+            if (e.code === 'ENOENT')
+                return { name, text: null };
+            throw snapshot_bad(name, `cannot be read (${e.code ?? e.message})`);
+        }
+        const read = readRegularFile(target, snapshot_MAX_BYTES);
+        if (!('bytes' in read))
+            throw snapshot_bad(name, refusalWords(read, snapshot_MAX_BYTES));
+        return { name, text: new TextDecoder().decode(read.bytes) };
+    };
+}
+/** Redirects followed for one document; Pages answers at most two (http to https, a custom domain). */
+const MAX_REDIRECTS = 5;
+/** `base` may hold `user:pass@`; `shownBase` is the same address without it, the one printed and fetched. */
+function httpLoader(base, shownBase, deps) {
+    const doFetch = deps.fetch ?? fetch;
+    // `http://user:pass@host` is sent as Basic authentication to that origin only, and never printed.
+    let start;
+    let auth = null;
+    try {
+        start = new URL(base);
+        const user = `${decodeURIComponent(start.username)}:${decodeURIComponent(start.password)}`;
+        if (start.username || start.password)
+            auth = `Basic ${Buffer.from(user).toString('base64')}`;
+    }
+    catch {
+        throw snapshot_bad(shownBase, 'is not a URL');
+    }
+    const origin = start.origin;
+    const totalMs = deps.totalMs ?? TOTAL_MS;
+    const overall = AbortSignal.timeout(totalMs);
+    const outOfTime = (name) => snapshot_bad(name, `was not read: check's time for the whole snapshot (${totalMs / 1000} s) ran out; the server at ${(0,util_network/* hostOf */.w4)(shownBase)} answers too slowly`);
+    return async (sitePath) => {
+        const name = `${shownBase}/${sitePath}`;
+        if (overall.aborted)
+            throw outOfTime(name);
+        const timeoutMs = deps.timeoutMs ?? 20_000;
+        // One bound for the whole document: every redirect, the headers and the body; and the run's.
+        const own = AbortSignal.timeout(timeoutMs);
+        const timeout = AbortSignal.any([own, overall]);
+        let url = new URL(name);
+        let res;
+        for (let hops = 0;; hops++) {
+            try {
+                res = await doFetch(url, {
+                    signal: timeout,
+                    redirect: 'manual',
+                    headers: auth && url.origin === origin ? { authorization: auth } : {}
+                });
+            }
+            catch (e) {
+                if (overall.aborted)
+                    throw outOfTime(name);
+                // fetch's own message is "fetch failed"; its cause says why ("bad port" for a port fetch refuses to use).
+                const cause = e.cause?.message;
+                const why = (0,util_network/* networkFailure */.rd)(e, (0,util_network/* hostOf */.w4)(url.href), { timeout, timeoutMs })?.message ??
+                    `${e.message}${typeof cause === 'string' && cause !== '' ? ` (${cause.slice(0, 200)})` : ''}`;
+                throw snapshot_bad(name, `could not be fetched: ${why}`);
+            }
+            const location = res.headers.get('location');
+            if (![301, 302, 303, 307, 308].includes(res.status) || location === null)
+                break;
+            await res.body?.cancel().catch(() => { });
+            if (hops >= MAX_REDIRECTS)
+                throw snapshot_bad(name, `redirects more than ${MAX_REDIRECTS} times`);
+            let next;
+            try {
+                next = new URL(location, url);
+            }
+            catch {
+                throw snapshot_bad(name, 'redirects to something that is not a URL');
+            }
+            if (next.protocol !== 'http:' && next.protocol !== 'https:')
+                throw snapshot_bad(name, 'redirects away from http(s)');
+            next.username = '';
+            next.password = '';
+            url = next;
+        }
+        if (res.status === 404) {
+            await res.body?.cancel().catch(() => { });
+            return { name, text: null };
+        }
+        if (!res.ok) {
+            await res.body?.cancel().catch(() => { });
+            throw snapshot_bad(name, `answered HTTP ${res.status}`);
+        }
+        const body = await readBoundedBody(res, snapshot_MAX_BYTES, timeout, timeoutMs);
+        if ('cut' in body)
+            throw overall.aborted ? outOfTime(name) : snapshot_bad(name, body.cut);
+        return { name, text: new TextDecoder().decode(body.bytes) };
+    };
+}
+/** The catalog document, which must exist: a 404 here means --api points at no snapshot. */
+async function required(reader, sitePath, schema) {
+    const doc = await reader.read(sitePath, schema);
+    if (doc === null)
+        throw snapshot_bad(`${reader.where}/${sitePath}`, `not found (404 or no such file): --api must be the address or folder of an updatesafe snapshot, e.g. https://OWNER.github.io/REPO`);
+    return doc;
+}
+
+;// CONCATENATED MODULE: ./src/check/report.ts
+// `updatesafe check`: for each app a user runs, the verdict of updating from the running version
+// to the latest, from a published snapshot's per-release history; as a table or as JSON, and an
+// exit status a deploy script or an update bot can gate on.
+
+
+
+
+
+
+
+
+
+
+function crossedOf(e) {
+    return {
+        version: e.version,
+        safeToUpdate: e.safeToUpdate,
+        breakingKind: e.breakingKind,
+        security: e.security,
+        url: e.url
+    };
+}
+/**
+ * Both read as versions and their first numbers differ. Where `to` is only the catalog's latest (a version you run,
+ * not a pull request's), a running major above it is a stale catalog, not an update; a pull request's downgrade
+ * across a major is still one.
+ */
+function changesMajor(from, to, toLatest) {
+    const a = from === null ? null : (0,versions/* parseVersion */.ot)(from);
+    const b = to === null ? null : (0,versions/* parseVersion */.ot)(to);
+    if (a === null || b === null)
+        return false;
+    const [x = 0, y = 0] = [a.numbers[0], b.numbers[0]];
+    return toLatest ? x < y : x !== y;
+}
+/** A verdict with nothing judged: the update as shown, unknown for `rationale`. */
+function notJudgedVerdict(running, latest, rationale) {
+    return {
+        running: running ?? '',
+        latest,
+        safeToUpdate: 'unknown',
+        rationale,
+        decidedBy: null,
+        crossed: [],
+        urgentOnly: false
+    };
+}
+function checked(record, source, running, v) {
+    const d = v.decidedBy;
+    return {
+        slug: record.slug,
+        name: record.name,
+        source,
+        running,
+        latest: v.latest || record.latestVersion,
+        safeToUpdate: v.safeToUpdate,
+        rationale: v.rationale,
+        decidedBy: d && { ...crossedOf(d), rationale: d.rationale, quote: d.quote, evidence: d.evidence },
+        crossed: v.crossed.map(crossedOf),
+        breaking: v.safeToUpdate === 'breaking' || v.crossed.some((e) => e.safeToUpdate === 'breaking'),
+        urgentOnly: v.urgentOnly,
+        unmaintained: record.safeToUpdate === 'unmaintained',
+        changesMajor: changesMajor(running, v.latest || record.latestVersion, source.from !== 'change')
+    };
+}
+/**
+ * The records an image maps to, less those that another of them replaces: an archived project's image that its
+ * successor goes on publishing (`matrixdotorg/synapse`) is the successor's, so a service gets one row, not two.
+ */
+function oneApp(slugs, records) {
+    const tracked = slugs.map((slug) => records.get(slug)).filter((r) => r !== undefined);
+    const repos = new Set(tracked.map((r) => r.repo.toLowerCase()));
+    const current = tracked.filter((r) => !(r.successor && repos.has(r.successor.toLowerCase())));
+    return current.length > 0 ? current : tracked;
+}
+/**
+ * The apps to judge: every `--from`, every Compose service whose image the catalog tracks (to the
+ * latest), and every changed image the catalog tracks (from its old version to its new one).
+ */
+async function runCheck(reader, input) {
+    const catalog = await required(reader, paths.catalog, src_schema/* catalogDocSchema */.rB);
+    const flag = input.resolveFlag ?? '--resolve-images';
+    const records = new Map(catalog.apps.map((a) => [a.slug, a]));
+    const byRepo = new Map(catalog.apps.map((a) => [a.repo.toLowerCase(), a]));
+    const histories = new Map();
+    const historyOf = async (slug) => {
+        if (!histories.has(slug))
+            histories.set(slug, await reader.read(paths.releases(slug), src_schema/* releasesDocSchema */.QJ));
+        return histories.get(slug);
+    };
+    /** The update between two places in the app's history, shown as `running` → `latest`. */
+    const judge = async (record, source, running, latest, place) => {
+        const unread = record.latestVersion === src_schema/* NOT_READ_VERSION */.CQ;
+        const history = unread ? null : await historyOf(record.slug);
+        if (history === null) {
+            const why = unread
+                ? `The catalog has not read a release of ${record.slug} yet (a refresh reads them)`
+                : `The snapshot publishes no judged releases for ${record.slug} (it predates ${paths.releases('{slug}')})`;
+            return checked(record, source, running, notJudgedVerdict(running, latest, `${why}: the update is not judged.`));
+        }
+        const { from, to } = place(history.releases);
+        // Spans never read (history gaps) make an update across them unknown, never safe.
+        return checked(record, source, running, verdictOver(history.releases, from, to, { running, latest, gaps: history.gaps ?? [] }));
+    };
+    const releasesOf = async (slug) => (await historyOf(slug))?.releases ?? [];
+    /** A pull request's change of one app's image, from `base` to `head`. */
+    const judgeChange = async (record, source, base, head, headBuild, baseMatch) => {
+        const history = await historyOf(record.slug);
+        const releases = history?.releases ?? [];
+        const sameApp = 'slugs' in baseMatch && baseMatch.slugs.includes(record.slug);
+        const to = placeImage(head, headBuild, releases, record.latestVersion);
+        const from = base && sameApp
+            ? placeImage(base, baseMatch.community.get(record.slug), releases, record.latestVersion)
+            : { shown: null, unknown: 'it is not an image reference' };
+        const unknown = !sameApp
+            ? `the image was ${source.baseImage}, not one of ${record.slug}'s: there is no earlier version of it to update from`
+            : 'unknown' in from
+                ? `the version before is not known (${source.baseImage}): ${from.unknown}`
+                : 'unknown' in to
+                    ? `the version after is not known (${source.image}): ${to.unknown}`
+                    : null;
+        // A tag that names no version is shown as written, never as the catalog's latest.
+        if (unknown !== null || !('place' in from) || !('place' in to))
+            return checked(record, source, sameApp ? from.shown : null, notJudgedVerdict(sameApp ? from.shown : null, to.shown ?? (head.digest ? `@${head.digest.slice(0, 19)}` : '?'), `The update is not judged: ${unknown}. Pin version tags to have it judged.`));
+        if (from.shown === to.shown) {
+            // One tag, another digest or variant: a rebuild of one release, unless the tag floats over a line.
+            const moved = base.digest !== head.digest ? digestMove(to.place, releases, history?.gaps ?? []) : null;
+            return checked(record, source, from.shown, moved
+                ? {
+                    ...notJudgedVerdict(from.shown, to.shown, `The update is not judged: ${moved.why}.`),
+                    crossed: moved.mayCarry
+                }
+                : {
+                    ...notJudgedVerdict(from.shown, to.shown, `The version stays ${from.shown} (only the digest or the image's variant changes).`),
+                    safeToUpdate: 'safe'
+                });
+        }
+        return judge(record, source, from.shown, to.shown, () => ({ from: from.place, to: to.place }));
+    };
+    const apps = [];
+    for (const f of input.from) {
+        const record = records.get(f.slug);
+        if (!record)
+            throw problem('bad-input', `--from ${f.slug}=${f.version}: no app "${f.slug}" in the snapshot at ${reader.where}${slugHint(f.slug, records.keys())}`);
+        apps.push(await judge(record, { from: 'argument' }, f.version, record.latestVersion, (h) => ({
+            from: placeLabel(h, f.version),
+            to: placeLabel(h, record.latestVersion)
+        })));
+    }
+    const untracked = [];
+    // What runs, as written: Compose services, then the references of --manifest files (null: not readable, and why).
+    const written = [
+        ...input.services.map((s) => ({ ...s, from: 'compose', unreadable: undefined })),
+        ...(input.refs ?? []).map((r) => ({
+            file: r.file,
+            service: r.field,
+            line: r.line,
+            image: r.image,
+            from: 'manifest',
+            unreadable: r.unreadable
+        }))
+    ];
+    if (written.length > 0) {
+        const images = await required(reader, paths.images, src_schema/* imagesDocSchema */.mE);
+        const match = imageMatcher(images.images, records.keys());
+        for (const s of written) {
+            const where = { file: s.file, service: s.service, line: s.line, image: s.image };
+            if (s.image === null) {
+                untracked.push({ ...where, reason: s.unreadable ?? 'no image: (built from source), so no version to check' });
+                continue;
+            }
+            const m = match(s.image);
+            let tracked = 'slugs' in m ? oneApp(m.slugs, records) : [];
+            const ref = parseImageRef(s.image);
+            let resolved;
+            let reason = 'untracked' in m ? m.untracked : 'not tracked by this catalog';
+            const found = tracked.length === 0 && ref ? await resolveUnmapped(ref, byRepo, input.resolve, flag) : null;
+            if (found && 'record' in found) {
+                tracked = [found.record];
+                resolved = { resolvedFrom: found.resolvedFrom, resolvedBy: found.resolvedBy };
+            }
+            else if (found)
+                reason += `; ${found.why}`;
+            if (tracked.length === 0 || !ref) {
+                untracked.push({ ...where, reason });
+                continue;
+            }
+            for (const record of tracked) {
+                const source = {
+                    from: s.from,
+                    ...where,
+                    image: s.image,
+                    ...resolved
+                };
+                const build = 'slugs' in m ? m.community.get(record.slug) : undefined;
+                const running = placeImage(ref, build, await releasesOf(record.slug), record.latestVersion);
+                if ('place' in running)
+                    apps.push(await judge(record, source, running.shown, record.latestVersion, (h) => ({
+                        from: running.place,
+                        to: placeLabel(h, record.latestVersion)
+                    })));
+                else
+                    apps.push(checked(record, source, running.shown, notJudgedVerdict(running.shown, record.latestVersion, `The running version is not known: ${running.unknown}. Pin a version tag to have the update judged.`)));
+            }
+        }
+    }
+    const changes = input.changes ?? [];
+    if (changes.length > 0) {
+        const images = await required(reader, paths.images, src_schema/* imagesDocSchema */.mE);
+        const match = imageMatcher(images.images, records.keys());
+        for (const c of changes) {
+            const where = { file: c.file, service: c.field, line: c.line, image: c.image };
+            let m = match(c.image);
+            const head = parseImageRef(c.image);
+            const base = parseImageRef(c.baseImage);
+            let baseMatch = match(c.baseImage);
+            let resolved;
+            const found = 'untracked' in m && head ? await resolveUnmapped(head, byRepo, input.resolve, flag) : null;
+            if (found && 'record' in found) {
+                // The image before is the same app's when it is the same image (its tag bumped).
+                m = { slugs: [found.record.slug], community: new Map() };
+                if (base && imageKey(base.name) === imageKey(head.name))
+                    baseMatch = m;
+                resolved = { resolvedFrom: found.resolvedFrom, resolvedBy: found.resolvedBy };
+            }
+            else if (found && 'untracked' in m)
+                m = { untracked: `${m.untracked}; ${found.why}` };
+            const tracked = 'slugs' in m ? oneApp(m.slugs, records) : [];
+            if ('untracked' in m || tracked.length === 0 || !head) {
+                untracked.push({ ...where, reason: 'untracked' in m ? m.untracked : 'not tracked by this catalog' });
+                continue;
+            }
+            for (const record of tracked) {
+                const source = {
+                    from: 'change',
+                    ...where,
+                    baseImage: c.baseImage,
+                    ...resolved
+                };
+                apps.push(await judgeChange(record, source, base, head, m.community.get(record.slug), baseMatch));
+            }
+        }
+    }
+    return { snapshot: { generatedAt: catalog.generatedAt }, apps, untracked };
+}
+/** `postgres` for `postgresql`: the slugs that hold what was written (or begin it), shortest first, for the error. */
+function slugHint(written, slugs) {
+    const w = written.toLowerCase();
+    if (w.length < 3)
+        return '';
+    const near = [...slugs]
+        .filter((s) => s.includes(w) || (w.startsWith(s) && s.length >= 3))
+        .sort((a, b) => a.length - b.length || a.localeCompare(b))
+        .slice(0, 3);
+    return near.length > 0 ? ` (did you mean ${near.map((s) => `"${s}"`).join(', ')}?)` : '';
+}
+
+;// CONCATENATED MODULE: ./src/check/table.ts
+// `updatesafe check`'s output: a table for a terminal (the service beside the app, the verdict, the
+// worst class crossed with its release, and the deciding words wrapped under their column, never
+// cut), or the JSON document `--json` prints.
+
+
+
+/** The JSON document `--json` prints; `worst` is what the gate counted for each app. */
+function checkJson(result, opts = {}) {
+    return {
+        snapshot: result.snapshot,
+        apps: result.apps.map((a) => ({
+            slug: a.slug,
+            name: a.name,
+            running: a.running,
+            latest: a.latest,
+            safeToUpdate: a.safeToUpdate,
+            rationale: a.rationale,
+            worst: worstOf(a, opts),
+            decidedBy: a.decidedBy,
+            crossed: a.crossed,
+            breaking: a.breaking,
+            urgentOnly: a.urgentOnly,
+            unmaintained: a.unmaintained,
+            changesMajor: a.changesMajor,
+            source: a.source
+        })),
+        untracked: result.untracked
+    };
+}
+/** Upstream's words on a terminal: control characters shown escaped, one line, bounded. */
+function cell(text, max) {
+    const s = (0,util_text/* escapeUnsafe */.au)(text.replace(/\s+/g, ' ').trim());
+    return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+}
+/** A path on a terminal: like `cell`, but a long one keeps its end, which names the file. */
+function pathCell(file, max) {
+    const s = (0,util_text/* escapeUnsafe */.au)(file.replace(/\s+/g, ' ').trim());
+    return s.length > max ? `…${s.slice(s.length - max + 1)}` : s;
+}
+/** Where a row's version was read: the Compose service, a manifest's file and line, or `(--from)`. */
+function whereCell(source, max) {
+    if (source.from === 'compose')
+        return cell(source.service, max);
+    if (source.from === 'argument')
+        return '(--from)';
+    const line = `:${source.line}`;
+    return `${pathCell(source.file, max - line.length)}${line}`;
+}
+/** Words wrapped at `width` columns; a word longer than the width is split. */
+function wrap(text, width) {
+    const out = [];
+    let line = '';
+    for (let word of text.split(' ').filter((w) => w !== '')) {
+        while (word.length > width) {
+            if (line)
+                out.push(line);
+            out.push(word.slice(0, width));
+            word = word.slice(width);
+            line = '';
+        }
+        if (!line)
+            line = word;
+        else if (line.length + 1 + word.length <= width)
+            line += ` ${word}`;
+        else {
+            out.push(line);
+            line = word;
+        }
+    }
+    if (line)
+        out.push(line);
+    return out.length > 0 ? out : [''];
+}
+/** The deciding words are long: at most this many characters (the JSON has them whole). */
+const MAX_WORDS = 600;
+/** A plain table for a terminal `columns` wide, then the images not checked and why. */
+function checkTable(result, opts = {}) {
+    const head = ['SERVICE', 'APP', 'RUNNING', 'LATEST', 'VERDICT', 'WORST CROSSED', 'WHY'];
+    const rows = result.apps.map((a) => {
+        const w = worstOf(a, opts);
+        const worst = `${w.safeToUpdate}${w.version !== null ? ` (${w.version})` : ''}` +
+            `${w.urgentAllowed ? ' urgent fix, allowed' : a.breaking && a.urgentOnly ? ' urgent fix' : ''}` +
+            `${w.unjudgedMajor ? ' unjudged major' : ''}`;
+        return [
+            // Parentheses: no Compose service can be named so, so a --from row never reads as a service.
+            whereCell(a.source, 40),
+            cell(a.slug, 40),
+            cell(a.running ?? '?', 30),
+            // The catalog's word for a release not read yet is no version: a table must not show it as one.
+            a.latest === src_schema/* NOT_READ_VERSION */.CQ ? '(not read)' : cell(a.latest, 30),
+            `${a.safeToUpdate}${a.unmaintained ? ' (app unmaintained)' : ''}`,
+            cell(worst, 60),
+            cell(w.words, MAX_WORDS)
+        ];
+    });
+    const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+    const indent = widths.slice(0, -1).reduce((n, w) => n + w + 2, 0);
+    // The last column takes what the terminal leaves, but never fewer than 30 columns.
+    const whyWidth = Math.max(30, (opts.columns ?? 120) - indent);
+    const out = [];
+    const emit = (r) => {
+        const [first, ...more] = wrap(r[r.length - 1], whyWidth);
+        out.push([...r.slice(0, -1).map((c, i) => c.padEnd(widths[i])), first].join('  ').trimEnd());
+        for (const m of more)
+            out.push(`${' '.repeat(indent)}${m}`.trimEnd());
+    };
+    if (rows.length > 0) {
+        emit(head);
+        rows.forEach(emit);
+        out.push('', ...LEGEND.flatMap((l) => wrap(l, Math.max(40, opts.columns ?? 120))));
+    }
+    else
+        out.push('No tracked app to check.');
+    if (result.untracked.length > 0) {
+        out.push('', 'Not checked:');
+        for (const u of result.untracked)
+            out.push(u.line === 0
+                ? `  ${pathCell(u.file, 80)}: ${cell(u.reason, 300)}`
+                : `  ${pathCell(u.file, 80)}:${u.line}: ${cell(u.service, 40)} (${cell(u.image ?? 'no image', 80)}): ${cell(u.reason, 300)}`);
+    }
+    out.push('', summaryLine(result, opts));
+    return `${out.join('\n')}\n`;
+}
+/** What the two class columns mean: one is the update as a whole, the other the worst single release in it. */
+const LEGEND = [
+    'VERDICT: the update from RUNNING to LATEST as a whole (unknown when a release between was not judged).',
+    'WORST CROSSED: the most severe release between them. The exit status follows the more severe of the two.'
+];
+/**
+ * One closing line: how many updates were checked against the catalog (judged or not: a row may be unknown), the
+ * worst class the gate counts among them, how many images were not checked.
+ */
+function summaryLine(result, opts) {
+    const worst = worstOverall(result, opts);
+    const judged = `${result.apps.length} checked${worst ? `, worst ${worst}` : ''}`;
+    const n = result.untracked.length;
+    return `${judged}; ${n} not checked.`;
+}
+
+;// CONCATENATED MODULE: ./package.json
+const package_namespaceObject = {"rE":"1.0.0"};
+;// CONCATENATED MODULE: ./src/util/version.ts
+// The program's version, from package.json: a JSON import that ncc bundles in, so the CLI needs
+// no package.json beside it.
+
+const VERSION = package_namespaceObject.rE;
+
+;// CONCATENATED MODULE: ./src/commands.ts
+// The CLI commands (build, serve, classify, validate): parse flags and call the
+// same code the action runs. Logs go to stderr so stdout carries only data.
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+/** Each command's own help (`updatesafe COMMAND --help`), with examples. */
+const HELP = {
+    build: `  build     --catalog DIR --out DIR [--base-url URL] [--refresh | --notes-from FILE ...]
+            [--previous DIR] [--now ISO] [--request-timeout SECONDS] [--refresh-deadline SECONDS]
+            [--source-commit SHA]
+            [--judge models|rules] [--model ID ...] [--models-endpoint URL] [--max-model-calls N]
+            [--only SLUG ...] [--demo]
+            Build the static site (JSON API, pages, badges) from the catalog.
+            Release notes come from GitHub (--refresh) or from a JSON-lines file
+            (--notes-from, one release a line: {repo, version, tag, date, notes};
+            repeatable: the files are read as one, a release two hold read with
+            both notes, the first file's tag and date kept);
+            without either, the catalog's release facts are published unjudged.
+            --refresh reads GitHub (GITHUB_TOKEN, GITHUB_API_URL, GITHUB_GRAPHQL_URL)
+            and endoflife.date (ENDOFLIFE_API_URL), each request waiting at most
+            --request-timeout (20 s), the whole refresh at most --refresh-deadline
+            (600 s); --previous is the published snapshot used as last-known-good.
+            --source-commit (default GITHUB_SHA) is published in api/v1/status.json.
+            --judge models (the default where GITHUB_TOKEN is set) asks GitHub Models
+            (--model, default openai/gpt-4.1-mini, or an ordered list asked in turn
+            as each one's daily limit is spent: ID,ID… or --model repeated, each
+            adding to the list; --models-endpoint, default
+            https://models.github.ai/inference) about each release not judged before,
+            at most --max-model-calls (100) requests a run to each, the rest by the rules;
+            the rules stay the floor. --judge rules never asks a model.
+            --only builds those apps alone, a preview (with --refresh and
+            GITHUB_TOKEN: of what GitHub says of them now).
+            --demo says on every page that the apps are made up (npm start's
+            demo of demo/catalog, when it has no notes and no token).
+            Examples:
+              updatesafe build --catalog catalog --out site
+              GITHUB_TOKEN=... updatesafe build --refresh --only miniflux --out preview
+`,
+    serve: `  serve     --dir DIR [--port PORT] [--host 127.0.0.1]
+            Serve a built site with GitHub Pages semantics. The port is --port,
+            else the PORT environment variable, else 8080.
+            Example:
+              updatesafe serve --dir site --port 8080
+`,
+    classify: `  classify  --jsonl FILE | --notes-file FILE
+            Classify release notes; one JSON line per input line on stdout.
+            Example:
+              updatesafe classify --notes-file NOTES.md
+`,
+    validate: `  validate  --catalog DIR
+            Check every catalog record; exit 1 on any error. Warns about a
+            record without release facts: a build publishes it as unknown until
+            --refresh or --notes-from reads its releases.
+            Example:
+              updatesafe validate --catalog catalog
+`,
+    add: `  add       OWNER/REPO [--image NAME ...] [--slug SLUG] [--catalog DIR] [--now ISO]
+            Write a new record, DIR/apps/SLUG.yml (never over an existing one).
+            With GITHUB_TOKEN it records GitHub's facts: the repository, whether
+            it is archived, its latest release (version, page, date, the day
+            read); without, a minimal record, published as unknown until
+            build --refresh or --notes-from reads its releases.
+            Example:
+              updatesafe add traefik/traefik --image traefik
+`,
+    check: `  check     --api URL|DIR [--from APP=VERSION ...] [--compose FILE ...]
+            [--manifest FILE|DIR ...] [--json]
+            [--fail-on breaking|caution|unknown|never] [--allow-urgent]
+            [--allow-unjudged-major] [--resolve-images]
+            Judge the update from the version you run to the latest, for each app
+            named by --from or found through a Compose service's image or an
+            image of a --manifest (Kubernetes manifests, Helm values, Flux
+            HelmReleases, Kustomize images:, Dockerfiles, .env files; a folder
+            is read whole): in a published snapshot. Each update counts as its
+            worst class: its verdict, or the worst release it crosses when that
+            is worse (the table names the release and its deciding words). An
+            image the catalog does not know, or a version it cannot place, is
+            unknown: never counted as safe.
+            Exit 1 when one reaches --fail-on (default breaking; caution: caution
+            or breaking; unknown: anything not known to be safe; never: always 0),
+            --allow-urgent counting a breaking path of urgent fixes only as
+            caution; 0 otherwise; 2 for bad input (a file, the snapshot, the flags).
+            An update that changes the major version and that the catalog
+            cannot judge counts as breaking; --allow-unjudged-major counts it
+            as unknown.
+            --resolve-images (off by default: it uses the network) asks the registry
+            of each image the catalog does not map for its
+            org.opencontainers.image.source label, with an anonymous pull token,
+            and checks the app whose GitHub repository it names.
+            Examples:
+              updatesafe check --api https://OWNER.github.io/REPO --compose compose.yml
+              updatesafe check --api ./site --from miniflux=2.2.10 --fail-on caution
+              updatesafe check --api https://OWNER.github.io/REPO --compose compose.yml --json
+              updatesafe check --api https://OWNER.github.io/REPO --manifest kubernetes/apps
+`
+};
+const USAGE = `updatesafe <command> [options]   (updatesafe <command> --help, updatesafe --version)
+
+Commands:
+${Object.values(HELP).join('')}`;
+/** Lines for a terminal: control characters (an ESC in a file name, say) are shown escaped, never sent. */
+function stderrLogger(stream = process.stderr) {
+    const where = (ref) => ref?.file ? `${ref.file}${ref.line ? `:${ref.line}` : ''}: ` : '';
+    const write = (line) => stream.write(`${(0,util_text/* noCommands */.KM)((0,util_text/* escapeUnsafe */.au)(line))}\n`);
+    return {
+        info: (m) => write(m),
+        warning: (m, ref) => write(`warning: ${where(ref)}${m}`),
+        error: (m, ref) => write(`error: ${where(ref)}${m}`)
+    };
+}
+/** A misused command line: exit status 2 and the usage text. */
+const usageError = (message) => problem('usage', message);
+function parseNow(value) {
+    if (value === undefined)
+        return new Date();
+    const d = new Date(value);
+    if (!/^\d{4}-\d{2}-\d{2}(T.*)?$/.test(value) || Number.isNaN(d.getTime()))
+        throw usageError(`--now "${value}" is not an ISO 8601 date or time`);
+    return d;
+}
+/** Why `file` cannot be read as a file, or null when it can be opened. */
+function unreadableFile(file) {
+    try {
+        if (!(0,external_node_fs_.statSync)(file).isFile())
+            return 'is not a regular file (a folder, a device or a pipe is never read)';
+        (0,external_node_fs_.accessSync)(file, external_node_fs_.constants.R_OK);
+        return null;
+    }
+    catch (e) {
+        return `cannot be read (${codeOf(e)})`;
+    }
+}
+async function* lines(file) {
+    const rl = (0,external_node_readline_.createInterface)({ input: file === '-' ? process.stdin : (0,external_node_fs_.createReadStream)(file), crlfDelay: Infinity });
+    for await (const line of rl)
+        yield line;
+}
+/** `--from app=version`: the app's slug and the version it runs. */
+function parseFrom(arg) {
+    const eq = arg.indexOf('=');
+    const slug = arg.slice(0, eq).trim();
+    const version = arg.slice(eq + 1).trim();
+    if (eq < 0 || !src_schema/* SLUG_PATTERN */.ZT.test(slug) || !(0,versions/* isVersionLabel */.PE)(version)) {
+        // Say which half is wrong: "Miniflux=2.2.10" is in the form, with a name where the slug goes.
+        const why = eq < 0
+            ? 'is not APP=VERSION'
+            : !src_schema/* SLUG_PATTERN */.ZT.test(slug)
+                ? `names no app slug before "=" (slugs are lower case: a-z, 0-9 and hyphens${slug.toLowerCase() !== slug && src_schema/* SLUG_PATTERN */.ZT.test(slug.toLowerCase()) ? `; did you mean ${slug.toLowerCase()}?` : ''})`
+                : 'names no version after "="';
+        throw usageError(`--from "${arg}" ${why} (APP=VERSION, e.g. --from miniflux=2.2.10)`);
+    }
+    return { slug, version };
+}
+const COMMANDS = ['build', 'serve', 'classify', 'validate', 'check', 'add'];
+/**
+ * The command's flags; whatever parseArgs refuses (an unknown or malformed flag) is a usage error, naming the flag
+ * an unknown one most likely misspells.
+ */
+function flags(args, config, positionals = false) {
+    try {
+        return (0,external_node_util_.parseArgs)({ args, options: config.options, strict: true, allowPositionals: positionals });
+    }
+    catch (e) {
+        const err = e;
+        const typed = err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /'(--?[^'\s]+)'/.exec(err.message)?.[1] : undefined;
+        const near = typed && didYouMean(typed.replace(/^-+/, ''), Object.keys(config.options ?? {}));
+        throw usageError(near ? `unknown option ${typed}: did you mean --${near}?` : err.message);
+    }
+}
+/** `updatesafe biuld`: the command it most likely misspells, when one is close. */
+function unknownCommand(command) {
+    const near = didYouMean(command, COMMANDS);
+    return `unknown command "${command}"${near ? `: did you mean "${near}"?` : ''}`;
+}
+/** The usage text for a misused command line: that command's own when it names one, else every command's. */
+function usageFor(command) {
+    return command && COMMANDS.includes(command) ? `updatesafe ${command} [options]\n\n${HELP[command]}` : USAGE;
+}
+async function run(argv, log, env, stdout) {
+    const [command, ...rest] = argv;
+    if (COMMANDS.includes(command ?? '') && rest.some((a) => a === '--help' || a === '-h')) {
+        stdout(`updatesafe ${command} [options]\n\n${HELP[command]}`);
+        return 0;
+    }
+    if (command === '--version' || command === '-V' || command === 'version') {
+        stdout(`${VERSION}\n`);
+        return 0;
+    }
+    switch (command) {
+        case 'build': {
+            const { values } = flags(rest, {
+                options: {
+                    catalog: { type: 'string', default: 'catalog' },
+                    out: { type: 'string' },
+                    'base-url': { type: 'string' },
+                    refresh: { type: 'boolean', default: false },
+                    'notes-from': { type: 'string', multiple: true },
+                    previous: { type: 'string' },
+                    now: { type: 'string' },
+                    'source-commit': { type: 'string' },
+                    'request-timeout': { type: 'string' },
+                    'refresh-deadline': { type: 'string' },
+                    judge: { type: 'string' },
+                    // Repeatable: each adds to the ordered list (as commas do), so a second one never replaces the first.
+                    model: { type: 'string', multiple: true },
+                    'models-endpoint': { type: 'string' },
+                    'max-model-calls': { type: 'string' },
+                    only: { type: 'string', multiple: true },
+                    demo: { type: 'boolean', default: false }
+                }
+            });
+            if (values.demo && values.refresh)
+                throw usageError('--demo is for made-up apps: it reads no upstream (not with --refresh)');
+            for (const slug of values.only ?? [])
+                if (!src_schema/* SLUG_PATTERN */.ZT.test(slug))
+                    throw usageError(`--only "${slug}" is not a slug (a record's file name, less .yml)`);
+            const outDir = values.out;
+            if (!outDir)
+                throw usageError('build needs --out DIR');
+            if (values.refresh && values['notes-from']?.length)
+                throw usageError('choose one source of release notes: --refresh or --notes-from FILE');
+            const now = parseNow(values.now);
+            const result = await pipeline_build({
+                catalogDir: values.catalog,
+                outDir,
+                baseUrl: await resolveBaseUrl(values['base-url'], values.previous, env, log),
+                now,
+                refresh: values.refresh,
+                sourceCommit: sourceCommit(env, values['source-commit']),
+                ...(values['notes-from'] ? { notesFrom: values['notes-from'] } : {}),
+                ...(values.previous ? { previousDir: values.previous } : {}),
+                ...(values.demo ? { demo: true } : {}),
+                ...(values.only ? { only: values.only } : {})
+            }, buildDeps(upstreamSettings(env, {
+                ...(values['request-timeout'] ? { requestTimeout: values['request-timeout'] } : {}),
+                ...(values['refresh-deadline'] ? { refreshDeadline: values['refresh-deadline'] } : {}),
+                ...(values.judge !== undefined ? { judge: values.judge } : {}),
+                ...(values.model !== undefined ? { model: values.model.join(',') } : {}),
+                ...(values['models-endpoint'] !== undefined ? { modelsEndpoint: values['models-endpoint'] } : {}),
+                ...(values['max-model-calls'] !== undefined ? { maxModelCalls: values['max-model-calls'] } : {})
+            }), log, now));
+            if (result.stats)
+                log.info(`GitHub: ${result.stats.requests} requests, ${result.stats.graphqlPoints} GraphQL points, ${result.stats.remaining ?? '?'} remaining`);
+            const shown = result.changed.slice(0, 20).join(', ');
+            // Without --previous there is nothing to compare with: every app is new, as on a first publication.
+            if (!values.previous)
+                log.info(`changed: all ${result.count} apps (no --previous snapshot to compare with)`);
+            else
+                log.info(`changed: ${result.changed.length === 0 ? 'none' : result.changed.length > 20 ? `${shown} and ${result.changed.length - 20} more` : shown}`);
+            return 0;
+        }
+        case 'serve': {
+            const { values } = flags(rest, {
+                options: {
+                    dir: { type: 'string', default: 'site' },
+                    port: { type: 'string' },
+                    host: { type: 'string' }
+                }
+            });
+            // --port wins over PORT (the variable hosting platforms and `npm start` users set), then 8080.
+            const [portFrom, portText] = values.port !== undefined ? ['--port', values.port] : env.PORT ? ['PORT', env.PORT] : ['--port', '8080'];
+            const port = Number(portText);
+            if (!/^\d+$/.test(portText) || port > 65535)
+                throw usageError(`${portFrom} "${portText}" is not a port number`);
+            const host = values.host ?? '127.0.0.1';
+            const { url } = await serveSite({ dir: values.dir, port, host }).catch((e) => {
+                if (e.code !== 'EADDRINUSE' && e.code !== 'EACCES')
+                    throw e;
+                const why = e.code === 'EADDRINUSE' ? 'is taken by another program' : 'may not be opened by this user';
+                throw problem('input', `port ${port} on ${host} ${why}; choose another with --port PORT (or PORT=...)`);
+            });
+            log.info(`serving ${values.dir} at ${url} (Ctrl+C to stop)`);
+            await new Promise(() => { }); // until interrupted
+            return 0;
+        }
+        case 'classify': {
+            const { values } = flags(rest, {
+                options: { jsonl: { type: 'string' }, 'notes-file': { type: 'string' } }
+            });
+            const write = (line) => process.stdout.write(`${line}\n`);
+            const notesFile = values['notes-file'];
+            if (notesFile) {
+                const read = readRegularText(notesFile, NOTES_FILE_MAX_BYTES, { followLinks: true });
+                if ('problem' in read)
+                    throw problem('input', `--notes-file ${read.problem}`, { file: notesFile });
+                const notes = read.text;
+                async function* one() {
+                    yield JSON.stringify({ id: notesFile, notes });
+                }
+                await classifyJsonl(one(), write);
+                return 0;
+            }
+            if (!values.jsonl)
+                throw usageError('classify needs --jsonl FILE (or - for stdin) or --notes-file FILE');
+            if (values.jsonl !== '-') {
+                // Said here, by name, rather than as the stream's raw error once reading has begun.
+                const why = unreadableFile(values.jsonl);
+                if (why)
+                    throw problem('input', `--jsonl ${why}`, { file: values.jsonl });
+            }
+            await classifyJsonl(lines(values.jsonl), write);
+            return 0;
+        }
+        case 'validate': {
+            const { values } = flags(rest, {
+                options: { catalog: { type: 'string', default: 'catalog' } }
+            });
+            const entries = await loadCatalog(values.catalog, log);
+            for (const w of futureDays(entries, (0,dates/* utcDay */.d)(new Date())))
+                log.warning(`${w.field}: ${w.message}`, { file: w.file, line: w.line });
+            // Valid, but a build with nothing to read it from publishes it as unknown: say so now, not then.
+            const factless = entries.filter((e) => !e.entry.release);
+            for (const e of factless)
+                log.warning(`${e.slug} has no release facts: a build publishes it as unknown (not read yet) until build --refresh (with GITHUB_TOKEN) or --notes-from reads its releases; or add a release: {version, url, checked} block`, { file: e.file, line: 1 });
+            log.info(`${values.catalog}: ${entries.length} record${entries.length === 1 ? '' : 's'}, all valid` +
+                (factless.length ? `; ${factless.length} with no release facts yet` : ''));
+            return 0;
+        }
+        case 'add': {
+            const { values, positionals } = flags(rest, {
+                options: {
+                    catalog: { type: 'string', default: 'catalog' },
+                    slug: { type: 'string' },
+                    image: { type: 'string', multiple: true },
+                    now: { type: 'string' }
+                }
+            }, true);
+            if (positionals.length !== 1)
+                throw usageError('add needs one OWNER/REPO (e.g. updatesafe add traefik/traefik)');
+            const now = parseNow(values.now);
+            const settings = upstreamSettings(env);
+            const readRepo = settings.token
+                ? async (repo) => {
+                    // Loaded only here: the GitHub client is the CLI's heaviest part.
+                    const { createGitHubClient } = await Promise.all(/* import() */[__webpack_require__.e(239), __webpack_require__.e(206)]).then(__webpack_require__.bind(__webpack_require__, 1206));
+                    const { snapshotFromRest } = await Promise.all(/* import() */[__webpack_require__.e(239), __webpack_require__.e(399)]).then(__webpack_require__.bind(__webpack_require__, 5399));
+                    const client = createGitHubClient({
+                        token: settings.token,
+                        apiUrl: settings.apiUrl,
+                        log,
+                        retry: { retries: 1 }
+                    });
+                    return snapshotFromRest(client, { repo });
+                }
+                : undefined;
+            const added = await addRecord({
+                repo: positionals[0],
+                catalogDir: values.catalog,
+                now,
+                ...(values.slug ? { slug: values.slug } : {}),
+                ...(values.image ? { images: values.image } : {})
+            }, readRepo);
+            const r = added.entry.release;
+            log.info(`wrote ${added.file}: ${added.entry.repo}` +
+                (r ? `, latest release ${r.version}${r.date ? ` of ${r.date}` : ''}` : '') +
+                (added.entry.archived ? ', archived' : '') +
+                (added.from === 'github' ? ' (from the GitHub API)' : ''));
+            if (!r)
+                log.warning(`${added.from === 'github' ? `GitHub gives no release (${added.noRelease ?? 'none'})` : 'no GITHUB_TOKEN: no release facts'}; ` +
+                    `preview it with GITHUB_TOKEN=... updatesafe build --refresh --only ${external_node_path_default().basename(added.file, '.yml')} --out preview`, { file: added.file });
+            if (!added.entry.images)
+                log.info('images: none given; add them (--image NAME) so `check --compose` finds the app');
+            return 0;
+        }
+        case 'check': {
+            const { values } = flags(rest, {
+                options: {
+                    api: { type: 'string' },
+                    from: { type: 'string', multiple: true },
+                    compose: { type: 'string', multiple: true },
+                    manifest: { type: 'string', multiple: true },
+                    json: { type: 'boolean', default: false },
+                    'fail-on': { type: 'string', default: 'breaking' },
+                    'allow-urgent': { type: 'boolean', default: false },
+                    'allow-unjudged-major': { type: 'boolean', default: false },
+                    'resolve-images': { type: 'boolean', default: false }
+                }
+            });
+            let failOn;
+            try {
+                failOn = parseFailOn(values['fail-on']);
+            }
+            catch (e) {
+                throw usageError(e.message);
+            }
+            if (!values.api)
+                throw usageError('check needs --api URL|DIR (the address or folder of a published snapshot)');
+            const from = (values.from ?? []).map(parseFrom);
+            if (from.length === 0 && (values.compose ?? []).length === 0 && (values.manifest ?? []).length === 0)
+                throw usageError('check needs --from APP=VERSION, --compose FILE or --manifest PATH');
+            const services = [];
+            // A Compose file that is not a regular file (a FIFO, /dev/zero) is refused before it is read.
+            for (const file of values.compose ?? [])
+                services.push(...readComposeFile(file, { env }));
+            const resolve = cachedResolve((ref) => imageSourceLabel(ref));
+            const result = await runCheck(snapshotReader(values.api), {
+                from,
+                services,
+                refs: readManifests(values.manifest ?? []),
+                ...(values['resolve-images'] ? { resolve } : {})
+            });
+            const gate = { failOn, allowUrgent: values['allow-urgent'], allowUnjudgedMajor: values['allow-unjudged-major'] };
+            stdout(values.json
+                ? `${JSON.stringify(checkJson(result, gate), null, 2)}\n`
+                : checkTable(result, { ...gate, columns: process.stdout.columns || 120 }));
+            return gateStatus(result, gate);
+        }
+        case undefined:
+        case '--help':
+        case '-h':
+        case 'help':
+            stdout(USAGE);
+            return command === undefined ? 2 : 0;
+        default:
+            throw usageError(unknownCommand(command));
+    }
+}
+/**
+ * Runs one command; every error that stops it is reported here and mapped to the exit status here.
+ * Every line goes out redacted: upstream error texts can echo the token (src/util/redact.ts).
+ */
+async function main(argv, output = stderrLogger(), env = process.env, 
+/** Where a command's data goes (check's table or JSON); tests collect it. */
+stdout = (text) => void process.stdout.write(text)) {
+    const log = (0,redact/* redactingLogger */.S)(output, [env.GITHUB_TOKEN]);
+    try {
+        return await run(argv, log, env, (text) => stdout((0,util_text/* noCommands */.KM)(text)));
+    }
+    catch (e) {
+        if (!(e instanceof ProblemsError)) {
+            log.error(e.message);
+            return exitStatus(e);
+        }
+        if (e.kind === 'usage') {
+            log.error(`${e.message}\n\n${usageFor(argv[0])}`);
+            return exitStatus(e);
+        }
+        for (const p of e.problems)
+            log.error(formatProblem(p));
+        if (e.kind !== 'input' && e.kind !== 'output' && e.kind !== 'bad-input')
+            log.error(argv[0] === 'build' ? closingLine(e, 'nothing was written') : e.summary);
+        return exitStatus(e);
     }
 }
 
@@ -12141,6 +14389,7 @@ async function runAction(env = process.env, cwd = process.cwd()) {
 /* harmony export */   QJ: () => (/* binding */ releasesDocSchema),
 /* harmony export */   Qu: () => (/* binding */ VERSION_LABEL),
 /* harmony export */   RO: () => (/* binding */ RELEASES_SCHEMA_ID),
+/* harmony export */   Rl: () => (/* binding */ IMAGE_PATTERN),
 /* harmony export */   SX: () => (/* binding */ TIMESTAMP_PATTERN),
 /* harmony export */   TC: () => (/* binding */ APPS_SCHEMA_ID),
 /* harmony export */   WA: () => (/* binding */ REPO_PATTERN),
@@ -12163,7 +14412,7 @@ async function runAction(env = process.env, cwd = process.cwd()) {
 /* harmony export */   rT: () => (/* binding */ IMAGES_SCHEMA_ID),
 /* harmony export */   wf: () => (/* binding */ compareSlugs)
 /* harmony export */ });
-/* unused harmony exports IMAGE_PATTERN, DATE_PATTERN, seedReleaseSchema, overrideSchema, TAG_RULES, IMAGE_CHANNELS, LIFECYCLE_STATUSES, RECORD_FIELDS, FAULT_OUTCOMES, JUDGE_PATTERN, MODEL_ID_PATTERN, BREAKING_KINDS, modelAnswerRecord, latestVerdictSchema, historyGapSchema */
+/* unused harmony exports DATE_PATTERN, seedReleaseSchema, overrideSchema, TAG_RULES, IMAGE_CHANNELS, LIFECYCLE_STATUSES, RECORD_FIELDS, FAULT_OUTCOMES, JUDGE_PATTERN, MODEL_ID_PATTERN, BREAKING_KINDS, modelAnswerRecord, latestVerdictSchema, historyGapSchema */
 /* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(104);
 /* harmony import */ var _util_tag_pattern_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(5031);
 /* harmony import */ var _util_text_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(9997);
@@ -13147,12 +15396,13 @@ function tagPatternMatches(source, tag) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   KM: () => (/* binding */ noCommands),
 /* harmony export */   P4: () => (/* binding */ stripUnsafe),
 /* harmony export */   RV: () => (/* binding */ unsafeTextProblem),
 /* harmony export */   TL: () => (/* binding */ quoted),
 /* harmony export */   au: () => (/* binding */ escapeUnsafe)
 /* harmony export */ });
-/* unused harmony exports codePoint, noCommands */
+/* unused harmony export codePoint */
 // Characters that never belong in text we publish or print: C0 and C1 controls
 // (NUL, BEL, ESC, U+0085 ...), bidi controls (U+202E and its kin, which reorder what
 // a reader sees) and noncharacters (U+FFFE, U+FFFF, U+FDD0..U+FDEF ...). Catalog
@@ -13474,4 +15724,4 @@ function versionIdentity(label, tagPrefix) {
 
 };
 
-//# sourceMappingURL=579.index.js.map
+//# sourceMappingURL=396.index.js.map
