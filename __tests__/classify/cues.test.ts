@@ -160,7 +160,7 @@ describe('a precaution the notes ask for, or an update that cannot be undone (ne
     expect(changed('You can now downgrade to the previous version.')).toBeNull()
   })
 
-  it('is a step the line hedges ("You may need to chown your volumes"); unhedged, a step is the action rule\'s', () => {
+  it('is a step the line hedges ("You may need to chown your volumes", "may require a migration"); unhedged, a step is the action rule\'s', () => {
     const line = 'The container now runs as a non-root user (uid 1000). You may need to chown your volumes.'
     expect(cues(line)).toMatchObject({ action: null, changed: { line, heading: null } })
     expect(changed(line)).toBe('manualStep')
@@ -170,6 +170,10 @@ describe('a precaution the notes ask for, or an update that cannot be undone (ne
     })
     // Negated, it asks nothing.
     expect(changed('There is no need to chown your volumes.')).toBeNull()
+    // A migration or an upgrade guide the line hedges, not a fix of one.
+    expect(changed('This release may require a database migration.')).toBe('migration')
+    expect(changed('If you use the LDAP backend, you might want to read the upgrade guide.')).toBe('guide')
+    expect(changed('- Fixed a migration that might fail on MySQL')).toBeNull()
   })
 })
 

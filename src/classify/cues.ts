@@ -14,7 +14,7 @@
 //   is a required step or an urgent fix, a line under a "Removed" or upgrade heading), unless
 //   softened or the line adds something ("Add a command to remove options"): doubt falls to caution;
 // - precaution: nor while a line asks for a backup before updating, says the update cannot be undone,
-//   or hedges a step ("You may need to chown your volumes"): caution, asked of some admins only;
+//   or hedges a step or migration ("You may need to chown your volumes"): caution, asked of some admins only;
 // - security, changed: a release with a security fix (a line under a security heading, with a
 //   security word or about access control, not internal work or tests, not negated) or a line
 //   under a deprecations, "Changed" or configuration-changes heading, or one that says a default
@@ -362,8 +362,8 @@ const DEPRECATES =
 const NEW_BEHAVIOUR =
   /\b(?:stricter|more strict(?:ly)?|new behaviou?r|format (?:has |have )?changed|(?:configuration|config|settings?) (?:file )?format)\b/i
 const PRECAUTIONS: ReadonlySet<string> = new Set(['backupFirst', 'oneWay'])
-/** Steps a hedge leaves standing as caution (a hedged step unsoftened is the action rule's). */
-const HEDGEABLE_STEPS: ReadonlySet<string> = new Set(['manualStep', 'manualAfter'])
+/** Steps a hedge leaves standing as caution ("may require a migration"); unhedged, a step is the action rule's. */
+const HEDGEABLE_STEPS: ReadonlySet<string> = new Set(['manualStep', 'manualAfter', 'migration', 'guide'])
 const MOVES = wordsPattern(['upgrad*', 'updat*', 'switch*', 'move*', 'moving', 'migrat*', 'rebase*', 'chang*'], 'i')
 const ROUTINE_BUMP = new Set(['depsWord', 'versionBump', 'choreLine'])
 /** Translations, docs or a dependency bump (internal work is out before this is asked). */
