@@ -3816,8 +3816,8 @@ const CHANGED_DEFAULT = new RegExp([
 const DEPRECATES = /\b(?:is|are|was|were|been|now|be)\s+deprecated\b|\bdeprecat(?:e|es|ing)\b|\bdeprecation (?:warning|notice)s?\b/i;
 const NEW_BEHAVIOUR = /\b(?:stricter|more strict(?:ly)?|new behaviou?r|format (?:has |have )?changed|(?:configuration|config|settings?) (?:file )?format)\b/i;
 const PRECAUTIONS = new Set(['backupFirst', 'oneWay']);
-/** Steps a hedge leaves standing as caution (a hedged step unsoftened is the action rule's). */
-const HEDGEABLE_STEPS = new Set(['manualStep', 'manualAfter']);
+/** Steps a hedge leaves standing as caution ("may require a migration"); unhedged, a step is the action rule's. */
+const HEDGEABLE_STEPS = new Set(['manualStep', 'manualAfter', 'migration', 'guide']);
 const MOVES = wordsPattern(['upgrad*', 'updat*', 'switch*', 'move*', 'moving', 'migrat*', 'rebase*', 'chang*'], 'i');
 const ROUTINE_BUMP = new Set(['depsWord', 'versionBump', 'choreLine']);
 /** Translations, docs or a dependency bump (internal work is out before this is asked). */
@@ -6167,7 +6167,7 @@ function classifyWith(model, input) {
  * leave yesterday's words published. __tests__/classify/revision.test.ts holds it to the judgements of the
  * real notes.
  */
-const JUDGING_REVISION = 54;
+const JUDGING_REVISION = 55;
 /**
  * The classifier's identity (8 hex digits): the committed model and the judging code's revision. A
  * verdict computed by another model or another revision is judged again.
