@@ -4,6 +4,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { cuesOf, sentenceAt, type Cue } from '../../src/classify/cues.js'
 import { featuresOfNotes } from '../../src/classify/judge.js'
+import { classifyReleases } from '../../src/classify/index.js'
 
 function cues(notes: string) {
   const f = featuresOfNotes(notes, '1.2.3')
@@ -174,6 +175,33 @@ describe('a precaution the notes ask for, or an update that cannot be undone (ne
     expect(changed('This release may require a database migration.')).toBe('migration')
     expect(changed('If you use the LDAP backend, you might want to read the upgrade guide.')).toBe('guide')
     expect(changed('- Fixed a migration that might fail on MySQL')).toBeNull()
+  })
+})
+
+describe('a removal or raised requirement announced for a later release (a deprecation: never safe)', () => {
+  const announced = (notes: string) => {
+    const f = featuresOfNotes(notes, '1.2.3')
+    const c = f.rf && cuesOf(f.rf.units).changed
+    return c ? { detector: c.hit?.detector.name, later: c.later ?? false } : null
+  }
+
+  it('is a removal the line says comes later, however it says so', () => {
+    expect(announced('The v1 API will be removed in 3.0.')).toEqual({ detector: 'interfaceRemoved', later: true })
+    expect(announced('Support for Python 3.9 will be dropped in the next release.')).toMatchObject({ later: true })
+    expect(announced('Configuration option `foo` may be removed in a future release.')).toMatchObject({ later: true })
+  })
+
+  it('is not one negated, a fix, an addition, nor a removal made now', () => {
+    expect(announced('The v1 API will not be removed in 3.0: it remains backwards compatible.')).toBeNull()
+    expect(announced('- Fix the v1 API being removed in the next release build')).toBeNull()
+    expect(announced('- Add a warning that the v1 API will be removed in 3.0')).toBeNull()
+    expect(cues('- Removed the v1 API').required).toBe('removedInterface')
+  })
+
+  it('says in the rationale that a later release removes it', () => {
+    const j = classifyReleases({ releases: [{ version: '2.4.0', notes: 'The v1 API will be removed in 3.0.' }] })
+    expect(j.safeToUpdate).toBe('caution')
+    expect(j.rationale).toContain('announces that a later release removes an interface')
   })
 })
 

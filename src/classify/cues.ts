@@ -18,7 +18,8 @@
 // - security, changed: a release with a security fix (a line under a security heading, with a
 //   security word or about access control, not internal work or tests, not negated) or a line
 //   under a deprecations, "Changed" or configuration-changes heading, or one that says a default
-//   changed ("Raised the default rate limit from 10 to 120"), that something is deprecated, that
+//   changed ("Raised the default rate limit from 10 to 120"), that something is deprecated or will be
+//   removed or required by a later release ("The v1 API will be removed in 3.0"), that
 //   checking is stricter or behaviour new, or that moves to another base image or system ("Upgrade
 //   the Docker image to Trixie", not a bump of its tag), is never safe: the rubric counts
 //   security-relevant fixes, behaviour, default, platform and configuration changes and
@@ -112,6 +113,8 @@ export interface Cue {
   ue: UnitEvidence
   hit: Hit | null
   heading: HeadingKind | null
+  /** The finding is announced for a later release ("will be removed in 3.0"), not made by this one. */
+  later?: true
 }
 
 export interface Cues {
@@ -142,6 +145,8 @@ function softened(hits: readonly Hit[]): boolean {
 const SOFTENERS = DETECTORS.filter((d) => SOFTENED.has(d.name))
 /** The softeners but a hedge: "you may need to chown your volumes" still asks the admin to read first. */
 const FIRM_SOFTENERS = SOFTENERS.filter((d) => d.name !== 'hedged')
+/** The softeners that say a line changes nothing now: not a hedge, nor its being for a later release. */
+const NOW_SOFTENERS = FIRM_SOFTENERS.filter((d) => d.name !== 'future')
 // A sentence ends at . ! ? or ; before a space: not the dot inside `3.8` or `node.js`. So does a colon
 // before a capital: the command or list it introduced is gone from the text ("… and run: This will …").
 // A dash between spaces parts two clauses as well ("Fix an injection - remove support for X").
@@ -362,6 +367,16 @@ const DEPRECATES =
 const NEW_BEHAVIOUR =
   /\b(?:stricter|more strict(?:ly)?|new behaviou?r|format (?:has |have )?changed|(?:configuration|config|settings?) (?:file )?format)\b/i
 const PRECAUTIONS: ReadonlySet<string> = new Set(['backupFirst', 'oneWay'])
+/** What the rubric calls breaking now, and a deprecation when announced for later. */
+const ANNOUNCEABLE: ReadonlySet<string> = new Set([
+  ...RAISES,
+  'removedSupport',
+  'supportRemoved',
+  'removedSetting',
+  'settingRemoved',
+  'removedInterface',
+  'interfaceRemoved'
+])
 /** Steps a hedge leaves standing as caution ("may require a migration"); unhedged, a step is the action rule's. */
 const HEDGEABLE_STEPS: ReadonlySet<string> = new Set(['manualStep', 'manualAfter', 'migration', 'guide'])
 const MOVES = wordsPattern(['upgrad*', 'updat*', 'switch*', 'move*', 'moving', 'migrat*', 'rebase*', 'chang*'], 'i')
@@ -407,6 +422,12 @@ function changedCue(ue: UnitEvidence): Cue | null {
   const deprecation = findingWhere(ue, 'deprecation', DEPRECATES)
   if (deprecation && !ue.hits.some((h) => SOFTENS_NOW.has(h.detector.name)))
     return { ue, hit: deprecation, heading: null }
+  // A removal or raised requirement announced for a later release ("The v1 API will be removed in 3.0") deprecates
+  // it now: the rubric's caution, whatever the heading. Not one negated, a fix, optional or harmless.
+  const announced = ue.hits.find(
+    (h) => ANNOUNCEABLE.has(h.detector.name) && softenedAt(ue, h) && !softenedAt(ue, h, NOW_SOFTENERS)
+  )
+  if (announced && !ADDS.test(ue.unit.text) && !harmless(ue)) return { ue, hit: announced, heading: null, later: true }
   // A move to another base image or system ("Upgrade underlying Docker image to Trixie"), not a bump of its tag.
   const image = findingWhere(ue, 'platformImage', MOVES)
   if (image && !ue.hits.some((h) => ROUTINE_BUMP.has(h.detector.name)) && !softened(ue.hits))

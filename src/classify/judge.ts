@@ -371,7 +371,9 @@ export function judgeRelease(notes: unknown, version: string, model: Model, plai
     ? `the notes exceed the ${NOTES_CAP / 1024} KiB read limit, so what was not read may matter`
     : byRule
       ? ruleHit
-        ? ruleHit.detector.means
+        ? byRule.later
+          ? `announces that a later release ${ruleHit.detector.means}`
+          : ruleHit.detector.means
         : lineHit
           ? `${lineHit.detector.means}, ${HEADING_MEANS.get(byRule.heading ?? 'breaking')}`
           : `is ${HEADING_MEANS.get(byRule.heading ?? 'breaking')}`
