@@ -3643,6 +3643,8 @@ function softened(hits) {
 const SOFTENERS = DETECTORS.filter((d) => SOFTENED.has(d.name));
 /** The softeners but a hedge: "you may need to chown your volumes" still asks the admin to read first. */
 const FIRM_SOFTENERS = SOFTENERS.filter((d) => d.name !== 'hedged');
+/** The softeners that say a line changes nothing now: not a hedge, nor its being for a later release. */
+const NOW_SOFTENERS = FIRM_SOFTENERS.filter((d) => d.name !== 'future');
 // A sentence ends at . ! ? or ; before a space: not the dot inside `3.8` or `node.js`. So does a colon
 // before a capital: the command or list it introduced is gone from the text ("… and run: This will …").
 // A dash between spaces parts two clauses as well ("Fix an injection - remove support for X").
@@ -3815,6 +3817,16 @@ const CHANGED_DEFAULT = new RegExp([
 const DEPRECATES = /\b(?:is|are|was|were|been|now|be)\s+deprecated\b|\bdeprecat(?:e|es|ing)\b|\bdeprecation (?:warning|notice)s?\b/i;
 const NEW_BEHAVIOUR = /\b(?:stricter|more strict(?:ly)?|new behaviou?r|format (?:has |have )?changed|(?:configuration|config|settings?) (?:file )?format)\b/i;
 const PRECAUTIONS = new Set(['backupFirst', 'oneWay']);
+/** What the rubric calls breaking now, and a deprecation when announced for later. */
+const ANNOUNCEABLE = new Set([
+    ...RAISES,
+    'removedSupport',
+    'supportRemoved',
+    'removedSetting',
+    'settingRemoved',
+    'removedInterface',
+    'interfaceRemoved'
+]);
 /** Steps a hedge leaves standing as caution ("may require a migration"); unhedged, a step is the action rule's. */
 const HEDGEABLE_STEPS = new Set(['manualStep', 'manualAfter', 'migration', 'guide']);
 const MOVES = wordsPattern(['upgrad*', 'updat*', 'switch*', 'move*', 'moving', 'migrat*', 'rebase*', 'chang*'], 'i');
@@ -3862,6 +3874,11 @@ function changedCue(ue) {
     const deprecation = findingWhere(ue, 'deprecation', DEPRECATES);
     if (deprecation && !ue.hits.some((h) => SOFTENS_NOW.has(h.detector.name)))
         return { ue, hit: deprecation, heading: null };
+    // A removal or raised requirement announced for a later release ("The v1 API will be removed in 3.0") deprecates
+    // it now: the rubric's caution, whatever the heading. Not one negated, a fix, optional or harmless.
+    const announced = ue.hits.find((h) => ANNOUNCEABLE.has(h.detector.name) && softenedAt(ue, h) && !softenedAt(ue, h, NOW_SOFTENERS));
+    if (announced && !ADDS.test(ue.unit.text) && !harmless(ue))
+        return { ue, hit: announced, heading: null, later: true };
     // A move to another base image or system ("Upgrade underlying Docker image to Trixie"), not a bump of its tag.
     const image = findingWhere(ue, 'platformImage', MOVES);
     if (image && !ue.hits.some((h) => ROUTINE_BUMP.has(h.detector.name)) && !softened(ue.hits))
@@ -4684,7 +4701,9 @@ function judgeRelease(notes, version, model, plain) {
         ? `the notes exceed the ${NOTES_CAP / 1024} KiB read limit, so what was not read may matter`
         : byRule
             ? ruleHit
-                ? ruleHit.detector.means
+                ? byRule.later
+                    ? `announces that a later release ${ruleHit.detector.means}`
+                    : ruleHit.detector.means
                 : lineHit
                     ? `${lineHit.detector.means}, ${HEADING_MEANS.get(byRule.heading ?? 'breaking')}`
                     : `is ${HEADING_MEANS.get(byRule.heading ?? 'breaking')}`
@@ -6137,7 +6156,7 @@ function classifyWith(model, input) {
  * leave yesterday's words published. __tests__/classify/revision.test.ts holds it to the judgements of the
  * real notes.
  */
-const JUDGING_REVISION = 55;
+const JUDGING_REVISION = 56;
 /**
  * The classifier's identity (8 hex digits): the committed model and the judging code's revision. A
  * verdict computed by another model or another revision is judged again.
