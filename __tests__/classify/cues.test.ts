@@ -4,6 +4,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { cuesOf, sentenceAt, type Cue } from '../../src/classify/cues.js'
 import { featuresOfNotes } from '../../src/classify/judge.js'
+import { detect } from '../../src/classify/detectors.js'
 import { classifyReleases } from '../../src/classify/index.js'
 
 function cues(notes: string) {
@@ -275,6 +276,26 @@ describe('a line that asks for action', () => {
     expect(cues('- Fix a crash\n- Python 3.8 support will be removed in a later release.').required).toBeNull()
     expect(cues('- Fix a crash\n- Please upgrade as soon as possible.').required).toBe('urgent')
     expect(cues('- Fix a crash\n- Add a dark theme').required).toBeNull()
+  })
+
+  it('that raises a minimum version the other way round is required', () => {
+    expect(cues('The minimum supported PostgreSQL version is now 14.').required).toBe('minimumRaised')
+    expect(cues('The minimum required Node.js version has been bumped up to 10.15.').required).toBe('minimumRaised')
+    // (The older `requiredVersion` reads any minimum near a number; this detector does not.)
+    expect(detect('the minimum password length is now 12.').map((h) => h.detector.name)).not.toContain('minimumRaised')
+  })
+
+  it('that sets an upgrade path is required, not a dependency bump or a fix of the upgrade', () => {
+    for (const line of [
+      'You must upgrade to 2.9 before upgrading to 3.0.',
+      'Upgrading from versions older than 1.5 is not supported; upgrade to 1.5 first.',
+      'Only upgrades from 4.x are supported.',
+      'Update to v2.4.1 first, then to this release.'
+    ])
+      expect([line, cues(line).required]).toEqual([line, expect.stringMatching(/^upgrade(?:Path|First)$/)])
+    expect(cues('- Update to the first-party API client').required).toBeNull()
+    expect(cues('- Upgrade to Go 1.22').required).toBeNull()
+    expect(cues('- Fixed upgrading from versions older than 1.5').required).toBeNull()
   })
   it('that removes only a control of the interface (a button, an icon), is not required', () => {
     expect(cues('- Remove the floating Save button from the list in Settings > Boards').required).toBeNull()

@@ -6,7 +6,7 @@
 //   words are softened;
 // - required: a line that states what the rubric names as breaking (a raised requirement, a
 //   removed or renamed setting, interface or feature, a configuration now refused, a function or
-//   structure that gained or lost an argument or member, a manual step, an urgent update, a line
+//   structure that gained or lost an argument or member, a manual step, an upgrade path, an urgent update, a line
 //   under a "Removed" heading) makes it breaking, unless softened, internal work, under a
 //   bug-fixes heading, an addition, a new ability, or the removal of something unused, not
 //   working or a control of the interface (a button, an icon);
@@ -42,7 +42,12 @@ const MARKERS = new Set(['breakingMarker', 'bangMarker'])
 const CALLED_WORDS =
   /\bbreaking[- ]changes?\b|\bbackwards?[- ]incompatib|\bnot backwards?[- ]compatible\b|\bbreaks? (?:backwards? )?compatibility\b|\bincompatible changes?\b/i
 /** Findings that raise what the software runs on: a runtime, database or platform. */
-const RAISES: ReadonlySet<string> = new Set(['raisedRequirement', 'requirementAfter', 'requiredVersion'])
+const RAISES: ReadonlySet<string> = new Set([
+  'raisedRequirement',
+  'requirementAfter',
+  'requiredVersion',
+  'minimumRaised'
+])
 // What the rubric names as breaking, detector by detector: a raised runtime/database/OS
 // requirement; removed or renamed configuration, API or feature; a manual step; an urgent fix
 // the notes say to apply now.
@@ -58,6 +63,8 @@ const REQUIRED: ReadonlySet<string> = new Set([
   'signatureChanged',
   'refusedConfig',
   'manualStep',
+  'upgradePath',
+  'upgradeFirst',
   'urgent',
   'criticalFix'
 ])

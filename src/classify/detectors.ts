@@ -452,6 +452,76 @@ const SPECS: Record<string, Spec> = {
     why: 'required',
     near: [['require', 'requires', 'required', 'minimum'], ['#'], 25]
   },
+  // A raised minimum said the other way round: "The minimum supported PostgreSQL version is now 14". A minimum
+  // of a version only, not of a setting ("the minimum password length is now 12").
+  minimumRaised: {
+    means: 'raises a required version of a runtime, database, system or tool',
+    why: 'required',
+    near: [
+      [
+        'minimum supported',
+        'minimum required',
+        'minimum version',
+        'minimal supported',
+        'minimal required',
+        'oldest supported',
+        'lowest supported'
+      ],
+      [
+        'is now #',
+        'now #',
+        'raised to',
+        'bumped to',
+        'increased to',
+        'has been raised',
+        'was raised',
+        'has been bumped',
+        'was bumped',
+        'has been increased',
+        'was increased'
+      ],
+      60
+    ]
+  },
+  // An upgrade path the admin must follow: only from some versions, or through an earlier release first.
+  upgradePath: {
+    means: 'requires upgrading through an earlier release first',
+    why: 'required',
+    words: [
+      'only upgrades from',
+      'only supports upgrades from',
+      'upgrades are only supported from',
+      'upgrading is only supported from',
+      'upgrading from versions older',
+      'upgrading from versions before',
+      'upgrading from versions prior',
+      'upgrades from versions older',
+      'upgrades from versions before',
+      'upgrades from versions prior',
+      'cannot upgrade directly',
+      'not possible to upgrade directly'
+    ],
+    near: [
+      ['upgrade to', 'update to', 'upgrading to', 'updating to'],
+      [
+        'before upgrading',
+        'before updating',
+        'before you upgrade',
+        'before you update',
+        'before moving',
+        'prior to upgrading',
+        'prior to updating'
+      ],
+      40
+    ]
+  },
+  // The same as "Upgrade to 1.5 first": a version, then "first" (not "Update to the first-party API").
+  upgradeFirst: {
+    means: 'requires upgrading through an earlier release first',
+    why: 'required',
+    pattern: /\b(?:upgrade|update) to (?:version )?v?\d+(?:\.(?:\d+|x))*(?: or later)? first\b(?!-)/i,
+    keys: ['first']
+  },
   removedSupport: {
     means: 'removes support for something',
     why: 'required',
