@@ -138,7 +138,7 @@ describe('a precaution the notes ask for, or an update that cannot be undone (ne
 
   it('is a backup asked for before updating, even in a line whose other sentence runs something automatically', () => {
     expect(changed('- Make a backup of your data before upgrading.')).toBe('backupFirst')
-    expect(changed('- IMPORTANT: Backup your SQLite database before upgrading')).toBe('backupFirst')
+    expect(changed('- Note: take a backup of your config folder before updating')).toBe('backupFirst')
     expect(changed('Schema changes will be applied automatically on start. Back up your database first.')).toBe(
       'backupFirst'
     )
@@ -153,6 +153,25 @@ describe('a precaution the notes ask for, or an update that cannot be undone (ne
     expect(changed('- Add an option to make a backup of your data before upgrading')).toBeNull()
     expect(changed('No need to back up your data before upgrading.')).toBeNull()
     expect(changed('### Tests\n\n- Make a backup of the fixtures first')).toBeNull()
+  })
+
+  it("is something of the admin's that stops working with this release, even said of later", () => {
+    expect(changed('Plugins built for 2.x are not compatible with this release.')).toBe('incompatible')
+    expect(changed('Mobile apps older than 1.4 will no longer be able to connect.')).toBe('incompatible')
+    expect(changed('- Improved compatibility: themes are no longer incompatible with this version')).toBeNull()
+    expect(changed('- Fix plugins that were not compatible with this release')).toBeNull()
+  })
+
+  it('is a step to take after updating, in either order, not a fix, an addition or what runs by itself', () => {
+    for (const line of [
+      'After upgrading, restart the worker container.',
+      'Restart the container after upgrading.',
+      'Clear your browser cache after updating.'
+    ])
+      expect([line, changed(line)]).toEqual([line, 'afterUpgrade'])
+    expect(changed('- Fixed the app failing to restart after updating')).toBeNull()
+    expect(changed('- The service now restarts automatically after updating')).toBeNull()
+    expect(changed('- Add a button to restart after the update')).toBeNull()
   })
 
   it('is an update that cannot be downgraded or rolled back, not a downgrade that is now possible', () => {
@@ -280,7 +299,7 @@ describe('a line that asks for action', () => {
 
   it('that raises a minimum version the other way round is required', () => {
     expect(cues('The minimum supported PostgreSQL version is now 14.').required).toBe('minimumRaised')
-    expect(cues('The minimum required Node.js version has been bumped up to 10.15.').required).toBe('minimumRaised')
+    expect(cues('Our minimum required Go version was raised to 1.22 for this release.').required).toBe('minimumRaised')
     // (The older `requiredVersion` reads any minimum near a number; this detector does not.)
     expect(detect('the minimum password length is now 12.').map((h) => h.detector.name)).not.toContain('minimumRaised')
   })

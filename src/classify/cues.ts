@@ -13,8 +13,9 @@
 // - action: a release is never safe while a line asks the admin to act (a detector whose reason
 //   is a required step or an urgent fix, a line under a "Removed" or upgrade heading), unless
 //   softened or the line adds something ("Add a command to remove options"): doubt falls to caution;
-// - precaution: nor while a line asks for a backup before updating, says the update cannot be undone,
-//   or hedges a step or migration ("You may need to chown your volumes"): caution, asked of some admins only;
+// - precaution: nor while a line asks for a backup before updating, says the update cannot be undone or
+//   that something stops working with it, or hedges a step or migration ("You may need to chown your
+//   volumes"): caution, asked of some admins only;
 // - security, changed: a release with a security fix (a line under a security heading, with a
 //   security word or about access control, not internal work or tests, not negated) or a line
 //   under a deprecations, "Changed" or configuration-changes heading, or one that says a default
@@ -373,7 +374,9 @@ const DEPRECATES =
   /\b(?:is|are|was|were|been|now|be)\s+deprecated\b|\bdeprecat(?:e|es|ing)\b|\bdeprecation (?:warning|notice)s?\b/i
 const NEW_BEHAVIOUR =
   /\b(?:stricter|more strict(?:ly)?|new behaviou?r|format (?:has |have )?changed|(?:configuration|config|settings?) (?:file )?format)\b/i
-const PRECAUTIONS: ReadonlySet<string> = new Set(['backupFirst', 'oneWay'])
+const PRECAUTIONS: ReadonlySet<string> = new Set(['backupFirst', 'afterUpgrade', 'oneWay', 'incompatible'])
+/** Precautions said of what comes ("will stop working"): being for later does not soften them either. */
+const SAID_OF_LATER: ReadonlySet<string> = new Set(['incompatible'])
 /** What the rubric calls breaking now, and a deprecation when announced for later. */
 const ANNOUNCEABLE: ReadonlySet<string> = new Set([
   ...RAISES,
@@ -454,7 +457,7 @@ function precautionCue(ue: UnitEvidence): Cue | null {
   for (const hit of ue.hits) {
     const name = hit.detector.name
     if (!PRECAUTIONS.has(name) && !HEDGEABLE_STEPS.has(name)) continue
-    if (softenedAt(ue, hit, FIRM_SOFTENERS)) continue
+    if (softenedAt(ue, hit, SAID_OF_LATER.has(name) ? NOW_SOFTENERS : FIRM_SOFTENERS)) continue
     if (PRECAUTIONS.has(name) || softenedAt(ue, hit)) return { ue, hit, heading: null }
   }
   return null

@@ -757,6 +757,58 @@ const SPECS: Record<string, Spec> = {
       50
     ]
   },
+  // A step to take once the new version is in ("After upgrading, restart the worker container", "Clear the cache
+  // after updating"): asked without "must", so a precaution (caution), not the action rule's step; as a step it
+  // also changed what the model learns from releases the rules already call breaking.
+  afterUpgrade: {
+    means: 'asks the admin to take a step after updating',
+    why: 'note',
+    near: [
+      [
+        'after upgrading',
+        'after updating',
+        'after the upgrade',
+        'after the update',
+        'after installing this',
+        'once upgraded',
+        'once updated'
+      ],
+      [
+        'restart',
+        'run',
+        'rebuild',
+        'reindex',
+        're-index',
+        'recreate',
+        're-create',
+        'regenerate',
+        'reconfigure',
+        'clear',
+        'delete',
+        'update your',
+        'change your',
+        'log in again',
+        'sign in again'
+      ],
+      40
+    ],
+    eitherOrder: true
+  },
+  // Something of the admin's that this release no longer works with ("Plugins built for 2.x are not compatible with
+  // this release"): worth reading first.
+  incompatible: {
+    means: 'says something no longer works with this release',
+    why: 'note',
+    words: [
+      'not compatible with this',
+      'not compatible with the new',
+      'no longer compatible with',
+      'no longer be able to connect',
+      'no longer able to connect',
+      'will stop working',
+      'stop working with this'
+    ]
+  },
   // A precaution the notes ask for before updating ("Back up your database first", "make a backup before
   // upgrading"): the admin should read this release before installing it, though no step is required of them.
   backupFirst: {

@@ -9,7 +9,7 @@ import { DETECTORS, detect, MODIFIERS, wordsPattern, type Hit } from './detector
 import { HEADINGS, S } from './sections.js'
 import { countWords, type WordCount } from './words.js'
 
-export const FEATURE_VERSION = 20
+export const FEATURE_VERSION = 21
 
 export interface UnitEvidence {
   unit: Unit
@@ -54,6 +54,12 @@ const URL = /\bhttps?:\/\/\S+/g
 const HEAD_NAMES = [...HEADINGS.map((h) => h.name), 'top']
 const TOP = HEAD_NAMES.length - 1
 const MOD_NAMES = [...MODIFIERS, 'alert']
+/**
+ * Detectors the rules read (cues.ts) but the model does not weigh. `afterUpgrade` fires in two training apps, on
+ * releases the rules already judge right; as a feature it only moved the weights, enough to turn a release labelled
+ * breaking to safe in-sample.
+ */
+const RULES_ONLY: ReadonlySet<string> = new Set(['afterUpgrade'])
 const UNITS_EDGES = [0, 1, 3, 9, 30]
 const WORDS_EDGES = [2, 5, 12, 40, 150]
 const VERSION_KINDS = ['ver:major', 'ver:minor', 'ver:patch', 'ver:other']
@@ -167,6 +173,7 @@ export function releaseFeatures(units: Unit[], version: string, cut: boolean): R
     const mods: number[] = []
     const mains: number[] = []
     for (const h of hits) {
+      if (RULES_ONLY.has(h.detector.name)) continue
       const d = DETECTOR_INDEX.get(h.detector)!
       const m = MOD_OF[d]!
       if (m >= 0) mods.push(m)
