@@ -3706,17 +3706,21 @@ const RAISES = new Set([
     'requiredVersion',
     'minimumRaised'
 ]);
-// What the rubric names as breaking, detector by detector: a raised runtime/database/OS
-// requirement; removed or renamed configuration, API or feature; a manual step; an urgent fix
-// the notes say to apply now.
-const REQUIRED = new Set([
-    ...RAISES,
+/** Findings that remove support, a setting or an interface. */
+const REMOVALS = [
     'removedSupport',
     'supportRemoved',
     'removedSetting',
     'settingRemoved',
     'removedInterface',
-    'interfaceRemoved',
+    'interfaceRemoved'
+];
+// What the rubric names as breaking, detector by detector: a raised runtime/database/OS
+// requirement; removed or renamed configuration, API or feature; a manual step or upgrade path;
+// an urgent fix the notes say to apply now.
+const REQUIRED = new Set([
+    ...RAISES,
+    ...REMOVALS,
     'renamed',
     'signatureChanged',
     'refusedConfig',
@@ -3949,15 +3953,7 @@ const PRECAUTIONS = new Set(['backupFirst', 'afterUpgrade', 'oneWay', 'incompati
 /** Precautions said of what comes ("will stop working"): being for later does not soften them either. */
 const SAID_OF_LATER = new Set(['incompatible']);
 /** What the rubric calls breaking now, and a deprecation when announced for later. */
-const ANNOUNCEABLE = new Set([
-    ...RAISES,
-    'removedSupport',
-    'supportRemoved',
-    'removedSetting',
-    'settingRemoved',
-    'removedInterface',
-    'interfaceRemoved'
-]);
+const ANNOUNCEABLE = new Set([...RAISES, ...REMOVALS]);
 /** Steps a hedge leaves standing as caution ("may require a migration"); unhedged, a step is the action rule's. */
 const HEDGEABLE_STEPS = new Set(['manualStep', 'manualAfter', 'migration', 'guide']);
 const MOVES = wordsPattern(['upgrad*', 'updat*', 'switch*', 'move*', 'moving', 'migrat*', 'rebase*', 'chang*'], 'i');
