@@ -1,6 +1,6 @@
 // The CLI commands (build, serve, classify, validate): parse flags and call the
 // same code the action runs. Logs go to stderr so stdout carries only data.
-import { accessSync, constants as fsConstants, createReadStream, statSync } from 'node:fs'
+import { createReadStream } from 'node:fs'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
@@ -28,7 +28,7 @@ import { snapshotReader } from './check/snapshot.js'
 import { SLUG_PATTERN } from './schema/index.js'
 import { isVersionLabel } from './util/versions.js'
 import { VERSION } from './util/version.js'
-import { codeOf, readRegularText } from './util/regular-file.js'
+import { readRegularText, unopenableFile } from './util/regular-file.js'
 import { NOTES_FILE_MAX_BYTES } from './upstream/notes-file.js'
 
 /** Each command's own help (`updatesafe COMMAND --help`), with examples. */
@@ -149,17 +149,6 @@ function parseNow(value: string | undefined): Date {
   if (!/^\d{4}-\d{2}-\d{2}(T.*)?$/.test(value) || Number.isNaN(d.getTime()))
     throw usageError(`--now "${value}" is not an ISO 8601 date or time`)
   return d
-}
-
-/** Why `file` cannot be read as a file, or null when it can be opened. */
-function unreadableFile(file: string): string | null {
-  try {
-    if (!statSync(file).isFile()) return 'is not a regular file (a folder, a device or a pipe is never read)'
-    accessSync(file, fsConstants.R_OK)
-    return null
-  } catch (e) {
-    return `cannot be read (${codeOf(e)})`
-  }
 }
 
 async function* lines(file: string): AsyncIterable<string> {
@@ -342,7 +331,7 @@ async function run(
       if (!values.jsonl) throw usageError('classify needs --jsonl FILE (or - for stdin) or --notes-file FILE')
       if (values.jsonl !== '-') {
         // Said here, by name, rather than as the stream's raw error once reading has begun.
-        const why = unreadableFile(values.jsonl)
+        const why = unopenableFile(values.jsonl)
         if (why) throw problem('input', `--jsonl ${why}`, { file: values.jsonl })
       }
       await classifyJsonl(lines(values.jsonl), write)

@@ -292,11 +292,18 @@ function quoteStanding(cue: Cue): number {
   return states ? STATES : 2
 }
 
-const INTERNAL = new Set(['choreLine', 'testWord', 'negated'])
+const INTERNAL_WORK = new Set(['choreLine', 'testWord'])
+
+/** Internal work, tests or docs, by its words or its heading. */
+function internalWork(ue: UnitEvidence): boolean {
+  return (
+    ((ue.unit.section?.kinds ?? 0) & S.housekeeping) !== 0 || ue.hits.some((h) => INTERNAL_WORK.has(h.detector.name))
+  )
+}
 
 /** Internal work, tests or docs (by its words or its heading), or negated: nothing an admin need read first. */
 export function internal(ue: UnitEvidence): boolean {
-  return ((ue.unit.section?.kinds ?? 0) & S.housekeeping) !== 0 || ue.hits.some((h) => INTERNAL.has(h.detector.name))
+  return internalWork(ue) || ue.hits.some((h) => h.detector.name === 'negated')
 }
 
 // Permissions of files, not of users: "Fix log folder permissions", "failed with a permission error".
@@ -448,8 +455,8 @@ function changedCue(ue: UnitEvidence): Cue | null {
  * ("Migrations run automatically. Back up your database first." still asks for the backup).
  */
 function precautionCue(ue: UnitEvidence): Cue | null {
-  if ((ue.unit.section?.kinds ?? 0) & S.housekeeping || ADDS.test(ue.unit.text)) return null
-  if (ue.hits.some((h) => h.detector.name === 'choreLine' || h.detector.name === 'testWord')) return null
+  // Negation is asked sentence by sentence below, not of the whole line as `internal` asks it.
+  if (internalWork(ue) || ADDS.test(ue.unit.text)) return null
   for (const hit of ue.hits) {
     const name = hit.detector.name
     if (!PRECAUTIONS.has(name) && !HEDGEABLE_STEPS.has(name)) continue

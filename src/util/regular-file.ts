@@ -1,6 +1,16 @@
 // Reading a file that must be a regular file of bounded size, in one open: a symbolic link is refused by the
 // open itself (O_NOFOLLOW), never followed; a FIFO does not block it (O_NONBLOCK) and fstat then refuses it.
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync } from 'node:fs'
+import {
+  accessSync,
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readSync,
+  realpathSync,
+  statSync
+} from 'node:fs'
 
 export type RegularFile =
   | { bytes: Buffer }
@@ -59,6 +69,20 @@ export function refusalWords(read: Exclude<RegularFile, { bytes: Buffer }>, maxB
       return `is ${read.size} bytes, larger than the ${maxBytes} bytes allowed`
     case 'unreadable':
       return `cannot be read (${read.code})`
+  }
+}
+
+/**
+ * Why `file` cannot be opened as a regular file, in refusalWords' words, or null when it can: asked before a file is
+ * streamed, which reads no more than it needs and so cannot go through readRegularFile. A link is followed.
+ */
+export function unopenableFile(file: string): string | null {
+  try {
+    if (!statSync(file).isFile()) return refusalWords({ refused: 'not a file' }, 0)
+    accessSync(file, constants.R_OK)
+    return null
+  } catch (e) {
+    return refusalWords({ refused: 'unreadable', code: codeOf(e) }, 0)
   }
 }
 
