@@ -84,6 +84,21 @@ function refusalWords(read, maxBytes) {
     }
 }
 /**
+ * Why `file` cannot be opened as a regular file, in refusalWords' words, or null when it can: asked before a file is
+ * streamed, which reads no more than it needs and so cannot go through readRegularFile. A link is followed.
+ */
+function unopenableFile(file) {
+    try {
+        if (!statSync(file).isFile())
+            return refusalWords({ refused: 'not a file' }, 0);
+        accessSync(file, constants.R_OK);
+        return null;
+    }
+    catch (e) {
+        return refusalWords({ refused: 'unreadable', code: codeOf(e) }, 0);
+    }
+}
+/**
  * The text of `file` when it is a regular UTF-8 file of at most `maxBytes` bytes, else why not (see
  * `refusalWords`). `followLinks` opens through a symbolic link (to a regular file) for files a user
  * named, where a link is an ordinary way to point at one.
@@ -3889,10 +3904,14 @@ function quoteStanding(cue) {
     const states = ue.hits.some((h) => (REQUIRED.has(h.detector.name) || MARKERS.has(h.detector.name)) && !softenedAt(ue, h));
     return states ? STATES : 2;
 }
-const INTERNAL = new Set(['choreLine', 'testWord', 'negated']);
+const INTERNAL_WORK = new Set(['choreLine', 'testWord']);
+/** Internal work, tests or docs, by its words or its heading. */
+function internalWork(ue) {
+    return (((ue.unit.section?.kinds ?? 0) & S.housekeeping) !== 0 || ue.hits.some((h) => INTERNAL_WORK.has(h.detector.name)));
+}
 /** Internal work, tests or docs (by its words or its heading), or negated: nothing an admin need read first. */
 function internal(ue) {
-    return ((ue.unit.section?.kinds ?? 0) & S.housekeeping) !== 0 || ue.hits.some((h) => INTERNAL.has(h.detector.name));
+    return internalWork(ue) || ue.hits.some((h) => h.detector.name === 'negated');
 }
 // Permissions of files, not of users: "Fix log folder permissions", "failed with a permission error".
 const FILE_PERMISSION = new RegExp(`${nearPattern(['file*', 'folder*', 'director*', 'dir', 'socket*', 'read-only'], ['permission*'], 20).source}|` +
@@ -4019,9 +4038,8 @@ function changedCue(ue) {
  * ("Migrations run automatically. Back up your database first." still asks for the backup).
  */
 function precautionCue(ue) {
-    if ((ue.unit.section?.kinds ?? 0) & S.housekeeping || ADDS.test(ue.unit.text))
-        return null;
-    if (ue.hits.some((h) => h.detector.name === 'choreLine' || h.detector.name === 'testWord'))
+    // Negation is asked sentence by sentence below, not of the whole line as `internal` asks it.
+    if (internalWork(ue) || ADDS.test(ue.unit.text))
         return null;
     for (const hit of ue.hits) {
         const name = hit.detector.name;

@@ -52505,6 +52505,21 @@ function refusalWords(read, maxBytes) {
     }
 }
 /**
+ * Why `file` cannot be opened as a regular file, in refusalWords' words, or null when it can: asked before a file is
+ * streamed, which reads no more than it needs and so cannot go through readRegularFile. A link is followed.
+ */
+function unopenableFile(file) {
+    try {
+        if (!statSync(file).isFile())
+            return refusalWords({ refused: 'not a file' }, 0);
+        accessSync(file, constants.R_OK);
+        return null;
+    }
+    catch (e) {
+        return refusalWords({ refused: 'unreadable', code: codeOf(e) }, 0);
+    }
+}
+/**
  * The text of `file` when it is a regular UTF-8 file of at most `maxBytes` bytes, else why not (see
  * `refusalWords`). `followLinks` opens through a symbolic link (to a regular file) for files a user
  * named, where a link is an ordinary way to point at one.

@@ -85,6 +85,21 @@ function refusalWords(read, maxBytes) {
     }
 }
 /**
+ * Why `file` cannot be opened as a regular file, in refusalWords' words, or null when it can: asked before a file is
+ * streamed, which reads no more than it needs and so cannot go through readRegularFile. A link is followed.
+ */
+function unopenableFile(file) {
+    try {
+        if (!(0,external_node_fs_.statSync)(file).isFile())
+            return refusalWords({ refused: 'not a file' }, 0);
+        (0,external_node_fs_.accessSync)(file, external_node_fs_.constants.R_OK);
+        return null;
+    }
+    catch (e) {
+        return refusalWords({ refused: 'unreadable', code: codeOf(e) }, 0);
+    }
+}
+/**
  * The text of `file` when it is a regular UTF-8 file of at most `maxBytes` bytes, else why not (see
  * `refusalWords`). `followLinks` opens through a symbolic link (to a regular file) for files a user
  * named, where a link is an ordinary way to point at one.
@@ -3890,10 +3905,14 @@ function quoteStanding(cue) {
     const states = ue.hits.some((h) => (REQUIRED.has(h.detector.name) || MARKERS.has(h.detector.name)) && !softenedAt(ue, h));
     return states ? STATES : 2;
 }
-const INTERNAL = new Set(['choreLine', 'testWord', 'negated']);
+const INTERNAL_WORK = new Set(['choreLine', 'testWord']);
+/** Internal work, tests or docs, by its words or its heading. */
+function internalWork(ue) {
+    return (((ue.unit.section?.kinds ?? 0) & S.housekeeping) !== 0 || ue.hits.some((h) => INTERNAL_WORK.has(h.detector.name)));
+}
 /** Internal work, tests or docs (by its words or its heading), or negated: nothing an admin need read first. */
 function internal(ue) {
-    return ((ue.unit.section?.kinds ?? 0) & S.housekeeping) !== 0 || ue.hits.some((h) => INTERNAL.has(h.detector.name));
+    return internalWork(ue) || ue.hits.some((h) => h.detector.name === 'negated');
 }
 // Permissions of files, not of users: "Fix log folder permissions", "failed with a permission error".
 const FILE_PERMISSION = new RegExp(`${nearPattern(['file*', 'folder*', 'director*', 'dir', 'socket*', 'read-only'], ['permission*'], 20).source}|` +
@@ -4020,9 +4039,8 @@ function changedCue(ue) {
  * ("Migrations run automatically. Back up your database first." still asks for the backup).
  */
 function precautionCue(ue) {
-    if ((ue.unit.section?.kinds ?? 0) & S.housekeeping || ADDS.test(ue.unit.text))
-        return null;
-    if (ue.hits.some((h) => h.detector.name === 'choreLine' || h.detector.name === 'testWord'))
+    // Negation is asked sentence by sentence below, not of the whole line as `internal` asks it.
+    if (internalWork(ue) || ADDS.test(ue.unit.text))
         return null;
     for (const hit of ue.hits) {
         const name = hit.detector.name;
@@ -14196,18 +14214,6 @@ function parseNow(value) {
         throw usageError(`--now "${value}" is not an ISO 8601 date or time`);
     return d;
 }
-/** Why `file` cannot be read as a file, or null when it can be opened. */
-function unreadableFile(file) {
-    try {
-        if (!(0,external_node_fs_.statSync)(file).isFile())
-            return 'is not a regular file (a folder, a device or a pipe is never read)';
-        (0,external_node_fs_.accessSync)(file, external_node_fs_.constants.R_OK);
-        return null;
-    }
-    catch (e) {
-        return `cannot be read (${codeOf(e)})`;
-    }
-}
 async function* lines(file) {
     const rl = (0,external_node_readline_.createInterface)({ input: file === '-' ? process.stdin : (0,external_node_fs_.createReadStream)(file), crlfDelay: Infinity });
     for await (const line of rl)
@@ -14372,7 +14378,7 @@ async function run(argv, log, env, stdout) {
                 throw usageError('classify needs --jsonl FILE (or - for stdin) or --notes-file FILE');
             if (values.jsonl !== '-') {
                 // Said here, by name, rather than as the stream's raw error once reading has begun.
-                const why = unreadableFile(values.jsonl);
+                const why = unopenableFile(values.jsonl);
                 if (why)
                     throw problem('input', `--jsonl ${why}`, { file: values.jsonl });
             }
