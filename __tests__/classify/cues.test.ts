@@ -316,6 +316,34 @@ describe('a line that asks for action', () => {
     expect(cues('- Upgrade to Go 1.22').required).toBeNull()
     expect(cues('- Fixed upgrading from versions older than 1.5').required).toBeNull()
   })
+
+  it('that calls this release unfit is required, and held back as no urgent fix', () => {
+    for (const line of [
+      'Do not install this release: the SQLite backend loses data on start.',
+      "Don't upgrade to this version if you use LDAP logins.",
+      'This release should not be used in production; 2.4.2 follows shortly.'
+    ])
+      expect([line, cues(`- Fix a crash\n- ${line}`).required]).toEqual([line, 'notThisRelease'])
+    const v = classifyReleases({
+      releases: [{ version: '2.4.1', notes: '- Fix a crash\n- Please do not use this release with SQLite.' }]
+    })
+    expect([v.safeToUpdate, v.breakingKind]).toEqual(['breaking', 'required'])
+    // Advice about something else this version holds, or a line that only avoids a thing.
+    expect(cues("- Don't use this version of the client library in new code; use v2").required).toBeNull()
+    expect(cues('- Do not use inline previews in e-mails').required).toBeNull()
+  })
+  it('that warns off an earlier release asks for the update now, not a downgrade warning', () => {
+    const line = 'The last release (3.1.0) must not be used with an external Redis.'
+    expect(cues(`- Fix a crash\n- ${line}`).required).toBe('earlierUnfit')
+    // A fix that warns off the release before it: never safe, though a fix is not a required step.
+    expect(
+      classifyReleases({
+        releases: [{ version: '3.1.1', notes: `### Bug fixes\n\n- redis: Fix lost sessions. ${line}` }]
+      }).safeToUpdate
+    ).toBe('caution')
+    expect(cues('- Earlier releases should not be used to open archives written by this one').required).toBeNull()
+    expect(cues('- The previous setting is still used when none is set').required).toBeNull()
+  })
   it('that removes only a control of the interface (a button, an icon), is not required', () => {
     expect(cues('- Remove the floating Save button from the list in Settings > Boards').required).toBeNull()
     expect(cues('- Remove the alt attribute of the icon image in Demo lists').required).toBeNull()

@@ -60,7 +60,7 @@ const REMOVALS = [
 ]
 // What the rubric names as breaking, detector by detector: a raised runtime/database/OS
 // requirement; removed or renamed configuration, API or feature; a manual step or upgrade path;
-// an urgent fix the notes say to apply now.
+// an urgent fix the notes say to apply now, or a release they say is unfit.
 const REQUIRED: ReadonlySet<string> = new Set([
   ...RAISES,
   ...REMOVALS,
@@ -71,7 +71,9 @@ const REQUIRED: ReadonlySet<string> = new Set([
   'upgradePath',
   'upgradeFirst',
   'urgent',
-  'criticalFix'
+  'criticalFix',
+  'notThisRelease',
+  'earlierUnfit'
 ])
 /** Findings that say there is no news: a release withdrawn, a first release. */
 const NO_NEWS = new Set(['withdrawn', 'firstRelease'])

@@ -888,6 +888,26 @@ const SPECS: Record<string, Spec> = {
     why: 'urgent',
     near: [['critical'], ['fix*', 'patch*', 'release', 'update', 'upgrade', 'security', 'vulnerab*'], 25]
   },
+  // A known-bad release: the notes say not to install this very one ("Don't install this release"). A required
+  // step, not an urgent fix, so a gate that lets urgent fixes through still holds it back.
+  notThisRelease: {
+    means: 'says not to install this release',
+    why: 'required',
+    // Not "Don't use this version of the client in new code": that is advice about something else.
+    pattern:
+      /\b(?:do not|don't|never) (?:use|install|deploy|upgrade to|update to) this (?:version|release)\b(?! of\b)|\bthis (?:version|release) (?:should|must) not be (?:used|installed|deployed)\b/i,
+    keys: ['this version', 'this release']
+  },
+  // An earlier release the notes warn off ("the last release must not be used with SQLite"): the fix that follows
+  // is one to apply now, the rubric's urgent fix.
+  earlierUnfit: {
+    means: 'says an earlier release should not be used',
+    why: 'urgent',
+    // Not "should not be used to open files written by this one": that says the update cannot be undone.
+    pattern:
+      /\b(?:previous|prior|earlier|last) (?:versions?|releases?)\b(?:[^.;!?\n]|\.(?=\w)){0,40}?\b(?:should|must) (?:not|no longer) be used\b(?! to\b)/i,
+    keys: ['be used']
+  },
   securityWord: {
     means: 'fixes a security issue',
     why: 'security',

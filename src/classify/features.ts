@@ -9,7 +9,7 @@ import { DETECTORS, detect, MODIFIERS, wordsPattern, type Hit } from './detector
 import { HEADINGS, S } from './sections.js'
 import { countWords, type WordCount } from './words.js'
 
-export const FEATURE_VERSION = 21
+export const FEATURE_VERSION = 22
 
 export interface UnitEvidence {
   unit: Unit
@@ -57,9 +57,10 @@ const MOD_NAMES = [...MODIFIERS, 'alert']
 /**
  * Detectors the rules read (cues.ts) but the model does not weigh. `afterUpgrade` fires in two training apps, on
  * releases the rules already judge right; as a feature it only moved the weights, enough to turn a release labelled
- * breaking to safe in-sample.
+ * breaking to safe in-sample. A release said to be unfit fires in one app only: no weight learned from it would
+ * carry to another.
  */
-const RULES_ONLY: ReadonlySet<string> = new Set(['afterUpgrade'])
+const RULES_ONLY: ReadonlySet<string> = new Set(['afterUpgrade', 'notThisRelease', 'earlierUnfit'])
 const UNITS_EDGES = [0, 1, 3, 9, 30]
 const WORDS_EDGES = [2, 5, 12, 40, 150]
 const VERSION_KINDS = ['ver:major', 'ver:minor', 'ver:patch', 'ver:other']
