@@ -317,20 +317,28 @@ describe('a line that asks for action', () => {
     expect(cues('- Fixed upgrading from versions older than 1.5').required).toBeNull()
   })
 
-  it('that calls this release unfit is required, and held back as no urgent fix', () => {
+  it('that calls this release unfit asks for action, but states no change an update past it would cross', () => {
     for (const line of [
       'Do not install this release: the SQLite backend loses data on start.',
       "Don't upgrade to this version if you use LDAP logins.",
       'This release should not be used in production; 2.4.2 follows shortly.'
-    ])
-      expect([line, cues(`- Fix a crash\n- ${line}`).required]).toEqual([line, 'notThisRelease'])
-    const v = classifyReleases({
-      releases: [{ version: '2.4.1', notes: '- Fix a crash\n- Please do not use this release with SQLite.' }]
+    ]) {
+      const c = cues(`- Fix a crash\n- ${line}`)
+      expect([line, c.action?.detector, c.required]).toEqual([line, 'notThisRelease', null])
+    }
+    const judged = (notes: string) => classifyReleases({ releases: [{ version: '2.4.1', notes }] }).safeToUpdate
+    expect(judged('- Fix a crash\n- Please do not use this release with SQLite.')).not.toBe('safe')
+    // Going past it to the release that fixes it is no breaking update.
+    const past = classifyReleases({
+      releases: [
+        { version: '2.4.1', notes: '- Fix a crash\n- Do not use this release with SQLite.' },
+        { version: '2.4.2', notes: '- Fix SQLite start-up' }
+      ]
     })
-    expect([v.safeToUpdate, v.breakingKind]).toEqual(['breaking', 'required'])
+    expect([past.safeToUpdate, past.decidedBy]).toEqual(['caution', '2.4.1'])
     // Advice about something else this version holds, or a line that only avoids a thing.
-    expect(cues("- Don't use this version of the client library in new code; use v2").required).toBeNull()
-    expect(cues('- Do not use inline previews in e-mails').required).toBeNull()
+    expect(cues("- Don't use this version of the client library in new code; use v2").action).toBeNull()
+    expect(cues('- Do not use inline previews in e-mails').action).toBeNull()
   })
   it('that warns off an earlier release asks for the update now, not a downgrade warning', () => {
     const line = 'The last release (3.1.0) must not be used with an external Redis.'

@@ -60,7 +60,9 @@ const REMOVALS = [
 ]
 // What the rubric names as breaking, detector by detector: a raised runtime/database/OS
 // requirement; removed or renamed configuration, API or feature; a manual step or upgrade path;
-// an urgent fix the notes say to apply now, or a release they say is unfit.
+// an urgent fix the notes say to apply now, or one that an earlier release needs. A release the notes say not
+// to install (`notThisRelease`) asks for action, so is never safe, but states no change of its own: an update
+// that goes past it to a later release never installs it, and must not be held back by it.
 const REQUIRED: ReadonlySet<string> = new Set([
   ...RAISES,
   ...REMOVALS,
@@ -72,7 +74,6 @@ const REQUIRED: ReadonlySet<string> = new Set([
   'upgradeFirst',
   'urgent',
   'criticalFix',
-  'notThisRelease',
   'earlierUnfit'
 ])
 /** Findings that say there is no news: a release withdrawn, a first release. */

@@ -888,8 +888,8 @@ const SPECS: Record<string, Spec> = {
     why: 'urgent',
     near: [['critical'], ['fix*', 'patch*', 'release', 'update', 'upgrade', 'security', 'vulnerab*'], 25]
   },
-  // A known-bad release: the notes say not to install this very one ("Don't install this release"). A required
-  // step, not an urgent fix, so a gate that lets urgent fixes through still holds it back.
+  // A known-bad release: the notes say not to install this very one ("Don't install this release"). It asks the
+  // admin to act (never safe), though it changes nothing of theirs (cues.ts: not REQUIRED).
   notThisRelease: {
     means: 'says not to install this release',
     why: 'required',
