@@ -1902,8 +1902,8 @@ const SPECS = {
         why: 'urgent',
         near: [['critical'], ['fix*', 'patch*', 'release', 'update', 'upgrade', 'security', 'vulnerab*'], 25]
     },
-    // A known-bad release: the notes say not to install this very one ("Don't install this release"). A required
-    // step, not an urgent fix, so a gate that lets urgent fixes through still holds it back.
+    // A known-bad release: the notes say not to install this very one ("Don't install this release"). It asks the
+    // admin to act (never safe), though it changes nothing of theirs (cues.ts: not REQUIRED).
     notThisRelease: {
         means: 'says not to install this release',
         why: 'required',
@@ -3750,7 +3750,9 @@ const REMOVALS = [
 ];
 // What the rubric names as breaking, detector by detector: a raised runtime/database/OS
 // requirement; removed or renamed configuration, API or feature; a manual step or upgrade path;
-// an urgent fix the notes say to apply now, or a release they say is unfit.
+// an urgent fix the notes say to apply now, or one that an earlier release needs. A release the notes say not
+// to install (`notThisRelease`) asks for action, so is never safe, but states no change of its own: an update
+// that goes past it to a later release never installs it, and must not be held back by it.
 const REQUIRED = new Set([
     ...RAISES,
     ...REMOVALS,
@@ -3762,7 +3764,6 @@ const REQUIRED = new Set([
     'upgradeFirst',
     'urgent',
     'criticalFix',
-    'notThisRelease',
     'earlierUnfit'
 ]);
 /** Findings that say there is no news: a release withdrawn, a first release. */
@@ -6330,7 +6331,7 @@ function classifyWith(model, input) {
  * leave yesterday's words published. __tests__/classify/revision.test.ts holds it to the judgements of the
  * real notes.
  */
-const JUDGING_REVISION = 57;
+const JUDGING_REVISION = 58;
 /**
  * The classifier's identity (8 hex digits): the committed model and the judging code's revision. A
  * verdict computed by another model or another revision is judged again.
