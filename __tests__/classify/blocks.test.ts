@@ -31,6 +31,20 @@ describe('parseUnits: structure', () => {
       ['item', 'patched CVE-2026-1', 'SECURITY']
     ])
   })
+  it('reads a heading that is a sentence again as a statement under the headings above it', () => {
+    expect(sections('# 3.1.0\n\n## Skip this one. It corrupts uploads on S3!\n\n- Fix a crash\n\n## Fixes\n')).toEqual([
+      ['heading', '3.1.0', '3.1.0'],
+      ['heading', 'Skip this one. It corrupts uploads on S3!', 'Skip this one. It corrupts uploads on S3!'],
+      ['statement', 'Skip this one. It corrupts uploads on S3!', '3.1.0'],
+      ['item', 'Fix a crash', 'Skip this one. It corrupts uploads on S3!'],
+      ['heading', 'Fixes', 'Fixes']
+    ])
+    // A title, however it ends, or a short exclamation, is a heading only.
+    expect(sections('## Bug fixes and small things\n\n## Thanks a lot!\n').map((u) => u[0])).toEqual([
+      'heading',
+      'heading'
+    ])
+  })
   it('reads a plain label line that introduces a list as a heading, and nothing else that ends with a colon', () => {
     const units = sections(
       'Breaking changes:\n- removed the v1 API\n\nThis release brings the following changes to you:\n\n- faster sync\n\nNote:\n\nread it\n'

@@ -340,6 +340,16 @@ describe('a line that asks for action', () => {
     expect(cues("- Don't use this version of the client library in new code; use v2").action).toBeNull()
     expect(cues('- Do not use inline previews in e-mails').action).toBeNull()
   })
+  it('is read in a bold sentence on a line of its own, which the model does not weigh', () => {
+    const warned = '**Uploads to S3 get lost. Do not use this version.**\n\n### Fixes\n\n- Fix a crash\n'
+    expect(cues(warned).action?.detector).toBe('notThisRelease')
+    const v = classifyReleases({ releases: [{ version: '3.1.0', notes: warned }] })
+    expect([v.safeToUpdate, v.rationale]).toEqual(['caution', expect.stringContaining('Do not use this version.')])
+    // As a title (no full stop) the same line is a heading only, and the model's features are the same.
+    const ids = (notes: string) => Array.from(featuresOfNotes(notes, '3.1.0').rf!.ids)
+    expect(ids(warned)).toEqual(ids(warned.replace('version.**', 'version**')))
+    expect(cues(warned.replace('version.**', 'version**')).action).toBeNull()
+  })
   it('that warns off an earlier release asks for the update now, not a downgrade warning', () => {
     const line = 'The last release (3.1.0) must not be used with an external Redis.'
     expect(cues(`- Fix a crash\n- ${line}`).required).toBe('earlierUnfit')

@@ -7,7 +7,8 @@ import { Parser, type Node } from 'commonmark'
 import { headingKinds, looksLikeLabel } from './sections.js'
 import { decodeEntities, dropDecodedJunk, squash, stripTags } from './text.js'
 
-export type UnitKind = 'heading' | 'item' | 'paragraph' | 'quote' | 'code' | 'table'
+/** `statement`: a heading that is a sentence, read again as a line of the headings above it (see `heading`). */
+export type UnitKind = 'heading' | 'item' | 'paragraph' | 'quote' | 'code' | 'table' | 'statement'
 
 export interface Section {
   title: string
@@ -30,6 +31,8 @@ export interface Unit {
   alert: string
 }
 
+/** A sentence of four words or more, ended by a full stop or an exclamation mark. */
+const STATEMENT = /^(?:\S+ ){3,}.*[.!]$/
 /** Units kept per release; beyond this the notes are a dump, not notes. */
 const MAX_UNITS = 4000
 /** Characters kept of one unit's text (a whole release can be one paragraph). */
@@ -336,6 +339,17 @@ class Walker {
     if (t === '') return
     this.push(t, level)
     this.emit('heading', t, level)
+    // A heading that is a sentence ("**Do not use this version.**" on a line of its own) says something of the
+    // release as well as opening a section: the rules read it as a line under the headings above it.
+    if (STATEMENT.test(t) && this.units.length < MAX_UNITS)
+      this.units.push({
+        kind: 'statement',
+        text: t,
+        depth: 0,
+        section: this.stack[this.stack.length - 2] ?? null,
+        lead: '',
+        alert: ''
+      })
   }
 
   /** Each block from `first` to the last of its siblings. */

@@ -155,11 +155,18 @@ export function releaseFeatures(units: Unit[], version: string, cut: boolean): R
   const evidence: UnitEvidence[] = []
   const count: WordCount = { words: 0, common: 0 }
   const content = units.filter((u) => u.kind !== 'heading' && u.kind !== 'code' && !boilerplate(u))
+  // A heading that is a sentence is read by the rules only: the model learned from the notes with it as a heading.
+  let statements = 0
   const headsOf = new Map<number, number[]>()
   for (let ui = 0; ui < content.length; ui++) {
     const u = content[ui]!
     const text = u.text
     const lower = text.toLowerCase()
+    if (u.kind === 'statement') {
+      statements++
+      evidence.push({ unit: u, hits: detect(text, lower), features: [] })
+      continue
+    }
     if (count.words < 2000) {
       // Lower-cased once, not word by word: lower-casing maps letters to letters and marks, so the words are the
       // same. Links are dropped from the lower-cased line, so "Https://…" (an item capitalised) is a link too; the
@@ -200,7 +207,7 @@ export function releaseFeatures(units: Unit[], version: string, cut: boolean): R
     out.push(f)
     if (seen[f]! >= 3 && THREE[f]! >= 0) out.push(THREE[f]!)
   }
-  out.push(idOf(`units:${bucket(content.length, UNITS_EDGES)}`))
+  out.push(idOf(`units:${bucket(content.length - statements, UNITS_EDGES)}`))
   const words = count.words
   out.push(idOf(`words:${bucket(words, WORDS_EDGES)}`))
   out.push(idOf(versionKind(version)))

@@ -172,7 +172,7 @@ function groups(units: Unit[]): Group[] {
   // An AsciiDoc heading inside a section: the items after it, up to the next heading, are a group of their own.
   let subheading: { section: object | null; key: object; title: string } | null = null
   for (const u of units) {
-    if (u.kind === 'heading' || u.kind === 'code') continue
+    if (u.kind === 'heading' || u.kind === 'code' || u.kind === 'statement') continue
     if (u.section) {
       // Asked once per section, not once per line of it.
       let skip = skipped.get(u.section)
