@@ -208,13 +208,22 @@ describe('never safe while the notes ask the admin to act first', () => {
       'asks the admin to take a step'
     ],
     [
-      'This release contains database schema changes which will be applied automatically on start. Back up your database first.',
+      'This release changes the database schema when it starts. It may be wise to back up your database first.',
       'asks for a backup before updating'
     ]
   ])('%s', (notes, why) => {
     const j = judge(notes)
     expect(j.safeToUpdate).toBe('caution')
     expect(j.rationale).toContain(why)
+  })
+
+  // The labels read a backup asked for before upgrading as a step of the admin's: an update a gate holds back.
+  it('a backup asked for before updating, unhedged, is a required step', () => {
+    const j = judge(
+      'This release contains database schema changes which will be applied automatically on start. Back up your database first.'
+    )
+    expect([j.safeToUpdate, j.breakingKind]).toEqual(['breaking', 'required'])
+    expect(j.rationale).toContain('asks for a backup before updating')
   })
 })
 

@@ -13,9 +13,9 @@
 // - action: a release is never safe while a line asks the admin to act (a detector whose reason
 //   is a required step or an urgent fix, a line under a "Removed" or upgrade heading), unless
 //   softened or the line adds something ("Add a command to remove options"): doubt falls to caution;
-// - precaution: nor while a line asks for a backup before updating, says the update cannot be undone or
-//   that something stops working with it, or hedges a step or migration ("You may need to chown your
-//   volumes"): caution, asked of some admins only;
+// - precaution: nor while a line asks for a backup before updating (however hedged), says the update
+//   cannot be undone or that something stops working with it, or hedges a step or migration ("You may
+//   need to chown your volumes"): caution, asked of some admins only;
 // - security, changed: a release with a security fix (a line under a security heading, with a
 //   security word or about access control, not internal work or tests, not negated) or a line
 //   under a deprecations, "Changed" or configuration-changes heading, or one that says a default
@@ -58,11 +58,11 @@ const REMOVALS = [
   'removedInterface',
   'interfaceRemoved'
 ]
-// What the rubric names as breaking, detector by detector: a raised runtime/database/OS
-// requirement; removed or renamed configuration, API or feature; a manual step or upgrade path;
-// an urgent fix the notes say to apply now, or one that an earlier release needs. A release the notes say not
-// to install (`notThisRelease`) asks for action, so is never safe, but states no change of its own: an update
-// that goes past it to a later release never installs it, and must not be held back by it.
+// What the rubric names as breaking, detector by detector: a raised runtime/database/OS requirement; removed or
+// renamed configuration, API or feature; a manual step or upgrade path, or a backup asked for before updating (the
+// labellers read it as a step); an urgent fix the notes say to apply now, or one that an earlier release needs. A
+// release the notes say not to install (`notThisRelease`) asks for action, so is never safe, but states no change
+// of its own: an update that goes past it to a later release never installs it, and must not be held back by it.
 const REQUIRED: ReadonlySet<string> = new Set([
   ...RAISES,
   ...REMOVALS,
@@ -74,7 +74,8 @@ const REQUIRED: ReadonlySet<string> = new Set([
   'upgradeFirst',
   'urgent',
   'criticalFix',
-  'earlierUnfit'
+  'earlierUnfit',
+  'backupFirst'
 ])
 /** Findings that say there is no news: a release withdrawn, a first release. */
 const NO_NEWS = new Set(['withdrawn', 'firstRelease'])

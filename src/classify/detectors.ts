@@ -809,11 +809,11 @@ const SPECS: Record<string, Spec> = {
       'stop working with this'
     ]
   },
-  // A precaution the notes ask for before updating ("Back up your database first", "make a backup before
-  // upgrading"): the admin should read this release before installing it, though no step is required of them.
+  // A backup the notes ask for before updating ("Back up your database first", "make a backup before upgrading"):
+  // a step, as the labels read it (cues.ts: REQUIRED); hedged ("it may be wise to …"), still a precaution.
   backupFirst: {
     means: 'asks for a backup before updating',
-    why: 'note',
+    why: 'required',
     near: [
       // The backup of something (the admin's): not a command or feature named "backup" ("backup first checks …").
       [
