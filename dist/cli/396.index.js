@@ -1824,11 +1824,11 @@ const SPECS = {
             'stop working with this'
         ]
     },
-    // A precaution the notes ask for before updating ("Back up your database first", "make a backup before
-    // upgrading"): the admin should read this release before installing it, though no step is required of them.
+    // A backup the notes ask for before updating ("Back up your database first", "make a backup before upgrading"):
+    // a step, as the labels read it (cues.ts: REQUIRED); hedged ("it may be wise to …"), still a precaution.
     backupFirst: {
         means: 'asks for a backup before updating',
-        why: 'note',
+        why: 'required',
         near: [
             // The backup of something (the admin's): not a command or feature named "backup" ("backup first checks …").
             [
@@ -3762,11 +3762,11 @@ const REMOVALS = [
     'removedInterface',
     'interfaceRemoved'
 ];
-// What the rubric names as breaking, detector by detector: a raised runtime/database/OS
-// requirement; removed or renamed configuration, API or feature; a manual step or upgrade path;
-// an urgent fix the notes say to apply now, or one that an earlier release needs. A release the notes say not
-// to install (`notThisRelease`) asks for action, so is never safe, but states no change of its own: an update
-// that goes past it to a later release never installs it, and must not be held back by it.
+// What the rubric names as breaking, detector by detector: a raised runtime/database/OS requirement; removed or
+// renamed configuration, API or feature; a manual step or upgrade path, or a backup asked for before updating (the
+// labellers read it as a step); an urgent fix the notes say to apply now, or one that an earlier release needs. A
+// release the notes say not to install (`notThisRelease`) asks for action, so is never safe, but states no change
+// of its own: an update that goes past it to a later release never installs it, and must not be held back by it.
 const REQUIRED = new Set([
     ...RAISES,
     ...REMOVALS,
@@ -3778,7 +3778,8 @@ const REQUIRED = new Set([
     'upgradeFirst',
     'urgent',
     'criticalFix',
-    'earlierUnfit'
+    'earlierUnfit',
+    'backupFirst'
 ]);
 /** Findings that say there is no news: a release withdrawn, a first release. */
 const NO_NEWS = new Set(['withdrawn', 'firstRelease']);
@@ -6381,7 +6382,7 @@ function classifyWith(model, input) {
  * leave yesterday's words published. __tests__/classify/revision.test.ts holds it to the judgements of the
  * real notes.
  */
-const JUDGING_REVISION = 59;
+const JUDGING_REVISION = 60;
 /**
  * The classifier's identity (8 hex digits): the committed model and the judging code's revision. A
  * verdict computed by another model or another revision is judged again.
