@@ -6,8 +6,8 @@
 //   words are softened;
 // - required: a line that states what the rubric names as breaking (a raised requirement, a
 //   removed or renamed setting, interface or feature, a configuration now refused, a function or
-//   structure that gained or lost an argument or member, a manual step, an upgrade path, an urgent update, a line
-//   under a "Removed" heading) makes it breaking, unless softened, internal work, under a
+//   structure that gained or lost an argument or member, a manual step, an upgrade path, an urgent
+//   update, a line under a "Removed" heading) makes it breaking, unless softened, internal work, under a
 //   bug-fixes heading, an addition, a new ability, or the removal of something unused, not
 //   working or a control of the interface (a button, an icon);
 // - action: a release is never safe while a line asks the admin to act (a detector whose reason
@@ -453,9 +453,9 @@ function changedCue(ue: UnitEvidence): Cue | null {
 }
 
 /**
- * A precaution before updating ("Back up your database first"), an update that cannot be undone, or a step the line
- * hedges ("You may need to chown your volumes"): asked of some admins only, so no breaking change, but never safe to
- * install unread. A hedge does not soften these; a negation, a fix or something optional in the same sentence does
+ * A precaution before updating (a backup, hedged or not: unhedged it is a required step too), an update that cannot
+ * be undone, or a step the line hedges ("You may need to chown your volumes"): asked of some admins only, so no
+ * breaking change, but never safe to install unread. A hedge does not soften these; a negation, a fix or something optional in the same sentence does
  * ("Migrations run automatically. Back up your database first." still asks for the backup).
  */
 function precautionCue(ue: UnitEvidence): Cue | null {

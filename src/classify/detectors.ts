@@ -904,8 +904,16 @@ const SPECS: Record<string, Spec> = {
     means: 'says an earlier release should not be used',
     why: 'urgent',
     // Not "should not be used to open files written by this one": that says the update cannot be undone.
-    pattern:
-      /\b(?:previous|prior|earlier|last) (?:versions?|releases?)\b(?:[^.;!?\n]|\.(?=\w)){0,40}?\b(?:should|must) (?:not|no longer) be used\b(?! to\b)/i,
+    pattern: new RegExp(
+      `${
+        nearPattern(
+          ['previous', 'prior', 'earlier', 'last'].flatMap((w) => [`${w} version*`, `${w} release*`]),
+          ['should not be used', 'must not be used', 'should no longer be used', 'must no longer be used'],
+          40
+        ).source
+      }(?! to\\b)`,
+      'i'
+    ),
     keys: ['be used']
   },
   securityWord: {
