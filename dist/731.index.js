@@ -1917,7 +1917,7 @@ const SPECS = {
         means: 'says an earlier release should not be used',
         why: 'urgent',
         // Not "should not be used to open files written by this one": that says the update cannot be undone.
-        pattern: /\b(?:previous|prior|earlier|last) (?:versions?|releases?)\b(?:[^.;!?\n]|\.(?=\w)){0,40}?\b(?:should|must) (?:not|no longer) be used\b(?! to\b)/i,
+        pattern: new RegExp(`${nearPattern(['previous', 'prior', 'earlier', 'last'].flatMap((w) => [`${w} version*`, `${w} release*`]), ['should not be used', 'must not be used', 'should no longer be used', 'must no longer be used'], 40).source}(?! to\\b)`, 'i'),
         keys: ['be used']
     },
     securityWord: {
@@ -4067,9 +4067,9 @@ function changedCue(ue) {
     return precautionCue(ue);
 }
 /**
- * A precaution before updating ("Back up your database first"), an update that cannot be undone, or a step the line
- * hedges ("You may need to chown your volumes"): asked of some admins only, so no breaking change, but never safe to
- * install unread. A hedge does not soften these; a negation, a fix or something optional in the same sentence does
+ * A precaution before updating (a backup, hedged or not: unhedged it is a required step too), an update that cannot
+ * be undone, or a step the line hedges ("You may need to chown your volumes"): asked of some admins only, so no
+ * breaking change, but never safe to install unread. A hedge does not soften these; a negation, a fix or something optional in the same sentence does
  * ("Migrations run automatically. Back up your database first." still asks for the backup).
  */
 function precautionCue(ue) {
