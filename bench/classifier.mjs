@@ -14,7 +14,7 @@
 // Data: the shared data set's release-notes/ folder beside the checkout, read in place (never copied):
 // the labels of the apps the model is trained on (TRAINING_APPS) for the folds, and those of SEALED_APPS.
 import { spawnSync } from 'node:child_process'
-import { existsSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { classifyReleases } from '../src/classify/index.ts'
 import { classifyWith } from '../src/classify/classifier.ts'
@@ -132,6 +132,14 @@ for (let g = 0; g < CV_FOLDS; g++) {
     }
 }
 const cvSeconds = (Date.now() - t0Cv) / 1000
+// --cv-out FILE: each labelled release's cross-validated class and label, to compare two versions of the rules.
+const cvOut = process.argv.findIndex((a) => a === '--cv-out')
+if (cvOut >= 0)
+  writeFileSync(
+    process.argv[cvOut + 1],
+    [...cvJ].map(([id, j]) => JSON.stringify({ id, class: j.safeToUpdate, label: labels.get(id).label })).join('\n') +
+      '\n'
+  )
 const floorOnly = process.argv.includes('--floor')
 // The floor under a model's answer (issue 59): its kinds of trigger, the perfect reader and the recorded answers.
 const floorArgs = { examples: data.examples, foldOf, foldModels, byId, labels, sealed, dir }
