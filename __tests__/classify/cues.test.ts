@@ -260,6 +260,14 @@ describe('a line that asks for action', () => {
     expect(cues('## Dependencies\n\n- Require Python 3.10 or later').action?.detector).toBe('raisedRequirement')
     expect(cues('## Changes\n\n- Remove the old website from the repository').action?.detector).toBe('removalLine')
   })
+  it('is not one a prefix marks as the project\'s own work ("ci:", "docs:"), unlike "build:"', () => {
+    expect(cues('## Changes\n\n- ci: remove the nightly packaging job').action).toBeNull()
+    expect(cues('## Changes\n\n- docs(install): drop the duplicate heading').action).toBeNull()
+    expect(cues('## Changes\n\n- chore: manually add the demo build recipe').action).toBeNull()
+    expect(cues('## Changes\n\n- ci: require Go 1.24 or newer to build').action?.detector).toBe('raisedRequirement')
+    // Build changes may ask something of those who build the software from source.
+    expect(cues('## Changes\n\n- BUILD: remove the old demo-linux targets').action?.detector).toBe('removalLine')
+  })
   it('is not one that only says what is used instead, or what is now refused', () => {
     expect(cues('- Fix a crash\n- Use a sibling CSS selector instead of :has').action).toBeNull()
     expect(cues('- Fix a crash\n- Excessively large FTP control replies are now rejected').action).toBeNull()
@@ -275,6 +283,11 @@ describe('a line that asks for action', () => {
       cues('- Fix a crash\n- Added Qt 5 builds for older Windows, since Qt 6 requires Windows 10').action
     ).toBeNull()
     expect(cues('- Fix a crash\n- Removed the `--legacy` option').action?.detector).toBe('removedSetting')
+  })
+  it('is not a user story, which adds an ability ("As an admin I can …")', () => {
+    expect(cues('- Fix a crash\n- As an operator I can run a task to delete stale demo keys').action).toBeNull()
+    expect(cues('- Fix a crash\n- As an operator I can run a task to delete stale demo keys').required).toBeNull()
+    expect(cues('- Fix a crash\n- As an operator I lost the task to delete stale demo keys').required).not.toBeNull()
   })
   it('is not one that is negated, hedged or about a later release', () => {
     expect(cues('- Fix a crash\n- No migration is needed.').action).toBeNull()
@@ -433,6 +446,11 @@ describe('a required step the rubric names, beyond removals and requirements', (
       'settingRemoved'
     )
     expect(cues('- Fix a crash\n- Remove the `legacy_mode` option, no longer used').required).toBeNull()
+  })
+  it('is not a requirement relaxed or a bug gone ("no longer requires", "no longer hangs")', () => {
+    expect(cues('- Fix a crash\n- Login on phones no longer requires the demo browser plugin').required).toBeNull()
+    expect(cues('- Fix a crash\n- Syncing can no longer hang forever after a lost connection').required).toBeNull()
+    expect(cues('- Fix a crash\n- The demo browser plugin is no longer supported').required).not.toBeNull()
   })
   it('is not a rename a fixed bug made, nor one said to change only the interface', () => {
     const dsync =

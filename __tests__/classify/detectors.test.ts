@@ -78,11 +78,17 @@ describe('detectors', () => {
     ['The `--legacy` flag is deprecated', 'deprecation'],
     ['Change the default log level to warn', 'defaultChange'],
     ['feat(api)!: drop the old route', 'bangMarker'],
+    ['Feat(api)!: drop the old route', 'bangMarker'],
     ['No breaking changes in this release', 'negated'],
     ['This will be removed in a future release', 'future'],
     ['Require CMake 3.17 to build from source', 'buildContext']
   ])('%j → %s', (text, name) => {
     expect(names(text)).toContain(name)
+  })
+
+  it('reads a Conventional Commits "!" in lower case or capitalised, not a shout', () => {
+    expect(names('Fix(nvme)!: report the demo drive temperature in kelvin')).toContain('bangMarker')
+    expect(names('WARNING!: the demo drive is hot')).not.toContain('bangMarker')
   })
 
   it('hears urgency only about updating, and a manual step only when the reader is told', () => {

@@ -229,6 +229,16 @@ const UNUSED = wordsPattern(
 )
 // "X, no longer used" is a leftover; "X are no longer used to attribute visits" changes what X does.
 const NO_LONGER_USED = /\bno\s+longer\s+used\b(?!\s+to\b)/i
+// "X no longer requires Y" relaxes a requirement; "no longer hangs", "no longer fails" describes a fixed bug.
+const NO_LONGER_NEEDS =
+  /\bno\s+longer\s+(?:requires?|needs?|hangs?|crash(?:es)?|fails?|freezes?|panics?|stalls?|leaks?)\b/i
+// A user story ("As an administrator I can …", "As a user, I should …"): a feature or a fix, not a removal.
+const STORY = /\bas an? [\w -]{1,40},? I (?:can|should)\b/i
+
+/** A line that adds something: it opens with "Add", "Allow", "Implement", or is a user story. */
+function adds(text: string): boolean {
+  return ADDS.test(text) || STORY.test(text)
+}
 // "Users can now remove X", "the ability to delete Y": a new ability, not a removal.
 const ABILITY = nearPattern(
   ['able to', 'can now', 'ability to', 'option to', 'allow*', 'possible to', 'lets you', 'let users'],
@@ -269,10 +279,11 @@ function harmless(ue: UnitEvidence): boolean {
   return (
     ue.hits.some((h) => h.detector.name === 'choreLine') ||
     routineHeading(ue.unit.section?.kinds ?? 0) ||
-    ADDS.test(ue.unit.text) ||
+    adds(ue.unit.text) ||
     CONVENTIONAL.test(ue.unit.text) ||
     UNUSED.test(ue.unit.text) ||
     NO_LONGER_USED.test(ue.unit.text) ||
+    NO_LONGER_NEEDS.test(ue.unit.text) ||
     REMOVES_UI.test(ue.unit.text) ||
     ABILITY.test(ue.unit.text)
   )
@@ -328,7 +339,7 @@ function accessFix(ue: UnitEvidence): boolean {
   const kinds = ue.unit.section?.kinds ?? 0
   return (
     (kinds & S.features) === 0 &&
-    !ADDS.test(ue.unit.text) &&
+    !adds(ue.unit.text) &&
     !SUPPORTS.test(ue.unit.text) &&
     !FILE_PERMISSION.test(ue.unit.text)
   )
@@ -429,7 +440,7 @@ function changedCue(ue: UnitEvidence): Cue | null {
   if (m) return { ue, hit: null, heading: /^depr/i.test(m[1]!) ? 'deprecated' : 'changed' }
   // A changed default, in the line's own words: not an addition ("Add an option to change the default"), not softened.
   const byDefault = findingWhere(ue, 'defaultChange', CHANGED_DEFAULT)
-  if (byDefault && !ADDS.test(ue.unit.text) && !softened(ue.hits)) return { ue, hit: byDefault, heading: null }
+  if (byDefault && !adds(ue.unit.text) && !softened(ue.hits)) return { ue, hit: byDefault, heading: null }
   // Stricter checking ("Use stricter parsing for Peer Address inputs", "validated more strictly") may refuse what was
   // accepted, and a line that warns of "the new behavior" or a changed (configuration) format names one: a change of
   // behaviour, whatever the heading.
@@ -444,7 +455,7 @@ function changedCue(ue: UnitEvidence): Cue | null {
   const announced = ue.hits.find(
     (h) => ANNOUNCEABLE.has(h.detector.name) && softenedAt(ue, h) && !softenedAt(ue, h, NOW_SOFTENERS)
   )
-  if (announced && !ADDS.test(ue.unit.text) && !harmless(ue)) return { ue, hit: announced, heading: null, later: true }
+  if (announced && !adds(ue.unit.text) && !harmless(ue)) return { ue, hit: announced, heading: null, later: true }
   // A move to another base image or system ("Upgrade underlying Docker image to Trixie"), not a bump of its tag.
   const image = findingWhere(ue, 'platformImage', MOVES)
   if (image && !ue.hits.some((h) => ROUTINE_BUMP.has(h.detector.name)) && !softened(ue.hits))
@@ -460,7 +471,7 @@ function changedCue(ue: UnitEvidence): Cue | null {
  */
 function precautionCue(ue: UnitEvidence): Cue | null {
   // Negation is asked sentence by sentence below, not of the whole line as `internal` asks it.
-  if (internalWork(ue) || ADDS.test(ue.unit.text)) return null
+  if (internalWork(ue) || adds(ue.unit.text)) return null
   for (const hit of ue.hits) {
     const name = hit.detector.name
     if (!PRECAUTIONS.has(name) && !HEDGEABLE_STEPS.has(name)) continue
@@ -469,6 +480,13 @@ function precautionCue(ue: UnitEvidence): Cue | null {
   }
   return null
 }
+
+// A Conventional Commits type of the project's own work ("ci:", "docs(api):", "chore/"); not "build:", which changes
+// how the software is built and so may ask something of those who build it.
+const OWN_WORK = new RegExp(
+  String.raw`${LINE_START}(?:\[[^\]]{0,40}\]\s*)?(?:ci|docs?|tests?|chore|style|refactor|lint|i18n|l10n)(?:\([^)]{0,60}\))?[:/]`,
+  'i'
+)
 
 /**
  * The first cue by which a line asks the admin to act: its heading, else a finding that asks for a step or urgency.
@@ -488,9 +506,10 @@ function actionCue(ue: UnitEvidence, kinds: number, all?: Cue[]): Cue | null {
     if ((hit.detector.why !== 'required' && hit.detector.why !== 'urgent') || softenedAt(ue, hit)) continue
     // A line that adds something asks nothing of the admin, whatever its words go on to say; nor does one under a
     // docs, tests, chores or dependencies heading (the project's own work, as for the required rule), unless it
-    // raises what the software runs on.
+    // raises what the software runs on; nor one a prefix ("ci:", "docs:") marks as such work.
     if (first === null) {
-      if ((kinds & S.housekeeping && !RAISES.has(hit.detector.name)) || ADDS.test(ue.unit.text)) return null
+      const ownWork = kinds & S.housekeeping || OWN_WORK.test(ue.unit.text)
+      if ((ownWork && !RAISES.has(hit.detector.name)) || adds(ue.unit.text)) return null
       first = { ue, hit, heading: null }
       if (!all) return first
       all.push(first)

@@ -433,7 +433,8 @@ const SPECS: Record<string, Spec> = {
   bangMarker: {
     means: 'is marked breaking with an exclamation mark',
     why: 'required',
-    pattern: new RegExp(String.raw`${LINE_START}(?:\[[^\]]{0,40}\]\s*)?[a-z]+(?:\([^)]{0,60}\))?!:`),
+    // A type in lower case or capitalised ("Feat(api)!:"): Conventional Commits reads types in any case.
+    pattern: new RegExp(String.raw`${LINE_START}(?:\[[^\]]{0,40}\]\s*)?[A-Za-z][a-z]*(?:\([^)]{0,60}\))?!:`),
     keys: ['!:']
   },
   raisedRequirement: {
