@@ -581,6 +581,15 @@ describe('the misreadings of issue 59', () => {
       detector: 'heading removed'
     })
   })
+  it('"Nothing" under a "Changed" or "Deprecated" heading announces no change, nor is it quoted', () => {
+    const notes =
+      '### Changed\n* *Nothing*\n\n### Deprecated\n* *Nothing*\n\n### Fixed\n* Fix the date picker on phones'
+    expect(cues(notes).changed).toBeNull()
+    expect(cues(notes.replace('*Nothing*', 'Sort tags by name')).changed).toMatchObject({ heading: 'changed' })
+    const v = classifyReleases({ releases: [{ version: '1.2.3', notes }] })
+    expect(v.safeToUpdate).toBe('safe')
+    expect(v.rationale).not.toMatch(/Nothing/)
+  })
   it('an upgrade urgency that says it is not urgent asks for no urgent update', () => {
     const notes = 'Upgrade urgency MODERATE: upgrade soon, but it is not urgent.\n\n- Fix a crash'
     expect(cues(notes)).toMatchObject({ action: null, required: null })

@@ -270,6 +270,11 @@ const REMOVES_UI = nearPattern(
 // An entry that says there is none ("Nothing", "None.", "N/A" under a "Removed" heading): no line at all.
 const NO_ENTRY = /^\W*(?:nothing|none|n\/a|no changes?|nothing (?:yet|to report))\W*$/i
 
+/** An entry that says there is none: no line to quote. */
+export function saysNone(ue: UnitEvidence): boolean {
+  return NO_ENTRY.test(ue.unit.text)
+}
+
 /** Under a bug-fixes, documentation, tests or dependencies heading that announces nothing stronger. */
 function routineHeading(kinds: number): boolean {
   return (kinds & (S.housekeeping | S.fixes)) !== 0 && (kinds & (S.breaking | S.removed | S.upgrade)) === 0
@@ -435,7 +440,9 @@ function changedCue(ue: UnitEvidence): Cue | null {
   const kinds = ue.unit.section?.kinds ?? 0
   const heading = CHANGED_HEADINGS.find((h) => kinds & S[h])
   // Keep a Changelog's "Changed" holds any change, translations and dependency bumps too: those the rubric calls safe.
-  if (heading && !(heading === 'changed' && routineWork(ue))) return { ue, hit: null, heading }
+  // An entry that says there is none ("Nothing" under "Changed") announces no change.
+  if (heading && !(heading === 'changed' && routineWork(ue)) && !NO_ENTRY.test(ue.unit.text))
+    return { ue, hit: null, heading }
   const m = CHANGED_PREFIX.exec(ue.unit.text)
   if (m) return { ue, hit: null, heading: /^depr/i.test(m[1]!) ? 'deprecated' : 'changed' }
   // A changed default, in the line's own words: not an addition ("Add an option to change the default"), not softened.

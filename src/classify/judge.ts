@@ -4,7 +4,7 @@
 // announces a security fix or change; the model says breaking only where a line asks for action).
 // Two rules come before the model: empty notes and notes with no words but a link are unknown.
 import { parseUnits, type Unit } from './blocks.js'
-import { cueFlags, cuesOf, internal, type Cue, type Cues } from './cues.js'
+import { cueFlags, cuesOf, internal, saysNone, type Cue, type Cues } from './cues.js'
 import { DETECTOR, MODIFIERS, type Detector, type Hit } from './detectors.js'
 import { FEATURES, releaseFeatures, type ReleaseFeatures, type UnitEvidence } from './features.js'
 import {
@@ -194,14 +194,16 @@ function namesRubric(d: Detector | undefined): boolean {
  * about tests may weigh, but it is not why an admin should be careful.
  */
 function deciding(model: Model, units: UnitEvidence[], c: number): Deciding {
-  const outside = units.filter((ue) => !internal(ue))
+  // An entry that says there is none ("Nothing" under "Changed") names no change to quote.
+  const lines = units.filter((ue) => !saysNone(ue))
+  const outside = lines.filter((ue) => !internal(ue))
   // A change, a deprecation, a security fix or a step says why better than a line that weighs only as a bug fix.
   if (c !== SAFE) {
     const d = strongest(model, outside, c, true)
     if (d.ue) return { ...d, rubric: true }
   }
   const d = strongest(model, outside, c, false)
-  return { ...(d.ue || outside.length === units.length ? d : strongest(model, units, c, false)), rubric: false }
+  return { ...(d.ue || outside.length === lines.length ? d : strongest(model, lines, c, false)), rubric: false }
 }
 
 /** Whether each feature names a finding the rubric counts (not routine work, a heading or a release-level fact). */
