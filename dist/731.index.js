@@ -3918,6 +3918,10 @@ const REMOVES_UI = nearPattern(['remov*', 'drop*', 'delet*'], [
 ], 40, 'i');
 // An entry that says there is none ("Nothing", "None.", "N/A" under a "Removed" heading): no line at all.
 const NO_ENTRY = /^\W*(?:nothing|none|n\/a|no changes?|nothing (?:yet|to report))\W*$/i;
+/** An entry that says there is none: no line to quote. */
+function saysNone(ue) {
+    return NO_ENTRY.test(ue.unit.text);
+}
 /** Under a bug-fixes, documentation, tests or dependencies heading that announces nothing stronger. */
 function routineHeading(kinds) {
     return (kinds & (S.housekeeping | S.fixes)) !== 0 && (kinds & (S.breaking | S.removed | S.upgrade)) === 0;
@@ -4046,7 +4050,8 @@ function changedCue(ue) {
     const kinds = ue.unit.section?.kinds ?? 0;
     const heading = CHANGED_HEADINGS.find((h) => kinds & S[h]);
     // Keep a Changelog's "Changed" holds any change, translations and dependency bumps too: those the rubric calls safe.
-    if (heading && !(heading === 'changed' && routineWork(ue)))
+    // An entry that says there is none ("Nothing" under "Changed") announces no change.
+    if (heading && !(heading === 'changed' && routineWork(ue)) && !NO_ENTRY.test(ue.unit.text))
         return { ue, hit: null, heading };
     const m = CHANGED_PREFIX.exec(ue.unit.text);
     if (m)
@@ -4730,7 +4735,9 @@ function namesRubric(d) {
  * about tests may weigh, but it is not why an admin should be careful.
  */
 function deciding(model, units, c) {
-    const outside = units.filter((ue) => !internal(ue));
+    // An entry that says there is none ("Nothing" under "Changed") names no change to quote.
+    const lines = units.filter((ue) => !saysNone(ue));
+    const outside = lines.filter((ue) => !internal(ue));
     // A change, a deprecation, a security fix or a step says why better than a line that weighs only as a bug fix.
     if (c !== SAFE) {
         const d = strongest(model, outside, c, true);
@@ -4738,7 +4745,7 @@ function deciding(model, units, c) {
             return { ...d, rubric: true };
     }
     const d = strongest(model, outside, c, false);
-    return { ...(d.ue || outside.length === units.length ? d : strongest(model, units, c, false)), rubric: false };
+    return { ...(d.ue || outside.length === lines.length ? d : strongest(model, lines, c, false)), rubric: false };
 }
 /** Whether each feature names a finding the rubric counts (not routine work, a heading or a release-level fact). */
 const RUBRIC = FEATURES.map((f) => Boolean(f.detector) && namesRubric(DETECTOR[f.detector]));
@@ -6366,7 +6373,7 @@ function classifyWith(model, input) {
  * leave yesterday's words published. __tests__/classify/revision.test.ts holds it to the judgements of the
  * real notes.
  */
-const JUDGING_REVISION = 61;
+const JUDGING_REVISION = 62;
 /**
  * The classifier's identity (8 hex digits): the committed model and the judging code's revision. A
  * verdict computed by another model or another revision is judged again.
