@@ -121,11 +121,20 @@ describe('a change the rubric counts as caution (never safe)', () => {
     expect(cues('- Fix a crash\n- API v1 may be deprecated later').changed).toBeNull()
     expect(cues('- Fix a crash\n- Updated Demo code that had been calling a deprecated API').changed).toBeNull()
     expect(cues('- Fix a crash\n- Fixed Qt 6 deprecation warnings.').changed).toBeNull()
+    // Warnings the release removes or that sit under a fixes heading are gone, not news of a deprecation.
+    expect(cues('- Fix a crash\n- Remove the PHP 8.4 deprecation warnings').changed).toBeNull()
+    expect(cues('### Fixed\n- PHP 8.4 deprecation warnings in the demo importer').changed).toBeNull()
+    expect(
+      cues('### Fixed\n- The demo_sync option is deprecated; its deprecation warnings are fixed').changed
+    ).not.toBeNull()
   })
   it('is a move to another base image, not a bump of its tag', () => {
     const line = 'Feature: Upgrade underlying Docker image to Trixie'
     expect(cues(`- ${line}`).changed).toEqual({ line, heading: null })
     expect(cues('- Bump the Docker image alpine from 3.19 to 3.20').changed).toBeNull()
+    // "No changes" after a line about the image says nothing moved.
+    expect(cues('- Tagged again: the base image digest was wrong. No changes.').changed).toBeNull()
+    expect(cues('- Tagged again: the base image changes to Debian 13.').changed).not.toBeNull()
   })
 })
 

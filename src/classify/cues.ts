@@ -403,6 +403,18 @@ const CHANGED_DEFAULT = new RegExp(
 // code that used something deprecated ("using deprecated API"); a fixed deprecation warning is softened as a fix.
 const DEPRECATES =
   /\b(?:is|are|was|were|been|now|be)\s+deprecated\b|\bdeprecat(?:e|es|ing)\b|\bdeprecation (?:warning|notice)s?\b/i
+// Deprecation warnings the release fixes, removes or silences ("Fixed Qt 6 deprecation warnings", "Resolve PHP 8.1
+// deprecation warnings" under "Fixed"): the project's own warnings gone, nothing an admin uses deprecated.
+const WARNINGS_ONLY = /^(?:(?!\bdeprecat(?:e|es|ed|ing)\b(?! (?:warning|notice)s?\b)).)*$/i
+const QUIETS =
+  /\b(?:fix(?:es|ed)?|remov(?:e|es|ed)|resolv(?:e|es|ed)|silenc(?:e|es|ed)|suppress(?:es|ed)?|deduplicat(?:e|es|ed)|avoid(?:s|ed)?)\b/i
+
+/** The line's only deprecation is of warnings it fixes or removes, in its words or by its heading. */
+function quietsWarnings(ue: UnitEvidence): boolean {
+  const text = ue.unit.text
+  if (!/\bdeprecation (?:warning|notice)s?\b/i.test(text) || !WARNINGS_ONLY.test(text)) return false
+  return QUIETS.test(text) || (!adds(text) && routineHeading(ue.unit.section?.kinds ?? 0))
+}
 const NEW_BEHAVIOUR =
   /\b(?:stricter|more strict(?:ly)?|new behaviou?r|format (?:has |have )?changed|(?:configuration|config|settings?) (?:file )?format)\b/i
 const PRECAUTIONS: ReadonlySet<string> = new Set(['backupFirst', 'afterUpgrade', 'oneWay', 'incompatible'])
@@ -412,7 +424,11 @@ const SAID_OF_LATER: ReadonlySet<string> = new Set(['incompatible'])
 const ANNOUNCEABLE: ReadonlySet<string> = new Set([...RAISES, ...REMOVALS])
 /** Steps a hedge leaves standing as caution ("may require a migration"); unhedged, a step is the action rule's. */
 const HEDGEABLE_STEPS: ReadonlySet<string> = new Set(['manualStep', 'manualAfter', 'migration', 'guide'])
-const MOVES = wordsPattern(['upgrad*', 'updat*', 'switch*', 'move*', 'moving', 'migrat*', 'rebase*', 'chang*'], 'i')
+// Not "No changes." after a line about the image: that says nothing moved.
+const MOVES = new RegExp(
+  `(?<!\\bno )(?:${wordsPattern(['upgrad*', 'updat*', 'switch*', 'move*', 'moving', 'migrat*', 'rebase*', 'chang*']).source})`,
+  'i'
+)
 const ROUTINE_BUMP = new Set(['depsWord', 'versionBump', 'choreLine'])
 /** Translations, docs or a dependency bump (internal work is out before this is asked). */
 const ROUTINE_WORK = new Set([...ROUTINE_BUMP, 'docsWord'])
@@ -455,7 +471,7 @@ function changedCue(ue: UnitEvidence): Cue | null {
   if (behaviour) return { ue, hit: behaviour, heading: null }
   // A deprecation the line announces, whatever the heading: the rubric counts one as caution.
   const deprecation = findingWhere(ue, 'deprecation', DEPRECATES)
-  if (deprecation && !ue.hits.some((h) => SOFTENS_NOW.has(h.detector.name)))
+  if (deprecation && !ue.hits.some((h) => SOFTENS_NOW.has(h.detector.name)) && !quietsWarnings(ue))
     return { ue, hit: deprecation, heading: null }
   // A removal or raised requirement announced for a later release ("The v1 API will be removed in 3.0") deprecates
   // it now: the rubric's caution, whatever the heading. Not one negated, a fix, optional or harmless.
