@@ -481,6 +481,15 @@ describe('a required step the rubric names, beyond removals and requirements', (
       'settingRemoved'
     )
   })
+  it('is not a rename whose next sentence keeps the old name ("The original name is still supported")', () => {
+    const renamed = '- Fix a crash\n- demo_max was renamed to max_demo in demo.conf.'
+    expect(cues(renamed).required).toBe('renamed')
+    expect(cues(`${renamed} The original name is still supported as an alias.`).required).toBeNull()
+    expect(cues(`${renamed} The old name keeps working until 4.0.`).required).toBeNull()
+    expect(cues(`${renamed} Update the name in your configuration.`).required).toBe('renamed')
+    // Only the rename: a removal beside it is not kept by the words about the old name.
+    expect(cues('- Fix a crash\n- Removed the demo API. Its old name remains documented.').required).not.toBeNull()
+  })
   it('is read clause by clause: a removal after a dash is not softened by the fix before it', () => {
     expect(
       cues('- Security: fix an SQL injection - remove support for code evaluation in the `autovalues` option').required

@@ -289,7 +289,7 @@ export function classifyWith(model: Model, input: ClassifyInput): Judgement {
  * leave yesterday's words published. __tests__/classify/revision.test.ts holds it to the judgements of the
  * real notes.
  */
-export const JUDGING_REVISION = 63
+export const JUDGING_REVISION = 64
 
 /**
  * The classifier's identity (8 hex digits): the committed model and the judging code's revision. A

@@ -180,11 +180,17 @@ export function sentenceAt(text: string, at: number): string {
   return text.slice(start)
 }
 
+// A rename whose line goes on to keep the old name ("… renamed to max_channels. The original name is still
+// supported as an alias."): the sentence after softens it as "alias" in its own sentence would.
+const OLD_NAME_KEPT =
+  /\b(?:old|original|previous|former) names?\b[^.;!?]{0,60}\b(?:still|remains?|kept|keeps|continues?)\b|\b(?:kept|remains?|still (?:supported|accepted|works?)) as an? (?:deprecated )?alias(?:es)?\b/i
+
 /**
  * Is this hit softened: is a softening word in its own sentence? A paragraph of several sentences
  * ("… potentially unsafe. To secure your instance, set X") softens only the sentence it hedges.
  */
 function softenedAt(ue: UnitEvidence, hit: Hit, softeners = SOFTENERS): boolean {
+  if (hit.detector.name === 'renamed' && OLD_NAME_KEPT.test(ue.unit.text)) return true
   if (!softened(ue.hits)) return false
   const s = sentenceAt(ue.unit.text, hit.at)
   const lower = s.toLowerCase()
