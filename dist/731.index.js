@@ -3846,11 +3846,16 @@ function sentenceAt(text, at) {
     }
     return text.slice(start);
 }
+// A rename whose line goes on to keep the old name ("… renamed to max_channels. The original name is still
+// supported as an alias."): the sentence after softens it as "alias" in its own sentence would.
+const OLD_NAME_KEPT = /\b(?:old|original|previous|former) names?\b[^.;!?]{0,60}\b(?:still|remains?|kept|keeps|continues?)\b|\b(?:kept|remains?|still (?:supported|accepted|works?)) as an? (?:deprecated )?alias(?:es)?\b/i;
 /**
  * Is this hit softened: is a softening word in its own sentence? A paragraph of several sentences
  * ("… potentially unsafe. To secure your instance, set X") softens only the sentence it hedges.
  */
 function softenedAt(ue, hit, softeners = SOFTENERS) {
+    if (hit.detector.name === 'renamed' && OLD_NAME_KEPT.test(ue.unit.text))
+        return true;
     if (!softened(ue.hits))
         return false;
     const s = sentenceAt(ue.unit.text, hit.at);
@@ -6385,7 +6390,7 @@ function classifyWith(model, input) {
  * leave yesterday's words published. __tests__/classify/revision.test.ts holds it to the judgements of the
  * real notes.
  */
-const JUDGING_REVISION = 63;
+const JUDGING_REVISION = 64;
 /**
  * The classifier's identity (8 hex digits): the committed model and the judging code's revision. A
  * verdict computed by another model or another revision is judged again.
