@@ -481,10 +481,11 @@ describe('a required step the rubric names, beyond removals and requirements', (
       'settingRemoved'
     )
   })
-  it('is not a rename whose next sentence keeps the old name ("The original name is still supported")', () => {
+  it('is not a rename whose next sentence keeps the old name ("The former name still works")', () => {
     const renamed = '- Fix a crash\n- demo_max was renamed to max_demo in demo.conf.'
     expect(cues(renamed).required).toBe('renamed')
-    expect(cues(`${renamed} The original name is still supported as an alias.`).required).toBeNull()
+    expect(cues(`${renamed} Demo keeps reading the former name, still supported as an alias.`).required).toBeNull()
+    expect(cues(`${renamed} The previous name still works.`).required).toBeNull()
     expect(cues(`${renamed} The old name keeps working until 4.0.`).required).toBeNull()
     expect(cues(`${renamed} Update the name in your configuration.`).required).toBe('renamed')
     // Only the rename: a removal beside it is not kept by the words about the old name.

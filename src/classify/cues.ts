@@ -180,8 +180,8 @@ export function sentenceAt(text: string, at: number): string {
   return text.slice(start)
 }
 
-// A rename whose line goes on to keep the old name ("… renamed to max_channels. The original name is still
-// supported as an alias."): the sentence after softens it as "alias" in its own sentence would.
+// A rename whose line goes on to keep the old name ("X was renamed to Y. The old name still works as an alias."):
+// the sentence after softens it as "alias" in its own sentence would.
 const OLD_NAME_KEPT =
   /\b(?:old|original|previous|former) names?\b[^.;!?]{0,60}\b(?:still|remains?|kept|keeps|continues?)\b|\b(?:kept|remains?|still (?:supported|accepted|works?)) as an? (?:deprecated )?alias(?:es)?\b/i
 
