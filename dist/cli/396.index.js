@@ -3847,8 +3847,8 @@ function sentenceAt(text, at) {
     }
     return text.slice(start);
 }
-// A rename whose line goes on to keep the old name ("… renamed to max_channels. The original name is still
-// supported as an alias."): the sentence after softens it as "alias" in its own sentence would.
+// A rename whose line goes on to keep the old name ("X was renamed to Y. The old name still works as an alias."):
+// the sentence after softens it as "alias" in its own sentence would.
 const OLD_NAME_KEPT = /\b(?:old|original|previous|former) names?\b[^.;!?]{0,60}\b(?:still|remains?|kept|keeps|continues?)\b|\b(?:kept|remains?|still (?:supported|accepted|works?)) as an? (?:deprecated )?alias(?:es)?\b/i;
 /**
  * Is this hit softened: is a softening word in its own sentence? A paragraph of several sentences
