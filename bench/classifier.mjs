@@ -10,6 +10,7 @@
 //   node --import tsx bench/classifier.mjs --quiet    (figures only, no list of misses)
 //   node --import tsx bench/classifier.mjs --floor    (only the figures of the floor under a model's answer)
 //   node --import tsx bench/classifier.mjs --no-speed (no speed runs: the figures and the sealed group only)
+//   node --import tsx bench/classifier.mjs --cv-out FILE (also write each labelled release's cross-validated class)
 //   npm run eval -- --judge models | --answers FILE   (the model judge: see bench/judge-models.mjs)
 // Data: the shared data set's release-notes/ folder beside the checkout, read in place (never copied):
 // the labels of the apps the model is trained on (TRAINING_APPS) for the folds, and those of SEALED_APPS.

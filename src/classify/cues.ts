@@ -30,7 +30,16 @@
 // These replaced a learned safety gate: leave-one-app-out, `action` alone took the breaking
 // releases called safe to zero at a far smaller cost in safe recall (see README).
 import type { CueFlags } from './model.js'
-import { DETECTORS, LINE_START, MODIFIERS, nearPattern, wordsPattern, type Hit } from './detectors.js'
+import {
+  CHORES,
+  DETECTORS,
+  LINE_START,
+  MODIFIERS,
+  nearPattern,
+  typeOpening,
+  wordsPattern,
+  type Hit
+} from './detectors.js'
 import type { UnitEvidence } from './features.js'
 import { S, type HeadingKind } from './sections.js'
 import { COMMIT_HASH } from './text.js'
@@ -407,8 +416,11 @@ const CHANGED_DEFAULT = new RegExp(
 
 // Something deprecated ("X is deprecated", "Deprecate the v1 API", "Add a deprecation warning to ./configure"), not
 // code that used something deprecated ("using deprecated API"); a fixed deprecation warning is softened as a fix.
-const DEPRECATES =
-  /\b(?:is|are|was|were|been|now|be)\s+deprecated\b|\bdeprecat(?:e|es|ing)\b|\bdeprecation (?:warning|notice)s?\b/i
+const DEPRECATION_WARNING = /\bdeprecation (?:warning|notice)s?\b/i
+const DEPRECATES = new RegExp(
+  String.raw`\b(?:is|are|was|were|been|now|be)\s+deprecated\b|\bdeprecat(?:e|es|ing)\b|${DEPRECATION_WARNING.source}`,
+  'i'
+)
 // Deprecation warnings the release fixes, removes or silences ("Fixed Qt 6 deprecation warnings", "Resolve PHP 8.1
 // deprecation warnings" under "Fixed"): the project's own warnings gone, nothing an admin uses deprecated.
 const WARNINGS_ONLY = /^(?:(?!\bdeprecat(?:e|es|ed|ing)\b(?! (?:warning|notice)s?\b)).)*$/i
@@ -418,7 +430,7 @@ const QUIETS =
 /** The line's only deprecation is of warnings it fixes or removes, in its words or by its heading. */
 function quietsWarnings(ue: UnitEvidence): boolean {
   const text = ue.unit.text
-  if (!/\bdeprecation (?:warning|notice)s?\b/i.test(text) || !WARNINGS_ONLY.test(text)) return false
+  if (!DEPRECATION_WARNING.test(text) || !WARNINGS_ONLY.test(text)) return false
   return QUIETS.test(text) || (!adds(text) && routineHeading(ue.unit.section?.kinds ?? 0))
 }
 const NEW_BEHAVIOUR =
@@ -463,8 +475,7 @@ function changedCue(ue: UnitEvidence): Cue | null {
   const heading = CHANGED_HEADINGS.find((h) => kinds & S[h])
   // Keep a Changelog's "Changed" holds any change, translations and dependency bumps too: those the rubric calls safe.
   // An entry that says there is none ("Nothing" under "Changed") announces no change.
-  if (heading && !(heading === 'changed' && routineWork(ue)) && !NO_ENTRY.test(ue.unit.text))
-    return { ue, hit: null, heading }
+  if (heading && !(heading === 'changed' && routineWork(ue)) && !saysNone(ue)) return { ue, hit: null, heading }
   const m = CHANGED_PREFIX.exec(ue.unit.text)
   if (m) return { ue, hit: null, heading: /^depr/i.test(m[1]!) ? 'deprecated' : 'changed' }
   // A changed default, in the line's own words: not an addition ("Add an option to change the default"), not softened.
@@ -495,8 +506,9 @@ function changedCue(ue: UnitEvidence): Cue | null {
 /**
  * A precaution before updating (a backup, hedged or not: unhedged it is a required step too), an update that cannot
  * be undone, or a step the line hedges ("You may need to chown your volumes"): asked of some admins only, so no
- * breaking change, but never safe to install unread. A hedge does not soften these; a negation, a fix or something optional in the same sentence does
- * ("Migrations run automatically. Back up your database first." still asks for the backup).
+ * breaking change, but never safe to install unread. A hedge does not soften these; a negation, a fix or something
+ * optional in the same sentence does ("Migrations run automatically. Back up your database first." still asks for
+ * the backup).
  */
 function precautionCue(ue: UnitEvidence): Cue | null {
   // Negation is asked sentence by sentence below, not of the whole line as `internal` asks it.
@@ -510,12 +522,11 @@ function precautionCue(ue: UnitEvidence): Cue | null {
   return null
 }
 
-// A Conventional Commits type of the project's own work ("ci:", "docs(api):", "chore/"); not "build:", which changes
-// how the software is built and so may ask something of those who build it.
-const OWN_WORK = new RegExp(
-  String.raw`${LINE_START}(?:\[[^\]]{0,40}\]\s*)?(?:ci|docs?|tests?|chore|style|refactor|lint|i18n|l10n)(?:\([^)]{0,60}\))?[:/]`,
-  'i'
-)
+// A Conventional Commits type of the project's own work ("ci:", "docs(api):", "chore/"): the chore types but
+// "build:", which changes how the software is built and so may ask something of those who build it, and those that
+// may touch what runs ("deps:", "perf:", "cleanup:", "minor:").
+const MAY_CHANGE_WHAT_RUNS: ReadonlySet<string> = new Set(['build', 'deps', 'perf', 'cleanup', 'minor'])
+const OWN_WORK = typeOpening(CHORES.filter((t) => !MAY_CHANGE_WHAT_RUNS.has(t)))
 
 /**
  * The first cue by which a line asks the admin to act: its heading, else a finding that asks for a step or urgency.
@@ -525,7 +536,7 @@ function actionCue(ue: UnitEvidence, kinds: number, all?: Cue[]): Cue | null {
   // Under a "Removed" or upgrade-steps heading, the line itself is what the admin must act on; a heading's force is
   // the line's, so a softened line is not what the admin must act on, nor an entry that says there is none.
   if (kinds & (S.removed | S.upgrade) && !softened(ue.hits)) {
-    if (NO_ENTRY.test(ue.unit.text)) return null
+    if (saysNone(ue)) return null
     const cue: Cue = { ue, hit: null, heading: kinds & S.removed ? 'removed' : 'upgrade' }
     all?.push(cue)
     return cue
@@ -560,7 +571,7 @@ function requiredCue(ue: UnitEvidence, kinds: number, all?: Cue[]): Cue | null {
       all.push(first)
     } else all?.push({ ue, hit, heading: null })
   }
-  if (first || !(kinds & S.removed) || softened(ue.hits) || NO_ENTRY.test(ue.unit.text) || harmless(ue)) return first
+  if (first || !(kinds & S.removed) || softened(ue.hits) || saysNone(ue) || harmless(ue)) return first
   const cue: Cue = { ue, hit: null, heading: 'removed' }
   all?.push(cue)
   return cue
@@ -571,7 +582,7 @@ function calledCue(ue: UnitEvidence, kinds: number, all?: Cue[]): Cue | null {
   let first: Cue | null = null
   // A line under a breaking-changes heading is called breaking by the notes, whatever its own wording ("X will no
   // longer be included"), unless it says there is none; its own words count only when not softened.
-  if (kinds & S.breaking && !NO_ENTRY.test(ue.unit.text)) {
+  if (kinds & S.breaking && !saysNone(ue)) {
     first = { ue, hit: null, heading: 'breaking' }
     if (!all) return first
     all.push(first)

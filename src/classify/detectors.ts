@@ -162,6 +162,11 @@ function lineOpening(words: readonly string[], bare = ''): RegExp {
   return new RegExp(bare ? `${scoped}|${LINE_START}(?:${bare})` : scoped, 'i')
 }
 
+/** A line that opens with a Conventional Commits type of `types`, its scope optional: "docs:", "chore(deps):", "test/". */
+export function typeOpening(types: readonly string[]): RegExp {
+  return new RegExp(String.raw`${LINE_START}(?:\[[^\]]{0,40}\]\s*)?${alt(types)}(?:\([^)]{0,60}\))?[:/]`, 'i')
+}
+
 /** The words that open a line which removes, disables or refuses something (`removalLine`). */
 const REMOVING = [
   ...['remove', 'removes', 'removed', 'removing', 'drop', 'drops', 'dropped', 'delete', 'deletes', 'deleted'],
@@ -175,7 +180,7 @@ const FIXING = [
   ...['revert', 'reverts', 'reverted', 'correct', 'corrects', 'corrected']
 ]
 /** Conventional Commits types (and the like) of internal work: `docs:`, `chore(deps):`, `test/` (`choreLine`). */
-const CHORES = [
+export const CHORES = [
   ...['test', 'tests', 'ci', 'doc', 'docs', 'chore', 'build', 'style', 'refactor', 'perf', 'lint', 'i18n', 'l10n'],
   ...['deps', 'cleanup', 'minor']
 ]
@@ -1345,7 +1350,7 @@ const SPECS: Record<string, Spec> = {
   choreLine: {
     means: 'is internal work',
     why: 'routine',
-    pattern: new RegExp(String.raw`${LINE_START}(?:\[[^\]]{0,40}\]\s*)?${alt(CHORES)}(?:\([^)]{0,60}\))?[:/]`, 'i'),
+    pattern: typeOpening(CHORES),
     keys: [':', '/']
   },
   versionNumber: {
