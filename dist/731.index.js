@@ -1185,6 +1185,10 @@ function lineOpening(words, bare = '') {
     const scoped = String.raw `${LINE_START}(?:\[[^\]]{0,30}\]\s*)?(?:[\w/-]{1,30}:\s*)?${alt(words)}`;
     return new RegExp(bare ? `${scoped}|${LINE_START}(?:${bare})` : scoped, 'i');
 }
+/** A line that opens with a Conventional Commits type of `types`, its scope optional: "docs:", "chore(deps):", "test/". */
+function typeOpening(types) {
+    return new RegExp(String.raw `${LINE_START}(?:\[[^\]]{0,40}\]\s*)?${alt(types)}(?:\([^)]{0,60}\))?[:/]`, 'i');
+}
 /** The words that open a line which removes, disables or refuses something (`removalLine`). */
 const REMOVING = [
     ...['remove', 'removes', 'removed', 'removing', 'drop', 'drops', 'dropped', 'delete', 'deletes', 'deleted'],
@@ -2349,7 +2353,7 @@ const SPECS = {
     choreLine: {
         means: 'is internal work',
         why: 'routine',
-        pattern: new RegExp(String.raw `${LINE_START}(?:\[[^\]]{0,40}\]\s*)?${alt(CHORES)}(?:\([^)]{0,60}\))?[:/]`, 'i'),
+        pattern: typeOpening(CHORES),
         keys: [':', '/']
     },
     versionNumber: {
@@ -4020,7 +4024,8 @@ const CHANGED_DEFAULT = new RegExp([
 ].join('|'), 'i');
 // Something deprecated ("X is deprecated", "Deprecate the v1 API", "Add a deprecation warning to ./configure"), not
 // code that used something deprecated ("using deprecated API"); a fixed deprecation warning is softened as a fix.
-const DEPRECATES = /\b(?:is|are|was|were|been|now|be)\s+deprecated\b|\bdeprecat(?:e|es|ing)\b|\bdeprecation (?:warning|notice)s?\b/i;
+const DEPRECATION_WARNING = /\bdeprecation (?:warning|notice)s?\b/i;
+const DEPRECATES = new RegExp(String.raw `\b(?:is|are|was|were|been|now|be)\s+deprecated\b|\bdeprecat(?:e|es|ing)\b|${DEPRECATION_WARNING.source}`, 'i');
 // Deprecation warnings the release fixes, removes or silences ("Fixed Qt 6 deprecation warnings", "Resolve PHP 8.1
 // deprecation warnings" under "Fixed"): the project's own warnings gone, nothing an admin uses deprecated.
 const WARNINGS_ONLY = /^(?:(?!\bdeprecat(?:e|es|ed|ing)\b(?! (?:warning|notice)s?\b)).)*$/i;
@@ -4028,7 +4033,7 @@ const QUIETS = /\b(?:fix(?:es|ed)?|remov(?:e|es|ed)|resolv(?:e|es|ed)|silenc(?:e
 /** The line's only deprecation is of warnings it fixes or removes, in its words or by its heading. */
 function quietsWarnings(ue) {
     const text = ue.unit.text;
-    if (!/\bdeprecation (?:warning|notice)s?\b/i.test(text) || !WARNINGS_ONLY.test(text))
+    if (!DEPRECATION_WARNING.test(text) || !WARNINGS_ONLY.test(text))
         return false;
     return QUIETS.test(text) || (!adds(text) && routineHeading(ue.unit.section?.kinds ?? 0));
 }
@@ -4068,7 +4073,7 @@ function changedCue(ue) {
     const heading = CHANGED_HEADINGS.find((h) => kinds & S[h]);
     // Keep a Changelog's "Changed" holds any change, translations and dependency bumps too: those the rubric calls safe.
     // An entry that says there is none ("Nothing" under "Changed") announces no change.
-    if (heading && !(heading === 'changed' && routineWork(ue)) && !NO_ENTRY.test(ue.unit.text))
+    if (heading && !(heading === 'changed' && routineWork(ue)) && !saysNone(ue))
         return { ue, hit: null, heading };
     const m = CHANGED_PREFIX.exec(ue.unit.text);
     if (m)
@@ -4101,8 +4106,9 @@ function changedCue(ue) {
 /**
  * A precaution before updating (a backup, hedged or not: unhedged it is a required step too), an update that cannot
  * be undone, or a step the line hedges ("You may need to chown your volumes"): asked of some admins only, so no
- * breaking change, but never safe to install unread. A hedge does not soften these; a negation, a fix or something optional in the same sentence does
- * ("Migrations run automatically. Back up your database first." still asks for the backup).
+ * breaking change, but never safe to install unread. A hedge does not soften these; a negation, a fix or something
+ * optional in the same sentence does ("Migrations run automatically. Back up your database first." still asks for
+ * the backup).
  */
 function precautionCue(ue) {
     // Negation is asked sentence by sentence below, not of the whole line as `internal` asks it.
@@ -4119,9 +4125,11 @@ function precautionCue(ue) {
     }
     return null;
 }
-// A Conventional Commits type of the project's own work ("ci:", "docs(api):", "chore/"); not "build:", which changes
-// how the software is built and so may ask something of those who build it.
-const OWN_WORK = new RegExp(String.raw `${LINE_START}(?:\[[^\]]{0,40}\]\s*)?(?:ci|docs?|tests?|chore|style|refactor|lint|i18n|l10n)(?:\([^)]{0,60}\))?[:/]`, 'i');
+// A Conventional Commits type of the project's own work ("ci:", "docs(api):", "chore/"): the chore types but
+// "build:", which changes how the software is built and so may ask something of those who build it, and those that
+// may touch what runs ("deps:", "perf:", "cleanup:", "minor:").
+const MAY_CHANGE_WHAT_RUNS = new Set(['build', 'deps', 'perf', 'cleanup', 'minor']);
+const OWN_WORK = typeOpening(CHORES.filter((t) => !MAY_CHANGE_WHAT_RUNS.has(t)));
 /**
  * The first cue by which a line asks the admin to act: its heading, else a finding that asks for a step or urgency.
  * With `all`, every such cue of the line is pushed onto it too.
@@ -4130,7 +4138,7 @@ function actionCue(ue, kinds, all) {
     // Under a "Removed" or upgrade-steps heading, the line itself is what the admin must act on; a heading's force is
     // the line's, so a softened line is not what the admin must act on, nor an entry that says there is none.
     if (kinds & (S.removed | S.upgrade) && !softened(ue.hits)) {
-        if (NO_ENTRY.test(ue.unit.text))
+        if (saysNone(ue))
             return null;
         const cue = { ue, hit: null, heading: kinds & S.removed ? 'removed' : 'upgrade' };
         all?.push(cue);
@@ -4175,7 +4183,7 @@ function requiredCue(ue, kinds, all) {
         else
             all?.push({ ue, hit, heading: null });
     }
-    if (first || !(kinds & S.removed) || softened(ue.hits) || NO_ENTRY.test(ue.unit.text) || harmless(ue))
+    if (first || !(kinds & S.removed) || softened(ue.hits) || saysNone(ue) || harmless(ue))
         return first;
     const cue = { ue, hit: null, heading: 'removed' };
     all?.push(cue);
@@ -4186,7 +4194,7 @@ function calledCue(ue, kinds, all) {
     let first = null;
     // A line under a breaking-changes heading is called breaking by the notes, whatever its own wording ("X will no
     // longer be included"), unless it says there is none; its own words count only when not softened.
-    if (kinds & S.breaking && !NO_ENTRY.test(ue.unit.text)) {
+    if (kinds & S.breaking && !saysNone(ue)) {
         first = { ue, hit: null, heading: 'breaking' };
         if (!all)
             return first;
