@@ -27,7 +27,7 @@ import { FIXTURES, NOTES, TRAINING_LABELS } from './fixtures.js'
 const MODEL_FILE = new URL('../../src/classify/model.json', import.meta.url)
 
 describe('the committed model', () => {
-  // Training on every label: 28.5 s with a catalog build running beside the suite, its limit is twice that.
+  // Training on every label: about 15 s alone under Jest; the limit leaves room for a loaded machine.
   it('`npm run train` reproduces it byte for byte from the labels', () => {
     const { model, cv } = train(pathToFileURL(FIXTURES))
     expect(serialise(model)).toBe(readFileSync(MODEL_FILE, 'utf8'))
