@@ -6,7 +6,7 @@ import type { ReleaseNotes, Verdict } from '../util/types.js'
 import { judgeRelease, quoteOf, type BreakingKind, type ReleaseJudgement } from './judge.js'
 import type { Model } from './model.js'
 import { floorKindsOf } from './cues.js'
-import { applyFloor, FLOOR_KINDS, firesIn } from './floor.js'
+import { applyFloor, FLOOR_KINDS } from './floor.js'
 import type { ModelAnswer } from './model-answer.js'
 import { MODEL, MODEL_ID } from './trained.js'
 import { EMPTY_SUMMARY, summariseUnits } from './summary.js'
@@ -124,14 +124,16 @@ function byModel(j: ReleaseJudgement, a: JudgeAnswer, version: string, promptCut
   }
   const rules = byRules(j, version)
   const cls = floor.safeToUpdate
-  const fired = firesIn(kinds, FLOOR_KINDS)
+  const fired = kinds.filter((k) => FLOOR_KINDS.includes(k))
   // Floored with no kept kind and the notes read whole: only the notes' own "safe" can have done it (applyFloor).
-  const echoed = !fired && !cut
-  const why = fired
+  const echoed = fired.length === 0 && !cut
+  const why = fired.some((k) => k !== 'advisory')
     ? 'the rules find a line that calls for action or a breaking change'
-    : cut
-      ? 'the notes are longer than the model read'
-      : 'the notes themselves say "safe", and the rules find a change to read first'
+    : fired.length > 0
+      ? 'the rules find a line that names a security advisory'
+      : cut
+        ? 'the notes are longer than the model read'
+        : 'the notes themselves say "safe", and the rules find a change to read first'
   const lead =
     cls === j.safeToUpdate
       ? rules.because
@@ -289,7 +291,7 @@ export function classifyWith(model: Model, input: ClassifyInput): Judgement {
  * leave yesterday's words published. __tests__/classify/revision.test.ts holds it to the judgements of the
  * real notes.
  */
-export const JUDGING_REVISION = 64
+export const JUDGING_REVISION = 65
 
 /**
  * The classifier's identity (8 hex digits): the committed model and the judging code's revision. A

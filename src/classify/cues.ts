@@ -365,6 +365,18 @@ function accessFix(ue: UnitEvidence): boolean {
   )
 }
 
+// An advisory named by its identifier ("CVE-2024-12345", "GHSA-abcd-efgh-ijkl") is the most precise sign of a security
+// fix the notes give, so the floor reads it (floorKindsOf): the rules' broader security words fire on releases
+// labelled safe too often to hold a model's answer. Not one the line says left the software untouched.
+const ADVISORY_ID = /\b(?:CVE-\d{4}-\d{4,}|GHSA(?:-[0-9a-z]{4}){3})\b/i
+const NOT_EXPOSED =
+  /\b(?:(?:is|was|are|were) not|isn't|wasn't|aren't|weren't|never been) (?:affected|impacted|vulnerable|exploitable)\b|\b(?:does|did) not affect\b|\b(?:doesn't|didn't) affect\b|\bunaffected\b/i
+
+/** Whether a line names a security advisory the release addresses: by its identifier, not internal work or negated. */
+function namesAdvisory(ue: UnitEvidence): boolean {
+  return ADVISORY_ID.test(ue.unit.text) && !internal(ue) && !NOT_EXPOSED.test(ue.unit.text)
+}
+
 /** The line's security fix, if it announces one: in its words or by its heading, not internal work or negated. */
 function securityCue(ue: UnitEvidence): Cue | null {
   if (internal(ue)) return null
@@ -608,7 +620,8 @@ export function kindOf(cue: Cue): string {
 
 /**
  * Every kind of evidence by which some line of the notes calls a change breaking, states one or asks the admin to
- * act (the three rules above), sorted: what the floor under a model's answer may read (see ./floor.ts).
+ * act (the three rules above), or names a security advisory (`advisory`), sorted: what the floor under a model's
+ * answer may read (see ./floor.ts).
  */
 export function floorKindsOf(units: readonly UnitEvidence[]): string[] {
   const kinds = new Set<string>()
@@ -619,6 +632,7 @@ export function floorKindsOf(units: readonly UnitEvidence[]): string[] {
     actionCue(ue, k, cues)
     requiredCue(ue, k, cues)
     for (const cue of cues) kinds.add(kindOf(cue))
+    if (namesAdvisory(ue)) kinds.add('advisory')
   }
   return [...kinds].sort()
 }

@@ -30,6 +30,7 @@ export interface FlooredVerdict {
  * fired too seldom to show they do not.
  */
 export const FLOOR_KINDS: readonly string[] = [
+  'advisory',
   'heading:breaking',
   'interfaceRemoved',
   'manualStep',
