@@ -3988,6 +3988,15 @@ function accessFix(ue) {
         !SUPPORTS.test(ue.unit.text) &&
         !FILE_PERMISSION.test(ue.unit.text));
 }
+// An advisory named by its identifier ("CVE-2024-12345", "GHSA-abcd-efgh-ijkl") is the most precise sign of a security
+// fix the notes give, so the floor reads it (floorKindsOf): the rules' broader security words fire on releases
+// labelled safe too often to hold a model's answer. Not one the line says left the software untouched.
+const ADVISORY_ID = /\b(?:CVE-\d{4}-\d{4,}|GHSA(?:-[0-9a-z]{4}){3})\b/i;
+const NOT_EXPOSED = /\b(?:(?:is|was|are|were) not|isn't|wasn't|aren't|weren't|never been) (?:affected|impacted|vulnerable|exploitable)\b|\b(?:does|did) not affect\b|\b(?:doesn't|didn't) affect\b|\bunaffected\b/i;
+/** Whether a line names a security advisory the release addresses: by its identifier, not internal work or negated. */
+function namesAdvisory(ue) {
+    return ADVISORY_ID.test(ue.unit.text) && !internal(ue) && !NOT_EXPOSED.test(ue.unit.text);
+}
 /** The line's security fix, if it announces one: in its words or by its heading, not internal work or negated. */
 function securityCue(ue) {
     if (internal(ue))
@@ -4219,7 +4228,8 @@ function kindOf(cue) {
 }
 /**
  * Every kind of evidence by which some line of the notes calls a change breaking, states one or asks the admin to
- * act (the three rules above), sorted: what the floor under a model's answer may read (see ./floor.ts).
+ * act (the three rules above), or names a security advisory (`advisory`), sorted: what the floor under a model's
+ * answer may read (see ./floor.ts).
  */
 function floorKindsOf(units) {
     const kinds = new Set();
@@ -4231,6 +4241,8 @@ function floorKindsOf(units) {
         requiredCue(ue, k, cues);
         for (const cue of cues)
             kinds.add(kindOf(cue));
+        if (namesAdvisory(ue))
+            kinds.add('advisory');
     }
     return [...kinds].sort();
 }
@@ -4996,6 +5008,7 @@ function quoteOf(unit, at, max = 200) {
  * fired too seldom to show they do not.
  */
 const FLOOR_KINDS = [
+    'advisory',
     'heading:breaking',
     'interfaceRemoved',
     'manualStep',
@@ -6280,14 +6293,16 @@ function byModel(j, a, version, promptCut, notes) {
     }
     const rules = byRules(j, version);
     const cls = floor.safeToUpdate;
-    const fired = firesIn(kinds, FLOOR_KINDS);
+    const fired = kinds.filter((k) => FLOOR_KINDS.includes(k));
     // Floored with no kept kind and the notes read whole: only the notes' own "safe" can have done it (applyFloor).
-    const echoed = !fired && !cut;
-    const why = fired
+    const echoed = fired.length === 0 && !cut;
+    const why = fired.some((k) => k !== 'advisory')
         ? 'the rules find a line that calls for action or a breaking change'
-        : cut
-            ? 'the notes are longer than the model read'
-            : 'the notes themselves say "safe", and the rules find a change to read first';
+        : fired.length > 0
+            ? 'the rules find a line that names a security advisory'
+            : cut
+                ? 'the notes are longer than the model read'
+                : 'the notes themselves say "safe", and the rules find a change to read first';
     const lead = cls === j.safeToUpdate
         ? rules.because
         : `${classifier_CLASS_WORD[cls]} in ${version}: ${why}${rules.quote ? ` ("${rules.quote}")` : ''}`;
@@ -6428,7 +6443,7 @@ function classifyWith(model, input) {
  * leave yesterday's words published. __tests__/classify/revision.test.ts holds it to the judgements of the
  * real notes.
  */
-const JUDGING_REVISION = 64;
+const JUDGING_REVISION = 65;
 /**
  * The classifier's identity (8 hex digits): the committed model and the judging code's revision. A
  * verdict computed by another model or another revision is judged again.
