@@ -2,8 +2,15 @@
 // and then the rules' own verdict stands, never a class neither judge gave. Notes here are made up.
 import { describe as plainDescribe, expect, it } from '@jest/globals'
 import { classifyReleases, type JudgeAnswer } from '../../src/classify/index.js'
-import { cuesOf, floorKindsOf } from '../../src/classify/cues.js'
-import { applyFloor, chooseFloorKinds, FLOOR_KINDS, type KindCount } from '../../src/classify/floor.js'
+import { cuesOf, floorGroupOf, floorKindsOf } from '../../src/classify/cues.js'
+import {
+  applyFloor,
+  chooseFloorKinds,
+  countFloorKinds,
+  FLOOR_KINDS,
+  type FloorCounts,
+  type KindCount
+} from '../../src/classify/floor.js'
 import { featuresOfNotes, judgeRelease } from '../../src/classify/judge.js'
 import { TRAINING_APPS } from '../../src/classify/train.js'
 import { MODEL } from '../../src/classify/trained.js'
@@ -127,14 +134,41 @@ plainDescribe('applyFloor', () => {
     })
   })
   it('keeps the kinds seen often enough to rarely fire on a release labelled safe', () => {
-    const counts = new Map<string, KindCount>([
+    const kinds = new Map<string, KindCount>([
       ['precise', { fired: 60, misfired: 0 }],
       ['seldom', { fired: 20, misfired: 0 }],
       ['loose', { fired: 60, misfired: 3 }],
       ['unseen', { fired: 0, misfired: 0 }]
     ])
-    expect(chooseFloorKinds(counts)).toEqual(['precise'])
-    expect(chooseFloorKinds(counts, 0.05)).toEqual(['precise', 'seldom'])
+    // Made-up kinds are of the `change` group, which misfires here as a whole: none is judged by it.
+    const groups = new Map<string, KindCount>([['change', { fired: 140, misfired: 10 }]])
+    const chosen = (max?: number) => chooseFloorKinds({ kinds, groups }, max).filter((k) => kinds.has(k))
+    expect(chosen()).toEqual(['precise'])
+    expect(chosen(0.05)).toEqual(['precise', 'seldom'])
+  })
+  it('judges a kind too seldom seen by its group: kept where the group rarely misfires, unless it misfired itself', () => {
+    const counts = (fix: KindCount, urgent: KindCount): FloorCounts => ({
+      kinds: new Map([
+        ['advisory', { fired: 120, misfired: 0 }],
+        ['urgent', urgent],
+        ['removalLine', { fired: 5, misfired: 0 }]
+      ]),
+      groups: new Map([
+        ['fix', fix],
+        ['change', { fired: 300, misfired: 20 }]
+      ])
+    })
+    const clean = chooseFloorKinds(counts({ fired: 125, misfired: 0 }, { fired: 5, misfired: 0 }))
+    // A rare way of saying "update now" stands with the advisories, even one no release showed (earlierUnfit);
+    // a rare removal does not, for removals as a group misfire.
+    expect(clean).toEqual(expect.arrayContaining(['advisory', 'urgent', 'earlierUnfit', 'criticalFix']))
+    expect(clean).not.toContain('removalLine')
+    expect(clean).not.toContain('renamed')
+    expect(chooseFloorKinds(counts({ fired: 125, misfired: 1 }, { fired: 5, misfired: 1 }))).not.toContain('urgent')
+    expect(chooseFloorKinds(counts({ fired: 30, misfired: 1 }, { fired: 5, misfired: 0 }))).toEqual(['advisory'])
+    expect(floorGroupOf('earlierUnfit')).toBe('fix')
+    expect(floorGroupOf('notThisRelease')).toBe('change')
+    expect(floorGroupOf('heading:breaking')).toBe('change')
   })
 })
 
@@ -151,6 +185,13 @@ plainDescribe('the published verdict under the floor', () => {
   it('lets a reader’s safe stand over a removal verb in a fix line', () => {
     const notes = '### Fixed\n- Remove a stale option from the --help text\n- Fix the date picker on small screens'
     expect(publish(notes, answer('safe', 'Fix the date picker on small screens')).safeToUpdate).toBe('safe')
+  })
+  it('keeps a fix the notes say to apply now from being published safe, however rarely it is worded so', () => {
+    const notes =
+      '- Fix the service stopping right after it starts.\n  The previous version should not be used on Windows.'
+    const j = publish(notes, answer('safe', '- Fix the service stopping right after it starts.'))
+    expect(j.safeToUpdate).not.toBe('safe')
+    expect(j.rationale).toContain('the more cautious verdict stands')
   })
   it('keeps a release its notes call breaking from being published safe', () => {
     const notes = '## Breaking changes\n- The `listen` setting is now called `bind`'
@@ -169,17 +210,11 @@ describe('the floor on the real notes', () => {
     training.has(notes.get(l.id)?.slug ?? '')
   )
   it('keeps exactly the kinds chosen on the training apps’ labels (FLOOR_KINDS)', () => {
-    const counts = new Map<string, KindCount>()
-    for (const l of labelled) {
+    const rows = labelled.map((l) => {
       const n = notes.get(l.id)!
-      for (const k of floorKindsOf(judgeRelease(n.notes, n.version, MODEL).floor.evidence)) {
-        const c = counts.get(k) ?? { fired: 0, misfired: 0 }
-        c.fired++
-        if (l.label === 'safe') c.misfired++
-        counts.set(k, c)
-      }
-    }
-    expect(chooseFloorKinds(counts)).toEqual(FLOOR_KINDS)
+      return { kinds: floorKindsOf(judgeRelease(n.notes, n.version, MODEL).floor.evidence), label: l.label }
+    })
+    expect(chooseFloorKinds(countFloorKinds(rows))).toEqual(FLOOR_KINDS)
   })
   it('finds a kind wherever a rule finds a line that calls, states or asks for a breaking change', () => {
     for (const n of notes.values()) {

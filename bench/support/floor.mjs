@@ -4,8 +4,8 @@
 // reader answers of the data set, published (under the floor) against the reader alone. The sealed group is scored
 // by the committed model and FLOOR_KINDS, aggregates only.
 import { existsSync, readFileSync } from 'node:fs'
-import { cuesOf, floorKindsOf } from '../../src/classify/cues.ts'
-import { applyFloor, chooseFloorKinds, FLOOR_KINDS } from '../../src/classify/floor.ts'
+import { cuesOf, floorGroupOf, floorKindsOf } from '../../src/classify/cues.ts'
+import { applyFloor, chooseFloorKinds, countFloorKinds, FLOOR_KINDS } from '../../src/classify/floor.ts'
 import { namesSafe } from '../../src/classify/injection.ts'
 import { plainNotes } from '../../src/classify/text.ts'
 import { judgeRelease } from '../../src/classify/judge.ts'
@@ -74,11 +74,12 @@ export function floorFigures({ examples, foldOf, foldModels, byId, labels, seale
   })
   // Per fold: the kinds kept, chosen on the other folds' labels alone.
   const keptBy = []
-  for (let g = 0; g < folds; g++) keptBy.push(chooseFloorKinds(countKinds(rows.filter((r) => r.fold !== g))))
+  for (let g = 0; g < folds; g++) keptBy.push(chooseFloorKinds(countFloorKinds(rows.filter((r) => r.fold !== g))))
 
-  const all = countKinds(rows)
+  const all = countFloorKinds(rows)
   const cvMisfires = new Map()
-  const kinds = [...all.keys()].sort()
+  // Every kind some fold keeps or some release shows: a fold may keep a kind only the apps it holds out show.
+  const kinds = [...new Set([...all.kinds.keys(), ...keptBy.flat()])].sort()
   for (const k of kinds) cvMisfires.set(k, 0)
   const verdicts = { perfectBefore: [], perfectAll: [], perfect: [], reader: [], publishedBefore: [], published: [] }
   let answered = 0
@@ -112,13 +113,20 @@ export function floorFigures({ examples, foldOf, foldModels, byId, labels, seale
   const safeN = rows.filter((r) => r.label === 'safe').length
   out(`\n== the floor under a model's answer, CROSS-VALIDATED BY APP (${rows.length} releases, ${safeN} labelled safe)`)
   out(
-    'kind of floor trigger        fires  on safe  caution breaking unknown   est. rate  kept in folds  CV fires on safe when kept'
+    'kind of floor trigger        fires  on safe  caution breaking unknown   est. rate  kept in folds  CV fires on safe when kept  group'
   )
   for (const k of kinds) {
-    const c = all.get(k)
+    const c = all.kinds.get(k) ?? { fired: 0, misfired: 0 }
     const by = (cls) => rows.filter((r) => r.label === cls && r.kinds.includes(k)).length
     out(
-      `${k.padEnd(28)} ${String(c.fired).padStart(5)}  ${String(c.misfired).padStart(7)}  ${String(by('caution')).padStart(7)} ${String(by('breaking')).padStart(8)} ${String(by('unknown')).padStart(7)}  ${f((c.misfired + 1) / (c.fired + 2)).padStart(10)}  ${String(keptBy.filter((kept) => kept.includes(k)).length).padStart(8)}/${folds}  ${String(cvMisfires.get(k)).padStart(10)}`
+      `${k.padEnd(28)} ${String(c.fired).padStart(5)}  ${String(c.misfired).padStart(7)}  ${String(by('caution')).padStart(7)} ${String(by('breaking')).padStart(8)} ${String(by('unknown')).padStart(7)}  ${f((c.misfired + 1) / (c.fired + 2)).padStart(10)}  ${String(keptBy.filter((kept) => kept.includes(k)).length).padStart(8)}/${folds}  ${String(cvMisfires.get(k)).padStart(10)}  ${floorGroupOf(k)}`
+    )
+  }
+  // A kind too seldom seen to judge alone is judged with its group (chooseFloorKinds), a release counted once.
+  for (const [g, c] of [...all.groups].sort()) {
+    const by = (cls) => rows.filter((r) => r.label === cls && r.kinds.some((k) => floorGroupOf(k) === g)).length
+    out(
+      `${`group: ${g}`.padEnd(28)} ${String(c.fired).padStart(5)}  ${String(c.misfired).padStart(7)}  ${String(by('caution')).padStart(7)} ${String(by('breaking')).padStart(8)} ${String(by('unknown')).padStart(7)}  ${f((c.misfired + 1) / (c.fired + 2)).padStart(10)}`
     )
   }
   const saysN = rows.filter((r) => r.saysSafe)
@@ -139,7 +147,7 @@ export function floorFigures({ examples, foldOf, foldModels, byId, labels, seale
   )
   const line = (name, pairs) => {
     const m = metricsOf(pairs)
-    return `${name.padEnd(48)} macro-F1 ${f(m.macroF1)} | 3-class ${f(m.macroF1Three)} | breaking recall ${f(m.breakingRecall)} | breaking called safe ${m.breakingAsSafe} | accuracy ${f(m.accuracy)} | n ${m.n}`
+    return `${name.padEnd(48)} macro-F1 ${f(m.macroF1)} (${m.macroF1.toFixed(5)}) | 3-class ${f(m.macroF1Three)} | breaking recall ${f(m.breakingRecall)} | breaking called safe ${m.breakingAsSafe} | accuracy ${f(m.accuracy)} | n ${m.n}`
   }
   out(line('perfect reader under the floor (CV; target >= 0.98)', verdicts.perfect))
   out(line('  under every kind (no choice)', verdicts.perfectAll))
@@ -151,6 +159,14 @@ export function floorFigures({ examples, foldOf, foldModels, byId, labels, seale
     `  the floor overruled ${overruled.n} answers: ${overruled.right} made right, ${overruled.wrong} made wrong, ${overruled.still} stayed wrong`
   )
   out(line('  published under the floor before issue 59', verdicts.publishedBefore))
+  // Issue 59's criteria, cross-validated by app.
+  const [pm, rm, pub] = [verdicts.perfect, verdicts.reader, verdicts.published].map(metricsOf)
+  const met = (ok) => (ok ? 'met' : 'NOT met')
+  out(
+    `targets (CV): perfect reader loses <= 0.02 ${met(1 - pm.macroF1 <= 0.02)} (${f(pm.macroF1)}); ` +
+      `published no worse than the reader alone ${met(pub.macroF1 >= rm.macroF1)} (${pub.macroF1.toFixed(5)} against ${rm.macroF1.toFixed(5)}); ` +
+      `no breaking release published safe ${met(pub.breakingAsSafe === 0)} (${pub.breakingAsSafe})`
+  )
 
   // The sealed group: the committed model and FLOOR_KINDS; aggregates only, never an error.
   const s = { perfect: [], reader: [], published: [], publishedBefore: [] }
@@ -171,17 +187,4 @@ export function floorFigures({ examples, foldOf, foldModels, byId, labels, seale
   out(line('  published: reader under the floor', s.published))
   out(line('  published under the floor before issue 59', s.publishedBefore))
   return { verdicts, sealed: s, keptBy }
-}
-
-/** kind → how often it fires, and how often on a release labelled safe. */
-function countKinds(rows) {
-  const counts = new Map()
-  for (const r of rows)
-    for (const k of r.kinds) {
-      const c = counts.get(k) ?? { fired: 0, misfired: 0 }
-      c.fired++
-      if (r.label === 'safe') c.misfired++
-      counts.set(k, c)
-    }
-  return counts
 }

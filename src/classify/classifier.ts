@@ -291,7 +291,7 @@ export function classifyWith(model: Model, input: ClassifyInput): Judgement {
  * leave yesterday's words published. __tests__/classify/revision.test.ts holds it to the judgements of the
  * real notes.
  */
-export const JUDGING_REVISION = 65
+export const JUDGING_REVISION = 66
 
 /**
  * The classifier's identity (8 hex digits): the committed model and the judging code's revision. A

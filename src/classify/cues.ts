@@ -32,6 +32,7 @@
 import type { CueFlags } from './model.js'
 import {
   CHORES,
+  DETECTOR,
   DETECTORS,
   LINE_START,
   MODIFIERS,
@@ -611,6 +612,34 @@ function calledCue(ue: UnitEvidence, kinds: number, all?: Cue[]): Cue | null {
     all.push(cue)
   }
   return first
+}
+
+/**
+ * Every kind floorKindsOf can give: the detectors the three rules read, the headings that decide a line, and
+ * `advisory`. A kind none of the training apps' releases showed is judged by its group alone (floor.ts).
+ */
+export const FLOOR_KIND_NAMES: readonly string[] = [
+  ...new Set([
+    ...MARKERS,
+    'breakingWord',
+    ...REQUIRED,
+    ...DETECTORS.filter((d) => d.why === 'required' || d.why === 'urgent').map((d) => d.name),
+    'heading:breaking',
+    'heading:removed',
+    'heading:upgrade',
+    'advisory'
+  ])
+].sort()
+
+/**
+ * The group of a floor kind: `fix` for the evidence of a fix to apply (a security advisory, or words that say to
+ * update now: the detectors whose `why` is urgent), the grouping by which the judge calls a breaking release an urgent
+ * fix rather than a required step; `change` for all else, a change that asks the admin to act.
+ */
+export function floorGroupOf(kind: string): 'fix' | 'change' {
+  if (kind === 'advisory') return 'fix'
+  const why = DETECTOR[kind]?.why
+  return why === 'urgent' || why === 'security' ? 'fix' : 'change'
 }
 
 /** A cue's kind, for the floor: the detector that found it, or `heading:<kind>`. */

@@ -4,6 +4,7 @@
 // `heading:<kind>` for a line a heading decides. Which kinds are kept is a choice made on the labels
 // (chooseFloorKinds), measured by cross-validation grouped by app in bench/classifier.mjs.
 import type { Classification } from '../schema/index.js'
+import { FLOOR_KIND_NAMES, floorGroupOf } from './cues.js'
 import type { AnswerClass, ModelAnswer } from './model-answer.js'
 
 /** What the rules found in the notes that the floor reads. */
@@ -27,15 +28,18 @@ export interface FlooredVerdict {
 /**
  * The kinds that overrule a model's `safe`: chosen by chooseFloorKinds on the labels of the training apps
  * (__tests__/classify/floor.test.ts holds it to that choice). Kinds left out fired on releases labelled safe, or
- * fired too seldom to show they do not.
+ * fired too seldom to show they do not while their group misfires.
  */
 export const FLOOR_KINDS: readonly string[] = [
   'advisory',
+  'criticalFix',
+  'earlierUnfit',
   'heading:breaking',
   'interfaceRemoved',
   'manualStep',
   'removedSupport',
-  'settingRemoved'
+  'settingRemoved',
+  'urgent'
 ]
 
 /**
@@ -50,16 +54,46 @@ export interface KindCount {
   misfired: number
 }
 
+/** How often each kind, and each group of kinds (a release counted once), fires and misfires. */
+export interface FloorCounts {
+  kinds: ReadonlyMap<string, KindCount>
+  groups: ReadonlyMap<string, KindCount>
+}
+
+/** Counts the kinds and groups that fire on labelled releases: a firing on a release labelled safe is a misfire. */
+export function countFloorKinds(rows: Iterable<{ kinds: readonly string[]; label: string }>): FloorCounts {
+  const kinds = new Map<string, KindCount>()
+  const groups = new Map<string, KindCount>()
+  const add = (m: Map<string, KindCount>, k: string, safe: boolean) => {
+    const c = m.get(k) ?? { fired: 0, misfired: 0 }
+    c.fired++
+    if (safe) c.misfired++
+    m.set(k, c)
+  }
+  for (const r of rows) {
+    for (const k of r.kinds) add(kinds, k, r.label === 'safe')
+    for (const g of new Set(r.kinds.map(floorGroupOf))) add(groups, g, r.label === 'safe')
+  }
+  return { kinds, groups }
+}
+
+/** The misfire rate by the rule of succession: (misfired + 1) / (fired + 2). */
+const rate = (c: KindCount = { fired: 0, misfired: 0 }): number => (c.misfired + 1) / (c.fired + 2)
+
 /**
- * The kinds a floor keeps: those whose misfire rate, estimated by the rule of succession ((misfired + 1) /
- * (fired + 2)), is at most `max`. A kind seen clean ten times says little of a 2% rate: kept by the raw share, such
- * kinds misfired on the one fold that held out the app they misfire on (issue 59), so at 2% a kind must fire
- * about 50 times to be kept.
+ * The kinds a floor keeps: those whose misfire rate, estimated by the rule of succession, is at most `max`. A kind
+ * seen clean ten times says little of a 2% rate: kept by the raw share, such kinds misfired on the one fold that held
+ * out the app they misfire on (issue 59), so at 2% a kind must fire about 50 times to be kept. A kind seen too seldom
+ * to be judged alone, and never on a release labelled safe, is judged with its group (cues.ts: floorGroupOf): kept
+ * when the group as a whole rarely misfires. So a rare way of saying "update now" stands with the security advisories,
+ * while a rare kind of removal does not, for removals as a group misfire often.
  */
-export function chooseFloorKinds(counts: ReadonlyMap<string, KindCount>, max = MISFIRE_MAX): string[] {
-  return [...counts]
-    .filter(([, c]) => (c.misfired + 1) / (c.fired + 2) <= max)
-    .map(([k]) => k)
+export function chooseFloorKinds(counts: FloorCounts, max = MISFIRE_MAX): string[] {
+  return [...new Set([...FLOOR_KIND_NAMES, ...counts.kinds.keys()])]
+    .filter((k) => {
+      const own = counts.kinds.get(k)
+      return rate(own) <= max || ((own?.misfired ?? 0) === 0 && rate(counts.groups.get(floorGroupOf(k))) <= max)
+    })
     .sort()
 }
 
