@@ -615,5 +615,8 @@ describe('the misreadings of issue 59', () => {
     expect(cues('Upgrade urgency HIGH: upgrade urgently, a crash loses data.\n\n- Fix a crash').action).toMatchObject({
       detector: 'urgent'
     })
+    // An urgency rated low or moderate is none, whatever the rest of the line says (or with nothing after it).
+    for (const level of ['Upgrade urgency: LOW', 'Upgrade urgency LOW: new commands only', 'Moderate urgency.'])
+      expect([level, cues(`${level}\n\n- Fix a crash`)]).toMatchObject([level, { action: null, required: null }])
   })
 })

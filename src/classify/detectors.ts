@@ -1219,8 +1219,15 @@ const SPECS: Record<string, Spec> = {
       'not required',
       'no longer required',
       'no need to',
-      // "Upgrade urgency MODERATE: plan an upgrade, but it is not urgent": no fix to apply now.
+      // "Upgrade urgency MODERATE: plan an upgrade, but it is not urgent": no fix to apply now; nor is an urgency
+      // the notes rate low or moderate, whatever follows.
       'not urgent',
+      'urgency low',
+      'urgency: low',
+      'low urgency',
+      'urgency moderate',
+      'urgency: moderate',
+      'moderate urgency',
       'nothing to do',
       'backward compatible',
       'backwards compatible',

@@ -9,7 +9,7 @@ import { DETECTORS, detect, MODIFIERS, wordsPattern, type Hit } from './detector
 import { HEADINGS, S } from './sections.js'
 import { countWords, type WordCount } from './words.js'
 
-export const FEATURE_VERSION = 23
+export const FEATURE_VERSION = 24
 
 export interface UnitEvidence {
   unit: Unit
