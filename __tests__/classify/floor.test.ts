@@ -87,7 +87,7 @@ plainDescribe('applyFloor', () => {
     const judged = publish(notes, answer('safe', 'Fixed a stored XSS in the comment editor'))
     expect(judged.safeToUpdate).toBe('caution')
     expect(judged.rationale).toContain('the model read it as safe, a word the notes themselves use')
-    // The same notes without the word: the model's safe stands (the floor holds no security fix).
+    // The same notes without the word: the model's safe stands (the floor holds a security fix only by its advisory).
     const plain = publish(
       notes.replace(/\n.*summarises.*$/, ''),
       answer('safe', 'Fixed a stored XSS in the comment editor')
