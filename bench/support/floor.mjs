@@ -115,20 +115,20 @@ export function floorFigures({ examples, foldOf, foldModels, byId, labels, seale
   out(
     'kind of floor trigger        fires  on safe  caution breaking unknown   est. rate  kept in folds  CV fires on safe when kept  group'
   )
+  // The columns a kind and a group share: its counts, the labels of the releases it fires on, its estimated rate.
+  const counted = (name, c, fires) => {
+    const by = (cls) => rows.filter((r) => r.label === cls && fires(r)).length
+    return `${name.padEnd(28)} ${String(c.fired).padStart(5)}  ${String(c.misfired).padStart(7)}  ${String(by('caution')).padStart(7)} ${String(by('breaking')).padStart(8)} ${String(by('unknown')).padStart(7)}  ${f((c.misfired + 1) / (c.fired + 2)).padStart(10)}`
+  }
   for (const k of kinds) {
     const c = all.kinds.get(k) ?? { fired: 0, misfired: 0 }
-    const by = (cls) => rows.filter((r) => r.label === cls && r.kinds.includes(k)).length
     out(
-      `${k.padEnd(28)} ${String(c.fired).padStart(5)}  ${String(c.misfired).padStart(7)}  ${String(by('caution')).padStart(7)} ${String(by('breaking')).padStart(8)} ${String(by('unknown')).padStart(7)}  ${f((c.misfired + 1) / (c.fired + 2)).padStart(10)}  ${String(keptBy.filter((kept) => kept.includes(k)).length).padStart(8)}/${folds}  ${String(cvMisfires.get(k)).padStart(10)}  ${floorGroupOf(k)}`
+      `${counted(k, c, (r) => r.kinds.includes(k))}  ${String(keptBy.filter((kept) => kept.includes(k)).length).padStart(8)}/${folds}  ${String(cvMisfires.get(k)).padStart(10)}  ${floorGroupOf(k)}`
     )
   }
   // A kind too seldom seen to judge alone is judged with its group (chooseFloorKinds), a release counted once.
-  for (const [g, c] of [...all.groups].sort()) {
-    const by = (cls) => rows.filter((r) => r.label === cls && r.kinds.some((k) => floorGroupOf(k) === g)).length
-    out(
-      `${`group: ${g}`.padEnd(28)} ${String(c.fired).padStart(5)}  ${String(c.misfired).padStart(7)}  ${String(by('caution')).padStart(7)} ${String(by('breaking')).padStart(8)} ${String(by('unknown')).padStart(7)}  ${f((c.misfired + 1) / (c.fired + 2)).padStart(10)}`
-    )
-  }
+  for (const [g, c] of [...all.groups].sort())
+    out(counted(`group: ${g}`, c, (r) => r.kinds.some((k) => floorGroupOf(k) === g)))
   const saysN = rows.filter((r) => r.saysSafe)
   out(
     `notes that say "safe"        ${String(saysN.length).padStart(5)}  ${String(saysN.filter((r) => r.label === 'safe').length).padStart(7)}   (a safe answer gives way where the rules say caution or breaking)`

@@ -638,8 +638,7 @@ export const FLOOR_KIND_NAMES: readonly string[] = [
  */
 export function floorGroupOf(kind: string): 'fix' | 'change' {
   if (kind === 'advisory') return 'fix'
-  const why = DETECTOR[kind]?.why
-  return why === 'urgent' || why === 'security' ? 'fix' : 'change'
+  return DETECTOR[kind]?.why === 'urgent' ? 'fix' : 'change'
 }
 
 /** A cue's kind, for the floor: the detector that found it, or `heading:<kind>`. */
