@@ -4252,8 +4252,7 @@ const cues_FLOOR_KIND_NAMES = [
 function cues_floorGroupOf(kind) {
     if (kind === 'advisory')
         return 'fix';
-    const why = DETECTOR[kind]?.why;
-    return why === 'urgent' || why === 'security' ? 'fix' : 'change';
+    return DETECTOR[kind]?.why === 'urgent' ? 'fix' : 'change';
 }
 /** A cue's kind, for the floor: the detector that found it, or `heading:<kind>`. */
 function kindOf(cue) {
